@@ -1,0 +1,52 @@
+// The one tiny interface every transport implements (unix socket, WebSocket,
+// in-memory). Strings are JSON frames; byte arrays are binary frames.
+export type WireFrame = string | Uint8Array;
+
+export interface Transport {
+  /** Queues a frame; never throws for a closed peer (the close callback tells). */
+  send(frame: WireFrame): void;
+  /** Registers the receiver; frames arriving before it are kept until set. */
+  onFrame(cb: (frame: WireFrame) => void): void;
+  onClose(cb: (reason: string) => void): void;
+  close(reason?: string): void;
+  /** Bytes queued but not yet handed to the OS: a sender's backpressure signal. */
+  buffered(): number;
+  /** Human-readable kind, e.g. "unix", "ws", "memory". */
+  readonly kind: string;
+}
+
+/** Base that buffers early frames and makes close idempotent. */
+export abstract class BaseTransport implements Transport {
+  abstract readonly kind: string;
+  private frameCb: ((f: WireFrame) => void) | undefined;
+  private closeCbs: ((r: string) => void)[] = [];
+  private early: WireFrame[] = [];
+  protected closed = false;
+
+  abstract send(frame: WireFrame): void;
+  abstract close(reason?: string): void;
+  buffered(): number {
+    return 0;
+  }
+  onFrame(cb: (frame: WireFrame) => void): void {
+    this.frameCb = cb;
+    const early = this.early;
+    this.early = [];
+    for (const f of early) cb(f);
+  }
+  onClose(cb: (reason: string) => void): void {
+    if (this.closed) cb('closed');
+    else this.closeCbs.push(cb);
+  }
+  protected deliver(frame: WireFrame): void {
+    if (this.frameCb) this.frameCb(frame);
+    else this.early.push(frame);
+  }
+  protected closedBy(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    const cbs = this.closeCbs;
+    this.closeCbs = [];
+    for (const cb of cbs) cb(reason);
+  }
+}

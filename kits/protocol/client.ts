@@ -1,0 +1,71 @@
+// Clients and the server itself: who is connected, per-client write permission,
+// server info, and the event subscription (state first, then changes).
+import { z } from 'zod';
+import { CapabilitySchema, ClientKindSchema } from './hello';
+import { method } from './method';
+import { PaneSchema, SessionSchema } from './model';
+
+export const ClientInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: ClientKindSchema,
+  user: z.string(),
+  transport: z.string(),
+  capabilities: z.array(CapabilitySchema),
+  canWrite: z.boolean(),
+  attached: z.array(z.number().int()),
+  connectedAt: z.number(),
+});
+
+/** The whole state at one revision: what a subscriber sees before any event. */
+export const StateSnapshotSchema = z.object({
+  rev: z.number().int(),
+  host: z.string(),
+  sessions: z.array(SessionSchema),
+  panes: z.array(PaneSchema),
+});
+export type StateSnapshot = z.infer<typeof StateSnapshotSchema>;
+
+export const EventFamilySchema = z.enum(['pane', 'layout', 'focus', 'session', 'client', 'output']);
+export type EventFamily = z.infer<typeof EventFamilySchema>;
+
+export const clientMethods = {
+  'events/subscribe': method({
+    params: z.object({ families: z.array(EventFamilySchema).optional() }),
+    result: StateSnapshotSchema,
+    cap: 'read',
+    doc: 'Returns the state now, then sends every change after it as events, with no gap.',
+  }),
+  'events/unsubscribe': method({ params: z.object({}), result: z.object({}), cap: 'read', doc: 'Stops events.' }),
+  'client/list': method({
+    params: z.object({}),
+    result: z.object({ clients: z.array(ClientInfoSchema) }),
+    cap: 'read',
+    doc: 'Lists connected clients.',
+  }),
+  'client/permission': method({
+    params: z.object({ client: z.string(), canWrite: z.boolean() }),
+    result: z.object({ client: z.string(), canWrite: z.boolean() }),
+    cap: 'admin',
+    doc: 'Grants or revokes a client’s right to write to panes.',
+  }),
+  'server/info': method({
+    params: z.object({}),
+    result: z.object({
+      host: z.string(),
+      version: z.string(),
+      protocol: z.number().int(),
+      pid: z.number().int(),
+      socket: z.string().nullable(),
+      startedAt: z.number(),
+      rev: z.number().int(),
+      panes: z.number().int(),
+      sessions: z.number().int(),
+      clients: z.number().int(),
+      memory: z.object({ rss: z.number(), heapUsed: z.number() }),
+    }),
+    cap: 'read',
+    doc: 'Version, counts and metrics.',
+  }),
+  'server/stop': method({ params: z.object({}), result: z.object({}), cap: 'admin', doc: 'Stops the server.' }),
+};

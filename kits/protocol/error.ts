@@ -1,0 +1,59 @@
+// Typed errors. Operation errors mirror the runtime contract (session-not-found,
+// pane-not-found, denied, failed); protocol errors name what was wrong with a frame.
+import { z } from 'zod';
+
+export const ErrorCodeSchema = z.enum([
+  // operation errors (the pane-runtime contract)
+  'session-not-found',
+  'pane-not-found',
+  'denied',
+  'failed',
+  // protocol errors
+  'bad-request',
+  'unknown-method',
+  'not-ready',
+  'too-large',
+  'version-mismatch',
+  'unauthorized',
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/** Every error carries a one-line `message` a person can act on. */
+export const PaneErrorSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  /** For denied / failed: the reason alone, without decoration. */
+  reason: z.string().optional(),
+  /** The object the error is about: a pane address, a session, a field path. */
+  subject: z.string().optional(),
+});
+export type PaneError = z.infer<typeof PaneErrorSchema>;
+
+/** Thrown inside a process; crosses a boundary as a PaneError. */
+export class PaneFault extends Error {
+  readonly code: ErrorCode;
+  readonly reason: string | undefined;
+  readonly subject: string | undefined;
+  constructor(code: ErrorCode, message: string, opts: { reason?: string; subject?: string } = {}) {
+    super(message);
+    this.name = 'PaneFault';
+    this.code = code;
+    this.reason = opts.reason;
+    this.subject = opts.subject;
+  }
+  toError(): PaneError {
+    const e: PaneError = { code: this.code, message: this.message };
+    if (this.reason !== undefined) e.reason = this.reason;
+    if (this.subject !== undefined) e.subject = this.subject;
+    return e;
+  }
+}
+
+export const faults = {
+  paneNotFound: (ref: string | number) => new PaneFault('pane-not-found', `pane ${ref} not found`, { subject: String(ref) }),
+  sessionNotFound: (ref: string) => new PaneFault('session-not-found', `session ${ref} not found`, { subject: ref }),
+  denied: (reason: string) => new PaneFault('denied', `denied: ${reason}`, { reason }),
+  failed: (reason: string) => new PaneFault('failed', reason, { reason }),
+  badRequest: (message: string, subject?: string) =>
+    new PaneFault('bad-request', message, subject === undefined ? {} : { subject }),
+};

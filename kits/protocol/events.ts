@@ -1,0 +1,36 @@
+// Events are past tense, carry the state they describe, and a monotonic `rev`:
+// a subscriber applies them in order on top of the snapshot it was given.
+import { z } from 'zod';
+import { ExitStatusSchema, PaneSchema, SessionSchema, TagSchema } from './model';
+
+const n = z.number().int().positive();
+
+export const eventSchemas = {
+  'pane/created': z.object({ pane: PaneSchema }),
+  'pane/closed': z.object({ pane: n, session: z.string(), id: z.string() }),
+  'pane/exited': z.object({ pane: n, session: z.string(), exit: ExitStatusSchema }),
+  'pane/restarted': z.object({ pane: PaneSchema }),
+  /** Any other field of a pane changed (pid, cwd, size, state...): the whole pane. */
+  'pane/changed': z.object({ pane: PaneSchema }),
+  'pane/tag-changed': z.object({ pane: n, tag: TagSchema }),
+  'pane/attrs-changed': z.object({ pane: n, attrs: z.record(z.string(), z.string()) }),
+  /** A command word was executed (tag, palette, ctl, cli): what the namespace's event file shows. */
+  'pane/executed': z.object({ pane: n, line: z.string(), origin: z.string(), by: z.string() }),
+  /** New output exists past `end`; for readers that poll by offset rather than attach. */
+  'pane/output': z.object({ pane: n, end: z.number().int() }),
+  'layout/changed': z.object({ session: SessionSchema }),
+  'focus/changed': z.object({ session: z.string(), focused: n.nullable(), zoomed: n.nullable() }),
+  'session/created': z.object({ session: SessionSchema }),
+  'session/closed': z.object({ session: z.string(), name: z.string() }),
+  'client/attached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
+  'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
+} as const;
+
+export type EventName = keyof typeof eventSchemas;
+export type EventData<E extends EventName> = z.infer<(typeof eventSchemas)[E]>;
+
+/** The family of an event is the part before the slash (focus/changed → focus). */
+export function eventFamily(name: string): string {
+  const fam = name.slice(0, name.indexOf('/'));
+  return name === 'pane/output' ? 'output' : fam;
+}

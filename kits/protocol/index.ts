@@ -1,0 +1,48 @@
+// The protocol: every method and event in one map, so `call('pane/split', ...)`
+// is typed from the string alone (the MCP SDK's trick).
+import type { z } from 'zod';
+import { clientMethods } from './client';
+import { floatingMethods } from './floating';
+import { helloMethods } from './hello';
+import type { Capability, MethodSpec } from './method';
+import { paneMethods } from './pane';
+import { ptyMethods } from './pty';
+import { sessionMethods } from './session';
+
+export * from './client';
+export * from './envelope';
+export * from './error';
+export * from './events';
+export * from './floating';
+export * from './hello';
+export * from './ids';
+export * from './method';
+export * from './model';
+export * from './pane';
+export * from './pty';
+export * from './session';
+
+/** Every request the server understands. */
+export const methods = {
+  ...helloMethods,
+  ...sessionMethods,
+  ...paneMethods,
+  ...floatingMethods,
+  ...ptyMethods,
+  ...clientMethods,
+} as const;
+
+export type MethodName = keyof typeof methods;
+/** What a caller may pass (defaults optional). */
+export type ParamsIn<M extends MethodName> = z.input<(typeof methods)[M]['params']>;
+/** What a handler receives (defaults filled). */
+export type Params<M extends MethodName> = z.output<(typeof methods)[M]['params']>;
+export type Result<M extends MethodName> = z.output<(typeof methods)[M]['result']>;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+export function capabilityOf(name: MethodName): Capability {
+  return (methods[name] as MethodSpec).cap;
+}

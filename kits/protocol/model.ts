@@ -1,0 +1,147 @@
+// The pane model as plain serializable data: what the server owns and every view
+// projects. Sessions are saved and restored as exactly these objects.
+import { z } from 'zod';
+import { HostNameSchema } from './ids';
+
+/** Reverse-DNS app signature, e.g. com.pane.terminal. */
+export const SignatureSchema = z
+  .string()
+  .min(3)
+  .max(200)
+  .regex(/^[a-z0-9-]+(\.[A-Za-z0-9_-]+)+$/, 'a signature is reverse-DNS, e.g. com.pane.terminal');
+
+export const BodyKindSchema = z.enum(['terminal', 'text', 'widgets', 'agent']);
+export type BodyKind = z.infer<typeof BodyKindSchema>;
+
+/** One argument of a pane command. */
+export const CommandArgSchema = z.object({
+  name: z.string(),
+  type: z.enum(['string', 'int', 'enum', 'text']),
+  values: z.array(z.string()).optional(),
+  optional: z.boolean().optional(),
+  doc: z.string().optional(),
+});
+export type CommandArg = z.infer<typeof CommandArgSchema>;
+
+/** A word of a pane's command vocabulary: what the tag, palette, ctl and CLI share. */
+export const PaneCommandSchema = z.object({
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/),
+  doc: z.string(),
+  args: z.array(CommandArgSchema),
+  /** Shown as a word in the tag. */
+  inTag: z.boolean().optional(),
+});
+export type PaneCommand = z.infer<typeof PaneCommandSchema>;
+
+/** acme-style tag: a name, then command words, then free user text. */
+export const TagSchema = z.object({
+  name: z.string().max(500),
+  commands: z.array(z.string()),
+  user: z.string().max(4000),
+});
+export type Tag = z.infer<typeof TagSchema>;
+
+export const PaneStateSchema = z.enum(['starting', 'running', 'exited']);
+export type PaneState = z.infer<typeof PaneStateSchema>;
+
+export const ExitStatusSchema = z.object({
+  code: z.number().int().nullable(),
+  signal: z.number().int().nullable(),
+  at: z.number(),
+});
+
+/** argv launch spec — never a shell string. Kept so restart and restore can relaunch. */
+export const LaunchSpecSchema = z.object({
+  program: z.string().min(1),
+  args: z.array(z.string()),
+  cwd: z.string().optional(),
+  env: z.record(z.string(), z.string()).optional(),
+});
+export type LaunchSpec = z.infer<typeof LaunchSpecSchema>;
+
+export const PaneSchema = z.object({
+  n: z.number().int().positive(),
+  uuid: z.string().uuid(),
+  host: HostNameSchema,
+  session: z.string().uuid(),
+  signature: z.string(),
+  kind: BodyKindSchema,
+  tag: TagSchema,
+  vocabulary: z.array(PaneCommandSchema),
+  owner: z.string(),
+  cwd: z.string(),
+  launch: LaunchSpecSchema.nullable(),
+  pid: z.number().int().nullable(),
+  pgid: z.number().int().nullable(),
+  state: PaneStateSchema,
+  exit: ExitStatusSchema.nullable(),
+  cols: z.number().int().positive(),
+  rows: z.number().int().positive(),
+  attrs: z.record(z.string(), z.string()),
+  createdAt: z.number(),
+});
+export type Pane = z.infer<typeof PaneSchema>;
+
+export const SplitDirectionSchema = z.enum(['horizontal', 'vertical']);
+/** horizontal = side by side (a vertical divider, like tmux -h); vertical = stacked. */
+export type SplitDirection = z.infer<typeof SplitDirectionSchema>;
+
+export const LeafSchema = z.object({ type: z.literal('leaf'), pane: z.number().int().positive() });
+export type LayoutLeaf = z.infer<typeof LeafSchema>;
+export interface LayoutSplit {
+  type: 'split';
+  direction: SplitDirection;
+  /** Percent of the space given to `a` (left or top), 10..90. */
+  ratio: number;
+  a: LayoutNode;
+  b: LayoutNode;
+}
+export type LayoutNode = LayoutLeaf | LayoutSplit;
+export const LayoutNodeSchema: z.ZodType<LayoutNode> = z.lazy(() =>
+  z.union([
+    LeafSchema,
+    z.object({
+      type: z.literal('split'),
+      direction: SplitDirectionSchema,
+      ratio: z.number().min(10).max(90),
+      a: LayoutNodeSchema,
+      b: LayoutNodeSchema,
+    }),
+  ]),
+);
+
+/** A floating pane's rectangle, in cells of the session viewport. */
+export const FloatingSchema = z.object({
+  pane: z.number().int().positive(),
+  x: z.number().int().min(0).max(65535),
+  y: z.number().int().min(0).max(65535),
+  w: z.number().int().min(1).max(65535),
+  h: z.number().int().min(1).max(65535),
+  z: z.number().int(),
+  layer: z.string().min(1).max(64),
+  visible: z.boolean(),
+});
+export type Floating = z.infer<typeof FloatingSchema>;
+
+export const ViewportSchema = z.object({
+  cols: z.number().int().min(2).max(10000),
+  rows: z.number().int().min(2).max(10000),
+});
+export type Viewport = z.infer<typeof ViewportSchema>;
+
+export const SessionSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  host: HostNameSchema,
+  layout: LayoutNodeSchema.nullable(),
+  floating: z.array(FloatingSchema),
+  focused: z.number().int().positive().nullable(),
+  zoomed: z.number().int().positive().nullable(),
+  viewport: ViewportSchema,
+  createdAt: z.number(),
+});
+export type Session = z.infer<typeof SessionSchema>;
+
+/** A rectangle in cells; geometry the server computes from the tree. */
+export const RectSchema = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() });
+export type Rect = z.infer<typeof RectSchema>;

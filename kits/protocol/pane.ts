@@ -1,0 +1,175 @@
+// Pane operations of the runtime contract: split, launch, focus, resize, swap,
+// close, restart, zoom, float/tile, tag, attrs, input, commands.
+import { z } from 'zod';
+import { PaneRefSchema, SessionRefSchema } from './ids';
+import { LaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, BodyKindSchema, RectSchema } from './model';
+import { method } from './method';
+
+export const PaneAckSchema = z.object({
+  session: z.string().uuid(),
+  pane: z.number().int().positive(),
+  /** Canonical HOST:n address. */
+  id: z.string(),
+});
+export type PaneAck = z.infer<typeof PaneAckSchema>;
+
+export const FocusDirectionSchema = z.enum(['left', 'right', 'up', 'down', 'next', 'prev']);
+export const EdgeSchema = z.enum(['left', 'right', 'up', 'down']);
+export type FocusDirection = z.infer<typeof FocusDirectionSchema>;
+export type Edge = z.infer<typeof EdgeSchema>;
+
+const target = { pane: PaneRefSchema.optional(), session: SessionRefSchema.optional() };
+
+/** What a new pane is: its program (argv), where, and how it is known. */
+export const NewPaneSpecSchema = z.object({
+  launch: LaunchSpecSchema.optional(),
+  name: z.string().max(200).optional(),
+  signature: SignatureSchema.optional(),
+  kind: BodyKindSchema.optional(),
+  owner: z.string().max(100).optional(),
+  attrs: z.record(z.string(), z.string()).optional(),
+});
+
+export const paneMethods = {
+  'pane/list': method({
+    params: z.object({ session: SessionRefSchema.optional() }),
+    result: z.object({ panes: z.array(PaneSchema) }),
+    cap: 'read',
+    doc: 'Lists panes, in layout order per session.',
+  }),
+  'pane/get': method({
+    params: z.object({ pane: PaneRefSchema }),
+    result: PaneSchema,
+    cap: 'read',
+    doc: 'One pane.',
+  }),
+  'pane/geometry': method({
+    params: z.object({ session: SessionRefSchema.optional() }),
+    result: z.object({ rects: z.record(z.string(), RectSchema) }),
+    cap: 'read',
+    doc: 'Each visible pane’s rectangle in cells, as the server lays it out.',
+  }),
+  'pane/split': method({
+    params: z.object({
+      ...target,
+      direction: SplitDirectionSchema.default('horizontal'),
+      /** Percent given to the existing pane; clamped to 10..90. */
+      ratio: z.number().default(50),
+      ...NewPaneSpecSchema.shape,
+    }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Splits a pane; the new pane runs the given program or the user’s shell.',
+  }),
+  'pane/launch': method({
+    params: z.object({
+      ...target,
+      direction: SplitDirectionSchema.default('horizontal'),
+      ratio: z.number().default(50),
+      ...NewPaneSpecSchema.shape,
+      launch: LaunchSpecSchema,
+    }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Launches a program (argv, never a shell string) in a new pane beside the target.',
+  }),
+  'pane/focus': method({
+    params: z.object({ ...target, direction: FocusDirectionSchema.optional() }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Focuses a pane by id, or moves focus by direction (geometry) or order (next/prev).',
+  }),
+  'pane/resize': method({
+    params: z.object({ ...target, direction: EdgeSchema, cells: z.number().int().min(1).max(10000) }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Moves the pane’s edge in a direction by N cells.',
+  }),
+  'pane/ratio': method({
+    params: z.object({ ...target, direction: SplitDirectionSchema, ratio: z.number() }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Sets the ratio of the nearest enclosing split of that direction (divider drags).',
+  }),
+  'pane/swap': method({
+    params: z.object({ ...target, with: PaneRefSchema.optional(), direction: FocusDirectionSchema.optional() }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Swaps a pane with another, or with its neighbour in a direction.',
+  }),
+  'pane/close': method({
+    params: z.object(target),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Closes a pane, ending its process; the sibling takes the space.',
+  }),
+  'pane/restart': method({
+    params: z.object(target),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Relaunches the pane’s program in place.',
+  }),
+  'pane/zoom': method({
+    params: z.object({ ...target, zoom: z.boolean().optional() }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Toggles zoom: the pane takes the whole session view.',
+  }),
+  'pane/float': method({
+    params: z.object({
+      ...target,
+      mode: z.enum(['toggle', 'float', 'tile']).default('toggle'),
+      x: z.number().int().min(0).optional(),
+      y: z.number().int().min(0).optional(),
+      w: z.number().int().min(1).optional(),
+      h: z.number().int().min(1).optional(),
+    }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Moves a pane between the tiled tree and the floating layer.',
+  }),
+  'pane/tag': method({
+    params: z.object({
+      pane: PaneRefSchema.optional(),
+      name: z.string().max(500).optional(),
+      user: z.string().max(4000).optional(),
+      /** acme semantics: append to the user text instead of replacing it. */
+      append: z.string().max(4000).optional(),
+    }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Sets the tag name or user text, or appends to the user text.',
+  }),
+  'pane/attrs': method({
+    params: z.object({
+      pane: PaneRefSchema.optional(),
+      /** A null value deletes the key. */
+      set: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'attr keys are letters, digits, "_", "." or "-"'), z.string().max(4096).nullable()),
+    }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Sets or deletes attrs (key → value).',
+  }),
+  'pane/exec': method({
+    params: z.object({
+      pane: PaneRefSchema.optional(),
+      /** One command line: a word of the pane's vocabulary and its args. */
+      line: z.string().min(1).max(4000),
+      /** Where it came from, for the event stream (tag, palette, ctl, cli). */
+      origin: z.string().max(40).optional(),
+    }),
+    result: z.object({ pane: z.number().int(), done: z.boolean(), output: z.string().optional() }),
+    cap: 'write',
+    doc: 'Executes a command word of the pane’s vocabulary, as a tag click does.',
+  }),
+  'pane/input': method({
+    params: z.object({
+      pane: PaneRefSchema.optional(),
+      data: z.string().max(1 << 20),
+      encoding: z.enum(['utf8', 'base64']).default('utf8'),
+    }),
+    result: z.object({ pane: z.number().int(), bytes: z.number().int() }),
+    cap: 'write',
+    doc: 'Writes bytes to a pane’s PTY (direct input).',
+  }),
+};

@@ -1,0 +1,98 @@
+// Terminal streams: attach (snapshot, then output from its offset), read by
+// offset, acknowledge parsed bytes (flow control), screen text, PTY size.
+import { z } from 'zod';
+import { PaneRefSchema } from './ids';
+import { method } from './method';
+
+/** What a late attacher needs to draw the screen without replaying everything. */
+export const ScreenSnapshotSchema = z.object({
+  pane: z.number().int(),
+  /** Stream offset the snapshot reflects: output resumes from exactly here. */
+  offset: z.number().int().min(0),
+  cols: z.number().int(),
+  rows: z.number().int(),
+  /** Plain text of scrollback + screen, trailing blanks trimmed. */
+  text: z.string(),
+  /** xterm serialize-addon state: replaying it into a fresh terminal redraws the screen. */
+  serialized: z.string(),
+  cursor: z.object({ x: z.number().int(), y: z.number().int() }),
+  title: z.string(),
+});
+export type ScreenSnapshot = z.infer<typeof ScreenSnapshotSchema>;
+
+export const StreamWindowSchema = z.object({
+  /** The oldest offset still held in the ring. */
+  streamStart: z.number().int().min(0),
+  /** One past the newest byte written. */
+  streamEnd: z.number().int().min(0),
+});
+
+export const OutputBatchSchema = StreamWindowSchema.extend({
+  pane: z.number().int(),
+  /** Offset of the first byte of `data`. */
+  from: z.number().int(),
+  /** Offset one past the last byte of `data`. */
+  to: z.number().int(),
+  /** True when the reader asked for bytes the ring had already dropped. */
+  gap: z.boolean(),
+  data: z.string(),
+  encoding: z.enum(['utf8', 'base64']),
+});
+export type OutputBatch = z.infer<typeof OutputBatchSchema>;
+
+const one = z.object({ pane: PaneRefSchema.optional() });
+
+export const ptyMethods = {
+  'pty/attach': method({
+    params: one.extend({
+      /** snapshot: screen state first, then output from its offset; from: output from an offset. */
+      mode: z.enum(['snapshot', 'from']).default('snapshot'),
+      from: z.number().int().min(0).optional(),
+      /** Whether this client acknowledges parsed bytes (pty/ack); only such clients pause the PTY. */
+      flowControl: z.boolean().default(false),
+    }),
+    result: StreamWindowSchema.extend({
+      pane: z.number().int(),
+      snapshot: ScreenSnapshotSchema.optional(),
+      /** Output frames for this pane start at this offset. */
+      from: z.number().int(),
+      gap: z.boolean(),
+    }),
+    cap: 'attach',
+    doc: 'Streams a pane’s output to this client as binary frames, after a snapshot when asked.',
+  }),
+  'pty/detach': method({
+    params: one,
+    result: z.object({ pane: z.number().int() }),
+    cap: 'attach',
+    doc: 'Stops streaming a pane to this client (and releases any pause it held).',
+  }),
+  'pty/ack': method({
+    params: z.object({ pane: PaneRefSchema, bytes: z.number().int().min(0) }),
+    result: z.object({ pane: z.number().int(), unacked: z.number().int() }),
+    cap: 'attach',
+    doc: 'Acknowledges bytes this client has parsed; the server pauses a PTY when too many are unacknowledged.',
+  }),
+  'pty/read': method({
+    params: one.extend({
+      from: z.number().int().min(0).optional(),
+      maxBytes: z.number().int().min(1).max(16 << 20).default(1 << 20),
+      encoding: z.enum(['utf8', 'base64']).default('utf8'),
+    }),
+    result: OutputBatchSchema,
+    cap: 'read',
+    doc: 'Reads a batch of output by stream offset; `gap` says bytes were dropped before `from`.',
+  }),
+  'pty/screen': method({
+    params: one,
+    result: ScreenSnapshotSchema,
+    cap: 'read',
+    doc: 'The screen model now: text and serialized state.',
+  }),
+  'pty/resize': method({
+    params: one.extend({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) }),
+    result: z.object({ pane: z.number().int(), cols: z.number().int(), rows: z.number().int() }),
+    cap: 'write',
+    doc: 'Sets the PTY size of a pane.',
+  }),
+};

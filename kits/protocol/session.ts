@@ -1,0 +1,75 @@
+// Sessions (workspaces): new / kill / list / get, viewport, snapshot and restore.
+import { z } from 'zod';
+import { SessionRefSchema } from './ids';
+import { LaunchSpecSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
+import { method } from './method';
+
+export const SessionAckSchema = z.object({ session: z.string().uuid(), name: z.string() });
+export type SessionAck = z.infer<typeof SessionAckSchema>;
+
+export const SessionSummarySchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  panes: z.number().int(),
+  focused: z.number().int().nullable(),
+  createdAt: z.number(),
+});
+
+/** A saved session: the session plus its panes as they were, versioned for later readers. */
+export const SessionSnapshotSchema = z.object({
+  version: z.literal(1),
+  session: SessionSchema,
+  panes: z.array(PaneSchema),
+});
+export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
+
+export const sessionMethods = {
+  'session/new': method({
+    params: z.object({
+      name: z.string().min(1).max(100).optional(),
+      cwd: z.string().optional(),
+      /** The first pane's program; the user's shell when absent. */
+      launch: LaunchSpecSchema.optional(),
+      viewport: ViewportSchema.optional(),
+    }),
+    result: SessionAckSchema,
+    cap: 'write',
+    doc: 'Creates a session with one terminal pane.',
+  }),
+  'session/kill': method({
+    params: z.object({ session: SessionRefSchema }),
+    result: SessionAckSchema,
+    cap: 'write',
+    doc: 'Ends a session and every pane in it.',
+  }),
+  'session/list': method({
+    params: z.object({}),
+    result: z.object({ sessions: z.array(SessionSummarySchema) }),
+    cap: 'read',
+    doc: 'Lists sessions.',
+  }),
+  'session/get': method({
+    params: z.object({ session: SessionRefSchema.optional() }),
+    result: SessionSchema,
+    cap: 'read',
+    doc: 'One session: layout tree, floating layer, focus, zoom.',
+  }),
+  'session/viewport': method({
+    params: z.object({ session: SessionRefSchema.optional(), cols: z.number().int(), rows: z.number().int() }),
+    result: SessionAckSchema,
+    cap: 'write',
+    doc: 'Sets the size, in cells, that the session is laid out in.',
+  }),
+  'session/snapshot': method({
+    params: z.object({ session: SessionRefSchema.optional() }),
+    result: SessionSnapshotSchema,
+    cap: 'read',
+    doc: 'The session as plain data, for saving.',
+  }),
+  'session/restore': method({
+    params: z.object({ snapshot: SessionSnapshotSchema, name: z.string().min(1).max(100).optional() }),
+    result: SessionAckSchema,
+    cap: 'write',
+    doc: 'Recreates a session from a snapshot, relaunching each pane’s program.',
+  }),
+};

@@ -1,14 +1,18 @@
 // The protocol: every method and event in one map, so `call('pane/split', ...)`
 // is typed from the string alone (the MCP SDK's trick).
 import type { z } from 'zod';
+import { appMethods } from './app';
 import { clientMethods } from './client';
 import { floatingMethods } from './floating';
 import { helloMethods } from './hello';
+import { keymapMethods } from './keymap';
 import type { Capability, MethodSpec } from './method';
 import { paneMethods } from './pane';
 import { ptyMethods } from './pty';
 import { sessionMethods } from './session';
 
+export * from './app';
+export * from './chord';
 export * from './client';
 export * from './envelope';
 export * from './error';
@@ -16,6 +20,7 @@ export * from './events';
 export * from './floating';
 export * from './hello';
 export * from './ids';
+export * from './keymap';
 export * from './method';
 export * from './model';
 export * from './pane';
@@ -30,6 +35,8 @@ export const methods = {
   ...floatingMethods,
   ...ptyMethods,
   ...clientMethods,
+  ...appMethods,
+  ...keymapMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

@@ -1,0 +1,70 @@
+// App files: declarative JSON in apps/ and ~/.config/pane/apps/ that the launcher
+// lists and launches (drop a file to add an app, delete it to remove it), plus
+// `apps/list`, `apps/launch` and `apps/changed`.
+import { z } from 'zod';
+import { PaneRefSchema } from './ids';
+import { ConfigErrorSchema } from './keymap';
+import { method } from './method';
+import { BodyKindSchema, LaunchSpecSchema, SignatureSchema, SplitDirectionSchema } from './model';
+import { PaneAckSchema } from './pane';
+
+/** One app file, e.g. apps/terminal.json. */
+export const AppFileSchema = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().min(1).max(100),
+    signature: SignatureSchema,
+    description: z.string().max(500).optional(),
+    kind: BodyKindSchema.default('terminal'),
+    /** argv, never a shell string; absent means the user's login shell. */
+    launch: LaunchSpecSchema.optional(),
+    /** Extra words the launcher's fuzzy search matches. */
+    keywords: z.array(z.string().max(50)).max(50).optional(),
+    /** Where it opens: split beside the focused pane (default) or floating above. */
+    placement: z.enum(['split', 'float']).optional(),
+    /** Initial tag user text and attrs. */
+    tag: z.string().max(500).optional(),
+    attrs: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
+export type AppFile = z.infer<typeof AppFileSchema>;
+
+/** An app as listed: the file's content plus where it came from. */
+export const AppEntrySchema = AppFileSchema.extend({
+  /** The file's base name without .json: what `apps/launch` takes. */
+  id: z.string(),
+  file: z.string(),
+  source: z.enum(['builtin', 'user']),
+});
+export type AppEntry = z.infer<typeof AppEntrySchema>;
+
+export const AppListSchema = z.object({ apps: z.array(AppEntrySchema), errors: z.array(ConfigErrorSchema) });
+export type AppList = z.infer<typeof AppListSchema>;
+
+export const appEventSchemas = {
+  /** An app file was added, changed or removed. */
+  'apps/changed': AppListSchema,
+} as const;
+
+export const appMethods = {
+  'apps/list': method({
+    params: z.object({}),
+    result: AppListSchema,
+    cap: 'read',
+    doc: 'The app files found in apps/ and the user’s config dir (user files win), with any file errors.',
+  }),
+  'apps/launch': method({
+    params: z.object({
+      /** An app id (file name), signature or name. */
+      app: z.string().min(1).max(200),
+      /** The pane to open beside (default: the focused one). */
+      pane: PaneRefSchema.optional(),
+      session: z.string().min(1).max(200).optional(),
+      direction: SplitDirectionSchema.optional(),
+      cwd: z.string().optional(),
+    }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Launches an app into a new pane at the given (or focused) position.',
+  }),
+};

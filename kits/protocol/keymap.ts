@@ -1,0 +1,204 @@
+// The keymap: the actions a person can bind, the default chords (chosen so none
+// steals a key that shells, readline, vim or agents use), the keymap file's schema,
+// and `keymap/get` + `keymap/changed`. The server resolves; the renderer matches.
+import { z } from 'zod';
+import { parseChord } from './chord';
+import { method } from './method';
+
+/** A problem in a config file, named by file and field so a person can fix it. */
+export const ConfigErrorSchema = z.object({ file: z.string(), field: z.string(), message: z.string() });
+export type ConfigError = z.infer<typeof ConfigErrorSchema>;
+
+/** Every bindable action: id → what the palette shows. */
+export const ACTIONS = {
+  'pane.new': 'New pane beside the focused one',
+  'pane.split.horizontal': 'Split side by side',
+  'pane.split.vertical': 'Split stacked',
+  'focus.left': 'Focus the pane to the left',
+  'focus.right': 'Focus the pane to the right',
+  'focus.up': 'Focus the pane above',
+  'focus.down': 'Focus the pane below',
+  'focus.next': 'Focus the next pane',
+  'focus.prev': 'Focus the previous pane',
+  'swap.left': 'Swap with the pane to the left',
+  'swap.right': 'Swap with the pane to the right',
+  'swap.up': 'Swap with the pane above',
+  'swap.down': 'Swap with the pane below',
+  'swap.next': 'Swap with the next pane',
+  'swap.prev': 'Swap with the previous pane',
+  'resize.left': 'Grow the pane to the left',
+  'resize.right': 'Grow the pane to the right',
+  'resize.up': 'Grow the pane upwards',
+  'resize.down': 'Grow the pane downwards',
+  'pane.zoom': 'Zoom or unzoom the focused pane',
+  'pane.close': 'Close the focused pane',
+  'pane.float': 'Float or tile the focused pane',
+  'switcher.next': 'Cycle panes (switcher)',
+  'switcher.prev': 'Cycle panes backwards (switcher)',
+  'launcher.open': 'Launch an app',
+  'palette.open': 'Command palette',
+  'find.open': 'Find in scrollback',
+  'terminal.copy': 'Copy the selection',
+  'terminal.screenReader': 'Toggle screen-reader mode',
+} as const;
+export type ActionId = keyof typeof ACTIONS;
+export const ACTION_IDS = Object.keys(ACTIONS) as ActionId[];
+
+/** A binding's target: a global action, or `exec WORD ARGS` run in the focused pane. */
+export const ActionSchema = z.union([
+  z.enum(ACTION_IDS as [ActionId, ...ActionId[]]),
+  z.string().regex(/^exec [A-Za-z][A-Za-z0-9_-]*( .*)?$/, 'an action is one of the listed ids or "exec WORD [ARGS]"'),
+]);
+export type Action = z.infer<typeof ActionSchema>;
+
+/** Defaults: Ctrl+Shift+letter (terminals cannot tell it from Ctrl+letter, so no program
+ * relies on it) and Alt+Shift / Ctrl+Shift arrows. Avoided: Ctrl+Shift+C/V (copy/paste),
+ * W/Q/N/T/I/J (the browser's own), U (GTK unicode input), R (reload). */
+export const DEFAULT_BINDINGS: Record<string, Action> = {
+  'Ctrl+Shift+Enter': 'pane.new',
+  'Ctrl+Shift+E': 'pane.split.horizontal',
+  'Ctrl+Shift+O': 'pane.split.vertical',
+  'Alt+Shift+Left': 'focus.left',
+  'Alt+Shift+Right': 'focus.right',
+  'Alt+Shift+Up': 'focus.up',
+  'Alt+Shift+Down': 'focus.down',
+  'Ctrl+Shift+]': 'focus.next',
+  'Ctrl+Shift+[': 'focus.prev',
+  'Ctrl+Alt+Shift+Left': 'swap.left',
+  'Ctrl+Alt+Shift+Right': 'swap.right',
+  'Ctrl+Alt+Shift+Up': 'swap.up',
+  'Ctrl+Alt+Shift+Down': 'swap.down',
+  'Ctrl+Shift+Left': 'resize.left',
+  'Ctrl+Shift+Right': 'resize.right',
+  'Ctrl+Shift+Up': 'resize.up',
+  'Ctrl+Shift+Down': 'resize.down',
+  'Ctrl+Shift+Z': 'pane.zoom',
+  'Ctrl+Shift+X': 'pane.close',
+  'Ctrl+Shift+L': 'pane.float',
+  'Ctrl+Shift+S': 'switcher.next',
+  'Ctrl+Shift+K': 'launcher.open',
+  'Ctrl+Shift+P': 'palette.open',
+  'Ctrl+Shift+F': 'find.open',
+  'Ctrl+Shift+C': 'terminal.copy',
+};
+
+/** The tmux-style alternative: press the prefix, then one key. */
+export const DEFAULT_PREFIX = 'Ctrl+Shift+Space';
+export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
+  c: 'pane.new', '%': 'pane.split.horizontal', '"': 'pane.split.vertical',
+  Left: 'focus.left', Right: 'focus.right', Up: 'focus.up', Down: 'focus.down', o: 'focus.next', ';': 'focus.prev',
+  '{': 'swap.prev', '}': 'swap.next',
+  'Ctrl+Left': 'resize.left', 'Ctrl+Right': 'resize.right', 'Ctrl+Up': 'resize.up', 'Ctrl+Down': 'resize.down',
+  z: 'pane.zoom', x: 'pane.close', '!': 'pane.float', w: 'switcher.next', k: 'launcher.open', ':': 'palette.open',
+  '/': 'find.open', '[': 'terminal.copy',
+};
+
+const BindingTable = z.record(z.string(), ActionSchema.nullable());
+
+/** ~/.config/pane/keymap.json. Bindings merge over the defaults; `null` unbinds a chord. */
+export const KeymapFileSchema = z
+  .object({
+    $schema: z.string().optional(),
+    version: z.literal(1).optional(),
+    /** Drop the default chords instead of merging over them. */
+    replaceDefaults: z.boolean().optional(),
+    /** The prefix chord, or null for no prefix mode. */
+    prefix: z.string().nullable().optional(),
+    bindings: BindingTable.optional(),
+    prefixBindings: BindingTable.optional(),
+  })
+  .strict()
+  .superRefine((file, ctx) => {
+    if (typeof file.prefix === 'string') {
+      const p = parseChord(file.prefix);
+      if (!p.ok) ctx.addIssue({ code: 'custom', path: ['prefix'], message: p.error });
+    }
+    for (const table of ['bindings', 'prefixBindings'] as const) {
+      for (const chord of Object.keys(file[table] ?? {})) {
+        const p = parseChord(chord);
+        if (!p.ok) ctx.addIssue({ code: 'custom', path: [table, chord], message: p.error });
+      }
+    }
+  });
+export type KeymapFile = z.infer<typeof KeymapFileSchema>;
+
+export const BindingSchema = z.object({ chord: z.string(), action: ActionSchema });
+export type Binding = z.infer<typeof BindingSchema>;
+
+/** The keymap in force: what `keymap/get` answers and `keymap/changed` carries. */
+export const KeymapStateSchema = z.object({
+  prefix: z.string().nullable(),
+  bindings: z.array(BindingSchema),
+  prefixBindings: z.array(BindingSchema),
+  /** Files that contributed, in order (empty: defaults only). */
+  sources: z.array(z.string()),
+  /** Why the last edit was not applied; the previous keymap stays in force. */
+  errors: z.array(ConfigErrorSchema),
+});
+export type KeymapState = z.infer<typeof KeymapStateSchema>;
+
+function table(defaults: Record<string, Action>, user: Record<string, Action | null> | undefined, replace: boolean): Binding[] {
+  const out = new Map<string, Action>();
+  const add = (src: Record<string, Action | null>) => {
+    for (const [raw, action] of Object.entries(src)) {
+      const p = parseChord(raw);
+      if (!p.ok) continue; // the schema has already reported it
+      if (action === null) out.delete(p.chord);
+      else out.set(p.chord, action);
+    }
+  };
+  if (!replace) add(defaults);
+  if (user) add(user);
+  return [...out].map(([chord, action]) => ({ chord, action }));
+}
+
+/** The keymap from the defaults and an (already validated) user file. */
+export function resolveKeymap(file: KeymapFile | undefined, sources: string[] = []): KeymapState {
+  const replace = file?.replaceDefaults === true;
+  const prefixRaw = file?.prefix === undefined ? (replace ? null : DEFAULT_PREFIX) : file.prefix;
+  const prefix = prefixRaw === null ? null : parseChord(prefixRaw);
+  return {
+    prefix: prefix && prefix.ok ? prefix.chord : null,
+    bindings: table(DEFAULT_BINDINGS, file?.bindings, replace),
+    prefixBindings: table(DEFAULT_PREFIX_BINDINGS, file?.prefixBindings, replace),
+    sources,
+    errors: [],
+  };
+}
+
+/** Names a zod issue path the way a person reads the file: bindings["Ctrl+Shfit+E"]. */
+export function fieldOf(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const p of path) {
+    if (typeof p === 'number') s += `[${p}]`;
+    else if (typeof p === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(p)) s += s === '' ? p : `.${p}`;
+    else s += `[${JSON.stringify(String(p))}]`;
+  }
+  return s === '' ? '(top level)' : s;
+}
+
+/** Parses keymap file text; errors name the file and the field. */
+export function parseKeymapText(file: string, text: string): { ok: true; keymap: KeymapFile } | { ok: false; errors: ConfigError[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, errors: [{ file, field: '(json)', message: `not valid JSON: ${(e as Error).message}` }] };
+  }
+  const r = KeymapFileSchema.safeParse(json);
+  if (r.success) return { ok: true, keymap: r.data };
+  return { ok: false, errors: r.error.issues.map((i) => ({ file, field: fieldOf(i.path), message: i.message })) };
+}
+
+export const keymapEventSchemas = {
+  'keymap/changed': KeymapStateSchema,
+} as const;
+
+export const keymapMethods = {
+  'keymap/get': method({
+    params: z.object({}),
+    result: KeymapStateSchema,
+    cap: 'read',
+    doc: 'The keymap in force (defaults merged with the user’s keymap.json) and any error in that file.',
+  }),
+};

@@ -1,0 +1,47 @@
+// Client and server handlers: hello, event subscription, client list, write
+// permission, server info and stop.
+import { faults } from '../../kits/protocol/error';
+import { PROTOCOL_VERSION } from '../../kits/protocol/hello';
+import { SERVER_VERSION } from '../paneServer';
+import type { HandlerTable } from './types';
+
+export const clientHandlers: HandlerTable = {
+  // hello itself is answered by ClientConn (it must run before capabilities exist).
+  'events/subscribe': (p, { server, client }) => {
+    // Synchronous on purpose: the reply is sent before any later event, so the
+    // snapshot and the event stream meet with no gap and no overlap.
+    client.subscribe(p.families);
+    return server.snapshot();
+  },
+  'events/unsubscribe': (_p, { client }) => {
+    client.subscribe(undefined, false);
+    return {};
+  },
+  'client/list': (_p, { server }) => ({ clients: [...server.clients].map((c) => c.info()) }),
+  'client/permission': (p, { server }) => {
+    const c = [...server.clients].find((x) => x.id === p.client);
+    if (!c) throw faults.failed(`client ${p.client} is not connected`);
+    c.canWrite = p.canWrite;
+    return { client: c.id, canWrite: c.canWrite };
+  },
+  'server/info': (_p, { server }) => {
+    const m = process.memoryUsage();
+    return {
+      host: server.host,
+      version: SERVER_VERSION,
+      protocol: PROTOCOL_VERSION,
+      pid: process.pid,
+      socket: server.socketPath,
+      startedAt: server.startedAt,
+      rev: server.rev,
+      panes: server.panes.size,
+      sessions: server.sessions.size,
+      clients: server.clients.size,
+      memory: { rss: m.rss, heapUsed: m.heapUsed },
+    };
+  },
+  'server/stop': (_p, { server }) => {
+    setTimeout(() => void server.stop().then(() => process.emit('pane:stopped' as never)), 10);
+    return {};
+  },
+};

@@ -1,0 +1,236 @@
+// Pane handlers: the tiled-layout operations of the runtime contract plus tag,
+// attrs, command execution and direct input.
+import { faults } from '../../kits/protocol/error';
+import type { Pane, Session } from '../../kits/protocol/model';
+import { createPane, destroyPane } from '../model/lifecycle';
+import { insertSplit, leaves, neighbour, rects, resizeEdge, setRatio, swapLeaves, removeLeaf } from '../model/layout';
+import { parseCommandLine } from '../model/commandLine';
+import { relayout } from '../model/relayout';
+import type { PaneServer } from '../paneServer';
+import { dispatchInternal } from './dispatch';
+import type { HandlerTable } from './types';
+
+export function paneAck(server: PaneServer, p: Pane) {
+  return { session: p.session, pane: p.n, id: server.address(p.n) };
+}
+
+/** Rects of the tiled panes (the zoomed pane alone fills the view). */
+function tiledRects(s: Session) {
+  return rects(s.layout, s.viewport);
+}
+
+export function setFocus(server: PaneServer, s: Session, n: number): void {
+  if (s.focused === n) return;
+  s.focused = n;
+  server.focusChanged(s);
+}
+
+export function isFloating(s: Session, n: number): boolean {
+  return s.floating.some((f) => f.pane === n);
+}
+
+/** Default rectangle for a pane that starts floating: centred, 60% of the view. */
+export function defaultFloatRect(s: Session) {
+  const w = Math.max(10, Math.round(s.viewport.cols * 0.6));
+  const h = Math.max(5, Math.round(s.viewport.rows * 0.6));
+  return { x: Math.round((s.viewport.cols - w) / 2), y: Math.round((s.viewport.rows - h) / 2), w, h };
+}
+
+export const paneHandlers: HandlerTable = {
+  'pane/list': (p, { server }) => {
+    const sessions = p.session === undefined ? [...server.sessions.values()] : [server.session(p.session)];
+    return { panes: sessions.flatMap((s) => server.panesOf(s)) };
+  },
+  'pane/get': (p, { server }) => server.pane(p.pane),
+  'pane/geometry': (p, { server }) => {
+    const s = server.session(p.session);
+    const out: Record<string, { x: number; y: number; w: number; h: number }> = {};
+    if (s.zoomed !== null) out[String(s.zoomed)] = { x: 0, y: 0, w: s.viewport.cols, h: s.viewport.rows };
+    else for (const [n, r] of tiledRects(s)) out[String(n)] = r;
+    for (const f of s.floating) if (f.visible) out[String(f.pane)] = { x: f.x, y: f.y, w: f.w, h: f.h };
+    return { rects: out };
+  },
+  'pane/split': (p, { server }) => split(server, p),
+  'pane/launch': (p, { server }) => split(server, p),
+  'pane/focus': (p, { server }) => {
+    let target = server.pane(p.pane, p.session);
+    const s = server.sessionOf(target);
+    if (p.direction) {
+      const order = server.panesOf(s).map((x) => x.n);
+      const from = p.pane === undefined ? (s.focused ?? target.n) : target.n;
+      const next =
+        p.direction === 'next' || p.direction === 'prev'
+          ? neighbour(tiledRects(s), from, p.direction, order)
+          : neighbour(tiledRects(s), from, p.direction);
+      if (next === null) throw faults.failed(`no pane ${p.direction} of pane ${from}`);
+      target = server.pane(next);
+    }
+    if (s.zoomed !== null && s.zoomed !== target.n) {
+      s.zoomed = null;
+      relayout(server, s);
+    }
+    setFocus(server, s, target.n);
+    return paneAck(server, target);
+  },
+  'pane/resize': (p, { server }) => {
+    const pane = server.pane(p.pane, p.session);
+    const s = server.sessionOf(pane);
+    if (isFloating(s, pane.n)) throw faults.failed(`pane ${pane.n} is floating; use float/resize`);
+    const next = resizeEdge(s.layout, pane.n, p.direction, p.cells, s.viewport);
+    if (!next) throw faults.failed(`pane ${pane.n} has no ${p.direction} edge to move (it touches the window border)`);
+    s.layout = next;
+    relayout(server, s);
+    return paneAck(server, pane);
+  },
+  'pane/ratio': (p, { server }) => {
+    const pane = server.pane(p.pane, p.session);
+    const s = server.sessionOf(pane);
+    const next = setRatio(s.layout, pane.n, p.direction, p.ratio);
+    if (!next) throw faults.failed(`pane ${pane.n} is in no ${p.direction} split`);
+    s.layout = next;
+    relayout(server, s);
+    return paneAck(server, pane);
+  },
+  'pane/swap': (p, { server }) => {
+    const pane = server.pane(p.pane, p.session);
+    const s = server.sessionOf(pane);
+    let other: number | null;
+    if (p.with !== undefined) other = server.pane(p.with).n;
+    else other = neighbour(tiledRects(s), pane.n, p.direction ?? 'next', leaves(s.layout));
+    if (other === null || other === pane.n) throw faults.failed(`pane ${pane.n} has no neighbour ${p.direction ?? 'next'} to swap with`);
+    const o = server.pane(other);
+    if (o.session !== s.id) throw faults.failed(`pane ${other} is in another session`);
+    if (isFloating(s, pane.n) || isFloating(s, other)) throw faults.failed('only tiled panes can be swapped');
+    s.layout = swapLeaves(s.layout, pane.n, other);
+    relayout(server, s);
+    return paneAck(server, pane);
+  },
+  'pane/close': (p, { server }) => {
+    const pane = server.pane(p.pane, p.session);
+    const ack = paneAck(server, pane);
+    const s = server.sessionOf(pane);
+    destroyPane(server, pane.n);
+    relayout(server, s);
+    return ack;
+  },
+  'pane/restart': (p, { server }) => {
+    const pane = server.pane(p.pane, p.session);
+    const t = server.terminal(pane);
+    t.restart();
+    server.publish('pane/restarted', { pane });
+    return paneAck(server, pane);
+  },
+  'pane/zoom': (p, { server }) => {
+    const pane = server.pane(p.pane, p.session);
+    const s = server.sessionOf(pane);
+    const want = p.zoom ?? s.zoomed !== pane.n;
+    s.zoomed = want ? pane.n : null;
+    if (want) s.focused = pane.n;
+    relayout(server, s);
+    server.focusChanged(s);
+    return paneAck(server, pane);
+  },
+  'pane/float': (p, { server }) => {
+    const pane = server.pane(p.pane, p.session);
+    const s = server.sessionOf(pane);
+    const floating = isFloating(s, pane.n);
+    const toFloat = p.mode === 'toggle' ? !floating : p.mode === 'float';
+    if (toFloat && !floating) {
+      if (leaves(s.layout).length <= 1 && s.layout !== null && leaves(s.layout)[0] === pane.n && s.floating.length === 0) {
+        // The only pane may float too; the tiled area is then empty.
+      }
+      const d = defaultFloatRect(s);
+      const z = Math.max(0, ...s.floating.map((f) => f.z)) + 1;
+      s.layout = removeLeaf(s.layout, pane.n);
+      if (s.zoomed === pane.n) s.zoomed = null;
+      s.floating = [...s.floating, { pane: pane.n, x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h, z, layer: 'default', visible: true }];
+    } else if (!toFloat && floating) {
+      s.floating = s.floating.filter((f) => f.pane !== pane.n);
+      const anchor = s.focused !== null && s.focused !== pane.n && leaves(s.layout).includes(s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null);
+      s.layout = insertSplit(s.layout, anchor, pane.n, 'horizontal', 50);
+    }
+    s.focused = pane.n;
+    relayout(server, s);
+    server.focusChanged(s);
+    return paneAck(server, pane);
+  },
+  'pane/tag': (p, { server }) => {
+    const pane = server.pane(p.pane);
+    let { name, user } = pane.tag;
+    if (p.name !== undefined) name = p.name;
+    if (p.user !== undefined) user = p.user;
+    if (p.append !== undefined) user = (user + p.append).slice(-4000);
+    pane.tag = { ...pane.tag, name, user };
+    server.publish('pane/tag-changed', { pane: pane.n, tag: pane.tag });
+    return paneAck(server, pane);
+  },
+  'pane/attrs': (p, { server }) => {
+    const pane = server.pane(p.pane);
+    const next = { ...pane.attrs };
+    for (const [k, v] of Object.entries(p.set)) {
+      if (v === null) delete next[k];
+      else next[k] = v;
+    }
+    if (Object.keys(next).length > 256) throw faults.failed(`pane ${pane.n} would have more than 256 attrs`);
+    pane.attrs = next;
+    server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
+    return paneAck(server, pane);
+  },
+  'pane/exec': async (p, ctx) => {
+    const pane = ctx.server.pane(p.pane);
+    const parsed = parseCommandLine(pane, p.line);
+    if (!parsed.ok) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
+    ctx.server.publish('pane/executed', { pane: pane.n, line: p.line.trim(), origin: p.origin ?? 'protocol', by: ctx.client.user });
+    await dispatchInternal(parsed.request.method, parsed.request.params, ctx);
+    return { pane: pane.n, done: true };
+  },
+  'pane/input': (p, { server, client }) => {
+    const pane = server.pane(p.pane);
+    if (!client.canWrite) throw faults.denied(`client ${client.name} may not write to panes`);
+    const bytes = p.encoding === 'base64' ? Buffer.from(p.data, 'base64') : Buffer.from(p.data, 'utf8');
+    const t = server.terminal(pane);
+    if (!t.running) throw faults.failed(`pane ${pane.n} has exited; restart it first`);
+    t.write(bytes);
+    return { pane: pane.n, bytes: bytes.byteLength };
+  },
+};
+
+type SplitParams = {
+  pane?: string | number | undefined;
+  session?: string | undefined;
+  direction: 'horizontal' | 'vertical';
+  ratio: number;
+  launch?: { program: string; args: string[]; cwd?: string | undefined; env?: Record<string, string> | undefined } | undefined;
+  name?: string | undefined;
+  signature?: string | undefined;
+  kind?: 'terminal' | 'text' | 'widgets' | 'agent' | undefined;
+  owner?: string | undefined;
+  attrs?: Record<string, string> | undefined;
+};
+
+function split(server: PaneServer, p: SplitParams) {
+  const s = p.pane === undefined ? server.session(p.session) : server.sessionOf(server.pane(p.pane));
+  const anchor = p.pane === undefined ? (s.focused !== null && leaves(s.layout).includes(s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null)) : server.pane(p.pane).n;
+  if (anchor !== null && isFloating(s, anchor)) throw faults.failed(`pane ${anchor} is floating; tile it before splitting`);
+  const anchorPane = anchor === null ? undefined : server.panes.get(anchor);
+  const pane = createPane(
+    server,
+    s,
+    {
+      launch: p.launch,
+      name: p.name,
+      signature: p.signature,
+      kind: p.kind,
+      owner: p.owner,
+      attrs: p.attrs,
+      cwd: anchorPane?.cwd,
+    },
+    { cols: 80, rows: 24 },
+  );
+  s.layout = insertSplit(s.layout, anchor, pane.n, p.direction, p.ratio);
+  if (s.zoomed !== null) s.zoomed = null;
+  s.focused = pane.n;
+  relayout(server, s);
+  server.focusChanged(s);
+  return paneAck(server, pane);
+}

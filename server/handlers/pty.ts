@@ -1,0 +1,60 @@
+// Terminal stream handlers: attach (snapshot then output), detach, ack (flow
+// control), read by offset, screen text, PTY size.
+import { faults } from '../../kits/protocol/error';
+import type { HandlerTable } from './types';
+
+export const ptyHandlers: HandlerTable = {
+  'pty/attach': async (p, { server, client }) => {
+    const pane = server.pane(p.pane);
+    const t = server.terminal(pane);
+    const r = await t.attach(client.sink, {
+      mode: p.mode,
+      ...(p.from !== undefined ? { from: p.from } : {}),
+      flowControl: p.flowControl,
+    });
+    client.attached.add(pane.n);
+    server.publish('client/attached', { client: client.id, name: client.name, pane: pane.n });
+    return { pane: pane.n, ...r };
+  },
+  'pty/detach': (p, { server, client }) => {
+    const pane = server.pane(p.pane);
+    server.terminals.get(pane.n)?.detach(client.sink.id);
+    if (client.attached.delete(pane.n)) server.publish('client/detached', { client: client.id, name: client.name, pane: pane.n });
+    return { pane: pane.n };
+  },
+  'pty/ack': (p, { server, client }) => {
+    const pane = server.pane(p.pane);
+    const unacked = server.terminal(pane).ack(client.sink.id, p.bytes);
+    return { pane: pane.n, unacked };
+  },
+  'pty/read': (p, { server }) => {
+    const pane = server.pane(p.pane);
+    const r = server.terminal(pane).read(p.from, p.maxBytes);
+    return {
+      pane: pane.n,
+      from: r.from,
+      to: r.to,
+      gap: r.gap,
+      streamStart: r.streamStart,
+      streamEnd: r.streamEnd,
+      data: r.data.toString(p.encoding === 'base64' ? 'base64' : 'utf8'),
+      encoding: p.encoding,
+    };
+  },
+  'pty/screen': async (p, { server }) => {
+    const pane = server.pane(p.pane);
+    return server.terminal(pane).snapshot();
+  },
+  'pty/resize': (p, { server }) => {
+    const pane = server.pane(p.pane);
+    const t = server.terminal(pane);
+    if (pane.cols !== p.cols || pane.rows !== p.rows) {
+      pane.cols = p.cols;
+      pane.rows = p.rows;
+      t.resize(p.cols, p.rows);
+      server.paneChanged(pane);
+    }
+    if (!t) throw faults.failed('no terminal');
+    return { pane: pane.n, cols: p.cols, rows: p.rows };
+  },
+};

@@ -1,0 +1,93 @@
+// Composition of a running pane server: the real PTY port, the screen worker,
+// the unix socket, optionally HTTP/WebSocket for the renderer, and a first session.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Connection } from '../kits/client/connection';
+import { memoryPair } from '../kits/client/memoryTransport';
+import type { Capability } from '../kits/protocol/method';
+import { defaultSocketPath } from '../kits/node/paths';
+import { dispatchInternal } from './handlers/dispatch';
+import { PaneServer } from './paneServer';
+import { NodePtyPort } from './pty/nodePtyPort';
+import type { PtyPort } from './pty/ptyPort';
+import { ScreenHost } from './pty/screenHost';
+import { ClientConn } from './transport/clientConn';
+import { listenUnix } from './transport/unixServer';
+import { listenHttp } from './transport/wsServer';
+
+export interface StartOptions {
+  /** Unix socket path; null for none (in-memory only); default $XDG_RUNTIME_DIR/pane/default.sock. */
+  socketPath?: string | null;
+  host?: string;
+  http?: { port?: number; staticDir?: string };
+  secret?: string;
+  /** Create a first session `main` with a shell (default true). */
+  initialSession?: boolean;
+  shell?: string;
+  env?: Record<string, string>;
+  ringBytes?: number;
+  ptyPort?: PtyPort;
+  /** Path of the screen worker bundle; found next to this bundle by default. */
+  workerPath?: string;
+}
+
+export interface RunningServer {
+  server: PaneServer;
+  socketPath: string | null;
+  httpUrl?: string;
+  secret?: string;
+  /** An in-process client over the memory transport (tests, embedding). */
+  connect(caps?: Capability[], name?: string): Promise<Connection>;
+  stop(): Promise<void>;
+}
+
+/** Where dist/screenWorker.mjs is, when running from the bundle. */
+function defaultWorkerPath(): string | undefined {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) return undefined;
+  return path.join(path.dirname(here), 'screenWorker.mjs');
+}
+
+export async function startServer(o: StartOptions = {}): Promise<RunningServer> {
+  const socketPath = o.socketPath === undefined ? defaultSocketPath() : o.socketPath;
+  const workerPath = o.workerPath ?? defaultWorkerPath();
+  const screen = new ScreenHost(workerPath ? { workerPath } : {});
+  const server = new PaneServer({
+    ...(o.host !== undefined ? { host: o.host } : {}),
+    socketPath,
+    ptyPort: o.ptyPort ?? new NodePtyPort(),
+    screen,
+    ...(o.shell !== undefined ? { shell: o.shell } : {}),
+    ...(o.env !== undefined ? { env: o.env } : {}),
+    ...(o.ringBytes !== undefined ? { ringBytes: o.ringBytes } : {}),
+  });
+  if (socketPath) await listenUnix(server, socketPath);
+  let httpUrl: string | undefined;
+  let secret: string | undefined;
+  if (o.http) {
+    const h = await listenHttp(server, { ...o.http, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
+    httpUrl = h.url;
+    secret = h.secret;
+  }
+  if (o.initialSession ?? true) {
+    const system = new ClientConn(server, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
+    server.clients.delete(system);
+    system.capabilities = new Set(['read', 'write', 'attach', 'admin']);
+    await dispatchInternal('session/new', {}, { server, client: system });
+  }
+  const connect = async (caps: Capability[] = ['read', 'write', 'attach', 'admin'], name = 'in-process') => {
+    const [a, b] = memoryPair();
+    new ClientConn(server, b, (h) => ({ capabilities: h.capabilities }));
+    const c = new Connection(a);
+    await c.hello({ client: { name, kind: 'test' }, capabilities: caps });
+    return c;
+  };
+  return {
+    server,
+    socketPath,
+    ...(httpUrl !== undefined ? { httpUrl } : {}),
+    ...(secret !== undefined ? { secret } : {}),
+    connect,
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,114 @@
+// Turns one command line ("split v 50", "resize right 5", "name build") into the
+// protocol request it stands for, checked against the pane's vocabulary, so a tag
+// click, the palette, /pane/<n>/ctl and `pane exec` all do exactly the same thing.
+import type { MethodName, ParamsIn } from '../../kits/protocol/index';
+import type { Pane, PaneCommand } from '../../kits/protocol/model';
+
+export interface CommandRequest<M extends MethodName = MethodName> {
+  method: M;
+  params: ParamsIn<M>;
+}
+
+export type Parsed = { ok: true; request: CommandRequest; word: string } | { ok: false; message: string };
+
+/** Splits into the command word and its args, checking each against the vocabulary. */
+export function parseCommandLine(pane: Pane, line: string): Parsed {
+  const trimmed = line.trim();
+  if (trimmed === '') return { ok: false, message: 'empty command' };
+  const m = /^(\S+)\s*(.*)$/s.exec(trimmed)!;
+  const word = m[1]!;
+  const rest = m[2]!;
+  const cmd = pane.vocabulary.find((c) => c.name === word);
+  if (!cmd) {
+    return { ok: false, message: `unknown command "${word}" for pane ${pane.n}; known: ${pane.vocabulary.map((c) => c.name).join(' ')}` };
+  }
+  const args = parseArgs(cmd, rest);
+  if (typeof args === 'string') return { ok: false, message: `${word}: ${args}; usage: ${usage(cmd)}` };
+  const request = toRequest(pane, word, args);
+  if (typeof request === 'string') return { ok: false, message: `${word}: ${request}` };
+  return { ok: true, request, word };
+}
+
+export function usage(cmd: PaneCommand): string {
+  return [cmd.name, ...cmd.args.map((a) => {
+    const shown = a.type === 'enum' && a.values ? a.values.join('|') : a.name;
+    return a.optional ? `[${shown}]` : shown;
+  })].join(' ');
+}
+
+function parseArgs(cmd: PaneCommand, rest: string): Record<string, string | number> | string {
+  const out: Record<string, string | number> = {};
+  let remaining = rest;
+  for (const a of cmd.args) {
+    if (a.type === 'text') {
+      if (remaining === '' && !a.optional) return `missing ${a.name}`;
+      if (remaining !== '') out[a.name] = remaining;
+      remaining = '';
+      break;
+    }
+    const m = /^(\S+)\s*(.*)$/s.exec(remaining);
+    if (!m) {
+      if (!a.optional) return `missing ${a.name}`;
+      continue;
+    }
+    const tok = m[1]!;
+    remaining = m[2]!;
+    if (a.type === 'int') {
+      if (!/^-?\d+$/.test(tok)) return `${a.name} must be a whole number, not "${tok}"`;
+      out[a.name] = Number(tok);
+    } else if (a.type === 'enum') {
+      if (!a.values?.includes(tok)) return `${a.name} must be one of ${a.values?.join(', ')}, not "${tok}"`;
+      out[a.name] = tok;
+    } else out[a.name] = tok;
+  }
+  if (remaining.trim() !== '') return `unexpected "${remaining.trim()}"`;
+  return out;
+}
+
+function req<M extends MethodName>(method: M, params: ParamsIn<M>): CommandRequest {
+  return { method, params } as CommandRequest;
+}
+
+function toRequest(pane: Pane, word: string, a: Record<string, string | number>): CommandRequest | string {
+  const p = pane.n;
+  switch (word) {
+    case 'close':
+      return req('pane/close', { pane: p });
+    case 'zoom':
+      return req('pane/zoom', { pane: p });
+    case 'split':
+      return req('pane/split', {
+        pane: p,
+        direction: a.direction === 'v' ? 'vertical' : 'horizontal',
+        ...(a.ratio !== undefined ? { ratio: a.ratio as number } : {}),
+      });
+    case 'focus':
+      return a.direction ? req('pane/focus', { pane: p, direction: a.direction as 'left' }) : req('pane/focus', { pane: p });
+    case 'resize':
+      return req('pane/resize', { pane: p, direction: a.direction as 'left', cells: (a.cells as number | undefined) ?? 1 });
+    case 'swap':
+      return req('pane/swap', { pane: p, direction: (a.direction as 'next' | undefined) ?? 'next' });
+    case 'name':
+      return req('pane/tag', { pane: p, name: String(a.name) });
+    case 'float':
+      return req('pane/float', { pane: p, mode: 'float' });
+    case 'tile':
+      return req('pane/float', { pane: p, mode: 'tile' });
+    case 'raise':
+      return req('float/raise', { pane: p });
+    case 'lower':
+      return req('float/lower', { pane: p });
+    case 'move':
+      return req('float/move', { pane: p, x: a.x as number, y: a.y as number });
+    case 'size':
+      return req('float/resize', { pane: p, w: a.w as number, h: a.h as number });
+    case 'restart':
+      return req('pane/restart', { pane: p });
+    case 'interrupt':
+      return req('pane/input', { pane: p, data: '\x03' });
+    case 'send':
+      return req('pane/input', { pane: p, data: `${String(a.text ?? '')}\r` });
+    default:
+      return `"${word}" has no default action; an app that declares it handles it through the pane's event stream`;
+  }
+}

@@ -1,0 +1,176 @@
+// Pane birth and death: allocate the model entry, spawn its terminal, wire the
+// terminal's callbacks to events, and on close tear it all down and collapse the tree.
+import path from 'node:path';
+import os from 'node:os';
+import fs from 'node:fs';
+import { faults } from '../../kits/protocol/error';
+import type { BodyKind, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import { Terminal } from '../pty/terminal';
+import type { PaneServer } from '../paneServer';
+import { leaves, rects, removeLeaf } from './layout';
+import { tagWords, vocabularyFor } from './vocabulary';
+
+export interface NewPaneSpec {
+  launch?: LaunchSpec | undefined;
+  name?: string | undefined;
+  signature?: string | undefined;
+  kind?: BodyKind | undefined;
+  owner?: string | undefined;
+  attrs?: Record<string, string> | undefined;
+  cwd?: string | undefined;
+}
+
+/** Creates the pane's model entry and starts its program; the caller places it in a layout. */
+export function createPane(server: PaneServer, session: Session, spec: NewPaneSpec, size: { cols: number; rows: number }): Pane {
+  const kind = spec.kind ?? 'terminal';
+  const explicit = spec.launch !== undefined;
+  const launch: LaunchSpec = spec.launch ?? { program: server.shell, args: [] };
+  const cwd = resolveCwd(spec.launch?.cwd ?? spec.cwd);
+  const n = server.allocN();
+  const vocabulary = vocabularyFor(kind);
+  const pane: Pane = {
+    n,
+    uuid: server.newUuid(),
+    host: server.host,
+    session: session.id,
+    signature: spec.signature ?? (kind === 'terminal' ? 'com.pane.terminal' : `com.pane.${kind}`),
+    kind,
+    tag: { name: spec.name ?? path.basename(launch.program), commands: tagWords(vocabulary), user: '' },
+    vocabulary,
+    owner: spec.owner ?? server.user,
+    cwd,
+    launch: { ...launch, cwd },
+    pid: null,
+    pgid: null,
+    state: 'starting',
+    exit: null,
+    cols: Math.max(2, size.cols),
+    rows: Math.max(1, size.rows),
+    attrs: { ...(spec.attrs ?? {}), ...(explicit ? {} : { 'default-shell': '1' }) },
+    createdAt: Date.now(),
+  };
+  server.panes.set(n, pane);
+  if (kind === 'terminal' || kind === 'agent') {
+    try {
+      startTerminal(server, pane);
+    } catch (e) {
+      server.panes.delete(n);
+      throw faults.failed(`cannot start ${launch.program}: ${(e as Error).message}`);
+    }
+  } else {
+    pane.state = 'running';
+  }
+  server.publish('pane/created', { pane });
+  return pane;
+}
+
+function resolveCwd(cwd: string | undefined): string {
+  const dir = cwd ?? process.env.HOME ?? os.homedir();
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch {
+    throw faults.failed(`working directory ${dir} does not exist`);
+  }
+  if (!st.isDirectory()) throw faults.failed(`working directory ${dir} is not a directory`);
+  return dir;
+}
+
+function startTerminal(server: PaneServer, pane: Pane): void {
+  const launch = pane.launch!;
+  const env: Record<string, string> = {
+    ...server.env,
+    ...(launch.env ?? {}),
+    PANE_ID: server.address(pane.n),
+    ...(server.socketPath ? { PANE_SOCKET: server.socketPath } : {}),
+    TERM: 'xterm-256color',
+    COLORTERM: 'truecolor',
+  };
+  const term = new Terminal({
+    n: pane.n,
+    launch,
+    cwd: pane.cwd,
+    env,
+    cols: pane.cols,
+    rows: pane.rows,
+    port: server.ptyPort,
+    screen: server.screen,
+    ...(server.ringBytes !== undefined ? { ringBytes: server.ringBytes } : {}),
+    onOutput: (end) => server.noteOutput(pane.n, end),
+    onSpawn: (pid) => {
+      pane.pid = pid;
+      pane.pgid = pid;
+      pane.state = 'running';
+      pane.exit = null;
+      server.paneChanged(pane);
+    },
+    onExit: (s) => onTerminalExit(server, pane, s),
+    onTitle: (title) => {
+      if (pane.attrs.title === title) return;
+      pane.attrs = { ...pane.attrs, title };
+      server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
+    },
+    onBell: () => {
+      pane.attrs = { ...pane.attrs, bell: String(Date.now()) };
+      server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
+    },
+  });
+  server.terminals.set(pane.n, term);
+  term.start();
+}
+
+function onTerminalExit(server: PaneServer, pane: Pane, s: { code: number | null; signal: number | null }): void {
+  if (!server.panes.has(pane.n)) return;
+  pane.state = 'exited';
+  pane.exit = { code: s.code, signal: s.signal, at: Date.now() };
+  pane.pid = null;
+  pane.pgid = null;
+  server.publish('pane/exited', { pane: pane.n, session: pane.session, exit: pane.exit });
+  // A default shell that exits cleanly closes its pane (the user typed `exit`);
+  // anything else stays so its last output can be read, restarted or closed.
+  if (pane.attrs['default-shell'] === '1' && s.code === 0 && !pane.attrs.remain) {
+    destroyPane(server, pane.n);
+  } else {
+    server.paneChanged(pane);
+  }
+}
+
+/** Ends a pane: process, stream, model entry and its place in the layout. */
+export function destroyPane(server: PaneServer, n: number): void {
+  const pane = server.panes.get(n);
+  if (!pane) return;
+  const session = server.sessions.get(pane.session);
+  const term = server.terminals.get(n);
+  server.terminals.delete(n);
+  server.panes.delete(n);
+  term?.dispose();
+  if (session) {
+    const wasFocused = session.focused === n;
+    const order = leaves(session.layout);
+    session.layout = removeLeaf(session.layout, n);
+    session.floating = session.floating.filter((f) => f.pane !== n);
+    if (session.zoomed === n) session.zoomed = null;
+    if (wasFocused) session.focused = successor(session, order, n);
+    server.publish('pane/closed', { pane: n, session: session.id, id: server.address(n) });
+    server.layoutChanged(session);
+    if (wasFocused) server.focusChanged(session);
+  }
+}
+
+/** After closing the focused pane, focus its former neighbour in order, else anything left. */
+function successor(s: Session, order: number[], gone: number): number | null {
+  const live = leaves(s.layout);
+  const i = order.indexOf(gone);
+  const cand = order[i - 1] ?? order[i + 1];
+  if (cand !== undefined && live.includes(cand)) return cand;
+  return live[0] ?? s.floating[s.floating.length - 1]?.pane ?? null;
+}
+
+/** Cells a pane gets in a session right now (tiled rect, floating rect, or zoomed full). */
+export function paneSize(server: PaneServer, s: Session, n: number): { cols: number; rows: number } {
+  if (s.zoomed === n) return { cols: s.viewport.cols, rows: s.viewport.rows };
+  const f = s.floating.find((x) => x.pane === n);
+  if (f) return { cols: f.w, rows: f.h };
+  const r = rects(s.layout, s.viewport).get(n);
+  return r ? { cols: Math.max(2, r.w), rows: Math.max(1, r.h - 1) } : { cols: s.viewport.cols, rows: s.viewport.rows };
+}

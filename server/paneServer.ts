@@ -1,0 +1,193 @@
+// The pane server: owns the one state (sessions, panes, terminals, clients),
+// resolves addresses, publishes every change as an event with a monotonic rev,
+// and dispatches requests through the family handler tables. Every view is a client.
+import crypto from 'node:crypto';
+import os from 'node:os';
+import { faults, PaneFault } from '../kits/protocol/error';
+import { eventFamily, type EventData, type EventName } from '../kits/protocol/events';
+import { parsePaneRef, type PaneRef } from '../kits/protocol/ids';
+import type { Pane, Session, Viewport } from '../kits/protocol/model';
+import type { StateSnapshot } from '../kits/protocol/client';
+import { leaves } from './model/layout';
+import type { ClientConn } from './transport/clientConn';
+import type { PtyPort } from './pty/ptyPort';
+import type { ScreenHost } from './pty/screenHost';
+import type { Terminal } from './pty/terminal';
+
+export const SERVER_VERSION = '0.1.0';
+export const DEFAULT_VIEWPORT: Viewport = { cols: 160, rows: 48 };
+
+export interface PaneServerOptions {
+  host?: string;
+  socketPath?: string | null;
+  ptyPort: PtyPort;
+  screen: ScreenHost;
+  /** Environment every pane starts from (defaults to the server's). */
+  env?: Record<string, string>;
+  /** Program a pane runs when none is given. */
+  shell?: string;
+  /** Bytes of output each terminal keeps for late readers. */
+  ringBytes?: number;
+  user?: string;
+}
+
+export class PaneServer {
+  readonly host: string;
+  readonly startedAt = Date.now();
+  readonly sessions = new Map<string, Session>();
+  readonly panes = new Map<number, Pane>();
+  readonly terminals = new Map<number, Terminal>();
+  readonly clients = new Set<ClientConn>();
+  readonly ptyPort: PtyPort;
+  readonly screen: ScreenHost;
+  readonly env: Record<string, string>;
+  readonly shell: string;
+  readonly ringBytes: number | undefined;
+  readonly user: string;
+  socketPath: string | null;
+  rev = 0;
+  private nextN = 1;
+  private lastOutputEvent = new Map<number, number>();
+  private stopHooks: (() => void | Promise<void>)[] = [];
+
+  constructor(o: PaneServerOptions) {
+    this.host = o.host ?? os.hostname().replace(/[^A-Za-z0-9._-]/g, '-');
+    this.socketPath = o.socketPath ?? null;
+    this.ptyPort = o.ptyPort;
+    this.screen = o.screen;
+    this.env = o.env ?? Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    this.shell = o.shell ?? process.env.SHELL ?? '/bin/bash';
+    this.ringBytes = o.ringBytes;
+    this.user = o.user ?? os.userInfo().username;
+  }
+
+  /** A fresh pane number: unique for the server's life, never reused. */
+  allocN(): number {
+    return this.nextN++;
+  }
+
+  newUuid(): string {
+    return crypto.randomUUID();
+  }
+
+  address(n: number): string {
+    return `${this.host}:${n}`;
+  }
+
+  // ---- resolution ----------------------------------------------------------
+
+  /** A session by uuid or name; without a ref, the first session (or a typed error). */
+  session(ref?: string): Session {
+    if (ref === undefined) {
+      const first = this.sessions.values().next();
+      if (first.done) throw faults.sessionNotFound('(none: create one with session/new)');
+      return first.value;
+    }
+    const byId = this.sessions.get(ref);
+    if (byId) return byId;
+    for (const s of this.sessions.values()) if (s.name === ref) return s;
+    throw faults.sessionNotFound(ref);
+  }
+
+  /** A pane by address; without one, the focused pane of the (given or first) session. */
+  pane(ref?: PaneRef, sessionRef?: string): Pane {
+    if (ref === undefined) {
+      const s = this.session(sessionRef);
+      const n = s.focused ?? leaves(s.layout)[0] ?? s.floating[0]?.pane;
+      const p = n === undefined ? undefined : this.panes.get(n);
+      if (!p) throw new PaneFault('pane-not-found', `session ${s.name} has no panes`, { subject: s.name });
+      return p;
+    }
+    const { host, n } = parsePaneRef(ref);
+    if (host !== undefined && host !== this.host) {
+      throw new PaneFault('pane-not-found', `pane ${String(ref)} not found: host ${host} is not joined to this server (${this.host})`, { subject: String(ref) });
+    }
+    const p = this.panes.get(n);
+    if (!p) throw faults.paneNotFound(ref);
+    return p;
+  }
+
+  sessionOf(p: Pane): Session {
+    const s = this.sessions.get(p.session);
+    if (!s) throw faults.sessionNotFound(p.session);
+    return s;
+  }
+
+  terminal(p: Pane): Terminal {
+    const t = this.terminals.get(p.n);
+    if (!t) throw faults.failed(`pane ${p.n} has no terminal (its body is ${p.kind})`);
+    return t;
+  }
+
+  /** Panes of a session in layout order, floating ones last. */
+  panesOf(s: Session): Pane[] {
+    const order = [...leaves(s.layout), ...s.floating.map((f) => f.pane)];
+    return order.map((n) => this.panes.get(n)).filter((p): p is Pane => p !== undefined);
+  }
+
+  // ---- events --------------------------------------------------------------
+
+  /** Publishes a change to every subscribed client, stamped with the next rev. */
+  publish<E extends EventName>(event: E, data: EventData<E>): void {
+    this.rev++;
+    const fam = eventFamily(event);
+    let frame: string | undefined;
+    for (const c of this.clients) {
+      if (!c.wantsEvent(fam)) continue;
+      frame ??= JSON.stringify({ t: 'evt', event, rev: this.rev, data });
+      c.sendRaw(frame);
+    }
+    for (const l of this.listeners) l(event, data as unknown, this.rev);
+  }
+
+  private listeners: ((event: string, data: unknown, rev: number) => void)[] = [];
+  /** In-process observers (namespace, agents): see every event. */
+  listen(cb: (event: string, data: unknown, rev: number) => void): () => void {
+    this.listeners.push(cb);
+    return () => {
+      this.listeners = this.listeners.filter((f) => f !== cb);
+    };
+  }
+
+  /** Output-available events, at most one per pane per 50 ms so floods don't flood the bus. */
+  noteOutput(n: number, end: number): void {
+    const now = Date.now();
+    const last = this.lastOutputEvent.get(n) ?? 0;
+    if (now - last < 50) return;
+    this.lastOutputEvent.set(n, now);
+    this.publish('pane/output', { pane: n, end });
+  }
+
+  paneChanged(p: Pane): void {
+    this.publish('pane/changed', { pane: p });
+  }
+
+  layoutChanged(s: Session): void {
+    this.publish('layout/changed', { session: s });
+  }
+
+  focusChanged(s: Session): void {
+    this.publish('focus/changed', { session: s.id, focused: s.focused, zoomed: s.zoomed });
+  }
+
+  snapshot(): StateSnapshot {
+    return {
+      rev: this.rev,
+      host: this.host,
+      sessions: [...this.sessions.values()],
+      panes: [...this.sessions.values()].flatMap((s) => this.panesOf(s)),
+    };
+  }
+
+  onStop(cb: () => void | Promise<void>): void {
+    this.stopHooks.push(cb);
+  }
+
+  async stop(): Promise<void> {
+    for (const c of [...this.clients]) c.close('server stopping');
+    for (const t of this.terminals.values()) t.dispose();
+    this.terminals.clear();
+    for (const h of this.stopHooks.reverse()) await h();
+    this.screen.dispose();
+  }
+}

@@ -1,0 +1,33 @@
+// All OS pseudo-terminal access goes through this port (Zellij's rule), so the
+// runtime can be driven by node-pty for real and by a fake in unit tests.
+
+export interface PtySpawnOptions {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+export interface PtyProcess {
+  readonly pid: number;
+  /** Raw output bytes, in order. */
+  onData(cb: (data: Buffer) => void): void;
+  /**
+   * Called once, after the child exited AND its output was read to end of file
+   * (node-pty can report exit before the last bytes: node-pty issue #726).
+   */
+  onExit(cb: (status: { code: number | null; signal: number | null }) => void): void;
+  write(data: string | Buffer): void;
+  resize(cols: number, rows: number): void;
+  pause(): void;
+  resume(): void;
+  kill(signal?: string): void;
+  /** The foreground process group of the terminal, where the platform tells it. */
+  foregroundPgid(): number | null;
+}
+
+export interface PtyPort {
+  spawn(opts: PtySpawnOptions): PtyProcess;
+}

@@ -1,0 +1,64 @@
+// `pane serve`: runs a server in the foreground until SIGINT/SIGTERM or server/stop.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveSocketPath } from '../kits/node/paths';
+import { startServer } from './main';
+
+const USAGE = `usage: pane serve [--socket PATH] [--host NAME] [--http PORT] [--empty]
+  --socket PATH  listen here (default: $PANE_SOCKET, then $XDG_RUNTIME_DIR/pane/default.sock)
+  --host NAME    this server's host name in pane ids (default: the machine's)
+  --http PORT    also serve the renderer and its WebSocket on 127.0.0.1:PORT (0 = any)
+  --empty        start with no session (default: a session "main" with a shell)`;
+
+export async function serve(argv: string[]): Promise<number> {
+  let socket: string | undefined;
+  let host: string | undefined;
+  let http: number | undefined;
+  let empty = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const val = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    try {
+      if (a === '--socket') socket = val();
+      else if (a === '--host') host = val();
+      else if (a === '--http') http = Number(val());
+      else if (a === '--empty') empty = true;
+      else if (a === '-h' || a === '--help') {
+        process.stdout.write(`${USAGE}\n`);
+        return 0;
+      } else throw new Error(`unknown flag ${a}`);
+    } catch (e) {
+      process.stderr.write(`pane serve: ${(e as Error).message}\n${USAGE}\n`);
+      return 2;
+    }
+  }
+  if (http !== undefined && !(Number.isInteger(http) && http >= 0 && http < 65536)) {
+    process.stderr.write(`pane serve: --http needs a port number 0..65535\n`);
+    return 2;
+  }
+  const socketPath = resolveSocketPath(socket);
+  const staticDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'renderer');
+  let running;
+  try {
+    running = await startServer({
+      socketPath,
+      ...(host !== undefined ? { host } : {}),
+      ...(http !== undefined ? { http: { port: http, staticDir } } : {}),
+      initialSession: !empty,
+    });
+  } catch (e) {
+    process.stderr.write(`pane serve: ${(e as Error).message}\n`);
+    return 1;
+  }
+  process.stderr.write(`pane server ${running.server.host} listening on ${socketPath}${running.httpUrl ? ` and ${running.httpUrl}` : ''}\n`);
+  return new Promise<number>((resolve) => {
+    const stop = () => void running.stop().then(() => resolve(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    process.once('pane:stopped' as never, () => resolve(0));
+  });
+}

@@ -1,0 +1,184 @@
+// One connected client: the handshake, its capabilities and write permission,
+// its event subscription and attached streams. Every inbound frame is validated;
+// a bad one gets a typed error and the server goes on serving everyone.
+import crypto from 'node:crypto';
+import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME, RequestFrameSchema } from '../../kits/protocol/envelope';
+import { PaneFault, type PaneError } from '../../kits/protocol/error';
+import { HelloParamsSchema, PROTOCOL_VERSION, type Welcome } from '../../kits/protocol/hello';
+import type { Capability } from '../../kits/protocol/method';
+import type { Transport, WireFrame } from '../../kits/client/transport';
+import { describeIssues, dispatchInternal } from '../handlers/dispatch';
+import { SERVER_VERSION, type PaneServer } from '../paneServer';
+import type { StreamSink } from '../pty/terminal';
+
+/** Decides what a hello may have: the transport's policy (e.g. the WebSocket secret). */
+export type Authorizer = (hello: { token?: string | undefined; capabilities: Capability[] }) => { capabilities: Capability[]; user?: string } | string;
+
+/** A client that sends this many bad frames in a row is disconnected (it is not speaking pane). */
+const MAX_CONSECUTIVE_ERRORS = 1000;
+
+export class ClientConn {
+  readonly id = crypto.randomUUID().slice(0, 8);
+  name = '?';
+  kind = 'other';
+  user: string;
+  capabilities = new Set<Capability>();
+  canWrite = false;
+  readonly attached = new Set<number>();
+  readonly connectedAt = Date.now();
+  /** Per-method access check, set for agents by their .access (issue 5). */
+  checkAccess: ((method: string, params: unknown) => void) | undefined;
+  private ready = false;
+  private families: Set<string> | null = null;
+  private consecutiveErrors = 0;
+  readonly sink: StreamSink;
+
+  constructor(
+    readonly server: PaneServer,
+    readonly transport: Transport,
+    private readonly authorize: Authorizer,
+  ) {
+    this.user = server.user;
+    this.sink = {
+      id: this.id,
+      sendOutput: (pane, offset, data) => this.transport.send(encodeBinary({ kind: BinaryKind.OUTPUT, pane, offset, data })),
+      buffered: () => this.transport.buffered(),
+    };
+    server.clients.add(this);
+    transport.onFrame((f) => this.receive(f));
+    transport.onClose(() => this.closed());
+  }
+
+  info() {
+    return {
+      id: this.id,
+      name: this.name,
+      kind: this.kind as 'cli',
+      user: this.user,
+      transport: this.transport.kind,
+      capabilities: [...this.capabilities],
+      canWrite: this.canWrite,
+      attached: [...this.attached],
+      connectedAt: this.connectedAt,
+    };
+  }
+
+  wantsEvent(family: string): boolean {
+    return this.families !== null && (this.families.size === 0 || this.families.has(family));
+  }
+
+  subscribe(families: string[] | undefined, on = true): void {
+    this.families = on ? new Set(families ?? []) : null;
+  }
+
+  sendRaw(frame: WireFrame): void {
+    this.transport.send(frame);
+  }
+
+  close(reason: string): void {
+    this.transport.close(reason);
+  }
+
+  private reply(id: number | null | undefined, result: unknown): void {
+    if (id === undefined || id === null) return;
+    this.transport.send(JSON.stringify({ t: 'res', id, ok: true, result }));
+  }
+
+  private fail(id: number | null | undefined, e: unknown): void {
+    const err: PaneError =
+      e instanceof PaneFault ? e.toError() : { code: 'failed', message: `internal error: ${(e as Error)?.message ?? String(e)}`, reason: 'internal' };
+    if (!(e instanceof PaneFault)) console.error('pane server: handler error', e);
+    this.transport.send(JSON.stringify({ t: 'res', id: id ?? null, ok: false, error: err }));
+  }
+
+  private protocolError(id: number | null | undefined, code: PaneError['code'], message: string): void {
+    this.fail(id, new PaneFault(code, message));
+    if (++this.consecutiveErrors >= MAX_CONSECUTIVE_ERRORS) this.close(`too many bad frames (${MAX_CONSECUTIVE_ERRORS} in a row)`);
+  }
+
+  private receive(frame: WireFrame): void {
+    try {
+      if (typeof frame !== 'string') return this.receiveBinary(frame);
+      if (frame.length > MAX_JSON_FRAME) return this.protocolError(null, 'too-large', `frame of ${frame.length} characters is over the ${MAX_JSON_FRAME} limit`);
+      let raw: unknown;
+      try {
+        raw = JSON.parse(frame);
+      } catch (e) {
+        return this.protocolError(null, 'bad-request', `frame is not JSON: ${(e as Error).message}`);
+      }
+      const req = RequestFrameSchema.safeParse(raw);
+      if (!req.success) {
+        const id = typeof (raw as { id?: unknown })?.id === 'number' ? ((raw as { id: number }).id) : null;
+        return this.protocolError(id, 'bad-request', `not a request frame: ${describeIssues('frame', req.error.issues).replace('invalid params for frame: ', '')}`);
+      }
+      const { id, method, params } = req.data;
+      if (!this.ready) {
+        if (method !== 'hello') return this.protocolError(id, 'not-ready', `"${method}" before hello: the first request must be hello`);
+        return this.hello(id, params);
+      }
+      this.consecutiveErrors = 0;
+      let result: unknown;
+      try {
+        result = dispatchInternal(method, params, { server: this.server, client: this });
+      } catch (e) {
+        return this.fail(id, e);
+      }
+      if (result instanceof Promise) result.then((r) => this.reply(id, r), (e) => this.fail(id, e));
+      else this.reply(id, result);
+    } catch (e) {
+      this.fail(null, e);
+    }
+  }
+
+  private receiveBinary(buf: Uint8Array): void {
+    if (!this.ready) return this.protocolError(null, 'not-ready', 'binary frame before hello');
+    const b = decodeBinary(buf);
+    if (typeof b === 'string') return this.protocolError(null, 'bad-request', b);
+    if (b.kind !== BinaryKind.INPUT) return this.protocolError(null, 'bad-request', 'clients may send only input binary frames');
+    if (!this.capabilities.has('write') || !this.canWrite) return this.protocolError(null, 'denied', `client ${this.name} may not write to panes`);
+    const t = this.server.terminals.get(b.pane);
+    if (!t) return this.protocolError(null, 'pane-not-found', `pane ${b.pane} not found (or has no terminal)`);
+    try {
+      this.checkAccess?.('pane/input', { pane: b.pane });
+    } catch (e) {
+      return this.fail(null, e);
+    }
+    if (t.running) t.write(b.data);
+  }
+
+  private hello(id: number | undefined, params: unknown): void {
+    const h = HelloParamsSchema.safeParse(params);
+    if (!h.success) return this.protocolError(id, 'bad-request', describeIssues('hello', h.error.issues));
+    if (h.data.protocol !== PROTOCOL_VERSION) {
+      return this.protocolError(id, 'version-mismatch', `client speaks protocol ${h.data.protocol}; this server speaks ${PROTOCOL_VERSION}`);
+    }
+    const grant = this.authorize({ token: h.data.token, capabilities: h.data.capabilities });
+    if (typeof grant === 'string') {
+      this.fail(id, new PaneFault('unauthorized', grant));
+      this.close(grant);
+      return;
+    }
+    this.ready = true;
+    this.name = h.data.client.name;
+    this.kind = h.data.client.kind;
+    if (grant.user) this.user = grant.user;
+    this.capabilities = new Set(grant.capabilities);
+    this.canWrite = this.capabilities.has('write');
+    const w: Welcome = {
+      protocol: PROTOCOL_VERSION,
+      server: { host: this.server.host, version: SERVER_VERSION, pid: process.pid },
+      client: this.id,
+      capabilities: [...this.capabilities],
+      user: this.user,
+    };
+    this.reply(id, w);
+    this.server.publish('client/attached', { client: this.id, name: this.name });
+  }
+
+  private closed(): void {
+    if (!this.server.clients.delete(this)) return;
+    for (const n of this.attached) this.server.terminals.get(n)?.detach(this.sink.id);
+    this.attached.clear();
+    if (this.ready) this.server.publish('client/detached', { client: this.id, name: this.name });
+  }
+}

@@ -1,0 +1,16 @@
+// One test runner for every layer: unit tests beside the source, cross-module
+// and end-to-end tests under test/.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['kits/**/*.test.ts', 'server/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'electron/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['node_modules/**', 'dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    // Two cores here: PTY and browser tests fight for them, so keep parallelism modest.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});

@@ -1,6 +1,8 @@
 // Events are past tense, carry the state they describe, and a monotonic `rev`:
 // a subscriber applies them in order on top of the snapshot it was given.
 import { z } from 'zod';
+import { appEventSchemas } from './app';
+import { keymapEventSchemas } from './keymap';
 import { ExitStatusSchema, PaneSchema, SessionSchema, TagSchema } from './model';
 
 const n = z.number().int().positive();
@@ -24,6 +26,8 @@ export const eventSchemas = {
   'session/closed': z.object({ session: z.string(), name: z.string() }),
   'client/attached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
+  ...keymapEventSchemas,
+  ...appEventSchemas,
 } as const;
 
 export type EventName = keyof typeof eventSchemas;
@@ -32,5 +36,6 @@ export type EventData<E extends EventName> = z.infer<(typeof eventSchemas)[E]>;
 /** The family of an event is the part before the slash (focus/changed → focus). */
 export function eventFamily(name: string): string {
   const fam = name.slice(0, name.indexOf('/'));
-  return name === 'pane/output' ? 'output' : fam;
+  if (name === 'pane/output') return 'output';
+  return fam === 'keymap' || fam === 'apps' ? 'config' : fam;
 }

@@ -1,0 +1,30 @@
+// The Debian packages the test suites use (real browser, tmux for the benchmark
+// anchor, FUSE for the namespace). Installed when missing and we are root;
+// otherwise the suites that need them skip and say why.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const NEEDS = [
+  { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
+  { pkg: 'tmux', present: () => spawnSync('tmux', ['-V']).status === 0 },
+  { pkg: 'fuse3', present: () => fs.existsSync('/usr/bin/fusermount3') || fs.existsSync('/bin/fusermount3') },
+  { pkg: 'libfuse2', present: () => ['/usr/lib/x86_64-linux-gnu/libfuse.so.2', '/lib/x86_64-linux-gnu/libfuse.so.2', '/usr/lib/aarch64-linux-gnu/libfuse.so.2'].some((p) => fs.existsSync(p)) },
+];
+
+export function ensureSystemDeps({ quiet = false } = {}) {
+  const missing = NEEDS.filter((n) => !n.present()).map((n) => n.pkg);
+  if (missing.length === 0) return [];
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = spawnSync('apt-get', ['--version']).status === 0;
+  if (!isRoot || !hasApt || process.env.PANE_NO_APT === '1') {
+    if (!quiet) console.warn(`pane tests: missing Debian packages ${missing.join(', ')}; suites that need them will skip (install with: sudo apt-get install -y ${missing.join(' ')})`);
+    return missing;
+  }
+  console.log(`pane tests: installing ${missing.join(', ')} with apt-get`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+  return NEEDS.filter((n) => !n.present()).map((n) => n.pkg);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) ensureSystemDeps();

@@ -1,0 +1,274 @@
+// The runtime contract end to end over the protocol, with real bash panes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '../../kits/client/connection';
+import { PaneFault } from '../../kits/protocol/error';
+import { harness, until, waitForOutput, type Harness } from './harness';
+
+let h: Harness;
+let c: Connection;
+
+beforeAll(async () => {
+  h = await harness();
+  c = await h.connect();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function fault(p: Promise<unknown>): Promise<PaneFault> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof PaneFault) return e;
+    throw e;
+  }
+  throw new Error('expected a typed error, got success');
+}
+
+describe('sessions and panes', () => {
+  it('starts with a session "main" holding one running shell', async () => {
+    const { sessions } = await c.call('session/list', {});
+    expect(sessions.map((s) => s.name)).toEqual(['main']);
+    const { panes } = await c.call('pane/list', {});
+    expect(panes).toHaveLength(1);
+    expect(panes[0]).toMatchObject({ host: 'testhost', signature: 'com.pane.terminal', kind: 'terminal' });
+    await until('the shell to run', async () => (await c.call('pane/get', { pane: panes[0]!.n })).state === 'running');
+  });
+
+  it('echoes typed input and reads it back by offset', async () => {
+    const p = (await c.call('pane/list', {})).panes[0]!;
+    await c.call('pane/input', { pane: p.n, data: 'echo hel""lo-pane\r' });
+    const text = await waitForOutput(c, p.n, 'hello-pane');
+    expect(text).toContain('hello-pane');
+    const all = await c.call('pty/read', { pane: p.n, from: 0 });
+    const tail = await c.call('pty/read', { pane: p.n, from: all.to - 5 });
+    expect(tail.from).toBe(all.to - 5);
+    expect(all.data.endsWith(tail.data)).toBe(true);
+  });
+
+  it('accepts HOST:n and refuses another host by name', async () => {
+    const p = (await c.call('pane/list', {})).panes[0]!;
+    expect((await c.call('pane/get', { pane: `testhost:${p.n}` })).n).toBe(p.n);
+    const e = await fault(c.call('pane/get', { pane: `elsewhere:${p.n}` }));
+    expect(e.code).toBe('pane-not-found');
+    expect(e.message).toContain('elsewhere');
+  });
+
+  it('splits, focuses by direction, resizes, swaps, zooms and closes', async () => {
+    const first = (await c.call('pane/list', {})).panes[0]!.n;
+    const right = await c.call('pane/split', { pane: first, direction: 'horizontal', ratio: 50 });
+    const below = await c.call('pane/split', { pane: right.pane, direction: 'vertical', ratio: 150 });
+    let s = await c.call('session/get', {});
+    expect(s.focused).toBe(below.pane);
+    expect(s.layout).toMatchObject({ type: 'split', direction: 'horizontal', b: { type: 'split', direction: 'vertical', ratio: 90 } });
+
+    expect((await c.call('pane/focus', { direction: 'left' })).pane).toBe(first);
+    expect((await c.call('pane/focus', { direction: 'right' })).pane).toBe(right.pane);
+    expect((await c.call('pane/focus', { direction: 'down' })).pane).toBe(below.pane);
+    expect((await c.call('pane/focus', { direction: 'next' })).pane).toBe(first);
+    expect((await fault(c.call('pane/focus', { direction: 'left' }))).message).toMatch(/no pane left of pane/);
+
+    const g0 = (await c.call('pane/geometry', {})).rects;
+    await c.call('pane/resize', { pane: first, direction: 'right', cells: 8 });
+    const g1 = (await c.call('pane/geometry', {})).rects;
+    expect(g1[String(first)]!.w).toBe(g0[String(first)]!.w + 8);
+    expect((await fault(c.call('pane/resize', { pane: first, direction: 'left', cells: 1 }))).code).toBe('failed');
+
+    await c.call('pane/swap', { pane: first, with: right.pane });
+    s = await c.call('session/get', {});
+    expect(s.layout).toMatchObject({ a: { type: 'leaf', pane: right.pane } });
+    await c.call('pane/swap', { pane: first, with: right.pane });
+
+    await c.call('pane/zoom', { pane: right.pane });
+    s = await c.call('session/get', {});
+    expect(s.zoomed).toBe(right.pane);
+    expect(Object.keys((await c.call('pane/geometry', {})).rects)).toEqual([String(right.pane)]);
+    await c.call('pane/zoom', { pane: right.pane });
+    expect((await c.call('session/get', {})).zoomed).toBeNull();
+
+    await c.call('pane/close', { pane: below.pane });
+    s = await c.call('session/get', {});
+    expect(s.layout).toMatchObject({ type: 'split', a: { type: 'leaf', pane: first }, b: { type: 'leaf', pane: right.pane } });
+    const gone = await fault(c.call('pane/close', { pane: below.pane }));
+    expect([gone.code, gone.message]).toEqual(['pane-not-found', `pane ${below.pane} not found`]);
+    await c.call('pane/close', { pane: right.pane });
+  });
+
+  it('floats a pane and drives the floating layer', async () => {
+    const first = (await c.call('pane/list', {})).panes[0]!.n;
+    const f = await c.call('float/create', { x: 5, y: 3, w: 40, h: 12, launch: { program: '/bin/cat', args: [] } });
+    const g = await c.call('float/create', { launch: { program: '/bin/cat', args: [] } });
+    expect(g.rect.z).toBeGreaterThan(f.rect.z);
+    expect((await c.call('float/move', { pane: f.pane, x: 7, y: 4 })).rect).toMatchObject({ x: 7, y: 4 });
+    expect((await c.call('float/resize', { pane: f.pane, w: 50, h: 10 })).rect).toMatchObject({ w: 50, h: 10 });
+    expect((await c.call('float/raise', { pane: f.pane })).rect.z).toBeGreaterThan(g.rect.z);
+    expect((await c.call('float/lower', { pane: f.pane })).rect.z).toBeLessThan(g.rect.z);
+    expect((await c.call('float/z', { pane: f.pane, z: 42 })).rect.z).toBe(42);
+    expect((await c.call('float/layer', { pane: f.pane, layer: 'overlay' })).rect.layer).toBe('overlay');
+    expect((await c.call('float/focus', { pane: g.pane })).pane).toBe(g.pane);
+    expect((await c.call('session/get', {})).focused).toBe(g.pane);
+    // toggle: tiled <-> floating
+    await c.call('pane/float', { pane: g.pane, mode: 'tile' });
+    let s = await c.call('session/get', {});
+    expect(s.floating.map((x) => x.pane)).toEqual([f.pane]);
+    expect(JSON.stringify(s.layout)).toContain(`"pane":${g.pane}`);
+    await c.call('pane/float', { pane: first });
+    s = await c.call('session/get', {});
+    expect(s.floating.map((x) => x.pane).sort()).toEqual([first, f.pane].sort());
+    await c.call('pane/float', { pane: first });
+    await c.call('float/close', { pane: f.pane });
+    await c.call('pane/close', { pane: g.pane });
+    expect((await fault(c.call('float/move', { pane: first, x: 1, y: 1 }))).message).toMatch(/is not floating/);
+  });
+
+  it('executes command words from the vocabulary and names what was wrong otherwise', async () => {
+    const first = (await c.call('pane/list', {})).panes[0]!;
+    expect(first.vocabulary.map((v) => v.name)).toEqual(expect.arrayContaining(['close', 'zoom', 'split', 'restart', 'float']));
+    expect(first.tag.commands).toContain('split');
+    await c.call('pane/exec', { pane: first.n, line: 'split v 40' });
+    const s = await c.call('session/get', {});
+    expect(s.layout).toMatchObject({ type: 'split', direction: 'vertical', ratio: 40 });
+    const bad = await fault(c.call('pane/exec', { pane: first.n, line: 'frobnicate now' }));
+    expect(bad.message).toMatch(/unknown command "frobnicate"/);
+    const badArg = await fault(c.call('pane/exec', { pane: first.n, line: 'split diagonal' }));
+    expect(badArg.message).toMatch(/direction must be one of h, v/);
+    await c.call('pane/exec', { pane: s.focused!, line: 'close' });
+  });
+
+  it('restarts a pane with a new process and continues its stream offsets', async () => {
+    const p = (await c.call('pane/list', {})).panes[0]!;
+    const before = await c.call('pty/read', { pane: p.n, from: 0 });
+    await c.call('pane/restart', { pane: p.n });
+    const after = await until('a new pid', async () => {
+      const q = await c.call('pane/get', { pane: p.n });
+      return q.pid !== null && q.pid !== p.pid && q.state === 'running' ? q : null;
+    });
+    expect(after.n).toBe(p.n);
+    await c.call('pane/input', { pane: p.n, data: 'echo again-$((40+2))\r' });
+    await waitForOutput(c, p.n, 'again-42');
+    const r = await c.call('pty/read', { pane: p.n, from: before.to });
+    expect(r.from).toBe(before.to);
+    expect(r.gap).toBe(false);
+  });
+
+  it('reports exit with its status and keeps a non-shell pane to read', async () => {
+    const a = await c.call('pane/launch', { launch: { program: '/bin/sh', args: ['-c', 'echo bye; exit 3'] } });
+    const p = await until('exit', async () => {
+      const q = await c.call('pane/get', { pane: a.pane });
+      return q.state === 'exited' ? q : null;
+    });
+    expect(p.exit?.code).toBe(3);
+    expect((await c.call('pty/read', { pane: a.pane, from: 0 })).data).toContain('bye');
+    await c.call('pane/close', { pane: a.pane });
+  });
+
+  it('launches argv without a shell and fails plainly for a missing program or cwd', async () => {
+    const a = await c.call('pane/launch', { launch: { program: '/bin/echo', args: ['$HOME', ';', 'not-expanded'] } });
+    await waitForOutput(c, a.pane, '$HOME ; not-expanded');
+    await c.call('pane/close', { pane: a.pane });
+    const e = await fault(c.call('pane/launch', { launch: { program: '/bin/echo', args: [], cwd: '/no/such/dir' } }));
+    expect(e.message).toMatch(/working directory \/no\/such\/dir does not exist/);
+  });
+
+  it('sets tags (append like acme) and attrs, publishing events', async () => {
+    const sub = await h.connect(['read'], 'watcher');
+    const seen: string[] = [];
+    sub.events.on('pane/tag-changed', (d) => seen.push(`tag:${d.tag.user}`));
+    sub.events.on('pane/attrs-changed', (d) => seen.push(`attrs:${d.attrs.k ?? '-'}`));
+    await sub.call('events/subscribe', {});
+    const p = (await c.call('pane/list', {})).panes[0]!;
+    await c.call('pane/tag', { pane: p.n, user: 'Get' });
+    await c.call('pane/tag', { pane: p.n, append: ' Put' });
+    await c.call('pane/attrs', { pane: p.n, set: { k: 'v' } });
+    await c.call('pane/attrs', { pane: p.n, set: { k: null } });
+    await until('events', () => seen.length >= 4);
+    expect(seen).toEqual(['tag:Get', 'tag:Get Put', 'attrs:v', 'attrs:-']);
+    expect((await c.call('pane/get', { pane: p.n })).tag.user).toBe('Get Put');
+  });
+});
+
+describe('events', () => {
+  it('gives the state first and then every change with increasing revs and no gap', async () => {
+    const sub = await h.connect(['read'], 'sub');
+    const revs: number[] = [];
+    const names: string[] = [];
+    sub.events.on('pane/created', (_d, rev) => {
+      revs.push(rev);
+      names.push('created');
+    });
+    sub.events.on('layout/changed', (_d, rev) => {
+      revs.push(rev);
+      names.push('layout');
+    });
+    sub.events.on('focus/changed', (_d, rev) => {
+      revs.push(rev);
+      names.push('focus');
+    });
+    sub.events.on('pane/closed', (_d, rev) => {
+      revs.push(rev);
+      names.push('closed');
+    });
+    // Fire a change concurrently with the subscription: it must land either in
+    // the snapshot or as an event after it, never in neither.
+    const splitting = c.call('pane/split', { direction: 'vertical' });
+    const snap = await sub.call('events/subscribe', { families: ['pane', 'layout', 'focus'] });
+    const a = await splitting;
+    const inSnap = snap.panes.some((p) => p.n === a.pane);
+    await until('events after subscribe', () => inSnap || names.includes('created'));
+    await c.call('pane/close', { pane: a.pane });
+    await until('close event', () => names.includes('closed'));
+    for (const r of revs) expect(r).toBeGreaterThan(snap.rev);
+    expect([...revs].sort((x, y) => x - y)).toEqual(revs);
+    expect(new Set(revs).size).toBe(revs.length);
+  });
+});
+
+describe('permissions', () => {
+  it('refuses a mutation without the write capability', async () => {
+    const ro = await h.connect(['read'], 'readonly');
+    const e = await fault(ro.call('pane/split', {}));
+    expect(e.code).toBe('denied');
+    expect(e.message).toMatch(/needs the write capability/);
+  });
+
+  it('revokes and restores one client’s write permission', async () => {
+    const w = await h.connect(['read', 'write'], 'writer');
+    const id = w.welcome!.client;
+    const p = (await c.call('pane/list', {})).panes[0]!;
+    await c.call('client/permission', { client: id, canWrite: false });
+    expect((await fault(w.call('pane/input', { pane: p.n, data: 'x' }))).code).toBe('denied');
+    await c.call('client/permission', { client: id, canWrite: true });
+    expect((await w.call('pane/input', { pane: p.n, data: '' })).bytes).toBe(0);
+    expect((await fault(w.call('client/permission', { client: id, canWrite: true }))).message).toMatch(/admin/);
+  });
+});
+
+describe('snapshot and restore', () => {
+  it('restores a session from its snapshot with the same layout shape and programs', async () => {
+    await c.call('session/new', { name: 'work' });
+    const p0 = (await c.call('pane/list', { session: 'work' })).panes[0]!.n;
+    await c.call('pane/launch', { pane: p0, direction: 'vertical', ratio: 30, name: 'sleeper', launch: { program: '/bin/sleep', args: ['600'] } });
+    await c.call('pane/tag', { pane: p0, user: 'keep me' });
+    const snap = await c.call('session/snapshot', { session: 'work' });
+    const r = await c.call('session/restore', { snapshot: JSON.parse(JSON.stringify(snap)) });
+    expect(r.name).toBe('work-2');
+    const restored = await c.call('session/get', { session: r.session });
+    expect(restored.layout).toMatchObject({ type: 'split', direction: 'vertical', ratio: 30 });
+    const panes = (await c.call('pane/list', { session: r.session })).panes;
+    expect(panes.map((p) => p.tag.name)).toEqual([snap.panes[0]!.tag.name, 'sleeper']);
+    expect(panes[0]!.tag.user).toBe('keep me');
+    expect(panes[1]!.launch).toMatchObject({ program: '/bin/sleep', args: ['600'] });
+    expect(panes.every((p) => !snap.panes.some((q) => q.n === p.n))).toBe(true);
+    await c.call('session/kill', { session: r.session });
+    await c.call('session/kill', { session: 'work' });
+    expect((await fault(c.call('session/kill', { session: 'work' }))).code).toBe('session-not-found');
+  });
+
+  it('refuses a snapshot whose layout names a pane it does not list', async () => {
+    const snap = await c.call('session/snapshot', {});
+    snap.panes = [];
+    const e = await fault(c.call('session/restore', { snapshot: snap }));
+    expect(e.code).toBe('bad-request');
+    expect((await c.call('session/list', {})).sessions.map((s) => s.name)).toEqual(['main']);
+  });
+});

@@ -1,0 +1,96 @@
+// Memory per terminal pane holding a full 10,000-line scrollback, pane server vs
+// a tmux server holding the same; and the server with 100 idle panes.
+import { spawnSync } from 'node:child_process';
+import { client, rssOf, sleep, startServerProc, tmux } from './procs';
+import { summarize, type Summary } from './stats';
+
+const PANES = 10;
+const LINES = 10_000;
+// 10,000 numbered lines of ~80 columns, then stay alive.
+const FILL = `i=0; while [ $i -lt ${LINES} ]; do printf '%05d %s\\n' $i 'the quick brown fox jumps over the lazy dog 0123456789 ABCDEFGHIJKLMNOPQRSTU'; i=$((i+1)); done; exec sleep 3600`;
+
+export interface MemoryResult {
+  paneFull: Summary;
+  tmuxFull: Summary | null;
+  idle100: number;
+  idleBaseline: number;
+}
+
+async function paneFull(dir: string): Promise<number> {
+  const srv = await startServerProc(dir);
+  try {
+    const c = await client(srv.socket);
+    await c.call('session/new', { name: 'm', launch: { program: '/bin/sleep', args: ['3600'] } });
+    await sleep(300);
+    const base = rssOf(srv.proc.pid!);
+    const panes: number[] = [];
+    for (let i = 0; i < PANES; i++) {
+      const r = await c.call('float/create', { session: 'm', w: 100, h: 40, launch: { program: '/bin/sh', args: ['-c', FILL] } });
+      panes.push(r.pane);
+    }
+    // Wait until every pane has printed all its lines and the screen model has parsed them.
+    for (const p of panes) {
+      for (;;) {
+        const s = await c.call('pty/screen', { pane: p });
+        if (s.text.includes(String(LINES - 1).padStart(5, '0'))) break;
+        await sleep(100);
+      }
+    }
+    await sleep(500);
+    const after = rssOf(srv.proc.pid!);
+    c.close();
+    return (after - base) / PANES;
+  } finally {
+    await srv.stop();
+  }
+}
+
+function tmuxFull(): number {
+  const sock = `panebenchmem${process.pid}`;
+  tmux(sock, 'new-session', '-d', '-x', '100', '-y', '40', 'sleep 3600');
+  tmux(sock, 'set-option', '-g', 'history-limit', String(LINES));
+  const pid = Number(tmux(sock, 'display-message', '-p', '#{pid}').trim());
+  const base = rssOf(pid);
+  for (let i = 0; i < PANES; i++) tmux(sock, 'new-window', '-d', FILL);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const done = tmux(sock, 'list-windows', '-F', '#{history_size}')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .filter((h) => Number(h) >= LINES - 40).length;
+    if (done >= PANES || Date.now() > deadline) break;
+    spawnSync('sleep', ['0.1']);
+  }
+  const after = rssOf(pid);
+  spawnSync('tmux', ['-L', sock, 'kill-server']);
+  return (after - base) / PANES;
+}
+
+async function idle(dir: string): Promise<{ base: number; with100: number }> {
+  const srv = await startServerProc(dir);
+  try {
+    const c = await client(srv.socket);
+    await c.call('session/new', { name: 'idle', launch: { program: '/bin/cat', args: [] } });
+    await sleep(300);
+    const base = rssOf(srv.proc.pid!);
+    for (let i = 0; i < 99; i++) await c.call('float/create', { session: 'idle', launch: { program: '/bin/cat', args: [] } });
+    await sleep(1000);
+    const with100 = rssOf(srv.proc.pid!);
+    c.close();
+    return { base, with100 };
+  } finally {
+    await srv.stop();
+  }
+}
+
+export async function memory(dir: string, runs: number, withTmux: boolean): Promise<MemoryResult> {
+  const p: number[] = [];
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    p.push(await paneFull(dir));
+    if (withTmux) t.push(tmuxFull());
+  }
+  const id = await idle(dir);
+  return { paneFull: summarize(p), tmuxFull: withTmux ? summarize(t) : null, idle100: id.with100, idleBaseline: id.base };
+}

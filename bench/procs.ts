@@ -1,0 +1,81 @@
+// Bench helpers: a pane server in its own process (as users run it), a client
+// over its unix socket, timing of child processes, and RSS readings.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Connection } from '../kits/client/connection';
+import { connectUnix } from '../kits/node/socketTransport';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+export const paneBin = path.join(root, 'dist', 'pane.mjs');
+
+export function tmpdir(tag: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `pane-bench-${tag}-`));
+}
+
+export interface ServerProc {
+  proc: ChildProcess;
+  socket: string;
+  stop(): Promise<void>;
+}
+
+export async function startServerProc(dir: string, extra: string[] = []): Promise<ServerProc> {
+  const socket = path.join(dir, 'bench.sock');
+  const proc = spawn(process.execPath, [paneBin, 'serve', '--socket', socket, '--empty', ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, HOME: dir, PS1: '$ ' },
+  });
+  let err = '';
+  proc.stderr!.on('data', (d) => (err += String(d)));
+  const deadline = Date.now() + 10_000;
+  while (!fs.existsSync(socket)) {
+    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`server did not start: ${err}`);
+    await sleep(20);
+  }
+  return {
+    proc,
+    socket,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+        setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
+
+export async function client(socket: string, name = 'bench'): Promise<Connection> {
+  const c = new Connection(await connectUnix(socket), { validateResults: false });
+  await c.hello({ client: { name, kind: 'bench' }, capabilities: ['read', 'write', 'attach', 'admin'] });
+  return c;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Resident set size of a process in bytes (Linux /proc). */
+export function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmRSS:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) * 1024 : Number.NaN;
+}
+
+export function have(cmd: string, args = ['-V']): boolean {
+  return spawnSync(cmd, args).status === 0;
+}
+
+/** Wall time of one run of a command, in ms. */
+export function timeCommand(cmd: string, args: string[], env?: NodeJS.ProcessEnv): number {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: env ?? process.env });
+  const t = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${String(r.stderr)}`);
+  return t;
+}
+
+export function tmux(sock: string, ...args: string[]): string {
+  return execFileSync('tmux', ['-L', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+}

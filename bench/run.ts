@@ -1,0 +1,70 @@
+// `npm run bench`: every figure a median with min..max, next to an anchor
+// measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
+// (comma list: throughput,roundtrip,memory,cli) trim it for quick looks.
+import fs from 'node:fs';
+import { cli } from './cli';
+import { memory } from './memory';
+import { have, tmpdir } from './procs';
+import { roundtrip } from './roundtrip';
+import { fmt, range, table, type Row } from './stats';
+import { throughput } from './throughput';
+
+const mb = Number(process.env.PANE_BENCH_MB ?? 200);
+const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli').split(','));
+const withTmux = have('tmux');
+const dir = tmpdir('run');
+const rows: Row[] = [];
+const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${fmt(a / b)}×` : 'n/a');
+const MiB = 1024 * 1024;
+
+if (!withTmux) console.error('bench: tmux is not installed; tmux anchors are skipped (apt-get install tmux)');
+
+try {
+  if (only.has('throughput')) {
+    for (const r of await throughput(dir, mb, runs, withTmux)) {
+      rows.push({
+        bench: `output ${fmt(r.mb, 0)} MB, ${r.name} (MB/s) vs tmux`,
+        figure: range(r.pane, 1),
+        anchor: r.tmux ? `tmux ${range(r.tmux, 1)}` : 'tmux n/a',
+        ratio: r.tmux ? ratio(r.pane.median, r.tmux.median) : 'n/a',
+        aim: '≥ 1.0',
+      });
+      rows.push({
+        bench: `output ${fmt(r.mb, 0)} MB, ${r.name} (MB/s) vs node-pty`,
+        figure: range(r.pane, 1),
+        anchor: `node-pty ${range(r.nodePty, 1)}`,
+        ratio: ratio(r.pane.median, r.nodePty.median),
+        aim: 'report',
+      });
+    }
+  }
+  if (only.has('roundtrip')) {
+    for (const r of await roundtrip(dir)) {
+      rows.push({ bench: `round trip, ${r.clients} client(s), median (µs)`, figure: range(r.pane.median === r.pane.median ? r.pane : r.pane, 0), anchor: `newline-JSON echo ${range(r.echo, 0)}`, ratio: ratio(r.pane.median, r.echo.median), aim: '≤ 1.5×' });
+      rows.push({ bench: `round trip, ${r.clients} client(s), p99 (µs)`, figure: fmt(r.pane.p99, 0), anchor: `echo ${fmt(r.echo.p99, 0)}`, ratio: ratio(r.pane.p99, r.echo.p99), aim: 'report' });
+    }
+  }
+  if (only.has('memory')) {
+    const m = await memory(dir, Math.min(runs, 3), withTmux);
+    rows.push({
+      bench: 'memory per pane, full 10,000-line scrollback (MiB)',
+      figure: range({ ...m.paneFull, median: m.paneFull.median / MiB, min: m.paneFull.min / MiB, max: m.paneFull.max / MiB }, 1),
+      anchor: m.tmuxFull ? `tmux ${range({ ...m.tmuxFull, median: m.tmuxFull.median / MiB, min: m.tmuxFull.min / MiB, max: m.tmuxFull.max / MiB }, 1)}` : 'tmux n/a',
+      ratio: m.tmuxFull ? ratio(m.paneFull.median, m.tmuxFull.median) : 'n/a',
+      aim: '≤ 1.5×',
+    });
+    rows.push({ bench: 'server RSS with 100 idle panes (MiB)', figure: fmt(m.idle100 / MiB, 1), anchor: `1 pane ${fmt(m.idleBaseline / MiB, 1)}`, ratio: `${fmt((m.idle100 - m.idleBaseline) / 99 / MiB)} MiB/pane`, aim: 'report' });
+  }
+  if (only.has('cli')) {
+    const c = await cli(dir, Math.max(10, runs * 5), withTmux);
+    rows.push({ bench: '`pane ls` one-shot (ms) vs `node -e 0`', figure: range(c.paneLs, 1), anchor: `node -e 0 ${range(c.nodeE0, 1)}`, ratio: ratio(c.paneLs.median, c.nodeE0.median), aim: '≤ 1.3×' });
+    rows.push({ bench: '`pane ls` one-shot (ms) vs `tmux list-sessions`', figure: range(c.paneLs, 1), anchor: c.tmuxLs ? `tmux ${range(c.tmuxLs, 1)}` : 'tmux n/a', ratio: c.tmuxLs ? ratio(c.paneLs.median, c.tmuxLs.median) : 'n/a', aim: 'report' });
+    rows.push({ bench: '`pane ls --json` with 1,000 panes (ms)', figure: range(c.lsJson1000, 1), anchor: '—', ratio: '—', aim: 'report' });
+  }
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`\npane bench — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} cores, ${runs} runs, ${mb} MB outputs\n`);
+console.log(table(rows));

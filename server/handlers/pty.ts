@@ -1,17 +1,32 @@
 // Terminal stream handlers: attach (snapshot then output), detach, ack (flow
 // control), read by offset, screen text, PTY size.
 import { faults } from '../../kits/protocol/error';
+import type { PaneServer } from '../paneServer';
 import type { HandlerTable } from './types';
+
+/** Awaits a terminal operation; a pane closed meanwhile is pane-not-found, not an internal error. */
+async function whileAlive<T>(server: PaneServer, n: number, op: Promise<T>): Promise<T> {
+  try {
+    return await op;
+  } catch (e) {
+    if (!server.panes.has(n)) throw faults.paneNotFound(n);
+    throw faults.failed(`pane ${n}: ${(e as Error).message}`);
+  }
+}
 
 export const ptyHandlers: HandlerTable = {
   'pty/attach': async (p, { server, client }) => {
     const pane = server.pane(p.pane);
     const t = server.terminal(pane);
-    const r = await t.attach(client.sink, {
-      mode: p.mode,
-      ...(p.from !== undefined ? { from: p.from } : {}),
-      flowControl: p.flowControl,
-    });
+    const r = await whileAlive(
+      server,
+      pane.n,
+      t.attach(client.sink, {
+        mode: p.mode,
+        ...(p.from !== undefined ? { from: p.from } : {}),
+        flowControl: p.flowControl,
+      }),
+    );
     client.attached.add(pane.n);
     server.publish('client/attached', { client: client.id, name: client.name, pane: pane.n });
     return { pane: pane.n, ...r };
@@ -43,7 +58,7 @@ export const ptyHandlers: HandlerTable = {
   },
   'pty/screen': async (p, { server }) => {
     const pane = server.pane(p.pane);
-    return server.terminal(pane).snapshot();
+    return whileAlive(server, pane.n, server.terminal(pane).snapshot());
   },
   'pty/resize': (p, { server }) => {
     const pane = server.pane(p.pane);
@@ -54,7 +69,6 @@ export const ptyHandlers: HandlerTable = {
       t.resize(p.cols, p.rows);
       server.paneChanged(pane);
     }
-    if (!t) throw faults.failed('no terminal');
     return { pane: pane.n, cols: p.cols, rows: p.rows };
   },
 };

@@ -122,10 +122,10 @@ describe('fuzzing the wire', () => {
     t.send(JSON.stringify({ t: 'req', id: 1, method: 'pane/list', params: {} }));
     t.send('{not json');
     t.send(JSON.stringify({ t: 'req', id: 2, method: 'hello', params: { protocol: 99, client: { name: 'x', kind: 'test' }, capabilities: ['read'] } }));
-    t.send(JSON.stringify({ t: 'req', id: 3, method: 'hello', params: { protocol: 1, client: { name: 'x', kind: 'test' }, capabilities: ['read'] } }));
+    t.send(JSON.stringify({ t: 'req', id: 3, method: 'hello', params: { protocol: 1, client: { name: 'x', kind: 'test' }, capabilities: ['read', 'write'] } }));
     t.send(JSON.stringify({ t: 'req', id: 4, method: 'pane/teleport', params: {} }));
     t.send(JSON.stringify({ t: 'req', id: 5, method: 'pane/split', params: { ratio: 'half' } }));
-    t.send(JSON.stringify({ t: 'req', id: 6, method: 'pane/split', params: {} }));
+    t.send(JSON.stringify({ t: 'req', id: 6, method: 'client/permission', params: { client: 'x', canWrite: true } }));
     await new Promise((res) => setTimeout(res, 300));
     const codes = got.map((g) => {
       const x = g as { id: number | null; ok: boolean; error?: { code: string; message: string } };

@@ -45,7 +45,7 @@ const node = {
 
 const jobs = [];
 if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['kits', 'server', 'scripts'])) {
-  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: false, absWorkingDir: root }).then(() => {
+  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root }).then(() => {
     fs.chmodSync(path.join(root, 'dist/pane.mjs'), 0o755);
     log('built dist/pane.mjs');
   }));

@@ -1,11 +1,11 @@
 // Composition of a running pane server: the real PTY port, the screen worker,
 // the unix socket, optionally HTTP/WebSocket for the renderer, and a first session.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Connection } from '../kits/client/connection';
 import { memoryPair } from '../kits/client/memoryTransport';
 import type { Capability } from '../kits/protocol/method';
 import { defaultSocketPath } from '../kits/node/paths';
+import { distDir, runningFromSource } from './distDir';
 import { dispatchInternal } from './handlers/dispatch';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
@@ -43,9 +43,7 @@ export interface RunningServer {
 
 /** Where dist/screenWorker.mjs is, when running from the bundle. */
 function defaultWorkerPath(): string | undefined {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.ts')) return undefined;
-  return path.join(path.dirname(here), 'screenWorker.mjs');
+  return runningFromSource() ? undefined : path.join(distDir(), 'screenWorker.mjs');
 }
 
 export async function startServer(o: StartOptions = {}): Promise<RunningServer> {

@@ -1,7 +1,7 @@
 // `pane serve`: runs a server in the foreground until SIGINT/SIGTERM or server/stop.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveSocketPath } from '../kits/node/paths';
+import { distDir } from './distDir';
 import { startServer } from './main';
 
 const USAGE = `usage: pane serve [--socket PATH] [--host NAME] [--http PORT] [--empty]
@@ -41,7 +41,7 @@ export async function serve(argv: string[]): Promise<number> {
     return 2;
   }
   const socketPath = resolveSocketPath(socket);
-  const staticDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'renderer');
+  const staticDir = path.join(distDir(), 'renderer');
   let running;
   try {
     running = await startServer({

@@ -1,0 +1,146 @@
+// `npm start`: opens pane in Electron when its binary is installed; otherwise hosts
+// the server itself and opens the same renderer in a system Chromium (--app mode,
+// temporary profile); with no display it says so and prints the URL, still serving.
+// Also the server half of Electron (--ipc, run as its utility process).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findBrowser, hasDisplay, openAppWindow } from './chromium';
+import { host, type Hosted } from './host';
+
+const USAGE = `usage: npm start -- [--attach SOCKET] [--socket PATH] [--port N] [--serve] [--chromium]
+  --attach SOCKET  open a window on a pane server already running at SOCKET
+  --socket PATH    where the new server listens (default: $PANE_SOCKET, then the default path)
+  --port N         HTTP port on 127.0.0.1 for the window (default: any free port)
+  --serve          serve only: print the URL, open no window
+  --chromium       use the Chromium host even where Electron is installed`;
+
+interface Args {
+  attach?: string;
+  socket?: string;
+  port?: number;
+  serve: boolean;
+  chromium: boolean;
+  ipc: boolean;
+}
+
+function parse(argv: string[]): Args | string {
+  const a: Args = { serve: false, chromium: false, ipc: false };
+  for (let i = 0; i < argv.length; i++) {
+    const f = argv[i]!;
+    const val = () => argv[++i] ?? '';
+    if (f === '--attach') a.attach = val();
+    else if (f === '--socket') a.socket = val();
+    else if (f === '--port') a.port = Number(val());
+    else if (f === '--serve') a.serve = true;
+    else if (f === '--chromium') a.chromium = true;
+    else if (f === '--ipc') a.ipc = true;
+    else if (f === '-h' || f === '--help') return '';
+    else return `unknown option ${f}`;
+  }
+  if (a.port !== undefined && !(Number.isInteger(a.port) && a.port >= 0 && a.port < 65536)) return '--port needs a number 0..65535';
+  if (a.attach === '' || a.socket === '') return 'that option needs a path';
+  return a;
+}
+
+/** The Electron binary, if the optional `electron` package installed one. */
+function electronBinary(): string | null {
+  try {
+    const p = createRequire(import.meta.url)('electron') as unknown;
+    return typeof p === 'string' && fs.existsSync(p) ? p : null;
+  } catch {
+    return null; // "Electron failed to install correctly": the package is there, its binary is not
+  }
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const say = (s: string) => process.stdout.write(`pane: ${s}\n`);
+
+function stopOnSignals(stop: () => Promise<void>): void {
+  let stopping = false;
+  const go = () => {
+    if (stopping) return;
+    stopping = true;
+    void stop().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', go);
+  process.once('SIGTERM', go);
+}
+
+async function main(): Promise<number> {
+  const args = parse(process.argv.slice(2));
+  if (typeof args === 'string') {
+    process.stderr.write(`${args ? `pane: ${args}\n` : ''}${USAGE}\n`);
+    return args ? 2 : 0;
+  }
+
+  if (!args.ipc && !args.serve && !args.chromium) {
+    const electron = electronBinary();
+    if (electron) {
+      const forwarded = process.argv.slice(2);
+      const child = spawn(electron, [path.join(here, 'electron', 'main.cjs'), ...forwarded], { stdio: 'inherit' });
+      return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 0)));
+    }
+  }
+
+  let hosted: Hosted;
+  try {
+    hosted = await host({ ...(args.socket ? { socketPath: args.socket } : {}), ...(args.attach ? { attach: args.attach } : {}), ...(args.port !== undefined ? { port: args.port } : {}) });
+  } catch (e) {
+    process.stderr.write(`pane: cannot start: ${(e as Error).message}\n`);
+    return 1;
+  }
+
+  if (args.ipc) {
+    // Electron's utility process: report where we are, stop when told (or orphaned).
+    const port = (process as unknown as { parentPort?: { postMessage(m: unknown): void; on(ev: 'message', cb: (e: { data: unknown }) => void): void } }).parentPort;
+    if (!port) {
+      process.stderr.write('pane: --ipc is for Electron’s utility process\n');
+      await hosted.stop();
+      return 2;
+    }
+    port.on('message', (e) => {
+      if ((e.data as { type?: string })?.type === 'stop') void hosted.stop().finally(() => process.exit(0));
+    });
+    port.postMessage({ type: 'ready', origin: hosted.origin, wsUrl: hosted.wsUrl, secret: hosted.secret, socketPath: hosted.socketPath, mode: hosted.mode });
+    return new Promise(() => undefined);
+  }
+
+  const pageUrl = `${hosted.origin}/?secret=${encodeURIComponent(hosted.secret)}`;
+  say(hosted.mode === 'bridge' ? `attached to the pane server at ${hosted.socketPath}` : `pane server listening on ${hosted.socketPath}`);
+  stopOnSignals(() => hosted.stop());
+
+  if (args.serve) {
+    say(`serving the window at ${pageUrl}`);
+    return new Promise(() => undefined);
+  }
+  if (!hasDisplay()) {
+    say('no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window was opened.');
+    say(`open this URL in a browser on this machine: ${pageUrl}`);
+    say('still serving; Ctrl-C stops the server.');
+    return new Promise(() => undefined);
+  }
+  const browser = findBrowser();
+  if (!browser) {
+    say('Electron is not installed and no Chromium or Chrome was found (set PANE_BROWSER to one).');
+    say(`open this URL in a Chromium-family browser: ${pageUrl}`);
+    return new Promise(() => undefined);
+  }
+  say(`opening ${path.basename(browser)} (Electron is not installed here)`);
+  const win = openAppWindow(browser, pageUrl);
+  const code = await win.exited;
+  win.cleanup();
+  // A clean exit is the window being closed; a crash keeps serving so the URL still works.
+  if (code === 0) {
+    say(hosted.mode === 'server' ? 'window closed; stopping the server.' : 'window closed.');
+    await hosted.stop();
+    return 0;
+  }
+  say(`the browser exited (${code}); still serving at ${pageUrl}`);
+  return new Promise(() => undefined);
+}
+
+const code = await main();
+process.exit(code);

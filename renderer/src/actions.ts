@@ -1,0 +1,136 @@
+// Every bindable action as protocol requests (or, for overlays, window state).
+// The palette, the keymap and the prefix mode all come here, so an action does the
+// same thing however it was invoked — and none of them needs a mouse.
+import { ACTIONS, type Action, type ActionId } from '../../kits/protocol/keymap';
+import type { Edge, FocusDirection } from '../../kits/protocol/pane';
+import { tileRects } from './layout/geometry';
+import { client } from './net/client';
+import { selectSession, store } from './store';
+import { existingTerm } from './term/terminals';
+
+/** Cells a resize chord moves an edge: columns are narrower than rows are tall. */
+const RESIZE_COLS = 4;
+const RESIZE_ROWS = 2;
+
+function ctx() {
+  const st = store.getState();
+  const session = selectSession(st);
+  return { st, session, focused: session?.focused ?? null };
+}
+
+/** The switcher's order: most recently focused first, then the rest in layout order. */
+export function switcherOrder(): number[] {
+  const { st, session } = ctx();
+  if (!session) return [];
+  const inSession = Object.values(st.panes).filter((p) => p.session === session.id).map((p) => p.n);
+  const mru = st.mru.filter((n) => inSession.includes(n));
+  const focused = session.focused;
+  const order = [...(focused !== null && inSession.includes(focused) ? [focused] : []), ...mru, ...inSession];
+  return [...new Set(order)];
+}
+
+async function newPane(direction?: 'horizontal' | 'vertical'): Promise<void> {
+  const { session, focused, st } = ctx();
+  if (!session || focused === null) {
+    // No pane to split (empty or no session): a fresh session with one shell.
+    if (!session) await client.act('session/new', {});
+    else await client.act('pane/split', { session: session.id, direction: direction ?? 'horizontal' });
+    return;
+  }
+  let dir = direction;
+  if (!dir) {
+    // "New pane" splits along the longer side of the focused pane, in screen pixels.
+    const r = tileRects(session.layout).get(focused) ?? { w: 1, h: 1 };
+    dir = r.w * window.innerWidth * 0.6 >= r.h * window.innerHeight ? 'horizontal' : 'vertical';
+    void st;
+  }
+  await client.act('pane/split', { pane: focused, direction: dir });
+}
+
+function copySelection(): void {
+  const { focused } = ctx();
+  const text = focused !== null ? existingTerm(focused)?.term.getSelection() ?? '' : '';
+  if (text === '') return;
+  navigator.clipboard?.writeText(text).catch(() => store.getState().notify('error', 'could not copy: clipboard refused'));
+}
+
+/** Runs one action. Unknown or impossible ones say so in a notice. */
+export async function runAction(action: Action): Promise<void> {
+  const { st, session, focused } = ctx();
+  if (action.startsWith('exec ')) {
+    if (focused === null) return st.notify('error', 'no focused pane to run that in');
+    const r = await client.act('pane/exec', { pane: focused, line: action.slice(5), origin: 'key' });
+    if (r?.output) st.notify('info', r.output.slice(0, 500));
+    return;
+  }
+  const id = action as ActionId;
+  const [family, arg] = id.split('.') as [string, string | undefined];
+  const pane = focused ?? undefined;
+  switch (family) {
+    case 'pane':
+      if (id === 'pane.new') return newPane();
+      if (id === 'pane.split.horizontal') return newPane('horizontal');
+      if (id === 'pane.split.vertical') return newPane('vertical');
+      if (pane === undefined) return st.notify('info', 'no pane is focused');
+      if (id === 'pane.zoom') return void (await client.act('pane/zoom', { pane }));
+      if (id === 'pane.close') return void (await client.act('pane/close', { pane }));
+      if (id === 'pane.float') return void (await client.act('pane/float', { pane, mode: 'toggle' }));
+      break;
+    case 'focus':
+      if (!session) return;
+      return void (await client.act('pane/focus', { session: session.id, ...(pane !== undefined ? { pane } : {}), direction: arg as FocusDirection }));
+    case 'swap':
+      if (pane === undefined) return;
+      return void (await client.act('pane/swap', { pane, direction: arg as FocusDirection }));
+    case 'resize':
+      if (pane === undefined) return;
+      return void (await client.act('pane/resize', { pane, direction: arg as Edge, cells: arg === 'left' || arg === 'right' ? RESIZE_COLS : RESIZE_ROWS }));
+    case 'switcher': {
+      const ov = st.overlay;
+      const step = arg === 'prev' ? -1 : 1;
+      if (ov?.kind === 'switcher') {
+        const n = ov.order.length;
+        return st.setOverlay({ ...ov, index: (((ov.index + step) % n) + n) % n });
+      }
+      const order = switcherOrder();
+      if (order.length === 0) return;
+      return st.setOverlay({ kind: 'switcher', order, index: order.length > 1 ? (step > 0 ? 1 : order.length - 1) : 0, held: heldModifiers });
+    }
+    case 'launcher':
+      return st.setOverlay(st.overlay?.kind === 'launcher' ? null : { kind: 'launcher' });
+    case 'palette':
+      return st.setOverlay(st.overlay?.kind === 'palette' ? null : { kind: 'palette' });
+    case 'find':
+      if (pane === undefined) return;
+      return st.setOverlay({ kind: 'find', pane });
+    case 'terminal':
+      if (id === 'terminal.copy') return copySelection();
+      if (id === 'terminal.screenReader') {
+        st.setScreenReader(!st.screenReader);
+        return st.notify('info', `screen-reader mode ${st.screenReader ? 'off' : 'on'}`);
+      }
+      break;
+  }
+  st.notify('error', `unknown action "${action}"`);
+}
+
+/** Set by the key router while a modifier that opened the switcher is still held. */
+let heldModifiers = false;
+export function setHeldModifiers(held: boolean): void {
+  heldModifiers = held;
+}
+
+/** Commits the switcher's choice. */
+export function commitSwitcher(): void {
+  const st = store.getState();
+  const ov = st.overlay;
+  if (ov?.kind !== 'switcher') return;
+  st.setOverlay(null);
+  const target = ov.order[ov.index];
+  if (target !== undefined) void client.act('pane/focus', { pane: target });
+}
+
+export function actionTitle(action: Action): string {
+  if (action.startsWith('exec ')) return `Run "${action.slice(5)}" in the focused pane`;
+  return ACTIONS[action as ActionId] ?? action;
+}

@@ -1,0 +1,66 @@
+// The command palette (Ctrl+Shift+P): the focused pane's vocabulary — the same list
+// the server publishes for it, not a second one — and the global actions, each with
+// its key binding. "word args" typed in full runs that command with those args.
+import { useMemo } from 'react';
+import { ACTION_IDS, ACTIONS, type Action } from '../../../kits/protocol/keymap';
+import type { PaneCommand } from '../../../kits/protocol/model';
+import { runAction } from '../actions';
+import { bindingFor } from '../keys/bindingFor';
+import { selectSession, useApp } from '../store';
+import { Highlight, Picker } from './Picker';
+import { execWord } from './UserText';
+
+type Item = { kind: 'command'; cmd: PaneCommand; pane: number } | { kind: 'action'; action: Action; title: string };
+
+const NO_COMMANDS: PaneCommand[] = [];
+
+export function Palette() {
+  const focused = useApp((s) => selectSession(s)?.focused ?? null);
+  const vocabulary = useApp((s) => (focused !== null ? s.panes[focused]?.vocabulary : undefined) ?? NO_COMMANDS);
+  const paneName = useApp((s) => (focused !== null ? s.panes[focused]?.tag.name : undefined));
+  const keymap = useApp((s) => s.keymap);
+
+  const items = useMemo<Item[]>(() => {
+    const cmds: Item[] = focused === null ? [] : vocabulary.map((cmd) => ({ kind: 'command', cmd, pane: focused }));
+    const acts: Item[] = ACTION_IDS.map((a) => ({ kind: 'action', action: a, title: ACTIONS[a] }));
+    return [...cmds, ...acts];
+  }, [vocabulary, focused]);
+
+  const fields = useMemo(() => (it: Item) => (it.kind === 'command' ? [it.cmd.name, `${it.cmd.name} ${it.cmd.doc}`] : [it.title, it.action]), []);
+
+  return (
+    <Picker<Item>
+      id="palette"
+      title="command palette"
+      placeholder={paneName ? `commands for ${paneName}, and global actions` : 'global actions'}
+      items={items}
+      fields={fields}
+      keyOf={(it) => (it.kind === 'command' ? `c:${it.cmd.name}` : `a:${it.action}`)}
+      onFreeText={(q) => {
+        // "word args…" where word is in the vocabulary: run the whole line.
+        const word = q.trim().split(/\s+/)[0] ?? '';
+        if (focused === null || !q.trim().includes(' ') || !vocabulary.some((c) => c.name === word)) return false;
+        void execWord(focused, q.trim(), 'palette');
+        return true;
+      }}
+      onPick={(it) => {
+        if (it.kind === 'command') void execWord(it.pane, it.cmd.name, 'palette');
+        else void runAction(it.action);
+      }}
+      render={(it, hit) => {
+        const chord = bindingFor(keymap, it.kind === 'command' ? `exec ${it.cmd.name}` : it.action);
+        return (
+          <>
+            <span className="pk-kind">{it.kind === 'command' ? 'pane' : 'global'}</span>
+            <span className="pk-label">
+              {it.kind === 'command' ? <Highlight text={it.cmd.name} hit={hit} /> : it.title}
+              {it.kind === 'command' && it.cmd.args.length > 0 ? <span className="pk-args"> {it.cmd.args.map((a) => (a.optional ? `[${a.name}]` : a.name)).join(' ')}</span> : null}
+            </span>
+            <span className="pk-doc">{it.kind === 'command' ? it.cmd.doc : it.action}</span>
+            {chord ? <kbd className="pk-key">{chord}</kbd> : null}
+          </>
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,39 @@
+// One pane on screen: a region named by its tag, the tag bar, the terminal body,
+// and (when open for it) the find bar. The same frame serves tiles and floats.
+import { useEffect, type CSSProperties } from 'react';
+import { client } from '../net/client';
+import { selectSession, store, useApp } from '../store';
+import { FindBar } from './FindBar';
+import { TagBar, tagLabel } from './TagBar';
+import { TerminalBody } from './TerminalBody';
+
+export function PaneFrame({ pane, style, floating = false }: { pane: number; style?: CSSProperties; floating?: boolean }) {
+  const p = useApp((s) => s.panes[pane]);
+  const focused = useApp((s) => selectSession(s)?.focused === pane);
+  const bell = useApp((s) => s.bells[pane] === true);
+  const finding = useApp((s) => s.overlay?.kind === 'find' && s.overlay.pane === pane);
+
+  useEffect(() => {
+    if (focused && bell) store.getState().clearBell(pane);
+  }, [focused, bell, pane]);
+
+  if (!p) return null;
+  const cls = ['pane', focused ? 'focused' : '', floating ? 'floating' : '', bell ? 'ringing' : ''].filter(Boolean).join(' ');
+  return (
+    <section
+      className={cls}
+      style={style}
+      role="region"
+      aria-label={tagLabel(p)}
+      aria-current={focused ? 'true' : undefined}
+      data-pane={pane}
+      onPointerDown={() => {
+        if (!focused) void client.act(floating ? 'float/focus' : 'pane/focus', { pane });
+      }}
+    >
+      <TagBar pane={p} focused={focused} bell={bell} />
+      <TerminalBody pane={pane} focused={focused} />
+      {finding ? <FindBar pane={pane} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+// The cycle switcher (Alt+Tab-like): panes most recently focused first. Pressing the
+// chord again moves on; letting go of its modifiers (or Enter) focuses the choice.
+import { useApp } from '../store';
+import { tagWords } from './TagBar';
+
+export function Switcher() {
+  const ov = useApp((s) => (s.overlay?.kind === 'switcher' ? s.overlay : null));
+  const panes = useApp((s) => s.panes);
+  if (!ov) return null;
+  return (
+    <div className="overlay-backdrop">
+      <div className="switcher" role="dialog" aria-modal="true" aria-label="switch pane">
+        <ul role="listbox" aria-label="panes">
+          {ov.order.map((n, i) => {
+            const p = panes[n];
+            if (!p) return null;
+            return (
+              <li key={n} role="option" aria-selected={i === ov.index} className={i === ov.index ? 'selected' : ''}>
+                <span className="sw-id">{n}</span>
+                <span className="sw-name">{p.tag.name || `pane ${n}`}</span>
+                <span className="sw-q">{p.attrs.quadrant ?? ''}</span>
+                <span className="sw-words">{tagWords(p).slice(0, 4).join(' ')}</span>
+              </li>
+            );
+          })}
+        </ul>
+        <p className="sw-hint">release the modifiers or press Enter to switch · Esc cancels</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+// The window's link to the pane server: connects, says hello, subscribes (state
+// first, then events into the store), fetches keymap and apps, and reconnects with
+// backoff when the socket drops. A new Connection per link, since one is single-use.
+import { Connection } from '../../../kits/client/connection';
+import { appEventSchemas, type AppList } from '../../../kits/protocol/app';
+import { PaneFault } from '../../../kits/protocol/error';
+import { eventSchemas, type EventName } from '../../../kits/protocol/events';
+import type { MethodName, ParamsIn, Result } from '../../../kits/protocol/index';
+import { keymapEventSchemas } from '../../../kits/protocol/keymap';
+import { store } from '../store';
+import { findEndpoint } from './endpoint';
+import { WsTransport } from './wsTransport';
+
+type Listener = (conn: Connection) => void;
+
+/** Backoff between reconnect attempts: quick at first (a server restart), then patient. */
+const BACKOFF_MS = [100, 250, 500, 1000, 2000];
+
+export class Client {
+  private conn: Connection | null = null;
+  private readonly onConnect: Listener[] = [];
+  private outputCb: ((pane: number, offset: number, data: Uint8Array) => void) | null = null;
+  private attempt = 0;
+
+  /** The live connection, or null while (re)connecting. */
+  get connection(): Connection | null {
+    return this.conn && !this.conn.closed ? this.conn : null;
+  }
+
+  /** Called after every successful (re)connect, once state is loaded. */
+  onConnected(cb: Listener): void {
+    this.onConnect.push(cb);
+  }
+
+  onOutput(cb: (pane: number, offset: number, data: Uint8Array) => void): void {
+    this.outputCb = cb;
+  }
+
+  call<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>> {
+    const c = this.connection;
+    if (!c) return Promise.reject(new PaneFault('failed', 'not connected to the pane server'));
+    return c.call(method, params);
+  }
+
+  /** A call whose failure becomes a visible notice instead of an unhandled rejection. */
+  act<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M> | undefined> {
+    return this.call(method, params).catch((e: unknown) => {
+      store.getState().notify('error', `${method}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    });
+  }
+
+  sendInput(pane: number, data: Uint8Array): void {
+    this.connection?.sendInput(pane, data);
+  }
+
+  async start(): Promise<void> {
+    const st = store.getState();
+    st.setConn({ state: 'connecting' });
+    try {
+      const ep = await findEndpoint();
+      const t = new WsTransport(ep.url);
+      await t.opened;
+      const conn = new Connection(t);
+      this.wire(conn);
+      await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach'], ...(ep.token ? { token: ep.token } : {}) });
+      const snap = await conn.call('events/subscribe', {});
+      this.conn = conn;
+      store.getState().applySnapshot(snap);
+      this.attempt = 0;
+      store.getState().setConn({ state: 'open' });
+      conn.onClose((reason) => this.lost(reason));
+      void this.loadConfig(conn);
+      for (const cb of this.onConnect) cb(conn);
+    } catch (e) {
+      this.lost(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private wire(conn: Connection): void {
+    for (const name of Object.keys(eventSchemas) as EventName[]) {
+      conn.events.on(name, (data, rev) => store.getState().applyEvent(name, data, rev));
+    }
+    // Config events are declared beside their schemas (kits/protocol/keymap.ts, app.ts);
+    // validated here so a malformed one is dropped, not drawn.
+    const extra = conn.events as unknown as { on(name: string, cb: (d: unknown) => void): void };
+    extra.on('keymap/changed', (d) => {
+      const k = keymapEventSchemas['keymap/changed'].safeParse(d);
+      if (k.success) this.keymapArrived(k.data);
+    });
+    extra.on('apps/changed', (d) => {
+      const a = appEventSchemas['apps/changed'].safeParse(d);
+      if (a.success) this.appsArrived(a.data);
+    });
+    conn.onOutput((pane, offset, data) => this.outputCb?.(pane, offset, data));
+    conn.onError((e) => store.getState().notify('error', e.message));
+  }
+
+  private keymapArrived(k: Parameters<ReturnType<typeof store.getState>['setKeymap']>[0]): void {
+    const st = store.getState();
+    st.setKeymap(k);
+    for (const e of k.errors) st.notify('error', `${e.file}: ${e.field}: ${e.message} (previous keymap kept)`);
+  }
+
+  private appsArrived(a: AppList): void {
+    store.getState().setApps(a);
+    for (const e of a.errors) store.getState().notify('error', `${e.file}: ${e.field}: ${e.message}`);
+  }
+
+  private async loadConfig(conn: Connection): Promise<void> {
+    // Servers without the config handler answer unknown-method: keep the defaults.
+    await conn.call('keymap/get', {}).then((k) => this.keymapArrived(k), () => undefined);
+    await conn.call('apps/list', {}).then((a) => this.appsArrived(a), () => undefined);
+  }
+
+  private lost(reason: string): void {
+    if (this.conn && !this.conn.closed) return;
+    this.conn = null;
+    store.getState().setConn({ state: 'closed', detail: reason });
+    const wait = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)] ?? 2000;
+    setTimeout(() => void this.start(), wait);
+  }
+}
+
+export const client = new Client();

@@ -1,0 +1,40 @@
+// The browser's WebSocket as a client-kit Transport: text frames are JSON, binary
+// frames (ArrayBuffer) are terminal bytes. kits/ has no DOM types, so it lives here.
+import { BaseTransport, type WireFrame } from '../../../kits/client/transport';
+
+export class WsTransport extends BaseTransport {
+  readonly kind = 'ws';
+  private readonly ws: WebSocket;
+  /** Resolves when open, rejects if the socket closes first. */
+  readonly opened: Promise<void>;
+
+  constructor(url: string) {
+    super();
+    this.ws = new WebSocket(url);
+    this.ws.binaryType = 'arraybuffer';
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.addEventListener('open', () => resolve(), { once: true });
+      this.ws.addEventListener('close', (e) => reject(new Error(`WebSocket closed before opening (${e.code})`)), { once: true });
+    });
+    this.ws.addEventListener('message', (e: MessageEvent<string | ArrayBuffer>) => {
+      this.deliver(typeof e.data === 'string' ? e.data : new Uint8Array(e.data));
+    });
+    this.ws.addEventListener('close', (e) => this.closedBy(e.reason || `socket closed (${e.code})`));
+  }
+
+  send(frame: WireFrame): void {
+    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
+    // A Uint8Array may be a view of a larger (or shared) buffer: send exactly its bytes.
+    this.ws.send(typeof frame === 'string' ? frame : (new Uint8Array(frame) as Uint8Array<ArrayBuffer>));
+  }
+
+  override buffered(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  close(reason = 'client closed'): void {
+    if (this.closed) return;
+    this.ws.close(1000, reason.slice(0, 120));
+    this.closedBy(reason);
+  }
+}

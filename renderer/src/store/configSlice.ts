@@ -1,0 +1,20 @@
+// Config the server reads from files and publishes: the keymap in force (with any
+// error in the user's file) and the app files the launcher lists.
+import type { StateSlice } from './types';
+import { resolveKeymap, type KeymapState } from '../../../kits/protocol/keymap';
+import type { AppList } from '../../../kits/protocol/app';
+
+export interface ConfigSlice {
+  keymap: KeymapState;
+  apps: AppList;
+  setKeymap(k: KeymapState): void;
+  setApps(a: AppList): void;
+}
+
+export const createConfigSlice: StateSlice<ConfigSlice> = (set) => ({
+  // Until the server answers (or if it cannot), the built-in defaults apply.
+  keymap: resolveKeymap(undefined),
+  apps: { apps: [], errors: [] },
+  setKeymap: (keymap) => set({ keymap }),
+  setApps: (apps) => set({ apps }),
+});

@@ -1,0 +1,82 @@
+// What only this window knows: which overlay is open, notices, the prefix mode,
+// bells not yet seen, screen-reader mode, focus history and measured cell size.
+// None of it is server state; losing it on reload loses nothing that matters.
+import type { StateSlice } from './types';
+
+export type Overlay =
+  | { kind: 'palette' }
+  | { kind: 'launcher' }
+  | { kind: 'find'; pane: number }
+  | { kind: 'switcher'; order: number[]; index: number; /** commit on modifier release */ held: boolean };
+
+export interface Notice {
+  id: number;
+  level: 'error' | 'info';
+  text: string;
+}
+
+export type ConnState = { state: 'connecting' | 'open' | 'closed'; detail?: string };
+
+export interface UiSlice {
+  overlay: Overlay | null;
+  notices: Notice[];
+  prefixArmed: boolean;
+  bells: Record<number, true>;
+  screenReader: boolean;
+  /** Most recently focused first; the switcher's order. */
+  mru: number[];
+  /** Pixel size of one terminal cell, measured from the terminal font. */
+  cell: { w: number; h: number };
+  conn: ConnState;
+  setOverlay(o: Overlay | null): void;
+  notify(level: Notice['level'], text: string): void;
+  dismiss(id: number): void;
+  setPrefix(armed: boolean): void;
+  ring(pane: number): void;
+  clearBell(pane: number): void;
+  setScreenReader(on: boolean): void;
+  touchFocus(pane: number): void;
+  setCell(cell: { w: number; h: number }): void;
+  setConn(c: ConnState): void;
+}
+
+let nextNotice = 1;
+/** Notices disappear on their own after this long; errors stay twice as long. */
+const NOTICE_MS = 6000;
+
+export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
+  overlay: null,
+  notices: [],
+  prefixArmed: false,
+  bells: {},
+  screenReader: false,
+  mru: [],
+  cell: { w: 8, h: 17 },
+  conn: { state: 'connecting' },
+  setOverlay: (overlay) => set({ overlay }),
+  notify(level, text) {
+    const id = nextNotice++;
+    // Same text twice in a row is one notice (e.g. a repeated failing chord).
+    const rest = get().notices.filter((n) => n.text !== text).slice(-4);
+    set({ notices: [...rest, { id, level, text }] });
+    setTimeout(() => get().dismiss(id), level === 'error' ? NOTICE_MS * 2 : NOTICE_MS);
+  },
+  dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
+  setPrefix: (prefixArmed) => set({ prefixArmed }),
+  ring(pane) {
+    if (!get().bells[pane]) set({ bells: { ...get().bells, [pane]: true } });
+  },
+  clearBell(pane) {
+    if (!get().bells[pane]) return;
+    const bells = { ...get().bells };
+    delete bells[pane];
+    set({ bells });
+  },
+  setScreenReader: (screenReader) => set({ screenReader }),
+  touchFocus(pane) {
+    const mru = get().mru;
+    if (mru[0] !== pane) set({ mru: [pane, ...mru.filter((p) => p !== pane)].slice(0, 200) });
+  },
+  setCell: (cell) => set({ cell }),
+  setConn: (conn) => set({ conn }),
+});

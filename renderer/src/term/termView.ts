@@ -1,0 +1,249 @@
+// One pane's terminal body: an xterm.js Terminal that outlives React re-renders
+// (zoom, float and re-tiling move its element, never rebuild it), attached to the
+// pane's PTY stream with snapshot + offsets, acking what it parsed, sizing the PTY.
+import { FitAddon } from '@xterm/addon-fit';
+import { SearchAddon } from '@xterm/addon-search';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import { WebglAddon } from '@xterm/addon-webgl';
+import { Terminal, type ITheme } from '@xterm/xterm';
+import { AckMeter } from './ackMeter';
+import { StreamCursor } from './streamCursor';
+
+export interface TermHost {
+  attach(pane: number): Promise<{ from: number; snapshot?: { serialized: string; cols: number; rows: number } | undefined }>;
+  ack(pane: number, bytes: number): void;
+  resize(pane: number, cols: number, rows: number): void;
+  input(pane: number, data: Uint8Array): void;
+  title(pane: number, title: string): void;
+  bell(pane: number): void;
+  focused(pane: number): void;
+  failed(pane: number, message: string): void;
+}
+
+export const THEME: ITheme = {
+  background: '#16181d',
+  foreground: '#d7dae0',
+  cursor: '#e5c07b',
+  selectionBackground: '#3e4451',
+  black: '#282c34', red: '#e06c75', green: '#98c379', yellow: '#e5c07b', blue: '#61afef', magenta: '#c678dd', cyan: '#56b6c2', white: '#d7dae0',
+  brightBlack: '#5c6370', brightRed: '#ef8189', brightGreen: '#a9d68b', brightYellow: '#f0d08f', brightBlue: '#7cc0f5', brightMagenta: '#d58fe6', brightCyan: '#6fcad5', brightWhite: '#ffffff',
+};
+export const FONT = '"DejaVu Sans Mono", "Cascadia Mono", Menlo, Consolas, monospace';
+export const FONT_SIZE = 13;
+
+const encoder = new TextEncoder();
+
+export class TermView {
+  readonly el: HTMLDivElement;
+  term!: Terminal;
+  private fit!: FitAddon;
+  search!: SearchAddon;
+  private webgl: WebglAddon | null = null;
+  /** WebGL threw or lost its context for this pane: stay on the DOM renderer. */
+  webglFailed = false;
+  private opened = false;
+  private readonly cursor = new StreamCursor();
+  private readonly acks: AckMeter;
+  private resizeObs: ResizeObserver | null = null;
+  private fitQueued = false;
+  private generation = 0;
+  /** Something was written since the Terminal was made: a re-attach needs a fresh one. */
+  private dirty = false;
+  /** Bytes written recently; the WebGL budget decays it to rank busy panes. */
+  activity = 0;
+  disposed = false;
+
+  constructor(
+    readonly pane: number,
+    private readonly host: TermHost,
+    private screenReader: boolean,
+  ) {
+    this.el = document.createElement('div');
+    this.el.className = 'term-host';
+    this.acks = new AckMeter((n) => this.host.ack(this.pane, n));
+    this.create();
+  }
+
+  /** A fresh Terminal (first use, and on every re-attach so no stale write can land after the snapshot). */
+  private create(): void {
+    this.term = new Terminal({
+      allowProposedApi: true,
+      fontFamily: FONT,
+      fontSize: FONT_SIZE,
+      scrollback: 5000,
+      theme: THEME,
+      screenReaderMode: this.screenReader,
+      cursorBlink: false,
+      // The server's PTY owns line discipline; do not translate.
+      convertEol: false,
+    });
+    this.fit = new FitAddon();
+    this.search = new SearchAddon();
+    this.term.loadAddon(this.fit);
+    this.term.loadAddon(this.search);
+    this.term.loadAddon(new Unicode11Addon());
+    this.term.unicode.activeVersion = '11';
+    this.term.loadAddon(new WebLinksAddon());
+    this.term.onData((d) => this.host.input(this.pane, encoder.encode(d)));
+    this.term.onBinary((d) => this.host.input(this.pane, Uint8Array.from(d, (c) => c.charCodeAt(0) & 0xff)));
+    this.term.onTitleChange((t) => this.host.title(this.pane, t));
+    this.term.onBell(() => this.host.bell(this.pane));
+  }
+
+  /** Puts the terminal's element into `parent` (a tile or a floating window). */
+  mount(parent: HTMLElement): void {
+    if (this.disposed) return;
+    parent.appendChild(this.el);
+    if (!this.opened) this.openTerm();
+    this.resizeObs ??= new ResizeObserver(() => this.queueFit());
+    this.resizeObs.observe(this.el);
+    this.queueFit();
+  }
+
+  unmount(parent: HTMLElement): void {
+    this.resizeObs?.disconnect();
+    if (this.el.parentElement === parent) parent.removeChild(this.el);
+  }
+
+  get mounted(): boolean {
+    return this.el.isConnected;
+  }
+
+  private openTerm(): void {
+    this.term.open(this.el);
+    this.term.textarea?.addEventListener('focus', () => this.host.focused(this.pane));
+    this.opened = true;
+  }
+
+  /** Attaches (or re-attaches) to the pane's stream: snapshot first, then output from its offset. */
+  async attach(): Promise<void> {
+    const gen = ++this.generation;
+    this.cursor.stop();
+    this.acks.reset();
+    try {
+      const r = await this.host.attach(this.pane);
+      if (gen !== this.generation || this.disposed) return;
+      if (this.dirty) this.rebuild();
+      this.dirty = true;
+      if (r.snapshot) {
+        this.term.resize(Math.max(2, r.snapshot.cols), Math.max(1, r.snapshot.rows));
+        this.term.write(r.snapshot.serialized);
+      }
+      for (const f of this.cursor.start(r.from)) this.write(f.offset, f.data);
+      this.queueFit(true);
+    } catch (e) {
+      if (gen === this.generation) this.host.failed(this.pane, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Drops the old Terminal for a new one in the same element (keeps WebGL choice). */
+  private rebuild(): void {
+    const hadWebgl = this.webgl !== null;
+    this.disposeWebgl();
+    this.term.dispose();
+    this.el.replaceChildren();
+    this.opened = false;
+    this.create();
+    if (this.el.isConnected) this.openTerm();
+    if (hadWebgl) this.setWebgl(true);
+  }
+
+  /** One output frame from the server. */
+  write(offset: number, data: Uint8Array): void {
+    if (this.cursor.hold(offset, data)) return;
+    const a = this.cursor.accept(offset, data);
+    if (a.dropped > 0) this.acks.parsed(a.dropped);
+    if (a.data.byteLength === 0) return;
+    this.activity += a.data.byteLength;
+    const n = a.data.byteLength;
+    const gen = this.generation;
+    // Ack only once xterm has parsed the bytes: that is what bounds the backlog.
+    this.term.write(a.data, () => {
+      if (gen === this.generation) this.acks.parsed(n);
+    });
+  }
+
+  /** Connection lost: stop expecting output until the next attach. */
+  detached(): void {
+    this.generation++;
+    this.cursor.stop();
+    this.acks.reset();
+  }
+
+  private queueFit(force = false): void {
+    if (this.fitQueued && !force) return;
+    this.fitQueued = true;
+    requestAnimationFrame(() => {
+      this.fitQueued = false;
+      this.fitNow();
+    });
+  }
+
+  private fitNow(): void {
+    if (!this.opened || !this.el.isConnected || this.el.clientWidth < 10 || this.el.clientHeight < 10) return;
+    const d = this.fit.proposeDimensions();
+    if (!d || !Number.isFinite(d.cols) || !Number.isFinite(d.rows)) return;
+    const cols = Math.max(2, d.cols);
+    const rows = Math.max(1, d.rows);
+    if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
+    this.host.resize(this.pane, cols, rows);
+  }
+
+  focus(): void {
+    if (this.opened) this.term.focus();
+  }
+
+  setScreenReader(on: boolean): void {
+    this.screenReader = on;
+    this.term.options.screenReaderMode = on;
+  }
+
+  /** WebGL for this pane on or off; any failure leaves the DOM renderer drawing. */
+  setWebgl(on: boolean): boolean {
+    if (!on) {
+      this.disposeWebgl();
+      return false;
+    }
+    if (this.webgl || !this.opened || this.webglFailed) return this.webgl !== null;
+    try {
+      const a = new WebglAddon();
+      a.onContextLoss(() => {
+        // The browser took the context back (too many, or a GPU reset): DOM from now on.
+        this.webglFailed = true;
+        this.disposeWebgl();
+      });
+      this.term.loadAddon(a);
+      this.webgl = a;
+      return true;
+    } catch {
+      this.webglFailed = true;
+      this.webgl = null;
+      return false;
+    }
+  }
+
+  get usesWebgl(): boolean {
+    return this.webgl !== null;
+  }
+
+  private disposeWebgl(): void {
+    const a = this.webgl;
+    this.webgl = null;
+    try {
+      a?.dispose();
+    } catch {
+      // Disposing a lost context can throw; the DOM renderer takes over regardless.
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.generation++;
+    this.acks.flush();
+    this.resizeObs?.disconnect();
+    this.disposeWebgl();
+    this.term.dispose();
+    this.el.remove();
+  }
+}

@@ -1,0 +1,108 @@
+// All terminal bodies of this window: one TermView per pane, created on first
+// sight and disposed when the pane closes. Routes output frames to them, re-attaches
+// after a reconnect, dedupes PTY resizes, and hands out the WebGL budget.
+import { client } from '../net/client';
+import { store } from '../store';
+import { chooseWebgl, DECAY, webgl2Supported } from './webglBudget';
+import { TermView, type TermHost } from './termView';
+
+const views = new Map<number, TermView>();
+const sentSize = new Map<number, string>();
+/** ?webgl=0 turns WebGL off entirely (a debugging aid and the tests' DOM variant). */
+const webglAllowed = new URL(window.location.href).searchParams.get('webgl') !== '0';
+
+const host: TermHost = {
+  async attach(pane) {
+    return client.call('pty/attach', { pane, mode: 'snapshot', flowControl: true });
+  },
+  ack(pane, bytes) {
+    client.connection?.notify('pty/ack', { pane, bytes });
+  },
+  resize(pane, cols, rows) {
+    const key = `${cols}x${rows}`;
+    if (sentSize.get(pane) === key) return;
+    sentSize.set(pane, key);
+    void client.act('pty/resize', { pane, cols, rows });
+  },
+  input(pane, data) {
+    client.sendInput(pane, data);
+  },
+  title(pane, title) {
+    const p = store.getState().panes[pane];
+    if (p && title.trim() !== '' && p.tag.name !== title) void client.act('pane/tag', { pane, name: title.slice(0, 500) });
+  },
+  bell(pane) {
+    const st = store.getState();
+    const s = st.sessionId ? st.sessions[st.sessionId] : undefined;
+    if (s?.focused === pane && document.hasFocus()) return;
+    st.ring(pane);
+    const name = st.panes[pane]?.tag.name ?? `pane ${pane}`;
+    window.paneHost?.notify('pane', `${name} rang the bell`);
+  },
+  focused(pane) {
+    const st = store.getState();
+    const s = st.sessionId ? st.sessions[st.sessionId] : undefined;
+    if (s && s.focused !== pane) void client.act('pane/focus', { pane });
+  },
+  failed(pane, message) {
+    store.getState().notify('error', `pane ${pane}: could not attach: ${message}`);
+  },
+};
+
+/** The pane's terminal, made (and attached) on first use. */
+export function termFor(pane: number): TermView {
+  let v = views.get(pane);
+  if (!v) {
+    v = new TermView(pane, host, store.getState().screenReader);
+    views.set(pane, v);
+    if (client.connection) void v.attach();
+  }
+  return v;
+}
+
+export function existingTerm(pane: number): TermView | undefined {
+  return views.get(pane);
+}
+
+export function allTerms(): TermView[] {
+  return [...views.values()];
+}
+
+client.onOutput((pane, offset, data) => views.get(pane)?.write(offset, data));
+
+client.onConnected(() => {
+  sentSize.clear();
+  for (const v of views.values()) void v.attach();
+});
+
+// Keep views in step with the panes that exist: dispose the closed ones.
+store.subscribe((st, prev) => {
+  if (st.panes !== prev.panes) {
+    for (const [n, v] of views) {
+      if (!st.panes[n] && st.conn.state === 'open') {
+        v.dispose();
+        views.delete(n);
+        sentSize.delete(n);
+      }
+    }
+  }
+  if (st.screenReader !== prev.screenReader) for (const v of views.values()) v.setScreenReader(st.screenReader);
+  if (st.conn.state !== 'open' && prev.conn.state === 'open') for (const v of views.values()) v.detached();
+});
+
+/** Re-deals WebGL contexts: called every second and whenever focus moves. */
+export function rebalanceWebgl(): void {
+  if (!webglAllowed || !webgl2Supported()) return;
+  const st = store.getState();
+  const s = st.sessionId ? st.sessions[st.sessionId] : undefined;
+  const want = chooseWebgl(
+    [...views.values()].map((v) => ({ pane: v.pane, visible: v.mounted && !v.webglFailed, activity: v.activity })),
+    s?.focused ?? null,
+  );
+  // Release first so the browser never sees more than the budget at once.
+  for (const v of views.values()) if (!want.has(v.pane) && v.usesWebgl) v.setWebgl(false);
+  for (const v of views.values()) if (want.has(v.pane)) v.setWebgl(true);
+  for (const v of views.values()) v.activity *= DECAY;
+}
+
+setInterval(rebalanceWebgl, 1000);

@@ -1,0 +1,43 @@
+// Which panes draw with WebGL. Browsers cap live WebGL contexts (≈8–16 per renderer
+// process) and drop the oldest beyond that, so only the focused pane and the busiest
+// few visible ones get a context; every other pane uses the DOM renderer.
+
+/** Live WebGL contexts we allow ourselves: well under the browser's cap of ~16. */
+export const WEBGL_MAX = 4;
+/** Activity halves every tick, so "busiest" means busy lately, not ever. */
+export const DECAY = 0.5;
+
+export interface Candidate {
+  pane: number;
+  visible: boolean;
+  activity: number;
+}
+
+/** The panes that should have WebGL: focused first, then the most active visible ones. */
+export function chooseWebgl(cands: Candidate[], focused: number | null, max = WEBGL_MAX): Set<number> {
+  const out = new Set<number>();
+  if (max <= 0) return out;
+  const vis = cands.filter((c) => c.visible);
+  if (focused !== null && vis.some((c) => c.pane === focused)) out.add(focused);
+  const busy = vis.filter((c) => c.pane !== focused && c.activity > 0).sort((a, b) => b.activity - a.activity || a.pane - b.pane);
+  for (const c of busy) {
+    if (out.size >= max) break;
+    out.add(c.pane);
+  }
+  return out;
+}
+
+/** Whether this browser can make a WebGL2 context at all (checked once). */
+let support: boolean | undefined;
+export function webgl2Supported(): boolean {
+  if (support !== undefined) return support;
+  try {
+    const c = document.createElement('canvas');
+    const gl = c.getContext('webgl2');
+    support = gl !== null;
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+  } catch {
+    support = false;
+  }
+  return support;
+}

@@ -1,0 +1,58 @@
+// Reads app files: the built-in apps/ directory, then the user's
+// ~/.config/pane/apps/ (a user file with the same name overrides a built-in one).
+// Each bad file is reported by file and field and skipped; the rest still load.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppFileSchema, type AppEntry, type AppList } from '../../kits/protocol/app';
+import { fieldOf } from '../../kits/protocol/keymap';
+
+/** Where the built-in apps/ directory is: $PANE_APPS_DIR, else beside the source or bundle. */
+export function builtinAppsDir(): string | null {
+  if (process.env.PANE_APPS_DIR) return process.env.PANE_APPS_DIR;
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const resources = (process as { resourcesPath?: string }).resourcesPath;
+  const candidates = [path.join(here, '..', 'apps'), path.join(here, '..', '..', 'apps'), ...(resources ? [path.join(resources, 'apps')] : [])];
+  return candidates.find((d) => fs.existsSync(path.join(d, 'terminal.json'))) ?? null;
+}
+
+function readDir(dir: string, source: AppEntry['source'], out: Map<string, AppEntry>, errors: AppList['errors']): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return; // no such directory: no apps from it
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    let json: unknown;
+    try {
+      json = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      errors.push({ file, field: '(json)', message: `not valid JSON: ${(e as Error).message}` });
+      continue;
+    }
+    const r = AppFileSchema.safeParse(json);
+    if (!r.success) {
+      for (const i of r.error.issues) errors.push({ file, field: fieldOf(i.path), message: i.message });
+      continue;
+    }
+    const id = name.slice(0, -'.json'.length);
+    out.set(id, { ...r.data, id, file, source });
+  }
+}
+
+/** Every app, built-in first then the user's, sorted by name. */
+export function loadApps(builtinDir: string | null, userDir: string): AppList {
+  const out = new Map<string, AppEntry>();
+  const errors: AppList['errors'] = [];
+  if (builtinDir) readDir(builtinDir, 'builtin', out, errors);
+  readDir(userDir, 'user', out, errors);
+  return { apps: [...out.values()].sort((a, b) => a.name.localeCompare(b.name)), errors };
+}
+
+/** Finds an app by id, then signature, then name (case-insensitive). */
+export function findApp(list: AppList, ref: string): AppEntry | undefined {
+  const low = ref.toLowerCase();
+  return list.apps.find((a) => a.id === ref) ?? list.apps.find((a) => a.signature === ref) ?? list.apps.find((a) => a.name.toLowerCase() === low);
+}

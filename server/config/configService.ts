@@ -1,0 +1,77 @@
+// The server's view of the user's config: the keymap and the app files, loaded
+// once, watched live, and published as keymap/changed and apps/changed so every
+// window applies an edit the moment it is saved. One per server.
+import path from 'node:path';
+import type { AppList } from '../../kits/protocol/app';
+import type { KeymapState } from '../../kits/protocol/keymap';
+import { configDir } from '../../kits/node/paths';
+import type { PaneServer } from '../paneServer';
+import { builtinAppsDir, loadApps } from './appFiles';
+import { loadKeymap } from './keymapFile';
+import { pollTargets } from './poller';
+
+export interface ConfigPaths {
+  /** The user's config dir (default: $XDG_CONFIG_HOME/pane or ~/.config/pane). */
+  configDir?: string;
+  /** The built-in apps/ dir (default: found beside the code). */
+  appsDir?: string | null;
+}
+
+export class ConfigService {
+  keymap: KeymapState;
+  apps: AppList;
+  readonly keymapFile: string;
+  readonly userAppsDir: string;
+  readonly appsDir: string | null;
+  private readonly stops: (() => void)[] = [];
+
+  constructor(
+    private readonly server: PaneServer,
+    paths: ConfigPaths = {},
+  ) {
+    const dir = paths.configDir ?? configDir();
+    this.keymapFile = path.join(dir, 'keymap.json');
+    this.userAppsDir = path.join(dir, 'apps');
+    this.appsDir = paths.appsDir === undefined ? builtinAppsDir() : paths.appsDir;
+    this.keymap = loadKeymap(this.keymapFile, undefined);
+    this.apps = loadApps(this.appsDir, this.userAppsDir);
+    this.stops.push(pollTargets([{ path: this.keymapFile, kind: 'file' }], () => this.reloadKeymap()));
+    const appDirs = [{ path: this.userAppsDir, kind: 'dir' as const }, ...(this.appsDir ? [{ path: this.appsDir, kind: 'dir' as const }] : [])];
+    this.stops.push(pollTargets(appDirs, () => this.reloadApps()));
+    server.onStop(() => this.stop());
+  }
+
+  reloadKeymap(): void {
+    this.keymap = loadKeymap(this.keymapFile, this.keymap);
+    this.server.publish('keymap/changed', this.keymap);
+  }
+
+  reloadApps(): void {
+    this.apps = loadApps(this.appsDir, this.userAppsDir);
+    this.server.publish('apps/changed', this.apps);
+  }
+
+  stop(): void {
+    for (const s of this.stops.splice(0)) s();
+  }
+}
+
+const services = new WeakMap<PaneServer, ConfigService>();
+
+/** The server's config service, started on first use (or early, by attachConfig). */
+export function configOf(server: PaneServer): ConfigService {
+  let s = services.get(server);
+  if (!s) {
+    s = new ConfigService(server);
+    services.set(server, s);
+  }
+  return s;
+}
+
+/** Starts watching config for a server now, optionally from given directories (tests). */
+export function attachConfig(server: PaneServer, paths: ConfigPaths = {}): ConfigService {
+  services.get(server)?.stop();
+  const s = new ConfigService(server, paths);
+  services.set(server, s);
+  return s;
+}

@@ -1,0 +1,42 @@
+// Config handlers: the app files the launcher lists and launches, and the keymap
+// in force. The files themselves are read and watched by server/config/.
+import { PaneFault } from '../../kits/protocol/error';
+import type { PaneAck } from '../../kits/protocol/pane';
+import { findApp } from '../config/appFiles';
+import { configOf } from '../config/configService';
+import { dispatchInternal } from './dispatch';
+import type { HandlerTable } from './types';
+
+export const configHandlers: HandlerTable = {
+  'keymap/get': (_p, { server }) => configOf(server).keymap,
+
+  'apps/list': (_p, { server }) => configOf(server).apps,
+
+  'apps/launch': async (p, ctx) => {
+    const list = configOf(ctx.server).apps;
+    const app = findApp(list, p.app);
+    if (!app) {
+      const known = list.apps.map((a) => a.id).join(', ') || 'none';
+      throw new PaneFault('failed', `no app "${p.app}" (known: ${known})`, { reason: 'no such app', subject: p.app });
+    }
+    const launch = app.launch ? { ...app.launch, ...(app.launch.cwd === undefined && p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
+    const spec = {
+      ...(launch ? { launch } : {}),
+      name: app.name,
+      signature: app.signature,
+      kind: app.kind,
+      attrs: { ...(app.attrs ?? {}), app: app.id },
+    };
+    // Through the one dispatch path, so the split gets the same checks as any request.
+    let ack: PaneAck;
+    if (app.placement === 'float') {
+      const r = (await dispatchInternal('float/create', { ...(p.session !== undefined ? { session: p.session } : {}), ...spec }, ctx)) as PaneAck;
+      ack = { session: r.session, pane: r.pane, id: r.id };
+    } else {
+      const target = p.pane !== undefined ? { pane: p.pane } : p.session !== undefined ? { session: p.session } : {};
+      ack = (await dispatchInternal('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec }, ctx)) as PaneAck;
+    }
+    if (app.tag) await dispatchInternal('pane/tag', { pane: ack.pane, user: app.tag }, ctx);
+    return ack;
+  },
+};

@@ -1,0 +1,203 @@
+// Pane commands of the table: list, create, and the layout operations of the
+// runtime contract (split, focus, close, zoom, restart, swap, resize).
+import path from 'node:path';
+import type { LaunchSpec } from '../../../protocol/model';
+import type { PaneRef } from '../../../protocol/ids';
+import { bool, int, str, type ParsedArgs } from '../args';
+import { JSON_FLAG, SESSION, TARGET, type CommandSpec } from '../command';
+import type { CommandContext } from '../context';
+import { UsageError } from '../errors';
+import { lsTable, paneId } from '../format';
+
+const DIRECTION = {
+  name: 'direction',
+  short: 'd',
+  type: 'enum',
+  value: 'h|v',
+  values: ['horizontal', 'vertical'],
+  aliases: { h: 'horizontal', v: 'vertical' },
+  doc: 'h = side by side (new pane on the right), v = stacked (new pane below); default h',
+} as const;
+const FOCUS_DIRS = ['left', 'right', 'up', 'down', 'next', 'prev'] as const;
+const EDGES = ['left', 'right', 'up', 'down'] as const;
+const CWD = { name: 'cwd', type: 'string', value: 'D', doc: 'working directory of the new pane (relative to here)' } as const;
+const SIG = { name: 'sig', type: 'string', value: 'SIG', doc: 'app signature, reverse-DNS (e.g. com.example.tool)' } as const;
+const NAME = { name: 'name', type: 'string', value: 'N', doc: 'tag name of the new pane' } as const;
+
+/** The launch spec from `-- PROGRAM ARGS...` and --cwd; undefined means "the user's shell". */
+export function launchOf(ctx: CommandContext, a: ParsedArgs): LaunchSpec | undefined {
+  const cwd = cwdOf(a);
+  if (a.program) {
+    const [program, ...args] = a.program as [string, ...string[]];
+    return cwd === undefined ? { program, args } : { program, args, cwd };
+  }
+  // pane/split has no cwd of its own: a cwd alone means the user's shell, started there.
+  if (cwd !== undefined) return { program: ctx.io.env.SHELL || '/bin/sh', args: [], cwd };
+  return undefined;
+}
+
+/** --cwd resolved against the caller's directory: the server's cwd is not ours. */
+export function cwdOf(a: ParsedArgs): string | undefined {
+  const d = str(a, 'cwd');
+  return d === undefined ? undefined : path.resolve(d);
+}
+
+/** Prints a new pane's id the way the user types it. */
+function printAck(ctx: CommandContext, host: string, ack: { pane: number; id: string }): void {
+  const i = ack.id.lastIndexOf(':');
+  ctx.out(paneId({ n: ack.pane, host: i < 0 ? host : ack.id.slice(0, i) }, host));
+}
+
+/** Params for the commands that take only a target. */
+function aim(ctx: CommandContext, a: ParsedArgs): { pane?: PaneRef } {
+  const pane = ctx.target(a);
+  return pane === undefined ? {} : { pane };
+}
+
+async function simple(ctx: CommandContext, a: ParsedArgs, method: 'pane/close' | 'pane/zoom' | 'pane/restart'): Promise<number> {
+  const c = await ctx.connect();
+  await c.call(method, aim(ctx, a));
+  return 0;
+}
+
+export const paneCommands: CommandSpec[] = [
+  {
+    command: 'ls',
+    summary: 'list panes',
+    flags: [JSON_FLAG, SESSION],
+    notes: [
+      'Columns: ID, SESSION, SIGNATURE, OWNER, QUADRANT (attr "quadrant"), STATE, PID, CWD, TAG.',
+      'IDs of this server’s panes show as N; panes of other hosts as HOST:N. --json prints the Pane objects.',
+    ],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const session = str(a, 'session');
+      const [list, sessions] = await Promise.all([
+        c.call('pane/list', session === undefined ? {} : { session }),
+        bool(a, 'json') ? undefined : c.call('session/list', {}),
+      ]);
+      if (bool(a, 'json')) {
+        ctx.out(JSON.stringify(list.panes, null, 2));
+        return 0;
+      }
+      const names = new Map((sessions?.sessions ?? []).map((s) => [s.id, s.name]));
+      ctx.out(lsTable(list.panes, names, c.host, ctx.io.env.HOME));
+      return 0;
+    },
+  },
+  {
+    command: 'new',
+    summary: 'open a new pane (creating the session if there is none)',
+    flags: [SESSION, CWD, SIG, NAME, { name: 'float', type: 'bool', doc: 'open it in the floating layer instead of the tiling' }],
+    program: true,
+    notes: [
+      'Splits the focused pane of the session (side by side), or, when --session names no session (or there is none at all), creates that session with this as its first pane.',
+      'Runs PROGRAM with ARGS as argv (never through a shell), or the user’s shell. Prints the new pane’s id.',
+    ],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const session = str(a, 'session');
+      const launch = launchOf(ctx, a);
+      const spec = {
+        ...(launch ? { launch } : {}),
+        ...(str(a, 'name') !== undefined ? { name: str(a, 'name') } : {}),
+        ...(str(a, 'sig') !== undefined ? { signature: str(a, 'sig') } : {}),
+      };
+      const { sessions } = await c.call('session/list', {});
+      const exists = session === undefined ? sessions.length > 0 : sessions.some((s) => s.name === session || s.id === session);
+      if (!exists) {
+        const created = await c.call('session/new', {
+          ...(session !== undefined ? { name: session } : {}),
+          ...(cwdOf(a) !== undefined ? { cwd: cwdOf(a) } : {}),
+          ...spec,
+        });
+        const s = await c.call('session/get', { session: created.session });
+        if (s.focused === null) throw new UsageError('the new session has no pane');
+        if (bool(a, 'float')) await c.call('pane/float', { pane: s.focused, mode: 'float' });
+        printAck(ctx, c.host, { pane: s.focused, id: `${s.host}:${s.focused}` });
+        return 0;
+      }
+      const where = session === undefined ? {} : { session };
+      const ack = bool(a, 'float') ? await c.call('float/create', { ...where, ...spec }) : await c.call('pane/split', { ...where, ...spec });
+      printAck(ctx, c.host, ack);
+      return 0;
+    },
+  },
+  {
+    command: 'split',
+    summary: 'split a pane, running a program or the shell in the new half',
+    flags: [
+      TARGET,
+      DIRECTION,
+      { name: 'ratio', short: 'r', type: 'int', value: 'PCT', min: 1, max: 99, doc: 'percent kept by the existing pane (the server clamps to 10..90); default 50' },
+      CWD,
+      SIG,
+      NAME,
+    ],
+    program: true,
+    notes: ['Prints the new pane’s id.'],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const launch = launchOf(ctx, a);
+      const ack = await c.call('pane/split', {
+        ...aim(ctx, a),
+        ...(str(a, 'direction') !== undefined ? { direction: str(a, 'direction') as 'horizontal' | 'vertical' } : {}),
+        ...(int(a, 'ratio') !== undefined ? { ratio: int(a, 'ratio') } : {}),
+        ...(launch ? { launch } : {}),
+        ...(str(a, 'name') !== undefined ? { name: str(a, 'name') } : {}),
+        ...(str(a, 'sig') !== undefined ? { signature: str(a, 'sig') } : {}),
+      });
+      printAck(ctx, c.host, ack);
+      return 0;
+    },
+  },
+  {
+    command: 'focus',
+    summary: 'focus a pane, or move focus by direction or order',
+    flags: [TARGET, { name: 'direction', short: 'd', type: 'enum', value: 'DIR', values: FOCUS_DIRS, doc: 'left|right|up|down (by geometry) or next|prev (by order), from the target' }],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const d = str(a, 'direction') as (typeof FOCUS_DIRS)[number] | undefined;
+      await c.call('pane/focus', { ...aim(ctx, a), ...(d ? { direction: d } : {}) });
+      return 0;
+    },
+  },
+  { command: 'close', summary: 'close a pane, ending its program', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/close') },
+  { command: 'zoom', summary: 'toggle zoom: the pane takes the whole session view', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/zoom') },
+  { command: 'restart', summary: 'relaunch the pane’s program in place', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/restart') },
+  {
+    command: 'swap',
+    summary: 'swap a pane with another, or with its neighbour in a direction',
+    flags: [
+      TARGET,
+      { name: 'with', type: 'pane', value: 'ID', doc: 'the other pane', conflicts: ['direction'] },
+      { name: 'direction', short: 'd', type: 'enum', value: 'DIR', values: FOCUS_DIRS, doc: 'the neighbour: left|right|up|down|next|prev' },
+    ],
+    async run(ctx, a) {
+      const w = str(a, 'with');
+      const d = str(a, 'direction') as (typeof FOCUS_DIRS)[number] | undefined;
+      if (w === undefined && d === undefined) throw new UsageError('swap needs --with ID or -d DIR', 'swap');
+      const c = await ctx.connect();
+      await c.call('pane/swap', { ...aim(ctx, a), ...(w !== undefined ? { with: w } : {}), ...(d ? { direction: d } : {}) });
+      return 0;
+    },
+  },
+  {
+    command: 'resize',
+    summary: 'move a pane’s edge by N cells',
+    flags: [
+      TARGET,
+      { name: 'direction', short: 'd', type: 'enum', value: 'left|right|up|down', values: EDGES, required: true, doc: 'the edge to move' },
+      { name: 'cells', short: 'n', type: 'int', value: 'CELLS', min: 1, max: 10000, required: true, doc: 'how far' },
+    ],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      await c.call('pane/resize', {
+        ...aim(ctx, a),
+        direction: str(a, 'direction') as (typeof EDGES)[number],
+        cells: int(a, 'cells') as number,
+      });
+      return 0;
+    },
+  },
+];

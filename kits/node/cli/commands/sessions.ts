@@ -1,0 +1,96 @@
+// `pane session ...`: new / ls / kill from the runtime contract, plus save and
+// restore of a session as its snapshot (plain JSON data).
+import fs from 'node:fs';
+import type { SessionSnapshot } from '../../../protocol/session';
+import { bool, str } from '../args';
+import { JSON_FLAG, type CommandSpec } from '../command';
+import { UsageError } from '../errors';
+import { sessionTable } from '../format';
+import { cwdOf, launchOf } from './panes';
+
+export const sessionCommands: CommandSpec[] = [
+  {
+    command: 'session new',
+    summary: 'create a session with one pane',
+    flags: [{ name: 'cwd', type: 'string', value: 'D', doc: 'working directory of its first pane (relative to here)' }],
+    positionals: [{ name: 'NAME' }],
+    program: true,
+    notes: ['Prints the session’s name. The first pane runs PROGRAM ARGS, or the user’s shell.'],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const name = a.positionals[0];
+      const cwd = cwdOf(a);
+      const launch = a.program ? launchOf(ctx, a) : undefined;
+      const r = await c.call('session/new', { ...(name !== undefined ? { name } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(launch ? { launch } : {}) });
+      ctx.out(r.name);
+      return 0;
+    },
+  },
+  {
+    command: 'session ls',
+    summary: 'list sessions',
+    flags: [JSON_FLAG],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const { sessions } = await c.call('session/list', {});
+      ctx.out(bool(a, 'json') ? JSON.stringify(sessions, null, 2) : sessionTable(sessions));
+      return 0;
+    },
+  },
+  {
+    command: 'session kill',
+    summary: 'end a session and every pane in it',
+    flags: [],
+    positionals: [{ name: 'NAME', required: true }],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      await c.call('session/kill', { session: a.positionals[0] as string });
+      return 0;
+    },
+  },
+  {
+    command: 'session save',
+    summary: 'print a session’s snapshot as JSON (for `session restore`)',
+    flags: [],
+    positionals: [{ name: 'NAME' }],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const name = a.positionals[0];
+      const snap = await c.call('session/snapshot', name === undefined ? {} : { session: name });
+      ctx.out(JSON.stringify(snap, null, 2));
+      return 0;
+    },
+  },
+  {
+    command: 'session restore',
+    summary: 'recreate a session from a snapshot file (- for stdin), relaunching its programs',
+    flags: [{ name: 'name', type: 'string', value: 'N', doc: 'name for the restored session' }],
+    positionals: [{ name: 'FILE', required: true }],
+    async run(ctx, a) {
+      const file = a.positionals[0] as string;
+      let text: string;
+      try {
+        text = file === '-' ? await readText(ctx.io.stdin) : fs.readFileSync(file, 'utf8');
+      } catch (e) {
+        throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'session restore');
+      }
+      let snapshot: SessionSnapshot;
+      try {
+        snapshot = JSON.parse(text) as SessionSnapshot;
+      } catch (e) {
+        throw new UsageError(`${file} is not JSON: ${(e as Error).message}`, 'session restore');
+      }
+      const c = await ctx.connect();
+      const name = str(a, 'name');
+      const r = await c.call('session/restore', { snapshot, ...(name !== undefined ? { name } : {}) });
+      ctx.out(r.name);
+      return 0;
+    },
+  },
+];
+
+async function readText(stream: NodeJS.ReadableStream): Promise<string> {
+  let s = '';
+  for await (const c of stream) s += typeof c === 'string' ? c : (c as Buffer).toString('utf8');
+  return s;
+}

@@ -1,0 +1,223 @@
+// Commands on a pane's byte streams and the event stream: send input, read or
+// follow output by offset, print the screen, watch events as JSON lines.
+import type { PaneRef } from '../../../protocol/ids';
+import { bool, int, type ParsedArgs } from '../args';
+import { TARGET, type CommandSpec } from '../command';
+import type { CommandContext } from '../context';
+import { EXIT } from '../errors';
+import type { WireClient } from '../wire';
+
+/** Bytes per pane/input call: base64 of this stays under the protocol's 1 MiB data limit. */
+const INPUT_CHUNK = 512 * 1024;
+/** Bytes per pty/read batch. */
+const READ_BATCH = 1 << 20;
+const FAMILIES = ['pane', 'layout', 'focus', 'session', 'client', 'output'] as const;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The bytes `pane send` writes. Text mode types the text: line breaks become
+ * Enter (\r, what a keyboard sends; TUIs such as coding agents read \n as "new
+ * line in the input", not "submit"), and one Enter ends it unless noNewline.
+ * Raw mode sends the bytes exactly as given.
+ */
+export function sendBytes(input: Buffer, mode: { raw: boolean; noNewline: boolean }): Buffer {
+  if (mode.raw) return input;
+  const text = input.toString('utf8').replace(/\r?\n$/, '').replace(/\r?\n/g, '\r');
+  return Buffer.from(mode.noNewline ? text : text + '\r', 'utf8');
+}
+
+function aim(ctx: CommandContext, a: ParsedArgs): { pane?: PaneRef } {
+  const pane = ctx.target(a);
+  return pane === undefined ? {} : { pane };
+}
+
+function gapNote(ctx: CommandContext, pane: number, from: number, start: number): void {
+  ctx.err(`pane: note: pane ${pane} output before offset ${start} was dropped from its ring; continuing from ${Math.max(from, start)}`);
+}
+
+/** Reads output from `from` up to `end` (or the current end) in batches, writing it to stdout. */
+async function drain(ctx: CommandContext, c: WireClient, pane: PaneRef | undefined, from: number | undefined, end?: number): Promise<{ pane: number; next: number }> {
+  let at = from;
+  for (;;) {
+    const b = await c.call('pty/read', { ...(pane === undefined ? {} : { pane }), ...(at === undefined ? {} : { from: at }), maxBytes: READ_BATCH, encoding: 'base64' });
+    if (b.gap) gapNote(ctx, b.pane, at ?? 0, b.streamStart);
+    if (b.data.length > 0) await ctx.writeBytes(Buffer.from(b.data, 'base64'));
+    pane ??= b.pane;
+    const stop = end ?? b.streamEnd;
+    if (b.to >= stop || b.to === b.from) return { pane: b.pane, next: b.to };
+    at = b.to;
+    end = stop;
+  }
+}
+
+/** `--follow`: attach from an offset and stream until the pane exits or closes, or Ctrl-C. */
+async function follow(ctx: CommandContext, c: WireClient, pane: PaneRef | undefined, from: number | undefined): Promise<number> {
+  let n = -1;
+  let next = 0;
+  let ended = false;
+  let writing = Promise.resolve();
+  let endWith: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => (endWith = resolve));
+
+  // Subscribe before attaching so an exit between the two is not missed.
+  const snapshot = await c.call('events/subscribe', { families: ['pane'] });
+  c.onEvent((event, _rev, data) => {
+    const d = data as { pane?: unknown };
+    const which = typeof d.pane === 'number' ? d.pane : (d.pane as { n?: number } | undefined)?.n;
+    if (which === n && (event === 'pane/exited' || event === 'pane/closed')) finish(event === 'pane/closed');
+  });
+  // Frames may overtake the attach reply; hold them until we know the pane and offset.
+  let early: [number, number, Buffer][] | undefined = [];
+  const take = (p: number, offset: number, data: Buffer): void => {
+    if (p !== n || ended) return;
+    if (offset > next) gapNote(ctx, n, next, offset);
+    const skip = Math.max(0, next - offset);
+    if (skip >= data.byteLength) return;
+    next = offset + data.byteLength;
+    const bytes = data.subarray(skip);
+    writing = writing.then(() => ctx.writeBytes(bytes));
+  };
+  c.onOutput((p, offset, data) => {
+    if (early) early.push([p, offset, data]);
+    else take(p, offset, data);
+  });
+  c.onClose((reason) => {
+    if (!ended) {
+      ended = true;
+      ctx.err(`pane: ${reason}`);
+      endWith(EXIT.failed);
+    }
+  });
+
+  const finish = (closed: boolean): void => {
+    if (ended) return;
+    ended = true;
+    // Output frames sent before the exit event have arrived; a last read picks up
+    // anything the server had not yet pushed. Bytes already written are skipped by offset.
+    const last = closed ? Promise.resolve() : drain(ctx, c, n, next).then(() => undefined, () => undefined);
+    void last.then(() => writing).then(() => endWith(EXIT.ok));
+  };
+
+  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }) });
+  n = r.pane;
+  if (r.gap) gapNote(ctx, n, from ?? 0, r.streamStart);
+  next = r.from;
+  const held = early;
+  early = undefined;
+  for (const [p, offset, data] of held) take(p, offset, data);
+  const p = snapshot.panes.find((x) => x.n === n && x.host === c.host);
+  if (p?.state === 'exited') finish(false);
+
+  // Ctrl-C is the documented way to stop following: a normal end, exit 0.
+  const onSigint = (): void => {
+    ended = true;
+    endWith(EXIT.ok);
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    return await done;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+export const streamCommands: CommandSpec[] = [
+  {
+    command: 'send',
+    summary: 'type text into a pane (Enter appended), or send raw bytes',
+    flags: [
+      TARGET,
+      { name: 'no-newline', short: 'n', type: 'bool', doc: 'do not press Enter at the end' },
+      { name: 'raw', type: 'bool', doc: 'send the bytes exactly as given: no Enter, nothing translated', conflicts: ['no-newline'] },
+    ],
+    positionals: [{ name: 'TEXT', required: true, variadic: true }],
+    notes: [
+      'TEXT words are joined by spaces. A lone - reads the bytes from stdin.',
+      'Text mode types the text as a keyboard would: line breaks are sent as Enter (\\r), then one Enter ends it. Coding agents and other TUIs treat \\n as a line break inside their input, \\r as submit.',
+      'Use -- before TEXT that starts with "-": pane send -t 3 -- -v',
+    ],
+    async run(ctx, a) {
+      const input = a.positionals.length === 1 && a.positionals[0] === '-' ? await readAll(ctx.io.stdin) : Buffer.from(a.positionals.join(' '), 'utf8');
+      const bytes = sendBytes(input, { raw: bool(a, 'raw'), noNewline: bool(a, 'no-newline') });
+      const c = await ctx.connect();
+      let pane = ctx.target(a);
+      let at = 0;
+      do {
+        const chunk = bytes.subarray(at, at + INPUT_CHUNK);
+        const r = await c.call('pane/input', { ...(pane === undefined ? {} : { pane }), data: chunk.toString('base64'), encoding: 'base64' });
+        // Later chunks go to the pane the first one reached, even if focus moves meanwhile.
+        pane ??= r.pane;
+        at += INPUT_CHUNK;
+      } while (at < bytes.byteLength);
+      return 0;
+    },
+  },
+  {
+    command: 'output',
+    summary: 'print a pane’s output by stream offset; --follow keeps streaming',
+    flags: [
+      TARGET,
+      { name: 'from', type: 'int', value: 'OFFSET', min: 0, doc: 'stream offset to start at (default: the oldest byte still held)' },
+      { name: 'follow', short: 'f', type: 'bool', doc: 'then stream new output until the pane exits or Ctrl-C' },
+    ],
+    notes: ['Bytes are written as the program wrote them (escape sequences included). If the ring has already dropped the bytes asked for, a note goes to stderr and output continues from the oldest byte held.'],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const pane = ctx.target(a);
+      const from = int(a, 'from');
+      if (bool(a, 'follow')) return follow(ctx, c, pane, from);
+      await drain(ctx, c, pane, from);
+      return 0;
+    },
+  },
+  {
+    command: 'screen',
+    summary: 'print the pane’s screen and scrollback as text',
+    flags: [TARGET, { name: 'ansi', type: 'bool', doc: 'print the serialized terminal state (escape sequences) instead of plain text' }],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const s = await c.call('pty/screen', aim(ctx, a));
+      if (bool(a, 'ansi')) await ctx.writeBytes(Buffer.from(s.serialized, 'utf8'));
+      else if (s.text !== '') ctx.out(s.text);
+      return 0;
+    },
+  },
+  {
+    command: 'watch',
+    summary: 'print events as JSON lines, until Ctrl-C',
+    flags: [{ name: 'state', type: 'bool', doc: 'first print the state the events apply to, as {"event":"state",...}' }],
+    positionals: [{ name: 'FAMILY', variadic: true, values: FAMILIES }],
+    notes: [`Families: ${FAMILIES.join(', ')} (default: all). Each line is {"event":NAME,"rev":N,"data":{...}}.`],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const families = a.positionals as (typeof FAMILIES)[number][];
+      let ended = false;
+      let resolve: (n: number) => void = () => {};
+      const done = new Promise<number>((r) => (resolve = r));
+      const code = (n: number): void => {
+        ended = true;
+        resolve(n);
+      };
+      c.onEvent((event, rev, data) => ended || ctx.out(JSON.stringify({ event, rev, data })));
+      c.onClose((reason) => {
+        if (ended) return;
+        ctx.err(`pane: ${reason}`);
+        code(EXIT.failed);
+      });
+      const snap = await c.call('events/subscribe', families.length > 0 ? { families } : {});
+      if (bool(a, 'state')) ctx.out(JSON.stringify({ event: 'state', rev: snap.rev, data: snap }));
+      const onSigint = (): void => code(EXIT.ok);
+      process.once('SIGINT', onSigint);
+      try {
+        return await done;
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+      }
+    },
+  },
+];

@@ -1,0 +1,82 @@
+// What a command handler is given: the streams, the environment, the resolved
+// socket, a lazily opened server connection, and the -t default rule.
+import type { PaneRef } from '../../protocol/ids';
+import { PANE_REF, str, type ParsedArgs } from './args';
+import { UsageError } from './errors';
+import { connectWire } from './reach';
+import type { WireClient } from './wire';
+
+/** The process's streams and environment; tests pass their own. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  env: Record<string, string | undefined>;
+}
+
+export class CommandContext {
+  private client: Promise<WireClient> | undefined;
+
+  constructor(
+    readonly io: CliIo,
+    /** The server socket: --socket, then $PANE_SOCKET, then the default path. */
+    readonly socketPath: string,
+    /** The command's name, for messages. */
+    readonly command: string,
+    /** Whether --socket was given explicitly (then $PANE_ID may name a pane elsewhere). */
+    readonly socketFromFlag: boolean,
+  ) {}
+
+  /** The server connection, opened on first use (help and usage errors never connect). */
+  connect(): Promise<WireClient> {
+    this.client ??= connectWire(this.socketPath);
+    return this.client;
+  }
+
+  /** Closes the connection if one was opened. */
+  async close(): Promise<void> {
+    if (!this.client) return;
+    try {
+      (await this.client).close();
+    } catch {
+      // never opened: nothing to close
+    }
+  }
+
+  /**
+   * The pane a command aims at: -t, else $PANE_ID when we run inside a pane of
+   * this same server, else undefined (the server picks the focused pane).
+   */
+  target(a: ParsedArgs): PaneRef | undefined {
+    const t = str(a, 'target');
+    if (t !== undefined) return asRef(t);
+    const id = this.io.env.PANE_ID;
+    if (id === undefined || id === '') return undefined;
+    // $PANE_ID names a pane of the server at $PANE_SOCKET; aimed elsewhere, it means nothing.
+    const home = this.io.env.PANE_SOCKET;
+    if (this.socketFromFlag && home !== undefined && home !== this.socketPath) return undefined;
+    if (!PANE_REF.test(id)) throw new UsageError(`$PANE_ID is '${id}', which is not a pane id; pass -t ID`, this.command);
+    return asRef(id);
+  }
+
+  out(text: string): void {
+    this.io.stdout.write(text.endsWith('\n') || text === '' ? text : text + '\n');
+  }
+
+  err(text: string): void {
+    this.io.stderr.write(text.endsWith('\n') ? text : text + '\n');
+  }
+
+  /** Writes bytes to stdout, waiting when the pipe is full so memory stays flat. */
+  writeBytes(data: Uint8Array): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.io.stdout.write(data)) resolve();
+      else this.io.stdout.once('drain', () => resolve());
+    });
+  }
+}
+
+/** "3" → 3; "devbox:3" stays a string (the protocol takes both). */
+export function asRef(s: string): PaneRef {
+  return /^[0-9]+$/.test(s) ? Number(s) : s;
+}

@@ -1,0 +1,73 @@
+// The CLI's three kinds of failure and their exit codes (0 ok, 1 operation error,
+// 2 usage error, 3 no server). Zod-free: this file is on every CLI start-up path.
+
+/** Exit codes of `pane`, as documented in `pane help`. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, noServer: 3 } as const;
+
+/** A mistake in the command line: exit 2, with the usage of the command it concerns. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose usage to show (e.g. "split", "session new"); none for top-level mistakes. */
+    readonly command?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Nothing answers at the socket: exit 3. */
+export class NoServerError extends Error {
+  constructor(
+    readonly socketPath: string,
+    /** Why, in a few words, when it is not simply "nothing listens there". */
+    readonly why?: string,
+  ) {
+    super(
+      why === undefined
+        ? `no pane server at ${socketPath}; start one with \`pane serve\``
+        : `no pane server at ${socketPath} (${why}); start one with \`pane serve\``,
+    );
+    this.name = 'NoServerError';
+  }
+}
+
+/** A typed error the server sent (same shape as the protocol's PaneError). */
+export class ServerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly reason?: string,
+    readonly subject?: string,
+  ) {
+    super(message);
+    this.name = 'ServerError';
+  }
+}
+
+/** An operation that failed on the client side for a reason worth one line: exit 1. */
+export class OpError extends Error {
+  override name = 'OpError';
+}
+
+/** Server error codes that mean "the request itself was malformed": reported as usage errors. */
+const USAGE_CODES = new Set(['bad-request']);
+
+/** Maps any thrown value to an exit code. */
+export function exitCodeOf(e: unknown): number {
+  if (e instanceof UsageError) return EXIT.usage;
+  if (e instanceof NoServerError) return EXIT.noServer;
+  if (isCoded(e) && USAGE_CODES.has(e.code)) return EXIT.usage;
+  return EXIT.failed;
+}
+
+/** True for errors carrying a protocol error code (ServerError here, PaneFault from the kit). */
+export function isCoded(e: unknown): e is Error & { code: string } {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && !('errno' in e);
+}
+
+/** The one line printed for an error (without the "pane: " prefix). */
+export function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message.split('\n')[0] ?? e.message;
+  return String(e);
+}

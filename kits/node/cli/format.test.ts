@@ -1,0 +1,104 @@
+// What the CLI prints, checked without a server: table layout, ids, paths,
+// states, and the bytes `pane send` writes.
+import { describe, expect, it } from 'vitest';
+import type { Pane } from '../../protocol/model';
+import { keyValues, lsTable, paneId, paneState, shortPath, table } from './format';
+import { sendBytes } from './commands/streams';
+
+function pane(over: Partial<Pane> = {}): Pane {
+  return {
+    n: 3,
+    uuid: '00000000-0000-4000-8000-000000000003',
+    host: 'box',
+    session: '00000000-0000-4000-8000-0000000000aa',
+    signature: 'com.pane.terminal',
+    kind: 'terminal',
+    tag: { name: 'bash', commands: ['Close'], user: 'fixing auth' },
+    vocabulary: [],
+    owner: 'ada',
+    cwd: '/home/ada/src',
+    launch: null,
+    pid: 4242,
+    pgid: 4242,
+    state: 'running',
+    exit: null,
+    cols: 80,
+    rows: 24,
+    attrs: { quadrant: 'top-left' },
+    createdAt: 0,
+    ...over,
+  };
+}
+
+describe('table', () => {
+  it('pads every column but the last to its widest cell, two spaces apart', () => {
+    expect(table(['A', 'BB'], [['xyz', 'free text'], ['q', 'w']])).toBe('A    BB\nxyz  free text\nq    w');
+  });
+});
+
+describe('lsTable', () => {
+  it('shows the nine columns, session by name and local ids as plain N', () => {
+    const out = lsTable([pane()], new Map([[pane().session, 'main']]), 'box', '/home/ada');
+    const [head, row] = out.split('\n');
+    expect(head?.split(/\s+/)).toEqual(['ID', 'SESSION', 'SIGNATURE', 'OWNER', 'QUADRANT', 'STATE', 'PID', 'CWD', 'TAG']);
+    expect(row?.split(/\s{2,}/)).toEqual(['3', 'main', 'com.pane.terminal', 'ada', 'top-left', 'running', '4242', '~/src', 'bash fixing auth']);
+  });
+
+  it('marks missing values with - and shows exit status', () => {
+    const out = lsTable([pane({ owner: '', attrs: {}, pid: null, state: 'exited', exit: { code: 1, signal: null, at: 0 } })], new Map(), 'box');
+    expect(out.split('\n')[1]).toMatch(/^3\s+00000000\s+com\.pane\.terminal\s+-\s+-\s+exited\(1\)\s+-\s+/);
+  });
+});
+
+describe('paneId', () => {
+  it('is N on its own host and HOST:N elsewhere', () => {
+    expect(paneId({ n: 5, host: 'a' }, 'a')).toBe('5');
+    expect(paneId({ n: 5, host: 'vm' }, 'a')).toBe('vm:5');
+  });
+});
+
+describe('shortPath', () => {
+  it('abbreviates home and keeps the tail of long paths', () => {
+    expect(shortPath('/home/ada', '/home/ada')).toBe('~');
+    expect(shortPath('/home/adam/x', '/home/ada')).toBe('/home/adam/x');
+    const long = '/srv/' + 'a'.repeat(60) + '/leaf';
+    const s = shortPath(long, undefined);
+    expect([...s].length).toBe(40);
+    expect(s.startsWith('…')).toBe(true);
+    expect(s.endsWith('/leaf')).toBe(true);
+  });
+});
+
+describe('paneState', () => {
+  it('names the signal of a killed pane', () => {
+    expect(paneState({ state: 'exited', exit: { code: null, signal: 9, at: 0 } })).toBe('exited(sig 9)');
+    expect(paneState({ state: 'starting', exit: null })).toBe('starting');
+  });
+});
+
+describe('keyValues', () => {
+  it('flattens nested objects into aligned key: value lines', () => {
+    expect(keyValues({ host: 'box', memory: { rss: 1 }, socket: null })).toBe('host:       box\nmemory.rss: 1\nsocket:     -');
+  });
+});
+
+describe('sendBytes', () => {
+  const text = (s: string, raw = false, noNewline = false) => sendBytes(Buffer.from(s), { raw, noNewline }).toString();
+
+  it('types the text and presses Enter (\\r)', () => {
+    expect(text('echo hi')).toBe('echo hi\r');
+  });
+
+  it('sends line breaks as Enter and does not double a trailing one', () => {
+    expect(text('a\nb\r\nc\n')).toBe('a\rb\rc\r');
+  });
+
+  it('leaves Enter off with --no-newline', () => {
+    expect(text('ls', false, true)).toBe('ls');
+  });
+
+  it('sends raw bytes exactly as given', () => {
+    const bytes = Buffer.from([0x03, 0x0a, 0xff, 0x1b]);
+    expect(sendBytes(bytes, { raw: true, noNewline: false })).toEqual(bytes);
+  });
+});

@@ -1,0 +1,99 @@
+// Text the CLI prints: fixed-width tables and the `pane ls` / `session ls` /
+// `info` rows. Pure functions of protocol data, so they are unit-tested alone.
+import type { Pane } from '../../protocol/model';
+
+/** Longest cwd shown in a table before it is shortened from the left. */
+const MAX_CWD = 40;
+
+/**
+ * Lays rows out in columns padded to the widest cell; the last column is never
+ * padded (it is free text, like the tag). Header is the first row.
+ */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...all.map((r) => width(r[c] ?? ''))));
+  return all
+    .map((r) =>
+      r
+        .map((cell, c) => (c === r.length - 1 ? cell : cell + ' '.repeat((widths[c] ?? 0) - width(cell))))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** Display width, counting code points (good enough for names and paths). */
+function width(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** A pane's address as the user types it: N for the server's own panes, HOST:N for others. */
+export function paneId(p: { n: number; host: string }, localHost: string): string {
+  return p.host === localHost ? String(p.n) : `${p.host}:${p.n}`;
+}
+
+/** $HOME → ~, then long paths keep their tail: "…/deep/dir". */
+export function shortPath(path: string, home: string | undefined): string {
+  let p = path;
+  if (home && home !== '/' && (p === home || p.startsWith(home + '/'))) p = '~' + p.slice(home.length);
+  const chars = [...p];
+  return chars.length <= MAX_CWD ? p : '…' + chars.slice(chars.length - MAX_CWD + 1).join('');
+}
+
+export function paneState(p: Pick<Pane, 'state' | 'exit'>): string {
+  if (p.state !== 'exited' || p.exit === null) return p.state;
+  if (p.exit.signal !== null) return `exited(sig ${p.exit.signal})`;
+  return `exited(${p.exit.code ?? '?'})`;
+}
+
+/** The tag as one line: name, then the user's free text. */
+export function tagText(p: Pick<Pane, 'tag'>): string {
+  return [p.tag.name, p.tag.user].filter((s) => s.length > 0).join(' ').replace(/\s+/g, ' ');
+}
+
+export const LS_HEADER = ['ID', 'SESSION', 'SIGNATURE', 'OWNER', 'QUADRANT', 'STATE', 'PID', 'CWD', 'TAG'] as const;
+
+/** `pane ls`: one row per pane; `sessionNames` maps session uuid → name. */
+export function lsTable(panes: readonly Pane[], sessionNames: ReadonlyMap<string, string>, localHost: string, home?: string): string {
+  const rows = panes.map((p) => [
+    paneId(p, localHost),
+    sessionNames.get(p.session) ?? p.session.slice(0, 8),
+    p.signature,
+    p.owner || '-',
+    p.attrs.quadrant ?? '-',
+    paneState(p),
+    p.pid === null ? '-' : String(p.pid),
+    shortPath(p.cwd, home),
+    tagText(p),
+  ]);
+  return table(LS_HEADER, rows);
+}
+
+export interface SessionSummary {
+  id: string;
+  name: string;
+  panes: number;
+  focused: number | null;
+  createdAt: number;
+}
+
+export function sessionTable(sessions: readonly SessionSummary[]): string {
+  const rows = sessions.map((s) => [s.name, String(s.panes), s.focused === null ? '-' : String(s.focused), s.id]);
+  return table(['NAME', 'PANES', 'FOCUSED', 'ID'], rows);
+}
+
+/** `key: value` lines, keys padded; nested objects flattened with dots. */
+export function keyValues(obj: Record<string, unknown>): string {
+  const flat: [string, string][] = [];
+  const walk = (prefix: string, v: unknown): void => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(prefix ? `${prefix}.${k}` : k, x);
+    } else flat.push([prefix, v === null ? '-' : Array.isArray(v) ? v.join(',') : String(v)]);
+  };
+  walk('', obj);
+  const w = Math.max(0, ...flat.map(([k]) => k.length));
+  return flat.map(([k, v]) => `${k}:${' '.repeat(w - k.length + 1)}${v}`).join('\n');
+}
+

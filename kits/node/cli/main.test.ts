@@ -1,0 +1,154 @@
+// runCli in-process, without a server: usage errors exit 2 naming the problem
+// plus the command's usage, help exits 0, absence exits 3, and the CLI's module
+// graph stays free of zod (the start-up budget depends on it).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { commandTable, runCli } from './main';
+
+async function run(argv: string[], env: Record<string, string | undefined> = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c));
+  stderr.on('data', (c) => (err += c));
+  const served: string[][] = [];
+  const code = await runCli(argv, { serve: async (a) => (served.push(a), 0) }, { stdout, stderr, stdin: new PassThrough(), env });
+  return { code, out, err, served };
+}
+
+const NOWHERE = path.join(os.tmpdir(), 'pane-cli-test-nowhere', 'none.sock');
+
+describe('usage errors', () => {
+  const cases: [string[], RegExp][] = [
+    [['bogus'], /^pane: unknown command 'bogus'/],
+    [['lss'], /unknown command 'lss' \(did you mean ls\?\)/],
+    [['--frobnicate', 'ls'], /^pane: unknown flag --frobnicate/],
+    [['--socket'], /--socket needs a value/],
+    [['ls', '--bogus'], /^pane ls: unknown flag --bogus\nusage: pane ls \[--json\] \[--session S\]/],
+    [['ls', '--session'], /^pane ls: --session needs a value \(S\)/],
+    [['split', '-d', 'x'], /^pane split: -d: 'x' is not one of h, v, horizontal, vertical/],
+    [['split', '-r', 'fifty'], /^pane split: -r: 'fifty' is not a whole number/],
+    [['split', 'htop'], /unexpected argument 'htop' \(put a program after --/],
+    [['split', '-t', 'x:y'], /-t: 'x:y' is not a pane id/],
+    [['focus', '-d', 'sideways'], /^pane focus: -d: 'sideways' is not one of left, right, up, down, next, prev/],
+    [['resize', '-d', 'left'], /^pane resize: missing -n CELLS/],
+    [['resize', '-n', '3'], /^pane resize: missing -d/],
+    [['resize', '-d', 'left', '-n', '-2'], /-n: -2 is below the minimum 1/],
+    [['swap', '-t', '1'], /^pane swap: swap needs --with ID or -d DIR/],
+    [['swap', '--with', '2', '-d', 'left'], /--with and -d cannot be used together/],
+    [['float', '--x', 'left'], /--x: 'left' is not a whole number/],
+    [['float', '--tile', '--x', '3'], /--x and --tile cannot be used together/],
+    [['send', '-t', '3'], /^pane send: missing TEXT/],
+    [['send', '--raw', '-n', 'x'], /--raw and -n cannot be used together/],
+    [['output', '--from', '-1'], /--from: -1 is below the minimum 0/],
+    [['watch', 'panes'], /FAMILY: 'panes' is not one of pane, layout, focus, session, client, output/],
+    [['session'], /^pane: session needs a subcommand: new, ls, kill, save, restore/],
+    [['session', 'nuke'], /unknown session command 'nuke'/],
+    [['session', 'kill'], /^pane session kill: missing NAME/],
+    [['session', 'new', 'a', 'b'], /unexpected argument 'b'/],
+    [['attr', 'no-equals'], /'no-equals' is not KEY=VALUE/],
+    [['permit', 'c1', 'write'], /MODE: 'write' is not one of rw, ro/],
+    [['close', '--socket', '/a', '--socket=/b'], /--socket given twice/],
+    [['--socket', '/a', 'close', '--socket', '/b'], /--socket given twice/],
+    [['help', 'nosuch'], /unknown command 'nosuch'/],
+  ];
+  for (const [argv, want] of cases) {
+    it(`exits 2 for \`pane ${argv.join(' ')}\`, naming the problem`, async () => {
+      const r = await run([...argv, ...(argv.includes('--socket') ? [] : [])], { PANE_SOCKET: NOWHERE });
+      expect(r.err).toMatch(want);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+    });
+  }
+
+  it('follows a command’s usage error with its usage line and a pointer to its help', async () => {
+    const r = await run(['split', '--nope']);
+    expect(r.err).toBe('pane split: unknown flag --nope\nusage: pane split [-t ID] [-d h|v] [-r PCT] [--cwd D] [--sig SIG] [--name N] [-- PROGRAM ARGS...]\nRun `pane help split` for details.\n');
+  });
+
+  it('prints the command list to stderr and exits 2 with no command at all', async () => {
+    const r = await run([]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^pane — drive a pane server/);
+  });
+
+  it('refuses a $PANE_ID that is not a pane id, naming it', async () => {
+    const r = await run(['close'], { PANE_ID: 'junk', PANE_SOCKET: NOWHERE });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/\$PANE_ID is 'junk', which is not a pane id; pass -t ID/);
+  });
+});
+
+describe('help', () => {
+  it('lists every command of the table with its summary', async () => {
+    const r = await run(['help']);
+    expect(r.code).toBe(0);
+    for (const c of commandTable({ serve: async () => 0 })) expect(r.out).toContain(`  ${c.command}`);
+    expect(r.out).toMatch(/Exit codes: 0 ok; 1 the operation failed; 2 usage error; 3 no server reachable/);
+  });
+
+  it('shows one command’s usage, flags and notes, from help CMD and CMD --help alike', async () => {
+    const a = await run(['help', 'send']);
+    const b = await run(['send', '--help']);
+    expect(a.code).toBe(0);
+    expect(a.out).toBe(b.out);
+    expect(a.out).toMatch(/^usage: pane send \[-t ID\] \[-n, --no-newline\]|^usage: pane send \[-t ID\] \[-n\]/);
+    expect(a.out).toMatch(/--raw\s+send the bytes exactly as given/);
+    expect(a.out).toMatch(/--socket P/);
+  });
+
+  it('shows subcommand help', async () => {
+    const r = await run(['help', 'session', 'new']);
+    expect(r.out).toMatch(/^usage: pane session new \[--cwd D\] \[NAME\] \[-- PROGRAM ARGS\.\.\.\]/);
+  });
+
+  it('prints general help on --help before any command', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/usage: pane \[--socket P\] COMMAND/);
+  });
+});
+
+describe('serve', () => {
+  it('hands its argv, with a leading --socket, to the server untouched', async () => {
+    const r = await run(['--socket', '/tmp/x.sock', 'serve', '--host', 'vm', '--empty']);
+    expect(r.code).toBe(0);
+    expect(r.served).toEqual([['--socket', '/tmp/x.sock', '--host', 'vm', '--empty']]);
+  });
+});
+
+describe('no server', () => {
+  it('exits 3 naming the socket from --socket', async () => {
+    const r = await run(['ls', '--socket', NOWHERE]);
+    expect(r.code).toBe(3);
+    expect(r.err).toBe(`pane: no pane server at ${NOWHERE}; start one with \`pane serve\`\n`);
+  });
+
+  it('exits 3 naming the socket from $PANE_SOCKET', async () => {
+    const r = await run(['info'], { PANE_SOCKET: NOWHERE });
+    expect(r.code).toBe(3);
+    expect(r.err).toContain(`no pane server at ${NOWHERE}`);
+  });
+
+  it('checks usage before connecting: a usage error wins over a missing server', async () => {
+    const r = await run(['resize', '--socket', NOWHERE]);
+    expect(r.code).toBe(2);
+  });
+});
+
+describe('start-up weight', () => {
+  it('bundles the CLI without zod or the protocol schemas', async () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pane-cli-bundle-')), 'cli.mjs');
+    await build({ entryPoints: [path.join(import.meta.dirname, 'main.ts')], bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'silent', metafile: false });
+    const text = fs.readFileSync(out, 'utf8');
+    expect(text).not.toMatch(/node_modules\/zod/);
+    expect(text).not.toMatch(/PaneSchema|z\.object\(/);
+    // What it does hold is small: a few hundred lines of command table and client.
+    expect(text.length).toBeLessThan(120_000);
+  });
+});

@@ -1,0 +1,174 @@
+// The lean client against the kit's own framing and a scripted server socket:
+// the two codecs agree byte for byte, and replies, typed errors, events and
+// output frames reach the right callbacks.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { encodeBinary } from '../../protocol/envelope';
+import { encodeFrame, FrameDecoder, MAX_STREAM_FRAME } from '../framing';
+import { connectCli } from './connect';
+import { NoServerError, ServerError, exitCodeOf } from './errors';
+import { connectWire } from './reach';
+import { encodeWireFrame, WIRE_MAX_FRAME, WireDecoder } from './wire';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function tmpSock(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-wire-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return path.join(dir, 's.sock');
+}
+
+type Reply = (req: { id: number; method: string; params: unknown }, send: (f: string | Uint8Array) => void) => void;
+
+/** A scripted server speaking the real framing (kits/node/framing.ts). */
+async function fakeServer(reply: Reply): Promise<string> {
+  const p = tmpSock();
+  const srv = net.createServer((s) => {
+    const dec = new FrameDecoder();
+    const send = (f: string | Uint8Array) => s.write(encodeFrame(f));
+    s.on('data', (c) => {
+      for (const f of dec.push(c)) if (typeof f === 'string') reply(JSON.parse(f), send);
+    });
+    s.on('error', () => {});
+  });
+  await new Promise<void>((r) => srv.listen(p, r));
+  cleanups.push(() => srv.close());
+  return p;
+}
+
+const WELCOME = { protocol: 1, server: { host: 'box', version: '0', pid: 1 }, client: 'c1', capabilities: ['read'], user: 'ada' };
+
+describe('wire codec', () => {
+  it('encodes frames exactly as the kit framing does, both ways', () => {
+    const frames = ['{"t":"req"}', 'ünïcode', new Uint8Array([1, 2, 3, 0, 255])];
+    for (const f of frames) expect(encodeWireFrame(f)).toEqual(encodeFrame(f));
+    const stream = Buffer.concat(frames.map((f) => encodeFrame(f)));
+    const mine = new WireDecoder();
+    // Byte-at-a-time delivery exercises partial headers and payloads.
+    const got = [...stream].flatMap((b) => mine.push(Buffer.from([b])));
+    expect(got.map((g) => (typeof g === 'string' ? g : [...g]))).toEqual(['{"t":"req"}', 'ünïcode', [1, 2, 3, 0, 255]]);
+    const theirs = new FrameDecoder().push(Buffer.concat(frames.map((f) => encodeWireFrame(f))));
+    expect(theirs.map((g) => (typeof g === 'string' ? g : [...g]))).toEqual(['{"t":"req"}', 'ünïcode', [1, 2, 3, 0, 255]]);
+  });
+
+  it('has the same frame size limit as the kit framing', () => {
+    expect(WIRE_MAX_FRAME).toBe(MAX_STREAM_FRAME);
+  });
+
+  it('refuses a frame length over the limit', () => {
+    const b = Buffer.alloc(5);
+    b.writeUInt32BE(WIRE_MAX_FRAME + 1, 0);
+    expect(() => new WireDecoder().push(b)).toThrow(/bad frame length/);
+  });
+});
+
+describe('WireClient', () => {
+  it('says hello as pane-cli with every capability, then correlates replies by id', async () => {
+    const seen: unknown[] = [];
+    const p = await fakeServer((req, send) => {
+      seen.push(req);
+      if (req.method === 'hello') send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: WELCOME }));
+      else send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: { echo: req.params } }));
+    });
+    const c = await connectWire(p);
+    expect(c.host).toBe('box');
+    const [a, b] = await Promise.all([c.call('session/list', {}), c.call('pane/list', { session: 'x' })]);
+    expect(a).toEqual({ echo: {} });
+    expect(b).toEqual({ echo: { session: 'x' } });
+    expect(seen[0]).toMatchObject({ method: 'hello', params: { protocol: 1, client: { name: 'pane-cli', kind: 'cli' }, capabilities: ['read', 'write', 'attach', 'admin'] } });
+    c.close();
+  });
+
+  it('rejects with the server’s typed error, code and message intact', async () => {
+    const p = await fakeServer((req, send) => {
+      if (req.method === 'hello') send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: WELCOME }));
+      else send(JSON.stringify({ t: 'res', id: req.id, ok: false, error: { code: 'pane-not-found', message: 'pane 42 not found', subject: '42' } }));
+    });
+    const c = await connectWire(p);
+    const e = await c.call('pane/get', { pane: 42 }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ServerError);
+    expect(e).toMatchObject({ code: 'pane-not-found', message: 'pane 42 not found', subject: '42' });
+    expect(exitCodeOf(e)).toBe(1);
+    c.close();
+  });
+
+  it('delivers events and output frames to their listeners', async () => {
+    const p = await fakeServer((req, send) => {
+      send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: req.method === 'hello' ? WELCOME : {} }));
+      if (req.method === 'hello') return;
+      send(JSON.stringify({ t: 'evt', event: 'pane/closed', rev: 7, data: { pane: 3 } }));
+      send(encodeBinary({ kind: 1, pane: 3, offset: 1024, data: new Uint8Array([104, 105]) }));
+    });
+    const c = await connectWire(p);
+    const got = new Promise<unknown[]>((resolve) => {
+      const all: unknown[] = [];
+      c.onEvent((event, rev, data) => all.push({ event, rev, data }));
+      c.onOutput((pane, offset, data) => {
+        all.push({ pane, offset, data: data.toString() });
+        resolve(all);
+      });
+    });
+    await c.call('events/subscribe', {});
+    expect(await got).toEqual([{ event: 'pane/closed', rev: 7, data: { pane: 3 } }, { pane: 3, offset: 1024, data: 'hi' }]);
+    c.close();
+  });
+
+  it('passes a refused hello through as the server’s error, not as "no server"', async () => {
+    const p = await fakeServer((req, send) => {
+      send(JSON.stringify({ t: 'res', id: req.id, ok: false, error: { code: 'version-mismatch', message: 'protocol 1 is not spoken here' } }));
+    });
+    await expect(connectWire(p)).rejects.toMatchObject({ code: 'version-mismatch', message: 'protocol 1 is not spoken here' });
+  });
+});
+
+describe('reaching no server', () => {
+  it('maps a missing socket file to NoServerError naming the path (exit 3)', async () => {
+    const p = tmpSock();
+    const e = await connectWire(p).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoServerError);
+    expect((e as Error).message).toBe(`no pane server at ${p}; start one with \`pane serve\``);
+    expect(exitCodeOf(e)).toBe(3);
+  });
+
+  it('maps a stale socket file (nothing listening) to NoServerError', async () => {
+    const p = tmpSock();
+    const srv = net.createServer();
+    await new Promise<void>((r) => srv.listen(p, r));
+    // A server that died leaves its socket file behind; Node unlinks on close, so move it aside first.
+    fs.renameSync(p, p + '.kept');
+    await new Promise<void>((r) => srv.close(() => r()));
+    fs.renameSync(p + '.kept', p);
+    const e = await connectWire(p).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoServerError);
+    expect((e as Error).message).toMatch(/^no pane server at .*\(a stale socket file; nothing listens on it\)/);
+  });
+
+  it('gives up on a server that accepts but never answers hello', async () => {
+    const p = tmpSock();
+    const srv = net.createServer(() => {});
+    await new Promise<void>((r) => srv.listen(p, r));
+    cleanups.push(() => srv.close());
+    const e = await connectWire(p, 200).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoServerError);
+    expect((e as Error).message).toMatch(/did not answer hello in time/);
+  });
+
+  it('connectCli maps absence to the same NoServerError', async () => {
+    const e = await connectCli(tmpSock()).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NoServerError);
+    expect(exitCodeOf(e)).toBe(3);
+  });
+
+  it('connectCli returns a validating kit Connection after hello', async () => {
+    const p = await fakeServer((req, send) => send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: WELCOME })));
+    const conn = await connectCli(p, { client: { name: 'pane-ns', kind: 'namespace' } });
+    expect(conn.welcome?.server.host).toBe('box');
+    conn.close();
+  });
+});

@@ -1,0 +1,255 @@
+// Every `pane` command end to end: the real bundle as a child process against a
+// real `pane serve` on a temp socket, checking the state the server reports after.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pane, Session } from '../../kits/protocol/model';
+import { BIN, buildOnce, cleanEnv, serve, until, type Served } from './harness';
+
+let srv: Served;
+beforeAll(async () => {
+  buildOnce();
+  srv = await serve();
+}, 120_000);
+afterAll(async () => {
+  await srv?.stop();
+});
+
+/** Runs a command that must succeed; returns its stdout. */
+function ok(...args: string[]): string {
+  const r = srv.pane(args);
+  if (r.status !== 0) throw new Error(`pane ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+const panes = (session?: string): Pane[] => JSON.parse(ok('ls', '--json', ...(session ? ['--session', session] : []))) as Pane[];
+const saved = (session: string): { session: Session; panes: Pane[] } => JSON.parse(ok('session', 'save', session));
+const leavesOf = (n: Session['layout']): number[] => (n === null ? [] : n.type === 'leaf' ? [n.pane] : [...leavesOf(n.a), ...leavesOf(n.b)]);
+/** A fresh session with one pane running a quiet program; returns the pane number. */
+function fresh(name: string): number {
+  return Number(ok('new', '--session', name, '--', 'sleep', '600').trim());
+}
+
+describe('pane ls', () => {
+  it('prints a fixed-width table with the nine columns and the first session’s shell', () => {
+    const lines = ok('ls', '--session', 'main').trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+SESSION\s+SIGNATURE\s+OWNER\s+QUADRANT\s+STATE\s+PID\s+CWD\s+TAG$/);
+    const cols = lines[1]!.split(/\s{2,}/);
+    expect(cols.slice(0, 3)).toEqual(['1', 'main', 'com.pane.terminal']);
+    // Every column starts at the same place on every line.
+    const at = lines[0]!.indexOf('STATE');
+    expect(lines[1]!.slice(at)).toMatch(/^running\s/);
+  });
+
+  it('prints the Pane objects with --json', () => {
+    const ps = panes('main');
+    expect(ps[0]).toMatchObject({ n: 1, signature: 'com.pane.terminal', kind: 'terminal', state: 'running' });
+    expect(typeof ps[0]!.pid).toBe('number');
+  });
+});
+
+describe('pane new', () => {
+  it('creates the session named by --session when there is none, with the program as its first pane', () => {
+    const n = fresh('n1');
+    const ps = panes('n1');
+    expect(ps.map((p) => p.n)).toEqual([n]);
+    expect(ps[0]!.launch).toMatchObject({ program: 'sleep', args: ['600'] });
+  });
+
+  it('splits the focused pane when the session exists, applying --name and --sig, and prints the new id', () => {
+    const first = fresh('n2');
+    const out = ok('new', '--session', 'n2', '--name', 'helper', '--sig', 'com.example.helper', '--', 'sleep', '601');
+    const n = Number(out.trim());
+    expect(out).toBe(`${n}\n`);
+    const ps = panes('n2');
+    expect(ps.map((p) => p.n)).toEqual([first, n]);
+    expect(ps[1]).toMatchObject({ signature: 'com.example.helper', tag: { name: 'helper' } });
+  });
+
+  it('resolves --cwd against the caller’s directory', () => {
+    const n = Number(ok('new', '--session', 'n3', '--cwd', '/tmp', '--', 'sleep', '602').trim());
+    expect(panes('n3').find((p) => p.n === n)?.cwd).toBe('/tmp');
+  });
+
+  it('opens a floating pane with --float', () => {
+    fresh('n4');
+    const n = Number(ok('new', '--session', 'n4', '--float', '--', 'sleep', '603').trim());
+    expect(saved('n4').session.floating.map((f) => f.pane)).toEqual([n]);
+  });
+});
+
+describe('pane split', () => {
+  it('splits the target with direction and ratio, running PROGRAM ARGS as argv', () => {
+    const a = fresh('s1');
+    const b = Number(ok('split', '-t', String(a), '-d', 'v', '-r', '30', '--', 'sleep', '604').trim());
+    const s = saved('s1').session;
+    expect(s.layout).toMatchObject({ type: 'split', direction: 'vertical', ratio: 30, a: { pane: a }, b: { pane: b } });
+    expect(panes('s1').find((p) => p.n === b)?.launch).toMatchObject({ program: 'sleep', args: ['604'] });
+  });
+
+  it('takes HOST:N as the target', () => {
+    const a = fresh('s2');
+    const host = panes('s2')[0]!.host;
+    const b = Number(ok('split', '-t', `${host}:${a}`, '--', 'sleep', '605').trim());
+    expect(leavesOf(saved('s2').session.layout)).toEqual([a, b]);
+  });
+});
+
+describe('layout commands', () => {
+  it('focus moves to a pane by id and by direction', () => {
+    const a = fresh('f1');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '606').trim());
+    expect(saved('f1').session.focused).toBe(b);
+    ok('focus', '-t', String(a));
+    expect(saved('f1').session.focused).toBe(a);
+    ok('focus', '-t', String(a), '-d', 'right');
+    expect(saved('f1').session.focused).toBe(b);
+  });
+
+  it('swap exchanges two panes, with --with and with -d', () => {
+    const a = fresh('w1');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '607').trim());
+    ok('swap', '-t', String(a), '--with', String(b));
+    expect(leavesOf(saved('w1').session.layout)).toEqual([b, a]);
+    ok('swap', '-t', String(a), '-d', 'left');
+    expect(leavesOf(saved('w1').session.layout)).toEqual([a, b]);
+  });
+
+  it('resize moves the shared edge by N cells', () => {
+    const a = fresh('r1');
+    ok('split', '-t', String(a), '--', 'sleep', '608');
+    const before = (saved('r1').session.layout as { ratio: number }).ratio;
+    ok('resize', '-t', String(a), '-d', 'right', '-n', '16');
+    expect((saved('r1').session.layout as { ratio: number }).ratio).toBeGreaterThan(before);
+  });
+
+  it('zoom toggles the session’s zoomed pane', () => {
+    const a = fresh('z1');
+    ok('split', '-t', String(a), '--', 'sleep', '609');
+    ok('zoom', '-t', String(a));
+    expect(saved('z1').session.zoomed).toBe(a);
+    ok('zoom', '-t', String(a));
+    expect(saved('z1').session.zoomed).toBeNull();
+  });
+
+  it('close ends the pane and its sibling takes the space', () => {
+    const a = fresh('c1');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '610').trim());
+    ok('close', '-t', String(b));
+    expect(saved('c1').session.layout).toEqual({ type: 'leaf', pane: a });
+  });
+
+  it('restart relaunches the program in place with a new pid', () => {
+    const a = fresh('rs1');
+    const pid = panes('rs1')[0]!.pid;
+    ok('restart', '-t', String(a));
+    const now = panes('rs1')[0]!;
+    expect(now.n).toBe(a);
+    expect(now.pid).not.toBe(pid);
+  });
+
+  it('float toggles a pane into the floating layer, places it, arranges it, and tiles it back', () => {
+    const a = fresh('fl1');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '611').trim());
+    ok('float', '-t', String(b));
+    expect(saved('fl1').session.floating.map((f) => f.pane)).toEqual([b]);
+    ok('float', '-t', String(b), '--x', '2', '--y', '3', '--w', '40', '--h', '10', '--z', '7', '--layer', 'top');
+    expect(saved('fl1').session.floating[0]).toMatchObject({ pane: b, x: 2, y: 3, w: 40, h: 10, z: 7, layer: 'top', visible: true });
+    ok('float', '-t', String(b), '--hide');
+    expect(saved('fl1').session.floating[0]?.visible).toBe(false);
+    ok('float', '-t', String(b), '--tile');
+    const s = saved('fl1').session;
+    expect(s.floating).toEqual([]);
+    expect(leavesOf(s.layout).sort()).toEqual([a, b].sort());
+  });
+
+  it('float with a rectangle floats a tiled pane right there', () => {
+    const a = fresh('fl2');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '612').trim());
+    ok('float', '-t', String(b), '--x', '5', '--y', '6', '--w', '20', '--h', '8');
+    expect(saved('fl2').session.floating[0]).toMatchObject({ pane: b, x: 5, y: 6, w: 20, h: 8 });
+  });
+});
+
+describe('tag, attr, exec', () => {
+  it('tag sets and prints the name and user text', () => {
+    const a = fresh('t1');
+    ok('tag', '-t', String(a), '--name', 'builder', '--user', 'make all');
+    ok('tag', '-t', String(a), '--append', ' -j4');
+    expect(ok('tag', '-t', String(a))).toMatch(/^builder \| .* \| make all -j4\n$/);
+  });
+
+  it('attr sets, shows and deletes attrs, and ls shows the quadrant', () => {
+    const a = fresh('a1');
+    ok('attr', '-t', String(a), 'quadrant=top-left', 'topic=auth');
+    expect(ok('attr', '-t', String(a))).toBe('quadrant=top-left\ntopic=auth\n');
+    expect(ok('ls', '--session', 'a1').split('\n')[1]).toMatch(/\stop-left\s/);
+    ok('attr', '-t', String(a), 'topic=');
+    expect(ok('attr', '-t', String(a))).toBe('quadrant=top-left\n');
+  });
+
+  it('exec runs a word of the pane’s vocabulary', () => {
+    const a = fresh('e1');
+    ok('split', '-t', String(a), '--', 'sleep', '613');
+    ok('exec', '-t', String(a), 'zoom');
+    expect(saved('e1').session.zoomed).toBe(a);
+  });
+});
+
+describe('pane session', () => {
+  it('new prints the name; ls lists it; kill ends it', () => {
+    expect(ok('session', 'new', 'sx', '--', 'sleep', '614')).toBe('sx\n');
+    expect(ok('session', 'ls')).toMatch(/^NAME\s+PANES\s+FOCUSED\s+ID\n(.*\n)*sx\s+1\s+\d+\s+[0-9a-f-]{36}\n/);
+    const list = JSON.parse(ok('session', 'ls', '--json')) as { name: string }[];
+    expect(list.map((s) => s.name)).toContain('sx');
+    ok('session', 'kill', 'sx');
+    expect(ok('session', 'ls')).not.toMatch(/^sx\s/m);
+  });
+
+  it('save and restore round-trip a session through a file on stdin', () => {
+    const a = fresh('sv1');
+    ok('split', '-t', String(a), '-d', 'v', '--', 'sleep', '615');
+    const snap = ok('session', 'save', 'sv1');
+    const r = srv.pane(['session', 'restore', '-', '--name', 'sv1-copy'], { input: snap });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('sv1-copy\n');
+    const copy = saved('sv1-copy').session;
+    expect(copy.layout).toMatchObject({ type: 'split', direction: 'vertical' });
+  });
+});
+
+describe('server commands', () => {
+  it('info prints the server’s host, version and counts', () => {
+    expect(ok('info')).toMatch(/^host:\s+\S+\nversion:\s+\S+\nprotocol:\s+1\n/);
+    const info = JSON.parse(ok('info', '--json')) as { socket: string };
+    expect(info.socket).toBe(srv.socket);
+  });
+
+  it('clients lists the CLI itself as a connected client', () => {
+    expect(ok('clients')).toMatch(/^ID\s+NAME\s+KIND.*\n\S+\s+pane-cli\s+cli\s/);
+  });
+});
+
+describe('the -t default', () => {
+  it('uses $PANE_ID when the CLI runs inside a pane of this server', () => {
+    const a = fresh('d1');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '616').trim());
+    // b is focused; $PANE_ID names a, so the command reaches a.
+    const r = srv.pane(['tag', '--name', 'from-env'], { env: cleanEnv({ PANE_ID: `${panes('d1')[0]!.host}:${a}`, PANE_SOCKET: srv.socket }) });
+    expect(r.status).toBe(0);
+    expect(panes('d1').find((p) => p.n === a)?.tag.name).toBe('from-env');
+    expect(panes('d1').find((p) => p.n === b)?.tag.name).not.toBe('from-env');
+  });
+
+  it('ignores $PANE_ID when --socket aims at a different server than $PANE_SOCKET', () => {
+    fresh('d2');
+    const r = srv.pane(['tag', '--name', 'x'], { env: cleanEnv({ PANE_ID: '99999', PANE_SOCKET: '/elsewhere.sock' }) });
+    // Without the $PANE_ID rule this would be "pane 99999 not found".
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('reaches its own pane when run from a shell inside a pane', async () => {
+    const a = Number(ok('new', '--session', 'd3').trim());
+    ok('split', '-t', String(a), '--', 'sleep', '617');
+    ok('send', '-t', String(a), `'${process.execPath}' '${BIN}' tag --name inside-${a}`);
+    await until('the inner pane command to tag its own pane', () => panes('d3').find((p) => p.n === a)?.tag.name === `inside-${a}`);
+  });
+});

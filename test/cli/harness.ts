@@ -1,0 +1,99 @@
+// End-to-end harness for the `pane` CLI: builds dist/pane.mjs, runs a real
+// `pane serve` on a temp socket, and runs the CLI as child processes against it.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(ROOT, 'dist/pane.mjs');
+
+/** The environment of the test run, minus anything that would aim the CLI at another server. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'PANE_ID' && k !== 'PANE_SOCKET') env[k] = v;
+  return { ...env, SHELL: '/bin/bash', ...extra };
+}
+
+/** Builds the bundle if any source is newer (scripts/build.mjs checks mtimes). */
+export function buildOnce(): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Served {
+  dir: string;
+  socket: string;
+  proc: ChildProcess;
+  /** Runs `pane --socket S ARGS...` and waits for it. */
+  pane(args: string[], opts?: { input?: string | Buffer; env?: Record<string, string> }): Run;
+  /** Starts `pane --socket S ARGS...` without waiting (watch, output --follow). */
+  spawnPane(args: string[]): ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `pane serve` on a fresh socket and waits until it answers. */
+export async function serve(flags: string[] = []): Promise<Served> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-cli-e2e-'));
+  const socket = path.join(dir, 's.sock');
+  const proc = spawn(process.execPath, [BIN, 'serve', '--socket', socket, ...flags], { env: cleanEnv({ HOME: dir }), stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+  let log = '';
+  proc.stderr?.on('data', (c) => (log += c));
+  const pane: Served['pane'] = (args, opts = {}) => {
+    const r = spawnSync(process.execPath, [BIN, '--socket', socket, ...args], {
+      env: opts.env ?? cleanEnv(),
+      input: opts.input ?? '',
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const deadline = Date.now() + 15_000;
+  while (!fs.existsSync(socket)) {
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`pane serve did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    dir,
+    socket,
+    proc,
+    pane,
+    spawnPane: (args) => spawn(process.execPath, [BIN, '--socket', socket, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] }),
+    async stop() {
+      if (proc.exitCode === null) {
+        const gone = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
+        if (proc.exitCode === null) proc.kill('SIGKILL');
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns a value, or fails naming what it waited for. */
+export async function until<T>(what: string, check: () => T | undefined | false, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Collects a child's stdout and exit. */
+export function collect(child: ChildProcess): { out: () => string; err: () => string; exit: Promise<number | null> } {
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (c) => (out += c));
+  child.stderr?.on('data', (c) => (err += c));
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { out: () => out, err: () => err, exit };
+}

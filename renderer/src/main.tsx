@@ -10,7 +10,7 @@ import { installQuadrantReporter } from './layout/quadrantReporter';
 import { client } from './net/client';
 import { wantedSession } from './net/endpoint';
 import { selectSession, store } from './store';
-import { rebalanceWebgl } from './term/terminals';
+import { installTerminals, rebalanceWebgl } from './term/terminals';
 import { measureCell } from './ui/measureCell';
 
 store.setState({ wantedSession: wantedSession() });
@@ -26,6 +26,7 @@ store.subscribe((st, prev) => {
   }
 });
 
+installTerminals();
 installKeyRouter();
 installQuadrantReporter();
 void client.start();

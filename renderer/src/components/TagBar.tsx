@@ -13,7 +13,7 @@ const QUADRANT_SHORT: Record<string, string> = {
 /** The words shown in the tag: the server's tag words, else the vocabulary's tag words. */
 export function tagWords(p: Pane): string[] {
   if (p.tag.commands.length > 0) return p.tag.commands;
-  return p.vocabulary.filter((c) => c.inTag !== false).map((c) => c.name);
+  return p.vocabulary.filter((c) => c.inTag === true).map((c) => c.name);
 }
 
 /** The accessible name of a pane: its tag as text. */

@@ -3,13 +3,13 @@
 // after a reconnect, dedupes PTY resizes, and hands out the WebGL budget.
 import { client } from '../net/client';
 import { store } from '../store';
-import { chooseWebgl, DECAY, webgl2Supported } from './webglBudget';
+import { chooseWebgl, DECAY, WEBGL_MAX, webgl2Supported } from './webglBudget';
 import { TermView, type TermHost } from './termView';
 
 const views = new Map<number, TermView>();
 const sentSize = new Map<number, string>();
 /** ?webgl=0 turns WebGL off entirely (a debugging aid and the tests' DOM variant). */
-const webglAllowed = new URL(window.location.href).searchParams.get('webgl') !== '0';
+let webglAllowed = true;
 
 const host: TermHost = {
   async attach(pane) {
@@ -68,16 +68,21 @@ export function allTerms(): TermView[] {
   return [...views.values()];
 }
 
-client.onOutput((pane, offset, data) => views.get(pane)?.write(offset, data));
-
-client.onConnected(() => {
-  sentSize.clear();
-  for (const v of views.values()) void v.attach();
-});
+/** Wires terminals to the connection and the store; called once by main.tsx. */
+export function installTerminals(): void {
+  webglAllowed = new URL(window.location.href).searchParams.get('webgl') !== '0';
+  client.onOutput((pane, offset, data) => views.get(pane)?.write(offset, data));
+  client.onConnected(() => {
+    sentSize.clear();
+    for (const v of views.values()) void v.attach();
+  });
+  store.subscribe(syncViews);
+  setInterval(rebalanceWebgl, 1000);
+}
 
 // Keep views in step with the panes that exist: dispose the closed ones.
-store.subscribe((st, prev) => {
-  if (st.panes !== prev.panes) {
+function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeof store.getState>): void {
+  if (st.panes !== prev.panes || (st.conn.state === 'open' && prev.conn.state !== 'open')) {
     for (const [n, v] of views) {
       if (!st.panes[n] && st.conn.state === 'open') {
         v.dispose();
@@ -88,7 +93,7 @@ store.subscribe((st, prev) => {
   }
   if (st.screenReader !== prev.screenReader) for (const v of views.values()) v.setScreenReader(st.screenReader);
   if (st.conn.state !== 'open' && prev.conn.state === 'open') for (const v of views.values()) v.detached();
-});
+}
 
 /** Re-deals WebGL contexts: called every second and whenever focus moves. */
 export function rebalanceWebgl(): void {
@@ -98,11 +103,11 @@ export function rebalanceWebgl(): void {
   const want = chooseWebgl(
     [...views.values()].map((v) => ({ pane: v.pane, visible: v.mounted && !v.webglFailed, activity: v.activity })),
     s?.focused ?? null,
+    WEBGL_MAX,
+    new Set([...views.values()].filter((v) => v.usesWebgl).map((v) => v.pane)),
   );
   // Release first so the browser never sees more than the budget at once.
   for (const v of views.values()) if (!want.has(v.pane) && v.usesWebgl) v.setWebgl(false);
   for (const v of views.values()) if (want.has(v.pane)) v.setWebgl(true);
   for (const v of views.values()) v.activity *= DECAY;
 }
-
-setInterval(rebalanceWebgl, 1000);

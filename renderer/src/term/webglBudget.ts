@@ -13,13 +13,18 @@ export interface Candidate {
   activity: number;
 }
 
+/** A pane holding a context counts this much busier, so near-ties do not swap
+ * contexts back and forth every tick (each swap costs a context and a redraw). */
+export const HOLD_BONUS = 2;
+
 /** The panes that should have WebGL: focused first, then the most active visible ones. */
-export function chooseWebgl(cands: Candidate[], focused: number | null, max = WEBGL_MAX): Set<number> {
+export function chooseWebgl(cands: Candidate[], focused: number | null, max = WEBGL_MAX, holding: Set<number> = new Set()): Set<number> {
   const out = new Set<number>();
   if (max <= 0) return out;
   const vis = cands.filter((c) => c.visible);
   if (focused !== null && vis.some((c) => c.pane === focused)) out.add(focused);
-  const busy = vis.filter((c) => c.pane !== focused && c.activity > 0).sort((a, b) => b.activity - a.activity || a.pane - b.pane);
+  const score = (c: Candidate) => c.activity * (holding.has(c.pane) ? HOLD_BONUS : 1);
+  const busy = vis.filter((c) => c.pane !== focused && c.activity > 0).sort((a, b) => score(b) - score(a) || a.pane - b.pane);
   for (const c of busy) {
     if (out.size >= max) break;
     out.add(c.pane);

@@ -1,0 +1,144 @@
+// Electron's main process: one instance, one window. The pane server runs in a
+// utility process (dist/start.mjs --ipc) so a PTY flood never stalls this process,
+// or it bridges to a running server (--attach SOCKET). The window is sandboxed and
+// loads the same renderer the Chromium host serves, talking WebSocket + secret.
+import { app, BrowserWindow, ipcMain, Notification, screen, session, utilityProcess, type UtilityProcess } from 'electron';
+import path from 'node:path';
+import { hardenContents, hardenSession, trustedSender } from './security';
+import { DEFAULT_SIZE, loadWindowState, saveWindowState } from './windowState';
+
+interface Ready {
+  type: 'ready';
+  origin: string;
+  wsUrl: string;
+  secret: string;
+  socketPath: string;
+  mode: 'server' | 'bridge';
+}
+
+let win: BrowserWindow | undefined;
+let serverProc: UtilityProcess | undefined;
+let ready: Ready | undefined;
+
+function argValue(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Starts the server (or bridge) in a utility process and waits for its address. */
+function startServerProcess(): Promise<Ready> {
+  const startScript = path.join(__dirname, '..', 'start.mjs');
+  const args = ['--ipc'];
+  for (const flag of ['--attach', '--socket', '--port']) {
+    const v = argValue(flag);
+    if (v !== undefined) args.push(flag, v);
+  }
+  const proc = utilityProcess.fork(startScript, args, { serviceName: 'pane server', stdio: 'inherit' });
+  serverProc = proc;
+  return new Promise((resolve, reject) => {
+    proc.on('message', (m: unknown) => {
+      if ((m as Ready)?.type === 'ready') resolve(m as Ready);
+    });
+    proc.once('exit', (code) => {
+      if (!ready) reject(new Error(`the pane server process exited (${code}) before it was ready`));
+      else if (!quitting) {
+        // The server is the state: without it the window has nothing true to show.
+        new Notification({ title: 'pane', body: `the pane server stopped (exit ${code})` }).show();
+        app.quit();
+      }
+    });
+  });
+}
+
+function createWindow(r: Ready): BrowserWindow {
+  const userData = app.getPath('userData');
+  const saved = loadWindowState(userData, screen.getAllDisplays().map((d) => d.workArea));
+  const w = new BrowserWindow({
+    ...(saved ? { x: saved.x, y: saved.y, width: saved.width, height: saved.height } : DEFAULT_SIZE),
+    title: 'pane',
+    backgroundColor: '#0f1115',
+    show: false,
+    autoHideMenuBar: true,
+    webPreferences: {
+      preload: path.join(__dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  if (saved?.maximized) w.maximize();
+  w.once('ready-to-show', () => w.show());
+  const remember = () => {
+    if (w.isDestroyed() || w.isMinimized()) return;
+    const b = w.isMaximized() ? (saved ?? { ...w.getBounds() }) : w.getBounds();
+    saveWindowState(userData, { x: b.x ?? 0, y: b.y ?? 0, width: b.width, height: b.height, maximized: w.isMaximized() });
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const soon = () => {
+    clearTimeout(timer);
+    timer = setTimeout(remember, 500);
+  };
+  w.on('resize', soon);
+  w.on('move', soon);
+  w.on('close', remember);
+  // No secret in the URL: the page asks the preload for it (see pane:endpoint).
+  void w.loadURL(`${r.origin}/`);
+  return w;
+}
+
+let quitting = false;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+
+  app.on('web-contents-created', (_e, contents) => {
+    if (ready) hardenContents(contents, ready.origin);
+  });
+
+  ipcMain.handle('pane:endpoint', (e) => {
+    if (!ready || !trustedSender(e.senderFrame?.url, e.sender, win?.webContents, ready.origin)) throw new Error('not allowed');
+    return { url: ready.wsUrl, token: ready.secret };
+  });
+
+  ipcMain.on('pane:notify', (e, title: unknown, body: unknown) => {
+    if (!ready || !trustedSender(e.senderFrame?.url, e.sender, win?.webContents, ready.origin)) return;
+    if (typeof title !== 'string' || typeof body !== 'string') return;
+    // Only when the person is elsewhere: a bell in the window they are looking at is visible already.
+    if (win?.isFocused() || !Notification.isSupported()) return;
+    const n = new Notification({ title: title.slice(0, 200), body: body.slice(0, 1000), silent: false });
+    n.on('click', () => win?.show());
+    n.show();
+  });
+
+  app.whenReady().then(async () => {
+    try {
+      ready = await startServerProcess();
+    } catch (e) {
+      process.stderr.write(`pane: ${(e as Error).message}\n`);
+      app.exit(1);
+      return;
+    }
+    hardenSession(session.defaultSession, ready.origin);
+    win = createWindow(ready);
+    hardenContents(win.webContents, ready.origin);
+    win.on('closed', () => {
+      win = undefined;
+    });
+  });
+
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', () => {
+    quitting = true;
+    serverProc?.postMessage({ type: 'stop' });
+    // Give the server a moment to end its PTYs cleanly, then make sure it is gone.
+    setTimeout(() => serverProc?.kill(), 1500).unref();
+  });
+}

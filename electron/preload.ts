@@ -1,0 +1,12 @@
+// The preload: the only bridge between the sandboxed page and Electron. It exposes
+// exactly what the protocol needs — where the server is and its secret — plus a
+// native notification; everything else travels over the pane protocol itself.
+import { contextBridge, ipcRenderer } from 'electron';
+
+contextBridge.exposeInMainWorld('paneHost', {
+  endpoint: (): Promise<{ url: string; token: string }> => ipcRenderer.invoke('pane:endpoint'),
+  notify: (title: string, body: string): void => {
+    ipcRenderer.send('pane:notify', String(title).slice(0, 200), String(body).slice(0, 1000));
+  },
+  platform: process.platform,
+});

@@ -63,6 +63,20 @@ describe('pane new', () => {
     expect(ps[1]).toMatchObject({ signature: 'com.example.helper', tag: { name: 'helper' } });
   });
 
+  it('creates a first session when the server has none, naming its pane with --name', async () => {
+    const empty = await serve(['--empty']);
+    try {
+      const r = empty.pane(['new', '--name', 'first', '--', 'sleep', '600']);
+      expect(r.status).toBe(0);
+      const list = JSON.parse(empty.pane(['ls', '--json']).stdout) as Pane[];
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({ n: Number(r.stdout.trim()), tag: { name: 'first' }, launch: { program: 'sleep' } });
+      expect(empty.pane(['session', 'ls']).stdout).toMatch(/\nmain\s+1\s/);
+    } finally {
+      await empty.stop();
+    }
+  });
+
   it('resolves --cwd against the caller’s directory', () => {
     const n = Number(ok('new', '--session', 'n3', '--cwd', '/tmp', '--', 'sleep', '602').trim());
     expect(panes('n3').find((p) => p.n === n)?.cwd).toBe('/tmp');

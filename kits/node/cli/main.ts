@@ -88,7 +88,15 @@ function leadingGlobals(argv: readonly string[]): { socket: string | undefined; 
  * error, 2 usage error, 3 no server). `extra.serve` runs the server for `pane serve`.
  */
 export async function runCli(argv: string[], extra: ServeHook, io: Partial<CliIo> = {}): Promise<number> {
-  const cio: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, ...io };
+  const cio: CliIo = {
+    stdout: io.stdout ?? process.stdout,
+    stderr: io.stderr ?? process.stderr,
+    // process.stdin is built on first touch (~3 ms, and it loads readline for a TTY): only `send -` and `restore -` need it.
+    get stdin() {
+      return io.stdin ?? process.stdin;
+    },
+    env: io.env ?? process.env,
+  };
   const table = commandTable(extra);
   let command: string | undefined;
   let ctx: CommandContext | undefined;

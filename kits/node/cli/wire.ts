@@ -129,12 +129,14 @@ export class WireClient {
     else this.closeCbs.push(cb);
   }
 
-  /** Ends the conversation; pending calls are rejected. */
+  /**
+   * Ends the conversation; pending calls are rejected. Every request we care
+   * about has been answered by now, so the socket is dropped at once rather than
+   * half-closed: a one-shot command then exits without waiting for the server's FIN.
+   */
   close(): void {
     this.closedBy('closed by the client');
-    this.socket.end();
-    // A server that never closes its end must not keep the CLI alive.
-    setTimeout(() => this.socket.destroy(), 200).unref();
+    this.socket.destroy();
   }
 
   private receive(frame: string | Buffer): void {

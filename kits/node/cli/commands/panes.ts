@@ -6,7 +6,7 @@ import type { PaneRef } from '../../../protocol/ids';
 import { bool, int, str, type ParsedArgs } from '../args';
 import { JSON_FLAG, SESSION, TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
-import { UsageError } from '../errors';
+import { OpError, UsageError } from '../errors';
 import { lsTable, paneId } from '../format';
 
 const DIRECTION = {
@@ -109,10 +109,13 @@ export const paneCommands: CommandSpec[] = [
         const created = await c.call('session/new', {
           ...(session !== undefined ? { name: session } : {}),
           ...(cwdOf(a) !== undefined ? { cwd: cwdOf(a) } : {}),
-          ...spec,
+          ...(launch ? { launch } : {}),
         });
         const s = await c.call('session/get', { session: created.session });
-        if (s.focused === null) throw new UsageError('the new session has no pane');
+        if (s.focused === null) throw new OpError(`session ${s.name} was created without a pane`);
+        // session/new takes no pane spec: name the first pane afterwards; a signature cannot follow.
+        if (str(a, 'name') !== undefined) await c.call('pane/tag', { pane: s.focused, name: str(a, 'name') as string });
+        if (str(a, 'sig') !== undefined) ctx.err(`pane: note: --sig is not applied to the first pane of a new session (session/new takes no signature)`);
         if (bool(a, 'float')) await c.call('pane/float', { pane: s.focused, mode: 'float' });
         printAck(ctx, c.host, { pane: s.focused, id: `${s.host}:${s.focused}` });
         return 0;

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import {
+  approachingConfidence,
+  crossApproachConfidence,
+  detectPair,
+  distanceEstimate,
+  domainProximityConfidence,
+  jaccard,
+  mutualDeepeningConfidence,
+  recommend,
+  type Profile,
+} from './convergence';
+import { bestSharedDomain, indexDomains } from './domains';
+
+const idx = indexDomains({ auth: ['auth', 'jwt', 'login', 'session', 'oauth'], db: ['sql', 'migration'] });
+const prof = (name: string, o: { key?: string[]; prev?: string[]; deep?: string[]; stable?: string[] }): Profile => {
+  const key = o.key ?? [];
+  const domains = new Map<string, number>();
+  for (const t of key) for (const d of idx.get(t) ?? []) domains.set(d, (domains.get(d) ?? 0) + 1);
+  return { name, key, keySet: new Set(key), prevKeySet: new Set(o.prev ?? key), deepening: new Set(o.deep ?? []), stable: new Set(o.stable ?? []), domains };
+};
+
+describe("the seed's formulas", () => {
+  it.each([
+    [1, 0.7],
+    [2, 0.8],
+    [3, 0.9],
+    [4, 1],
+    [6, 1],
+  ])('mutual deepening with %i shared topics has confidence %f (0.6 + 0.1 each, at most 1)', (n, want) => {
+    expect(mutualDeepeningConfidence(n)).toBeCloseTo(want, 10);
+  });
+
+  it.each([
+    [0.4, 0.32],
+    [0.5, 0.4],
+    [1, 0.8],
+  ])('approaching with overlap %f has confidence %f (overlap × 0.8)', (j, want) => {
+    expect(approachingConfidence(j)).toBeCloseTo(want, 10);
+  });
+
+  it.each([
+    [1, 0.6],
+    [2, 0.7],
+    [5, 1],
+    [9, 1],
+  ])('cross approach with %i matches has confidence %f (0.5 + 0.1 each, at most 1)', (n, want) => {
+    expect(crossApproachConfidence(n)).toBeCloseTo(want, 10);
+  });
+
+  it.each([
+    [0, 0.3],
+    [0.5, 0.5],
+    [1, 0.7],
+  ])('domain proximity with match score %f has confidence %f (0.3 + 0.4 × score)', (s, want) => {
+    expect(domainProximityConfidence(s)).toBeCloseTo(want, 10);
+  });
+
+  it.each([
+    [['a', 'b'], ['a', 'b'], 1],
+    [['a', 'b'], ['b', 'c'], 1 / 3],
+    [['a'], ['b'], 0],
+    [[], [], 0],
+  ])('Jaccard of %j and %j is %f', (x, y, want) => {
+    expect(jaccard(new Set(x), new Set(y))).toBeCloseTo(want, 10);
+  });
+
+  it.each([
+    [0.7, 0.5, 0],
+    [0.5, 0.3, 1],
+    [0.4, 0.3, 3],
+    [0.2, 0.19, 10],
+    [0.4, 0.4, null],
+    [0.4, 0.5, null],
+  ])('at overlap %f, up from %f, the collision is %s prompts away', (now, before, want) => {
+    expect(distanceEstimate(now, before, 10)).toBe(want);
+  });
+});
+
+describe('detecting convergence between two agents', () => {
+  it('finds mutual deepening on shared deepening topics', () => {
+    const d = detectPair(prof('bob', { deep: ['auth', 'jwt', 'css'] }), prof('ada', { deep: ['auth', 'jwt'] }), 0.35, idx, 10);
+    expect(d).toEqual([{ type: 'mutual-deepening', a: 'ada', b: 'bob', topics: ['auth', 'jwt'], domain: null, confidence: 0.8, distance: null }]);
+  });
+
+  it('finds approaching only when the overlap exceeds the threshold', () => {
+    const a = prof('ada', { key: ['auth', 'jwt', 'login', 'css'], prev: ['auth', 'css', 'ui'] });
+    const b = prof('bob', { key: ['auth', 'jwt', 'login', 'sql'], prev: ['auth', 'sql', 'migration'] });
+    const hit = detectPair(a, b, 0.35, idx, 10).find((x) => x.type === 'approaching')!;
+    expect(hit.confidence).toBeCloseTo(0.6 * 0.8, 10);
+    expect(hit.topics).toEqual(['auth', 'jwt', 'login']);
+    expect(hit.distance).toBe(1);
+    expect(detectPair(a, b, 0.6, idx, 10).some((x) => x.type === 'approaching')).toBe(false);
+  });
+
+  it('finds cross approach in the direction of the one moving in', () => {
+    const d = detectPair(prof('ada', { deep: ['sql', 'migration'] }), prof('bob', { stable: ['sql', 'migration'] }), 0.35, idx, 10);
+    expect(d).toEqual([{ type: 'cross-approach', a: 'ada', b: 'bob', topics: ['sql', 'migration'], domain: null, confidence: 0.7, distance: null }]);
+  });
+
+  it('finds domain proximity for different words of one domain, and only then', () => {
+    const d = detectPair(prof('ada', { key: ['jwt', 'oauth'] }), prof('bob', { key: ['login', 'session', 'css'] }), 0.35, idx, 10);
+    expect(d).toHaveLength(1);
+    expect(d[0]).toMatchObject({ type: 'domain-proximity', domain: 'auth', topics: ['jwt', 'oauth', 'login', 'session'] });
+    expect(d[0]!.confidence).toBeCloseTo(0.3 + 0.4 * (4 / 5), 10);
+  });
+
+  it('says nothing about agents on unrelated work', () => {
+    expect(detectPair(prof('ada', { key: ['css'], deep: ['css'] }), prof('bob', { key: ['sql'], deep: ['sql'] }), 0.35, idx, 10)).toEqual([]);
+  });
+
+  it('scores a shared domain by the share of both agents’ topics inside it', () => {
+    expect(bestSharedDomain(['jwt', 'css'], ['login', 'ui'], idx)).toEqual({ domain: 'auth', score: 0.5, topics: ['jwt', 'login'] });
+    expect(bestSharedDomain(['jwt'], ['css'], idx)).toBeNull();
+  });
+
+  it('recommends by name and quadrant', () => {
+    const label = (n: string) => (n === 'ada' ? 'ada (top-left)' : 'bob (bottom-right)');
+    const r = recommend({ type: 'approaching', a: 'ada', b: 'bob', topics: ['auth', 'jwt'], domain: null, confidence: 0.5, distance: 2 }, label);
+    expect(r).toBe('ada (top-left) and bob (bottom-right) converge on auth, jwt (about 2 prompts away): message each other before editing shared files.');
+  });
+});

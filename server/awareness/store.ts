@@ -1,0 +1,152 @@
+// Awareness state on disk: JSON files written atomically (temp + fsync + rename)
+// under a lock file, so external tools read whole files and may write them too;
+// a corrupt file is moved aside with a warning and the last good copy is used.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+
+/** The seed's lock policy: a few tries, 100 ms apart; a writer holds the lock for one small write. */
+const LOCK_TRIES = 3;
+const LOCK_RETRY_MS = 100;
+/** A lock older than this is left over from a crash: writes take milliseconds. */
+const LOCK_STALE_MS = 10_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `fn` holding `<file>.lock` (created exclusively, holding our pid). A lock
+ * whose owner is dead or that is older than LOCK_STALE_MS is broken.
+ */
+export function withLock<T>(file: string, fn: () => T): T {
+  const lock = `${file}.lock`;
+  for (let i = 0; ; i++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (breakIfStale(lock)) continue;
+      if (i + 1 >= LOCK_TRIES) throw new Error(`${lock} is held by another process (tried ${LOCK_TRIES} times)`);
+      sleepSync(LOCK_RETRY_MS);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+function breakIfStale(lock: string): boolean {
+  try {
+    const pid = Number(fs.readFileSync(lock, 'utf8'));
+    const age = Date.now() - fs.statSync(lock).mtimeMs;
+    if ((Number.isInteger(pid) && pid > 0 && !pidAlive(pid)) || age > LOCK_STALE_MS) {
+      fs.rmSync(lock, { force: true });
+      return true;
+    }
+  } catch {
+    // Gone between our try and our look: try again.
+    return true;
+  }
+  return false;
+}
+
+/** Writes so a reader sees the old file or the new one, never half of either. */
+export function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
+
+export class JsonStore {
+  constructor(
+    readonly dir: string,
+    private readonly warn: (message: string) => void,
+  ) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  file(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  /** Writes the file and its last-good copy (`.bak`), under the lock. */
+  save(name: string, data: unknown): void {
+    const f = this.file(name);
+    const text = `${JSON.stringify(data, null, 1)}\n`;
+    withLock(f, () => {
+      writeAtomic(f, text);
+      writeAtomic(`${f}.bak`, text);
+    });
+  }
+
+  /**
+   * Reads and validates a file. A file that does not parse or fit the schema is
+   * renamed `<name>.corrupt-<time>` and the `.bak` copy is used; only when both are
+   * unusable does it start from `fallback`, and it says so.
+   */
+  load<S extends z.ZodType>(name: string, schema: S, fallback: () => z.output<S>): z.output<S> {
+    const f = this.file(name);
+    return withLock(f, () => {
+      const main = this.read(f, schema);
+      if (main.ok) return main.value;
+      const bak = this.read(`${f}.bak`, schema);
+      if (main.missing && !bak.ok && bak.missing) return fallback();
+      if (!main.missing) this.warn(`awareness: ${f} is unreadable (${main.why}); moved it to ${this.moveAside(f)}`);
+      if (bak.ok) {
+        this.warn(`awareness: using the last good copy ${f}.bak`);
+        writeAtomic(f, fs.readFileSync(`${f}.bak`, 'utf8'));
+        return bak.value;
+      }
+      if (!bak.missing) this.warn(`awareness: ${f}.bak is unreadable too (${bak.why}); moved it to ${this.moveAside(`${f}.bak`)}`);
+      this.warn(`awareness: starting ${name} empty; the unreadable copies are kept beside it`);
+      return fallback();
+    });
+  }
+
+  private read<S extends z.ZodType>(f: string, schema: S): { ok: true; value: z.output<S> } | { ok: false; missing: boolean; why: string } {
+    let text: string;
+    try {
+      text = fs.readFileSync(f, 'utf8');
+    } catch (e) {
+      const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+      return { ok: false, missing, why: (e as Error).message };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      return { ok: false, missing: false, why: `not JSON: ${(e as Error).message}` };
+    }
+    const r = schema.safeParse(json);
+    if (!r.success) {
+      const i = r.error.issues[0];
+      return { ok: false, missing: false, why: `${i?.path.map(String).join('.') || '(top)'}: ${i?.message ?? 'invalid'}` };
+    }
+    return { ok: true, value: r.data };
+  }
+
+  private moveAside(f: string): string {
+    const to = `${f}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    fs.renameSync(f, to);
+    return to;
+  }
+}

@@ -1,0 +1,86 @@
+// Topic extraction: a prompt (or a file path) becomes its top few subject words,
+// with stop words, convergence noise and identity noise removed.
+import type { AwarenessConfig } from './config';
+import { PATH_NOISE } from './config';
+
+/** The sets a config implies, built once per config rather than per prompt. */
+export interface Vocab {
+  drop: Set<string>;
+  pathDrop: Set<string>;
+  topN: number;
+}
+
+export function vocabOf(cfg: AwarenessConfig): Vocab {
+  const drop = new Set<string>();
+  // Both spellings: tokens arrive plural-folded ("does" → "doe"), lists are written plainly.
+  for (const w of [...cfg.stopWords, ...cfg.noiseWords]) {
+    drop.add(w.toLowerCase());
+    drop.add(singular(w.toLowerCase()));
+  }
+  // Identity noise is split like prompt text, so "ada-laptop" drops "ada" and "laptop".
+  for (const id of cfg.identityNoise) for (const t of tokenize(id)) drop.add(t);
+  return { drop, pathDrop: new Set([...drop, ...PATH_NOISE]), topN: cfg.topN };
+}
+
+/**
+ * Lowercased words: camelCase and snake/kebab/dotted names split into their parts
+ * (code talks in identifiers), plurals folded (so "tokens" meets "token"), and
+ * pure numbers and one-letter words dropped.
+ */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+  for (const raw of spaced.toLowerCase().split(/[^a-z0-9]+/)) {
+    if (raw.length < 2 || /^\d+$/.test(raw)) continue;
+    out.push(singular(raw));
+  }
+  return out;
+}
+
+/** A light plural fold; real stemming would merge words that mean different things (e.g. "process"/"proces"). */
+export function singular(w: string): string {
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (/(sses|xes|ches|shes)$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !/(ss|us|is|os|as)$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** Words ranked by frequency, ties by first appearance; at most n. */
+function topByFrequency(words: string[], n: number): string[] {
+  const count = new Map<string, number>();
+  for (const w of words) count.set(w, (count.get(w) ?? 0) + 1);
+  // Map keeps insertion order, so a stable sort leaves ties in order of first appearance.
+  return [...count.entries()]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, n)
+    .map(([w]) => w);
+}
+
+/** The key topics of one prompt. */
+export function extractTopics(text: string, v: Vocab): string[] {
+  return topByFrequency(
+    tokenize(text).filter((w) => !v.drop.has(w)),
+    v.topN,
+  );
+}
+
+/** Topics a touched file contributes: its directory names and its stem ("src/auth/jwtVerify.ts" → auth, jwt, verify). */
+export function pathTopics(file: string, v: Vocab): string[] {
+  const parts = file.split(/[\\/]/).filter((p) => p !== '' && p !== '.' && p !== '..');
+  // Only the last few segments: /home/ada/src/... is where the project lives, not what it is about.
+  const near = parts.slice(-3).map((p, i, a) => (i === a.length - 1 ? p.replace(/\.[^.]*$/, '') : p));
+  const seen = new Set<string>();
+  for (const t of tokenize(near.join(' '))) if (!v.pathDrop.has(t)) seen.add(t);
+  return [...seen];
+}
+
+/** A short stable hash of a prompt (FNV-1a), to notice a repeated prompt without storing it twice. */
+export function hashText(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}

@@ -7,6 +7,7 @@ import type { Capability } from '../kits/protocol/method';
 import { defaultSocketPath } from '../kits/node/paths';
 import { distDir, runningFromSource } from './distDir';
 import { dispatchInternal } from './handlers/dispatch';
+import { namespaceOf } from './namespace/state';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
 import type { PtyPort } from './pty/ptyPort';
@@ -59,6 +60,8 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.env !== undefined ? { env: o.env } : {}),
     ...(o.ringBytes !== undefined ? { ringBytes: o.ringBytes } : {}),
   });
+  // The namespace listens from the start, so /pane/log and event files miss nothing.
+  namespaceOf(server);
   if (socketPath) await listenUnix(server, socketPath);
   let httpUrl: string | undefined;
   let secret: string | undefined;

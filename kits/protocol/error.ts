@@ -8,6 +8,12 @@ export const ErrorCodeSchema = z.enum([
   'pane-not-found',
   'denied',
   'failed',
+  // namespace errors (kits/protocol/namespace.ts): each maps to one errno through FUSE
+  'not-found',
+  'is-directory',
+  'not-directory',
+  'not-permitted',
+  'busy',
   // protocol errors
   'bad-request',
   'unknown-method',

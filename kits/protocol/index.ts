@@ -6,6 +6,7 @@ import { clientMethods } from './client';
 import { floatingMethods } from './floating';
 import { helloMethods } from './hello';
 import { keymapMethods } from './keymap';
+import { namespaceMethods } from './namespace';
 import type { Capability, MethodSpec } from './method';
 import { paneMethods } from './pane';
 import { ptyMethods } from './pty';
@@ -23,6 +24,7 @@ export * from './ids';
 export * from './keymap';
 export * from './method';
 export * from './model';
+export * from './namespace';
 export * from './pane';
 export * from './pty';
 export * from './session';
@@ -37,6 +39,7 @@ export const methods = {
   ...clientMethods,
   ...appMethods,
   ...keymapMethods,
+  ...namespaceMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

@@ -5,12 +5,13 @@ import { PaneFault } from '../../kits/protocol/error';
 import { capabilityOf, isMethodName, methods, type MethodName } from '../../kits/protocol/index';
 import { clientHandlers } from './client';
 import { floatingHandlers } from './floating';
+import { namespaceHandlers } from './namespace';
 import { paneHandlers } from './pane';
 import { ptyHandlers } from './pty';
 import { sessionHandlers } from './session';
 import type { HandlerContext, HandlerFn, HandlerTable } from './types';
 
-const tables: HandlerTable[] = [sessionHandlers, paneHandlers, floatingHandlers, ptyHandlers, clientHandlers];
+const tables: HandlerTable[] = [sessionHandlers, paneHandlers, floatingHandlers, ptyHandlers, clientHandlers, namespaceHandlers];
 const table = new Map<string, HandlerFn<MethodName>>();
 
 /** Adds a family's handlers (later issues register theirs: namespace, agents...). */

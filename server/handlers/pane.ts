@@ -8,7 +8,8 @@ import { parseCommandLine } from '../model/commandLine';
 import { relayout } from '../model/relayout';
 import type { PaneServer } from '../paneServer';
 import { dispatchInternal } from './dispatch';
-import type { HandlerTable } from './types';
+import { interceptorOf } from '../namespace/intercept';
+import type { HandlerContext, HandlerTable } from './types';
 
 export function paneAck(server: PaneServer, p: Pane) {
   return { session: p.session, pane: p.n, id: server.address(p.n) };
@@ -178,11 +179,15 @@ export const paneHandlers: HandlerTable = {
   },
   'pane/exec': async (p, ctx) => {
     const pane = ctx.server.pane(p.pane);
-    const parsed = parseCommandLine(pane, p.line);
-    if (!parsed.ok) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
-    ctx.server.publish('pane/executed', { pane: pane.n, line: p.line.trim(), origin: p.origin ?? 'protocol', by: ctx.client.user });
-    await dispatchInternal(parsed.request.method, parsed.request.params, ctx);
-    return { pane: pane.n, done: true };
+    // acme's event interception: a reader holding /pane/<n>/event open read-write
+    // gets the line instead, and writes back the ones it wants done by default
+    // (server/namespace/paneFiles.ts calls execDefault for those).
+    const interceptor = interceptorOf(ctx.server, pane.n);
+    if (interceptor) {
+      interceptor.offer(p.line.trim(), p.origin ?? 'protocol', ctx.client.user);
+      return { pane: pane.n, done: true, output: `handed to the reader of /pane/${pane.n}/event` };
+    }
+    return execDefault(ctx, pane, p.line, p.origin ?? 'protocol', ctx.client.user);
   },
   'pane/input': (p, { server, client }) => {
     const pane = server.pane(p.pane);
@@ -194,6 +199,15 @@ export const paneHandlers: HandlerTable = {
     return { pane: pane.n, bytes: bytes.byteLength };
   },
 };
+
+/** Performs a command line of the pane's vocabulary: parse, announce, dispatch (no interception). */
+export async function execDefault(ctx: HandlerContext, pane: Pane, line: string, origin: string, by: string) {
+  const parsed = parseCommandLine(pane, line);
+  if (!parsed.ok) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
+  ctx.server.publish('pane/executed', { pane: pane.n, line: line.trim(), origin, by });
+  await dispatchInternal(parsed.request.method, parsed.request.params, ctx);
+  return { pane: pane.n, done: true };
+}
 
 type SplitParams = {
   pane?: string | number | undefined;

@@ -1,0 +1,162 @@
+// What each file of /pane/<n>/ does on read and write: the functions the table
+// rows point at. Reads are computed from the live pane; writes become protocol
+// requests (pane/tag, pane/attrs, pane/input, pane/exec) through dispatch.
+import { PaneFault } from '../../kits/protocol/error';
+import type { Pane } from '../../kits/protocol/model';
+import { parseCommandLine } from '../model/commandLine';
+import { execDefault } from '../handlers/pane';
+import { interceptorOf } from './intercept';
+import { atLine, nsFaults, rectOf, rpc, writtenLines, writtenText } from './call';
+import { attrsText, COMPUTED_ATTRS, commandsText, ctlLine, tagLine } from './lines';
+import { TEXT_MAX } from './state';
+import type { Call, Target, WriteOutcome } from './types';
+
+/**
+ * A read of a terminal body that starts past 0 may reuse the text built for the
+ * read that started it, for this long, even if output moved on: one `cat` then
+ * sees one version, and a 10,000-line screen is rendered once, not once per piece.
+ */
+export const BODY_REUSE_MS = 10_000;
+
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+
+function paneOf(t: Target): Pane {
+  // The resolver only hands pane rows a target with its pane.
+  return t.pane!;
+}
+
+export async function tagRead(_c: Call, t: Target): Promise<Buffer> {
+  return utf8(tagLine(paneOf(t)) + '\n');
+}
+
+/** acme appends tag writes; here to the user text, with a blank kept between words. */
+export async function tagWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  const p = paneOf(t);
+  const text = writtenText(data).replace(/[\r\n]+/g, ' ');
+  if (text === '') return {};
+  const join = p.tag.user !== '' && !/\s$/.test(p.tag.user) && !/^\s/.test(text) ? ' ' : '';
+  await rpc(c, 'pane/tag', { pane: p.n, append: join + text });
+  return {};
+}
+
+export async function bodyRead(c: Call, t: Target, offset: number): Promise<Buffer> {
+  const p = paneOf(t);
+  if (p.kind === 'text') return c.ns.texts.get(p.n) ?? Buffer.alloc(0);
+  if (p.kind === 'widgets') return Buffer.alloc(0);
+  const term = c.ns.server.terminals.get(p.n);
+  const size = `${p.cols}x${p.rows}`;
+  const cached = c.ns.bodies.get(p.n);
+  if (cached) {
+    const current = term !== undefined && cached.end === term.streamEnd && cached.size === size;
+    if (current || (offset > 0 && Date.now() - cached.at < BODY_REUSE_MS)) return cached.text;
+  }
+  const snap = await rpc(c, 'pty/screen', { pane: p.n });
+  const text = utf8(snap.text === '' ? '' : snap.text + '\n');
+  c.ns.bodies.set(p.n, { end: snap.offset, size, text, at: Date.now() });
+  return text;
+}
+
+/** Text panes: appends. A terminal's body is its screen; typing goes to input. */
+export async function bodyWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  const p = paneOf(t);
+  if (p.kind !== 'text') {
+    const hint = p.kind === 'widgets' ? 'a widget pane has no writable body' : `its body is the terminal screen; write to /${p.n}/input to type into it`;
+    throw nsFaults.notPermitted(t.path, hint);
+  }
+  // Capability: appending to a body changes the pane, as pane/tag does.
+  if (!c.ctx.client.capabilities.has('write')) throw nsFaults.notPermitted(t.path, 'this client has no write capability');
+  const old = c.ns.texts.get(p.n) ?? Buffer.alloc(0);
+  if (old.byteLength + data.byteLength > TEXT_MAX) throw nsFaults.bad(t.path, `a text body holds at most ${TEXT_MAX} bytes`);
+  c.ns.texts.set(p.n, Buffer.concat([old, data]));
+  return {};
+}
+
+export async function inputWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  const p = paneOf(t);
+  await rpc(c, 'pane/input', { pane: p.n, data: data.toString('base64'), encoding: 'base64' });
+  return {};
+}
+
+export async function ctlRead(c: Call, t: Target): Promise<Buffer> {
+  const p = paneOf(t);
+  return utf8(ctlLine(p, c.ns.sessionName(p.session), await rectOf(c, p)) + '\n');
+}
+
+/**
+ * ctl: one command per line, each run as pane/exec (origin "ctl"), so it is
+ * parsed by parseCommandLine, shows on the event file and can be intercepted.
+ * Without an interceptor every line is checked first: a bad line fails the
+ * write before anything is done. A line that fails when run stops the rest.
+ */
+export async function ctlWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  const p = paneOf(t);
+  return runCtl(c, t.path, p, writtenLines(data));
+}
+
+export async function runCtl(c: Call, path: string, p: Pane, lines: string[]): Promise<WriteOutcome> {
+  if (lines.length === 0) throw nsFaults.bad(path, 'empty write: give a command, e.g. zoom (the words are in commands)');
+  if (!interceptorOf(c.ns.server, p.n)) {
+    lines.forEach((line, i) => {
+      const r = parseCommandLine(p, line);
+      if (!r.ok) throw atLine(new PaneFault('bad-request', r.message), path, i, line);
+    });
+  }
+  for (const [i, line] of lines.entries()) {
+    try {
+      await rpc(c, 'pane/exec', { pane: p.n, line, origin: 'ctl' });
+    } catch (e) {
+      throw atLine(e, path, i, line);
+    }
+  }
+  return {};
+}
+
+export async function commandsRead(_c: Call, t: Target): Promise<Buffer> {
+  return utf8(commandsText(paneOf(t).vocabulary));
+}
+
+export async function attrsRead(c: Call, t: Target): Promise<Buffer> {
+  const p = paneOf(t);
+  return utf8(attrsText(p, c.ns.sessionName(p.session), c.ns.server.address(p.n), await rectOf(c, p)));
+}
+
+/** key=value sets, key= deletes; all lines or none (one pane/attrs request). */
+export async function attrsWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  const p = paneOf(t);
+  const set: Record<string, string | null> = {};
+  const computed = new Set<string>(COMPUTED_ATTRS);
+  for (const [i, line] of writtenLines(data).entries()) {
+    const eq = line.indexOf('=');
+    if (eq <= 0) throw atLine(new PaneFault('bad-request', 'expected key=value (key= deletes the key)'), t.path, i, line);
+    const key = line.slice(0, eq).trim();
+    if (computed.has(key)) throw atLine(new PaneFault('not-permitted', `${key} is computed by the server; only user-defined keys can be written`), t.path, i, line);
+    const value = line.slice(eq + 1);
+    set[key] = value === '' ? null : value;
+  }
+  if (Object.keys(set).length === 0) throw nsFaults.bad(t.path, 'empty write: give key=value lines');
+  await rpc(c, 'pane/attrs', { pane: p.n, set });
+  return {};
+}
+
+/**
+ * event write-back: each line names an offered execution by its number (the
+ * first field of its "offered" line; the whole line may be echoed back), which
+ * is then performed by default with its original origin and user.
+ */
+export async function eventWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  const p = paneOf(t);
+  for (const [i, line] of writtenLines(data).entries()) {
+    const m = /^(\d+)(?:\s|$)/.exec(line);
+    if (!m) throw atLine(new PaneFault('bad-request', 'write back the number of an "offered" line to have it performed by default'), t.path, i, line);
+    const seq = Number(m[1]);
+    const offer = c.ns.offers.get(p.n)?.get(seq);
+    if (!offer) throw atLine(new PaneFault('bad-request', `no offered command ${seq} on pane ${p.n} (performed already, or never offered)`), t.path, i, line);
+    c.ns.offers.get(p.n)?.delete(seq);
+    try {
+      await execDefault(c.ctx, p, offer.line, offer.origin, offer.by);
+    } catch (e) {
+      throw atLine(e, t.path, i, line);
+    }
+  }
+  return {};
+}

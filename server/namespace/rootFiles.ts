@@ -1,0 +1,131 @@
+// The files and directories above the panes: index, new/ctl, server/*, and the
+// listings of the root, pane directories and the by-* views.
+import type { NsEntry } from '../../kits/protocol/namespace';
+import type { Pane } from '../../kits/protocol/model';
+import { nsFaults, rectOf, rpc } from './call';
+import { ctlLine, encodeName, field, indexLine, splitProgramLine } from './lines';
+import { runCtl } from './paneFiles';
+import type { Call, Row, Target, WriteOutcome } from './types';
+
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+
+export async function allPanes(c: Call): Promise<Pane[]> {
+  return (await rpc(c, 'pane/list', {})).panes;
+}
+
+export function entry(r: Pick<Row, 'type' | 'mode'>, name: string, size = 0): NsEntry {
+  return { name, type: r.type, mode: r.mode, size };
+}
+
+export async function indexRead(c: Call): Promise<Buffer> {
+  const panes = await allPanes(c);
+  return utf8(panes.map((p) => indexLine(p, c.ns.sessionName(p.session)) + '\n').join(''));
+}
+
+/** The root: fixed names from the table, then one directory per pane. */
+export async function rootList(c: Call, rows: readonly Row[]): Promise<NsEntry[]> {
+  const fixed = rows.filter((r) => /^\/[a-z-]+\/?$/.test(r.path)).map((r) => entry(r, r.path.replace(/\//g, ''), r.feed ? r.feed(c, { path: r.path, name: '' }).size : 0));
+  const dir = rows.find((r) => r.path === '/<n>/')!;
+  return [...fixed, ...(await allPanes(c)).map((p) => entry(dir, String(p.n)))];
+}
+
+export function paneDirList(c: Call, t: Target, files: readonly Row[]): NsEntry[] {
+  return files.map((r) => entry(r, r.path.slice('/<n>/'.length), r.feed ? r.feed(c, t).size : 0));
+}
+
+/** The keys a view groups by, as path names. */
+export type View = 'by-sig' | 'by-owner' | 'by-session';
+
+export function viewKey(c: Call, view: View, p: Pane): string {
+  if (view === 'by-sig') return p.signature;
+  if (view === 'by-owner') return p.owner;
+  return c.ns.sessionName(p.session);
+}
+
+export async function viewList(c: Call, view: View, dir: Row): Promise<NsEntry[]> {
+  const keys = new Set<string>();
+  for (const p of await allPanes(c)) keys.add(encodeName(viewKey(c, view, p)));
+  if (view === 'by-session') for (const s of (await rpc(c, 'session/list', {})).sessions) keys.add(encodeName(s.name));
+  return [...keys].sort().map((k) => entry(dir, k));
+}
+
+export async function viewKeyList(c: Call, view: View, key: string, dir: Row): Promise<NsEntry[]> {
+  const panes = (await allPanes(c)).filter((p) => viewKey(c, view, p) === key);
+  return panes.map((p) => entry(dir, String(p.n)));
+}
+
+// ---- new/ctl -----------------------------------------------------------------
+
+/**
+ * new/ctl: the first line is a program (argv; empty = the user's shell) run in a
+ * new pane beside the focused one; later lines, and later writes on the same
+ * handle, are ctl commands for that pane. Reading the handle gives its ctl line.
+ */
+export async function newCtlWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  const lines = data.toString('utf8').split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  let n = c.fid?.created;
+  if (n === undefined) {
+    const first = (lines.shift() ?? '').trim();
+    const argv = splitProgramLine(first);
+    if (typeof argv === 'string') throw nsFaults.bad(t.path, argv);
+    const launch = argv.length === 0 ? undefined : { program: argv[0]!, args: argv.slice(1) };
+    const { sessions } = await rpc(c, 'session/list', {});
+    if (sessions.length === 0) {
+      const s = await rpc(c, 'session/new', launch ? { launch } : {});
+      n = (await rpc(c, 'session/get', { session: s.session })).focused ?? undefined;
+    } else {
+      n = (await rpc(c, 'pane/split', launch ? { launch } : {})).pane;
+    }
+    if (n === undefined) throw nsFaults.bad(t.path, 'the new session has no pane');
+    if (c.fid) {
+      c.fid.created = n;
+      delete c.fid.content;
+    }
+  }
+  const pane = await rpc(c, 'pane/get', { pane: n });
+  const rest = lines.map((l) => l.trim()).filter((l) => l !== '');
+  if (rest.length > 0) await runCtl(c, t.path, pane, rest);
+  return { pane: n, ctl: ctlLine(pane, c.ns.sessionName(pane.session), await rectOf(c, pane)) };
+}
+
+/** Reading new/ctl: the ctl line of the pane this handle created, else nothing (reading never creates). */
+export async function newCtlRead(c: Call): Promise<Buffer> {
+  const n = c.fid?.created;
+  if (n === undefined) return Buffer.alloc(0);
+  const pane = await rpc(c, 'pane/get', { pane: n });
+  return utf8(ctlLine(pane, c.ns.sessionName(pane.session), await rectOf(c, pane)) + '\n');
+}
+
+// ---- server/ -----------------------------------------------------------------
+
+export async function versionRead(c: Call): Promise<Buffer> {
+  const i = await rpc(c, 'server/info', {});
+  return utf8(`pane ${i.version} protocol ${i.protocol} host ${i.host}\n`);
+}
+
+export async function clientsRead(c: Call): Promise<Buffer> {
+  const { clients } = await rpc(c, 'client/list', {});
+  return utf8(
+    clients
+      .map((x) => [x.id, x.name, x.kind, x.user, x.transport, x.capabilities.join(','), x.canWrite ? 'write' : 'read-only', x.attached.join(',')].map(field).join(' ') + '\n')
+      .join(''),
+  );
+}
+
+export async function metricsRead(c: Call): Promise<Buffer> {
+  const i = await rpc(c, 'server/info', {});
+  const m: [string, number | string][] = [
+    ['panes', i.panes],
+    ['sessions', i.sessions],
+    ['clients', i.clients],
+    ['rev', i.rev],
+    ['uptime_ms', Date.now() - i.startedAt],
+    ['rss_bytes', i.memory.rss],
+    ['heap_used_bytes', i.memory.heapUsed],
+    ['pid', i.pid],
+    ['ns_open_handles', c.ns.openFids()],
+    ['ns_log_bytes', c.ns.log.size],
+  ];
+  return utf8(m.map(([k, v]) => `${k} ${v}\n`).join(''));
+}

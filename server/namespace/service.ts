@@ -1,0 +1,162 @@
+// The six namespace operations (list, stat, open, close, read, write) over the
+// table: mode checks, handles, pieces by offset and their encoding. The ns/*
+// handlers are thin calls into these.
+import type { NsEntry, NsStat } from '../../kits/protocol/namespace';
+import type { HandlerContext } from '../handlers/types';
+import { nsFaults } from './call';
+import { interceptorOf, setInterceptor } from './intercept';
+import { resolve, normalize, type Resolved } from './resolve';
+import { namespaceOf } from './state';
+import type { Call, Fid, WriteOutcome } from './types';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A piece as text when it is whole UTF-8 (almost always: pieces end on a character), else base64. */
+export function encodePiece(piece: Buffer): { data: string; encoding: 'utf8' | 'base64' } {
+  try {
+    return { data: strictUtf8.decode(piece), encoding: 'utf8' };
+  } catch {
+    return { data: piece.toString('base64'), encoding: 'base64' };
+  }
+}
+
+/** Ends a piece before a character cut in two, so the next piece starts whole. */
+export function cutAtCharacter(buf: Buffer, start: number, end: number): number {
+  if (end >= buf.byteLength || end - start < 4) return end;
+  let e = end;
+  // Back over continuation bytes (10xxxxxx) to the start of the cut character.
+  while (e > start && e > end - 4 && (buf[e]! & 0xc0) === 0x80) e--;
+  return e > start ? e : end;
+}
+
+function call(ctx: HandlerContext, fid?: Fid): Call {
+  return { ns: namespaceOf(ctx.server), ctx, ...(fid ? { fid } : {}) };
+}
+
+function handle(ctx: HandlerContext, id: number, path: string): Fid {
+  const f = namespaceOf(ctx.server).fid(ctx.client.id, id);
+  if (!f) throw nsFaults.bad(path, `no open handle ${id} on this connection (closed, or never opened)`);
+  if (f.path !== normalize(path)) throw nsFaults.bad(path, `handle ${id} is open on ${f.path}, not ${normalize(path)}`);
+  return f;
+}
+
+/** A handle's target, refreshed: the pane it was opened on must still exist. */
+async function current(c: Call, f: Fid): Promise<Resolved> {
+  if (f.target.pane === undefined) return { row: f.row, target: f.target };
+  return resolve(c, f.path);
+}
+
+export async function nsList(ctx: HandlerContext, path: string): Promise<{ path: string; entries: NsEntry[] }> {
+  const c = call(ctx);
+  const { row, target } = await resolve(c, path);
+  if (row.type !== 'dir' || !row.list) throw nsFaults.notDir(target.path);
+  return { path: target.path, entries: await row.list(c, target) };
+}
+
+export async function nsStat(ctx: HandlerContext, path: string): Promise<NsStat> {
+  const c = call(ctx);
+  const { row, target } = await resolve(c, path);
+  const feed = row.feed?.(c, target);
+  return {
+    path: target.path,
+    name: target.name,
+    type: row.type,
+    mode: row.mode,
+    size: feed?.size ?? 0,
+    stream: row.stream === true,
+    mtime: feed?.mtime ?? target.pane?.createdAt ?? c.ns.server.startedAt,
+    doc: row.doc,
+  };
+}
+
+export async function nsOpen(ctx: HandlerContext, path: string, mode: 'r' | 'w' | 'rw') {
+  const c = call(ctx);
+  const { row, target } = await resolve(c, path);
+  if (row.type === 'dir') throw nsFaults.isDir(target.path);
+  if (mode !== 'w' && (row.mode & 0o444) === 0) throw nsFaults.notPermitted(target.path, 'write-only');
+  if (mode !== 'r') {
+    if ((row.mode & 0o222) === 0 || !row.put) throw nsFaults.notPermitted(target.path, 'read-only');
+    if (!ctx.client.capabilities.has('write')) throw nsFaults.notPermitted(target.path, 'opening for writing needs the write capability');
+  }
+  const intercept = row.path === '/<n>/event' && mode === 'rw' ? target.pane!.n : undefined;
+  if (intercept !== undefined && interceptorOf(ctx.server, intercept)) {
+    throw nsFaults.busy(target.path, `pane ${intercept}’s executions are already intercepted by another reader; open it read-only to watch`);
+  }
+  const fid = c.ns.addFid({
+    client: ctx.client.id,
+    path: target.path,
+    mode,
+    row,
+    target,
+    ...(row.feed ? { reader: row.feed(c, target).subscribe() } : {}),
+    ...(intercept !== undefined ? { intercepting: intercept } : {}),
+  });
+  if (intercept !== undefined) setInterceptor(ctx.server, intercept, { offer: (line, origin, by) => void c.ns.offer(intercept, { line, origin, by }) });
+  return { fid: fid.id, path: fid.path, stream: row.stream === true };
+}
+
+export function nsClose(ctx: HandlerContext, id: number) {
+  const ns = namespaceOf(ctx.server);
+  const f = ns.fid(ctx.client.id, id);
+  if (!f) throw nsFaults.bad(`fid ${id}`, `no open handle ${id} on this connection`);
+  ns.closeFid(f);
+  return { fid: id };
+}
+
+export interface ReadParams {
+  path: string;
+  fid?: number | undefined;
+  offset?: number | undefined;
+  count: number;
+  wait: boolean;
+}
+
+export async function nsRead(ctx: HandlerContext, p: ReadParams) {
+  const f = p.fid === undefined ? undefined : handle(ctx, p.fid, p.path);
+  const c = call(ctx, f);
+  const { row, target } = f ? await current(c, f) : await resolve(c, p.path);
+  if (row.type === 'dir') throw nsFaults.isDir(target.path);
+  if ((row.mode & 0o444) === 0) throw nsFaults.notPermitted(target.path, 'write-only');
+  if (f && f.mode === 'w') throw nsFaults.notPermitted(target.path, `handle ${f.id} was opened write-only`);
+  if (row.feed) {
+    if (f?.reader && p.offset === undefined) {
+      const data = await f.reader.read(p.count, p.wait);
+      return { ...encodePiece(data), offset: f.reader.consumed - data.byteLength, count: data.byteLength, eof: f.reader.pending === 0 };
+    }
+    const feed = row.feed(c, target);
+    const offset = p.offset ?? 0;
+    const piece = feed.read(offset, p.count);
+    return { ...encodePiece(piece), offset, count: piece.byteLength, eof: offset + piece.byteLength >= feed.size };
+  }
+  const offset = p.offset ?? 0;
+  // Through a handle, a read from 0 renders the file anew and later pieces reuse it: one cat, one version.
+  let buf = f && offset > 0 ? f.content : undefined;
+  if (buf === undefined) {
+    buf = await row.content!(c, target, offset);
+    if (f) f.content = buf;
+  }
+  const start = Math.min(offset, buf.byteLength);
+  const end = cutAtCharacter(buf, start, Math.min(start + p.count, buf.byteLength));
+  const piece = buf.subarray(start, end);
+  return { ...encodePiece(piece), offset: start, count: piece.byteLength, eof: end >= buf.byteLength };
+}
+
+export interface WriteParams {
+  path: string;
+  fid?: number | undefined;
+  data: string;
+  encoding: 'utf8' | 'base64';
+}
+
+export async function nsWrite(ctx: HandlerContext, p: WriteParams): Promise<{ count: number } & WriteOutcome> {
+  const f = p.fid === undefined ? undefined : handle(ctx, p.fid, p.path);
+  const c = call(ctx, f);
+  const { row, target } = f ? await current(c, f) : await resolve(c, p.path);
+  if (row.type === 'dir') throw nsFaults.isDir(target.path);
+  if ((row.mode & 0o222) === 0 || !row.put) throw nsFaults.notPermitted(target.path, 'read-only');
+  if (f && f.mode === 'r') throw nsFaults.notPermitted(target.path, `handle ${f.id} was opened read-only`);
+  const data = Buffer.from(p.data, p.encoding === 'base64' ? 'base64' : 'utf8');
+  const out = await row.put(c, target, data);
+  if (f) delete f.content;
+  return { count: data.byteLength, ...out };
+}

@@ -1,0 +1,157 @@
+// The /pane tree as one table, acme's fsys.c way: each row is a file or
+// directory with its mode, what read and write do, a one-line doc, and the
+// functions that do it. The resolver, ns/* handlers, directory listings and
+// docs/namespace.md are all driven from these rows, so they cannot disagree.
+import {
+  attrsRead,
+  attrsWrite,
+  bodyRead,
+  bodyWrite,
+  commandsRead,
+  ctlRead,
+  ctlWrite,
+  eventWrite,
+  inputWrite,
+  tagRead,
+  tagWrite,
+} from './paneFiles';
+import {
+  clientsRead,
+  entry,
+  indexRead,
+  metricsRead,
+  newCtlRead,
+  newCtlWrite,
+  paneDirList,
+  rootList,
+  versionRead,
+  viewKeyList,
+  viewList,
+  type View,
+} from './rootFiles';
+import type { Row } from './types';
+
+/** Modes as ls shows them: directories r-x, read-only r--, read-write rw-, write-only -w-. */
+const DIR = 0o555;
+const RO = 0o444;
+const RW = 0o644;
+const WO = 0o222;
+
+/** The files of every pane directory: /<n>/ and the same pane under each by-* view. */
+export const PANE_FILES: readonly Row[] = [
+  {
+    path: '/<n>/tag', type: 'file', mode: RW, content: tagRead, put: tagWrite,
+    doc: 'The tag, as the window shows it.',
+    read: 'one line: the name, the command words, "|", then the user text',
+    write: 'appends the text to the user part (a final newline is dropped, a blank is kept between words)',
+  },
+  {
+    path: '/<n>/body', type: 'file', mode: RW, content: bodyRead, put: bodyWrite,
+    doc: 'The pane’s text, served in pieces by offset.',
+    read: 'a terminal: scrollback then screen as plain text, trailing blanks trimmed; a text pane: its contents',
+    write: 'appends (text panes only; a terminal is typed into through input)',
+  },
+  {
+    path: '/<n>/input', type: 'file', mode: WO, put: inputWrite,
+    doc: 'Keyboard input of a terminal pane.',
+    read: '',
+    write: 'the bytes, exactly, to the PTY (needs write permission: pane/input)',
+  },
+  {
+    path: '/<n>/ctl', type: 'file', mode: RW, content: ctlRead, put: ctlWrite,
+    doc: 'Status and control.',
+    read: 'one line: id, session, signature, state, COLSxROWS, geometry x,y,w,h (- when hidden), quadrant',
+    write: 'commands of the pane’s vocabulary, one per line, each run as pane/exec (origin ctl); a bad line fails the write',
+  },
+  {
+    path: '/<n>/commands', type: 'file', mode: RO, content: commandsRead,
+    doc: 'The pane’s command vocabulary: the words of the tag, the palette, ctl and `pane exec`.',
+    read: 'one word per line: its usage (args in order, [optional], a|b choices), a tab, its doc',
+    write: '',
+  },
+  {
+    path: '/<n>/attrs', type: 'file', mode: RW, content: attrsRead, put: attrsWrite,
+    doc: 'Attributes, computed and user-defined.',
+    read: 'key=value lines: id sig kind owner session cwd pid quadrant geometry state exit size, then the pane’s own attrs sorted',
+    write: 'key=value lines set user-defined keys, key= deletes one; computed keys are refused',
+  },
+  {
+    path: '/<n>/event', type: 'file', stream: true, mode: RW, feed: (c, t) => c.ns.eventFeed(t.pane!.n), put: eventWrite,
+    doc: 'The pane’s events, one per line: SEQ KIND ORIGIN BY TEXT.',
+    read: 'a growing file; through an open handle a read blocks until the next event. Opened read-write: this reader intercepts command executions',
+    write: 'the SEQ of an "offered" line: performs that command by default',
+  },
+];
+
+const viewRows = (view: View, key: string, what: string): Row[] => [
+  {
+    path: `/${view}/`, type: 'dir', mode: DIR, list: (c) => viewList(c, view, { type: 'dir', mode: DIR } as Row),
+    doc: `Panes grouped by ${what}.`, read: `one directory per ${what} in use ("/" and "%" in names written %2F, %25)`, write: '',
+  },
+  {
+    path: `/${view}/<${key}>/`, type: 'dir', mode: DIR, list: (c, t) => viewKeyList(c, view, t.key!, { type: 'dir', mode: DIR } as Row),
+    doc: `The panes whose ${what} is <${key}>.`, read: 'one directory per pane, named by its number', write: '',
+  },
+  {
+    path: `/${view}/<${key}>/<n>/`, type: 'dir', mode: DIR, list: (c, t) => paneDirList(c, t, PANE_FILES),
+    doc: 'The same pane directory as /<n>/: the same files, the same state.', read: 'the files of /<n>/', write: '',
+  },
+];
+
+export const NAMESPACE_TABLE: readonly Row[] = [
+  {
+    path: '/', type: 'dir', mode: DIR, list: (c) => rootList(c, NAMESPACE_TABLE),
+    doc: 'The namespace root (mounted at /pane or wherever `pane mount DIR` puts it).',
+    read: 'the files and directories below, then one directory per pane', write: '',
+  },
+  {
+    path: '/index', type: 'file', mode: RO, content: (c) => indexRead(c),
+    doc: 'Every pane, one fixed-width line each.',
+    read: 'id host session signature owner quadrant state, padded to fixed widths (blanks in a field become _, an empty one -), then the tag line',
+    write: '',
+  },
+  {
+    path: '/log', type: 'file', stream: true, mode: RO, feed: (c) => c.ns.log,
+    doc: 'Every pane operation on the server, one line each: ID OP TEXT (ID is - when no pane).',
+    read: 'a growing file of new, close, exit, restart, exec, tag, focus, zoom, session-new, session-close, attach, detach; a handle’s read blocks for the next',
+    write: '',
+  },
+  {
+    path: '/new/', type: 'dir', mode: DIR, list: () => [entry({ type: 'file', mode: RW }, 'ctl')],
+    doc: 'Makes new panes.', read: 'ctl', write: '',
+  },
+  {
+    path: '/new/ctl', type: 'file', mode: RW, content: (c) => newCtlRead(c), put: newCtlWrite,
+    doc: 'Writing a program line opens a pane running it.',
+    read: 'through the handle that created a pane: that pane’s ctl line, id first; otherwise nothing',
+    write: 'first line: a program and its args (quotes group, no shell; empty = your shell), run beside the focused pane; further lines: ctl commands for it',
+  },
+  {
+    path: '/server/', type: 'dir', mode: DIR,
+    list: () => NAMESPACE_TABLE.filter((r) => r.path.startsWith('/server/') && r.path !== '/server/').map((r) => entry(r, r.path.slice('/server/'.length))),
+    doc: 'The server itself.', read: 'version clients metrics', write: '',
+  },
+  {
+    path: '/server/version', type: 'file', mode: RO, content: (c) => versionRead(c),
+    doc: 'What is serving.', read: 'one line: pane VERSION protocol N host HOST', write: '',
+  },
+  {
+    path: '/server/clients', type: 'file', mode: RO, content: (c) => clientsRead(c),
+    doc: 'Connected clients.', read: 'one line each: id name kind user transport capabilities write|read-only attached-panes', write: '',
+  },
+  {
+    path: '/server/metrics', type: 'file', mode: RO, content: (c) => metricsRead(c),
+    doc: 'Counts and sizes.', read: '"name value" lines: panes sessions clients rev uptime_ms rss_bytes heap_used_bytes pid ns_open_handles ns_log_bytes', write: '',
+  },
+  ...viewRows('by-sig', 'sig', 'app signature'),
+  ...viewRows('by-owner', 'owner', 'owner (a user or agent)'),
+  ...viewRows('by-session', 'session', 'session name'),
+  {
+    path: '/<n>/', type: 'dir', mode: DIR, list: (c, t) => paneDirList(c, t, PANE_FILES),
+    doc: 'One pane; <n> is its number, or HOST:N (listed as N).', read: 'tag body input ctl commands attrs event', write: '',
+  },
+  ...PANE_FILES,
+];
+
+/** Rows by path pattern, for the resolver. */
+export const ROWS: ReadonlyMap<string, Row> = new Map(NAMESPACE_TABLE.map((r) => [r.path, r]));

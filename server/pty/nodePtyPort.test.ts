@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { NodePtyPort, readTpgid, resolveProgram } from './nodePtyPort';
+import type { PtyProcess, PtySpawnOptions } from './ptyPort';
+
+const port = new NodePtyPort();
+const started: PtyProcess[] = [];
+const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', HOME: process.env.HOME ?? '/tmp' };
+
+function spawn(o: Partial<PtySpawnOptions> & { file: string }): PtyProcess {
+  const p = port.spawn({ args: [], cwd: process.cwd(), env, cols: 80, rows: 24, ...o });
+  started.push(p);
+  return p;
+}
+
+function collect(p: PtyProcess) {
+  const chunks: Buffer[] = [];
+  p.onData((d) => chunks.push(d));
+  const exit = new Promise<{ code: number | null; signal: number | null }>((res) => p.onExit(res));
+  return { exit, bytes: () => Buffer.concat(chunks) };
+}
+
+afterEach(() => {
+  for (const p of started.splice(0)) p.kill('SIGKILL');
+});
+
+describe('NodePtyPort', () => {
+  it('delivers output as Buffers and reports the exit code', async () => {
+    const p = spawn({ file: 'bash', args: ['-c', 'printf "héllo"; exit 3'] });
+    const c = collect(p);
+    expect(await c.exit).toEqual({ code: 3, signal: null });
+    expect(c.bytes().toString('utf8')).toBe('héllo');
+  });
+
+  it('reports a signal death as a signal, not a code', async () => {
+    const p = spawn({ file: 'sleep', args: ['30'] });
+    const c = collect(p);
+    p.kill('SIGTERM');
+    expect(await c.exit).toEqual({ code: null, signal: 15 });
+  });
+
+  it('reports exit only after every byte was read, even from a flood that ends at once', async () => {
+    // 200 KB, then exit immediately: the case where node-pty alone can lose the tail.
+    for (let run = 0; run < 4; run++) {
+      const p = spawn({ file: 'bash', args: ['-c', 'head -c 200000 /dev/zero | tr "\\0" x; exit 0'] });
+      const c = collect(p);
+      await c.exit;
+      const out = c.bytes();
+      expect(out.byteLength).toBe(200_000);
+      expect(out.every((b) => b === 0x78)).toBe(true);
+    }
+  });
+
+  it('keeps the output a paused stream holds past the exit and delivers it on resume', async () => {
+    const p = spawn({ file: 'bash', args: ['-c', 'head -c 3000 /dev/zero | tr "\\0" y'] });
+    p.pause();
+    const c = collect(p);
+    let exited = false;
+    void c.exit.then(() => (exited = true));
+    // node-pty would destroy the stream 200 ms after the exit; wait well past that.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(exited).toBe(false);
+    p.resume();
+    await c.exit;
+    expect(c.bytes().byteLength).toBe(3000);
+  });
+
+  it('reports exit even when a background child keeps the terminal open', async () => {
+    const p = spawn({ file: 'bash', args: ['-c', 'sleep 20 & echo "started $!"'] });
+    const c = collect(p);
+    const t0 = Date.now();
+    try {
+      expect((await c.exit).code).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(15_000); // well before the sleeper would let go
+    } finally {
+      const bg = Number(/started (\d+)/.exec(c.bytes().toString())?.[1]);
+      if (bg > 0) {
+        try {
+          process.kill(bg, 'SIGKILL');
+        } catch {
+          // already gone with its session
+        }
+      }
+    }
+  });
+
+  it('tells the foreground process group of the terminal', async () => {
+    const p = spawn({ file: 'bash', args: ['--norc', '--noprofile', '-i'] });
+    const c = collect(p);
+    await until(() => c.bytes().length > 0);
+    expect(p.foregroundPgid()).toBe(p.pid); // an interactive bash leads its own group in front
+    p.write('sleep 5\r');
+    await until(() => {
+      const g = p.foregroundPgid();
+      return g !== null && g !== p.pid;
+    });
+    expect(readTpgid(p.pid)).not.toBe(p.pid);
+  });
+
+  it('throws a clear error for a program that does not exist', () => {
+    expect(() => spawn({ file: 'no-such-program-xyz' })).toThrow(/cannot start no-such-program-xyz: not found in PATH/);
+    expect(() => spawn({ file: './nope.sh' })).toThrow(/no executable file at/);
+    expect(() => spawn({ file: 'bash', cwd: '/no/such/dir' })).toThrow(/not a directory/);
+  });
+
+  it('resolves a bare program name through PATH', () => {
+    expect(resolveProgram('sh', '/nonexistent:/bin:/usr/bin', '/')).toMatch(/\/sh$/);
+  });
+
+  it('returns null for the foreground group of a process that is gone', () => {
+    expect(readTpgid(2 ** 22 + 12345)).toBeNull();
+  });
+});
+
+async function until(cond: () => boolean, ms = 5_000): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,262 @@
+// The real PtyPort on node-pty: bytes in and out (encoding null), and an exit
+// that is reported only after the output stream reached its end, because on
+// Linux node-pty 1.1.0 can lose the last kilobytes at exit (node-pty issue #726).
+import { accessSync, constants, readFileSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import * as nodePty from 'node-pty';
+import type { PtyPort, PtyProcess, PtySpawnOptions } from './ptyPort';
+
+/**
+ * After the child exited, how long the output must stay quiet (while not paused)
+ * before we give up on end-of-file. Needed when a background grandchild still
+ * holds the terminal open, so EOF never comes; short enough that such a pane is
+ * seen as exited promptly, long enough that a busy event loop is not mistaken
+ * for silence (a final check also runs after one more I/O poll).
+ */
+export const EXIT_IDLE_MS = 150;
+/**
+ * Upper bound, in unpaused time after the child exited, on waiting for EOF while
+ * something keeps writing into the terminal. Time spent paused by flow control
+ * does not count: those bytes are waiting for us in the kernel, not lost.
+ */
+export const EXIT_DRAIN_MAX_MS = 5_000;
+
+type ExitStatus = { code: number | null; signal: number | null };
+
+/** The parts of node-pty's UnixTerminal we reach into (lib/unixTerminal.js). */
+interface UnixTerminalInternals {
+  _socket?: import('node:net').Socket;
+  _fd?: number;
+  _writeStream?: { _writeQueue?: unknown[]; dispose?: () => void };
+}
+
+/** Read size for the final synchronous drain; the kernel holds at most tens of KiB per pty. */
+const DRAIN_CHUNK = 64 << 10;
+
+export class NodePtyPort implements PtyPort {
+  spawn(opts: PtySpawnOptions): PtyProcess {
+    checkCwd(opts.cwd);
+    const file = resolveProgram(opts.file, opts.env.PATH ?? process.env.PATH ?? '', opts.cwd);
+    let p: nodePty.IPty;
+    try {
+      p = nodePty.spawn(file, opts.args, {
+        name: opts.env.TERM ?? 'xterm-256color',
+        cols: opts.cols,
+        rows: opts.rows,
+        cwd: opts.cwd,
+        env: opts.env,
+        encoding: null,
+      });
+    } catch (e) {
+      throw new Error(`cannot start ${opts.file}: ${(e as Error).message}`, { cause: e });
+    }
+    return new NodePtyProcess(p);
+  }
+}
+
+class NodePtyProcess implements PtyProcess {
+  readonly pid: number;
+  private dataCbs: ((d: Buffer) => void)[] = [];
+  private exitCbs: ((s: ExitStatus) => void)[] = [];
+  private status: ExitStatus | null = null;
+  private eof = false;
+  private reported = false;
+  private isPaused = false;
+  private bytesSeen = 0;
+  private drainTimer: NodeJS.Timeout | null = null;
+  private forceDestroy: (() => void) | null = null;
+
+  constructor(private readonly p: nodePty.IPty) {
+    this.pid = p.pid;
+    p.onData((d) => {
+      const buf = d as unknown as Buffer; // encoding: null delivers Buffers; the typings say string
+      this.bytesSeen += buf.byteLength;
+      for (const cb of this.dataCbs) cb(buf);
+    });
+    p.onExit(({ exitCode, signal }) => {
+      this.status = signal ? { code: null, signal } : { code: exitCode, signal: null };
+      this.finish();
+    });
+    this.guardSocket();
+  }
+
+  /**
+   * Two ways the tail gets lost, both closed here:
+   * 1. libuv (libuv#4992, unfixed in Node 20) takes POLLHUP after a partial read
+   *    as end-of-file, while a Linux pty master may still hold data: on 'end' we
+   *    read the fd dry ourselves before the stream closes it.
+   * 2. node-pty, on the child's exit, waits only 200 ms for its read stream to
+   *    close, then destroys it with whatever the kernel still holds (all of it
+   *    if paused). We defer that destroy until the stream ends by itself (EIO or
+   *    EOF once every writer closed the terminal), or until the output stayed
+   *    quiet while flowing (EXIT_IDLE_MS), or EXIT_DRAIN_MAX_MS.
+   */
+  private guardSocket(): void {
+    const internals = this.p as unknown as UnixTerminalInternals;
+    const sock = internals._socket;
+    if (!sock || typeof sock.destroy !== 'function') return; // another node-pty: keep its own behaviour
+    sock.once('close', () => {
+      this.eof = true;
+      // Input still queued (the child stopped reading) would be written to a closed, maybe reused, fd.
+      const ws = internals._writeStream;
+      if (Array.isArray(ws?._writeQueue)) ws._writeQueue.length = 0;
+      ws?.dispose?.();
+      this.finish();
+    });
+    const fd = internals._fd;
+    if (typeof fd === 'number') sock.once('end', () => this.drainFd(fd));
+    const destroy = sock.destroy.bind(sock);
+    this.forceDestroy = () => {
+      this.forceDestroy = null;
+      destroy();
+    };
+    sock.destroy = ((err?: Error) => {
+      // Stream internals destroy with an error (EIO) or after 'end'; let those through.
+      if (err !== undefined || sock.readableEnded || sock.destroyed || !this.forceDestroy) return destroy(err);
+      this.watchDrain(); // node-pty's post-exit timer: wait for the real end instead
+      return sock;
+    }) as typeof sock.destroy;
+  }
+
+  /** Reads what the kernel still holds after a premature EOF; stops at EIO (all writers gone) or EAGAIN. */
+  private drainFd(fd: number): void {
+    const buf = Buffer.allocUnsafe(DRAIN_CHUNK);
+    for (;;) {
+      let n = 0;
+      try {
+        n = readSync(fd, buf, 0, buf.byteLength, null);
+      } catch {
+        return;
+      }
+      if (n <= 0) return;
+      const chunk = Buffer.from(buf.subarray(0, n));
+      this.bytesSeen += n;
+      for (const cb of this.dataCbs) cb(chunk);
+    }
+  }
+
+  private watchDrain(): void {
+    if (this.drainTimer || this.eof) return;
+    let flowingMs = 0;
+    let lastSeen = this.bytesSeen;
+    const tick = () => {
+      this.drainTimer = null;
+      if (this.eof || !this.forceDestroy) return;
+      if (!this.isPaused) flowingMs += EXIT_IDLE_MS;
+      const quiet = !this.isPaused && this.bytesSeen === lastSeen;
+      lastSeen = this.bytesSeen;
+      if (flowingMs >= EXIT_DRAIN_MAX_MS) return this.forceDestroy();
+      if (!quiet) return void (this.drainTimer = setTimeout(tick, EXIT_IDLE_MS));
+      // A timer can fire before the poll phase reads bytes that arrived while the
+      // loop was busy; look once more after that phase.
+      setImmediate(() => {
+        if (this.eof || !this.forceDestroy) return;
+        if (this.bytesSeen === lastSeen && !this.isPaused) this.forceDestroy();
+        else this.drainTimer = setTimeout(tick, EXIT_IDLE_MS);
+      });
+    };
+    this.drainTimer = setTimeout(tick, EXIT_IDLE_MS);
+  }
+
+  private finish(): void {
+    if (this.reported || !this.status) return;
+    // Without access to the socket we cannot see EOF; node-pty's own exit is all we have.
+    if (!this.eof && this.forceDestroy) return;
+    this.reported = true;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.drainTimer = null;
+    const s = this.status;
+    for (const cb of this.exitCbs) cb(s);
+  }
+
+  onData(cb: (data: Buffer) => void): void {
+    this.dataCbs.push(cb);
+  }
+
+  onExit(cb: (status: ExitStatus) => void): void {
+    this.exitCbs.push(cb);
+  }
+
+  write(data: string | Buffer): void {
+    // Once the stream closed its fd, a write would hit EBADF (or a reused fd number).
+    if (!this.status && !this.eof) this.p.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.status || this.eof) return; // resizing a closed terminal throws in node-pty
+    try {
+      this.p.resize(cols, rows);
+    } catch {
+      // The fd can close between the child's exit and our hearing of it.
+    }
+  }
+
+  pause(): void {
+    this.isPaused = true;
+    this.p.pause();
+  }
+
+  resume(): void {
+    this.isPaused = false;
+    this.p.resume();
+  }
+
+  kill(signal?: string): void {
+    if (this.status) return; // the pid may already belong to someone else
+    this.p.kill(signal);
+  }
+
+  foregroundPgid(): number | null {
+    return readTpgid(this.pid);
+  }
+}
+
+/** Field 8 (tpgid) of /proc/<pid>/stat: the foreground process group of the process's terminal. */
+export function readTpgid(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // comm (field 2) is in parentheses and may hold spaces or ')': split after the last ')'.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const tpgid = Number(rest[5]); // rest[0] is field 3 (state)
+    return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : null;
+  } catch {
+    return null;
+  }
+}
+
+function checkCwd(cwd: string): void {
+  let ok = false;
+  try {
+    ok = statSync(cwd).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!ok) throw new Error(`cannot start in ${cwd}: not a directory`);
+}
+
+/**
+ * node-pty forks first and execs later, so a missing program shows up as a
+ * child printing "execvp(3) failed" and exiting 1. Resolve it here instead, so
+ * the caller gets a clear error and no pane full of noise.
+ */
+export function resolveProgram(file: string, pathEnv: string, cwd: string): string {
+  const executable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (file.includes('/')) {
+    const abs = path.resolve(cwd, file);
+    if (!executable(abs)) throw new Error(`cannot start ${file}: no executable file at ${abs}`);
+    return abs;
+  }
+  for (const dir of pathEnv.split(':')) {
+    if (!dir) continue;
+    const candidate = path.resolve(cwd, dir, file);
+    if (executable(candidate)) return candidate;
+  }
+  throw new Error(`cannot start ${file}: not found in PATH`);
+}

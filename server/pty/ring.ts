@@ -1,0 +1,100 @@
+// A bounded byte ring addressed by monotonically increasing stream offsets: the
+// memory of a terminal pane, from which late readers and lagging clients catch up.
+// One circular buffer (grown lazily up to capacity), so appending copies only the new bytes.
+
+/**
+ * Default bytes kept per pane. 4 MiB holds ~50,000 lines of typical output (well
+ * past the 10,000-line screen scrollback), so a client that fell behind or a
+ * `pty/read` of recent history is almost always served without a gap, and a
+ * burst of up to ~3 MiB can outrun the screen model without pausing the PTY;
+ * 100 panes still cost at most 400 MiB (idle ones far less: it grows lazily).
+ */
+export const DEFAULT_RING_BYTES = 4 << 20;
+
+/** First allocation; most panes never print more than this, so they never grow. */
+const INITIAL_BYTES = 64 << 10;
+
+export interface RingRead {
+  /** Offset of the first byte of `data` (streamStart when the asked offset was dropped). */
+  from: number;
+  /** Offset one past the last byte of `data`. */
+  to: number;
+  /** True when the asked offset was older than streamStart, so bytes were skipped. */
+  gap: boolean;
+  data: Buffer;
+}
+
+export class ByteRing {
+  private buf: Uint8Array;
+  private start = 0;
+  private end = 0;
+
+  constructor(readonly capacity: number = DEFAULT_RING_BYTES) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`ring capacity must be a positive integer, not ${capacity}`);
+    this.buf = new Uint8Array(Math.min(capacity, INITIAL_BYTES));
+  }
+
+  /** The oldest offset still held. */
+  get streamStart(): number {
+    return this.start;
+  }
+
+  /** One past the newest byte appended. */
+  get streamEnd(): number {
+    return this.end;
+  }
+
+  append(data: Uint8Array): void {
+    const n = data.byteLength;
+    if (n === 0) return;
+    const newEnd = this.end + n;
+    const held = Math.min(newEnd - this.start, this.capacity);
+    if (held > this.buf.byteLength) this.grow(held);
+    const size = this.buf.byteLength;
+    // Only the last `size` bytes of a huge append can survive it.
+    const src = n > size ? data.subarray(n - size) : data;
+    this.put(newEnd - src.byteLength, src);
+    this.end = newEnd;
+    this.start = Math.max(this.start, newEnd - size);
+  }
+
+  /** Up to `maxBytes` from `from` (clamped into [streamStart, streamEnd]). */
+  read(from: number, maxBytes: number): RingRead {
+    let at = Math.max(0, Math.floor(from));
+    const gap = at < this.start;
+    if (gap) at = this.start;
+    if (at > this.end) at = this.end;
+    const to = Math.min(this.end, at + Math.max(0, Math.floor(maxBytes)));
+    const data = Buffer.allocUnsafe(to - at);
+    const size = this.buf.byteLength;
+    let done = 0;
+    while (done < data.byteLength) {
+      const p = (at + done) % size;
+      const len = Math.min(data.byteLength - done, size - p);
+      data.set(this.buf.subarray(p, p + len), done);
+      done += len;
+    }
+    return { from: at, to, gap, data };
+  }
+
+  /** Writes `src` at stream offset `at` (physical index = offset mod size). */
+  private put(at: number, src: Uint8Array): void {
+    const size = this.buf.byteLength;
+    let done = 0;
+    while (done < src.byteLength) {
+      const p = (at + done) % size;
+      const len = Math.min(src.byteLength - done, size - p);
+      this.buf.set(src.subarray(done, done + len), p);
+      done += len;
+    }
+  }
+
+  private grow(need: number): void {
+    let size = this.buf.byteLength;
+    while (size < need) size *= 2;
+    size = Math.min(size, this.capacity);
+    const held = this.read(this.start, this.end - this.start).data;
+    this.buf = new Uint8Array(size);
+    this.put(this.start, held);
+  }
+}

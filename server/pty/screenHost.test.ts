@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+import * as headless from '@xterm/headless';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ScreenHost } from './screenHost';
+
+const hosts: ScreenHost[] = [];
+function host(o: ConstructorParameters<typeof ScreenHost>[0] = {}): ScreenHost {
+  const h = new ScreenHost(o);
+  hosts.push(h);
+  return h;
+}
+afterAll(() => hosts.forEach((h) => h.dispose()));
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+describe('ScreenHost', () => {
+  it('snapshots a pane at exactly the offset of the bytes it was sent', async () => {
+    const h = host();
+    h.open(1, { cols: 20, rows: 5 });
+    h.write(1, enc('hello   \r\nworld\r\n\r\n'));
+    const a = await h.snapshot(1);
+    expect(a.offset).toBe(enc('hello   \r\nworld\r\n\r\n').byteLength);
+    expect(a.text).toBe('hello\nworld'); // trailing blanks and empty lines gone
+    expect(a).toMatchObject({ pane: 1, cols: 20, rows: 5, cursor: { x: 0, y: 3 } });
+    h.write(1, enc('more'));
+    const b = await h.snapshot(1);
+    expect(b.offset).toBe(a.offset + 4);
+    expect(b.text).toBe('hello\nworld\n\nmore'); // the cursor sat on the fourth row
+  });
+
+  it('keeps panes apart and counts offsets from where a pane starts', async () => {
+    const h = host();
+    h.open(1, { cols: 10, rows: 3 });
+    h.open(2, { cols: 10, rows: 3, offset: 1000 });
+    h.write(1, enc('one'));
+    h.write(2, enc('two'));
+    h.write(2, enc('!'), 2000); // a gap: the stream continues at 2000
+    const [a, b] = await Promise.all([h.snapshot(1), h.snapshot(2)]);
+    expect([a.text, a.offset]).toEqual(['one', 3]);
+    expect([b.text, b.offset]).toEqual(['two!', 2001]);
+  });
+
+  it('reports title changes and bells per pane', async () => {
+    const h = host();
+    const titles: string[] = [];
+    let bells = 0;
+    h.open(3, { cols: 10, rows: 3, onTitle: (t) => titles.push(t), onBell: () => bells++ });
+    h.write(3, enc('\x1b]0;first\x07x\x1b]2;second\x1b\\\x07'));
+    const s = await h.snapshot(3);
+    await until(() => titles.includes('second') && bells > 0);
+    expect(s.title).toBe('second');
+    expect(titles[titles.length - 1]).toBe('second');
+    expect(bells).toBe(1);
+  });
+
+  it('resizes a pane’s screen', async () => {
+    const h = host();
+    h.open(4, { cols: 10, rows: 3 });
+    h.resize(4, 33, 7);
+    expect(await h.snapshot(4)).toMatchObject({ cols: 33, rows: 7 });
+  });
+
+  it('serializes a screen that replays into the same text', async () => {
+    const h = host();
+    h.open(5, { cols: 30, rows: 6 });
+    h.write(5, enc('\x1b[1;31mred\x1b[0m plain\r\n\x1b[42mgreen bg\x1b[0m\r\nline3'));
+    const s = await h.snapshot(5);
+    const xterm = (headless as unknown as { default?: typeof headless }).default ?? headless;
+    const t = new xterm.Terminal({ cols: 30, rows: 6, allowProposedApi: true });
+    await new Promise<void>((r) => t.write(s.serialized, r));
+    const lines: string[] = [];
+    for (let i = 0; i < t.buffer.active.length; i++) lines.push(t.buffer.active.getLine(i)!.translateToString(true));
+    expect(lines.join('\n').trimEnd()).toBe(s.text);
+    expect(s.serialized).toContain('\x1b[');
+    t.dispose();
+  });
+
+  it('leaves out old scrollback so a snapshot fits one reply frame', async () => {
+    const h = host({ snapshotBytes: 200_000 });
+    h.open(8, { cols: 100, rows: 10 });
+    const colour = (i: number) => `\x1b[3${i % 8};4${(i + 3) % 8}m${String(i).padStart(5, '0')}${'#'.repeat(80)}\x1b[0m\r\n`;
+    for (let i = 0; i < 5_000; i++) h.write(8, enc(colour(i)));
+    const s = await h.snapshot(8);
+    const size = Buffer.byteLength(JSON.stringify(s.text)) + Buffer.byteLength(JSON.stringify(s.serialized));
+    expect(size).toBeLessThanOrEqual(200_000);
+    expect(s.text.split('\n').pop()).toMatch(/^04999#+$/); // the newest lines stay
+    expect(s.text).not.toContain('00000#'); // the oldest went
+    expect(s.serialized).toContain('04999');
+  });
+
+  it('includes at most the asked scrollback lines in a snapshot', async () => {
+    const h = host();
+    h.open(9, { cols: 20, rows: 4 });
+    for (let i = 1; i <= 100; i++) h.write(9, enc(`row-${i}\r\n`));
+    const full = await h.snapshot(9);
+    const capped = await h.snapshot(9, { history: 10 });
+    expect(full.text.split('\n')[0]).toBe('row-1');
+    expect(capped.text.split('\n')[0]).toBe('row-88'); // 10 lines of history above the 4-row screen (3 printed + cursor row)
+    expect(capped.text.split('\n').pop()).toBe('row-100');
+    expect(capped.offset).toBe(full.offset);
+    expect(capped.serialized).not.toContain('row-87');
+  });
+
+  it('drains its backlog to zero as the worker parses', async () => {
+    const h = host();
+    const seen: number[] = [];
+    h.open(6, { cols: 80, rows: 24, onBacklog: (b) => seen.push(b) });
+    for (let i = 0; i < 20; i++) h.write(6, enc('x'.repeat(10_000) + '\r\n'));
+    expect(h.backlog(6)).toBeGreaterThan(0);
+    await h.snapshot(6);
+    await until(() => h.backlog(6) === 0);
+    expect(seen[seen.length - 1]).toBe(0);
+  });
+
+  it('fails snapshots of unknown and closed panes with a clear error', async () => {
+    const h = host();
+    await expect(h.snapshot(99)).rejects.toThrow(/pane 99 has no screen/);
+    h.open(7, { cols: 10, rows: 3 });
+    const p = h.snapshot(7);
+    h.close(7);
+    await expect(p).rejects.toThrow(/closed/);
+  });
+
+  it('runs the worker as bundled by the build (dist/screenWorker.mjs)', async () => {
+    // Same options as scripts/build.mjs: ESM, node20, a require() banner for bundled CommonJS.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pane-worker-test-'));
+    try {
+      const out = path.join(dir, 'screenWorker.mjs');
+      buildSync({
+        entryPoints: [fileURLToPath(new URL('./screenWorker.ts', import.meta.url))],
+        outfile: out,
+        bundle: true,
+        platform: 'node',
+        target: 'node20',
+        format: 'esm',
+        external: ['node-pty', 'electron'],
+        banner: { js: "import { createRequire as __paneCreateRequire } from 'node:module'; const require = __paneCreateRequire(import.meta.url);" },
+        logLevel: 'silent',
+      });
+      const h = host({ workerPath: out });
+      h.open(1, { cols: 10, rows: 2 });
+      h.write(1, enc('bundled'));
+      expect((await h.snapshot(1)).text).toBe('bundled');
+      h.dispose();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails snapshots with the cause when the worker cannot start, and reports backlogs empty', async () => {
+    const h = host({ workerPath: '/nonexistent/screenWorker.mjs' });
+    const backlogs: number[] = [];
+    h.open(1, { cols: 10, rows: 2, onBacklog: (b) => backlogs.push(b) });
+    h.write(1, enc('lost'));
+    await expect(h.snapshot(1)).rejects.toThrow(/screen worker failed/);
+    expect(backlogs).toContain(0);
+    expect(h.backlog(1)).toBe(0);
+  });
+});
+
+async function until(cond: () => boolean, ms = 5_000): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

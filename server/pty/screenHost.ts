@@ -1,0 +1,238 @@
+// The main-thread side of the screen model: one worker for all panes, fed each
+// pane's output in stream order, answering snapshots whose `offset` is exactly
+// the stream offset of the bytes parsed into them (attach = snapshot + stream from there).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { MAX_JSON_FRAME } from '../../kits/protocol/envelope';
+import type { ScreenSnapshot } from '../../kits/protocol/pty';
+import type { FromWorker, ToWorker, WorkerOptions } from './screenProtocol';
+
+/** Lines of history each pane's screen keeps: what a late attacher can scroll back through. */
+export const SCREEN_SCROLLBACK = 10_000;
+/** A snapshot's text + serialized state must fit one reply frame; a quarter is left for the rest of the reply. */
+export const SNAPSHOT_BYTES = (MAX_JSON_FRAME * 3) / 4;
+
+export interface ScreenHostOptions {
+  /**
+   * The worker script. Default: screenWorker.mjs beside this module when bundled
+   * (the build emits dist/screenWorker.mjs), or screenWorker.ts when run from source.
+   * A .ts path is bundled on the fly with esbuild (a devDependency), once per process.
+   */
+  workerPath?: string | URL;
+  scrollback?: number;
+  /** Defaults to SNAPSHOT_BYTES. */
+  snapshotBytes?: number;
+}
+
+export interface ScreenPaneOptions {
+  cols: number;
+  rows: number;
+  /** Stream offset of the first byte this pane's screen will be sent (0 for a new pane). */
+  offset?: number;
+  onTitle?: (title: string) => void;
+  onBell?: () => void;
+  /** Bytes sent but not yet parsed, reported as the worker catches up. */
+  onBacklog?: (backlog: number) => void;
+}
+
+interface PaneState {
+  o: ScreenPaneOptions;
+  /** Stream offset one past the last byte sent to the worker. */
+  sent: number;
+  backlog: number;
+}
+
+interface Pending {
+  pane: number;
+  offset: number;
+  resolve: (s: ScreenSnapshot) => void;
+  reject: (e: Error) => void;
+}
+
+export class ScreenHost {
+  private worker: Worker | null = null;
+  private failure: Error | null = null;
+  private disposed = false;
+  private panes = new Map<number, PaneState>();
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(private readonly o: ScreenHostOptions = {}) {}
+
+  /** Starts a screen for a pane (replacing any previous one of that number). */
+  open(pane: number, o: ScreenPaneOptions): void {
+    this.panes.set(pane, { o, sent: o.offset ?? 0, backlog: 0 });
+    this.post({ type: 'open', pane, cols: o.cols, rows: o.rows });
+  }
+
+  /** Output bytes starting at stream offset `from` (a jump past the last end is a gap the screen skips). */
+  write(pane: number, data: Uint8Array, from?: number): void {
+    const p = this.panes.get(pane);
+    if (!p || data.byteLength === 0) return;
+    p.sent = (from ?? p.sent) + data.byteLength;
+    if (this.failure || this.disposed) return;
+    p.backlog += data.byteLength;
+    // A copy of exactly these bytes, handed over without a second copy: posting a
+    // Buffer view would clone its whole (often pooled) backing store.
+    const own = new Uint8Array(data);
+    this.post({ type: 'write', pane, data: own }, [own.buffer]);
+  }
+
+  resize(pane: number, cols: number, rows: number): void {
+    if (this.panes.has(pane)) this.post({ type: 'resize', pane, cols, rows });
+  }
+
+  /** Bytes of this pane's output sent to the worker and not yet parsed. */
+  backlog(pane: number): number {
+    return this.panes.get(pane)?.backlog ?? 0;
+  }
+
+  /**
+   * The pane's screen after every byte sent so far; `offset` says where the
+   * stream continues. `history` caps the scrollback lines included (cost grows with them).
+   */
+  snapshot(pane: number, o: { history?: number } = {}): Promise<ScreenSnapshot> {
+    const p = this.panes.get(pane);
+    if (!p) return Promise.reject(new Error(`pane ${pane} has no screen`));
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.disposed) return Promise.reject(new Error('screen host is disposed'));
+    const id = this.nextId++;
+    return new Promise<ScreenSnapshot>((resolve, reject) => {
+      this.pending.set(id, { pane, offset: p.sent, resolve, reject });
+      this.post({ type: 'snapshot', pane, id, ...(o.history !== undefined ? { history: o.history } : {}) });
+    });
+  }
+
+  /** Forgets a pane's screen. */
+  close(pane: number): void {
+    if (!this.panes.delete(pane)) return;
+    this.post({ type: 'close', pane });
+    for (const [id, q] of this.pending) {
+      if (q.pane !== pane) continue;
+      this.pending.delete(id);
+      q.reject(new Error(`pane ${pane}'s screen was closed`));
+    }
+  }
+
+  /** Stops the worker; pending snapshots fail. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.rejectAll(new Error('screen host is disposed'));
+    void this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private post(m: ToWorker, transfer?: ArrayBuffer[]): void {
+    if (this.failure || this.disposed) return;
+    const w = this.worker ?? this.start();
+    if (w) w.postMessage(m, transfer);
+  }
+
+  private start(): Worker | null {
+    try {
+      const w = new Worker(runnableWorker(this.o.workerPath ?? defaultWorkerPath()), {
+        workerData: { scrollback: this.o.scrollback ?? SCREEN_SCROLLBACK, snapshotBytes: this.o.snapshotBytes ?? SNAPSHOT_BYTES } satisfies WorkerOptions,
+      });
+      w.on('message', (m: FromWorker) => this.receive(m));
+      w.on('error', (e) => this.fail(e));
+      w.on('exit', (code) => {
+        if (!this.disposed) this.fail(new Error(`screen worker exited with code ${code}`));
+      });
+      this.worker = w;
+      return w;
+    } catch (e) {
+      this.fail(e as Error);
+      return null;
+    }
+  }
+
+  private receive(m: FromWorker): void {
+    switch (m.type) {
+      case 'parsed': {
+        const p = this.panes.get(m.pane);
+        if (!p) return;
+        p.backlog = Math.max(0, p.backlog - m.bytes);
+        p.o.onBacklog?.(p.backlog);
+        return;
+      }
+      case 'title':
+        return this.panes.get(m.pane)?.o.onTitle?.(m.title);
+      case 'bell':
+        return this.panes.get(m.pane)?.o.onBell?.();
+      case 'snapshot': {
+        const q = this.pending.get(m.id);
+        if (!q) return;
+        this.pending.delete(m.id);
+        q.resolve({ pane: m.pane, offset: q.offset, ...m.snapshot });
+        return;
+      }
+      case 'failed': {
+        const q = this.pending.get(m.id);
+        if (!q) return;
+        this.pending.delete(m.id);
+        q.reject(new Error(`screen snapshot of pane ${m.pane} failed: ${m.message}`));
+        return;
+      }
+    }
+  }
+
+  /**
+   * A dead worker must not leave panes paused on a backlog that will never
+   * drain: report every backlog as empty, and fail snapshots with the cause.
+   */
+  private fail(e: Error): void {
+    if (this.failure || this.disposed) return;
+    this.failure = new Error(`screen worker failed: ${e.message}`, { cause: e });
+    this.worker = null;
+    this.rejectAll(this.failure);
+    for (const p of this.panes.values()) {
+      p.backlog = 0;
+      p.o.onBacklog?.(0);
+    }
+  }
+
+  private rejectAll(e: Error): void {
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    for (const q of all) q.reject(e);
+  }
+}
+
+function defaultWorkerPath(): URL {
+  const here = import.meta.url;
+  if (typeof here !== 'string') throw new Error('screen host: no import.meta.url in this bundle; pass workerPath');
+  return new URL(here.endsWith('.ts') ? './screenWorker.ts' : './screenWorker.mjs', here);
+}
+
+const built = new Map<string, string>();
+
+/** A path Node can run as a worker: .ts sources are bundled once per process into a temp .mjs. */
+function runnableWorker(p: string | URL): string | URL {
+  const file = typeof p === 'string' ? p : fileURLToPath(p);
+  if (!file.endsWith('.ts')) return p;
+  let out = built.get(file);
+  if (!out) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pane-screen-worker-'));
+    out = path.join(dir, 'screenWorker.mjs');
+    // Loaded lazily so bundles of the server never pull esbuild in.
+    const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+    esbuild.buildSync({
+      entryPoints: [file],
+      outfile: out,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'silent',
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    });
+    built.set(file, out);
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+// The messages between the screen host (main thread) and the screen worker, as
+// plain data: one type each way, so each side is one loop over one switch.
+
+export type ToWorker =
+  | { type: 'open'; pane: number; cols: number; rows: number }
+  | { type: 'write'; pane: number; data: Uint8Array }
+  | { type: 'resize'; pane: number; cols: number; rows: number }
+  /** `history`: most scrollback lines to include (default: all the screen keeps). */
+  | { type: 'snapshot'; pane: number; id: number; history?: number }
+  | { type: 'close'; pane: number };
+
+/** The screen state the worker knows; the host adds the stream offset. */
+export interface WorkerSnapshot {
+  cols: number;
+  rows: number;
+  text: string;
+  serialized: string;
+  cursor: { x: number; y: number };
+  title: string;
+}
+
+export type FromWorker =
+  /** Bytes of this pane's output parsed since the last report (drives the backlog bound). */
+  | { type: 'parsed'; pane: number; bytes: number }
+  | { type: 'title'; pane: number; title: string }
+  | { type: 'bell'; pane: number }
+  | { type: 'snapshot'; id: number; pane: number; snapshot: WorkerSnapshot }
+  | { type: 'failed'; id: number; pane: number; message: string };
+
+export interface WorkerOptions {
+  scrollback: number;
+  /** Most bytes `text` + `serialized` may take as JSON; older scrollback is left out to fit. */
+  snapshotBytes: number;
+}

@@ -1,0 +1,147 @@
+// The screen model, off the PTY hot path: one worker thread parses every pane's
+// output into a headless xterm, so snapshots, screen text and titles exist
+// without slowing the stream to clients. Main sends bytes in order; we answer.
+import { parentPort, workerData } from 'node:worker_threads';
+import * as headless from '@xterm/headless';
+import { SerializeAddon } from '@xterm/addon-serialize';
+import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
+
+// @xterm/headless is CommonJS: Node's ESM loader puts it under `default`, esbuild may not.
+type HeadlessModule = typeof headless;
+const xterm: HeadlessModule = (headless as HeadlessModule & { default?: HeadlessModule }).default ?? headless;
+
+interface Screen {
+  term: InstanceType<HeadlessModule['Terminal']>;
+  serialize: SerializeAddon;
+  title: string;
+}
+
+const port = parentPort;
+if (!port) throw new Error('screenWorker must run in a worker thread');
+const opts = workerData as WorkerOptions;
+const screens = new Map<number, Screen>();
+
+// Reports are coalesced per turn of the loop: a flood of bells or titles costs
+// one message per pane per turn, not one per byte.
+const parsed = new Map<number, number>();
+const titles = new Map<number, string>();
+const bells = new Set<number>();
+let reportQueued = false;
+
+function queueReport(): void {
+  if (reportQueued) return;
+  reportQueued = true;
+  setImmediate(() => {
+    reportQueued = false;
+    for (const [pane, title] of titles) post({ type: 'title', pane, title });
+    for (const pane of bells) post({ type: 'bell', pane });
+    for (const [pane, bytes] of parsed) post({ type: 'parsed', pane, bytes });
+    titles.clear();
+    bells.clear();
+    parsed.clear();
+  });
+}
+
+function post(m: FromWorker): void {
+  port!.postMessage(m);
+}
+
+function open(pane: number, cols: number, rows: number): void {
+  screens.get(pane)?.term.dispose();
+  const term = new xterm.Terminal({ cols, rows, scrollback: opts.scrollback, allowProposedApi: true });
+  const serialize = new SerializeAddon();
+  term.loadAddon(serialize);
+  const s: Screen = { term, serialize, title: '' };
+  term.onTitleChange((t) => {
+    s.title = t;
+    titles.set(pane, t);
+    queueReport();
+  });
+  term.onBell(() => {
+    bells.add(pane);
+    queueReport();
+  });
+  screens.set(pane, s);
+}
+
+/** The last `history` lines of scrollback + the screen, one line per row, trailing blanks trimmed, trailing empty lines dropped. */
+function text(s: Screen, history: number): string {
+  const buf = s.term.buffer.active;
+  const lines: string[] = [];
+  for (let i = Math.max(0, buf.baseY - history); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n');
+}
+
+/**
+ * The screen with as much scrollback as fits the reply: a full 10,000-line
+ * history in colour can pass the protocol's JSON frame limit (escape bytes
+ * grow sixfold as JSON), so the history is halved until it fits.
+ */
+function snapshot(s: Screen, maxHistory = Infinity): WorkerSnapshot {
+  const buf = s.term.buffer.active;
+  let history = Math.max(0, Math.min(buf.baseY, maxHistory));
+  for (;;) {
+    const t = text(s, history);
+    const serialized = s.serialize.serialize({ scrollback: history });
+    if (history === 0 || jsonBytes(t) + jsonBytes(serialized) <= opts.snapshotBytes) {
+      return { cols: s.term.cols, rows: s.term.rows, text: t, serialized, cursor: { x: buf.cursorX, y: buf.cursorY }, title: s.title };
+    }
+    history = Math.floor(history / 2);
+  }
+}
+
+/** A string's size as JSON: exact only when it could matter (JSON.stringify of megabytes is not free). */
+function jsonBytes(x: string): number {
+  if (x.length * 6 + 2 <= opts.snapshotBytes / 2) return x.length * 6 + 2; // no char grows past \uXXXX
+  return Buffer.byteLength(JSON.stringify(x));
+}
+
+function handle(m: ToWorker): void {
+  switch (m.type) {
+    case 'open':
+      return open(m.pane, m.cols, m.rows);
+    case 'write': {
+      const n = m.data.byteLength;
+      const done = () => {
+        parsed.set(m.pane, (parsed.get(m.pane) ?? 0) + n);
+        queueReport();
+      };
+      const s = screens.get(m.pane);
+      // Bytes for a pane without a screen still count as consumed, or its backlog would never drain.
+      if (!s) return done();
+      s.term.write(m.data, done);
+      return;
+    }
+    case 'resize':
+      screens.get(m.pane)?.term.resize(m.cols, m.rows);
+      return;
+    case 'snapshot': {
+      const s = screens.get(m.pane);
+      if (!s) return post({ type: 'failed', id: m.id, pane: m.pane, message: `pane ${m.pane} has no screen` });
+      // xterm parses in time slices; an empty write's callback runs after every earlier write.
+      s.term.write('', () => {
+        if (screens.get(m.pane) !== s) return post({ type: 'failed', id: m.id, pane: m.pane, message: 'screen closed' });
+        try {
+          post({ type: 'snapshot', id: m.id, pane: m.pane, snapshot: snapshot(s, m.history) });
+        } catch (e) {
+          post({ type: 'failed', id: m.id, pane: m.pane, message: (e as Error).message });
+        }
+      });
+      return;
+    }
+    case 'close':
+      screens.get(m.pane)?.term.dispose();
+      screens.delete(m.pane);
+      return;
+  }
+}
+
+port.on('message', (m: ToWorker) => {
+  try {
+    handle(m);
+  } catch (e) {
+    // One pane's bad state must not take down the others' screens.
+    if (m.type === 'snapshot') post({ type: 'failed', id: m.id, pane: m.pane, message: (e as Error).message });
+  }
+});

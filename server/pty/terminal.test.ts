@@ -1,0 +1,439 @@
+// Terminal logic against the fake PTY and a stub screen: batching, offsets,
+// attach, flow control, slow clients, exit and restart.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ScreenSnapshot } from '../../kits/protocol/pty';
+import { FLOW_HIGH, FLOW_LOW, SINK_BUFFER_CAP, type StreamSink } from './fanout';
+import { FakePtyPort } from './fakePty';
+import type { ScreenHost, ScreenPaneOptions } from './screenHost';
+import { ATTACH_HISTORY, BATCH_BYTES, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
+
+/** A screen host stand-in whose snapshots resolve when the test says. */
+class StubScreen {
+  sent = new Map<number, number>();
+  backlogs = new Map<number, number>();
+  opts = new Map<number, ScreenPaneOptions>();
+  resizes: [number, number, number][] = [];
+  writes: { from: number; to: number }[] = [];
+  hold = false;
+  private waiting: (() => void)[] = [];
+  open(n: number, o: ScreenPaneOptions) {
+    this.opts.set(n, o);
+    this.sent.set(n, o.offset ?? 0);
+  }
+  write(n: number, data: Uint8Array, from?: number) {
+    const at = from ?? this.sent.get(n)!;
+    this.sent.set(n, at + data.byteLength);
+    this.writes.push({ from: at, to: at + data.byteLength });
+  }
+  resize(n: number, cols: number, rows: number) {
+    this.resizes.push([n, cols, rows]);
+  }
+  backlog(n: number) {
+    return this.backlogs.get(n) ?? 0;
+  }
+  histories: (number | undefined)[] = [];
+  snapshot(n: number, o: { history?: number } = {}): Promise<ScreenSnapshot> {
+    this.histories.push(o.history);
+    const offset = this.sent.get(n)!;
+    const snap = { pane: n, offset, cols: 80, rows: 24, text: `at ${offset}`, serialized: '', cursor: { x: 0, y: 0 }, title: '' };
+    if (!this.hold) return Promise.resolve(snap);
+    return new Promise((r) => this.waiting.push(() => r(snap)));
+  }
+  release() {
+    for (const w of this.waiting.splice(0)) w();
+  }
+  close() {}
+}
+
+class TestSink implements StreamSink {
+  frames: { offset: number; data: Buffer }[] = [];
+  queued = 0;
+  constructor(readonly id: string) {}
+  sendOutput(_pane: number, offset: number, data: Uint8Array) {
+    this.frames.push({ offset, data: Buffer.from(data) });
+  }
+  buffered() {
+    return this.queued;
+  }
+  bytes() {
+    return Buffer.concat(this.frames.map((f) => f.data));
+  }
+  /** Frames must follow each other exactly: no byte lost, none twice. */
+  expectContiguous(from: number) {
+    let at = from;
+    for (const f of this.frames) {
+      expect(f.offset).toBe(at);
+      at += f.data.byteLength;
+    }
+    return at;
+  }
+}
+
+const terms: Terminal[] = [];
+function setup(extra: Partial<TerminalOptions> = {}) {
+  const port = new FakePtyPort();
+  const screen = new StubScreen();
+  const events = { exits: [] as { code: number | null; signal: number | null }[], spawns: [] as number[], outputs: [] as number[] };
+  const t = new Terminal({
+    n: 7,
+    launch: { program: 'sh', args: ['-i'], env: { FROM_LAUNCH: '1' } },
+    cwd: '/tmp',
+    env: { HOME: '/home/x', PANE_SOCKET: '/run/pane.sock', TERM: 'dumb' },
+    cols: 80,
+    rows: 24,
+    port,
+    screen: screen as unknown as ScreenHost,
+    onExit: (s) => events.exits.push(s),
+    onSpawn: (pid) => events.spawns.push(pid),
+    onOutput: (end) => events.outputs.push(end),
+    ...extra,
+  });
+  terms.push(t);
+  return { t, port, screen, events };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+const settle = () => new Promise((r) => setTimeout(r, 15)); // past one 5 ms batch
+
+afterEach(() => {
+  for (const t of terms.splice(0)) t.dispose();
+  vi.useRealTimers();
+});
+
+describe('Terminal (fake pty)', () => {
+  it('spawns with the caller’s env plus PANE_ID, PANE_SOCKET, TERM and COLORTERM', () => {
+    const { t, port, events } = setup();
+    t.start();
+    const o = port.last.opts;
+    expect(o).toMatchObject({ file: 'sh', args: ['-i'], cwd: '/tmp', cols: 80, rows: 24 });
+    expect(o.env).toMatchObject({ HOME: '/home/x', FROM_LAUNCH: '1', PANE_ID: '7', PANE_SOCKET: '/run/pane.sock', TERM: 'xterm-256color', COLORTERM: 'truecolor' });
+    expect(events.spawns).toEqual([port.last.pid]);
+    expect(t.pid).toBe(port.last.pid);
+    expect(t.running).toBe(true);
+  });
+
+  it('throws the port’s error when the program cannot be spawned', () => {
+    const { t, port } = setup();
+    port.failNext = new Error('cannot start sh: not found in PATH');
+    expect(() => t.start()).toThrow(/not found in PATH/);
+    expect(t.running).toBe(false);
+  });
+
+  it('coalesces small reads into one frame per batch, and flushes at once past 64 KiB', async () => {
+    const { t, port } = setup();
+    t.start();
+    const sink = new TestSink('a');
+    await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
+    await tick();
+    for (let i = 0; i < 10; i++) port.last.output('x');
+    expect(sink.frames).toHaveLength(0);
+    await settle();
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['xxxxxxxxxx']);
+    port.last.output(Buffer.alloc(BATCH_BYTES, 0x61));
+    expect(sink.frames).toHaveLength(2); // no timer needed
+    sink.expectContiguous(0);
+  });
+
+  it('reads by offset, and reports a gap once the ring has dropped the asked bytes', () => {
+    const { t, port } = setup({ ringBytes: 16 });
+    t.start();
+    port.last.output('0123456789');
+    expect(t.read(4, 3)).toMatchObject({ from: 4, to: 7, gap: false, streamStart: 0, streamEnd: 10 });
+    expect(t.read(4, 3).data.toString()).toBe('456');
+    port.last.output('abcdefghij');
+    const r = t.read(0, 100);
+    expect(r).toMatchObject({ from: 4, to: 20, gap: true, streamStart: 4, streamEnd: 20 });
+    expect(r.data.toString()).toBe('456789abcdefghij');
+    expect(t.read(undefined, 2).data.toString()).toBe('45');
+  });
+
+  it('attaches from an offset and streams exactly from there', async () => {
+    const { t, port } = setup();
+    t.start();
+    port.last.output('hello world');
+    const sink = new TestSink('a');
+    const r = await t.attach(sink, { mode: 'from', from: 6, flowControl: false });
+    expect(r).toMatchObject({ from: 6, gap: false, streamEnd: 11 });
+    expect(sink.frames).toHaveLength(0); // the reply goes out first
+    await settle();
+    port.last.output('!');
+    await settle();
+    expect(sink.bytes().toString()).toBe('world!');
+    sink.expectContiguous(6);
+  });
+
+  it('sends nothing to a snapshot attacher until its snapshot resolved, then exactly from the snapshot offset', async () => {
+    const { t, port, screen } = setup();
+    t.start();
+    port.last.output('before|');
+    screen.hold = true;
+    const sink = new TestSink('a');
+    const pending = t.attach(sink, { mode: 'snapshot', flowControl: false });
+    port.last.output('during|');
+    await settle();
+    expect(sink.frames).toHaveLength(0);
+    screen.release();
+    const r = await pending;
+    expect(r.snapshot!.offset).toBe(7); // everything read before the attach was flushed into it
+    expect(screen.histories).toEqual([ATTACH_HISTORY]);
+    expect(r.from).toBe(7);
+    port.last.output('after');
+    await settle();
+    const end = sink.expectContiguous(r.snapshot!.offset);
+    expect(end).toBe(t.streamEnd);
+    // snapshot prefix + streamed bytes = the whole stream
+    expect(Buffer.concat([t.read(0, r.snapshot!.offset).data, sink.bytes()]).toString()).toBe('before|during|after');
+  });
+
+  it('pauses the PTY when a flow-controlled client stops acking, and resumes when it catches up', async () => {
+    const { t, port } = setup();
+    t.start();
+    const sink = new TestSink('fc');
+    await t.attach(sink, { mode: 'from', from: 0, flowControl: true });
+    await tick();
+    const chunk = Buffer.alloc(BATCH_BYTES, 0x79);
+    while (!t.paused) port.last.output(chunk);
+    expect(port.last.pauseCalls).toBe(1);
+    const sent = sink.bytes().byteLength;
+    expect(sent).toBeGreaterThan(FLOW_HIGH);
+    expect(sent).toBeLessThanOrEqual(FLOW_HIGH + 2 * BATCH_BYTES);
+    // Output the child writes while paused waits in the "kernel".
+    port.last.output('queued');
+    expect(sink.bytes().byteLength).toBe(sent);
+    expect(t.ack('fc', sent - FLOW_LOW)).toBe(FLOW_LOW);
+    expect(t.paused).toBe(true); // not below LOW yet
+    expect(t.ack('fc', 1)).toBe(FLOW_LOW - 1);
+    expect(t.paused).toBe(false);
+    expect(port.last.resumeCalls).toBe(1);
+    await settle();
+    expect(sink.bytes().subarray(-6).toString()).toBe('queued');
+  });
+
+  it('never pauses for a client without flow control', async () => {
+    const { t, port } = setup();
+    t.start();
+    const sink = new TestSink('plain');
+    await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
+    await tick();
+    for (let i = 0; i < 40; i++) port.last.output(Buffer.alloc(BATCH_BYTES));
+    expect(t.paused).toBe(false);
+    expect(port.last.pauseCalls).toBe(0);
+    expect(sink.bytes().byteLength).toBe(40 * BATCH_BYTES);
+  });
+
+  it('releases the pause at once when the holding client detaches, re-attaches, or another client attaches', async () => {
+    const { t, port } = setup();
+    t.start();
+    const flood = async (id: string) => {
+      const sink = new TestSink(id);
+      await t.attach(sink, { mode: 'from', from: t.streamEnd, flowControl: true });
+      await tick();
+      while (!t.paused) port.last.output(Buffer.alloc(BATCH_BYTES));
+      return sink;
+    };
+    await flood('a');
+    t.detach('a');
+    expect(t.paused).toBe(false);
+
+    await flood('b');
+    await t.attach(new TestSink('b'), { mode: 'from', from: t.streamEnd, flowControl: true }); // same id again
+    expect(t.paused).toBe(false);
+    t.detach('b');
+
+    await flood('c');
+    await t.attach(new TestSink('d'), { mode: 'from', flowControl: false });
+    expect(t.paused).toBe(true); // an unrelated client does not release c's hold
+    t.detach('c');
+    expect(t.paused).toBe(false);
+  });
+
+  it('holds a pause only while any flow-controlled client is over the mark', async () => {
+    const { t, port } = setup();
+    t.start();
+    const a = new TestSink('a');
+    const b = new TestSink('b');
+    await t.attach(a, { mode: 'from', from: 0, flowControl: true });
+    await t.attach(b, { mode: 'from', from: 0, flowControl: true });
+    await tick();
+    while (!t.paused) port.last.output(Buffer.alloc(BATCH_BYTES));
+    t.ack('a', a.bytes().byteLength);
+    expect(t.paused).toBe(true); // b still behind
+    t.ack('b', b.bytes().byteLength);
+    expect(t.paused).toBe(false);
+  });
+
+  it('stops sending to a client whose connection stopped draining, and resumes it from its own position', async () => {
+    const { t, port } = setup({ ringBytes: 1 << 20 });
+    t.start();
+    const slow = new TestSink('slow');
+    const other = new TestSink('other');
+    await t.attach(slow, { mode: 'from', from: 0, flowControl: false });
+    await t.attach(other, { mode: 'from', from: 0, flowControl: false });
+    await tick();
+    port.last.output('a'.repeat(100));
+    await settle();
+    slow.queued = SINK_BUFFER_CAP + 1; // its socket stopped reading
+    port.last.output('b'.repeat(100));
+    await settle();
+    expect(slow.bytes().byteLength).toBe(100);
+    expect(other.bytes().byteLength).toBe(200);
+    slow.queued = 0; // drained; the poll timer notices without new output
+    await new Promise((r) => setTimeout(r, 120));
+    expect(slow.bytes().toString()).toBe('a'.repeat(100) + 'b'.repeat(100));
+    slow.expectContiguous(0);
+
+    // If the ring moves on meanwhile, it resumes at the oldest byte still held.
+    slow.queued = SINK_BUFFER_CAP + 1;
+    for (let i = 0; i < 24; i++) port.last.output(Buffer.alloc(BATCH_BYTES, 0x63));
+    slow.queued = 0;
+    t.ack('slow', 0); // any ack also re-checks
+    const jump = slow.frames.find((f, i) => i > 0 && f.offset !== slow.frames[i - 1]!.offset + slow.frames[i - 1]!.data.byteLength);
+    expect(jump?.offset).toBe(t.streamStart);
+    expect(slow.frames[slow.frames.length - 1]!.offset + slow.frames[slow.frames.length - 1]!.data.byteLength).toBe(t.streamEnd);
+  });
+
+  it('keeps a flooding pane’s pause to itself', async () => {
+    const a = setup({ n: 1 });
+    const b = setup({ n: 2 });
+    a.t.start();
+    b.t.start();
+    const sa = new TestSink('client');
+    const sb = new TestSink('client'); // the same client attached to both panes
+    await a.t.attach(sa, { mode: 'from', from: 0, flowControl: true });
+    await b.t.attach(sb, { mode: 'from', from: 0, flowControl: true });
+    await tick();
+    while (!a.t.paused) a.port.last.output(Buffer.alloc(BATCH_BYTES));
+    b.port.last.output('still here');
+    await settle();
+    expect(b.t.paused).toBe(false);
+    expect(sb.bytes().toString()).toBe('still here');
+  });
+
+  it('lets the screen model lag in the ring, and pauses only before the ring would drop unparsed bytes', () => {
+    const ring = 1 << 20;
+    const { t, port, screen } = setup({ ringBytes: ring });
+    t.start();
+    screen.backlogs.set(7, SCREEN_INFLIGHT); // the worker is busy: nothing more is handed over
+    let n = 0;
+    while (!t.paused) {
+      port.last.output(Buffer.alloc(32 << 10));
+      n++;
+    }
+    expect(t.streamEnd).toBeGreaterThan(ring * 0.75); // a burst ran on well past the worker's queue
+    expect(t.streamEnd).toBeLessThanOrEqual(ring * 0.75 + (64 << 10));
+    expect(t.streamStart).toBe(0); // nothing the screen still needs was dropped
+    screen.backlogs.set(7, 0); // the worker caught up
+    screen.opts.get(7)!.onBacklog!(0);
+    expect(t.paused).toBe(false);
+    // It was handed every byte, in order, with no gap.
+    let at = 0;
+    for (const w of screen.writes) {
+      expect(w.from).toBe(at);
+      at = w.to;
+    }
+    expect(at).toBe(t.streamEnd);
+    expect(n).toBeGreaterThan(0);
+  });
+
+  it('hands the screen everything before a resize, so earlier output is parsed at the earlier size', () => {
+    const { t, port, screen } = setup();
+    t.start();
+    screen.backlogs.set(7, SCREEN_INFLIGHT);
+    port.last.output(Buffer.alloc(BATCH_BYTES * 3));
+    expect(screen.sent.get(7)).toBe(0);
+    t.resize(90, 20);
+    expect(screen.sent.get(7)).toBe(t.streamEnd);
+  });
+
+  it('reports exit only after the final output reached the ring and the clients', async () => {
+    const { t, port, events } = setup();
+    t.start();
+    const sink = new TestSink('a');
+    await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
+    await tick();
+    let atExit = -1;
+    port.last.onExit(() => (atExit = sink.bytes().byteLength)); // runs after Terminal's own handler
+    port.last.output('last words');
+    port.last.exit(3);
+    expect(events.exits).toEqual([{ code: 3, signal: null }]);
+    expect(atExit).toBe(10);
+    expect(t.running).toBe(false);
+    expect(t.pid).toBeNull();
+  });
+
+  it('restarts with offsets carrying on, and without reporting the old program’s exit', async () => {
+    const { t, port, events } = setup();
+    t.start();
+    const first = port.last;
+    first.output('one');
+    t.restart();
+    expect(first.kills).toEqual(['SIGHUP']);
+    const second = port.last;
+    expect(second).not.toBe(first);
+    second.output('two');
+    await settle();
+    expect(events.exits).toEqual([]); // the first one's exit was the restart's doing
+    expect(events.spawns).toEqual([first.pid, second.pid]);
+    const all = t.read(0, 1000).data.toString();
+    expect(all.startsWith('one')).toBe(true);
+    expect(all.endsWith('two')).toBe(true);
+    expect(t.streamEnd).toBe(Buffer.byteLength(all));
+  });
+
+  it('restarts a program that has exited', () => {
+    const { t, port, events } = setup();
+    t.start();
+    port.last.exit(1);
+    expect(t.running).toBe(false);
+    t.restart();
+    expect(t.running).toBe(true);
+    expect(events.spawns).toHaveLength(2);
+  });
+
+  it('kills a program that ignores SIGHUP after a grace period when closed', () => {
+    vi.useFakeTimers();
+    const { t, port } = setup();
+    t.start();
+    port.last.exitOnKill = false;
+    t.dispose();
+    expect(port.last.kills).toEqual(['SIGHUP']);
+    vi.advanceTimersByTime(2_500);
+    expect(port.last.kills).toEqual(['SIGHUP', 'SIGKILL']);
+  });
+
+  it('reaches the PTY and the screen on resize, flushing earlier output first', () => {
+    const { t, port, screen } = setup();
+    t.start();
+    port.last.output('abc');
+    t.resize(100, 30);
+    expect(port.last.resizes).toEqual([[100, 30]]);
+    expect(screen.resizes).toEqual([[7, 100, 30]]);
+    expect(screen.sent.get(7)).toBe(3);
+    expect(() => t.resize(0, 10)).toThrow(/positive integers/);
+  });
+
+  it('passes input through as bytes', () => {
+    const { t, port } = setup();
+    t.start();
+    t.write('ls\r');
+    t.write(new Uint8Array([0x03]));
+    expect(port.last.written()).toBe('ls\r\x03');
+  });
+
+  it('drops a client whose connection throws, and keeps the pane’s output going', async () => {
+    const { t, port } = setup();
+    t.start();
+    const bad = new TestSink('bad');
+    bad.sendOutput = () => {
+      throw new Error('socket gone');
+    };
+    const good = new TestSink('good');
+    await t.attach(bad, { mode: 'from', from: 0, flowControl: true });
+    await t.attach(good, { mode: 'from', from: 0, flowControl: false });
+    await tick();
+    for (let i = 0; i < 12; i++) expect(() => port.last.output(Buffer.alloc(BATCH_BYTES))).not.toThrow();
+    expect(t.paused).toBe(false);
+    expect(good.bytes().byteLength).toBe(12 * BATCH_BYTES);
+    expect(t.ack('bad', 1)).toBe(0); // it is gone
+  });
+});

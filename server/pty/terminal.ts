@@ -1,0 +1,359 @@
+// One terminal pane's runtime: its process (through the PtyPort), the byte ring
+// that remembers its output, the screen model fed off the hot path, and the
+// stream to attached clients with flow control. The server core drives it.
+import type { ScreenSnapshot } from '../../kits/protocol/pty';
+import { Fanout, type SinkState, type StreamSink } from './fanout';
+import type { PtyPort, PtyProcess } from './ptyPort';
+import { ByteRing, DEFAULT_RING_BYTES } from './ring';
+import type { ScreenHost } from './screenHost';
+
+export type { StreamSink } from './fanout';
+
+/**
+ * Output is coalesced for up to BATCH_MS (VS Code's TerminalDataBufferer uses
+ * the same 5 ms) or BATCH_BYTES, whichever comes first: a flood then costs one
+ * frame per client and one worker message per ~64 KiB instead of one per 4 KiB
+ * read, while an echoed keystroke waits at most 5 ms, below what a person notices.
+ */
+export const BATCH_MS = 5;
+export const BATCH_BYTES = 64 << 10;
+/**
+ * Most bytes of one pane handed to the screen worker and not yet parsed. The
+ * worker's queue is shared by all panes, so this bounds how long a flood in one
+ * pane delays another's snapshot: ~125 ms at xterm's slowest parse rate (4 MiB/s).
+ */
+export const SCREEN_INFLIGHT = 512 << 10;
+/** Bytes handed to the worker per message when catching up from the ring. */
+const SCREEN_CHUNK = 128 << 10;
+/**
+ * Beyond that, the screen model's lag waits in the ring, so bursts run at PTY
+ * speed. The PTY pauses only when the unparsed part would outgrow 3/4 of the
+ * ring (the last quarter, 1 MiB by default, absorbs reads already under way),
+ * and resumes below 1/2: every byte still reaches the screen model.
+ */
+const SCREEN_LAG_HIGH = 3 / 4;
+const SCREEN_LAG_LOW = 1 / 2;
+/**
+ * Scrollback lines an attach snapshot carries. Serializing costs ~25-50 us a
+ * line on the one worker all panes share, so a full 10,000-line history would
+ * hold a window opening on many panes for seconds; 2,000 lines redraw the
+ * screen with ample history at ~0.1 s. pty/screen (snapshot()) still gives all,
+ * and older output stays readable by offset (pty/read).
+ */
+export const ATTACH_HISTORY = 2_000;
+/** After SIGHUP on restart or close, how long a program may take before SIGKILL. */
+export const KILL_GRACE_MS = 2_000;
+/**
+ * Put into the stream when a pane restarts, so the new program does not inherit
+ * a dead one's modes: leave the alternate screen, soft reset (DECSTR), new line.
+ * It goes through the ring like output, so every view sees the same bytes.
+ */
+const RESTART_RESET = '\x1b[?1049l\x1b[!p\r\n';
+
+export interface TerminalLaunch {
+  program: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+export interface TerminalOptions {
+  n: number;
+  launch: TerminalLaunch;
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  port: PtyPort;
+  screen: ScreenHost;
+  ringBytes?: number;
+  onOutput?: (end: number) => void;
+  onExit?: (s: { code: number | null; signal: number | null }) => void;
+  onTitle?: (t: string) => void;
+  onBell?: () => void;
+  onSpawn?: (pid: number) => void;
+}
+
+export interface AttachResult {
+  snapshot?: ScreenSnapshot;
+  /** The offset the first output frame to this sink starts at. */
+  from: number;
+  /** True when the asked offset had already left the ring. */
+  gap: boolean;
+  streamStart: number;
+  streamEnd: number;
+}
+
+export interface ReadResult {
+  from: number;
+  to: number;
+  gap: boolean;
+  data: Buffer;
+  streamStart: number;
+  streamEnd: number;
+}
+
+export class Terminal {
+  readonly n: number;
+  private proc: PtyProcess | null = null;
+  private readonly ring: ByteRing;
+  private readonly fanout: Fanout;
+  private readonly batchBytes: number;
+  private flushed = 0;
+  private batchTimer: NodeJS.Timeout | null = null;
+  private ptyPaused = false;
+  /** Stream offset up to which output was handed to the screen worker. */
+  private screenPos = 0;
+  private screenHolding = false;
+  private readonly lagHigh: number;
+  private readonly lagLow: number;
+  private disposed = false;
+  /** A process retired by a restart whose respawn failed: its exit is then the pane's exit. */
+  private orphan: PtyProcess | null = null;
+  private cols: number;
+  private rows: number;
+
+  constructor(private readonly o: TerminalOptions) {
+    this.n = o.n;
+    this.cols = o.cols;
+    this.rows = o.rows;
+    this.ring = new ByteRing(o.ringBytes ?? DEFAULT_RING_BYTES);
+    // A ring smaller than a batch would drop bytes before they were ever sent.
+    this.batchBytes = Math.max(1, Math.min(BATCH_BYTES, this.ring.capacity >> 1));
+    this.lagHigh = Math.floor(this.ring.capacity * SCREEN_LAG_HIGH);
+    this.lagLow = Math.floor(this.ring.capacity * SCREEN_LAG_LOW);
+    this.fanout = new Fanout(o.n, this.ring, () => this.updatePause());
+    o.screen.open(o.n, {
+      cols: o.cols,
+      rows: o.rows,
+      onTitle: (t) => this.disposed || o.onTitle?.(t),
+      onBell: () => this.disposed || o.onBell?.(),
+      onBacklog: () => this.feedScreen(),
+    });
+  }
+
+  get pid(): number | null {
+    return this.proc?.pid ?? null;
+  }
+  get running(): boolean {
+    return this.proc !== null;
+  }
+  /** Whether the PTY is paused (a client or the screen model is behind). */
+  get paused(): boolean {
+    return this.ptyPaused;
+  }
+  /** The terminal's foreground process group (what the user is running in it), where the OS tells. */
+  foregroundPgid(): number | null {
+    return this.proc?.foregroundPgid() ?? null;
+  }
+  get streamStart(): number {
+    return this.ring.streamStart;
+  }
+  get streamEnd(): number {
+    return this.ring.streamEnd;
+  }
+
+  /** Spawns the program; throws a clear Error when it cannot be started. */
+  start(): void {
+    if (this.disposed) throw new Error(`terminal ${this.n} is closed`);
+    if (this.proc) throw new Error(`terminal ${this.n} is already running`);
+    this.spawn();
+  }
+
+  write(data: string | Uint8Array): void {
+    if (!this.proc) return;
+    this.proc.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) {
+      throw new Error(`terminal size must be positive integers, not ${cols}x${rows}`);
+    }
+    this.cols = cols;
+    this.rows = rows;
+    this.flush();
+    this.feedScreen(true); // bytes printed at the old size are parsed at the old size
+    this.proc?.resize(cols, rows);
+    this.o.screen.resize(this.n, cols, rows);
+  }
+
+  kill(signal = 'SIGHUP'): void {
+    this.proc?.kill(signal);
+  }
+
+  /** Kills the program if it runs and starts it again; the stream's offsets carry on. */
+  restart(): void {
+    if (this.disposed) throw new Error(`terminal ${this.n} is closed`);
+    const old = this.proc;
+    if (old) this.retire(old);
+    this.onData(Buffer.from(RESTART_RESET));
+    this.flush();
+    try {
+      this.spawn();
+    } catch (e) {
+      this.orphan = old;
+      throw e;
+    }
+  }
+
+  read(from: number | undefined, maxBytes: number): ReadResult {
+    const r = this.ring.read(from ?? this.ring.streamStart, maxBytes);
+    return { ...r, streamStart: this.ring.streamStart, streamEnd: this.ring.streamEnd };
+  }
+
+  /**
+   * Streams output to `sink`. snapshot: the screen first, then output from the
+   * snapshot's offset; from: output from `from` (default: the oldest held byte).
+   * The first frame goes out on a later turn, after the caller sent its reply.
+   */
+  async attach(sink: StreamSink, o: { mode: 'snapshot' | 'from'; from?: number; flowControl: boolean }): Promise<AttachResult> {
+    if (this.disposed) throw new Error(`terminal ${this.n} is closed`);
+    const s = this.fanout.add(sink, o.flowControl);
+    let snapshot: ScreenSnapshot | undefined;
+    let pos: number;
+    if (o.mode === 'snapshot') {
+      this.flush(); // the snapshot then covers all the screen model has been handed
+      try {
+        snapshot = await this.o.screen.snapshot(this.n, { history: ATTACH_HISTORY });
+      } catch (e) {
+        this.fanout.drop(s);
+        throw e;
+      }
+      pos = snapshot.offset;
+    } else {
+      pos = Math.min(Math.max(0, o.from ?? this.ring.streamStart), this.ring.streamEnd);
+    }
+    const gap = pos < this.ring.streamStart;
+    setImmediate(() => this.fanout.start(s, pos));
+    return {
+      ...(snapshot ? { snapshot } : {}),
+      from: gap ? this.ring.streamStart : pos,
+      gap,
+      streamStart: this.ring.streamStart,
+      streamEnd: this.ring.streamEnd,
+    };
+  }
+
+  /** Stops streaming to a sink and releases any pause it held. */
+  detach(sinkId: string): void {
+    this.fanout.remove(sinkId);
+  }
+
+  /** Counts bytes the sink's client has parsed; returns how many it still has not. */
+  ack(sinkId: string, bytes: number): number {
+    return this.fanout.ack(sinkId, bytes);
+  }
+
+  snapshot(): Promise<ScreenSnapshot> {
+    this.flush();
+    return this.o.screen.snapshot(this.n);
+  }
+
+  /** Ends the program (SIGHUP, then SIGKILL), the streams and the screen; no callbacks after this. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
+    this.fanout.dispose();
+    if (this.proc) this.retire(this.proc);
+    this.o.screen.close(this.n);
+  }
+
+  private spawn(): void {
+    const { launch } = this.o;
+    const env: Record<string, string> = {
+      ...this.o.env,
+      ...(launch.env ?? {}),
+      PANE_ID: this.o.env.PANE_ID ?? String(this.n),
+      ...(this.o.env.PANE_SOCKET !== undefined ? { PANE_SOCKET: this.o.env.PANE_SOCKET } : {}),
+      TERM: 'xterm-256color',
+      COLORTERM: 'truecolor',
+    };
+    const proc = this.o.port.spawn({
+      file: launch.program,
+      args: launch.args,
+      cwd: launch.cwd ?? this.o.cwd,
+      env,
+      cols: this.cols,
+      rows: this.rows,
+    });
+    this.proc = proc;
+    this.ptyPaused = false;
+    this.orphan = null;
+    proc.onData((d) => {
+      if (this.proc === proc) this.onData(d);
+    });
+    proc.onExit((s) => {
+      if (this.proc === proc || this.orphan === proc) this.onProcExit(s);
+    });
+    this.o.onSpawn?.(proc.pid);
+    this.updatePause(); // a client that stopped acking before the restart still holds the stream
+  }
+
+  /** Lets go of a process: its output and exit no longer concern the pane. */
+  private retire(p: PtyProcess): void {
+    if (this.proc === p) this.proc = null;
+    this.ptyPaused = false;
+    p.resume(); // so it can drain and reach its exit
+    p.kill('SIGHUP');
+    const t = setTimeout(() => p.kill('SIGKILL'), KILL_GRACE_MS);
+    t.unref();
+    p.onExit(() => clearTimeout(t));
+  }
+
+  private onData(d: Buffer): void {
+    this.ring.append(d);
+    if (this.ring.streamEnd - this.flushed >= this.batchBytes) this.flush();
+    else this.batchTimer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  private flush(): void {
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
+    const end = this.ring.streamEnd;
+    if (end === this.flushed || this.disposed) return;
+    const batch = this.ring.read(this.flushed, end - this.flushed);
+    this.flushed = end;
+    this.fanout.release(end, batch);
+    this.feedScreen();
+    this.o.onOutput?.(end);
+  }
+
+  /** Hands released output to the screen worker, keeping at most SCREEN_INFLIGHT unparsed there (all of it when `all`). */
+  private feedScreen(all = false): void {
+    if (this.disposed) return;
+    const screen = this.o.screen;
+    while (this.screenPos < this.flushed && (all || screen.backlog(this.n) < SCREEN_INFLIGHT)) {
+      const from = Math.max(this.screenPos, this.ring.streamStart);
+      const r = this.ring.read(this.screenPos, Math.min(this.flushed - from, SCREEN_CHUNK));
+      if (r.to <= r.from) break;
+      screen.write(this.n, r.data, r.from);
+      this.screenPos = r.to;
+    }
+    const lag = this.ring.streamEnd - this.screenPos;
+    const hold = this.screenHolding ? lag > this.lagLow : lag > this.lagHigh;
+    if (hold !== this.screenHolding) {
+      this.screenHolding = hold;
+      this.updatePause();
+    }
+  }
+
+  private onProcExit(s: { code: number | null; signal: number | null }): void {
+    this.flush(); // the port reports exit after the last byte; push that byte before telling
+    this.proc = null;
+    this.orphan = null;
+    this.ptyPaused = false;
+    if (!this.disposed) this.o.onExit?.(s);
+  }
+
+  private updatePause(): void {
+    const p = this.proc;
+    if (!p) return;
+    const want = this.fanout.holding || this.screenHolding;
+    if (want === this.ptyPaused) return;
+    this.ptyPaused = want;
+    if (want) p.pause();
+    else p.resume();
+  }
+}

@@ -5,12 +5,10 @@ import { bool, int, type ParsedArgs } from '../args';
 import { TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { EXIT } from '../errors';
-import type { WireClient } from '../wire';
+import { drain, follow } from './follow';
 
 /** Bytes per pane/input call: base64 of this stays under the protocol's 1 MiB data limit. */
 const INPUT_CHUNK = 512 * 1024;
-/** Bytes per pty/read batch. */
-const READ_BATCH = 1 << 20;
 const FAMILIES = ['pane', 'layout', 'focus', 'session', 'client', 'output'] as const;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -34,96 +32,6 @@ export function sendBytes(input: Buffer, mode: { raw: boolean; noNewline: boolea
 function aim(ctx: CommandContext, a: ParsedArgs): { pane?: PaneRef } {
   const pane = ctx.target(a);
   return pane === undefined ? {} : { pane };
-}
-
-function gapNote(ctx: CommandContext, pane: number, from: number, start: number): void {
-  ctx.err(`pane: note: pane ${pane} output before offset ${start} was dropped from its ring; continuing from ${Math.max(from, start)}`);
-}
-
-/** Reads output from `from` up to `end` (or the current end) in batches, writing it to stdout. */
-async function drain(ctx: CommandContext, c: WireClient, pane: PaneRef | undefined, from: number | undefined, end?: number): Promise<{ pane: number; next: number }> {
-  let at = from;
-  for (;;) {
-    const b = await c.call('pty/read', { ...(pane === undefined ? {} : { pane }), ...(at === undefined ? {} : { from: at }), maxBytes: READ_BATCH, encoding: 'base64' });
-    if (b.gap) gapNote(ctx, b.pane, at ?? 0, b.streamStart);
-    if (b.data.length > 0) await ctx.writeBytes(Buffer.from(b.data, 'base64'));
-    pane ??= b.pane;
-    const stop = end ?? b.streamEnd;
-    if (b.to >= stop || b.to === b.from) return { pane: b.pane, next: b.to };
-    at = b.to;
-    end = stop;
-  }
-}
-
-/** `--follow`: attach from an offset and stream until the pane exits or closes, or Ctrl-C. */
-async function follow(ctx: CommandContext, c: WireClient, pane: PaneRef | undefined, from: number | undefined): Promise<number> {
-  let n = -1;
-  let next = 0;
-  let ended = false;
-  let writing = Promise.resolve();
-  let endWith: (code: number) => void = () => {};
-  const done = new Promise<number>((resolve) => (endWith = resolve));
-
-  // Subscribe before attaching so an exit between the two is not missed.
-  const snapshot = await c.call('events/subscribe', { families: ['pane'] });
-  c.onEvent((event, _rev, data) => {
-    const d = data as { pane?: unknown };
-    const which = typeof d.pane === 'number' ? d.pane : (d.pane as { n?: number } | undefined)?.n;
-    if (which === n && (event === 'pane/exited' || event === 'pane/closed')) finish(event === 'pane/closed');
-  });
-  // Frames may overtake the attach reply; hold them until we know the pane and offset.
-  let early: [number, number, Buffer][] | undefined = [];
-  const take = (p: number, offset: number, data: Buffer): void => {
-    if (p !== n || ended) return;
-    if (offset > next) gapNote(ctx, n, next, offset);
-    const skip = Math.max(0, next - offset);
-    if (skip >= data.byteLength) return;
-    next = offset + data.byteLength;
-    const bytes = data.subarray(skip);
-    writing = writing.then(() => ctx.writeBytes(bytes));
-  };
-  c.onOutput((p, offset, data) => {
-    if (early) early.push([p, offset, data]);
-    else take(p, offset, data);
-  });
-  c.onClose((reason) => {
-    if (!ended) {
-      ended = true;
-      ctx.err(`pane: ${reason}`);
-      endWith(EXIT.failed);
-    }
-  });
-
-  const finish = (closed: boolean): void => {
-    if (ended) return;
-    ended = true;
-    // Output frames sent before the exit event have arrived; a last read picks up
-    // anything the server had not yet pushed. Bytes already written are skipped by offset.
-    const last = closed ? Promise.resolve() : drain(ctx, c, n, next).then(() => undefined, () => undefined);
-    void last.then(() => writing).then(() => endWith(EXIT.ok));
-  };
-
-  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }) });
-  n = r.pane;
-  if (r.gap) gapNote(ctx, n, from ?? 0, r.streamStart);
-  next = r.from;
-  const held = early;
-  early = undefined;
-  for (const [p, offset, data] of held) take(p, offset, data);
-  const p = snapshot.panes.find((x) => x.n === n && x.host === c.host);
-  if (p?.state === 'exited') finish(false);
-
-  // Ctrl-C is the documented way to stop following: a normal end, exit 0.
-  const onSigint = (): void => {
-    ended = true;
-    endWith(EXIT.ok);
-  };
-  process.once('SIGINT', onSigint);
-  try {
-    return await done;
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-  }
 }
 
 export const streamCommands: CommandSpec[] = [

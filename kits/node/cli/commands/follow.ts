@@ -1,0 +1,145 @@
+// `pane output --follow`: write a pane's bytes to stdout in order, each exactly
+// once, until its program exits, the pane closes, or Ctrl-C. A stdout slower than
+// the pane neither grows our memory without bound nor pauses the pane (no flow
+// control: a stalled `| less` must not freeze a pane the user is working in):
+// past a backlog limit we drop live frames and catch up from the ring by offset.
+import type { PaneRef } from '../../../protocol/ids';
+import type { CommandContext } from '../context';
+import { EXIT } from '../errors';
+import type { WireClient } from '../wire';
+
+/** Bytes queued for stdout before we stop taking live frames and read the ring instead. */
+export const FOLLOW_MAX_QUEUED = 8 << 20;
+/** Bytes per pty/read batch (base64 of this stays well under the 4 MiB JSON frame limit). */
+export const READ_BATCH = 1 << 20;
+
+export function gapNote(ctx: CommandContext, pane: number, wanted: number, start: number): void {
+  ctx.err(`pane: note: pane ${pane} output from ${wanted} to ${start} was dropped from its ring; continuing from ${start}`);
+}
+
+/** Reads output from `from` up to the end seen by the first read, writing it to stdout. */
+export async function drain(ctx: CommandContext, c: WireClient, pane: PaneRef | undefined, from: number | undefined): Promise<{ pane: number; next: number }> {
+  let at = from;
+  let end: number | undefined;
+  for (;;) {
+    const b = await c.call('pty/read', { ...(pane === undefined ? {} : { pane }), ...(at === undefined ? {} : { from: at }), maxBytes: READ_BATCH, encoding: 'base64' });
+    // A gap is news only when the caller asked for an offset; by default we start at the oldest byte held.
+    if (b.gap && at !== undefined) gapNote(ctx, b.pane, at, b.streamStart);
+    if (b.data.length > 0) await ctx.writeBytes(Buffer.from(b.data, 'base64'));
+    pane ??= b.pane;
+    // Stop at the end seen first, so a flooding pane cannot keep a one-shot read going forever.
+    end ??= b.streamEnd;
+    if (b.to >= end || b.to === b.from) return { pane: b.pane, next: b.to };
+    at = b.to;
+  }
+}
+
+export async function follow(ctx: CommandContext, c: WireClient, pane: PaneRef | undefined, from: number | undefined, maxQueued = FOLLOW_MAX_QUEUED): Promise<number> {
+  let n = -1;
+  /** Offset of the next byte stdout should get: everything before it has been queued. */
+  let next = 0;
+  let queued = 0;
+  let behind = false;
+  let ended = false;
+  let writing: Promise<void> = Promise.resolve();
+  let catching: Promise<void> = Promise.resolve();
+  let endWith: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => (endWith = resolve));
+
+  const write = (bytes: Buffer): void => {
+    queued += bytes.byteLength;
+    writing = writing.then(() => ctx.writeBytes(bytes)).then(() => void (queued -= bytes.byteLength));
+  };
+
+  /** Reads the ring from `next` until caught up with its end, then live frames resume. */
+  const catchUp = async (): Promise<void> => {
+    await writing;
+    while (!ended) {
+      const b = await c.call('pty/read', { pane: n, from: next, maxBytes: READ_BATCH, encoding: 'base64' }).catch(() => undefined);
+      if (!b || ended) return;
+      if (b.gap) gapNote(ctx, n, next, b.streamStart);
+      if (b.to > next) {
+        next = b.to;
+        await ctx.writeBytes(Buffer.from(b.data, 'base64'));
+      }
+      // Frames sent before this reply only carry bytes below b.streamEnd, which we
+      // now have; every later frame starts at or past it, so live frames are safe again.
+      if (b.to >= b.streamEnd) {
+        behind = false;
+        return;
+      }
+    }
+  };
+
+  const take = (p: number, offset: number, data: Buffer): void => {
+    if (p !== n || ended || behind) return;
+    if (offset > next) gapNote(ctx, n, next, offset);
+    const skip = Math.max(0, next - offset);
+    if (skip >= data.byteLength) return;
+    next = offset + data.byteLength;
+    write(data.subarray(skip));
+    if (queued > maxQueued) {
+      behind = true;
+      catching = catchUp();
+    }
+  };
+
+  const finish = (closed: boolean): void => {
+    if (ended) return;
+    ended = true;
+    // Frames sent before the exit event are in; a last read (after the queue and
+    // any catch-up) picks up what the server had not pushed yet, skipping nothing.
+    void catching
+      .then(() => writing)
+      .then(() => (closed ? undefined : drain(ctx, c, n, next).then(() => undefined)))
+      .catch(() => undefined)
+      .then(() => endWith(EXIT.ok));
+  };
+
+  // Subscribe before attaching, so an exit between the two is not missed.
+  // An end that comes before the attach reply names a pane we cannot recognise yet: keep it.
+  const endedEarly = new Map<number, boolean>();
+  const snapshot = await c.call('events/subscribe', { families: ['pane'] });
+  c.onEvent((event, _rev, data) => {
+    if (event !== 'pane/exited' && event !== 'pane/closed') return;
+    const d = data as { pane?: number | { n?: number } };
+    const which = typeof d.pane === 'number' ? d.pane : d.pane?.n;
+    if (which === undefined) return;
+    if (n === -1) endedEarly.set(which, event === 'pane/closed');
+    else if (which === n) finish(event === 'pane/closed');
+  });
+  // Frames may overtake the attach reply: hold them until we know the pane and offset.
+  let early: [number, number, Buffer][] | undefined = [];
+  c.onOutput((p, offset, data) => {
+    if (early) early.push([p, offset, data]);
+    else take(p, offset, data);
+  });
+  c.onClose((reason) => {
+    if (ended) return;
+    ended = true;
+    ctx.err(`pane: ${reason}`);
+    endWith(EXIT.failed);
+  });
+
+  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }) });
+  n = r.pane;
+  if (r.gap && from !== undefined) gapNote(ctx, n, from, r.streamStart);
+  next = r.from;
+  const held = early;
+  early = undefined;
+  for (const [p, offset, data] of held) take(p, offset, data);
+  if (endedEarly.has(n)) finish(endedEarly.get(n) === true);
+  else if (snapshot.panes.find((x) => x.n === n && x.host === c.host)?.state === 'exited') finish(false);
+
+  // Ctrl-C is the documented way to stop following: a normal end, exit 0.
+  const onSigint = (): void => {
+    ended = true;
+    endWith(EXIT.ok);
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    return await done;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}

@@ -62,7 +62,13 @@ export const namespaceMethods = {
       /** r: read; w: write; rw: both. Opening event rw makes this client the pane’s interceptor (acme). */
       mode: z.enum(['r', 'w', 'rw']).default('r'),
     }),
-    result: z.object({ fid: FidSchema, path: z.string(), stream: z.boolean() }),
+    result: z.object({
+      fid: FidSchema,
+      path: z.string(),
+      stream: z.boolean(),
+      /** A stream’s length at the open: this handle’s blocking reads give what comes after it. */
+      size: z.number().int().min(0),
+    }),
     cap: 'read',
     doc: 'Opens a handle on a file; needed for blocking reads, event interception and new/ctl. Closed by ns/close or when the connection ends.',
   }),

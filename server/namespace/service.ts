@@ -82,17 +82,18 @@ export async function nsOpen(ctx: HandlerContext, path: string, mode: 'r' | 'w' 
   if (intercept !== undefined && interceptorOf(ctx.server, intercept)) {
     throw nsFaults.busy(target.path, `pane ${intercept}’s executions are already intercepted by another reader; open it read-only to watch`);
   }
+  const feed = row.feed?.(c, target);
   const fid = c.ns.addFid({
     client: ctx.client.id,
     path: target.path,
     mode,
     row,
     target,
-    ...(row.feed ? { reader: row.feed(c, target).subscribe() } : {}),
+    ...(feed ? { reader: feed.subscribe() } : {}),
     ...(intercept !== undefined ? { intercepting: intercept } : {}),
   });
   if (intercept !== undefined) setInterceptor(ctx.server, intercept, { offer: (line, origin, by) => void c.ns.offer(intercept, { line, origin, by }) });
-  return { fid: fid.id, path: fid.path, stream: row.stream === true };
+  return { fid: fid.id, path: fid.path, stream: row.stream === true, size: feed?.size ?? 0 };
 }
 
 export function nsClose(ctx: HandlerContext, id: number) {

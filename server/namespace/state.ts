@@ -170,7 +170,8 @@ export class Namespace {
       case 'client/detached': {
         const verb = event === 'client/attached' ? 'attach' : 'detach';
         const pane = d.pane as number | undefined;
-        this.logLine(pane ?? null, verb, `${field(d.name as string)} ${d.client as string}`);
+        // Connections come and go with every CLI command; only a client taking a pane's stream is a pane operation.
+        if (pane !== undefined) this.logLine(pane, verb, `${field(d.name as string)} ${d.client as string}`);
         // A connection that ends takes its handles with it: an interceptor that
         // dies stops intercepting, and its blocked reads end.
         if (event === 'client/detached' && pane === undefined) this.closeClient(d.client as string);

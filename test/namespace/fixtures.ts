@@ -15,7 +15,7 @@ export const namespaceFixtures = {
     params: { path: '/log' },
     result: { path: '/log', name: 'log', type: 'file', mode: 0o444, size: 2048, stream: true, mtime: 1_700_000_000_000, doc: 'Every pane operation, one line each.' },
   },
-  'ns/open': { params: { path: '/3/event', mode: 'rw' }, result: { fid: 1, path: '/3/event', stream: true } },
+  'ns/open': { params: { path: '/3/event', mode: 'rw' }, result: { fid: 1, path: '/3/event', stream: true, size: 412 } },
   'ns/close': { params: { fid: 1 }, result: { fid: 1 } },
   'ns/read': {
     params: { path: '/3/body', offset: 0, count: 65536 },

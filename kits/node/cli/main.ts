@@ -8,6 +8,7 @@ import { paneCommands } from './commands/panes';
 import { serverCommands, type ServeHook } from './commands/server';
 import { sessionCommands } from './commands/sessions';
 import { streamCommands } from './commands/streams';
+import { withNamespace } from './nsCommands';
 import { tagCommands } from './commands/tags';
 import { CommandContext, type CliIo } from './context';
 import { EXIT, NoServerError, UsageError, exitCodeOf, messageOf } from './errors';
@@ -19,14 +20,14 @@ export { EXIT } from './errors';
 
 /** The table of commands, in the order `pane help` lists them. */
 export function commandTable(hook: ServeHook): CommandSpec[] {
-  const table: CommandSpec[] = [
+  const table: CommandSpec[] = withNamespace([
     ...paneCommands,
     ...floatCommands,
     ...tagCommands,
     ...streamCommands,
     ...sessionCommands,
     ...serverCommands(hook),
-  ];
+  ]);
   table.push({
     command: 'help',
     summary: 'list the commands, or show one command’s usage and flags',

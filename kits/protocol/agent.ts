@@ -1,0 +1,275 @@
+// Agents as peers: accounts (.plan, .access, Maildir, .project), live status
+// (working / waiting / idle / exited), finger, mail, write and hooks. The .access
+// file format is defined here so the server, the CLI and docs read one contract.
+import { z } from 'zod';
+import { CapabilitySchema } from './hello';
+import { method } from './method';
+import { PaneRefSchema, SessionRefSchema } from './ids';
+import { SplitDirectionSchema } from './model';
+import { PaneAckSchema } from './pane';
+
+/** An agent is a user: a short lowercase login name. */
+export const AgentNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,31}$/, 'an agent name is a lowercase letter, then lowercase letters, digits or "-" (32 at most)');
+
+/** Every pane an agent runs carries this signature prefix plus its name. */
+export const AGENT_SIGNATURE_PREFIX = 'com.pane.ai.agent.';
+
+/** working: busy on a turn; waiting: wants the human; idle: nothing going on; exited: gone. */
+export const AgentStateSchema = z.enum(['working', 'waiting', 'idle', 'exited']);
+export type AgentState = z.infer<typeof AgentStateSchema>;
+
+/**
+ * Which panes a rule covers: `*` every pane; `self` the agent's own panes (its
+ * signature, or panes it created); `N` / `HOST:N` one pane; `sig:GLOB` panes whose
+ * signature matches (`sig:com.pane.ai.agent.*`); `session:NAME`; `agent:NAME`
+ * another agent's panes.
+ */
+export const PaneSelectorSchema = z
+  .string()
+  .regex(
+    /^(\*|self|[1-9][0-9]*|[A-Za-z0-9][A-Za-z0-9._-]*:[1-9][0-9]*|sig:[A-Za-z0-9.*_-]+|session:[^\s]+|agent:[a-z][a-z0-9-]*)$/,
+    'a pane selector is *, self, N, HOST:N, sig:GLOB, session:NAME or agent:NAME',
+  );
+
+/** A namespace path glob: `*` matches within one segment, `**` across segments; `self` stands for the agent's panes. */
+export const NamespaceGlobSchema = z.string().regex(/^\/pane(\/[^\s]*)?$/, 'a namespace glob starts with /pane, e.g. /pane/self/** or /pane/*/body');
+
+/** A method name or glob over method names: `pane/*`, `agent/mail`, `*`. */
+export const CommandGlobSchema = z.string().regex(/^(\*|[a-z-]+\/(\*|[a-z-]+)|[a-z-]+)$/, 'a command rule is a method name or glob, e.g. pane/* or agent/mail');
+
+/** Methods no agent gets unless its .access allows them by name (deny wins over allow). */
+export const DEFAULT_DENIED_COMMANDS = ['server/stop', 'client/permission', 'agent/add', 'agent/remove'] as const;
+
+/**
+ * The `.access` file in an agent's home (JSON). Every field is optional; what is
+ * missing takes the default shown. Unknown fields are errors, so a typo never
+ * silently grants or drops a right.
+ */
+export const AccessSchema = z
+  .object({
+    version: z.literal(1).default(1),
+    /** Protocol capabilities the agent's connections get (intersected with what they ask). */
+    capabilities: z.array(CapabilitySchema).default(['read', 'write', 'attach']),
+    panes: z
+      .object({
+        read: z.array(PaneSelectorSchema).default(['*']),
+        write: z.array(PaneSelectorSchema).default(['self']),
+      })
+      .strict()
+      .prefault({}),
+    namespace: z
+      .object({
+        read: z.array(NamespaceGlobSchema).default(['/pane/**']),
+        write: z.array(NamespaceGlobSchema).default(['/pane/self/**']),
+      })
+      .strict()
+      .prefault({}),
+    commands: z
+      .object({
+        allow: z.array(CommandGlobSchema).default(['*']),
+        deny: z.array(CommandGlobSchema).default([...DEFAULT_DENIED_COMMANDS]),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+export type Access = z.infer<typeof AccessSchema>;
+export type AccessInput = z.input<typeof AccessSchema>;
+
+/** The `agent` block of an app file: how pane runs that agent CLI. */
+export const AgentAppSchema = z
+  .object({
+    /** Prompt-pattern set for observation (server/agents/prompts/NAME.json); default: the app id. */
+    prompts: z.string().max(50).optional(),
+    /** Whether the CLI reports through `pane hook` (claude: a --settings file is passed). */
+    hooks: z.enum(['none', 'claude-settings']).default('none'),
+    /** `worktree`: each launch gets a new git worktree and branch under the project. Off by default. */
+    isolation: z.enum(['none', 'worktree']).default('none'),
+    /** Shown when the program is not installed. */
+    install: z.string().max(300).optional(),
+    /** How replies reach a `pane write` conversation: the agent runs `pane write`, or its output is shown. */
+    converse: z.enum(['write', 'output']).default('output'),
+  })
+  .strict();
+export type AgentApp = z.infer<typeof AgentAppSchema>;
+
+export const AgentPaneSchema = z.object({
+  pane: z.number().int().positive(),
+  id: z.string(),
+  quadrant: z.string().nullable(),
+  state: AgentStateSchema,
+  since: z.number(),
+  cwd: z.string(),
+  /** A git worktree made for this launch (isolation: worktree), until removed on request. */
+  worktree: z.string().nullable(),
+});
+
+/** A hook session with no pane (an agent started outside pane that reports through `pane hook`). */
+export const AgentSessionSchema = z.object({ id: z.string(), cwd: z.string(), state: AgentStateSchema, since: z.number() });
+
+/** What finger shows about one agent. */
+export const AgentInfoSchema = z.object({
+  name: AgentNameSchema,
+  /** False for an agent known only from hooks (no home). */
+  account: z.boolean(),
+  home: z.string().nullable(),
+  app: z.string().nullable(),
+  project: z.string().nullable(),
+  state: AgentStateSchema,
+  since: z.number(),
+  /** hooks: it reports itself; observed: pane watches its output; none: nothing known yet. */
+  source: z.enum(['hooks', 'observed', 'none']),
+  panes: z.array(AgentPaneSchema),
+  sessions: z.array(AgentSessionSchema),
+  lastPrompt: z.string().nullable(),
+  lastPromptAt: z.number().nullable(),
+  /** Filled by awareness when it runs; empty otherwise. */
+  topics: z.array(z.string()),
+  claims: z.array(z.string()),
+  unread: z.number().int(),
+  plan: z.string(),
+});
+export type AgentInfo = z.infer<typeof AgentInfoSchema>;
+
+export const MailSchema = z.object({
+  id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  date: z.number(),
+  body: z.string(),
+  seen: z.boolean(),
+});
+export type Mail = z.infer<typeof MailSchema>;
+
+export const AccessReportSchema = z.object({
+  name: AgentNameSchema,
+  file: z.string(),
+  /** The access in force: the file's, or nothing at all when the file is invalid. */
+  access: AccessSchema,
+  /** The file's problems, each naming a field; non-empty means everything is refused. */
+  errors: z.array(z.string()),
+  /** One line per right, in words. */
+  summary: z.array(z.string()),
+});
+
+const name = AgentNameSchema;
+
+export const agentMethods = {
+  'agent/list': method({ params: z.object({}), result: z.object({ agents: z.array(AgentInfoSchema) }), cap: 'read', doc: 'Every agent: accounts and hook-only ones, with live state.' }),
+  'agent/get': method({ params: z.object({ name }), result: AgentInfoSchema, cap: 'read', doc: 'One agent, as finger shows it.' }),
+  'agent/add': method({
+    params: z.object({ name, app: z.string().max(100).optional(), project: z.string().max(4096).optional(), access: AccessSchema.optional(), plan: z.string().max(65536).optional() }),
+    result: AgentInfoSchema,
+    cap: 'admin',
+    doc: 'Creates an agent account: home with .plan, .access, Maildir and .project.',
+  }),
+  'agent/remove': method({
+    params: z.object({ name, purge: z.boolean().default(false) }),
+    result: z.object({ name, home: z.string().nullable(), kept: z.boolean() }),
+    cap: 'admin',
+    doc: 'Removes an agent; its home is kept unless purge.',
+  }),
+  'agent/access': method({ params: z.object({ name }), result: AccessReportSchema, cap: 'read', doc: 'What an agent may touch: its .access, parsed, in words.' }),
+  'agent/plan': method({
+    params: z.object({ name: name.optional(), text: z.string().max(65536) }),
+    result: z.object({ name, plan: z.string() }),
+    cap: 'write',
+    doc: 'Replaces an agent’s .plan (an agent may set only its own).',
+  }),
+  'agent/mail': method({
+    params: z.object({
+      to: name,
+      subject: z.string().max(300).default(''),
+      body: z.string().max(1 << 20),
+      /** Also type it into the agent's pane when (or as soon as) it waits for input. */
+      deliver: z.boolean().default(false),
+    }),
+    result: z.object({ id: z.string(), to: name, unread: z.number().int(), typed: z.enum(['no', 'now', 'queued']) }),
+    cap: 'write',
+    doc: 'Delivers mail to an agent’s Maildir; it reaches the agent as hook context at its next turn.',
+  }),
+  'agent/inbox': method({
+    params: z.object({ name: name.optional(), all: z.boolean().default(false), markRead: z.boolean().default(true) }),
+    result: z.object({ name, messages: z.array(MailSchema) }),
+    cap: 'read',
+    doc: 'Reads an agent’s mail (new only unless all); an agent reads only its own.',
+  }),
+  'agent/hook': method({
+    params: z.object({
+      /** The hook's stdin JSON as the agent CLI sent it (Claude Code's hook input). */
+      input: z.record(z.string(), z.unknown()),
+      /** $PANE_ID and $PANE_AGENT of the hook process, when it runs inside pane. */
+      pane: PaneRefSchema.optional(),
+      agent: name.optional(),
+    }),
+    result: z.object({
+      agent: name.nullable(),
+      state: AgentStateSchema.nullable(),
+      /** What `pane hook` prints on stdout: the hook's documented JSON output, or null for nothing. */
+      output: z.record(z.string(), z.unknown()).nullable(),
+    }),
+    cap: 'write',
+    doc: 'A hook event from an agent CLI: moves its state, answers with context and permission decisions.',
+  }),
+  'agent/write': method({
+    params: z.object({
+      /** The agent to talk to; from an agent, omit it (or name the human) to answer the human. */
+      to: z.string().max(100).optional(),
+      text: z.string().min(1).max(8192),
+    }),
+    result: z.object({ from: z.string(), to: z.string(), pane: z.number().int().nullable() }),
+    cap: 'write',
+    doc: 'One line of a write(1) conversation: typed into the agent’s input marked as from the caller, or said back to the human.',
+  }),
+  'agent/launch': method({
+    params: z.object({
+      name: name.optional(),
+      app: z.string().max(100).optional(),
+      pane: PaneRefSchema.optional(),
+      session: SessionRefSchema.optional(),
+      direction: SplitDirectionSchema.optional(),
+      cwd: z.string().optional(),
+      isolation: z.enum(['none', 'worktree']).optional(),
+    }),
+    result: PaneAckSchema.extend({ agent: name }),
+    cap: 'write',
+    doc: 'Launches an agent’s app in a new pane signed com.pane.ai.agent.NAME (a new account when no name is given).',
+  }),
+  'agent/open': method({
+    params: z.object({
+      /** The agent's pane (its tag was clicked), or name the agent. */
+      pane: PaneRefSchema.optional(),
+      name: name.optional(),
+      view: z.enum(['finger', 'mail', 'write', 'plan', 'access', 'peers']),
+    }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Opens a view of an agent in a pane: finger, mail, plan, access float; write and peers split beside it.',
+  }),
+  'agent/worktree-remove': method({
+    params: z.object({ pane: PaneRefSchema, force: z.boolean().default(false) }),
+    result: z.object({ path: z.string(), branch: z.string() }),
+    cap: 'write',
+    doc: 'Removes the git worktree made for an agent pane (only on request; refuses unsaved changes unless force).',
+  }),
+};
+
+const n = z.number().int().positive();
+
+export const agentEventSchemas = {
+  /** Anything finger shows changed (state, panes, unread, plan, topics). */
+  'agent/changed': z.object({ agent: AgentInfoSchema }),
+  'agent/removed': z.object({ name }),
+  /** A state transition, with what caused it. */
+  'agent/state-changed': z.object({ name, state: AgentStateSchema, previous: AgentStateSchema, since: z.number(), pane: n.nullable(), reason: z.string() }),
+  /** The agent started waiting for the human: worth a desktop notification that focuses `pane`. */
+  'agent/waiting': z.object({ name, pane: n.nullable(), id: z.string().nullable(), message: z.string() }),
+  /** A line of a write conversation (either direction). */
+  'agent/said': z.object({ from: z.string(), to: z.string(), text: z.string(), at: z.number(), pane: n.nullable() }),
+  'agent/mailed': z.object({ to: name, from: z.string(), subject: z.string(), id: z.string(), unread: z.number().int() }),
+  /** A request refused by the agent's .access (also a line in its log). */
+  'agent/denied': z.object({ name, method: z.string(), reason: z.string(), at: z.number() }),
+} as const;

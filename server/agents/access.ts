@@ -1,0 +1,99 @@
+// An agent's .access: parsed with the protocol's AccessSchema, each problem named
+// by field; an invalid file grants nothing (fail closed) until it is fixed. The
+// matchers here (pane selectors, namespace and command globs) are pure.
+import { AccessSchema, AGENT_SIGNATURE_PREFIX, type Access } from '../../kits/protocol/agent';
+import type { Pane } from '../../kits/protocol/model';
+
+export interface ParsedAccess {
+  access: Access;
+  errors: string[];
+}
+
+/** What an agent with a broken .access may do: nothing beyond speaking about itself. */
+export const NOTHING: Access = {
+  version: 1,
+  capabilities: [],
+  panes: { read: [], write: [] },
+  namespace: { read: [], write: [] },
+  commands: { allow: [], deny: ['*'] },
+};
+
+export function parseAccessText(text: string): ParsedAccess {
+  if (text.trim() === '') return { access: AccessSchema.parse({}), errors: [] };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { access: NOTHING, errors: [`(json): not valid JSON: ${(e as Error).message}`] };
+  }
+  const r = AccessSchema.safeParse(json);
+  if (r.success) return { access: r.data, errors: [] };
+  return {
+    access: NOTHING,
+    errors: r.error.issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(top)'}: ${i.message}`),
+  };
+}
+
+/** Glob → RegExp: `**` any run of characters, `*` any run without `/` (or `.` for signatures). */
+export function globRe(glob: string, sep = '/'): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      re += '.*';
+      i++;
+    } else if (c === '*') re += `[^${sep === '/' ? '/' : '\\.'}]*`;
+    else re += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** Whether an agent counts a pane as its own: its signature, or a pane it created (owner). */
+export function isOwnPane(agent: string, p: Pane): boolean {
+  return p.signature === AGENT_SIGNATURE_PREFIX + agent || p.owner === agent || p.attrs.agent === agent;
+}
+
+/** Whether any selector covers pane `p` for `agent`; `sessionName` resolves session:NAME. */
+export function paneMatches(selectors: readonly string[], agent: string, p: Pane, sessionName: string, host: string): boolean {
+  for (const s of selectors) {
+    if (s === '*') return true;
+    if (s === 'self' && isOwnPane(agent, p)) return true;
+    if (/^[0-9]+$/.test(s) && Number(s) === p.n) return true;
+    if (/^[^:]+:[0-9]+$/.test(s) && s === `${host}:${p.n}`) return true;
+    if (s.startsWith('sig:') && globRe(s.slice(4), '.').test(p.signature)) return true;
+    if (s.startsWith('session:') && (s.slice(8) === sessionName || s.slice(8) === p.session)) return true;
+    if (s.startsWith('agent:') && isOwnPane(s.slice(6), p)) return true;
+  }
+  return false;
+}
+
+/** Whether a namespace path is covered; `/pane/self/...` globs cover the agent's own pane numbers. */
+export function pathMatches(globs: readonly string[], path: string, ownPanes: readonly number[]): boolean {
+  for (const g of globs) {
+    if (globRe(g).test(path)) return true;
+    if (g.startsWith('/pane/self')) {
+      for (const n of ownPanes) if (globRe(g.replace('/pane/self', `/pane/${n}`)).test(path)) return true;
+    }
+  }
+  return false;
+}
+
+/** Deny wins over allow; both are method names or globs (`pane/*`). */
+export function commandAllowed(a: Access, method: string): boolean {
+  const hit = (globs: readonly string[]) => globs.some((g) => g === '*' || g === method || globRe(g).test(method));
+  return hit(a.commands.allow) && !hit(a.commands.deny);
+}
+
+/** One line per right, in words: what `pane access NAME` prints. */
+export function summarize(a: Access, errors: readonly string[] = []): string[] {
+  const words = (xs: readonly string[]) => (xs.length === 0 ? 'nothing' : xs.join(', '));
+  const lines: string[] = [];
+  for (const e of errors) lines.push(`INVALID .access (${e}): everything is refused until it is fixed`);
+  lines.push(`capabilities: ${words(a.capabilities)}`);
+  lines.push(`read panes:   ${words(a.panes.read)}`);
+  lines.push(`write panes:  ${words(a.panes.write)}`);
+  lines.push(`read paths:   ${words(a.namespace.read)}`);
+  lines.push(`write paths:  ${words(a.namespace.write)}`);
+  lines.push(`commands:     ${words(a.commands.allow)}${a.commands.deny.length ? ` except ${a.commands.deny.join(', ')}` : ''}`);
+  return lines;
+}

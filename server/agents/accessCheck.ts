@@ -1,0 +1,86 @@
+// Enforces an agent's .access on every request its connections make (the
+// ClientConn.checkAccess hook): the command rules, then the pane each request
+// touches, then namespace paths. A refusal is a typed `denied` error, a line in
+// the agent's log and an agent/denied event.
+import { PaneFault } from '../../kits/protocol/error';
+import { capabilityOf, isMethodName } from '../../kits/protocol/index';
+import type { Pane } from '../../kits/protocol/model';
+import { commandAllowed, isOwnPane, paneMatches, pathMatches } from './access';
+import type { AgentService } from './service';
+
+/** Requests that make something new: no existing pane is touched, and the new one is the agent's. */
+const CREATES = new Set(['pane/split', 'pane/launch', 'float/create', 'session/new', 'apps/launch', 'agent/launch']);
+/** Listings show every pane: only an agent that may read all panes gets them whole. */
+const LISTS = new Set(['pane/list', 'pane/geometry', 'session/get', 'session/snapshot', 'events/subscribe']);
+/** Agent-family requests check their own rules in the handler (self-only inbox, plan). */
+const SELF_CHECKED = new Set(['agent/hook', 'agent/inbox', 'agent/plan', 'agent/write', 'agent/list', 'agent/get', 'agent/access']);
+
+export function deny(svc: AgentService, name: string, method: string, reason: string): never {
+  const at = Date.now();
+  svc.store.log(name, `denied ${method}: ${reason}`);
+  svc.server.publish('agent/denied', { name, method, reason, at });
+  throw new PaneFault('denied', `denied: agent ${name} may not ${reason} (see \`pane access ${name}\`)`, { reason, subject: method });
+}
+
+/** The checker set on an agent's connection; throws `denied` or returns to let the request run. */
+export function accessChecker(svc: AgentService, name: string): (method: string, params: unknown) => void {
+  return (method, raw) => {
+    const { access, errors } = svc.access(name);
+    const params = (raw ?? {}) as Record<string, unknown>;
+    if (SELF_CHECKED.has(method)) return;
+    if (errors.length > 0) deny(svc, name, method, `call ${method}: its .access is invalid (${errors[0]})`);
+    if (!commandAllowed(access, method)) deny(svc, name, method, `call ${method} (.access commands)`);
+    if (isMethodName(method)) {
+      const cap = capabilityOf(method);
+      if (!access.capabilities.includes(cap)) deny(svc, name, method, `use the ${cap} capability for ${method} (.access capabilities)`);
+    }
+    if (CREATES.has(method)) {
+      // New panes belong to the agent that made them (so `self` covers them), whatever owner it asked for.
+      if (method !== 'session/new' && method !== 'apps/launch' && method !== 'agent/launch') params.owner = name;
+      return;
+    }
+    const session = typeof params.session === 'string' ? params.session : undefined;
+    if (LISTS.has(method) && !access.panes.read.includes('*')) deny(svc, name, method, `list every pane with ${method} (panes.read is not *)`);
+    if (typeof params.path === 'string' && params.path.startsWith('/pane')) {
+      const own = [...svc.server.panes.values()].filter((p) => isOwnPane(name, p)).map((p) => p.n);
+      const writing = isMethodName(method) ? capabilityOf(method) !== 'read' : true;
+      const globs = writing ? access.namespace.write : access.namespace.read;
+      if (!pathMatches(globs, params.path, own)) deny(svc, name, method, `${writing ? 'write' : 'read'} ${params.path} (.access namespace)`);
+    }
+    if (method === 'session/kill') {
+      let panes: Pane[] = [];
+      try {
+        panes = svc.server.panesOf(svc.server.session(session));
+      } catch {
+        return; // the handler reports the missing session
+      }
+      for (const p of panes) checkPane(svc, name, method, p, 'write');
+      return;
+    }
+    if (!('pane' in params) && !['pane/focus', 'pane/close', 'pane/restart', 'pane/zoom', 'pane/float', 'pane/tag', 'pane/attrs', 'pane/exec', 'pane/input', 'pane/resize', 'pane/ratio', 'pane/swap'].includes(method) && !method.startsWith('pty/') && !method.startsWith('float/')) return;
+    let target: Pane;
+    try {
+      target = svc.server.pane(params.pane as string | number | undefined, session);
+    } catch {
+      return; // no such pane: the handler answers pane-not-found
+    }
+    const mode = isMethodName(method) && (capabilityOf(method) === 'read' || capabilityOf(method) === 'attach') ? 'read' : 'write';
+    checkPane(svc, name, method, target, mode);
+    if (method === 'pane/swap' && params.with !== undefined) {
+      try {
+        checkPane(svc, name, method, svc.server.pane(params.with as string | number), 'write');
+      } catch (e) {
+        if (e instanceof PaneFault && e.code === 'denied') throw e;
+      }
+    }
+  };
+}
+
+export function checkPane(svc: AgentService, name: string, method: string, p: Pane, mode: 'read' | 'write'): void {
+  const { access } = svc.access(name);
+  const sessionName = svc.server.sessions.get(p.session)?.name ?? '';
+  const selectors = mode === 'read' ? access.panes.read : access.panes.write;
+  // Writing implies reading what you write: a pane in panes.write is readable too.
+  const ok = paneMatches(selectors, name, p, sessionName, svc.server.host) || (mode === 'read' && paneMatches(access.panes.write, name, p, sessionName, svc.server.host));
+  if (!ok) deny(svc, name, method, `${mode} pane ${p.n} (${p.signature}) with ${method} (.access panes.${mode}: ${selectors.join(', ') || 'nothing'})`);
+}

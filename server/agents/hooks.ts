@@ -1,0 +1,101 @@
+// `agent/hook`: a hook event from an agent CLI (Claude Code's JSON) finds its
+// agent — by token, $PANE_AGENT, $PANE_ID, a session seen before, or as a new
+// hook-only agent — moves its state, and answers with what contributors add
+// (its new mail now; awareness's context and permission decisions later).
+import path from 'node:path';
+import type { AgentState } from '../../kits/protocol/agent';
+import { AgentNameSchema } from '../../kits/protocol/agent';
+import type { PaneRef } from '../../kits/protocol/ids';
+import { answer, collect, type HookContribution, type HookEventInfo } from './hookAnswer';
+import { readMail } from './mailbox';
+import type { AgentService } from './service';
+import { hookTransition } from './status';
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+export interface HookParams {
+  input: Record<string, unknown>;
+  pane?: PaneRef | undefined;
+  agent?: string | undefined;
+}
+
+/** A name for an agent known only from hooks: claude-<project dir>, made unique. */
+function hookOnlyName(svc: AgentService, cwd: string): string {
+  const base = `claude-${path.basename(cwd || 'session').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '')}`.slice(0, 28) || 'claude';
+  const valid = AgentNameSchema.safeParse(base).success ? base : 'claude';
+  const busy = (n: string) => svc.store.exists(n) || [...(svc.runtimes.get(n)?.sessions.values() ?? [])].some((s) => s.state !== 'exited');
+  if (!busy(valid)) return valid;
+  for (let i = 2; ; i++) if (!busy(`${valid}-${i}`)) return `${valid}-${i}`;
+}
+
+function resolve(svc: AgentService, p: HookParams, caller: string | null): { name: string; pane: number | null } {
+  const sessionId = str(p.input.session_id);
+  let pane: number | null = null;
+  if (p.pane !== undefined) {
+    try {
+      pane = svc.server.pane(p.pane).n;
+    } catch {
+      pane = null; // a pane id from another server or a closed pane: report without it
+    }
+  }
+  const paneAgent = pane === null ? undefined : svc.panes.get(pane)?.agent;
+  const known = sessionId ? svc.hookSessions.get(sessionId) : undefined;
+  const asked = p.agent !== undefined && AgentNameSchema.safeParse(p.agent).success ? p.agent : undefined;
+  const name = caller ?? asked ?? paneAgent ?? known ?? hookOnlyName(svc, str(p.input.cwd));
+  if (pane !== null && svc.panes.get(pane)?.agent !== name) pane = null;
+  if (pane === null && sessionId) pane = svc.runtimes.get(name)?.sessions.get(sessionId)?.pane ?? null;
+  return { name, pane };
+}
+
+/** The agent's own contribution: new mail, handed over as context at its next turn. */
+function mailContext(svc: AgentService, ev: HookEventInfo): HookContribution | undefined {
+  if (ev.event !== 'SessionStart' && ev.event !== 'UserPromptSubmit') return undefined;
+  if (!svc.store.exists(ev.agent)) return undefined;
+  const mail = readMail(path.join(svc.store.home(ev.agent), 'Maildir'), { markSeen: true });
+  if (mail.length === 0) return undefined;
+  svc.changed(ev.agent);
+  const items = mail.map((m) => `From ${m.from}${m.subject ? ` — ${m.subject}` : ''}:\n${m.body.trim()}`);
+  return { additionalContext: `You have ${mail.length} new message${mail.length > 1 ? 's' : ''} in your pane mailbox:\n\n${items.join('\n\n')}` };
+}
+
+export async function handleHook(svc: AgentService, p: HookParams, caller: string | null) {
+  const input = p.input;
+  const event = str(input.hook_event_name);
+  const { name, pane } = resolve(svc, p, caller);
+  const r = svc.runtime(name);
+  const sessionId = str(input.session_id) || (pane !== null ? `pane-${pane}` : `agent-${name}`);
+  const now = Date.now();
+  svc.hookSessions.set(sessionId, name);
+  if (!r.sessions.has(sessionId)) r.sessions.set(sessionId, { id: sessionId, cwd: str(input.cwd), state: 'idle', since: now, pane });
+  const session = r.sessions.get(sessionId)!;
+  if (pane !== null) {
+    session.pane = pane;
+    const pr = svc.panes.get(pane);
+    if (pr && !pr.cooperative) {
+      // From now on this pane reports itself: observation stops guessing.
+      pr.cooperative = true;
+      clearTimeout(pr.timer);
+    }
+  }
+  if (str(input.cwd)) session.cwd = str(input.cwd);
+  if (event === 'UserPromptSubmit' && str(input.prompt)) {
+    r.lastPrompt = str(input.prompt).slice(0, 2000);
+    r.lastPromptAt = now;
+  }
+  const t = hookTransition(input);
+  if (t) {
+    if (pane !== null) svc.transition(name, { pane }, t, now);
+    else {
+      // Keep the session's own state in step too: it is what finger shows for hook-only agents.
+      svc.transition(name, { session: sessionId }, t, now);
+    }
+    if (pane !== null && session.state !== t.state) {
+      session.state = t.state;
+      session.since = now;
+    }
+  } else if (event === 'UserPromptSubmit') svc.changed(name);
+  const state: AgentState | null = svc.runtimes.get(name)?.state ?? null;
+  const ev: HookEventInfo = { agent: name, pane, event, input, state };
+  const parts = await collect([(e) => mailContext(svc, e), ...svc.contributors], ev);
+  return { agent: name, state, output: answer(event, parts) };
+}

@@ -1,0 +1,58 @@
+// Attaches agents to a server: the service, its handlers, the pane contributor
+// (agent panes, PATH shims), the token authority (agent tokens → identity and
+// .access) and the observer. `agentsOf(server)` is how other families reach it
+// (awareness adds hook contributors and topics through it).
+import type { Capability } from '../../kits/protocol/method';
+import { registerHandlers } from '../handlers/dispatch';
+import { agentHandlers } from '../handlers/agents';
+import { paneContributors } from '../model/lifecycle';
+import type { PaneServer } from '../paneServer';
+import { tokenAuthorities } from '../transport/clientConn';
+import { accessChecker } from './accessCheck';
+import { TOKEN_PREFIX } from './accounts';
+import { watchAgentPanes } from './observer';
+import { agentPaneContributor } from './panes';
+import { AgentService, type AgentServiceOptions } from './service';
+
+export { AgentService } from './service';
+export type { HookContribution, HookContributor, HookEventInfo } from './hookAnswer';
+
+const services = new WeakMap<PaneServer, AgentService>();
+let wired = false;
+
+/** The server's agent service, if agents are attached. */
+export function agentsOf(server: PaneServer): AgentService | undefined {
+  return services.get(server);
+}
+
+/** The agent a connection acts as (its hello token named one), or null for the human. */
+export function agentOfUser(server: PaneServer, user: string): string | null {
+  const svc = services.get(server);
+  return svc && user !== server.user && svc.store.exists(user) ? user : null;
+}
+
+export function attachAgents(server: PaneServer, options: AgentServiceOptions): AgentService {
+  if (!wired) {
+    wired = true;
+    registerHandlers(agentHandlers);
+    paneContributors.push(agentPaneContributor((s) => services.get(s)));
+  }
+  const svc = new AgentService(server, options);
+  services.set(server, svc);
+  tokenAuthorities.set(server, ({ token, capabilities }) => {
+    if (!token.startsWith(TOKEN_PREFIX)) return undefined;
+    const name = svc.store.byToken(token);
+    if (!name) return 'that agent token is not valid (was the agent removed?)';
+    const { access } = svc.access(name);
+    // read and write stay so an agent can always report hooks and read its own mail;
+    // every other use of a capability is checked against .access per request.
+    const allowed = new Set<Capability>([...access.capabilities, 'read', 'write']);
+    return { capabilities: capabilities.filter((c) => allowed.has(c)), user: name, checkAccess: accessChecker(svc, name) };
+  });
+  const unwatch = watchAgentPanes(svc);
+  server.onStop(() => {
+    unwatch();
+    services.delete(server);
+  });
+  return svc;
+}

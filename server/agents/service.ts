@@ -1,0 +1,297 @@
+// One AgentService per server: the accounts on disk, each agent's live runtime
+// (panes, hook sessions, state, last prompt, extras from awareness), and the one
+// place state changes are published — as agent/* events and as pane attrs.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
+import { AGENT_SIGNATURE_PREFIX } from '../../kits/protocol/agent';
+import type { Pane } from '../../kits/protocol/model';
+import { rects } from '../model/layout';
+import type { PaneServer } from '../paneServer';
+import { NOTHING, parseAccessText, type ParsedAccess } from './access';
+import { AccountStore } from './accounts';
+import type { HookContributor } from './hookAnswer';
+import { unreadCount } from './mailbox';
+import { PromptLibrary } from './prompts';
+import { foldStates, type Transition } from './status';
+
+export interface PaneRuntime {
+  agent: string;
+  pane: number;
+  state: AgentState;
+  since: number;
+  /** True once a hook came from this pane: then hooks alone move its state. */
+  cooperative: boolean;
+  lastOutputAt: number;
+  timer: NodeJS.Timeout | undefined;
+  prompts: string | null;
+  worktree: { path: string; branch: string; repo: string } | null;
+}
+
+export interface SessionRuntime {
+  id: string;
+  cwd: string;
+  state: AgentState;
+  since: number;
+  pane: number | null;
+}
+
+export interface AgentRuntime {
+  name: string;
+  sessions: Map<string, SessionRuntime>;
+  lastPrompt: string | null;
+  lastPromptAt: number | null;
+  topics: string[];
+  claims: string[];
+  /** Mail to type into its pane as soon as it waits (`pane mail --deliver`). */
+  typeWhenWaiting: string[];
+  state: AgentState;
+  since: number;
+}
+
+export interface AgentServiceOptions {
+  dataDir: string;
+  /** Where users drop extra prompt-pattern files (default: none). */
+  promptsDir?: string | null;
+  /** The `pane` entry the PATH shims run (default: dist/pane.mjs beside the code). */
+  paneBin?: string;
+}
+
+export class AgentService {
+  readonly store: AccountStore;
+  readonly prompts: PromptLibrary;
+  readonly runtimes = new Map<string, AgentRuntime>();
+  readonly panes = new Map<number, PaneRuntime>();
+  readonly contributors: HookContributor[] = [];
+  /** Hook session id → agent, so later hooks of a session find the same agent. */
+  readonly hookSessions = new Map<string, string>();
+  private accessCache = new Map<string, { mtime: number; checkedAt: number; parsed: ParsedAccess }>();
+
+  constructor(
+    readonly server: PaneServer,
+    readonly options: AgentServiceOptions,
+  ) {
+    this.store = new AccountStore(options.dataDir);
+    this.prompts = new PromptLibrary(options.promptsDir ?? null);
+  }
+
+  /** The human's name as agents see it (messages "from" the human carry it). */
+  get human(): string {
+    return this.server.user;
+  }
+
+  runtime(name: string): AgentRuntime {
+    let r = this.runtimes.get(name);
+    if (!r) {
+      r = { name, sessions: new Map(), lastPrompt: null, lastPromptAt: null, topics: [], claims: [], typeWhenWaiting: [], state: 'idle', since: Date.now() };
+      this.runtimes.set(name, r);
+    }
+    return r;
+  }
+
+  /** Known agents: accounts, plus hook-only agents with a live runtime. */
+  names(): string[] {
+    const all = new Set(this.store.list());
+    for (const [n, r] of this.runtimes) if (r.sessions.size > 0 || this.panesOf(n).length > 0) all.add(n);
+    return [...all].sort();
+  }
+
+  known(name: string): boolean {
+    const r = this.runtimes.get(name);
+    return this.store.exists(name) || (r !== undefined && (r.sessions.size > 0 || this.panesOf(name).length > 0));
+  }
+
+  panesOf(name: string): PaneRuntime[] {
+    return [...this.panes.values()].filter((p) => p.agent === name);
+  }
+
+  /** The .access in force, re-read when the file changes (checked at most every 500 ms). */
+  access(name: string): ParsedAccess {
+    const file = path.join(this.store.home(name), '.access');
+    const now = Date.now();
+    const cached = this.accessCache.get(name);
+    if (cached && now - cached.checkedAt < 500) return cached.parsed;
+    let mtime = -1;
+    try {
+      mtime = fs.statSync(file).mtimeMs;
+    } catch {
+      // no file: defaults (an account always has one; a hook-only agent has none)
+    }
+    if (cached && cached.mtime === mtime) {
+      cached.checkedAt = now;
+      return cached.parsed;
+    }
+    let parsed: ParsedAccess;
+    if (!this.store.exists(name)) parsed = { access: NOTHING, errors: [`${name} has no account`] };
+    else if (mtime < 0) parsed = parseAccessText('');
+    else parsed = parseAccessText(fs.readFileSync(file, 'utf8'));
+    this.accessCache.set(name, { mtime, checkedAt: now, parsed });
+    return parsed;
+  }
+
+  /** Where a pane sits in its session's window, for "ada (top-left)". */
+  quadrant(p: Pane): string | null {
+    if (p.attrs.quadrant) return p.attrs.quadrant;
+    const s = this.server.sessions.get(p.session);
+    if (!s) return null;
+    const r = rects(s.layout, s.viewport).get(p.n);
+    if (!r) return s.floating.some((f) => f.pane === p.n) ? 'floating' : null;
+    const side = (start: number, size: number, total: number) => (size / total > 0.75 ? 'both' : (start + size / 2) / total < 0.5 ? 'a' : 'b');
+    const h = side(r.x, r.w, s.viewport.cols);
+    const v = side(r.y, r.h, s.viewport.rows);
+    if (h === 'both' && v === 'both') return 'full';
+    if (h === 'both') return v === 'a' ? 'top' : 'bottom';
+    if (v === 'both') return h === 'a' ? 'left' : 'right';
+    return `${v === 'a' ? 'top' : 'bottom'}-${h === 'a' ? 'left' : 'right'}`;
+  }
+
+  info(name: string): AgentInfo {
+    const account = this.store.exists(name);
+    const r = this.runtime(name);
+    const panes = this.panesOf(name).flatMap((pr) => {
+      const p = this.server.panes.get(pr.pane);
+      if (!p) return [];
+      return [{ pane: p.n, id: this.server.address(p.n), quadrant: this.quadrant(p), state: pr.state, since: pr.since, cwd: p.cwd, worktree: pr.worktree?.path ?? null }];
+    });
+    const sessions = [...r.sessions.values()].filter((s) => s.pane === null).map((s) => ({ id: s.id, cwd: s.cwd, state: s.state, since: s.since }));
+    const home = account ? this.store.home(name) : null;
+    const line = (f: '.project' | '.app') => (account ? this.store.read(name, f).trim() || null : null);
+    const sessionCwd = sessions[0]?.cwd ?? null;
+    return {
+      name,
+      account,
+      home,
+      app: line('.app'),
+      project: line('.project') ?? sessionCwd,
+      state: r.state,
+      since: r.since,
+      source: panes.length + sessions.length === 0 && r.lastPromptAt === null ? 'none' : this.panesOf(name).some((p) => p.cooperative) || sessions.length > 0 ? 'hooks' : 'observed',
+      panes,
+      sessions,
+      lastPrompt: r.lastPrompt,
+      lastPromptAt: r.lastPromptAt,
+      topics: r.topics,
+      claims: r.claims,
+      unread: home ? unreadCount(path.join(home, 'Maildir')) : 0,
+      plan: account ? this.store.read(name, '.plan') : '',
+    };
+  }
+
+  list(): AgentInfo[] {
+    return this.names().map((n) => this.info(n));
+  }
+
+  /**
+   * Moves one pane's (or hook session's) state and refolds the agent's badge.
+   * Publishes agent/state-changed and, when the agent starts waiting, agent/waiting.
+   */
+  transition(name: string, where: { pane?: number | null; session?: string | null }, t: Transition, now = Date.now()): void {
+    const r = this.runtime(name);
+    let changedPart = false;
+    if (where.pane != null) {
+      const pr = this.panes.get(where.pane);
+      if (pr && pr.state !== t.state) {
+        pr.state = t.state;
+        pr.since = now;
+        changedPart = true;
+      }
+    } else if (where.session) {
+      const s = r.sessions.get(where.session);
+      if (s && s.state !== t.state) {
+        s.state = t.state;
+        s.since = now;
+        changedPart = true;
+      }
+    }
+    const parts = [...this.panesOf(name).map((p) => ({ state: p.state, since: p.since })), ...[...r.sessions.values()].filter((s) => s.pane === null)];
+    const folded = foldStates(parts) ?? { state: t.state, since: now };
+    const previous = r.state;
+    if (folded.state !== previous) {
+      r.state = folded.state;
+      r.since = now;
+      const pane = where.pane ?? null;
+      this.server.publish('agent/state-changed', { name, state: r.state, previous, since: r.since, pane, reason: t.reason });
+      if (r.state === 'waiting') {
+        const p = pane ?? this.panesOf(name)[0]?.pane ?? null;
+        this.server.publish('agent/waiting', { name, pane: p, id: p === null ? null : this.server.address(p), message: `${name} ${t.notify ?? 'waits for you'}` });
+        this.flushTyped(name);
+      }
+    }
+    if (changedPart || folded.state !== previous) this.changed(name);
+  }
+
+  /** Re-publishes what finger shows about an agent, and mirrors it into its panes' attrs. */
+  changed(name: string): void {
+    const info = this.info(name);
+    this.server.publish('agent/changed', { agent: info });
+    for (const p of info.panes) {
+      const pane = this.server.panes.get(p.pane);
+      if (!pane) continue;
+      const want: Record<string, string> = {
+        agent: name,
+        'agent.state': p.state,
+        'agent.since': String(p.since),
+        'agent.unread': String(info.unread),
+        'agent.topics': info.topics.join(','),
+        'agent.source': info.source,
+        ...(p.worktree ? { 'agent.worktree': p.worktree } : {}),
+      };
+      if (Object.entries(want).every(([k, v]) => pane.attrs[k] === v)) continue;
+      pane.attrs = { ...pane.attrs, ...want };
+      this.server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
+    }
+  }
+
+  /** Awareness (issue 6) sets topics and claims here; finger and the tags show them. */
+  setExtras(name: string, extras: { topics?: string[]; claims?: string[] }): void {
+    const r = this.runtime(name);
+    if (extras.topics) r.topics = extras.topics;
+    if (extras.claims) r.claims = extras.claims;
+    this.changed(name);
+  }
+
+  /** Adds a hook contributor (see hookAnswer.ts); returns its removal. */
+  addHookContributor(c: HookContributor): () => void {
+    this.contributors.push(c);
+    return () => {
+      const i = this.contributors.indexOf(c);
+      if (i >= 0) this.contributors.splice(i, 1);
+    };
+  }
+
+  /** The live pane a human's words should reach: the waiting one first, then any running one. */
+  inputPane(name: string): Pane | undefined {
+    const live = this.panesOf(name)
+      .map((pr) => ({ pr, p: this.server.panes.get(pr.pane) }))
+      .filter((x): x is { pr: PaneRuntime; p: Pane } => x.p !== undefined && x.p.state === 'running');
+    return (live.find((x) => x.pr.state === 'waiting') ?? live[0])?.p;
+  }
+
+  typeInto(p: Pane, text: string): void {
+    const t = this.server.terminals.get(p.n);
+    if (!t?.running) return;
+    // Text first, then Enter on its own: TUIs that treat a fast paste+CR as a newline still submit.
+    t.write(text.replace(/\r?\n/g, ' '));
+    setTimeout(() => t.running && t.write('\r'), 30);
+  }
+
+  private flushTyped(name: string): void {
+    const r = this.runtime(name);
+    const p = this.inputPane(name);
+    if (!p || r.typeWhenWaiting.length === 0) return;
+    const next = r.typeWhenWaiting.shift()!;
+    this.typeInto(p, next);
+  }
+
+  /** Drops the agent's runtime and its panes' agent attrs (the panes themselves live on). */
+  forget(name: string): void {
+    this.runtimes.delete(name);
+    this.accessCache.delete(name);
+    this.server.publish('agent/removed', { name });
+  }
+
+  isAgentPane(p: Pane): string | undefined {
+    if (p.signature.startsWith(AGENT_SIGNATURE_PREFIX)) return p.signature.slice(AGENT_SIGNATURE_PREFIX.length);
+    return undefined;
+  }
+}

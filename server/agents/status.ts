@@ -1,0 +1,89 @@
+// The agent status machine as pure functions: which hook event moves an agent to
+// which state, what observation of a pane (output, silence, screen text) means,
+// and how several panes and sessions fold into one badge. No clocks, no I/O.
+import type { AgentState } from '../../kits/protocol/agent';
+
+export interface Transition {
+  state: AgentState;
+  reason: string;
+  /** Worth telling the human (a notification): the agent now waits for them. */
+  notify?: string;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const short = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Notifications that mean "the agent is blocked on the human" (Claude Code's permission and idle prompts). */
+function isWaitingNotification(input: Record<string, unknown>): boolean {
+  const kind = str(input.notification_type);
+  if (kind !== '') return /permission|idle|elicitation|input/.test(kind);
+  return /permission|waiting for your input|needs your (attention|input|approval)/i.test(str(input.message));
+}
+
+/**
+ * A hook event (Claude Code's names and fields) → the state it means, or null for
+ * events that say nothing about state (PostToolUse keeps working; unknown ones are ignored).
+ */
+export function hookTransition(input: Record<string, unknown>): Transition | null {
+  const ev = str(input.hook_event_name);
+  switch (ev) {
+    case 'SessionStart':
+      return { state: 'waiting', reason: `session started (${str(input.source) || 'startup'})`, notify: 'started and waits for a task' };
+    case 'UserPromptSubmit':
+      return { state: 'working', reason: `prompt: ${short(str(input.prompt))}` };
+    case 'PreToolUse':
+      return { state: 'working', reason: `tool ${str(input.tool_name) || '?'}` };
+    case 'PostToolUse':
+      return { state: 'working', reason: `tool ${str(input.tool_name) || '?'} done` };
+    case 'Stop':
+      return { state: 'waiting', reason: 'finished its turn', notify: 'finished and waits for you' };
+    case 'PermissionRequest':
+      return { state: 'waiting', reason: `asks permission for ${str(input.tool_name) || 'a tool'}`, notify: `asks permission for ${str(input.tool_name) || 'a tool'}` };
+    case 'Notification':
+      if (!isWaitingNotification(input)) return null;
+      return { state: 'waiting', reason: short(str(input.message) || 'needs you'), notify: short(str(input.message) || 'needs you') };
+    case 'SessionEnd':
+      return { state: 'exited', reason: `session ended (${str(input.reason) || 'exit'})` };
+    default:
+      return null;
+  }
+}
+
+/** Per-CLI screen patterns: a match on the last lines says waiting or working. */
+export interface PromptPatterns {
+  name: string;
+  /** How many trailing non-blank screen lines to test. */
+  lines: number;
+  waiting: RegExp[];
+  working: RegExp[];
+}
+
+/**
+ * After output falls silent: the screen's tail decides. A working pattern wins
+ * (a spinner line that says "esc to interrupt"), then a waiting one (a prompt or a
+ * question), else the agent is idle: silent and asking nothing.
+ */
+export function observeScreen(screenText: string, p: PromptPatterns): Transition {
+  const tail = screenText
+    .split('\n')
+    .map((l) => l.replace(/\s+$/, ''))
+    .filter((l) => l.trim() !== '')
+    .slice(-p.lines);
+  const text = tail.join('\n');
+  const working = p.working.find((re) => re.test(text));
+  if (working) return { state: 'working', reason: `screen shows ${working.source}` };
+  const waiting = p.waiting.find((re) => tail.some((l) => re.test(l)) || re.test(text));
+  if (waiting) return { state: 'waiting', reason: `prompt on screen (${p.name})`, notify: `waits at its prompt: ${short(tail.at(-1)?.trim() ?? '', 60)}` };
+  return { state: 'idle', reason: 'silent, no prompt on screen' };
+}
+
+/** Which state wins the badge when an agent has several panes or sessions: the one that needs the human most. */
+const RANK: Record<AgentState, number> = { waiting: 3, working: 2, idle: 1, exited: 0 };
+
+export function foldStates(states: readonly { state: AgentState; since: number }[]): { state: AgentState; since: number } | null {
+  let best: { state: AgentState; since: number } | null = null;
+  for (const s of states) {
+    if (!best || RANK[s.state] > RANK[best.state] || (RANK[s.state] === RANK[best.state] && s.since < best.since)) best = s;
+  }
+  return best;
+}

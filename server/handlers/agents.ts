@@ -1,0 +1,213 @@
+// Agent handlers: accounts, access, plan, mail, hooks, write and launch. Who is
+// calling matters here: a connection whose hello token named an agent acts as
+// that agent, may read only its own mail and set only its own .plan.
+import path from 'node:path';
+import { faults, PaneFault } from '../../kits/protocol/error';
+import type { PaneAck } from '../../kits/protocol/pane';
+import { summarize } from '../agents/access';
+import { checkPane } from '../agents/accessCheck';
+import { handleHook } from '../agents/hooks';
+import { agentOfUser, agentsOf } from '../agents/index';
+import { deliver, readMail, unreadCount } from '../agents/mailbox';
+import type { AgentService } from '../agents/service';
+import { shimDir } from '../agents/panes';
+import { removeWorktree } from '../agents/worktree';
+import { findApp } from '../config/appFiles';
+import { configOf } from '../config/configService';
+import { dispatchInternal } from './dispatch';
+import type { HandlerContext, HandlerTable } from './types';
+
+function svcOf(ctx: HandlerContext): AgentService {
+  const s = agentsOf(ctx.server);
+  if (!s) throw faults.failed('agents are not enabled on this server');
+  return s;
+}
+
+function need(svc: AgentService, name: string): void {
+  if (!svc.known(name)) throw new PaneFault('failed', `no agent named ${name} (known: ${svc.names().join(', ') || 'none'}; add one with \`pane agent add ${name}\`)`, { reason: 'no such agent', subject: name });
+}
+
+function needAccount(svc: AgentService, name: string): void {
+  need(svc, name);
+  if (!svc.store.exists(name)) throw new PaneFault('failed', `${name} is known only from hooks and has no account (no mailbox or .plan); \`pane agent add ${name}\` gives it one`, { reason: 'no account', subject: name });
+}
+
+/** The agent this connection acts as, or null for the human. */
+const caller = (ctx: HandlerContext) => agentOfUser(ctx.server, ctx.client.user);
+
+/** An agent may speak only for itself about its own mail and plan. */
+function selfOrHuman(ctx: HandlerContext, name: string | undefined, what: string): string {
+  const me = caller(ctx);
+  if (me !== null && name !== undefined && name !== me) throw faults.denied(`agent ${me} may ${what} only its own, not ${name}’s`);
+  const who = name ?? me;
+  if (who === null) throw faults.badRequest(`name the agent whose ${what} you mean`, 'name');
+  return who;
+}
+
+export const agentHandlers: HandlerTable = {
+  'agent/list': (_p, ctx) => ({ agents: svcOf(ctx).list() }),
+
+  'agent/get': (p, ctx) => {
+    const svc = svcOf(ctx);
+    need(svc, p.name);
+    return svc.info(p.name);
+  },
+
+  'agent/add': (p, ctx) => {
+    const svc = svcOf(ctx);
+    if (p.name === ctx.server.user) throw faults.failed(`${p.name} is the human user's name; pick another name for the agent`);
+    svc.store.add(p.name, { app: p.app, project: p.project, access: p.access, plan: p.plan });
+    svc.changed(p.name);
+    return svc.info(p.name);
+  },
+
+  'agent/remove': (p, ctx) => {
+    const svc = svcOf(ctx);
+    const r = svc.store.remove(p.name, p.purge);
+    svc.forget(p.name);
+    return { name: p.name, home: r.home, kept: r.kept };
+  },
+
+  'agent/access': (p, ctx) => {
+    const svc = svcOf(ctx);
+    needAccount(svc, p.name);
+    const { access, errors } = svc.access(p.name);
+    return { name: p.name, file: path.join(svc.store.home(p.name), '.access'), access, errors, summary: summarize(access, errors) };
+  },
+
+  'agent/plan': (p, ctx) => {
+    const svc = svcOf(ctx);
+    const name = selfOrHuman(ctx, p.name, '.plan');
+    needAccount(svc, name);
+    svc.store.writePlan(name, p.text);
+    svc.changed(name);
+    return { name, plan: p.text };
+  },
+
+  'agent/mail': (p, ctx) => {
+    const svc = svcOf(ctx);
+    needAccount(svc, p.to);
+    const from = ctx.client.user;
+    const dir = path.join(svc.store.home(p.to), 'Maildir');
+    const id = deliver(dir, { from, to: p.to, subject: p.subject, body: p.body });
+    let typed: 'no' | 'now' | 'queued' = 'no';
+    if (p.deliver) {
+      const line = `[mail from ${from}]${p.subject ? ` ${p.subject}:` : ''} ${p.body.trim()}`;
+      const pane = svc.inputPane(p.to);
+      if (pane && svc.runtime(p.to).state === 'waiting') {
+        svc.typeInto(pane, line);
+        typed = 'now';
+      } else {
+        svc.runtime(p.to).typeWhenWaiting.push(line);
+        typed = 'queued';
+      }
+    }
+    const unread = unreadCount(dir);
+    ctx.server.publish('agent/mailed', { to: p.to, from, subject: p.subject, id, unread });
+    svc.changed(p.to);
+    return { id, to: p.to, unread, typed };
+  },
+
+  'agent/inbox': (p, ctx) => {
+    const svc = svcOf(ctx);
+    const name = selfOrHuman(ctx, p.name, 'mail');
+    needAccount(svc, name);
+    const messages = readMail(path.join(svc.store.home(name), 'Maildir'), { all: p.all, markSeen: p.markRead });
+    if (p.markRead && messages.some((m) => !m.seen)) svc.changed(name);
+    return { name, messages };
+  },
+
+  'agent/hook': (p, ctx) => handleHook(svcOf(ctx), p, caller(ctx)),
+
+  'agent/write': (p, ctx) => {
+    const svc = svcOf(ctx);
+    const me = caller(ctx);
+    const from = ctx.client.user;
+    const at = Date.now();
+    if (me !== null && (p.to === undefined || p.to === svc.human)) {
+      // An agent answering the human: the conversation pane shows it.
+      const pane = svc.inputPane(me)?.n ?? null;
+      ctx.server.publish('agent/said', { from: me, to: svc.human, text: p.text, at, pane });
+      return { from: me, to: svc.human, pane };
+    }
+    if (p.to === undefined) throw faults.badRequest('name the agent to write to', 'to');
+    need(svc, p.to);
+    const pane = svc.inputPane(p.to);
+    if (!pane) throw faults.failed(`${p.to} has no running pane to write to; mail it instead (pane mail ${p.to})`);
+    if (me !== null) checkPane(svc, me, 'agent/write', pane, 'write');
+    svc.typeInto(pane, `[from ${from}] ${p.text}`);
+    ctx.server.publish('agent/said', { from, to: p.to, text: p.text, at, pane: pane.n });
+    return { from, to: p.to, pane: pane.n };
+  },
+
+  'agent/launch': async (p, ctx) => {
+    const svc = svcOf(ctx);
+    const appId = p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : '');
+    const list = configOf(ctx.server).apps;
+    const app = findApp(list, appId || 'demo-agent');
+    if (!app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
+    const launch = app.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
+    const target = p.pane !== undefined ? { pane: p.pane } : p.session !== undefined ? { session: p.session } : {};
+    const attrs: Record<string, string> = { ...(app.attrs ?? {}), app: app.id, ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
+    const ack = (await dispatchInternal(
+      'pane/split',
+      { ...target, direction: p.direction ?? 'horizontal', ...(launch ? { launch } : {}), kind: 'agent', attrs },
+      ctx,
+    )) as PaneAck;
+    const agent = svc.panes.get(ack.pane)?.agent ?? ctx.server.panes.get(ack.pane)?.attrs.agent ?? '';
+    return { ...ack, agent };
+  },
+
+  'agent/open': async (p, ctx) => {
+    const svc = svcOf(ctx);
+    let anchor = p.pane !== undefined ? ctx.server.pane(p.pane) : undefined;
+    const name = p.name ?? (anchor ? (svc.panes.get(anchor.n)?.agent ?? svc.isAgentPane(anchor)) : undefined);
+    if (p.view !== 'peers') {
+      if (name === undefined) throw faults.badRequest(`${p.view}: which agent? give name, or the pane of an agent`, 'name');
+      need(svc, name);
+      anchor ??= svc.inputPane(name);
+    }
+    const bin = shimDir(svc);
+    if (!bin) throw faults.failed('cannot find the pane command (dist/pane.mjs) to run the view; run `npm run build`');
+    const who = name ?? '';
+    const args: Record<typeof p.view, string[]> = {
+      finger: ['finger', '--hold', who],
+      mail: ['mail', who],
+      write: ['write', '--here', who],
+      plan: ['plan', '--edit', who],
+      access: ['access', '--hold', who],
+      peers: ['peers', '--here'],
+    };
+    const spec = {
+      launch: { program: path.join(bin, 'pane'), args: args[p.view], ...(anchor ? { cwd: anchor.cwd } : {}) },
+      name: p.view === 'peers' ? 'peers' : `${p.view} ${who}`,
+      signature: `com.pane.${p.view}`,
+      attrs: { view: p.view, ...(name ? { 'view.agent': name } : {}) },
+    };
+    if (p.view === 'write' || p.view === 'peers') {
+      const where = anchor ? { pane: anchor.n } : {};
+      return (await dispatchInternal('pane/split', { ...where, direction: p.view === 'write' ? 'vertical' : 'horizontal', ratio: 65, ...spec }, ctx)) as PaneAck;
+    }
+    const r = (await dispatchInternal('float/create', { ...(anchor ? { session: anchor.session } : {}), ...spec }, ctx)) as PaneAck;
+    return { session: r.session, pane: r.pane, id: r.id };
+  },
+
+  'agent/worktree-remove': (p, ctx) => {
+    const svc = svcOf(ctx);
+    const pane = ctx.server.pane(p.pane);
+    const pr = svc.panes.get(pane.n);
+    if (!pr?.worktree) throw faults.failed(`pane ${pane.n} has no worktree of its own`);
+    const me = caller(ctx);
+    if (me !== null) checkPane(svc, me, 'agent/worktree-remove', pane, 'write');
+    const w = pr.worktree;
+    removeWorktree(w, p.force);
+    pr.worktree = null;
+    const attrs = { ...pane.attrs };
+    for (const k of ['agent.worktree', 'agent.branch', 'agent.repo']) delete attrs[k];
+    pane.attrs = attrs;
+    ctx.server.publish('pane/attrs-changed', { pane: pane.n, attrs });
+    svc.store.log(pr.agent, `worktree ${w.path} removed on request (branch ${w.branch} kept)`);
+    svc.changed(pr.agent);
+    return { path: w.path, branch: w.branch };
+  },
+};

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Connection } from '../kits/client/connection';
 import { memoryPair } from '../kits/client/memoryTransport';
 import type { Capability } from '../kits/protocol/method';
-import { defaultSocketPath } from '../kits/node/paths';
+import { dataDir as defaultDataDir, defaultSocketPath } from '../kits/node/paths';
+import { attachAgents } from './agents/index';
 import { distDir, runningFromSource } from './distDir';
 import { dispatchInternal } from './handlers/dispatch';
 import { namespaceOf } from './namespace/state';
@@ -30,6 +31,8 @@ export interface StartOptions {
   ptyPort?: PtyPort;
   /** Path of the screen worker bundle; found next to this bundle by default. */
   workerPath?: string;
+  /** Where agent homes and other server data live (default: $XDG_DATA_HOME/pane). */
+  dataDir?: string;
 }
 
 export interface RunningServer {
@@ -62,6 +65,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   });
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   namespaceOf(server);
+  attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });
   if (socketPath) await listenUnix(server, socketPath);
   let httpUrl: string | undefined;
   let secret: string | undefined;

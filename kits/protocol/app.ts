@@ -2,6 +2,7 @@
 // lists and launches (drop a file to add an app, delete it to remove it), plus
 // `apps/list`, `apps/launch` and `apps/changed`.
 import { z } from 'zod';
+import { AgentAppSchema } from './agent';
 import { PaneRefSchema } from './ids';
 import { ConfigErrorSchema } from './keymap';
 import { method } from './method';
@@ -25,6 +26,8 @@ export const AppFileSchema = z
     /** Initial tag user text and attrs. */
     tag: z.string().max(500).optional(),
     attrs: z.record(z.string(), z.string()).optional(),
+    /** For kind agent: how pane runs this agent CLI (hooks, prompt patterns, worktree isolation). */
+    agent: AgentAppSchema.optional(),
   })
   .strict();
 export type AppFile = z.infer<typeof AppFileSchema>;

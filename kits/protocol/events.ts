@@ -1,6 +1,7 @@
 // Events are past tense, carry the state they describe, and a monotonic `rev`:
 // a subscriber applies them in order on top of the snapshot it was given.
 import { z } from 'zod';
+import { agentEventSchemas } from './agent';
 import { appEventSchemas } from './app';
 import { keymapEventSchemas } from './keymap';
 import { ExitStatusSchema, PaneSchema, SessionSchema, TagSchema } from './model';
@@ -28,6 +29,7 @@ export const eventSchemas = {
   'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   ...keymapEventSchemas,
   ...appEventSchemas,
+  ...agentEventSchemas,
 } as const;
 
 export type EventName = keyof typeof eventSchemas;

@@ -1,6 +1,7 @@
 // The protocol: every method and event in one map, so `call('pane/split', ...)`
 // is typed from the string alone (the MCP SDK's trick).
 import type { z } from 'zod';
+import { agentMethods } from './agent';
 import { appMethods } from './app';
 import { clientMethods } from './client';
 import { floatingMethods } from './floating';
@@ -12,6 +13,7 @@ import { paneMethods } from './pane';
 import { ptyMethods } from './pty';
 import { sessionMethods } from './session';
 
+export * from './agent';
 export * from './app';
 export * from './chord';
 export * from './client';
@@ -39,6 +41,7 @@ export const methods = {
   ...clientMethods,
   ...appMethods,
   ...keymapMethods,
+  ...agentMethods,
   ...namespaceMethods,
 } as const;
 

@@ -104,6 +104,12 @@ function toRequest(pane: Pane, word: string, a: Record<string, string | number>)
       return req('float/resize', { pane: p, w: a.w as number, h: a.h as number });
     case 'restart':
       return req('pane/restart', { pane: p });
+    case 'finger':
+    case 'mail':
+    case 'write':
+    case 'plan':
+    case 'access':
+      return req('agent/open', { pane: p, view: word });
     case 'interrupt':
       return req('pane/input', { pane: p, data: '\x03' });
     case 'send':

@@ -20,8 +20,21 @@ export interface NewPaneSpec {
   cwd?: string | undefined;
 }
 
+/**
+ * Extension point for families that shape new panes (agents, issue 5): `spec` may
+ * rewrite a spec before the pane exists (signature, cwd, args) or throw a typed
+ * refusal; `env` adds variables to a terminal's environment when it starts.
+ */
+export interface PaneContributor {
+  spec?(server: PaneServer, session: Session, spec: NewPaneSpec): NewPaneSpec;
+  env?(server: PaneServer, pane: Pane, env: Record<string, string>): Record<string, string>;
+}
+export const paneContributors: PaneContributor[] = [];
+
 /** Creates the pane's model entry and starts its program; the caller places it in a layout. */
-export function createPane(server: PaneServer, session: Session, spec: NewPaneSpec, size: { cols: number; rows: number }): Pane {
+export function createPane(server: PaneServer, session: Session, given: NewPaneSpec, size: { cols: number; rows: number }): Pane {
+  let spec = given;
+  for (const c of paneContributors) spec = c.spec?.(server, session, spec) ?? spec;
   const kind = spec.kind ?? 'terminal';
   const explicit = spec.launch !== undefined;
   const launch: LaunchSpec = spec.launch ?? { program: server.shell, args: [] };
@@ -86,6 +99,7 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     TERM: 'xterm-256color',
     COLORTERM: 'truecolor',
   };
+  for (const c of paneContributors) Object.assign(env, c.env?.(server, pane, env));
   const term = new Terminal({
     n: pane.n,
     launch,

@@ -34,9 +34,18 @@ const terminal: PaneCommand[] = [
   { name: 'send', doc: 'Type text followed by Enter', args: [{ name: 'text', type: 'text' }] },
 ];
 
-// Agent words (finger, mail, write...) join when agents land; until then an
-// agent pane speaks the terminal vocabulary.
-const agent: PaneCommand[] = [...terminal];
+// An agent pane speaks the terminal words plus the words of a unix user (issue 5):
+// each opens a view of the agent (server/handlers/agents.ts, agent/open).
+const agent: PaneCommand[] = [
+  { name: 'finger', doc: 'Show what the agent is on: state, panes, prompt, mail, .plan', args: [], inTag: true },
+  { name: 'mail', doc: 'Write the agent a mail (it gets it at its next turn)', args: [], inTag: true },
+  { name: 'write', doc: 'Talk to the agent live in a conversation pane beside it', args: [], inTag: true },
+  { name: 'plan', doc: 'Edit the agent’s .plan', args: [], inTag: true },
+  { name: 'access', doc: 'Show what the agent may touch (its .access)', args: [], inTag: true },
+  { name: 'focus', doc: 'Focus the agent’s pane', args: [], inTag: true },
+  { name: 'interrupt', doc: 'Send Ctrl-C to the agent', args: [], inTag: true },
+  ...terminal.filter((c) => c.name !== 'interrupt'),
+];
 
 /** The vocabulary a new pane of `kind` starts with (apps may add words later). */
 export function vocabularyFor(kind: BodyKind): PaneCommand[] {
@@ -44,7 +53,7 @@ export function vocabularyFor(kind: BodyKind): PaneCommand[] {
     case 'terminal':
       return [...common, ...terminal];
     case 'agent':
-      return [...common, ...agent];
+      return [...common.filter((c) => c.name !== 'focus'), ...agent];
     case 'text':
     case 'widgets':
       return [...common];

@@ -11,8 +11,22 @@ import { describeIssues, dispatchInternal } from '../handlers/dispatch';
 import { SERVER_VERSION, type PaneServer } from '../paneServer';
 import type { StreamSink } from '../pty/terminal';
 
+/** What a hello earns: capabilities, who the connection acts as, and an optional per-request access check. */
+export interface Grant {
+  capabilities: Capability[];
+  user?: string;
+  checkAccess?: (method: string, params: unknown) => void;
+}
+
 /** Decides what a hello may have: the transport's policy (e.g. the WebSocket secret). */
-export type Authorizer = (hello: { token?: string | undefined; capabilities: Capability[] }) => { capabilities: Capability[]; user?: string } | string;
+export type Authorizer = (hello: { token?: string | undefined; capabilities: Capability[] }) => Grant | string;
+
+/**
+ * Token authorities, per server, asked before the transport's policy: an agent's
+ * token (issue 5) names the agent and brings its .access. An authority answers
+ * undefined for a token that is not its own, and the transport decides as before.
+ */
+export const tokenAuthorities = new WeakMap<PaneServer, (hello: { token: string; capabilities: Capability[] }) => Grant | string | undefined>();
 
 /** A client that sends this many bad frames in a row is disconnected (it is not speaking pane). */
 const MAX_CONSECUTIVE_ERRORS = 1000;
@@ -152,7 +166,8 @@ export class ClientConn {
     if (h.data.protocol !== PROTOCOL_VERSION) {
       return this.protocolError(id, 'version-mismatch', `client speaks protocol ${h.data.protocol}; this server speaks ${PROTOCOL_VERSION}`);
     }
-    const grant = this.authorize({ token: h.data.token, capabilities: h.data.capabilities });
+    const byToken = h.data.token === undefined ? undefined : tokenAuthorities.get(this.server)?.({ token: h.data.token, capabilities: h.data.capabilities });
+    const grant = byToken ?? this.authorize({ token: h.data.token, capabilities: h.data.capabilities });
     if (typeof grant === 'string') {
       this.fail(id, new PaneFault('unauthorized', grant));
       this.close(grant);
@@ -162,6 +177,7 @@ export class ClientConn {
     this.name = h.data.client.name;
     this.kind = h.data.client.kind;
     if (grant.user) this.user = grant.user;
+    if (grant.checkAccess) this.checkAccess = grant.checkAccess;
     this.capabilities = new Set(grant.capabilities);
     this.canWrite = this.capabilities.has('write');
     const w: Welcome = {

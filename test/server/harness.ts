@@ -27,7 +27,7 @@ export async function harness(o: Partial<StartOptions> = {}): Promise<Harness> {
     // bash reads no rc files with these set (see harness shell args below).
     BASH_ENV: '',
   };
-  const running = await startServer({ socketPath, host: 'testhost', shell: '/bin/bash', env, ...o });
+  const running = await startServer({ socketPath, host: 'testhost', shell: '/bin/bash', env, dataDir: path.join(dir, 'data'), ...o });
   const conns: Connection[] = [];
   return {
     running,

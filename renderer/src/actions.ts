@@ -30,21 +30,19 @@ export function switcherOrder(): number[] {
 }
 
 async function newPane(direction?: 'horizontal' | 'vertical'): Promise<void> {
-  const { session, focused, st } = ctx();
+  const { session, focused } = ctx();
   if (!session || focused === null) {
     // No pane to split (empty or no session): a fresh session with one shell.
     if (!session) await client.act('session/new', {});
     else await client.act('pane/split', { session: session.id, direction: direction ?? 'horizontal' });
     return;
   }
-  let dir = direction;
-  if (!dir) {
-    // "New pane" splits along the longer side of the focused pane, in screen pixels.
-    const r = tileRects(session.layout).get(focused) ?? { w: 1, h: 1 };
-    dir = r.w * window.innerWidth * 0.6 >= r.h * window.innerHeight ? 'horizontal' : 'vertical';
-    void st;
-  }
-  await client.act('pane/split', { pane: focused, direction: dir });
+  const rect = tileRects(session.layout).get(focused);
+  // "New pane" splits along the longer side of the focused pane, in screen pixels.
+  const dir = direction ?? (rect && rect.w * window.innerWidth * 0.6 < rect.h * window.innerHeight ? 'vertical' : 'horizontal');
+  // A floating pane cannot be split: the new pane joins the tiles instead.
+  if (!rect) await client.act('pane/split', { session: session.id, direction: dir });
+  else await client.act('pane/split', { pane: focused, direction: dir });
 }
 
 function copySelection(): void {
@@ -127,7 +125,10 @@ export function commitSwitcher(): void {
   if (ov?.kind !== 'switcher') return;
   st.setOverlay(null);
   const target = ov.order[ov.index];
-  if (target !== undefined) void client.act('pane/focus', { pane: target });
+  if (target === undefined) return;
+  // A floating pane chosen in the switcher also comes to the top of its layer.
+  const floats = selectSession(st)?.floating.some((f) => f.pane === target) ?? false;
+  void client.act(floats ? 'float/focus' : 'pane/focus', { pane: target });
 }
 
 export function actionTitle(action: Action): string {

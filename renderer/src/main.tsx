@@ -10,7 +10,7 @@ import { installQuadrantReporter } from './layout/quadrantReporter';
 import { client } from './net/client';
 import { wantedSession } from './net/endpoint';
 import { selectSession, store } from './store';
-import { installTerminals, rebalanceWebgl } from './term/terminals';
+import { bufferText, existingTerm, installTerminals, rebalanceWebgl, rendererOf, selectionOf } from './term/terminals';
 import { measureCell } from './ui/measureCell';
 
 store.setState({ wantedSession: wantedSession() });
@@ -31,7 +31,7 @@ installKeyRouter();
 installQuadrantReporter();
 void client.start();
 
-// Exposed for end-to-end tests and debugging: read-only views of the store.
-(window as unknown as { pane: unknown }).pane = { store, client };
+// Exposed for end-to-end tests and debugging: the store, and what each terminal shows.
+(window as unknown as { pane: unknown }).pane = { store, client, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term };
 
 createRoot(document.getElementById('root') as HTMLElement).render(<App />);

@@ -48,6 +48,7 @@ function FloatingPane({ f, size, cell, vp, z, ws }: { f: Floating; size: Px; cel
         minWidth={cell.w * 12}
         minHeight={cell.h * 4}
         dragHandleClassName="tag"
+        resizeHandleClasses={{ bottomRight: 'resize-br', right: 'resize-r', bottom: 'resize-b', left: 'resize-l', top: 'resize-t', topLeft: 'resize-tl', topRight: 'resize-tr', bottomLeft: 'resize-bl' }}
         cancel=".tag-word,.tag-user,button"
         onDrag={(e) => {
           const p = pointer(e as MouseEvent);

@@ -8,8 +8,8 @@ import { TermView, type TermHost } from './termView';
 
 const views = new Map<number, TermView>();
 const sentSize = new Map<number, string>();
-/** ?webgl=0 turns WebGL off entirely (a debugging aid and the tests' DOM variant). */
-let webglAllowed = true;
+/** ?webgl=0 turns WebGL off; ?webgl=1 uses it even where it is emulated in software (tests). */
+let webglMode: 'auto' | 'off' | 'force' = 'auto';
 
 const host: TermHost = {
   async attach(pane) {
@@ -70,7 +70,8 @@ export function allTerms(): TermView[] {
 
 /** Wires terminals to the connection and the store; called once by main.tsx. */
 export function installTerminals(): void {
-  webglAllowed = new URL(window.location.href).searchParams.get('webgl') !== '0';
+  const flag = new URL(window.location.href).searchParams.get('webgl');
+  webglMode = flag === '0' ? 'off' : flag === '1' ? 'force' : 'auto';
   client.onOutput((pane, offset, data) => views.get(pane)?.write(offset, data));
   client.onConnected(() => {
     sentSize.clear();
@@ -97,7 +98,7 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
 
 /** Re-deals WebGL contexts: called every second and whenever focus moves. */
 export function rebalanceWebgl(): void {
-  if (!webglAllowed || !webgl2Supported()) return;
+  if (webglMode === 'off' || !webgl2Supported(webglMode === 'force')) return;
   const st = store.getState();
   const s = st.sessionId ? st.sessions[st.sessionId] : undefined;
   const want = chooseWebgl(
@@ -110,4 +111,26 @@ export function rebalanceWebgl(): void {
   for (const v of views.values()) if (!want.has(v.pane) && v.usesWebgl) v.setWebgl(false);
   for (const v of views.values()) if (want.has(v.pane)) v.setWebgl(true);
   for (const v of views.values()) v.activity *= DECAY;
+}
+
+/** The text a pane's terminal holds (scrollback + screen), as drawn: for tests and debugging. */
+export function bufferText(pane: number): string | null {
+  const v = views.get(pane);
+  if (!v) return null;
+  const b = v.term.buffer.active;
+  const lines: string[] = [];
+  for (let i = 0; i < b.length; i++) lines.push(b.getLine(i)?.translateToString(true) ?? '');
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n');
+}
+
+/** Which renderer each pane draws with right now (webgl or dom). */
+export function rendererOf(pane: number): 'webgl' | 'dom' | null {
+  const v = views.get(pane);
+  return v ? (v.usesWebgl ? 'webgl' : 'dom') : null;
+}
+
+/** The terminal's current selection (what find highlighted, or the mouse chose). */
+export function selectionOf(pane: number): string | null {
+  return views.get(pane)?.term.getSelection() ?? null;
 }

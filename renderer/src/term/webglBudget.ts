@@ -32,15 +32,30 @@ export function chooseWebgl(cands: Candidate[], focused: number | null, max = WE
   return out;
 }
 
-/** Whether this browser can make a WebGL2 context at all (checked once). */
+/** A GPU renderer string that means WebGL is emulated on the CPU. */
+const SOFTWARE_GL = /swiftshader|llvmpipe|softpipe|software|basic render/i;
+
+/**
+ * Whether WebGL is worth using here (checked once): a WebGL2 context must exist and
+ * be GPU-backed. Emulated WebGL (SwiftShader, llvmpipe: headless or GPU-less hosts)
+ * measured ~160 ms per frame for a scrolling 1280×800 pane, blocking the page, where
+ * the DOM renderer kept frames short; so there the DOM renderer draws. `force`
+ * (the ?webgl=1 URL flag) skips the GPU check.
+ */
 let support: boolean | undefined;
-export function webgl2Supported(): boolean {
+export function webgl2Supported(force = false): boolean {
   if (support !== undefined) return support;
   try {
     const c = document.createElement('canvas');
     const gl = c.getContext('webgl2');
-    support = gl !== null;
+    let ok = gl !== null;
+    if (gl && !force) {
+      const info = gl.getExtension('WEBGL_debug_renderer_info');
+      const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+      if (SOFTWARE_GL.test(name)) ok = false;
+    }
     gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    support = ok;
   } catch {
     support = false;
   }

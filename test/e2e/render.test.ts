@@ -1,0 +1,50 @@
+// Many panes, few WebGL contexts: with WebGL forced on (?webgl=1, since headless
+// Chromium only emulates it), a screen of 20 terminals draws every pane — the
+// focused and busiest few with WebGL, the rest with the DOM renderer — and none is blank.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, CHROMIUM, openShell, shot, until, view, type Shell } from './shell';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let sh: Shell;
+
+describe.skipIf(chromiumMissing)(`twenty panes in Chromium${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
+  beforeAll(async () => {
+    sh = await openShell({ query: '&webgl=1', viewport: { width: 1600, height: 1000 } });
+  }, 60_000);
+  afterAll(async () => {
+    await sh?.close();
+  });
+
+  it('draws all twenty panes, with WebGL for at most a few', async () => {
+    // Grow a 4×5 grid from the CLI: the window draws whatever the server lays out.
+    const first = (await view(sh.page)).focused!;
+    const cols: number[] = [first];
+    for (let i = 0; i < 3; i++) cols.push(Number(sh.cli('split', '-t', String(cols[cols.length - 1]), '-d', 'h', '-r', String(Math.round(100 / (4 - i)))).stdout.trim().split(':').pop()));
+    for (const c of cols) {
+      let last = c;
+      for (let j = 0; j < 4; j++) {
+        const r = sh.cli('split', '-t', String(last), '-d', 'v', '-r', String(Math.round(100 / (5 - j))));
+        expect(r.code, r.stderr).toBe(0);
+        last = Number(r.stdout.trim().split(':').pop());
+      }
+    }
+    await until(sh.page, 'twenty regions', () => document.querySelectorAll('section[role="region"]').length === 20);
+    const panes = (await view(sh.page)).tiles;
+    expect(panes).toHaveLength(20);
+    // Every pane shows its shell's prompt: nothing is left blank.
+    await until(sh.page, 'a prompt in every pane', new Function(`return ${JSON.stringify(panes)}.every((n) => /[$#] ?$/m.test(window.pane.screen(n) ?? ''))`) as () => boolean, 30_000);
+    await new Promise((r) => setTimeout(r, 1500)); // one WebGL re-deal
+    const renderers = await sh.page.evaluate((ps) => ps.map((n) => (window as any).pane.renderer(n) as string), panes);
+    const webgl = renderers.filter((r) => r === 'webgl').length;
+    console.log(`renderers: ${webgl} webgl, ${renderers.length - webgl} dom`);
+    expect(webgl).toBeLessThanOrEqual(4);
+    expect(renderers.every((r) => r === 'webgl' || r === 'dom')).toBe(true);
+    // Every pane painted something: a canvas (WebGL) or DOM rows with text.
+    const painted = await sh.page.evaluate((ps) => ps.filter((n) => {
+      const el = document.querySelector(`section[data-pane="${n}"] .xterm-screen`);
+      return !!el && (el.querySelector('canvas') !== null || (el.textContent ?? '').trim().length > 0);
+    }).length, panes);
+    expect(painted).toBe(20);
+    await shot(sh.page, 'e2e-30-twenty-panes');
+  });
+});

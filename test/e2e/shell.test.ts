@@ -1,0 +1,293 @@
+// The desktop shell end to end: a real server (the `npm start` entry), real bash,
+// Debian's Chromium. One window is driven from the keyboard through the flows a
+// person uses; each step leaves a screenshot in test-results/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, CHROMIUM, openShell, region, screen, shot, until, view, waitScreen, type Shell } from './shell';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let sh: Shell;
+
+const regions = async () => sh.page.locator('section[role="region"]').count();
+const focused = async () => (await view(sh.page)).focused!;
+const waitView = (what: string, f: string) =>
+  until(sh.page, what, new Function(`const st = window.pane.store.getState(); const s = st.sessions[st.sessionId]; return (${f});`) as () => unknown);
+const panesJson = () => {
+  const r = sh.cli('ls', '--json');
+  expect(r.code, r.stderr).toBe(0);
+  const j = JSON.parse(r.stdout);
+  return (Array.isArray(j) ? j : j.panes) as { n: number; attrs: Record<string, string>; signature: string }[];
+};
+
+describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM}; .ci/run installs Debian's chromium)` : ''}`, () => {
+  beforeAll(async () => {
+    sh = await openShell();
+  }, 60_000);
+  afterAll(async () => {
+    await sh?.close();
+  });
+
+  it('shows `echo hello` typed in the first terminal', async () => {
+    const first = await focused();
+    await sh.page.keyboard.type('echo hello\n');
+    await waitScreen(sh.page, first, /^hello$/m);
+    await shot(sh.page, 'e2e-01-echo-hello');
+    // The server's own screen model agrees with what the page drew.
+    expect(sh.cli('screen', '-t', String(first)).stdout).toMatch(/^hello$/m);
+  });
+
+  it('splits from the keyboard into two, then three regions', async () => {
+    const first = await focused();
+    await sh.page.keyboard.press('Control+Shift+E');
+    await waitView('a side-by-side split', 's.layout && s.layout.type === "split" && s.layout.direction === "horizontal"');
+    expect(await regions()).toBe(2);
+    const second = await focused();
+    expect(second).not.toBe(first);
+    await sh.page.keyboard.press('Control+Shift+O');
+    await waitView('a stacked split on the right', 's.layout.b.type === "split" && s.layout.b.direction === "vertical"');
+    expect(await regions()).toBe(3);
+    await shot(sh.page, 'e2e-02-split');
+  });
+
+  it('reports each pane’s quadrant, which `pane ls` shows', async () => {
+    const v = await view(sh.page);
+    const [left, topRight, bottomRight] = v.tiles as [number, number, number];
+    const want: Record<number, string> = { [left]: 'left', [topRight]: 'top-right', [bottomRight]: 'bottom-right' };
+    for (let i = 0; i < 100; i++) {
+      const got = Object.fromEntries(panesJson().map((p) => [p.n, p.attrs.quadrant]));
+      if (Object.entries(want).every(([n, q]) => got[Number(n)] === q)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(Object.fromEntries(panesJson().map((p) => [p.n, p.attrs.quadrant]))).toMatchObject(want);
+    expect(sh.cli('ls').stdout).toMatch(/top-right/);
+    await expect.poll(() => region(sh.page, left).getByRole('note', { name: 'quadrant left' }).count()).toBe(1);
+  });
+
+  it('moves focus by direction, and the keyboard follows it', async () => {
+    const v = await view(sh.page);
+    const [left, topRight, bottomRight] = v.tiles as [number, number, number];
+    expect(v.focused).toBe(bottomRight);
+    await sh.page.keyboard.press('Alt+Shift+ArrowUp');
+    await waitView('focus up', `s.focused === ${topRight}`);
+    await sh.page.keyboard.press('Alt+Shift+ArrowLeft');
+    await waitView('focus left', `s.focused === ${left}`);
+    await sh.page.keyboard.type('echo typed-in-left\n');
+    await waitScreen(sh.page, left, /^typed-in-left$/m);
+    expect(await screen(sh.page, topRight)).not.toContain('typed-in-left');
+    // The focused pane is visibly marked, and its terminal holds the keyboard.
+    await expect.poll(() => region(sh.page, left).getAttribute('class')).toContain('focused');
+    expect(await sh.page.evaluate((n) => document.activeElement?.closest('section')?.getAttribute('data-pane'), left)).toBe(String(left));
+    await shot(sh.page, 'e2e-03-focus-left');
+  });
+
+  it('resizes from the keyboard and by dragging a divider', async () => {
+    const ratio = () => sh.page.evaluate(() => {
+      const st = (window as any).pane.store.getState();
+      return st.sessions[st.sessionId].layout.ratio as number;
+    });
+    const before = await ratio();
+    await sh.page.keyboard.press('Control+Shift+ArrowRight');
+    await expect.poll(ratio).toBeGreaterThan(before);
+    const box = (await sh.page.locator('[data-divider=""]').boundingBox())!;
+    const ws = (await sh.page.locator('main.workspace').boundingBox())!;
+    // A quarter of the way down: mid-height is where the right side's own divider meets it.
+    const y = box.y + box.height / 4;
+    await sh.page.mouse.move(box.x + box.width / 2, y);
+    await sh.page.mouse.down();
+    await sh.page.mouse.move(ws.x + ws.width * 0.45, y, { steps: 5 });
+    await sh.page.mouse.move(ws.x + ws.width * 0.3, y, { steps: 5 });
+    await sh.page.mouse.up();
+    await expect.poll(ratio).toBeCloseTo(30, 0);
+    await shot(sh.page, 'e2e-04-resized');
+  });
+
+  it('zooms and unzooms the focused pane', async () => {
+    const f = await focused();
+    await sh.page.keyboard.press('Control+Shift+Z');
+    await waitView('zoom', `s.zoomed === ${f}`);
+    expect(await regions()).toBe(1);
+    await shot(sh.page, 'e2e-05-zoomed');
+    await sh.page.keyboard.press('Control+Shift+Z');
+    await waitView('unzoom', 's.zoomed === null');
+    expect(await regions()).toBe(3);
+  });
+
+  it('opens the palette with key bindings and runs a command from it', async () => {
+    const f = await focused();
+    await sh.page.keyboard.press('Control+Shift+P');
+    const dialog = sh.page.getByRole('dialog', { name: 'command palette' });
+    await dialog.waitFor();
+    await sh.page.keyboard.type('zoom');
+    await expect.poll(() => dialog.innerText()).toContain('Ctrl+Shift+Z');
+    await shot(sh.page, 'e2e-06-palette');
+    await sh.page.keyboard.press('Enter');
+    await waitView('zoom from the palette', `s.zoomed === ${f}`);
+    expect(await dialog.count()).toBe(0);
+    // A word with arguments, typed whole: the pane's "name" command renames its tag.
+    await sh.page.keyboard.press('Control+Shift+P');
+    await dialog.waitFor();
+    await sh.page.keyboard.type('name build');
+    await sh.page.keyboard.press('Enter');
+    await until(sh.page, 'the tag renamed', new Function(`return window.pane.store.getState().panes[${f}].tag.name === 'build'`) as () => boolean);
+    await sh.page.keyboard.press('Control+Shift+Z');
+    await waitView('unzoom', 's.zoomed === null');
+  });
+
+  it('executes a tag word on click and on middle-click', async () => {
+    const f = await focused();
+    const tag = sh.page.getByRole('toolbar', { name: 'tag of build' });
+    await tag.getByRole('button', { name: 'zoom', exact: true }).click({ button: 'middle' });
+    await waitView('zoom by middle-click', `s.zoomed === ${f}`);
+    await sh.page.getByRole('toolbar', { name: 'tag of build' }).getByRole('button', { name: 'zoom', exact: true }).click();
+    await waitView('unzoom by click', 's.zoomed === null');
+    const n = (await view(sh.page)).tiles.length;
+    await sh.page.getByRole('toolbar', { name: 'tag of build' }).getByRole('button', { name: 'split', exact: true }).click();
+    await waitView('split by click', `(function l(n){return !n?0:n.type==='leaf'?1:l(n.a)+l(n.b)})(s.layout) === ${n + 1}`);
+    await shot(sh.page, 'e2e-07-tag-click');
+  });
+
+  it('saves tag text typed by the user', async () => {
+    const f = await focused();
+    const text = region(sh.page, f).locator('.tag-user');
+    await text.click();
+    await sh.page.keyboard.type('deploy notes');
+    await sh.page.keyboard.press('Enter');
+    await until(sh.page, 'the tag text saved', new Function(`return window.pane.store.getState().panes[${f}].tag.user === 'deploy notes'`) as () => boolean);
+    expect(sh.cli('tag', '-t', String(f)).stdout).toContain('deploy notes');
+  });
+
+  it('closes a pane from the keyboard', async () => {
+    const f = await focused();
+    const n = await regions();
+    await sh.page.keyboard.press('Control+Shift+X');
+    await waitView('the pane to close', `!st.panes[${f}]`);
+    expect(await regions()).toBe(n - 1);
+    expect(await region(sh.page, f).count()).toBe(0);
+  });
+
+  it('floats a pane, drags it, snaps it to the left half and resizes it', async () => {
+    const f = await focused();
+    await sh.page.keyboard.press('Control+Shift+L');
+    await waitView('the pane to float', `s.floating.some((x) => x.pane === ${f})`);
+    const fl = async () => (await view(sh.page)).floating.find((x) => x.pane === f)!;
+    const start = await fl();
+    const handle = sh.page.locator('.float-window .tag-name');
+    const hb = (await handle.boundingBox())!;
+    await sh.page.mouse.move(hb.x + 5, hb.y + 5);
+    await sh.page.mouse.down();
+    await sh.page.mouse.move(hb.x + 60, hb.y + 40, { steps: 4 });
+    await sh.page.mouse.move(hb.x + 125, hb.y + 65, { steps: 4 });
+    await sh.page.mouse.up();
+    await expect.poll(async () => (await fl()).x).toBeGreaterThan(start.x + 5);
+    expect((await fl()).y).toBeGreaterThan(start.y);
+    await shot(sh.page, 'e2e-08-float-moved');
+
+    // Drag to the left edge: the left-half zone is previewed, then taken.
+    const hb2 = (await handle.boundingBox())!;
+    await sh.page.mouse.move(hb2.x + 5, hb2.y + 5);
+    await sh.page.mouse.down();
+    await sh.page.mouse.move(200, 300, { steps: 4 });
+    await sh.page.mouse.move(3, 300, { steps: 6 });
+    expect(await sh.page.locator('.snap-preview').count()).toBe(1);
+    await shot(sh.page, 'e2e-09-float-snap-preview');
+    await sh.page.mouse.up();
+    const vp = (await view(sh.page)).viewport;
+    await expect.poll(async () => (await fl()).x).toBe(0);
+    const snapped = await fl();
+    expect(snapped).toMatchObject({ x: 0, y: 0, h: vp.rows });
+    expect(Math.abs(snapped.w - vp.cols / 2)).toBeLessThanOrEqual(1);
+
+    // Resize from the bottom-right corner.
+    const br = (await sh.page.locator('.float-window .resize-br').boundingBox())!;
+    // Inside the corner: the handle straddles the window's edge, which clips its outer half.
+    await sh.page.mouse.move(br.x + br.width * 0.3, br.y + br.height * 0.3);
+    await sh.page.mouse.down();
+    await sh.page.mouse.move(br.x - 100, br.y - 150, { steps: 6 });
+    await sh.page.mouse.up();
+    await expect.poll(async () => (await fl()).h).toBeLessThan(snapped.h);
+    expect((await fl()).w).toBeLessThan(snapped.w);
+    await shot(sh.page, 'e2e-10-float-resized');
+    // A float reports its quadrant too.
+    await expect.poll(() => panesJson().find((p) => p.n === f)?.attrs.quadrant).toMatch(/left/);
+  });
+
+  it('launches an app from the launcher (beside the focused pane; it floats, so the app floats too)', async () => {
+    const before = new Set((await view(sh.page)).tiles);
+    await sh.page.keyboard.press('Control+Shift+K');
+    const dialog = sh.page.getByRole('dialog', { name: 'launcher' });
+    await dialog.waitFor();
+    await sh.page.keyboard.type('termnl');
+    await expect.poll(() => dialog.getByRole('option').first().innerText()).toContain('Terminal');
+    await shot(sh.page, 'e2e-11-launcher');
+    await sh.page.keyboard.press('Enter');
+    const ps = (await until(sh.page, 'the app pane', () => {
+      const st = (window as any).pane.store.getState();
+      const found = Object.values(st.panes).filter((p: any) => p.attrs.app === 'terminal').map((p: any) => p.n) as number[];
+      return found.length > 0 ? found : null;
+    }))!;
+    const n = ps[0]!;
+    expect(before.has(n)).toBe(false);
+    expect(panesJson().find((p) => p.n === n)?.signature).toBe('com.pane.terminal');
+    await waitView('the app pane focused', `s.focused === ${n}`);
+  });
+
+  it('cycles panes with a visible switcher and focuses the choice on release', async () => {
+    const from = await focused();
+    await sh.page.keyboard.down('Control');
+    await sh.page.keyboard.down('Shift');
+    await sh.page.keyboard.press('KeyS');
+    const sw = sh.page.getByRole('dialog', { name: 'switch pane' });
+    await sw.waitFor();
+    expect(await sw.getByRole('option').count()).toBeGreaterThan(1);
+    await shot(sh.page, 'e2e-12-switcher');
+    await sh.page.keyboard.up('Shift');
+    await sh.page.keyboard.up('Control');
+    await waitView('focus to move', `s.focused !== ${from}`);
+    expect(await sw.count()).toBe(0);
+  });
+
+  it('finds text in the scrollback', async () => {
+    const f = await focused();
+    await sh.page.keyboard.type('echo needle-in-haystack\n');
+    await waitScreen(sh.page, f, /^needle-in-haystack$/m);
+    await sh.page.keyboard.press('Control+Shift+F');
+    await sh.page.getByRole('search').waitFor();
+    await sh.page.keyboard.type('needle-in');
+    await expect.poll(() => sh.page.evaluate((p) => (window as any).pane.selection(p), f)).toBe('needle-in');
+    await shot(sh.page, 'e2e-13-find');
+    await sh.page.keyboard.press('Escape');
+    expect(await sh.page.getByRole('search').count()).toBe(0);
+  });
+
+  it('toggles screen-reader mode from the palette', async () => {
+    await sh.page.keyboard.press('Control+Shift+P');
+    await sh.page.keyboard.type('screen-reader');
+    await sh.page.keyboard.press('Enter');
+    await expect.poll(() => sh.page.locator('.xterm-accessibility-tree').count()).toBeGreaterThan(0);
+    await sh.page.keyboard.press('Control+Shift+P');
+    await sh.page.keyboard.type('screen-reader');
+    await sh.page.keyboard.press('Enter');
+    await expect.poll(() => sh.page.locator('.xterm-accessibility-tree').count()).toBe(0);
+  });
+
+  it('applies keymap.json edits live, and shows a bad one by file and field while keeping the old keymap', async () => {
+    const file = path.join(sh.configDir, 'keymap.json');
+    fs.writeFileSync(file, JSON.stringify({ bindings: { 'Ctrl+Shfit+E': 'pane.new' } }));
+    const status = sh.page.getByRole('contentinfo', { name: 'status' });
+    await expect.poll(() => status.innerText(), { timeout: 10_000 }).toContain('bindings["Ctrl+Shfit+E"]');
+    expect(await status.innerText()).toContain('keymap.json');
+    await shot(sh.page, 'e2e-14-keymap-error');
+    const n = (await view(sh.page)).tiles.length;
+    await sh.page.keyboard.press('Control+Shift+E'); // still bound: the previous keymap is kept
+    await until(sh.page, 'a split', new Function(`const st = window.pane.store.getState(); const s = st.sessions[st.sessionId]; return (function l(n){return !n?0:n.type==='leaf'?1:l(n.a)+l(n.b)})(s.layout) === ${n + 1}`) as () => boolean);
+    fs.writeFileSync(file, JSON.stringify({ bindings: { 'Alt+Shift+N': 'pane.zoom' } }));
+    await expect.poll(() => status.innerText(), { timeout: 10_000 }).not.toContain('keymap error');
+    const f = await focused();
+    await sh.page.keyboard.press('Alt+Shift+KeyN');
+    await waitView('zoom via the new binding', `s.zoomed === ${f}`);
+    await sh.page.keyboard.press('Alt+Shift+KeyN');
+    await waitView('unzoom', 's.zoomed === null');
+    fs.rmSync(file);
+  });
+});

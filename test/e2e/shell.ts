@@ -1,0 +1,182 @@
+// End-to-end harness: the real shell served by a real server. Starts the built
+// `npm start` entry in serve-only mode (dist/start.mjs --serve) on a temp socket and
+// config dir, drives Debian's Chromium with playwright-core, and offers helpers that
+// read the store and each terminal's buffer through the page's window.pane hook.
+// (Functions passed to page.evaluate run in the page, so they name `window` directly.)
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CHROMIUM = process.env.PANE_CHROMIUM ?? '/usr/bin/chromium';
+export const ARTIFACTS = path.join(root, 'test-results');
+export const chromiumMissing = !fs.existsSync(CHROMIUM);
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Builds dist/ once if a test run starts without it (npm test builds first anyway). */
+export function ensureBuilt(): void {
+  if (fs.existsSync(path.join(root, 'dist/start.mjs')) && fs.existsSync(path.join(root, 'dist/renderer/index.html'))) return;
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--quiet'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (r.status !== 0) throw new Error('npm run build failed');
+}
+
+export interface Served {
+  url: string;
+  dir: string;
+  socket: string;
+  configDir: string;
+  proc: ChildProcess;
+  env: NodeJS.ProcessEnv;
+  cli(...args: string[]): { code: number; stdout: string; stderr: string };
+  stop(): Promise<void>;
+}
+
+/** Starts a server through the same entry as `npm start`, serving the window over HTTP. */
+export async function serve(o: { keymap?: unknown } = {}): Promise<Served> {
+  ensureBuilt();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-e2e-'));
+  const configDir = path.join(dir, 'config', 'pane');
+  fs.mkdirSync(configDir, { recursive: true });
+  if (o.keymap !== undefined) fs.writeFileSync(path.join(configDir, 'keymap.json'), JSON.stringify(o.keymap));
+  const socket = path.join(dir, 's.sock');
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dir,
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/bash',
+    XDG_CONFIG_HOME: path.join(dir, 'config'),
+    XDG_RUNTIME_DIR: path.join(dir, 'run'),
+  };
+  const proc = spawn(process.execPath, [path.join(root, 'dist/start.mjs'), '--serve', '--socket', socket], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const m = /serving the window at (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), '--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000 });
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  };
+  const stop = async () => {
+    if (proc.exitCode === null) {
+      proc.kill('SIGTERM');
+      await new Promise((r) => {
+        proc.once('exit', r);
+        setTimeout(r, 5000);
+      });
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, dir, socket, configDir, proc, env, cli, stop };
+}
+
+export interface Shell extends Served {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** A server plus a fresh Chromium profile with the window open and connected. */
+export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; query?: string } = {}): Promise<Shell> {
+  const served = await serve(o);
+  const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    viewport: o.viewport ?? { width: 1280, height: 800 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  await page.goto(served.url + (o.query ?? ''));
+  await until(page, 'the window to connect and show a pane', () => {
+    const st = (window as any).pane.store.getState();
+    const s = st.sessions[st.sessionId];
+    return st.conn.state === 'open' && s?.focused != null && (window as any).pane.screen(s.focused) !== null;
+  });
+  return {
+    ...served,
+    context,
+    page,
+    async close() {
+      await context.close().catch(() => undefined);
+      await served.stop();
+    },
+  };
+}
+
+/** Polls a predicate inside the page until it holds; fails naming what was awaited. */
+export async function until<T>(page: Page, what: string, f: () => T, timeoutMs = 15_000): Promise<T> {
+  try {
+    const h = await page.waitForFunction(f, undefined, { timeout: timeoutMs, polling: 50 });
+    return (await h.jsonValue()) as T;
+  } catch (e) {
+    throw new Error(`timed out waiting for ${what}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+export interface View {
+  focused: number | null;
+  zoomed: number | null;
+  tiles: number[];
+  floating: { pane: number; x: number; y: number; w: number; h: number }[];
+  layout: unknown;
+  viewport: { cols: number; rows: number };
+}
+
+/** The session as the window holds it. */
+export function view(page: Page): Promise<View> {
+  return page.evaluate(() => {
+    const st = (window as any).pane.store.getState();
+    const s = st.sessions[st.sessionId];
+    const leaves = (n: { type: string; pane?: number; a?: unknown; b?: unknown } | null): number[] =>
+      !n ? [] : n.type === 'leaf' ? [n.pane!] : [...leaves(n.a as never), ...leaves(n.b as never)];
+    return { focused: s.focused, zoomed: s.zoomed, tiles: leaves(s.layout), floating: s.floating, layout: s.layout, viewport: s.viewport };
+  });
+}
+
+/** What pane n's terminal shows (scrollback + screen) in the page. */
+export function screen(page: Page, n: number): Promise<string> {
+  return page.evaluate((p) => (window as any).pane.screen(p) ?? '', n);
+}
+
+export async function waitScreen(page: Page, n: number, needle: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const src = typeof needle === 'string' ? needle : needle.source;
+  const flags = typeof needle === 'string' ? null : needle.flags;
+  try {
+    await page.waitForFunction(
+      ([p, s, f]) => {
+        const t = (window as any).pane.screen(p) ?? '';
+        return f !== null ? new RegExp(s as string, f as string).test(t) : t.includes(s as string);
+      },
+      [n, src, flags] as const,
+      { timeout: timeoutMs, polling: 50 },
+    );
+  } catch {
+    throw new Error(`pane ${n} never showed ${String(needle)}; it shows:\n${(await screen(page, n)).slice(-800)}`);
+  }
+  return screen(page, n);
+}
+
+/** Saves a screenshot under test-results/ and returns its path. */
+export async function shot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** The region (pane frame) of pane n. */
+export const region = (page: Page, n: number) => page.locator(`section[role="region"][data-pane="${n}"]`);

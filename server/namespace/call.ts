@@ -5,6 +5,8 @@ import { PaneFault } from '../../kits/protocol/error';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
 import type { Pane } from '../../kits/protocol/model';
 import { dispatchInternal } from '../handlers/dispatch';
+// After dispatch: pane.ts and dispatch.ts import each other, and dispatch must load first.
+export { execDefault } from '../handlers/pane';
 import type { Call } from './types';
 
 export async function rpc<M extends MethodName>(c: Call, method: M, params: ParamsIn<M>): Promise<Result<M>> {

@@ -4,9 +4,8 @@
 import { PaneFault } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
 import { parseCommandLine } from '../model/commandLine';
-import { execDefault } from '../handlers/pane';
 import { interceptorOf } from './intercept';
-import { atLine, nsFaults, rectOf, rpc, writtenLines, writtenText } from './call';
+import { atLine, execDefault, nsFaults, rectOf, rpc, writtenLines, writtenText } from './call';
 import { attrsText, COMPUTED_ATTRS, commandsText, ctlLine, tagLine } from './lines';
 import { TEXT_MAX } from './state';
 import type { Call, Target, WriteOutcome } from './types';

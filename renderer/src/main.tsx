@@ -4,6 +4,7 @@ import './jitless';
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import { createRoot } from 'react-dom/client';
+import { installAttention } from './attention';
 import { App } from './components/App';
 import { installKeyRouter } from './keys/keyRouter';
 import { installQuadrantReporter } from './layout/quadrantReporter';
@@ -27,6 +28,7 @@ store.subscribe((st, prev) => {
 });
 
 installTerminals();
+installAttention();
 installKeyRouter();
 installQuadrantReporter();
 void client.start();

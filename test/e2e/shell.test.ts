@@ -271,6 +271,17 @@ describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing
     await expect.poll(() => sh.page.locator('.xterm-accessibility-tree').count()).toBe(0);
   });
 
+  it('shows the terminal’s title in its tag, and marks a bell rung in another pane', async () => {
+    const v = await view(sh.page);
+    const f = v.focused!;
+    await sh.page.keyboard.type("printf '\\033]0;my-title\\007'\n");
+    await expect.poll(() => region(sh.page, f).locator('.tag-title').innerText().catch(() => '')).toBe('my-title');
+    const other = v.tiles.find((n) => n !== f)!;
+    sh.cli('send', '-t', String(other), "sleep 0.3; printf '\\a'");
+    await expect.poll(() => region(sh.page, other).getByRole('status', { name: 'bell rang' }).count(), { timeout: 10_000 }).toBe(1);
+    await shot(sh.page, 'e2e-15-title-and-bell');
+  });
+
   it('applies keymap.json edits live, and shows a bad one by file and field while keeping the old keymap', async () => {
     const file = path.join(sh.configDir, 'keymap.json');
     fs.writeFileSync(file, JSON.stringify({ bindings: { 'Ctrl+Shfit+E': 'pane.new' } }));

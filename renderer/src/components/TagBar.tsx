@@ -44,6 +44,7 @@ export function TagBar({ pane, focused, bell }: { pane: Pane; focused: boolean; 
     <div className="tag" role="toolbar" aria-label={`tag of ${name}`} onKeyDown={rovingKeys}>
       <span className="tag-focus" aria-hidden="true">{focused ? '▶' : '·'}</span>
       <span className="tag-name" title={`${pane.host}:${pane.n} ${pane.signature}`}>{name}</span>
+      {pane.attrs.title && pane.attrs.title !== name ? <span className="tag-title" title="terminal title">{pane.attrs.title}</span> : null}
       {quadrant ? (
         <span className="tag-quadrant" role="note" aria-label={`quadrant ${quadrant}`} title={`quadrant: ${quadrant}`}>
           {QUADRANT_SHORT[quadrant] ?? quadrant}

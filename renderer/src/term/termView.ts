@@ -15,8 +15,6 @@ export interface TermHost {
   ack(pane: number, bytes: number): void;
   resize(pane: number, cols: number, rows: number): void;
   input(pane: number, data: Uint8Array): void;
-  title(pane: number, title: string): void;
-  bell(pane: number): void;
   focused(pane: number): void;
   failed(pane: number, message: string): void;
 }
@@ -87,8 +85,8 @@ export class TermView {
     this.term.loadAddon(new WebLinksAddon());
     this.term.onData((d) => this.host.input(this.pane, encoder.encode(d)));
     this.term.onBinary((d) => this.host.input(this.pane, Uint8Array.from(d, (c) => c.charCodeAt(0) & 0xff)));
-    this.term.onTitleChange((t) => this.host.title(this.pane, t));
-    this.term.onBell(() => this.host.bell(this.pane));
+    // Title and bell are not taken from here: the server's screen model sees the same
+    // bytes and publishes them as the attrs `title` and `bell` (see attention.ts).
   }
 
   /** Puts the terminal's element into `parent` (a tile or a floating window). */

@@ -27,18 +27,6 @@ const host: TermHost = {
   input(pane, data) {
     client.sendInput(pane, data);
   },
-  title(pane, title) {
-    const p = store.getState().panes[pane];
-    if (p && title.trim() !== '' && p.tag.name !== title) void client.act('pane/tag', { pane, name: title.slice(0, 500) });
-  },
-  bell(pane) {
-    const st = store.getState();
-    const s = st.sessionId ? st.sessions[st.sessionId] : undefined;
-    if (s?.focused === pane && document.hasFocus()) return;
-    st.ring(pane);
-    const name = st.panes[pane]?.tag.name ?? `pane ${pane}`;
-    window.paneHost?.notify('pane', `${name} rang the bell`);
-  },
   focused(pane) {
     const st = store.getState();
     const s = st.sessionId ? st.sessions[st.sessionId] : undefined;

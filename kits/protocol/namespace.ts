@@ -83,7 +83,11 @@ export const namespaceMethods = {
       path: NsPathSchema,
       /** Read through this handle (from ns/open of the same path). */
       fid: FidSchema.optional(),
-      /** Byte offset; omitted with a fid on a stream: the handle’s own position (what it has not yet read). */
+      /**
+       * Byte offset in the file as it stands. With a fid on a stream and `wait`
+       * (or no offset): an offset in the handle’s own stream — the bytes since
+       * its open — and absent means “what this handle has not read yet”.
+       */
       offset: z.number().int().min(0).optional(),
       count: z.number().int().min(1).max(NS_MAX_COUNT).default(64 << 10),
       /** With a fid on a stream: wait for data rather than answer end of file (acme’s blocking read). */

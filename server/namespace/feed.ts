@@ -61,6 +61,8 @@ export class Feed {
  * loses its oldest lines (and is told so) rather than growing the server.
  */
 export const READER_MAX_BYTES = 1 << 20;
+/** Bytes a handle can seek back over and read again. */
+export const RECENT_KEEP = 64 << 10;
 
 export class FeedReader {
   private queue: Buffer[] = [];
@@ -70,6 +72,10 @@ export class FeedReader {
   closed = false;
   /** Bytes handed out so far: the offset a reader's next read starts at. */
   consumed = 0;
+  /** The last bytes handed out, from offset recentStart, for re-reads after a seek back. */
+  private recent: Buffer[] = [];
+  private recentFlat: Buffer | null = null;
+  private recentStart = 0;
 
   constructor(private readonly onClose: () => void) {}
 
@@ -88,6 +94,34 @@ export class FeedReader {
       this.dropped++;
     }
     this.wake();
+  }
+
+  /**
+   * Reads the handle's own stream (bytes since the open). `offset` below what
+   * was handed out re-reads it from a short memory: a program that reads ahead
+   * and seeks back to a line end (bash's `read`) loses nothing.
+   */
+  async readAt(offset: number | undefined, count: number, wait: boolean): Promise<{ offset: number; data: Buffer }> {
+    if (offset !== undefined && offset < this.consumed) {
+      this.recentFlat ??= Buffer.concat(this.recent);
+      this.recent = [this.recentFlat];
+      const from = Math.max(offset, this.recentStart);
+      const data = this.recentFlat.subarray(from - this.recentStart, Math.min(this.consumed, from + count) - this.recentStart);
+      return { offset: from, data };
+    }
+    const at = this.consumed;
+    const data = await this.read(count, wait);
+    if (data.byteLength > 0) {
+      this.recent.push(data);
+      this.recentFlat = null;
+      let kept = this.consumed - this.recentStart;
+      while (kept - (this.recent[0]?.byteLength ?? 0) >= RECENT_KEEP && this.recent.length > 1) {
+        const old = this.recent.shift()!;
+        this.recentStart += old.byteLength;
+        kept -= old.byteLength;
+      }
+    }
+    return { offset: at, data };
   }
 
   /** Up to `count` bytes of whole lines (at least one line, cut only if longer than count); waits when asked and empty. */

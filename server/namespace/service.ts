@@ -42,7 +42,8 @@ function handle(ctx: HandlerContext, id: number, path: string): Fid {
 
 /** A handle's target, refreshed: the pane it was opened on must still exist. */
 async function current(c: Call, f: Fid): Promise<Resolved> {
-  if (f.target.pane === undefined) return { row: f.row, target: f.target };
+  // A stream handle outlives its pane: its reads end (empty) rather than fail, as a pipe's writer closing does.
+  if (f.target.pane === undefined || f.reader) return { row: f.row, target: f.target };
   return resolve(c, f.path);
 }
 
@@ -120,9 +121,10 @@ export async function nsRead(ctx: HandlerContext, p: ReadParams) {
   if ((row.mode & 0o444) === 0) throw nsFaults.notPermitted(target.path, 'write-only');
   if (f && f.mode === 'w') throw nsFaults.notPermitted(target.path, `handle ${f.id} was opened write-only`);
   if (row.feed) {
-    if (f?.reader && p.offset === undefined) {
-      const data = await f.reader.read(p.count, p.wait);
-      return { ...encodePiece(data), offset: f.reader.consumed - data.byteLength, count: data.byteLength, eof: f.reader.pending === 0 };
+    // Through a handle, a waiting read (or one without an offset) reads the handle's own stream.
+    if (f?.reader && (p.wait || p.offset === undefined)) {
+      const { offset, data } = await f.reader.readAt(p.offset, p.count, p.wait);
+      return { ...encodePiece(data), offset, count: data.byteLength, eof: f.reader.pending === 0 };
     }
     const feed = row.feed(c, target);
     const offset = p.offset ?? 0;

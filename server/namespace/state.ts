@@ -53,7 +53,10 @@ export class Namespace {
 
   eventFeed(n: number): Feed {
     let f = this.events.get(n);
-    if (!f) this.events.set(n, (f = new Feed(EVENT_KEEP)));
+    if (f) return f;
+    f = new Feed(EVENT_KEEP);
+    // A pane already gone gets an empty, unkept feed (a late read of a handle), not a leak.
+    if (this.server.panes.has(n)) this.events.set(n, f);
     return f;
   }
 

@@ -190,7 +190,31 @@ export function lsWithPath(ls: CommandSpec): CommandSpec {
   };
 }
 
+/**
+ * One word, two commands (`pane write ada` talks to an agent, `pane write /3/ctl`
+ * writes a file): the first positional decides — a namespace PATH starts with "/".
+ */
+export function sharedByPath(other: CommandSpec, ns: CommandSpec): CommandSpec {
+  const first = other.positionals?.[0]?.name ?? 'ARG';
+  return {
+    ...other,
+    summary: `${other.summary}; with a PATH (starting with /): ${ns.summary}`,
+    flags: [...other.flags, ...ns.flags.filter((f) => !other.flags.some((o) => o.name === f.name || (f.short !== undefined && o.short === f.short)))],
+    positionals: [{ name: `${first}|PATH` }, ...(other.positionals ?? []).slice(1)],
+    notes: [...(other.notes ?? []), `With a first argument starting with /: ${ns.summary}.`, ...(ns.notes ?? [])],
+    run: (ctx, a, argv) => (a.positionals[0]?.startsWith('/') ? ns.run(ctx, a, argv) : other.run(ctx, a, argv)),
+  };
+}
+
 /** Joins the namespace commands to the CLI's table (the one registration edit in main.ts). */
 export function withNamespace(table: CommandSpec[]): CommandSpec[] {
-  return [...table.map((s) => (s.command === 'ls' ? lsWithPath(s) : s)), ...nsCommands];
+  const mine = new Map(nsCommands.map((c) => [c.command, c]));
+  const out = table.map((s) => {
+    if (s.command === 'ls') return lsWithPath(s);
+    const ns = mine.get(s.command);
+    if (!ns) return s;
+    mine.delete(s.command);
+    return sharedByPath(s, ns);
+  });
+  return [...out, ...mine.values()];
 }

@@ -97,7 +97,7 @@ export function makeFuseOps(conn: Connection, who = { uid: process.getuid?.() ??
       // queue, blocking for the next line. Opened read-only it is a growing
       // file by offset, so cat ends, grep -r finishes and tail -f follows.
       const blocking = o !== undefined && o.stream && o.mode === 'rw';
-      const params = blocking ? { path, fid: fd, count: len, wait: true } : { path, fid: fd, offset: pos, count: len };
+      const params = { path, fid: fd, offset: pos, count: len, wait: blocking };
       conn.call('ns/read', params).then(
         (r) => {
           const bytes = Buffer.from(r.data, r.encoding === 'base64' ? 'base64' : 'utf8');

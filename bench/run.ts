@@ -1,9 +1,10 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace) trim it for quick looks.
 import fs from 'node:fs';
 import { cli } from './cli';
 import { memory } from './memory';
+import { namespace } from './namespace';
 import { have, tmpdir } from './procs';
 import { roundtrip } from './roundtrip';
 import { fmt, range, table, type Row } from './stats';
@@ -11,7 +12,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -61,6 +62,16 @@ try {
     rows.push({ bench: '`pane ls` one-shot (ms) vs `node -e 0`', figure: range(c.paneLs, 1), anchor: `node -e 0 ${range(c.nodeE0, 1)}`, ratio: ratio(c.paneLs.median, c.nodeE0.median), aim: '≤ 1.3×' });
     rows.push({ bench: '`pane ls` one-shot (ms) vs `tmux list-sessions`', figure: range(c.paneLs, 1), anchor: c.tmuxLs ? `tmux ${range(c.tmuxLs, 1)}` : 'tmux n/a', ratio: c.tmuxLs ? ratio(c.paneLs.median, c.tmuxLs.median) : 'n/a', aim: 'report' });
     rows.push({ bench: '`pane ls --json` with 1,000 panes (ms)', figure: range(c.lsJson1000, 1), anchor: '—', ratio: '—', aim: 'report' });
+  }
+  if (only.has('namespace')) {
+    const ns = await namespace(dir, Math.max(5, runs * 2), withTmux);
+    const fuseNote = ns.fuseWhy ? `FUSE n/a (${ns.fuseWhy.slice(0, 60)})` : '';
+    rows.push({ bench: '`pane cat /N/body`, 10,000-line scrollback, CLI (ms) vs tmux capture-pane', figure: range(ns.catCli, 1), anchor: ns.tmuxCapture ? `tmux ${range(ns.tmuxCapture, 1)}` : 'tmux n/a', ratio: ns.tmuxCapture ? ratio(ns.catCli.median, ns.tmuxCapture.median) : 'n/a', aim: 'report' });
+    rows.push({ bench: '`cat MNT/N/body`, 10,000-line scrollback, FUSE (ms) vs cat of a plain file', figure: ns.catFuse ? range(ns.catFuse, 1) : fuseNote, anchor: `plain file ${range(ns.catPlain, 1)}`, ratio: ns.catFuse ? ratio(ns.catFuse.median, ns.catPlain.median) : 'n/a', aim: 'report' });
+    rows.push({ bench: 'read /index with 1,000 panes, protocol (ms)', figure: range(ns.indexProtocol, 1), anchor: '—', ratio: '—', aim: 'report' });
+    rows.push({ bench: '`cat MNT/index` with 1,000 panes, FUSE (ms)', figure: ns.indexFuse ? range(ns.indexFuse, 1) : fuseNote, anchor: '—', ratio: '—', aim: 'report' });
+    rows.push({ bench: '`ls MNT/by-sig/*` with 1,000 panes, FUSE (ms)', figure: ns.bySigFuse ? range(ns.bySigFuse, 1) : fuseNote, anchor: '—', ratio: '—', aim: 'report' });
+    rows.push({ bench: 'ctl write → its line on event, median (µs)', figure: range(ns.ctlToEvent, 0), anchor: '—', ratio: '—', aim: 'report' });
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

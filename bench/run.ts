@@ -1,7 +1,8 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness) trim it for quick looks.
 import fs from 'node:fs';
+import { awareness } from './awareness';
 import { cli } from './cli';
 import { memory } from './memory';
 import { namespace } from './namespace';
@@ -12,7 +13,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -62,6 +63,12 @@ try {
     rows.push({ bench: '`pane ls` one-shot (ms) vs `node -e 0`', figure: range(c.paneLs, 1), anchor: `node -e 0 ${range(c.nodeE0, 1)}`, ratio: ratio(c.paneLs.median, c.nodeE0.median), aim: '≤ 1.3×' });
     rows.push({ bench: '`pane ls` one-shot (ms) vs `tmux list-sessions`', figure: range(c.paneLs, 1), anchor: c.tmuxLs ? `tmux ${range(c.tmuxLs, 1)}` : 'tmux n/a', ratio: c.tmuxLs ? ratio(c.paneLs.median, c.tmuxLs.median) : 'n/a', aim: 'report' });
     rows.push({ bench: '`pane ls --json` with 1,000 panes (ms)', figure: range(c.lsJson1000, 1), anchor: '—', ratio: '—', aim: 'report' });
+  }
+  if (only.has('awareness')) {
+    const a = awareness();
+    rows.push({ bench: `awareness: convergence pass, 100 agents × 10-snapshot windows, ${a.typicalPredictions} predictions (ms)`, figure: range(a.pass100, 2), anchor: `25 agents ${range(a.pass25, 2)}`, ratio: ratio(a.pass100.median, a.pass25.median), aim: '< 5 ms' });
+    rows.push({ bench: `awareness: same, crowded (5 groups of 20), ${a.crowdedPredictions} predictions (ms)`, figure: range(a.crowded100, 2), anchor: '—', ratio: '—', aim: 'report' });
+    rows.push({ bench: 'awareness: one prompt (topics, trajectory, pass) at 100 agents (ms)', figure: range(a.prompt100, 2), anchor: '—', ratio: '—', aim: 'report' });
   }
   if (only.has('namespace')) {
     const ns = await namespace(dir, Math.max(5, runs * 2), withTmux);

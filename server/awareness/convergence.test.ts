@@ -120,3 +120,18 @@ describe('detecting convergence between two agents', () => {
     expect(r).toBe('ada (top-left) and bob (bottom-right) converge on auth, jwt (about 2 prompts away): message each other before editing shared files.');
   });
 });
+
+describe('the indexed pass', () => {
+  it('finds exactly what checking every pair finds', async () => {
+    const { detectAll, detectAllNaive } = await import('./convergence');
+    let s = 7;
+    const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const words = ['auth', 'jwt', 'login', 'session', 'sql', 'migration', 'css', 'x1', 'x2', 'x3', 'x4', 'x5'];
+    const some = () => words.filter(() => rand() < 0.3);
+    for (let round = 0; round < 20; round++) {
+      const ps = Array.from({ length: 30 }, (_, i) => prof(`a${String(i).padStart(2, '0')}`, { key: some(), prev: some(), deep: some(), stable: some() }));
+      const th = 0.15 + rand() * 0.5;
+      expect(detectAll(ps, th, idx, 10)).toEqual(detectAllNaive(ps, th, idx, 10));
+    }
+  });
+});

@@ -55,7 +55,18 @@ export function distanceEstimate(now: number, before: number, horizon: number): 
   return Math.min(horizon, Math.ceil((COLLISION_OVERLAP - now) / rate - 1e-9));
 }
 
+/** Profiles change only when the window does (every update replaces the window array), so they are cached on it. */
+const profileCache = new WeakMap<readonly unknown[], { idx: DomainIndex; p: Profile }>();
+
 export function profileOf(a: AgentAwareness, idx: DomainIndex, topN: number): Profile {
+  const hit = profileCache.get(a.window);
+  if (hit && hit.idx === idx && hit.p.name === a.name) return hit.p;
+  const p = freshProfile(a, idx, topN);
+  profileCache.set(a.window, { idx, p });
+  return p;
+}
+
+function freshProfile(a: AgentAwareness, idx: DomainIndex, topN: number): Profile {
   return {
     name: a.name,
     key: a.keyTopics,
@@ -67,7 +78,13 @@ export function profileOf(a: AgentAwareness, idx: DomainIndex, topN: number): Pr
   };
 }
 
-const intersect = (x: Set<string>, y: Set<string>) => [...x].filter((t) => y.has(t));
+/** Common members, in x's order; allocates only on a hit, since most pairs share nothing. */
+function intersect(x: Set<string>, y: Set<string>): string[] {
+  let out: string[] | null = null;
+  for (const t of x) if (y.has(t)) (out ??= []).push(t);
+  return out ?? NONE;
+}
+const NONE: string[] = [];
 
 /** Every signal between two agents. `threshold` gates the two overlap signals (approaching, domain proximity). */
 export function detectPair(p: Profile, q: Profile, threshold: number, idx: DomainIndex, horizon: number): Detection[] {
@@ -80,11 +97,11 @@ export function detectPair(p: Profile, q: Profile, threshold: number, idx: Domai
     const before = jaccard(a.prevKeySet, b.prevKeySet);
     out.push({ type: 'approaching', a: a.name, b: b.name, topics: intersect(a.keySet, b.keySet), domain: null, confidence: approachingConfidence(j), distance: distanceEstimate(j, before, horizon) });
   }
-  for (const [x, y] of [[a, b], [b, a]] as const) {
-    // x deepens into what y has worked on steadily; topics both deepen are mutual, not cross.
-    const m = intersect(x.deepening, y.stable);
-    if (m.length > 0) out.push({ type: 'cross-approach', a: x.name, b: y.name, topics: m, domain: null, confidence: crossApproachConfidence(m.length), distance: null });
-  }
+  // x deepens into what y has worked on steadily (each direction is its own prediction).
+  const ab = intersect(a.deepening, b.stable);
+  if (ab.length > 0) out.push({ type: 'cross-approach', a: a.name, b: b.name, topics: ab, domain: null, confidence: crossApproachConfidence(ab.length), distance: null });
+  const ba = intersect(b.deepening, a.stable);
+  if (ba.length > 0) out.push({ type: 'cross-approach', a: b.name, b: a.name, topics: ba, domain: null, confidence: crossApproachConfidence(ba.length), distance: null });
   // Same domain, different words: only worth saying when nothing nearer was.
   if (out.length === 0) {
     const d = bestSharedDomain(a.key, b.key, idx, a.domains, b.domains);
@@ -93,12 +110,55 @@ export function detectPair(p: Profile, q: Profile, threshold: number, idx: Domai
   return out;
 }
 
-/** One pass over every pair: O(n²) pairs, each a few set intersections of ≤ topN words. */
-export function detectAll(profiles: readonly Profile[], threshold: number, idx: DomainIndex, horizon: number): Detection[] {
+/** Every pair detectPair would look at, one by one: the reference the fast pass is tested against. */
+export function detectAllNaive(profiles: readonly Profile[], threshold: number, idx: DomainIndex, horizon: number): Detection[] {
   const out: Detection[] = [];
   for (let i = 0; i < profiles.length; i++) {
     for (let k = i + 1; k < profiles.length; k++) out.push(...detectPair(profiles[i]!, profiles[k]!, threshold, idx, horizon));
   }
+  return out;
+}
+
+/**
+ * One pass over every pair, without visiting every pair: each signal needs a
+ * shared word (a key topic, a deepening or stable topic, a domain), so inverted
+ * lists from word to agents name the only pairs worth checking. Most pairs of a
+ * busy desktop share nothing, and this keeps 100 agents well inside a prompt's budget.
+ */
+export function detectAll(profiles: readonly Profile[], threshold: number, idx: DomainIndex, horizon: number): Detection[] {
+  const n = profiles.length;
+  const seen = new Uint8Array(n * n);
+  const pairs: number[] = [];
+  const touch = (x: number, y: number) => {
+    const k = x < y ? x * n + y : y * n + x;
+    if (seen[k] === 0) {
+      seen[k] = 1;
+      pairs.push(k);
+    }
+  };
+  const lists = (of: (p: Profile) => Iterable<string>) => {
+    const m = new Map<string, number[]>();
+    profiles.forEach((p, i) => {
+      for (const t of of(p)) {
+        const l = m.get(t);
+        if (l) l.push(i);
+        else m.set(t, [i]);
+      }
+    });
+    return m;
+  };
+  const within = (m: Map<string, number[]>) => {
+    for (const l of m.values()) for (let a = 0; a < l.length; a++) for (let b = a + 1; b < l.length; b++) touch(l[a]!, l[b]!);
+  };
+  within(lists((p) => p.keySet));
+  within(lists((p) => p.domains.keys()));
+  const deep = lists((p) => p.deepening);
+  within(deep);
+  const stable = lists((p) => p.stable);
+  for (const [t, ds] of deep) for (const y of stable.get(t) ?? []) for (const x of ds) if (x !== y) touch(x, y);
+  pairs.sort((x, y) => x - y);
+  const out: Detection[] = [];
+  for (const k of pairs) out.push(...detectPair(profiles[Math.floor(k / n)]!, profiles[k % n]!, threshold, idx, horizon));
   return out;
 }
 

@@ -52,43 +52,56 @@ export interface DomainMatch {
  * each brush it with one word of eight score 1/8.
  */
 export function bestSharedDomain(a: readonly string[], b: readonly string[], idx: DomainIndex, ca = domainCounts(a, idx), cb = domainCounts(b, idx)): DomainMatch | null {
-  let best: DomainMatch | null = null;
   const total = a.length + b.length;
-  if (total === 0) return null;
-  for (const [d, na] of ca) {
+  let domain: string | null = null;
+  let score = 0;
+  // Plain key iteration: this runs for thousands of pairs per pass and most share no domain.
+  for (const d of ca.keys()) {
     const nb = cb.get(d);
     if (nb === undefined) continue;
-    const score = (na + nb) / total;
-    if (best === null || score > best.score || (score === best.score && d < best.domain)) best = { domain: d, score, topics: [] };
+    const s = (ca.get(d)! + nb) / total;
+    if (domain === null || s > score || (s === score && d < domain)) {
+      domain = d;
+      score = s;
+    }
   }
-  if (best) {
-    const d = best.domain;
-    best.topics = [...new Set([...a, ...b])].filter((t) => idx.get(t)?.includes(d));
-  }
-  return best;
+  if (domain === null) return null;
+  const d = domain;
+  return { domain: d, score, topics: [...new Set([...a, ...b])].filter((t) => idx.get(t)?.includes(d)) };
 }
 
+/** A learned topic must come with the domain's words this often; a word that goes with everything ("module", "refactor") belongs to no domain. */
+export const LEARN_SPECIFICITY = 0.8;
+/** Bounds on what learning keeps, so the file stays small whatever the prompts. */
+const MAX_LEARNED_PER_DOMAIN = 200;
+const MAX_PENDING = 10_000;
+
 /**
- * Learning: counts how often an unmapped topic shows up in one snapshot with a
- * domain's topics; past `learnAfter` it joins the domain. Returns what was learned.
+ * Learning: counts, per unmapped topic, the snapshots it appears in and those
+ * where two or more of a domain's words appear beside it. Once it has come with
+ * the domain `learnAfter` times and in at least LEARN_SPECIFICITY of its
+ * appearances, it joins the domain. Returns what was learned.
  */
 export function learn(snapshotTopics: readonly string[], idx: DomainIndex, counts: Map<string, number>, learned: DomainMap, learnAfter: number): { topic: string; domain: string }[] {
   const present = domainCounts(snapshotTopics, idx);
   const out: { topic: string; domain: string }[] = [];
   for (const t of snapshotTopics) {
     if (idx.has(t)) continue;
+    const seen = (counts.get(`\u0000${t}`) ?? 0) + 1;
+    counts.set(`\u0000${t}`, seen);
     for (const [d, n] of present) {
       // Two of the domain's words beside it: one could be a coincidence.
       if (n < 2) continue;
       const key = `${d}\u0000${t}`;
       const c = (counts.get(key) ?? 0) + 1;
       counts.set(key, c);
-      if (c >= learnAfter) {
+      if (c >= learnAfter && c / seen >= LEARN_SPECIFICITY && (learned[d]?.length ?? 0) < MAX_LEARNED_PER_DOMAIN) {
         (learned[d] ??= []).push(t);
         counts.delete(key);
         out.push({ topic: t, domain: d });
       }
     }
   }
+  if (counts.size > MAX_PENDING) for (const [k, c] of counts) if (c <= 1) counts.delete(k);
   return out;
 }

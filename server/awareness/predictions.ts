@@ -71,8 +71,8 @@ function count(st: PredictionState, outcome: Outcome, env: PredictionEnv, out: P
   st.batch = { prevented: 0, occurred: 0, falsePositive: 0, expired: 0 };
 }
 
-function resolve(st: PredictionState, p: Prediction, outcome: Outcome, env: PredictionEnv, out: PassResult): void {
-  st.active = st.active.filter((x) => x !== p);
+/** Records a verdict on a prediction already taken out of the active list. */
+function settle(st: PredictionState, p: Prediction, outcome: Outcome, env: PredictionEnv, out: PassResult): void {
   const r: Resolution = { ...p, outcome, resolvedAt: env.now };
   st.resolved.push(r);
   if (st.resolved.length > env.cfg.maxResolved) st.resolved.splice(0, st.resolved.length - env.cfg.maxResolved);
@@ -80,35 +80,70 @@ function resolve(st: PredictionState, p: Prediction, outcome: Outcome, env: Pred
   count(st, outcome, env, out);
 }
 
-/** Folds one pass's detections into the active predictions. */
+function resolve(st: PredictionState, p: Prediction, outcome: Outcome, env: PredictionEnv, out: PassResult): void {
+  st.active = st.active.filter((x) => x !== p);
+  settle(st, p, outcome, env, out);
+}
+
+const TYPE_INDEX: Record<string, number> = { 'mutual-deepening': 0, approaching: 1, 'cross-approach': 2, 'domain-proximity': 3 };
+
+/**
+ * predictionKey as a number for one pass: names are interned to small integers,
+ * since building and hashing thousands of fresh key strings per prompt costs more
+ * than the detection itself.
+ */
+function numericKeys(): (p: { type: string; a: string; b: string }) => number {
+  const ids = new Map<string, number>();
+  const id = (n: string) => {
+    let i = ids.get(n);
+    if (i === undefined) ids.set(n, (i = ids.size));
+    return i;
+  };
+  // 2^20 names per pass is far beyond any desktop; the product stays an exact integer.
+  return (p) => (TYPE_INDEX[p.type]! * 1_048_576 + id(p.a)) * 1_048_576 + id(p.b);
+}
+
+const sameList = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((t, i) => t === y[i]);
+
+/**
+ * Folds one pass's detections into the active predictions. Linear in detections
+ * plus predictions: with 100 agents in a few crowded areas there are thousands of
+ * each, and this runs on every prompt.
+ */
 export function applyDetections(st: PredictionState, dets: readonly Detection[], env: PredictionEnv): PassResult {
   const out: PassResult = { created: [], resolved: [], calibrations: [] };
-  const seen = new Set<string>();
-  const byKey = new Map(st.active.map((p) => [predictionKey(p), p]));
+  const seen = new Set<Prediction>();
+  const byKey = new Map<number, Prediction>();
+  const key = numericKeys();
+  for (const p of st.active) byKey.set(key(p), p);
+  const fresh: Prediction[] = [];
   for (const d of dets) {
-    const key = predictionKey(d);
-    seen.add(key);
-    const rec = recommend(d, env.label);
-    const p = byKey.get(key);
+    const k = key(d);
+    const p = byKey.get(k);
     if (p) {
-      Object.assign(p, { topics: d.topics, domain: d.domain, confidence: d.confidence, distance: d.distance, recommendation: rec, updatedAt: env.now, misses: 0 });
+      seen.add(p);
+      p.misses = 0;
+      if (p.confidence === d.confidence && p.distance === d.distance && sameList(p.topics, d.topics) && p.domain === d.domain) continue;
+      // Only a changed prediction gets a new recommendation (the words are what agents read).
+      Object.assign(p, { topics: d.topics, domain: d.domain, confidence: d.confidence, distance: d.distance, recommendation: recommend(d, env.label), updatedAt: env.now });
       continue;
     }
-    const fresh: Prediction = { id: env.newId(), ...d, recommendation: rec, createdAt: env.now, updatedAt: env.now, misses: 0 };
-    st.active.push(fresh);
-    byKey.set(key, fresh);
-    out.created.push(fresh);
+    const np: Prediction = { id: env.newId(), ...d, recommendation: recommend(d, env.label), createdAt: env.now, updatedAt: env.now, misses: 0 };
+    byKey.set(k, np);
+    seen.add(np);
+    fresh.push(np);
+    out.created.push(np);
   }
-  for (const p of [...st.active]) {
-    if (!env.live(p.a) || !env.live(p.b) || env.now - p.createdAt >= env.cfg.predictionTtlMs) {
-      resolve(st, p, 'expired', env, out);
-      continue;
-    }
-    if (seen.has(predictionKey(p))) continue;
-    p.misses++;
-    if (p.misses < env.cfg.resolveAfterMisses) continue;
-    resolve(st, p, env.coordinated(p.a, p.b, p.createdAt) ? 'prevented' : 'false-positive', env, out);
+  const keep: Prediction[] = [];
+  const gone: [Prediction, Outcome][] = [];
+  for (const p of st.active) {
+    if (!env.live(p.a) || !env.live(p.b) || env.now - p.createdAt >= env.cfg.predictionTtlMs) gone.push([p, 'expired']);
+    else if (seen.has(p)) keep.push(p);
+    else if (++p.misses < env.cfg.resolveAfterMisses) keep.push(p);
+    else gone.push([p, env.coordinated(p.a, p.b, p.createdAt) ? 'prevented' : 'false-positive']);
   }
+  st.active = [...keep, ...fresh];
+  for (const [p, outcome] of gone) settle(st, p, outcome, env, out);
   return out;
 }
 

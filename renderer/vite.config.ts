@@ -3,15 +3,12 @@
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export default defineConfig(({ command }) => ({
+const config: UserConfig = {
   root: here,
-  // A build is always a production build, even when started from a test runner that
-  // set NODE_ENV=test (which would otherwise ship React's slow development build).
-  ...(command === 'build' ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
   base: './',
   plugins: [react()],
   build: {
@@ -21,4 +18,13 @@ export default defineConfig(({ command }) => ({
     // One page, loaded from 127.0.0.1: a few big chunks are fine.
     chunkSizeWarningLimit: 2000,
   },
-}));
+};
+
+export default defineConfig(({ command }) => {
+  // A build is always a production build, even when started from a test runner that
+  // set NODE_ENV=test: Vite reads NODE_ENV after loading this file, so setting it here
+  // makes React's production build and the JSX transform agree (a `define` alone
+  // would pair production React with the development JSX transform).
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return config;
+});

@@ -301,4 +301,19 @@ describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing
     await waitView('unzoom', 's.zoomed === null');
     fs.rmSync(file);
   });
+
+  it('offers a tmux-style prefix mode: the prefix chord, then one key', async () => {
+    await until(sh.page, 'the default keymap back', () => (window as any).pane.store.getState().keymap.sources.length === 0);
+    const f = await focused();
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await expect.poll(() => sh.page.getByRole('contentinfo', { name: 'status' }).innerText()).toContain('PREFIX');
+    await shot(sh.page, 'e2e-16-prefix');
+    await sh.page.keyboard.press('z');
+    await waitView('zoom via the prefix', `s.zoomed === ${f}`);
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press('z');
+    await waitView('unzoom via the prefix', 's.zoomed === null');
+    // The prefix swallowed its key: no stray "z" reached the shell.
+    expect(await screen(sh.page, f)).not.toMatch(/# z\s*$/m);
+  });
 });

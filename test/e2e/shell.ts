@@ -79,7 +79,7 @@ export async function serve(o: { keymap?: unknown } = {}): Promise<Served> {
         setTimeout(r, 5000);
       });
     }
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   return { url, dir, socket, configDir, proc, env, cli, stop };
 }

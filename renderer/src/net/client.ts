@@ -2,11 +2,11 @@
 // first, then events into the store), fetches keymap and apps, and reconnects with
 // backoff when the socket drops. A new Connection per link, since one is single-use.
 import { Connection } from '../../../kits/client/connection';
-import { appEventSchemas, type AppList } from '../../../kits/protocol/app';
+import type { AppList } from '../../../kits/protocol/app';
 import { PaneFault } from '../../../kits/protocol/error';
-import { eventSchemas, type EventName } from '../../../kits/protocol/events';
+import { eventSchemas, type EventData, type EventName } from '../../../kits/protocol/events';
 import type { MethodName, ParamsIn, Result } from '../../../kits/protocol/index';
-import { keymapEventSchemas } from '../../../kits/protocol/keymap';
+import type { KeymapState } from '../../../kits/protocol/keymap';
 import { store } from '../store';
 import { findEndpoint } from './endpoint';
 import { WsTransport } from './wsTransport';
@@ -57,14 +57,16 @@ export class Client {
   async start(): Promise<void> {
     const st = store.getState();
     st.setConn({ state: 'connecting' });
+    let t: WsTransport | undefined;
     try {
       const ep = await findEndpoint();
-      const t = new WsTransport(ep.url);
+      t = new WsTransport(ep.url);
       await t.opened;
       const conn = new Connection(t);
       this.wire(conn);
       await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach'], ...(ep.token ? { token: ep.token } : {}) });
-      const snap = await conn.call('events/subscribe', {});
+      // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
+      const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config'] });
       this.conn = conn;
       store.getState().applySnapshot(snap);
       this.attempt = 0;
@@ -73,30 +75,29 @@ export class Client {
       void this.loadConfig(conn);
       for (const cb of this.onConnect) cb(conn);
     } catch (e) {
+      // A refused hello (wrong secret) or a failed subscribe: drop this socket before retrying.
+      t?.close('connect failed');
       this.lost(e instanceof Error ? e.message : String(e));
     }
   }
 
   private wire(conn: Connection): void {
+    // Events cross a process boundary: each is validated against its schema, and a
+    // malformed one is dropped (and said), never drawn.
     for (const name of Object.keys(eventSchemas) as EventName[]) {
-      conn.events.on(name, (data, rev) => store.getState().applyEvent(name, data, rev));
+      conn.events.on(name, (data, rev) => {
+        const ok = eventSchemas[name].safeParse(data);
+        if (!ok.success) return store.getState().notify('error', `dropped a malformed ${name} event from the server`);
+        if (name === 'keymap/changed') this.keymapArrived(ok.data as EventData<'keymap/changed'>);
+        else if (name === 'apps/changed') this.appsArrived(ok.data as EventData<'apps/changed'>);
+        else store.getState().applyEvent(name, ok.data as EventData<typeof name>, rev);
+      });
     }
-    // Config events are declared beside their schemas (kits/protocol/keymap.ts, app.ts);
-    // validated here so a malformed one is dropped, not drawn.
-    const extra = conn.events as unknown as { on(name: string, cb: (d: unknown) => void): void };
-    extra.on('keymap/changed', (d) => {
-      const k = keymapEventSchemas['keymap/changed'].safeParse(d);
-      if (k.success) this.keymapArrived(k.data);
-    });
-    extra.on('apps/changed', (d) => {
-      const a = appEventSchemas['apps/changed'].safeParse(d);
-      if (a.success) this.appsArrived(a.data);
-    });
     conn.onOutput((pane, offset, data) => this.outputCb?.(pane, offset, data));
     conn.onError((e) => store.getState().notify('error', e.message));
   }
 
-  private keymapArrived(k: Parameters<ReturnType<typeof store.getState>['setKeymap']>[0]): void {
+  private keymapArrived(k: KeymapState): void {
     const st = store.getState();
     st.setKeymap(k);
     for (const e of k.errors) st.notify('error', `${e.file}: ${e.field}: ${e.message} (previous keymap kept)`);

@@ -86,7 +86,8 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       const app = appOf(server, spec.attrs?.app);
       const agentApp: Partial<AgentApp> = app?.agent ?? {};
       const launch = spec.launch ? { ...spec.launch, args: [...spec.launch.args] } : undefined;
-      if (launch && !which(launch.program, launch.env?.PATH ?? server.env.PATH)) {
+      const bin = shimDir(svc);
+      if (launch && !which(launch.program, `${bin ? `${bin}:` : ''}${launch.env?.PATH ?? server.env.PATH ?? ''}`)) {
         const what = app ? `${app.name} (${launch.program})` : launch.program;
         const how = agentApp.install ? `; install it with: ${agentApp.install}` : '';
         throw new PaneFault('failed', `${what} is not installed: no ${launch.program} on PATH${how}`, { reason: 'not installed', subject: launch.program });
@@ -122,6 +123,8 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       if (name && svc.store.exists(name)) {
         out.PANE_AGENT = name;
         out.PANE_TOKEN = svc.store.token(name);
+        // Whom "[from NAME]" lines and replies name: the human at the keyboard.
+        out.PANE_HUMAN = svc.human;
       }
       return out;
     },

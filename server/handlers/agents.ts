@@ -179,7 +179,8 @@ export const agentHandlers: HandlerTable = {
       peers: ['peers', '--here'],
     };
     const spec = {
-      launch: { program: path.join(bin, 'pane'), args: args[p.view], ...(anchor ? { cwd: anchor.cwd } : {}) },
+      // PANE_VIEW tells the view it may close its own pane when done.
+      launch: { program: path.join(bin, 'pane'), args: args[p.view], env: { PANE_VIEW: p.view }, ...(anchor ? { cwd: anchor.cwd } : {}) },
       name: p.view === 'peers' ? 'peers' : `${p.view} ${who}`,
       signature: `com.pane.${p.view}`,
       attrs: { view: p.view, ...(name ? { 'view.agent': name } : {}) },

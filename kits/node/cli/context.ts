@@ -29,8 +29,19 @@ export class CommandContext {
 
   /** The server connection, opened on first use (help and usage errors never connect). */
   connect(): Promise<WireClient> {
-    this.client ??= connectWire(this.socketPath);
+    this.client ??= connectWire(this.socketPath, undefined, this.agentToken());
     return this.client;
+  }
+
+  /**
+   * Inside an agent's pane, $PANE_TOKEN makes every call the agent's own (limited by
+   * its .access). Like $PANE_ID it belongs to the server at $PANE_SOCKET only.
+   */
+  agentToken(): string | undefined {
+    const t = this.io.env.PANE_TOKEN;
+    if (t === undefined || t === '') return undefined;
+    const home = this.io.env.PANE_SOCKET;
+    return this.socketFromFlag && home !== undefined && home !== this.socketPath ? undefined : t;
   }
 
   /** Closes the connection if one was opened. */

@@ -3,6 +3,7 @@
 // code. Nothing here loads zod, so a one-shot command starts about as fast as Node.
 import { parseArgs, str, usageLine } from './args';
 import type { CommandSpec } from './command';
+import { agentCommands } from './commands/agents';
 import { floatCommands } from './commands/floating';
 import { paneCommands } from './commands/panes';
 import { serverCommands, type ServeHook } from './commands/server';
@@ -27,6 +28,7 @@ export function commandTable(hook: ServeHook): CommandSpec[] {
     ...streamCommands,
     ...sessionCommands,
     ...serverCommands(hook),
+    ...agentCommands,
   ]);
   table.push({
     command: 'help',

@@ -40,7 +40,7 @@ export function openSocket(socketPath: string, timeoutMs = HELLO_TIMEOUT_MS): Pr
 }
 
 /** Connects the CLI's lean client and completes the handshake. */
-export async function connectWire(socketPath: string, timeoutMs = HELLO_TIMEOUT_MS): Promise<WireClient> {
+export async function connectWire(socketPath: string, timeoutMs = HELLO_TIMEOUT_MS, token?: string): Promise<WireClient> {
   const socket = await openSocket(socketPath, timeoutMs);
   const client = new WireClient(socket);
   let timer: NodeJS.Timeout | undefined;
@@ -48,7 +48,7 @@ export async function connectWire(socketPath: string, timeoutMs = HELLO_TIMEOUT_
     timer = setTimeout(() => reject(new NoServerError(socketPath, 'it did not answer hello in time')), timeoutMs);
   });
   try {
-    await Promise.race([client.hello(), late]);
+    await Promise.race([client.hello(token), late]);
     return client;
   } catch (e) {
     client.close();

@@ -101,8 +101,10 @@ export class WireClient {
     return this.welcome?.server.host ?? '';
   }
 
-  async hello(): Promise<Welcome> {
-    this.welcome = (await this.call('hello', CLI_HELLO as unknown as ParamsIn<'hello'>)) as Welcome;
+  /** `token`: an agent's $PANE_TOKEN, so the server acts as (and limits) that agent. */
+  async hello(token?: string): Promise<Welcome> {
+    const params = token === undefined ? CLI_HELLO : { ...CLI_HELLO, token };
+    this.welcome = (await this.call('hello', params as unknown as ParamsIn<'hello'>)) as Welcome;
     return this.welcome;
   }
 

@@ -1,0 +1,84 @@
+// finger(1) for agents, as pure text: the long form (one block per agent: panes
+// with quadrant and state, project, last prompt, topics, claims, mail, .plan) and
+// the short table (finger -s, and the peers view). Shared by the CLI and `pane mcp`.
+import type { AgentInfo } from '../../../protocol/agent';
+
+/** "3s", "4m", "2h05m", "3d": how long ago, short enough for a table cell. */
+export function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h${String(m % 60).padStart(2, '0')}m`;
+  return `${Math.floor(h / 24)}d`;
+}
+
+/** "14:05" today, else "Nov 21 14:05" (local time, as finger prints login times). */
+export function clock(t: number, now: number): string {
+  const d = new Date(t);
+  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  if (new Date(now).toDateString() === d.toDateString()) return hm;
+  return `${d.toLocaleString('en-US', { month: 'short' })} ${d.getDate()} ${hm}`;
+}
+
+const STATE_WORDS: Record<AgentInfo['state'], string> = {
+  working: 'working',
+  waiting: 'waiting for input',
+  idle: 'idle',
+  exited: 'exited',
+};
+
+function col(left: string, right: string, width = 40): string {
+  return left.length >= width ? `${left}  ${right}` : left.padEnd(width) + right;
+}
+
+/** One agent, long form. */
+export function fingerLong(a: AgentInfo, now = Date.now()): string {
+  const lines: string[] = [];
+  lines.push(col(`Login: ${a.name}`, `App: ${a.app ?? (a.account ? '-' : 'unknown (hook-only)')}`));
+  lines.push(col(`Directory: ${a.home ?? '(no account: known from hooks)'}`, `Project: ${a.project ?? '-'}`));
+  lines.push(`State: ${STATE_WORDS[a.state]} since ${clock(a.since, now)} (${ago(now - a.since)})${a.source === 'none' ? '' : `, ${a.source === 'hooks' ? 'reported through hooks' : 'observed from its output'}`}`);
+  if (a.panes.length === 0 && a.sessions.length === 0) lines.push('No panes.');
+  for (const p of a.panes) {
+    lines.push(`On pane ${p.id}${p.quadrant ? ` (${p.quadrant})` : ''}: ${STATE_WORDS[p.state]} since ${clock(p.since, now)} (${ago(now - p.since)}), cwd ${p.cwd}`);
+    if (p.worktree) lines.push(`  worktree ${p.worktree}`);
+  }
+  for (const s of a.sessions) lines.push(`Hook session ${s.id.slice(0, 12)} (no pane): ${STATE_WORDS[s.state]} since ${clock(s.since, now)}, cwd ${s.cwd || '-'}`);
+  if (a.lastPrompt !== null) lines.push(`Last prompt${a.lastPromptAt !== null ? ` (${clock(a.lastPromptAt, now)})` : ''}: ${a.lastPrompt.replace(/\s+/g, ' ').slice(0, 200)}`);
+  if (a.topics.length > 0) lines.push(`Topics: ${a.topics.join(', ')}`);
+  if (a.claims.length > 0) lines.push(`Claims: ${a.claims.join(', ')}`);
+  if (a.account) lines.push(a.unread === 0 ? 'No unread mail.' : `${a.unread} unread mail${a.unread > 1 ? 's' : ''}.`);
+  const plan = a.plan.replace(/\s+$/, '');
+  if (plan === '') lines.push('No Plan.');
+  else lines.push('Plan:', ...plan.split('\n').map((l) => `  ${l}`));
+  return lines.join('\n');
+}
+
+export function fingerAll(agents: readonly AgentInfo[], now = Date.now()): string {
+  if (agents.length === 0) return 'No agents. Add one with `pane agent add NAME`, or launch one: `pane agent run`.';
+  return agents.map((a) => fingerLong(a, now)).join('\n\n');
+}
+
+const BADGE: Record<AgentInfo['state'], string> = { working: '● working', waiting: '◆ waiting', idle: '○ idle', exited: '× exited' };
+
+/** The short table: one line per agent (finger -s, and the peers view's rows). */
+export function fingerShort(agents: readonly AgentInfo[], now = Date.now()): string[] {
+  const rows = agents.map((a) => [
+    a.name,
+    BADGE[a.state],
+    ago(now - a.since),
+    a.panes.map((p) => `${p.pane}${p.quadrant ? ` ${p.quadrant}` : ''}`).join(', ') || (a.sessions.length ? 'hooks' : '-'),
+    a.account ? String(a.unread) : '-',
+    a.topics.slice(0, 3).join(',') || '-',
+    (a.lastPrompt ?? '').replace(/\s+/g, ' '),
+  ]);
+  const head = ['Login', 'State', 'Since', 'Panes', 'Mail', 'Topics', 'Last prompt'];
+  const widths = head.map((h, i) => Math.min(i === 6 ? 60 : 24, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (c.length > widths[i]! ? `${c.slice(0, widths[i]! - 1)}…` : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [fmt(head), ...rows.map(fmt)];
+}

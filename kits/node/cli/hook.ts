@@ -1,0 +1,75 @@
+// `pane hook`: what an agent CLI runs on each hook event (Claude Code's hooks).
+// Reads the event JSON on stdin, reports it as agent/hook, prints the answer.
+// It never blocks or breaks the agent: past its budget, with no server, or on any
+// error it prints nothing and exits 0. Kept zod-free and small: it runs per event.
+import { NoServerError } from './errors';
+import { connectWire } from './reach';
+
+/** The whole run, stdin to answer, stays under this (Claude Code waits on the hook). */
+export const HOOK_BUDGET_MS = 1500;
+
+function readStdin(stdin: NodeJS.ReadableStream, ms: number): Promise<string> {
+  return new Promise((resolve) => {
+    if ((stdin as { isTTY?: boolean }).isTTY) return resolve('');
+    const chunks: Buffer[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(done, ms);
+    stdin.on('data', (c: Buffer | string) => chunks.push(typeof c === 'string' ? Buffer.from(c) : c));
+    stdin.once('end', done);
+    stdin.once('error', done);
+  });
+}
+
+export interface HookRun {
+  socketPath: string;
+  env: Record<string, string | undefined>;
+  stdin: NodeJS.ReadableStream;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** The agent token to say hello with (the CLI's rule: only for the agent's own server). */
+  token: string | undefined;
+  budgetMs?: number;
+}
+
+/** Runs one hook; resolves to 0 always (the agent must never see pane fail). */
+export async function runHook(h: HookRun): Promise<number> {
+  const budget = h.budgetMs ?? HOOK_BUDGET_MS;
+  const start = Date.now();
+  const left = () => Math.max(1, budget - (Date.now() - start));
+  let finished = false;
+  const work = (async () => {
+    const raw = await readStdin(h.stdin, left());
+    if (raw.trim() === '') return;
+    let input: unknown;
+    try {
+      input = JSON.parse(raw);
+    } catch {
+      return; // not JSON: not a hook event we understand
+    }
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) return;
+    const c = await connectWire(h.socketPath, left(), h.token);
+    try {
+      const params: { input: Record<string, unknown>; pane?: string; agent?: string } = { input: input as Record<string, unknown> };
+      const pane = h.env.PANE_ID;
+      if (pane && /^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/.test(pane)) params.pane = pane;
+      const agent = h.env.PANE_AGENT;
+      if (agent && /^[a-z][a-z0-9-]{0,31}$/.test(agent)) params.agent = agent;
+      const r = await c.call('agent/hook', params);
+      if (!finished && r.output) h.out(JSON.stringify(r.output));
+    } finally {
+      c.close();
+    }
+  })();
+  const late = new Promise<void>((res) => setTimeout(res, budget).unref());
+  try {
+    await Promise.race([work, late]);
+  } catch (e) {
+    // No server is the normal case outside pane; anything else gets one quiet line on stderr.
+    if (!(e instanceof NoServerError)) h.err(`pane hook: ${(e as Error).message}`);
+  }
+  finished = true;
+  return 0;
+}

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { installMcp } from '../mcp/install';
+import { HOOK_EVENTS, installHooks, isPaneHook, uninstallHooks } from './hookInstall';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pane-hookinst-'));
+
+describe('pane hook install / uninstall', () => {
+  it('adds pane to every event without touching the hooks and keys already there, once', () => {
+    const d = tmp();
+    const file = path.join(d, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(file));
+    const mine = { matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh' }] };
+    fs.writeFileSync(file, JSON.stringify({ model: 'opus', hooks: { PreToolUse: [mine] } }));
+    expect(installHooks(file, 'pane hook')).toEqual([...HOOK_EVENTS]);
+    expect(installHooks(file, 'pane hook')).toEqual([]);
+    const s = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(s.model).toBe('opus');
+    expect(s.hooks.PreToolUse[0]).toEqual(mine);
+    expect(s.hooks.PreToolUse).toHaveLength(2);
+    expect(Object.keys(s.hooks).sort()).toEqual([...HOOK_EVENTS].sort());
+  });
+
+  it('removes only its own entries', () => {
+    const d = tmp();
+    const file = path.join(d, 'settings.json');
+    const theirs = { hooks: [{ type: 'command', command: 'notify-send done' }] };
+    fs.writeFileSync(file, JSON.stringify({ hooks: { Stop: [theirs] } }));
+    installHooks(file, '"/usr/bin/node" "/opt/pane/dist/pane.mjs" hook');
+    expect(uninstallHooks(file).sort()).toEqual([...HOOK_EVENTS].sort());
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ hooks: { Stop: [theirs] } });
+  });
+
+  it('leaves a file that is not JSON alone and says so', () => {
+    const file = path.join(tmp(), 'settings.json');
+    fs.writeFileSync(file, '{ broken');
+    expect(() => installHooks(file, 'pane hook')).toThrow(/not valid JSON.*will not overwrite/);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
+  });
+
+  it('recognises pane hook commands and nothing else', () => {
+    expect(['pane hook', '"/x/node" "/y/pane.mjs" hook', '/usr/local/bin/pane hook'].every(isPaneHook)).toBe(true);
+    expect(['mypane hook', 'pane hooks', 'pane hook --x', undefined].some(isPaneHook)).toBe(false);
+  });
+});
+
+describe('pane mcp install', () => {
+  it('merges a pane server into .mcp.json, keeping the servers already there', () => {
+    const d = tmp();
+    fs.writeFileSync(path.join(d, '.mcp.json'), JSON.stringify({ mcpServers: { db: { command: 'db-mcp' } }, extra: 1 }));
+    expect(installMcp(d)).toMatch(/added/);
+    expect(installMcp(d)).toMatch(/already has/);
+    expect(JSON.parse(fs.readFileSync(path.join(d, '.mcp.json'), 'utf8'))).toEqual({ mcpServers: { db: { command: 'db-mcp' }, pane: { command: 'pane', args: ['mcp'] } }, extra: 1 });
+  });
+
+  it('creates .mcp.json when there is none and refuses to rewrite a broken one', () => {
+    const d = tmp();
+    installMcp(d);
+    expect(JSON.parse(fs.readFileSync(path.join(d, '.mcp.json'), 'utf8')).mcpServers.pane.args).toEqual(['mcp']);
+    fs.writeFileSync(path.join(d, '.mcp.json'), '[1,');
+    expect(() => installMcp(d)).toThrow(/not valid JSON/);
+  });
+});

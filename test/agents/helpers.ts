@@ -1,0 +1,45 @@
+// Helpers for agent tests: a real server (harness) with its agent service, and
+// connections that say hello with an agent's token, as an agent pane's `pane` does.
+import { Connection } from '../../kits/client/connection';
+import { memoryPair } from '../../kits/client/memoryTransport';
+import type { Capability } from '../../kits/protocol/method';
+import { agentsOf } from '../../server/agents/index';
+import type { AgentService } from '../../server/agents/service';
+import { ClientConn } from '../../server/transport/clientConn';
+import { harness, type Harness } from '../server/harness';
+
+export interface AgentHarness extends Harness {
+  svc: AgentService;
+  /** A connection acting as agent `name` (its token in hello). */
+  as(name: string, caps?: Capability[]): Promise<Connection>;
+  /** Every event published, in order, for assertions. */
+  events: { event: string; data: Record<string, unknown> }[];
+}
+
+export async function agentHarness(): Promise<AgentHarness> {
+  const h = await harness({ initialSession: true });
+  const server = h.running.server;
+  const svc = agentsOf(server)!;
+  const events: AgentHarness['events'] = [];
+  server.listen((event, data) => events.push({ event, data: data as Record<string, unknown> }));
+  const conns: Connection[] = [];
+  return {
+    ...h,
+    svc,
+    events,
+    async as(name, caps = ['read', 'write', 'attach', 'admin']) {
+      const [a, b] = memoryPair();
+      new ClientConn(server, b, (hello) => ({ capabilities: hello.capabilities }));
+      const c = new Connection(a);
+      await c.hello({ client: { name: `agent-${name}`, kind: 'agent' }, capabilities: caps, token: svc.store.token(name) });
+      conns.push(c);
+      return c;
+    },
+    async close() {
+      for (const c of conns) c.close();
+      await h.close();
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

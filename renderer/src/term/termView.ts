@@ -31,6 +31,8 @@ export const FONT = '"DejaVu Sans Mono", "Cascadia Mono", Menlo, Consolas, monos
 export const FONT_SIZE = 13;
 
 const encoder = new TextEncoder();
+/** Largest piece handed to xterm at once: ~2 ms of parsing at xterm's measured 15 MB/s. */
+const WRITE_SLICE = 32 * 1024;
 
 export class TermView {
   readonly el: HTMLDivElement;
@@ -154,12 +156,17 @@ export class TermView {
     if (a.dropped > 0) this.acks.parsed(a.dropped);
     if (a.data.byteLength === 0) return;
     this.activity += a.data.byteLength;
-    const n = a.data.byteLength;
     const gen = this.generation;
-    // Ack only once xterm has parsed the bytes: that is what bounds the backlog.
-    this.term.write(a.data, () => {
-      if (gen === this.generation) this.acks.parsed(n);
-    });
+    // xterm parses one write() whole before it yields to the page, and the server may
+    // send up to 1 MiB in a frame: hand it over in slices so a flood never holds the
+    // main thread for more than a few milliseconds at a time (keys and other panes
+    // get their turn between slices). Ack each slice once parsed: that bounds the backlog.
+    for (let i = 0; i < a.data.byteLength; i += WRITE_SLICE) {
+      const part = a.data.subarray(i, i + WRITE_SLICE);
+      this.term.write(part, () => {
+        if (gen === this.generation) this.acks.parsed(part.byteLength);
+      });
+    }
   }
 
   /** Connection lost: stop expecting output until the next attach. */

@@ -1,0 +1,91 @@
+// The agent commands end to end: a real `pane serve`, the built CLI as child
+// processes, agent tokens in the environment as an agent pane has them, and
+// `pane hook` with and without a server.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, buildOnce, cleanEnv, serve, type Served } from '../cli/harness';
+
+let s: Served;
+beforeAll(async () => {
+  buildOnce();
+  s = await serve();
+}, 120_000);
+afterAll(async () => {
+  await s?.stop();
+});
+
+const dataDir = () => path.join(s.dir, '.local', 'share', 'pane');
+/** The environment an agent pane gives its programs. */
+const agentEnv = (name: string) =>
+  cleanEnv({ PANE_AGENT: name, PANE_TOKEN: fs.readFileSync(path.join(dataDir(), 'agents', name, '.token'), 'utf8').trim(), PANE_SOCKET: s.socket });
+
+describe('pane agent / finger / access / mail on the command line', () => {
+  it('adds, lists and fingers an agent, and refuses a bad name as a usage error', () => {
+    const add = s.pane(['agent', 'add', 'ada', '--plan', 'Reviewing PR 12', '--project', s.dir]);
+    expect(add.stderr).toBe('');
+    expect(add.stdout).toMatch(/^ada: home .*agents\/ada\n$/);
+    expect(s.pane(['agent', 'ls']).stdout).toMatch(/^Login\s+State.*\nada\s+○ idle/);
+    const f = s.pane(['finger', 'ada']);
+    expect(f.status).toBe(0);
+    expect(f.stdout).toMatch(/^Login: ada\s+App: -\n/);
+    expect(f.stdout).toMatch(/No panes\.\nNo unread mail\.\nPlan:\n {2}Reviewing PR 12\n$/);
+    expect(s.pane(['access', 'ada']).stdout).toMatch(/write panes: {2}self/);
+    const bad = s.pane(['agent', 'add', 'Bad Name']);
+    expect([bad.status, bad.stderr]).toEqual([2, expect.stringMatching(/agent name is a lowercase letter/)]);
+  });
+
+  it('mails from stdin and shows the unread count in finger', () => {
+    const r = s.pane(['mail', '-s', 'review this PR', 'ada'], { input: 'PR 12, please\n' });
+    expect(r.stdout).toBe('mailed ada (1 unread)\n');
+    expect(s.pane(['finger', 'ada']).stdout).toMatch(/1 unread mail\./);
+    const inbox = s.pane(['mail'], { env: agentEnv('ada') });
+    expect(inbox.stdout).toMatch(/^From \S+ .*\nSubject: review this PR\n\nPR 12, please\n/);
+    expect(s.pane(['finger', 'ada']).stdout).toMatch(/No unread mail\./);
+  });
+
+  it('refuses, as the agent, what its .access forbids: exit 1, a denied message and a line in its log', () => {
+    const r = s.pane(['close', '-t', '1'], { env: agentEnv('ada') });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^pane: denied: agent ada may not write pane 1 \(com\.pane\.terminal\) with pane\/close/);
+    expect(s.pane(['ls']).stdout).toMatch(/com\.pane\.terminal/);
+    expect(fs.readFileSync(path.join(dataDir(), 'agents', 'ada', 'log'), 'utf8')).toMatch(/denied pane\/close/);
+    const stop = s.pane(['server', 'stop'], { env: agentEnv('ada') });
+    expect(stop.status).not.toBe(0);
+    expect(s.pane(['ls']).status).toBe(0);
+  });
+
+  it('edits and prints a plan, as the agent for itself', () => {
+    expect(s.pane(['plan', 'ada', 'Done', 'with', 'PR', '12'], { env: agentEnv('ada') }).status).toBe(0);
+    expect(s.pane(['plan', 'ada']).stdout).toBe('Done with PR 12\n');
+  });
+});
+
+describe('pane hook', () => {
+  const events = fs.readFileSync(path.resolve(__dirname, 'recorded/claude-session.jsonl'), 'utf8').trim().split('\n');
+
+  it('reports a hook event and prints the documented answer (mail handed over as context)', () => {
+    s.pane(['mail', '-s', 'next', 'ada'], { input: 'write the changelog\n' });
+    const r = s.pane(['hook'], { env: agentEnv('ada'), input: events[1]! });
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/write the changelog/);
+    expect(s.pane(['finger', 'ada']).stdout).toMatch(/State: working .*reported through hooks/);
+    const stop = s.pane(['hook'], { env: agentEnv('ada'), input: events[7]! });
+    expect([stop.status, stop.stdout]).toEqual([0, '']);
+    expect(s.pane(['finger', 'ada']).stdout).toMatch(/State: waiting for input/);
+  });
+
+  it('exits 0 printing nothing, quickly, when no server is reachable, on junk, and on unknown events', () => {
+    const t0 = Date.now();
+    const none = spawnSync(process.execPath, [BIN, '--socket', path.join(s.dir, 'nobody.sock'), 'hook'], { input: events[1], encoding: 'utf8', env: cleanEnv() });
+    expect([none.status, none.stdout, none.stderr]).toEqual([0, '', '']);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    for (const input of ['not json', '[1,2]', '', '{"hook_event_name":"FutureThing"}']) {
+      const r = s.pane(['hook'], { input });
+      expect([r.status, r.stdout]).toEqual([0, '']);
+    }
+  });
+});

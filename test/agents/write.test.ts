@@ -1,0 +1,55 @@
+// `pane write` end to end with the demo agent in a real server: the agent runs in a
+// PTY pane, the conversation pane is opened from the agent's tag word, the human
+// types into it, the line reaches the agent marked as from the human, the agent
+// answers through `pane write`, and the answer shows in the conversation pane.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce, serve, until, type Served } from '../cli/harness';
+
+let s: Served;
+beforeAll(async () => {
+  buildOnce();
+  s = await serve();
+}, 120_000);
+afterAll(async () => {
+  await s?.stop();
+});
+
+const screen = (pane: string) => s.pane(['screen', '-t', pane]).stdout;
+const finger = (name: string) => JSON.parse(s.pane(['finger', '--json', name]).stdout) as { state: string; panes: { pane: number }[] };
+
+describe('write with the demo agent', () => {
+  it('holds a two-way conversation and the agent does the task it was written', async () => {
+    const proj = path.join(s.dir, 'proj');
+    fs.mkdirSync(proj);
+    const run = s.pane(['agent', 'run', '--app', 'demo-agent', '--cwd', proj]);
+    expect(run.stderr).toBe('');
+    const [name, id] = run.stdout.trim().split(' ') as [string, string];
+    const agentPane = id.split(':')[1]!;
+    await until(`${name} waiting after SessionStart`, () => finger(name).state === 'waiting', 30_000);
+
+    // The tag word `write` opens the conversation pane beside the agent.
+    expect(s.pane(['exec', '-t', agentPane, 'write']).status).toBe(0);
+    const conv = await until('a conversation pane', () => {
+      const ls = s.pane(['ls', '--json']).stdout;
+      const p = (JSON.parse(ls) as { n: number; signature: string }[]).find((x) => x.signature === 'com.pane.write');
+      return p ? String(p.n) : undefined;
+    });
+    await until('the conversation header', () => screen(conv).includes(`talking to ${name}`), 20_000);
+
+    s.pane(['send', '-t', conv, 'add a changelog entry']);
+    await until('the line in the agent pane, marked as from the human', () => /\[from \S+\] add a changelog entry/.test(screen(agentPane)), 20_000);
+    await until('the agent’s answer in the conversation pane', () => screen(conv).includes(`${name}: on it: add a changelog entry`), 30_000);
+    await until('the agent working', () => ['working', 'waiting'].includes(finger(name).state));
+
+    // It asks before finishing; the human answers from the conversation pane.
+    await until('the question', () => screen(agentPane).includes('[y/n]'), 30_000);
+    await until('waiting for the answer', () => finger(name).state === 'waiting', 10_000);
+    s.pane(['send', '-t', conv, 'y']);
+    await until('the task done', () => screen(agentPane).includes('✔ done'), 30_000);
+    const file = path.join(proj, 'demo-work', 'add-a-changelog-entry.md');
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/# add a changelog entry[\s\S]*## Checklist/);
+    expect(screen(conv)).toMatch(new RegExp(`— ${name} is (working|waiting)`));
+  }, 180_000);
+});

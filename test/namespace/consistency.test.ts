@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
 import { harness, until, type Harness } from '../server/harness';
-import { bytes, cat, fault, put } from './nsClient';
+import { bytes, cat, fault, put, closeHarness } from './nsClient';
 
 let h: Harness;
 let c: Connection;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   c = await h.connect();
 });
 afterAll(async () => {
-  await h.close();
+  await closeHarness(h);
 });
 
 const indexIds = async () => (await cat(c, '/index')).trimEnd().split('\n').filter(Boolean).map((l) => Number(l.split(' ')[0]));

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
 import { NAMESPACE_TABLE, PANE_FILES } from '../../server/namespace/table';
 import { harness, until, waitForOutput, type Harness } from '../server/harness';
-import { cat, fault, put, readAll } from './nsClient';
+import { cat, fault, put, readAll, closeHarness } from './nsClient';
 
 let h: Harness;
 let c: Connection;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   await until('the shell to run', async () => (await c.call('pane/get', { pane: shell })).state === 'running');
 });
 afterAll(async () => {
-  await h.close();
+  await closeHarness(h);
 });
 
 /** A concrete path for a table row, using pane `n`. */

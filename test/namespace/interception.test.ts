@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
 import { harness, until, type Harness } from '../server/harness';
-import { bytes, cat, fault, put } from './nsClient';
+import { bytes, cat, fault, put, closeHarness } from './nsClient';
 
 let h: Harness;
 let user: Connection;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   n = (await user.call('pane/list', {})).panes[0]!.n;
 });
 afterAll(async () => {
-  await h.close();
+  await closeHarness(h);
 });
 
 const pending = new Map<number, string[]>();

@@ -1,8 +1,10 @@
 // Test helpers for the namespace over the protocol: read a whole file through a
 // handle piece by piece, write text, and expect typed errors.
+import fs from 'node:fs';
 import { expect } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
 import { PaneFault } from '../../kits/protocol/error';
+import type { Harness } from '../server/harness';
 
 export function bytes(r: { data: string; encoding: 'utf8' | 'base64' }): Buffer {
   return Buffer.from(r.data, r.encoding === 'base64' ? 'base64' : 'utf8');
@@ -46,4 +48,17 @@ export async function fault(p: Promise<unknown>): Promise<PaneFault> {
     throw e;
   }
   expect.fail('expected a typed error, got success');
+}
+
+/**
+ * Stops the harness server. A shell killed at stop may still write its history
+ * into the temp HOME while the harness removes it (ENOTEMPTY): retry the removal.
+ */
+export async function closeHarness(h: Harness): Promise<void> {
+  try {
+    await h.close();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw e;
+    fs.rmSync(h.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  }
 }

@@ -21,7 +21,8 @@ async function tool(f: () => Promise<string>): Promise<ToolResult> {
     return text(await f());
   } catch (e) {
     const err = e as { code?: string; message?: string };
-    return { content: [{ type: 'text', text: `${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}` }], isError: true };
+    const msg = err.message ?? String(e);
+    return { content: [{ type: 'text', text: err.code && !msg.startsWith(err.code) ? `${err.code}: ${msg}` : msg }], isError: true };
   }
 }
 

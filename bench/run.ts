@@ -2,6 +2,7 @@
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
 // (comma list: throughput,roundtrip,memory,cli,namespace,awareness) trim it for quick looks.
 import fs from 'node:fs';
+import { agents } from './agents';
 import { awareness } from './awareness';
 import { cli } from './cli';
 import { memory } from './memory';
@@ -13,7 +14,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -79,6 +80,12 @@ try {
     rows.push({ bench: '`cat MNT/index` with 1,000 panes, FUSE (ms)', figure: ns.indexFuse ? range(ns.indexFuse, 1) : fuseNote, anchor: '—', ratio: '—', aim: 'report' });
     rows.push({ bench: '`ls MNT/by-sig/*` with 1,000 panes, FUSE (ms)', figure: ns.bySigFuse ? range(ns.bySigFuse, 1) : fuseNote, anchor: '—', ratio: '—', aim: 'report' });
     rows.push({ bench: 'ctl write → its line on event, median (µs)', figure: range(ns.ctlToEvent, 0), anchor: '—', ratio: '—', aim: 'report' });
+  }
+  if (only.has('agents')) {
+    const a = await agents(dir, runs);
+    rows.push({ bench: '`pane hook` round trip, process start to answer (ms)', figure: range(a.hook, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hook.median, a.nodeStdin.median), aim: '< 80 ms' });
+    rows.push({ bench: '`pane hook` with no server (ms)', figure: range(a.hookNoServer, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hookNoServer.median, a.nodeStdin.median), aim: 'exit 0, silent' });
+    rows.push({ bench: '`pane finger` one-shot, 50 agents (ms)', figure: range(a.finger50, 1), anchor: `agent/list round trip ${range(a.list50, 2)}`, ratio: '—', aim: 'report' });
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -32,8 +32,17 @@ export function modeText(e: Pick<NsEntry, 'type' | 'mode'>): string {
   return s;
 }
 
-/** Reads a whole file through one handle, piece by piece, to stdout. */
+/**
+ * Prints a whole file. One path read first: most files fit one piece, so that is
+ * one round trip. A longer one is read on through a handle from offset 0 again,
+ * so every piece comes from one rendering (one cat, one version).
+ */
 async function catOne(ctx: CommandContext, c: WireClient, path: string): Promise<void> {
+  const first = await c.call('ns/read', { path, offset: 0, count: PIECE });
+  if (first.eof) {
+    if (first.count > 0) await ctx.writeBytes(decode(first));
+    return;
+  }
   const { fid } = await c.call('ns/open', { path, mode: 'r' });
   try {
     let offset = 0;

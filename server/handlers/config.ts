@@ -28,9 +28,13 @@ export const configHandlers: HandlerTable = {
       attrs: { ...(app.attrs ?? {}), app: app.id },
     };
     // Through the one dispatch path, so the split gets the same checks as any request.
+    // Launched "at the focused position": beside a tiled pane, or floating above when that pane floats.
+    const anchor = p.pane !== undefined ? ctx.server.pane(p.pane) : undefined;
+    const anchorFloats = anchor !== undefined && ctx.server.sessionOf(anchor).floating.some((f) => f.pane === anchor.n);
     let ack: PaneAck;
-    if (app.placement === 'float') {
-      const r = (await dispatchInternal('float/create', { ...(p.session !== undefined ? { session: p.session } : {}), ...spec }, ctx)) as PaneAck;
+    if (app.placement === 'float' || anchorFloats) {
+      const session = anchor?.session ?? p.session;
+      const r = (await dispatchInternal('float/create', { ...(session !== undefined ? { session } : {}), ...spec }, ctx)) as PaneAck;
       ack = { session: r.session, pane: r.pane, id: r.id };
     } else {
       const target = p.pane !== undefined ? { pane: p.pane } : p.session !== undefined ? { session: p.session } : {};

@@ -245,7 +245,8 @@ export class TermView {
   dispose(): void {
     this.disposed = true;
     this.generation++;
-    this.acks.flush();
+    // The pane is gone on the server too: an ack now would only earn a "not found".
+    this.acks.reset();
     this.resizeObs?.disconnect();
     this.disposeWebgl();
     this.term.dispose();

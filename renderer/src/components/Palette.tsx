@@ -14,6 +14,9 @@ type Item = { kind: 'command'; cmd: PaneCommand; pane: number } | { kind: 'actio
 
 const NO_COMMANDS: PaneCommand[] = [];
 
+/** Vocabulary words that do what a global action does, so they show its chord too. */
+const SAME_AS: Record<string, Action> = { zoom: 'pane.zoom', close: 'pane.close', float: 'pane.float', tile: 'pane.float', split: 'pane.split.horizontal' };
+
 export function Palette() {
   const focused = useApp((s) => selectSession(s)?.focused ?? null);
   const vocabulary = useApp((s) => (focused !== null ? s.panes[focused]?.vocabulary : undefined) ?? NO_COMMANDS);
@@ -48,7 +51,10 @@ export function Palette() {
         else void runAction(it.action);
       }}
       render={(it, hit) => {
-        const chord = bindingFor(keymap, it.kind === 'command' ? `exec ${it.cmd.name}` : it.action);
+        const chord =
+          it.kind === 'command'
+            ? (bindingFor(keymap, `exec ${it.cmd.name}`) ?? (SAME_AS[it.cmd.name] ? bindingFor(keymap, SAME_AS[it.cmd.name]!) : undefined))
+            : bindingFor(keymap, it.action);
         return (
           <>
             <span className="pk-kind">{it.kind === 'command' ? 'pane' : 'global'}</span>

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { Connection } from '../kits/client/connection';
 import { memoryPair } from '../kits/client/memoryTransport';
 import type { Capability } from '../kits/protocol/method';
-import { dataDir as defaultDataDir, defaultSocketPath } from '../kits/node/paths';
+import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits/node/paths';
 import { attachAgents } from './agents/index';
+import { attachAwareness } from './awareness/index';
 import { distDir, runningFromSource } from './distDir';
 import { dispatchInternal } from './handlers/dispatch';
 import { namespaceOf } from './namespace/state';
@@ -66,6 +67,8 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   namespaceOf(server);
   attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });
+  // After agents: awareness adds its part to their hook answers.
+  attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: configDir() });
   if (socketPath) await listenUnix(server, socketPath);
   let httpUrl: string | undefined;
   let secret: string | undefined;

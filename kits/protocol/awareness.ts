@@ -176,3 +176,161 @@ export const PredictionStateSchema = z.object({
   threshold: z.number().min(0).max(1),
 });
 export type PredictionState = z.infer<typeof PredictionStateSchema>;
+
+// ---- requests and events ---------------------------------------------------
+
+/** An agent with its label ("ada (top-left)") as every view names it. */
+export const AgentViewSchema = AgentAwarenessSchema.extend({ label: z.string(), stale: z.boolean(), idle: z.boolean() });
+export type AgentView = z.infer<typeof AgentViewSchema>;
+
+/**
+ * The agent a request speaks for: an agent's own connection may omit it (and may
+ * name only itself); a person names the agent.
+ */
+const who = { agent: name.optional() };
+/** A file, directory (trailing "/") or glob; relative ones resolve against `cwd`, else the agent's cwd. */
+const resource = z.string().min(1).max(4096);
+const cwd = z.string().max(4096).optional();
+
+export const ClaimResultSchema = z.object({
+  status: z.enum(['granted', 'conflict']),
+  claim: ClaimSchema.nullable(),
+  /** On conflict: the claims in the way (holder, quadrant via `labels`, reason). */
+  conflicts: z.array(ClaimSchema),
+  /** On conflict with `contest`: the claims now contested (force-released after the timeout). */
+  contested: z.array(ClaimSchema),
+  labels: z.record(z.string(), z.string()),
+  contestTimeoutMs: z.number(),
+});
+
+export const HandoffSchema = z.object({
+  from: name,
+  to: name,
+  summary: z.string(),
+  trajectory: z.array(z.string()),
+  detail: z.array(z.string()),
+  text: z.string(),
+  /** The handoff message sent to `to`, unless send was false. */
+  message: MessageSchema.nullable(),
+});
+
+export const SuggestionSchema = z.object({ agent: name, label: z.string(), score: z.number(), matched: z.array(z.string()), reason: z.string() });
+
+export const awarenessMethods = {
+  'awareness/prompt': method({
+    params: z.object({ ...who, text: z.string().max(100_000), cwd }),
+    result: z.object({ agent: AgentViewSchema, topics: z.array(z.string()), predicted: z.array(PredictionSchema) }),
+    cap: 'write',
+    doc: 'Records a prompt of an agent: its topics join the trajectory and a convergence pass runs.',
+  }),
+  'awareness/tool': method({
+    params: z.object({ ...who, tool: z.string().max(100).default(''), files: z.array(z.string().max(4096)).max(1000), write: z.boolean().default(false), cwd }),
+    result: z.object({ agent: name, collisions: z.array(z.string()), claimed: z.array(ClaimSchema), warning: z.string() }),
+    cap: 'write',
+    doc: 'Records tool activity (files touched; write for edits): joins the trajectory; a write into another agent’s claim or recent write is a collision.',
+  }),
+  'awareness/agents': method({
+    params: z.object({ all: z.boolean().default(false) }),
+    result: z.object({ agents: z.array(AgentViewSchema) }),
+    cap: 'read',
+    doc: 'Every live agent (all: stale ones too) with key topics, trajectory and quadrant.',
+  }),
+  'awareness/claim': method({
+    params: z.object({
+      ...who,
+      resource,
+      kind: ResourceKindSchema.optional(),
+      scope: ClaimScopeSchema.default('exclusive'),
+      reason: z.string().max(500).default(''),
+      ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
+      contest: z.boolean().default(false),
+      cwd,
+    }),
+    result: ClaimResultSchema,
+    cap: 'write',
+    doc: 'Claims a file, directory or glob (advisory); on conflict names the holders, and with contest starts the contest timeout.',
+  }),
+  'awareness/release': method({
+    params: z.object({ ...who, resource, kind: ResourceKindSchema.optional(), force: z.boolean().default(false), cwd }),
+    result: z.object({ released: z.array(ClaimSchema) }),
+    cap: 'write',
+    doc: 'Releases the caller’s claim on a resource (force: anyone’s, for a person clearing up).',
+  }),
+  'awareness/claims': method({
+    params: z.object({ log: z.boolean().default(false) }),
+    result: z.object({ claims: z.array(ClaimSchema), labels: z.record(z.string(), z.string()), log: z.array(ClaimLogEntrySchema) }),
+    cap: 'read',
+    doc: 'Live claims (stale and lapsed ones are cleaned first); log: the claim history too.',
+  }),
+  'awareness/check': method({
+    params: z.object({ ...who, resource, cwd }),
+    result: z.object({ path: z.string(), claims: z.array(ClaimSchema), warning: z.string() }),
+    cap: 'read',
+    doc: 'Who else holds a claim covering this file, with the warning an agent would be given.',
+  }),
+  'awareness/message': method({
+    params: z.object({ ...who, to: TargetSchema, type: MessageTypeSchema.default('info'), priority: PrioritySchema.default('normal'), text: z.string().min(1).max(8000) }),
+    result: MessageSchema,
+    cap: 'write',
+    doc: 'Posts a message to an agent, a pane, a quadrant or all; it reaches them as hook context at their next turn.',
+  }),
+  'awareness/inbox': method({
+    params: z.object({ ...who, markRead: z.boolean().default(true) }),
+    result: z.object({ agent: name, messages: z.array(MessageSchema) }),
+    cap: 'read',
+    doc: 'Messages waiting for an agent, most urgent first (markRead: hand them over).',
+  }),
+  'awareness/messages': method({
+    params: z.object({ limit: z.number().int().positive().max(1000).default(50) }),
+    result: z.object({ messages: z.array(MessageSchema) }),
+    cap: 'read',
+    doc: 'The message log, newest last.',
+  }),
+  'awareness/predictions': method({
+    params: z.object({ resolved: z.number().int().min(0).max(1000).default(0) }),
+    result: z.object({ active: z.array(PredictionSchema), resolved: z.array(ResolutionSchema), accuracy: AccuracySchema, threshold: z.number() }),
+    cap: 'read',
+    doc: 'Open convergence predictions, the last `resolved` verdicts, accuracy and the calibrated threshold.',
+  }),
+  'awareness/resolve': method({
+    params: z.object({ id: z.string().min(1), outcome: OutcomeSchema }),
+    result: ResolutionSchema,
+    cap: 'write',
+    doc: 'Records a verdict on a prediction (it counts toward calibration).',
+  }),
+  'awareness/handoff': method({
+    params: z.object({ from: name, to: name, send: z.boolean().default(true) }),
+    result: HandoffSchema,
+    cap: 'write',
+    doc: 'A tiered summary of one agent’s state for another; sent as a handoff message unless send is false.',
+  }),
+  'awareness/delegate': method({
+    params: z.object({ task: z.string().min(1).max(8000), max: z.number().int().positive().max(20).default(3) }),
+    result: z.object({ topics: z.array(z.string()), suggestions: z.array(SuggestionSchema) }),
+    cap: 'read',
+    doc: 'Which idle agents’ trajectories fit a task, best first.',
+  }),
+  'awareness/context': method({
+    params: z.object({ ...who }),
+    result: z.object({ agent: name, text: z.string() }),
+    cap: 'read',
+    doc: 'The context an agent would be handed at its next turn (messages stay unread).',
+  }),
+};
+
+const paneNumbers = z.array(z.number().int().positive());
+
+export const awarenessEventSchemas = {
+  /** A new convergence prediction; `message` names both agents by quadrant (what a notification shows). */
+  'awareness/predicted': z.object({ prediction: PredictionSchema, message: z.string(), panes: paneNumbers }),
+  'awareness/resolved': z.object({ resolution: ResolutionSchema }),
+  'awareness/calibrated': z.object({ from: z.number(), to: z.number(), falsePositiveRate: z.number(), occurredRate: z.number() }),
+  /** Claims were added, released, expired or transferred: the live list after the change. */
+  'awareness/claims-changed': z.object({ claims: z.array(ClaimSchema) }),
+  'awareness/claim-contested': z.object({ claim: ClaimSchema, by: name, message: z.string(), timeoutMs: z.number(), panes: paneNumbers }),
+  /** Two agents wrote the same file, or one wrote into the other's claim. */
+  'awareness/collided': z.object({ a: name, b: name, file: z.string(), message: z.string(), panes: paneNumbers }),
+  'awareness/messaged': z.object({ message: MessageSchema }),
+  /** An agent's topics, trajectory or place changed (the peers view). */
+  'awareness/agent-changed': z.object({ agent: AgentViewSchema }),
+} as const;

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { agentEventSchemas } from './agent';
 import { appEventSchemas } from './app';
+import { awarenessEventSchemas } from './awareness';
 import { keymapEventSchemas } from './keymap';
 import { ExitStatusSchema, PaneSchema, SessionSchema, TagSchema } from './model';
 
@@ -30,6 +31,7 @@ export const eventSchemas = {
   ...keymapEventSchemas,
   ...appEventSchemas,
   ...agentEventSchemas,
+  ...awarenessEventSchemas,
 } as const;
 
 export type EventName = keyof typeof eventSchemas;

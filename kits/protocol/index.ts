@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { agentMethods } from './agent';
 import { appMethods } from './app';
+import { awarenessMethods } from './awareness';
 import { clientMethods } from './client';
 import { floatingMethods } from './floating';
 import { helloMethods } from './hello';
@@ -15,6 +16,7 @@ import { sessionMethods } from './session';
 
 export * from './agent';
 export * from './app';
+export * from './awareness';
 export * from './chord';
 export * from './client';
 export * from './envelope';
@@ -43,6 +45,7 @@ export const methods = {
   ...keymapMethods,
   ...agentMethods,
   ...namespaceMethods,
+  ...awarenessMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

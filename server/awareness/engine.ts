@@ -3,7 +3,7 @@
 // I/O (time comes from a Clock, persistence and events go out through callbacks),
 // so the server, the tests and the benchmark drive the very same code.
 import crypto from 'node:crypto';
-import type { AgentAwareness, Claim, ClaimScope, Message, Outcome, Prediction, ResourceKind } from '../../kits/protocol/awareness';
+import type { AgentAwareness, AgentView, Claim, ClaimScope, Message, Outcome, Prediction, ResourceKind } from '../../kits/protocol/awareness';
 import { applyPrompt, applyTool, newAgent, place, type Whereabouts } from './agentRecord';
 import * as claimOps from './claims';
 import type { ClaimChanges, ClaimEnv, ClaimOutcome, ClaimsState } from './claims';
@@ -28,6 +28,7 @@ export type AwarenessEvent =
   | { kind: 'calibrated'; calibration: Calibration }
   | { kind: 'claims'; changes: ClaimChanges }
   | { kind: 'message'; message: Message }
+  | { kind: 'delivered'; agent: string; messages: Message[] }
   | { kind: 'collision'; a: string; b: string; file: string }
   | { kind: 'learned'; topic: string; domain: string };
 
@@ -172,6 +173,11 @@ export class Awareness {
   /** Agents not stale, by name. */
   live(): AgentAwareness[] {
     return [...this.agents.values()].filter((a) => !this.isStale(a.name)).sort((x, y) => (x.name < y.name ? -1 : 1));
+  }
+
+  /** An agent as the protocol shows it: with its label and whether it is stale or idle. */
+  view(a: AgentAwareness): AgentView {
+    return { ...a, label: this.label(a.name), stale: this.isStale(a.name), idle: this.isIdle(a) };
   }
 
   all(): AgentAwareness[] {
@@ -379,6 +385,11 @@ export class Awareness {
     return this.claimState.claims;
   }
 
+  /** The claims as they stand, without cleaning (for views reacting to a change just made). */
+  peekClaims(): readonly Claim[] {
+    return this.claimState.claims;
+  }
+
   claimLog() {
     return this.claimState.log;
   }
@@ -413,6 +424,7 @@ export class Awareness {
     const out = this.pending(name);
     if (out.length) {
       markDelivered(out, name);
+      this.emit({ kind: 'delivered', agent: name, messages: out });
       this.changed('registry');
     }
     return out;
@@ -426,13 +438,13 @@ export class Awareness {
     return buildContext({ me: name, agents: this.live(), claims: this.claims(), predictions: this.preds.active, pending, now: this.now(), label: this.label });
   }
 
-  handoff(from: string, to: string, send = true): Handoff | null {
+  handoff(from: string, to: string, send = true): (Handoff & { message: Message | null }) | null {
     const a = this.agents.get(from);
     if (!a) return null;
     const msgs = this.messages.filter((m) => m.from === from || (m.target.kind === 'agent' && m.target.name === from));
     const h = buildHandoff({ agent: a, to, claims: this.claims(), predictions: this.preds.active, messages: msgs, now: this.now(), label: this.label });
-    if (send) this.message({ from, target: { kind: 'agent', name: to }, type: 'handoff', priority: 'high', text: h.text });
-    return h;
+    const message = send ? this.message({ from, target: { kind: 'agent', name: to }, type: 'handoff', priority: 'high', text: h.text }) : null;
+    return { ...h, message };
   }
 
   delegate(task: string, max = 3): { topics: string[]; suggestions: Suggestion[] } {

@@ -1,0 +1,154 @@
+// How awareness shows: engine events become awareness/* protocol events, and each
+// agent's panes carry `awareness.*` attrs (topics, trajectory, who it converges
+// with, claims, pending messages), so tags, /pane/<n>/attrs and the peers view
+// all read the one state. Agents are always named by name and quadrant.
+import type { Prediction } from '../../kits/protocol/awareness';
+import type { PaneServer } from '../paneServer';
+import type { Awareness, AwarenessEvent } from './engine';
+
+export interface PresenterHost {
+  server: PaneServer;
+  aw: Awareness;
+  /** The live panes an agent shows in. */
+  panesOf(name: string): number[];
+  /** Topics and claims for finger and the agent tags (the agents service's extras). */
+  setExtras?(name: string, extras: { topics: string[]; claims: string[] }): void;
+}
+
+/** Attrs this file owns; any other attr of the pane is left alone. */
+export const ATTRS = ['awareness.topics', 'awareness.trajectory', 'awareness.converge', 'awareness.claims', 'awareness.messages'] as const;
+
+/** "src/auth.ts" when under the agent's cwd, else the absolute path. */
+export function shortPath(p: string, cwd: string | null): string {
+  if (cwd && p.startsWith(cwd.endsWith('/') ? cwd : `${cwd}/`)) return p.slice(cwd.length + (cwd.endsWith('/') ? 0 : 1)) || p;
+  return p;
+}
+
+/** "ada (top-left) and bob (bottom-right) converge on auth, jwt": the line a notification shows. */
+export function headline(p: Prediction, label: (n: string) => string): string {
+  const on = p.topics.slice(0, 4).join(', ');
+  switch (p.type) {
+    case 'mutual-deepening':
+    case 'approaching':
+      return `${label(p.a)} and ${label(p.b)} converge on ${on}`;
+    case 'cross-approach':
+      return `${label(p.a)} moves into ${label(p.b)}'s work on ${on}`;
+    case 'domain-proximity':
+      return `${label(p.a)} and ${label(p.b)} work near each other (${p.domain ?? on})`;
+  }
+}
+
+export class Presenter {
+  private lastExtras = new Map<string, string>();
+
+  constructor(private readonly h: PresenterHost) {}
+
+  handle(e: AwarenessEvent): void {
+    const { server, aw } = this.h;
+    switch (e.kind) {
+      case 'predicted': {
+        const p = e.prediction;
+        server.publish('awareness/predicted', { prediction: p, message: headline(p, aw.label), panes: [...this.h.panesOf(p.a), ...this.h.panesOf(p.b)] });
+        this.refresh(p.a, p.b);
+        return;
+      }
+      case 'resolved':
+        server.publish('awareness/resolved', { resolution: e.resolution });
+        this.refresh(e.resolution.a, e.resolution.b);
+        return;
+      case 'calibrated':
+        server.publish('awareness/calibrated', e.calibration);
+        return;
+      case 'claims': {
+        server.publish('awareness/claims-changed', { claims: [...aw.peekClaims()] });
+        for (const c of e.changes.contested) {
+          const by = c.contestedBy ?? '';
+          const timeoutMs = aw.cfg.contestTimeoutMs;
+          const message = `${aw.label(by)} contests ${aw.label(c.holder)}'s claim on ${shortPath(c.path, aw.agent(c.holder)?.cwd ?? null)}; it is released in ${Math.round(timeoutMs / 1000)} s unless ${c.holder} releases or answers first`;
+          server.publish('awareness/claim-contested', { claim: c, by, message, timeoutMs, panes: [...this.h.panesOf(c.holder), ...this.h.panesOf(by)] });
+        }
+        const touched = new Set([...e.changes.added, ...e.changes.contested, ...e.changes.removed.map((r) => r.claim)].map((c) => c.holder));
+        this.refresh(...touched);
+        return;
+      }
+      case 'collision': {
+        const message = `${aw.label(e.a)} wrote ${shortPath(e.file, aw.agent(e.a)?.cwd ?? null)}, which ${aw.label(e.b)} also works on (recent write or claim)`;
+        server.publish('awareness/collided', { a: e.a, b: e.b, file: e.file, message, panes: [...this.h.panesOf(e.a), ...this.h.panesOf(e.b)] });
+        return;
+      }
+      case 'message':
+        server.publish('awareness/messaged', { message: e.message });
+        // Any agent may be a target (quadrant, all): recount everyone's badge.
+        this.refresh(...aw.live().map((a) => a.name));
+        return;
+      case 'delivered':
+        this.refresh(e.agent);
+        return;
+      case 'agent':
+        server.publish('awareness/agent-changed', { agent: aw.view(e.agent) });
+        this.refresh(e.agent.name);
+        return;
+      case 'learned':
+        return;
+    }
+  }
+
+  /** Recomputes the awareness attrs of these agents' panes and publishes what changed. */
+  refresh(...names: string[]): void {
+    const { server, aw } = this.h;
+    const claims = aw.peekClaims();
+    for (const name of new Set(names)) {
+      const a = aw.agent(name);
+      if (!a) continue;
+      const t = a.trajectory;
+      const traj = (['deepening', 'emerging', 'fading'] as const)
+        .filter((k) => t[k].length > 0)
+        .map((k) => `${k} ${t[k].slice(0, 4).join(', ')}`)
+        .join('; ');
+      const preds = aw
+        .predictions()
+        .filter((p) => p.a === name || p.b === name)
+        .sort((x, y) => y.confidence - x.confidence);
+      const seen = new Set<string>();
+      const converge: string[] = [];
+      for (const p of preds) {
+        const other = p.a === name ? p.b : p.a;
+        if (seen.has(other)) continue;
+        seen.add(other);
+        converge.push(`${aw.label(other)}: ${p.topics.slice(0, 3).join(', ')}`);
+      }
+      const held = claims.filter((c) => c.holder === name).map((c) => shortPath(c.path, a.cwd));
+      const pending = aw.pending(name).length;
+      const want: Record<(typeof ATTRS)[number], string | null> = {
+        'awareness.topics': a.keyTopics.slice(0, 5).join(', ') || null,
+        'awareness.trajectory': traj || null,
+        'awareness.converge': converge.slice(0, 3).join('; ') || null,
+        'awareness.claims': held.join(', ') || null,
+        'awareness.messages': pending > 0 ? String(pending) : null,
+      };
+      for (const n of this.h.panesOf(name)) this.setAttrs(server, n, want);
+      const extras = { topics: a.keyTopics, claims: held };
+      const key = JSON.stringify(extras);
+      if (this.h.setExtras && this.lastExtras.get(name) !== key) {
+        this.lastExtras.set(name, key);
+        this.h.setExtras(name, extras);
+      }
+    }
+  }
+
+  private setAttrs(server: PaneServer, n: number, want: Record<string, string | null>): void {
+    const pane = server.panes.get(n);
+    if (!pane) return;
+    const next = { ...pane.attrs };
+    let changed = false;
+    for (const [k, v] of Object.entries(want)) {
+      if (v === null ? !(k in next) : next[k] === v) continue;
+      if (v === null) delete next[k];
+      else next[k] = v;
+      changed = true;
+    }
+    if (!changed) return;
+    pane.attrs = next;
+    server.publish('pane/attrs-changed', { pane: n, attrs: next });
+  }
+}

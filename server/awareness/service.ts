@@ -1,0 +1,158 @@
+// One AwarenessService per server: the engine with its state files, the
+// presenter, and the wiring to the rest of the server — quadrants from pane
+// attrs, agents' panes and states from the agents service, and awareness's
+// contribution to every hook answer. `awarenessOf(server)` is how handlers reach it.
+import os from 'node:os';
+import path from 'node:path';
+import { agentsOf } from '../agents/index';
+import { pollTargets } from '../config/poller';
+import type { PaneServer } from '../paneServer';
+import type { Whereabouts } from './agentRecord';
+import type { Clock } from './clock';
+import { DEFAULT_CONFIG, type AwarenessConfig } from './config';
+import { Awareness } from './engine';
+import { hookContribution } from './hook';
+import { loadDomainMap, loadState, Saver } from './persist';
+import { Presenter } from './presenter';
+import { configFrom, projectClaimConflict, readSettings, type ClaimConflict } from './settings';
+import { JsonStore } from './store';
+
+export interface AwarenessServiceOptions {
+  /** State files go to <dataDir>/awareness/. */
+  dataDir: string;
+  /** awareness.json and domains.json are read from here (null: none). */
+  configDir?: string | null;
+  config?: Partial<AwarenessConfig>;
+  clock?: Clock;
+  warn?: (m: string) => void;
+}
+
+export class AwarenessService {
+  readonly aw: Awareness;
+  readonly store: JsonStore;
+  readonly presenter: Presenter;
+  private readonly saver: Saver;
+  private readonly claimConflict: ClaimConflict;
+  private readonly stops: (() => void)[] = [];
+  readonly warn: (m: string) => void;
+
+  constructor(
+    readonly server: PaneServer,
+    o: AwarenessServiceOptions,
+  ) {
+    this.warn = o.warn ?? ((m) => console.error(m));
+    const settingsFile = o.configDir ? path.join(o.configDir, 'awareness.json') : null;
+    const settings = settingsFile ? readSettings(settingsFile, this.warn) : {};
+    this.claimConflict = settings.claimConflict ?? 'warn';
+    // Who and where we are is identity, not topic: "ada on devbox" must not make every agent look alike.
+    const base: AwarenessConfig = { ...DEFAULT_CONFIG, identityNoise: [server.user, os.hostname(), server.host] };
+    const config = { ...base, ...configFrom(base, settings), ...o.config };
+    this.store = new JsonStore(path.join(o.dataDir, 'awareness'), this.warn);
+    const domainsFile = o.configDir ? path.join(o.configDir, 'domains.json') : null;
+    let saver: Saver | undefined;
+    let presenter: Presenter | undefined;
+    this.aw = new Awareness({
+      config,
+      ...(o.clock ? { clock: o.clock } : {}),
+      ...(domainsFile ? { domains: loadDomainMap(domainsFile, this.warn) } : {}),
+      state: loadState(this.store, config.threshold),
+      externalStale: (n) => this.paneGone(n),
+      externalIdle: (n) => {
+        const st = agentsOf(server)?.runtimes.get(n)?.state;
+        return st === undefined || st === 'exited' ? undefined : st !== 'working';
+      },
+      onEvent: (e) => presenter?.handle(e),
+      onChange: (parts) => saver?.mark(parts),
+    });
+    this.saver = saver = new Saver(this.store, () => this.aw.state(), this.warn);
+    this.presenter = presenter = new Presenter({
+      server,
+      aw: this.aw,
+      panesOf: (n) => this.panesOf(n),
+      setExtras: (n, x) => {
+        const svc = agentsOf(server);
+        if (svc?.known(n)) svc.setExtras(n, x);
+      },
+    });
+    // The domain map is a dropped-in file like the rest of the config: edits apply live.
+    if (domainsFile) this.stops.push(pollTargets([{ path: domainsFile, kind: 'file' }], () => this.aw.setDomainMap(loadDomainMap(domainsFile, this.warn))));
+    this.stops.push(server.listen((event, data) => this.onServerEvent(event, data)));
+    const agents = agentsOf(server);
+    if (agents) this.stops.push(agents.addHookContributor((ev) => hookContribution(this, ev)));
+    server.onStop(() => this.stop());
+  }
+
+  /** Saves now and detaches (the server is stopping). */
+  stop(): void {
+    for (const s of this.stops.splice(0)) s();
+    this.saver.flush();
+  }
+
+  /** The live panes an agent shows in: the one its hooks named, and its agent panes. */
+  panesOf(name: string): number[] {
+    const out = new Set<number>();
+    const p = this.aw.agent(name)?.pane;
+    if (p != null) out.add(p);
+    for (const pr of agentsOf(this.server)?.panesOf(name) ?? []) out.add(pr.pane);
+    return [...out].filter((n) => this.server.panes.get(n)?.state === 'running');
+  }
+
+  quadrantOf(n: number): string | null {
+    const p = this.server.panes.get(n);
+    if (!p) return null;
+    return p.attrs.quadrant ?? agentsOf(this.server)?.quadrant(p) ?? null;
+  }
+
+  /** Where an agent is: its pane (given, or its agent pane), that pane's quadrant, its cwd. */
+  whereabouts(name: string, pane?: number | null, cwd?: string): Whereabouts {
+    const n = pane ?? agentsOf(this.server)?.panesOf(name)[0]?.pane ?? null;
+    const w: Whereabouts = {};
+    if (n !== null) {
+      w.pane = n;
+      w.quadrant = this.quadrantOf(n);
+      if (!cwd) w.cwd = this.server.panes.get(n)?.cwd ?? null;
+    }
+    if (cwd) w.cwd = cwd;
+    return w;
+  }
+
+  /** `ask` or `warn` for a write into another agent's claim, by the project's setting. */
+  claimConflictFor(dir: string): ClaimConflict {
+    return projectClaimConflict(dir, this.claimConflict, this.warn);
+  }
+
+  /** An agent seen only through a pane whose pane has closed or exited is gone. */
+  private paneGone(name: string): boolean {
+    const a = this.aw.agent(name);
+    if (!a || a.pane === null) return false;
+    const p = this.server.panes.get(a.pane);
+    if (p && p.state !== 'exited') return false;
+    const svc = agentsOf(this.server);
+    const others = svc?.panesOf(name).some((pr) => this.server.panes.get(pr.pane)?.state === 'running') ?? false;
+    const sessions = [...(svc?.runtimes.get(name)?.sessions.values() ?? [])].some((s) => s.pane === null && s.state !== 'exited');
+    return !others && !sessions;
+  }
+
+  private onServerEvent(event: string, data: unknown): void {
+    if (event === 'pane/attrs-changed') {
+      const { pane, attrs } = data as { pane: number; attrs: Record<string, string> };
+      const q = attrs.quadrant;
+      if (q === undefined) return;
+      for (const a of this.aw.all()) if (a.pane === pane && a.quadrant !== q) this.aw.locate(a.name, { quadrant: q });
+      const owner = agentsOf(this.server)?.panes.get(pane)?.agent;
+      if (owner && this.aw.agent(owner) && this.aw.agent(owner)!.quadrant !== q) this.aw.locate(owner, { pane, quadrant: q });
+    } else if (event === 'agent/removed') {
+      this.aw.end((data as { name: string }).name);
+    }
+  }
+}
+
+const services = new WeakMap<PaneServer, AwarenessService>();
+
+export function awarenessOf(server: PaneServer): AwarenessService | undefined {
+  return services.get(server);
+}
+
+export function setAwareness(server: PaneServer, svc: AwarenessService): void {
+  services.set(server, svc);
+}

@@ -1,0 +1,182 @@
+// Awareness in a real server: two agent panes in known quadrants report Claude
+// Code hook JSON through agent/hook; predictions, attrs, events, claims and the
+// context each hook answer carries are checked through the protocol.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Connection } from '../../kits/client/connection';
+import { agentHarness, type AgentHarness } from '../agents/helpers';
+
+let h: AgentHarness;
+let proj: string;
+beforeEach(async () => {
+  h = await agentHarness();
+  proj = path.join(h.dir, 'shop');
+  fs.mkdirSync(proj);
+});
+afterEach(async () => {
+  await h.close();
+});
+
+/** The recorded session, aimed at this test's project dir. */
+const recorded = (cwd: string) =>
+  fs
+    .readFileSync(path.resolve(__dirname, 'recorded/claude-hooks.jsonl'), 'utf8')
+    .replaceAll('{{CWD}}', cwd)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+interface Agent {
+  name: string;
+  pane: number;
+  c: Connection;
+  hook(event: string, extra?: Record<string, unknown>): Promise<Record<string, unknown> | null>;
+}
+
+async function agent(name: string, quadrant: string): Promise<Agent> {
+  const c0 = await h.connect();
+  await c0.call('agent/add', { name });
+  const { pane } = await c0.call('pane/split', { kind: 'agent', attrs: { agent: name }, launch: { program: '/bin/cat', args: [] } });
+  // What the renderer's quadrant reporter does.
+  await c0.call('pane/attrs', { pane, set: { quadrant } });
+  const c = await h.as(name);
+  const session = `${name}-session`;
+  return {
+    name,
+    pane,
+    c,
+    async hook(event, extra = {}) {
+      const r = await c.call('agent/hook', { input: { session_id: session, cwd: proj, hook_event_name: event, ...extra }, pane });
+      return (r.output?.hookSpecificOutput as Record<string, unknown> | undefined) ?? null;
+    },
+  };
+}
+
+const DRIFT = ['refresh the jwt auth token on login', 'jwt login session expiry for auth', 'auth login: verify the jwt token signature', 'jwt auth login token rotation'];
+
+async function converge(ada: Agent, bob: Agent) {
+  await ada.hook('SessionStart', { source: 'startup' });
+  await bob.hook('SessionStart', { source: 'startup' });
+  await ada.hook('UserPromptSubmit', { prompt: 'style the settings page css layout' });
+  await bob.hook('UserPromptSubmit', { prompt: 'database migration for the orders table' });
+  for (const p of DRIFT) {
+    await ada.hook('UserPromptSubmit', { prompt: p });
+    await bob.hook('UserPromptSubmit', { prompt: p.replace('refresh', 'review') });
+  }
+}
+
+describe('awareness in the server', () => {
+  it('predicts two agents converging and says so by name and quadrant: event, attrs, and each one’s hook context', async () => {
+    const ada = await agent('ada', 'top-left');
+    const bob = await agent('bob', 'bottom-right');
+    await converge(ada, bob);
+    const predicted = h.events.filter((e) => e.event === 'awareness/predicted');
+    expect(predicted.length).toBeGreaterThan(0);
+    expect(predicted.map((e) => e.data.message)).toContainEqual(expect.stringMatching(/^ada \(top-left\) and bob \(bottom-right\) converge on .*(auth|jwt)/));
+    expect(predicted[0]!.data.panes).toEqual(expect.arrayContaining([ada.pane, bob.pane]));
+
+    const c = await h.connect();
+    const pa = await c.call('pane/get', { pane: ada.pane });
+    const pb = await c.call('pane/get', { pane: bob.pane });
+    expect(pa.attrs['awareness.converge']).toMatch(/^bob \(bottom-right\): /);
+    expect(pb.attrs['awareness.converge']).toMatch(/^ada \(top-left\): /);
+    expect(pa.attrs['awareness.topics']).toMatch(/jwt|auth|login/);
+    expect(pa.attrs['agent.topics']).toMatch(/jwt|auth|login/);
+
+    const out = await ada.hook('UserPromptSubmit', { prompt: 'jwt auth login again' });
+    const ctx = String(out?.additionalContext);
+    expect(ctx).toContain('you are ada (top-left)');
+    expect(ctx).toMatch(/- bob \(bottom-right\), active .*: .*(jwt|auth)/);
+    expect(ctx).toMatch(/Convergence:\n- ada \(top-left\) and bob \(bottom-right\)/);
+
+    const preds = await c.call('awareness/predictions', {});
+    expect(preds.active.map((p) => p.type)).toEqual(expect.arrayContaining(['approaching', 'mutual-deepening']));
+    const peers = await c.call('awareness/agents', {});
+    expect(peers.agents.map((a) => a.label)).toEqual(['ada (top-left)', 'bob (bottom-right)']);
+  });
+
+  it('warns an Edit into a file another agent claims, naming holder, quadrant and reason; asks when the project says so', async () => {
+    const ada = await agent('ada', 'top-left');
+    const bob = await agent('bob', 'bottom-right');
+    await ada.hook('SessionStart', { source: 'startup' });
+    await bob.hook('SessionStart', { source: 'startup' });
+    const r = await bob.c.call('awareness/claim', { resource: 'src/auth/', cwd: proj, reason: 'rewriting token refresh' });
+    expect(r.status).toBe('granted');
+    const file = path.join(proj, 'src/auth/jwt.ts');
+    const warn = await ada.hook('PreToolUse', { tool_name: 'Edit', tool_input: { file_path: file, old_string: 'a', new_string: 'b' } });
+    expect(warn?.permissionDecision).toBeUndefined();
+    expect(String(warn?.additionalContext)).toContain(`${file} is claimed by bob (bottom-right) (exclusive: rewriting token refresh)`);
+    // Reading is never warned about; bob's own edit is not either.
+    expect(await ada.hook('PreToolUse', { tool_name: 'Read', tool_input: { file_path: file } })).toBeNull();
+    expect(await bob.hook('PreToolUse', { tool_name: 'Edit', tool_input: { file_path: file } })).toBeNull();
+
+    fs.mkdirSync(path.join(proj, '.pane'));
+    fs.writeFileSync(path.join(proj, '.pane/awareness.json'), JSON.stringify({ claimConflict: 'ask' }));
+    const ask = await ada.hook('PreToolUse', { tool_name: 'Write', tool_input: { file_path: file, content: 'x' } });
+    expect(ask?.permissionDecision).toBe('ask');
+    expect(String(ask?.permissionDecisionReason)).toContain('bob (bottom-right)');
+
+    // The claim shows on bob's pane; the conflict, when ada writes anyway, is a collision event.
+    const c = await h.connect();
+    expect((await c.call('pane/get', { pane: bob.pane })).attrs['awareness.claims']).toBe('src/auth/');
+    const post = await ada.hook('PostToolUse', { tool_name: 'Write', tool_input: { file_path: file } });
+    expect(String(post?.additionalContext)).toContain('bob (bottom-right)');
+    expect(h.events.some((e) => e.event === 'awareness/collided' && e.data.a === 'ada' && e.data.b === 'bob')).toBe(true);
+  });
+
+  it('contests a claim, with an event naming both agents by quadrant', async () => {
+    const ada = await agent('ada', 'top-left');
+    const bob = await agent('bob', 'bottom-right');
+    await ada.hook('SessionStart', {});
+    await bob.hook('SessionStart', {});
+    await bob.c.call('awareness/claim', { resource: path.join(proj, 'a.ts'), reason: 'mine' });
+    const r = await ada.c.call('awareness/claim', { resource: path.join(proj, 'a.ts'), contest: true });
+    expect(r).toMatchObject({ status: 'conflict', labels: { bob: 'bob (bottom-right)' }, contestTimeoutMs: 120_000 });
+    const ev = h.events.find((e) => e.event === 'awareness/claim-contested');
+    expect(String(ev?.data.message)).toMatch(/^ada \(top-left\) contests bob \(bottom-right\)'s claim on a\.ts/);
+  });
+
+  it('delivers a message at the target’s next turn, once, and badges its pane meanwhile', async () => {
+    const ada = await agent('ada', 'top-left');
+    const bob = await agent('bob', 'bottom-right');
+    await ada.hook('SessionStart', {});
+    await bob.hook('SessionStart', {});
+    await bob.c.call('awareness/message', { to: { kind: 'quadrant', quadrant: 'top-left' }, type: 'question', text: 'are you on auth.ts?' });
+    const c = await h.connect();
+    expect((await c.call('pane/get', { pane: ada.pane })).attrs['awareness.messages']).toBe('1');
+    const out = await ada.hook('UserPromptSubmit', { prompt: 'carry on' });
+    expect(String(out?.additionalContext)).toContain('[question] bob (bottom-right) → the top-left quadrant: are you on auth.ts?');
+    expect((await c.call('pane/get', { pane: ada.pane })).attrs['awareness.messages']).toBeUndefined();
+    const again = await ada.hook('UserPromptSubmit', { prompt: 'carry on' });
+    expect(String(again?.additionalContext ?? '')).not.toContain('are you on auth.ts?');
+  });
+
+  it('answers every recorded hook event, ignores unknown ones, and releases claims at SessionEnd', async () => {
+    const ada = await agent('ada', 'top-left');
+    await agent('bob', 'bottom-right').then((b) => b.hook('SessionStart', {}));
+    const outs: (Record<string, unknown> | null)[] = [];
+    for (const input of recorded(proj)) {
+      if (input.hook_event_name === 'SessionEnd') await ada.c.call('awareness/claim', { resource: path.join(proj, 'x.ts') });
+      const r = await ada.c.call('agent/hook', { input, pane: ada.pane });
+      outs.push(r.output);
+    }
+    const events = recorded(proj).map((i) => i.hook_event_name);
+    const withContext = events.filter((_, i) => (outs[i]?.hookSpecificOutput as { additionalContext?: string } | undefined)?.additionalContext);
+    expect(withContext).toEqual(['SessionStart', 'UserPromptSubmit', 'UserPromptSubmit']);
+    expect(outs[events.indexOf('PreCompact')]).toBeNull();
+    const c = await h.connect();
+    expect((await c.call('awareness/claims', {})).claims).toEqual([]);
+    const a = (await c.call('awareness/agents', { all: true })).agents.find((x) => x.name === 'ada')!;
+    expect(a).toMatchObject({ stale: true, promptCount: 2 });
+    expect(a.window.flatMap((s) => s.files)).toContain(path.join(proj, 'src/auth/jwt.ts'));
+  });
+
+  it('refuses an agent speaking for another, and lets a person name the agent', async () => {
+    const ada = await agent('ada', 'top-left');
+    await expect(ada.c.call('awareness/prompt', { agent: 'bob', text: 'x' })).rejects.toThrow(/may record prompts only for itself/);
+    const c = await h.connect();
+    const r = await c.call('awareness/prompt', { agent: 'bob', text: 'jwt auth' });
+    expect(r.topics).toEqual(['jwt', 'auth']);
+  });
+});

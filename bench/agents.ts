@@ -28,7 +28,8 @@ export async function agents(dir: string, runs: number): Promise<AgentsResult> {
   const srv = await startServerProc(dir);
   try {
     const c = await client(srv.socket);
-    const env = { ...process.env, HOME: dir, PANE_SOCKET: srv.socket, PANE_AGENT: 'a00' };
+    // PANE_AGENT without a token: the hook names its agent, as a Claude Code started outside pane would.
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, PANE_SOCKET: srv.socket, PANE_AGENT: 'a00' };
     delete env.PANE_TOKEN;
     for (let i = 0; i < 50; i++) await c.call('agent/add', { name: `a${String(i).padStart(2, '0')}`, plan: `Working on part ${i}.\n` });
     // Give each a hook session so finger has state, prompts and sessions to show.

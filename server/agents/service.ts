@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
 import { AGENT_SIGNATURE_PREFIX } from '../../kits/protocol/agent';
+import { configDir } from '../../kits/node/paths';
 import type { Pane } from '../../kits/protocol/model';
 import { rects } from '../model/layout';
 import type { PaneServer } from '../paneServer';
@@ -51,7 +52,7 @@ export interface AgentRuntime {
 
 export interface AgentServiceOptions {
   dataDir: string;
-  /** Where users drop extra prompt-pattern files (default: none). */
+  /** Where users drop extra prompt-pattern files (default: <config dir>/agents/prompts; null for none). */
   promptsDir?: string | null;
   /** The `pane` entry the PATH shims run (default: dist/pane.mjs beside the code). */
   paneBin?: string;
@@ -72,7 +73,7 @@ export class AgentService {
     readonly options: AgentServiceOptions,
   ) {
     this.store = new AccountStore(options.dataDir);
-    this.prompts = new PromptLibrary(options.promptsDir ?? null);
+    this.prompts = new PromptLibrary(options.promptsDir === undefined ? path.join(configDir(), 'agents', 'prompts') : options.promptsDir);
   }
 
   /** The human's name as agents see it (messages "from" the human carry it). */

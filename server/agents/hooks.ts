@@ -38,10 +38,13 @@ function resolve(svc: AgentService, p: HookParams, caller: string | null): { nam
       pane = null; // a pane id from another server or a closed pane: report without it
     }
   }
-  const paneAgent = pane === null ? undefined : svc.panes.get(pane)?.agent;
+  const runtime = pane === null ? undefined : svc.panes.get(pane);
+  const paneAgent = runtime?.agent;
   const known = sessionId ? svc.hookSessions.get(sessionId) : undefined;
   const asked = p.agent !== undefined && AgentNameSchema.safeParse(p.agent).success ? p.agent : undefined;
   const name = caller ?? asked ?? paneAgent ?? known ?? hookOnlyName(svc, str(p.input.cwd));
+  // An agent CLI started by hand in an ordinary pane: that pane is its pane while its session lasts.
+  if (pane !== null && runtime === undefined && str(p.input.hook_event_name) !== 'SessionEnd') svc.adoptPane(pane, name);
   if (pane !== null && svc.panes.get(pane)?.agent !== name) pane = null;
   if (pane === null && sessionId) pane = svc.runtimes.get(name)?.sessions.get(sessionId)?.pane ?? null;
   return { name, pane };
@@ -94,6 +97,7 @@ export async function handleHook(svc: AgentService, p: HookParams, caller: strin
       session.since = now;
     }
   } else if (event === 'UserPromptSubmit') svc.changed(name);
+  if (event === 'SessionEnd' && pane !== null) svc.releasePane(pane);
   const state: AgentState | null = svc.runtimes.get(name)?.state ?? null;
   const ev: HookEventInfo = { agent: name, pane, event, input, state };
   const parts = await collect([(e) => mailContext(svc, e), ...svc.contributors], ev);

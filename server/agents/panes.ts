@@ -108,7 +108,8 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
         attrs['agent.branch'] = wt.branch;
         attrs['agent.repo'] = wt.repo;
       }
-      if (launch && agentApp.hooks === 'claude-settings') launch.args.push('--settings', claudeSettingsFile(svc));
+      // A restored or relaunched pane already carries its --settings: never add a second.
+      if (launch && agentApp.hooks === 'claude-settings' && !launch.args.includes('--settings')) launch.args.push('--settings', claudeSettingsFile(svc));
       if (launch && cwd !== undefined) launch.cwd = cwd;
       svc.store.log(name, `launch ${launch ? [launch.program, ...launch.args].join(' ') : 'shell'} in ${cwd ?? '(default cwd)'}`);
       return { ...spec, ...(launch ? { launch } : {}), ...(cwd !== undefined ? { cwd } : {}), signature: AGENT_SIGNATURE_PREFIX + name, name, attrs };

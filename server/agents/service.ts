@@ -27,6 +27,8 @@ export interface PaneRuntime {
   timer: NodeJS.Timeout | undefined;
   prompts: string | null;
   worktree: { path: string; branch: string; repo: string } | null;
+  /** An ordinary pane in which an agent CLI was started by hand (known from its hooks). */
+  adopted?: boolean;
 }
 
 export interface SessionRuntime {
@@ -289,6 +291,26 @@ export class AgentService {
     this.runtimes.delete(name);
     this.accessCache.delete(name);
     this.server.publish('agent/removed', { name });
+  }
+
+  /** Treats an ordinary pane as the agent's while an agent CLI started in it reports hooks. */
+  adoptPane(n: number, name: string): void {
+    const p = this.server.panes.get(n);
+    if (!p || this.panes.has(n)) return;
+    this.panes.set(n, { agent: name, pane: n, state: 'idle', since: Date.now(), cooperative: true, lastOutputAt: 0, timer: undefined, prompts: null, worktree: null, adopted: true });
+  }
+
+  /** Ends an adoption (its session ended): the pane is an ordinary pane again, its agent attrs gone. */
+  releasePane(n: number): void {
+    const pr = this.panes.get(n);
+    const p = this.server.panes.get(n);
+    if (!pr?.adopted || !p) return;
+    this.panes.delete(n);
+    const attrs = { ...p.attrs };
+    for (const k of Object.keys(attrs)) if (k === 'agent' || k.startsWith('agent.')) delete attrs[k];
+    p.attrs = attrs;
+    this.server.publish('pane/attrs-changed', { pane: n, attrs });
+    this.changed(pr.agent);
   }
 
   isAgentPane(p: Pane): string | undefined {

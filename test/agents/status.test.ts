@@ -60,6 +60,21 @@ describe('status from hooks', () => {
     expect((await c.call('agent/list', {})).agents.map((a) => a.name)).toEqual(['claude-shop', 'claude-shop-2']);
   });
 
+  it('treats an ordinary pane as the agent’s while a CLI started there by hand reports, and lets it go at SessionEnd', async () => {
+    const c = await h.connect();
+    const shell = (await c.call('pane/list', {})).panes[0]!;
+    const r = await c.call('agent/hook', { pane: shell.n, input: recorded[0]! });
+    expect(r.agent).toBe('claude-shop');
+    await c.call('agent/hook', { pane: shell.n, input: recorded[1]! });
+    expect((await c.call('pane/get', { pane: shell.n })).attrs).toMatchObject({ agent: 'claude-shop', 'agent.state': 'working' });
+    expect((await c.call('agent/get', { name: 'claude-shop' })).panes.map((p) => p.pane)).toEqual([shell.n]);
+    await c.call('agent/hook', { pane: shell.n, input: recorded.at(-1)! });
+    const after = await c.call('pane/get', { pane: shell.n });
+    expect(Object.keys(after.attrs).filter((k) => k.startsWith('agent'))).toEqual([]);
+    expect(after.signature).toBe('com.pane.terminal');
+    expect((await c.call('agent/get', { name: 'claude-shop' })).state).toBe('exited');
+  });
+
   it('answers unknown events gracefully, with no output and no state change', async () => {
     const c = await h.connect();
     await c.call('agent/add', { name: 'ada' });

@@ -1,6 +1,6 @@
 // Stream framing for byte-stream transports (unix socket, TCP, SSH stdio):
 // [u32 BE length of what follows][u8 kind: 0 = JSON text, 1 = binary][payload].
-import { MAX_BINARY_FRAME, MAX_JSON_FRAME } from '../protocol/envelope';
+import { MAX_BINARY_FRAME, MAX_JSON_FRAME } from '../protocol/binary';
 import type { WireFrame } from '../client/transport';
 
 const KIND_JSON = 0;

@@ -28,6 +28,8 @@ export const NewPaneSpecSchema = z.object({
   kind: BodyKindSchema.optional(),
   owner: z.string().max(100).optional(),
   attrs: z.record(z.string(), z.string()).optional(),
+  /** Working directory when no launch spec gives one (default: the neighbour's, else $HOME). */
+  cwd: z.string().optional(),
 });
 
 export const paneMethods = {
@@ -157,6 +159,12 @@ export const paneMethods = {
       line: z.string().min(1).max(4000),
       /** Where it came from, for the event stream (tag, palette, ctl, cli). */
       origin: z.string().max(40).optional(),
+      /**
+       * What a word outside the vocabulary does: `error` (ctl, scripts) fails;
+       * `shell` (a word typed in the tag, as in acme) runs it as a shell command in
+       * the pane's cwd, its output going to the session's +Errors pane.
+       */
+      fallback: z.enum(['error', 'shell']).default('error'),
     }),
     result: z.object({ pane: z.number().int(), done: z.boolean(), output: z.string().optional() }),
     cap: 'write',

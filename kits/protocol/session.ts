@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SessionRefSchema } from './ids';
 import { LaunchSpecSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
 import { method } from './method';
+import { NewPaneSpecSchema } from './pane';
 
 export const SessionAckSchema = z.object({ session: z.string().uuid(), name: z.string() });
 export type SessionAck = z.infer<typeof SessionAckSchema>;
@@ -31,6 +32,8 @@ export const sessionMethods = {
       /** The first pane's program; the user's shell when absent. */
       launch: LaunchSpecSchema.optional(),
       viewport: ViewportSchema.optional(),
+      /** How the first pane is known: name, signature, kind, owner, attrs. */
+      pane: NewPaneSpecSchema.omit({ launch: true, cwd: true }).optional(),
     }),
     result: SessionAckSchema,
     cap: 'write',

@@ -4,7 +4,7 @@ import { PaneFault } from '../../kits/protocol/error';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { findApp } from '../config/appFiles';
 import { configOf } from '../config/configService';
-import { dispatchInternal } from './dispatch';
+import { dispatchInternal } from './registry';
 import type { HandlerTable } from './types';
 
 export const configHandlers: HandlerTable = {

@@ -1,47 +1,16 @@
-// The one dispatch path: validate params with the method's schema, check the
-// capability, run the family handler. Protocol clients, ctl writes and tag clicks
-// all come through here, so every view gets the same checks and typed errors.
-import { PaneFault } from '../../kits/protocol/error';
-import { capabilityOf, isMethodName, methods, type MethodName } from '../../kits/protocol/index';
+// Registers every built-in family's handler table; the dispatch path itself is
+// in registry.ts. Later families (agents, awareness) register themselves.
 import { clientHandlers } from './client';
 import { floatingHandlers } from './floating';
 import { namespaceHandlers } from './namespace';
 import { paneHandlers } from './pane';
 import { ptyHandlers } from './pty';
 import { sessionHandlers } from './session';
-import type { HandlerContext, HandlerFn, HandlerTable } from './types';
+import { configHandlers } from './config';
+import { registerHandlers } from './registry';
+import type { HandlerTable } from './types';
 
-const tables: HandlerTable[] = [sessionHandlers, paneHandlers, floatingHandlers, ptyHandlers, clientHandlers, namespaceHandlers];
-const table = new Map<string, HandlerFn<MethodName>>();
+export { describeIssues, dispatchInternal, registerHandlers } from './registry';
 
-/** Adds a family's handlers (later issues register theirs: namespace, agents...). */
-export function registerHandlers(t: HandlerTable): void {
-  for (const [name, fn] of Object.entries(t)) table.set(name, fn as HandlerFn<MethodName>);
-}
+const tables: HandlerTable[] = [sessionHandlers, paneHandlers, floatingHandlers, ptyHandlers, clientHandlers, namespaceHandlers, configHandlers];
 for (const t of tables) registerHandlers(t);
-
-/** A zod issue as one line naming the field: "ratio: expected number, received string". */
-export function describeIssues(method: string, issues: { path: PropertyKey[]; message: string }[]): string {
-  const first = issues[0];
-  if (!first) return `invalid params for ${method}`;
-  const where = first.path.length ? first.path.map(String).join('.') : '(params)';
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-  return `invalid params for ${method}: ${where}: ${first.message}${more}`;
-}
-
-/** Runs one request; returns its result or throws a PaneFault. May return synchronously. */
-export function dispatchInternal(method: string, rawParams: unknown, ctx: HandlerContext): unknown {
-  if (!isMethodName(method) || method === 'hello') {
-    throw new PaneFault('unknown-method', method === 'hello' ? 'hello was already done on this connection' : `unknown method "${method}"`, { subject: method });
-  }
-  const cap = capabilityOf(method);
-  if (!ctx.client.capabilities.has(cap)) {
-    throw new PaneFault('denied', `denied: ${method} needs the ${cap} capability, which this client was not granted`, { reason: `needs ${cap}`, subject: method });
-  }
-  const fn = table.get(method);
-  if (!fn) throw new PaneFault('unknown-method', `method "${method}" has no handler on this server`, { subject: method });
-  const parsed = methods[method].params.safeParse(rawParams ?? {});
-  if (!parsed.success) throw new PaneFault('bad-request', describeIssues(method, parsed.error.issues), { subject: method });
-  ctx.client.checkAccess?.(method, parsed.data);
-  return fn(parsed.data as never, ctx);
-}

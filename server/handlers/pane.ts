@@ -7,12 +7,19 @@ import { insertSplit, leaves, neighbour, rects, resizeEdge, setRatio, swapLeaves
 import { parseCommandLine } from '../model/commandLine';
 import { relayout } from '../model/relayout';
 import type { PaneServer } from '../paneServer';
-import { dispatchInternal } from './dispatch';
+import { dispatchInternal } from './registry';
 import { interceptorOf } from '../namespace/intercept';
 import type { HandlerContext, HandlerTable } from './types';
 
 export function paneAck(server: PaneServer, p: Pane) {
   return { session: p.session, pane: p.n, id: server.address(p.n) };
+}
+
+/** The process group in the foreground of a pane's terminal changes as jobs start: read it live. */
+function refreshPgid(server: PaneServer, p: Pane): Pane {
+  const t = server.terminals.get(p.n);
+  if (t?.running) p.pgid = t.foregroundPgid() ?? p.pgid;
+  return p;
 }
 
 /** Rects of the tiled panes (the zoomed pane alone fills the view). */
@@ -40,9 +47,9 @@ export function defaultFloatRect(s: Session) {
 export const paneHandlers: HandlerTable = {
   'pane/list': (p, { server }) => {
     const sessions = p.session === undefined ? [...server.sessions.values()] : [server.session(p.session)];
-    return { panes: sessions.flatMap((s) => server.panesOf(s)) };
+    return { panes: sessions.flatMap((s) => server.panesOf(s)).map((x) => refreshPgid(server, x)) };
   },
-  'pane/get': (p, { server }) => server.pane(p.pane),
+  'pane/get': (p, { server }) => refreshPgid(server, server.pane(p.pane)),
   'pane/geometry': (p, { server }) => {
     const s = server.session(p.session);
     const out: Record<string, { x: number; y: number; w: number; h: number }> = {};
@@ -187,7 +194,7 @@ export const paneHandlers: HandlerTable = {
       interceptor.offer(p.line.trim(), p.origin ?? 'protocol', ctx.client.user);
       return { pane: pane.n, done: true, output: `handed to the reader of /pane/${pane.n}/event` };
     }
-    return execDefault(ctx, pane, p.line, p.origin ?? 'protocol', ctx.client.user);
+    return execDefault(ctx, pane, p.line, p.origin ?? 'protocol', ctx.client.user, p.fallback);
   },
   'pane/input': (p, { server, client }) => {
     const pane = server.pane(p.pane);
@@ -201,12 +208,48 @@ export const paneHandlers: HandlerTable = {
 };
 
 /** Performs a command line of the pane's vocabulary: parse, announce, dispatch (no interception). */
-export async function execDefault(ctx: HandlerContext, pane: Pane, line: string, origin: string, by: string) {
+export async function execDefault(ctx: HandlerContext, pane: Pane, line: string, origin: string, by: string, fallback: 'error' | 'shell' = 'error') {
   const parsed = parseCommandLine(pane, line);
+  if (!parsed.ok && parsed.unknownWord && fallback === 'shell') return runInErrorsPane(ctx, pane, line.trim(), origin, by);
   if (!parsed.ok) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
   ctx.server.publish('pane/executed', { pane: pane.n, line: line.trim(), origin, by });
   await dispatchInternal(parsed.request.method, parsed.request.params, ctx);
   return { pane: pane.n, done: true };
+}
+
+/** Single-quotes a word for sh. */
+function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * acme's +Errors: a word that is not a command runs as a shell command in the
+ * pane's cwd. Each session has one +Errors pane, a shell that is fed the command
+ * lines, so outputs append one after another, as in acme, and stay readable.
+ */
+async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, origin: string, by: string) {
+  const { server } = ctx;
+  const s = server.sessionOf(pane);
+  let errors = server.panesOf(s).find((p) => p.attrs.errors === '1' && p.state === 'running');
+  if (!errors) {
+    const tiled = leaves(s.layout).includes(pane.n);
+    const spec = {
+      name: '+Errors',
+      signature: 'com.pane.errors',
+      attrs: { errors: '1', remain: '1' },
+      launch: { program: '/bin/sh', args: [], cwd: pane.cwd, env: { PS1: '' } },
+    };
+    const ack = (
+      tiled
+        ? await dispatchInternal('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec }, ctx)
+        : await dispatchInternal('float/create', { session: s.id, ...spec }, ctx)
+    ) as { pane: number };
+    errors = server.pane(ack.pane);
+    setFocus(server, s, pane.n);
+  }
+  server.publish('pane/executed', { pane: pane.n, line, origin, by });
+  server.terminal(errors).write(`cd -- ${shQuote(pane.cwd)} && ${line}\n`);
+  return { pane: pane.n, done: true, output: `ran "${line}" in ${pane.cwd}; output in +Errors (pane ${errors.n})` };
 }
 
 type SplitParams = {
@@ -220,6 +263,7 @@ type SplitParams = {
   kind?: 'terminal' | 'text' | 'widgets' | 'agent' | undefined;
   owner?: string | undefined;
   attrs?: Record<string, string> | undefined;
+  cwd?: string | undefined;
 };
 
 function split(server: PaneServer, p: SplitParams) {
@@ -237,7 +281,7 @@ function split(server: PaneServer, p: SplitParams) {
       kind: p.kind,
       owner: p.owner,
       attrs: p.attrs,
-      cwd: anchorPane?.cwd,
+      cwd: p.cwd ?? anchorPane?.cwd,
     },
     { cols: 80, rows: 24 },
   );

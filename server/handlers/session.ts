@@ -42,7 +42,7 @@ export const sessionHandlers: HandlerTable = {
   'session/new': (p, { server }) => {
     const s = makeSession(server, p.name, p.viewport);
     try {
-      const pane = createPane(server, s, { launch: p.launch, cwd: p.cwd }, s.viewport);
+      const pane = createPane(server, s, { ...(p.pane ?? {}), launch: p.launch, cwd: p.cwd }, s.viewport);
       s.layout = { type: 'leaf', pane: pane.n };
       s.focused = pane.n;
     } catch (e) {

@@ -9,7 +9,7 @@ export interface CommandRequest<M extends MethodName = MethodName> {
   params: ParamsIn<M>;
 }
 
-export type Parsed = { ok: true; request: CommandRequest; word: string } | { ok: false; message: string };
+export type Parsed = { ok: true; request: CommandRequest; word: string } | { ok: false; message: string; unknownWord?: boolean };
 
 /** Splits into the command word and its args, checking each against the vocabulary. */
 export function parseCommandLine(pane: Pane, line: string): Parsed {
@@ -20,7 +20,7 @@ export function parseCommandLine(pane: Pane, line: string): Parsed {
   const rest = m[2]!;
   const cmd = pane.vocabulary.find((c) => c.name === word);
   if (!cmd) {
-    return { ok: false, message: `unknown command "${word}" for pane ${pane.n}; known: ${pane.vocabulary.map((c) => c.name).join(' ')}` };
+    return { ok: false, unknownWord: true, message: `unknown command "${word}" for pane ${pane.n}; known: ${pane.vocabulary.map((c) => c.name).join(' ')}` };
   }
   const args = parseArgs(cmd, rest);
   if (typeof args === 'string') return { ok: false, message: `${word}: ${args}; usage: ${usage(cmd)}` };

@@ -27,9 +27,15 @@ export const SCREEN_INFLIGHT = 512 << 10;
 const SCREEN_CHUNK = 128 << 10;
 /**
  * Beyond that, the screen model's lag waits in the ring, so bursts run at PTY
- * speed. The PTY pauses only when the unparsed part would outgrow 3/4 of the
- * ring (the last quarter, 1 MiB by default, absorbs reads already under way),
- * and resumes below 1/2: every byte still reaches the screen model.
+ * speed. A sustained flood outruns xterm's parser (4-22 MiB/s against 50+ MiB/s
+ * from the PTY), and tmux, which parses in C, would then be faster. So instead of
+ * pausing the program to the parser's pace, when the unparsed part outgrows 3/4
+ * of the ring the screen model skips ahead and parses only the newest 1/2 of the
+ * ring (2 MiB by default). What it loses is the middle of the flood, which a
+ * 10,000-line scrollback could not hold anyway unless lines average over ~200
+ * bytes; what it may get wrong is a mode switched inside the skipped part (e.g.
+ * an alternate screen entered mid-flood). Clients still receive every byte: only
+ * flow-controlled clients ever pause the PTY.
  */
 const SCREEN_LAG_HIGH = 3 / 4;
 const SCREEN_LAG_LOW = 1 / 2;
@@ -104,7 +110,8 @@ export class Terminal {
   private ptyPaused = false;
   /** Stream offset up to which output was handed to the screen worker. */
   private screenPos = 0;
-  private screenHolding = false;
+  /** Bytes the screen model skipped during floods (see SCREEN_LAG_HIGH). */
+  screenSkipped = 0;
   private readonly lagHigh: number;
   private readonly lagLow: number;
   private disposed = false;
@@ -324,18 +331,17 @@ export class Terminal {
   private feedScreen(all = false): void {
     if (this.disposed) return;
     const screen = this.o.screen;
+    if (this.flushed - this.screenPos > this.lagHigh) {
+      const to = this.flushed - this.lagLow;
+      this.screenSkipped += to - this.screenPos;
+      this.screenPos = to;
+    }
     while (this.screenPos < this.flushed && (all || screen.backlog(this.n) < SCREEN_INFLIGHT)) {
       const from = Math.max(this.screenPos, this.ring.streamStart);
       const r = this.ring.read(this.screenPos, Math.min(this.flushed - from, SCREEN_CHUNK));
       if (r.to <= r.from) break;
       screen.write(this.n, r.data, r.from);
       this.screenPos = r.to;
-    }
-    const lag = this.ring.streamEnd - this.screenPos;
-    const hold = this.screenHolding ? lag > this.lagLow : lag > this.lagHigh;
-    if (hold !== this.screenHolding) {
-      this.screenHolding = hold;
-      this.updatePause();
     }
   }
 
@@ -350,7 +356,7 @@ export class Terminal {
   private updatePause(): void {
     const p = this.proc;
     if (!p) return;
-    const want = this.fanout.holding || this.screenHolding;
+    const want = this.fanout.holding;
     if (want === this.ptyPaused) return;
     this.ptyPaused = want;
     if (want) p.pause();

@@ -41,7 +41,7 @@ export async function harness(o: Partial<StartOptions> = {}): Promise<Harness> {
     async close() {
       for (const c of conns) c.close();
       await running.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }

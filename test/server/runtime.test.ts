@@ -135,6 +135,20 @@ describe('sessions and panes', () => {
     await c.call('pane/exec', { pane: s.focused!, line: 'close' });
   });
 
+  it('runs a word outside the vocabulary as a shell command into one +Errors pane when asked (acme)', async () => {
+    const first = (await c.call('pane/list', {})).panes[0]!;
+    const r1 = await c.call('pane/exec', { pane: first.n, line: 'echo shell-ran-$((6*7))', origin: 'tag', fallback: 'shell' });
+    expect(r1.output).toMatch(/output in \+Errors \(pane (\d+)\)/);
+    const errors = Number(/pane (\d+)\)/.exec(r1.output!)![1]);
+    await waitForOutput(c, errors, /^shell-ran-42/m);
+    await c.call('pane/exec', { pane: first.n, line: 'pwd', origin: 'tag', fallback: 'shell' });
+    await waitForOutput(c, errors, new RegExp(`^${first.cwd}\r?$`, 'm'));
+    const panes = (await c.call('pane/list', {})).panes;
+    expect(panes.filter((p) => p.attrs.errors === '1')).toHaveLength(1);
+    expect((await c.call('session/get', {})).focused).toBe(first.n);
+    await c.call('pane/close', { pane: errors });
+  });
+
   it('restarts a pane with a new process and continues its stream offsets', async () => {
     const p = (await c.call('pane/list', {})).panes[0]!;
     const before = await c.call('pty/read', { pane: p.n, from: 0 });

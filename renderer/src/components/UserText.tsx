@@ -18,7 +18,7 @@ export function wordAt(text: string, offset: number): string {
 export async function execWord(pane: number, line: string, origin: string): Promise<void> {
   const l = line.trim();
   if (l === '') return;
-  const r = await client.act('pane/exec', { pane, line: l, origin });
+  const r = await client.act('pane/exec', { pane, line: l, origin, fallback: origin === 'tag' || origin === 'tag-user' ? 'shell' : 'error' });
   if (r?.output) store.getState().notify('info', r.output.slice(0, 500));
 }
 

@@ -28,6 +28,16 @@ describe('prediction lifecycle', () => {
     }
   });
 
+  it('keeps a pair’s predictions while any of its signals lasts (signals trade places; that is no false alarm)', () => {
+    const st = emptyPredictions(0.35);
+    applyDetections(st, [det()], env());
+    const mutual = { ...det(), type: 'mutual-deepening' as const };
+    for (let i = 0; i < 5; i++) expect(applyDetections(st, [mutual], env()).resolved).toEqual([]);
+    expect(st.active.map((p) => p.type)).toEqual(['approaching', 'mutual-deepening']);
+    applyDetections(st, [], env());
+    expect(applyDetections(st, [], env()).resolved.map((r) => r.outcome)).toEqual(['false-positive', 'false-positive']);
+  });
+
   it('expires a prediction whose agent went away or that outlived its TTL', () => {
     const st = emptyPredictions(0.35);
     applyDetections(st, [det('ada', 'bob'), det('cy', 'dee')], env());

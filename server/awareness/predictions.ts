@@ -92,15 +92,23 @@ const TYPE_INDEX: Record<string, number> = { 'mutual-deepening': 0, approaching:
  * since building and hashing thousands of fresh key strings per prompt costs more
  * than the detection itself.
  */
-function numericKeys(): (p: { type: string; a: string; b: string }) => number {
+function numericKeys(): { key: (p: { type: string; a: string; b: string }) => number; pair: (p: { a: string; b: string }) => number } {
   const ids = new Map<string, number>();
   const id = (n: string) => {
     let i = ids.get(n);
     if (i === undefined) ids.set(n, (i = ids.size));
     return i;
   };
-  // 2^20 names per pass is far beyond any desktop; the product stays an exact integer.
-  return (p) => (TYPE_INDEX[p.type]! * 1_048_576 + id(p.a)) * 1_048_576 + id(p.b);
+  // 2^20 names per pass is far beyond any desktop; the products stay exact integers.
+  const M = 1_048_576;
+  return {
+    key: (p) => (TYPE_INDEX[p.type]! * M + id(p.a)) * M + id(p.b),
+    pair: (p) => {
+      const x = id(p.a);
+      const y = id(p.b);
+      return x < y ? x * M + y : y * M + x;
+    },
+  };
 }
 
 const sameList = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((t, i) => t === y[i]);
@@ -114,7 +122,7 @@ export function applyDetections(st: PredictionState, dets: readonly Detection[],
   const out: PassResult = { created: [], resolved: [], calibrations: [] };
   const seen = new Set<Prediction>();
   const byKey = new Map<number, Prediction>();
-  const key = numericKeys();
+  const { key, pair: pairKey } = numericKeys();
   for (const p of st.active) byKey.set(key(p), p);
   const fresh: Prediction[] = [];
   for (const d of dets) {
@@ -134,11 +142,20 @@ export function applyDetections(st: PredictionState, dets: readonly Detection[],
     fresh.push(np);
     out.created.push(np);
   }
+  // A pair still converging by any signal keeps all its predictions: signals trade
+  // places as trajectories move (approaching becomes mutual deepening), and that is
+  // neither a false alarm nor a new warning.
+  const pairs = new Set<number>();
+  for (const d of dets) pairs.add(pairKey(d));
   const keep: Prediction[] = [];
   const gone: [Prediction, Outcome][] = [];
   for (const p of st.active) {
     if (!env.live(p.a) || !env.live(p.b) || env.now - p.createdAt >= env.cfg.predictionTtlMs) gone.push([p, 'expired']);
     else if (seen.has(p)) keep.push(p);
+    else if (pairs.has(pairKey(p))) {
+      p.misses = 0;
+      keep.push(p);
+    }
     else if (++p.misses < env.cfg.resolveAfterMisses) keep.push(p);
     else gone.push([p, env.coordinated(p.a, p.b, p.createdAt) ? 'prevented' : 'false-positive']);
   }

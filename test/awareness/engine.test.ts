@@ -54,11 +54,8 @@ describe('awareness engine', () => {
       aw2.prompt('bob', p);
     }
     aw2.message({ from: 'ada', target: { kind: 'agent', name: 'bob' }, type: 'request', priority: 'high', text: 'I take login, you take refresh' });
-    aw2.prompt('ada', 'style the settings page css layout colors');
-    aw2.prompt('ada', 'css grid spacing for settings page');
-    aw2.prompt('ada', 'css theme colors settings page');
-    aw2.prompt('ada', 'settings page css grid');
-    aw2.prompt('ada', 'settings page css button colors');
+    // ada moves on: once auth has left her window, the pair no longer converges by any signal.
+    for (let i = 0; i < 12; i++) aw2.prompt('ada', ['style the settings page css grid', 'css theme colors for the settings page'][i % 2]!);
     expect(aw2.predictionState().resolved.map((r) => r.outcome)).toContain('prevented');
   });
 

@@ -4,6 +4,7 @@
 import { parseArgs, str, usageLine } from './args';
 import type { CommandSpec } from './command';
 import { agentCommands } from './commands/agents';
+import { awarenessCommands } from './commands/awareness';
 import { floatCommands } from './commands/floating';
 import { paneCommands } from './commands/panes';
 import { serverCommands, type ServeHook } from './commands/server';
@@ -29,6 +30,7 @@ export function commandTable(hook: ServeHook): CommandSpec[] {
     ...sessionCommands,
     ...serverCommands(hook),
     ...agentCommands,
+    ...awarenessCommands,
   ]);
   table.push({
     command: 'help',

@@ -5,7 +5,7 @@ import type { Floating, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { relayout } from '../model/relayout';
 import type { PaneServer } from '../paneServer';
-import { defaultFloatRect } from './pane';
+import { defaultFloatRect, syncFloatWord } from './pane';
 import type { HandlerTable, HandlerContext } from './types';
 
 function floatAck(server: PaneServer, s: Session, f: Floating) {
@@ -57,6 +57,7 @@ export const floatingHandlers: HandlerTable = {
     s.focused = pane.n;
     relayout(server, s);
     server.focusChanged(s);
+    syncFloatWord(server, pane, true);
     return floatAck(server, s, f);
   },
   'float/move': (p, ctx) => simple(() => ({ x: p.x, y: p.y }))(p, ctx),

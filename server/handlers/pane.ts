@@ -15,6 +15,15 @@ export function paneAck(server: PaneServer, p: Pane) {
   return { session: p.session, pane: p.n, id: server.address(p.n) };
 }
 
+/** The tag offers `tile` on a floating pane and `float` on a tiled one. */
+export function syncFloatWord(server: PaneServer, p: Pane, floating: boolean): void {
+  const from = floating ? 'float' : 'tile';
+  const to = floating ? 'tile' : 'float';
+  if (!p.tag.commands.includes(from)) return;
+  p.tag = { ...p.tag, commands: p.tag.commands.map((w) => (w === from ? to : w)) };
+  server.publish('pane/tag-changed', { pane: p.n, tag: p.tag });
+}
+
 /** The process group in the foreground of a pane's terminal changes as jobs start: read it live. */
 function refreshPgid(server: PaneServer, p: Pane): Pane {
   const t = server.terminals.get(p.n);
@@ -76,6 +85,15 @@ export const paneHandlers: HandlerTable = {
     if (s.zoomed !== null && s.zoomed !== target.n) {
       s.zoomed = null;
       relayout(server, s);
+    }
+    // Focusing a floating pane brings it to the top of its layer, as a click does.
+    const f = s.floating.find((x) => x.pane === target.n);
+    if (f) {
+      const top = Math.max(...s.floating.filter((x) => x.layer === f.layer).map((x) => x.z));
+      if (f.z !== top || s.floating.filter((x) => x.layer === f.layer && x.z === top).length > 1) {
+        s.floating = s.floating.map((x) => (x === f ? { ...x, z: top + 1 } : x));
+        server.layoutChanged(s);
+      }
     }
     setFocus(server, s, target.n);
     return paneAck(server, target);
@@ -160,6 +178,7 @@ export const paneHandlers: HandlerTable = {
     s.focused = pane.n;
     relayout(server, s);
     server.focusChanged(s);
+    syncFloatWord(server, pane, isFloating(s, pane.n));
     return paneAck(server, pane);
   },
   'pane/tag': (p, { server }) => {

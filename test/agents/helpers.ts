@@ -1,5 +1,6 @@
 // Helpers for agent tests: a real server (harness) with its agent service, and
 // connections that say hello with an agent's token, as an agent pane's `pane` does.
+import fs from 'node:fs';
 import { Connection } from '../../kits/client/connection';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import type { Capability } from '../../kits/protocol/method';
@@ -37,9 +38,23 @@ export async function agentHarness(): Promise<AgentHarness> {
     },
     async close() {
       for (const c of conns) c.close();
-      await h.close();
+      await quietly(() => h.close(), h.dir);
     },
   };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Stops a harness whose temp dir a dying shell may still be writing to (bash saves
+ * its history on SIGHUP): removal racing that write is retried, then ignored.
+ */
+export async function quietly(stop: () => Promise<void>, dir: string): Promise<void> {
+  try {
+    await stop();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw e;
+    await sleep(300);
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}

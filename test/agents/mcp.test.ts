@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, buildOnce, cleanEnv, serve, type Served } from '../cli/harness';
+import { quietly } from './helpers';
 
 let s: Served;
 let client: Client;
@@ -29,7 +30,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await client?.close();
-  await s?.stop();
+  if (s) await quietly(() => s.stop(), s.dir);
 });
 
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
@@ -39,7 +40,7 @@ const textOf = (r: TextResult) => r.content.map((c) => c.text).join('\n');
 describe('pane mcp', () => {
   it('offers the pane tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['finger', 'list_panes', 'mail', 'read_mail', 'read_pane', 'send_input', 'update_plan']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['check_claim', 'claim', 'finger', 'list_panes', 'mail', 'post_message', 'read_mail', 'read_pane', 'release', 'send_input', 'update_plan']);
   });
 
   it('lists panes, reads a screen, and fingers agents', async () => {
@@ -63,6 +64,19 @@ describe('pane mcp', () => {
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/^denied: agent ada may not write pane 1/);
     expect(fs.readFileSync(path.join(s.dir, '.local/share/pane/agents/ada/log'), 'utf8')).toMatch(/denied pane\/input/);
+  });
+
+  it('claims, checks and releases a file and posts a message through awareness, as the agent', async () => {
+    const file = path.join(s.dir, 'src', 'auth.ts');
+    expect(textOf(await call('claim', { resource: file, reason: 'fixing login' }))).toBe(`claimed ${file} (exclusive)`);
+    const check = s.pane(['claims']);
+    expect(check.stdout).toMatch(/ada/);
+    expect(textOf(await call('check_claim', { resource: file }))).toMatch(/no other agent holds/);
+    expect(textOf(await call('release', { resource: file }))).toBe(`released ${file}`);
+    s.pane(['agent', 'add', 'bob']);
+    const posted = await call('post_message', { to: 'bob', type: 'question', text: 'are you on auth?' });
+    expect(posted.isError).toBeFalsy();
+    expect(textOf(posted)).toMatch(/^posted question message \S+ to bob$/);
   });
 
   it('serves pane bodies as resources', async () => {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce, serve, until, type Served } from '../cli/harness';
+import { quietly } from './helpers';
 
 let s: Served;
 beforeAll(async () => {
@@ -13,7 +14,7 @@ beforeAll(async () => {
   s = await serve();
 }, 120_000);
 afterAll(async () => {
-  await s?.stop();
+  if (s) await quietly(() => s.stop(), s.dir);
 });
 
 const screen = (pane: string) => s.pane(['screen', '-t', pane]).stdout;

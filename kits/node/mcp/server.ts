@@ -90,6 +90,55 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
     }),
   );
 
+  // Coordination, delegated to awareness (server/awareness): claims are advisory, messages reach agents at their next turn.
+  mcp.registerTool(
+    'claim',
+    {
+      description: 'Claim a file, directory (trailing /) or glob before editing it, so other agents are warned; on conflict names the holders.',
+      inputSchema: { resource: z.string().min(1), scope: z.enum(['exclusive', 'shared']).default('exclusive'), reason: z.string().default(''), ttlSeconds: z.number().positive().optional() },
+    },
+    ({ resource, scope, reason, ttlSeconds }) =>
+      tool(async () => {
+        const r = await c.call('awareness/claim', { resource, scope, reason, ...(ttlSeconds !== undefined ? { ttlSeconds } : {}) });
+        if (r.status === 'granted') return `claimed ${r.claim?.path ?? resource} (${scope})`;
+        return `conflict: ${r.conflicts.map((k) => `${k.holder} holds ${k.path}${k.reason ? ` (${k.reason})` : ''}`).join('; ')}`;
+      }),
+  );
+
+  mcp.registerTool('release', { description: 'Release your claim on a resource.', inputSchema: { resource: z.string().min(1) } }, ({ resource }) =>
+    tool(async () => {
+      const r = await c.call('awareness/release', { resource });
+      return r.released.length ? `released ${r.released.map((k) => k.path).join(', ')}` : `you held no claim on ${resource}`;
+    }),
+  );
+
+  mcp.registerTool('check_claim', { description: 'Who else holds a claim covering a file, with the warning you would be given.', inputSchema: { resource: z.string().min(1) } }, ({ resource }) =>
+    tool(async () => {
+      const r = await c.call('awareness/check', { resource });
+      return r.warning || `no other agent holds ${r.path}`;
+    }),
+  );
+
+  mcp.registerTool(
+    'post_message',
+    {
+      description: 'Post a message to another agent (to: NAME), a pane (pane:N), a quadrant (quadrant:top-left) or all; it reaches them at their next turn.',
+      inputSchema: {
+        to: z.string().min(1),
+        text: z.string().min(1).max(8000),
+        type: z.enum(['info', 'question', 'answer', 'request', 'handoff', 'warning', 'done', 'ack']).default('info'),
+        priority: z.enum(['low', 'normal', 'high', 'urgent']).default('normal'),
+      },
+    },
+    ({ to, text: t, type, priority }) =>
+      tool(async () => {
+        const target =
+          to === 'all' ? { kind: 'all' as const } : to.startsWith('pane:') ? { kind: 'pane' as const, pane: Number(to.slice(5)) } : to.startsWith('quadrant:') ? { kind: 'quadrant' as const, quadrant: to.slice(9) } : { kind: 'agent' as const, name: to };
+        const m = await c.call('awareness/message', { to: target, type, priority, text: t });
+        return `posted ${m.type} message ${m.id} to ${to}`;
+      }),
+  );
+
   mcp.registerResource(
     'pane-body',
     new ResourceTemplate('pane://{pane}/body', {

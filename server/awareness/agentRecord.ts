@@ -89,7 +89,7 @@ export function applyTool(a: AgentAwareness, files: readonly string[], now: numb
       cur.files.push(f);
       if (cur.files.length > cfg.maxFilesPerSnapshot) cur.files.shift();
     }
-    for (const t of pathTopics(f, v)) {
+    for (const t of pathTopics(f, v, a.cwd)) {
       if (cur.topics.length >= cap || cur.topics.includes(t)) continue;
       cur.topics.push(t);
       changed = true;

@@ -32,6 +32,11 @@ describe('topics', () => {
     expect(pathTopics('/home/ada/work/shop/src/auth/jwtVerify.ts', v)).toEqual(['auth', 'jwt', 'verify']);
   });
 
+  it('leaves the project’s own name out of a file’s topics', () => {
+    expect(pathTopics('/home/ada/shop/checkout/cartTotals.ts', v, '/home/ada/shop')).toEqual(['checkout', 'cart', 'total']);
+    expect(pathTopics('/home/ada/shop/checkout/cartTotals.ts', v)).toEqual(['shop', 'checkout', 'cart', 'total']);
+  });
+
   it('hashes prompts stably', () => {
     expect(hashText('fix auth')).toBe(hashText('fix auth'));
     expect(hashText('fix auth')).not.toBe(hashText('fix auth!'));

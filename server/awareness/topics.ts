@@ -65,9 +65,16 @@ export function extractTopics(text: string, v: Vocab): string[] {
   );
 }
 
-/** Topics a touched file contributes: its directory names and its stem ("src/auth/jwtVerify.ts" → auth, jwt, verify). */
-export function pathTopics(file: string, v: Vocab): string[] {
-  const parts = file.split(/[\\/]/).filter((p) => p !== '' && p !== '.' && p !== '..');
+/**
+ * Topics a touched file contributes: its directory names and its stem
+ * ("src/auth/jwtVerify.ts" → auth, jwt, verify). Under the agent's cwd only the
+ * part inside the project counts: the project's own name is shared by every agent
+ * working there, so it is identity, not topic.
+ */
+export function pathTopics(file: string, v: Vocab, cwd?: string | null): string[] {
+  const root = cwd ? (cwd.endsWith('/') ? cwd : `${cwd}/`) : null;
+  const inside = root !== null && file.startsWith(root) ? file.slice(root.length) : file;
+  const parts = inside.split(/[\\/]/).filter((p) => p !== '' && p !== '.' && p !== '..');
   // Only the last few segments: /home/ada/src/... is where the project lives, not what it is about.
   const near = parts.slice(-3).map((p, i, a) => (i === a.length - 1 ? p.replace(/\.[^.]*$/, '') : p));
   const seen = new Set<string>();

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildOnce, cleanEnv, serve, type Served } from '../cli/harness';
+import { BIN, buildOnce, cleanEnv, serve, until, type Served } from '../cli/harness';
 import { quietly } from './helpers';
 
 let s: Served;
@@ -60,6 +60,20 @@ describe('pane agent / finger / access / mail on the command line', () => {
   it('edits and prints a plan, as the agent for itself', () => {
     expect(s.pane(['plan', 'ada', 'Done', 'with', 'PR', '12'], { env: agentEnv('ada') }).status).toBe(0);
     expect(s.pane(['plan', 'ada']).stdout).toBe('Done with PR 12\n');
+  });
+});
+
+describe('pane peers', () => {
+  it('opens a live peers pane that lists every agent and redraws when one changes state', async () => {
+    s.pane(['agent', 'add', 'zed']);
+    const r = s.pane(['peers']);
+    expect(r.status).toBe(0);
+    const id = r.stdout.trim();
+    const screen = () => s.pane(['screen', '-t', id]).stdout;
+    await until('the peers list', () => /pane peers — \d+ agents/.test(screen()) && /zed\s+○ idle/.test(screen()), 20_000);
+    s.pane(['hook'], { env: agentEnv('zed'), input: JSON.stringify({ hook_event_name: 'Stop', session_id: 'zz', cwd: s.dir }) });
+    await until('zed shown waiting', () => /zed\s+◆ waiting/.test(screen()), 20_000);
+    expect(screen()).toMatch(/f finger · m mail · w write · p plan/);
   });
 });
 

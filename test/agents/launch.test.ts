@@ -4,13 +4,16 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { attachConfig } from '../../server/config/configService';
+import { buildOnce } from '../cli/harness';
 import { waitForOutput } from '../server/harness';
 import { agentHarness, type AgentHarness } from './helpers';
 
 let h: AgentHarness;
 let apps: string;
+// The finger/mail/write shims run the built CLI.
+beforeAll(() => buildOnce(), 120_000);
 beforeEach(async () => {
   h = await agentHarness();
   apps = path.join(h.dir, 'apps');

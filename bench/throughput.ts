@@ -92,6 +92,9 @@ export async function throughput(dir: string, mb: number, runs: number, withTmux
   const files = makeFiles(dir, mb);
   const srv = await startServerProc(dir);
   const out: ThroughputResult[] = [];
+  const setup = await client(srv.socket);
+  await setup.call('session/new', { name: 'bench', launch: { program: '/bin/cat', args: [] } });
+  setup.close();
   try {
     for (const f of files) {
       const size = f.bytes / (1024 * 1024);

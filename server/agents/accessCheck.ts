@@ -12,6 +12,8 @@ import type { AgentService } from './service';
 const CREATES = new Set(['pane/split', 'pane/launch', 'float/create', 'session/new', 'apps/launch', 'agent/launch']);
 /** Listings show every pane: only an agent that may read all panes gets them whole. */
 const LISTS = new Set(['pane/list', 'pane/geometry', 'session/get', 'session/snapshot', 'events/subscribe']);
+/** Requests that act on the focused pane when they name none: the target is checked all the same. */
+const DEFAULT_TARGET = new Set(['pane/focus', 'pane/close', 'pane/restart', 'pane/zoom', 'pane/float', 'pane/tag', 'pane/attrs', 'pane/exec', 'pane/input', 'pane/resize', 'pane/ratio', 'pane/swap']);
 /** Agent-family requests check their own rules in the handler (self-only inbox, plan). */
 const SELF_CHECKED = new Set(['agent/hook', 'agent/inbox', 'agent/plan', 'agent/write', 'agent/list', 'agent/get', 'agent/access']);
 
@@ -57,7 +59,7 @@ export function accessChecker(svc: AgentService, name: string): (method: string,
       for (const p of panes) checkPane(svc, name, method, p, 'write');
       return;
     }
-    if (!('pane' in params) && !['pane/focus', 'pane/close', 'pane/restart', 'pane/zoom', 'pane/float', 'pane/tag', 'pane/attrs', 'pane/exec', 'pane/input', 'pane/resize', 'pane/ratio', 'pane/swap'].includes(method) && !method.startsWith('pty/') && !method.startsWith('float/')) return;
+    if (!('pane' in params) && !DEFAULT_TARGET.has(method) && !method.startsWith('pty/') && !method.startsWith('float/')) return;
     let target: Pane;
     try {
       target = svc.server.pane(params.pane as string | number | undefined, session);

@@ -168,7 +168,7 @@ export class AgentService {
       project: line('.project') ?? sessionCwd,
       state: r.state,
       since: r.since,
-      source: panes.length + sessions.length === 0 && r.lastPromptAt === null ? 'none' : this.panesOf(name).some((p) => p.cooperative) || sessions.length > 0 ? 'hooks' : 'observed',
+      source: this.sourceOf(name, sessions.length > 0),
       panes,
       sessions,
       lastPrompt: r.lastPrompt,
@@ -178,6 +178,13 @@ export class AgentService {
       unread: home ? unreadCount(path.join(home, 'Maildir')) : 0,
       plan: account ? this.store.read(name, '.plan') : '',
     };
+  }
+
+  /** hooks once anything of it reported a hook; observed while only its panes' output tells; none before either. */
+  private sourceOf(name: string, hookOnlySessions: boolean): AgentInfo['source'] {
+    const panes = this.panesOf(name);
+    if (hookOnlySessions || panes.some((p) => p.cooperative)) return 'hooks';
+    return panes.length > 0 ? 'observed' : 'none';
   }
 
   list(): AgentInfo[] {

@@ -52,5 +52,14 @@ describe('write with the demo agent', () => {
     const file = path.join(proj, 'demo-work', 'add-a-changelog-entry.md');
     expect(fs.readFileSync(file, 'utf8')).toMatch(/# add a changelog entry[\s\S]*## Checklist/);
     expect(screen(conv)).toMatch(new RegExp(`— ${name} is (working|waiting)`));
-  }, 180_000);
+
+    // It obeys mail: --deliver types it in while it waits; it does the task in the mail.
+    await until('waiting again', () => finger(name).state === 'waiting', 20_000);
+    const mailed = s.pane(['mail', '-s', 'next', '--deliver', name], { input: 'write release notes\n' });
+    expect(mailed.stdout).toMatch(/typed into its pane/);
+    await until('the mailed task started', () => /▶ task \(from \S+\): next: write release notes/.test(screen(agentPane)), 30_000);
+    await until('its question', () => (screen(agentPane).match(/\[y\/n\]/g) ?? []).length >= 2, 30_000);
+    s.pane(['write', name, 'n']);
+    await until('the mailed task done', () => fs.existsSync(path.join(proj, 'demo-work', 'next-write-release-notes.md')) && (screen(agentPane).match(/✔ done/g) ?? []).length >= 2, 30_000);
+  }, 240_000);
 });

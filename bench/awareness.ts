@@ -1,9 +1,13 @@
 // Awareness: one convergence pass over 100 agents with full 10-snapshot windows
 // (every pair, all four signals, prediction bookkeeping), against the same pass
 // over 25 agents to show the n² cost; a crowded desktop (five groups of 20 on the
-// same work, thousands of live predictions); and one prompt end to end.
+// same work, thousands of live predictions); one prompt end to end; and `pane
+// hook` round trips while other agents fire 10 hooks a second at the same server.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { ManualClock } from '../server/awareness/clock';
 import { Awareness } from '../server/awareness/engine';
+import { client, paneBin, sleep, startServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 
 export interface AwarenessResult {
@@ -67,4 +71,77 @@ export function awareness(runs = 200): AwarenessResult {
     typicalPredictions: big.aw.predictions().length,
     prompt100: time(() => big.aw.prompt(`agent${i % 100}`, big.prompt(i++ % 100)), runs),
   };
+}
+
+/** Milliseconds from spawning `pane hook` to its exit, without blocking the event loop (the load keeps firing meanwhile). */
+function hookOnce(env: NodeJS.ProcessEnv, input: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const p = spawn(process.execPath, [paneBin, 'hook'], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+    p.once('error', reject);
+    p.once('exit', () => resolve(performance.now() - t0));
+    p.stdin.end(input);
+  });
+}
+
+export interface HookLoadResult {
+  idle: Summary;
+  loaded: Summary;
+  /** Hooks the background actually completed per second. */
+  rate: number;
+  /** Server CPU per hook under load (ms): the server's share, apart from each hook's Node start-up. */
+  serverCpuPerHook: number;
+}
+
+/** CPU time (user + system) a process has used, in ms; NaN off Linux. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * (1000 / 100);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * `pane hook` (a UserPromptSubmit that runs a convergence pass and answers with
+ * context) from process start to exit: on a quiet server, then while 20 other
+ * agents send 10 hooks a second.
+ */
+export async function hookUnderLoad(dir: string, runs: number): Promise<HookLoadResult> {
+  const srv = await startServerProc(dir);
+  const base: NodeJS.ProcessEnv = { ...process.env, HOME: dir, PANE_SOCKET: srv.socket };
+  delete base.PANE_TOKEN;
+  delete base.PANE_ID;
+  const ev = (agent: string, prompt: string) => [{ ...base, PANE_AGENT: agent }, JSON.stringify({ session_id: `s-${agent}`, cwd: dir, hook_event_name: 'UserPromptSubmit', prompt })] as const;
+  try {
+    const c = await client(srv.socket);
+    for (let i = 0; i < 20; i++) for (let k = 0; k < 5; k++) await c.call('agent/hook', { agent: `load${i}`, input: { session_id: `s-load${i}`, cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: AREAS[i % AREAS.length]! } });
+    c.close();
+    const n = Math.max(10, runs * 5);
+    for (let i = 0; i < 3; i++) await hookOnce(...ev('probe', 'warm the page cache')); // warm the page cache
+    const idle: number[] = [];
+    for (let i = 0; i < n; i++) idle.push(await hookOnce(...ev('probe', `jwt auth login step ${i}`)));
+    let done = 0;
+    let stop = false;
+    const background = (async () => {
+      const inflight: Promise<unknown>[] = [];
+      for (let i = 0; !stop; i++) {
+        inflight.push(hookOnce(...ev(`load${i % 20}`, `${AREAS[i % AREAS.length]} step ${i}`)).then(() => done++));
+        await sleep(100);
+      }
+      await Promise.all(inflight);
+    })();
+    const t0 = performance.now();
+    const cpu0 = cpuMs(srv.proc.pid);
+    const loaded: number[] = [];
+    for (let i = 0; i < n; i++) loaded.push(await hookOnce(...ev('probe', `jwt auth login again ${i}`)));
+    stop = true;
+    const secs = (performance.now() - t0) / 1000;
+    await background;
+    const cpu = cpuMs(srv.proc.pid) - cpu0;
+    return { idle: summarize(idle), loaded: summarize(loaded), rate: done / secs, serverCpuPerHook: cpu / (done + n) };
+  } finally {
+    await srv.stop();
+  }
 }

@@ -3,7 +3,7 @@
 // (comma list: throughput,roundtrip,memory,cli,namespace,awareness) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
-import { awareness } from './awareness';
+import { awareness, hookUnderLoad } from './awareness';
 import { cli } from './cli';
 import { memory } from './memory';
 import { namespace } from './namespace';
@@ -70,6 +70,9 @@ try {
     rows.push({ bench: `awareness: convergence pass, 100 agents × 10-snapshot windows, ${a.typicalPredictions} predictions (ms)`, figure: range(a.pass100, 2), anchor: `25 agents ${range(a.pass25, 2)}`, ratio: ratio(a.pass100.median, a.pass25.median), aim: '< 5 ms' });
     rows.push({ bench: `awareness: same, crowded (5 groups of 20), ${a.crowdedPredictions} predictions (ms)`, figure: range(a.crowded100, 2), anchor: '—', ratio: '—', aim: 'report' });
     rows.push({ bench: 'awareness: one prompt (topics, trajectory, pass) at 100 agents (ms)', figure: range(a.prompt100, 2), anchor: '—', ratio: '—', aim: 'report' });
+    const hl = await hookUnderLoad(dir, runs);
+    rows.push({ bench: `awareness: \`pane hook\` round trip while others send ${fmt(hl.rate, 1)} hooks/s (ms)`, figure: range(hl.loaded, 1), anchor: `quiet server ${range(hl.idle, 1)}`, ratio: ratio(hl.loaded.median, hl.idle.median), aim: 'report' });
+    rows.push({ bench: 'awareness: server CPU per hook under that load (ms)', figure: fmt(hl.serverCpuPerHook, 2), anchor: '—', ratio: '—', aim: 'report' });
   }
   if (only.has('namespace')) {
     const ns = await namespace(dir, Math.max(5, runs * 2), withTmux);

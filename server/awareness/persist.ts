@@ -46,26 +46,57 @@ function partData(s: AwarenessState, p: Part): unknown {
   }
 }
 
-/** Gathers changed parts and writes them after `delayMs` of quiet, or at flush. */
+/**
+ * Gathers changed parts and writes them `delayMs` after the first change, off the
+ * event loop (a hook burst must not wait on fsync); one write at a time, and
+ * `close()` waits for it and writes the rest before the server stops.
+ */
 export class Saver {
   private dirty = new Set<Part>();
   private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
 
   constructor(
     private readonly store: JsonStore,
     private readonly state: () => AwarenessState,
     private readonly warn: (m: string) => void,
-    /** Short: a server killed outright loses at most this much. */
-    private readonly delayMs = 250,
+    /** A server killed outright loses at most this much; shorter only buys more fsyncs. */
+    private readonly delayMs = 1000,
   ) {}
 
   mark(parts: readonly Part[]): void {
     for (const p of parts) this.dirty.add(p);
-    if (this.timer || this.dirty.size === 0) return;
-    this.timer = setTimeout(() => this.flush(), this.delayMs);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.writing || this.dirty.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.writing = this.writeDirty().finally(() => {
+        this.writing = null;
+        this.schedule();
+      });
+    }, this.delayMs);
     this.timer.unref();
   }
 
+  private async writeDirty(): Promise<void> {
+    const s = this.state();
+    for (const p of [...this.dirty]) {
+      // Taken off first: a change made while this write is in flight marks it again.
+      this.dirty.delete(p);
+      try {
+        await this.store.saveAsync(FILES[p], partData(s, p));
+      } catch (e) {
+        this.dirty.add(p);
+        // Locked by someone else or a full disk: the next change (or close) tries again.
+        this.warn(`awareness: could not write ${FILES[p]}: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  /** Writes everything now, synchronously (tests, and after close's wait). */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -75,10 +106,17 @@ export class Saver {
         this.store.save(FILES[p], partData(s, p));
         this.dirty.delete(p);
       } catch (e) {
-        // Locked by a reader or a full disk: keep it dirty and try again on the next change.
         this.warn(`awareness: could not write ${FILES[p]}: ${(e as Error).message}`);
       }
     }
+  }
+
+  /** Waits for a write in flight, then writes what is left. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.writing) await this.writing;
+    this.flush();
   }
 }
 

@@ -82,10 +82,10 @@ export class AwarenessService {
     server.onStop(() => this.stop());
   }
 
-  /** Saves now and detaches (the server is stopping). */
-  stop(): void {
+  /** Detaches and saves everything (the server is stopping). */
+  async stop(): Promise<void> {
     for (const s of this.stops.splice(0)) s();
-    this.saver.flush();
+    await this.saver.close();
   }
 
   /** The live panes an agent shows in: the one its hooks named, and its agent panes. */

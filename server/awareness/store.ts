@@ -24,25 +24,47 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** One attempt at `<file>.lock` (created exclusively, holding our pid); a stale lock is broken and retried. */
+function tryLock(lock: string): boolean {
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (!breakIfStale(lock)) return false;
+    }
+  }
+}
+
+const heldBy = (lock: string) => new Error(`${lock} is held by another process (tried ${LOCK_TRIES} times)`);
+
 /**
- * Runs `fn` holding `<file>.lock` (created exclusively, holding our pid). A lock
- * whose owner is dead or that is older than LOCK_STALE_MS is broken.
+ * Runs `fn` holding `<file>.lock`. A lock whose owner is dead or that is older
+ * than LOCK_STALE_MS is broken.
  */
 export function withLock<T>(file: string, fn: () => T): T {
   const lock = `${file}.lock`;
-  for (let i = 0; ; i++) {
-    try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (breakIfStale(lock)) continue;
-      if (i + 1 >= LOCK_TRIES) throw new Error(`${lock} is held by another process (tried ${LOCK_TRIES} times)`);
-      sleepSync(LOCK_RETRY_MS);
-    }
+  for (let i = 0; !tryLock(lock); i++) {
+    if (i + 1 >= LOCK_TRIES) throw heldBy(lock);
+    sleepSync(LOCK_RETRY_MS);
   }
   try {
     return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+/** withLock for the server's own writes: waits without blocking the event loop, and writes in the thread pool. */
+export async function withLockAsync<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  const lock = `${file}.lock`;
+  for (let i = 0; !tryLock(lock); i++) {
+    if (i + 1 >= LOCK_TRIES) throw heldBy(lock);
+    await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
+  }
+  try {
+    return await fn();
   } finally {
     fs.rmSync(lock, { force: true });
   }
@@ -76,7 +98,28 @@ export function writeAtomic(file: string, text: string): void {
   fs.renameSync(tmp, file);
 }
 
+export async function writeAtomicAsync(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fh = await fs.promises.open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fs.promises.rename(tmp, file);
+}
+
+/**
+ * The last-good copy (`.bak`) is refreshed at most this often: it guards against
+ * a file spoiled by someone else, so a copy a few seconds old serves, and it halves
+ * the writes of a busy server.
+ */
+const BAK_EVERY_MS = 30_000;
+
 export class JsonStore {
+  private bakAt = new Map<string, number>();
+
   constructor(
     readonly dir: string,
     private readonly warn: (message: string) => void,
@@ -88,13 +131,30 @@ export class JsonStore {
     return path.join(this.dir, name);
   }
 
-  /** Writes the file and its last-good copy (`.bak`), under the lock. */
+  private bakDue(f: string): boolean {
+    const now = Date.now();
+    if (now - (this.bakAt.get(f) ?? 0) < BAK_EVERY_MS) return false;
+    this.bakAt.set(f, now);
+    return true;
+  }
+
+  /** Writes the file (and, when due, its last-good copy `.bak`) under the lock; blocks, so for stop and tests. */
   save(name: string, data: unknown): void {
     const f = this.file(name);
     const text = `${JSON.stringify(data, null, 1)}\n`;
     withLock(f, () => {
       writeAtomic(f, text);
-      writeAtomic(`${f}.bak`, text);
+      if (this.bakDue(f)) writeAtomic(`${f}.bak`, text);
+    });
+  }
+
+  /** save() off the event loop: the server keeps answering while the disk syncs. */
+  async saveAsync(name: string, data: unknown): Promise<void> {
+    const f = this.file(name);
+    const text = `${JSON.stringify(data, null, 1)}\n`;
+    await withLockAsync(f, async () => {
+      await writeAtomicAsync(f, text);
+      if (this.bakDue(f)) await writeAtomicAsync(`${f}.bak`, text);
     });
   }
 

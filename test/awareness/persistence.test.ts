@@ -80,6 +80,23 @@ describe('awareness persistence', () => {
     expect(fs.readdirSync(dir).some((f) => f.startsWith('registry.json.corrupt-'))).toBe(true);
   });
 
+  it('writes in the background shortly after a change, and close() waits for it', async () => {
+    const dir = tmp();
+    const store = new JsonStore(dir, () => {});
+    let saver: Saver | undefined;
+    const aw = new Awareness({ clock: new ManualClock(), onChange: (p) => saver?.mark(p) });
+    saver = new Saver(store, () => aw.state(), () => {}, 20);
+    aw.prompt('ada', 'jwt auth login');
+    expect(fs.existsSync(path.join(dir, FILES.registry))).toBe(false);
+    // No flush: the timer writes it (polled, since fsync under load takes what it takes).
+    for (let i = 0; i < 250 && !fs.existsSync(path.join(dir, FILES.registry)); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(JSON.parse(fs.readFileSync(path.join(dir, FILES.registry), 'utf8')).agents[0].name).toBe('ada');
+    aw.prompt('bob', 'css layout');
+    await saver.close();
+    expect(JSON.parse(fs.readFileSync(path.join(dir, FILES.registry), 'utf8')).agents.map((a: { name: string }) => a.name)).toEqual(['ada', 'bob']);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.lock') || f.includes('.tmp-'))).toEqual([]);
+  });
+
   it('keeps the calibrated threshold and learned domains across restarts', () => {
     const dir = tmp();
     const clock = new ManualClock();

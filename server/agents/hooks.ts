@@ -41,7 +41,7 @@ function resolve(svc: AgentService, p: HookParams, caller: string | null): { nam
   const runtime = pane === null ? undefined : svc.panes.get(pane);
   const paneAgent = runtime?.agent;
   const known = sessionId ? svc.hookSessions.get(sessionId) : undefined;
-  const asked = p.agent !== undefined && AgentNameSchema.safeParse(p.agent).success ? p.agent : undefined;
+  const asked = p.agent !== undefined && p.agent !== svc.human && AgentNameSchema.safeParse(p.agent).success ? p.agent : undefined;
   const name = caller ?? asked ?? paneAgent ?? known ?? hookOnlyName(svc, str(p.input.cwd));
   // An agent CLI started by hand in an ordinary pane: that pane is its pane while its session lasts.
   if (pane !== null && runtime === undefined && str(p.input.hook_event_name) !== 'SessionEnd') svc.adoptPane(pane, name);

@@ -19,7 +19,7 @@ import { makeWorktree } from './worktree';
 const NAMES = ['ada', 'bob', 'cleo', 'dax', 'eve', 'finn', 'gus', 'hal', 'ivy', 'jo', 'kai', 'lu', 'max', 'nia', 'otto', 'pia'];
 
 export function freshName(svc: AgentService): string {
-  const taken = new Set([...svc.store.list(), ...svc.runtimes.keys(), ...fsNames(svc)]);
+  const taken = new Set([...svc.store.list(), ...svc.runtimes.keys(), ...fsNames(svc), svc.human]);
   for (let round = 1; ; round++) {
     for (const n of NAMES) {
       const name = round === 1 ? n : `${n}-${round}`;
@@ -66,6 +66,8 @@ function chooseAgent(svc: AgentService, spec: NewPaneSpec, app: AppEntry | undef
   const asked = spec.attrs?.agent ?? (spec.signature?.startsWith(AGENT_SIGNATURE_PREFIX) ? spec.signature.slice(AGENT_SIGNATURE_PREFIX.length) : undefined);
   if (asked !== undefined) {
     if (!AgentNameSchema.safeParse(asked).success) throw new PaneFault('bad-request', `bad agent name "${asked}"`, { subject: 'attrs.agent' });
+    // An agent named like the human would act as the human, unchecked.
+    if (asked === svc.human) throw new PaneFault('failed', `${asked} is the human user's name; an agent needs another`, { subject: 'attrs.agent' });
     if (!svc.store.exists(asked)) svc.store.add(asked, { ...(app ? { app: app.id } : {}) });
     return asked;
   }

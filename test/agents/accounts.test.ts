@@ -46,6 +46,12 @@ describe('agent accounts', () => {
     const c = await h.connect();
     await expect(c.call('agent/add', { name: 'Ada Lovelace' })).rejects.toThrow(/agent name is a lowercase letter/);
     await expect(c.call('agent/remove', { name: 'ghost' })).rejects.toThrow(/no agent named ghost/);
+    // An agent named like the human would act as the human, unchecked.
+    const human = h.running.server.user;
+    if (/^[a-z][a-z0-9-]*$/.test(human)) {
+      await expect(c.call('agent/add', { name: human })).rejects.toThrow(/human user's name/);
+      await expect(c.call('pane/split', { kind: 'agent', attrs: { agent: human }, launch: { program: '/bin/cat', args: [] } })).rejects.toThrow(/human user's name/);
+    }
   });
 
   it('rejects an --access that breaks the schema before creating anything', async () => {

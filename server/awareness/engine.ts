@@ -3,10 +3,10 @@
 // I/O (time comes from a Clock, persistence and events go out through callbacks),
 // so the server, the tests and the benchmark drive the very same code.
 import crypto from 'node:crypto';
-import type { AgentAwareness, AgentView, Claim, ClaimScope, Message, Outcome, Prediction, ResourceKind } from '../../kits/protocol/awareness';
+import type { AgentAwareness, AgentView, Claim, Message, Outcome, Prediction, ResourceKind } from '../../kits/protocol/awareness';
 import { applyPrompt, applyTool, newAgent, place, type Whereabouts } from './agentRecord';
-import * as claimOps from './claims';
-import type { ClaimChanges, ClaimEnv, ClaimOutcome, ClaimsState } from './claims';
+import { ClaimBook, type ClaimInput } from './claimBook';
+import type { ClaimChanges, ClaimOutcome, ClaimsState } from './claims';
 import type { Clock } from './clock';
 import { systemClock } from './clock';
 import { makeConfig, type AwarenessConfig } from './config';
@@ -17,7 +17,6 @@ import { DEFAULT_DOMAINS, indexDomains, learn, type DomainIndex, type DomainMap 
 import { buildHandoff, type Handoff } from './handoff';
 import { exchanged, markDelivered, pendingFor, post, type NewMessage } from './messages';
 import { applyDetections, emptyPredictions, recordCollision, resolveById, type Calibration, type PassResult, type PredictionEnv } from './predictions';
-import { guessKind, normalizeResource } from './resources';
 import { extractTopics, vocabOf, type Vocab } from './topics';
 import type { PredictionState, Resolution } from '../../kits/protocol/awareness';
 
@@ -58,17 +57,7 @@ export interface AwarenessOptions {
   state?: AwarenessState;
 }
 
-export interface ClaimInput {
-  holder: string;
-  path: string;
-  kind?: ResourceKind | undefined;
-  scope?: ClaimScope | undefined;
-  reason?: string | undefined;
-  ttlMs?: number | undefined;
-  contest?: boolean | undefined;
-  /** Relative paths resolve against this (default: the holder's cwd, else /). */
-  cwd?: string | undefined;
-}
+export type { ClaimInput } from './claimBook';
 
 /** Ended or stale agents are dropped from the registry after a day: history enough for a late handoff. */
 const RETAIN_MS = 24 * 3600_000;
@@ -80,7 +69,7 @@ export class Awareness {
   private readonly o: AwarenessOptions;
   private agents = new Map<string, AgentAwareness>();
   private messages: Message[] = [];
-  private claimState: ClaimsState = { claims: [], log: [] };
+  private readonly book: ClaimBook;
   private preds: PredictionState;
   private domainMap: DomainMap;
   private learned: DomainMap = {};
@@ -96,6 +85,18 @@ export class Awareness {
     this.vocab = vocabOf(this.cfg);
     this.domainMap = o.domains ?? DEFAULT_DOMAINS;
     this.preds = emptyPredictions(this.cfg.threshold);
+    this.book = new ClaimBook({ claims: [], log: [] }, {
+      now: () => this.now(),
+      contestTimeoutMs: this.cfg.contestTimeoutMs,
+      maxLog: this.cfg.maxClaimLog,
+      isStale: (h) => this.isStale(h),
+      newId: () => this.id('clm'),
+      cwdOf: (h) => this.agents.get(h)?.cwd,
+      changed: (changes) => {
+        this.emit({ kind: 'claims', changes });
+        this.changed('claims');
+      },
+    });
     if (o.state) this.restore(o.state);
     this.idx = indexDomains(this.domainMap, this.learned);
   }
@@ -105,7 +106,7 @@ export class Awareness {
   private restore(s: AwarenessState): void {
     this.agents = new Map(s.agents.map((a) => [a.name, a]));
     this.messages = s.messages;
-    this.claimState = s.claims;
+    this.book.st = s.claims;
     this.preds = s.predictions;
     this.learned = s.learned.domains;
     this.learnCounts = new Map(Object.entries(s.learned.pending));
@@ -115,7 +116,7 @@ export class Awareness {
     return {
       agents: [...this.agents.values()],
       messages: this.messages,
-      claims: this.claimState,
+      claims: this.book.st,
       predictions: this.preds,
       learned: { domains: this.learned, pending: Object.fromEntries(this.learnCounts) },
     };
@@ -240,11 +241,11 @@ export class Awareness {
     const collisions = new Set<string>();
     const claimed: Claim[] = [];
     if (t.write) {
-      this.sweepClaims();
+      this.book.sweep();
       for (const f of t.files) {
         const recent = (this.writes.get(f) ?? []).filter((x) => now - x.at < this.cfg.collisionWindowMs && x.agent !== name);
         for (const x of recent) if (!this.isStale(x.agent)) collisions.add(x.agent);
-        for (const c of claimOps.claimsOn(this.claimState, f, name)) {
+        for (const c of this.book.on(f, name)) {
           claimed.push(c);
           if (this.agents.has(c.holder)) collisions.add(c.holder);
         }
@@ -269,9 +270,7 @@ export class Awareness {
     const a = this.agents.get(name);
     if (!a) return;
     a.endedAt = this.now();
-    const ch: ClaimChanges = { removed: [], added: [], contested: [] };
-    claimOps.releaseAll(this.claimState, this.claimEnv(), name, ch);
-    this.claimsChanged(ch);
+    this.book.releaseAll(name);
     this.emit({ kind: 'agent', agent: a });
     this.changed('registry');
     this.pass();
@@ -306,7 +305,7 @@ export class Awareness {
     const A = this.agents.get(a);
     const B = this.agents.get(b);
     if (A && B && exchanged(this.messages, A, B, since)) return true;
-    return this.claimState.log.some((e) => e.at >= since && e.action === 'claimed' && (e.holder === a || e.holder === b));
+    return this.book.claimedSince([a, b], since);
   }
 
   private report(r: PassResult): void {
@@ -341,64 +340,18 @@ export class Awareness {
     return r.resolved[0] ?? null;
   }
 
-  // ---- claims --------------------------------------------------------------
+  // ---- claims (claimBook.ts) ----------------------------------------------
 
-  private claimEnv(): ClaimEnv {
-    return { now: this.now(), contestTimeoutMs: this.cfg.contestTimeoutMs, maxLog: this.cfg.maxClaimLog, isStale: (h) => this.isStale(h), newId: () => this.id('clm') };
-  }
-
-  private claimsChanged(ch: ClaimChanges): void {
-    if (ch.added.length + ch.removed.length + ch.contested.length === 0) return;
-    this.emit({ kind: 'claims', changes: ch });
-    this.changed('claims');
-  }
-
-  private sweepClaims(): void {
-    this.claimsChanged(claimOps.sweep(this.claimState, this.claimEnv()));
-  }
-
-  /** Resolves a path as the holder sees it. */
-  resolvePath(holder: string, p: string, kind?: ResourceKind, cwd?: string): { kind: ResourceKind; path: string } {
-    return normalizeResource(kind ?? guessKind(p), p, cwd ?? this.agents.get(holder)?.cwd ?? '/');
-  }
-
-  claim(c: ClaimInput): ClaimOutcome {
-    const r = this.resolvePath(c.holder, c.path, c.kind, c.cwd);
-    const ch: ClaimChanges = { removed: [], added: [], contested: [] };
-    const out = claimOps.claim(this.claimState, this.claimEnv(), { ...r, holder: c.holder, scope: c.scope ?? 'exclusive', reason: c.reason ?? '', ttlMs: c.ttlMs, contest: c.contest }, ch);
-    this.claimsChanged(ch);
-    if (out.status === 'granted') this.changed('claims');
-    return out;
-  }
-
-  release(by: string, p: string, o: { kind?: ResourceKind; cwd?: string; force?: boolean } = {}): Claim[] {
-    const r = this.resolvePath(by, p, o.kind, o.cwd);
-    const ch: ClaimChanges = { removed: [], added: [], contested: [] };
-    const out = claimOps.release(this.claimState, this.claimEnv(), by, { path: r.path, kind: o.kind }, o.force ?? false, ch);
-    this.claimsChanged(ch);
-    return out;
-  }
-
+  resolvePath = (holder: string, p: string, kind?: ResourceKind, cwd?: string) => this.book.resolve(holder, p, kind, cwd);
+  claim = (c: ClaimInput): ClaimOutcome => this.book.claim(c);
+  release = (by: string, p: string, o: { kind?: ResourceKind; cwd?: string; force?: boolean } = {}): Claim[] => this.book.release(by, p, o);
   /** Live claims (cleaning first, as every listing does). */
-  claims(): Claim[] {
-    this.sweepClaims();
-    return this.claimState.claims;
-  }
-
+  claims = (): Claim[] => this.book.list();
   /** The claims as they stand, without cleaning (for views reacting to a change just made). */
-  peekClaims(): readonly Claim[] {
-    return this.claimState.claims;
-  }
-
-  claimLog() {
-    return this.claimState.log;
-  }
-
+  peekClaims = (): readonly Claim[] => this.book.st.claims;
+  claimLog = () => this.book.log();
   /** Claims by others covering a file `asker` is about to write. */
-  claimsOn(file: string, asker: string): Claim[] {
-    this.sweepClaims();
-    return claimOps.claimsOn(this.claimState, file, asker);
-  }
+  claimsOn = (file: string, asker: string): Claim[] => this.book.on(file, asker);
 
   // ---- messages ------------------------------------------------------------
 

@@ -187,7 +187,8 @@ export const agentCommands: CommandSpec[] = [
       }
       let subject = str(a, 'subject');
       let body: string;
-      if ((ctx.io.stdin as { isTTY?: boolean }).isTTY) {
+      const tty = (ctx.io.stdin as { isTTY?: boolean }).isTTY === true;
+      if (tty) {
         const { compose } = await import('./agentsViews');
         ({ subject, body } = await compose(ctx, name, subject));
       } else body = await readAll(ctx.io.stdin);
@@ -195,6 +196,11 @@ export const agentCommands: CommandSpec[] = [
       const r = await c.call('agent/mail', { to: name, subject: subject ?? '', body, deliver: bool(a, 'deliver') });
       const typed = r.typed === 'now' ? ', typed into its pane' : r.typed === 'queued' ? ', to be typed when it waits' : '';
       ctx.out(`mailed ${r.to} (${r.unread} unread${typed})`);
+      if (tty && ctx.io.env.PANE_VIEW) {
+        // The mail view (the tag word) closes itself once the mail is sent.
+        await new Promise((res) => setTimeout(res, 800));
+        await (await import('./agentsViews')).closeView(ctx);
+      }
       return 0;
     },
   },

@@ -80,5 +80,6 @@ export async function runPeers(ctx: CommandContext): Promise<number> {
   clearTimeout(timer);
   if (stdin.isTTY) stdin.setRawMode(false);
   stdin.pause();
+  await (await import('./agentsViews')).closeView(ctx);
   return 0;
 }

@@ -24,7 +24,7 @@ export async function holdAndClose(ctx: CommandContext): Promise<void> {
 }
 
 /** Closes the pane this runs in, only when it is a view pane that agent/open made ($PANE_VIEW). */
-async function closeView(ctx: CommandContext): Promise<void> {
+export async function closeView(ctx: CommandContext): Promise<void> {
   const me = ctx.io.env.PANE_ID;
   if (me && ctx.io.env.PANE_VIEW) await (await ctx.connect()).call('pane/close', { pane: me }).catch(() => undefined);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claim, claimsOn, release, sweep, type ClaimEnv, type ClaimsState } from './claims';
 import { ManualClock } from './clock';
-import { covers, globRegex, normalizeResource, overlaps } from './resources';
+import { covers, globMatch, normalizeResource, overlaps } from './resources';
 
 function setup() {
   const clock = new ManualClock();
@@ -88,10 +88,18 @@ describe('resources', () => {
   });
 
   it('matches globs the usual way', () => {
-    expect(globRegex('/p/**/*.ts').test('/p/a.ts')).toBe(true);
-    expect(globRegex('/p/**/*.ts').test('/p/x/y/a.ts')).toBe(true);
-    expect(globRegex('/p/*.ts').test('/p/x/a.ts')).toBe(false);
-    expect(globRegex('/p/a?.[jt]s').test('/p/ab.js')).toBe(true);
+    expect(globMatch('/p/**/*.ts', '/p/a.ts')).toBe(true);
+    expect(globMatch('/p/**/*.ts', '/p/x/y/a.ts')).toBe(true);
+    expect(globMatch('/p/*.ts', '/p/x/a.ts')).toBe(false);
+    expect(globMatch('/p/a?.[jt]s', '/p/ab.js')).toBe(true);
+    expect(globMatch('/p/a?.[!j]s', '/p/ab.js')).toBe(false);
+    expect(globMatch('/p/[a-c]*.md', '/p/bee.md')).toBe(true);
+    expect(globMatch('/p/src/**', '/p/src/x/y.ts')).toBe(true);
+    expect(globMatch('/p/*', '/p/x/y.ts')).toBe(false);
+  });
+
+  it('answers a hostile glob (many ** and *) without exponential backtracking (a regex would hang this test)', () => {
+    expect(globMatch(`/${'**/'.repeat(30)}${'*a'.repeat(30)}b`, `/${'x/'.repeat(50)}${'a'.repeat(2000)}`)).toBe(false);
   });
 
   it('does not let a directory cover a sibling with a longer name', () => {

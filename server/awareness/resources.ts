@@ -24,34 +24,68 @@ export function guessKind(p: string): ResourceKind {
   return p.endsWith('/') ? 'dir' : 'file';
 }
 
-const regexCache = new Map<string, RegExp>();
-
-/** `**` spans directories, `*` and `?` stay within one, `[...]` is a class. */
-export function globRegex(glob: string): RegExp {
-  const hit = regexCache.get(glob);
-  if (hit) return hit;
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*' && glob[i + 1] === '*') {
-      const slash = glob[i + 2] === '/';
-      re += slash ? '(?:.*/)?' : '.*';
-      i += slash ? 2 : 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 1);
-      if (end < 0) re += '\\[';
-      else {
-        re += `[${glob.slice(i + 1, end).replace(/\\/g, '\\\\')}]`;
-        i = end;
-      }
-    } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
+/**
+ * One path segment against one pattern segment: `*` any run, `?` one character,
+ * `[...]` a class (`!` or `^` negates). The two-pointer walk backtracks only to the
+ * last `*`, so it stays O(n·m) whatever the pattern (a regex here could be made
+ * to backtrack for minutes by a hostile claim).
+ */
+function segmentMatch(pat: string, s: string): boolean {
+  let p = 0;
+  let i = 0;
+  let starP = -1;
+  let starI = 0;
+  while (i < s.length) {
+    const c = pat[p];
+    let step = 0;
+    if (c === '[') {
+      const end = pat.indexOf(']', p + 2);
+      if (end > 0) {
+        const neg = pat[p + 1] === '!' || pat[p + 1] === '^';
+        const body = pat.slice(p + (neg ? 2 : 1), end);
+        let hit = false;
+        for (let k = 0; k < body.length; k++) {
+          if (body[k + 1] === '-' && k + 2 < body.length) {
+            if (s[i]! >= body[k]! && s[i]! <= body[k + 2]!) hit = true;
+            k += 2;
+          } else if (body[k] === s[i]) hit = true;
+        }
+        if (hit !== neg) step = end - p + 1;
+      } else if (s[i] === '[') step = 1;
+    } else if (c === '?' || (c !== undefined && c !== '*' && c === s[i])) step = 1;
+    if (step > 0) {
+      p += step;
+      i++;
+    } else if (c === '*') {
+      starP = p++;
+      starI = i;
+    } else if (starP >= 0) {
+      p = starP + 1;
+      i = ++starI;
+    } else return false;
   }
-  const out = new RegExp(`^${re}$`);
-  if (regexCache.size > 1000) regexCache.clear();
-  regexCache.set(glob, out);
-  return out;
+  while (pat[p] === '*') p++;
+  return p === pat.length;
+}
+
+/** Does an absolute glob match an absolute path? `**` spans any number of directories. */
+export function globMatch(glob: string, file: string): boolean {
+  const ps = glob.split('/');
+  const fs = file.split('/');
+  // memo over (pattern segment, path segment): O(P·S) states, no exponential blow-up from many `**`.
+  const memo = new Map<number, boolean>();
+  const go = (i: number, j: number): boolean => {
+    const key = i * (fs.length + 1) + j;
+    const hit = memo.get(key);
+    if (hit !== undefined) return hit;
+    let r: boolean;
+    if (i === ps.length) r = j === fs.length;
+    else if (ps[i] === '**') r = go(i + 1, j) || (j < fs.length && go(i, j + 1));
+    else r = j < fs.length && segmentMatch(ps[i]!, fs[j]!) && go(i + 1, j + 1);
+    memo.set(key, r);
+    return r;
+  };
+  return go(0, 0);
 }
 
 /** The literal directory a glob starts from ("/p/src/**\/*.ts" → "/p/src/"). */
@@ -71,7 +105,7 @@ function globExt(glob: string): string | null {
 export function covers(r: Resource, file: string): boolean {
   if (r.kind === 'file') return r.path === file;
   if (r.kind === 'dir') return file.startsWith(r.path);
-  return globRegex(r.path).test(file);
+  return globMatch(r.path, file);
 }
 
 const related = (x: string, y: string) => x.startsWith(y) || y.startsWith(x);

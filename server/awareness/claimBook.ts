@@ -2,6 +2,7 @@
 // resolved as the holder sees them, and every change reported once, so the
 // engine only wires it to time, staleness, events and persistence.
 import type { Claim, ClaimLogEntry, ClaimScope, ResourceKind } from '../../kits/protocol/awareness';
+import { faults } from '../../kits/protocol/error';
 import * as ops from './claims';
 import type { ClaimChanges, ClaimEnv, ClaimOutcome, ClaimsState } from './claims';
 import { guessKind, normalizeResource } from './resources';
@@ -28,6 +29,9 @@ export interface ClaimHost {
   /** Something changed (claims added, removed or contested). */
   changed(ch: ClaimChanges): void;
 }
+
+/** Far beyond any real desk; a bound so no client can make every claim check crawl. */
+export const MAX_CLAIMS = 10_000;
 
 const none = (): ClaimChanges => ({ removed: [], added: [], contested: [] });
 
@@ -56,6 +60,8 @@ export class ClaimBook {
 
   claim(c: ClaimInput): ClaimOutcome {
     const r = this.resolve(c.holder, c.path, c.kind, c.cwd);
+    if (this.st.claims.length >= MAX_CLAIMS) this.sweep();
+    if (this.st.claims.length >= MAX_CLAIMS) throw faults.failed(`there are already ${MAX_CLAIMS} claims; release some (pane claims lists them)`);
     const ch = none();
     const out = ops.claim(this.st, this.env(), { ...r, holder: c.holder, scope: c.scope ?? 'exclusive', reason: c.reason ?? '', ttlMs: c.ttlMs, contest: c.contest }, ch);
     // A refreshed claim changes nothing in the lists but still needs saving.

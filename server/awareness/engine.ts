@@ -3,6 +3,7 @@
 // I/O (time comes from a Clock, persistence and events go out through callbacks),
 // so the server, the tests and the benchmark drive the very same code.
 import crypto from 'node:crypto';
+import { faults } from '../../kits/protocol/error';
 import type { AgentAwareness, AgentView, Claim, Message, Outcome, Prediction, ResourceKind } from '../../kits/protocol/awareness';
 import { applyPrompt, applyTool, newAgent, place, type Whereabouts } from './agentRecord';
 import { ClaimBook, type ClaimInput } from './claimBook';
@@ -59,6 +60,8 @@ export interface AwarenessOptions {
 
 export type { ClaimInput } from './claimBook';
 
+/** A bound on agents (each costs a profile in every pass); far beyond any desk. */
+export const MAX_AGENTS = 1000;
 /** Ended or stale agents are dropped from the registry after a day: history enough for a late handoff. */
 const RETAIN_MS = 24 * 3600_000;
 
@@ -188,6 +191,8 @@ export class Awareness {
   private ensure(name: string, w: Whereabouts = {}): AgentAwareness {
     let a = this.agents.get(name);
     if (!a) {
+      if (this.agents.size >= MAX_AGENTS) this.pruneAgents(0);
+      if (this.agents.size >= MAX_AGENTS) throw faults.failed(`awareness already follows ${MAX_AGENTS} agents; ${name} is not added`);
       a = newAgent(name, this.now(), w);
       this.agents.set(name, a);
     } else place(a, w);
@@ -276,11 +281,12 @@ export class Awareness {
     this.pass();
   }
 
-  private pruneAgents(): void {
+  /** Drops agents stale for longer than `retainMs` (a day, or 0 when the registry is full). */
+  private pruneAgents(retainMs = RETAIN_MS): void {
     const now = this.now();
     for (const a of [...this.agents.values()]) {
       const since = a.endedAt ?? a.lastActive + this.cfg.staleAfterMs;
-      if (this.isStale(a.name) && now - since >= RETAIN_MS) {
+      if (this.isStale(a.name) && now - since >= retainMs) {
         this.agents.delete(a.name);
         this.changed('registry');
       }

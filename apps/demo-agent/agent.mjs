@@ -80,7 +80,8 @@ export async function main(o = {}) {
   };
   /** Mail handed over as context becomes tasks: the demo agent obeys its mail. */
   const takeContext = (ctx) => {
-    const text = ctx?.additionalContext;
+    // The "who you are" paragraph pane sends at SessionStart is for real agents; the demo knows.
+    const text = (ctx?.additionalContext ?? '').split('\n\n').filter((p) => !p.startsWith('You are the agent')).join('\n\n');
     if (!text) return;
     say(`📬 pane says:\n${text.split('\n').map((l) => `   ${l}`).join('\n')}`);
     for (const m of text.matchAll(/^From (\S+)(?: — ([^\n]*))?:\n([\s\S]*?)(?=\n\nFrom |\s*$)/gm)) {

@@ -61,6 +61,19 @@ function mailContext(svc: AgentService, ev: HookEventInfo): HookContribution | u
   return { additionalContext: `You have ${mail.length} new message${mail.length > 1 ? 's' : ''} in your pane mailbox:\n\n${items.join('\n\n')}` };
 }
 
+/** At a session's start, tell the agent who it is in pane and how the human talks to it. */
+function whoAmI(svc: AgentService, ev: HookEventInfo): HookContribution | undefined {
+  if (ev.event !== 'SessionStart') return undefined;
+  const p = ev.pane === null ? undefined : svc.server.panes.get(ev.pane);
+  const where = p ? ` in pane ${p.n}${svc.quadrant(p) ? ` (${svc.quadrant(p)})` : ''}` : '';
+  return {
+    additionalContext:
+      `You are the agent "${ev.agent}" in pane, a desktop shared with a human (${svc.human}) and other agents${where}. ` +
+      `Lines that start with "[from ${svc.human}]" were typed by the human through \`pane write\`: answer them by running \`pane write 'your answer'\`. ` +
+      'Lines that start with "[mail from NAME]" are mail; do what it asks. `pane finger` shows what every agent is on; `pane mail -s SUBJECT NAME` (body on stdin) writes to another agent; `pane plan NAME TEXT` updates your .plan.',
+  };
+}
+
 export async function handleHook(svc: AgentService, p: HookParams, caller: string | null) {
   const input = p.input;
   const event = str(input.hook_event_name);
@@ -100,6 +113,6 @@ export async function handleHook(svc: AgentService, p: HookParams, caller: strin
   if (event === 'SessionEnd' && pane !== null) svc.releasePane(pane);
   const state: AgentState | null = svc.runtimes.get(name)?.state ?? null;
   const ev: HookEventInfo = { agent: name, pane, event, input, state };
-  const parts = await collect([(e) => mailContext(svc, e), ...svc.contributors], ev);
+  const parts = await collect([(e) => whoAmI(svc, e), (e) => mailContext(svc, e), ...svc.contributors], ev);
   return { agent: name, state, output: answer(event, parts) };
 }

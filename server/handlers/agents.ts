@@ -3,6 +3,7 @@
 // that agent, may read only its own mail and set only its own .plan.
 import path from 'node:path';
 import { faults, PaneFault } from '../../kits/protocol/error';
+import type { Pane } from '../../kits/protocol/model';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { summarize } from '../agents/access';
 import { checkPane } from '../agents/accessCheck';
@@ -42,6 +43,12 @@ function selfOrHuman(ctx: HandlerContext, name: string | undefined, what: string
   const who = name ?? me;
   if (who === null) throw faults.badRequest(`name the agent whose ${what} you mean`, 'name');
   return who;
+}
+
+/** How an agent pane's app answers a conversation: through `pane write`, or only in its output. */
+function converseOf(ctx: HandlerContext, p: Pane | undefined): 'write' | 'output' {
+  const app = p?.attrs.app ? findApp(configOf(ctx.server).apps, p.attrs.app) : undefined;
+  return app?.agent?.converse ?? 'write';
 }
 
 export const agentHandlers: HandlerTable = {
@@ -173,7 +180,8 @@ export const agentHandlers: HandlerTable = {
     const args: Record<typeof p.view, string[]> = {
       finger: ['finger', '--hold', who],
       mail: ['mail', who],
-      write: ['write', '--here', who],
+      // Agents that do not answer through `pane write` (converse: output) are heard through their output.
+      write: ['write', '--here', ...(converseOf(ctx, anchor) === 'output' ? ['--output'] : []), who],
       plan: ['plan', '--edit', who],
       access: ['access', '--hold', who],
       peers: ['peers', '--here'],

@@ -49,7 +49,11 @@ describe('status from hooks', () => {
   it('lists an agent that reports through hooks with no pane, under a name from its project', async () => {
     const c = await h.connect();
     const r = await c.call('agent/hook', { input: recorded[0]! });
-    expect(r).toMatchObject({ agent: 'claude-shop', state: 'waiting', output: null });
+    expect(r).toMatchObject({ agent: 'claude-shop', state: 'waiting' });
+    // SessionStart tells the agent who it is and how the human writes to it.
+    const ctx = (r.output as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
+    expect(ctx.hookEventName).toBe('SessionStart');
+    expect(ctx.additionalContext).toMatch(/You are the agent "claude-shop" in pane[\s\S]*answer them by running `pane write 'your answer'`/);
     await c.call('agent/hook', { input: recorded[1]! });
     const info = await c.call('agent/get', { name: 'claude-shop' });
     expect(info).toMatchObject({ account: false, state: 'working', source: 'hooks', panes: [] });

@@ -73,7 +73,7 @@ describe('pane peers', () => {
     await until('the peers list', () => /pane peers — \d+ agents/.test(screen()) && /zed\s+○ idle/.test(screen()), 20_000);
     s.pane(['hook'], { env: agentEnv('zed'), input: JSON.stringify({ hook_event_name: 'Stop', session_id: 'zz', cwd: s.dir }) });
     await until('zed shown waiting', () => /zed\s+◆ waiting/.test(screen()), 20_000);
-    expect(screen()).toMatch(/f finger · m mail · w write · p plan/);
+    expect(screen()).toMatch(/j\/k move · f finger/);
   });
 });
 

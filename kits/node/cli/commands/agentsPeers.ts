@@ -17,11 +17,14 @@ export async function runPeers(ctx: CommandContext): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
 
   const draw = () => {
+    // Lines are cut at the pane's width: a narrow peers pane shows the first columns, never a wrapped mess.
+    const cols = Math.max(20, out.columns ?? 200);
+    const fit = (l: string) => [...l].slice(0, cols - 1).join('');
     const rows = fingerShort(agents);
-    const lines = [`pane peers — ${agents.length} agent${agents.length === 1 ? '' : 's'}`, KEYS, '', `  ${rows[0]}`];
-    rows.slice(1).forEach((r, i) => lines.push(`${i === sel ? '\x1b[7m>' : ' '} ${r}${i === sel ? '\x1b[0m' : ''}`));
-    if (agents.length === 0) lines.push('  (no agents yet: `pane agent run` launches the demo agent)');
-    if (note) lines.push('', note);
+    const lines = [`pane peers — ${agents.length} agent${agents.length === 1 ? '' : 's'}`, KEYS, '', `  ${rows[0]}`].map(fit);
+    rows.slice(1).forEach((r, i) => lines.push(i === sel ? `\x1b[7m${fit(`> ${r}`)}\x1b[0m` : fit(`  ${r}`)));
+    if (agents.length === 0) lines.push(fit('  (no agents yet: `pane agent run` launches the demo agent)'));
+    if (note) lines.push('', fit(note));
     out.write(`\x1b[H\x1b[2J${lines.join('\r\n')}\r\n`);
   };
   const refresh = async () => {
@@ -41,6 +44,7 @@ export async function runPeers(ctx: CommandContext): Promise<number> {
   await c.call('events/subscribe', { families: ['agent'] });
   await refresh();
   const tick = setInterval(draw, 1000);
+  out.on('resize', draw);
 
   const act = async (key: string) => {
     const a = agents[sel];

@@ -70,7 +70,7 @@ describe('pane peers', () => {
     expect(r.status).toBe(0);
     const id = r.stdout.trim();
     const screen = () => s.pane(['screen', '-t', id]).stdout;
-    await until('the peers list', () => /pane peers — \d+ agents/.test(screen()) && /zed\s+○ idle/.test(screen()), 20_000);
+    await until('the peers list', () => /pane peers — \d+ agents?\b/.test(screen()) && /zed\s+○ idle/.test(screen()), 20_000);
     s.pane(['hook'], { env: agentEnv('zed'), input: JSON.stringify({ hook_event_name: 'Stop', session_id: 'zz', cwd: s.dir }) });
     await until('zed shown waiting', () => /zed\s+◆ waiting/.test(screen()), 20_000);
     expect(screen()).toMatch(/j\/k move · f finger/);

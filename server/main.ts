@@ -29,6 +29,7 @@ export interface StartOptions {
   shell?: string;
   env?: Record<string, string>;
   ringBytes?: number;
+  maxTerminals?: number;
   ptyPort?: PtyPort;
   /** Path of the screen worker bundle; found next to this bundle by default. */
   workerPath?: string;
@@ -63,6 +64,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.shell !== undefined ? { shell: o.shell } : {}),
     ...(o.env !== undefined ? { env: o.env } : {}),
     ...(o.ringBytes !== undefined ? { ringBytes: o.ringBytes } : {}),
+    ...(o.maxTerminals !== undefined ? { maxTerminals: o.maxTerminals } : {}),
   });
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   namespaceOf(server);

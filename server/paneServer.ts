@@ -29,6 +29,8 @@ export interface PaneServerOptions {
   /** Bytes of output each terminal keeps for late readers. */
   ringBytes?: number;
   user?: string;
+  /** Most terminal panes at once (default 512). */
+  maxTerminals?: number;
 }
 
 export class PaneServer {
@@ -44,6 +46,7 @@ export class PaneServer {
   readonly shell: string;
   readonly ringBytes: number | undefined;
   readonly user: string;
+  readonly maxTerminals: number;
   socketPath: string | null;
   rev = 0;
   private nextN = 1;
@@ -59,6 +62,7 @@ export class PaneServer {
     this.shell = o.shell ?? process.env.SHELL ?? '/bin/bash';
     this.ringBytes = o.ringBytes;
     this.user = o.user ?? os.userInfo().username;
+    this.maxTerminals = o.maxTerminals ?? 512;
   }
 
   /** A fresh pane number: unique for the server's life, never reused. */

@@ -1,6 +1,7 @@
 // A client's end of one conversation with a pane server: typed calls correlated
 // by id, events through a Handler chain, terminal output as binary frames.
-import { BinaryKind, decodeBinary, encodeBinary, JsonFrameSchema, MAX_JSON_FRAME } from '../protocol/envelope';
+import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../protocol/binary';
+import { checkIncomingFrame } from '../protocol/frameCheck';
 import { PaneFault } from '../protocol/error';
 import { PROTOCOL_VERSION, type HelloParams, type Welcome } from '../protocol/hello';
 import { methods, type MethodName, type ParamsIn, type Result } from '../protocol/index';
@@ -109,9 +110,8 @@ export class Connection {
     } catch {
       return;
     }
-    const f = JsonFrameSchema.safeParse(parsed);
-    if (!f.success) return;
-    const m = f.data;
+    const m = checkIncomingFrame(parsed);
+    if (!m) return;
     if (m.t === 'evt') {
       this.events.dispatch(m.event, m.data, m.rev);
     } else if (m.t === 'res') {

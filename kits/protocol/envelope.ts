@@ -23,7 +23,7 @@ export type ReplyFrame = z.infer<typeof ReplyFrameSchema>;
 export const EventFrameSchema = z.object({
   t: z.literal('evt'),
   event: z.string(),
-  rev: z.number().int(),
+  rev: z.number().int().min(0),
   data: z.unknown(),
 });
 export type EventFrame = z.infer<typeof EventFrameSchema>;

@@ -36,6 +36,11 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   let spec = given;
   for (const c of paneContributors) spec = c.spec?.(server, session, spec) ?? spec;
   const kind = spec.kind ?? 'terminal';
+  if ((kind === 'terminal' || kind === 'agent') && server.terminals.size >= server.maxTerminals) {
+    // Each terminal holds a PTY, a process, a ring and a screen model (tens of MB when
+    // full): a client that asks for thousands must not take the server down with it.
+    throw faults.failed(`too many terminal panes (${server.maxTerminals}); close some first`);
+  }
   const explicit = spec.launch !== undefined;
   const launch: LaunchSpec = spec.launch ?? { program: server.shell, args: [] };
   const cwd = resolveCwd(spec.launch?.cwd ?? spec.cwd);

@@ -2,7 +2,8 @@
 // its event subscription and attached streams. Every inbound frame is validated;
 // a bad one gets a typed error and the server goes on serving everyone.
 import crypto from 'node:crypto';
-import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME, RequestFrameSchema } from '../../kits/protocol/envelope';
+import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../../kits/protocol/binary';
+import { checkRequestFrame } from '../../kits/protocol/frameCheck';
 import { PaneFault, type PaneError } from '../../kits/protocol/error';
 import { HelloParamsSchema, PROTOCOL_VERSION, type Welcome } from '../../kits/protocol/hello';
 import type { Capability } from '../../kits/protocol/method';
@@ -120,12 +121,12 @@ export class ClientConn {
       } catch (e) {
         return this.protocolError(null, 'bad-request', `frame is not JSON: ${(e as Error).message}`);
       }
-      const req = RequestFrameSchema.safeParse(raw);
-      if (!req.success) {
+      const req = checkRequestFrame(raw);
+      if (typeof req === 'string') {
         const id = typeof (raw as { id?: unknown })?.id === 'number' ? ((raw as { id: number }).id) : null;
-        return this.protocolError(id, 'bad-request', `not a request frame: ${describeIssues('frame', req.error.issues).replace('invalid params for frame: ', '')}`);
+        return this.protocolError(id, 'bad-request', `not a request frame: ${req}`);
       }
-      const { id, method, params } = req.data;
+      const { id, method, params } = req;
       if (!this.ready) {
         if (method !== 'hello') return this.protocolError(id, 'not-ready', `"${method}" before hello: the first request must be hello`);
         return this.hello(id, params);

@@ -11,8 +11,9 @@ import { harness, type Harness } from './harness';
 
 let h: Harness;
 beforeAll(async () => {
-  // cat is a cheap program for the many panes fuzzed splits will start.
-  h = await harness({ shell: '/bin/cat' });
+  // cat is a cheap program for the panes fuzzed splits start; the terminal limit
+  // is low so that creation requests also exercise the limit's typed refusal.
+  h = await harness({ shell: '/bin/cat', maxTerminals: 40 });
 });
 afterAll(async () => {
   await h.close();
@@ -46,7 +47,10 @@ function mutate(v: unknown, r: () => number, depth = 0): unknown {
 }
 
 function frames(r: () => number, n: number): (string | Uint8Array)[] {
-  const names = Object.keys(methodFixtures);
+  // PANE_FUZZ_ONLY=ns/,agent/ narrows the fuzz to some families when hunting a crash.
+  const only = process.env.PANE_FUZZ_ONLY?.split(',');
+  const skip = process.env.PANE_FUZZ_SKIP?.split(',');
+  const names = Object.keys(methodFixtures).filter((n) => (!only || only.some((o) => n.startsWith(o))) && !skip?.some((o) => n.startsWith(o)));
   const out: (string | Uint8Array)[] = [JSON.stringify({ t: 'req', id: 0, method: 'hello', params: { protocol: 1, client: { name: 'fuzz', kind: 'test' }, capabilities: ['read', 'write', 'attach'] } })];
   for (let i = 0; i < n; i++) {
     const roll = r();

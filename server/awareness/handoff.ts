@@ -42,6 +42,8 @@ const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : '—');
 /** How many files tier 2 names: enough to pick up the work, short enough to read. */
 const FILES_SHOWN = 10;
 const MESSAGES_SHOWN = 5;
+/** Each message quoted at most this long; handoffs are left out, or each would quote the last, growing without end. */
+const MESSAGE_CHARS = 300;
 
 export function buildHandoff(h: HandoffInput): Handoff {
   const a = h.agent;
@@ -62,7 +64,10 @@ export function buildHandoff(h: HandoffInput): Handoff {
   const detail = [
     ...a.window.map((s, i) => `turn ${a.promptCount - a.window.length + i + 1}: ${list(s.topics)}${s.files.length ? ` [${s.files.length} file${s.files.length === 1 ? '' : 's'}]` : ''}`),
     ...mine.map((p) => `open prediction (${p.type}, ${Math.round(p.confidence * 100)}%): ${p.recommendation}`),
-    ...h.messages.slice(-MESSAGES_SHOWN).map((m) => formatMessage(m, h.label)),
+    ...h.messages
+      .filter((m) => m.type !== 'handoff')
+      .slice(-MESSAGES_SHOWN)
+      .map((m) => formatMessage(m.text.length > MESSAGE_CHARS ? { ...m, text: `${m.text.slice(0, MESSAGE_CHARS)}…` } : m, h.label)),
   ];
   const text = [`Handoff from ${h.label(a.name)} to ${h.label(h.to)}`, summary, '', ...trajectory, '', ...detail].join('\n');
   return { from: a.name, to: h.to, summary, trajectory, detail, text };

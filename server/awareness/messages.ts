@@ -34,8 +34,12 @@ export function targets(m: Message, who: Addressee): boolean {
   }
 }
 
+/** The protocol's limit, kept here too: the engine is also fed by hooks and by itself (handoffs). */
+export const MAX_MESSAGE_CHARS = 8000;
+
 export function post(log: Message[], m: NewMessage, now: number, id: string, max: number): Message {
-  const msg: Message = { id, ...m, at: now, deliveredTo: [] };
+  const text = m.text.length > MAX_MESSAGE_CHARS ? `${m.text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : m.text;
+  const msg: Message = { id, ...m, text, at: now, deliveredTo: [] };
   log.push(msg);
   if (log.length > max) log.splice(0, log.length - max);
   return msg;

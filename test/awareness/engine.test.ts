@@ -116,6 +116,15 @@ describe('awareness engine', () => {
     expect(aw.pending('bob').map((m) => m.type)).toEqual(['handoff']);
   });
 
+  it('keeps repeated handoffs the same size (a handoff does not quote the last one)', () => {
+    const { aw } = engine();
+    for (const p of AUTH) aw.prompt('ada', p);
+    aw.message({ from: 'bob', target: { kind: 'agent', name: 'ada' }, type: 'info', priority: 'normal', text: 'x'.repeat(5000) });
+    const sizes = Array.from({ length: 8 }, () => aw.handoff('ada', 'bob')!.text.length);
+    expect(new Set(sizes).size).toBe(1);
+    expect(sizes[0]).toBeLessThan(3000);
+  });
+
   it('suggests the idle agent whose trajectory fits a task', () => {
     const { aw, clock } = engine();
     for (const p of AUTH) aw.prompt('ada', p);

@@ -62,7 +62,8 @@ export const AccessSchema = z
     namespace: z
       .object({
         read: z.array(NamespaceGlobSchema).default(['/pane/**']),
-        write: z.array(NamespaceGlobSchema).default(['/pane/self/**']),
+        /** /pane/new/** lets it make panes through new/ctl, as pane/split does. */
+        write: z.array(NamespaceGlobSchema).default(['/pane/self/**', '/pane/new/**']),
       })
       .strict()
       .prefault({}),

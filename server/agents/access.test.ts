@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pane } from '../../kits/protocol/model';
 import { commandAllowed, globRe, NOTHING, paneMatches, parseAccessText, pathMatches, summarize } from './access';
+import { namespacePath } from './accessCheck';
 
 const pane = (n: number, signature: string, owner = 'me', attrs: Record<string, string> = {}) => ({ n, signature, owner, attrs, session: 's-uuid' }) as unknown as Pane;
 
@@ -61,6 +62,14 @@ describe('matchers', () => {
     expect(pathMatches(['/pane/*/body'], '/pane/3/ctl', [])).toBe(false);
     expect(pathMatches(['/pane/self/**'], '/pane/7/ctl', [7])).toBe(true);
     expect(pathMatches(['/pane/self/**'], '/pane/8/ctl', [7])).toBe(false);
+  });
+
+  it('maps namespace requests onto /pane paths, views onto the pane they name', () => {
+    expect(namespacePath('ns/read', { path: '/3/body' })).toBe('/pane/3/body');
+    expect(namespacePath('ns/list', { path: '/' })).toBe('/pane');
+    expect(namespacePath('ns/write', { path: '/by-sig/com.pane.ai.agent.ada/7/ctl' })).toBe('/pane/7/ctl');
+    expect(namespacePath('pane/list', {})).toBeNull();
+    expect(pathMatches(parseAccessText('{}').access.namespace.write, '/pane/new/ctl', [])).toBe(true);
   });
 
   it('lets deny win over allow for commands, with globs', () => {

@@ -43,11 +43,12 @@ export function accessChecker(svc: AgentService, name: string): (method: string,
     }
     const session = typeof params.session === 'string' ? params.session : undefined;
     if (LISTS.has(method) && !access.panes.read.includes('*')) deny(svc, name, method, `list every pane with ${method} (panes.read is not *)`);
-    if (typeof params.path === 'string' && params.path.startsWith('/pane')) {
+    const nsPath = namespacePath(method, params);
+    if (nsPath !== null) {
       const own = [...svc.server.panes.values()].filter((p) => isOwnPane(name, p)).map((p) => p.n);
-      const writing = isMethodName(method) ? capabilityOf(method) !== 'read' : true;
+      const writing = method === 'ns/write' || (method === 'ns/open' && params.mode !== 'r' && params.mode !== undefined) || (isMethodName(method) && capabilityOf(method) !== 'read' && !method.startsWith('ns/'));
       const globs = writing ? access.namespace.write : access.namespace.read;
-      if (!pathMatches(globs, params.path, own)) deny(svc, name, method, `${writing ? 'write' : 'read'} ${params.path} (.access namespace)`);
+      if (!pathMatches(globs, nsPath, own)) deny(svc, name, method, `${writing ? 'write' : 'read'} ${nsPath} (.access namespace)`);
     }
     if (method === 'session/kill') {
       let panes: Pane[] = [];
@@ -76,6 +77,19 @@ export function accessChecker(svc: AgentService, name: string): (method: string,
       }
     }
   };
+}
+
+/**
+ * The /pane path a request touches: ns/* paths are relative to the mount (/3/ctl →
+ * /pane/3/ctl), and the by-sig/by-owner/by-session views name the same pane files
+ * (/by-sig/S/3/ctl → /pane/3/ctl), so one rule covers every way to a file.
+ */
+export function namespacePath(method: string, params: Record<string, unknown>): string | null {
+  if (typeof params.path !== 'string') return null;
+  let p = params.path;
+  if (method.startsWith('ns/')) p = p === '/' ? '/pane' : `/pane${p}`;
+  else if (!p.startsWith('/pane')) return null;
+  return p.replace(/^\/pane\/by-(?:sig|owner|session)\/[^/]+\/([0-9]+)(?=\/|$)/, '/pane/$1');
 }
 
 export function checkPane(svc: AgentService, name: string, method: string, p: Pane, mode: 'read' | 'write'): void {

@@ -80,6 +80,21 @@ describe('.access enforcement', () => {
     expect((await refusal(ada.call('server/stop', {}))).code).toBe('denied');
   });
 
+  it('holds namespace access to its globs: reads anywhere, writes only its own panes’ files (by number or through by-sig)', async () => {
+    const c = await h.connect();
+    await c.call('agent/add', { name: 'ada' });
+    const mine = await c.call('pane/split', { kind: 'agent', attrs: { agent: 'ada' }, launch: { program: '/bin/cat', args: [] } });
+    const human = (await c.call('pane/list', {})).panes.find((p) => p.signature === 'com.pane.terminal')!;
+    const ada = await h.as('ada');
+    await ada.call('ns/read', { path: `/${human.n}/tag` });
+    const e = await refusal(ada.call('ns/write', { path: `/${human.n}/ctl`, data: 'close\n' }));
+    expect(e.message).toMatch(new RegExp(`may not write /pane/${human.n}/ctl \\(\\.access namespace\\)`));
+    await ada.call('ns/write', { path: `/${mine.pane}/attrs`, data: 'note=mine\n' });
+    await ada.call('ns/write', { path: `/by-sig/com.pane.ai.agent.ada/${mine.pane}/attrs`, data: 'via=by-sig\n' });
+    expect((await c.call('pane/get', { pane: mine.pane })).attrs).toMatchObject({ note: 'mine', via: 'by-sig' });
+    expect((await c.call('pane/list', {})).panes.some((p) => p.n === human.n)).toBe(true);
+  });
+
   it('owns the panes it creates, whatever owner it asks for', async () => {
     const c = await h.connect();
     await c.call('agent/add', { name: 'ada' });

@@ -60,7 +60,7 @@ if (fs.existsSync(path.join(root, 'electron/main.ts')) && stale('dist/electron/m
   const cjs = { ...node, format: 'cjs', banner: undefined, absWorkingDir: root, outExtension: { '.js': '.cjs' } };
   jobs.push(build({ ...cjs, entryPoints: { main: 'electron/main.ts', preload: 'electron/preload.ts' }, outdir: 'dist/electron' }).then(() => log('built dist/electron')));
 }
-if (fs.existsSync(path.join(root, 'bench/run.ts')) && stale('dist/bench.mjs', ['bench', 'kits'])) {
+if (fs.existsSync(path.join(root, 'bench/run.ts')) && stale('dist/bench.mjs', ['bench', 'kits', 'server'])) {
   jobs.push(build({ ...node, entryPoints: { bench: 'bench/run.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root }).then(() => log('built dist/bench.mjs')));
 }
 await Promise.all(jobs);

@@ -1,23 +1,61 @@
 // Things that want the person's attention, from server state only: a pane's bell
-// (the attr `bell`, a timestamp the server's screen model sets on BEL) and an agent
-// waiting for the human (attr `state` or `agent.state` = "waiting"). Marks the tag
-// and, where the host offers one (Electron), raises a native notification.
+// (the attr `bell`, a timestamp the server's screen model sets on BEL), an agent
+// waiting for the human (attr `state` or `agent.state` = "waiting"), and an
+// awareness convergence warning (attr `awareness.converge` appearing or changing).
+// Marks the tag, shows an in-window notice that focuses the pane when clicked, and
+// raises a desktop notification: Electron's native one through the preload bridge,
+// else the web Notification API when the person has granted it.
 import type { Pane } from '../../kits/protocol/model';
+import { AlertGate } from './alertGate';
+import { convergeText } from './components/AgentTag';
+import { client } from './net/client';
 import { selectSession, store, type AppStore } from './store';
 
 const WAITING = 'waiting';
+/** An agent must wait this long before it is announced: hook round trips make brief waits. */
+const SETTLE_MS = 400;
+/** One pane's waiting (or convergence) alert at most this often, however its state flaps. */
+const COOLDOWN_MS = 5000;
+
+const gate = new AlertGate(SETTLE_MS, COOLDOWN_MS);
 
 function waiting(p: Pane | undefined): boolean {
   return p !== undefined && (p.attrs.state === WAITING || p.attrs['agent.state'] === WAITING);
 }
 
+/** Focuses pane n (a floating pane also comes to the top of its layer). */
+export function focusPane(n: number): void {
+  const floats = selectSession(store.getState())?.floating.some((f) => f.pane === n) ?? false;
+  void client.act(floats ? 'float/focus' : 'pane/focus', { pane: n });
+}
+
+/** A desktop notification: native in Electron, else the web API if already granted. */
+function desktop(n: number, text: string): void {
+  if (window.paneHost) return window.paneHost.notify('pane', text);
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  // One notification per pane: a newer one replaces the older (tag).
+  const note = new Notification('pane', { body: text, tag: `pane-${n}` });
+  note.onclick = () => {
+    window.focus();
+    focusPane(n);
+    note.close();
+  };
+}
+
+function raise(n: number, level: 'info' | 'warn', text: string): void {
+  if (!store.getState().panes[n]) return; // gone while the alert settled
+  store.getState().notify(level, text, n);
+  desktop(n, text);
+}
+
 function onChange(st: AppStore, prev: AppStore): void {
   if (st.panes === prev.panes) return;
   const focused = selectSession(st)?.focused ?? null;
+  for (const key of Object.keys(prev.panes)) if (!st.panes[Number(key)]) gate.forget(`${key}:`);
   for (const [key, p] of Object.entries(st.panes)) {
     const n = Number(key);
     const before = prev.panes[n];
-    if (!before) continue; // a pane seen for the first time (snapshot, new pane) has not rung now
+    if (!before || before === p) continue; // a pane seen for the first time (snapshot, new pane) has not rung now
     const name = p.tag.name || `pane ${n}`;
     const where = p.attrs.quadrant ? ` (${p.attrs.quadrant})` : '';
     if (p.attrs.bell !== undefined && p.attrs.bell !== before.attrs.bell) {
@@ -29,7 +67,14 @@ function onChange(st: AppStore, prev: AppStore): void {
     }
     if (waiting(p) && !waiting(before)) {
       if (n !== focused) st.ring(n);
-      window.paneHost?.notify('pane', `${name}${where} is waiting for you`);
+      gate.offer(`${n}:waiting`, () => raise(n, 'info', `${name}${where} is waiting for you`));
+    } else if (!waiting(p) && waiting(before)) {
+      gate.withdraw(`${n}:waiting`);
+    }
+    const converge = p.attrs['awareness.converge'];
+    if (converge !== before.attrs['awareness.converge']) {
+      if (converge) gate.offer(`${n}:converge`, () => raise(n, 'warn', `${name}${where}: ${convergeText(converge)}`));
+      else gate.withdraw(`${n}:converge`);
     }
   }
 }

@@ -3,6 +3,7 @@
 // assistive tech; click or middle-click on a word executes it.
 import type { KeyboardEvent } from 'react';
 import type { Pane } from '../../../kits/protocol/model';
+import { AgentTag } from './AgentTag';
 import { execWord, UserText } from './UserText';
 
 const QUADRANT_SHORT: Record<string, string> = {
@@ -44,6 +45,7 @@ export function TagBar({ pane, focused, bell }: { pane: Pane; focused: boolean; 
     <div className="tag" role="toolbar" aria-label={`tag of ${name}`} onKeyDown={rovingKeys}>
       <span className="tag-focus" aria-hidden="true">{focused ? '▶' : '·'}</span>
       <span className="tag-name" title={`${pane.host}:${pane.n} ${pane.signature}`}>{name}</span>
+      <AgentTag pane={pane} />
       {pane.attrs.title && pane.attrs.title !== name ? <span className="tag-title" title="terminal title">{pane.attrs.title}</span> : null}
       {quadrant ? (
         <span className="tag-quadrant" role="note" aria-label={`quadrant ${quadrant}`} title={`quadrant: ${quadrant}`}>

@@ -11,8 +11,10 @@ export type Overlay =
 
 export interface Notice {
   id: number;
-  level: 'error' | 'info';
+  level: 'error' | 'warn' | 'info';
   text: string;
+  /** The pane the notice is about: clicking the notice focuses it. */
+  pane?: number;
 }
 
 export type ConnState = { state: 'connecting' | 'open' | 'closed'; detail?: string };
@@ -29,7 +31,7 @@ export interface UiSlice {
   cell: { w: number; h: number };
   conn: ConnState;
   setOverlay(o: Overlay | null): void;
-  notify(level: Notice['level'], text: string): void;
+  notify(level: Notice['level'], text: string, pane?: number): void;
   dismiss(id: number): void;
   setPrefix(armed: boolean): void;
   ring(pane: number): void;
@@ -41,7 +43,7 @@ export interface UiSlice {
 }
 
 let nextNotice = 1;
-/** Notices disappear on their own after this long; errors stay twice as long. */
+/** Notices disappear on their own after this long; errors and warnings stay twice as long. */
 const NOTICE_MS = 6000;
 
 export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
@@ -54,12 +56,12 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   cell: { w: 8, h: 17 },
   conn: { state: 'connecting' },
   setOverlay: (overlay) => set({ overlay }),
-  notify(level, text) {
+  notify(level, text, pane) {
     const id = nextNotice++;
     // Same text twice in a row is one notice (e.g. a repeated failing chord).
     const rest = get().notices.filter((n) => n.text !== text).slice(-4);
-    set({ notices: [...rest, { id, level, text }] });
-    setTimeout(() => get().dismiss(id), level === 'error' ? NOTICE_MS * 2 : NOTICE_MS);
+    set({ notices: [...rest, { id, level, text, ...(pane !== undefined ? { pane } : {}) }] });
+    setTimeout(() => get().dismiss(id), level === 'info' ? NOTICE_MS : NOTICE_MS * 2);
   },
   dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
   setPrefix: (prefixArmed) => set({ prefixArmed }),

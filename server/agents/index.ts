@@ -3,7 +3,7 @@
 // .access) and the observer. `agentsOf(server)` is how other families reach it
 // (awareness adds hook contributors and topics through it).
 import type { Capability } from '../../kits/protocol/method';
-import { registerHandlers } from '../handlers/dispatch';
+import { registerHandlers } from '../handlers/registry';
 import { agentHandlers } from '../handlers/agents';
 import { paneContributors } from '../model/lifecycle';
 import type { PaneServer } from '../paneServer';

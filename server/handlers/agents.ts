@@ -15,7 +15,7 @@ import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
 import { findApp } from '../config/appFiles';
 import { configOf } from '../config/configService';
-import { dispatchInternal } from './dispatch';
+import { dispatchInternal } from './registry';
 import type { HandlerContext, HandlerTable } from './types';
 
 function svcOf(ctx: HandlerContext): AgentService {

@@ -1,0 +1,147 @@
+// Agents in the desktop shell end to end: the demo agent runs in a pane of a real
+// server (the `npm start` entry) shown in Debian's Chromium. Its tag shows the state
+// badge as it works and waits, a notice appears when it waits (and focuses it when
+// clicked), a convergence warning set through pane/attrs shows in the tag, and the
+// peers view lists it. Each step leaves a screenshot in test-results/.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, CHROMIUM, CHROMIUM_ARGS, ensureBuilt, region, root, shot, until, view, waitScreen } from './shell';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * The window served by `pane serve --http` from the built bundle. (The `npm start`
+ * entry shell.ts uses cannot launch agents yet: bundled into dist/start.mjs, the
+ * agent service looks for dist/pane.mjs one directory too high.)
+ */
+async function openAgentShell() {
+  ensureBuilt();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-e2e-agents-'));
+  const socket = path.join(dir, 's.sock');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8', SHELL: '/bin/bash', XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_DATA_HOME: path.join(dir, 'data'), XDG_RUNTIME_DIR: path.join(dir, 'run') };
+  const bin = path.join(root, 'dist/pane.mjs');
+  const proc = spawn(process.execPath, [bin, 'serve', '--socket', socket, '--http', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?secret=\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [bin, '--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000 });
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  };
+  const context: BrowserContext = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 800 } });
+  const page: Page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  await page.goto(url);
+  await until(page, 'the window to connect and show a pane', () => {
+    const st = (window as any).pane.store.getState();
+    const s = st.sessions[st.sessionId];
+    return st.conn.state === 'open' && s?.focused != null && (window as any).pane.screen(s.focused) !== null;
+  });
+  const close = async () => {
+    await context.close().catch(() => undefined);
+    if (proc.exitCode === null) {
+      proc.kill('SIGTERM');
+      await new Promise((r) => {
+        proc.once('exit', r);
+        setTimeout(r, 5000);
+      });
+    }
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  };
+  return { dir, page, cli, close };
+}
+
+let sh: Awaited<ReturnType<typeof openAgentShell>>;
+let agent: string;
+let pane: number;
+
+const badge = () => region(sh.page, pane).locator('.agent-state');
+const badgeState = () => badge().getAttribute('data-state');
+const notices = () => sh.page.locator(`.notice[data-pane="${pane}"]`);
+
+describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
+  beforeAll(async () => {
+    sh = await openAgentShell();
+  }, 60_000);
+  afterAll(async () => {
+    await sh?.close();
+  });
+
+  it('launches the demo agent into a pane whose tag names it and shows it waiting, with a notice', async () => {
+    const proj = path.join(sh.dir, 'proj');
+    fs.mkdirSync(proj);
+    const run = sh.cli('agent', 'run', '--app', 'demo-agent', '--cwd', proj);
+    expect(run.code, run.stderr).toBe(0);
+    const [name, id] = run.stdout.trim().split(' ') as [string, string];
+    agent = name;
+    pane = Number(id.split(':')[1]);
+    await waitScreen(sh.page, pane, 'demo>', 30_000);
+    await expect.poll(badgeState, { timeout: 20_000 }).toBe('waiting');
+    const tag = region(sh.page, pane).getByRole('toolbar', { name: `tag of ${agent}` });
+    await expect.poll(() => tag.count()).toBe(1);
+    // The since-when is in the badge's accessible label and tooltip.
+    expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} waiting since `));
+    expect(await badge().getAttribute('title')).toMatch(/^waiting since .* from hooks/);
+    await expect.poll(() => notices().filter({ hasText: `${agent}` }).filter({ hasText: 'is waiting for you' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await shot(sh.page, 'agents-01-waiting');
+  }, 60_000);
+
+  it('shows the badge go working, then waiting again when the agent asks, with a notice that focuses the pane', async () => {
+    for (const n of await sh.page.locator('.notice button[aria-label="dismiss"]').all()) await n.click();
+    // Give it a task, as a person typing in its pane would.
+    const sent = sh.cli('send', '-t', String(pane), 'add a usage section to the README');
+    expect(sent.code, sent.stderr).toBe(0);
+    await expect.poll(badgeState, { timeout: 15_000, interval: 20 }).toBe('working');
+    await shot(sh.page, 'agents-02-working');
+    await waitScreen(sh.page, pane, '[y/n]', 30_000);
+    await expect.poll(badgeState, { timeout: 15_000 }).toBe('waiting');
+    // Move focus away, so clicking the notice has something to do.
+    const other = (await view(sh.page)).tiles.find((t) => t !== pane)!;
+    await sh.page.evaluate((p) => (window as any).pane.client.act('pane/focus', { pane: p }), other);
+    await until(sh.page, 'focus elsewhere', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${other};`) as () => boolean);
+    const note = notices().filter({ hasText: 'is waiting for you' });
+    await expect.poll(() => note.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await shot(sh.page, 'agents-03-asks');
+    await note.first().locator('.notice-go').click();
+    await until(sh.page, 'the notice focusing the agent pane', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${pane};`) as () => boolean);
+    expect(sh.cli('send', '-t', String(pane), 'y').code).toBe(0);
+    await waitScreen(sh.page, pane, '✔ done', 30_000);
+  }, 90_000);
+
+  it('shows a convergence warning in the tag, and a notice, when awareness.converge is set', async () => {
+    const r = sh.cli('attr', '-t', String(pane), 'awareness.converge=bob (bottom-right): auth, jwt');
+    expect(r.code, r.stderr).toBe(0);
+    const warn = region(sh.page, pane).locator('.agent-converge');
+    await expect.poll(() => warn.textContent(), { timeout: 10_000 }).toBe('⚠ converges with bob (bottom-right): auth, jwt');
+    expect(await warn.getAttribute('aria-label')).toBe('warning: converges with bob (bottom-right): auth, jwt');
+    await expect.poll(() => notices().filter({ hasText: 'converges with bob (bottom-right): auth, jwt' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await shot(sh.page, 'agents-04-converge');
+    // Cleared, it leaves the tag.
+    expect(sh.cli('attr', '-t', String(pane), 'awareness.converge=').code).toBe(0);
+    await expect.poll(() => warn.count(), { timeout: 10_000 }).toBe(0);
+  }, 30_000);
+
+  it('lists the agent in the peers view pane', async () => {
+    const r = sh.cli('peers');
+    expect(r.code, r.stderr).toBe(0);
+    const peers = Number(r.stdout.trim().split(':').pop());
+    await waitScreen(sh.page, peers, agent, 20_000);
+    await shot(sh.page, 'agents-05-peers');
+  }, 30_000);
+});

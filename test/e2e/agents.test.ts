@@ -73,6 +73,11 @@ let pane: number;
 
 const badge = () => region(sh.page, pane).locator('.agent-state');
 const badgeState = () => badge().getAttribute('data-state');
+/** A close-up of the agent pane's tag, to look at. */
+const tagShot = async (name: string) => {
+  fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
+  await region(sh.page, pane).locator('.tag').screenshot({ path: path.join(root, 'test-results', `${name}.png`) });
+};
 const notices = () => sh.page.locator(`.notice[data-pane="${pane}"]`);
 
 describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
@@ -100,6 +105,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     expect(await badge().getAttribute('title')).toMatch(/^waiting since .* from hooks/);
     await expect.poll(() => notices().filter({ hasText: `${agent}` }).filter({ hasText: 'is waiting for you' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await shot(sh.page, 'agents-01-waiting');
+    await tagShot('agents-01-waiting-tag');
   }, 60_000);
 
   it('shows the badge go working, then waiting again when the agent asks, with a notice that focuses the pane', async () => {
@@ -132,6 +138,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     expect(await warn.getAttribute('aria-label')).toBe('warning: converges with bob (bottom-right): auth, jwt');
     await expect.poll(() => notices().filter({ hasText: 'converges with bob (bottom-right): auth, jwt' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await shot(sh.page, 'agents-04-converge');
+    await tagShot('agents-04-converge-tag');
     // Cleared, it leaves the tag.
     expect(sh.cli('attr', '-t', String(pane), 'awareness.converge=').code).toBe(0);
     await expect.poll(() => warn.count(), { timeout: 10_000 }).toBe(0);

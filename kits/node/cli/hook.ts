@@ -40,6 +40,7 @@ export async function runHook(h: HookRun): Promise<number> {
   const start = Date.now();
   const left = () => Math.max(1, budget - (Date.now() - start));
   let finished = false;
+  let client: Awaited<ReturnType<typeof connectWire>> | undefined;
   const work = (async () => {
     const raw = await readStdin(h.stdin, left());
     if (raw.trim() === '') return;
@@ -51,6 +52,7 @@ export async function runHook(h: HookRun): Promise<number> {
     }
     if (input === null || typeof input !== 'object' || Array.isArray(input)) return;
     const c = await connectWire(h.socketPath, left(), h.token);
+    client = c;
     try {
       const params: { input: Record<string, unknown>; pane?: string; agent?: string } = { input: input as Record<string, unknown> };
       const pane = h.env.PANE_ID;
@@ -71,5 +73,7 @@ export async function runHook(h: HookRun): Promise<number> {
     if (!(e instanceof NoServerError)) h.err(`pane hook: ${(e as Error).message}`);
   }
   finished = true;
+  // A server that took the hello but never answers must not keep this process alive past its budget.
+  client?.close();
   return 0;
 }

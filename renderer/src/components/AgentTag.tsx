@@ -31,6 +31,18 @@ export function agentTopics(attrs: Record<string, string>): string {
   return t.split(/\s*,\s*/).filter(Boolean).join(', ');
 }
 
+/** Whole topics while they fit in `max` characters, then "+N" for the rest. */
+export function shortTopics(topics: string, max = TOPICS_CHARS): string {
+  const all = topics.split(', ').filter(Boolean);
+  const shown: string[] = [];
+  for (const t of all) {
+    if (shown.length > 0 && [...shown, t].join(', ').length > max) break;
+    shown.push(t.length > max ? `${t.slice(0, max - 1)}…` : t);
+  }
+  const rest = all.length - shown.length;
+  return shown.join(', ') + (rest > 0 ? ` +${rest}` : '');
+}
+
 export function AgentTag({ pane }: { pane: Pane }) {
   const a = pane.attrs;
   if (!a.agent) return null;
@@ -67,7 +79,7 @@ export function AgentTag({ pane }: { pane: Pane }) {
       ) : null}
       {topics ? (
         <span className="agent-topics" role="note" aria-label={`topics: ${topics}`} title={`topics: ${topics}`}>
-          {topics.length > TOPICS_CHARS ? `${topics.slice(0, TOPICS_CHARS - 1)}…` : topics}
+          {shortTopics(topics)}
         </span>
       ) : null}
       {converge ? (

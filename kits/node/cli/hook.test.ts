@@ -15,10 +15,10 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `pane hook` with the event on stdin; resolves to its exit, output and wall time. */
-function hook(socket: string, budgetEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string; ms: number }> {
+function hook(socket: string): Promise<{ code: number | null; out: string; ms: number }> {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [BIN, '--socket', socket, 'hook'], { env: cleanEnv(budgetEnv), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--socket', socket, 'hook'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('exit', (code) => resolve({ code, out, ms: Date.now() - t0 }));

@@ -40,13 +40,28 @@ async function openAgentShell() {
     proc.stderr!.on('data', onData);
     proc.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
   });
-  const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [bin, '--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000 });
+  const cli = (...args: string[]) => cliIn('', ...args);
+  const cliIn = (input: string, ...args: string[]) => {
+    const r = spawnSync(process.execPath, [bin, '--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000, input });
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   };
   const context: BrowserContext = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 800 } });
   const page: Page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  // Desktop notifications granted, and recorded (headless Chromium shows none).
+  await context.grantPermissions(['notifications'], { origin: new URL(url).origin });
+  await page.addInitScript(() => {
+    const Real = window.Notification;
+    const shown: { title: string; body: string }[] = [];
+    class Recorded extends Real {
+      constructor(title: string, o?: NotificationOptions) {
+        super(title, o);
+        shown.push({ title, body: o?.body ?? '' });
+      }
+    }
+    (window as any).Notification = Recorded;
+    (window as any).shownNotifications = shown;
+  });
   await page.goto(url);
   await until(page, 'the window to connect and show a pane', () => {
     const st = (window as any).pane.store.getState();
@@ -64,7 +79,7 @@ async function openAgentShell() {
     }
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
-  return { dir, page, cli, close };
+  return { dir, page, cli, cliIn, close };
 }
 
 let sh: Awaited<ReturnType<typeof openAgentShell>>;
@@ -123,12 +138,22 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await until(sh.page, 'focus elsewhere', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${other};`) as () => boolean);
     const note = notices().filter({ hasText: 'is waiting for you' });
     await expect.poll(() => note.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // With permission granted (and no Electron bridge), the web Notification API is used too.
+    expect(await sh.page.evaluate(() => (window as any).shownNotifications.map((x: { body: string }) => x.body))).toContain(`${agent} (right) is waiting for you`);
     await shot(sh.page, 'agents-03-asks');
     await note.first().locator('.notice-go').click();
     await until(sh.page, 'the notice focusing the agent pane', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${pane};`) as () => boolean);
     expect(sh.cli('send', '-t', String(pane), 'y').code).toBe(0);
     await waitScreen(sh.page, pane, '✔ done', 30_000);
   }, 90_000);
+
+  it('shows unread mail as a count in the tag', async () => {
+    const r = sh.cliIn('please review the usage section\n', 'mail', '-s', 'review', agent);
+    expect(r.code, r.stderr).toBe(0);
+    const unread = region(sh.page, pane).getByRole('note', { name: '1 unread mail' });
+    await expect.poll(() => unread.count(), { timeout: 10_000 }).toBe(1);
+    expect(await unread.textContent()).toBe('✉ 1');
+  }, 30_000);
 
   it('shows a convergence warning in the tag, and a notice, when awareness.converge is set', async () => {
     const r = sh.cli('attr', '-t', String(pane), 'awareness.converge=bob (bottom-right): auth, jwt');

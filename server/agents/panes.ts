@@ -4,6 +4,7 @@
 // git worktree; and every terminal gets the finger/mail/write/pane shims on PATH.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AGENT_SIGNATURE_PREFIX, AgentNameSchema, type AgentApp } from '../../kits/protocol/agent';
 import { PaneFault } from '../../kits/protocol/error';
 import type { AppEntry } from '../../kits/protocol/app';
@@ -137,7 +138,20 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
 /** The `pane` entry point the shims run: dist/pane.mjs beside the bundle (or the repo's, from source). */
 export function paneEntry(svc: AgentService): string | null {
   if (svc.options.paneBin) return svc.options.paneBin;
-  const candidates = [process.argv[1] && /pane\.mjs$/.test(process.argv[1]) ? process.argv[1] : '', path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'pane.mjs'), path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'dist', 'pane.mjs')];
+  // This code runs from dist/pane.mjs, a dist/chunks/ chunk, another dist/ entry (start.mjs),
+  // or the sources (server/agents/); a CommonJS bundle has no import.meta.url at all.
+  let here: string | null = null;
+  try {
+    here = path.dirname(fileURLToPath(import.meta.url));
+  } catch {
+    here = null;
+  }
+  const argv1 = process.argv[1] ?? '';
+  const candidates = [
+    /pane\.mjs$/.test(argv1) ? argv1 : '',
+    argv1 ? path.join(path.dirname(argv1), 'pane.mjs') : '',
+    ...(here ? [path.join(here, 'pane.mjs'), path.join(here, '..', 'pane.mjs'), path.join(here, '..', '..', 'dist', 'pane.mjs')] : []),
+  ];
   return candidates.find((c) => c && fs.existsSync(c)) ?? null;
 }
 

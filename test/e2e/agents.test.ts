@@ -14,9 +14,9 @@ import { chromiumMissing, CHROMIUM, CHROMIUM_ARGS, ensureBuilt, region, root, sh
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 /**
- * The window served by `pane serve --http` from the built bundle. (The `npm start`
- * entry shell.ts uses cannot launch agents yet: bundled into dist/start.mjs, the
- * agent service looks for dist/pane.mjs one directory too high.)
+ * The window served by `pane serve --http` from the built bundle (the CLI's own
+ * server, as `pane agent run` users start it), with web notifications granted and
+ * recorded in the page.
  */
 async function openAgentShell() {
   ensureBuilt();

@@ -41,7 +41,20 @@ export async function harness(o: Partial<StartOptions> = {}): Promise<Harness> {
     async close() {
       for (const c of conns) c.close();
       await running.stop();
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      // Shells being killed (history) and background state writers may still be
+      // writing into the temp home for a moment after stop: retry, then leave it.
+      for (let i = 0; ; i++) {
+        try {
+          fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+          break;
+        } catch (e) {
+          if (i >= 5) {
+            console.warn(`harness: could not remove ${dir}: ${(e as Error).message}`);
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
     },
   };
 }

@@ -1,20 +1,22 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { awareness, hookUnderLoad } from './awareness';
 import { cli } from './cli';
+import { ctrlcRows } from './ctrlc';
 import { memory } from './memory';
 import { namespace } from './namespace';
 import { have, tmpdir } from './procs';
+import { renderer } from './renderer';
 import { roundtrip } from './roundtrip';
 import { fmt, range, table, type Row } from './stats';
 import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -90,6 +92,8 @@ try {
     rows.push({ bench: '`pane hook` with no server (ms)', figure: range(a.hookNoServer, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hookNoServer.median, a.nodeStdin.median), aim: 'exit 0, silent' });
     rows.push({ bench: '`pane finger` one-shot, 50 agents (ms)', figure: range(a.finger50, 1), anchor: `agent/list round trip ${range(a.list50, 2)}`, ratio: '—', aim: 'report' });
   }
+  if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
+  if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -1,0 +1,315 @@
+// The renderer benches' harness: a real `pane serve --http` process, Debian's
+// Chromium driven by playwright-core on the page it serves, and an in-page probe
+// that times each pane's xterm write callbacks (the renderer is not changed for it).
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Connection } from '../kits/client/connection';
+import { client, paneBin, sleep } from './procs';
+
+export const CHROMIUM = process.env.PANE_CHROMIUM ?? '/usr/bin/chromium';
+/** The flags the e2e suite uses: headless, no sandbox (root in a container), no GPU, nothing phoning home. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const VIEWPORT = { width: 1280, height: 800 };
+
+type Chromium = typeof import('playwright-core').chromium;
+let chromiumMod: Chromium | null = null;
+/** playwright-core is loaded at run time, not bundled into dist/bench.mjs (it finds its own files on disk). */
+export async function chromium(): Promise<Chromium> {
+  const name = 'playwright-core';
+  chromiumMod ??= ((await import(name)) as typeof import('playwright-core')).chromium;
+  return chromiumMod;
+}
+
+export interface Served {
+  proc: ChildProcess;
+  socket: string;
+  url: string;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+/** `pane serve --socket S --http 0` with a bash session, as the Chromium host runs it; resolves once it prints its URL. */
+export async function serveHttp(dir: string, bin = paneBin, extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
+  fs.mkdirSync(dir, { recursive: true });
+  const socket = path.join(dir, 's.sock');
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dir,
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/bash',
+    PS1: '$ ',
+    XDG_CONFIG_HOME: path.join(dir, 'config'),
+    XDG_RUNTIME_DIR: path.join(dir, 'run'),
+    ...extraEnv,
+  };
+  const proc = spawn(process.execPath, [bin, 'serve', '--socket', socket, '--http', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`pane serve did not start: ${out}`)), 20_000);
+    proc.stderr!.on('data', (b: Buffer) => {
+      out += String(b);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?secret=\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`pane serve exited (${code}): ${out}`)));
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (proc.exitCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+      setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+    });
+  return { proc, socket, url, dir, stop };
+}
+
+/** A fresh Chromium profile (as `npm start` gives each launch) with one page. */
+export async function openBrowser(profile: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await (await chromium()).launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: VIEWPORT });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (e) => console.error(`bench page error: ${e.message}`));
+  return { context, page };
+}
+
+export interface Shell {
+  served: Served;
+  context: BrowserContext;
+  page: Page;
+  /** A bench client over the unix socket, to launch and arrange panes. */
+  c: Connection;
+  /** The session's first pane (a bash shell). */
+  first: number;
+  /** Process start → URL printed, → browser up, → prompt visible in the page (ms); in the page from navigation: DOMContentLoaded, prompt. */
+  timings: { served: number; browser: number; prompt: number; dcl: number; pagePrompt: number };
+  close(): Promise<void>;
+}
+
+/** Cold start of the Chromium host: server process, browser, page, until the shell's prompt is in the page's xterm. */
+export async function openShell(dir: string, bin = paneBin, extraEnv: NodeJS.ProcessEnv = {}): Promise<Shell> {
+  const t0 = performance.now();
+  const served = await serveHttp(dir, bin, extraEnv);
+  const tServed = performance.now() - t0;
+  const { context, page } = await openBrowser(path.join(dir, 'profile'));
+  const tBrowser = performance.now() - t0;
+  await page.goto(served.url);
+  const first = (await page.waitForFunction(
+    () => {
+      const p = (window as any).pane;
+      const st = p?.store.getState();
+      const s = st?.sessions[st.sessionId];
+      const n = s?.focused;
+      return st?.conn.state === 'open' && n != null && /[$#] $/m.test(p.screen(n) ?? '') ? (n as number) : null;
+    },
+    undefined,
+    { timeout: 30_000, polling: 'raf' },
+  ).then((h) => h.jsonValue())) as number;
+  const tPrompt = performance.now() - t0;
+  // The page's own view, from its navigation start: script loaded and run (DOMContentLoaded), prompt seen.
+  const inPage = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return { dcl: nav?.domContentLoadedEventEnd ?? Number.NaN, prompt: performance.now() };
+  });
+  const c = await client(served.socket, 'bench-renderer');
+  await c.call('events/subscribe', { families: ['pane'] });
+  return {
+    served,
+    context,
+    page,
+    c,
+    first,
+    timings: { served: tServed, browser: tBrowser, prompt: tPrompt, dcl: inPage.dcl, pagePrompt: inPage.prompt },
+    async close() {
+      c.close();
+      await context.close().catch(() => undefined);
+      await served.stop();
+    },
+  };
+}
+
+/** Launches a program in a new pane beside `beside` and waits until the page has attached a terminal to it. */
+export async function launchPane(sh: Shell, args: string[], beside = sh.first, direction: 'horizontal' | 'vertical' = 'horizontal'): Promise<number> {
+  const { pane } = await sh.c.call('pane/launch', { pane: beside, direction, launch: { program: args[0]!, args: args.slice(1) } });
+  await sh.page.waitForFunction((n) => (window as any).pane.screen(n) !== null && (window as any).pane.term(n)?.element != null, pane, { timeout: 15_000, polling: 50 });
+  return pane;
+}
+
+/**
+ * Installs the probe in the page (idempotent) and wraps pane n's xterm `write`
+ * so each write callback (xterm has parsed that data) is counted and timed, and
+ * (when asked) watched for a piece of text.
+ * Per pane: bytes parsed, time of the last callback; an armed echo records, for
+ * the first callback after a keydown, key → parsed and key → next animation frame
+ * (a rAF queued from the callback runs after xterm's own render in that frame).
+ * Key times are the keydown's event.timeStamp: when the browser took the input,
+ * so time spent queued behind a busy main thread counts.
+ */
+export async function watchPane(page: Page, n: number): Promise<void> {
+  const ok = await page.evaluate((pane) => {
+    const w = window as any;
+    if (!w.__pb) {
+      const pb: any = { panes: {}, keyAt: 0, key: '', bytesAtKey: {} };
+      window.addEventListener(
+        'keydown',
+        (e) => {
+          pb.keyAt = e.timeStamp;
+          pb.key = e.key;
+          pb.bytesAtKey = {};
+          for (const [k, s] of Object.entries(pb.panes)) pb.bytesAtKey[k] = (s as { bytes: number }).bytes;
+        },
+        true,
+      );
+      w.__pb = pb;
+    }
+    const term = w.pane.term(pane);
+    if (!term) return false;
+    if (term.__pbWrapped) return true;
+    const st = {
+      bytes: 0,
+      last: 0,
+      arm: null as null | { key: number },
+      echoes: [] as { parsed: number; frame: number }[],
+      // Text to wait for (decoded only while wanted), and who to tell when it is parsed.
+      want: null as null | string,
+      tail: '',
+      seen: null as null | ((t: number) => void),
+      // Starvation: time with every written byte parsed, waiting for the next write.
+      submitted: 0,
+      starved: 0,
+      starvedSince: -1,
+    };
+    const dec = new TextDecoder();
+    w.__pb.panes[pane] = st;
+    const orig = term.write.bind(term);
+    term.write = (data: string | Uint8Array, cb?: () => void) => {
+      const n = typeof data === 'string' ? data.length : data.byteLength;
+      if (st.starvedSince >= 0) st.starved += performance.now() - st.starvedSince;
+      st.starvedSince = -1;
+      st.submitted += n;
+      return orig(data, () => {
+        const now = performance.now();
+        st.bytes += n;
+        if (st.bytes === st.submitted) st.starvedSince = now;
+        st.last = now;
+        if (st.arm) {
+          const key = st.arm.key;
+          st.arm = null;
+          requestAnimationFrame(() => st.echoes.push({ parsed: now - key, frame: performance.now() - key }));
+        }
+        if (st.want !== null) {
+          st.tail = (st.tail + (typeof data === 'string' ? data : dec.decode(data))).slice(-256);
+          if (st.tail.includes(st.want)) {
+            st.want = null;
+            st.seen?.(now);
+          }
+        }
+        cb?.();
+      });
+    };
+    term.__pbWrapped = true;
+    return true;
+  }, n);
+  if (!ok) throw new Error(`bench: pane ${n} has no terminal in the page`);
+}
+
+/** Focuses pane n's terminal in the page (keys typed go to it). */
+export async function focusTerm(page: Page, n: number): Promise<void> {
+  await page.evaluate((p) => (window as any).pane.term(p).focus(), n);
+  await page.waitForFunction((p) => document.activeElement === (window as any).pane.term(p).textarea, n, { polling: 20 });
+}
+
+/**
+ * One keystroke echo: presses `key` (a real input event through the browser)
+ * and waits for the pane's next write callback. Returns ms from the keydown to
+ * parsed, and to the next frame.
+ */
+export async function echoOnce(page: Page, n: number, key = 'a'): Promise<{ parsed: number; frame: number }> {
+  const before = await page.evaluate((p) => {
+    const w = window as any;
+    const st = w.__pb.panes[p];
+    // Armed when the key arrives: the keydown listener runs before xterm sends it.
+    const arm = (e: KeyboardEvent) => {
+      if (e.key.length === 1) st.arm = { key: e.timeStamp };
+      window.removeEventListener('keydown', arm, true);
+    };
+    window.addEventListener('keydown', arm, true);
+    return st.echoes.length;
+  }, n);
+  await page.keyboard.press(key);
+  const h = await page.waitForFunction(([p, k]) => (window as any).__pb.panes[p].echoes[k] ?? null, [n, before] as const, { polling: 5, timeout: 10_000 });
+  return (await h.jsonValue()) as { parsed: number; frame: number };
+}
+
+/** Bytes parsed so far in pane n and the time of the last write callback (page clock). */
+export async function parsedState(page: Page, n: number): Promise<{ bytes: number; last: number; now: number; keyAt: number; bytesAtKey: number; starved: number }> {
+  return page.evaluate((p) => {
+    const w = window as any;
+    const st = w.__pb.panes[p];
+    return { bytes: st.bytes, last: st.last, now: performance.now(), keyAt: w.__pb.keyAt, bytesAtKey: w.__pb.bytesAtKey?.[p] ?? 0, starved: st.starved };
+  }, n);
+}
+
+/** Waits until pane n has had no write callback for `quietMs`; returns the last callback's time (page clock). */
+export async function waitQuiet(page: Page, n: number, quietMs: number, timeoutMs = 20_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = await parsedState(page, n);
+    if (s.now - s.last >= quietMs) return s.last;
+    if (Date.now() > deadline) throw new Error(`bench: pane ${n} never went quiet`);
+    await sleep(Math.max(10, quietMs - (s.now - s.last)));
+  }
+}
+
+/** Sum of Pss (kB → bytes) over a process and all its descendants (Linux /proc/PID/smaps_rollup). */
+export function pssOfTree(pid: number): number {
+  const kids = new Map<number, number[]>();
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = kids.get(ppid) ?? [];
+      list.push(Number(e));
+      kids.set(ppid, list);
+    } catch {
+      // exited while we looked
+    }
+  }
+  let sum = 0;
+  const walk = (p: number) => {
+    sum += pssOf(p);
+    for (const k of kids.get(p) ?? []) walk(k);
+  };
+  walk(pid);
+  return sum;
+}
+
+export function pssOf(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The browser process playwright started for this profile (a child of this process). */
+export function browserPid(profile: string): number {
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && cmd.some((a) => a.includes(profile))) return Number(e);
+    } catch {
+      // gone
+    }
+  }
+  throw new Error(`bench: no browser process for ${profile}`);
+}

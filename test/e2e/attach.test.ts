@@ -59,8 +59,11 @@ describe.skipIf(chromiumMissing)(`attaching a window to a running server${chromi
   it('refuses a page without the secret', async () => {
     const page = await context.newPage();
     await page.goto(url.replace(/\?secret=.*/, ''));
-    await until(page, 'the refusal to show', () => (window as any).pane.store.getState().conn.state === 'closed');
-    expect(await page.getByRole('status').first().innerText()).toMatch(/no connection/);
+    await until(page, 'the refusal', () => (window as any).pane.store.getState().conn.state === 'closed');
+    // The store turns 'closed' a render before the hint says so: wait for the words.
+    const hint = page.getByRole('status').filter({ hasText: /no connection/ }).first();
+    await hint.waitFor({ timeout: 10_000 });
+    expect(await hint.innerText()).toMatch(/no connection to the pane server/);
     await page.close();
   });
 

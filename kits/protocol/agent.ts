@@ -142,6 +142,8 @@ export const MailSchema = z.object({
   date: z.number(),
   body: z.string(),
   seen: z.boolean(),
+  /** The awareness message this mail is a copy of (it is also handed over as hook context). */
+  ref: z.string().optional(),
 });
 export type Mail = z.infer<typeof MailSchema>;
 

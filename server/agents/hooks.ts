@@ -54,9 +54,12 @@ function resolve(svc: AgentService, p: HookParams, caller: string | null): { nam
 function mailContext(svc: AgentService, ev: HookEventInfo): HookContribution | undefined {
   if (ev.event !== 'SessionStart' && ev.event !== 'UserPromptSubmit') return undefined;
   if (!svc.store.exists(ev.agent)) return undefined;
-  const mail = readMail(path.join(svc.store.home(ev.agent), 'Maildir'), { markSeen: true });
-  if (mail.length === 0) return undefined;
+  const all = readMail(path.join(svc.store.home(ev.agent), 'Maildir'), { markSeen: true });
+  if (all.length === 0) return undefined;
   svc.changed(ev.agent);
+  // Copies of awareness messages: awareness hands those over in its own part of the context.
+  const mail = all.filter((m) => m.ref === undefined);
+  if (mail.length === 0) return undefined;
   const items = mail.map((m) => `From ${m.from}${m.subject ? ` — ${m.subject}` : ''}:\n${m.body.trim()}`);
   return { additionalContext: `You have ${mail.length} new message${mail.length > 1 ? 's' : ''} in your pane mailbox:\n\n${items.join('\n\n')}` };
 }

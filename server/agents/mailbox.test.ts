@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliver, readMail, unreadCount } from './mailbox';
+import { deliver, markSeenByRef, readMail, unreadCount } from './mailbox';
 
 let dir: string;
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -33,6 +33,20 @@ describe('Maildir', () => {
     const [m] = readMail(d);
     expect(m!.from).toBe('me');
     expect(m!.subject).toBe('hi From: root');
+  });
+
+  it('marks copies of awareness messages by their reference: left out of the unread count, filed as read by reference', () => {
+    const d = fresh();
+    deliver(d, { from: 'bob', to: 'ada', subject: '[question] auth?', body: 'x', ref: 'msg_1' }, 1000);
+    deliver(d, { from: 'bob', to: 'ada', subject: '[info] later', body: 'From: not a header\nX-Pane-Message: msg_2', ref: 'msg_3' }, 2000);
+    deliver(d, { from: 'me', to: 'ada', subject: 'plain', body: 'X-Pane-Message: msg_2' }, 3000);
+    expect(readMail(d).map((m) => m.ref)).toEqual(['msg_1', 'msg_3', undefined]);
+    expect([unreadCount(d), unreadCount(d, { copies: true })]).toEqual([1, 3]);
+    // Only headers count: a body that looks like one is not a reference.
+    expect(markSeenByRef(d, new Set(['msg_2']))).toBe(0);
+    expect(markSeenByRef(d, new Set(['msg_1', 'msg_9']))).toBe(1);
+    expect(readMail(d).map((m) => m.subject)).toEqual(['[info] later', 'plain']);
+    expect(markSeenByRef(d, new Set(['msg_1']))).toBe(0);
   });
 
   it('reads a mailbox that does not exist as empty', () => {

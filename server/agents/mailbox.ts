@@ -15,12 +15,27 @@ export function ensureMaildir(dir: string): void {
 /** Header values are one line: a newline in a subject must not forge headers. */
 const oneLine = (s: string) => s.replace(/[\r\n]+/g, ' ').trim();
 
-export function deliver(dir: string, m: { from: string; to: string; subject: string; body: string }, now = Date.now()): string {
+/** The header naming the awareness message a mail copies (see `markSeenByRef`). */
+const REF_HEADER = 'X-Pane-Message';
+const REF_LINE = new RegExp(`^${REF_HEADER}: (.+)$`, 'im');
+
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  body: string;
+  /** The awareness message this mail is a copy of. */
+  ref?: string;
+}
+
+export function deliver(dir: string, m: OutgoingMail, now = Date.now()): string {
   ensureMaildir(dir);
   const id = `${now}.P${process.pid}Q${++seq}.${os.hostname().replace(/[/:]/g, '_')}`;
   const text =
     `From: ${oneLine(m.from)}\nTo: ${oneLine(m.to)}\nSubject: ${oneLine(m.subject)}\n` +
-    `Date: ${new Date(now).toUTCString()}\nMessage-ID: <${id}@pane>\n\n${m.body}${m.body.endsWith('\n') ? '' : '\n'}`;
+    `Date: ${new Date(now).toUTCString()}\nMessage-ID: <${id}@pane>\n` +
+    (m.ref ? `${REF_HEADER}: ${oneLine(m.ref)}\n` : '') +
+    `\n${m.body}${m.body.endsWith('\n') ? '' : '\n'}`;
   const tmp = path.join(dir, 'tmp', id);
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   fs.renameSync(tmp, path.join(dir, 'new', id));
@@ -37,7 +52,8 @@ function parse(id: string, text: string, seen: boolean, mtime: number): Mail {
     if (i > 0) h.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
   }
   const date = Date.parse(h.get('date') ?? '');
-  return { id, from: h.get('from') ?? '?', to: h.get('to') ?? '?', subject: h.get('subject') ?? '', date: Number.isFinite(date) ? date : mtime, body, seen };
+  const ref = h.get(REF_HEADER.toLowerCase());
+  return { id, from: h.get('from') ?? '?', to: h.get('to') ?? '?', subject: h.get('subject') ?? '', date: Number.isFinite(date) ? date : mtime, body, seen, ...(ref ? { ref } : {}) };
 }
 
 interface Entry {
@@ -66,8 +82,31 @@ function entries(dir: string): Entry[] {
   return out.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
 }
 
-export function unreadCount(dir: string): number {
-  return entries(dir).filter((e) => !e.seen).length;
+/** The awareness message a mail file copies, from its header (null: ordinary mail, or unreadable). */
+function refOf(file: string): string | null {
+  let head: string;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(4096);
+      head = buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+  const end = head.indexOf('\n\n');
+  const m = REF_LINE.exec(end < 0 ? head : head.slice(0, end));
+  return m ? m[1]!.trim() : null;
+}
+
+/**
+ * Unread mail. Copies of awareness messages are left out unless `copies`: the tag
+ * counts those as pending messages already, and one message is not two badges.
+ */
+export function unreadCount(dir: string, o: { copies?: boolean } = {}): number {
+  return entries(dir).filter((e) => !e.seen && (o.copies || refOf(e.file) === null)).length;
 }
 
 /** Messages, oldest first: unseen ones only unless `all`; `markSeen` files them as read. */
@@ -93,4 +132,24 @@ export function readMail(dir: string, o: { all?: boolean; markSeen?: boolean } =
     }
   }
   return out;
+}
+
+/**
+ * Files as read the unseen copies of these awareness messages (they were handed
+ * over as hook context): the same words are not "new" twice. Returns how many.
+ */
+export function markSeenByRef(dir: string, refs: ReadonlySet<string>): number {
+  let n = 0;
+  for (const e of entries(dir)) {
+    if (e.seen) continue;
+    const ref = refOf(e.file);
+    if (ref === null || !refs.has(ref)) continue;
+    try {
+      fs.renameSync(e.file, path.join(dir, 'cur', `${e.id}:2,S`));
+      n++;
+    } catch {
+      // read meanwhile: fine
+    }
+  }
+  return n;
 }

@@ -269,6 +269,9 @@ export class AgentService {
     };
   }
 
+  /** Told when an agent reads mail that copies awareness messages (their ids), so those count as handed over. */
+  readonly copiesRead: ((name: string, refs: string[]) => void)[] = [];
+
   /** The live pane a human's words should reach: the waiting one first, then any running one. */
   inputPane(name: string): Pane | undefined {
     const live = this.panesOf(name)

@@ -389,6 +389,18 @@ export class Awareness {
     return out;
   }
 
+  /** The agent saw these messages elsewhere (it read their mail copies): they are handed over. */
+  acknowledge(name: string, ids: readonly string[]): Message[] {
+    const want = new Set(ids);
+    const out = this.pending(name).filter((m) => want.has(m.id));
+    if (out.length) {
+      markDelivered(out, name);
+      this.emit({ kind: 'delivered', agent: name, messages: out });
+      this.changed('registry');
+    }
+    return out;
+  }
+
   // ---- context, handoff, delegation ---------------------------------------
 
   /** The hook context for an agent's turn; `deliver` marks its messages as handed over. */

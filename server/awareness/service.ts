@@ -10,8 +10,9 @@ import type { PaneServer } from '../paneServer';
 import type { Whereabouts } from './agentRecord';
 import type { Clock } from './clock';
 import { DEFAULT_CONFIG, type AwarenessConfig } from './config';
-import { Awareness } from './engine';
+import { Awareness, type AwarenessEvent } from './engine';
 import { hookContribution } from './hook';
+import { copyToMailboxes, fileCopiesAsRead } from './mailCopies';
 import { loadDomainMap, loadState, Saver } from './persist';
 import { Presenter } from './presenter';
 import { configFrom, projectClaimConflict, readSettings, type ClaimConflict } from './settings';
@@ -61,7 +62,10 @@ export class AwarenessService {
         const st = agentsOf(server)?.runtimes.get(n)?.state;
         return st === undefined || st === 'exited' ? undefined : st !== 'working';
       },
-      onEvent: (e) => presenter?.handle(e),
+      onEvent: (e) => {
+        presenter?.handle(e);
+        this.mailbox(e);
+      },
       onChange: (parts) => saver?.mark(parts),
     });
     this.saver = saver = new Saver(this.store, () => this.aw.state(), this.warn);
@@ -78,7 +82,12 @@ export class AwarenessService {
     if (domainsFile) this.stops.push(pollTargets([{ path: domainsFile, kind: 'file' }], () => this.aw.setDomainMap(loadDomainMap(domainsFile, this.warn))));
     this.stops.push(server.listen((event, data) => this.onServerEvent(event, data)));
     const agents = agentsOf(server);
-    if (agents) this.stops.push(agents.addHookContributor((ev) => hookContribution(this, ev)));
+    if (agents) {
+      this.stops.push(agents.addHookContributor((ev) => hookContribution(this, ev)));
+      const read = (name: string, refs: string[]) => void this.aw.acknowledge(name, refs);
+      agents.copiesRead.push(read);
+      this.stops.push(() => agents.copiesRead.splice(agents.copiesRead.indexOf(read) >>> 0, 1));
+    }
     server.onStop(() => this.stop());
   }
 
@@ -86,6 +95,14 @@ export class AwarenessService {
   async stop(): Promise<void> {
     for (const s of this.stops.splice(0)) s();
     await this.saver.close();
+  }
+
+  /** Messages go to the addressees' mailboxes too; handed over as context, their copies are read. */
+  private mailbox(e: AwarenessEvent): void {
+    const agents = agentsOf(this.server);
+    if (!agents) return;
+    if (e.kind === 'message') copyToMailboxes(e.message, this.aw, agents, this.warn);
+    else if (e.kind === 'delivered') fileCopiesAsRead(e.agent, e.messages.map((m) => m.id), agents);
   }
 
   /** The live panes an agent shows in: the one its hooks named, and its agent panes. */

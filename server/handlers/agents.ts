@@ -120,7 +120,12 @@ export const agentHandlers: HandlerTable = {
     const name = selfOrHuman(ctx, p.name, 'mail');
     needAccount(svc, name);
     const messages = readMail(path.join(svc.store.home(name), 'Maildir'), { all: p.all, markSeen: p.markRead });
-    if (p.markRead && messages.some((m) => !m.seen)) svc.changed(name);
+    if (p.markRead && messages.some((m) => !m.seen)) {
+      // Copies of awareness messages, read here, are handed over: no second telling at the next turn.
+      const refs = messages.filter((m) => !m.seen && m.ref !== undefined).map((m) => m.ref!);
+      if (refs.length) for (const f of svc.copiesRead) f(name, refs);
+      svc.changed(name);
+    }
     return { name, messages };
   },
 

@@ -152,6 +152,41 @@ describe('awareness in the server', () => {
     expect(String(again?.additionalContext ?? '')).not.toContain('are you on auth.ts?');
   });
 
+  it('puts a copy of each message in the target’s mailbox, filed as read once handed over, and reading it counts as handed over', async () => {
+    const ada = await agent('ada', 'top-left');
+    const bob = await agent('bob', 'bottom-right');
+    await ada.hook('SessionStart', {});
+    await bob.hook('SessionStart', {});
+    const c = await h.connect();
+    const sent = await bob.c.call('awareness/message', { to: { kind: 'agent', name: 'ada' }, type: 'question', priority: 'high', text: 'are you on auth.ts?\nI am about to rename it.' });
+    const box = await c.call('agent/inbox', { name: 'ada', all: true, markRead: false });
+    expect(box.messages).toEqual([expect.objectContaining({ from: 'bob', to: 'ada', subject: '[high question] are you on auth.ts?', seen: false, ref: sent.id })]);
+    expect(box.messages[0]!.body).toMatch(/^are you on auth\.ts\?\nI am about to rename it\.\n\n-- \nquestion from bob \(bottom-right\), .*\nAnswer with: pane awareness message --type answer bob 'TEXT'\n$/);
+    expect(h.events.some((e) => e.event === 'agent/mailed' && e.data.to === 'ada' && e.data.from === 'bob')).toBe(true);
+    // One badge for one message: the pending count, not the mail count too.
+    const attrs = (await c.call('pane/get', { pane: ada.pane })).attrs;
+    expect([attrs['awareness.messages'], attrs['agent.unread']]).toEqual(['1', '0']);
+    // Handed over at ada's next turn (by awareness, not a second time as "new mail"): the copy is read.
+    const ctx = String((await ada.hook('UserPromptSubmit', { prompt: 'carry on' }))?.additionalContext);
+    expect(ctx.match(/are you on auth\.ts\?/g)).toHaveLength(1);
+    expect(ctx).not.toContain('in your pane mailbox');
+    expect((await c.call('agent/inbox', { name: 'ada', all: true, markRead: false })).messages.map((m) => m.seen)).toEqual([true]);
+
+    // bob reads ada's answer as mail: it is handed over, and not told again at bob's next turn.
+    await ada.c.call('awareness/message', { to: { kind: 'agent', name: 'bob' }, type: 'answer', text: 'no, go ahead' });
+    expect((await c.call('awareness/inbox', { agent: 'bob', markRead: false })).messages).toHaveLength(1);
+    const read = await bob.c.call('agent/inbox', { markRead: true });
+    expect(read.messages.map((m) => m.subject)).toEqual(['[answer] no, go ahead']);
+    expect((await c.call('awareness/inbox', { agent: 'bob', markRead: false })).messages).toEqual([]);
+    expect(String((await bob.hook('UserPromptSubmit', { prompt: 'rename auth.ts' }))?.additionalContext ?? '')).not.toContain('go ahead');
+
+    // A broadcast reaches every other account's mailbox, not the sender's.
+    await c.call('awareness/message', { agent: 'ada', to: { kind: 'all' }, type: 'done', text: 'auth.ts renamed' });
+    const subjects = async (name: string) => (await c.call('agent/inbox', { name, all: true, markRead: false })).messages.map((m) => m.subject);
+    expect(await subjects('bob')).toContain('[done] auth.ts renamed');
+    expect(await subjects('ada')).not.toContain('[done] auth.ts renamed');
+  });
+
   it('answers every recorded hook event, ignores unknown ones, and releases claims at SessionEnd', async () => {
     const ada = await agent('ada', 'top-left');
     await agent('bob', 'bottom-right').then((b) => b.hook('SessionStart', {}));

@@ -84,10 +84,14 @@ export class Presenter {
       case 'delivered':
         this.refresh(e.agent);
         return;
-      case 'agent':
+      case 'agent': {
         server.publish('awareness/agent-changed', { agent: aw.view(e.agent) });
-        this.refresh(e.agent.name);
+        // Its partners' tags name it by quadrant: a move must reach them too.
+        const name = e.agent.name;
+        const partners = aw.predictions().flatMap((p) => (p.a === name ? [p.b] : p.b === name ? [p.a] : []));
+        this.refresh(name, ...partners);
         return;
+      }
       case 'learned':
         return;
     }

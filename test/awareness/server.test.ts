@@ -94,6 +94,10 @@ describe('awareness in the server', () => {
     expect(preds.active.map((p) => p.type)).toEqual(expect.arrayContaining(['approaching', 'mutual-deepening']));
     const peers = await c.call('awareness/agents', {});
     expect(peers.agents.map((a) => a.label)).toEqual(['ada (top-left)', 'bob (bottom-right)']);
+
+    // ada's pane moves: bob's warning names ada where she is now.
+    await c.call('pane/attrs', { pane: ada.pane, set: { quadrant: 'bottom-left' } });
+    expect((await c.call('pane/get', { pane: bob.pane })).attrs['awareness.converge']).toMatch(/^ada \(bottom-left\): /);
   });
 
   it('warns an Edit into a file another agent claims, naming holder, quadrant and reason; asks when the project says so', async () => {

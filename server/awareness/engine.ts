@@ -1,83 +1,44 @@
 // The awareness engine: one object owning every agent's topics and trajectory,
 // the message log, the claims, the predictions and the learned domains. Pure of
 // I/O (time comes from a Clock, persistence and events go out through callbacks),
-// so the server, the tests and the benchmark drive the very same code.
+// so the server, the tests and the benchmark drive the very same code. Each part
+// is kept by its own module (agentRegistry, messageBoard, claimBook, forecaster,
+// domainBook); this file wires them together and runs what spans them: prompts,
+// tool use and collisions, coordination, context, handoff and delegation.
 import crypto from 'node:crypto';
-import { faults } from '../../kits/protocol/error';
-import type { AgentAwareness, AgentView, Claim, Message, Outcome, Prediction, ResourceKind } from '../../kits/protocol/awareness';
-import { applyPrompt, applyTool, newAgent, place, type Whereabouts } from './agentRecord';
+import type { AgentAwareness, AgentView, Claim, Message, Outcome, Prediction, PredictionState, Resolution, ResourceKind } from '../../kits/protocol/awareness';
+import { applyPrompt, applyTool, type Whereabouts } from './agentRecord';
+import { AgentRegistry } from './agentRegistry';
 import { ClaimBook, type ClaimInput } from './claimBook';
-import type { ClaimChanges, ClaimOutcome, ClaimsState } from './claims';
-import type { Clock } from './clock';
-import { systemClock } from './clock';
+import type { ClaimOutcome } from './claims';
+import { systemClock, type Clock } from './clock';
 import { makeConfig, type AwarenessConfig } from './config';
 import { buildContext } from './context';
-import { detectAll, profileOf } from './convergence';
 import { suggest, type Suggestion } from './delegation';
-import { DEFAULT_DOMAINS, indexDomains, learn, type DomainIndex, type DomainMap } from './domains';
+import { DomainBook } from './domainBook';
+import type { DomainMap } from './domains';
+import type { AwarenessEvent, AwarenessOptions, AwarenessState, Part } from './engineTypes';
+import { Forecaster } from './forecaster';
 import { buildHandoff, type Handoff } from './handoff';
-import { exchanged, markDelivered, pendingFor, post, type NewMessage } from './messages';
-import { applyDetections, emptyPredictions, recordCollision, resolveById, type Calibration, type PassResult, type PredictionEnv } from './predictions';
+import { MessageBoard } from './messageBoard';
+import type { NewMessage } from './messages';
+import { emptyPredictions, type PassResult } from './predictions';
 import { extractTopics, vocabOf, type Vocab } from './topics';
-import type { PredictionState, Resolution } from '../../kits/protocol/awareness';
 
-export type AwarenessEvent =
-  | { kind: 'agent'; agent: AgentAwareness }
-  | { kind: 'predicted'; prediction: Prediction }
-  | { kind: 'resolved'; resolution: Resolution }
-  | { kind: 'calibrated'; calibration: Calibration }
-  | { kind: 'claims'; changes: ClaimChanges }
-  | { kind: 'message'; message: Message }
-  | { kind: 'delivered'; agent: string; messages: Message[] }
-  | { kind: 'collision'; a: string; b: string; file: string }
-  | { kind: 'learned'; topic: string; domain: string };
-
-/** The parts of the state that live in separate files. */
-export type Part = 'registry' | 'claims' | 'predictions' | 'learned';
-
-export interface AwarenessState {
-  agents: AgentAwareness[];
-  messages: Message[];
-  claims: ClaimsState;
-  predictions: PredictionState;
-  learned: { domains: DomainMap; pending: Record<string, number> };
-}
-
-export interface AwarenessOptions {
-  config?: Partial<AwarenessConfig>;
-  clock?: Clock;
-  /** The configured domain map (default: a small built-in one). */
-  domains?: DomainMap;
-  ids?: () => string;
-  /** The server knows more: e.g. the agent's pane has exited. */
-  externalStale?: (name: string) => boolean;
-  /** The agents' status machine, where it has one: waiting or idle means free for work. */
-  externalIdle?: (name: string) => boolean | undefined;
-  onEvent?: (e: AwarenessEvent) => void;
-  onChange?: (parts: Part[]) => void;
-  state?: AwarenessState;
-}
-
+export type { AwarenessEvent, AwarenessOptions, AwarenessState, Part } from './engineTypes';
 export type { ClaimInput } from './claimBook';
-
-/** A bound on agents (each costs a profile in every pass); far beyond any desk. */
-export const MAX_AGENTS = 1000;
-/** Ended or stale agents are dropped from the registry after a day: history enough for a late handoff. */
-const RETAIN_MS = 24 * 3600_000;
+export { MAX_AGENTS } from './agentRegistry';
 
 export class Awareness {
   readonly cfg: AwarenessConfig;
   private readonly clock: Clock;
   private readonly vocab: Vocab;
   private readonly o: AwarenessOptions;
-  private agents = new Map<string, AgentAwareness>();
-  private messages: Message[] = [];
+  private readonly agents: AgentRegistry;
+  private readonly board: MessageBoard;
   private readonly book: ClaimBook;
-  private preds: PredictionState;
-  private domainMap: DomainMap;
-  private learned: DomainMap = {};
-  private learnCounts = new Map<string, number>();
-  private idx: DomainIndex;
+  private readonly domainBook: DomainBook;
+  private readonly forecast: Forecaster;
   /** Recent writes per file, for collisions; memory only: a restart forgets minutes of history, nothing more. */
   private writes = new Map<string, { agent: string; at: number }[]>();
 
@@ -86,9 +47,27 @@ export class Awareness {
     this.cfg = makeConfig(o.config);
     this.clock = o.clock ?? systemClock;
     this.vocab = vocabOf(this.cfg);
-    this.domainMap = o.domains ?? DEFAULT_DOMAINS;
-    this.preds = emptyPredictions(this.cfg.threshold);
-    this.book = new ClaimBook({ claims: [], log: [] }, {
+    const st = o.state;
+    this.domainBook = new DomainBook(o.domains, st?.learned);
+    this.agents = new AgentRegistry(st?.agents ?? [], {
+      now: () => this.now(),
+      staleAfterMs: this.cfg.staleAfterMs,
+      idleAfterMs: this.cfg.idleAfterMs,
+      externalStale: o.externalStale,
+      externalIdle: o.externalIdle,
+      shown: (agent) => this.emit({ kind: 'agent', agent }),
+      changed: () => this.changed('registry'),
+    });
+    // Messages are saved with the agents, in the registry file.
+    this.board = new MessageBoard(st?.messages ?? [], {
+      now: () => this.now(),
+      newId: () => this.id('msg'),
+      maxMessages: this.cfg.maxMessages,
+      who: (name) => this.agents.get(name) ?? { name, pane: null, quadrant: null },
+      emit: (e) => this.emit(e),
+      changed: () => this.changed('registry'),
+    });
+    this.book = new ClaimBook(st?.claims ?? { claims: [], log: [] }, {
       now: () => this.now(),
       contestTimeoutMs: this.cfg.contestTimeoutMs,
       maxLog: this.cfg.maxClaimLog,
@@ -100,135 +79,62 @@ export class Awareness {
         this.changed('claims');
       },
     });
-    if (o.state) this.restore(o.state);
-    this.idx = indexDomains(this.domainMap, this.learned);
+    this.forecast = new Forecaster(st?.predictions ?? emptyPredictions(this.cfg.threshold), {
+      now: () => this.now(),
+      cfg: this.cfg,
+      newId: () => this.id('prd'),
+      label: this.label,
+      live: () => this.live(),
+      isLive: (n) => this.agents.has(n) && !this.isStale(n),
+      coordinated: (a, b, since) => this.coordinated(a, b, since),
+      idx: () => this.domainBook.idx,
+      emit: (e) => this.emit(e),
+      changed: () => this.changed('predictions'),
+    });
   }
 
   // ---- state ---------------------------------------------------------------
 
-  private restore(s: AwarenessState): void {
-    this.agents = new Map(s.agents.map((a) => [a.name, a]));
-    this.messages = s.messages;
-    this.book.st = s.claims;
-    this.preds = s.predictions;
-    this.learned = s.learned.domains;
-    this.learnCounts = new Map(Object.entries(s.learned.pending));
-  }
-
   state(): AwarenessState {
     return {
-      agents: [...this.agents.values()],
-      messages: this.messages,
+      agents: this.agents.records(),
+      messages: this.board.log,
       claims: this.book.st,
-      predictions: this.preds,
-      learned: { domains: this.learned, pending: Object.fromEntries(this.learnCounts) },
+      predictions: this.forecast.st,
+      learned: this.domainBook.state(),
     };
   }
 
-  setDomainMap(map: DomainMap): void {
-    this.domainMap = map;
-    this.idx = indexDomains(this.domainMap, this.learned);
-  }
+  setDomainMap = (map: DomainMap): void => this.domainBook.setMap(map);
+  domains = (): { configured: DomainMap; learned: DomainMap } => this.domainBook.view();
 
-  domains(): { configured: DomainMap; learned: DomainMap } {
-    return { configured: this.domainMap, learned: this.learned };
-  }
+  private now = (): number => this.clock.now();
+  private id = (prefix: string): string => `${prefix}_${this.o.ids ? this.o.ids() : crypto.randomUUID().slice(0, 8)}`;
+  private emit = (e: AwarenessEvent): void => this.o.onEvent?.(e);
+  private changed = (...parts: Part[]): void => this.o.onChange?.(parts);
 
-  private now(): number {
-    return this.clock.now();
-  }
-
-  private id(prefix: string): string {
-    return `${prefix}_${this.o.ids ? this.o.ids() : crypto.randomUUID().slice(0, 8)}`;
-  }
-
-  private emit(e: AwarenessEvent): void {
-    this.o.onEvent?.(e);
-  }
-
-  private changed(...parts: Part[]): void {
-    this.o.onChange?.(parts);
-  }
-
-  // ---- agents --------------------------------------------------------------
+  // ---- agents (agentRegistry.ts) -------------------------------------------
 
   /** "ada (top-left)": how every line names an agent. */
-  label = (name: string): string => {
-    const q = this.agents.get(name)?.quadrant;
-    return q ? `${name} (${q})` : name;
-  };
-
-  agent(name: string): AgentAwareness | undefined {
-    return this.agents.get(name);
-  }
-
-  isStale(name: string): boolean {
-    const a = this.agents.get(name);
-    // Not an agent (a person's claim): only its TTL ends it.
-    if (!a) return false;
-    return a.endedAt !== null || this.now() - a.lastActive >= this.cfg.staleAfterMs || (this.o.externalStale?.(name) ?? false);
-  }
-
-  isIdle(a: AgentAwareness): boolean {
-    if (this.isStale(a.name)) return false;
-    return this.o.externalIdle?.(a.name) ?? this.now() - a.lastActive >= this.cfg.idleAfterMs;
-  }
-
+  label = (name: string): string => this.agents.label(name);
+  agent = (name: string): AgentAwareness | undefined => this.agents.get(name);
+  isStale = (name: string): boolean => this.agents.isStale(name);
+  isIdle = (a: AgentAwareness): boolean => this.agents.isIdle(a);
   /** Agents not stale, by name. */
-  live(): AgentAwareness[] {
-    return [...this.agents.values()].filter((a) => !this.isStale(a.name)).sort((x, y) => (x.name < y.name ? -1 : 1));
-  }
-
+  live = (): AgentAwareness[] => this.agents.live();
   /** An agent as the protocol shows it: with its label and whether it is stale or idle. */
-  view(a: AgentAwareness): AgentView {
-    return { ...a, label: this.label(a.name), stale: this.isStale(a.name), idle: this.isIdle(a) };
-  }
-
-  all(): AgentAwareness[] {
-    return [...this.agents.values()].sort((x, y) => (x.name < y.name ? -1 : 1));
-  }
-
-  private ensure(name: string, w: Whereabouts = {}): AgentAwareness {
-    let a = this.agents.get(name);
-    if (!a) {
-      if (this.agents.size >= MAX_AGENTS) this.pruneAgents(0);
-      if (this.agents.size >= MAX_AGENTS) throw faults.failed(`awareness already follows ${MAX_AGENTS} agents; ${name} is not added`);
-      a = newAgent(name, this.now(), w);
-      this.agents.set(name, a);
-    } else place(a, w);
-    return a;
-  }
-
+  view = (a: AgentAwareness): AgentView => this.agents.view(a);
+  all = (): AgentAwareness[] => this.agents.all();
   /** The agent is here (a session started, a pane moved): no prompt, no topics. */
-  see(name: string, w: Whereabouts = {}): AgentAwareness {
-    const known = this.agents.get(name);
-    const a = this.ensure(name, w);
-    const returned = known !== undefined && known.endedAt !== null;
-    a.lastActive = this.now();
-    a.endedAt = null;
-    if (!known || returned) this.emit({ kind: 'agent', agent: a });
-    this.changed('registry');
-    return a;
-  }
-
+  see = (name: string, w: Whereabouts = {}): AgentAwareness => this.agents.see(name, w);
   /** Where an agent is (pane, quadrant, cwd) changed, without activity. */
-  locate(name: string, w: Whereabouts): void {
-    const a = this.agents.get(name);
-    if (a && place(a, w)) {
-      this.emit({ kind: 'agent', agent: a });
-      this.changed('registry');
-    }
-  }
+  locate = (name: string, w: Whereabouts): void => this.agents.locate(name, w);
 
   /** A prompt: topics, trajectory, learning, then a convergence pass. */
   prompt(name: string, text: string, w: Whereabouts = {}): { agent: AgentAwareness; topics: string[]; pass: PassResult } {
-    const a = this.ensure(name, w);
+    const a = this.agents.ensure(name, w);
     const topics = applyPrompt(a, text, this.now(), this.cfg, this.vocab);
-    const got = learn(topics, this.idx, this.learnCounts, this.learned, this.cfg.learnAfter);
-    if (got.length) {
-      this.idx = indexDomains(this.domainMap, this.learned);
-      for (const g of got) this.emit({ kind: 'learned', ...g });
-    }
+    for (const g of this.domainBook.observe(topics, this.cfg.learnAfter)) this.emit({ kind: 'learned', ...g });
     this.changed('registry', 'learned');
     this.emit({ kind: 'agent', agent: a });
     return { agent: a, topics, pass: this.pass() };
@@ -239,7 +145,7 @@ export class Awareness {
    * to a file another agent wrote lately, or holds a claim on, is a collision.
    */
   tool(name: string, t: { files: readonly string[]; write: boolean }, w: Whereabouts = {}): { collisions: string[]; claimed: Claim[] } {
-    const a = this.ensure(name, w);
+    const a = this.agents.ensure(name, w);
     const now = this.now();
     const moved = applyTool(a, t.files, now, this.cfg, this.vocab);
     this.changed('registry');
@@ -256,18 +162,13 @@ export class Awareness {
         }
         this.writes.set(f, [...recent, { agent: name, at: now }]);
       }
-      for (const other of collisions) this.collide(name, other, t.files[0] ?? '');
+      for (const other of collisions) this.forecast.collision(name, other, t.files[0] ?? '');
     }
     if (moved) {
       this.emit({ kind: 'agent', agent: a });
       this.pass();
     }
     return { collisions: [...collisions], claimed };
-  }
-
-  private collide(a: string, b: string, file: string): void {
-    this.emit({ kind: 'collision', a, b, file });
-    this.report(recordCollision(this.preds, a, b, this.predEnv()));
   }
 
   /** The agent's session ended: it leaves predictions and releases its claims. */
@@ -281,70 +182,25 @@ export class Awareness {
     this.pass();
   }
 
-  /** Drops agents stale for longer than `retainMs` (a day, or 0 when the registry is full). */
-  private pruneAgents(retainMs = RETAIN_MS): void {
-    const now = this.now();
-    for (const a of [...this.agents.values()]) {
-      const since = a.endedAt ?? a.lastActive + this.cfg.staleAfterMs;
-      if (this.isStale(a.name) && now - since >= retainMs) {
-        this.agents.delete(a.name);
-        this.changed('registry');
-      }
-    }
-  }
-
-  // ---- convergence ---------------------------------------------------------
-
-  private predEnv(): PredictionEnv {
-    return {
-      now: this.now(),
-      cfg: this.cfg,
-      newId: () => this.id('prd'),
-      label: this.label,
-      live: (n) => this.agents.has(n) && !this.isStale(n),
-      coordinated: (a, b, since) => this.coordinated(a, b, since),
-    };
-  }
+  // ---- convergence (forecaster.ts) -----------------------------------------
 
   /** A message between the two, or a claim made by either, since `since`. */
   private coordinated(a: string, b: string, since: number): boolean {
     const A = this.agents.get(a);
     const B = this.agents.get(b);
-    if (A && B && exchanged(this.messages, A, B, since)) return true;
+    if (A && B && this.board.exchangedSince(A, B, since)) return true;
     return this.book.claimedSince([a, b], since);
-  }
-
-  private report(r: PassResult): void {
-    for (const p of r.created) this.emit({ kind: 'predicted', prediction: p });
-    for (const x of r.resolved) this.emit({ kind: 'resolved', resolution: x });
-    for (const c of r.calibrations) this.emit({ kind: 'calibrated', calibration: c });
-    this.changed('predictions');
   }
 
   /** One convergence pass over every live agent. */
   pass(): PassResult {
-    this.pruneAgents();
-    const profiles = this.live().map((a) => profileOf(a, this.idx, this.cfg.topN));
-    const dets = detectAll(profiles, this.preds.threshold, this.idx, this.cfg.window);
-    const r = applyDetections(this.preds, dets, this.predEnv());
-    this.report(r);
-    return r;
+    this.agents.prune();
+    return this.forecast.pass();
   }
 
-  predictions(): Prediction[] {
-    return this.preds.active;
-  }
-
-  predictionState(): PredictionState {
-    return this.preds;
-  }
-
-  resolve(id: string, outcome: Outcome): Resolution | null {
-    const r = resolveById(this.preds, id, outcome, this.predEnv());
-    if (!r) return null;
-    this.report(r);
-    return r.resolved[0] ?? null;
-  }
+  predictions = (): Prediction[] => this.forecast.st.active;
+  predictionState = (): PredictionState => this.forecast.st;
+  resolve = (id: string, outcome: Outcome): Resolution | null => this.forecast.resolve(id, outcome);
 
   // ---- claims (claimBook.ts) ----------------------------------------------
 
@@ -359,67 +215,35 @@ export class Awareness {
   /** Claims by others covering a file `asker` is about to write. */
   claimsOn = (file: string, asker: string): Claim[] => this.book.on(file, asker);
 
-  // ---- messages ------------------------------------------------------------
+  // ---- messages (messageBoard.ts) ------------------------------------------
 
-  message(m: NewMessage): Message {
-    const msg = post(this.messages, m, this.now(), this.id('msg'), this.cfg.maxMessages);
-    this.emit({ kind: 'message', message: msg });
-    this.changed('registry');
-    return msg;
-  }
-
-  messageLog(): readonly Message[] {
-    return this.messages;
-  }
-
+  message = (m: NewMessage): Message => this.board.post(m);
+  messageLog = (): readonly Message[] => this.board.log;
   /** Messages waiting for an agent (known or not yet seen). */
-  pending(name: string): Message[] {
-    const a = this.agents.get(name) ?? newAgent(name, this.now());
-    return pendingFor(this.messages, a);
-  }
-
+  pending = (name: string): Message[] => this.board.pending(name);
   /** Hands the pending messages over and marks them delivered. */
-  deliver(name: string): Message[] {
-    const out = this.pending(name);
-    if (out.length) {
-      markDelivered(out, name);
-      this.emit({ kind: 'delivered', agent: name, messages: out });
-      this.changed('registry');
-    }
-    return out;
-  }
-
+  deliver = (name: string): Message[] => this.board.deliver(name);
   /** The agent saw these messages elsewhere (it read their mail copies): they are handed over. */
-  acknowledge(name: string, ids: readonly string[]): Message[] {
-    const want = new Set(ids);
-    const out = this.pending(name).filter((m) => want.has(m.id));
-    if (out.length) {
-      markDelivered(out, name);
-      this.emit({ kind: 'delivered', agent: name, messages: out });
-      this.changed('registry');
-    }
-    return out;
-  }
+  acknowledge = (name: string, ids: readonly string[]): Message[] => this.board.acknowledge(name, ids);
 
   // ---- context, handoff, delegation ---------------------------------------
 
   /** The hook context for an agent's turn; `deliver` marks its messages as handed over. */
   contextFor(name: string, deliver: boolean): string {
     const pending = deliver ? this.deliver(name) : this.pending(name);
-    return buildContext({ me: name, agents: this.live(), claims: this.claims(), predictions: this.preds.active, pending, now: this.now(), label: this.label });
+    return buildContext({ me: name, agents: this.live(), claims: this.claims(), predictions: this.predictions(), pending, now: this.now(), label: this.label });
   }
 
   handoff(from: string, to: string, send = true): (Handoff & { message: Message | null }) | null {
     const a = this.agents.get(from);
     if (!a) return null;
-    const msgs = this.messages.filter((m) => m.from === from || (m.target.kind === 'agent' && m.target.name === from));
-    const h = buildHandoff({ agent: a, to, claims: this.claims(), predictions: this.preds.active, messages: msgs, now: this.now(), label: this.label });
+    const h = buildHandoff({ agent: a, to, claims: this.claims(), predictions: this.predictions(), messages: this.board.involving(from), now: this.now(), label: this.label });
     const message = send ? this.message({ from, target: { kind: 'agent', name: to }, type: 'handoff', priority: 'high', text: h.text }) : null;
     return { ...h, message };
   }
 
   delegate(task: string, max = 3): { topics: string[]; suggestions: Suggestion[] } {
     const topics = extractTopics(task, this.vocab);
-    return { topics, suggestions: suggest(topics, this.live(), (a) => this.isIdle(a), this.idx, this.label, max) };
+    return { topics, suggestions: suggest(topics, this.live(), (a) => this.isIdle(a), this.domainBook.idx, this.label, max) };
   }
 }

@@ -239,7 +239,7 @@ export const agentMethods = {
     }),
     result: PaneAckSchema.extend({ agent: name }),
     cap: 'write',
-    doc: 'Launches an agent’s app in a new pane signed com.pane.ai.agent.NAME (a new account when no name is given).',
+    doc: 'Launches an agent’s app in a new pane signed com.pane.ai.agent.NAME (a new account when no name is given): beside the pane given, else beside or below the roomiest tiled pane, along its longer side.',
   }),
   'agent/open': method({
     params: z.object({

@@ -3,7 +3,7 @@
 // that agent, may read only its own mail and set only its own .plan.
 import path from 'node:path';
 import { faults, PaneFault } from '../../kits/protocol/error';
-import type { Pane } from '../../kits/protocol/model';
+import type { Pane, Session, SplitDirection } from '../../kits/protocol/model';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { summarize } from '../agents/access';
 import { checkPane } from '../agents/accessCheck';
@@ -14,6 +14,7 @@ import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
 import { findApp } from '../config/appFiles';
+import { rects } from '../model/layout';
 import { configOf } from '../config/configService';
 import { dispatchInternal } from './registry';
 import type { HandlerContext, HandlerTable } from './types';
@@ -49,6 +50,27 @@ function selfOrHuman(ctx: HandlerContext, name: string | undefined, what: string
 function converseOf(ctx: HandlerContext, p: Pane | undefined): 'write' | 'output' {
   const app = p?.attrs.app ? findApp(configOf(ctx.server).apps, p.attrs.app) : undefined;
   return app?.agent?.converse ?? 'write';
+}
+
+/**
+ * Where a new agent pane goes when none is named: beside or below the roomiest
+ * tiled pane of the session, along its longer side (cells are about twice as
+ * tall as wide) — agents launched one after another tile evenly instead of
+ * halving the same corner again and again.
+ */
+function roomiest(ctx: HandlerContext, session: string | undefined, direction: SplitDirection | undefined): { pane?: number; session?: string; direction?: SplitDirection } {
+  const base = session !== undefined ? { session } : {};
+  let s: Session;
+  try {
+    s = ctx.server.session(session);
+  } catch {
+    return base; // pane/split names the problem
+  }
+  if (s.zoomed !== null) return base;
+  let best: { pane: number; w: number; h: number } | null = null;
+  for (const [pane, r] of rects(s.layout, s.viewport)) if (!best || r.w * r.h > best.w * best.h) best = { pane, w: r.w, h: r.h };
+  if (!best) return base;
+  return { ...base, pane: best.pane, direction: direction ?? (best.w > best.h * 2 ? 'horizontal' : 'vertical') };
 }
 
 export const agentHandlers: HandlerTable = {
@@ -159,11 +181,11 @@ export const agentHandlers: HandlerTable = {
     const app = findApp(list, appId || 'demo-agent');
     if (!app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
     const launch = app.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
-    const target = p.pane !== undefined ? { pane: p.pane } : p.session !== undefined ? { session: p.session } : {};
+    const target = p.pane !== undefined ? { pane: p.pane } : roomiest(ctx, p.session, p.direction);
     const attrs: Record<string, string> = { ...(app.attrs ?? {}), app: app.id, ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
     const ack = (await dispatchInternal(
       'pane/split',
-      { ...target, direction: p.direction ?? 'horizontal', ...(launch ? { launch } : {}), kind: 'agent', attrs },
+      { direction: p.direction ?? 'horizontal', ...target, ...(launch ? { launch } : {}), kind: 'agent', attrs },
       ctx,
     )) as PaneAck;
     const agent = svc.panes.get(ack.pane)?.agent ?? ctx.server.panes.get(ack.pane)?.attrs.agent ?? '';

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { attachConfig } from '../../server/config/configService';
+import { rects } from '../../server/model/layout';
 import { buildOnce } from '../cli/harness';
 import { waitForOutput } from '../server/harness';
 import { agentHarness, type AgentHarness } from './helpers';
@@ -42,6 +43,32 @@ describe('launching agents', () => {
     expect((await c.call('agent/get', { name: 'ada' })).app).toBe('envdump');
     // A second launch of the same app while ada runs is a second agent.
     expect((await c.call('agent/launch', { app: 'envdump' })).agent).toBe('bob');
+  });
+
+  it('places each new agent beside or below the roomiest pane, along its longer side, unless told where', async () => {
+    const c = await h.connect();
+    const { sessions } = await c.call('session/list', {});
+    const session = sessions[0]!.id;
+    await c.call('session/viewport', { session, cols: 200, rows: 50 });
+    const geometry = async () => {
+      const s = await c.call('session/get', { session });
+      return Object.fromEntries(rects(s.layout, s.viewport)) as Record<number, unknown>;
+    };
+    const first = (await c.call('session/get', { session })).focused!;
+    const a = await c.call('agent/launch', { app: 'envdump' });
+    // 200×50 is wide: beside it.
+    expect((await geometry())[a.pane]).toMatchObject({ x: 100, y: 0, w: 100, h: 50 });
+    // Two 100×50 halves (square on screen): the first is split, below — lines stay long.
+    await c.call('pane/focus', { pane: a.pane });
+    const b = await c.call('agent/launch', { app: 'envdump' });
+    const g = await geometry();
+    expect(g[b.pane]).toMatchObject({ x: 0, y: 25, w: 100, h: 25 });
+    // Now a's half is the roomiest, though b has focus.
+    const d = await c.call('agent/launch', { app: 'envdump' });
+    expect((await geometry())[d.pane]).toMatchObject({ x: 100, y: 25, w: 100, h: 25 });
+    // Told where, it goes there.
+    const e = await c.call('agent/launch', { app: 'envdump', pane: first, direction: 'horizontal' });
+    expect((await geometry())[e.pane]).toMatchObject({ x: 50, y: 0, w: 50, h: 25 });
   });
 
   it('says plainly when the agent CLI is not installed, and how to install it', async () => {

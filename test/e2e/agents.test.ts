@@ -169,11 +169,48 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await expect.poll(() => warn.count(), { timeout: 10_000 }).toBe(0);
   }, 30_000);
 
+  it('warns two agents whose prompts drift together: each tag names the other by quadrant, a desktop notification says so, and each is told at its next turn', async () => {
+    const proj = path.join(sh.dir, 'shop');
+    fs.mkdirSync(proj);
+    const two: { name: string; pane: number }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const run = sh.cli('agent', 'run', '--app', 'demo-agent', '--cwd', proj);
+      expect(run.code, run.stderr).toBe(0);
+      const [name, id] = run.stdout.trim().split(' ') as [string, string];
+      two.push({ name, pane: Number(id.split(':')[1]) });
+    }
+    const [x, y] = two as [{ name: string; pane: number }, { name: string; pane: number }];
+    for (const a of two) await expect.poll(() => region(sh.page, a.pane).locator('.agent-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('waiting');
+    // Each task asks a y/n question midway; "n" after every task answers it, so all lines go at once.
+    const tasks = (xs: string[]) => xs.flatMap((t) => [t, 'n']).join('\n');
+    expect(sh.cli('send', '-t', String(x.pane), tasks(['style the settings page css layout', 'add jwt auth to the login page', 'jwt auth login session expiry', 'jwt auth login token refresh'])).code).toBe(0);
+    expect(sh.cli('send', '-t', String(y.pane), tasks(['database migration for the orders table', 'jwt login auth for the api', 'auth login jwt token verification', 'jwt auth login session cleanup'])).code).toBe(0);
+
+    // The quadrant each pane is in, as this window reported it.
+    const quadrant = (n: number) => sh.page.evaluate((p) => (window as any).pane.store.getState().panes[p].attrs.quadrant as string, n);
+    const warning = (n: number) => region(sh.page, n).locator('.agent-converge');
+    const names = async (me: typeof x, other: typeof x) => new RegExp(`^⚠ converges with ${other.name} \\(${await quadrant(other.pane)}\\): .*(jwt|auth|login)`).test((await warning(me.pane).textContent().catch(() => '')) ?? '');
+    await expect.poll(() => names(x, y), { timeout: 120_000, interval: 250 }).toBe(true);
+    await expect.poll(() => names(y, x), { timeout: 30_000, interval: 250 }).toBe(true);
+    await shot(sh.page, 'agents-05-real-convergence');
+
+    // The desktop notification (the web one here; Electron's bridge in the app) names both by quadrant.
+    const shown = async () => (await sh.page.evaluate(() => (window as any).shownNotifications.map((n: { body: string }) => n.body))) as string[];
+    const qx = await quadrant(x.pane);
+    const qy = await quadrant(y.pane);
+    await expect.poll(async () => (await shown()).some((b) => b.startsWith(`${x.name} (${qx}): ⚠ converges with ${y.name} (${qy})`) || b.startsWith(`${y.name} (${qy}): ⚠ converges with ${x.name} (${qx})`)), { timeout: 10_000 }).toBe(true);
+
+    // And each agent hears of the other at a later turn (the demo agent prints the hook context it gets).
+    const screenOf = (n: number) => sh.cli('screen', '-t', String(n)).stdout.replace(/\n/g, '');
+    await expect.poll(() => new RegExp(`Convergence:.*${y.name} \\(`).test(screenOf(x.pane)), { timeout: 120_000, interval: 500 }).toBe(true);
+    await expect.poll(() => new RegExp(`Convergence:.*${x.name} \\(`).test(screenOf(y.pane)), { timeout: 120_000, interval: 500 }).toBe(true);
+  }, 300_000);
+
   it('lists the agent in the peers view pane', async () => {
     const r = sh.cli('peers');
     expect(r.code, r.stderr).toBe(0);
     const peers = Number(r.stdout.trim().split(':').pop());
     await waitScreen(sh.page, peers, agent, 20_000);
-    await shot(sh.page, 'agents-05-peers');
+    await shot(sh.page, 'agents-06-peers');
   }, 30_000);
 });

@@ -83,7 +83,7 @@ export const agentCommands: CommandSpec[] = [
   },
   {
     command: 'agent run',
-    summary: 'launch an agent in a new pane beside the target (a new account unless NAME)',
+    summary: 'launch an agent in a new pane: beside the target, else the roomiest pane (a new account unless NAME)',
     flags: [
       TARGET,
       { name: 'app', type: 'string', value: 'APP', doc: 'app file to run (default: the agent’s .app, else demo-agent)' },

@@ -83,7 +83,7 @@ export async function main(o = {}) {
     // The "who you are" paragraph pane sends at SessionStart is for real agents; the demo knows.
     const text = (ctx?.additionalContext ?? '').split('\n\n').filter((p) => !p.startsWith('You are the agent')).join('\n\n');
     if (!text) return;
-    say(`📬 pane says:\n${text.split('\n').map((l) => `   ${l}`).join('\n')}`);
+    say(`» pane says:\n${text.split('\n').map((l) => `   ${l}`).join('\n')}`);
     for (const m of text.matchAll(/^From (\S+)(?: — ([^\n]*))?:\n([\s\S]*?)(?=\n\nFrom |\s*$)/gm)) {
       tasks.push({ text: `${m[2] ? `${m[2]}: ` : ''}${m[3].trim()}`, from: m[1] });
     }

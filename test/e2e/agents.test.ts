@@ -192,13 +192,15 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     const names = async (me: typeof x, other: typeof x) => new RegExp(`^⚠ converges with ${other.name} \\(${await quadrant(other.pane)}\\): .*(jwt|auth|login)`).test((await warning(me.pane).textContent().catch(() => '')) ?? '');
     await expect.poll(() => names(x, y), { timeout: 120_000, interval: 250 }).toBe(true);
     await expect.poll(() => names(y, x), { timeout: 30_000, interval: 250 }).toBe(true);
-    await shot(sh.page, 'agents-05-real-convergence');
 
-    // The desktop notification (the web one here; Electron's bridge in the app) names both by quadrant.
+    // The desktop notification (the web one here; Electron's bridge in the app) and the in-window notice name both by quadrant.
     const shown = async () => (await sh.page.evaluate(() => (window as any).shownNotifications.map((n: { body: string }) => n.body))) as string[];
     const qx = await quadrant(x.pane);
     const qy = await quadrant(y.pane);
-    await expect.poll(async () => (await shown()).some((b) => b.startsWith(`${x.name} (${qx}): ⚠ converges with ${y.name} (${qy})`) || b.startsWith(`${y.name} (${qy}): ⚠ converges with ${x.name} (${qx})`)), { timeout: 10_000 }).toBe(true);
+    const told = [`${x.name} (${qx}): ⚠ converges with ${y.name} (${qy})`, `${y.name} (${qy}): ⚠ converges with ${x.name} (${qx})`];
+    await expect.poll(async () => (await shown()).some((b) => told.some((t) => b.startsWith(t))), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => sh.page.locator('.notice').filter({ hasText: told[0] }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await shot(sh.page, 'agents-05-real-convergence');
 
     // And each agent hears of the other at a later turn (the demo agent prints the hook context it gets).
     const screenOf = (n: number) => sh.cli('screen', '-t', String(n)).stdout.replace(/\n/g, '');

@@ -108,13 +108,20 @@ if (!app.requestSingleInstanceLock()) {
     return { url: ready.wsUrl, token: ready.secret };
   });
 
-  ipcMain.on('pane:notify', (e, title: unknown, body: unknown) => {
+  ipcMain.on('pane:notify', (e, title: unknown, body: unknown, pane: unknown) => {
     if (!ready || !trustedSender(e.senderFrame?.url, e.sender, win?.webContents, ready.origin)) return;
     if (typeof title !== 'string' || typeof body !== 'string') return;
     // Only when the person is elsewhere: a bell in the window they are looking at is visible already.
     if (win?.isFocused() || !Notification.isSupported()) return;
     const n = new Notification({ title: title.slice(0, 200), body: body.slice(0, 1000), silent: false });
-    n.on('click', () => win?.show());
+    n.on('click', () => {
+      if (!win || win.isDestroyed()) return;
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+      // The page focuses the pane the notification was about.
+      if (typeof pane === 'number' && Number.isInteger(pane)) win.webContents.send('pane:notification-click', pane);
+    });
     n.show();
   });
 

@@ -31,7 +31,7 @@ export function focusPane(n: number): void {
 
 /** A desktop notification: native in Electron, else the web API if already granted. */
 function desktop(n: number, text: string): void {
-  if (window.paneHost) return window.paneHost.notify('pane', text);
+  if (window.paneHost) return window.paneHost.notify('pane', text, n);
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   // One notification per pane: a newer one replaces the older (tag).
   const note = new Notification('pane', { body: text, tag: `pane-${n}` });
@@ -62,7 +62,7 @@ function onChange(st: AppStore, prev: AppStore): void {
       const seen = n === focused && document.hasFocus();
       if (!seen) {
         st.ring(n);
-        window.paneHost?.notify('pane', `${name}${where} rang the bell`);
+        window.paneHost?.notify('pane', `${name}${where} rang the bell`, n);
       }
     }
     if (waiting(p) && !waiting(before)) {
@@ -81,4 +81,8 @@ function onChange(st: AppStore, prev: AppStore): void {
 
 export function installAttention(): void {
   store.subscribe(onChange);
+  // Electron: a native notification clicked brings the window up; this focuses its pane.
+  window.paneHost?.onNotificationClick?.((n) => {
+    if (store.getState().panes[n]) focusPane(n);
+  });
 }

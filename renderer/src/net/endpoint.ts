@@ -11,7 +11,10 @@ export interface Endpoint {
 /** What electron/preload.ts exposes on window.paneHost. */
 export interface PaneHostBridge {
   endpoint(): Promise<Endpoint>;
-  notify(title: string, body: string): void;
+  /** A native notification; clicking it brings the window up and calls the click listener with `pane`. */
+  notify(title: string, body: string, pane?: number): void;
+  /** Listens for clicks on native notifications (the pane they were about). */
+  onNotificationClick?(listener: (pane: number) => void): void;
   readonly platform: string;
 }
 

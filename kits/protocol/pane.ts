@@ -115,7 +115,7 @@ export const paneMethods = {
     params: z.object({ ...target, zoom: z.boolean().optional() }),
     result: PaneAckSchema,
     cap: 'write',
-    doc: 'Toggles zoom: the pane takes the whole session view.',
+    doc: 'Zooms the pane to the whole session view (zoom true) or unzooms the session (false); toggles when zoom is omitted.',
   }),
   'pane/float': method({
     params: z.object({

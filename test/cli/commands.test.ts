@@ -141,6 +141,13 @@ describe('layout commands', () => {
     expect(saved('z1').session.zoomed).toBe(a);
     ok('zoom', '-t', String(a));
     expect(saved('z1').session.zoomed).toBeNull();
+    // --on and --off say what they want, whatever the state.
+    ok('zoom', '--off', '-t', String(a));
+    expect(saved('z1').session.zoomed).toBeNull();
+    ok('zoom', '--on', '-t', String(a));
+    ok('zoom', '--on', '-t', String(a));
+    expect(saved('z1').session.zoomed).toBe(a);
+    expect(srv.pane(['zoom', '--on', '--off', '-t', String(a)]).stderr).toMatch(/--on and --off contradict/);
   });
 
   it('close ends the pane and its sibling takes the space', () => {

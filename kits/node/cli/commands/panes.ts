@@ -54,7 +54,7 @@ function aim(ctx: CommandContext, a: ParsedArgs): { pane?: PaneRef } {
   return pane === undefined ? {} : { pane };
 }
 
-async function simple(ctx: CommandContext, a: ParsedArgs, method: 'pane/close' | 'pane/zoom' | 'pane/restart'): Promise<number> {
+async function simple(ctx: CommandContext, a: ParsedArgs, method: 'pane/close' | 'pane/restart'): Promise<number> {
   const c = await ctx.connect();
   await c.call(method, aim(ctx, a));
   return 0;
@@ -166,7 +166,17 @@ export const paneCommands: CommandSpec[] = [
     },
   },
   { command: 'close', summary: 'close a pane, ending its program', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/close') },
-  { command: 'zoom', summary: 'toggle zoom: the pane takes the whole session view', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/zoom') },
+  {
+    command: 'zoom',
+    summary: 'zoom the pane to the whole session view, or back (toggles unless --on or --off)',
+    flags: [TARGET, { name: 'on', type: 'bool', doc: 'zoom, even if zoomed already' }, { name: 'off', type: 'bool', doc: 'unzoom, even if not zoomed' }],
+    async run(ctx, a) {
+      if (bool(a, 'on') && bool(a, 'off')) throw new UsageError('--on and --off contradict each other; give one', 'zoom');
+      const zoom = bool(a, 'on') ? { zoom: true } : bool(a, 'off') ? { zoom: false } : {};
+      await (await ctx.connect()).call('pane/zoom', { ...aim(ctx, a), ...zoom });
+      return 0;
+    },
+  },
   { command: 'restart', summary: 'relaunch the pane’s program in place', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/restart') },
   {
     command: 'swap',

@@ -35,6 +35,8 @@ export interface StartOptions {
   workerPath?: string;
   /** Where agent homes and other server data live (default: $XDG_DATA_HOME/pane). */
   dataDir?: string;
+  /** Where awareness.json and domains.json are read (default: the user's config dir). */
+  configDir?: string;
 }
 
 export interface RunningServer {
@@ -70,7 +72,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   namespaceOf(server);
   attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });
   // After agents: awareness adds its part to their hook answers.
-  attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: configDir() });
+  attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() });
   if (socketPath) await listenUnix(server, socketPath);
   let httpUrl: string | undefined;
   let secret: string | undefined;

@@ -72,12 +72,15 @@ export const ClaimSchema = z.object({
   expiresAt: ms.nullable(),
   contestedBy: z.string().nullable(),
   contestedAt: ms.nullable(),
+  /** What the contester asked for: exactly that is its claim when the contest times out (not the holder's, maybe broader, one). */
+  contestFor: z.object({ kind: ResourceKindSchema, path: z.string(), scope: ClaimScopeSchema }).nullable().optional(),
 });
 export type Claim = z.infer<typeof ClaimSchema>;
 
 export const ClaimLogEntrySchema = z.object({
   at: ms,
-  action: z.enum(['claimed', 'released', 'contested', 'force-released', 'transferred', 'expired', 'holder-stale']),
+  /** `kept`: the holder answered the contester with a message, so the contest is dropped and the claim stays. */
+  action: z.enum(['claimed', 'released', 'contested', 'kept', 'force-released', 'transferred', 'expired', 'holder-stale']),
   kind: ResourceKindSchema,
   path: z.string(),
   holder: z.string(),

@@ -4,7 +4,7 @@
 import type { Claim, ClaimLogEntry, ClaimScope, ResourceKind } from '../../kits/protocol/awareness';
 import { faults } from '../../kits/protocol/error';
 import * as ops from './claims';
-import type { ClaimChanges, ClaimEnv, ClaimOutcome, ClaimsState } from './claims';
+import { noChanges, type ClaimChanges, type ClaimEnv, type ClaimOutcome, type ClaimsState } from './claims';
 import { guessKind, normalizeResource } from './resources';
 
 export interface ClaimInput {
@@ -33,7 +33,6 @@ export interface ClaimHost {
 /** Far beyond any real desk; a bound so no client can make every claim check crawl. */
 export const MAX_CLAIMS = 10_000;
 
-const none = (): ClaimChanges => ({ removed: [], added: [], contested: [] });
 
 export class ClaimBook {
   constructor(
@@ -46,7 +45,7 @@ export class ClaimBook {
   }
 
   private report(ch: ClaimChanges): void {
-    if (ch.added.length + ch.removed.length + ch.contested.length > 0) this.h.changed(ch);
+    if (ch.added.length + ch.removed.length + ch.contested.length + ch.kept.length > 0) this.h.changed(ch);
   }
 
   sweep(): void {
@@ -62,7 +61,7 @@ export class ClaimBook {
     const r = this.resolve(c.holder, c.path, c.kind, c.cwd);
     if (this.st.claims.length >= MAX_CLAIMS) this.sweep();
     if (this.st.claims.length >= MAX_CLAIMS) throw faults.failed(`there are already ${MAX_CLAIMS} claims; release some (pane claims lists them)`);
-    const ch = none();
+    const ch = noChanges();
     const out = ops.claim(this.st, this.env(), { ...r, holder: c.holder, scope: c.scope ?? 'exclusive', reason: c.reason ?? '', ttlMs: c.ttlMs, contest: c.contest }, ch);
     // A refreshed claim changes nothing in the lists but still needs saving.
     if (out.status === 'granted' && ch.added.length === 0) ch.added.push(out.claim);
@@ -72,16 +71,28 @@ export class ClaimBook {
 
   release(by: string, p: string, o: { kind?: ResourceKind; cwd?: string; force?: boolean } = {}): Claim[] {
     const r = this.resolve(by, p, o.kind, o.cwd);
-    const ch = none();
+    const ch = noChanges();
     const out = ops.release(this.st, this.env(), by, { path: r.path, kind: o.kind }, o.force ?? false, ch);
     this.report(ch);
     return out;
   }
 
   releaseAll(holder: string): void {
-    const ch = none();
+    const ch = noChanges();
     ops.releaseAll(this.st, this.env(), holder, ch);
     this.report(ch);
+  }
+
+  /** `holder` answered `contester`: its contests on the holder's claims end, the claims stay. */
+  answer(holder: string, contester: string): void {
+    const ch = noChanges();
+    ops.answer(this.st, this.env(), holder, contester, ch);
+    this.report(ch);
+  }
+
+  /** When the table next changes by itself (a TTL or contest deadline), for a timer. */
+  nextDeadline(): number | null {
+    return ops.nextDeadline(this.st, this.h.contestTimeoutMs);
   }
 
   /** Live claims, cleaned first as every listing is. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claim, claimsOn, release, sweep, type ClaimEnv, type ClaimsState } from './claims';
+import { answer, claim, claimsOn, nextDeadline, release, sweep, type ClaimEnv, type ClaimsState } from './claims';
 import { ManualClock } from './clock';
 import { covers, globMatch, normalizeResource, overlaps } from './resources';
 
@@ -47,6 +47,34 @@ describe('claim lifecycle', () => {
     expect(ch.removed.map((x) => x.action)).toEqual(['force-released']);
     expect(st.claims.map((c) => [c.holder, c.path])).toEqual([['bob', '/p/a.ts']]);
     expect(st.log.map((e) => e.action)).toEqual(['claimed', 'contested', 'force-released', 'transferred']);
+  });
+
+  it('hands the contester what it asked for, once, not the holder’s broader claims', () => {
+    const { st, env, file, clock } = setup();
+    claim(st, env(), { kind: 'dir', path: '/p/src/', holder: 'ada', scope: 'exclusive', reason: 'auth rewrite' });
+    claim(st, env(), { kind: 'glob', path: '/p/src/**/*.ts', holder: 'ada', scope: 'exclusive', reason: 'types' });
+    const r = claim(st, env(), { ...file('/p/src/a.ts'), holder: 'bob', scope: 'shared', reason: '', contest: true });
+    expect(r.status === 'conflict' && r.contested).toHaveLength(2);
+    expect(st.claims[0]!.contestFor).toEqual({ kind: 'file', path: '/p/src/a.ts', scope: 'shared' });
+    expect(nextDeadline(st, 120_000)).toBe(clock.now() + 120_000);
+    clock.advance(120_000);
+    sweep(st, env());
+    expect(st.claims.map((c) => [c.holder, c.kind, c.path, c.scope])).toEqual([['bob', 'file', '/p/src/a.ts', 'shared']]);
+    expect(st.log.map((e) => e.action)).toEqual(['claimed', 'claimed', 'contested', 'contested', 'force-released', 'transferred', 'force-released']);
+  });
+
+  it('drops the contest when the holder answers the contester: the claim stays', () => {
+    const { st, env, file, clock } = setup();
+    claim(st, env(), { ...file('/p/a.ts'), holder: 'ada', scope: 'exclusive', reason: 'refactor' });
+    claim(st, env(), { ...file('/p/a.ts'), holder: 'bob', scope: 'exclusive', reason: '', contest: true });
+    // Someone else's answer does nothing.
+    expect(answer(st, env(), 'cy', 'bob')).toEqual([]);
+    expect(answer(st, env(), 'ada', 'bob').map((c) => [c.holder, c.contestedBy])).toEqual([['ada', null]]);
+    expect(nextDeadline(st, 120_000)).toBeNull();
+    clock.advance(200_000);
+    sweep(st, env());
+    expect(st.claims.map((c) => c.holder)).toEqual(['ada']);
+    expect(st.log.map((e) => [e.action, e.by])).toEqual([['claimed', null], ['contested', 'bob'], ['kept', 'ada']]);
   });
 
   it('lets a claim of a stale holder be overridden at once', () => {

@@ -36,9 +36,11 @@ export interface ClaimChanges {
   removed: { claim: Claim; action: ClaimLogEntry['action'] }[];
   added: Claim[];
   contested: Claim[];
+  /** Contests dropped because the holder answered. */
+  kept: Claim[];
 }
 
-const noChanges = (): ClaimChanges => ({ removed: [], added: [], contested: [] });
+export const noChanges = (): ClaimChanges => ({ removed: [], added: [], contested: [], kept: [] });
 
 function log(st: ClaimsState, env: ClaimEnv, action: ClaimLogEntry['action'], c: Claim, by: string | null): void {
   st.log.push({ at: env.now, action, kind: c.kind, path: c.path, holder: c.holder, by });
@@ -52,7 +54,7 @@ function conflicts(c: Claim, r: Resource & { holder: string; scope: ClaimScope }
 
 /**
  * Cleans the table: lapsed TTLs, stale holders, and contests past their timeout
- * (the claim passes to the contester, who asked for it, unless it is stale too).
+ * (the contester then holds what it asked for, unless it is stale too).
  * Every read goes through here, so no listing ever shows a dead claim.
  */
 export function sweep(st: ClaimsState, env: ClaimEnv, ch: ClaimChanges = noChanges()): ClaimChanges {
@@ -69,14 +71,45 @@ export function sweep(st: ClaimsState, env: ClaimEnv, ch: ClaimChanges = noChang
     log(st, env, action, c, action === 'force-released' ? c.contestedBy : null);
     ch.removed.push({ claim: c, action });
     if (action === 'force-released' && c.contestedBy !== null && !env.isStale(c.contestedBy)) {
-      const taken: Claim = { ...c, id: env.newId(), holder: c.contestedBy, reason: `taken over from ${c.holder} after a contest`, claimedAt: env.now, contestedBy: null, contestedAt: null };
-      keep.push(taken);
-      log(st, env, 'transferred', taken, c.holder);
-      ch.added.push(taken);
+      const want = c.contestFor ?? { kind: c.kind, path: c.path, scope: c.scope };
+      const by = c.contestedBy;
+      // One request may have contested several claims: it is granted once.
+      const has = (x: Claim) => x.holder === by && x.kind === want.kind && x.path === want.path;
+      if (!keep.some(has) && !st.claims.some(has)) {
+        const taken: Claim = { id: env.newId(), ...want, holder: by, reason: `taken over from ${c.holder} after a contest`, claimedAt: env.now, expiresAt: null, contestedBy: null, contestedAt: null, contestFor: null };
+        keep.push(taken);
+        log(st, env, 'transferred', taken, c.holder);
+        ch.added.push(taken);
+      }
     }
   }
   st.claims = keep;
   return ch;
+}
+
+/**
+ * The holder answered its contester (a message to it): the contests it started
+ * on the holder's claims are dropped; the two now talk instead of waiting it out.
+ */
+export function answer(st: ClaimsState, env: ClaimEnv, holder: string, contester: string, ch: ClaimChanges = noChanges()): Claim[] {
+  const out = st.claims.filter((c) => c.holder === holder && c.contestedBy === contester);
+  for (const c of out) {
+    c.contestedBy = null;
+    c.contestedAt = null;
+    c.contestFor = null;
+    log(st, env, 'kept', c, holder);
+    ch.kept.push(c);
+  }
+  return out;
+}
+
+/** When the table next changes by itself: the earliest TTL or contest deadline (null: none). */
+export function nextDeadline(st: ClaimsState, contestTimeoutMs: number): number | null {
+  let at: number | null = null;
+  for (const c of st.claims) {
+    for (const t of [c.expiresAt, c.contestedAt === null ? null : c.contestedAt + contestTimeoutMs]) if (t !== null && (at === null || t < at)) at = t;
+  }
+  return at;
 }
 
 export function claim(st: ClaimsState, env: ClaimEnv, r: ClaimRequest, ch: ClaimChanges = noChanges()): ClaimOutcome {
@@ -90,6 +123,7 @@ export function claim(st: ClaimsState, env: ClaimEnv, r: ClaimRequest, ch: Claim
         if (c.contestedBy !== null) continue;
         c.contestedBy = r.holder;
         c.contestedAt = env.now;
+        c.contestFor = { kind: r.kind, path: r.path, scope: r.scope };
         log(st, env, 'contested', c, r.holder);
         contested.push(c);
       }
@@ -104,7 +138,7 @@ export function claim(st: ClaimsState, env: ClaimEnv, r: ClaimRequest, ch: Claim
     Object.assign(mine, { scope: r.scope, reason: r.reason, expiresAt });
     return { status: 'granted', claim: mine };
   }
-  const c: Claim = { id: env.newId(), kind: r.kind, path: r.path, holder: r.holder, scope: r.scope, reason: r.reason, claimedAt: env.now, expiresAt, contestedBy: null, contestedAt: null };
+  const c: Claim = { id: env.newId(), kind: r.kind, path: r.path, holder: r.holder, scope: r.scope, reason: r.reason, claimedAt: env.now, expiresAt, contestedBy: null, contestedAt: null, contestFor: null };
   st.claims.push(c);
   log(st, env, 'claimed', c, null);
   ch.added.push(c);

@@ -212,12 +212,19 @@ export class Awareness {
   /** The claims as they stand, without cleaning (for views reacting to a change just made). */
   peekClaims = (): readonly Claim[] => this.book.st.claims;
   claimLog = () => this.book.log();
+  /** When a TTL lapses or a contest times out next (null: nothing pending), so a timer can clean up on time. */
+  claimDeadline = (): number | null => this.book.nextDeadline();
   /** Claims by others covering a file `asker` is about to write. */
   claimsOn = (file: string, asker: string): Claim[] => this.book.on(file, asker);
 
   // ---- messages (messageBoard.ts) ------------------------------------------
 
-  message = (m: NewMessage): Message => this.board.post(m);
+  message = (m: NewMessage): Message => {
+    const msg = this.board.post(m);
+    // A holder answering its contester keeps its claim: they talk instead of waiting out the timeout.
+    if (m.target.kind === 'agent') this.book.answer(m.from, m.target.name);
+    return msg;
+  };
   messageLog = (): readonly Message[] => this.board.log;
   /** Messages waiting for an agent (known or not yet seen). */
   pending = (name: string): Message[] => this.board.pending(name);

@@ -44,13 +44,17 @@ export function hookContribution(svc: AwarenessService, ev: HookEventInfo): Hook
       const tool = str(ev.input.tool_name);
       if (!WRITE_TOOLS.has(tool)) return undefined;
       const warnings: string[] = [];
+      let ask = false;
       for (const f of toolFiles(ev.input)) {
         const held = aw.claimsOn(f, ev.agent);
-        if (held.length > 0) warnings.push(claimWarning(f, held, aw.label));
+        if (held.length === 0) continue;
+        warnings.push(claimWarning(f, held, aw.label));
+        // The project of the file decides (its .pane/awareness.json), wherever the agent runs from.
+        ask ||= svc.claimConflictFor(path.dirname(f)) === 'ask';
       }
       if (warnings.length === 0) return undefined;
       const text = warnings.join('\n');
-      if (svc.claimConflictFor(cwd ?? aw.agent(ev.agent)?.cwd ?? '/') === 'ask') return { permission: { decision: 'ask', reason: text } };
+      if (ask) return { permission: { decision: 'ask', reason: text } };
       return { additionalContext: `pane awareness warning: ${text}` };
     }
     case 'PostToolUse': {

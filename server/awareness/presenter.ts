@@ -64,10 +64,10 @@ export class Presenter {
         for (const c of e.changes.contested) {
           const by = c.contestedBy ?? '';
           const timeoutMs = aw.cfg.contestTimeoutMs;
-          const message = `${aw.label(by)} contests ${aw.label(c.holder)}'s claim on ${shortPath(c.path, aw.agent(c.holder)?.cwd ?? null)}; it is released in ${Math.round(timeoutMs / 1000)} s unless ${c.holder} releases or answers first`;
+          const message = `${aw.label(by)} contests ${aw.label(c.holder)}'s claim on ${shortPath(c.path, aw.agent(c.holder)?.cwd ?? null)}; it passes to ${by} in ${Math.round(timeoutMs / 1000)} s unless ${c.holder} releases it or answers ${by} first (pane awareness message ${by} …)`;
           server.publish('awareness/claim-contested', { claim: c, by, message, timeoutMs, panes: [...this.h.panesOf(c.holder), ...this.h.panesOf(by)] });
         }
-        const touched = new Set([...e.changes.added, ...e.changes.contested, ...e.changes.removed.map((r) => r.claim)].map((c) => c.holder));
+        const touched = new Set([...e.changes.added, ...e.changes.contested, ...e.changes.kept, ...e.changes.removed.map((r) => r.claim)].map((c) => c.holder));
         this.refresh(...touched);
         return;
       }

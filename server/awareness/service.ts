@@ -8,7 +8,7 @@ import { agentsOf } from '../agents/index';
 import { pollTargets } from '../config/poller';
 import type { PaneServer } from '../paneServer';
 import type { Whereabouts } from './agentRecord';
-import type { Clock } from './clock';
+import { systemClock, type Clock } from './clock';
 import { DEFAULT_CONFIG, type AwarenessConfig } from './config';
 import { Awareness, type AwarenessEvent } from './engine';
 import { hookContribution } from './hook';
@@ -36,12 +36,16 @@ export class AwarenessService {
   private readonly claimConflict: ClaimConflict;
   private readonly stops: (() => void)[] = [];
   readonly warn: (m: string) => void;
+  private readonly clock: Clock;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(
     readonly server: PaneServer,
     o: AwarenessServiceOptions,
   ) {
     this.warn = o.warn ?? ((m) => console.error(m));
+    this.clock = o.clock ?? systemClock;
     const settingsFile = o.configDir ? path.join(o.configDir, 'awareness.json') : null;
     const settings = settingsFile ? readSettings(settingsFile, this.warn) : {};
     this.claimConflict = settings.claimConflict ?? 'warn';
@@ -65,6 +69,7 @@ export class AwarenessService {
       onEvent: (e) => {
         presenter?.handle(e);
         this.mailbox(e);
+        if (e.kind === 'claims') this.scheduleSweep();
       },
       onChange: (parts) => saver?.mark(parts),
     });
@@ -89,10 +94,29 @@ export class AwarenessService {
       this.stops.push(() => agents.copiesRead.splice(agents.copiesRead.indexOf(read) >>> 0, 1));
     }
     server.onStop(() => this.stop());
+    // Restored claims may have deadlines already.
+    this.scheduleSweep();
+  }
+
+  /**
+   * Claims lapse (TTL) and contests time out on time, not at the next listing:
+   * one timer, for the earliest deadline, cleans the table then (events, attrs).
+   */
+  private scheduleSweep(): void {
+    clearTimeout(this.sweepTimer);
+    const at = this.aw.claimDeadline();
+    if (at === null || this.stopped) return;
+    this.sweepTimer = setTimeout(() => {
+      this.aw.claims();
+      this.scheduleSweep();
+    }, Math.min(Math.max(0, at - this.clock.now()) + 20, 2 ** 31 - 1));
+    this.sweepTimer.unref();
   }
 
   /** Detaches and saves everything (the server is stopping). */
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.sweepTimer);
     for (const s of this.stops.splice(0)) s();
     await this.saver.close();
   }

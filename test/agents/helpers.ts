@@ -5,6 +5,7 @@ import { Connection } from '../../kits/client/connection';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import type { Capability } from '../../kits/protocol/method';
 import { agentsOf } from '../../server/agents/index';
+import type { StartOptions } from '../../server/main';
 import type { AgentService } from '../../server/agents/service';
 import { ClientConn } from '../../server/transport/clientConn';
 import { harness, type Harness } from '../server/harness';
@@ -17,8 +18,8 @@ export interface AgentHarness extends Harness {
   events: { event: string; data: Record<string, unknown> }[];
 }
 
-export async function agentHarness(): Promise<AgentHarness> {
-  const h = await harness({ initialSession: true });
+export async function agentHarness(o: Partial<StartOptions> = {}): Promise<AgentHarness> {
+  const h = await harness({ initialSession: true, ...o });
   const server = h.running.server;
   const svc = agentsOf(server)!;
   const events: AgentHarness['events'] = [];

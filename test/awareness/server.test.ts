@@ -2,6 +2,7 @@
 // Code hook JSON through agent/hook; predictions, attrs, events, claims and the
 // context each hook answer carries are checked through the protocol.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
@@ -120,6 +121,9 @@ describe('awareness in the server', () => {
     const ask = await ada.hook('PreToolUse', { tool_name: 'Write', tool_input: { file_path: file, content: 'x' } });
     expect(ask?.permissionDecision).toBe('ask');
     expect(String(ask?.permissionDecisionReason)).toContain('bob (bottom-right)');
+    // The file's project decides, not where the agent happens to run from.
+    const elsewhere = await ada.hook('PreToolUse', { cwd: h.dir, tool_name: 'Edit', tool_input: { file_path: file } });
+    expect(elsewhere?.permissionDecision).toBe('ask');
 
     // The claim shows on bob's pane; the conflict, when ada writes anyway, is a collision event.
     const c = await h.connect();
@@ -139,6 +143,38 @@ describe('awareness in the server', () => {
     expect(r).toMatchObject({ status: 'conflict', labels: { bob: 'bob (bottom-right)' }, contestTimeoutMs: 120_000 });
     const ev = h.events.find((e) => e.event === 'awareness/claim-contested');
     expect(String(ev?.data.message)).toMatch(/^ada \(top-left\) contests bob \(bottom-right\)'s claim on a\.ts/);
+  });
+
+  it('passes a contested claim to the contester when the timeout runs out, on time and unasked; an answer keeps it instead', async () => {
+    // A server whose contests time out in a second (awareness.json).
+    await h.close();
+    const config = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-aw-config-'));
+    fs.writeFileSync(path.join(config, 'awareness.json'), JSON.stringify({ contestTimeoutSeconds: 1 }));
+    h = await agentHarness({ configDir: config });
+    proj = path.join(h.dir, 'shop');
+    fs.mkdirSync(proj);
+    const ada = await agent('ada', 'top-left');
+    const bob = await agent('bob', 'bottom-right');
+    const cy = await agent('cy', 'top-right');
+    for (const a of [ada, bob, cy]) await a.hook('SessionStart', {});
+    await bob.c.call('awareness/claim', { resource: 'src/', cwd: proj, reason: 'auth rewrite' });
+    const r = await ada.c.call('awareness/claim', { resource: 'src/auth.ts', cwd: proj, contest: true });
+    expect(r).toMatchObject({ status: 'conflict', contestTimeoutMs: 1000 });
+    const contested = h.events.find((e) => e.event === 'awareness/claim-contested');
+    expect(String(contested?.data.message)).toContain("it passes to ada in 1 s unless bob releases it or answers ada first");
+    // Nobody lists claims: the server's own timer moves it, and ada's pane shows what she holds — the file, not bob's src/.
+    const c = await h.connect();
+    await expect.poll(async () => (await c.call('pane/get', { pane: ada.pane })).attrs['awareness.claims'], { timeout: 5000, interval: 50 }).toBe('src/auth.ts');
+    expect(h.events.some((e) => e.event === 'awareness/claims-changed' && (e.data.claims as { holder: string }[]).every((x) => x.holder === 'ada'))).toBe(true);
+
+    // cy contests ada's file; ada answers cy: the contest ends, ada keeps it.
+    await cy.c.call('awareness/claim', { resource: path.join(proj, 'src/auth.ts'), contest: true });
+    await ada.c.call('awareness/message', { to: { kind: 'agent', name: 'cy' }, type: 'answer', text: 'almost done, 5 minutes' });
+    await new Promise((res) => setTimeout(res, 1500));
+    const claims = await c.call('awareness/claims', { log: true });
+    expect(claims.claims.map((x) => [x.holder, x.contestedBy])).toEqual([['ada', null]]);
+    expect(claims.log.map((x) => x.action)).toContain('kept');
+    fs.rmSync(config, { recursive: true, force: true });
   });
 
   it('delivers a message at the target’s next turn, once, and badges its pane meanwhile', async () => {

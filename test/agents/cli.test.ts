@@ -74,6 +74,9 @@ describe('pane peers', () => {
     s.pane(['hook'], { env: agentEnv('zed'), input: JSON.stringify({ hook_event_name: 'Stop', session_id: 'zz', cwd: s.dir }) });
     await until('zed shown waiting', () => /zed\s+◆ waiting/.test(screen()), 20_000);
     expect(screen()).toMatch(/j\/k move · f finger/);
+    // What awareness knows of zed joins the view as it learns it.
+    expect(s.pane(['awareness', 'prompt', 'zed', 'jwt auth for the login page']).status).toBe(0);
+    await until('zed’s topics in the peers view', () => /awareness — topics by trajectory[\s\S]*zed: .*(jwt|auth|login)/.test(screen()), 20_000);
   });
 });
 

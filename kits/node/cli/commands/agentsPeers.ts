@@ -1,9 +1,32 @@
-// The peers view: every agent as finger -s shows it, redrawn live from agent/*
-// events, with the agent command words on keys (finger, mail, write, plan, access,
-// focus, interrupt). It is an ordinary terminal pane, so every renderer shows it.
+// The peers view: every agent as finger -s shows it, then what awareness knows of
+// each (quadrant, trajectory, whom it converges with), redrawn live from agent/*
+// and awareness/* events, with the agent command words on keys (finger, mail,
+// write, plan, access, focus, interrupt). It is an ordinary terminal pane, so
+// every renderer shows it.
 import type { AgentInfo } from '../../../protocol/agent';
+import type { AgentView, Prediction } from '../../../protocol/awareness';
 import type { CommandContext } from '../context';
 import { fingerShort } from './agentsFinger';
+
+/** Each agent's trajectory, and a warning line per agent it converges with. */
+export function awarenessLines(agents: readonly AgentView[], preds: readonly Prediction[]): string[] {
+  const label = new Map(agents.map((a) => [a.name, a.label]));
+  const out: string[] = [];
+  for (const a of agents) {
+    const t = a.trajectory;
+    const parts = (['deepening', 'emerging', 'fading', 'stable'] as const).filter((k) => t[k].length > 0).map((k) => `${k} ${t[k].slice(0, 4).join(', ')}`);
+    out.push(`  ${a.label}: ${parts.join(' · ') || (a.keyTopics.join(', ') || 'no topics yet')}`);
+    const seen = new Set<string>();
+    for (const p of [...preds].sort((x, y) => y.confidence - x.confidence)) {
+      if (p.a !== a.name && p.b !== a.name) continue;
+      const other = p.a === a.name ? p.b : p.a;
+      if (seen.has(other)) continue;
+      seen.add(other);
+      out.push(`    ⚠ converges with ${label.get(other) ?? other} on ${p.topics.slice(0, 3).join(', ')} (${p.type}, ${Math.round(p.confidence * 100)}%)`);
+    }
+  }
+  return out;
+}
 
 const KEYS = 'j/k move · f finger · m mail · w write · p plan · a access · ⏎ focus · i interrupt · q quit';
 
@@ -12,6 +35,8 @@ export async function runPeers(ctx: CommandContext): Promise<number> {
   const out = ctx.io.stdout as NodeJS.WriteStream;
   const stdin = ctx.io.stdin as NodeJS.ReadStream;
   let agents: AgentInfo[] = [];
+  let aware: AgentView[] = [];
+  let preds: Prediction[] = [];
   let sel = 0;
   let note = '';
   let timer: NodeJS.Timeout | undefined;
@@ -24,11 +49,17 @@ export async function runPeers(ctx: CommandContext): Promise<number> {
     const lines = [`pane peers — ${agents.length} agent${agents.length === 1 ? '' : 's'}`, KEYS, '', `  ${rows[0]}`].map(fit);
     rows.slice(1).forEach((r, i) => lines.push(i === sel ? `\x1b[7m${fit(`> ${r}`)}\x1b[0m` : fit(`  ${r}`)));
     if (agents.length === 0) lines.push(fit('  (no agents yet: `pane agent run` launches the demo agent)'));
+    if (aware.length > 0) lines.push('', fit('awareness — topics by trajectory, convergence'), ...awarenessLines(aware, preds).map(fit));
     if (note) lines.push('', fit(note));
     out.write(`\x1b[H\x1b[2J${lines.join('\r\n')}\r\n`);
   };
   const refresh = async () => {
     agents = (await c.call('agent/list', {})).agents;
+    // A server without awareness still has peers.
+    [aware, preds] = await Promise.all([
+      c.call('awareness/agents', {}).then((r) => r.agents, () => []),
+      c.call('awareness/predictions', {}).then((r) => r.active, () => []),
+    ]);
     sel = Math.min(sel, Math.max(0, agents.length - 1));
     draw();
   };
@@ -39,9 +70,9 @@ export async function runPeers(ctx: CommandContext): Promise<number> {
     }, 100);
   };
   c.onEvent((event) => {
-    if (event.startsWith('agent/')) soon();
+    if (event.startsWith('agent/') || event.startsWith('awareness/')) soon();
   });
-  await c.call('events/subscribe', { families: ['agent'] });
+  await c.call('events/subscribe', { families: ['agent', 'awareness'] });
   await refresh();
   const tick = setInterval(draw, 1000);
   out.on('resize', draw);

@@ -4,18 +4,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildOnce, cleanEnv, serve, until, type Served } from '../cli/harness';
-import { quietly } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, servePerFile, until } from '../cli/harness';
 
-let s: Served;
-beforeAll(async () => {
-  buildOnce();
-  s = await serve();
-}, 120_000);
-afterAll(async () => {
-  if (s) await quietly(() => s.stop(), s.dir);
-});
+const s = servePerFile();
 
 const dataDir = () => path.join(s.dir, '.local', 'share', 'pane');
 /** The environment an agent pane gives its programs. */

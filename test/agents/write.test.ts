@@ -4,18 +4,10 @@
 // answers through `pane write`, and the answer shows in the conversation pane.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, serve, until, type Served } from '../cli/harness';
-import { quietly } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { servePerFile, until } from '../cli/harness';
 
-let s: Served;
-beforeAll(async () => {
-  buildOnce();
-  s = await serve();
-}, 120_000);
-afterAll(async () => {
-  if (s) await quietly(() => s.stop(), s.dir);
-});
+const s = servePerFile();
 
 const screen = (pane: string) => s.pane(['screen', '-t', pane]).stdout;
 const finger = (name: string) => JSON.parse(s.pane(['finger', '--json', name]).stdout) as { state: string; panes: { pane: number }[] };

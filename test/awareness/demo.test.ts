@@ -4,17 +4,10 @@
 // event, and hand each agent the other's name and quadrant as hook context.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, collect, serve, until, type Served } from '../cli/harness';
+import { describe, expect, it } from 'vitest';
+import { collect, servePerFile, until } from '../cli/harness';
 
-let s: Served;
-beforeAll(async () => {
-  buildOnce();
-  s = await serve();
-}, 120_000);
-afterAll(async () => {
-  await s?.stop();
-});
+const s = servePerFile();
 
 const json = <T>(args: string[]): T => JSON.parse(s.pane(args).stdout) as T;
 /** The pane's text with the terminal's line wrapping undone (agent panes are narrow). */

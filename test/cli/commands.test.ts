@@ -1,17 +1,10 @@
 // Every `pane` command end to end: the real bundle as a child process against a
 // real `pane serve` on a temp socket, checking the state the server reports after.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Pane, Session } from '../../kits/protocol/model';
-import { BIN, buildOnce, cleanEnv, serve, until, type Served } from './harness';
+import { BIN, cleanEnv, serve, servePerFile, until } from './harness';
 
-let srv: Served;
-beforeAll(async () => {
-  buildOnce();
-  srv = await serve();
-}, 120_000);
-afterAll(async () => {
-  await srv?.stop();
-});
+const srv = servePerFile();
 
 /** Runs a command that must succeed; returns its stdout. */
 function ok(...args: string[]): string {

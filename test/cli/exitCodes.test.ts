@@ -4,17 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildOnce, cleanEnv, serve, type Served } from './harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, serve, servePerFile } from './harness';
 
-let srv: Served;
-beforeAll(async () => {
-  buildOnce();
-  srv = await serve();
-}, 120_000);
-afterAll(async () => {
-  await srv?.stop();
-});
+const srv = servePerFile();
 
 describe('exit 1: the operation failed', () => {
   it('names a pane that does not exist', () => {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'dist/pane.mjs');
@@ -72,8 +73,50 @@ export async function serve(flags: string[] = []): Promise<Served> {
         await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
         if (proc.exitCode === null) proc.kill('SIGKILL');
       }
-      fs.rmSync(dir, { recursive: true, force: true });
+      // Shells being killed may still write into the temp home for a moment: retry, then leave it.
+      for (let i = 0; ; i++) {
+        try {
+          fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+          return;
+        } catch (e) {
+          if (i >= 2) return void process.stderr.write(`test harness: left ${dir}: ${(e as Error).message}\n`);
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      }
     },
+  };
+}
+
+/**
+ * One `pane serve` for a whole test file: built once, started before the file's
+ * tests, stopped after them. Use it from tests (not at load time, before it runs).
+ */
+export function servePerFile(flags: string[] = []): Served {
+  let s: Served | undefined;
+  beforeAll(async () => {
+    buildOnce();
+    s = await serve(flags);
+  }, 120_000);
+  afterAll(async () => {
+    await s?.stop();
+  });
+  const need = (): Served => {
+    if (!s) throw new Error('the server starts in beforeAll: use it from tests');
+    return s;
+  };
+  return {
+    get dir() {
+      return need().dir;
+    },
+    get socket() {
+      return need().socket;
+    },
+    get proc() {
+      return need().proc;
+    },
+    pane: (args, opts) => need().pane(args, opts),
+    spawnPane: (args) => need().spawnPane(args),
+    stop: () => need().stop(),
   };
 }
 

@@ -1,17 +1,10 @@
 // The stream commands end to end against a real server and real shells: send
 // reaches the PTY, output reads by offset and follows to the exit, screen shows
 // the screen, watch prints events as JSON lines.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, collect, serve, until, type Served } from './harness';
+import { describe, expect, it } from 'vitest';
+import { collect, servePerFile, until } from './harness';
 
-let srv: Served;
-beforeAll(async () => {
-  buildOnce();
-  srv = await serve();
-}, 120_000);
-afterAll(async () => {
-  await srv?.stop();
-});
+const srv = servePerFile();
 
 function ok(...args: string[]): string {
   const r = srv.pane(args);

@@ -1,15 +1,14 @@
 // Agents in the desktop shell end to end: the demo agent runs in a pane of a real
-// server (the `npm start` entry) shown in Debian's Chromium. Its tag shows the state
+// server (`pane serve --http`) shown in Debian's Chromium. Its tag shows the state
 // badge as it works and waits, a notice appears when it waits (and focuses it when
-// clicked), a convergence warning set through pane/attrs shows in the tag, and the
-// peers view lists it. Each step leaves a screenshot in test-results/.
-import { spawn, spawnSync } from 'node:child_process';
+// clicked), a convergence warning shows in the tag — set by hand, then from two
+// agents' real convergence — and the peers view lists them. Each step leaves a
+// screenshot in test-results/.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, CHROMIUM, CHROMIUM_ARGS, ensureBuilt, region, root, shot, until, view, waitScreen } from './shell';
+import { chromiumMissing, CHROMIUM, CHROMIUM_ARGS, region, root, serve, shot, until, view, waitScreen } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -19,32 +18,8 @@ import { chromiumMissing, CHROMIUM, CHROMIUM_ARGS, ensureBuilt, region, root, sh
  * recorded in the page.
  */
 async function openAgentShell() {
-  ensureBuilt();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-e2e-agents-'));
-  const socket = path.join(dir, 's.sock');
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8', SHELL: '/bin/bash', XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_DATA_HOME: path.join(dir, 'data'), XDG_RUNTIME_DIR: path.join(dir, 'run') };
-  const bin = path.join(root, 'dist/pane.mjs');
-  const proc = spawn(process.execPath, [bin, 'serve', '--socket', socket, '--http', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?secret=\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-  const cli = (...args: string[]) => cliIn('', ...args);
-  const cliIn = (input: string, ...args: string[]) => {
-    const r = spawnSync(process.execPath, [bin, '--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000, input });
-    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-  };
+  const served = await serve({ entry: 'cli' });
+  const { dir, url, cli, cliIn } = served;
   const context: BrowserContext = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 800 } });
   const page: Page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
@@ -70,14 +45,7 @@ async function openAgentShell() {
   });
   const close = async () => {
     await context.close().catch(() => undefined);
-    if (proc.exitCode === null) {
-      proc.kill('SIGTERM');
-      await new Promise((r) => {
-        proc.once('exit', r);
-        setTimeout(r, 5000);
-      });
-    }
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    await served.stop();
   };
   return { dir, page, cli, cliIn, close };
 }

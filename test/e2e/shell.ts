@@ -32,11 +32,16 @@ export interface Served {
   proc: ChildProcess;
   env: NodeJS.ProcessEnv;
   cli(...args: string[]): { code: number; stdout: string; stderr: string };
+  /** The same, with `input` on its stdin. */
+  cliIn(input: string, ...args: string[]): { code: number; stdout: string; stderr: string };
   stop(): Promise<void>;
 }
 
-/** Starts a server through the same entry as `npm start`, serving the window over HTTP. */
-export async function serve(o: { keymap?: unknown } = {}): Promise<Served> {
+/**
+ * Starts a server serving the window over HTTP: through the same entry as
+ * `npm start`, or (`entry: 'cli'`) as `pane serve --http 0`, the CLI's own server.
+ */
+export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli' } = {}): Promise<Served> {
   ensureBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-e2e-'));
   const configDir = path.join(dir, 'config', 'pane');
@@ -49,15 +54,17 @@ export async function serve(o: { keymap?: unknown } = {}): Promise<Served> {
     LANG: 'C.UTF-8',
     SHELL: '/bin/bash',
     XDG_CONFIG_HOME: path.join(dir, 'config'),
+    XDG_DATA_HOME: path.join(dir, 'data'),
     XDG_RUNTIME_DIR: path.join(dir, 'run'),
   };
-  const proc = spawn(process.execPath, [path.join(root, 'dist/start.mjs'), '--serve', '--socket', socket], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = o.entry === 'cli' ? [path.join(root, 'dist/pane.mjs'), 'serve', '--socket', socket, '--http', '0'] : [path.join(root, 'dist/start.mjs'), '--serve', '--socket', socket];
+  const proc = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /serving the window at (\S+)/.exec(out);
+      const m = /serving the window at (\S+)/.exec(out) ?? /(http:\/\/127\.0\.0\.1:\d+\/\?secret=\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);
@@ -67,10 +74,11 @@ export async function serve(o: { keymap?: unknown } = {}): Promise<Served> {
     proc.stderr!.on('data', onData);
     proc.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
   });
-  const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), '--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000 });
+  const cliIn = (input: string, ...args: string[]) => {
+    const r = spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), '--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000, input });
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   };
+  const cli = (...args: string[]) => cliIn('', ...args);
   const stop = async () => {
     if (proc.exitCode === null) {
       proc.kill('SIGTERM');
@@ -81,7 +89,7 @@ export async function serve(o: { keymap?: unknown } = {}): Promise<Served> {
     }
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
-  return { url, dir, socket, configDir, proc, env, cli, stop };
+  return { url, dir, socket, configDir, proc, env, cli, cliIn, stop };
 }
 
 export interface Shell extends Served {

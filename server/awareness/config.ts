@@ -1,7 +1,7 @@
 // Every tunable of the awareness engine in one place, each with its reason, so a
 // project's awareness.json can override any of them and tests can shrink them.
 
-/** About 80 English function words: they carry no topic. */
+/** English function words (the seed's set of about 80, plus common pronouns and auxiliaries): they carry no topic. */
 export const STOP_WORDS: readonly string[] = [
   'a', 'about', 'above', 'after', 'again', 'all', 'also', 'am', 'an', 'and', 'any', 'are', 'as', 'at',
   'be', 'because', 'been', 'before', 'being', 'below', 'between', 'both', 'but', 'by', 'can', 'could',

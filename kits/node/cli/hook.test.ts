@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, buildOnce, cleanEnv } from '../../../test/cli/harness';
-import { encodeWireFrame, WireDecoder } from './wire';
+import { encodeFrame, FrameDecoder } from '../framing';
 
 let dir: string;
 beforeAll(() => {
@@ -33,13 +33,13 @@ describe('pane hook under a hung server', () => {
       const conns: net.Socket[] = [];
       const srv = net.createServer((s) => {
         conns.push(s);
-        const dec = new WireDecoder();
+        const dec = new FrameDecoder();
         s.on('data', (chunk: Buffer) => {
           for (const f of dec.push(chunk)) {
             const m = JSON.parse(String(f)) as { id: number; method: string };
             if (answersHello && m.method === 'hello') {
               const result = { protocol: 1, server: { host: 'x', version: '0', pid: 1 }, client: 'c', capabilities: ['read', 'write'], user: 'u' };
-              s.write(encodeWireFrame(JSON.stringify({ t: 'res', id: m.id, ok: true, result })));
+              s.write(encodeFrame(JSON.stringify({ t: 'res', id: m.id, ok: true, result })));
             }
           }
         });

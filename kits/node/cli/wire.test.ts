@@ -1,17 +1,15 @@
-// The lean client against the kit's own framing and a scripted server socket:
-// the two codecs agree byte for byte, and replies, typed errors, events and
-// output frames reach the right callbacks.
+// The lean client against a scripted server socket: replies, typed errors,
+// events and output frames reach the right callbacks.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeBinary } from '../../protocol/envelope';
-import { encodeFrame, FrameDecoder, MAX_STREAM_FRAME } from '../framing';
+import { encodeFrame, FrameDecoder } from '../framing';
 import { connectCli } from './connect';
 import { NoServerError, ServerError, exitCodeOf } from './errors';
 import { connectWire } from './reach';
-import { encodeWireFrame, WIRE_MAX_FRAME, WireDecoder } from './wire';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -43,30 +41,6 @@ async function fakeServer(reply: Reply): Promise<string> {
 }
 
 const WELCOME = { protocol: 1, server: { host: 'box', version: '0', pid: 1 }, client: 'c1', capabilities: ['read'], user: 'ada' };
-
-describe('wire codec', () => {
-  it('encodes frames exactly as the kit framing does, both ways', () => {
-    const frames = ['{"t":"req"}', 'ünïcode', new Uint8Array([1, 2, 3, 0, 255])];
-    for (const f of frames) expect(encodeWireFrame(f)).toEqual(encodeFrame(f));
-    const stream = Buffer.concat(frames.map((f) => encodeFrame(f)));
-    const mine = new WireDecoder();
-    // Byte-at-a-time delivery exercises partial headers and payloads.
-    const got = [...stream].flatMap((b) => mine.push(Buffer.from([b])));
-    expect(got.map((g) => (typeof g === 'string' ? g : [...g]))).toEqual(['{"t":"req"}', 'ünïcode', [1, 2, 3, 0, 255]]);
-    const theirs = new FrameDecoder().push(Buffer.concat(frames.map((f) => encodeWireFrame(f))));
-    expect(theirs.map((g) => (typeof g === 'string' ? g : [...g]))).toEqual(['{"t":"req"}', 'ünïcode', [1, 2, 3, 0, 255]]);
-  });
-
-  it('has the same frame size limit as the kit framing', () => {
-    expect(WIRE_MAX_FRAME).toBe(MAX_STREAM_FRAME);
-  });
-
-  it('refuses a frame length over the limit', () => {
-    const b = Buffer.alloc(5);
-    b.writeUInt32BE(WIRE_MAX_FRAME + 1, 0);
-    expect(() => new WireDecoder().push(b)).toThrow(/bad frame length/);
-  });
-});
 
 describe('WireClient', () => {
   it('says hello as pane-cli with every capability, then correlates replies by id', async () => {

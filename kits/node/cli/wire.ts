@@ -3,59 +3,20 @@
 // start-up (measured: a bundled kit Connection starts in ~170 ms vs ~100 ms for
 // `node -e 0`), which alone breaks the "pane ls ≤ 1.3× node -e 0" aim. Replies
 // are checked for shape by hand and results trusted for display; long-lived tools
-// use the kit's validating Connection through connect.ts instead.
+// use the kit's validating Connection through connect.ts instead. The framing and
+// the binary codec are the kit's own (both free of zod).
 import type net from 'node:net';
 import type { MethodName, ParamsIn, Result } from '../../protocol/index';
+import { BinaryKind, decodeBinary } from '../../protocol/binary';
 import type { Welcome } from '../../protocol/hello';
+import { encodeFrame, FrameDecoder } from '../framing';
 import { ServerError } from './errors';
-
-/** Same wire layout as kits/node/framing.ts (a test holds the two in step). */
-const KIND_JSON = 0;
-const KIND_BINARY = 1;
-/** framing.ts's MAX_STREAM_FRAME: max(4 MiB JSON, 8 MiB binary) + the kind byte. */
-export const WIRE_MAX_FRAME = (8 << 20) + 1;
-/** Binary frame header: [kind u8][pane u32 BE][offset f64 BE]; kind 1 = output. */
-const BINARY_HEADER = 13;
-const BINARY_OUTPUT = 1;
 
 export const CLI_HELLO = {
   protocol: 1,
   client: { name: 'pane-cli', kind: 'cli' },
   capabilities: ['read', 'write', 'attach', 'admin'],
 } as const;
-
-export function encodeWireFrame(frame: string | Uint8Array): Buffer {
-  const body = typeof frame === 'string' ? Buffer.from(frame, 'utf8') : frame;
-  const out = Buffer.allocUnsafe(5 + body.byteLength);
-  out.writeUInt32BE(body.byteLength + 1, 0);
-  out.writeUInt8(typeof frame === 'string' ? KIND_JSON : KIND_BINARY, 4);
-  out.set(body, 5);
-  return out;
-}
-
-/** Incremental decoder of the stream framing; throws a message naming the problem. */
-export class WireDecoder {
-  private buf: Buffer = Buffer.alloc(0);
-
-  push(chunk: Buffer): (string | Buffer)[] {
-    this.buf = this.buf.byteLength === 0 ? chunk : Buffer.concat([this.buf, chunk]);
-    const out: (string | Buffer)[] = [];
-    let at = 0;
-    while (this.buf.byteLength - at >= 4) {
-      const len = this.buf.readUInt32BE(at);
-      if (len < 1 || len > WIRE_MAX_FRAME) throw new Error(`bad frame length ${len}`);
-      if (this.buf.byteLength - at < 4 + len) break;
-      const kind = this.buf[at + 4];
-      const payload = this.buf.subarray(at + 5, at + 4 + len);
-      if (kind === KIND_JSON) out.push(payload.toString('utf8'));
-      else if (kind === KIND_BINARY) out.push(payload);
-      else throw new Error(`unknown frame kind ${kind}`);
-      at += 4 + len;
-    }
-    this.buf = this.buf.subarray(at);
-    return out;
-  }
-}
 
 export type EventListener = (event: string, rev: number, data: unknown) => void;
 export type OutputListener = (pane: number, offset: number, data: Buffer) => void;
@@ -67,7 +28,7 @@ interface Pending {
 
 /** One conversation with a pane server, for one CLI run. */
 export class WireClient {
-  private readonly decoder = new WireDecoder();
+  private readonly decoder = new FrameDecoder();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private eventCbs: EventListener[] = [];
@@ -78,7 +39,7 @@ export class WireClient {
 
   constructor(readonly socket: net.Socket) {
     socket.on('data', (chunk: Buffer) => {
-      let frames: (string | Buffer)[];
+      let frames: (string | Uint8Array)[];
       try {
         frames = this.decoder.push(chunk);
       } catch (e) {
@@ -114,7 +75,7 @@ export class WireClient {
     const id = this.nextId++;
     return new Promise<Result<M>>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.socket.write(encodeWireFrame(JSON.stringify({ t: 'req', id, method, params })));
+      this.socket.write(encodeFrame(JSON.stringify({ t: 'req', id, method, params })));
     });
   }
 
@@ -141,13 +102,12 @@ export class WireClient {
     this.socket.destroy();
   }
 
-  private receive(frame: string | Buffer): void {
+  private receive(frame: string | Uint8Array): void {
     if (typeof frame !== 'string') {
-      if (frame.byteLength < BINARY_HEADER || frame[0] !== BINARY_OUTPUT) return;
-      const pane = frame.readUInt32BE(1);
-      const offset = frame.readDoubleBE(5);
-      const data = frame.subarray(BINARY_HEADER);
-      for (const cb of this.outputCbs) cb(pane, offset, data);
+      const f = decodeBinary(frame);
+      if (typeof f === 'string' || f.kind !== BinaryKind.OUTPUT) return;
+      const data = Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength);
+      for (const cb of this.outputCbs) cb(f.pane, f.offset, data);
       return;
     }
     let m: Record<string, unknown>;

@@ -5,7 +5,7 @@ import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import { FLOW_HIGH, FLOW_LOW, SINK_BUFFER_CAP, type StreamSink } from './fanout';
 import { FakePtyPort } from './fakePty';
 import type { ScreenHost, ScreenPaneOptions } from './screenHost';
-import { ATTACH_HISTORY, BATCH_BYTES, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
+import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
 
 /** A screen host stand-in whose snapshots resolve when the test says. */
 class StubScreen {
@@ -119,18 +119,41 @@ describe('Terminal (fake pty)', () => {
     expect(t.running).toBe(false);
   });
 
-  it('coalesces small reads into one frame per batch, and flushes at once past 64 KiB', async () => {
-    const { t, port } = setup();
+  it('sends the first output after a quiet spell at once, without waiting for the batch timer', async () => {
+    let clock = 1_000;
+    const { t, port } = setup({ now: () => clock });
     t.start();
     const sink = new TestSink('a');
     await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
     await tick();
-    for (let i = 0; i < 10; i++) port.last.output('x');
-    expect(sink.frames).toHaveLength(0);
+    port.last.output('a'); // a keystroke's echo: nothing pending, nothing sent before
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['a']);
+    clock += BATCH_MS; // quiet for a whole batch period since that flush
+    port.last.output('b');
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['a', 'b']);
+    sink.expectContiguous(0);
+  });
+
+  it('keeps coalescing a burst into one frame per batch, and flushes at once past 64 KiB', async () => {
+    let clock = 1_000;
+    const { t, port } = setup({ now: () => clock });
+    t.start();
+    const sink = new TestSink('a');
+    await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
+    await tick();
+    port.last.output('x'); // the burst's first read goes out at once
+    for (let i = 0; i < 9; i++) {
+      clock += 0.5; // reads keep coming within BATCH_MS of that flush
+      port.last.output('x');
+    }
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['x']);
     await settle();
-    expect(sink.frames.map((f) => f.data.toString())).toEqual(['xxxxxxxxxx']);
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['x', 'xxxxxxxxx']);
+    clock += BATCH_MS - 1; // the timer's flush was under BATCH_MS ago: still a burst
+    port.last.output('y');
+    expect(sink.frames).toHaveLength(2);
     port.last.output(Buffer.alloc(BATCH_BYTES, 0x61));
-    expect(sink.frames).toHaveLength(2); // no timer needed
+    expect(sink.frames).toHaveLength(3); // no timer needed
     sink.expectContiguous(0);
   });
 
@@ -309,9 +332,9 @@ describe('Terminal (fake pty)', () => {
     expect(sb.bytes().toString()).toBe('still here');
   });
 
-  it('lets the screen model lag in the ring, then skips ahead rather than pausing the PTY when a flood outruns it', () => {
+  it('lets the screen model lag in the ring, then skips ahead rather than pausing the PTY when a flood outruns it', async () => {
     const ring = 1 << 20;
-    const { t, port, screen } = setup({ ringBytes: ring });
+    const { t, port, screen } = setup({ ringBytes: ring, now: () => 0 }); // all in one instant: after the first read, a burst
     t.start();
     screen.backlogs.set(7, SCREEN_INFLIGHT); // the worker is busy: nothing more is handed over
     for (let i = 0; i < 24; i++) port.last.output(Buffer.alloc(32 << 10)); // 3/4 of the ring: a burst the ring absorbs
@@ -320,6 +343,7 @@ describe('Terminal (fake pty)', () => {
     for (let i = 0; i < 96; i++) port.last.output(Buffer.alloc(32 << 10)); // a flood: 3 more rings' worth
     expect(t.paused).toBe(false); // only flow-controlled clients pause a PTY
     expect(t.screenSkipped).toBeGreaterThan(0);
+    await settle(); // the last batch's timer
     screen.backlogs.set(7, 0); // the worker caught up
     screen.opts.get(7)!.onBacklog!(0);
     // Every write hands bytes still in the ring, in order; after the last skip it

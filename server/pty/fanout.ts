@@ -13,24 +13,67 @@ export interface StreamSink {
 
 /**
  * Flow control, as VS Code's terminal does it (the client acks what it has
- * parsed; the PTY pauses above HIGH unacked bytes and resumes below LOW), sized
- * for our 5 ms / 64 KiB batches. Measured with @xterm/headless 6 on this class
- * of machine, xterm.js drains ~4 MiB/s of newline-only floods (`yes`: every
- * byte a scroll), ~8 MiB/s of dense random text and 15-22 MiB/s of ordinary
- * lines. HIGH = 512 KiB keeps a client's unparsed backlog at 25-65 ms of real
- * output and ~125 ms in the worst case, so Ctrl-C still shows promptly; LOW =
- * 128 KiB leaves 6-30 ms of work queued at resume, so the client does not idle
- * while the PTY refills. VS Code's 100,000/5,000 paused ~500 times per 50 MB
- * and ran 2-3x slower; these pause ~130 times per 50 MB.
+ * parsed; the PTY pauses above a high mark of unacked bytes and resumes below a
+ * low one), with the window sized per client from its measured drain rate.
+ * What Ctrl-C costs is the backlog a client must still parse, and drain rates
+ * differ ~20x: xterm.js parses 4-22 MiB/s on a quiet machine, and ~1-1.3 MiB/s
+ * of `yes` (every byte a scroll) on a loaded 2-core one, where the old fixed
+ * 512 KiB mark cost ~350 ms (median) from Ctrl-C to the last byte. So a
+ * client's high mark is FLOW_TARGET_MS of the rate it has been acking at,
+ * within FLOW_HIGH_MIN..FLOW_HIGH_MAX, and its low mark half of that.
+ *
+ * Why 75 ms: the low mark (less up to one 64 KiB ack chunk the client has
+ * parsed but not yet acked) is the work a client has queued when the PTY
+ * resumes, and it must cover the ack's trip, the PTY read and a 5 ms batch. In
+ * interleaved runs through the renderer (pty → page xterm, 20 MB), 50 ms left
+ * the page's xterm waiting for data 1-5 points more of the run than the old
+ * marks and cost ~5% of throughput (up to 15% in a run); 75 ms waited no more
+ * than the old marks and was within 3% of their throughput.
  */
-export const FLOW_HIGH = 512 << 10;
-export const FLOW_LOW = 128 << 10;
+export const FLOW_TARGET_MS = 75;
+/**
+ * The smallest high mark, and the one a client starts with until it has acked
+ * enough to be measured. Its low mark (64 KiB) must not be below the chunk
+ * clients ack in (the renderer's ACK_CHUNK, the bench's 64 KiB): a client that
+ * acks only whole chunks could otherwise be left holding a pause it never
+ * releases. Slow clients (`yes` on a loaded machine) sit here: Ctrl-C then
+ * shows in ~50-80 ms instead of ~350 ms.
+ */
+export const FLOW_HIGH_MIN = 128 << 10;
+/** The largest: the old fixed mark, which fast clients (and bulk readers acking on receipt) run at full speed with. */
+export const FLOW_HIGH_MAX = 512 << 10;
+/** Acks smaller than this do not update the drain rate: they are the idle-timer tails of small outputs, whose timing says when the client's timer fired, not how fast it parses. */
+export const RATE_MIN_ACK = 16 << 10;
+/** Weight of a new drain-rate sample. */
+const RATE_ALPHA = 1 / 4;
+/**
+ * A sample counts for at most this times the current estimate. Acks can reach
+ * the server bunched (its loop was busy, the socket coalesced them), and the
+ * second of two then reads as near-infinite speed; unclamped, one such sample
+ * would open the window to the maximum. So the window grows at most ~25% per
+ * ack (floor to maximum in ~6 acks, ~400 KiB of a flood) and shrinks as fast as
+ * the samples say.
+ */
+const RATE_MAX_STEP = 2;
+/**
+ * The rates the floor and the top window stand for. The estimate is kept
+ * between them (beyond, the window would not change), so a client that once
+ * stalled is not measured for long as slower than the floor before it can grow.
+ * Every client's estimate starts at the floor's.
+ */
+const RATE_MIN = FLOW_HIGH_MIN / FLOW_TARGET_MS;
+const RATE_MAX = FLOW_HIGH_MAX / FLOW_TARGET_MS;
+
+/** The high mark for a client draining `rate` bytes/ms. */
+export function flowHigh(rate: number): number {
+  return Math.round(Math.min(FLOW_HIGH_MAX, Math.max(FLOW_HIGH_MIN, rate * FLOW_TARGET_MS)));
+}
 
 /**
  * A connection holding more than this unsent (a client that stopped reading its
  * socket) gets nothing more until it drains below half; it then resumes from its
  * own position, read back from the ring. Bounds server memory per client at
- * about this plus one frame, and sits well above FLOW_HIGH so flow-controlled
+ * about this plus one frame, and sits well above FLOW_HIGH_MAX so flow-controlled
  * clients never reach it.
  */
 export const SINK_BUFFER_CAP = 8 << 20;
@@ -47,7 +90,13 @@ export interface SinkState {
   pos: number | null;
   sent: number;
   acked: number;
-  /** Crossed FLOW_HIGH and not yet back below FLOW_LOW: asks the PTY to pause. */
+  /** This client's window: pause above `high` unacked, resume below `high / 2`. */
+  high: number;
+  /** Its estimated drain rate in bytes/ms, within RATE_MIN..RATE_MAX (RATE_MIN until measured). */
+  rate: number;
+  /** When the time the next ack is measured against began: the last ack, or the first send to a caught-up client; null while it owes nothing. */
+  mark: number | null;
+  /** Crossed `high` and not yet back below `high / 2`: asks the PTY to pause. */
   holding: boolean;
   /** Its connection holds more than SINK_BUFFER_CAP; sending waits for it to drain. */
   blocked: boolean;
@@ -64,6 +113,8 @@ export class Fanout {
     private readonly ring: ByteRing,
     /** Called when whether any sink asks for a pause may have changed. */
     private readonly onHoldChange: () => void,
+    /** A monotonic clock in ms; injected by tests. */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** True while any flow-controlled sink has too much unacknowledged. */
@@ -75,7 +126,7 @@ export class Fanout {
   /** Adds (or replaces) a sink that waits for start(). A replaced sink's pause is released. */
   add(sink: StreamSink, flowControl: boolean): SinkState {
     const old = this.sinks.get(sink.id);
-    const s: SinkState = { sink, flowControl, pos: null, sent: 0, acked: 0, holding: false, blocked: false };
+    const s: SinkState = { sink, flowControl, pos: null, sent: 0, acked: 0, high: FLOW_HIGH_MIN, rate: RATE_MIN, mark: null, holding: false, blocked: false };
     this.sinks.set(sink.id, s);
     if (old?.holding) this.onHoldChange();
     return s;
@@ -105,9 +156,11 @@ export class Fanout {
   ack(id: string, bytes: number): number {
     const s = this.sinks.get(id);
     if (!s) return 0;
-    s.acked = Math.min(s.sent, s.acked + Math.max(0, bytes));
+    const n = Math.min(s.sent - s.acked, Math.max(0, bytes));
+    s.acked += n;
     const unacked = s.sent - s.acked;
-    if (s.holding && unacked < FLOW_LOW) {
+    this.measure(s, n, unacked);
+    if (s.holding && unacked < s.high / 2) {
       s.holding = false;
       this.onHoldChange();
     }
@@ -163,11 +216,29 @@ export class Fanout {
       return;
     }
     if (!s.flowControl) return;
+    if (s.sent === s.acked) s.mark = this.now(); // it was caught up: its clock starts now, not at its last ack
     s.sent += data.byteLength;
-    if (!s.holding && s.sent - s.acked > FLOW_HIGH) {
+    if (!s.holding && s.sent - s.acked > s.high) {
       s.holding = true;
       this.onHoldChange();
     }
+  }
+
+  /**
+   * Updates the sink's drain rate from an ack of `n` bytes and sizes its window.
+   * The time counted is only time it owed bytes, so a client's idle spells do
+   * not read as slowness; time spent waiting for a paused PTY does count, but
+   * the window's floor keeps such waits short (see FLOW_HIGH_MIN).
+   */
+  private measure(s: SinkState, n: number, unacked: number): void {
+    if (n === 0) return; // an empty ack says nothing, and must not restart the clock
+    const t = this.now();
+    if (s.mark !== null && n >= RATE_MIN_ACK) {
+      const sample = Math.min(n / Math.max(t - s.mark, 1), s.rate * RATE_MAX_STEP);
+      s.rate = Math.min(RATE_MAX, Math.max(RATE_MIN, s.rate + (sample - s.rate) * RATE_ALPHA));
+      s.high = flowHigh(s.rate);
+    }
+    s.mark = unacked > 0 ? t : null;
   }
 
   private updatePoll(): void {

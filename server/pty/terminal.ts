@@ -139,7 +139,7 @@ export class Terminal {
     this.batchBytes = Math.max(1, Math.min(BATCH_BYTES, this.ring.capacity >> 1));
     this.lagHigh = Math.floor(this.ring.capacity * SCREEN_LAG_HIGH);
     this.lagLow = Math.floor(this.ring.capacity * SCREEN_LAG_LOW);
-    this.fanout = new Fanout(o.n, this.ring, () => this.updatePause());
+    this.fanout = new Fanout(o.n, this.ring, () => this.updatePause(), this.now);
     o.screen.open(o.n, {
       cols: o.cols,
       rows: o.rows,

@@ -3,6 +3,7 @@
 // with, claims, pending messages), so tags, /pane/<n>/attrs and the peers view
 // all read the one state. Agents are always named by name and quadrant.
 import type { Prediction } from '../../kits/protocol/awareness';
+import { partnersOf } from '../../kits/protocol/partners';
 import type { PaneServer } from '../paneServer';
 import type { Awareness, AwarenessEvent } from './engine';
 
@@ -88,8 +89,7 @@ export class Presenter {
         server.publish('awareness/agent-changed', { agent: aw.view(e.agent) });
         // Its partners' tags name it by quadrant: a move must reach them too.
         const name = e.agent.name;
-        const partners = aw.predictions().flatMap((p) => (p.a === name ? [p.b] : p.b === name ? [p.a] : []));
-        this.refresh(name, ...partners);
+        this.refresh(name, ...partnersOf(name, aw.predictions()).map((x) => x.name));
         return;
       }
       case 'learned':
@@ -109,18 +109,7 @@ export class Presenter {
         .filter((k) => t[k].length > 0)
         .map((k) => `${k} ${t[k].slice(0, 4).join(', ')}`)
         .join('; ');
-      const preds = aw
-        .predictions()
-        .filter((p) => p.a === name || p.b === name)
-        .sort((x, y) => y.confidence - x.confidence);
-      const seen = new Set<string>();
-      const converge: string[] = [];
-      for (const p of preds) {
-        const other = p.a === name ? p.b : p.a;
-        if (seen.has(other)) continue;
-        seen.add(other);
-        converge.push(`${aw.label(other)}: ${p.topics.slice(0, 3).join(', ')}`);
-      }
+      const converge = partnersOf(name, aw.predictions()).map((x) => `${aw.label(x.name)}: ${x.prediction.topics.slice(0, 3).join(', ')}`);
       const held = claims.filter((c) => c.holder === name).map((c) => shortPath(c.path, a.cwd));
       const pending = aw.pending(name).length;
       const want: Record<(typeof ATTRS)[number], string | null> = {

@@ -5,6 +5,7 @@
 // every renderer shows it.
 import type { AgentInfo } from '../../../protocol/agent';
 import type { AgentView, Prediction } from '../../../protocol/awareness';
+import { partnersOf } from '../../../protocol/partners';
 import type { CommandContext } from '../context';
 import { fingerShort } from './agentsFinger';
 
@@ -16,13 +17,8 @@ export function awarenessLines(agents: readonly AgentView[], preds: readonly Pre
     const t = a.trajectory;
     const parts = (['deepening', 'emerging', 'fading', 'stable'] as const).filter((k) => t[k].length > 0).map((k) => `${k} ${t[k].slice(0, 4).join(', ')}`);
     out.push(`  ${a.label}: ${parts.join(' · ') || (a.keyTopics.join(', ') || 'no topics yet')}`);
-    const seen = new Set<string>();
-    for (const p of [...preds].sort((x, y) => y.confidence - x.confidence)) {
-      if (p.a !== a.name && p.b !== a.name) continue;
-      const other = p.a === a.name ? p.b : p.a;
-      if (seen.has(other)) continue;
-      seen.add(other);
-      out.push(`    ⚠ converges with ${label.get(other) ?? other} on ${p.topics.slice(0, 3).join(', ')} (${p.type}, ${Math.round(p.confidence * 100)}%)`);
+    for (const { name, prediction: p } of partnersOf(a.name, preds)) {
+      out.push(`    ⚠ converges with ${label.get(name) ?? name} on ${p.topics.slice(0, 3).join(', ')} (${p.type}, ${Math.round(p.confidence * 100)}%)`);
     }
   }
   return out;

@@ -92,6 +92,16 @@ function setup(extra: Partial<TerminalOptions> = {}) {
   return { t, port, screen, events };
 }
 
+/** A started terminal with one client attached from offset 0, without flow control. */
+async function attachedPlain(id: string, extra: Partial<TerminalOptions> = {}) {
+  const r = setup(extra);
+  r.t.start();
+  const sink = new TestSink(id);
+  await r.t.attach(sink, { mode: 'from', from: 0, flowControl: false });
+  await tick();
+  return { ...r, sink };
+}
+
 const tick = () => new Promise((r) => setImmediate(r));
 const settle = () => new Promise((r) => setTimeout(r, 15)); // past one 5 ms batch
 
@@ -121,11 +131,7 @@ describe('Terminal (fake pty)', () => {
 
   it('sends the first output after a quiet spell at once, without waiting for the batch timer', async () => {
     let clock = 1_000;
-    const { t, port } = setup({ now: () => clock });
-    t.start();
-    const sink = new TestSink('a');
-    await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
-    await tick();
+    const { t, port, sink } = await attachedPlain('a', { now: () => clock });
     port.last.output('a'); // a keystroke's echo: nothing pending, nothing sent before
     expect(sink.frames.map((f) => f.data.toString())).toEqual(['a']);
     clock += BATCH_MS; // quiet for a whole batch period since that flush
@@ -136,11 +142,7 @@ describe('Terminal (fake pty)', () => {
 
   it('keeps coalescing a burst into one frame per batch, and flushes at once past 64 KiB', async () => {
     let clock = 1_000;
-    const { t, port } = setup({ now: () => clock });
-    t.start();
-    const sink = new TestSink('a');
-    await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
-    await tick();
+    const { t, port, sink } = await attachedPlain('a', { now: () => clock });
     port.last.output('x'); // the burst's first read goes out at once
     for (let i = 0; i < 9; i++) {
       clock += 0.5; // reads keep coming within BATCH_MS of that flush
@@ -237,11 +239,7 @@ describe('Terminal (fake pty)', () => {
   });
 
   it('never pauses for a client without flow control', async () => {
-    const { t, port } = setup();
-    t.start();
-    const sink = new TestSink('plain');
-    await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
-    await tick();
+    const { t, port, sink } = await attachedPlain('plain');
     for (let i = 0; i < 40; i++) port.last.output(Buffer.alloc(BATCH_BYTES));
     expect(t.paused).toBe(false);
     expect(port.last.pauseCalls).toBe(0);
@@ -374,11 +372,7 @@ describe('Terminal (fake pty)', () => {
   });
 
   it('reports exit only after the final output reached the ring and the clients', async () => {
-    const { t, port, events } = setup();
-    t.start();
-    const sink = new TestSink('a');
-    await t.attach(sink, { mode: 'from', from: 0, flowControl: false });
-    await tick();
+    const { t, port, events, sink } = await attachedPlain('a');
     let atExit = -1;
     port.last.onExit(() => (atExit = sink.bytes().byteLength)); // runs after Terminal's own handler
     port.last.output('last words');

@@ -262,11 +262,12 @@ export class AgentService {
 
   /** Adds a hook contributor (see hookAnswer.ts); returns its removal. */
   addHookContributor(c: HookContributor): () => void {
-    this.contributors.push(c);
-    return () => {
-      const i = this.contributors.indexOf(c);
-      if (i >= 0) this.contributors.splice(i, 1);
-    };
+    return addTo(this.contributors, c);
+  }
+
+  /** Listens for mail read that copies awareness messages; returns the removal. */
+  onCopiesRead(f: (name: string, refs: string[]) => void): () => void {
+    return addTo(this.copiesRead, f);
   }
 
   /** Told when an agent reads mail that copies awareness messages (their ids), so those count as handed over. */
@@ -327,4 +328,13 @@ export class AgentService {
     if (p.signature.startsWith(AGENT_SIGNATURE_PREFIX)) return p.signature.slice(AGENT_SIGNATURE_PREFIX.length);
     return undefined;
   }
+}
+
+/** Adds `x` to a listener list; returns its removal. */
+function addTo<T>(list: T[], x: T): () => void {
+  list.push(x);
+  return () => {
+    const i = list.indexOf(x);
+    if (i >= 0) list.splice(i, 1);
+  };
 }

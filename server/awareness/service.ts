@@ -89,9 +89,7 @@ export class AwarenessService {
     const agents = agentsOf(server);
     if (agents) {
       this.stops.push(agents.addHookContributor((ev) => hookContribution(this, ev)));
-      const read = (name: string, refs: string[]) => void this.aw.acknowledge(name, refs);
-      agents.copiesRead.push(read);
-      this.stops.push(() => agents.copiesRead.splice(agents.copiesRead.indexOf(read) >>> 0, 1));
+      this.stops.push(agents.onCopiesRead((name, refs) => void this.aw.acknowledge(name, refs)));
     }
     server.onStop(() => this.stop());
     // Restored claims may have deadlines already.

@@ -104,4 +104,37 @@ describe.skipIf(chromiumMissing)(`agents' notices${chromiumMissing ? ` (skipped:
     await sh.page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
   }, 30_000);
+
+  it('opens the peers view from a narrow agent pane as a float wide enough for its table', async () => {
+    const x = agents[0]!;
+    const cols = await sh.page.evaluate((p) => (window as any).pane.store.getState().panes[p].cols as number, x.pane);
+    expect(cols * 0.35).toBeLessThan(72); // a split beside it would be a sliver
+    const r = sh.cli('peers', '-t', String(x.pane));
+    expect(r.code, r.stderr).toBe(0);
+    const peers = Number(r.stdout.trim().split(':').pop());
+    await until(sh.page, 'the peers view floating', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].floating.some((f) => f.pane === ${peers} && f.w >= 72);`) as () => boolean);
+    await waitScreen(sh.page, peers, x.name, 20_000);
+    // Its lines are cut at its width, never wrapped: every row of the table is one screen line.
+    const text = await sh.page.evaluate((p) => (window as any).pane.screen(p) as string, peers);
+    expect(text).toMatch(/^pane peers — \d+ agents?/m);
+    await shot(sh.page, 'notices-04-peers-float');
+    expect(sh.cli('close', '-t', String(peers)).code).toBe(0);
+  }, 30_000);
+
+  it('keeps an agent’s name and state in a narrow tag: topics shrink, words fold into …', async () => {
+    await sh.page.setViewportSize({ width: 720, height: 560 });
+    const x = agents[0]!;
+    const tag = region(sh.page, x.pane).getByRole('toolbar');
+    await expect.poll(() => tag.locator('.tag-more').count(), { timeout: 10_000 }).toBe(1);
+    const box = async (sel: string) => (await tag.locator(sel).first().boundingBox())!;
+    const tagBox = (await tag.boundingBox())!;
+    // Name and state badge are whole and inside the tag; the … button is too.
+    for (const sel of ['.tag-name', '.agent-state', '.tag-more']) {
+      const b = await box(sel);
+      expect(b.x + b.width, sel).toBeLessThanOrEqual(tagBox.x + tagBox.width + 0.5);
+    }
+    expect(await tag.locator('.agent-state').textContent()).toMatch(/^(waiting|working|idle)$/);
+    await region(sh.page, x.pane).locator('.tag').screenshot({ path: `${process.cwd()}/test-results/notices-05-narrow-agent-tag.png` });
+    await shot(sh.page, 'notices-06-narrow-window');
+  }, 30_000);
 });

@@ -67,7 +67,17 @@ export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; fo
     const tag = tagRef.current;
     const box = boxRef.current;
     if (!tag || !box) return;
-    const measure = () => setFit(fittingWords(box));
+    const measure = () => {
+      // Measured with every word in flow; then the box ends after the last word that
+      // fits, so the … sits right after it and the tag text gets the rest.
+      box.style.maxWidth = '';
+      const n = fittingWords(box);
+      const words = box.querySelectorAll<HTMLElement>('.tag-word');
+      const last = n > 0 && n < words.length ? words[n - 1]! : null;
+      if (last) box.style.maxWidth = `${Math.ceil(last.getBoundingClientRect().right - box.getBoundingClientRect().left)}px`;
+      else if (n === 0 && words.length > 0) box.style.maxWidth = '0px';
+      setFit(n);
+    };
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(tag);

@@ -108,5 +108,6 @@ describe.skipIf(missing.length > 0)(`browser shortcuts in the --app window${miss
     }
     expect(made()).toBe(true);
     expect(windows().length).toBe(1);
+    expect(served.cli('session', 'kill', 'viaxkeys').code).toBe(0);
   }, 30_000);
 });

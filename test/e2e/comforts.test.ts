@@ -154,6 +154,17 @@ describe.skipIf(chromiumMissing)(`comforts${chromiumMissing ? ` (skipped: no bro
     await expect.poll(() => bar.count()).toBe(0);
   }, 60_000);
 
+  it('draws emoji and CJK with the Noto fallback fonts', async () => {
+    const n = (await view(sh.page)).focused!;
+    expect(sh.cli('send', '-t', String(n), 'echo "emoji 😀🚀 cjk 日本語 한국어"').code).toBe(0);
+    await waitScreen(sh.page, n, /^emoji 😀🚀 cjk 日本語 한국어/m);
+    const family = await sh.page.evaluate((p) => (window as any).pane.term(p).options.fontFamily as string, n);
+    expect(family).toMatch(/"Noto Color Emoji".*"Noto Sans Mono CJK SC"/);
+    // The fonts are installed (fonts-noto-color-emoji, fonts-noto-cjk) and the page can use them.
+    expect(await sh.page.evaluate(() => document.fonts.check('13px "Noto Color Emoji"', '😀') && document.fonts.check('13px "Noto Sans Mono CJK SC"', '日本'))).toBe(true);
+    await region(sh.page, n).screenshot({ path: path.join(process.cwd(), 'test-results', 'comforts-06-emoji-cjk.png') });
+  }, 30_000);
+
   it('find shows which match of how many', async () => {
     const n = (await view(sh.page)).focused!;
     await sh.page.keyboard.press('Control+Shift+F');

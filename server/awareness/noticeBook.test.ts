@@ -23,8 +23,17 @@ describe('NoticeBook', () => {
     // A second prediction about the same pair (either order) updates the one notice.
     const second = book.sync([x, y], env(3));
     expect(second).toHaveLength(1);
-    expect(second[0]).toMatchObject({ kind: 'notice', notice: { id: 'ada+bob', updates: 1, since: 1, updatedAt: 3, topics: ['jwt', 'login', 'auth'] } });
+    // Topics already shown keep their place; the new one follows.
+    expect(second[0]).toMatchObject({ kind: 'notice', notice: { id: 'ada+bob', updates: 1, since: 1, updatedAt: 3, topics: ['auth', 'jwt', 'login'] } });
     expect(book.all()).toHaveLength(1);
+  });
+
+  it('words the notice by the strongest kind of signal, not by this pass’s top score', () => {
+    const book = new NoticeBook();
+    const near = pred('ada', 'bob', ['auth'], 'domain-proximity', 0.95);
+    const conv = pred('ada', 'bob', ['auth'], 'approaching', 0.4);
+    const out = book.sync([near, conv], env());
+    expect(out[0]).toMatchObject({ notice: { message: 'ada and bob converge on auth' } });
   });
 
   it('withdraws the notice, naming the outcome, when the pair has no open prediction', () => {

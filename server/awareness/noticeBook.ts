@@ -52,9 +52,14 @@ export class NoticeBook {
     }
     const out: NoticeChange[] = [];
     for (const [id, preds] of byPair) {
-      preds.sort((x, y) => y.confidence - x.confidence || x.createdAt - y.createdAt);
+      // The wording follows the strongest kind of signal, not whichever prediction
+      // scored highest this pass, so a notice does not flip between phrasings.
+      preds.sort((x, y) => KIND_RANK[x.type] - KIND_RANK[y.type] || y.confidence - x.confidence || x.createdAt - y.createdAt);
       const best = preds[0]!;
-      const topics = [...new Set(preds.flatMap((p) => p.topics))].slice(0, NOTICE_TOPICS);
+      const had = this.shown.get(id);
+      // The strongest topics now, with those already shown keeping their place (new ones follow).
+      const top = [...new Set(preds.flatMap((p) => p.topics))].slice(0, NOTICE_TOPICS);
+      const topics = [...new Set([...(had?.topics ?? []).filter((t) => top.includes(t)), ...top])];
       const [a, b] = [best.a, best.b] as const;
       const want = {
         id,
@@ -64,7 +69,6 @@ export class NoticeBook {
         panes: [...env.panesOf(a), ...env.panesOf(b)],
         predictions: preds.map((p) => p.id).sort(),
       };
-      const had = this.shown.get(id);
       if (had && sameNotice(had, want)) continue;
       const notice: AwarenessNotice = had ? { ...want, since: had.since, updatedAt: env.now, updates: had.updates + 1 } : { ...want, since: env.now, updatedAt: env.now, updates: 0 };
       this.shown.set(id, notice);
@@ -80,6 +84,9 @@ export class NoticeBook {
     return out;
   }
 }
+
+/** Which prediction words the notice: converging first, then one moving onto the other's ground, then mere proximity. */
+const KIND_RANK: Record<Prediction['type'], number> = { 'mutual-deepening': 0, approaching: 0, 'cross-approach': 1, 'domain-proximity': 2 };
 
 const OUTCOME_TEXT: Record<Outcome, string> = {
   prevented: 'no longer converging (they coordinated)',

@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { awareness, hookUnderLoad } from './awareness';
@@ -8,6 +8,7 @@ import { cli } from './cli';
 import { ctrlcRows } from './ctrlc';
 import { memory } from './memory';
 import { namespace } from './namespace';
+import { notices } from './notices';
 import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { roundtrip } from './roundtrip';
@@ -16,7 +17,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -94,6 +95,16 @@ try {
   }
   if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
   if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));
+  if (only.has('notices')) {
+    const n = await notices(`${dir}/notices`);
+    rows.push({
+      bench: `notices: ${n.agents} agents converging in pairs → notices on screen (most at once; at the end)`,
+      figure: `${n.maxOnScreen}; ${n.atEnd}`,
+      anchor: `${n.predictions} open predictions, ${n.warnedPanes} warned panes`,
+      ratio: `${n.pairs} pairs`,
+      aim: '≤ 5',
+    });
+  }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 // The Debian packages the test suites use (real browser, tmux for the benchmark
-// anchor, FUSE for the namespace). Installed when missing and we are root;
+// anchor, FUSE for the namespace, Xvfb + xdotool for real key events in a real
+// window, the Noto emoji/CJK fonts the page falls back to). Installed when missing and we are root;
 // otherwise the suites that need them skip and say why.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +9,10 @@ const NEEDS = [
   { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
   { pkg: 'tmux', present: () => spawnSync('tmux', ['-V']).status === 0 },
   { pkg: 'fuse3', present: () => fs.existsSync('/usr/bin/fusermount3') || fs.existsSync('/bin/fusermount3') },
+  { pkg: 'xvfb', present: () => spawnSync('Xvfb', ['-help']).error === undefined },
+  { pkg: 'xdotool', present: () => spawnSync('xdotool', ['version']).error === undefined },
+  { pkg: 'fonts-noto-color-emoji', present: () => fs.existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf') },
+  { pkg: 'fonts-noto-cjk', present: () => fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc') },
   { pkg: 'libfuse2', present: () => ['/usr/lib/x86_64-linux-gnu/libfuse.so.2', '/lib/x86_64-linux-gnu/libfuse.so.2', '/usr/lib/aarch64-linux-gnu/libfuse.so.2'].some((p) => fs.existsSync(p)) },
 ];
 

@@ -170,6 +170,29 @@ export const BatchSchema = z.object({
 });
 export type Batch = z.infer<typeof BatchSchema>;
 
+/**
+ * What a window shows of convergence: one notice per pair of agents, whatever the
+ * number or kind of predictions about them. Updated in place (same id) as topics,
+ * places or predictions change; withdrawn when none of the pair's predictions is open.
+ */
+export const AwarenessNoticeSchema = z.object({
+  /** "ada+bob": the pair, names sorted, so either order is the same notice. */
+  id: z.string(),
+  agents: z.tuple([name, name]),
+  /** The union of the pair's open predictions' topics, strongest first. */
+  topics: z.array(z.string()),
+  /** "ada (top-left) and bob (bottom-right) converge on auth, jwt". */
+  message: z.string(),
+  panes: z.array(z.number().int().positive()),
+  /** Ids of the open predictions it stands for. */
+  predictions: z.array(z.string()),
+  since: ms,
+  updatedAt: ms,
+  /** How many times it was updated in place (0 when new). */
+  updates: z.number().int().min(0),
+});
+export type AwarenessNotice = z.infer<typeof AwarenessNoticeSchema>;
+
 export const PredictionStateSchema = z.object({
   active: z.array(PredictionSchema),
   resolved: z.array(ResolutionSchema),
@@ -295,6 +318,12 @@ export const awarenessMethods = {
     cap: 'read',
     doc: 'Open convergence predictions, the last `resolved` verdicts, accuracy and the calibrated threshold.',
   }),
+  'awareness/notices': method({
+    params: z.object({}),
+    result: z.object({ notices: z.array(AwarenessNoticeSchema) }),
+    cap: 'read',
+    doc: 'The convergence notices in force: one per pair of agents with an open prediction.',
+  }),
   'awareness/resolve': method({
     params: z.object({ id: z.string().min(1), outcome: OutcomeSchema }),
     result: ResolutionSchema,
@@ -334,6 +363,10 @@ export const awarenessEventSchemas = {
   /** Two agents wrote the same file, or one wrote into the other's claim. */
   'awareness/collided': z.object({ a: name, b: name, file: z.string(), message: z.string(), panes: paneNumbers }),
   'awareness/messaged': z.object({ message: MessageSchema }),
+  /** A convergence notice appeared or changed (same id: replace it in place). */
+  'awareness/notice': z.object({ notice: AwarenessNoticeSchema }),
+  /** The pair's predictions all resolved or went stale: take the notice down. */
+  'awareness/notice-withdrawn': z.object({ id: z.string(), outcome: OutcomeSchema, message: z.string() }),
   /** An agent's topics, trajectory or place changed (the peers view). */
   'awareness/agent-changed': z.object({ agent: AgentViewSchema }),
 } as const;

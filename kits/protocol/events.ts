@@ -5,6 +5,7 @@ import { agentEventSchemas } from './agent';
 import { appEventSchemas } from './app';
 import { awarenessEventSchemas } from './awareness';
 import { keymapEventSchemas } from './keymap';
+import { settingsEventSchemas } from './settings';
 import { ExitStatusSchema, PaneSchema, SessionSchema, TagSchema } from './model';
 
 const n = z.number().int().positive();
@@ -26,9 +27,11 @@ export const eventSchemas = {
   'focus/changed': z.object({ session: z.string(), focused: n.nullable(), zoomed: n.nullable() }),
   'session/created': z.object({ session: SessionSchema }),
   'session/closed': z.object({ session: z.string(), name: z.string() }),
+  'session/renamed': z.object({ session: z.string(), name: z.string() }),
   'client/attached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   ...keymapEventSchemas,
+  ...settingsEventSchemas,
   ...appEventSchemas,
   ...agentEventSchemas,
   ...awarenessEventSchemas,
@@ -41,5 +44,5 @@ export type EventData<E extends EventName> = z.infer<(typeof eventSchemas)[E]>;
 export function eventFamily(name: string): string {
   const fam = name.slice(0, name.indexOf('/'));
   if (name === 'pane/output') return 'output';
-  return fam === 'keymap' || fam === 'apps' ? 'config' : fam;
+  return fam === 'keymap' || fam === 'apps' || fam === 'settings' ? 'config' : fam;
 }

@@ -13,6 +13,7 @@ import type { Capability, MethodSpec } from './method';
 import { paneMethods } from './pane';
 import { ptyMethods } from './pty';
 import { sessionMethods } from './session';
+import { settingsMethods } from './settings';
 
 export * from './agent';
 export * from './app';
@@ -32,6 +33,7 @@ export * from './namespace';
 export * from './pane';
 export * from './pty';
 export * from './session';
+export * from './settings';
 
 /** Every request the server understands. */
 export const methods = {
@@ -43,6 +45,7 @@ export const methods = {
   ...clientMethods,
   ...appMethods,
   ...keymapMethods,
+  ...settingsMethods,
   ...agentMethods,
   ...namespaceMethods,
   ...awarenessMethods,

@@ -40,6 +40,14 @@ export const ACTIONS = {
   'find.open': 'Find in scrollback',
   'terminal.copy': 'Copy the selection',
   'terminal.screenReader': 'Toggle screen-reader mode',
+  'copy.mode': 'Copy mode: move through scrollback, search, select and copy by keyboard',
+  'tag.focus': "Move the keyboard to the focused pane's tag toolbar (and back)",
+  'notices.history': 'Notices history',
+  'agent.nextWaiting': 'Focus the next agent waiting for you',
+  'session.switcher': 'Sessions: switch, create, rename, close',
+  'font.zoomIn': 'Bigger terminal font',
+  'font.zoomOut': 'Smaller terminal font',
+  'font.zoomReset': 'Terminal font size from the settings',
 } as const;
 export type ActionId = keyof typeof ACTIONS;
 export const ACTION_IDS = Object.keys(ACTIONS) as ActionId[];
@@ -80,6 +88,16 @@ export const DEFAULT_BINDINGS: Record<string, Action> = {
   'Ctrl+Shift+P': 'palette.open',
   'Ctrl+Shift+F': 'find.open',
   'Ctrl+Shift+C': 'terminal.copy',
+  'Ctrl+Shift+Y': 'copy.mode',
+  'Ctrl+Shift+G': 'tag.focus',
+  'Ctrl+Shift+H': 'notices.history',
+  'Ctrl+Shift+A': 'agent.nextWaiting',
+  'Ctrl+Shift+D': 'session.switcher',
+  // The browser's and WezTerm's zoom keys; Ctrl+Shift+= is Ctrl++ on a US keyboard.
+  'Ctrl+=': 'font.zoomIn',
+  'Ctrl+Shift+=': 'font.zoomIn',
+  'Ctrl+-': 'font.zoomOut',
+  'Ctrl+0': 'font.zoomReset',
 };
 
 /** The tmux-style alternative: press the prefix, then one key. */
@@ -90,7 +108,8 @@ export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
   '{': 'swap.prev', '}': 'swap.next',
   'Ctrl+Left': 'resize.left', 'Ctrl+Right': 'resize.right', 'Ctrl+Up': 'resize.up', 'Ctrl+Down': 'resize.down',
   z: 'pane.zoom', x: 'pane.close', '!': 'pane.float', w: 'switcher.next', k: 'launcher.open', ':': 'palette.open',
-  '/': 'find.open', '[': 'terminal.copy',
+  '/': 'find.open', '[': 'copy.mode', y: 'terminal.copy',
+  g: 'tag.focus', h: 'notices.history', a: 'agent.nextWaiting', s: 'session.switcher',
 };
 
 const BindingTable = z.record(z.string(), ActionSchema.nullable());

@@ -45,6 +45,12 @@ export const sessionMethods = {
     cap: 'write',
     doc: 'Ends a session and every pane in it.',
   }),
+  'session/rename': method({
+    params: z.object({ session: SessionRefSchema, name: z.string().trim().min(1).max(100) }),
+    result: SessionAckSchema,
+    cap: 'write',
+    doc: 'Renames a session (names are unique: another session with that name is an error).',
+  }),
   'session/list': method({
     params: z.object({}),
     result: z.object({ sessions: z.array(SessionSummarySchema) }),

@@ -6,7 +6,10 @@ import type { Edge, FocusDirection } from '../../kits/protocol/pane';
 import { tileRects } from './layout/geometry';
 import { client } from './net/client';
 import { selectSession, store } from './store';
+import { focusNextWaiting } from './notices';
+import { toggleTagFocus } from './keys/tagFocus';
 import { existingTerm } from './term/terminals';
+import { FONT_SIZE_MAX, FONT_SIZE_MIN } from '../../kits/protocol/settings';
 
 /** Cells a resize chord moves an edge: columns are narrower than rows are tall. */
 const RESIZE_COLS = 4;
@@ -101,6 +104,25 @@ export async function runAction(action: Action): Promise<void> {
     case 'find':
       if (pane === undefined) return;
       return st.setOverlay({ kind: 'find', pane });
+    case 'copy':
+      if (pane === undefined) return st.notify('info', 'no pane is focused');
+      return st.setOverlay(st.overlay?.kind === 'copy' ? null : { kind: 'copy', pane });
+    case 'tag':
+      return toggleTagFocus();
+    case 'notices':
+      return st.setOverlay(st.overlay?.kind === 'history' ? null : { kind: 'history' });
+    case 'agent':
+      return focusNextWaiting();
+    case 'session':
+      return st.setOverlay(st.overlay?.kind === 'sessions' ? null : { kind: 'sessions' });
+    case 'font': {
+      const base = st.settings.settings.fontSize;
+      // Zoom stays within the font sizes the settings allow.
+      const lo = FONT_SIZE_MIN - base;
+      const hi = FONT_SIZE_MAX - base;
+      const steps = id === 'font.zoomReset' ? 0 : Math.min(hi, Math.max(lo, st.fontZoom + (id === 'font.zoomIn' ? 1 : -1)));
+      return st.setFontZoom(steps);
+    }
     case 'terminal':
       if (id === 'terminal.copy') return copySelection();
       if (id === 'terminal.screenReader') {

@@ -1,20 +1,19 @@
 // Things that want the person's attention, from server state only: a pane's bell
-// (the attr `bell`, a timestamp the server's screen model sets on BEL), an agent
-// waiting for the human (attr `state` or `agent.state` = "waiting"), and an
-// awareness convergence warning (attr `awareness.converge` appearing or changing).
-// Marks the tag, shows an in-window notice that focuses the pane when clicked, and
-// raises a desktop notification: Electron's native one through the preload bridge,
-// else the web Notification API when the person has granted it.
+// (the attr `bell`, a timestamp the server's screen model sets on BEL) and an agent
+// waiting for the human (attr `state` or `agent.state` = "waiting"). Marks the tag,
+// keeps one standing notice per waiting pane (withdrawn when it stops waiting) that
+// focuses the pane when clicked, and raises a desktop notification: Electron's native
+// one through the preload bridge, else the web Notification API when granted.
+// Convergence notices come from the awareness presenter instead (notices.ts).
 import type { Pane } from '../../kits/protocol/model';
 import { AlertGate } from './alertGate';
-import { convergeText } from './components/AgentTag';
 import { client } from './net/client';
 import { selectSession, store, type AppStore } from './store';
 
 const WAITING = 'waiting';
 /** An agent must wait this long before it is announced: hook round trips make brief waits. */
 const SETTLE_MS = 400;
-/** One pane's waiting (or convergence) alert at most this often, however its state flaps. */
+/** One pane's waiting alert at most this often, however its state flaps. */
 const COOLDOWN_MS = 5000;
 
 const gate = new AlertGate(SETTLE_MS, COOLDOWN_MS);
@@ -42,16 +41,20 @@ function desktop(n: number, text: string): void {
   };
 }
 
-function raise(n: number, level: 'info' | 'warn', text: string): void {
+function raise(n: number, text: string): void {
   if (!store.getState().panes[n]) return; // gone while the alert settled
-  store.getState().notify(level, text, n);
+  store.getState().standing(`waiting:${n}`, 'info', text, n);
   desktop(n, text);
 }
 
 function onChange(st: AppStore, prev: AppStore): void {
   if (st.panes === prev.panes) return;
   const focused = selectSession(st)?.focused ?? null;
-  for (const key of Object.keys(prev.panes)) if (!st.panes[Number(key)]) gate.forget(`${key}:`);
+  for (const key of Object.keys(prev.panes)) {
+    if (st.panes[Number(key)]) continue;
+    gate.forget(`${key}:`);
+    st.withdraw(`waiting:${key}`);
+  }
   for (const [key, p] of Object.entries(st.panes)) {
     const n = Number(key);
     const before = prev.panes[n];
@@ -67,14 +70,10 @@ function onChange(st: AppStore, prev: AppStore): void {
     }
     if (waiting(p) && !waiting(before)) {
       if (n !== focused) st.ring(n);
-      gate.offer(`${n}:waiting`, () => raise(n, 'info', `${name}${where} is waiting for you`));
+      gate.offer(`${n}:waiting`, () => raise(n, `${name}${where} is waiting for you`));
     } else if (!waiting(p) && waiting(before)) {
       gate.withdraw(`${n}:waiting`);
-    }
-    const converge = p.attrs['awareness.converge'];
-    if (converge !== before.attrs['awareness.converge']) {
-      if (converge) gate.offer(`${n}:converge`, () => raise(n, 'warn', `${name}${where}: ${convergeText(converge)}`));
-      else gate.withdraw(`${n}:converge`);
+      st.withdraw(`waiting:${n}`, `${name}${where} no longer waits`);
     }
   }
 }

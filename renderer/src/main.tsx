@@ -11,12 +11,12 @@ import { installQuadrantReporter } from './layout/quadrantReporter';
 import { client } from './net/client';
 import { wantedSession } from './net/endpoint';
 import { selectSession, store } from './store';
-import { bufferText, existingTerm, installTerminals, rebalanceWebgl, rendererOf, selectionOf } from './term/terminals';
+import { bufferText, currentLook, existingTerm, installTerminals, rebalanceWebgl, rendererOf, selectionOf } from './term/terminals';
 import { measureCell } from './ui/measureCell';
 
 store.setState({ wantedSession: wantedSession() });
-store.getState().setCell(measureCell());
-void document.fonts?.ready.then(() => store.getState().setCell(measureCell()));
+store.getState().setCell(measureCell(currentLook()));
+void document.fonts?.ready.then(() => store.getState().setCell(measureCell(currentLook())));
 
 // Focus history feeds the switcher; a focus move also re-deals WebGL contexts.
 store.subscribe((st, prev) => {

@@ -6,6 +6,7 @@ import type { Prediction } from '../../kits/protocol/awareness';
 import { partnersOf } from '../../kits/protocol/partners';
 import type { PaneServer } from '../paneServer';
 import type { Awareness, AwarenessEvent } from './engine';
+import { NoticeBook } from './noticeBook';
 
 export interface PresenterHost {
   server: PaneServer;
@@ -41,6 +42,8 @@ export function headline(p: Prediction, label: (n: string) => string): string {
 
 export class Presenter {
   private lastExtras = new Map<string, string>();
+  /** One notice per converging pair, for windows (awareness/notice, awareness/notices). */
+  readonly notices = new NoticeBook();
 
   constructor(private readonly h: PresenterHost) {}
 
@@ -51,11 +54,14 @@ export class Presenter {
         const p = e.prediction;
         server.publish('awareness/predicted', { prediction: p, message: headline(p, aw.label), panes: [...this.h.panesOf(p.a), ...this.h.panesOf(p.b)] });
         this.refresh(p.a, p.b);
+        this.syncNotices();
         return;
       }
       case 'resolved':
         server.publish('awareness/resolved', { resolution: e.resolution });
+        this.notices.resolved(e.resolution.a, e.resolution.b, e.resolution.outcome);
         this.refresh(e.resolution.a, e.resolution.b);
+        this.syncNotices();
         return;
       case 'calibrated':
         server.publish('awareness/calibrated', e.calibration);
@@ -90,10 +96,22 @@ export class Presenter {
         // Its partners' tags name it by quadrant: a move must reach them too.
         const name = e.agent.name;
         this.refresh(name, ...partnersOf(name, aw.predictions()).map((x) => x.name));
+        // A pass may have changed a prediction's topics (no event of its own) or the agent moved.
+        this.syncNotices();
         return;
       }
       case 'learned':
         return;
+    }
+  }
+
+  /** Publishes the notices that appeared, changed or went since the last sync. */
+  syncNotices(): void {
+    const { server, aw } = this.h;
+    const env = { now: Date.now(), label: aw.label, panesOf: this.h.panesOf, headline: (p: Prediction) => headline(p, aw.label) };
+    for (const c of this.notices.sync(aw.predictions(), env)) {
+      if (c.kind === 'notice') server.publish('awareness/notice', { notice: c.notice });
+      else server.publish('awareness/notice-withdrawn', { id: c.id, outcome: c.outcome, message: c.message });
     }
   }
 

@@ -65,6 +65,33 @@ describe('keymap', () => {
   });
 });
 
+describe('settings', () => {
+  it('answers the defaults, with emoji and CJK fallback fonts, when there is no settings.json', async () => {
+    const s = await c.call('settings/get', {});
+    expect(s).toMatchObject({ sources: [], errors: [], settings: { fontSize: 13, theme: 'dark' } });
+    expect(s.settings.fontFamily).toMatch(/Noto Color Emoji.*Noto Sans Mono CJK/);
+  });
+
+  it('applies a saved settings.json live, and names a bad field while the previous settings stay', async () => {
+    const seen: { fontSize: number; errors: number }[] = [];
+    c.events.on('settings/changed', (x) => void seen.push({ fontSize: x.settings.fontSize, errors: x.errors.length }));
+    write('settings.json', { fontFamily: 'Hack', fontSize: 16, theme: 'light' });
+    await until('settings/changed', () => seen.find((x) => x.fontSize === 16));
+    const good = await c.call('settings/get', {});
+    expect(good.settings).toMatchObject({ fontSize: 16, theme: 'light' });
+    expect(good.settings.fontFamily).toMatch(/^Hack, "Noto Color Emoji"/);
+    write('settings.json', { fontSize: 'huge', colors: { background: 'red' } });
+    const bad = await until('an error', async () => {
+      const x = await c.call('settings/get', {});
+      return x.errors.length > 0 ? x : undefined;
+    });
+    expect(bad.errors.map((e) => e.field).sort()).toEqual(['colors.background', 'fontSize']);
+    expect(bad.errors[0]!.file).toBe(path.join(cfg, 'settings.json'));
+    expect(bad.settings.fontSize).toBe(16);
+    fs.rmSync(path.join(cfg, 'settings.json'));
+  });
+});
+
 describe('apps', () => {
   it('lists the built-in terminal app', async () => {
     const r = await c.call('apps/list', {});

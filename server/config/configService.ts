@@ -1,14 +1,17 @@
-// The server's view of the user's config: the keymap and the app files, loaded
-// once, watched live, and published as keymap/changed and apps/changed so every
+// The server's view of the user's config: the keymap, the settings and the app
+// files, loaded once, watched live, and published as keymap/changed,
+// settings/changed and apps/changed so every
 // window applies an edit the moment it is saved. One per server.
 import path from 'node:path';
 import type { AppList } from '../../kits/protocol/app';
 import type { KeymapState } from '../../kits/protocol/keymap';
+import type { SettingsState } from '../../kits/protocol/settings';
 import { configDir } from '../../kits/node/paths';
 import type { PaneServer } from '../paneServer';
 import { builtinAppsDir, loadApps } from './appFiles';
 import { loadKeymap } from './keymapFile';
 import { pollTargets } from './poller';
+import { loadSettings } from './settingsFile';
 
 export interface ConfigPaths {
   /** The user's config dir (default: $XDG_CONFIG_HOME/pane or ~/.config/pane). */
@@ -19,8 +22,10 @@ export interface ConfigPaths {
 
 export class ConfigService {
   keymap: KeymapState;
+  settings: SettingsState;
   apps: AppList;
   readonly keymapFile: string;
+  readonly settingsFile: string;
   readonly userAppsDir: string;
   readonly appsDir: string | null;
   private readonly stops: (() => void)[] = [];
@@ -31,11 +36,14 @@ export class ConfigService {
   ) {
     const dir = paths.configDir ?? configDir();
     this.keymapFile = path.join(dir, 'keymap.json');
+    this.settingsFile = path.join(dir, 'settings.json');
     this.userAppsDir = path.join(dir, 'apps');
     this.appsDir = paths.appsDir === undefined ? builtinAppsDir() : paths.appsDir;
     this.keymap = loadKeymap(this.keymapFile, undefined);
+    this.settings = loadSettings(this.settingsFile, undefined);
     this.apps = loadApps(this.appsDir, this.userAppsDir);
     this.stops.push(pollTargets([{ path: this.keymapFile, kind: 'file' }], () => this.reloadKeymap()));
+    this.stops.push(pollTargets([{ path: this.settingsFile, kind: 'file' }], () => this.reloadSettings()));
     const appDirs = [{ path: this.userAppsDir, kind: 'dir' as const }, ...(this.appsDir ? [{ path: this.appsDir, kind: 'dir' as const }] : [])];
     this.stops.push(pollTargets(appDirs, () => this.reloadApps()));
     server.onStop(() => this.stop());
@@ -44,6 +52,11 @@ export class ConfigService {
   reloadKeymap(): void {
     this.keymap = loadKeymap(this.keymapFile, this.keymap);
     this.server.publish('keymap/changed', this.keymap);
+  }
+
+  reloadSettings(): void {
+    this.settings = loadSettings(this.settingsFile, this.settings);
+    this.server.publish('settings/changed', this.settings);
   }
 
   reloadApps(): void {

@@ -73,6 +73,13 @@ function roomiest(ctx: HandlerContext, session: string | undefined, direction: S
   return { ...base, pane: best.pane, direction: direction ?? (best.w > best.h * 2 ? 'horizontal' : 'vertical') };
 }
 
+/** The split a write or peers view takes beside its pane: the pane keeps 65%. */
+const PEERS_RATIO = 65;
+/** The peers table's columns (name, state, since, topics, mail) read without wrapping from here on. */
+const PEERS_MIN_COLS = 72;
+/** A floating peers view when no pane is wide enough to split: the table's width, a screenful of agents. */
+const PEERS_FLOAT = { cols: 110, rows: 28 };
+
 export const agentHandlers: HandlerTable = {
   'agent/list': (_p, ctx) => ({ agents: svcOf(ctx).list() }),
 
@@ -220,9 +227,20 @@ export const agentHandlers: HandlerTable = {
       signature: `com.pane.${p.view}`,
       attrs: { view: p.view, ...(name ? { 'view.agent': name } : {}) },
     };
+    if (p.view === 'peers') {
+      // Beside a pane wide enough to leave the table its columns; else floating, sized for it.
+      const session = anchor ? ctx.server.sessionOf(anchor) : ctx.server.session();
+      const beside = anchor ?? (session.focused !== null ? ctx.server.panes.get(session.focused) : undefined);
+      if (beside && Math.floor((beside.cols * (100 - PEERS_RATIO)) / 100) < PEERS_MIN_COLS) {
+        const w = Math.min(PEERS_FLOAT.cols, session.viewport.cols - 2);
+        const h = Math.min(PEERS_FLOAT.rows, session.viewport.rows - 2);
+        const r = (await dispatchInternal('float/create', { session: session.id, w, h, x: Math.max(0, Math.floor((session.viewport.cols - w) / 2)), y: Math.max(0, Math.floor((session.viewport.rows - h) / 2)), ...spec }, ctx)) as PaneAck;
+        return { session: r.session, pane: r.pane, id: r.id };
+      }
+    }
     if (p.view === 'write' || p.view === 'peers') {
       const where = anchor ? { pane: anchor.n } : {};
-      return (await dispatchInternal('pane/split', { ...where, direction: p.view === 'write' ? 'vertical' : 'horizontal', ratio: 65, ...spec }, ctx)) as PaneAck;
+      return (await dispatchInternal('pane/split', { ...where, direction: p.view === 'write' ? 'vertical' : 'horizontal', ratio: PEERS_RATIO, ...spec }, ctx)) as PaneAck;
     }
     const r = (await dispatchInternal('float/create', { ...(anchor ? { session: anchor.session } : {}), ...spec }, ctx)) as PaneAck;
     return { session: r.session, pane: r.pane, id: r.id };

@@ -122,6 +122,8 @@ export const awarenessHandlers: HandlerTable = {
     return { active: st.active, resolved: p.resolved > 0 ? st.resolved.slice(-p.resolved) : [], accuracy: st.accuracy, threshold: st.threshold };
   },
 
+  'awareness/notices': (_p, ctx) => ({ notices: svcOf(ctx).presenter.notices.all() }),
+
   'awareness/resolve': (p, ctx) => {
     const r = svcOf(ctx).aw.resolve(p.id, p.outcome);
     if (!r) throw faults.failed(`no open prediction ${p.id} (see pane awareness predictions)`);

@@ -1,5 +1,5 @@
 // Config handlers: the app files the launcher lists and launches, and the keymap
-// in force. The files themselves are read and watched by server/config/.
+// and settings in force. The files themselves are read and watched by server/config/.
 import { PaneFault } from '../../kits/protocol/error';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { findApp } from '../config/appFiles';
@@ -9,6 +9,8 @@ import type { HandlerTable } from './types';
 
 export const configHandlers: HandlerTable = {
   'keymap/get': (_p, { server }) => configOf(server).keymap,
+
+  'settings/get': (_p, { server }) => configOf(server).settings,
 
   'apps/list': (_p, { server }) => configOf(server).apps,
 

@@ -1,4 +1,4 @@
-// Session handlers: new, kill, list, get, viewport, snapshot, restore.
+// Session handlers: new, kill, rename, list, get, viewport, snapshot, restore.
 import { faults } from '../../kits/protocol/error';
 import type { LayoutNode, Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane } from '../model/lifecycle';
@@ -57,6 +57,14 @@ export const sessionHandlers: HandlerTable = {
   'session/kill': (p, { server }) => {
     const s = server.session(p.session);
     killSession(server, s);
+    return ack(s);
+  },
+  'session/rename': (p, { server }) => {
+    const s = server.session(p.session);
+    if (s.name === p.name) return ack(s);
+    if ([...server.sessions.values()].some((x) => x.id !== s.id && x.name === p.name)) throw faults.failed(`a session named ${p.name} already exists`);
+    s.name = p.name;
+    server.publish('session/renamed', { session: s.id, name: s.name });
     return ack(s);
   },
   'session/list': (_p, { server }) => ({

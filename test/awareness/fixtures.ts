@@ -57,6 +57,17 @@ const message = {
   at: T0,
   deliveredTo: [],
 };
+const notice = {
+  id: 'ada+bob',
+  agents: ['ada', 'bob'],
+  topics: ['auth', 'jwt'],
+  message: 'ada (top-left) and bob (bottom-right) converge on auth, jwt',
+  panes: [3, 4],
+  predictions: ['prd_5e6f7a8b'],
+  since: T0 + 120_000,
+  updatedAt: T0 + 180_000,
+  updates: 1,
+};
 const labels = { bob: 'bob (bottom-right)' };
 
 export const awarenessMethodFixtures = {
@@ -80,6 +91,7 @@ export const awarenessMethodFixtures = {
   'awareness/inbox': { params: { agent: 'ada' }, result: { agent: 'ada', messages: [message] } },
   'awareness/messages': { params: { limit: 10 }, result: { messages: [message] } },
   'awareness/predictions': { params: { resolved: 5 }, result: { active: [prediction], resolved: [resolution], accuracy, threshold: 0.4 } },
+  'awareness/notices': { params: {}, result: { notices: [notice] } },
   'awareness/resolve': { params: { id: 'prd_5e6f7a8b', outcome: 'prevented' }, result: resolution },
   'awareness/handoff': {
     params: { from: 'ada', to: 'bob' },
@@ -101,6 +113,8 @@ export const awarenessMethodFixtures = {
 } as const;
 
 export const awarenessEventFixtures = {
+  'awareness/notice': { notice },
+  'awareness/notice-withdrawn': { id: 'ada+bob', outcome: 'prevented', message: 'ada (top-left) and bob (bottom-right): no longer converging (they coordinated)' },
   'awareness/predicted': { prediction, message: 'ada (top-left) and bob (bottom-right) converge on auth, jwt', panes: [3, 4] },
   'awareness/resolved': { resolution },
   'awareness/calibrated': { from: 0.35, to: 0.4, falsePositiveRate: 0.4, occurredRate: 0 },

@@ -76,6 +76,10 @@ describe('awareness in the server', () => {
     expect(predicted.length).toBeGreaterThan(0);
     expect(predicted.map((e) => e.data.message)).toContainEqual(expect.stringMatching(/^ada \(top-left\) and bob \(bottom-right\) converge on .*(auth|jwt)/));
     expect(predicted[0]!.data.panes).toEqual(expect.arrayContaining([ada.pane, bob.pane]));
+    // However many predictions and passes, a person is told through one notice for the pair.
+    const noticed = h.events.filter((e) => e.event === 'awareness/notice').map((e) => e.data.notice as { id: string; updates: number });
+    expect(new Set(noticed.map((n) => n.id))).toEqual(new Set(['ada+bob']));
+    expect(noticed.map((n) => n.updates)).toEqual(noticed.map((_, i) => i));
 
     const c = await h.connect();
     const pa = await c.call('pane/get', { pane: ada.pane });
@@ -93,6 +97,10 @@ describe('awareness in the server', () => {
 
     const preds = await c.call('awareness/predictions', {});
     expect(preds.active.map((p) => p.type)).toEqual(expect.arrayContaining(['approaching', 'mutual-deepening']));
+    const { notices } = await c.call('awareness/notices', {});
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ id: 'ada+bob', agents: ['ada', 'bob'], panes: expect.arrayContaining([ada.pane, bob.pane]) });
+    expect(notices[0]!.predictions.sort()).toEqual(preds.active.map((p) => p.id).sort());
     const peers = await c.call('awareness/agents', {});
     expect(peers.agents.map((a) => a.label)).toEqual(['ada (top-left)', 'bob (bottom-right)']);
 

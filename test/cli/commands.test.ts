@@ -217,6 +217,16 @@ describe('pane session', () => {
     expect(ok('session', 'ls')).not.toMatch(/^sx\s/m);
   });
 
+  it('renames a session, and refuses a name another session has', () => {
+    fresh('rn1');
+    fresh('rn2');
+    expect(ok('session', 'rename', 'rn1', 'renamed')).toBe('renamed\n');
+    expect(ok('session', 'ls')).toMatch(/^renamed\s/m);
+    const r = srv.pane(['session', 'rename', 'renamed', 'rn2']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/a session named rn2 already exists/);
+  });
+
   it('save and restore round-trip a session through a file on stdin', () => {
     const a = fresh('sv1');
     ok('split', '-t', String(a), '-d', 'v', '--', 'sleep', '615');

@@ -99,7 +99,7 @@ export interface Shell extends Served {
 }
 
 /** A server plus a fresh Chromium profile with the window open and connected. */
-export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; query?: string } = {}): Promise<Shell> {
+export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; query?: string; entry?: 'start' | 'cli' } = {}): Promise<Shell> {
   const served = await serve(o);
   const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), {
     executablePath: CHROMIUM,

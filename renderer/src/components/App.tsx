@@ -1,8 +1,11 @@
-// The whole window: the workspace, the status line, and whichever overlay is open.
+// The whole window: the workspace, the notices strip (between the panes and the
+// status line, never over a pane), the status line, and whichever overlay is open.
 import { useApp } from '../store';
 import { Launcher } from './Launcher';
+import { NoticeHistory } from './NoticeHistory';
 import { Notices } from './Notices';
 import { Palette } from './Palette';
+import { Sessions } from './Sessions';
 import { StatusLine } from './StatusLine';
 import { Switcher } from './Switcher';
 import { Workspace } from './Workspace';
@@ -12,11 +15,13 @@ export function App() {
   return (
     <div className="app">
       <Workspace />
+      <Notices />
       <StatusLine />
       {overlay === 'palette' ? <Palette /> : null}
       {overlay === 'launcher' ? <Launcher /> : null}
       {overlay === 'switcher' ? <Switcher /> : null}
-      <Notices />
+      {overlay === 'history' ? <NoticeHistory /> : null}
+      {overlay === 'sessions' ? <Sessions /> : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // Find in a pane's scrollback (Ctrl+Shift+F): xterm's search addon, incremental
 // as you type; Enter finds the next match, Shift+Enter the previous, Escape closes.
-import { useState } from 'react';
+// Shows where the active match is among all ("3 of 17", from onDidChangeResults).
+import { useEffect, useState } from 'react';
 import { store } from '../store';
 import { termFor } from '../term/terminals';
 
@@ -11,13 +12,26 @@ const DECORATIONS = {
   activeMatchColorOverviewRuler: '#e5c07b',
 };
 
+/** "3 of 17"; the addon stops counting at 1000 and says -1 for the index past its highlight limit. */
+export function countText(r: { index: number; count: number }): string {
+  if (r.count === 0) return 'no match';
+  const of = r.count >= 1000 ? '1000+' : String(r.count);
+  return r.index < 0 ? `${of} matches` : `${r.index + 1} of ${of}`;
+}
+
 export function FindBar({ pane }: { pane: number }) {
   const [q, setQ] = useState('');
   const [found, setFound] = useState<boolean | null>(null);
+  const [results, setResults] = useState<{ index: number; count: number } | null>(null);
+  useEffect(() => {
+    const sub = termFor(pane).search.onDidChangeResults((r) => setResults(r ? { index: r.resultIndex, count: r.resultCount } : null));
+    return () => sub.dispose();
+  }, [pane]);
   const search = (query: string, back = false, incremental = false) => {
     const s = termFor(pane).search;
     if (query === '') {
       s.clearDecorations();
+      setResults(null);
       return setFound(null);
     }
     const opts = { decorations: DECORATIONS, incremental };
@@ -48,7 +62,9 @@ export function FindBar({ pane }: { pane: number }) {
           }
         }}
       />
-      <span className="find-state" role="status">{found === false ? 'no match' : ''}</span>
+      <span className={`find-state${found === false ? ' none' : ''}`} role="status" aria-label="matches">
+        {found === false ? 'no match' : results && q !== '' ? countText(results) : ''}
+      </span>
       <button type="button" onClick={() => search(q, true)} aria-label="previous match">↑</button>
       <button type="button" onClick={() => search(q)} aria-label="next match">↓</button>
       <button type="button" onClick={close} aria-label="close find">×</button>

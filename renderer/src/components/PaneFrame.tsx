@@ -3,6 +3,7 @@
 import { useEffect, type CSSProperties } from 'react';
 import { client } from '../net/client';
 import { selectSession, store, useApp } from '../store';
+import { CopyMode } from './CopyMode';
 import { FindBar } from './FindBar';
 import { TagBar, tagLabel } from './TagBar';
 import { TerminalBody } from './TerminalBody';
@@ -12,13 +13,15 @@ export function PaneFrame({ pane, style, floating = false }: { pane: number; sty
   const focused = useApp((s) => selectSession(s)?.focused === pane);
   const bell = useApp((s) => s.bells[pane] === true);
   const finding = useApp((s) => s.overlay?.kind === 'find' && s.overlay.pane === pane);
+  const copying = useApp((s) => s.overlay?.kind === 'copy' && s.overlay.pane === pane);
+  const zoomed = useApp((s) => selectSession(s)?.zoomed === pane);
 
   useEffect(() => {
     if (focused && bell) store.getState().clearBell(pane);
   }, [focused, bell, pane]);
 
   if (!p) return null;
-  const cls = ['pane', focused ? 'focused' : '', floating ? 'floating' : '', bell ? 'ringing' : ''].filter(Boolean).join(' ');
+  const cls = ['pane', focused ? 'focused' : '', floating ? 'floating' : '', bell ? 'ringing' : '', copying ? 'copying' : ''].filter(Boolean).join(' ');
   return (
     <section
       className={cls}
@@ -31,9 +34,10 @@ export function PaneFrame({ pane, style, floating = false }: { pane: number; sty
         if (!focused) void client.act(floating ? 'float/focus' : 'pane/focus', { pane });
       }}
     >
-      <TagBar pane={p} focused={focused} bell={bell} />
+      <TagBar pane={p} focused={focused} bell={bell} zoomed={zoomed} />
       <TerminalBody pane={pane} focused={focused} />
       {finding ? <FindBar pane={pane} /> : null}
+      {copying ? <CopyMode pane={pane} /> : null}
     </section>
   );
 }

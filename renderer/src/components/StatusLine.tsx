@@ -1,19 +1,36 @@
-// One line at the bottom: the session, the prefix mode, a keymap error if the
-// user's file is broken (the previous keymap stays), the connection, key hints.
+// One line at the bottom: the session, the prefix mode, zoom (pane and font), a
+// config error if a user's file is broken (the previous one stays), the agents that
+// want the person (waiting, working, unread mail — always shown), the connection,
+// key hints.
 import { bindingFor } from '../keys/bindingFor';
+import { agentCounts } from '../notices';
 import { selectSession, useApp } from '../store';
+import { useShallow } from 'zustand/react/shallow';
 
 export function StatusLine() {
   const session = useApp(selectSession);
   const count = useApp((s) => Object.values(s.panes).filter((p) => p.session === s.sessionId).length);
   const prefix = useApp((s) => s.prefixArmed);
   const keymap = useApp((s) => s.keymap);
+  const settings = useApp((s) => s.settings);
+  const zoom = useApp((s) => s.fontZoom);
   const conn = useApp((s) => s.conn);
   const sr = useApp((s) => s.screenReader);
+  const agents = useApp(useShallow((s) => agentCounts(s.panes)));
   const err = keymap.errors[0];
+  const serr = settings.errors[0];
+  const zoomedName = useApp((s) => {
+    const z = selectSession(s)?.zoomed;
+    return z != null ? (s.panes[z]?.tag.name || `pane ${z}`) : null;
+  });
+  const waitKey = bindingFor(keymap, 'agent.nextWaiting');
   return (
     <footer className="statusline" aria-label="status">
-      <span className="sl-session">{session ? `${session.name} · ${count} pane${count === 1 ? '' : 's'}` : 'no session'}</span>
+      <span className="sl-session" title={bindingFor(keymap, 'session.switcher') ? `sessions: ${bindingFor(keymap, 'session.switcher')}` : undefined}>
+        {session ? `${session.name} · ${count} pane${count === 1 ? '' : 's'}` : 'no session'}
+      </span>
+      {zoomedName !== null ? <span className="sl-zoom" role="status">ZOOM {zoomedName}</span> : null}
+      {zoom !== 0 ? <span className="sl-font" role="status">font {settings.settings.fontSize + zoom}px</span> : null}
       {prefix ? <span className="sl-prefix" role="status">PREFIX</span> : null}
       {sr ? <span className="sl-sr">screen reader</span> : null}
       {err ? (
@@ -21,7 +38,20 @@ export function StatusLine() {
           keymap error: {err.file}: {err.field}: {err.message} — previous keymap kept
         </span>
       ) : null}
+      {serr ? (
+        <span className="sl-error" role="alert">
+          settings error: {serr.file}: {serr.field}: {serr.message} — previous settings kept
+        </span>
+      ) : null}
       <span className="sl-fill" />
+      <span
+        className="sl-agents"
+        role="status"
+        aria-label={`agents: ${agents.waiting} waiting for you, ${agents.working} working, ${agents.unread} with unread mail`}
+        title={waitKey ? `${waitKey} focuses the next agent waiting` : undefined}
+      >
+        <span className={agents.waiting > 0 ? 'sl-waiting' : ''}>{agents.waiting} waiting</span> · {agents.working} working · ✉ {agents.unread}
+      </span>
       <span className="sl-hints">
         {bindingFor(keymap, 'palette.open') ?? ''} palette · {bindingFor(keymap, 'launcher.open') ?? ''} launcher
       </span>

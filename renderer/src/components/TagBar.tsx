@@ -1,9 +1,14 @@
 // A pane's tag, acme-style: its name, its command words (from the vocabulary the
 // server publishes for the pane), then free user text. A toolbar of buttons for
-// assistive tech; click or middle-click on a word executes it.
-import type { KeyboardEvent } from 'react';
+// assistive tech; click or middle-click on a word executes it. When the tag is too
+// narrow, badges and topics shrink first, then the words that no longer fit fold
+// into an overflow menu (…) the keyboard reaches like any other toolbar control.
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Pane } from '../../../kits/protocol/model';
+import { toolbarItems } from '../keys/tagFocus';
+import { termFor } from '../term/terminals';
 import { AgentTag } from './AgentTag';
+import { OverflowMenu } from './OverflowMenu';
 import { execWord, UserText } from './UserText';
 
 const QUADRANT_SHORT: Record<string, string> = {
@@ -22,29 +27,71 @@ export function tagLabel(p: Pane): string {
   return [p.tag.name || `pane ${p.n}`, p.tag.user].filter((s) => s.trim() !== '').join(' — ');
 }
 
-/** Arrow keys move between the toolbar's controls (the ARIA toolbar pattern). */
-function rovingKeys(e: KeyboardEvent<HTMLDivElement>): void {
-  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+/** Arrow keys move between the toolbar's controls (the ARIA toolbar pattern); Escape goes back to the terminal. */
+function toolbarKeys(e: KeyboardEvent<HTMLDivElement>, pane: number): void {
   const target = e.target as HTMLElement;
+  if (target.closest('[role="menu"]')) return; // the overflow menu has its own keys
+  if (e.key === 'Escape' && !target.classList.contains('tag-user')) {
+    e.preventDefault();
+    return termFor(pane).focus();
+  }
+  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
   if (target.classList.contains('tag-user')) return;
-  const items = [...e.currentTarget.querySelectorAll<HTMLElement>('button, .tag-user')];
-  const i = items.indexOf(target);
-  const next = items[i + (e.key === 'ArrowRight' ? 1 : -1)];
+  const items = toolbarItems(e.currentTarget);
+  const next = items[items.indexOf(target) + (e.key === 'ArrowRight' ? 1 : -1)];
   if (next) {
     e.preventDefault();
     next.focus();
   }
 }
 
-export function TagBar({ pane, focused, bell }: { pane: Pane; focused: boolean; bell: boolean }) {
+/** How many words fit: the first word whose right edge passes the words box starts the fold. */
+function fittingWords(box: HTMLElement): number {
+  const right = box.getBoundingClientRect().right + 0.5;
+  const words = [...box.querySelectorAll<HTMLElement>('.tag-word')];
+  const i = words.findIndex((w) => w.getBoundingClientRect().right > right);
+  return i < 0 ? words.length : i;
+}
+
+export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; focused: boolean; bell: boolean; zoomed?: boolean }) {
   const words = tagWords(pane);
   const docs = new Map(pane.vocabulary.map((c) => [c.name, c.doc]));
   const quadrant = pane.attrs.quadrant;
   const name = pane.tag.name || `pane ${pane.n}`;
+  const tagRef = useRef<HTMLDivElement>(null);
+  const boxRef = useRef<HTMLSpanElement>(null);
+  const [fit, setFit] = useState(words.length);
+  const wordsKey = words.join(' ');
+
+  useLayoutEffect(() => {
+    const tag = tagRef.current;
+    const box = boxRef.current;
+    if (!tag || !box) return;
+    const measure = () => {
+      // Measured with every word in flow; then the box ends after the last word that
+      // fits, so the … sits right after it and the tag text gets the rest.
+      box.style.maxWidth = '';
+      const n = fittingWords(box);
+      const words = box.querySelectorAll<HTMLElement>('.tag-word');
+      const last = n > 0 && n < words.length ? words[n - 1]! : null;
+      if (last) box.style.maxWidth = `${Math.ceil(last.getBoundingClientRect().right - box.getBoundingClientRect().left)}px`;
+      else if (n === 0 && words.length > 0) box.style.maxWidth = '0px';
+      setFit(n);
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(tag);
+    ro.observe(box);
+    return () => ro.disconnect();
+  }, [wordsKey]);
+
+  const folded = words.slice(fit);
+  const run = (w: string) => void execWord(pane.n, w, 'tag');
   return (
-    <div className="tag" role="toolbar" aria-label={`tag of ${name}`} onKeyDown={rovingKeys}>
+    <div className="tag" role="toolbar" aria-label={`tag of ${name}`} onKeyDown={(e) => toolbarKeys(e, pane.n)} ref={tagRef}>
       <span className="tag-focus" aria-hidden="true">{focused ? '▶' : '·'}</span>
       <span className="tag-name" title={`${pane.host}:${pane.n} ${pane.signature}`}>{name}</span>
+      {zoomed ? <span className="tag-zoom" role="note" aria-label="zoomed: the other panes are hidden" title="zoomed (the zoom key restores the layout)">ZOOM</span> : null}
       <AgentTag pane={pane} />
       {pane.attrs.title && pane.attrs.title !== name ? <span className="tag-title" title="terminal title">{pane.attrs.title}</span> : null}
       {quadrant ? (
@@ -54,20 +101,22 @@ export function TagBar({ pane, focused, bell }: { pane: Pane; focused: boolean; 
       ) : null}
       {bell ? <span className="tag-bell" role="status" aria-label="bell rang">🔔</span> : null}
       {pane.state === 'exited' ? <span className="tag-exit">exited {pane.exit?.code ?? pane.exit?.signal ?? ''}</span> : null}
-      <span className="tag-words">
-        {words.map((w) => (
+      <span className="tag-words" ref={boxRef}>
+        {words.map((w, i) => (
           <button
             key={w}
             type="button"
             className="tag-word"
             title={docs.get(w) ?? w}
+            // A folded word is in the … menu: hidden here, and out of the toolbar's keyboard order.
+            {...(i >= fit ? { 'data-folded': '', 'aria-hidden': true, tabIndex: -1 } : {})}
             // Keep the keyboard in the terminal when a word is clicked with the mouse.
             onMouseDown={(e) => e.preventDefault()}
-            onClick={() => void execWord(pane.n, w, 'tag')}
+            onClick={() => run(w)}
             onAuxClick={(e) => {
               if (e.button === 1) {
                 e.preventDefault();
-                void execWord(pane.n, w, 'tag');
+                run(w);
               }
             }}
           >
@@ -75,6 +124,15 @@ export function TagBar({ pane, focused, bell }: { pane: Pane; focused: boolean; 
           </button>
         ))}
       </span>
+      {folded.length > 0 ? <OverflowMenu
+          words={folded}
+          docs={docs}
+          paneName={name}
+          onRun={(w) => {
+            run(w);
+            termFor(pane.n).focus();
+          }}
+        /> : null}
       <UserText pane={pane.n} text={pane.tag.user} />
     </div>
   );

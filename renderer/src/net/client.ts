@@ -7,6 +7,8 @@ import { PaneFault } from '../../../kits/protocol/error';
 import { eventSchemas, type EventData, type EventName } from '../../../kits/protocol/events';
 import type { MethodName, ParamsIn, Result } from '../../../kits/protocol/index';
 import type { KeymapState } from '../../../kits/protocol/keymap';
+import type { SettingsState } from '../../../kits/protocol/settings';
+import { noticeArrived, noticesLoaded, noticeWithdrawn } from '../notices';
 import { store } from '../store';
 import { findEndpoint } from './endpoint';
 import { WsTransport } from './wsTransport';
@@ -66,7 +68,7 @@ export class Client {
       this.wire(conn);
       await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach'], ...(ep.token ? { token: ep.token } : {}) });
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
-      const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config'] });
+      const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness'] });
       this.conn = conn;
       store.getState().applySnapshot(snap);
       this.attempt = 0;
@@ -90,6 +92,9 @@ export class Client {
         if (!ok.success) return store.getState().notify('error', `dropped a malformed ${name} event from the server`);
         if (name === 'keymap/changed') this.keymapArrived(ok.data as EventData<'keymap/changed'>);
         else if (name === 'apps/changed') this.appsArrived(ok.data as EventData<'apps/changed'>);
+        else if (name === 'settings/changed') this.settingsArrived(ok.data as EventData<'settings/changed'>);
+        else if (name === 'awareness/notice') noticeArrived((ok.data as EventData<'awareness/notice'>).notice);
+        else if (name === 'awareness/notice-withdrawn') noticeWithdrawn(ok.data as EventData<'awareness/notice-withdrawn'>);
         else store.getState().applyEvent(name, ok.data as EventData<typeof name>, rev);
       });
     }
@@ -103,6 +108,12 @@ export class Client {
     for (const e of k.errors) st.notify('error', `${e.file}: ${e.field}: ${e.message} (previous keymap kept)`);
   }
 
+  private settingsArrived(s: SettingsState): void {
+    const st = store.getState();
+    st.setSettings(s);
+    for (const e of s.errors) st.notify('error', `${e.file}: ${e.field}: ${e.message} (previous settings kept)`);
+  }
+
   private appsArrived(a: AppList): void {
     store.getState().setApps(a);
     for (const e of a.errors) store.getState().notify('error', `${e.file}: ${e.field}: ${e.message}`);
@@ -112,6 +123,9 @@ export class Client {
     // Servers without the config handler answer unknown-method: keep the defaults.
     await conn.call('keymap/get', {}).then((k) => this.keymapArrived(k), () => undefined);
     await conn.call('apps/list', {}).then((a) => this.appsArrived(a), () => undefined);
+    await conn.call('settings/get', {}).then((s) => this.settingsArrived(s), () => undefined);
+    // Servers without awareness answer an error: no convergence notices then.
+    await conn.call('awareness/notices', {}).then((r) => noticesLoaded(r.notices), () => undefined);
   }
 
   private lost(reason: string): void {

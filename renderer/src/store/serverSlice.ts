@@ -16,6 +16,8 @@ export interface ServerSlice {
   wantedSession: string | null;
   applySnapshot(s: StateSnapshot): void;
   applyEvent<E extends EventName>(name: E, data: EventData<E>, rev: number): void;
+  /** Shows another session in this window (and names it in the URL, so a reload keeps it). */
+  showSession(id: string): void;
 }
 
 function pickSession(sessions: Record<string, Session>, current: string | null, wanted: string | null): string | null {
@@ -32,6 +34,15 @@ export const createServerSlice: StateSlice<ServerSlice> = (set, get) => ({
   panes: {},
   sessionId: null,
   wantedSession: null,
+
+  showSession(id) {
+    const s = get().sessions[id];
+    if (!s) return;
+    set({ sessionId: id, wantedSession: s.name });
+    const url = new URL(window.location.href);
+    url.searchParams.set('session', s.name);
+    window.history.replaceState(null, '', url);
+  },
 
   applySnapshot(s) {
     const sessions = Object.fromEntries(s.sessions.map((x) => [x.id, x]));
@@ -88,6 +99,12 @@ export const createServerSlice: StateSlice<ServerSlice> = (set, get) => ({
         const e = d as EventData<'focus/changed'>;
         const s = st.sessions[e.session];
         if (s) set({ sessions: { ...st.sessions, [s.id]: { ...s, focused: e.focused, zoomed: e.zoomed } } });
+        break;
+      }
+      case 'session/renamed': {
+        const e = d as EventData<'session/renamed'>;
+        const s = st.sessions[e.session];
+        if (s) set({ sessions: { ...st.sessions, [s.id]: { ...s, name: e.name } } });
         break;
       }
       case 'session/closed': {

@@ -1,5 +1,6 @@
-// What only this window knows: which overlay is open, notices, the prefix mode,
-// bells not yet seen, screen-reader mode, focus history and measured cell size.
+// What only this window knows: which overlay is open, notices (and their history),
+// the prefix mode, bells not yet seen, screen-reader mode, focus history, font zoom
+// and measured cell size.
 // None of it is server state; losing it on reload loses nothing that matters.
 import type { StateSlice } from './types';
 
@@ -7,6 +8,9 @@ export type Overlay =
   | { kind: 'palette' }
   | { kind: 'launcher' }
   | { kind: 'find'; pane: number }
+  | { kind: 'copy'; pane: number }
+  | { kind: 'history' }
+  | { kind: 'sessions' }
   | { kind: 'switcher'; order: number[]; index: number; /** commit on modifier release */ held: boolean };
 
 export interface Notice {
@@ -15,6 +19,21 @@ export interface Notice {
   text: string;
   /** The pane the notice is about: clicking the notice focuses it. */
   pane?: number;
+  /** A standing notice (an agent waiting, two agents converging): replaced in place by key, never timed out. */
+  key?: string;
+  /** Times it was updated in place. */
+  updates?: number;
+}
+
+/** A line of the notices history (newest last). */
+export interface HistoryEntry {
+  at: number;
+  level: Notice['level'];
+  text: string;
+  pane?: number;
+  key?: string;
+  /** What happened: shown, updated in place, withdrawn. */
+  what: 'shown' | 'updated' | 'withdrawn';
 }
 
 export type ConnState = { state: 'connecting' | 'open' | 'closed'; detail?: string };
@@ -22,6 +41,9 @@ export type ConnState = { state: 'connecting' | 'open' | 'closed'; detail?: stri
 export interface UiSlice {
   overlay: Overlay | null;
   notices: Notice[];
+  history: HistoryEntry[];
+  /** Font zoom steps from the settings' size (Ctrl+= / Ctrl+- / Ctrl+0). */
+  fontZoom: number;
   prefixArmed: boolean;
   bells: Record<number, true>;
   screenReader: boolean;
@@ -33,6 +55,11 @@ export interface UiSlice {
   setOverlay(o: Overlay | null): void;
   notify(level: Notice['level'], text: string, pane?: number): void;
   dismiss(id: number): void;
+  /** Shows or updates in place the standing notice `key`. */
+  standing(key: string, level: Notice['level'], text: string, pane?: number): void;
+  /** Takes a standing notice down (noting why in the history). */
+  withdraw(key: string, why?: string): void;
+  setFontZoom(steps: number): void;
   setPrefix(armed: boolean): void;
   ring(pane: number): void;
   clearBell(pane: number): void;
@@ -45,10 +72,21 @@ export interface UiSlice {
 let nextNotice = 1;
 /** Notices disappear on their own after this long; errors and warnings stay twice as long. */
 const NOTICE_MS = 6000;
+/** Transient notices on screen at once; older ones stay in the history. */
+const TRANSIENT_MAX = 3;
+/** History lines kept: a working day of agent news, bounded. */
+const HISTORY_MAX = 300;
+
+function logged(h: HistoryEntry[], e: HistoryEntry): HistoryEntry[] {
+  const next = [...h, e];
+  return next.length > HISTORY_MAX ? next.slice(next.length - HISTORY_MAX) : next;
+}
 
 export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   overlay: null,
   notices: [],
+  history: [],
+  fontZoom: 0,
   prefixArmed: false,
   bells: {},
   screenReader: false,
@@ -59,11 +97,30 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   notify(level, text, pane) {
     const id = nextNotice++;
     // Same text twice in a row is one notice (e.g. a repeated failing chord).
-    const rest = get().notices.filter((n) => n.text !== text).slice(-4);
-    set({ notices: [...rest, { id, level, text, ...(pane !== undefined ? { pane } : {}) }] });
+    const all = get().notices.filter((n) => n.text !== text);
+    const standing = all.filter((n) => n.key !== undefined);
+    const transient = all.filter((n) => n.key === undefined).slice(-(TRANSIENT_MAX - 1));
+    const p = pane !== undefined ? { pane } : {};
+    set({ notices: [...standing, ...transient, { id, level, text, ...p }], history: logged(get().history, { at: Date.now(), level, text, ...p, what: 'shown' }) });
     setTimeout(() => get().dismiss(id), level === 'info' ? NOTICE_MS : NOTICE_MS * 2);
   },
   dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
+  standing(key, level, text, pane) {
+    const had = get().notices.find((n) => n.key === key);
+    if (had && had.text === text && had.level === level && had.pane === pane) return;
+    const p = pane !== undefined ? { pane } : {};
+    const n: Notice = { id: had?.id ?? nextNotice++, level, text, key, updates: had ? (had.updates ?? 0) + 1 : 0, ...p };
+    // Updated in place: the notice keeps its spot, so nothing stacks or jumps.
+    const notices = had ? get().notices.map((x) => (x.key === key ? n : x)) : [n, ...get().notices];
+    set({ notices, history: logged(get().history, { at: Date.now(), level, text, key, ...p, what: had ? 'updated' : 'shown' }) });
+  },
+  withdraw(key, why) {
+    const had = get().notices.find((n) => n.key === key);
+    if (!had) return;
+    const p = had.pane !== undefined ? { pane: had.pane } : {};
+    set({ notices: get().notices.filter((n) => n.key !== key), history: logged(get().history, { at: Date.now(), level: had.level, text: why ?? had.text, key, ...p, what: 'withdrawn' }) });
+  },
+  setFontZoom: (fontZoom) => set({ fontZoom }),
   setPrefix: (prefixArmed) => set({ prefixArmed }),
   ring(pane) {
     if (!get().bells[pane]) set({ bells: { ...get().bells, [pane]: true } });

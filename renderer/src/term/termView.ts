@@ -6,8 +6,9 @@ import { SearchAddon } from '@xterm/addon-search';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
-import { Terminal, type ITheme } from '@xterm/xterm';
+import { Terminal } from '@xterm/xterm';
 import { AckMeter } from './ackMeter';
+import type { Look } from './look';
 import { StreamCursor } from './streamCursor';
 
 export interface TermHost {
@@ -19,16 +20,6 @@ export interface TermHost {
   failed(pane: number, message: string): void;
 }
 
-export const THEME: ITheme = {
-  background: '#16181d',
-  foreground: '#d7dae0',
-  cursor: '#e5c07b',
-  selectionBackground: '#3e4451',
-  black: '#282c34', red: '#e06c75', green: '#98c379', yellow: '#e5c07b', blue: '#61afef', magenta: '#c678dd', cyan: '#56b6c2', white: '#d7dae0',
-  brightBlack: '#5c6370', brightRed: '#ef8189', brightGreen: '#a9d68b', brightYellow: '#f0d08f', brightBlue: '#7cc0f5', brightMagenta: '#d58fe6', brightCyan: '#6fcad5', brightWhite: '#ffffff',
-};
-export const FONT = '"DejaVu Sans Mono", "Cascadia Mono", Menlo, Consolas, monospace';
-export const FONT_SIZE = 13;
 
 const encoder = new TextEncoder();
 /** Largest piece handed to xterm at once: ~2 ms of parsing at xterm's measured 15 MB/s. */
@@ -58,6 +49,7 @@ export class TermView {
     readonly pane: number,
     private readonly host: TermHost,
     private screenReader: boolean,
+    private look: Look,
   ) {
     this.el = document.createElement('div');
     this.el.className = 'term-host';
@@ -69,10 +61,10 @@ export class TermView {
   private create(): void {
     this.term = new Terminal({
       allowProposedApi: true,
-      fontFamily: FONT,
-      fontSize: FONT_SIZE,
+      fontFamily: this.look.fontFamily,
+      fontSize: this.look.fontSize,
       scrollback: 5000,
-      theme: THEME,
+      theme: this.look.theme,
       screenReaderMode: this.screenReader,
       cursorBlink: false,
       // The server's PTY owns line discipline; do not translate.
@@ -197,6 +189,16 @@ export class TermView {
 
   focus(): void {
     if (this.opened) this.term.focus();
+  }
+
+  /** New font, size or colours (settings.json edited, or zoom keys): applied live, then refit. */
+  setLook(look: Look): void {
+    this.look = look;
+    const o = this.term.options;
+    if (o.fontFamily !== look.fontFamily) o.fontFamily = look.fontFamily;
+    if (o.fontSize !== look.fontSize) o.fontSize = look.fontSize;
+    o.theme = look.theme;
+    this.queueFit(true);
   }
 
   setScreenReader(on: boolean): void {

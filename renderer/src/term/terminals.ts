@@ -3,7 +3,9 @@
 // after a reconnect, dedupes PTY resizes, and hands out the WebGL budget.
 import { client } from '../net/client';
 import { store } from '../store';
+import { measureCell } from '../ui/measureCell';
 import { chooseWebgl, DECAY, WEBGL_MAX, webgl2Supported } from './webglBudget';
+import { lookOf, type Look } from './look';
 import { TermView, type TermHost } from './termView';
 
 const views = new Map<number, TermView>();
@@ -41,7 +43,7 @@ const host: TermHost = {
 export function termFor(pane: number): TermView {
   let v = views.get(pane);
   if (!v) {
-    v = new TermView(pane, host, store.getState().screenReader);
+    v = new TermView(pane, host, store.getState().screenReader, currentLook());
     views.set(pane, v);
     if (client.connection) void v.attach();
   }
@@ -54,6 +56,12 @@ export function existingTerm(pane: number): TermView | undefined {
 
 export function allTerms(): TermView[] {
   return [...views.values()];
+}
+
+/** The look terminals have now: the settings plus this window's zoom. */
+export function currentLook(): Look {
+  const st = store.getState();
+  return lookOf(st.settings.settings, st.fontZoom);
 }
 
 /** Wires terminals to the connection and the store; called once by main.tsx. */
@@ -81,7 +89,19 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
     }
   }
   if (st.screenReader !== prev.screenReader) for (const v of views.values()) v.setScreenReader(st.screenReader);
+  if (st.settings !== prev.settings || st.fontZoom !== prev.fontZoom) applyLook();
   if (st.conn.state !== 'open' && prev.conn.state === 'open') for (const v of views.values()) v.detached();
+}
+
+/** Applies the current look to every terminal, the window's colours and the measured cell. */
+function applyLook(): void {
+  const look = currentLook();
+  for (const v of views.values()) v.setLook(look);
+  for (const [k, val] of Object.entries(look.chrome)) document.documentElement.style.setProperty(k, val);
+  const st = store.getState();
+  st.setCell(measureCell(look));
+  // A font that loads late changes the cell again.
+  void document.fonts?.load(`${look.fontSize}px ${look.fontFamily}`).then(() => store.getState().setCell(measureCell(currentLook())), () => undefined);
 }
 
 /** Re-deals WebGL contexts: called every second and whenever focus moves. */

@@ -1,10 +1,10 @@
 // Measures one terminal cell in pixels with the terminal's font, the unit in which
 // the window tells the server its size and floating rectangles are placed.
-import { FONT, FONT_SIZE } from '../term/termView';
+import type { Look } from '../term/look';
 
-export function measureCell(): { w: number; h: number } {
+export function measureCell(look: Pick<Look, 'fontFamily' | 'fontSize'>): { w: number; h: number } {
   const span = document.createElement('span');
-  span.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font-family:${FONT};font-size:${FONT_SIZE}px;line-height:normal`;
+  span.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font-family:${look.fontFamily};font-size:${look.fontSize}px;line-height:normal`;
   span.textContent = 'W'.repeat(64);
   document.body.appendChild(span);
   const r = span.getBoundingClientRect();

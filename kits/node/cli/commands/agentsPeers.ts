@@ -39,7 +39,7 @@ export async function runPeers(ctx: CommandContext): Promise<number> {
 
   const draw = () => {
     // Lines are cut at the pane's width: a narrow peers pane shows the first columns, never a wrapped mess.
-    const cols = Math.max(20, out.columns ?? 200);
+    const cols = Math.max(2, out.columns ?? 200);
     const fit = (l: string) => [...l].slice(0, cols - 1).join('');
     const rows = fingerShort(agents);
     const lines = [`pane peers — ${agents.length} agent${agents.length === 1 ? '' : 's'}`, KEYS, '', `  ${rows[0]}`].map(fit);

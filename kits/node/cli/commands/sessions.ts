@@ -1,4 +1,4 @@
-// `pane session ...`: new / ls / kill from the runtime contract, plus save and
+// `pane session ...`: new / ls / kill / rename from the runtime contract, plus save and
 // restore of a session as its snapshot (plain JSON data).
 import fs from 'node:fs';
 import type { SessionSnapshot } from '../../../protocol/session';
@@ -45,6 +45,21 @@ export const sessionCommands: CommandSpec[] = [
     async run(ctx, a) {
       const c = await ctx.connect();
       await c.call('session/kill', { session: a.positionals[0] as string });
+      return 0;
+    },
+  },
+  {
+    command: 'session rename',
+    summary: 'rename a session (names are unique)',
+    flags: [],
+    positionals: [
+      { name: 'NAME', required: true },
+      { name: 'NEW', required: true },
+    ],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const [session, name] = a.positionals as [string, string];
+      ctx.out((await c.call('session/rename', { session, name })).name);
       return 0;
     },
   },

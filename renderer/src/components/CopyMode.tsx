@@ -1,0 +1,174 @@
+// Copy mode (as tmux's): the keyboard moves a cursor through the pane's scrollback —
+// h j k l / arrows, PgUp PgDn, g G, 0 $, w b — / and ? search (n N repeat), v starts
+// a selection, y or Enter copies it to the clipboard and leaves, q or Esc leaves.
+// The cursor is an xterm decoration and the selection xterm's own, so both scroll
+// with the text; output that arrives meanwhile does not move them.
+import { useEffect, useRef, useState } from 'react';
+import type { IDecoration, IMarker, Terminal } from '@xterm/xterm';
+import { store } from '../store';
+import { CopyCursor, type Lines } from '../term/copyCursor';
+import { termFor } from '../term/terminals';
+
+function linesOf(term: Terminal): Lines {
+  const b = () => term.buffer.active;
+  return {
+    get length() {
+      return b().length;
+    },
+    get cols() {
+      return term.cols;
+    },
+    get rows() {
+      return term.rows;
+    },
+    text: (y) => b().getLine(y)?.translateToString(true) ?? '',
+  };
+}
+
+type Search = { dir: 1 | -1; query: string } | null;
+
+export function CopyMode({ pane }: { pane: number }) {
+  const [, redraw] = useState(0);
+  const [typing, setTyping] = useState<Search>(null);
+  const last = useRef<Search>(null);
+  const [note, setNote] = useState('');
+  const model = useRef<CopyCursor | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  /** The effect's search, for the search input (which lives outside the effect). */
+  const findRef = useRef<((s: Search) => void) | null>(null);
+
+  useEffect(() => {
+    const term = termFor(pane).term;
+    const b = term.buffer.active;
+    const cur = new CopyCursor(linesOf(term), { x: b.cursorX, y: b.baseY + b.cursorY });
+    model.current = cur;
+    let deco: IDecoration | undefined;
+    let marker: IMarker | undefined;
+
+    const show = () => {
+      const buf = term.buffer.active;
+      const { x, y } = cur.cursor;
+      if (y < buf.viewportY) term.scrollToLine(y);
+      else if (y >= buf.viewportY + term.rows) term.scrollToLine(y - term.rows + 1);
+      deco?.dispose();
+      marker?.dispose();
+      marker = term.registerMarker(y - (buf.baseY + buf.cursorY));
+      deco = marker ? term.registerDecoration({ marker, x, width: 1, backgroundColor: '#e5c07b', foregroundColor: '#16181d', layer: 'top' }) : undefined;
+      const sel = cur.selection();
+      if (sel) term.select(sel.column, sel.row, sel.length);
+      redraw((n) => n + 1);
+    };
+
+    const leave = () => store.getState().setOverlay(null);
+    const copy = () => {
+      const text = term.getSelection();
+      if (text === '') return setNote('nothing selected (v starts a selection)');
+      navigator.clipboard
+        ?.writeText(text)
+        .then(() => store.getState().notify('info', `copied ${text.length} character${text.length === 1 ? '' : 's'}`))
+        .catch(() => store.getState().notify('error', 'could not copy: clipboard refused'));
+      leave();
+    };
+    const find = (s: Search) => {
+      if (!s) return;
+      const m = cur.search(s.query, s.dir);
+      if (!m) return setNote(`no match for ${s.query}`);
+      setNote('');
+      // Outside visual mode the match is what y copies, as with tmux's search.
+      if (!cur.anchor) term.select(m.x, m.y, [...s.query].length);
+      show();
+      if (!cur.anchor) term.select(m.x, m.y, [...s.query].length);
+    };
+    findRef.current = (s) => {
+      last.current = s;
+      find(s);
+    };
+
+    const keys: Record<string, () => void> = {
+      h: () => cur.move(-1, 0), ArrowLeft: () => cur.move(-1, 0),
+      l: () => cur.move(1, 0), ArrowRight: () => cur.move(1, 0),
+      k: () => cur.move(0, -1), ArrowUp: () => cur.move(0, -1),
+      j: () => cur.move(0, 1), ArrowDown: () => cur.move(0, 1),
+      PageUp: () => cur.page(-1), PageDown: () => cur.page(1),
+      g: () => cur.top(), G: () => cur.bottom(), Home: () => cur.top(), End: () => cur.bottom(),
+      '0': () => cur.lineStart(), $: () => cur.lineEnd(), w: () => cur.word(1), b: () => cur.word(-1),
+      v: () => {
+        cur.toggleVisual();
+        if (!cur.anchor) term.clearSelection();
+      },
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target === input.current || e.isComposing) return;
+      // Bound chords (the copy-mode key itself, focus keys...) are the key router's.
+      if (e.ctrlKey || e.altKey || e.metaKey) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (e.key === 'q') return leave();
+      if (e.key === 'Escape') {
+        if (cur.anchor) return cur.toggleVisual(), term.clearSelection(), show();
+        return leave();
+      }
+      if (e.key === 'y' || e.key === 'Enter') return copy();
+      if (e.key === '/' || e.key === '?') return setTyping({ dir: e.key === '/' ? 1 : -1, query: '' });
+      if (e.key === 'n' || e.key === 'N') {
+        const s = last.current;
+        return find(s && e.key === 'N' ? { ...s, dir: s.dir === 1 ? -1 : 1 } : s);
+      }
+      const f = keys[e.key];
+      if (f) {
+        f();
+        show();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    show();
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      deco?.dispose();
+      marker?.dispose();
+      term.clearSelection();
+      term.scrollToBottom();
+      findRef.current = null;
+    };
+  }, [pane]);
+
+  useEffect(() => {
+    if (typing) input.current?.focus();
+  }, [typing !== null]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const cur = model.current;
+  const where = cur ? `${cur.cursor.y + 1}/${termFor(pane).term.buffer.active.length}` : '';
+  return (
+    <div className="copybar" role="status" aria-label={`copy mode in pane ${pane}`}>
+      <span className="cb-mode">{cur?.anchor ? 'COPY · VISUAL' : 'COPY'}</span>
+      {typing ? (
+        <label className="cb-search">
+          {typing.dir === 1 ? '/' : '?'}
+          <input
+            ref={input}
+            aria-label={typing.dir === 1 ? 'search forward' : 'search backward'}
+            value={typing.query}
+            onChange={(e) => setTyping({ ...typing, query: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                e.stopPropagation();
+                const s = typing;
+                setTyping(null);
+                findRef.current?.(s);
+              } else if (e.key === 'Escape') {
+                e.preventDefault();
+                e.stopPropagation();
+                setTyping(null);
+              }
+            }}
+          />
+        </label>
+      ) : (
+        <span className="cb-where">line {where}</span>
+      )}
+      <span className="cb-note">{note}</span>
+      <span className="cb-keys">hjkl move · / ? search · v select · y copy · q quit</span>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+// Copy mode's cursor moves, searches and selects over a buffer as tmux's does.
+import { describe, expect, it } from 'vitest';
+import { CopyCursor, type Lines } from './copyCursor';
+
+const buf = (rows: string[], cols = 20, page = 3): Lines => ({ length: rows.length, cols, rows: page, text: (y) => rows[y] ?? '' });
+const text = ['$ echo alpha', 'alpha', '$ ls', 'one two three', '$ echo Alpha beta', 'Alpha beta', '$ ', '', ''];
+
+describe('CopyCursor', () => {
+  it('moves by cell and line within the buffer, and by pages', () => {
+    const c = new CopyCursor(buf(text), { x: 2, y: 6 });
+    c.move(-5, 0);
+    expect(c.cursor).toEqual({ x: 0, y: 6 });
+    c.page(-1);
+    expect(c.cursor.y).toBe(3);
+    c.move(0, 100);
+    expect(c.cursor.y).toBe(8);
+  });
+
+  it('goes to the top (g) and to the last line with text (G)', () => {
+    const c = new CopyCursor(buf(text), { x: 3, y: 3 });
+    c.top();
+    expect(c.cursor).toEqual({ x: 0, y: 0 });
+    c.bottom();
+    expect(c.cursor).toEqual({ x: 0, y: 6 });
+  });
+
+  it('moves by words across lines', () => {
+    const c = new CopyCursor(buf(text), { x: 0, y: 3 });
+    c.word(1);
+    expect(c.cursor).toEqual({ x: 4, y: 3 });
+    c.word(1);
+    c.word(1);
+    expect(c.cursor).toEqual({ x: 2, y: 4 });
+    c.word(-1);
+    expect(c.cursor).toEqual({ x: 8, y: 3 });
+  });
+
+  it('searches forward and backward with wrap-around, smartcase', () => {
+    const c = new CopyCursor(buf(text), { x: 0, y: 6 });
+    expect(c.search('alpha', -1)).toEqual({ x: 0, y: 5 });
+    expect(c.search('alpha', -1)).toEqual({ x: 7, y: 4 });
+    expect(c.search('alpha', -1)).toEqual({ x: 0, y: 1 });
+    expect(c.search('Alpha', 1)).toEqual({ x: 7, y: 4 });
+    expect(c.search('Alpha', 1)).toEqual({ x: 0, y: 5 });
+    expect(c.search('Alpha', 1)).toEqual({ x: 7, y: 4 });
+    expect(c.search('nowhere', 1)).toBeNull();
+  });
+
+  it('selects from the anchor to the cursor in either direction, as xterm select() wants', () => {
+    const c = new CopyCursor(buf(text), { x: 4, y: 3 });
+    expect(c.selection()).toBeNull();
+    c.toggleVisual();
+    c.move(2, 0);
+    expect(c.selection()).toEqual({ column: 4, row: 3, length: 3 });
+    c.move(-4, -1);
+    expect(c.selection()).toEqual({ column: 2, row: 2, length: 20 + 3 });
+    c.toggleVisual();
+    expect(c.selection()).toBeNull();
+  });
+});

@@ -1,0 +1,130 @@
+// Copy mode's cursor, as tmux's copy mode moves it: over the whole buffer
+// (scrollback + screen) by cell, line, page, top/bottom, line start/end and word;
+// searching forward and backward with wrap-around; and the selection between the
+// anchor (set by v) and the cursor. Pure: it reads lines through a tiny interface,
+// so it is tested without a terminal; CopyMode.tsx draws it with xterm's APIs.
+
+export interface Lines {
+  /** Lines in the buffer (scrollback + screen). */
+  readonly length: number;
+  readonly cols: number;
+  /** Screen rows: what a page is. */
+  readonly rows: number;
+  text(y: number): string;
+}
+
+export interface Cell {
+  x: number;
+  y: number;
+}
+
+const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+
+export class CopyCursor {
+  cursor: Cell;
+  anchor: Cell | null = null;
+
+  constructor(
+    private readonly lines: Lines,
+    start: Cell,
+  ) {
+    this.cursor = this.clamp(start);
+  }
+
+  private clamp(c: Cell): Cell {
+    const y = Math.max(0, Math.min(this.lines.length - 1, c.y));
+    return { x: Math.max(0, Math.min(this.lines.cols - 1, c.x)), y };
+  }
+
+  /** Moves by cells and lines (hjkl, arrows, pages). */
+  move(dx: number, dy: number): void {
+    this.cursor = this.clamp({ x: this.cursor.x + dx, y: this.cursor.y + dy });
+  }
+
+  page(dir: 1 | -1): void {
+    this.move(0, dir * this.lines.rows);
+  }
+
+  top(): void {
+    this.cursor = { x: 0, y: 0 };
+  }
+
+  /** G: the last line with text on it (the screen below the prompt is empty). */
+  bottom(): void {
+    let y = this.lines.length - 1;
+    while (y > 0 && this.lines.text(y).trimEnd() === '') y--;
+    this.cursor = { x: 0, y };
+  }
+
+  lineStart(): void {
+    this.cursor = { ...this.cursor, x: 0 };
+  }
+
+  lineEnd(): void {
+    this.cursor = this.clamp({ x: Math.max(0, this.lines.text(this.cursor.y).trimEnd().length - 1), y: this.cursor.y });
+  }
+
+  /** w / b: the start of the next (previous) word, across lines. */
+  word(dir: 1 | -1): void {
+    let { x, y } = this.cursor;
+    const at = () => this.lines.text(y)[x];
+    const step = (): boolean => {
+      x += dir;
+      if (x >= 0 && x < Math.max(1, this.lines.text(y).length)) return true;
+      y += dir;
+      if (y < 0 || y >= this.lines.length) return false;
+      x = dir > 0 ? 0 : Math.max(0, this.lines.text(y).length - 1);
+      return true;
+    };
+    if (dir > 0) {
+      while (isWord(at()) && step());
+      while (!isWord(at()) && step());
+    } else {
+      if (!step()) return;
+      while (!isWord(at()) && step());
+      while (isWord(this.lines.text(y)[x - 1]) && x > 0) x--;
+    }
+    this.cursor = this.clamp({ x, y });
+  }
+
+  /** v: start (or drop) the selection at the cursor. */
+  toggleVisual(): void {
+    this.anchor = this.anchor ? null : { ...this.cursor };
+  }
+
+  /** The selection as xterm's select(column, row, length) wants it, or null. */
+  selection(): { column: number; row: number; length: number } | null {
+    if (!this.anchor) return null;
+    const [a, b] = before(this.anchor, this.cursor) ? [this.anchor, this.cursor] : [this.cursor, this.anchor];
+    return { column: a.x, row: a.y, length: (b.y - a.y) * this.lines.cols + (b.x - a.x) + 1 };
+  }
+
+  /**
+   * / (forward) and ? (backward): the next match of `query` from the cursor, wrapping
+   * around the buffer; moves the cursor to its start. Case-insensitive unless the
+   * query has a capital (vim's smartcase). Returns the match, or null.
+   */
+  search(query: string, dir: 1 | -1): Cell | null {
+    if (query === '') return null;
+    const fold = query === query.toLowerCase();
+    const q = fold ? query.toLowerCase() : query;
+    const n = this.lines.length;
+    const text = (y: number) => (fold ? this.lines.text(y).toLowerCase() : this.lines.text(y));
+    for (let i = 0; i <= n; i++) {
+      const y = (((this.cursor.y + dir * i) % n) + n) % n;
+      const t = text(y);
+      let x: number;
+      if (dir > 0) x = t.indexOf(q, i === 0 ? this.cursor.x + 1 : 0);
+      else x = i === 0 ? (this.cursor.x > 0 ? t.lastIndexOf(q, this.cursor.x - 1) : -1) : t.lastIndexOf(q);
+      if (x >= 0) {
+        this.cursor = { x, y };
+        return this.cursor;
+      }
+    }
+    return null;
+  }
+}
+
+function before(a: Cell, b: Cell): boolean {
+  return a.y < b.y || (a.y === b.y && a.x <= b.x);
+}

@@ -31,6 +31,8 @@ export interface PaneServerOptions {
   user?: string;
   /** Most terminal panes at once (default 512). */
   maxTerminals?: number;
+  /** How long a flow-controlled client may hold a pane paused without acking (default ACK_STALL_MS). */
+  ackStallMs?: number;
 }
 
 export class PaneServer {
@@ -47,6 +49,7 @@ export class PaneServer {
   readonly ringBytes: number | undefined;
   readonly user: string;
   readonly maxTerminals: number;
+  readonly ackStallMs: number | undefined;
   socketPath: string | null;
   rev = 0;
   private nextN = 1;
@@ -63,6 +66,7 @@ export class PaneServer {
     this.ringBytes = o.ringBytes;
     this.user = o.user ?? os.userInfo().username;
     this.maxTerminals = o.maxTerminals ?? 512;
+    this.ackStallMs = o.ackStallMs;
   }
 
   /** A fresh pane number: unique for the server's life, never reused. */

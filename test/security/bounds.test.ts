@@ -2,6 +2,7 @@
 // resource a client can make the server hold has a named bound (docs/security.md);
 // each test drives a real server past one and checks the refusal or the pruning,
 // and that the server goes on serving. At 77a17e2 none of these bounds existed.
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -228,4 +229,17 @@ describe('bounds on what clients make panes hold', () => {
   });
 });
 
-void path;
+describe('the list of bounds', () => {
+  it('names every bound constant of the front, admission, fanout, terminal, sizes, namespace and agents in docs/security.md', async () => {
+    const doc = fs.readFileSync(path.join(__dirname, '../../docs/security.md'), 'utf8');
+    const modules = await Promise.all([
+      import('../../server/transport/httpFront'),
+      import('../../server/transport/admission'),
+      import('../../server/agents/limits'),
+      import('../../server/model/sizeLimits'),
+    ]);
+    const named = modules.flatMap((m) => Object.entries(m).filter(([k, v]) => /^[A-Z][A-Z0-9_]+$/.test(k) && typeof v === 'number').map(([k]) => k));
+    named.push('ACK_STALL_MS', 'SINK_BUFFER_CAP', 'MAX_INPUT_QUEUE', 'MAX_HANDLES_PER_CLIENT', 'MAX_TARGET_LENGTH');
+    expect(named.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);
+  });
+});

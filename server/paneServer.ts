@@ -50,6 +50,8 @@ export class PaneServer {
   readonly user: string;
   readonly maxTerminals: number;
   readonly ackStallMs: number | undefined;
+  /** Mints a one-time window URL on this server's HTTP front; null without one (server/transport/wsServer.ts sets it). */
+  launchUrl: (() => string) | null = null;
   socketPath: string | null;
   rev = 0;
   private nextN = 1;

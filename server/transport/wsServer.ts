@@ -47,6 +47,7 @@ export async function listenHttp(server: PaneServer, o: { port?: number; staticD
       guardUntilHello(raw, () => conn.helloed, (why) => conn.close(why), { log: (why) => log(`WebSocket closed: ${why}`), ...(o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {}) });
     },
   });
+  server.launchUrl = () => front.launchUrl();
   server.onStop(() => front.close());
   return front;
 }

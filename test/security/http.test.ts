@@ -1,10 +1,12 @@
 // Attack class: malformed HTTP and WebSocket upgrade requests, DNS rebinding and
 // cross-site pages, against a real `pane serve` front and Electron's bridge (the
 // same front). At 77a17e2 `GET /%` alone made the server exit.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type Bridge } from '../../electron/bridge';
 import { root } from '../e2e/shell';
+import { agentHarness, type AgentHarness } from '../agents/helpers';
 import { exchangeLaunch, paneServe, rawRequest, wsHello, type Served } from './front';
 
 const get = (target: string, host: string, extra = '') => `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${extra}\r\n`;
@@ -87,6 +89,15 @@ describe('the HTTP front of `pane serve`', () => {
     expect(await wsHello(s.port, { cookie: 'pane_1=nope', origin: `http://127.0.0.1:${s.port}` })).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
   });
 
+  it('gives the person a fresh one-time URL with `pane url`, for another browser', async () => {
+    const r = spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), '--socket', s.socket, 'url'], { encoding: 'utf8', timeout: 15_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: s.dir } });
+    expect(r.status, r.stderr).toBe(0);
+    const url = r.stdout.trim();
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${s.port}/\\?launch=`));
+    expect((await exchangeLaunch(url)).status).toBe(303);
+    expect((await exchangeLaunch(url)).status).toBe(403);
+  });
+
   it('refuses a WebSocket from another origin even with the cookie', async () => {
     const r = await wsHello(s.port, { cookie: 'x=y', origin: 'http://evil.example' });
     expect(r).toMatchObject({ ok: false, closed: 'HTTP 403' });
@@ -134,5 +145,20 @@ describe('the HTTP front of the Electron bridge (electron/bridge.ts)', () => {
     expect(logged.join('\n')).toMatch(/403 host "evil.example"/);
     expect(logged.join('\n')).not.toContain(bridge.secret);
     expect(logged.join('\n')).not.toContain(cookie!.split('=')[1]!);
+  });
+});
+
+describe('server/launch-url', () => {
+  let h: AgentHarness;
+  beforeAll(async () => {
+    h = await agentHarness({ http: { port: 0 } });
+  });
+  afterAll(() => h?.close());
+
+  it('is refused to an agent, even one with every capability: the cookie would act as the person', async () => {
+    await (await h.connect()).call('agent/add', { name: 'eve', access: { capabilities: ['read', 'write', 'attach', 'admin'], commands: { allow: ['*'], deny: [] } } });
+    const eve = await h.as('eve');
+    await expect(eve.call('server/launch-url', {})).rejects.toMatchObject({ code: 'denied' });
+    expect((await (await h.connect()).call('server/launch-url', {})).url).toMatch(/\?launch=/);
   });
 });

@@ -51,7 +51,7 @@ export async function serveHttp(dir: string, bin = paneBin, extraEnv: NodeJS.Pro
     const timer = setTimeout(() => reject(new Error(`pane serve did not start: ${out}`)), 20_000);
     proc.stderr!.on('data', (b: Buffer) => {
       out += String(b);
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?secret=\S+)/.exec(out);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?launch=\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

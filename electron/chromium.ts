@@ -1,6 +1,6 @@
 // The fallback window: a system Chromium (or Chrome) in --app mode with a throwaway
-// profile. The secret never appears on a command line (other local users can read
-// those): the browser opens a small file in the 0700 profile dir that redirects.
+// profile. Even the one-time launch URL never appears on a command line (other local
+// users can read those): the browser opens a small file in the 0700 profile dir that redirects.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -24,7 +24,10 @@ export interface Hosted {
   /** http://127.0.0.1:PORT (no secret). */
   origin: string;
   wsUrl: string;
+  /** The hello secret: only for Electron's preload, never put in a URL. */
   secret: string;
+  /** A fresh one-time URL for a browser window (the token is exchanged for an HttpOnly cookie). */
+  launchUrl(): string;
   socketPath: string;
   stop(): Promise<void>;
 }
@@ -38,8 +41,7 @@ export function defaultStaticDir(): string {
 
 async function bridgeTo(socketPath: string, o: HostOptions, staticDir: string): Promise<Hosted> {
   const b = await startBridge(socketPath, { ...(o.port !== undefined ? { port: o.port } : {}), staticDir });
-  const origin = `http://127.0.0.1:${b.port}`;
-  return { mode: 'bridge', origin, wsUrl: `ws://127.0.0.1:${b.port}/ws`, secret: b.secret, socketPath, stop: b.close };
+  return { mode: 'bridge', origin: b.origin, wsUrl: `ws://127.0.0.1:${b.port}/ws`, secret: b.secret, launchUrl: () => b.launchUrl(), socketPath, stop: b.close };
 }
 
 export async function host(o: HostOptions = {}): Promise<Hosted> {
@@ -57,6 +59,6 @@ export async function host(o: HostOptions = {}): Promise<Hosted> {
     throw e;
   }
   attachConfig(running.server);
-  const origin = new URL(running.httpUrl!).origin;
-  return { mode: 'server', origin, wsUrl: `${origin.replace(/^http/, 'ws')}/ws`, secret: running.secret!, socketPath, stop: () => running.stop() };
+  const front = running.http!;
+  return { mode: 'server', origin: front.origin, wsUrl: `ws://127.0.0.1:${front.port}/ws`, secret: front.secret, launchUrl: () => front.launchUrl(), socketPath, stop: () => running.stop() };
 }

@@ -3,21 +3,11 @@
 // browser), no webviews, and a permission handler that grants only the clipboard
 // write the terminal's copy needs (and notifications, which main shows itself).
 import { shell, type Session, type WebContents } from 'electron';
+import { csp as sharedCsp } from '../server/transport/httpRequest';
 
-/** The renderer's CSP: the page's meta tag says the same; the header also forbids framing. */
+/** The renderer's CSP: the one the HTTP front sends the Chromium window (server/transport/httpRequest.ts). */
 export function csp(origin: string): string {
-  const ws = origin.replace(/^http/, 'ws');
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    `connect-src 'self' ${ws}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return sharedCsp(Number(new URL(origin).port));
 }
 
 const GRANTED = new Set(['clipboard-sanitized-write']);

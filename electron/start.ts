@@ -108,28 +108,29 @@ async function main(): Promise<number> {
     return new Promise(() => undefined);
   }
 
-  const pageUrl = `${hosted.origin}/?secret=${encodeURIComponent(hosted.secret)}`;
+  // Printed URLs carry a one-time launch token, never the secret: opening one spends it
+  // (the page then holds an HttpOnly cookie), so a copy in scrollback or history opens nothing.
   say(hosted.mode === 'bridge' ? `attached to the pane server at ${hosted.socketPath}` : `pane server listening on ${hosted.socketPath}`);
   stopOnSignals(() => hosted.stop());
 
   if (args.serve) {
-    say(`serving the window at ${pageUrl}`);
+    say(`serving the window at ${hosted.launchUrl()}`);
     return new Promise(() => undefined);
   }
   if (!hasDisplay()) {
     say('no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window was opened.');
-    say(`open this URL in a browser on this machine: ${pageUrl}`);
+    say(`open this URL in a browser on this machine (it works once): ${hosted.launchUrl()}`);
     say('still serving; Ctrl-C stops the server.');
     return new Promise(() => undefined);
   }
   const browser = findBrowser();
   if (!browser) {
     say('Electron is not installed and no Chromium or Chrome was found (set PANE_BROWSER to one).');
-    say(`open this URL in a Chromium-family browser: ${pageUrl}`);
+    say(`open this URL in a Chromium-family browser (it works once): ${hosted.launchUrl()}`);
     return new Promise(() => undefined);
   }
   say(`opening ${path.basename(browser)} (Electron is not installed here)`);
-  const win = openAppWindow(browser, pageUrl);
+  const win = openAppWindow(browser, hosted.launchUrl());
   const code = await win.exited;
   win.cleanup();
   // A clean exit is the window being closed; a crash keeps serving so the URL still works.
@@ -138,7 +139,7 @@ async function main(): Promise<number> {
     await hosted.stop();
     return 0;
   }
-  say(`the browser exited (${code}); still serving at ${pageUrl}`);
+  say(`the browser exited (${code}); still serving at ${hosted.launchUrl()}`);
   return new Promise(() => undefined);
 }
 

@@ -16,6 +16,7 @@ import type { PtyPort } from './pty/ptyPort';
 import { ScreenHost } from './pty/screenHost';
 import { ClientConn } from './transport/clientConn';
 import { listenUnix } from './transport/unixServer';
+import type { HttpFront } from './transport/httpFront';
 import { listenHttp } from './transport/wsServer';
 
 export interface StartOptions {
@@ -37,12 +38,17 @@ export interface StartOptions {
   dataDir?: string;
   /** Where awareness.json and domains.json are read (default: the user's config dir). */
   configDir?: string;
+  /** Time a connection has to say hello (default HELLO_TIMEOUT_MS; tests shorten it). */
+  helloTimeoutMs?: number;
+  /** Time a flow-controlled client may hold a pane paused without acking (default ACK_STALL_MS; tests shorten it). */
+  ackStallMs?: number;
 }
 
 export interface RunningServer {
   server: PaneServer;
   socketPath: string | null;
-  httpUrl?: string;
+  /** The HTTP front for windows: its origin, a fresh one-time launchUrl(), the hello secret. */
+  http?: HttpFront;
   secret?: string;
   /** An in-process client over the memory transport (tests, embedding). */
   connect(caps?: Capability[], name?: string): Promise<Connection>;
@@ -67,20 +73,17 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.env !== undefined ? { env: o.env } : {}),
     ...(o.ringBytes !== undefined ? { ringBytes: o.ringBytes } : {}),
     ...(o.maxTerminals !== undefined ? { maxTerminals: o.maxTerminals } : {}),
+    ...(o.ackStallMs !== undefined ? { ackStallMs: o.ackStallMs } : {}),
   });
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   namespaceOf(server);
   attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });
   // After agents: awareness adds its part to their hook answers.
   attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() });
-  if (socketPath) await listenUnix(server, socketPath);
-  let httpUrl: string | undefined;
-  let secret: string | undefined;
-  if (o.http) {
-    const h = await listenHttp(server, { ...o.http, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
-    httpUrl = h.url;
-    secret = h.secret;
-  }
+  const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
+  if (socketPath) await listenUnix(server, socketPath, limits);
+  let http: HttpFront | undefined;
+  if (o.http) http = await listenHttp(server, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   if (o.initialSession ?? true) {
     const system = new ClientConn(server, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
     server.clients.delete(system);
@@ -97,8 +100,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   return {
     server,
     socketPath,
-    ...(httpUrl !== undefined ? { httpUrl } : {}),
-    ...(secret !== undefined ? { secret } : {}),
+    ...(http ? { http, secret: http.secret } : {}),
     connect,
     stop: () => server.stop(),
   };

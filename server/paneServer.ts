@@ -31,6 +31,8 @@ export interface PaneServerOptions {
   user?: string;
   /** Most terminal panes at once (default 512). */
   maxTerminals?: number;
+  /** How long a flow-controlled client may hold a pane paused without acking (default ACK_STALL_MS). */
+  ackStallMs?: number;
 }
 
 export class PaneServer {
@@ -47,6 +49,9 @@ export class PaneServer {
   readonly ringBytes: number | undefined;
   readonly user: string;
   readonly maxTerminals: number;
+  readonly ackStallMs: number | undefined;
+  /** Mints a one-time window URL on this server's HTTP front; null without one (server/transport/wsServer.ts sets it). */
+  launchUrl: (() => string) | null = null;
   socketPath: string | null;
   rev = 0;
   private nextN = 1;
@@ -63,6 +68,7 @@ export class PaneServer {
     this.ringBytes = o.ringBytes;
     this.user = o.user ?? os.userInfo().username;
     this.maxTerminals = o.maxTerminals ?? 512;
+    this.ackStallMs = o.ackStallMs;
   }
 
   /** A fresh pane number: unique for the server's life, never reused. */

@@ -54,7 +54,8 @@ export async function serve(argv: string[]): Promise<number> {
     process.stderr.write(`pane serve: ${(e as Error).message}\n`);
     return 1;
   }
-  process.stderr.write(`pane server ${running.server.host} listening on ${socketPath}${running.httpUrl ? ` and ${running.httpUrl}` : ''}\n`);
+  // The URL carries a one-time launch token, never the secret: once opened it is spent.
+  process.stderr.write(`pane server ${running.server.host} listening on ${socketPath}${running.http ? ` and ${running.http.launchUrl()}` : ''}\n`);
   return new Promise<number>((resolve) => {
     const stop = () => void running.stop().then(() => resolve(0));
     process.once('SIGINT', stop);

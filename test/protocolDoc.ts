@@ -58,7 +58,7 @@ export function renderProtocolDoc(): string {
   out.push('');
   out.push('## Handshake and capabilities');
   out.push('');
-  out.push('The first request must be `hello` (anything else gets `not-ready`). The server grants capabilities: `read` (queries, events), `write` (mutations, input), `attach` (terminal streams), `admin` (other clients, stopping). Each method below names the one it needs; a missing one gets `denied`. The unix socket is mode 0600 in a 0700 directory, so every local process of the user is trusted; the WebSocket requires the per-launch secret as the hello `token`.');
+  out.push('The first request must be `hello` (anything else gets `not-ready`). The server grants capabilities: `read` (queries, events), `write` (mutations, input), `attach` (terminal streams), `admin` (other clients, stopping). Each method below names the one it needs; a missing one gets `denied`. The unix socket is mode 0600 in a 0700 directory, so every local process of the user is trusted; the WebSocket (docs/security.md) requires the launch cookie a one-time launch URL set, or the per-launch secret as the hello `token`.');
   out.push('');
   out.push('## Errors');
   out.push('');

@@ -68,4 +68,10 @@ export const clientMethods = {
     doc: 'Version, counts and metrics.',
   }),
   'server/stop': method({ params: z.object({}), result: z.object({}), cap: 'admin', doc: 'Stops the server.' }),
+  'server/launch-url': method({
+    params: z.object({}),
+    result: z.object({ url: z.string() }),
+    cap: 'admin',
+    doc: 'A fresh one-time URL that opens a window on this server’s HTTP front (spent on first use; never the secret). Refused to agents.',
+  }),
 };

@@ -50,7 +50,8 @@ export function accessChecker(svc: AgentService, name: string): (method: string,
       const globs = writing ? access.namespace.write : access.namespace.read;
       if (!pathMatches(globs, nsPath, own)) deny(svc, name, method, `${writing ? 'write' : 'read'} ${nsPath} (.access namespace)`);
     }
-    if (method === 'session/kill') {
+    // Ending a session or resizing its viewport (every PTY in it) needs write on each of its panes.
+    if (method === 'session/kill' || method === 'session/viewport') {
       let panes: Pane[] = [];
       try {
         panes = svc.server.panesOf(svc.server.session(session));

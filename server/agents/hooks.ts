@@ -10,6 +10,7 @@ import { answer, collect, type HookContribution, type HookEventInfo } from './ho
 import { readMail } from './mailbox';
 import type { AgentService } from './service';
 import { hookTransition } from './status';
+import { MAX_HOOK_SESSIONS, MAX_HOOK_SESSIONS_PER_AGENT, pruneOldest } from './limits';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -85,7 +86,11 @@ export async function handleHook(svc: AgentService, p: HookParams, caller: strin
   const sessionId = str(input.session_id) || (pane !== null ? `pane-${pane}` : `agent-${name}`);
   const now = Date.now();
   svc.hookSessions.set(sessionId, name);
-  if (!r.sessions.has(sessionId)) r.sessions.set(sessionId, { id: sessionId, cwd: str(input.cwd), state: 'idle', since: now, pane });
+  pruneOldest(svc.hookSessions, MAX_HOOK_SESSIONS, sessionId);
+  if (!r.sessions.has(sessionId)) {
+    r.sessions.set(sessionId, { id: sessionId, cwd: str(input.cwd), state: 'idle', since: now, pane });
+    pruneOldest(r.sessions, MAX_HOOK_SESSIONS_PER_AGENT, sessionId);
+  }
   const session = r.sessions.get(sessionId)!;
   if (pane !== null) {
     session.pane = pane;

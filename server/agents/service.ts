@@ -286,7 +286,13 @@ export class AgentService {
     if (!t?.running) return;
     // Text first, then Enter on its own: TUIs that treat a fast paste+CR as a newline still submit.
     t.write(text.replace(/\r?\n/g, ' '));
-    setTimeout(() => t.running && t.write('\r'), 30);
+    setTimeout(() => {
+      try {
+        if (t.running) t.write('\r');
+      } catch {
+        /* busy: the program stopped reading its input (MAX_INPUT_QUEUE); the text waits there */
+      }
+    }, 30);
   }
 
   private flushTyped(name: string): void {

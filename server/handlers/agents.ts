@@ -18,6 +18,7 @@ import { rects } from '../model/layout';
 import { configOf } from '../config/configService';
 import { dispatchInternal } from './registry';
 import type { HandlerContext, HandlerTable } from './types';
+import { MAX_DELIVERY_QUEUE } from '../agents/limits';
 
 function svcOf(ctx: HandlerContext): AgentService {
   const s = agentsOf(ctx.server);
@@ -124,6 +125,9 @@ export const agentHandlers: HandlerTable = {
     const svc = svcOf(ctx);
     needAccount(svc, p.to);
     const from = ctx.client.user;
+    if (p.deliver && svc.runtime(p.to).typeWhenWaiting.length >= MAX_DELIVERY_QUEUE) {
+      throw new PaneFault('busy', `${p.to} has ${MAX_DELIVERY_QUEUE} mails waiting to be typed already; send without --deliver, or wait until it reads them`, { subject: p.to });
+    }
     const dir = path.join(svc.store.home(p.to), 'Maildir');
     const id = deliver(dir, { from, to: p.to, subject: p.subject, body: p.body });
     let typed: 'no' | 'now' | 'queued' = 'no';

@@ -40,6 +40,12 @@ export const clientHandlers: HandlerTable = {
       memory: { rss: m.rss, heapUsed: m.heapUsed },
     };
   },
+  'server/launch-url': (_p, { server, client }) => {
+    // The URL's cookie grants whatever its page asks for, as the person: never to an agent.
+    if (client.checkAccess) throw faults.denied('an agent may not open a window as the person (server/launch-url)');
+    if (!server.launchUrl) throw faults.failed('this server has no HTTP front; start it with `pane serve --http PORT` (or `npm start`)');
+    return { url: server.launchUrl() };
+  },
   'server/stop': (_p, { server }) => {
     setTimeout(() => void server.stop().then(() => process.emit('pane:stopped' as never)), 10);
     return {};

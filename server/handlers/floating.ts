@@ -4,6 +4,7 @@ import { faults } from '../../kits/protocol/error';
 import type { Floating, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { relayout } from '../model/relayout';
+import { clampRect } from '../model/sizeLimits';
 import type { PaneServer } from '../paneServer';
 import { defaultFloatRect, syncFloatWord } from './pane';
 import type { HandlerTable, HandlerContext } from './types';
@@ -23,7 +24,7 @@ function find(server: PaneServer, ref: string | number): { s: Session; f: Floati
 /** Replaces one floating rect (data stays immutable-ish so snapshots never alias). */
 function update(server: PaneServer, s: Session, pane: number, change: Partial<Floating>): Floating {
   let out: Floating | undefined;
-  s.floating = s.floating.map((f) => (f.pane === pane ? (out = { ...f, ...change }) : f));
+  s.floating = s.floating.map((f) => (f.pane === pane ? (out = clampRect({ ...f, ...change })) : f));
   relayout(server, s);
   return out!;
 }
@@ -49,7 +50,7 @@ export const floatingHandlers: HandlerTable = {
   'float/create': (p, { server }) => {
     const s = server.session(p.session);
     const d = defaultFloatRect(s);
-    const rect = { x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h };
+    const rect = clampRect({ x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h });
     const pane = createPane(server, s, { launch: p.launch, name: p.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: p.attrs, cwd: p.cwd }, { cols: rect.w, rows: rect.h });
     const layer = p.layer ?? 'default';
     const f: Floating = { pane: pane.n, ...rect, z: p.z ?? zRange(s, layer).max + 1, layer, visible: true };

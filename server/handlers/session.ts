@@ -4,6 +4,7 @@ import type { LayoutNode, Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { leaves } from '../model/layout';
 import { relayout } from '../model/relayout';
+import { clampViewport } from '../model/sizeLimits';
 import { DEFAULT_VIEWPORT, type PaneServer } from '../paneServer';
 import type { HandlerTable } from './types';
 
@@ -25,7 +26,7 @@ export function makeSession(server: PaneServer, name: string | undefined, viewpo
     floating: [],
     focused: null,
     zoomed: null,
-    viewport,
+    viewport: clampViewport(viewport),
     createdAt: Date.now(),
   };
   server.sessions.set(s.id, s);
@@ -79,8 +80,7 @@ export const sessionHandlers: HandlerTable = {
   'session/get': (p, { server }) => server.session(p.session),
   'session/viewport': (p, { server }) => {
     const s = server.session(p.session);
-    const cols = Math.min(10000, Math.max(2, p.cols));
-    const rows = Math.min(10000, Math.max(2, p.rows));
+    const { cols, rows } = clampViewport(p);
     if (s.viewport.cols !== cols || s.viewport.rows !== rows) {
       s.viewport = { cols, rows };
       relayout(server, s);

@@ -115,6 +115,11 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     port: server.ptyPort,
     screen: server.screen,
     ...(server.ringBytes !== undefined ? { ringBytes: server.ringBytes } : {}),
+    ...(server.ackStallMs !== undefined ? { ackStallMs: server.ackStallMs } : {}),
+    onStall: (sinkId) => {
+      const c = [...server.clients].find((x) => x.sink.id === sinkId);
+      console.error(`pane server: client ${c?.name ?? sinkId} stopped acknowledging pane ${pane.n}'s output; it no longer pauses the pane`);
+    },
     onOutput: (end) => server.noteOutput(pane.n, end),
     onSpawn: (pid) => {
       pane.pid = pid;

@@ -2,12 +2,21 @@
 // by server.listen, so they see every change however it was made), open
 // handles per client, offered executions, text-pane bodies. Nothing here copies
 // pane state; files are computed from the server on each read.
+import { PaneFault } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
 import { Feed } from './feed';
 import { setInterceptor } from './intercept';
 import { field, tagLine } from './lines';
 import type { Fid } from './types';
+
+/**
+ * Open namespace handles one connection may hold. A FUSE mount is one connection
+ * for every program using it, and a handle on event or log holds a reader, so
+ * the bound is generous (far more files than a desktop keeps open at once) but
+ * stops a client that opens and never closes from growing the server forever.
+ */
+export const MAX_HANDLES_PER_CLIENT = 4096;
 
 /** Bytes of recent log lines a path read (cat, tail -f) sees before the generation starts over. */
 export const LOG_KEEP = 1 << 20;
@@ -83,9 +92,14 @@ export class Namespace {
 
   // ---- handles --------------------------------------------------------------
 
+  /** Opens a handle for a client; refused (`busy`) past MAX_HANDLES_PER_CLIENT. */
   addFid(f: Omit<Fid, 'id'>): Fid {
-    const fid: Fid = { ...f, id: this.nextFid++ };
     let m = this.fids.get(f.client);
+    if (m && m.size >= MAX_HANDLES_PER_CLIENT) {
+      f.reader?.close();
+      throw new PaneFault('busy', `client ${f.client} has ${MAX_HANDLES_PER_CLIENT} namespace files open already; close some (ns/close) first`, { subject: f.path });
+    }
+    const fid: Fid = { ...f, id: this.nextFid++ };
     if (!m) this.fids.set(f.client, (m = new Map()));
     m.set(fid.id, fid);
     return fid;

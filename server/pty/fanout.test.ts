@@ -11,7 +11,7 @@ function setup() {
   const ring = new ByteRing(8 << 20);
   const sent: number[] = [];
   const sink: StreamSink = { id: 'c', sendOutput: (_p, _o, d) => sent.push(d.byteLength), buffered: () => 0 };
-  const f = new Fanout(1, ring, () => {}, () => clock.ms);
+  const f = new Fanout(1, ring, () => {}, { now: () => clock.ms });
   const s = f.add(sink, true);
   f.start(s, 0);
   /** The PTY produced `n` bytes and they were released as one batch. */

@@ -81,6 +81,16 @@ export const SINK_BUFFER_CAP = 8 << 20;
 export const MAX_FRAME_BYTES = 1 << 20;
 /** How often a blocked sink is checked for having drained, when no output or ack would do it. */
 export const DRAIN_POLL_MS = 50;
+/**
+ * How long one client may hold a pane paused without acknowledging enough to
+ * release it. A working client releases its pause within one window's drain
+ * (≤ 512 KiB at ≥ ~1 MiB/s: half a second), so 15 s is a client that stopped
+ * (crashed, frozen, hostile, or a background tab throttled to a timer a minute).
+ * It is then treated as detached from flow control: it no longer pauses the
+ * PTY, and gets output like a client without flow control (bounded by
+ * SINK_BUFFER_CAP), until it catches up below its low mark again.
+ */
+export const ACK_STALL_MS = 15_000;
 
 /** A sink's place in this fanout; returned by add() so a late start() can tell it is still current. */
 export interface SinkState {
@@ -100,11 +110,27 @@ export interface SinkState {
   holding: boolean;
   /** Its connection holds more than SINK_BUFFER_CAP; sending waits for it to drain. */
   blocked: boolean;
+  /** When its current pause began (clock ms), while holding. */
+  holdSince: number | null;
+  /** It held a pause ACK_STALL_MS without releasing it: it no longer pauses the PTY until it catches up. */
+  stalled: boolean;
+}
+
+export interface FanoutOptions {
+  /** A monotonic clock in ms; injected by tests. */
+  now?: () => number;
+  /** Overrides ACK_STALL_MS (tests). */
+  stallMs?: number;
+  /** Told when a sink stops counting for the pause because it stopped acknowledging. */
+  onStall?: (id: string) => void;
 }
 
 export class Fanout {
   private sinks = new Map<string, SinkState>();
   private poll: NodeJS.Timeout | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
+  private readonly now: () => number;
+  private readonly stallMs: number;
   /** Stream offset up to which output has been released to sinks (batches end here). */
   limit = 0;
 
@@ -113,9 +139,11 @@ export class Fanout {
     private readonly ring: ByteRing,
     /** Called when whether any sink asks for a pause may have changed. */
     private readonly onHoldChange: () => void,
-    /** A monotonic clock in ms; injected by tests. */
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    private readonly o: FanoutOptions = {},
+  ) {
+    this.now = o.now ?? (() => performance.now());
+    this.stallMs = o.stallMs ?? ACK_STALL_MS;
+  }
 
   /** True while any flow-controlled sink has too much unacknowledged. */
   get holding(): boolean {
@@ -126,7 +154,7 @@ export class Fanout {
   /** Adds (or replaces) a sink that waits for start(). A replaced sink's pause is released. */
   add(sink: StreamSink, flowControl: boolean): SinkState {
     const old = this.sinks.get(sink.id);
-    const s: SinkState = { sink, flowControl, pos: null, sent: 0, acked: 0, high: FLOW_HIGH_MIN, rate: RATE_MIN, mark: null, holding: false, blocked: false };
+    const s: SinkState = { sink, flowControl, pos: null, sent: 0, acked: 0, high: FLOW_HIGH_MIN, rate: RATE_MIN, mark: null, holding: false, blocked: false, holdSince: null, stalled: false };
     this.sinks.set(sink.id, s);
     if (old?.holding) this.onHoldChange();
     return s;
@@ -162,8 +190,10 @@ export class Fanout {
     this.measure(s, n, unacked);
     if (s.holding && unacked < s.high / 2) {
       s.holding = false;
+      s.holdSince = null;
       this.onHoldChange();
     }
+    if (s.stalled && unacked < s.high / 2) s.stalled = false; // caught up: it may pause the PTY again
     if (s.blocked) this.pumpOne(s);
     return unacked;
   }
@@ -185,6 +215,8 @@ export class Fanout {
     this.sinks.clear();
     if (this.poll) clearInterval(this.poll);
     this.poll = null;
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = null;
   }
 
   private pumpOne(s: SinkState): void {
@@ -218,10 +250,42 @@ export class Fanout {
     if (!s.flowControl) return;
     if (s.sent === s.acked) s.mark = this.now(); // it was caught up: its clock starts now, not at its last ack
     s.sent += data.byteLength;
-    if (!s.holding && s.sent - s.acked > s.high) {
+    if (!s.holding && !s.stalled && s.sent - s.acked > s.high) {
       s.holding = true;
+      s.holdSince = this.now();
+      this.armStallCheck(this.stallMs);
       this.onHoldChange();
     }
+  }
+
+  /** One timer per fanout, not per pause: pauses come and go many times a second in a flood. */
+  private armStallCheck(inMs: number): void {
+    if (this.stallTimer) return;
+    this.stallTimer = setTimeout(() => {
+      this.stallTimer = null;
+      this.checkStalls();
+    }, Math.max(1, inMs));
+    this.stallTimer.unref();
+  }
+
+  /** Sinks that held their pause for stallMs stop pausing the PTY; the others are checked again when theirs is due. */
+  private checkStalls(): void {
+    const t = this.now();
+    let next = Infinity;
+    for (const s of this.sinks.values()) {
+      if (!s.holding || s.holdSince === null) continue;
+      const left = s.holdSince + this.stallMs - t;
+      if (left > 0) {
+        next = Math.min(next, left);
+        continue;
+      }
+      s.holding = false;
+      s.holdSince = null;
+      s.stalled = true;
+      this.onHoldChange();
+      this.o.onStall?.(s.sink.id);
+    }
+    if (next < Infinity) this.armStallCheck(next);
   }
 
   /**

@@ -27,7 +27,7 @@ type ExitStatus = { code: number | null; signal: number | null };
 interface UnixTerminalInternals {
   _socket?: import('node:net').Socket;
   _fd?: number;
-  _writeStream?: { _writeQueue?: unknown[]; dispose?: () => void };
+  _writeStream?: { _writeQueue?: { buffer: Buffer; offset: number }[]; dispose?: () => void };
 }
 
 /** Read size for the final synchronous drain; the kernel holds at most tens of KiB per pty. */
@@ -180,6 +180,14 @@ class NodePtyProcess implements PtyProcess {
   write(data: string | Buffer): void {
     // Once the stream closed its fd, a write would hit EBADF (or a reused fd number).
     if (!this.status && !this.eof) this.p.write(data);
+  }
+
+  queuedInput(): number {
+    const q = (this.p as unknown as UnixTerminalInternals)._writeStream?._writeQueue;
+    if (!Array.isArray(q)) return 0;
+    let n = 0;
+    for (const t of q) n += (t.buffer?.byteLength ?? 0) - (t.offset ?? 0);
+    return n;
   }
 
   resize(cols: number, rows: number): void {

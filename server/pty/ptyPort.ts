@@ -20,6 +20,8 @@ export interface PtyProcess {
    */
   onExit(cb: (status: { code: number | null; signal: number | null }) => void): void;
   write(data: string | Buffer): void;
+  /** Input bytes written but not yet taken by the terminal (the program is not reading); 0 where unknown. */
+  queuedInput?(): number;
   resize(cols: number, rows: number): void;
   pause(): void;
   resume(): void;

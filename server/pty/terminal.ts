@@ -1,7 +1,9 @@
 // One terminal pane's runtime: its process (through the PtyPort), the byte ring
 // that remembers its output, the screen model fed off the hot path, and the
 // stream to attached clients with flow control. The server core drives it.
+import { PaneFault } from '../../kits/protocol/error';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
+import { MAX_COLS, MAX_ROWS } from '../model/sizeLimits';
 import { Fanout, type SinkState, type StreamSink } from './fanout';
 import type { PtyPort, PtyProcess } from './ptyPort';
 import { ByteRing, DEFAULT_RING_BYTES } from './ring';
@@ -51,6 +53,13 @@ const SCREEN_LAG_LOW = 1 / 2;
  * and older output stays readable by offset (pty/read).
  */
 export const ATTACH_HISTORY = 2_000;
+/**
+ * Input bytes that may wait for a program that does not read them (the kernel
+ * takes ~4 KiB, node-pty queues the rest in our memory). 1 MiB is a very large
+ * paste; past it a write is refused with a `busy` error instead of growing the
+ * server without bound.
+ */
+export const MAX_INPUT_QUEUE = 1 << 20;
 /** After SIGHUP on restart or close, how long a program may take before SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
 /**
@@ -84,6 +93,10 @@ export interface TerminalOptions {
   onSpawn?: (pid: number) => void;
   /** A monotonic clock in ms (default performance.now); injected by tests. */
   now?: () => number;
+  /** How long a client may hold a pause without acking (default ACK_STALL_MS, fanout.ts). */
+  ackStallMs?: number;
+  /** A client (by sink id) stopped acknowledging and no longer pauses this terminal. */
+  onStall?: (sinkId: string) => void;
 }
 
 export interface AttachResult {
@@ -131,18 +144,22 @@ export class Terminal {
 
   constructor(private readonly o: TerminalOptions) {
     this.n = o.n;
-    this.cols = o.cols;
-    this.rows = o.rows;
+    this.cols = Math.min(o.cols, MAX_COLS);
+    this.rows = Math.min(o.rows, MAX_ROWS);
     this.now = o.now ?? (() => performance.now());
     this.ring = new ByteRing(o.ringBytes ?? DEFAULT_RING_BYTES);
     // A ring smaller than a batch would drop bytes before they were ever sent.
     this.batchBytes = Math.max(1, Math.min(BATCH_BYTES, this.ring.capacity >> 1));
     this.lagHigh = Math.floor(this.ring.capacity * SCREEN_LAG_HIGH);
     this.lagLow = Math.floor(this.ring.capacity * SCREEN_LAG_LOW);
-    this.fanout = new Fanout(o.n, this.ring, () => this.updatePause(), this.now);
+    this.fanout = new Fanout(o.n, this.ring, () => this.updatePause(), {
+      now: this.now,
+      ...(o.ackStallMs !== undefined ? { stallMs: o.ackStallMs } : {}),
+      onStall: (id) => this.disposed || o.onStall?.(id),
+    });
     o.screen.open(o.n, {
-      cols: o.cols,
-      rows: o.rows,
+      cols: this.cols,
+      rows: this.rows,
       onTitle: (t) => this.disposed || o.onTitle?.(t),
       onBell: () => this.disposed || o.onBell?.(),
       onBacklog: () => this.feedScreen(),
@@ -177,15 +194,23 @@ export class Terminal {
     this.spawn();
   }
 
+  /** Writes input to the program; throws a `busy` PaneFault when MAX_INPUT_QUEUE bytes already wait. */
   write(data: string | Uint8Array): void {
     if (!this.proc) return;
-    this.proc.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const queued = this.proc.queuedInput?.() ?? 0;
+    if (queued + bytes.byteLength > MAX_INPUT_QUEUE) {
+      throw new PaneFault('busy', `pane ${this.n} is not reading its input: ${queued} bytes wait already (limit ${MAX_INPUT_QUEUE}); nothing was written`, { subject: String(this.n), reason: 'input queue full' });
+    }
+    this.proc.write(bytes);
   }
 
   resize(cols: number, rows: number): void {
     if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) {
       throw new Error(`terminal size must be positive integers, not ${cols}x${rows}`);
     }
+    cols = Math.min(cols, MAX_COLS);
+    rows = Math.min(rows, MAX_ROWS);
     this.cols = cols;
     this.rows = rows;
     this.flush();

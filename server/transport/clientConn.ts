@@ -78,6 +78,11 @@ export class ClientConn {
     };
   }
 
+  /** Whether the hello succeeded (the admission guard watches this). */
+  get helloed(): boolean {
+    return this.ready;
+  }
+
   wantsEvent(family: string): boolean {
     return this.families !== null && (this.families.size === 0 || this.families.has(family));
   }

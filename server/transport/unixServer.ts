@@ -1,10 +1,14 @@
-// Listens on a unix socket (mode 0600 in a 0700 dir): every local process of the
-// same user may speak pane; nobody else can connect.
+// Listens on a unix socket (mode 0600 in a 0700 dir that must be ours): every
+// local process of the same user may speak pane; nobody else can connect. Holds
+// at most MAX_UNIX_CONNECTIONS, each with a hello deadline (admission.ts).
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { checkPrivateDir } from '../../kits/node/paths';
+import { encodeFrame } from '../../kits/node/framing';
 import { SocketTransport } from '../../kits/node/socketTransport';
 import type { PaneServer } from '../paneServer';
+import { guardUntilHello, MAX_UNIX_CONNECTIONS } from './admission';
 import { ClientConn } from './clientConn';
 
 /** Removes a socket file left by a dead server; refuses when a live one answers. */
@@ -22,11 +26,26 @@ async function clearStale(socketPath: string): Promise<void> {
   fs.unlinkSync(socketPath);
 }
 
-export async function listenUnix(server: PaneServer, socketPath: string): Promise<net.Server> {
-  fs.mkdirSync(path.dirname(socketPath), { recursive: true, mode: 0o700 });
+export async function listenUnix(server: PaneServer, socketPath: string, o: { helloTimeoutMs?: number } = {}): Promise<net.Server> {
+  const dir = path.dirname(socketPath);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A directory someone else owns (or may write) could hold a socket of theirs in our name.
+  const wrong = checkPrivateDir(dir);
+  if (wrong) throw new Error(wrong);
   await clearStale(socketPath);
+  let open = 0;
   const srv = net.createServer((sock) => {
-    new ClientConn(server, new SocketTransport(sock, 'unix'), (h) => ({ capabilities: h.capabilities }));
+    sock.on('error', () => undefined);
+    if (open >= MAX_UNIX_CONNECTIONS) {
+      const error = { code: 'busy', message: `the pane server holds ${MAX_UNIX_CONNECTIONS} connections already; close some (pane clients) and retry` };
+      sock.end(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error })));
+      setTimeout(() => sock.destroy(), 200).unref();
+      return;
+    }
+    open++;
+    sock.once('close', () => open--);
+    const conn = new ClientConn(server, new SocketTransport(sock, 'unix'), (h) => ({ capabilities: h.capabilities }));
+    guardUntilHello(sock, () => conn.helloed, (why) => conn.close(why), o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {});
   });
   await new Promise<void>((resolve, reject) => {
     srv.once('error', reject);

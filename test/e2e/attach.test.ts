@@ -56,9 +56,9 @@ describe.skipIf(chromiumMissing)(`attaching a window to a running server${chromi
     if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 
-  it('refuses a page without the secret', async () => {
+  it('refuses a page without the launch cookie', async () => {
     const page = await context.newPage();
-    await page.goto(url.replace(/\?secret=.*/, ''));
+    await page.goto(new URL(url).origin + '/');
     await until(page, 'the refusal', () => (window as any).pane.store.getState().conn.state === 'closed');
     // The store turns 'closed' a render before the hint says so: wait for the words.
     const hint = page.getByRole('status').filter({ hasText: /no connection/ }).first();

@@ -64,7 +64,7 @@ export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli' } = {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /serving the window at (\S+)/.exec(out) ?? /(http:\/\/127\.0\.0\.1:\d+\/\?secret=\S+)/.exec(out);
+      const m = /serving the window at (\S+)/.exec(out) ?? /(http:\/\/127\.0\.0\.1:\d+\/\?launch=\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

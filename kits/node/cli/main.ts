@@ -39,7 +39,7 @@ export function commandTable(hook: ServeHook): CommandSpec[] {
     positionals: [{ name: 'COMMAND', variadic: true }],
     async run(ctx, a) {
       if (a.positionals.length === 0) {
-        ctx.out(generalHelp(table, defaultSocketPath()));
+        ctx.out(generalHelp(table, defaultSocketPath(false)));
         return EXIT.ok;
       }
       const { spec } = findCommand(table, a.positionals);
@@ -113,7 +113,7 @@ export async function runCli(argv: string[], extra: ServeHook, io: Partial<CliIo
   try {
     const g = leadingGlobals(argv);
     if (g.help || g.rest.length === 0) {
-      (g.help ? cio.stdout : cio.stderr).write(generalHelp(table, defaultSocketPath()));
+      (g.help ? cio.stdout : cio.stderr).write(generalHelp(table, defaultSocketPath(false)));
       return g.help ? EXIT.ok : EXIT.usage;
     }
     const { spec, rest } = findCommand(table, g.rest);

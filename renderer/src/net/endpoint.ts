@@ -1,7 +1,8 @@
 // Where the server is and how to prove we may talk to it. In Electron the preload
-// bridge answers; in a browser the page was opened as /?secret=S on the server's own
-// origin. The secret is kept in sessionStorage (so a reload reconnects) and removed
-// from the address bar (so it is not shown or bookmarked).
+// bridge answers (with the secret as the hello token). In a browser the page was
+// opened through a one-time launch URL, which the server exchanged for an HttpOnly
+// SameSite=Strict cookie: the WebSocket upgrade carries it, and no script (ours
+// included) ever holds the secret. See docs/decisions/011-http-front.md.
 
 export interface Endpoint {
   url: string;
@@ -24,21 +25,13 @@ declare global {
   }
 }
 
-const KEY = 'pane.secret';
-
 export async function findEndpoint(): Promise<Endpoint> {
   if (window.paneHost) return window.paneHost.endpoint();
-  const url = new URL(window.location.href);
-  const fromUrl = url.searchParams.get('secret');
-  if (fromUrl) {
-    sessionStorage.setItem(KEY, fromUrl);
-    url.searchParams.delete('secret');
-    window.history.replaceState(null, '', url.pathname + url.search + url.hash);
-  }
   const ws = new URL('ws', window.location.href);
   ws.protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   ws.search = '';
-  return { url: ws.toString(), token: sessionStorage.getItem(KEY) ?? undefined };
+  ws.hash = '';
+  return { url: ws.toString(), token: undefined };
 }
 
 /** The session named in the URL (?session=NAME), if any. */

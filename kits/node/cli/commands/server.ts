@@ -63,6 +63,19 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
       },
     },
     {
+      command: 'url',
+      summary: 'print a one-time URL that opens a window on this server in a browser',
+      flags: [],
+      notes: [
+        'The server must serve HTTP (`pane serve --http PORT`, `npm start`). The URL works once: opening it sets an HttpOnly cookie in that browser and spends the token, so a copy left in scrollback or history opens nothing. Run it again for another browser.',
+      ],
+      async run(ctx) {
+        const c = await ctx.connect();
+        ctx.out((await c.call('server/launch-url', {})).url);
+        return 0;
+      },
+    },
+    {
       command: 'stop',
       summary: 'stop the server (every pane ends)',
       flags: [],

@@ -1,0 +1,27 @@
+// Bounds on what agents (or anything speaking for them) can make the server
+// remember: queued deliveries and hook session records. Each past its bound is
+// refused (`busy`) or pruned oldest-first, so no client grows the server forever.
+
+/**
+ * Mail lines waiting to be typed into one agent's pane when it next waits
+ * (`pane mail --deliver`). Each is typed one per wait, so more than this many
+ * queued would take longer to type than anyone would want; past it, --deliver is
+ * refused with `busy` (the mail itself is still delivered to the Maildir).
+ */
+export const MAX_DELIVERY_QUEUE = 64;
+/**
+ * Hook session records one agent keeps (one per session id its hooks name). A
+ * real agent runs a handful of sessions; a hook sender inventing ids would
+ * otherwise grow the map forever. The oldest beyond this are forgotten.
+ */
+export const MAX_HOOK_SESSIONS_PER_AGENT = 32;
+/** Session id → agent records across all agents, pruned oldest-first past this. */
+export const MAX_HOOK_SESSIONS = 1024;
+
+/** Drops the oldest entries of a Map (insertion order) until it holds at most `max`, never `keep`. */
+export function pruneOldest<K, V>(map: Map<K, V>, max: number, keep?: K): void {
+  for (const k of map.keys()) {
+    if (map.size <= max) return;
+    if (k !== keep) map.delete(k);
+  }
+}

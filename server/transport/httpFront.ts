@@ -1,0 +1,231 @@
+// The one HTTP front every window meets (the server's own, and Electron's bridge):
+// static files of the renderer and the WebSocket upgrade on 127.0.0.1. Nothing in
+// a request can throw past it; what it refuses it answers, closes and logs.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { MAX_BINARY_FRAME, MAX_JSON_FRAME } from '../../kits/protocol/binary';
+import { allowedHosts, csp, parseTarget, readCookie } from './httpRequest';
+
+/**
+ * TCP connections the front holds at once, WebSockets included (node drops the
+ * ones past it). A window needs one WebSocket and a few page loads; this leaves
+ * room for many windows and tabs while a page hammering the port cannot make the
+ * server hold thousands of sockets.
+ */
+export const MAX_HTTP_CONNECTIONS = 128;
+/** WebSockets at once: each is a client with streams and subscriptions; dozens of windows is already unusual. */
+export const MAX_WS_CONNECTIONS = 64;
+/** A request's headers must arrive within this (slowloris); a page sends them at once. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A whole request likewise; the front serves only small GETs. */
+export const REQUEST_TIMEOUT_MS = 20_000;
+/** Largest header block; a browser's is ~1-2 KiB, node's default is 16 KiB. */
+export const MAX_HEADER_BYTES = 16 << 10;
+/** Launch tokens not yet used; minting more (each printed URL) retires the oldest. */
+export const MAX_LAUNCH_TOKENS = 16;
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+};
+
+export interface FrontSocket {
+  /** True when the upgrade carried the launch cookie: the page proved itself already. */
+  cookie: boolean;
+  /** The raw TCP socket under the WebSocket (for byte counts before hello). */
+  raw: net.Socket;
+}
+
+export interface FrontOptions {
+  port?: number;
+  staticDir?: string | undefined;
+  /** The hello secret for clients that do not carry the cookie (Electron's preload, node clients). */
+  secret?: string | undefined;
+  /** Where refusals are written (default: stderr). */
+  log?: (line: string) => void;
+  onSocket(ws: WebSocket, s: FrontSocket): void;
+}
+
+export interface HttpFront {
+  port: number;
+  /** http://127.0.0.1:PORT, never with a secret in it. */
+  origin: string;
+  secret: string;
+  /** A URL that opens one window: its token works once, then the page holds an HttpOnly cookie. */
+  launchUrl(query?: string): string;
+  /** Whether `token` is the hello secret (constant time). */
+  tokenOk(token: string | undefined): boolean;
+  close(): Promise<void>;
+}
+
+const equal = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+};
+
+/** Writes a bare response on a raw socket (clientError, refused upgrades) and closes it. */
+function refuseRaw(socket: net.Socket | import('node:stream').Duplex, status: number, text: string): void {
+  const body = `${text}\n`;
+  try {
+    if (socket.writable) socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  } catch {
+    /* the peer is gone */
+  }
+  setTimeout(() => socket.destroy(), 100).unref();
+}
+
+export async function startFront(o: FrontOptions): Promise<HttpFront> {
+  const secret = o.secret ?? crypto.randomBytes(24).toString('base64url');
+  /** What the launch cookie holds: not the hello secret, so a cookie seen elsewhere is not that. */
+  const cookieValue = crypto.randomBytes(24).toString('base64url');
+  const launchTokens = new Set<string>();
+  const log = o.log ?? ((line: string) => process.stderr.write(`pane http: ${line}\n`));
+  let port = 0;
+  const cookieName = () => `pane_${port}`;
+  const hosts = () => allowedHosts(port);
+  const describe = (req: http.IncomingMessage) => `${req.socket.remoteAddress ?? '?'} ${JSON.stringify(String(req.method).slice(0, 16))} ${JSON.stringify(String(req.url).slice(0, 200))}`;
+
+  /** Host allow-list (DNS rebinding) and, when a browser says where it comes from, Origin. */
+  const checkPlace = (req: http.IncomingMessage, needOrigin: boolean): string | null => {
+    const host = req.headers.host;
+    if (host === undefined || !hosts().has(host.toLowerCase())) return `host ${JSON.stringify(host ?? '')} is not this server's (only ${[...hosts()].join(', ')})`;
+    const origin = req.headers.origin;
+    if (origin !== undefined && !(origin.startsWith('http://') && hosts().has(origin.slice(7).toLowerCase()))) return `origin ${JSON.stringify(origin)} is not this server's`;
+    if (needOrigin && origin === undefined && req.headers.cookie !== undefined) return 'a WebSocket with cookies must say its origin';
+    return null;
+  };
+
+  const hasCookie = (req: http.IncomingMessage) => {
+    const got = readCookie(req.headers.cookie, cookieName());
+    return got !== null && equal(got, cookieValue);
+  };
+
+  const send = (res: http.ServerResponse, status: number, text: string, headers: http.OutgoingHttpHeaders = {}) => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+    res.end(`${text}\n`);
+  };
+
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const refuse = (status: number, why: string) => {
+      log(`${status} ${why}: ${describe(req)}`);
+      send(res, status, why, { connection: 'close' });
+    };
+    if (!req.headers.host) return refuse(400, 'request has no Host header');
+    const where = checkPlace(req, false);
+    if (where) return refuse(403, where);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(405, `method ${String(req.method).slice(0, 16)} is not served`);
+    const target = parseTarget(req.url ?? '');
+    if (typeof target === 'string') return refuse(400, target);
+    const launch = target.query.get('launch');
+    if (launch !== null) {
+      target.query.delete('launch');
+      const rest = target.query.toString();
+      const clean = `${target.path}${rest ? `?${rest}` : ''}`;
+      const fresh = [...launchTokens].some((t) => equal(t, launch));
+      if (fresh) launchTokens.delete(launch);
+      else if (!hasCookie(req)) return refuse(403, 'this launch link was used already (each opens one window); ask pane for a new one');
+      // The token is spent; the address bar and history keep only the clean URL.
+      return send(res, 303, 'see the clean URL', {
+        location: clean,
+        ...(fresh ? { 'set-cookie': `${cookieName()}=${cookieValue}; HttpOnly; SameSite=Strict; Path=/` } : {}),
+      });
+    }
+    if (!o.staticDir) return send(res, 404, 'no renderer build configured');
+    const root = path.resolve(o.staticDir);
+    const file = path.resolve(root, `.${target.path === '/' ? '/index.html' : target.path}`);
+    if (!file.startsWith(root + path.sep)) return refuse(403, 'path leaves the renderer build');
+    fs.readFile(file, (err, body) => {
+      if (err) return send(res, 404, 'not found');
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': csp(port),
+        'referrer-policy': 'no-referrer',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    });
+  };
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(MAX_JSON_FRAME, MAX_BINARY_FRAME) + 64 });
+  const onUpgrade = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    socket.on('error', () => undefined); // a reset before or during the handshake is not ours to crash on
+    const refuse = (status: number, why: string) => {
+      log(`${status} upgrade ${why}: ${describe(req)}`);
+      refuseRaw(socket, status, why);
+    };
+    const target = parseTarget(req.url ?? '');
+    if (typeof target === 'string') return refuse(400, target);
+    if (!req.headers.host) return refuse(400, 'request has no Host header');
+    if (target.path !== '/ws') return refuse(404, `no WebSocket at ${target.path.slice(0, 100)}`);
+    const where = checkPlace(req, true);
+    if (where) return refuse(403, where);
+    if (wss.clients.size >= MAX_WS_CONNECTIONS) return refuse(503, `too many WebSockets (${MAX_WS_CONNECTIONS}); close a window`);
+    const cookie = hasCookie(req);
+    wss.handleUpgrade(req, socket, head, (ws) => o.onSocket(ws, { cookie, raw: socket }));
+  };
+
+  const httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
+    try {
+      onRequest(req, res);
+    } catch (e) {
+      log(`500 ${(e as Error).message}: ${describe(req)}`);
+      if (!res.headersSent) send(res, 500, 'internal error', { connection: 'close' });
+      else res.destroy();
+    }
+  });
+  httpServer.maxConnections = MAX_HTTP_CONNECTIONS;
+  httpServer.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    try {
+      onUpgrade(req, socket, head);
+    } catch (e) {
+      log(`500 upgrade ${(e as Error).message}: ${describe(req)}`);
+      refuseRaw(socket, 500, 'internal error');
+    }
+  });
+  httpServer.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code !== 'ECONNRESET') log(`400 unparsable request (${err.code ?? err.message}) from ${(socket as net.Socket).remoteAddress ?? '?'}`);
+    refuseRaw(socket, 400, `bad request: ${err.code ?? 'unparsable'}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(o.port ?? 0, '127.0.0.1', () => {
+      httpServer.removeListener('error', reject);
+      resolve();
+    });
+  });
+  httpServer.on('error', (e) => log(`server error: ${e.message}`));
+  port = (httpServer.address() as net.AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    port,
+    origin,
+    secret,
+    launchUrl(query = '') {
+      const token = crypto.randomBytes(18).toString('base64url');
+      launchTokens.add(token);
+      if (launchTokens.size > MAX_LAUNCH_TOKENS) launchTokens.delete(launchTokens.values().next().value!);
+      return `${origin}/?launch=${token}${query ? `&${query.replace(/^[?&]/, '')}` : ''}`;
+    },
+    tokenOk: (token) => token !== undefined && equal(token, secret),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections?.();
+      }),
+  };
+}

@@ -140,8 +140,8 @@ describe('no server', () => {
   });
 });
 
-/** The protocol modules written without zod, for this path: the frame limits and binary codec, and partnersOf. */
-const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/partners.ts'];
+/** The protocol modules written without zod, for this path: the frame limits and binary codec, partnersOf, the version. */
+const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts'];
 
 describe('start-up weight', () => {
   it('loads neither zod nor the protocol schemas on the way to running a command', async () => {

@@ -1,5 +1,5 @@
 // The Debian packages the test suites use (real browser, tmux for the benchmark
-// anchor, FUSE for the namespace). Installed when missing and we are root;
+// anchor, FUSE for the namespace, the packaging tools for the .deb test). Installed when missing and we are root;
 // otherwise the suites that need them skip and say why.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +8,11 @@ const NEEDS = [
   { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
   { pkg: 'tmux', present: () => spawnSync('tmux', ['-V']).status === 0 },
   { pkg: 'fuse3', present: () => fs.existsSync('/usr/bin/fusermount3') || fs.existsSync('/bin/fusermount3') },
+  // The .deb test: the icon's PNG sizes (rsvg-convert), the package checks, a display for the window.
+  { pkg: 'librsvg2-bin', present: () => spawnSync('rsvg-convert', ['--version']).status === 0 },
+  { pkg: 'lintian', present: () => fs.existsSync('/usr/bin/lintian') },
+  { pkg: 'desktop-file-utils', present: () => fs.existsSync('/usr/bin/desktop-file-validate') },
+  { pkg: 'xvfb', present: () => fs.existsSync('/usr/bin/xvfb-run') },
   { pkg: 'libfuse2', present: () => ['/usr/lib/x86_64-linux-gnu/libfuse.so.2', '/lib/x86_64-linux-gnu/libfuse.so.2', '/usr/lib/aarch64-linux-gnu/libfuse.so.2'].some((p) => fs.existsSync(p)) },
 ];
 

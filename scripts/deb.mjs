@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { copyProductionModules } from './prodModules.mjs';
 
 /** The hicolor sizes a desktop picks from; 16–48 for menus and panels, the rest for launchers and docks. */
-const ICON_SIZES = [16, 22, 24, 32, 48, 64, 128, 256, 512];
+export const ICON_SIZES = [16, 22, 24, 32, 48, 64, 128, 256, 512];
 const MAINTAINER = process.env.PANE_DEB_MAINTAINER ?? 'pane contributors <pane@users.noreply.github.com>';
 
 /** Why a .deb cannot be built here, or null. */
@@ -20,7 +20,8 @@ export function debUnavailable() {
   return null;
 }
 
-function rasteriser() {
+/** (svg, size, outPng) → void with rsvg-convert, or null when it is not installed. */
+export function rasteriser() {
   if (spawnSync('rsvg-convert', ['--version']).status === 0) return (svg, size, out) => execFileSync('rsvg-convert', ['-w', String(size), '-h', String(size), svg, '-o', out]);
   return null;
 }

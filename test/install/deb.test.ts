@@ -124,7 +124,8 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
     it.skipIf(!has('xvfb-run') || !has('import'))('runs the desktop entry’s Exec line under Xvfb and the window shows the shell', async () => {
       const dir = fs.mkdtempSync(path.join(work, 'x-'));
       const exec = /^Exec=(.*)$/m.exec(fs.readFileSync('/usr/share/applications/pane.desktop', 'utf8'))?.[1] ?? '';
-      const env = { ...sandboxEnv(dir, '/usr/bin'), PATH: '/usr/bin:/bin', PANE_EXEC: exec, DISPLAY_FILE: path.join(dir, 'display') };
+      const env: Record<string, string> = { ...sandboxEnv(dir, '/usr/bin'), PATH: '/usr/bin:/bin', PANE_EXEC: exec, DISPLAY_FILE: path.join(dir, 'display') };
+      const displayFile = path.join(dir, 'display');
       if (isRoot) {
         // Chromium refuses to run as root with its sandbox; a user's desktop is not root.
         const browser = path.join(dir, 'chromium-no-sandbox');
@@ -137,8 +138,8 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
       x.stderr?.on('data', (c) => (log += c));
       const shot = path.join(os.tmpdir(), 'pane-deb-window.png');
       try {
-        const display = await until('Xvfb to start', () => fs.existsSync(env.DISPLAY_FILE) && fs.readFileSync(env.DISPLAY_FILE, 'utf8').trim(), 30_000);
-        const socket = path.join(env.XDG_RUNTIME_DIR, 'pane/default.sock');
+        const display = await until('Xvfb to start', () => fs.existsSync(displayFile) && fs.readFileSync(displayFile, 'utf8').trim(), 30_000);
+        const socket = path.join(env.XDG_RUNTIME_DIR as string, 'pane/default.sock');
         const pane = (...args: string[]) => spawnSync('/usr/bin/pane', ['--socket', socket, ...args], { env, encoding: 'utf8' });
         await until(`the window to attach to the server (${log})`, () => /renderer/.test(pane('clients').stdout), 60_000);
         pane('send', '-t', '1', 'echo from-the-desktop-entry');

@@ -10,6 +10,7 @@ const NEEDS = [
   { pkg: 'fuse3', present: () => fs.existsSync('/usr/bin/fusermount3') || fs.existsSync('/bin/fusermount3') },
   // The .deb test: the icon's PNG sizes (rsvg-convert), the package checks, a display for the window.
   { pkg: 'librsvg2-bin', present: () => spawnSync('rsvg-convert', ['--version']).status === 0 },
+  { pkg: 'dpkg-dev', present: () => spawnSync('dpkg-shlibdeps', ['--version']).status === 0 },
   { pkg: 'lintian', present: () => fs.existsSync('/usr/bin/lintian') },
   { pkg: 'desktop-file-utils', present: () => fs.existsSync('/usr/bin/desktop-file-validate') },
   { pkg: 'xvfb', present: () => fs.existsSync('/usr/bin/xvfb-run') },

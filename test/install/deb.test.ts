@@ -121,7 +121,7 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
       }
     }, 60_000);
 
-    it.skipIf(!has('xvfb-run') || !has('import'))('runs the desktop entry’s Exec line under Xvfb and the window shows the shell', async () => {
+    it.skipIf(!has('xvfb-run'))('runs the desktop entry’s Exec line under Xvfb and the window shows the shell', async () => {
       const dir = fs.mkdtempSync(path.join(work, 'x-'));
       const exec = /^Exec=(.*)$/m.exec(fs.readFileSync('/usr/share/applications/pane.desktop', 'utf8'))?.[1] ?? '';
       const env: Record<string, string> = { ...sandboxEnv(dir, '/usr/bin'), PATH: '/usr/bin:/bin', PANE_EXEC: exec, DISPLAY_FILE: path.join(dir, 'display') };
@@ -144,13 +144,14 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
         await until(`the window to attach to the server (${log})`, () => /renderer/.test(pane('clients').stdout), 60_000);
         pane('send', '-t', '1', 'echo from-the-desktop-entry');
         await until('the echo on pane 1', () => pane('screen', '-t', '1').stdout.includes('\nfrom-the-desktop-entry'), 15_000);
-        // The window paints what the server says: wait for a frame that is not one flat colour.
-        await until('a painted window in the screenshot', () => {
+        // The window paints what the server says: wait for a frame that is not one flat colour
+        // (with ImageMagick's import; without it the attached renderer above is the evidence).
+        if (has('import')) await until('a painted window in the screenshot', () => {
           spawnSync('import', ['-display', display, '-window', 'root', shot]);
           const sd = spawnSync('convert', [shot, '-format', '%[fx:standard_deviation]', 'info:'], { encoding: 'utf8' }).stdout;
           return Number(sd) > 0.05;
         }, 30_000);
-        process.stdout.write(`deb test: screenshot of the window at ${shot}\n`);
+        if (has('import')) process.stdout.write(`deb test: screenshot of the window at ${shot}\n`);
       } finally {
         if (x.pid !== undefined) {
           try {

@@ -1,10 +1,11 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { awareness, hookUnderLoad } from './awareness';
 import { cli } from './cli';
+import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
 import { memory } from './memory';
 import { namespace } from './namespace';
@@ -17,7 +18,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -105,6 +106,7 @@ try {
       aim: '≤ 5',
     });
   }
+  if (only.has('install')) rows.push(...(await installRows(dir, Math.max(10, runs * 5))));
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

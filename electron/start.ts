@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { findBrowser, hasDisplay, openAppWindow } from './chromium';
 import { host, type Hosted } from './host';
 
-const USAGE = `usage: npm start -- [--attach SOCKET] [--socket PATH] [--port N] [--serve] [--chromium]
+const USAGE = `usage: pane start [--attach SOCKET] [--socket PATH] [--port N] [--serve] [--chromium]
+       (from a checkout: npm start -- FLAGS)
   --attach SOCKET  open a window on a pane server already running at SOCKET
   --socket PATH    where the new server listens (default: $PANE_SOCKET, then the default path)
   --port N         HTTP port on 127.0.0.1 for the window (default: any free port)
@@ -56,6 +57,9 @@ function electronBinary(): string | null {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** What to install for a window, said when neither host is found. */
+const INSTALL_A_WINDOW = 'to get a window install Chromium (Debian/Ubuntu: sudo apt-get install chromium; Fedora: sudo dnf install chromium) or Electron beside pane (npm install -g electron), or set PANE_BROWSER to a Chromium-family browser.';
 const say = (s: string) => process.stdout.write(`pane: ${s}\n`);
 
 function stopOnSignals(stop: () => Promise<void>): void {
@@ -125,7 +129,9 @@ async function main(): Promise<number> {
   }
   const browser = findBrowser();
   if (!browser) {
-    say('Electron is not installed and no Chromium or Chrome was found (set PANE_BROWSER to one).');
+    const wanted = process.env.PANE_BROWSER;
+    say(wanted ? `PANE_BROWSER names ${wanted}, which does not exist; and Electron is not installed.` : 'neither Electron nor a Chromium or Chrome browser is installed, so no window can open.');
+    say(INSTALL_A_WINDOW);
     say(`open this URL in a Chromium-family browser (it works once): ${hosted.launchUrl()}`);
     return new Promise(() => undefined);
   }

@@ -1,6 +1,7 @@
 // Builds everything `npm start`, the CLI and the tests run: the `pane` CLI +
 // server bundle, the screen worker, the Electron main/preload, and the renderer.
-// Rebuilds only what changed (mtime check) so `npm start` and `npm test` stay quick.
+// Rebuilds only what changed (mtime check) so `npm start` and `npm test` stay quick;
+// --clean (prepack, dist) empties dist/ first so no stale chunk or map ships.
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
-const force = process.argv.includes('--force');
+const clean = process.argv.includes('--clean');
+const force = clean || process.argv.includes('--force');
+if (clean) fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 const log = (...a) => quiet || console.log(...a);
 
 function newestMtime(dirs) {
@@ -45,8 +48,15 @@ const node = {
 
 const jobs = [];
 if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['kits', 'server', 'scripts'])) {
-  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root }).then(() => {
-    fs.chmodSync(path.join(root, 'dist/pane.mjs'), 0o755);
+  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true }).then((r) => {
+    // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
+    const fresh = new Set(Object.keys(r.metafile.outputs).map((o) => path.resolve(root, o)));
+    const chunks = path.join(root, 'dist/chunks');
+    for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f))) fs.rmSync(path.join(chunks, f), { force: true });
+    // The bin runs through its shebang (server/bin.ts's first line, kept first by esbuild).
+    const bin = path.join(root, 'dist/pane.mjs');
+    if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.mjs lost its #!/usr/bin/env node line');
+    fs.chmodSync(bin, 0o755);
     log('built dist/pane.mjs');
   }));
 }

@@ -1,6 +1,7 @@
 // The Debian packages the test suites use (real browser, tmux for the benchmark
 // anchor, FUSE for the namespace, Xvfb + xdotool for real key events in a real
-// window, the Noto emoji/CJK fonts the page falls back to). Installed when missing and we are root;
+// window, the Noto emoji/CJK fonts the page falls back to, the packaging tools
+// for the .deb test). Installed when missing and we are root;
 // otherwise the suites that need them skip and say why.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +14,11 @@ const NEEDS = [
   { pkg: 'xdotool', present: () => spawnSync('xdotool', ['version']).error === undefined },
   { pkg: 'fonts-noto-color-emoji', present: () => fs.existsSync('/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf') },
   { pkg: 'fonts-noto-cjk', present: () => fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc') },
+  // The .deb test: the icon's PNG sizes (rsvg-convert), the package checks, a display for the window.
+  { pkg: 'librsvg2-bin', present: () => spawnSync('rsvg-convert', ['--version']).status === 0 },
+  { pkg: 'dpkg-dev', present: () => spawnSync('dpkg-shlibdeps', ['--version']).status === 0 },
+  { pkg: 'lintian', present: () => fs.existsSync('/usr/bin/lintian') },
+  { pkg: 'desktop-file-utils', present: () => fs.existsSync('/usr/bin/desktop-file-validate') },
   { pkg: 'libfuse2', present: () => ['/usr/lib/x86_64-linux-gnu/libfuse.so.2', '/lib/x86_64-linux-gnu/libfuse.so.2', '/usr/lib/aarch64-linux-gnu/libfuse.so.2'].some((p) => fs.existsSync(p)) },
 ];
 

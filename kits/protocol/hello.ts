@@ -3,8 +3,7 @@
 import { z } from 'zod';
 import { CAPABILITIES, method } from './method';
 
-/** Bumped on any incompatible change; a server refuses other majors. */
-export const PROTOCOL_VERSION = 1;
+export { PROTOCOL_VERSION } from './version';
 
 export const CapabilitySchema = z.enum(CAPABILITIES);
 

@@ -90,7 +90,7 @@ describe('pane hook', () => {
 
   it('exits 0 printing nothing, quickly, when no server is reachable, on junk, and on unknown events', () => {
     const t0 = Date.now();
-    const none = spawnSync(process.execPath, [BIN, '--socket', path.join(s.dir, 'nobody.sock'), 'hook'], { input: events[1], encoding: 'utf8', env: cleanEnv() });
+    const none = spawnSync(BIN, ['--socket', path.join(s.dir, 'nobody.sock'), 'hook'], { input: events[1], encoding: 'utf8', env: cleanEnv() });
     expect([none.status, none.stdout, none.stderr]).toEqual([0, '', '']);
     expect(Date.now() - t0).toBeLessThan(5000);
     for (const input of ['not json', '[1,2]', '', '{"hook_event_name":"FutureThing"}']) {

@@ -20,8 +20,8 @@ beforeAll(async () => {
   // A pane the agent made itself is its own to write.
   own = s.pane(['split', '--', '/bin/cat'], { env: cleanEnv({ PANE_AGENT: 'ada', PANE_TOKEN: token, PANE_SOCKET: s.socket }) }).stdout.trim();
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, '--socket', s.socket, 'mcp'],
+    command: BIN,
+    args: ['--socket', s.socket, 'mcp'],
     env: cleanEnv({ PANE_AGENT: 'ada', PANE_TOKEN: token, PANE_SOCKET: s.socket }),
     stderr: 'pipe',
   });

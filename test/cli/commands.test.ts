@@ -273,7 +273,7 @@ describe('the -t default', () => {
   it('reaches its own pane when run from a shell inside a pane', async () => {
     const a = Number(ok('new', '--session', 'd3').trim());
     ok('split', '-t', String(a), '--', 'sleep', '617');
-    ok('send', '-t', String(a), `'${process.execPath}' '${BIN}' tag --name inside-${a}`);
+    ok('send', '-t', String(a), `'${BIN}' tag --name inside-${a}`);
     await until('the inner pane command to tag its own pane', () => panes('d3').find((p) => p.n === a)?.tag.name === `inside-${a}`);
   });
 });

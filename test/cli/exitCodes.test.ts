@@ -73,20 +73,20 @@ describe('exit 3: no server', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('says where it looked and how to start one (--socket)', () => {
-    const r = spawnSync(process.execPath, [BIN, 'ls', '--socket', none], { env: cleanEnv(), encoding: 'utf8' });
+    const r = spawnSync(BIN, ['ls', '--socket', none], { env: cleanEnv(), encoding: 'utf8' });
     expect(r.status).toBe(3);
     expect(r.stderr).toBe(`pane: no pane server at ${none}; start one with \`pane serve\`\n`);
   });
 
   it('looks at $PANE_SOCKET when there is no --socket', () => {
-    const r = spawnSync(process.execPath, [BIN, 'info'], { env: cleanEnv({ PANE_SOCKET: none }), encoding: 'utf8' });
+    const r = spawnSync(BIN, ['info'], { env: cleanEnv({ PANE_SOCKET: none }), encoding: 'utf8' });
     expect(r.status).toBe(3);
     expect(r.stderr).toContain(`no pane server at ${none}`);
   });
 
   it('looks at the per-user default path last', () => {
     const runtime = fs.mkdtempSync(path.join(dir, 'xdg-'));
-    const r = spawnSync(process.execPath, [BIN, 'ls'], { env: cleanEnv({ XDG_RUNTIME_DIR: runtime }), encoding: 'utf8' });
+    const r = spawnSync(BIN, ['ls'], { env: cleanEnv({ XDG_RUNTIME_DIR: runtime }), encoding: 'utf8' });
     expect(r.status).toBe(3);
     expect(r.stderr).toContain(`no pane server at ${path.join(runtime, 'pane', 'default.sock')}`);
   });
@@ -99,7 +99,7 @@ describe('exit 3: no server', () => {
     other.proc.kill('SIGKILL');
     await new Promise((r) => other.proc.once('exit', r));
     fs.renameSync(sock + '.kept', sock);
-    const r = spawnSync(process.execPath, [BIN, 'ls', '--socket', sock], { env: cleanEnv(), encoding: 'utf8' });
+    const r = spawnSync(BIN, ['ls', '--socket', sock], { env: cleanEnv(), encoding: 'utf8' });
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/no pane server at .*\(a stale socket file; nothing listens on it\)/);
     await other.stop();

@@ -1,5 +1,6 @@
 // End-to-end harness for the `pane` CLI: builds dist/pane.mjs, runs a real
-// `pane serve` on a temp socket, and runs the CLI as child processes against it.
+// `pane serve` on a temp socket, and runs the CLI as child processes against it,
+// executing the bin itself (through its #!/usr/bin/env node line) as a user's shell does.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The built `pane`, run directly: its shebang is part of what is tested. */
 export const BIN = path.join(ROOT, 'dist/pane.mjs');
 
 /** The environment of the test run, minus anything that would aim the CLI at another server. */
@@ -43,11 +45,11 @@ export interface Served {
 export async function serve(flags: string[] = []): Promise<Served> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-cli-e2e-'));
   const socket = path.join(dir, 's.sock');
-  const proc = spawn(process.execPath, [BIN, 'serve', '--socket', socket, ...flags], { env: cleanEnv({ HOME: dir }), stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+  const proc = spawn(BIN, ['serve', '--socket', socket, ...flags], { env: cleanEnv({ HOME: dir }), stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
   let log = '';
   proc.stderr?.on('data', (c) => (log += c));
   const pane: Served['pane'] = (args, opts = {}) => {
-    const r = spawnSync(process.execPath, [BIN, '--socket', socket, ...args], {
+    const r = spawnSync(BIN, ['--socket', socket, ...args], {
       env: opts.env ?? cleanEnv(),
       input: opts.input ?? '',
       encoding: 'utf8',
@@ -65,7 +67,7 @@ export async function serve(flags: string[] = []): Promise<Served> {
     socket,
     proc,
     pane,
-    spawnPane: (args) => spawn(process.execPath, [BIN, '--socket', socket, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawnPane: (args) => spawn(BIN, ['--socket', socket, ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] }),
     async stop() {
       if (proc.exitCode === null) {
         const gone = new Promise((r) => proc.once('exit', r));

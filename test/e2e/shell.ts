@@ -57,8 +57,9 @@ export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli' } = {
     XDG_DATA_HOME: path.join(dir, 'data'),
     XDG_RUNTIME_DIR: path.join(dir, 'run'),
   };
-  const args = o.entry === 'cli' ? [path.join(root, 'dist/pane.mjs'), 'serve', '--socket', socket, '--http', '0'] : [path.join(root, 'dist/start.mjs'), '--serve', '--socket', socket];
-  const proc = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The CLI runs as a user's shell runs it, through its shebang; start.mjs is what `npm start` runs with node.
+  const [cmd, ...args] = o.entry === 'cli' ? [path.join(root, 'dist/pane.mjs'), 'serve', '--socket', socket, '--http', '0'] : [process.execPath, path.join(root, 'dist/start.mjs'), '--serve', '--socket', socket];
+  const proc = spawn(cmd as string, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
@@ -75,7 +76,7 @@ export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli' } = {
     proc.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
   });
   const cliIn = (input: string, ...args: string[]) => {
-    const r = spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), '--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000, input });
+    const r = spawnSync(path.join(root, 'dist/pane.mjs'), ['--socket', socket, ...args], { env, encoding: 'utf8', timeout: 15_000, input });
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   };
   const cli = (...args: string[]) => cliIn('', ...args);

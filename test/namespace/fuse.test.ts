@@ -102,7 +102,7 @@ done`;
 
   it('a mount left by a killed mount process is cleaned up by the next mount', async () => {
     expect(s.pane(['umount', mnt]).status).toBe(0);
-    const fg = spawn(process.execPath, [path.join(__dirname, '../../dist/pane.mjs'), '--socket', s.socket, 'mount', '--foreground', mnt], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const fg = spawn(path.join(__dirname, '../../dist/pane.mjs'), ['--socket', s.socket, 'mount', '--foreground', mnt], { stdio: ['ignore', 'pipe', 'pipe'] });
     const out = collect(fg);
     await until('the foreground mount', () => out.out().includes('ready ') || undefined);
     fg.kill('SIGKILL');

@@ -27,7 +27,7 @@ export function generalHelp(commands: readonly CommandSpec[], defaultSocket: str
     `The server is found by --socket P, then $PANE_SOCKET, then ${defaultSocket}.`,
     '-t ID takes N or HOST:N; it defaults to $PANE_ID inside a pane, else the focused pane.',
     'Exit codes: 0 ok; 1 the operation failed; 2 usage error; 3 no server reachable.',
-    'Run `pane help COMMAND` (or `pane COMMAND --help`) for its flags.',
+    'Run `pane help COMMAND` (or `pane COMMAND --help`) for its flags; `pane --version` for the versions.',
     '',
   ].join('\n');
 }

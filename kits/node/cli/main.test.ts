@@ -1,11 +1,13 @@
 // runCli in-process, without a server: usage errors exit 2 naming the problem
 // plus the command's usage, help exits 0, absence exits 3, and the CLI's module
 // graph stays free of zod (the start-up budget depends on it).
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../protocol/version';
 import { commandTable, runCli } from './main';
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}) {
@@ -113,6 +115,32 @@ describe('help', () => {
   });
 });
 
+describe('version and start', () => {
+  it('prints the package version and the protocol version on --version', async () => {
+    const r = await run(['--version']);
+    const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../../package.json'), 'utf8')) as { version: string };
+    expect(r).toMatchObject({ code: 0, out: `pane ${pkg.version} (protocol ${PROTOCOL_VERSION})\n`, err: '' });
+  });
+
+  it('names an unknown command and points to pane --help', async () => {
+    const r = await run(['frobnicate']);
+    expect(r).toMatchObject({ code: 2, out: '', err: "pane: unknown command 'frobnicate'\nRun `pane --help` for the list of commands.\n" });
+  });
+
+  it('hands pane start’s argv, with a leading --socket, to the desktop launcher', async () => {
+    const started: string[][] = [];
+    const code = await runCli(['--socket', '/tmp/x.sock', 'start', '--chromium'], { serve: async () => 0, start: async (a) => (started.push(a), 0) }, { stdout: new PassThrough(), stderr: new PassThrough() });
+    expect(code).toBe(0);
+    expect(started).toEqual([['--socket', '/tmp/x.sock', '--chromium']]);
+  });
+
+  it('says so when this build has no desktop launcher', async () => {
+    const r = await run(['start']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('pane: this build of pane has no desktop launcher (dist/start.mjs); run `npm run build`\n');
+  });
+});
+
 describe('serve', () => {
   it('hands its argv, with a leading --socket, to the server untouched', async () => {
     const r = await run(['--socket', '/tmp/x.sock', 'serve', '--host', 'vm', '--empty']);
@@ -140,8 +168,8 @@ describe('no server', () => {
   });
 });
 
-/** The protocol modules written without zod, for this path: the frame limits and binary codec, and partnersOf. */
-const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/partners.ts'];
+/** The protocol modules written without zod, for this path: the frame limits and binary codec, partnersOf, the version. */
+const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts'];
 
 describe('start-up weight', () => {
   it('loads neither zod nor the protocol schemas on the way to running a command', async () => {

@@ -16,6 +16,8 @@ import { CommandContext, type CliIo } from './context';
 import { EXIT, NoServerError, UsageError, exitCodeOf, messageOf } from './errors';
 import { commandHelp, generalHelp, suggest } from './help';
 import { defaultSocketPath } from '../paths';
+import { PROTOCOL_VERSION } from '../../protocol/version';
+import { paneVersion } from '../version';
 
 export type { CliIo } from './context';
 export { EXIT } from './errors';
@@ -70,13 +72,14 @@ function findCommand(table: readonly CommandSpec[], argv: readonly string[]): { 
   return { spec, rest: argv.slice(1) };
 }
 
-/** Global flags before the command: --socket P and --help. */
-function leadingGlobals(argv: readonly string[]): { socket: string | undefined; help: boolean; rest: string[] } {
+/** Global flags before the command: --socket P, --help and --version. */
+function leadingGlobals(argv: readonly string[]): { socket: string | undefined; help: boolean; version: boolean; rest: string[] } {
   let socket: string | undefined;
   let i = 0;
   for (; i < argv.length; i++) {
     const w = argv[i] as string;
-    if (w === '-h' || w === '--help') return { socket, help: true, rest: argv.slice(i + 1) };
+    if (w === '-h' || w === '--help') return { socket, help: true, version: false, rest: argv.slice(i + 1) };
+    if (w === '-V' || w === '--version') return { socket, help: false, version: true, rest: argv.slice(i + 1) };
     if (w === '--socket' || w.startsWith('--socket=')) {
       if (socket !== undefined) throw new UsageError('--socket given twice');
       const v = w === '--socket' ? argv[++i] : w.slice('--socket='.length);
@@ -85,7 +88,7 @@ function leadingGlobals(argv: readonly string[]): { socket: string | undefined; 
     } else if (w.startsWith('-') && w !== '-') throw new UsageError(`unknown flag ${w} (flags go after the command, e.g. pane ls --json)`);
     else break;
   }
-  return { socket, help: false, rest: argv.slice(i) };
+  return { socket, help: false, version: false, rest: argv.slice(i) };
 }
 
 /**
@@ -112,6 +115,10 @@ export async function runCli(argv: string[], extra: ServeHook, io: Partial<CliIo
   cio.stdout.on('error', onPipeError);
   try {
     const g = leadingGlobals(argv);
+    if (g.version) {
+      cio.stdout.write(`pane ${paneVersion()} (protocol ${PROTOCOL_VERSION})\n`);
+      return EXIT.ok;
+    }
     if (g.help || g.rest.length === 0) {
       (g.help ? cio.stdout : cio.stderr).write(generalHelp(table, defaultSocketPath(false)));
       return g.help ? EXIT.ok : EXIT.usage;
@@ -142,7 +149,7 @@ export async function runCli(argv: string[], extra: ServeHook, io: Partial<CliIo
       const spec = cmd === undefined ? undefined : table.find((c) => c.command === cmd);
       const lines = [`pane${cmd ? ` ${cmd}` : ''}: ${e.message}`];
       if (spec) lines.push(`usage: ${usageLine(spec)}`, `Run \`pane help ${spec.command}\` for details.`);
-      else lines.push('Run `pane help` for the list of commands.');
+      else lines.push('Run `pane --help` for the list of commands.');
       cio.stderr.write(lines.join('\n') + '\n');
     } else if (code === EXIT.usage && command !== undefined) {
       // The server refused a value the user gave (bad-request): still a usage error.

@@ -1,11 +1,14 @@
 // Commands about the server itself: serve (handed to the composition root),
 // info, connected clients and their write permission, stop.
 import { bool } from '../args';
+import { OpError } from '../errors';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import { keyValues, table } from '../format';
 
 export interface ServeHook {
   serve: (argv: string[]) => Promise<number>;
+  /** Opens the desktop (the launcher `npm start` runs); absent where no launcher is bundled. */
+  start?: (argv: string[]) => Promise<number>;
 }
 
 /** `pane serve` is the only command that is not a client: runCli hands its argv over. */
@@ -21,6 +24,20 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
         'The server parses the rest itself: --host NAME (its name in pane ids), --http PORT (renderer + WebSocket on 127.0.0.1), --empty (no first session). See `pane serve --help`.',
       ],
       run: (_ctx, _a, argv) => hook.serve([...argv]),
+    },
+    {
+      command: 'start',
+      summary: 'open the desktop: a pane server and its window (what `npm start` does)',
+      flags: [],
+      passthrough: true,
+      notes: [
+        'Opens the window in Electron when it is installed beside pane, else in a Chromium or Chrome window (--app mode, a throwaway profile), else prints the URL to open and what to install.',
+        'The launcher parses the rest itself: --attach SOCKET, --socket PATH, --port N, --serve, --chromium. See `pane start --help`.',
+      ],
+      run: (_ctx, _a, argv) => {
+        if (!hook.start) throw new OpError('this build of pane has no desktop launcher (dist/start.mjs); run `npm run build`');
+        return hook.start([...argv]);
+      },
     },
     {
       command: 'info',

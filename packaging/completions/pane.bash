@@ -1,7 +1,7 @@
 # bash completion for pane(1): generated from the CLI’s command table by kits/node/cli/completions.ts; do not edit.
 _pane_subs() {
   case $1 in
-    'session') echo 'new ls kill save restore' ;;
+    'session') echo 'new ls kill rename save restore' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
     'awareness') echo 'prompt tool agents predictions resolve message inbox context' ;;
   esac
@@ -28,6 +28,7 @@ _pane_flags() {
     'session new') echo '--cwd --socket -h --help' ;;
     'session ls') echo '--json --socket -h --help' ;;
     'session kill') echo '--socket -h --help' ;;
+    'session rename') echo '--socket -h --help' ;;
     'session save') echo '--socket -h --help' ;;
     'session restore') echo '--name --socket -h --help' ;;
     'serve') echo '' ;;
@@ -35,6 +36,7 @@ _pane_flags() {
     'info') echo '--json --socket -h --help' ;;
     'clients') echo '--json --socket -h --help' ;;
     'permit') echo '--socket -h --help' ;;
+    'url') echo '--socket -h --help' ;;
     'stop') echo '--socket -h --help' ;;
     'agent add') echo '--access --app --project --plan --socket -h --help' ;;
     'agent ls') echo '--json --socket -h --help' ;;
@@ -153,12 +155,14 @@ _pane_value() {
     'session new --socket') echo '@files' ;;
     'session ls --socket') echo '@files' ;;
     'session kill --socket') echo '@files' ;;
+    'session rename --socket') echo '@files' ;;
     'session save --socket') echo '@files' ;;
     'session restore --name') echo '' ;;
     'session restore --socket') echo '@files' ;;
     'info --socket') echo '@files' ;;
     'clients --socket') echo '@files' ;;
     'permit --socket') echo '@files' ;;
+    'url --socket') echo '@files' ;;
     'stop --socket') echo '@files' ;;
     'agent add --access') echo '@files' ;;
     'agent add --app') echo '' ;;
@@ -255,7 +259,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit stop agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

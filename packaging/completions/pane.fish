@@ -20,12 +20,13 @@ complete -c pane -n __fish_use_subcommand -a send -d 'type text into a pane (Ent
 complete -c pane -n __fish_use_subcommand -a output -d 'print a pane’s output by stream offset; --follow keeps streaming'
 complete -c pane -n __fish_use_subcommand -a screen -d 'print the pane’s screen and scrollback as text'
 complete -c pane -n __fish_use_subcommand -a watch -d 'print events as JSON lines, until Ctrl-C'
-complete -c pane -n __fish_use_subcommand -a session -d 'session commands: new, ls, kill, save, restore'
+complete -c pane -n __fish_use_subcommand -a session -d 'session commands: new, ls, kill, rename, save, restore'
 complete -c pane -n __fish_use_subcommand -a serve -d 'run a pane server in the foreground'
 complete -c pane -n __fish_use_subcommand -a start -d 'open the desktop: a pane server and its window (what `npm start` does)'
 complete -c pane -n __fish_use_subcommand -a info -d 'server version, counts and metrics'
 complete -c pane -n __fish_use_subcommand -a clients -d 'list connected clients'
 complete -c pane -n __fish_use_subcommand -a permit -d 'grant (rw) or revoke (ro) a client’s right to write to panes'
+complete -c pane -n __fish_use_subcommand -a url -d 'print a one-time URL that opens a window on this server in a browser'
 complete -c pane -n __fish_use_subcommand -a stop -d 'stop the server (every pane ends)'
 complete -c pane -n __fish_use_subcommand -a agent -d 'agent commands: add, ls, rm, run, demo, worktree-rm'
 complete -c pane -n __fish_use_subcommand -a access -d 'print exactly what an agent may touch (its .access, in words)'
@@ -47,11 +48,12 @@ complete -c pane -n __fish_use_subcommand -a tail -d 'print the last lines of ev
 complete -c pane -n __fish_use_subcommand -a mount -d 'serve the namespace as files at DIR through FUSE (cat DIR/3/body, echo close > DIR/3/ctl)'
 complete -c pane -n __fish_use_subcommand -a umount -d 'unmount a namespace mounted with pane mount'
 complete -c pane -n __fish_use_subcommand -a help -d 'list the commands, or show one command’s usage and flags'
-complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill save restore' -a new -d 'create a session with one pane'
-complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill save restore' -a ls -d 'list sessions'
-complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill save restore' -a kill -d 'end a session and every pane in it'
-complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill save restore' -a save -d 'print a session’s snapshot as JSON (for `session restore`)'
-complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill save restore' -a restore -d 'recreate a session from a snapshot file (- for stdin), relaunching its programs'
+complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a new -d 'create a session with one pane'
+complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a ls -d 'list sessions'
+complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a kill -d 'end a session and every pane in it'
+complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a rename -d 'rename a session (names are unique)'
+complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a save -d 'print a session’s snapshot as JSON (for `session restore`)'
+complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a restore -d 'recreate a session from a snapshot file (- for stdin), relaunching its programs'
 complete -c pane -n '__fish_seen_subcommand_from agent; and not __fish_seen_subcommand_from add ls rm run demo worktree-rm' -a add -d 'create an agent account: a home with .plan, .access, Maildir and .project'
 complete -c pane -n '__fish_seen_subcommand_from agent; and not __fish_seen_subcommand_from add ls rm run demo worktree-rm' -a ls -d 'list agents with their state (accounts and hook-only ones)'
 complete -c pane -n '__fish_seen_subcommand_from agent; and not __fish_seen_subcommand_from add ls rm run demo worktree-rm' -a rm -d 'remove an agent account (its home is kept unless --purge)'
@@ -132,6 +134,7 @@ complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcom
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from new' -F
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from ls' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from kill' -F
+complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from rename' -F
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from save' -F
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from restore' -l name -r -d 'name for the restored session'
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from restore' -F

@@ -1,7 +1,7 @@
 // An agent's .access: parsed with the protocol's AccessSchema, each problem named
 // by field; an invalid file grants nothing (fail closed) until it is fixed. The
 // matchers here (pane selectors, namespace and command globs) are pure.
-import { AccessSchema, AGENT_SIGNATURE_PREFIX, type Access } from '../../kits/protocol/agent';
+import { AccessSchema, type Access } from '../../kits/protocol/agent';
 import type { Pane } from '../../kits/protocol/model';
 
 export interface ParsedAccess {
@@ -48,21 +48,19 @@ export function globRe(glob: string, sep = '/'): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-/** Whether an agent counts a pane as its own: its signature, or a pane it created (owner). */
-export function isOwnPane(agent: string, p: Pane): boolean {
-  return p.signature === AGENT_SIGNATURE_PREFIX + agent || p.owner === agent || p.attrs.agent === agent;
-}
+/** Whether an agent counts a pane as its own: the server's record of who made it or whose identity it carries (never free-form attrs). */
+export type OwnsPane = (agent: string, p: Pane) => boolean;
 
 /** Whether any selector covers pane `p` for `agent`; `sessionName` resolves session:NAME. */
-export function paneMatches(selectors: readonly string[], agent: string, p: Pane, sessionName: string, host: string): boolean {
+export function paneMatches(selectors: readonly string[], agent: string, p: Pane, sessionName: string, host: string, owns: OwnsPane): boolean {
   for (const s of selectors) {
     if (s === '*') return true;
-    if (s === 'self' && isOwnPane(agent, p)) return true;
+    if (s === 'self' && owns(agent, p)) return true;
     if (/^[0-9]+$/.test(s) && Number(s) === p.n) return true;
     if (/^[^:]+:[0-9]+$/.test(s) && s === `${host}:${p.n}`) return true;
     if (s.startsWith('sig:') && globRe(s.slice(4), '.').test(p.signature)) return true;
     if (s.startsWith('session:') && (s.slice(8) === sessionName || s.slice(8) === p.session)) return true;
-    if (s.startsWith('agent:') && isOwnPane(s.slice(6), p)) return true;
+    if (s.startsWith('agent:') && owns(s.slice(6), p)) return true;
   }
   return false;
 }

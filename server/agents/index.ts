@@ -11,6 +11,7 @@ import { tokenAuthorities } from '../transport/clientConn';
 import { accessChecker } from './accessCheck';
 import { TOKEN_PREFIX } from './accounts';
 import { watchAgentPanes } from './observer';
+import { watchAccessChanges } from './recheck';
 import { agentPaneContributor } from './panes';
 import { AgentService, type AgentServiceOptions } from './service';
 
@@ -27,8 +28,7 @@ export function agentsOf(server: PaneServer): AgentService | undefined {
 
 /** The agent a connection acts as (its hello token named one), or null for the human. */
 export function agentOfUser(server: PaneServer, user: string): string | null {
-  const svc = services.get(server);
-  return svc && user !== server.user && svc.store.exists(user) ? user : null;
+  return services.get(server)?.agentCaller(user) ?? null;
 }
 
 export function attachAgents(server: PaneServer, options: AgentServiceOptions): AgentService {
@@ -50,8 +50,10 @@ export function attachAgents(server: PaneServer, options: AgentServiceOptions): 
     return { capabilities: capabilities.filter((c) => allowed.has(c)), user: name, checkAccess: accessChecker(svc, name) };
   });
   const unwatch = watchAgentPanes(svc);
+  const unrecheck = watchAccessChanges(svc);
   server.onStop(() => {
     unwatch();
+    unrecheck();
     services.delete(server);
   });
   return svc;

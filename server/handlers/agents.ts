@@ -37,6 +37,16 @@ function needAccount(svc: AgentService, name: string): void {
 /** The agent this connection acts as, or null for the human. */
 const caller = (ctx: HandlerContext) => agentOfUser(ctx.server, ctx.client.user);
 
+/**
+ * Whether this connection may consume (mark read) `name`'s mail or messages: the agent
+ * itself, or a person whose client holds the write capability. A read-only client
+ * only looks, so what it reads is still handed over to the agent at its next turn.
+ */
+export function mayConsume(ctx: HandlerContext, name: string): boolean {
+  const me = caller(ctx);
+  return me === name || (me === null && ctx.client.capabilities.has('write'));
+}
+
 /** An agent may speak only for itself about its own mail and plan. */
 function selfOrHuman(ctx: HandlerContext, name: string | undefined, what: string): string {
   const me = caller(ctx);
@@ -118,16 +128,20 @@ export const agentHandlers: HandlerTable = {
     needAccount(svc, p.to);
     const from = ctx.client.user;
     const dir = path.join(svc.store.home(p.to), 'Maildir');
+    const me = caller(ctx);
+    const target = p.deliver ? svc.inputPane(p.to) : undefined;
+    // Typing into an agent's pane is writing to it: the sender needs panes.write on it (checked before anything is filed).
+    if (me !== null && target) checkPane(svc, me, 'agent/mail', target, 'write');
     const id = deliver(dir, { from, to: p.to, subject: p.subject, body: p.body });
     let typed: 'no' | 'now' | 'queued' = 'no';
     if (p.deliver) {
       const line = `[mail from ${from}]${p.subject ? ` ${p.subject}:` : ''} ${p.body.trim()}`;
-      const pane = svc.inputPane(p.to);
+      const pane = target;
       if (pane && svc.runtime(p.to).state === 'waiting') {
         svc.typeInto(pane, line);
         typed = 'now';
       } else {
-        svc.runtime(p.to).typeWhenWaiting.push(line);
+        svc.runtime(p.to).typeWhenWaiting.push({ line, from: me });
         typed = 'queued';
       }
     }
@@ -141,8 +155,10 @@ export const agentHandlers: HandlerTable = {
     const svc = svcOf(ctx);
     const name = selfOrHuman(ctx, p.name, 'mail');
     needAccount(svc, name);
-    const messages = readMail(path.join(svc.store.home(name), 'Maildir'), { all: p.all, markSeen: p.markRead });
-    if (p.markRead && messages.some((m) => !m.seen)) {
+    // Reading mail as read hands it over: only the agent itself, or a person whose client may write, consumes it.
+    const markRead = p.markRead && mayConsume(ctx, name);
+    const messages = readMail(path.join(svc.store.home(name), 'Maildir'), { all: p.all, markSeen: markRead });
+    if (markRead && messages.some((m) => !m.seen)) {
       // Copies of awareness messages, read here, are handed over: no second telling at the next turn.
       const refs = messages.filter((m) => !m.seen && m.ref !== undefined).map((m) => m.ref!);
       if (refs.length) for (const f of svc.copiesRead) f(name, refs);

@@ -1,7 +1,7 @@
 // An agent's .access: parsed with the protocol's AccessSchema, each problem named
 // by field; an invalid file grants nothing (fail closed) until it is fixed. The
 // matchers here (pane selectors, namespace and command globs) are pure.
-import { AccessSchema, type Access } from '../../kits/protocol/agent';
+import { AccessSchema, DEFAULT_SANDBOX_DENY_READ, type Access } from '../../kits/protocol/agent';
 import type { Pane } from '../../kits/protocol/model';
 
 export interface ParsedAccess {
@@ -16,6 +16,7 @@ export const NOTHING: Access = {
   panes: { read: [], write: [] },
   namespace: { read: [], write: [] },
   commands: { allow: [], deny: ['*'] },
+  sandbox: { write: [], denyRead: [...DEFAULT_SANDBOX_DENY_READ], network: [], unsandboxed: 'refuse' },
 };
 
 export function parseAccessText(text: string): ParsedAccess {
@@ -93,5 +94,10 @@ export function summarize(a: Access, errors: readonly string[] = []): string[] {
   lines.push(`read paths:   ${words(a.namespace.read)}`);
   lines.push(`write paths:  ${words(a.namespace.write)}`);
   lines.push(`commands:     ${words(a.commands.allow)}${a.commands.deny.length ? ` except ${a.commands.deny.join(', ')}` : ''}`);
+  lines.push(`sandbox:      its programs run under bubblewrap; they may write only their working directory (project or worktree), its home and its temp dir${a.sandbox.write.length ? `, and ${a.sandbox.write.join(', ')}` : ''}`);
+  lines.push(`  hidden:     pane's own state, other agents' homes, the person's pane socket${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
+  lines.push(`  network:    ${a.sandbox.network.length ? `only ${a.sandbox.network.join(', ')}` : 'none'}`);
+  lines.push(`  pane:       reached only through its own socket in its home, which speaks as the agent`);
+  lines.push(`  no sandbox: ${a.sandbox.unsandboxed === 'allow' ? 'where none can run, launches go on unsandboxed (said in the tag and /pane/log)' : 'where none can run, launches are refused'}`);
   return lines;
 }

@@ -4,7 +4,9 @@
 // the agent's log and an agent/denied event.
 import { PaneFault } from '../../kits/protocol/error';
 import { capabilityOf, isMethodName } from '../../kits/protocol/index';
+import type { Capability } from '../../kits/protocol/method';
 import type { Pane } from '../../kits/protocol/model';
+import type { Grant } from '../transport/clientConn';
 import { normalize } from '../namespace/resolve';
 import { commandAllowed, paneMatches, pathMatches } from './access';
 import type { AgentService } from './service';
@@ -117,4 +119,13 @@ export function checkPane(svc: AgentService, name: string, method: string, p: Pa
   const own = (agent: string, q: Pane) => svc.owns(agent, q);
   const ok = paneMatches(selectors, name, p, sessionName, svc.server.host, own) || (mode === 'read' && paneMatches(access.panes.write, name, p, sessionName, svc.server.host, own));
   if (!ok) deny(svc, name, method, `${mode} pane ${p.n} (${p.signature}) with ${method} (.access panes.${mode}: ${selectors.join(', ') || 'nothing'})`, `panes.${mode} does not include pane ${p.n}`);
+}
+
+/** What a connection acting as agent `name` gets: its .access capabilities (plus read and write), its identity, its checker. */
+export function agentGrant(svc: AgentService, name: string, capabilities: Capability[]): Grant {
+  const { access } = svc.access(name);
+  // read and write stay so an agent can always report hooks and read its own mail;
+  // every other use of a capability is checked against .access per request.
+  const allowed = new Set<Capability>([...access.capabilities, 'read', 'write']);
+  return { capabilities: capabilities.filter((c) => allowed.has(c)), user: name, checkAccess: accessChecker(svc, name) };
 }

@@ -3,6 +3,7 @@
 // its token in the environment, hooks wired for CLIs that take them, an optional
 // git worktree; and every terminal gets the finger/mail/write/pane shims on PATH.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_SIGNATURE_PREFIX, AgentNameSchema, type AgentApp } from '../../kits/protocol/agent';
@@ -17,6 +18,8 @@ import type { AgentService } from './service';
 import { commandAllowed } from './access';
 import { deny } from './accessCheck';
 import { makeWorktree } from './worktree';
+import { endpointPath } from './endpoint';
+import { sandboxLaunch } from './sandbox';
 
 /** Names handed to agents created on launch, in order (then name-2, name-3...). */
 const NAMES = ['ada', 'bob', 'cleo', 'dax', 'eve', 'finn', 'gus', 'hal', 'ivy', 'jo', 'kai', 'lu', 'max', 'nia', 'otto', 'pia'];
@@ -126,10 +129,10 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
         // an agent's always carries the agent's own (so `pane` inside acts as the agent, never as the human).
         if (by !== null) {
           const who = identityForAgent(svc, by, spec, undefined);
-          return { ...spec, owner: by, identity: { agent: who, agentPane: spec.signature === AGENT_SIGNATURE_PREFIX + who } };
+          return walled(server, svc, { ...spec, owner: by }, { agent: who, agentPane: spec.signature === AGENT_SIGNATURE_PREFIX + who });
         }
         const sigName = spec.signature?.startsWith(AGENT_SIGNATURE_PREFIX) ? spec.signature.slice(AGENT_SIGNATURE_PREFIX.length) : undefined;
-        if (sigName !== undefined && svc.store.exists(sigName)) return { ...spec, identity: { agent: sigName, agentPane: true } };
+        if (sigName !== undefined && svc.store.exists(sigName)) return walled(server, svc, spec, { agent: sigName, agentPane: true });
         return spec;
       }
       const app = appOf(server, spec.attrs?.app);
@@ -145,9 +148,9 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       const attrs: Record<string, string> = { ...(spec.attrs ?? {}), agent: name };
       const prompts = agentApp.prompts ?? app?.id;
       if (prompts) attrs['agent.prompts'] = prompts;
-      let cwd = spec.launch?.cwd ?? spec.cwd;
+      // Its project before the anchor pane's directory: that is where its sandbox lets it write.
       const project = svc.store.read(name, '.project').trim();
-      if (cwd === undefined && project) cwd = project;
+      let cwd = spec.launch?.cwd ?? (project || spec.cwd);
       const isolation = attrs['agent.isolation'] ?? agentApp.isolation ?? 'none';
       delete attrs['agent.isolation'];
       if (isolation === 'worktree') {
@@ -161,7 +164,7 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       if (launch && agentApp.hooks === 'claude-settings' && !launch.args.includes('--settings')) launch.args.push('--settings', claudeSettingsFile(svc));
       if (launch && cwd !== undefined) launch.cwd = cwd;
       svc.store.log(name, `launch ${launch ? [launch.program, ...launch.args].join(' ') : 'shell'} in ${cwd ?? '(default cwd)'}`);
-      return {
+      const out: NewPaneSpec = {
         ...spec,
         ...(launch ? { launch } : {}),
         ...(cwd !== undefined ? { cwd } : {}),
@@ -169,8 +172,8 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
         signature: AGENT_SIGNATURE_PREFIX + name,
         name,
         attrs,
-        identity: { agent: name, agentPane: true },
       };
+      return walled(server, svc, out, { agent: name, agentPane: true });
     },
     created(server: PaneServer, pane: Pane, spec: NewPaneSpec): void {
       const svc = lookup(server);
@@ -184,6 +187,8 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       if (bin) out.PATH = `${bin}:${env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`;
       const name = svc.identityOf(pane);
       if (name && svc.store.exists(name)) {
+        // Inside its sandbox the person's socket is hidden: the agent's own socket is its way to pane.
+        if (svc.identity.get(pane.n)?.sandbox === 'bubblewrap') out.PANE_SOCKET = endpointPath(svc, name);
         out.PANE_AGENT = name;
         out.PANE_TOKEN = svc.store.token(name);
         // Whom "[from NAME]" lines and replies name: the human at the keyboard.
@@ -191,6 +196,26 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       }
       return out;
     },
+  };
+}
+
+/**
+ * Every pane that carries an agent's identity runs in the agent's sandbox — its
+ * own panes and any pane it makes (else a `pane split -- sh` would leave the walls).
+ * Where none can run the tag says "unsandboxed" (and /pane/log, in the `new` line).
+ */
+function walled(server: PaneServer, svc: AgentService, spec: NewPaneSpec, id: { agent: string; agentPane: boolean }): NewPaneSpec {
+  const launch = spec.launch ?? { program: server.shell, args: [] };
+  const cwd = launch.cwd ?? spec.cwd ?? server.env.HOME ?? os.homedir();
+  const s = sandboxLaunch(svc, id.agent, launch, cwd);
+  const unsandboxed = s.mode !== 'bubblewrap';
+  const name = spec.name ?? path.basename(launch.program);
+  return {
+    ...spec,
+    launch: s.launch,
+    name: unsandboxed ? `${name} [unsandboxed]` : name,
+    attrs: { ...(spec.attrs ?? {}), 'agent.sandbox': s.mode },
+    identity: { ...id, sandbox: s.mode, stamp: s.stamp },
   };
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
 import { configDir } from '../../kits/node/paths';
 import type { Pane } from '../../kits/protocol/model';
+import type { PaneIdentity } from '../model/lifecycle';
 import { rects } from '../model/layout';
 import type { PaneServer } from '../paneServer';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
@@ -74,7 +75,7 @@ export class AgentService {
    * free-form attrs or a signature a client may set later. `agentPane` marks the
    * agent's own (agent-kind) panes, whose state the observer follows.
    */
-  readonly identity = new Map<number, { agent: string; agentPane: boolean }>();
+  readonly identity = new Map<number, PaneIdentity>();
   private accessCache = new Map<string, { mtime: number; checkedAt: number; parsed: ParsedAccess }>();
 
   constructor(

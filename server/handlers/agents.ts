@@ -192,13 +192,15 @@ export const agentHandlers: HandlerTable = {
 
   'agent/launch': async (p, ctx) => {
     const svc = svcOf(ctx);
-    const appId = p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : '');
+    // `pane agent run NAME -- PROGRAM ARGS`: any program as the agent (a shell too), no app file.
+    const given = p.program ? { program: p.program[0]!, args: p.program.slice(1), ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
+    const appId = given ? '' : (p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : ''));
     const list = configOf(ctx.server).apps;
-    const app = findApp(list, appId || 'demo-agent');
-    if (!app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
-    const launch = app.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
+    const app = given ? undefined : findApp(list, appId || 'demo-agent');
+    if (!given && !app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
+    const launch = given ?? (app?.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined);
     const target = p.pane !== undefined ? { pane: p.pane } : roomiest(ctx, p.session, p.direction);
-    const attrs: Record<string, string> = { ...(app.attrs ?? {}), app: app.id, ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
+    const attrs: Record<string, string> = { ...(app?.attrs ?? {}), ...(app ? { app: app.id } : {}), ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
     const ack = (await dispatchInternal(
       'pane/split',
       { direction: p.direction ?? 'horizontal', ...target, ...(launch ? { launch } : {}), kind: 'agent', attrs },

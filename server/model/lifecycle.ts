@@ -21,7 +21,18 @@ export interface NewPaneSpec {
   /** Server-internal: the user of the connection that asked for the pane (never read from a request). */
   creator?: string | undefined;
   /** Server-internal: whose identity the pane's programs carry, decided by a contributor's `spec`. */
-  identity?: { agent: string; agentPane: boolean } | undefined;
+  identity?: PaneIdentity | undefined;
+}
+
+/** Whose identity a pane's programs carry, and the sandbox they were launched in (agents, issue 11). */
+export interface PaneIdentity {
+  agent: string;
+  /** The agent's own (agent-kind) pane, whose state the observer follows. */
+  agentPane: boolean;
+  /** `bubblewrap`, or `unsandboxed: WHY`. */
+  sandbox?: string;
+  /** The sandbox settings it was launched with (an edited .access is pending until the next launch). */
+  stamp?: string;
 }
 
 /**

@@ -92,10 +92,13 @@ export const agentCommands: CommandSpec[] = [
       { name: 'vertical', short: 'v', type: 'bool', doc: 'stack below instead of beside' },
     ],
     positionals: [{ name: 'NAME' }],
+    program: true,
+    notes: ['`pane agent run NAME -- PROGRAM ARGS...` runs any program as the agent, in its sandbox (a shell can be an agent: `pane agent run ada -- bash`).'],
     async run(ctx, a) {
       const pane = ctx.target(a);
       const cwd = str(a, 'cwd');
       const r = await (await ctx.connect()).call('agent/launch', {
+        ...(a.program ? { program: a.program as string[] } : {}),
         ...(a.positionals[0] !== undefined ? { name: a.positionals[0] } : {}),
         ...(str(a, 'app') !== undefined ? { app: str(a, 'app') } : {}),
         ...(pane !== undefined ? { pane } : {}),

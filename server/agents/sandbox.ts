@@ -76,6 +76,23 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   };
 }
 
+/** What of an .access shapes a launch's sandbox: an edit that changes it is pending for panes launched before. */
+export function sandboxStamp(access: Access): string {
+  return JSON.stringify(access.sandbox);
+}
+
+/** Lines for `pane access NAME`: each running pane of the agent whose sandbox predates the .access in force. */
+export function pendingLines(svc: AgentService, name: string): string[] {
+  const now = sandboxStamp(svc.access(name).access);
+  const lines: string[] = [];
+  for (const [n, id] of svc.identity) {
+    if (id.agent !== name || id.stamp === undefined) continue;
+    if (id.sandbox !== 'bubblewrap') lines.push(`UNSANDBOXED: pane ${n} runs without a sandbox (${id.sandbox?.replace(/^unsandboxed: /, '') ?? 'unknown'})`);
+    if (id.stamp !== now) lines.push(`pending: pane ${n} runs with the sandbox of its launch; this .access applies at its next launch`);
+  }
+  return lines;
+}
+
 export interface SandboxLaunch {
   launch: LaunchSpec;
   /** `bubblewrap`, or `unsandboxed: WHY`. */
@@ -91,7 +108,7 @@ export interface SandboxLaunch {
 export function sandboxLaunch(svc: AgentService, name: string, launch: LaunchSpec, cwd: string): SandboxLaunch {
   const { access, errors } = svc.access(name);
   const settings = sandboxSettings(svc, name, access, cwd);
-  const stamp = JSON.stringify(settings);
+  const stamp = sandboxStamp(access);
   const entry = paneEntry(svc);
   const why = errors.length > 0 ? null : (sandboxUnavailable(svc.server.env.PATH ?? process.env.PATH) ?? (entry ? null : 'the pane command (dist/pane.mjs) was not found to start the sandbox'));
   if (why !== null) {
@@ -109,7 +126,7 @@ export function sandboxLaunch(svc: AgentService, name: string, launch: LaunchSpe
     launch: {
       ...launch,
       program: process.execPath,
-      args: [entry!, 'sandbox', '--settings', stamp, '--', launch.program, ...launch.args],
+      args: [entry!, 'sandbox', '--settings', JSON.stringify(settings), '--', launch.program, ...launch.args],
       env: { ...(launch.env ?? {}), PANE_AGENT_TMPDIR: tmp },
     },
     mode: 'bubblewrap',

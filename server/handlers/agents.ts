@@ -13,6 +13,7 @@ import { deliver, readMail, unreadCount } from '../agents/mailbox';
 import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
+import { pendingLines } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { rects } from '../model/layout';
 import { configOf } from '../config/configService';
@@ -111,7 +112,7 @@ export const agentHandlers: HandlerTable = {
     const svc = svcOf(ctx);
     needAccount(svc, p.name);
     const { access, errors } = svc.access(p.name);
-    return { name: p.name, file: path.join(svc.store.home(p.name), '.access'), access, errors, summary: summarize(access, errors) };
+    return { name: p.name, file: path.join(svc.store.home(p.name), '.access'), access, errors, summary: [...summarize(access, errors), ...pendingLines(svc, p.name)] };
   },
 
   'agent/plan': (p, ctx) => {

@@ -9,6 +9,10 @@ const NEEDS = [
   { pkg: 'tmux', present: () => spawnSync('tmux', ['-V']).status === 0 },
   { pkg: 'fuse3', present: () => fs.existsSync('/usr/bin/fusermount3') || fs.existsSync('/bin/fusermount3') },
   { pkg: 'libfuse2', present: () => ['/usr/lib/x86_64-linux-gnu/libfuse.so.2', '/lib/x86_64-linux-gnu/libfuse.so.2', '/usr/lib/aarch64-linux-gnu/libfuse.so.2'].some((p) => fs.existsSync(p)) },
+  // Agent sandboxes (@anthropic-ai/sandbox-runtime): bubblewrap walls, socat bridges the network proxy in, ripgrep finds deny globs.
+  { pkg: 'bubblewrap', present: () => spawnSync('bwrap', ['--version']).status === 0 },
+  { pkg: 'socat', present: () => spawnSync('socat', ['-V']).status === 0 },
+  { pkg: 'ripgrep', present: () => spawnSync('rg', ['--version']).status === 0 },
 ];
 
 export function ensureSystemDeps({ quiet = false } = {}) {

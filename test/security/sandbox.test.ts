@@ -3,9 +3,11 @@
 // the .access: no writes outside its paths, hidden paths stay hidden, the person's
 // socket cannot be reached — and `pane` still works, as ada and only as ada.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxUnavailable } from '../../server/agents/sandbox';
+import { agentHarness } from '../agents/helpers';
 import { buildOnce, serve, type Served } from '../cli/harness';
 
 const why = sandboxUnavailable(process.env.PATH);
@@ -120,5 +122,31 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       await new Promise((res) => setTimeout(res, 200));
     }
     expect(out).toMatch(new RegExp(`pending: pane ${shell} runs with the sandbox of its launch; this \\.access applies at its next launch`));
+  });
+});
+
+describe('where no sandbox can run (no bubblewrap on the server’s PATH)', () => {
+  it('refuses an agent launch unless its .access allows it, and then says "unsandboxed" in the tag and /pane/log', async () => {
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-nobwrap-'));
+    fs.symlinkSync('/bin/cat', path.join(bin, 'cat'));
+    const h = await agentHarness({ env: { PATH: bin, HOME: bin, LANG: 'C.UTF-8' } });
+    try {
+      const c = await h.connect();
+      await c.call('agent/add', { name: 'ada' });
+      await c.call('agent/add', { name: 'bob', access: { sandbox: { unsandboxed: 'allow' } } });
+      const launch = { program: '/bin/cat', args: [] };
+      const e = (await c.call('pane/split', { kind: 'agent', attrs: { agent: 'ada' }, launch }).catch((x: Error) => x)) as Error;
+      expect(e.message).toMatch(/no sandbox can run here: bubblewrap \(bwrap\) is not installed.*ada's \.access sandbox\.unsandboxed is "refuse"/);
+      const r = await c.call('pane/split', { kind: 'agent', attrs: { agent: 'bob' }, launch });
+      const p = await c.call('pane/get', { pane: r.pane });
+      expect(p.tag.name).toBe('bob [unsandboxed]');
+      expect(p.attrs['agent.sandbox']).toMatch(/^unsandboxed: bubblewrap/);
+      expect((await c.call('ns/read', { path: '/log', count: 1 << 20 })).data).toMatch(new RegExp(`^${r.pane} new .*\\[unsandboxed\\]`, 'm'));
+      expect((await c.call('agent/access', { name: 'bob' })).summary.join('\n')).toMatch(new RegExp(`UNSANDBOXED: pane ${r.pane} runs without a sandbox`));
+      expect(fs.readFileSync(path.join(h.svc.store.home('bob'), 'log'), 'utf8')).toMatch(/launch UNSANDBOXED: bubblewrap/);
+    } finally {
+      await h.close();
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

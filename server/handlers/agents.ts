@@ -6,7 +6,7 @@ import { faults, PaneFault } from '../../kits/protocol/error';
 import type { Pane, Session, SplitDirection } from '../../kits/protocol/model';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { summarize } from '../agents/access';
-import { checkPane } from '../agents/accessCheck';
+import { checkPane, deny } from '../agents/accessCheck';
 import { handleHook } from '../agents/hooks';
 import { agentOfUser, agentsOf } from '../agents/index';
 import { deliver, readMail, unreadCount } from '../agents/mailbox';
@@ -51,7 +51,7 @@ export function mayConsume(ctx: HandlerContext, name: string): boolean {
 /** An agent may speak only for itself about its own mail and plan. */
 function selfOrHuman(ctx: HandlerContext, name: string | undefined, what: string): string {
   const me = caller(ctx);
-  if (me !== null && name !== undefined && name !== me) throw faults.denied(`agent ${me} may ${what} only its own, not ${name}’s`);
+  if (me !== null && name !== undefined && name !== me) deny(svcOf(ctx), me, `agent ${what}`, `use ${name}’s ${what}: an agent may use only its own`);
   const who = name ?? me;
   if (who === null) throw faults.badRequest(`name the agent whose ${what} you mean`, 'name');
   return who;

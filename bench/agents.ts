@@ -2,7 +2,9 @@
 // for on every event), next to `node -e 0` so Node's own start-up is visible; and
 // finger with 50 agents, as a one-shot CLI and as one agent/list round trip.
 import { spawnSync } from 'node:child_process';
-import { client, paneBin, startServerProc } from './procs';
+import type { Connection } from '../kits/client/connection';
+import { sandboxUnavailable } from '../server/agents/sandbox';
+import { client, paneBin, startServerProc, sleep } from './procs';
 import { summarize, type Summary } from './stats';
 
 export interface AgentsResult {
@@ -11,6 +13,11 @@ export interface AgentsResult {
   nodeStdin: Summary;
   finger50: Summary;
   list50: Summary;
+  /** Launch request to the shell's first prompt: as an agent in its sandbox, and the same shell as a plain pane. */
+  launchSandboxed: Summary;
+  launchPlain: Summary;
+  /** Why the sandboxed launch could not be measured (no bubblewrap here), else null. */
+  sandboxNote: string | null;
 }
 
 const EVENT = JSON.stringify({ session_id: 'bench', cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: '/tmp/x' } });
@@ -43,20 +50,60 @@ export async function agents(dir: string, runs: number): Promise<AgentsResult> {
     const finger: number[] = [];
     const list: number[] = [];
     const noServer = { ...env, PANE_SOCKET: `${dir}/nobody.sock` };
+    // finger as the person: an agent's environment without its token is refused (it would act as the human).
+    const person = { ...env };
+    delete person.PANE_AGENT;
     for (let i = 0; i < 3; i++) timeWithInput(process.execPath, [paneBin, 'hook'], EVENT, env); // warm the page cache
     for (let i = 0; i < n; i++) {
       hook.push(timeWithInput(process.execPath, [paneBin, 'hook'], EVENT, env));
       none.push(timeWithInput(process.execPath, [paneBin, 'hook'], EVENT, noServer));
       // Node start-up that also drains stdin: the floor any hook written for Node pays.
       nodeStdin.push(timeWithInput(process.execPath, ['-e', 'process.stdin.resume()'], EVENT, env));
-      finger.push(timeWithInput(process.execPath, [paneBin, 'finger'], '', env));
+      finger.push(timeWithInput(process.execPath, [paneBin, 'finger'], '', person));
       const t0 = performance.now();
       await c.call('agent/list', {});
       list.push(performance.now() - t0);
     }
+    const launches = await launchToPrompt(c, Math.max(3, runs));
     c.close();
-    return { hook: summarize(hook), hookNoServer: summarize(none), nodeStdin: summarize(nodeStdin), finger50: summarize(finger), list50: summarize(list) };
+    return { hook: summarize(hook), hookNoServer: summarize(none), nodeStdin: summarize(nodeStdin), finger50: summarize(finger), list50: summarize(list), ...launches };
   } finally {
     await srv.stop();
   }
+}
+
+/** A prompt no shell prints by accident: the launch counts as done when it shows. */
+const PROMPT = 'PANE-BENCH-READY> ';
+const SHELL = { program: '/usr/bin/env', args: [`PS1=${PROMPT}`, '/bin/bash', '--norc', '--noprofile', '-i'] };
+
+/** Milliseconds from the launch request until the pane shows the shell's prompt (polled every 2 ms). */
+async function untilPrompt(c: Connection, launch: () => Promise<{ pane: number }>): Promise<number> {
+  const t0 = performance.now();
+  const { pane } = await launch();
+  const deadline = t0 + 30_000;
+  for (;;) {
+    const r = await c.call('pty/read', { pane, from: 0, maxBytes: 65536 });
+    if (r.data.includes(PROMPT)) {
+      const t = performance.now() - t0;
+      await c.call('pane/close', { pane });
+      return t;
+    }
+    if (performance.now() > deadline) throw new Error(`pane ${pane} never showed its prompt`);
+    await sleep(2);
+  }
+}
+
+/** Sandboxed agent launch (bubblewrap through sandbox-runtime) vs the same shell as a plain pane. */
+async function launchToPrompt(c: Connection, n: number): Promise<Pick<AgentsResult, 'launchSandboxed' | 'launchPlain' | 'sandboxNote'>> {
+  const note = sandboxUnavailable(process.env.PATH);
+  await c.call('agent/add', { name: 'sbx' });
+  // A session for the launches to split (its first pane stays as the anchor).
+  await c.call('session/new', { name: 'launch-bench', launch: { program: '/bin/cat', args: [] } });
+  const sandboxed: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < n; i++) {
+    plain.push(await untilPrompt(c, () => c.call('pane/split', { direction: 'vertical', launch: SHELL })));
+    if (note === null) sandboxed.push(await untilPrompt(c, () => c.call('agent/launch', { name: 'sbx', program: [SHELL.program, ...SHELL.args] })));
+  }
+  return { launchSandboxed: summarize(sandboxed.length ? sandboxed : [0]), launchPlain: summarize(plain), sandboxNote: note };
 }

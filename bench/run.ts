@@ -93,6 +93,7 @@ try {
     rows.push({ bench: '`pane hook` round trip, process start to answer (ms)', figure: range(a.hook, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hook.median, a.nodeStdin.median), aim: '< 80 ms' });
     rows.push({ bench: '`pane hook` with no server (ms)', figure: range(a.hookNoServer, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hookNoServer.median, a.nodeStdin.median), aim: 'exit 0, silent' });
     rows.push({ bench: '`pane finger` one-shot, 50 agents (ms)', figure: range(a.finger50, 1), anchor: `agent/list round trip ${range(a.list50, 2)}`, ratio: '—', aim: 'report' });
+    rows.push({ bench: 'agent launch to first prompt, sandboxed (bubblewrap) vs plain pane (ms)', figure: a.sandboxNote ? `not measured: ${a.sandboxNote}` : range(a.launchSandboxed, 0), anchor: `plain pane ${range(a.launchPlain, 0)}`, ratio: a.sandboxNote ? '—' : ratio(a.launchSandboxed.median, a.launchPlain.median), aim: 'report' });
   }
   if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
   if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));

@@ -41,7 +41,7 @@ const node = {
   sourcemap: 'linked',
   logLevel: 'warning',
   // node-pty is native; ws has optional native peers; electron is the host.
-  external: ['node-pty', 'electron', 'bufferutil', 'utf-8-validate', 'fuse-native'],
+  external: ['node-pty', 'electron', 'bufferutil', 'utf-8-validate', 'fuse-native', '@anthropic-ai/sandbox-runtime'],
   // esbuild's ESM output needs a require() for bundled CommonJS deps.
   banner: { js: "import { createRequire as __paneCreateRequire } from 'node:module'; const require = __paneCreateRequire(import.meta.url);" },
 };

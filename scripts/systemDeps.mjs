@@ -20,6 +20,10 @@ const NEEDS = [
   { pkg: 'lintian', present: () => fs.existsSync('/usr/bin/lintian') },
   { pkg: 'desktop-file-utils', present: () => fs.existsSync('/usr/bin/desktop-file-validate') },
   { pkg: 'libfuse2', present: () => ['/usr/lib/x86_64-linux-gnu/libfuse.so.2', '/lib/x86_64-linux-gnu/libfuse.so.2', '/usr/lib/aarch64-linux-gnu/libfuse.so.2'].some((p) => fs.existsSync(p)) },
+  // Agent sandboxes (@anthropic-ai/sandbox-runtime): bubblewrap walls, socat bridges the network proxy in, ripgrep finds deny globs.
+  { pkg: 'bubblewrap', present: () => spawnSync('bwrap', ['--version']).status === 0 },
+  { pkg: 'socat', present: () => spawnSync('socat', ['-V']).status === 0 },
+  { pkg: 'ripgrep', present: () => spawnSync('rg', ['--version']).status === 0 },
 ];
 
 export function ensureSystemDeps({ quiet = false } = {}) {

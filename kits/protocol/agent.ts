@@ -43,6 +43,50 @@ export const CommandGlobSchema = z.string().regex(/^(\*|[a-z-]+\/(\*|[a-z-]+)|[a
 export const DEFAULT_DENIED_COMMANDS = ['server/stop', 'client/permission', 'agent/add', 'agent/remove'] as const;
 
 /**
+ * Hosts an agent's sandboxed programs may reach by default: the model APIs of the
+ * agent CLIs pane ships app files for, and the package registries they install
+ * from. Written into every new .access so the person sees and edits them there.
+ */
+export const DEFAULT_SANDBOX_HOSTS = [
+  'api.anthropic.com',
+  'statsig.anthropic.com',
+  'console.anthropic.com',
+  'api.openai.com',
+  'auth.openai.com',
+  'chatgpt.com',
+  'generativelanguage.googleapis.com',
+  'oauth2.googleapis.com',
+  'registry.npmjs.org',
+  'pypi.org',
+  'files.pythonhosted.org',
+  'github.com',
+  '*.githubusercontent.com',
+] as const;
+
+/** Paths no sandboxed program of an agent may read by default (besides pane's own state and other agents' homes, always denied). */
+export const DEFAULT_SANDBOX_DENY_READ = ['~/.ssh', '~/.gnupg', '~/.aws', '~/.azure', '~/.config/gcloud', '~/.kube', '~/.docker', '~/.netrc', '~/.git-credentials', '~/.config/gh'] as const;
+
+/** A path in a sandbox rule: absolute, or under the human's home (`~/...`). */
+export const SandboxPathSchema = z.string().regex(/^(\/|~\/|~$)[^\0]*$/, 'a sandbox path is absolute (/...) or under the home (~/...)');
+
+/**
+ * How the agent's programs are walled in by the OS (bubblewrap through
+ * @anthropic-ai/sandbox-runtime): they always may write their working directory
+ * (project or worktree), their home and their temp dir; `write` adds paths;
+ * `denyRead` hides paths; `network` lists the hosts they may reach (nothing else);
+ * `unsandboxed: "allow"` lets a launch go on without a sandbox where none can run.
+ */
+export const SandboxAccessSchema = z
+  .object({
+    write: z.array(SandboxPathSchema).default([]),
+    denyRead: z.array(SandboxPathSchema).default([...DEFAULT_SANDBOX_DENY_READ]),
+    network: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-fA-F:.]+\](:[0-9]{1,5})?$/, 'a network rule is a host, *.domain, or either with :PORT')).default([...DEFAULT_SANDBOX_HOSTS]),
+    unsandboxed: z.enum(['refuse', 'allow']).default('refuse'),
+  })
+  .strict();
+export type SandboxAccess = z.infer<typeof SandboxAccessSchema>;
+
+/**
  * The `.access` file in an agent's home (JSON). Every field is optional; what is
  * missing takes the default shown. Unknown fields are errors, so a typo never
  * silently grants or drops a right.
@@ -74,6 +118,7 @@ export const AccessSchema = z
       })
       .strict()
       .prefault({}),
+    sandbox: SandboxAccessSchema.prefault({}),
   })
   .strict();
 export type Access = z.infer<typeof AccessSchema>;
@@ -236,6 +281,8 @@ export const agentMethods = {
       direction: SplitDirectionSchema.optional(),
       cwd: z.string().optional(),
       isolation: z.enum(['none', 'worktree']).optional(),
+      /** A program and its arguments to run as the agent instead of an app (`pane agent run NAME -- PROGRAM ARGS`). */
+      program: z.array(z.string().max(4096)).min(1).max(256).optional(),
     }),
     result: PaneAckSchema.extend({ agent: name }),
     cap: 'write',

@@ -45,7 +45,9 @@ describe('matchers', () => {
     const made = pane(4, 'com.pane.terminal', 'ada');
     const other = pane(5, 'com.pane.terminal');
     const bob = pane(6, 'com.pane.ai.agent.bob');
-    const m = (sel: string[], p: Pane) => paneMatches(sel, 'ada', p, 'main', 'devbox');
+    // Ownership is the server's record (here: signature for agent panes, owner for made ones).
+    const owns = (agent: string, p: Pane) => p.signature === `com.pane.ai.agent.${agent}` || p.owner === agent;
+    const m = (sel: string[], p: Pane) => paneMatches(sel, 'ada', p, 'main', 'devbox', owns);
     expect(m(['*'], other)).toBe(true);
     expect([m(['self'], mine), m(['self'], made), m(['self'], other)]).toEqual([true, true, false]);
     expect([m(['5'], other), m(['devbox:5'], other), m(['elsewhere:5'], other)]).toEqual([true, true, false]);
@@ -67,6 +69,9 @@ describe('matchers', () => {
   it('maps namespace requests onto /pane paths, views onto the pane they name', () => {
     expect(namespacePath('ns/read', { path: '/3/body' })).toBe('/pane/3/body');
     expect(namespacePath('ns/list', { path: '/' })).toBe('/pane');
+    // Judged as the resolver walks it: `..` climbs before the globs see the path.
+    expect(namespacePath('ns/open', { path: '/new/../1/event' })).toBe('/pane/1/event');
+    expect(namespacePath('ns/open', { path: '/new/../../../1/./event' })).toBe('/pane/1/event');
     expect(namespacePath('ns/write', { path: '/by-sig/com.pane.ai.agent.ada/7/ctl' })).toBe('/pane/7/ctl');
     expect(namespacePath('pane/list', {})).toBeNull();
     expect(pathMatches(parseAccessText('{}').access.namespace.write, '/pane/new/ctl', [])).toBe(true);

@@ -1,7 +1,7 @@
 // An agent's .access: parsed with the protocol's AccessSchema, each problem named
 // by field; an invalid file grants nothing (fail closed) until it is fixed. The
 // matchers here (pane selectors, namespace and command globs) are pure.
-import { AccessSchema, AGENT_SIGNATURE_PREFIX, type Access } from '../../kits/protocol/agent';
+import { AccessSchema, DEFAULT_SANDBOX_DENY_READ, type Access } from '../../kits/protocol/agent';
 import type { Pane } from '../../kits/protocol/model';
 
 export interface ParsedAccess {
@@ -16,6 +16,7 @@ export const NOTHING: Access = {
   panes: { read: [], write: [] },
   namespace: { read: [], write: [] },
   commands: { allow: [], deny: ['*'] },
+  sandbox: { write: [], denyRead: [...DEFAULT_SANDBOX_DENY_READ], network: [], unsandboxed: 'refuse' },
 };
 
 export function parseAccessText(text: string): ParsedAccess {
@@ -48,21 +49,19 @@ export function globRe(glob: string, sep = '/'): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-/** Whether an agent counts a pane as its own: its signature, or a pane it created (owner). */
-export function isOwnPane(agent: string, p: Pane): boolean {
-  return p.signature === AGENT_SIGNATURE_PREFIX + agent || p.owner === agent || p.attrs.agent === agent;
-}
+/** Whether an agent counts a pane as its own: the server's record of who made it or whose identity it carries (never free-form attrs). */
+export type OwnsPane = (agent: string, p: Pane) => boolean;
 
 /** Whether any selector covers pane `p` for `agent`; `sessionName` resolves session:NAME. */
-export function paneMatches(selectors: readonly string[], agent: string, p: Pane, sessionName: string, host: string): boolean {
+export function paneMatches(selectors: readonly string[], agent: string, p: Pane, sessionName: string, host: string, owns: OwnsPane): boolean {
   for (const s of selectors) {
     if (s === '*') return true;
-    if (s === 'self' && isOwnPane(agent, p)) return true;
+    if (s === 'self' && owns(agent, p)) return true;
     if (/^[0-9]+$/.test(s) && Number(s) === p.n) return true;
     if (/^[^:]+:[0-9]+$/.test(s) && s === `${host}:${p.n}`) return true;
     if (s.startsWith('sig:') && globRe(s.slice(4), '.').test(p.signature)) return true;
     if (s.startsWith('session:') && (s.slice(8) === sessionName || s.slice(8) === p.session)) return true;
-    if (s.startsWith('agent:') && isOwnPane(s.slice(6), p)) return true;
+    if (s.startsWith('agent:') && owns(s.slice(6), p)) return true;
   }
   return false;
 }
@@ -95,5 +94,10 @@ export function summarize(a: Access, errors: readonly string[] = []): string[] {
   lines.push(`read paths:   ${words(a.namespace.read)}`);
   lines.push(`write paths:  ${words(a.namespace.write)}`);
   lines.push(`commands:     ${words(a.commands.allow)}${a.commands.deny.length ? ` except ${a.commands.deny.join(', ')}` : ''}`);
+  lines.push(`sandbox:      its programs run under bubblewrap; they may write only their working directory (project or worktree), its home and its temp dir${a.sandbox.write.length ? `, and ${a.sandbox.write.join(', ')}` : ''}`);
+  lines.push(`  hidden:     pane's own state, other agents' homes, the person's pane socket${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
+  lines.push(`  network:    ${a.sandbox.network.length ? `only ${a.sandbox.network.join(', ')}` : 'none'}`);
+  lines.push(`  pane:       reached only through its own socket in its home, which speaks as the agent`);
+  lines.push(`  no sandbox: ${a.sandbox.unsandboxed === 'allow' ? 'where none can run, launches go on unsandboxed (said in the tag and /pane/log)' : 'where none can run, launches are refused'}`);
   return lines;
 }

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AgentNameSchema, type AccessInput } from '../../kits/protocol/agent';
+import { AgentNameSchema, SandboxAccessSchema, type AccessInput } from '../../kits/protocol/agent';
 import { faults, PaneFault } from '../../kits/protocol/error';
 import { ensureMaildir } from './mailbox';
 
@@ -60,7 +60,8 @@ export class AccountStore {
     keep('.plan', init.plan ?? '');
     if (init.plan !== undefined) fs.writeFileSync(path.join(home, '.plan'), init.plan);
     if (init.access !== undefined) fs.writeFileSync(path.join(home, '.access'), JSON.stringify(init.access, null, 2) + '\n');
-    else keep('.access', `${JSON.stringify({ version: 1 }, null, 2)}\n`);
+    // The default file spells out the sandbox (hosts, hidden paths) so the person sees what to change.
+    else keep('.access', `${JSON.stringify({ version: 1, sandbox: SandboxAccessSchema.parse({}) }, null, 2)}\n`);
     if (init.project !== undefined) fs.writeFileSync(path.join(home, '.project'), `${init.project}\n`);
     else keep('.project', '');
     if (init.app !== undefined) fs.writeFileSync(path.join(home, '.app'), `${init.app}\n`);

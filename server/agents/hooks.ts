@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { AgentState } from '../../kits/protocol/agent';
 import { AgentNameSchema } from '../../kits/protocol/agent';
 import type { PaneRef } from '../../kits/protocol/ids';
+import { checkPane } from './accessCheck';
 import { answer, collect, type HookContribution, type HookEventInfo } from './hookAnswer';
 import { readMail } from './mailbox';
 import type { AgentService } from './service';
@@ -45,7 +46,11 @@ function resolve(svc: AgentService, p: HookParams, caller: string | null): { nam
   const asked = p.agent !== undefined && p.agent !== svc.human && AgentNameSchema.safeParse(p.agent).success ? p.agent : undefined;
   const name = caller ?? asked ?? paneAgent ?? known ?? hookOnlyName(svc, str(p.input.cwd));
   // An agent CLI started by hand in an ordinary pane: that pane is its pane while its session lasts.
-  if (pane !== null && runtime === undefined && str(p.input.hook_event_name) !== 'SessionEnd') svc.adoptPane(pane, name);
+  // Adopting a pane makes it the agent's own (`self`): an agent's hook may adopt only a pane it may write.
+  if (pane !== null && runtime === undefined && str(p.input.hook_event_name) !== 'SessionEnd') {
+    if (caller !== null) checkPane(svc, caller, 'agent/hook', svc.server.pane(pane), 'write');
+    svc.adoptPane(pane, name);
+  }
   if (pane !== null && svc.panes.get(pane)?.agent !== name) pane = null;
   if (pane === null && sessionId) pane = svc.runtimes.get(name)?.sessions.get(sessionId)?.pane ?? null;
   return { name, pane };

@@ -2,15 +2,15 @@
 // (agent panes, PATH shims), the token authority (agent tokens → identity and
 // .access) and the observer. `agentsOf(server)` is how other families reach it
 // (awareness adds hook contributors and topics through it).
-import type { Capability } from '../../kits/protocol/method';
 import { registerHandlers } from '../handlers/registry';
 import { agentHandlers } from '../handlers/agents';
 import { paneContributors } from '../model/lifecycle';
 import type { PaneServer } from '../paneServer';
 import { tokenAuthorities } from '../transport/clientConn';
-import { accessChecker } from './accessCheck';
+import { agentGrant } from './accessCheck';
 import { TOKEN_PREFIX } from './accounts';
 import { watchAgentPanes } from './observer';
+import { watchAccessChanges } from './recheck';
 import { agentPaneContributor } from './panes';
 import { AgentService, type AgentServiceOptions } from './service';
 
@@ -27,8 +27,7 @@ export function agentsOf(server: PaneServer): AgentService | undefined {
 
 /** The agent a connection acts as (its hello token named one), or null for the human. */
 export function agentOfUser(server: PaneServer, user: string): string | null {
-  const svc = services.get(server);
-  return svc && user !== server.user && svc.store.exists(user) ? user : null;
+  return services.get(server)?.agentCaller(user) ?? null;
 }
 
 export function attachAgents(server: PaneServer, options: AgentServiceOptions): AgentService {
@@ -43,15 +42,13 @@ export function attachAgents(server: PaneServer, options: AgentServiceOptions): 
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
     const name = svc.store.byToken(token);
     if (!name) return 'that agent token is not valid (was the agent removed?)';
-    const { access } = svc.access(name);
-    // read and write stay so an agent can always report hooks and read its own mail;
-    // every other use of a capability is checked against .access per request.
-    const allowed = new Set<Capability>([...access.capabilities, 'read', 'write']);
-    return { capabilities: capabilities.filter((c) => allowed.has(c)), user: name, checkAccess: accessChecker(svc, name) };
+    return agentGrant(svc, name, capabilities);
   });
   const unwatch = watchAgentPanes(svc);
+  const unrecheck = watchAccessChanges(svc);
   server.onStop(() => {
     unwatch();
+    unrecheck();
     services.delete(server);
   });
   return svc;

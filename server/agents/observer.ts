@@ -85,6 +85,7 @@ export function watchAgentPanes(svc: AgentService): () => void {
       }
       case 'pane/closed': {
         const n = (data as { pane: number }).pane;
+        svc.identity.delete(n);
         const pr = svc.panes.get(n);
         if (!pr) return;
         clearTimeout(pr.timer);

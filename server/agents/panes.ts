@@ -3,6 +3,7 @@
 // its token in the environment, hooks wired for CLIs that take them, an optional
 // git worktree; and every terminal gets the finger/mail/write/pane shims on PATH.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENT_SIGNATURE_PREFIX, AgentNameSchema, type AgentApp } from '../../kits/protocol/agent';
@@ -14,7 +15,11 @@ import { configOf } from '../config/configService';
 import type { NewPaneSpec, PaneContributor } from '../model/lifecycle';
 import type { PaneServer } from '../paneServer';
 import type { AgentService } from './service';
+import { commandAllowed } from './access';
+import { deny } from './accessCheck';
 import { makeWorktree } from './worktree';
+import { endpointPath } from './endpoint';
+import { sandboxLaunch } from './sandbox';
 
 /** Names handed to agents created on launch, in order (then name-2, name-3...). */
 const NAMES = ['ada', 'bob', 'cleo', 'dax', 'eve', 'finn', 'gus', 'hal', 'ivy', 'jo', 'kai', 'lu', 'max', 'nia', 'otto', 'pia'];
@@ -62,14 +67,23 @@ function appOf(server: PaneServer, id: string | undefined): AppEntry | undefined
   }
 }
 
-/** Chooses the agent for a new agent pane: attrs.agent, its signature, an idle account of the same app, or a new account. */
+/** The agent a spec names: attrs.agent, else its agent signature. */
+function askedName(spec: NewPaneSpec): string | undefined {
+  return spec.attrs?.agent ?? (spec.signature?.startsWith(AGENT_SIGNATURE_PREFIX) ? spec.signature.slice(AGENT_SIGNATURE_PREFIX.length) : undefined);
+}
+
+/**
+ * Chooses the agent for a new agent pane the person asked for: the one named
+ * (made if new: the person's launch is the person's act), an idle account of the
+ * same app, or a new account. Every account made here is logged as made by the person.
+ */
 function chooseAgent(svc: AgentService, spec: NewPaneSpec, app: AppEntry | undefined): string {
-  const asked = spec.attrs?.agent ?? (spec.signature?.startsWith(AGENT_SIGNATURE_PREFIX) ? spec.signature.slice(AGENT_SIGNATURE_PREFIX.length) : undefined);
+  const asked = askedName(spec);
   if (asked !== undefined) {
     if (!AgentNameSchema.safeParse(asked).success) throw new PaneFault('bad-request', `bad agent name "${asked}"`, { subject: 'attrs.agent' });
     // An agent named like the human would act as the human, unchecked.
     if (asked === svc.human) throw new PaneFault('failed', `${asked} is the human user's name; an agent needs another`, { subject: 'attrs.agent' });
-    if (!svc.store.exists(asked)) svc.store.add(asked, { ...(app ? { app: app.id } : {}) });
+    if (!svc.store.exists(asked)) created(svc, asked, app, svc.human);
     return asked;
   }
   if (app) {
@@ -77,15 +91,50 @@ function chooseAgent(svc: AgentService, spec: NewPaneSpec, app: AppEntry | undef
     if (idle) return idle;
   }
   const name = freshName(svc);
-  svc.store.add(name, { ...(app ? { app: app.id } : {}) });
+  created(svc, name, app, svc.human);
   return name;
+}
+
+function created(svc: AgentService, name: string, app: AppEntry | undefined, by: string): void {
+  svc.store.add(name, { ...(app ? { app: app.id } : {}) });
+  svc.store.log(name, `account created by ${by} for a launch${app ? ` of ${app.id}` : ''}`);
+}
+
+/**
+ * What an agent asking for a pane gets: its own identity, never another's. Naming
+ * another existing agent (attrs.agent, an agent signature) is borrowing and is refused;
+ * naming a new one makes an account only when its .access allows agent/add.
+ */
+function identityForAgent(svc: AgentService, by: string, spec: NewPaneSpec, app: AppEntry | undefined): string {
+  const asked = askedName(spec);
+  if (asked === undefined || asked === by) return by;
+  if (!AgentNameSchema.safeParse(asked).success || asked === svc.human) {
+    deny(svc, by, 'pane/split', `start a pane as ${asked}`, `gives no right to act as ${asked}`);
+  }
+  if (svc.store.exists(asked)) deny(svc, by, 'pane/split', `start a pane as agent ${asked} (a pane carries only its maker's identity)`, `gives no right to act as ${asked}`);
+  if (!commandAllowed(svc.access(by).access, 'agent/add')) deny(svc, by, 'agent/add', `create the account ${asked} by starting a pane for it`, 'commands do not allow agent/add');
+  created(svc, asked, app, by);
+  return asked;
 }
 
 export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | undefined): PaneContributor {
   return {
     spec(server: PaneServer, _session: Session, spec: NewPaneSpec): NewPaneSpec {
       const svc = lookup(server);
-      if (!svc || spec.kind !== 'agent') return spec;
+      if (!svc) return spec;
+      const by = svc.agentCaller(spec.creator);
+      const asked = askedName(spec);
+      if (spec.kind !== 'agent') {
+        // An ordinary pane: the person's carries an agent's identity only if the person named it by signature;
+        // an agent's always carries the agent's own (so `pane` inside acts as the agent, never as the human).
+        if (by !== null) {
+          const who = identityForAgent(svc, by, spec, undefined);
+          return walled(server, svc, { ...spec, owner: by }, { agent: who, agentPane: spec.signature === AGENT_SIGNATURE_PREFIX + who });
+        }
+        const sigName = spec.signature?.startsWith(AGENT_SIGNATURE_PREFIX) ? spec.signature.slice(AGENT_SIGNATURE_PREFIX.length) : undefined;
+        if (sigName !== undefined && svc.store.exists(sigName)) return walled(server, svc, spec, { agent: sigName, agentPane: true });
+        return spec;
+      }
       const app = appOf(server, spec.attrs?.app);
       const agentApp: Partial<AgentApp> = app?.agent ?? {};
       const launch = spec.launch ? { ...spec.launch, args: [...spec.launch.args] } : undefined;
@@ -95,13 +144,13 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
         const how = agentApp.install ? `; install it with: ${agentApp.install}` : '';
         throw new PaneFault('failed', `${what} is not installed: no ${launch.program} on PATH${how}`, { reason: 'not installed', subject: launch.program });
       }
-      const name = chooseAgent(svc, spec, app);
+      const name = by !== null ? identityForAgent(svc, by, spec, app) : chooseAgent(svc, spec, app);
       const attrs: Record<string, string> = { ...(spec.attrs ?? {}), agent: name };
       const prompts = agentApp.prompts ?? app?.id;
       if (prompts) attrs['agent.prompts'] = prompts;
-      let cwd = spec.launch?.cwd ?? spec.cwd;
+      // Its project before the anchor pane's directory: that is where its sandbox lets it write.
       const project = svc.store.read(name, '.project').trim();
-      if (cwd === undefined && project) cwd = project;
+      let cwd = spec.launch?.cwd ?? (project || spec.cwd);
       const isolation = attrs['agent.isolation'] ?? agentApp.isolation ?? 'none';
       delete attrs['agent.isolation'];
       if (isolation === 'worktree') {
@@ -115,7 +164,20 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       if (launch && agentApp.hooks === 'claude-settings' && !launch.args.includes('--settings')) launch.args.push('--settings', claudeSettingsFile(svc));
       if (launch && cwd !== undefined) launch.cwd = cwd;
       svc.store.log(name, `launch ${launch ? [launch.program, ...launch.args].join(' ') : 'shell'} in ${cwd ?? '(default cwd)'}`);
-      return { ...spec, ...(launch ? { launch } : {}), ...(cwd !== undefined ? { cwd } : {}), signature: AGENT_SIGNATURE_PREFIX + name, name, attrs };
+      const out: NewPaneSpec = {
+        ...spec,
+        ...(launch ? { launch } : {}),
+        ...(cwd !== undefined ? { cwd } : {}),
+        ...(by !== null ? { owner: by } : {}),
+        signature: AGENT_SIGNATURE_PREFIX + name,
+        name,
+        attrs,
+      };
+      return walled(server, svc, out, { agent: name, agentPane: true });
+    },
+    created(server: PaneServer, pane: Pane, spec: NewPaneSpec): void {
+      const svc = lookup(server);
+      if (svc && spec.identity) svc.identity.set(pane.n, spec.identity);
     },
     env(server: PaneServer, pane: Pane, env: Record<string, string>): Record<string, string> {
       const svc = lookup(server);
@@ -123,8 +185,10 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       const out: Record<string, string> = {};
       const bin = shimDir(svc);
       if (bin) out.PATH = `${bin}:${env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`;
-      const name = svc.isAgentPane(pane);
+      const name = svc.identityOf(pane);
       if (name && svc.store.exists(name)) {
+        // Inside its sandbox the person's socket is hidden: the agent's own socket is its way to pane.
+        if (svc.identity.get(pane.n)?.sandbox === 'bubblewrap') out.PANE_SOCKET = endpointPath(svc, name);
         out.PANE_AGENT = name;
         out.PANE_TOKEN = svc.store.token(name);
         // Whom "[from NAME]" lines and replies name: the human at the keyboard.
@@ -132,6 +196,26 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
       }
       return out;
     },
+  };
+}
+
+/**
+ * Every pane that carries an agent's identity runs in the agent's sandbox — its
+ * own panes and any pane it makes (else a `pane split -- sh` would leave the walls).
+ * Where none can run the tag says "unsandboxed" (and /pane/log, in the `new` line).
+ */
+function walled(server: PaneServer, svc: AgentService, spec: NewPaneSpec, id: { agent: string; agentPane: boolean }): NewPaneSpec {
+  const launch = spec.launch ?? { program: server.shell, args: [] };
+  const cwd = launch.cwd ?? spec.cwd ?? server.env.HOME ?? os.homedir();
+  const s = sandboxLaunch(svc, id.agent, launch, cwd);
+  const unsandboxed = s.mode !== 'bubblewrap';
+  const name = spec.name ?? path.basename(launch.program);
+  return {
+    ...spec,
+    launch: s.launch,
+    name: unsandboxed ? `${name} [unsandboxed]` : name,
+    attrs: { ...(spec.attrs ?? {}), 'agent.sandbox': s.mode },
+    identity: { ...id, sandbox: s.mode, stamp: s.stamp },
   };
 }
 

@@ -4,12 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
-import { AGENT_SIGNATURE_PREFIX } from '../../kits/protocol/agent';
 import { configDir } from '../../kits/node/paths';
 import type { Pane } from '../../kits/protocol/model';
+import type { PaneIdentity } from '../model/lifecycle';
 import { rects } from '../model/layout';
 import type { PaneServer } from '../paneServer';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
+import { checkPane } from './accessCheck';
 import { AccountStore } from './accounts';
 import type { HookContributor } from './hookAnswer';
 import { unreadCount } from './mailbox';
@@ -46,8 +47,8 @@ export interface AgentRuntime {
   lastPromptAt: number | null;
   topics: string[];
   claims: string[];
-  /** Mail to type into its pane as soon as it waits (`pane mail --deliver`). */
-  typeWhenWaiting: string[];
+  /** Mail to type into its pane as soon as it waits (`pane mail --deliver`), with the agent that sent it (null: the human). */
+  typeWhenWaiting: { line: string; from: string | null }[];
   state: AgentState;
   since: number;
 }
@@ -68,6 +69,13 @@ export class AgentService {
   readonly contributors: HookContributor[] = [];
   /** Hook session id → agent, so later hooks of a session find the same agent. */
   readonly hookSessions = new Map<string, string>();
+  /**
+   * The server's record of whose identity a pane's programs carry (its PANE_TOKEN):
+   * set when the pane is made, by who made it and what it asked for; never read from
+   * free-form attrs or a signature a client may set later. `agentPane` marks the
+   * agent's own (agent-kind) panes, whose state the observer follows.
+   */
+  readonly identity = new Map<number, PaneIdentity>();
   private accessCache = new Map<string, { mtime: number; checkedAt: number; parsed: ParsedAccess }>();
 
   constructor(
@@ -285,7 +293,7 @@ export class AgentService {
     const t = this.server.terminals.get(p.n);
     if (!t?.running) return;
     // Text first, then Enter on its own: TUIs that treat a fast paste+CR as a newline still submit.
-    t.write(text.replace(/\r?\n/g, ' '));
+    t.write(typable(text));
     setTimeout(() => {
       try {
         if (t.running) t.write('\r');
@@ -300,7 +308,9 @@ export class AgentService {
     const p = this.inputPane(name);
     if (!p || r.typeWhenWaiting.length === 0) return;
     const next = r.typeWhenWaiting.shift()!;
-    this.typeInto(p, next);
+    // Queued mail is typed only if its sender may still write that pane (its .access may have changed).
+    if (next.from !== null && !this.mayWrite(next.from, p)) return;
+    this.typeInto(p, next.line);
   }
 
   /** Drops the agent's runtime and its panes' agent attrs (the panes themselves live on). */
@@ -330,10 +340,41 @@ export class AgentService {
     this.changed(pr.agent);
   }
 
+  /** The agent whose own pane this is (agent-kind, by the server's record), if any. */
   isAgentPane(p: Pane): string | undefined {
-    if (p.signature.startsWith(AGENT_SIGNATURE_PREFIX)) return p.signature.slice(AGENT_SIGNATURE_PREFIX.length);
-    return undefined;
+    const id = this.identity.get(p.n);
+    return id?.agentPane ? id.agent : undefined;
   }
+
+  /** The agent whose identity (token) the pane's programs carry, if any. */
+  identityOf(p: Pane): string | undefined {
+    return this.identity.get(p.n)?.agent;
+  }
+
+  /** Whether `agent` counts pane `p` as its own (`self`): it made it, or the pane carries its identity. */
+  owns(agent: string, p: Pane): boolean {
+    return p.owner === agent || this.identity.get(p.n)?.agent === agent || this.panes.get(p.n)?.agent === agent;
+  }
+
+  /** The agent a connection's user is, or null for the human (or anyone without an account). */
+  agentCaller(user: string | undefined): string | null {
+    return user !== undefined && user !== this.human && this.store.exists(user) ? user : null;
+  }
+
+  /** Whether an agent's .access lets it write pane `p` (a refusal is logged and published as usual). */
+  mayWrite(agent: string, p: Pane): boolean {
+    try {
+      checkPane(this, agent, 'agent/mail', p, 'write');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Text safe to type into a terminal: line ends become spaces, other control bytes (C0, DEL, C1, so no ESC sequences) go. */
+export function typable(text: string): string {
+  return text.replace(/\r\n|\r|\n|\t/g, ' ').replace(/[\x00-\x1f\x7f-\x9f]/g, '');
 }
 
 /** Adds `x` to a listener list; returns its removal. */

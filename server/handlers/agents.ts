@@ -6,13 +6,14 @@ import { faults, PaneFault } from '../../kits/protocol/error';
 import type { Pane, Session, SplitDirection } from '../../kits/protocol/model';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { summarize } from '../agents/access';
-import { checkPane } from '../agents/accessCheck';
+import { checkPane, deny } from '../agents/accessCheck';
 import { handleHook } from '../agents/hooks';
 import { agentOfUser, agentsOf } from '../agents/index';
 import { deliver, readMail, unreadCount } from '../agents/mailbox';
 import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
+import { pendingLines } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { rects } from '../model/layout';
 import { configOf } from '../config/configService';
@@ -38,10 +39,20 @@ function needAccount(svc: AgentService, name: string): void {
 /** The agent this connection acts as, or null for the human. */
 const caller = (ctx: HandlerContext) => agentOfUser(ctx.server, ctx.client.user);
 
+/**
+ * Whether this connection may consume (mark read) `name`'s mail or messages: the agent
+ * itself, or a person whose client holds the write capability. A read-only client
+ * only looks, so what it reads is still handed over to the agent at its next turn.
+ */
+export function mayConsume(ctx: HandlerContext, name: string): boolean {
+  const me = caller(ctx);
+  return me === name || (me === null && ctx.client.capabilities.has('write'));
+}
+
 /** An agent may speak only for itself about its own mail and plan. */
 function selfOrHuman(ctx: HandlerContext, name: string | undefined, what: string): string {
   const me = caller(ctx);
-  if (me !== null && name !== undefined && name !== me) throw faults.denied(`agent ${me} may ${what} only its own, not ${name}’s`);
+  if (me !== null && name !== undefined && name !== me) deny(svcOf(ctx), me, `agent ${what}`, `use ${name}’s ${what}: an agent may use only its own`);
   const who = name ?? me;
   if (who === null) throw faults.badRequest(`name the agent whose ${what} you mean`, 'name');
   return who;
@@ -109,7 +120,7 @@ export const agentHandlers: HandlerTable = {
     const svc = svcOf(ctx);
     needAccount(svc, p.name);
     const { access, errors } = svc.access(p.name);
-    return { name: p.name, file: path.join(svc.store.home(p.name), '.access'), access, errors, summary: summarize(access, errors) };
+    return { name: p.name, file: path.join(svc.store.home(p.name), '.access'), access, errors, summary: [...summarize(access, errors), ...pendingLines(svc, p.name)] };
   },
 
   'agent/plan': (p, ctx) => {
@@ -129,16 +140,20 @@ export const agentHandlers: HandlerTable = {
       throw new PaneFault('busy', `${p.to} has ${MAX_DELIVERY_QUEUE} mails waiting to be typed already; send without --deliver, or wait until it reads them`, { subject: p.to });
     }
     const dir = path.join(svc.store.home(p.to), 'Maildir');
+    const me = caller(ctx);
+    const target = p.deliver ? svc.inputPane(p.to) : undefined;
+    // Typing into an agent's pane is writing to it: the sender needs panes.write on it (checked before anything is filed).
+    if (me !== null && target) checkPane(svc, me, 'agent/mail', target, 'write');
     const id = deliver(dir, { from, to: p.to, subject: p.subject, body: p.body });
     let typed: 'no' | 'now' | 'queued' = 'no';
     if (p.deliver) {
       const line = `[mail from ${from}]${p.subject ? ` ${p.subject}:` : ''} ${p.body.trim()}`;
-      const pane = svc.inputPane(p.to);
+      const pane = target;
       if (pane && svc.runtime(p.to).state === 'waiting') {
         svc.typeInto(pane, line);
         typed = 'now';
       } else {
-        svc.runtime(p.to).typeWhenWaiting.push(line);
+        svc.runtime(p.to).typeWhenWaiting.push({ line, from: me });
         typed = 'queued';
       }
     }
@@ -152,8 +167,10 @@ export const agentHandlers: HandlerTable = {
     const svc = svcOf(ctx);
     const name = selfOrHuman(ctx, p.name, 'mail');
     needAccount(svc, name);
-    const messages = readMail(path.join(svc.store.home(name), 'Maildir'), { all: p.all, markSeen: p.markRead });
-    if (p.markRead && messages.some((m) => !m.seen)) {
+    // Reading mail as read hands it over: only the agent itself, or a person whose client may write, consumes it.
+    const markRead = p.markRead && mayConsume(ctx, name);
+    const messages = readMail(path.join(svc.store.home(name), 'Maildir'), { all: p.all, markSeen: markRead });
+    if (markRead && messages.some((m) => !m.seen)) {
       // Copies of awareness messages, read here, are handed over: no second telling at the next turn.
       const refs = messages.filter((m) => !m.seen && m.ref !== undefined).map((m) => m.ref!);
       if (refs.length) for (const f of svc.copiesRead) f(name, refs);
@@ -187,13 +204,15 @@ export const agentHandlers: HandlerTable = {
 
   'agent/launch': async (p, ctx) => {
     const svc = svcOf(ctx);
-    const appId = p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : '');
+    // `pane agent run NAME -- PROGRAM ARGS`: any program as the agent (a shell too), no app file.
+    const given = p.program ? { program: p.program[0]!, args: p.program.slice(1), ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
+    const appId = given ? '' : (p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : ''));
     const list = configOf(ctx.server).apps;
-    const app = findApp(list, appId || 'demo-agent');
-    if (!app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
-    const launch = app.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
+    const app = given ? undefined : findApp(list, appId || 'demo-agent');
+    if (!given && !app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
+    const launch = given ?? (app?.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined);
     const target = p.pane !== undefined ? { pane: p.pane } : roomiest(ctx, p.session, p.direction);
-    const attrs: Record<string, string> = { ...(app.attrs ?? {}), app: app.id, ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
+    const attrs: Record<string, string> = { ...(app?.attrs ?? {}), ...(app ? { app: app.id } : {}), ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
     const ack = (await dispatchInternal(
       'pane/split',
       { direction: p.direction ?? 'horizontal', ...target, ...(launch ? { launch } : {}), kind: 'agent', attrs },

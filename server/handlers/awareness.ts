@@ -4,6 +4,7 @@
 import { faults } from '../../kits/protocol/error';
 import type { AgentView, Claim } from '../../kits/protocol/awareness';
 import { agentOfUser } from '../agents/index';
+import { mayConsume } from './agents';
 import { claimWarning } from '../awareness/context';
 import { awarenessOf, type AwarenessService } from '../awareness/service';
 import type { HandlerContext, HandlerTable } from './types';
@@ -112,7 +113,8 @@ export const awarenessHandlers: HandlerTable = {
   'awareness/inbox': (p, ctx) => {
     const svc = svcOf(ctx);
     const name = actor(ctx, p.agent, 'read messages');
-    return { agent: name, messages: p.markRead ? svc.aw.deliver(name) : svc.aw.pending(name) };
+    // A read-only client looks without handing the messages over (they still reach the agent).
+    return { agent: name, messages: p.markRead && mayConsume(ctx, name) ? svc.aw.deliver(name) : svc.aw.pending(name) };
   },
 
   'awareness/messages': (p, ctx) => ({ messages: svcOf(ctx).aw.messageLog().slice(-p.limit) }),

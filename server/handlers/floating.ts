@@ -47,11 +47,11 @@ const simple =
   };
 
 export const floatingHandlers: HandlerTable = {
-  'float/create': (p, { server }) => {
+  'float/create': (p, { server, client }) => {
     const s = server.session(p.session);
     const d = defaultFloatRect(s);
     const rect = clampRect({ x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h });
-    const pane = createPane(server, s, { launch: p.launch, name: p.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: p.attrs, cwd: p.cwd }, { cols: rect.w, rows: rect.h });
+    const pane = createPane(server, s, { launch: p.launch, name: p.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: p.attrs, cwd: p.cwd, creator: client.user }, { cols: rect.w, rows: rect.h });
     const layer = p.layer ?? 'default';
     const f: Floating = { pane: pane.n, ...rect, z: p.z ?? zRange(s, layer).max + 1, layer, visible: true };
     s.floating = [...s.floating, f];

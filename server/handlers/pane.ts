@@ -67,8 +67,8 @@ export const paneHandlers: HandlerTable = {
     for (const f of s.floating) if (f.visible) out[String(f.pane)] = { x: f.x, y: f.y, w: f.w, h: f.h };
     return { rects: out };
   },
-  'pane/split': (p, { server }) => split(server, p),
-  'pane/launch': (p, { server }) => split(server, p),
+  'pane/split': (p, { server, client }) => split(server, p, client.user),
+  'pane/launch': (p, { server, client }) => split(server, p, client.user),
   'pane/focus': (p, { server }) => {
     let target = server.pane(p.pane, p.session);
     const s = server.sessionOf(target);
@@ -285,7 +285,7 @@ type SplitParams = {
   cwd?: string | undefined;
 };
 
-function split(server: PaneServer, p: SplitParams) {
+function split(server: PaneServer, p: SplitParams, creator: string) {
   const s = p.pane === undefined ? server.session(p.session) : server.sessionOf(server.pane(p.pane));
   const anchor = p.pane === undefined ? (s.focused !== null && leaves(s.layout).includes(s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null)) : server.pane(p.pane).n;
   if (anchor !== null && isFloating(s, anchor)) throw faults.failed(`pane ${anchor} is floating; tile it before splitting`);
@@ -301,6 +301,7 @@ function split(server: PaneServer, p: SplitParams) {
       owner: p.owner,
       attrs: p.attrs,
       cwd: p.cwd ?? anchorPane?.cwd,
+      creator,
     },
     { cols: 80, rows: 24 },
   );

@@ -40,10 +40,10 @@ export function killSession(server: PaneServer, s: Session): void {
 }
 
 export const sessionHandlers: HandlerTable = {
-  'session/new': (p, { server }) => {
+  'session/new': (p, { server, client }) => {
     const s = makeSession(server, p.name, p.viewport);
     try {
-      const pane = createPane(server, s, { ...(p.pane ?? {}), launch: p.launch, cwd: p.cwd }, s.viewport);
+      const pane = createPane(server, s, { ...(p.pane ?? {}), launch: p.launch, cwd: p.cwd, creator: client.user }, s.viewport);
       s.layout = { type: 'leaf', pane: pane.n };
       s.focused = pane.n;
     } catch (e) {
@@ -91,7 +91,7 @@ export const sessionHandlers: HandlerTable = {
     const s = server.session(p.session);
     return { version: 1 as const, session: structuredClone(s), panes: structuredClone(server.panesOf(s)) };
   },
-  'session/restore': (p, { server }) => {
+  'session/restore': (p, { server, client }) => {
     const snap = p.snapshot;
     const s = makeSession(server, p.name ?? uniqueRestoreName(server, snap.session.name), snap.session.viewport);
     // Old pane numbers map to new ones: numbers are never reused within a server's life.
@@ -112,6 +112,7 @@ export const sessionHandlers: HandlerTable = {
             kind: was.kind,
             owner: was.owner,
             attrs: was.attrs,
+            creator: client.user,
           },
           { cols: was.cols, rows: was.rows },
         );

@@ -18,6 +18,21 @@ export interface NewPaneSpec {
   owner?: string | undefined;
   attrs?: Record<string, string> | undefined;
   cwd?: string | undefined;
+  /** Server-internal: the user of the connection that asked for the pane (never read from a request). */
+  creator?: string | undefined;
+  /** Server-internal: whose identity the pane's programs carry, decided by a contributor's `spec`. */
+  identity?: PaneIdentity | undefined;
+}
+
+/** Whose identity a pane's programs carry, and the sandbox they were launched in (agents, issue 11). */
+export interface PaneIdentity {
+  agent: string;
+  /** The agent's own (agent-kind) pane, whose state the observer follows. */
+  agentPane: boolean;
+  /** `bubblewrap`, or `unsandboxed: WHY`. */
+  sandbox?: string;
+  /** The sandbox settings it was launched with (an edited .access is pending until the next launch). */
+  stamp?: string;
 }
 
 /**
@@ -28,6 +43,8 @@ export interface NewPaneSpec {
 export interface PaneContributor {
   spec?(server: PaneServer, session: Session, spec: NewPaneSpec): NewPaneSpec;
   env?(server: PaneServer, pane: Pane, env: Record<string, string>): Record<string, string>;
+  /** Told once the model entry exists and before its program starts (records server-side facts about it). */
+  created?(server: PaneServer, pane: Pane, spec: NewPaneSpec): void;
 }
 export const paneContributors: PaneContributor[] = [];
 
@@ -68,6 +85,7 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
     createdAt: Date.now(),
   };
   server.panes.set(n, pane);
+  for (const c of paneContributors) c.created?.(server, pane, spec);
   if (kind === 'terminal' || kind === 'agent') {
     try {
       startTerminal(server, pane);

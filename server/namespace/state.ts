@@ -115,6 +115,11 @@ export class Namespace {
     if (f.intercepting !== undefined) setInterceptor(this.server, f.intercepting, null);
   }
 
+  /** The handles a connection holds open (access re-checks walk them). */
+  fidsOf(client: string): Fid[] {
+    return [...(this.fids.get(client)?.values() ?? [])];
+  }
+
   openFids(): number {
     let n = 0;
     for (const m of this.fids.values()) n += m.size;
@@ -183,6 +188,10 @@ export class Namespace {
       case 'session/closed':
         this.focus.delete(d.session as string);
         return this.logLine(null, 'session-close', field(d.name as string));
+      case 'agent/denied': {
+        // Every refusal of an agent is a pane operation refused: one line, `- denied NAME METHOD REASON`.
+        return this.logLine(null, 'denied', `${field(d.name as string)} ${d.method as string} ${d.reason as string}`);
+      }
       case 'client/attached':
       case 'client/detached': {
         const verb = event === 'client/attached' ? 'attach' : 'detach';

@@ -113,7 +113,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/log', type: 'file', stream: true, mode: RO, feed: (c) => c.ns.log,
     doc: 'Every pane operation on the server, one line each: ID OP TEXT (ID is - when no pane).',
-    read: 'a growing file of new, close, exit, restart, exec, tag, focus, zoom, session-new, session-close, attach, detach; a handle’s read blocks for the next',
+    read: 'a growing file of new, close, exit, restart, exec, tag, focus, zoom, session-new, session-close, attach, detach, denied; a handle’s read blocks for the next',
     write: '',
   },
   {

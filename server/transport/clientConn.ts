@@ -52,6 +52,8 @@ export class ClientConn {
     readonly server: PaneServer,
     readonly transport: Transport,
     private readonly authorize: Authorizer,
+    /** False on an endpoint whose authorizer alone says who connects (an agent's own socket): hello tokens are not looked at. */
+    private readonly tokensHonoured = true,
   ) {
     this.user = server.user;
     this.sink = {
@@ -172,7 +174,7 @@ export class ClientConn {
     if (h.data.protocol !== PROTOCOL_VERSION) {
       return this.protocolError(id, 'version-mismatch', `client speaks protocol ${h.data.protocol}; this server speaks ${PROTOCOL_VERSION}`);
     }
-    const byToken = h.data.token === undefined ? undefined : tokenAuthorities.get(this.server)?.({ token: h.data.token, capabilities: h.data.capabilities });
+    const byToken = h.data.token === undefined || !this.tokensHonoured ? undefined : tokenAuthorities.get(this.server)?.({ token: h.data.token, capabilities: h.data.capabilities });
     const grant = byToken ?? this.authorize({ token: h.data.token, capabilities: h.data.capabilities });
     if (typeof grant === 'string') {
       this.fail(id, new PaneFault('unauthorized', grant));

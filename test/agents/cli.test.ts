@@ -41,7 +41,7 @@ describe('pane agent / finger / access / mail on the command line', () => {
   it('refuses, as the agent, what its .access forbids: exit 1, a denied message and a line in its log', () => {
     const r = s.pane(['close', '-t', '1'], { env: agentEnv('ada') });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^pane: denied: agent ada may not write pane 1 \(com\.pane\.terminal\) with pane\/close/);
+    expect(r.stderr).toMatch(/^pane: denied: ada's \.access panes\.write does not include pane 1; agent ada may not write pane 1 \(com\.pane\.terminal\) with pane\/close/);
     expect(s.pane(['ls']).stdout).toMatch(/com\.pane\.terminal/);
     expect(fs.readFileSync(path.join(dataDir(), 'agents', 'ada', 'log'), 'utf8')).toMatch(/denied pane\/close/);
     const stop = s.pane(['server', 'stop'], { env: agentEnv('ada') });

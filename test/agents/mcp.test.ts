@@ -62,7 +62,7 @@ describe('pane mcp', () => {
     expect(textOf(await call('send_input', { pane: n, text: 'hello cat' }))).toMatch(/^sent \d+ bytes to pane/);
     const r = await call('send_input', { pane: 1, text: 'echo hacked' });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/^denied: agent ada may not write pane 1/);
+    expect(textOf(r)).toMatch(/^denied: ada's \.access panes\.write does not include pane 1; agent ada may not write pane 1/);
     expect(fs.readFileSync(path.join(s.dir, '.local/share/pane/agents/ada/log'), 'utf8')).toMatch(/denied pane\/input/);
   });
 

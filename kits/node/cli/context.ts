@@ -2,7 +2,7 @@
 // socket, a lazily opened server connection, and the -t default rule.
 import type { PaneRef } from '../../protocol/ids';
 import { PANE_REF, str, type ParsedArgs } from './args';
-import { UsageError } from './errors';
+import { OpError, UsageError } from './errors';
 import { connectWire } from './reach';
 import type { WireClient } from './wire';
 
@@ -29,8 +29,28 @@ export class CommandContext {
 
   /** The server connection, opened on first use (help and usage errors never connect). */
   connect(): Promise<WireClient> {
-    this.client ??= connectWire(this.socketPath, undefined, this.agentToken());
+    if (!this.client) {
+      try {
+        this.client = connectWire(this.socketPath, undefined, this.identityToken());
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
     return this.client;
+  }
+
+  /**
+   * The token every view (CLI, mount, MCP) connects with. In an agent's environment
+   * ($PANE_AGENT set) a missing $PANE_TOKEN is refused rather than silently acting
+   * as the human, whose connection has no .access to limit it.
+   */
+  identityToken(): string | undefined {
+    const agent = this.io.env.PANE_AGENT;
+    const t = this.io.env.PANE_TOKEN;
+    if (agent !== undefined && agent !== '' && (t === undefined || t === '')) {
+      throw new OpError(`this is agent ${agent}'s environment ($PANE_AGENT) but $PANE_TOKEN is not set: refusing to act as the human; run it from the agent's pane, or unset PANE_AGENT if you are the person`);
+    }
+    return this.agentToken();
   }
 
   /**

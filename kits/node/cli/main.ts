@@ -12,6 +12,7 @@ import { sessionCommands } from './commands/sessions';
 import { streamCommands } from './commands/streams';
 import { withNamespace } from './nsCommands';
 import { tagCommands } from './commands/tags';
+import { sandboxCommands } from './commands/sandbox';
 import { CommandContext, type CliIo } from './context';
 import { EXIT, NoServerError, UsageError, exitCodeOf, messageOf } from './errors';
 import { commandHelp, generalHelp, suggest } from './help';
@@ -33,6 +34,7 @@ export function commandTable(hook: ServeHook): CommandSpec[] {
     ...serverCommands(hook),
     ...agentCommands,
     ...awarenessCommands,
+    ...sandboxCommands,
   ]);
   table.push({
     command: 'help',

@@ -29,7 +29,7 @@ export const mountCommand: CommandSpec = {
     await ctx.connect(); // no server: exit 3 before any process is started
     if (bool(a, 'foreground')) {
       const { serveMount } = await import('../fuse/serve');
-      const m = await serveMount(dir, ctx.socketPath, () => ctx.out(`ready ${dir} ${process.pid}`)).catch((e: Error) => {
+      const m = await serveMount(dir, ctx.socketPath, () => ctx.out(`ready ${dir} ${process.pid}`), ctx.identityToken()).catch((e: Error) => {
         throw new OpError(e.message);
       });
       const onSignal = () => void m.stop();

@@ -22,13 +22,14 @@ export interface MountResult {
 }
 
 /** Mounts the namespace of the server at `socketPath` on `dir`; `ready` is called once it is served. */
-export async function serveMount(dir: string, socketPath: string, ready: () => void): Promise<MountResult> {
+/** `token`: the agent's, when an agent mounts, so every file operation is the agent's and its .access holds. */
+export async function serveMount(dir: string, socketPath: string, ready: () => void, token?: string): Promise<MountResult> {
   const Fuse = loadFuse();
   if (typeof Fuse === 'string') throw new Error(Fuse);
   const stale = clearStale(dir);
   if (stale) throw new Error(stale);
   fs.mkdirSync(dir, { recursive: true });
-  const conn = await connectCli(socketPath, { client: { name: 'pane-mount', kind: 'cli' } });
+  const conn = await connectCli(socketPath, { client: { name: 'pane-mount', kind: 'cli' }, ...(token ? { token } : {}) });
   const ops = makeFuseOps(conn);
   // fuse-native builds its -o string from a fixed list; ours go through the one hook it has.
   const fuse = new Fuse(dir, ops, { timeout: false }) as FuseInstance & { _fuseOptions(): string };

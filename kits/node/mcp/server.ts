@@ -160,7 +160,7 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
 
 /** `pane mcp`: connects as the running agent and serves MCP on stdin/stdout until stdin closes. */
 export async function serveMcp(ctx: CommandContext): Promise<number> {
-  const token = ctx.agentToken();
+  const token = ctx.identityToken();
   const c = await connectCli(ctx.socketPath, { client: { name: 'pane-mcp', kind: 'agent' }, ...(token ? { token } : {}) });
   const mcp = buildMcpServer(c, c.welcome?.user ?? 'the human');
   const transport = new StdioServerTransport();

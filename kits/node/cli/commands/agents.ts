@@ -92,10 +92,13 @@ export const agentCommands: CommandSpec[] = [
       { name: 'vertical', short: 'v', type: 'bool', doc: 'stack below instead of beside' },
     ],
     positionals: [{ name: 'NAME' }],
+    program: true,
+    notes: ['`pane agent run NAME -- PROGRAM ARGS...` runs any program as the agent, in its sandbox (a shell can be an agent: `pane agent run ada -- bash`).'],
     async run(ctx, a) {
       const pane = ctx.target(a);
       const cwd = str(a, 'cwd');
       const r = await (await ctx.connect()).call('agent/launch', {
+        ...(a.program ? { program: a.program as string[] } : {}),
         ...(a.positionals[0] !== undefined ? { name: a.positionals[0] } : {}),
         ...(str(a, 'app') !== undefined ? { app: str(a, 'app') } : {}),
         ...(pane !== undefined ? { pane } : {}),
@@ -136,6 +139,7 @@ export const agentCommands: CommandSpec[] = [
     notes: [
       '.access is JSON in the agent’s home; every field is optional: {"capabilities": ["read","write","attach"], "panes": {"read": ["*"], "write": ["self"]}, "namespace": {"read": ["/pane/**"], "write": ["/pane/self/**"]}, "commands": {"allow": ["*"], "deny": ["server/stop"]}}.',
       'Pane selectors: * | self | N | HOST:N | sig:GLOB | session:NAME | agent:NAME. A file with any error grants nothing until fixed.',
+      '"sandbox": {"write": [PATHS], "denyRead": [PATHS], "network": [HOSTS], "unsandboxed": "refuse"|"allow"} shapes the OS sandbox its panes run in; an edit applies at the next launch (shown as pending).',
     ],
     async run(ctx, a) {
       const name = a.positionals[0] ?? ctx.io.env.PANE_AGENT;

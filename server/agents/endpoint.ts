@@ -1,0 +1,52 @@
+// Each sandboxed agent's way to pane: a unix socket in its own home that speaks as
+// that agent, whatever the hello says (tokens are not looked at). The person's
+// socket is hidden inside the sandbox, so this is the only door, and it opens
+// only onto the agent's own .access.
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { SocketTransport } from '../../kits/node/socketTransport';
+import { ClientConn } from '../transport/clientConn';
+import { agentGrant } from './accessCheck';
+import type { AgentService } from './service';
+
+const endpoints = new WeakMap<AgentService, Map<string, net.Server>>();
+
+/** The agent's socket path: in its home, where its sandbox may reach it. */
+export function endpointPath(svc: AgentService, name: string): string {
+  return path.join(svc.store.home(name), 'pane.sock');
+}
+
+/** Listens on the agent's socket (once per agent per server) and returns its path. */
+export function ensureEndpoint(svc: AgentService, name: string): string {
+  const file = endpointPath(svc, name);
+  let all = endpoints.get(svc);
+  if (!all) {
+    endpoints.set(svc, (all = new Map()));
+    const mine = all;
+    svc.server.onStop(() => {
+      for (const [n, srv] of mine) {
+        srv.close();
+        fs.rmSync(endpointPath(svc, n), { force: true });
+      }
+      mine.clear();
+    });
+  }
+  if (all.has(name) && fs.existsSync(file)) return file;
+  all.get(name)?.close();
+  // A socket file left by an earlier server (or removed by the agent) is replaced.
+  fs.rmSync(file, { force: true });
+  const srv = net.createServer((sock) => {
+    new ClientConn(svc.server, new SocketTransport(sock, 'unix'), (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), false);
+  });
+  srv.on('error', (e) => svc.store.log(name, `its pane socket ${file} failed: ${e.message}`));
+  // Node binds a unix socket synchronously inside listen(): the path exists before the program starts.
+  const old = process.umask(0o177);
+  try {
+    srv.listen(file);
+  } finally {
+    process.umask(old);
+  }
+  all.set(name, srv);
+  return file;
+}

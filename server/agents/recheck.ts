@@ -1,0 +1,51 @@
+// Re-checks what an agent's connections hold open when its .access changes:
+// attached PTY streams and namespace handles (an `event` interceptor among them)
+// that the new file no longer grants are ended, each with a refusal in the
+// agent's log and /pane/log — a right taken away is gone at once, not at the next open.
+import type { ParsedAccess } from './access';
+import { namespaceOf } from '../namespace/state';
+import type { ClientConn } from '../transport/clientConn';
+import { accessChecker } from './accessCheck';
+import type { AgentService } from './service';
+
+/** How often open streams are compared with the .access in force: the service re-reads a changed file at most this often. */
+export const ACCESS_RECHECK_MS = 500;
+
+export function watchAccessChanges(svc: AgentService): () => void {
+  const seen = new WeakMap<ClientConn, ParsedAccess>();
+  const timer = setInterval(() => {
+    for (const client of svc.server.clients) {
+      const name = svc.agentCaller(client.user);
+      if (name === null) continue;
+      const parsed = svc.access(name);
+      if (seen.get(client) === parsed) continue;
+      seen.set(client, parsed);
+      recheck(svc, name, client);
+    }
+  }, ACCESS_RECHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Ends the streams and handles of one connection that its agent's .access no longer allows. */
+export function recheck(svc: AgentService, name: string, client: ClientConn): void {
+  const check = accessChecker(svc, name);
+  const allowed = (method: string, params: Record<string, unknown>) => {
+    try {
+      check(method, params);
+      return true;
+    } catch {
+      return false; // the checker logged and published the refusal
+    }
+  };
+  for (const n of [...client.attached]) {
+    if (allowed('pty/attach', { pane: n })) continue;
+    svc.server.terminals.get(n)?.detach(client.sink.id);
+    client.attached.delete(n);
+    svc.server.publish('client/detached', { client: client.id, name: client.name, pane: n });
+  }
+  const ns = namespaceOf(svc.server);
+  for (const f of ns.fidsOf(client.id)) {
+    if (!allowed('ns/open', { path: f.path, mode: f.mode })) ns.closeFid(f);
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { AccessSchema } from '../../kits/protocol/agent';
+import { keepTerminal } from '../../kits/node/cli/commands/sandbox';
+import { sandboxSettings } from './sandbox';
+import { typable, type AgentService } from './service';
+
+// The parts of a service the settings read: where homes, data and the socket are.
+const svc = {
+  options: { dataDir: '/h/.local/share/pane' },
+  store: { home: (n: string) => `/h/.local/share/pane/agents/${n}` },
+  server: { env: { HOME: '/h' }, socketPath: '/run/user/1/pane/pane.sock' },
+} as unknown as AgentService;
+
+describe('sandbox settings from .access', () => {
+  it('lets it write its project, home and extra paths, never its account files, and hides state, socket and secrets', () => {
+    const access = AccessSchema.parse({ sandbox: { write: ['~/.npm'], network: ['example.org'] } });
+    const s = sandboxSettings(svc, 'ada', access, '/src/shop');
+    expect(s.filesystem.allowWrite).toEqual(['/src/shop', '/h/.local/share/pane/agents/ada', '/h/.npm']);
+    expect(s.filesystem.denyWrite).toContain('/h/.local/share/pane/agents/ada/.access');
+    expect(s.filesystem.denyRead).toEqual(expect.arrayContaining(['/h/.local/share/pane', '/run/user/1/pane/pane.sock', '/h/.ssh']));
+    expect(s.filesystem.allowRead[0]).toBe('/h/.local/share/pane/agents/ada');
+    expect(s.network.allowedDomains).toEqual(['example.org']);
+  });
+
+  it('does not make the person’s home or / writable because an agent was started there', () => {
+    const access = AccessSchema.parse({});
+    expect(sandboxSettings(svc, 'ada', access, '/h').filesystem.allowWrite).toEqual(['/h/.local/share/pane/agents/ada']);
+    expect(sandboxSettings(svc, 'ada', access, '/').filesystem.allowWrite).toEqual(['/h/.local/share/pane/agents/ada']);
+  });
+});
+
+describe('what reaches a terminal', () => {
+  it('keeps the pane as the sandboxed program’s terminal (no bubblewrap --new-session)', () => {
+    expect(keepTerminal("bwrap --new-session --die-with-parent -- bash -c 'x'")).toBe("bwrap --die-with-parent -- bash -c 'x'");
+    expect(keepTerminal("/usr/bin/bwrap --new-session -- x")).toBe('/usr/bin/bwrap -- x');
+  });
+
+  it('types text without control bytes: line ends become spaces, ^C, ESC and C1 go', () => {
+    expect(typable('one\r\ntwo\rthree\x03\x1b[2J\x9bX\tend')).toBe('one two three[2JX end');
+  });
+});

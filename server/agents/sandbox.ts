@@ -1,0 +1,135 @@
+// The OS sandbox an agent's panes run in, built from its .access: the settings
+// @anthropic-ai/sandbox-runtime takes (bubblewrap on Linux), the launch that runs
+// the program through `pane sandbox`, and whether a sandbox can run here at all.
+// The .access is read at launch: an edit applies to the next launch (shown as pending).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Access } from '../../kits/protocol/agent';
+import { PaneFault } from '../../kits/protocol/error';
+import type { LaunchSpec } from '../../kits/protocol/model';
+import { ensureEndpoint } from './endpoint';
+import { paneEntry, which } from './panes';
+import type { AgentService } from './service';
+
+/** How long the one-time probe of bubblewrap may take before we call it unusable. */
+const PROBE_MS = 5_000;
+
+const probes = new Map<string, string | null>();
+
+/** Why no sandbox can run here (null: one can). Probed once per PATH: bubblewrap present, and user + network namespaces allowed. */
+export function sandboxUnavailable(pathVar: string | undefined): string | null {
+  const key = pathVar ?? '';
+  const known = probes.get(key);
+  if (known !== undefined) return known;
+  let why: string | null = null;
+  if (process.platform === 'darwin') why = which('sandbox-exec', pathVar ?? '/usr/bin') ? null : 'sandbox-exec is missing';
+  else if (process.platform !== 'linux') why = `no sandbox for ${process.platform}`;
+  else {
+    const bwrap = which('bwrap', pathVar);
+    if (!bwrap) why = 'bubblewrap (bwrap) is not installed (Debian: apt install bubblewrap)';
+    else {
+      const r = spawnSync(bwrap, ['--unshare-user', '--unshare-net', '--unshare-pid', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', 'true'], { timeout: PROBE_MS, encoding: 'utf8' });
+      if (r.status !== 0) why = `bubblewrap cannot make user/network namespaces here (${(r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0]})`;
+    }
+  }
+  probes.set(key, why);
+  return why;
+}
+
+/** `~/x` under the person's home; anything else as written. */
+function expand(p: string, home: string): string {
+  return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
+}
+
+export interface SandboxSettings {
+  network: { allowedDomains: string[]; deniedDomains: string[]; allowAllUnixSockets: boolean };
+  filesystem: { denyRead: string[]; allowRead: string[]; allowWrite: string[]; denyWrite: string[] };
+}
+
+/**
+ * The runtime settings for agent `name` working in `cwd`: writes to cwd (unless it
+ * is the person's home or /), its home and temp dir; its account files read-only;
+ * pane's state, other agents' homes and the person's socket hidden; network only
+ * to the hosts .access lists. Unix sockets stay allowed so `pane` reaches the
+ * agent's own socket (the person's is hidden, and the network namespace is its own).
+ */
+export function sandboxSettings(svc: AgentService, name: string, access: Access, cwd: string): SandboxSettings {
+  const human = svc.server.env.HOME ?? os.homedir();
+  const home = svc.store.home(name);
+  const data = svc.options.dataDir;
+  const write = [home, ...access.sandbox.write.map((p) => expand(p, human))];
+  if (cwd !== human && cwd !== '/' && !data.startsWith(cwd + path.sep)) write.unshift(cwd);
+  const hidden = [data, ...access.sandbox.denyRead.map((p) => expand(p, human))];
+  if (svc.server.socketPath) hidden.push(svc.server.socketPath);
+  return {
+    network: { allowedDomains: [...access.sandbox.network], deniedDomains: [], allowAllUnixSockets: true },
+    filesystem: {
+      denyRead: hidden,
+      // Inside pane's hidden state: its own home, and the shims and hook settings its programs run.
+      allowRead: [home, path.join(data, 'bin'), path.join(data, 'claude-settings.json')],
+      allowWrite: write,
+      // What makes the account (and what the server files for it) is not the agent's to edit.
+      denyWrite: ['.access', '.token', '.project', '.app', 'log', 'Maildir', 'pane.sock'].map((f) => path.join(home, f)),
+    },
+  };
+}
+
+/** What of an .access shapes a launch's sandbox: an edit that changes it is pending for panes launched before. */
+export function sandboxStamp(access: Access): string {
+  return JSON.stringify(access.sandbox);
+}
+
+/** Lines for `pane access NAME`: each running pane of the agent whose sandbox predates the .access in force. */
+export function pendingLines(svc: AgentService, name: string): string[] {
+  const now = sandboxStamp(svc.access(name).access);
+  const lines: string[] = [];
+  for (const [n, id] of svc.identity) {
+    if (id.agent !== name || id.stamp === undefined) continue;
+    if (id.sandbox !== 'bubblewrap') lines.push(`UNSANDBOXED: pane ${n} runs without a sandbox (${id.sandbox?.replace(/^unsandboxed: /, '') ?? 'unknown'})`);
+    if (id.stamp !== now) lines.push(`pending: pane ${n} runs with the sandbox of its launch; this .access applies at its next launch`);
+  }
+  return lines;
+}
+
+export interface SandboxLaunch {
+  launch: LaunchSpec;
+  /** `bubblewrap`, or `unsandboxed: WHY`. */
+  mode: string;
+  /** The settings in force, to tell an edited .access apart (pending until the next launch). */
+  stamp: string;
+}
+
+/**
+ * Wraps an agent pane's program in its sandbox. Where no sandbox can run, goes on
+ * unsandboxed only if the .access says `unsandboxed: "allow"`, else throws a typed refusal.
+ */
+export function sandboxLaunch(svc: AgentService, name: string, launch: LaunchSpec, cwd: string): SandboxLaunch {
+  const { access, errors } = svc.access(name);
+  const settings = sandboxSettings(svc, name, access, cwd);
+  const stamp = sandboxStamp(access);
+  const entry = paneEntry(svc);
+  const why = errors.length > 0 ? null : (sandboxUnavailable(svc.server.env.PATH ?? process.env.PATH) ?? (entry ? null : 'the pane command (dist/pane.mjs) was not found to start the sandbox'));
+  if (why !== null) {
+    if (access.sandbox.unsandboxed !== 'allow') {
+      svc.store.log(name, `launch refused: no sandbox can run here (${why}) and .access sandbox.unsandboxed is "refuse"`);
+      throw new PaneFault('failed', `no sandbox can run here: ${why}; ${name}'s .access sandbox.unsandboxed is "refuse" (set it to "allow" to run unsandboxed)`, { reason: 'unsandboxed', subject: name });
+    }
+    svc.store.log(name, `launch UNSANDBOXED: ${why}`);
+    return { launch, mode: `unsandboxed: ${why}`, stamp };
+  }
+  const tmp = path.join(svc.store.home(name), 'tmp');
+  fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  ensureEndpoint(svc, name);
+  return {
+    launch: {
+      ...launch,
+      program: process.execPath,
+      args: [entry!, 'sandbox', '--settings', JSON.stringify(settings), '--', launch.program, ...launch.args],
+      env: { ...(launch.env ?? {}), PANE_AGENT_TMPDIR: tmp },
+    },
+    mode: 'bubblewrap',
+    stamp,
+  };
+}

@@ -1,0 +1,152 @@
+// An agent's shell in its OS sandbox, for real: `pane serve`, `pane agent run ada
+// -- bash` through the built CLI, bubblewrap underneath. Inside, the kernel holds
+// the .access: no writes outside its paths, hidden paths stay hidden, the person's
+// socket cannot be reached — and `pane` still works, as ada and only as ada.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxUnavailable } from '../../server/agents/sandbox';
+import { agentHarness } from '../agents/helpers';
+import { buildOnce, serve, type Served } from '../cli/harness';
+
+const why = sandboxUnavailable(process.env.PATH);
+
+let s: Served;
+let shell: number;
+let human: string;
+let project: string;
+let seq = 0;
+
+/** Runs one command line in the agent's shell and returns its output (between the echoed line and the marker). */
+async function inside(cmd: string): Promise<{ out: string; status: number }> {
+  const mark = `M${++seq}X`;
+  const r = s.pane(['send', '-t', String(shell), `${cmd}; echo ${mark}=$?`]);
+  expect(r.stderr).toBe('');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const body = s.pane(['cat', `/${shell}/body`]).stdout;
+    const m = new RegExp(`${mark}=([0-9]+)`).exec(body);
+    if (m) {
+      const before = body.slice(0, m.index);
+      const out = before.slice(before.lastIndexOf(`${mark}=$?`) + `${mark}=$?`.length);
+      return { out: out.trim(), status: Number(m[1]) };
+    }
+    if (Date.now() > deadline) throw new Error(`no ${mark} from the agent's shell; it shows:\n${body.slice(-1500)}`);
+    await new Promise((res) => setTimeout(res, 150));
+  }
+}
+
+describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: ${why})` : ''}`, () => {
+  beforeAll(async () => {
+    buildOnce();
+    s = await serve();
+    human = s.dir;
+    project = path.join(s.dir, 'proj');
+    fs.mkdirSync(project);
+    fs.mkdirSync(path.join(human, '.ssh'), { mode: 0o700 });
+    fs.writeFileSync(path.join(human, '.ssh', 'id_ed25519'), 'SECRET-KEY\n');
+    expect(s.pane(['agent', 'add', 'ada', '--project', project]).status).toBe(0);
+    expect(s.pane(['agent', 'add', 'bob', '--plan', 'BOBS-PLAN']).status).toBe(0);
+    const r = s.pane(['agent', 'run', 'ada', '--', 'bash', '--norc', '--noprofile']);
+    expect(r.stderr).toBe('');
+    shell = Number(r.stdout.trim().split(':').pop());
+    await inside('true');
+  }, 120_000);
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('says in its tag attrs and in `pane access` that it runs under bubblewrap', () => {
+    expect(s.pane(['cat', `/${shell}/attrs`]).stdout).toMatch(/agent\.sandbox.*bubblewrap/);
+    const access = s.pane(['access', 'ada']).stdout;
+    expect(access).toMatch(/sandbox: +its programs run under bubblewrap/);
+    expect(access).toMatch(/network: +only api\.anthropic\.com/);
+  });
+
+  it('cannot write outside its project, home and temp dir', async () => {
+    expect((await inside(`echo ok > ${project}/inside.txt`)).status).toBe(0);
+    expect(fs.readFileSync(path.join(project, 'inside.txt'), 'utf8')).toBe('ok\n');
+    const out = await inside(`echo pwned > ${human}/outside.txt`);
+    expect(out.status).not.toBe(0);
+    expect(out.out).toMatch(/Read-only file system|Permission denied/);
+    expect(fs.existsSync(path.join(human, 'outside.txt'))).toBe(false);
+    // Its own account files are not its to edit: no granting itself more.
+    const home = path.join(human, '.local/share/pane/agents/ada');
+    expect((await inside(`echo '{}' > ${home}/.access`)).status).not.toBe(0);
+    expect((await inside(`echo x > $TMPDIR/t && echo tmp-ok`)).out).toContain('tmp-ok');
+  });
+
+  it('cannot read a denied path: ~/.ssh, pane’s state, another agent’s home', async () => {
+    const key = await inside(`cat ${human}/.ssh/id_ed25519`);
+    expect(key.status).not.toBe(0);
+    expect(key.out).not.toContain('SECRET-KEY');
+    const plan = await inside(`cat ${human}/.local/share/pane/agents/bob/.plan`);
+    expect(plan.status).not.toBe(0);
+    expect(plan.out).not.toContain('BOBS-PLAN');
+  });
+
+  it('cannot connect to the person’s socket', async () => {
+    const r = await inside(`pane --socket ${s.socket} ls`);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toMatch(/no pane server|refused|denied|ENOENT|ECONNREFUSED/i);
+    const raw = await inside(`node -e "require('net').connect('${s.socket}').on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`);
+    expect(raw.out).not.toContain('CONNECTED');
+    expect(raw.status).not.toBe(0);
+  });
+
+  it('can use `pane` as itself: its own requests work, and its .access holds', async () => {
+    const ls = await inside('pane ls');
+    expect(ls.status).toBe(0);
+    expect(ls.out).toMatch(/com\.pane\.ai\.agent\.ada/);
+    expect((await inside(`pane plan ada 'from-the-sandbox'`)).status).toBe(0);
+    expect(s.pane(['plan', 'ada']).stdout).toMatch(/from-the-sandbox/);
+    const close = await inside('pane close -t 1');
+    expect(close.status).not.toBe(0);
+    expect(close.out).toMatch(/denied: ada's \.access panes\.write does not include pane 1/);
+    // Even with another agent's name and no token, its socket speaks as ada.
+    const bob = await inside('PANE_TOKEN= PANE_AGENT= pane plan bob stolen');
+    expect(bob.status).not.toBe(0);
+    expect(s.pane(['plan', 'bob']).stdout).toMatch(/BOBS-PLAN/);
+  });
+
+  it('shows a .access edit as pending until the next launch', async () => {
+    const file = path.join(human, '.local/share/pane/agents/ada/.access');
+    const a = JSON.parse(fs.readFileSync(file, 'utf8'));
+    a.sandbox.network = ['example.org'];
+    fs.writeFileSync(file, JSON.stringify(a));
+    const deadline = Date.now() + 10_000;
+    let out = '';
+    while (Date.now() < deadline && !/pending/.test(out)) {
+      out = s.pane(['access', 'ada']).stdout;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    expect(out).toMatch(new RegExp(`pending: pane ${shell} runs with the sandbox of its launch; this \\.access applies at its next launch`));
+  });
+});
+
+describe('where no sandbox can run (no bubblewrap on the server’s PATH)', () => {
+  it('refuses an agent launch unless its .access allows it, and then says "unsandboxed" in the tag and /pane/log', async () => {
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-nobwrap-'));
+    fs.symlinkSync('/bin/cat', path.join(bin, 'cat'));
+    const h = await agentHarness({ env: { PATH: bin, HOME: bin, LANG: 'C.UTF-8' } });
+    try {
+      const c = await h.connect();
+      await c.call('agent/add', { name: 'ada' });
+      await c.call('agent/add', { name: 'bob', access: { sandbox: { unsandboxed: 'allow' } } });
+      const launch = { program: '/bin/cat', args: [] };
+      const e = (await c.call('pane/split', { kind: 'agent', attrs: { agent: 'ada' }, launch }).catch((x: Error) => x)) as Error;
+      expect(e.message).toMatch(/no sandbox can run here: bubblewrap \(bwrap\) is not installed.*ada's \.access sandbox\.unsandboxed is "refuse"/);
+      const r = await c.call('pane/split', { kind: 'agent', attrs: { agent: 'bob' }, launch });
+      const p = await c.call('pane/get', { pane: r.pane });
+      expect(p.tag.name).toBe('bob [unsandboxed]');
+      expect(p.attrs['agent.sandbox']).toMatch(/^unsandboxed: bubblewrap/);
+      expect((await c.call('ns/read', { path: '/log', count: 1 << 20 })).data).toMatch(new RegExp(`^${r.pane} new .*\\[unsandboxed\\]`, 'm'));
+      expect((await c.call('agent/access', { name: 'bob' })).summary.join('\n')).toMatch(new RegExp(`UNSANDBOXED: pane ${r.pane} runs without a sandbox`));
+      expect(fs.readFileSync(path.join(h.svc.store.home('bob'), 'log'), 'utf8')).toMatch(/launch UNSANDBOXED: bubblewrap/);
+    } finally {
+      await h.close();
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});

@@ -17,6 +17,7 @@ import { ScreenHost } from './pty/screenHost';
 import { ClientConn } from './transport/clientConn';
 import { listenUnix } from './transport/unixServer';
 import { listenHttp } from './transport/wsServer';
+import { removeIntegrationFiles } from './shell/integration';
 
 export interface StartOptions {
   /** Unix socket path; null for none (in-memory only); default $XDG_RUNTIME_DIR/pane/default.sock. */
@@ -68,6 +69,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.ringBytes !== undefined ? { ringBytes: o.ringBytes } : {}),
     ...(o.maxTerminals !== undefined ? { maxTerminals: o.maxTerminals } : {}),
   });
+  server.onStop(removeIntegrationFiles);
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   namespaceOf(server);
   attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });

@@ -4,11 +4,24 @@ import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
 import { faults } from '../../kits/protocol/error';
-import type { BodyKind, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import { exitLabel } from '../../kits/protocol/exitLabel';
+import type { BodyKind, ExitStatus, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import { Terminal } from '../pty/terminal';
 import type { PaneServer } from '../paneServer';
+import { integrate } from '../shell/integration';
 import { leaves, rects, removeLeaf } from './layout';
+import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
 import { tagWords, vocabularyFor } from './vocabulary';
+
+/**
+ * Written into a pane's stream when its program ends and the pane stays: leave the
+ * alternate screen (a killed vim's screen would hide the message), stop mouse and
+ * focus reports and bracketed paste (the dead program asked for them; nothing
+ * reads them now), show the cursor, reset colours.
+ */
+const EXIT_RESET = '\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[0m';
+/** Enter, as a terminal sends it: the key that reruns a dead pane's program. */
+const ENTER = new Set(['\r', '\n', '\r\n']);
 
 export interface NewPaneSpec {
   launch?: LaunchSpec | undefined;
@@ -43,7 +56,8 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   }
   const explicit = spec.launch !== undefined;
   const launch: LaunchSpec = spec.launch ?? { program: server.shell, args: [] };
-  const cwd = resolveCwd(spec.launch?.cwd ?? spec.cwd);
+  // Where the user is: the given cwd, else the focused pane's (as its shell reports it now), else $HOME.
+  const cwd = resolveCwd(spec.launch?.cwd ?? spec.cwd ?? focusedCwd(server, session));
   const n = server.allocN();
   const vocabulary = vocabularyFor(kind);
   const pane: Pane = {
@@ -69,10 +83,12 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   };
   server.panes.set(n, pane);
   if (kind === 'terminal' || kind === 'agent') {
+    trackPane(server, pane, spec.name === undefined);
     try {
       startTerminal(server, pane);
     } catch (e) {
       server.panes.delete(n);
+      forgetPane(server, n);
       throw faults.failed(`cannot start ${launch.program}: ${(e as Error).message}`);
     }
   } else {
@@ -80,6 +96,14 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   }
   server.publish('pane/created', { pane });
   return pane;
+}
+
+/** The cwd of the session's focused pane, read fresh (a `cd` a moment ago counts). */
+export function focusedCwd(server: PaneServer, session: Session): string | undefined {
+  const p = session.focused === null ? undefined : server.panes.get(session.focused);
+  if (!p) return undefined;
+  refreshPane(server, p);
+  return p.cwd;
 }
 
 function resolveCwd(cwd: string | undefined): string {
@@ -105,29 +129,38 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     COLORTERM: 'truecolor',
   };
   for (const c of paneContributors) Object.assign(env, c.env?.(server, pane, env));
+  // The shell as given, plus pane's integration (OSC 7); pane.launch keeps the argv the user asked for.
+  const run = integrate(launch, env);
   const term = new Terminal({
     n: pane.n,
-    launch,
+    launch: run.launch,
     cwd: pane.cwd,
-    env,
+    env: run.env,
     cols: pane.cols,
     rows: pane.rows,
     port: server.ptyPort,
     screen: server.screen,
     ...(server.ringBytes !== undefined ? { ringBytes: server.ringBytes } : {}),
-    onOutput: (end) => server.noteOutput(pane.n, end),
+    onOutput: (end) => {
+      server.noteOutput(pane.n, end);
+      noteActivity(server, pane.n);
+    },
     onSpawn: (pid) => {
       pane.pid = pid;
       pane.pgid = pid;
       pane.state = 'running';
       pane.exit = null;
+      paneRespawned(server, pane.n);
       server.paneChanged(pane);
     },
+    onCwd: (uri) => reportCwd(server, pane, uri),
+    onDeadInput: (data) => deadInput(server, pane, data),
     onExit: (s) => onTerminalExit(server, pane, s),
     onTitle: (title) => {
       if (pane.attrs.title === title) return;
       pane.attrs = { ...pane.attrs, title };
       server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
+      reportTitle(server, pane, title);
     },
     onBell: () => {
       pane.attrs = { ...pane.attrs, bell: String(Date.now()) };
@@ -138,10 +171,16 @@ function startTerminal(server: PaneServer, pane: Pane): void {
   term.start();
 }
 
+/** SIGKILL for 9, from the server's own OS. */
+function signalName(signal: number): string | undefined {
+  return Object.entries(os.constants.signals).find(([, v]) => v === signal)?.[0];
+}
+
 function onTerminalExit(server: PaneServer, pane: Pane, s: { code: number | null; signal: number | null }): void {
   if (!server.panes.has(pane.n)) return;
   pane.state = 'exited';
-  pane.exit = { code: s.code, signal: s.signal, at: Date.now() };
+  const name = s.signal !== null ? signalName(s.signal) : undefined;
+  pane.exit = { code: s.code, signal: s.signal, at: Date.now(), ...(name ? { signalName: name } : {}) };
   pane.pid = null;
   pane.pgid = null;
   server.publish('pane/exited', { pane: pane.n, session: pane.session, exit: pane.exit });
@@ -150,8 +189,44 @@ function onTerminalExit(server: PaneServer, pane: Pane, s: { code: number | null
   if (pane.attrs['default-shell'] === '1' && s.code === 0 && !pane.attrs.remain) {
     destroyPane(server, pane.n);
   } else {
+    server.terminals.get(pane.n)?.announce(epitaph(pane, pane.exit));
     server.paneChanged(pane);
   }
+}
+
+/** What a dead pane's body says: which program, how it ended, when, and what Enter does. */
+export function epitaph(pane: Pane, exit: ExitStatus): string {
+  const program = path.basename(pane.launch?.program ?? 'the program');
+  const at = new Date(exit.at).toLocaleTimeString('en-GB', { hour12: false });
+  const how = exitLabel(exit);
+  const tone = exit.signal === null && exit.code === 0 ? '\x1b[1m' : '\x1b[1;31m';
+  return `${EXIT_RESET}\r\n${tone}[${program} ${how} at ${at}]\x1b[0m — Enter to run again, or close the pane\r\n`;
+}
+
+/** Runs the pane's program again, same argv and cwd, in the same pane and stream. */
+export function restartPane(server: PaneServer, pane: Pane): void {
+  server.terminal(pane).restart();
+  server.publish('pane/restarted', { pane });
+}
+
+/** Stream offset of the last hint per pane: one hint until something else is written. */
+const hinted = new WeakMap<Pane, number>();
+
+/** A key reached a pane whose program has ended: Enter reruns it, anything else gets a hint — never silence. */
+function deadInput(server: PaneServer, pane: Pane, data: Buffer): void {
+  const term = server.terminals.get(pane.n);
+  if (!term || pane.state !== 'exited') return;
+  if (ENTER.has(data.toString('latin1'))) {
+    try {
+      restartPane(server, pane);
+    } catch (e) {
+      term.announce(`\r\n\x1b[1;31m[cannot run ${path.basename(pane.launch?.program ?? '')} again: ${(e as Error).message}]\x1b[0m\r\n`);
+    }
+    return;
+  }
+  if (hinted.get(pane) === term.streamEnd) return; // the hint is the last thing on screen already
+  term.announce('\r\n[this pane\'s program has ended: Enter runs it again; close the pane to remove it]\r\n');
+  hinted.set(pane, term.streamEnd);
 }
 
 /** Ends a pane: process, stream, model entry and its place in the layout. */
@@ -162,6 +237,7 @@ export function destroyPane(server: PaneServer, n: number): void {
   const term = server.terminals.get(n);
   server.terminals.delete(n);
   server.panes.delete(n);
+  forgetPane(server, n);
   term?.dispose();
   if (session) {
     const wasFocused = session.focused === n;

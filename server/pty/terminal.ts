@@ -3,7 +3,7 @@
 // stream to attached clients with flow control. The server core drives it.
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import { Fanout, type SinkState, type StreamSink } from './fanout';
-import type { PtyPort, PtyProcess } from './ptyPort';
+import type { ForegroundInfo, PtyPort, PtyProcess } from './ptyPort';
 import { ByteRing, DEFAULT_RING_BYTES } from './ring';
 import type { ScreenHost } from './screenHost';
 
@@ -81,6 +81,10 @@ export interface TerminalOptions {
   onExit?: (s: { code: number | null; signal: number | null }) => void;
   onTitle?: (t: string) => void;
   onBell?: () => void;
+  /** OSC 7 from the program: the raw file:// URI of its working directory. */
+  onCwd?: (uri: string) => void;
+  /** Keys that reached the terminal while no program runs in it (a dead pane answers them). */
+  onDeadInput?: (data: Buffer) => void;
   onSpawn?: (pid: number) => void;
   /** A monotonic clock in ms (default performance.now); injected by tests. */
   now?: () => number;
@@ -145,6 +149,7 @@ export class Terminal {
       rows: o.rows,
       onTitle: (t) => this.disposed || o.onTitle?.(t),
       onBell: () => this.disposed || o.onBell?.(),
+      onCwd: (uri) => this.disposed || o.onCwd?.(uri),
       onBacklog: () => this.feedScreen(),
     });
   }
@@ -163,6 +168,10 @@ export class Terminal {
   foregroundPgid(): number | null {
     return this.proc?.foregroundPgid() ?? null;
   }
+  /** The foreground process group's command and cwd, where the OS tells; null when nothing runs. */
+  foreground(): ForegroundInfo | null {
+    return this.proc?.foreground() ?? null;
+  }
   get streamStart(): number {
     return this.ring.streamStart;
   }
@@ -177,9 +186,24 @@ export class Terminal {
     this.spawn();
   }
 
+  /** Input for the program; with none running, it goes to onDeadInput instead of nowhere. */
   write(data: string | Uint8Array): void {
-    if (!this.proc) return;
-    this.proc.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    const buf = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (!this.proc) {
+      if (!this.disposed) this.o.onDeadInput?.(buf);
+      return;
+    }
+    this.proc.write(buf);
+  }
+
+  /**
+   * Puts text of pane's own into the stream (a dead program's epitaph, a hint),
+   * through the ring like output, so every view and `pane screen` shows it.
+   */
+  announce(text: string): void {
+    if (this.disposed) return;
+    this.onData(Buffer.from(text));
+    this.flush();
   }
 
   resize(cols: number, rows: number): void {

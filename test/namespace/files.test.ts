@@ -169,12 +169,12 @@ describe('pane files', () => {
 });
 
 describe('the root files', () => {
-  it('index has one fixed-width line per pane: id host session signature owner quadrant state, then the tag', async () => {
+  it('index has one fixed-width line per pane: id host session signature owner quadrant state cwd, then the tag', async () => {
     const panes = (await c.call('pane/list', {})).panes;
     const lines = (await cat(c, '/index')).trimEnd().split('\n');
     expect(lines).toHaveLength(panes.length);
     const f = lines[0]!.split(/ +/);
-    expect(f.slice(0, 7)).toEqual([String(panes[0]!.n), 'testhost', 'main', 'com.pane.terminal', panes[0]!.owner, '-', 'running']);
+    expect(f.slice(0, 8)).toEqual([String(panes[0]!.n), 'testhost', 'main', 'com.pane.terminal', panes[0]!.owner, '-', 'running', panes[0]!.cwd.replace(/\s+/g, '_')]);
     expect(lines[0]!.indexOf('testhost')).toBe(7);
   });
 

@@ -71,7 +71,9 @@ describe('shortPath', () => {
 
 describe('paneState', () => {
   it('names the signal of a killed pane', () => {
-    expect(paneState({ state: 'exited', exit: { code: null, signal: 9, at: 0 } })).toBe('exited(sig 9)');
+    expect(paneState({ state: 'exited', exit: { code: null, signal: 9, at: 0, signalName: 'SIGKILL' } })).toBe('killed (SIGKILL)');
+    expect(paneState({ state: 'exited', exit: { code: null, signal: 9, at: 0 } })).toBe('killed (signal 9)');
+    expect(paneState({ state: 'exited', exit: { code: 0, signal: null, at: 0 } })).toBe('exited 0');
     expect(paneState({ state: 'starting', exit: null })).toBe('starting');
   });
 });

@@ -6,7 +6,7 @@ import type { AppList } from '../../kits/protocol/app';
 import type { KeymapState } from '../../kits/protocol/keymap';
 import { configDir } from '../../kits/node/paths';
 import type { PaneServer } from '../paneServer';
-import { builtinAppsDir, loadApps } from './appFiles';
+import { builtinAppsDir, loadApps, markInstalled } from './appFiles';
 import { loadKeymap } from './keymapFile';
 import { pollTargets } from './poller';
 
@@ -34,7 +34,7 @@ export class ConfigService {
     this.userAppsDir = path.join(dir, 'apps');
     this.appsDir = paths.appsDir === undefined ? builtinAppsDir() : paths.appsDir;
     this.keymap = loadKeymap(this.keymapFile, undefined);
-    this.apps = loadApps(this.appsDir, this.userAppsDir);
+    this.apps = this.marked(loadApps(this.appsDir, this.userAppsDir));
     this.stops.push(pollTargets([{ path: this.keymapFile, kind: 'file' }], () => this.reloadKeymap()));
     const appDirs = [{ path: this.userAppsDir, kind: 'dir' as const }, ...(this.appsDir ? [{ path: this.appsDir, kind: 'dir' as const }] : [])];
     this.stops.push(pollTargets(appDirs, () => this.reloadApps()));
@@ -47,8 +47,22 @@ export class ConfigService {
   }
 
   reloadApps(): void {
-    this.apps = loadApps(this.appsDir, this.userAppsDir);
+    this.apps = this.marked(loadApps(this.appsDir, this.userAppsDir));
     this.server.publish('apps/changed', this.apps);
+  }
+
+  /** Looks at PATH again (someone may have installed a program since); publishes when that changed anything. */
+  recheckInstalled(): AppList {
+    const next = this.marked(this.apps);
+    if (next !== this.apps) {
+      this.apps = next;
+      this.server.publish('apps/changed', this.apps);
+    }
+    return this.apps;
+  }
+
+  private marked(list: AppList): AppList {
+    return markInstalled(list, this.server.env.PATH ?? '', this.server.env.HOME ?? '/');
   }
 
   stop(): void {

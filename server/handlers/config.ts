@@ -2,6 +2,7 @@
 // in force. The files themselves are read and watched by server/config/.
 import { PaneFault } from '../../kits/protocol/error';
 import type { PaneAck } from '../../kits/protocol/pane';
+import { installHint } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
 import { configOf } from '../config/configService';
 import { dispatchInternal } from './registry';
@@ -10,7 +11,7 @@ import type { HandlerTable } from './types';
 export const configHandlers: HandlerTable = {
   'keymap/get': (_p, { server }) => configOf(server).keymap,
 
-  'apps/list': (_p, { server }) => configOf(server).apps,
+  'apps/list': (_p, { server }) => configOf(server).recheckInstalled(),
 
   'apps/launch': async (p, ctx) => {
     const list = configOf(ctx.server).apps;
@@ -18,6 +19,9 @@ export const configHandlers: HandlerTable = {
     if (!app) {
       const known = list.apps.map((a) => a.id).join(', ') || 'none';
       throw new PaneFault('failed', `no app "${p.app}" (known: ${known})`, { reason: 'no such app', subject: p.app });
+    }
+    if (app.installed === false && configOf(ctx.server).recheckInstalled().apps.find((a) => a.id === app.id)?.installed === false) {
+      throw new PaneFault('failed', `${app.name} is not installed (${app.launch?.program} is not on PATH): ${installHint(app)}`, { reason: 'not installed', subject: app.id });
     }
     const launch = app.launch ? { ...app.launch, ...(app.launch.cwd === undefined && p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
     const spec = {

@@ -1,5 +1,6 @@
 // The whole window: the workspace, the status line, and whichever overlay is open.
 import { useApp } from '../store';
+import { ConfirmClose } from './ConfirmClose';
 import { Launcher } from './Launcher';
 import { Notices } from './Notices';
 import { Palette } from './Palette';
@@ -16,6 +17,7 @@ export function App() {
       {overlay === 'palette' ? <Palette /> : null}
       {overlay === 'launcher' ? <Launcher /> : null}
       {overlay === 'switcher' ? <Switcher /> : null}
+      {overlay === 'confirm-close' ? <ConfirmClose /> : null}
       <Notices />
     </div>
   );

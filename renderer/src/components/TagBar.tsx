@@ -2,6 +2,7 @@
 // server publishes for the pane), then free user text. A toolbar of buttons for
 // assistive tech; click or middle-click on a word executes it.
 import type { KeyboardEvent } from 'react';
+import { exitLabel } from '../../../kits/protocol/exitLabel';
 import type { Pane } from '../../../kits/protocol/model';
 import { AgentTag } from './AgentTag';
 import { execWord, UserText } from './UserText';
@@ -53,7 +54,7 @@ export function TagBar({ pane, focused, bell }: { pane: Pane; focused: boolean; 
         </span>
       ) : null}
       {bell ? <span className="tag-bell" role="status" aria-label="bell rang">🔔</span> : null}
-      {pane.state === 'exited' ? <span className="tag-exit">exited {pane.exit?.code ?? pane.exit?.signal ?? ''}</span> : null}
+      {pane.state === 'exited' ? <span className={`tag-exit${pane.exit?.signal != null || (pane.exit?.code ?? 0) !== 0 ? ' failed' : ''}`}>{exitLabel(pane.exit)}</span> : null}
       <span className="tag-words">
         {words.map((w) => (
           <button

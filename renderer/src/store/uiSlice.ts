@@ -7,6 +7,8 @@ export type Overlay =
   | { kind: 'palette' }
   | { kind: 'launcher' }
   | { kind: 'find'; pane: number }
+  /** Closing would end `program` in `pane`: y/n. */
+  | { kind: 'confirm-close'; pane: number; program: string }
   | { kind: 'switcher'; order: number[]; index: number; /** commit on modifier release */ held: boolean };
 
 export interface Notice {

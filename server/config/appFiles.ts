@@ -58,7 +58,8 @@ export function loadApps(builtinDir: string | null, userDir: string): AppList {
  */
 export function markInstalled(list: AppList, pathEnv: string, cwd: string): AppList {
   const apps = list.apps.map((a) => {
-    if (!a.launch) return a;
+    // `pane` itself is on every pane's PATH (the agents' shim directory puts it there).
+    if (!a.launch || a.launch.program === 'pane') return a;
     let installed = true;
     try {
       resolveProgram(a.launch.program, pathEnv, a.launch.cwd ?? cwd);

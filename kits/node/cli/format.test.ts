@@ -46,7 +46,7 @@ describe('lsTable', () => {
 
   it('marks missing values with - and shows exit status', () => {
     const out = lsTable([pane({ owner: '', attrs: {}, pid: null, state: 'exited', exit: { code: 1, signal: null, at: 0 } })], new Map(), 'box');
-    expect(out.split('\n')[1]).toMatch(/^3\s+00000000\s+com\.pane\.terminal\s+-\s+-\s+exited\(1\)\s+-\s+/);
+    expect(out.split('\n')[1]).toMatch(/^3\s+00000000\s+com\.pane\.terminal\s+-\s+-\s+exited 1\s+-\s+/);
   });
 });
 

@@ -8,10 +8,9 @@ export function ConfirmClose() {
   const ov = useApp((s) => (s.overlay?.kind === 'confirm-close' ? s.overlay : null));
   if (!ov) return null;
   const keep = () => store.getState().setOverlay(null);
-  const close = () => {
-    keep();
-    void closePaneNow(ov.pane);
-  };
+  // The dialog stays until the pane is gone: closing it first would hand the keyboard back
+  // to the dying terminal, whose focus report would then reach a pane that no longer exists.
+  const close = () => void closePaneNow(ov.pane).finally(keep);
   const question = `${ov.program} is running in pane ${ov.pane} — close it?`;
   return (
     <div className="overlay-backdrop" onMouseDown={(e) => e.target === e.currentTarget && keep()}>

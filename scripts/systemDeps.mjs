@@ -1,5 +1,5 @@
 // The Debian packages the test suites use (real browser, tmux for the benchmark
-// anchor, FUSE for the namespace). Installed when missing and we are root;
+// anchor, FUSE for the namespace, zsh and fish for the shell integration). Installed when missing and we are root;
 // otherwise the suites that need them skip and say why.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,6 +8,9 @@ const NEEDS = [
   { pkg: 'chromium', present: () => fs.existsSync('/usr/bin/chromium') },
   { pkg: 'tmux', present: () => spawnSync('tmux', ['-V']).status === 0 },
   { pkg: 'fuse3', present: () => fs.existsSync('/usr/bin/fusermount3') || fs.existsSync('/bin/fusermount3') },
+  // pane's shell integration is tested with the real shells it integrates (test/server/shellIntegration.test.ts).
+  { pkg: 'zsh', present: () => spawnSync('zsh', ['-c', 'exit 0']).status === 0 },
+  { pkg: 'fish', present: () => spawnSync('fish', ['-c', 'exit 0']).status === 0 },
   { pkg: 'libfuse2', present: () => ['/usr/lib/x86_64-linux-gnu/libfuse.so.2', '/lib/x86_64-linux-gnu/libfuse.so.2', '/usr/lib/aarch64-linux-gnu/libfuse.so.2'].some((p) => fs.existsSync(p)) },
 ];
 

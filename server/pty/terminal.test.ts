@@ -459,3 +459,28 @@ describe('Terminal (fake pty)', () => {
     expect(t.ack('bad', 1)).toBe(0); // it is gone
   });
 });
+
+describe('Terminal after its program ended (fake pty)', () => {
+  it('hands keys to onDeadInput instead of dropping them, and none while the program runs', async () => {
+    const dead: string[] = [];
+    const { t, port } = await attachedPlain('d', { onDeadInput: (d) => dead.push(d.toString()) });
+    t.write('ls\r');
+    expect(dead).toEqual([]);
+    expect(port.last.written()).toBe('ls\r');
+    port.last.exit(null, 9);
+    await settle();
+    t.write('\r');
+    t.write(new TextEncoder().encode('x'));
+    expect(dead).toEqual(['\r', 'x']);
+  });
+
+  it('puts announced text into the stream like output, so every client sees it at its offset', async () => {
+    const { t, port, sink } = await attachedPlain('a');
+    port.last.output('before');
+    await settle();
+    t.announce('[ended]');
+    await settle();
+    expect(sink.bytes().toString()).toBe('before[ended]');
+    expect(sink.expectContiguous(0)).toBe(t.streamEnd);
+  });
+});

@@ -65,3 +65,25 @@ it('leaves a shell started with arguments as given: no OSC 7, cwd from /proc ins
   expect(all.data).not.toMatch(/\x1b\]7;/);
   await c.call('pane/close', { pane: n });
 }, 30_000);
+
+describe('tag names', () => {
+  it('names a shell pane by its directory, then its foreground job, then the title that job set, then the directory again', async () => {
+    const n = await shellPane('bash');
+    await until('the directory name', async () => (await c.call('pane/get', { pane: n })).tag.name === '~');
+    await c.call('pane/input', { pane: n, data: `sh -c 'sleep 0.5; printf "\\033]2;editing notes\\007"; sleep 30'\r` });
+    await until('the job name', async () => (await c.call('pane/get', { pane: n })).tag.name === 'sh');
+    await until('the job’s title', async () => (await c.call('pane/get', { pane: n })).tag.name === 'editing notes');
+    await c.call('pane/input', { pane: n, data: '\x03' });
+    await until('the directory again', async () => (await c.call('pane/get', { pane: n })).tag.name === '~');
+    await c.call('pane/close', { pane: n });
+  }, 30_000);
+
+  it('keeps a name someone gave the pane', async () => {
+    const n = await shellPane('bash');
+    await c.call('pane/tag', { pane: n, name: 'build' });
+    await c.call('pane/input', { pane: n, data: 'cd /usr/share/doc\r' });
+    await until('the cwd to follow', async () => (await c.call('pane/get', { pane: n })).cwd === '/usr/share/doc');
+    expect((await c.call('pane/get', { pane: n })).tag.name).toBe('build');
+    await c.call('pane/close', { pane: n });
+  }, 30_000);
+});

@@ -14,7 +14,7 @@ export interface PickerProps<T> {
   keyOf: (item: T) => string;
   render: (item: T, hit: FuzzyHit) => ReactNode;
   onPick: (item: T, query: string) => void;
-  /** Enter with a query no item matches; return true if taken. */
+  /** Enter with free text (e.g. a name to create); return true if taken, else the selection is picked. */
   onFreeText?: (query: string) => boolean;
   empty?: ReactNode;
   /** Names and keywords to rank by first (exact, then prefix); default: the first field. */
@@ -94,7 +94,10 @@ export function Picker<T>(p: PickerProps<T>) {
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') setIndex((sel + 1) % Math.max(1, ranked.length));
             else if (e.key === 'ArrowUp') setIndex((sel - 1 + ranked.length) % Math.max(1, ranked.length));
-            else if (e.key === 'Enter') pick(sel);
+            else if (e.key === 'Enter') {
+              if (!typed && p.onFreeText?.(query)) close();
+              else pick(sel);
+            }
             else if (e.key === 'Escape') close();
             else return;
             e.preventDefault();

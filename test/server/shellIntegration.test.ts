@@ -12,12 +12,15 @@ let h: Harness;
 let c: Connection;
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+/** A directory name that needs percent-encoding: a blank, a quote-free non-ASCII letter, a percent sign. */
+const ODD = 'a b%é';
 const OSC7 = /\x1b\]7;file:\/\/[^\x07\x1b]*\/usr\/share\/doc(\x07|\x1b\\)/;
 
 beforeAll(async () => {
   h = await harness();
   c = await h.connect();
   // The user's own rc files, each leaving a mark the test looks for.
+  fs.mkdirSync(path.join(h.dir, ODD));
   fs.writeFileSync(path.join(h.dir, '.bashrc'), 'export PANE_RC=bashrc-read\n');
   fs.writeFileSync(path.join(h.dir, '.zshrc'), 'export PANE_RC=zshrc-read\nPS1="%# "\n');
   fs.mkdirSync(path.join(h.dir, '.config', 'fish'), { recursive: true });
@@ -45,9 +48,20 @@ describe.each([
     await waitForOutput(c, n, OSC7);
     await until('the cwd to follow', async () => (await c.call('pane/get', { pane: n })).cwd === '/usr/share/doc');
     expect((await c.call('pane/get', { pane: n })).tag.name).toBe('/usr/share/doc');
+    // A directory with blanks and non-ASCII letters survives the percent-encoding both ways.
+    await c.call('pane/input', { pane: n, data: `cd '${path.join(h.dir, ODD)}'\r` });
+    await until('the odd cwd to follow', async () => (await c.call('pane/get', { pane: n })).cwd === path.join(h.dir, ODD));
+    expect((await c.call('pane/get', { pane: n })).tag.name).toBe(`~/${ODD}`);
     await c.call('pane/close', { pane: n });
   }, 30_000);
 });
+
+it('ignores an OSC 7 from another machine (a shell over ssh) and keeps following /proc', async () => {
+  const n = await shellPane('bash', ['--norc', '-i']);
+  await c.call('pane/input', { pane: n, data: "printf '\\033]7;file://elsewhere.example/usr/share\\007'; cd /usr/share/doc\r" });
+  await until('the cwd to follow through /proc', async () => (await c.call('pane/get', { pane: n })).cwd === '/usr/share/doc');
+  await c.call('pane/close', { pane: n });
+}, 30_000);
 
 it.skipIf(!has('zsh'))('hands zsh the user’s own ZDOTDIR back (unset when it was unset)', async () => {
   const n = await shellPane('zsh');

@@ -2,7 +2,8 @@
 // attrs, command execution and direct input.
 import { faults } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
-import { createPane, destroyPane, restartPane } from '../model/lifecycle';
+import { createPane, destroyPane } from '../model/lifecycle';
+import { restartPane } from '../model/exited';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
 import { PaneFault } from '../../kits/protocol/error';
 import { insertSplit, leaves, neighbour, rects, resizeEdge, setRatio, swapLeaves, removeLeaf } from '../model/layout';

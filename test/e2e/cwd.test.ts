@@ -81,6 +81,20 @@ describe.skipIf(chromiumMissing)(`cwd tracking and tag names in Chromium${chromi
     expect(row(below).cwd).toBe('/var/log');
   });
 
+  it('launches an app from the launcher in the focused pane’s directory', async () => {
+    const from = (await view(sh.page)).focused!;
+    const before = await sh.page.evaluate(() => Object.keys((window as any).pane.store.getState().panes).map(Number));
+    await sh.page.keyboard.press('Control+Shift+K');
+    await sh.page.locator('[data-picker="launcher"] input').waitFor();
+    await sh.page.keyboard.type('scratch');
+    await sh.page.keyboard.press('Enter');
+    const made = await until(sh.page, 'the launched pane', new Function(`const ps = Object.keys(window.pane.store.getState().panes).map(Number); return ps.find((n) => !${JSON.stringify(before)}.includes(n)) ?? false`) as () => number);
+    expect(row(made).cwd).toBe(row(from).cwd);
+    sh.cli('close', '-t', String(made));
+    expect(sh.cli('focus', '-t', String(from)).code).toBe(0);
+    await focusedIs(from);
+  });
+
   it('names a pane by its foreground command while one runs', async () => {
     const n = (await view(sh.page)).focused!;
     await waitScreen(sh.page, n, /[$#]\s*$/m);

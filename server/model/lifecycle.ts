@@ -8,7 +8,7 @@ import type { BodyKind, LaunchSpec, Pane, Session } from '../../kits/protocol/mo
 import { Terminal } from '../pty/terminal';
 import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
-import { deadInput, epitaph, signalName } from './exited';
+import { deadInput, signalName } from './exited';
 import { leaves, rects, removeLeaf } from './layout';
 import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
 import { tagWords, vocabularyFor } from './vocabulary';
@@ -174,7 +174,6 @@ function onTerminalExit(server: PaneServer, pane: Pane, s: { code: number | null
   if (pane.attrs['default-shell'] === '1' && s.code === 0 && !pane.attrs.remain) {
     destroyPane(server, pane.n);
   } else {
-    server.terminals.get(pane.n)?.announce(epitaph(pane, pane.exit));
     server.paneChanged(pane);
   }
 }

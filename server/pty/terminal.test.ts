@@ -473,14 +473,4 @@ describe('Terminal after its program ended (fake pty)', () => {
     t.write(new TextEncoder().encode('x'));
     expect(dead).toEqual(['\r', 'x']);
   });
-
-  it('puts announced text into the stream like output, so every client sees it at its offset', async () => {
-    const { t, port, sink } = await attachedPlain('a');
-    port.last.output('before');
-    await settle();
-    t.announce('[ended]');
-    await settle();
-    expect(sink.bytes().toString()).toBe('before[ended]');
-    expect(sink.expectContiguous(0)).toBe(t.streamEnd);
-  });
 });

@@ -196,16 +196,6 @@ export class Terminal {
     this.proc.write(buf);
   }
 
-  /**
-   * Puts text of pane's own into the stream (a dead program's epitaph, a hint),
-   * through the ring like output, so every view and `pane screen` shows it.
-   */
-  announce(text: string): void {
-    if (this.disposed) return;
-    this.onData(Buffer.from(text));
-    this.flush();
-  }
-
   resize(cols: number, rows: number): void {
     if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) {
       throw new Error(`terminal size must be positive integers, not ${cols}x${rows}`);

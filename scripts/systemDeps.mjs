@@ -1,7 +1,7 @@
 // The Debian packages the test suites use (real browser, tmux for the benchmark
 // anchor, FUSE for the namespace, Xvfb + xdotool for real key events in a real
 // window, the Noto emoji/CJK fonts the page falls back to, the packaging tools
-// for the .deb test). Installed when missing and we are root;
+// for the .deb test, zsh and fish for the shell integration). Installed when missing and we are root;
 // otherwise the suites that need them skip and say why.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +19,9 @@ const NEEDS = [
   { pkg: 'dpkg-dev', present: () => spawnSync('dpkg-shlibdeps', ['--version']).status === 0 },
   { pkg: 'lintian', present: () => fs.existsSync('/usr/bin/lintian') },
   { pkg: 'desktop-file-utils', present: () => fs.existsSync('/usr/bin/desktop-file-validate') },
+  // pane's shell integration is tested with the real shells it integrates (test/server/shellIntegration.test.ts).
+  { pkg: 'zsh', present: () => spawnSync('zsh', ['-c', 'exit 0']).status === 0 },
+  { pkg: 'fish', present: () => spawnSync('fish', ['-c', 'exit 0']).status === 0 },
   { pkg: 'libfuse2', present: () => ['/usr/lib/x86_64-linux-gnu/libfuse.so.2', '/lib/x86_64-linux-gnu/libfuse.so.2', '/usr/lib/aarch64-linux-gnu/libfuse.so.2'].some((p) => fs.existsSync(p)) },
   // Agent sandboxes (@anthropic-ai/sandbox-runtime): bubblewrap walls, socat bridges the network proxy in, ripgrep finds deny globs.
   { pkg: 'bubblewrap', present: () => spawnSync('bwrap', ['--version']).status === 0 },

@@ -18,6 +18,7 @@ import { ClientConn } from './transport/clientConn';
 import { listenUnix } from './transport/unixServer';
 import type { HttpFront } from './transport/httpFront';
 import { listenHttp } from './transport/wsServer';
+import { removeIntegrationFiles } from './shell/integration';
 
 export interface StartOptions {
   /** Unix socket path; null for none (in-memory only); default $XDG_RUNTIME_DIR/pane/default.sock. */
@@ -75,6 +76,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.maxTerminals !== undefined ? { maxTerminals: o.maxTerminals } : {}),
     ...(o.ackStallMs !== undefined ? { ackStallMs: o.ackStallMs } : {}),
   });
+  server.onStop(removeIntegrationFiles);
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   namespaceOf(server);
   attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });

@@ -28,6 +28,8 @@ export const AppFileSchema = z
     attrs: z.record(z.string(), z.string()).optional(),
     /** For kind agent: how pane runs this agent CLI (hooks, prompt patterns, worktree isolation). */
     agent: AgentAppSchema.optional(),
+    /** How to install the program when it is missing (the launcher shows it), e.g. "sudo apt install htop". */
+    install: z.string().max(300).optional(),
   })
   .strict();
 export type AppFile = z.infer<typeof AppFileSchema>;
@@ -38,8 +40,15 @@ export const AppEntrySchema = AppFileSchema.extend({
   id: z.string(),
   file: z.string(),
   source: z.enum(['builtin', 'user']),
+  /** False when the program is not on the server's PATH (checked when listed); absent for the login shell. */
+  installed: z.boolean().optional(),
 });
 export type AppEntry = z.infer<typeof AppEntrySchema>;
+
+/** How to get an app's program: its file's `install`, an agent's `agent.install`, else a plain hint. */
+export function installHint(a: AppEntry): string {
+  return a.install ?? a.agent?.install ?? `install ${a.launch?.program ?? 'its program'} so that it is on PATH`;
+}
 
 export const AppListSchema = z.object({ apps: z.array(AppEntrySchema), errors: z.array(ConfigErrorSchema) });
 export type AppList = z.infer<typeof AppListSchema>;

@@ -48,7 +48,10 @@ export const ExitStatusSchema = z.object({
   code: z.number().int().nullable(),
   signal: z.number().int().nullable(),
   at: z.number(),
+  /** The signal's name on the server's OS (SIGKILL), so views need no table of numbers. */
+  signalName: z.string().max(20).optional(),
 });
+export type ExitStatus = z.infer<typeof ExitStatusSchema>;
 
 /** argv launch spec — never a shell string. Kept so restart and restore can relaunch. */
 export const LaunchSpecSchema = z.object({

@@ -100,7 +100,14 @@ export const paneMethods = {
     doc: 'Swaps a pane with another, or with its neighbour in a direction.',
   }),
   'pane/close': method({
-    params: z.object(target),
+    params: z.object({
+      ...target,
+      /**
+       * Refuse with `busy` (naming the program) unless nothing but an idle shell runs
+       * in the pane: the window sends this and asks the person; scripts leave it out.
+       */
+      unlessBusy: z.boolean().optional(),
+    }),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Closes a pane, ending its process; the sibling takes the space.',

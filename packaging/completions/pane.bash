@@ -65,6 +65,7 @@ _pane_flags() {
     'awareness message') echo '--as --type -p --priority --socket -h --help' ;;
     'awareness inbox') echo '--peek --json --socket -h --help' ;;
     'awareness context') echo '--socket -h --help' ;;
+    'sandbox') echo '--settings --socket -h --help' ;;
     'cat') echo '--socket -h --help' ;;
     'tail') echo '-n --lines --socket -h --help' ;;
     'mount') echo '-f --foreground --socket -h --help' ;;
@@ -221,6 +222,8 @@ _pane_value() {
     'awareness message --socket') echo '@files' ;;
     'awareness inbox --socket') echo '@files' ;;
     'awareness context --socket') echo '@files' ;;
+    'sandbox --settings') echo '' ;;
+    'sandbox --socket') echo '@files' ;;
     'cat --socket') echo '@files' ;;
     'tail -n') echo '' ;;
     'tail --lines') echo '' ;;
@@ -259,7 +262,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

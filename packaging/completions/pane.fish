@@ -43,6 +43,7 @@ complete -c pane -n __fish_use_subcommand -a release -d 'release your claim on a
 complete -c pane -n __fish_use_subcommand -a handoff -d 'hand one agent’s context to another (a tiered summary, sent as a handoff message)'
 complete -c pane -n __fish_use_subcommand -a delegate -d 'which idle agents’ trajectories fit a task'
 complete -c pane -n __fish_use_subcommand -a awareness -d 'awareness commands: prompt, tool, agents, predictions, resolve, message, inbox, context'
+complete -c pane -n __fish_use_subcommand -a sandbox -d 'run PROGRAM inside an agent’s OS sandbox (pane runs this for agent panes; see `pane access NAME`)'
 complete -c pane -n __fish_use_subcommand -a cat -d 'print namespace files (e.g. /3/body, /index, /log)'
 complete -c pane -n __fish_use_subcommand -a tail -d 'print the last lines of event or log, then follow it until the pane closes (Ctrl-C stops)'
 complete -c pane -n __fish_use_subcommand -a mount -d 'serve the namespace as files at DIR through FUSE (cat DIR/3/body, echo close > DIR/3/ctl)'
@@ -224,6 +225,8 @@ complete -c pane -n '__fish_seen_subcommand_from awareness; and __fish_seen_subc
 complete -c pane -n '__fish_seen_subcommand_from awareness; and __fish_seen_subcommand_from inbox' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from awareness; and __fish_seen_subcommand_from inbox' -F
 complete -c pane -n '__fish_seen_subcommand_from awareness; and __fish_seen_subcommand_from context' -F
+complete -c pane -n '__fish_seen_subcommand_from sandbox' -l settings -r -d 'the sandbox-runtime settings (pane builds them from the agent’s .access)'
+complete -c pane -n '__fish_seen_subcommand_from sandbox' -F
 complete -c pane -n '__fish_seen_subcommand_from cat' -F
 complete -c pane -n '__fish_seen_subcommand_from tail' -s n -l lines -r -d 'lines already there to print first (default 10)'
 complete -c pane -n '__fish_seen_subcommand_from tail' -F

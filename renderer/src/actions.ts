@@ -4,6 +4,7 @@
 import { ACTIONS, type Action, type ActionId } from '../../kits/protocol/keymap';
 import type { Edge, FocusDirection } from '../../kits/protocol/pane';
 import { tileRects } from './layout/geometry';
+import { closePane, closePaneNow } from './closePane';
 import { client } from './net/client';
 import { selectSession, store } from './store';
 import { focusNextWaiting } from './notices';
@@ -74,7 +75,8 @@ export async function runAction(action: Action): Promise<void> {
       if (id === 'pane.split.vertical') return newPane('vertical');
       if (pane === undefined) return st.notify('info', 'no pane is focused');
       if (id === 'pane.zoom') return void (await client.act('pane/zoom', { pane }));
-      if (id === 'pane.close') return void (await client.act('pane/close', { pane }));
+      if (id === 'pane.close') return closePane(pane);
+      if (id === 'pane.close.now') return closePaneNow(pane);
       if (id === 'pane.float') return void (await client.act('pane/float', { pane, mode: 'toggle' }));
       break;
     case 'focus':

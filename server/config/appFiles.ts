@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppFileSchema, type AppEntry, type AppList } from '../../kits/protocol/app';
 import { fieldOf } from '../../kits/protocol/keymap';
+import { resolveProgram } from '../pty/nodePtyPort';
 
 /** Where the built-in apps/ directory is: $PANE_APPS_DIR, else beside the source or bundle. */
 export function builtinAppsDir(): string | null {
@@ -49,6 +50,25 @@ export function loadApps(builtinDir: string | null, userDir: string): AppList {
   if (builtinDir) readDir(builtinDir, 'builtin', out, errors);
   readDir(userDir, 'user', out, errors);
   return { apps: [...out.values()].sort((a, b) => a.name.localeCompare(b.name)), errors };
+}
+
+/**
+ * Marks each app whose program is not on PATH (installed: false), so the launcher
+ * can say so before anyone tries; PATH is the one panes start with.
+ */
+export function markInstalled(list: AppList, pathEnv: string, cwd: string): AppList {
+  const apps = list.apps.map((a) => {
+    // `pane` itself is on every pane's PATH (the agents' shim directory puts it there).
+    if (!a.launch || a.launch.program === 'pane') return a;
+    let installed = true;
+    try {
+      resolveProgram(a.launch.program, pathEnv, a.launch.cwd ?? cwd);
+    } catch {
+      installed = false;
+    }
+    return a.installed === installed ? a : { ...a, installed };
+  });
+  return apps.every((a, i) => a === list.apps[i]) ? list : { ...list, apps };
 }
 
 /** Finds an app by id, then signature, then name (case-insensitive). */

@@ -8,7 +8,7 @@ import type { KeymapState } from '../../kits/protocol/keymap';
 import type { SettingsState } from '../../kits/protocol/settings';
 import { configDir } from '../../kits/node/paths';
 import type { PaneServer } from '../paneServer';
-import { builtinAppsDir, loadApps } from './appFiles';
+import { builtinAppsDir, loadApps, markInstalled } from './appFiles';
 import { loadKeymap } from './keymapFile';
 import { pollTargets } from './poller';
 import { loadSettings } from './settingsFile';
@@ -41,7 +41,7 @@ export class ConfigService {
     this.appsDir = paths.appsDir === undefined ? builtinAppsDir() : paths.appsDir;
     this.keymap = loadKeymap(this.keymapFile, undefined);
     this.settings = loadSettings(this.settingsFile, undefined);
-    this.apps = loadApps(this.appsDir, this.userAppsDir);
+    this.apps = this.marked(loadApps(this.appsDir, this.userAppsDir));
     this.stops.push(pollTargets([{ path: this.keymapFile, kind: 'file' }], () => this.reloadKeymap()));
     this.stops.push(pollTargets([{ path: this.settingsFile, kind: 'file' }], () => this.reloadSettings()));
     const appDirs = [{ path: this.userAppsDir, kind: 'dir' as const }, ...(this.appsDir ? [{ path: this.appsDir, kind: 'dir' as const }] : [])];
@@ -60,8 +60,22 @@ export class ConfigService {
   }
 
   reloadApps(): void {
-    this.apps = loadApps(this.appsDir, this.userAppsDir);
+    this.apps = this.marked(loadApps(this.appsDir, this.userAppsDir));
     this.server.publish('apps/changed', this.apps);
+  }
+
+  /** Looks at PATH again (someone may have installed a program since); publishes when that changed anything. */
+  recheckInstalled(): AppList {
+    const next = this.marked(this.apps);
+    if (next !== this.apps) {
+      this.apps = next;
+      this.server.publish('apps/changed', this.apps);
+    }
+    return this.apps;
+  }
+
+  private marked(list: AppList): AppList {
+    return markInstalled(list, this.server.env.PATH ?? '', this.server.env.HOME ?? '/');
   }
 
   stop(): void {

@@ -2,6 +2,7 @@
 // and settings in force. The files themselves are read and watched by server/config/.
 import { PaneFault } from '../../kits/protocol/error';
 import type { PaneAck } from '../../kits/protocol/pane';
+import { installHint } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
 import { configOf } from '../config/configService';
 import { dispatchInternal } from './registry';
@@ -12,7 +13,7 @@ export const configHandlers: HandlerTable = {
 
   'settings/get': (_p, { server }) => configOf(server).settings,
 
-  'apps/list': (_p, { server }) => configOf(server).apps,
+  'apps/list': (_p, { server }) => configOf(server).recheckInstalled(),
 
   'apps/launch': async (p, ctx) => {
     const list = configOf(ctx.server).apps;
@@ -20,6 +21,9 @@ export const configHandlers: HandlerTable = {
     if (!app) {
       const known = list.apps.map((a) => a.id).join(', ') || 'none';
       throw new PaneFault('failed', `no app "${p.app}" (known: ${known})`, { reason: 'no such app', subject: p.app });
+    }
+    if (app.installed === false && configOf(ctx.server).recheckInstalled().apps.find((a) => a.id === app.id)?.installed === false) {
+      throw new PaneFault('failed', `${app.name} is not installed (${app.launch?.program} is not on PATH): ${installHint(app)}`, { reason: 'not installed', subject: app.id });
     }
     const launch = app.launch ? { ...app.launch, ...(app.launch.cwd === undefined && p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
     const spec = {

@@ -3,6 +3,9 @@
 import { faults } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane } from '../model/lifecycle';
+import { restartPane } from '../model/exited';
+import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
+import { PaneFault } from '../../kits/protocol/error';
 import { insertSplit, leaves, neighbour, rects, resizeEdge, setRatio, swapLeaves, removeLeaf } from '../model/layout';
 import { parseCommandLine } from '../model/commandLine';
 import { relayout } from '../model/relayout';
@@ -28,6 +31,7 @@ export function syncFloatWord(server: PaneServer, p: Pane, floating: boolean): v
 function refreshPgid(server: PaneServer, p: Pane): Pane {
   const t = server.terminals.get(p.n);
   if (t?.running) p.pgid = t.foregroundPgid() ?? p.pgid;
+  refreshPane(server, p); // cwd and name as they are now, not as of the last output
   return p;
 }
 
@@ -134,6 +138,10 @@ export const paneHandlers: HandlerTable = {
   'pane/close': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
     const ack = paneAck(server, pane);
+    if (p.unlessBusy) {
+      const busy = busyProgram(server, pane);
+      if (busy !== null) throw new PaneFault('busy', `${busy} is running in pane ${pane.n}`, { reason: busy, subject: server.address(pane.n) });
+    }
     const s = server.sessionOf(pane);
     destroyPane(server, pane.n);
     relayout(server, s);
@@ -141,9 +149,7 @@ export const paneHandlers: HandlerTable = {
   },
   'pane/restart': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
-    const t = server.terminal(pane);
-    t.restart();
-    server.publish('pane/restarted', { pane });
+    restartPane(server, pane);
     return paneAck(server, pane);
   },
   'pane/zoom': (p, { server }) => {
@@ -184,7 +190,10 @@ export const paneHandlers: HandlerTable = {
   'pane/tag': (p, { server }) => {
     const pane = server.pane(p.pane);
     let { name, user } = pane.tag;
-    if (p.name !== undefined) name = p.name;
+    if (p.name !== undefined) {
+      name = p.name;
+      stopAutoName(server, pane.n);
+    }
     if (p.user !== undefined) user = p.user;
     if (p.append !== undefined) user = (user + p.append).slice(-4000);
     pane.tag = { ...pane.tag, name, user };
@@ -290,6 +299,7 @@ function split(server: PaneServer, p: SplitParams, creator: string) {
   const anchor = p.pane === undefined ? (s.focused !== null && leaves(s.layout).includes(s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null)) : server.pane(p.pane).n;
   if (anchor !== null && isFloating(s, anchor)) throw faults.failed(`pane ${anchor} is floating; tile it before splitting`);
   const anchorPane = anchor === null ? undefined : server.panes.get(anchor);
+  if (anchorPane) refreshPane(server, anchorPane); // a `cd` a moment ago counts
   const pane = createPane(
     server,
     s,

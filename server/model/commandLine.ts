@@ -2,7 +2,10 @@
 // protocol request it stands for, checked against the pane's vocabulary, so a tag
 // click, the palette, /pane/<n>/ctl and `pane exec` all do exactly the same thing.
 import type { MethodName, ParamsIn } from '../../kits/protocol/index';
-import type { Pane, PaneCommand } from '../../kits/protocol/model';
+import { parseArgs, usage } from '../../kits/protocol/commandArgs';
+import type { Pane } from '../../kits/protocol/model';
+
+export { usage };
 
 export interface CommandRequest<M extends MethodName = MethodName> {
   method: M;
@@ -27,42 +30,6 @@ export function parseCommandLine(pane: Pane, line: string): Parsed {
   const request = toRequest(pane, word, args);
   if (typeof request === 'string') return { ok: false, message: `${word}: ${request}` };
   return { ok: true, request, word };
-}
-
-export function usage(cmd: PaneCommand): string {
-  return [cmd.name, ...cmd.args.map((a) => {
-    const shown = a.type === 'enum' && a.values ? a.values.join('|') : a.name;
-    return a.optional ? `[${shown}]` : shown;
-  })].join(' ');
-}
-
-function parseArgs(cmd: PaneCommand, rest: string): Record<string, string | number> | string {
-  const out: Record<string, string | number> = {};
-  let remaining = rest;
-  for (const a of cmd.args) {
-    if (a.type === 'text') {
-      if (remaining === '' && !a.optional) return `missing ${a.name}`;
-      if (remaining !== '') out[a.name] = remaining;
-      remaining = '';
-      break;
-    }
-    const m = /^(\S+)\s*(.*)$/s.exec(remaining);
-    if (!m) {
-      if (!a.optional) return `missing ${a.name}`;
-      continue;
-    }
-    const tok = m[1]!;
-    remaining = m[2]!;
-    if (a.type === 'int') {
-      if (!/^-?\d+$/.test(tok)) return `${a.name} must be a whole number, not "${tok}"`;
-      out[a.name] = Number(tok);
-    } else if (a.type === 'enum') {
-      if (!a.values?.includes(tok)) return `${a.name} must be one of ${a.values?.join(', ')}, not "${tok}"`;
-      out[a.name] = tok;
-    } else out[a.name] = tok;
-  }
-  if (remaining.trim() !== '') return `unexpected "${remaining.trim()}"`;
-  return out;
 }
 
 function req<M extends MethodName>(method: M, params: ParamsIn<M>): CommandRequest {

@@ -7,7 +7,10 @@ import { faults } from '../../kits/protocol/error';
 import type { BodyKind, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import { Terminal } from '../pty/terminal';
 import type { PaneServer } from '../paneServer';
+import { integrate } from '../shell/integration';
+import { deadInput, signalName } from './exited';
 import { leaves, rects, removeLeaf } from './layout';
+import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
 import { tagWords, vocabularyFor } from './vocabulary';
 
 export interface NewPaneSpec {
@@ -60,7 +63,8 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   }
   const explicit = spec.launch !== undefined;
   const launch: LaunchSpec = spec.launch ?? { program: server.shell, args: [] };
-  const cwd = resolveCwd(spec.launch?.cwd ?? spec.cwd);
+  // Where the user is: the given cwd, else the focused pane's (as its shell reports it now), else $HOME.
+  const cwd = resolveCwd(spec.launch?.cwd ?? spec.cwd ?? focusedCwd(server, session));
   const n = server.allocN();
   const vocabulary = vocabularyFor(kind);
   const pane: Pane = {
@@ -87,10 +91,12 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   server.panes.set(n, pane);
   for (const c of paneContributors) c.created?.(server, pane, spec);
   if (kind === 'terminal' || kind === 'agent') {
+    trackPane(server, pane, spec.name === undefined);
     try {
       startTerminal(server, pane);
     } catch (e) {
       server.panes.delete(n);
+      forgetPane(server, n);
       throw faults.failed(`cannot start ${launch.program}: ${(e as Error).message}`);
     }
   } else {
@@ -98,6 +104,14 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   }
   server.publish('pane/created', { pane });
   return pane;
+}
+
+/** The cwd of the session's focused pane, read fresh (a `cd` a moment ago counts). */
+export function focusedCwd(server: PaneServer, session: Session): string | undefined {
+  const p = session.focused === null ? undefined : server.panes.get(session.focused);
+  if (!p) return undefined;
+  refreshPane(server, p);
+  return p.cwd;
 }
 
 function resolveCwd(cwd: string | undefined): string {
@@ -123,11 +137,13 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     COLORTERM: 'truecolor',
   };
   for (const c of paneContributors) Object.assign(env, c.env?.(server, pane, env));
+  // The shell as given, plus pane's integration (OSC 7); pane.launch keeps the argv the user asked for.
+  const run = integrate(launch, env);
   const term = new Terminal({
     n: pane.n,
-    launch,
+    launch: run.launch,
     cwd: pane.cwd,
-    env,
+    env: run.env,
     cols: pane.cols,
     rows: pane.rows,
     port: server.ptyPort,
@@ -138,19 +154,26 @@ function startTerminal(server: PaneServer, pane: Pane): void {
       const c = [...server.clients].find((x) => x.sink.id === sinkId);
       console.error(`pane server: client ${c?.name ?? sinkId} stopped acknowledging pane ${pane.n}'s output; it no longer pauses the pane`);
     },
-    onOutput: (end) => server.noteOutput(pane.n, end),
+    onOutput: (end) => {
+      server.noteOutput(pane.n, end);
+      noteActivity(server, pane.n);
+    },
     onSpawn: (pid) => {
       pane.pid = pid;
       pane.pgid = pid;
       pane.state = 'running';
       pane.exit = null;
+      paneRespawned(server, pane.n);
       server.paneChanged(pane);
     },
+    onCwd: (uri) => reportCwd(server, pane, uri),
+    onDeadInput: (data) => deadInput(server, pane, data),
     onExit: (s) => onTerminalExit(server, pane, s),
     onTitle: (title) => {
       if (pane.attrs.title === title) return;
       pane.attrs = { ...pane.attrs, title };
       server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
+      reportTitle(server, pane, title);
     },
     onBell: () => {
       pane.attrs = { ...pane.attrs, bell: String(Date.now()) };
@@ -164,7 +187,8 @@ function startTerminal(server: PaneServer, pane: Pane): void {
 function onTerminalExit(server: PaneServer, pane: Pane, s: { code: number | null; signal: number | null }): void {
   if (!server.panes.has(pane.n)) return;
   pane.state = 'exited';
-  pane.exit = { code: s.code, signal: s.signal, at: Date.now() };
+  const name = s.signal !== null ? signalName(s.signal) : undefined;
+  pane.exit = { code: s.code, signal: s.signal, at: Date.now(), ...(name ? { signalName: name } : {}) };
   pane.pid = null;
   pane.pgid = null;
   server.publish('pane/exited', { pane: pane.n, session: pane.session, exit: pane.exit });
@@ -185,6 +209,7 @@ export function destroyPane(server: PaneServer, n: number): void {
   const term = server.terminals.get(n);
   server.terminals.delete(n);
   server.panes.delete(n);
+  forgetPane(server, n);
   term?.dispose();
   if (session) {
     const wasFocused = session.focused === n;

@@ -123,7 +123,7 @@ export function renderNamespaceDoc(): string {
     '- `ctl` takes the pane’s command vocabulary (the same words as the tag), not acme’s ctl messages, and refuses a bad line before running any.',
     '- `event` lines are `SEQ KIND ORIGIN BY TEXT`, not acme’s `c1 c2 q0 q1 flag n text`; a command is passed back by its SEQ. ctl writes are offered to the interceptor as well as tag and palette clicks. Only one interceptor per pane.',
     '- Opened read-only (or read by path), `event` and `log` are growing files that end, so `cat`, `grep -r` and `tail -f` work on a mount; acme’s blocking read is what a handle opened read-write (FUSE) or a waiting read (protocol, `pane tail`) gets.',
-    '- `index` lines carry id, host, session, signature, owner, quadrant and state before the tag, in fixed-width columns that widen, never cut.',
+    '- `index` lines carry id, host, session, signature, owner, quadrant, state and cwd (the directory the pane’s shell is in; blanks as `_`) before the tag, in fixed-width columns that widen, never cut.',
     '- Added: `input`, `commands`, `attrs`, `by-sig/`, `by-owner/`, `by-session/`, `server/`.',
     '',
   );

@@ -27,15 +27,15 @@ export function tagLine(p: Pick<Pane, 'tag'>): string {
 
 export function stateWord(p: Pick<Pane, 'state' | 'exit'>): string {
   if (p.state !== 'exited' || p.exit === null) return p.state;
-  return p.exit.signal !== null ? `exited(sig${p.exit.signal})` : `exited(${p.exit.code ?? '?'})`;
+  return p.exit.signal !== null ? `killed(${p.exit.signalName ?? `sig${p.exit.signal}`})` : `exited(${p.exit.code ?? '?'})`;
 }
 
 /** Widths of index fields, acme-style fixed columns; a longer value widens its row, it is never cut. */
 const INDEX_WIDTHS = [6, 12, 12, 24, 10, 12, 12] as const;
 
-/** One index line: id, host, session, signature, owner, quadrant, state, then the tag. */
+/** One index line: id, host, session, signature, owner, quadrant, state, cwd (blanks as _), then the tag. */
 export function indexLine(p: Pane, sessionName: string): string {
-  const cells = [p.n, p.host, sessionName, p.signature, p.owner, p.attrs.quadrant, stateWord(p)].map(field);
+  const cells = [p.n, p.host, sessionName, p.signature, p.owner, p.attrs.quadrant, stateWord(p), p.cwd].map(field);
   return cells.map((c, i) => c.padEnd(INDEX_WIDTHS[i] ?? 0)).join(' ') + ' ' + tagLine(p);
 }
 
@@ -53,7 +53,7 @@ export const COMPUTED_ATTRS = ['id', 'sig', 'kind', 'owner', 'session', 'cwd', '
 
 function exitText(p: Pane): string {
   if (p.exit === null) return '-';
-  return p.exit.signal !== null ? `signal ${p.exit.signal}` : `code ${p.exit.code ?? '?'}`;
+  return p.exit.signal !== null ? `signal ${p.exit.signalName ?? p.exit.signal}` : `code ${p.exit.code ?? '?'}`;
 }
 
 /** attrs: the computed keys first, in a fixed order, then the pane's own attrs sorted. Values on one line. */

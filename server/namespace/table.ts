@@ -107,7 +107,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/index', type: 'file', mode: RO, content: (c) => indexRead(c),
     doc: 'Every pane, one fixed-width line each.',
-    read: 'id host session signature owner quadrant state, padded to fixed widths (blanks in a field become _, an empty one -), then the tag line',
+    read: 'id host session signature owner quadrant state cwd, padded to fixed widths (blanks in a field become _, an empty one -), then the tag line',
     write: '',
   },
   {

@@ -2,7 +2,8 @@
 // end the child, and read back what was written, resized, paused and killed.
 // It keeps the real port's promises: output waits while paused, exit follows the last byte.
 import { constants } from 'node:os';
-import type { PtyPort, PtyProcess, PtySpawnOptions } from './ptyPort';
+import path from 'node:path';
+import type { ForegroundInfo, PtyPort, PtyProcess, PtySpawnOptions } from './ptyPort';
 
 type ExitStatus = { code: number | null; signal: number | null };
 
@@ -15,6 +16,10 @@ export class FakePtyProcess implements PtyProcess {
   paused = false;
   exited = false;
   fgPgid: number | null;
+  /** What foreground() reports for a group other than the child's own (a job the test "started"). */
+  fgJob: { command: string; cwd: string | null } | null = null;
+  /** The child's own cwd as foreground() reports it (tests "cd" by setting it). */
+  cwd: string;
   /** Whether a kill ends the child (as a shell would); off to model a child that ignores signals. */
   exitOnKill = true;
   private dataCbs: ((d: Buffer) => void)[] = [];
@@ -27,6 +32,7 @@ export class FakePtyProcess implements PtyProcess {
     readonly opts: PtySpawnOptions,
   ) {
     this.fgPgid = pid;
+    this.cwd = opts.cwd;
   }
 
   /** What the child prints; held back while paused, as the kernel would. */
@@ -84,6 +90,12 @@ export class FakePtyProcess implements PtyProcess {
 
   foregroundPgid(): number | null {
     return this.fgPgid;
+  }
+
+  foreground(): ForegroundInfo | null {
+    if (this.exited || this.fgPgid === null) return null;
+    if (this.fgPgid === this.pid || !this.fgJob) return { pgid: this.fgPgid, command: path.basename(this.opts.file), cwd: this.cwd };
+    return { pgid: this.fgPgid, ...this.fgJob };
   }
 
   private flush(): void {

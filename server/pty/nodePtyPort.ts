@@ -1,10 +1,10 @@
 // The real PtyPort on node-pty: bytes in and out (encoding null), and an exit
 // that is reported only after the output stream reached its end, because on
 // Linux node-pty 1.1.0 can lose the last kilobytes at exit (node-pty issue #726).
-import { accessSync, constants, readFileSync, readSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, readlinkSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as nodePty from 'node-pty';
-import type { PtyPort, PtyProcess, PtySpawnOptions } from './ptyPort';
+import type { ForegroundInfo, PtyPort, PtyProcess, PtySpawnOptions } from './ptyPort';
 
 /**
  * After the child exited, how long the output must stay quiet (while not paused)
@@ -217,6 +217,38 @@ class NodePtyProcess implements PtyProcess {
   foregroundPgid(): number | null {
     return readTpgid(this.pid);
   }
+
+  foreground(): ForegroundInfo | null {
+    if (this.status) return null;
+    const pgid = readTpgid(this.pid);
+    return pgid === null ? null : processInfo(pgid);
+  }
+}
+
+/** A process's command (argv[0]'s base name, else /proc comm) and cwd, read from /proc; null when it is gone. */
+export function processInfo(pid: number): ForegroundInfo | null {
+  let command = '';
+  try {
+    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
+    // A login shell's argv[0] is "-bash".
+    command = path.basename(argv0.replace(/^-/, ''));
+  } catch {
+    return null;
+  }
+  if (command === '') {
+    try {
+      command = readFileSync(`/proc/${pid}/comm`, 'latin1').trim();
+    } catch {
+      return null;
+    }
+  }
+  let cwd: string | null = null;
+  try {
+    cwd = readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    // another user's process, or gone: the cwd stays unknown
+  }
+  return { pgid: pid, command, cwd };
 }
 
 /** Field 8 (tpgid) of /proc/<pid>/stat: the foreground process group of the process's terminal. */

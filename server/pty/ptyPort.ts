@@ -28,6 +28,17 @@ export interface PtyProcess {
   kill(signal?: string): void;
   /** The foreground process group of the terminal, where the platform tells it. */
   foregroundPgid(): number | null;
+  /** What runs in the foreground (its group leader's command and cwd), where the platform tells it. */
+  foreground(): ForegroundInfo | null;
+}
+
+/** The terminal's foreground process group: what the user is running in it right now. */
+export interface ForegroundInfo {
+  pgid: number;
+  /** argv[0]'s base name (vim, htop, bash), else the kernel's short name. */
+  command: string;
+  /** The group leader's working directory, when readable. */
+  cwd: string | null;
 }
 
 export interface PtyPort {

@@ -35,6 +35,8 @@ export interface ScreenPaneOptions {
   offset?: number;
   onTitle?: (title: string) => void;
   onBell?: () => void;
+  /** The program reported its working directory (OSC 7): the raw file:// URI. */
+  onCwd?: (uri: string) => void;
   /** Bytes sent but not yet parsed, reported as the worker catches up. */
   onBacklog?: (backlog: number) => void;
 }
@@ -164,6 +166,8 @@ export class ScreenHost {
         return this.panes.get(m.pane)?.o.onTitle?.(m.title);
       case 'bell':
         return this.panes.get(m.pane)?.o.onBell?.();
+      case 'cwd':
+        return this.panes.get(m.pane)?.o.onCwd?.(m.uri);
       case 'snapshot': {
         const q = this.pending.get(m.id);
         if (!q) return;

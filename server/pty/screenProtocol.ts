@@ -24,6 +24,8 @@ export type FromWorker =
   | { type: 'parsed'; pane: number; bytes: number }
   | { type: 'title'; pane: number; title: string }
   | { type: 'bell'; pane: number }
+  /** OSC 7 (the shell's working directory), the raw URI; the last one per turn. */
+  | { type: 'cwd'; pane: number; uri: string }
   | { type: 'snapshot'; id: number; pane: number; snapshot: WorkerSnapshot }
   | { type: 'failed'; id: number; pane: number; message: string };
 

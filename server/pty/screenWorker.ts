@@ -26,6 +26,9 @@ const screens = new Map<number, Screen>();
 const parsed = new Map<number, number>();
 const titles = new Map<number, string>();
 const bells = new Set<number>();
+const cwds = new Map<number, string>();
+/** Longest OSC 7 URI taken: PATH_MAX (4096) percent-encoded three times over, plus file://host. */
+const CWD_URI_MAX = 4096 * 3 + 300;
 let reportQueued = false;
 
 function queueReport(): void {
@@ -35,9 +38,11 @@ function queueReport(): void {
     reportQueued = false;
     for (const [pane, title] of titles) post({ type: 'title', pane, title });
     for (const pane of bells) post({ type: 'bell', pane });
+    for (const [pane, uri] of cwds) post({ type: 'cwd', pane, uri });
     for (const [pane, bytes] of parsed) post({ type: 'parsed', pane, bytes });
     titles.clear();
     bells.clear();
+    cwds.clear();
     parsed.clear();
   });
 }
@@ -60,6 +65,14 @@ function open(pane: number, cols: number, rows: number): void {
   term.onBell(() => {
     bells.add(pane);
     queueReport();
+  });
+  // OSC 7 ; file://host/path — the shell telling where it is (pane's shell integration emits it).
+  term.parser.registerOscHandler(7, (data) => {
+    if (data.length <= CWD_URI_MAX) {
+      cwds.set(pane, data);
+      queueReport();
+    }
+    return true;
   });
   screens.set(pane, s);
 }

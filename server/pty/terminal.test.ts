@@ -459,3 +459,18 @@ describe('Terminal (fake pty)', () => {
     expect(t.ack('bad', 1)).toBe(0); // it is gone
   });
 });
+
+describe('Terminal after its program ended (fake pty)', () => {
+  it('hands keys to onDeadInput instead of dropping them, and none while the program runs', async () => {
+    const dead: string[] = [];
+    const { t, port } = await attachedPlain('d', { onDeadInput: (d) => dead.push(d.toString()) });
+    t.write('ls\r');
+    expect(dead).toEqual([]);
+    expect(port.last.written()).toBe('ls\r');
+    port.last.exit(null, 9);
+    await settle();
+    t.write('\r');
+    t.write(new TextEncoder().encode('x'));
+    expect(dead).toEqual(['\r', 'x']);
+  });
+});

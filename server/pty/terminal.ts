@@ -5,7 +5,7 @@ import { PaneFault } from '../../kits/protocol/error';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import { MAX_COLS, MAX_ROWS } from '../model/sizeLimits';
 import { Fanout, type SinkState, type StreamSink } from './fanout';
-import type { PtyPort, PtyProcess } from './ptyPort';
+import type { ForegroundInfo, PtyPort, PtyProcess } from './ptyPort';
 import { ByteRing, DEFAULT_RING_BYTES } from './ring';
 import type { ScreenHost } from './screenHost';
 
@@ -90,6 +90,10 @@ export interface TerminalOptions {
   onExit?: (s: { code: number | null; signal: number | null }) => void;
   onTitle?: (t: string) => void;
   onBell?: () => void;
+  /** OSC 7 from the program: the raw file:// URI of its working directory. */
+  onCwd?: (uri: string) => void;
+  /** Keys that reached the terminal while no program runs in it (a dead pane answers them). */
+  onDeadInput?: (data: Buffer) => void;
   onSpawn?: (pid: number) => void;
   /** A monotonic clock in ms (default performance.now); injected by tests. */
   now?: () => number;
@@ -162,6 +166,7 @@ export class Terminal {
       rows: this.rows,
       onTitle: (t) => this.disposed || o.onTitle?.(t),
       onBell: () => this.disposed || o.onBell?.(),
+      onCwd: (uri) => this.disposed || o.onCwd?.(uri),
       onBacklog: () => this.feedScreen(),
     });
   }
@@ -180,6 +185,10 @@ export class Terminal {
   foregroundPgid(): number | null {
     return this.proc?.foregroundPgid() ?? null;
   }
+  /** The foreground process group's command and cwd, where the OS tells; null when nothing runs. */
+  foreground(): ForegroundInfo | null {
+    return this.proc?.foreground() ?? null;
+  }
   get streamStart(): number {
     return this.ring.streamStart;
   }
@@ -194,10 +203,16 @@ export class Terminal {
     this.spawn();
   }
 
-  /** Writes input to the program; throws a `busy` PaneFault when MAX_INPUT_QUEUE bytes already wait. */
+  /**
+   * Input for the program. With none running it goes to onDeadInput instead of
+   * nowhere; throws a `busy` PaneFault when MAX_INPUT_QUEUE bytes already wait.
+   */
   write(data: string | Uint8Array): void {
-    if (!this.proc) return;
     const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (!this.proc) {
+      if (!this.disposed) this.o.onDeadInput?.(bytes);
+      return;
+    }
     const queued = this.proc.queuedInput?.() ?? 0;
     if (queued + bytes.byteLength > MAX_INPUT_QUEUE) {
       throw new PaneFault('busy', `pane ${this.n} is not reading its input: ${queued} bytes wait already (limit ${MAX_INPUT_QUEUE}); nothing was written`, { subject: String(this.n), reason: 'input queue full' });

@@ -165,7 +165,7 @@ export class ClientConn {
     } catch (e) {
       return this.fail(null, e);
     }
-    if (t.running) t.write(b.data);
+    t.write(b.data); // a dead pane answers keys itself: Enter reruns, anything else gets a hint
   }
 
   private hello(id: number | undefined, params: unknown): void {

@@ -44,7 +44,7 @@ describe('pane mcp', () => {
   });
 
   it('lists panes, reads a screen, and fingers agents', async () => {
-    expect(textOf(await call('list_panes'))).toMatch(/^1\tbash\tcom\.pane\.terminal\trunning/m);
+    expect(textOf(await call('list_panes'))).toMatch(/^1\t~\tcom\.pane\.terminal\trunning/m); // an idle shell is named by its directory
     expect((await call('read_pane', { pane: 1 })).isError).toBeFalsy();
     expect(textOf(await call('finger', { name: 'ada' }))).toMatch(/Login: ada[\s\S]*Plan:\n {2}first plan/);
   });

@@ -65,11 +65,13 @@ describe('the table', () => {
 
 describe('pane files', () => {
   it('tag reads as acme’s tag line and a write appends to the user text', async () => {
-    expect(await cat(c, `/${shell}/tag`)).toMatch(/^bash close zoom split float restart \|\n$/);
+    // An idle shell's tag name is its directory (server/model/paneTracker.ts).
+    const name = (await c.call('pane/get', { pane: shell })).tag.name;
+    expect(await cat(c, `/${shell}/tag`)).toBe(`${name} close zoom split float restart |\n`);
     await put(c, `/${shell}/tag`, 'build\n');
     await put(c, `/${shell}/tag`, 'logs\n');
     expect((await c.call('pane/get', { pane: shell })).tag.user).toBe('build logs');
-    expect(await cat(c, `/${shell}/tag`)).toBe('bash close zoom split float restart | build logs\n');
+    expect(await cat(c, `/${shell}/tag`)).toBe(`${name} close zoom split float restart | build logs\n`);
   });
 
   it('body of a terminal is scrollback + screen as plain text, trailing blanks trimmed', async () => {
@@ -169,12 +171,12 @@ describe('pane files', () => {
 });
 
 describe('the root files', () => {
-  it('index has one fixed-width line per pane: id host session signature owner quadrant state, then the tag', async () => {
+  it('index has one fixed-width line per pane: id host session signature owner quadrant state cwd, then the tag', async () => {
     const panes = (await c.call('pane/list', {})).panes;
     const lines = (await cat(c, '/index')).trimEnd().split('\n');
     expect(lines).toHaveLength(panes.length);
     const f = lines[0]!.split(/ +/);
-    expect(f.slice(0, 7)).toEqual([String(panes[0]!.n), 'testhost', 'main', 'com.pane.terminal', panes[0]!.owner, '-', 'running']);
+    expect(f.slice(0, 8)).toEqual([String(panes[0]!.n), 'testhost', 'main', 'com.pane.terminal', panes[0]!.owner, '-', 'running', panes[0]!.cwd.replace(/\s+/g, '_')]);
     expect(lines[0]!.indexOf('testhost')).toBe(7);
   });
 

@@ -46,7 +46,7 @@ describe('lsTable', () => {
 
   it('marks missing values with - and shows exit status', () => {
     const out = lsTable([pane({ owner: '', attrs: {}, pid: null, state: 'exited', exit: { code: 1, signal: null, at: 0 } })], new Map(), 'box');
-    expect(out.split('\n')[1]).toMatch(/^3\s+00000000\s+com\.pane\.terminal\s+-\s+-\s+exited\(1\)\s+-\s+/);
+    expect(out.split('\n')[1]).toMatch(/^3\s+00000000\s+com\.pane\.terminal\s+-\s+-\s+exited 1\s+-\s+/);
   });
 });
 
@@ -71,7 +71,9 @@ describe('shortPath', () => {
 
 describe('paneState', () => {
   it('names the signal of a killed pane', () => {
-    expect(paneState({ state: 'exited', exit: { code: null, signal: 9, at: 0 } })).toBe('exited(sig 9)');
+    expect(paneState({ state: 'exited', exit: { code: null, signal: 9, at: 0, signalName: 'SIGKILL' } })).toBe('killed (SIGKILL)');
+    expect(paneState({ state: 'exited', exit: { code: null, signal: 9, at: 0 } })).toBe('killed (signal 9)');
+    expect(paneState({ state: 'exited', exit: { code: 0, signal: null, at: 0 } })).toBe('exited 0');
     expect(paneState({ state: 'starting', exit: null })).toBe('starting');
   });
 });

@@ -1,5 +1,6 @@
 // Text the CLI prints: fixed-width tables and the `pane ls` / `session ls` /
 // `info` rows. Pure functions of protocol data, so they are unit-tested alone.
+import { exitLabel } from '../../protocol/exitLabel';
 import type { Pane } from '../../protocol/model';
 
 /** Longest cwd shown in a table before it is shortened from the left. */
@@ -42,10 +43,10 @@ export function shortPath(path: string, home: string | undefined): string {
   return chars.length <= MAX_CWD ? p : '…' + chars.slice(chars.length - MAX_CWD + 1).join('');
 }
 
+/** running, starting, or how it ended: "exited 0", "killed (SIGKILL)" (as the window's tag says). */
 export function paneState(p: Pick<Pane, 'state' | 'exit'>): string {
   if (p.state !== 'exited' || p.exit === null) return p.state;
-  if (p.exit.signal !== null) return `exited(sig ${p.exit.signal})`;
-  return `exited(${p.exit.code ?? '?'})`;
+  return exitLabel(p.exit);
 }
 
 /** The tag as one line: name, then the user's free text. */

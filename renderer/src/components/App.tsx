@@ -1,6 +1,7 @@
 // The whole window: the workspace, the notices strip (between the panes and the
 // status line, never over a pane), the status line, and whichever overlay is open.
 import { useApp } from '../store';
+import { ConfirmClose } from './ConfirmClose';
 import { Launcher } from './Launcher';
 import { NoticeHistory } from './NoticeHistory';
 import { Notices } from './Notices';
@@ -22,6 +23,7 @@ export function App() {
       {overlay === 'switcher' ? <Switcher /> : null}
       {overlay === 'history' ? <NoticeHistory /> : null}
       {overlay === 'sessions' ? <Sessions /> : null}
+      {overlay === 'confirm-close' ? <ConfirmClose /> : null}
     </div>
   );
 }

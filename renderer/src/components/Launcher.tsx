@@ -1,13 +1,16 @@
 // The launcher (Ctrl+Shift+K): the app files the server found in apps/ and the
-// user's config dir, fuzzy-searched; Enter launches one beside the focused pane.
-import { useMemo } from 'react';
-import type { AppEntry } from '../../../kits/protocol/app';
+// user's config dir, ranked by name and keywords first (ui/appMatch.ts); Enter
+// launches one beside the focused pane. Apps whose program is missing say how to get it.
+import { useEffect } from 'react';
+import { installHint, type AppEntry } from '../../../kits/protocol/app';
 import { client } from '../net/client';
 import { selectSession, store, useApp } from '../store';
+import { appKeys, appText } from '../ui/appMatch';
 import { Highlight, Picker } from './Picker';
 
 export async function launch(app: AppEntry): Promise<void> {
   const st = store.getState();
+  if (app.installed === false) return st.notify('warn', `${app.name} is not installed (${app.launch?.program} is not on PATH): ${installHint(app)}`);
   const s = selectSession(st);
   const r = await client.act('apps/launch', { app: app.id, ...(s?.focused != null ? { pane: s.focused } : {}), ...(s ? { session: s.id } : {}) });
   if (r) st.notify('info', `launched ${app.name}`);
@@ -15,14 +18,18 @@ export async function launch(app: AppEntry): Promise<void> {
 
 export function Launcher() {
   const apps = useApp((s) => s.apps.apps);
-  const fields = useMemo(() => (a: AppEntry) => [a.name, [a.name, a.description ?? '', ...(a.keywords ?? []), a.signature].join(' ')], []);
+  // PATH may have changed since the list was loaded (someone installed claude): ask again on open.
+  useEffect(() => {
+    client.call('apps/list', {}).then((l) => store.getState().setApps(l), () => undefined);
+  }, []);
   return (
     <Picker<AppEntry>
       id="launcher"
       title="launcher"
       placeholder="launch an app"
       items={apps}
-      fields={fields}
+      fields={appText}
+      keys={appKeys}
       keyOf={(a) => a.id}
       empty={apps.length === 0 ? 'no app files found (apps/ or ~/.config/pane/apps/)' : 'no app matches'}
       onPick={(a) => void launch(a)}
@@ -31,8 +38,9 @@ export function Launcher() {
           <span className="pk-kind">{a.source === 'user' ? 'user app' : 'app'}</span>
           <span className="pk-label">
             <Highlight text={a.name} hit={hit} />
+            {a.installed === false ? <span className="pk-missing"> not installed</span> : null}
           </span>
-          <span className="pk-doc">{a.description ?? a.signature}</span>
+          <span className="pk-doc">{a.installed === false ? `${a.launch?.program} is not on PATH — ${installHint(a)}` : (a.description ?? a.signature)}</span>
         </>
       )}
     />

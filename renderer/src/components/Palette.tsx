@@ -1,7 +1,9 @@
 // The command palette (Ctrl+Shift+P): the focused pane's vocabulary — the same list
 // the server publishes for it, not a second one — and the global actions, each with
-// its key binding. "word args" typed in full runs that command with those args.
-import { useMemo } from 'react';
+// its key binding. "word args" typed in full shows the word's usage and runs only
+// when the args check (kits/protocol/commandArgs.ts, the server's own rules).
+import { useCallback, useMemo } from 'react';
+import { parseArgs, usage } from '../../../kits/protocol/commandArgs';
 import { ACTION_IDS, ACTIONS, type Action } from '../../../kits/protocol/keymap';
 import type { PaneCommand } from '../../../kits/protocol/model';
 import { runAction } from '../actions';
@@ -31,6 +33,20 @@ export function Palette() {
 
   const fields = useMemo(() => (it: Item) => (it.kind === 'command' ? [it.cmd.name, `${it.cmd.name} ${it.cmd.doc}`] : [it.title, it.action]), []);
 
+  // "split v 50": the word of the focused pane's vocabulary, with its args checked.
+  const withArgs = useCallback(
+    (q: string) => {
+      const m = /^\s*(\S+)\s+(.*)$/s.exec(q);
+      const cmd = m ? vocabulary.find((c) => c.name === m[1]) : undefined;
+      if (!m || !cmd || focused === null) return null;
+      const args = cmd.args.length === 0 ? (m[2]!.trim() === '' ? {} : `${cmd.name} takes no arguments`) : parseArgs(cmd, m[2]!.trim());
+      return { item: { kind: 'command', cmd, pane: focused } as Item, usage: usage(cmd), error: typeof args === 'string' ? args : null };
+    },
+    [vocabulary, focused],
+  );
+  // A word that cannot run bare ("resize", "name") is typed out for its arguments instead.
+  const argsFirst = useCallback((it: Item) => (it.kind === 'command' && it.cmd.args.some((a) => !a.optional) ? `${it.cmd.name} ` : null), []);
+
   return (
     <Picker<Item>
       id="palette"
@@ -39,15 +55,10 @@ export function Palette() {
       items={items}
       fields={fields}
       keyOf={(it) => (it.kind === 'command' ? `c:${it.cmd.name}` : `a:${it.action}`)}
-      onFreeText={(q) => {
-        // "word args…" where word is in the vocabulary: run the whole line.
-        const word = q.trim().split(/\s+/)[0] ?? '';
-        if (focused === null || !q.trim().includes(' ') || !vocabulary.some((c) => c.name === word)) return false;
-        void execWord(focused, q.trim(), 'palette');
-        return true;
-      }}
-      onPick={(it) => {
-        if (it.kind === 'command') void execWord(it.pane, it.cmd.name, 'palette');
+      withArgs={withArgs}
+      argsFirst={argsFirst}
+      onPick={(it, q) => {
+        if (it.kind === 'command') void execWord(it.pane, q.startsWith(`${it.cmd.name} `) ? q : it.cmd.name, 'palette');
         else void runAction(it.action);
       }}
       render={(it, hit) => {
@@ -60,7 +71,7 @@ export function Palette() {
             <span className="pk-kind">{it.kind === 'command' ? 'pane' : 'global'}</span>
             <span className="pk-label">
               {it.kind === 'command' ? <Highlight text={it.cmd.name} hit={hit} /> : it.title}
-              {it.kind === 'command' && it.cmd.args.length > 0 ? <span className="pk-args"> {it.cmd.args.map((a) => (a.optional ? `[${a.name}]` : a.name)).join(' ')}</span> : null}
+              {it.kind === 'command' && it.cmd.args.length > 0 ? <span className="pk-args"> {usage(it.cmd).slice(it.cmd.name.length + 1)}</span> : null}
             </span>
             <span className="pk-doc">{it.kind === 'command' ? it.cmd.doc : it.action}</span>
             {chord ? <kbd className="pk-key">{chord}</kbd> : null}

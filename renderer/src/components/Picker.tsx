@@ -1,5 +1,6 @@
 // The shared fuzzy list behind the palette and the launcher: type to filter, arrows
 // to move, Enter to run, Escape to close. A modal dialog with a listbox for screen readers.
+// Items that take arguments show their usage and run only once the arguments check.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { rank, type FuzzyHit } from '../ui/fuzzy';
 import { store } from '../store';
@@ -13,9 +14,15 @@ export interface PickerProps<T> {
   keyOf: (item: T) => string;
   render: (item: T, hit: FuzzyHit) => ReactNode;
   onPick: (item: T, query: string) => void;
-  /** Enter with a query no item matches (e.g. a command with arguments); return true if taken. */
+  /** Enter with free text (e.g. a name to create); return true if taken, else the selection is picked. */
   onFreeText?: (query: string) => boolean;
   empty?: ReactNode;
+  /** Names and keywords to rank by first (exact, then prefix); default: the first field. */
+  keys?: (item: T) => string[];
+  /** A query that is an item plus arguments ("split v 50"): that item alone, its usage, and what is wrong with the arguments. */
+  withArgs?: (query: string) => { item: T; usage: string; error: string | null } | null;
+  /** For an item that cannot run without arguments: the text to type instead ("resize "); null runs it. */
+  argsFirst?: (item: T) => string | null;
 }
 
 /** The text with matched characters marked. */
@@ -32,7 +39,11 @@ export function Picker<T>(p: PickerProps<T>) {
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
-  const ranked = useMemo(() => rank(query, p.items, p.fields), [query, p.items, p.fields]);
+  const typed = useMemo(() => p.withArgs?.(query) ?? null, [query, p.withArgs]);
+  const ranked = useMemo(
+    () => (typed ? [{ item: typed.item, hit: { score: 0, indices: [], tier: 'exact' as const } }] : rank(query, p.items, p.fields, p.keys)),
+    [typed, query, p.items, p.fields, p.keys],
+  );
   const sel = Math.min(index, Math.max(0, ranked.length - 1));
 
   useEffect(() => {
@@ -44,6 +55,19 @@ export function Picker<T>(p: PickerProps<T>) {
     const r = ranked[i];
     if (!r) {
       if (p.onFreeText?.(query)) close();
+      return;
+    }
+    if (typed) {
+      if (typed.error === null) {
+        close();
+        p.onPick(r.item, query.trim());
+      }
+      return; // the error under the item says what to fix
+    }
+    const first = p.argsFirst?.(r.item) ?? null;
+    if (first !== null) {
+      setQuery(first);
+      setIndex(0);
       return;
     }
     close();
@@ -71,9 +95,10 @@ export function Picker<T>(p: PickerProps<T>) {
             if (e.key === 'ArrowDown') setIndex((sel + 1) % Math.max(1, ranked.length));
             else if (e.key === 'ArrowUp') setIndex((sel - 1 + ranked.length) % Math.max(1, ranked.length));
             else if (e.key === 'Enter') {
-              if (p.onFreeText && p.onFreeText(query)) close();
+              if (!typed && p.onFreeText?.(query)) close();
               else pick(sel);
-            } else if (e.key === 'Escape') close();
+            }
+            else if (e.key === 'Escape') close();
             else return;
             e.preventDefault();
           }}
@@ -95,6 +120,11 @@ export function Picker<T>(p: PickerProps<T>) {
               {p.render(r.item, r.hit)}
             </li>
           ))}
+          {typed ? (
+            <li className={`picker-args${typed.error ? ' invalid' : ''}`} role="status" aria-live="polite">
+              <code>{typed.usage}</code> — {typed.error ?? `Enter runs “${query.trim()}”`}
+            </li>
+          ) : null}
           {ranked.length === 0 ? <li className="picker-empty">{p.empty ?? 'nothing matches'}</li> : null}
         </ul>
       </div>

@@ -3,6 +3,7 @@
 // assistive tech; click or middle-click on a word executes it. When the tag is too
 // narrow, badges and topics shrink first, then the words that no longer fit fold
 // into an overflow menu (…) the keyboard reaches like any other toolbar control.
+import { exitLabel } from '../../../kits/protocol/exitLabel';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Pane } from '../../../kits/protocol/model';
 import { toolbarItems } from '../keys/tagFocus';
@@ -100,7 +101,7 @@ export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; fo
         </span>
       ) : null}
       {bell ? <span className="tag-bell" role="status" aria-label="bell rang">🔔</span> : null}
-      {pane.state === 'exited' ? <span className="tag-exit">exited {pane.exit?.code ?? pane.exit?.signal ?? ''}</span> : null}
+      {pane.state === 'exited' ? <span className={`tag-exit${pane.exit?.signal != null || (pane.exit?.code ?? 0) !== 0 ? ' failed' : ''}`}>{exitLabel(pane.exit)}</span> : null}
       <span className="tag-words" ref={boxRef}>
         {words.map((w, i) => (
           <button

@@ -2,6 +2,7 @@
 // (pane/tag); a middle-click on a word, or Ctrl+Enter at the caret, executes that
 // word: a pane command if it names one, else (server-side) a shell command.
 import { useEffect, useRef } from 'react';
+import { closePane } from '../closePane';
 import { client } from '../net/client';
 import { store } from '../store';
 import { termFor } from '../term/terminals';
@@ -18,6 +19,7 @@ export function wordAt(text: string, offset: number): string {
 export async function execWord(pane: number, line: string, origin: string): Promise<void> {
   const l = line.trim();
   if (l === '') return;
+  if (l === 'close') return closePane(pane); // from the window, a busy pane asks first
   const r = await client.act('pane/exec', { pane, line: l, origin, fallback: origin === 'tag' || origin === 'tag-user' ? 'shell' : 'error' });
   if (r?.output) store.getState().notify('info', r.output.slice(0, 500));
 }

@@ -4,6 +4,7 @@
 import { client } from '../net/client';
 import { store } from '../store';
 import { measureCell } from '../ui/measureCell';
+import { attachTelling, deadKey, tellExit } from './deadPane';
 import { chooseWebgl, DECAY, WEBGL_MAX, webgl2Supported } from './webglBudget';
 import { lookOf, type Look } from './look';
 import { TermView, type TermHost } from './termView';
@@ -27,6 +28,8 @@ const host: TermHost = {
     void client.act('pty/resize', { pane, cols, rows });
   },
   input(pane, data) {
+    const v = views.get(pane);
+    if (v && deadKey(v, data)) return;
     client.sendInput(pane, data);
   },
   focused(pane) {
@@ -45,7 +48,7 @@ export function termFor(pane: number): TermView {
   if (!v) {
     v = new TermView(pane, host, store.getState().screenReader, currentLook());
     views.set(pane, v);
-    if (client.connection) void v.attach();
+    if (client.connection) void attachTelling(v);
   }
   return v;
 }
@@ -71,7 +74,7 @@ export function installTerminals(): void {
   client.onOutput((pane, offset, data) => views.get(pane)?.write(offset, data));
   client.onConnected(() => {
     sentSize.clear();
-    for (const v of views.values()) void v.attach();
+    for (const v of views.values()) void attachTelling(v);
   });
   store.subscribe(syncViews);
   setInterval(rebalanceWebgl, 1000);
@@ -88,6 +91,7 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
       }
     }
   }
+  if (st.panes !== prev.panes) for (const v of views.values()) tellExit(v);
   if (st.screenReader !== prev.screenReader) for (const v of views.values()) v.setScreenReader(st.screenReader);
   if (st.settings !== prev.settings || st.fontZoom !== prev.fontZoom) applyLook();
   if (st.conn.state !== 'open' && prev.conn.state === 'open') for (const v of views.values()) v.detached();

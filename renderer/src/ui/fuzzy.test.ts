@@ -1,4 +1,5 @@
-// Fuzzy matching for the pickers.
+// Fuzzy matching for the pickers: tiers first (exact, prefix, word, substring,
+// scattered), then runs and word starts within a tier.
 import { describe, expect, it } from 'vitest';
 import { fuzzy, rank } from './fuzzy';
 
@@ -7,6 +8,26 @@ describe('fuzzy', () => {
     expect(fuzzy('spl', 'Split side by side')?.indices).toEqual([0, 1, 2]);
     expect(fuzzy('ssd', 'Split side by side')).not.toBeNull();
     expect(fuzzy('xyz', 'Split')).toBeNull();
+  });
+
+  it.each([
+    ['top', 'top', 'exact'],
+    ['to', 'top', 'prefix'],
+    ['mon', 'System monitor', 'word'],
+    ['onit', 'System monitor', 'substring'],
+    ['smr', 'System monitor', 'scattered'],
+  ] as const)('"%s" in "%s" is a %s match', (q, text, tier) => {
+    expect(fuzzy(q, text)?.tier).toBe(tier);
+  });
+
+  it('lets text that is not a key (a description) reach at most the substring tier', () => {
+    expect(fuzzy('top', 'top: processes', false)?.tier).toBe('substring');
+    expect(fuzzy('top', 'top: processes', true)?.tier).toBe('prefix');
+  });
+
+  it('ranks a whole tier above any score inside a lower one', () => {
+    const r = rank('top', ['Terminal opens a pane', 'top'], (s) => [s]).map((x) => x.item);
+    expect(r).toEqual(['top', 'Terminal opens a pane']);
   });
 
   it('ranks runs and word starts above scattered matches', () => {

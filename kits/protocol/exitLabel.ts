@@ -1,0 +1,27 @@
+// How every view names a program's end: "exited 0", "killed (SIGKILL)". One
+// place, so the tag, the pane's body, `pane ls` and /pane files say the same.
+import type { ExitStatus } from './model';
+
+/** "exited 0", "killed (SIGKILL)", or "killed (signal 9)" where the server named no signal. */
+export function exitLabel(exit: Pick<ExitStatus, 'code' | 'signal' | 'signalName'> | null): string {
+  if (exit === null) return 'exited';
+  if (exit.signal !== null) return `killed (${exit.signalName ?? `signal ${exit.signal}`})`;
+  return `exited ${exit.code ?? '?'}`;
+}
+
+/**
+ * Written before a dead pane's notice: leave the alternate screen (a killed vim's
+ * screen would hide it), stop mouse and focus reports and bracketed paste (the
+ * dead program asked for them; nothing reads them now), show the cursor, reset colours.
+ */
+const EXIT_RESET = '\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[0m';
+
+/** What a dead pane's body says (terminal text): which program, how it ended, when, and what Enter does. */
+export function exitNotice(program: string, exit: ExitStatus): string {
+  const at = new Date(exit.at).toLocaleTimeString('en-GB', { hour12: false });
+  const tone = exit.signal === null && exit.code === 0 ? '\x1b[1m' : '\x1b[1;31m';
+  return `${EXIT_RESET}\r\n${tone}[${program} ${exitLabel(exit)} at ${at}]\x1b[0m — Enter to run again, or close the pane\r\n`;
+}
+
+/** The answer to any key but Enter in a dead pane. */
+export const DEAD_KEY_HINT = "\r\n[this pane's program has ended: Enter runs it again; close the pane to remove it]\r\n";

@@ -1,0 +1,166 @@
+// What a terminal pane is doing right now, kept live on the model: its cwd (OSC 7
+// when the shell reports it, else /proc of the foreground group), the tag name
+// (foreground command or its title, else the directory), and whether closing it
+// would end anything but an idle shell. Read from the OS after output, never polled.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Pane } from '../../kits/protocol/model';
+import type { PaneServer } from '../paneServer';
+
+/**
+ * After output, wait this long before looking at the foreground again: a program
+ * starting or ending prints, so its name follows within this; a flood costs one
+ * look (a few /proc reads) per pane per interval.
+ */
+export const TRACK_MS = 250;
+/** Longest directory a tag name shows; longer ones keep their tail ("…/share/doc"). */
+const TAG_DIR_MAX = 40;
+
+/** Program names that are shells: idle when they hold the foreground, named by their directory. */
+const SHELLS = new Set(['bash', 'zsh', 'fish', 'sh', 'dash', 'ash', 'ksh', 'mksh', 'tcsh', 'csh', 'yash', 'nu', 'elvish', 'xonsh']);
+
+export function isShell(program: string): boolean {
+  return SHELLS.has(path.basename(program).replace(/^-/, ''));
+}
+
+interface Track {
+  /** The tag name follows the foreground; off once someone names the pane. */
+  autoName: boolean;
+  /** The program reported its cwd (OSC 7) since it started: /proc is not consulted then. */
+  osc7: boolean;
+  /** Titles (OSC 0/2) set by foreground groups other than the idle shell, by pgid. */
+  titles: Map<number, string>;
+  timer: NodeJS.Timeout | null;
+}
+
+const tracks = new WeakMap<PaneServer, Map<number, Track>>();
+
+function trackOf(server: PaneServer, n: number): Track | undefined {
+  return tracks.get(server)?.get(n);
+}
+
+/** Starts tracking a new terminal pane; `autoName` when no name was given for it. */
+export function trackPane(server: PaneServer, pane: Pane, autoName: boolean): void {
+  let m = tracks.get(server);
+  if (!m) tracks.set(server, (m = new Map()));
+  m.set(pane.n, { autoName, osc7: false, titles: new Map(), timer: null });
+  if (autoName && isShell(pane.launch?.program ?? '')) pane.tag = { ...pane.tag, name: dirName(server, pane.cwd) };
+}
+
+export function forgetPane(server: PaneServer, n: number): void {
+  const t = trackOf(server, n);
+  if (t?.timer) clearTimeout(t.timer);
+  tracks.get(server)?.delete(n);
+}
+
+/** Someone named the pane (pane/tag name): the name stays theirs. */
+export function stopAutoName(server: PaneServer, n: number): void {
+  const t = trackOf(server, n);
+  if (t) t.autoName = false;
+}
+
+/** A new process in the pane (start or rerun): what the last one reported no longer holds. */
+export function paneRespawned(server: PaneServer, n: number): void {
+  const t = trackOf(server, n);
+  if (!t) return;
+  t.osc7 = false;
+  t.titles.clear();
+}
+
+/** Output arrived: look at the foreground once things settle. */
+export function noteActivity(server: PaneServer, n: number): void {
+  const t = trackOf(server, n);
+  if (!t || t.timer) return;
+  t.timer = setTimeout(() => {
+    t.timer = null;
+    const p = server.panes.get(n);
+    if (p) refreshPane(server, p);
+  }, TRACK_MS);
+  t.timer.unref();
+}
+
+/** OSC 7 from the pane's program: `file://host/path`, taken when the host is this machine and the path a directory. */
+export function reportCwd(server: PaneServer, pane: Pane, uri: string): void {
+  const t = trackOf(server, pane.n);
+  const dir = localPath(uri);
+  if (!t || dir === null) return;
+  t.osc7 = true;
+  if (dir !== pane.cwd) {
+    pane.cwd = dir;
+    server.paneChanged(pane);
+  }
+  refreshPane(server, pane);
+}
+
+/** OSC 0/2: a title set while a program other than the idle shell holds the foreground names the pane. */
+export function reportTitle(server: PaneServer, pane: Pane, title: string): void {
+  const t = trackOf(server, pane.n);
+  const fg = server.terminals.get(pane.n)?.foreground();
+  if (t && fg && !(fg.pgid === pane.pid && isShell(pane.launch?.program ?? ''))) t.titles.set(fg.pgid, title);
+  refreshPane(server, pane);
+}
+
+/** Reads the foreground now and updates cwd (without OSC 7) and the tag name; publishes what changed. */
+export function refreshPane(server: PaneServer, pane: Pane): void {
+  const t = trackOf(server, pane.n);
+  const term = server.terminals.get(pane.n);
+  if (!t || !term?.running) return;
+  const fg = term.foreground();
+  if (!fg) return;
+  const idle = fg.pgid === pane.pid && isShell(pane.launch?.program ?? '');
+  for (const pgid of t.titles.keys()) if (pgid !== fg.pgid) t.titles.delete(pgid); // that job ended
+  if (!t.osc7 && fg.cwd !== null && fg.cwd !== pane.cwd && isDir(fg.cwd)) {
+    pane.cwd = fg.cwd;
+    server.paneChanged(pane);
+  }
+  if (!t.autoName) return;
+  const name = idle ? dirName(server, pane.cwd) : (t.titles.get(fg.pgid) ?? fg.command);
+  if (name !== '' && name !== pane.tag.name) {
+    pane.tag = { ...pane.tag, name: name.slice(0, 200) };
+    server.publish('pane/tag-changed', { pane: pane.n, tag: pane.tag });
+  }
+}
+
+/**
+ * The program closing this pane would end, or null when nothing but an idle
+ * shell (or nothing at all) runs in it: what the window asks about before closing.
+ */
+export function busyProgram(server: PaneServer, pane: Pane): string | null {
+  const term = server.terminals.get(pane.n);
+  if (pane.state !== 'running' || !term?.running) return null;
+  const program = pane.launch?.program ?? '';
+  const fg = term.foreground();
+  if (fg && fg.pgid === pane.pid && isShell(program)) return null;
+  return fg?.command ?? path.basename(program);
+}
+
+/** A directory as a tag shows it: under $HOME as ~/…, long ones by their tail. */
+export function dirName(server: PaneServer, dir: string): string {
+  const home = server.env.HOME ?? os.homedir();
+  let s = dir;
+  if (home && home !== '/' && (dir === home || dir.startsWith(home + '/'))) s = '~' + dir.slice(home.length);
+  return s.length > TAG_DIR_MAX ? '…' + s.slice(s.length - TAG_DIR_MAX + 1) : s;
+}
+
+function localPath(uri: string): string | null {
+  const m = /^file:\/\/([^/]*)(\/.*)$/s.exec(uri);
+  if (!m) return null;
+  const host = m[1]!.toLowerCase();
+  if (host !== '' && host !== 'localhost' && host !== os.hostname().toLowerCase()) return null; // a shell on another machine (ssh)
+  let dir: string;
+  try {
+    dir = decodeURIComponent(m[2]!);
+  } catch {
+    return null;
+  }
+  return dir.includes('\0') || !isDir(dir) ? null : path.normalize(dir);
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -14,7 +14,7 @@ import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
 import { findApp } from '../config/appFiles';
-import { rects } from '../model/layout';
+import { rects } from '../../kits/layout/tree';
 import { configOf } from '../config/configService';
 import { dispatchInternal } from './registry';
 import type { HandlerContext, HandlerTable } from './types';

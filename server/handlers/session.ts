@@ -2,7 +2,8 @@
 import { faults } from '../../kits/protocol/error';
 import type { LayoutNode, Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane } from '../model/lifecycle';
-import { leaves } from '../model/layout';
+import { wholeBody } from '../../kits/layout/geometry';
+import { leaves } from '../../kits/layout/tree';
 import { relayout } from '../model/relayout';
 import { DEFAULT_VIEWPORT, type PaneServer } from '../paneServer';
 import type { HandlerTable } from './types';
@@ -26,6 +27,7 @@ export function makeSession(server: PaneServer, name: string | undefined, viewpo
     focused: null,
     zoomed: null,
     viewport,
+    placements: [],
     createdAt: Date.now(),
   };
   server.sessions.set(s.id, s);
@@ -42,7 +44,7 @@ export const sessionHandlers: HandlerTable = {
   'session/new': (p, { server }) => {
     const s = makeSession(server, p.name, p.viewport);
     try {
-      const pane = createPane(server, s, { ...(p.pane ?? {}), launch: p.launch, cwd: p.cwd }, s.viewport);
+      const pane = createPane(server, s, { ...(p.pane ?? {}), launch: p.launch, cwd: p.cwd }, wholeBody(s.viewport));
       s.layout = { type: 'leaf', pane: pane.n };
       s.focused = pane.n;
     } catch (e) {
@@ -73,8 +75,10 @@ export const sessionHandlers: HandlerTable = {
     const s = server.session(p.session);
     const cols = Math.min(10000, Math.max(2, p.cols));
     const rows = Math.min(10000, Math.max(2, p.rows));
-    if (s.viewport.cols !== cols || s.viewport.rows !== rows) {
-      s.viewport = { cols, rows };
+    const chrome = p.chrome ?? s.viewport.chrome;
+    const same = s.viewport.cols === cols && s.viewport.rows === rows && s.viewport.chrome?.cols === chrome?.cols && s.viewport.chrome?.rows === chrome?.rows;
+    if (!same) {
+      s.viewport = { cols, rows, ...(chrome ? { chrome } : {}) };
       relayout(server, s);
     }
     return ack(s);

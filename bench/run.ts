@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,resize) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { awareness, hookUnderLoad } from './awareness';
@@ -10,13 +10,14 @@ import { memory } from './memory';
 import { namespace } from './namespace';
 import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
+import { resizeBench } from './resize';
 import { roundtrip } from './roundtrip';
 import { fmt, range, table, type Row } from './stats';
 import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,resize').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -94,6 +95,10 @@ try {
   }
   if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
   if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));
+  if (only.has('resize')) {
+    const r = await resizeBench(dir, runs);
+    rows.push({ bench: `window resize → every PTY resized and redrawn, ${r.panes} panes (ms, incl. the window's 120 ms settle delay)`, figure: range(r.ms, 0), anchor: `sizes heard per PTY per change: at most ${r.perChange}`, ratio: '—', aim: 'report' });
+  }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

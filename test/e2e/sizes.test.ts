@@ -201,6 +201,11 @@ describe.skipIf(chromiumMissing)(`exact sizes in Chromium${chromiumMissing ? ` (
     await sh.page.mouse.up();
     await expect.poll(async () => (await view(sh.page)).floating[0]!.x).toBeLessThan(f.x - 5);
     await exact('after a drag');
+    // A click that does not move still edits the tag's text.
+    await tag.click();
+    await sh.page.keyboard.type('dragged');
+    await sh.page.keyboard.press('Enter');
+    await until(sh.page, 'the float’s tag text saved', new Function(`return window.pane.store.getState().panes[${f.pane}].tag.user === 'dragged'`) as () => boolean);
   });
 
   it('resizes once when a pane closes', async () => {

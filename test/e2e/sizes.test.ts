@@ -135,6 +135,12 @@ describe.skipIf(chromiumMissing)(`exact sizes in Chromium${chromiumMissing ? ` (
 
   it('resizes once per resize key and per zoom, and the zoomed pane fills the view', async () => {
     await oncePer('resize key', () => sh.page.keyboard.press('Control+Shift+ArrowLeft'));
+    // A pane against the window's right border cannot grow that way: the window says so in words, no protocol names.
+    await sh.page.keyboard.press('Control+Shift+ArrowRight');
+    const notice = sh.page.locator('.notice').first();
+    await expect.poll(() => notice.innerText()).toMatch(/touches the window border/);
+    expect(await notice.innerText()).not.toMatch(/[a-z]+\/[a-z]+:/);
+    await notice.getByRole('button').first().click();
     const f = await focused();
     await oncePer('zoom', async () => {
       await sh.page.keyboard.press('Control+Shift+Z');

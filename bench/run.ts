@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install,resize) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { awareness, hookUnderLoad } from './awareness';
@@ -12,13 +12,14 @@ import { namespace } from './namespace';
 import { notices } from './notices';
 import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
+import { resizeBench } from './resize';
 import { roundtrip } from './roundtrip';
 import { fmt, range, table, type Row } from './stats';
 import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install,resize').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -108,6 +109,10 @@ try {
     });
   }
   if (only.has('install')) rows.push(...(await installRows(dir, Math.max(10, runs * 5))));
+  if (only.has('resize')) {
+    const r = await resizeBench(dir, runs);
+    rows.push({ bench: `window resize → every PTY resized and redrawn, ${r.panes} panes (ms, incl. the window's 120 ms settle delay)`, figure: range(r.ms, 0), anchor: `sizes heard per PTY per change: at most ${r.perChange}`, ratio: '—', aim: 'report' });
+  }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -8,7 +8,8 @@ import { eventFamily, type EventData, type EventName } from '../kits/protocol/ev
 import { parsePaneRef, type PaneRef } from '../kits/protocol/ids';
 import type { Pane, Session, Viewport } from '../kits/protocol/model';
 import type { StateSnapshot } from '../kits/protocol/client';
-import { leaves } from './model/layout';
+import { leaves } from '../kits/layout/tree';
+import { applyGeometry } from './model/relayout';
 import type { ClientConn } from './transport/clientConn';
 import type { PtyPort } from './pty/ptyPort';
 import type { ScreenHost } from './pty/screenHost';
@@ -172,7 +173,9 @@ export class PaneServer {
     this.publish('pane/changed', { pane: p });
   }
 
+  /** Every layout change goes through here: placements recomputed and applied (PTYs resized once), then published. */
   layoutChanged(s: Session): void {
+    applyGeometry(this, s);
     this.publish('layout/changed', { session: s });
   }
 

@@ -126,11 +126,48 @@ export const FloatingSchema = z.object({
 });
 export type Floating = z.infer<typeof FloatingSchema>;
 
+/**
+ * Cells a pane's frame spends on its tag and borders, as the window measured them
+ * with its font: a pane laid out in w×h cells has a terminal body of
+ * (w − cols)×(h − rows). Without a window the tag is counted as one row.
+ */
+export const ChromeSchema = z.object({
+  cols: z.number().int().min(0).max(16),
+  rows: z.number().int().min(0).max(16),
+});
+export type Chrome = z.infer<typeof ChromeSchema>;
+
 export const ViewportSchema = z.object({
   cols: z.number().int().min(2).max(10000),
   rows: z.number().int().min(2).max(10000),
+  /** What a frame costs, reported by the window; absent until one reports it. */
+  chrome: ChromeSchema.optional(),
 });
 export type Viewport = z.infer<typeof ViewportSchema>;
+
+/** Which part of the session's view a pane occupies ("ada (top-left)"). */
+export const QuadrantSchema = z.enum(['top-left', 'top-right', 'bottom-left', 'bottom-right', 'left', 'right', 'top', 'bottom', 'full']);
+export type Quadrant = z.infer<typeof QuadrantSchema>;
+
+/**
+ * Where the server lays a pane out, computed from the tree, the floating layer,
+ * zoom and the viewport: the frame in cells of the viewport, the terminal body
+ * inside it (its PTY's size), and its quadrant. The window draws exactly this.
+ */
+export const PlacementSchema = z.object({
+  pane: z.number().int().positive(),
+  x: z.number().int().min(0),
+  y: z.number().int().min(0),
+  w: z.number().int().min(0),
+  h: z.number().int().min(0),
+  cols: z.number().int().positive(),
+  rows: z.number().int().positive(),
+  quadrant: QuadrantSchema,
+  floating: z.boolean(),
+  /** False for a tile behind a zoomed pane or a hidden float (it keeps its size). */
+  shown: z.boolean(),
+});
+export type Placement = z.infer<typeof PlacementSchema>;
 
 export const SessionSchema = z.object({
   id: z.string().uuid(),
@@ -141,6 +178,8 @@ export const SessionSchema = z.object({
   focused: z.number().int().positive().nullable(),
   zoomed: z.number().int().positive().nullable(),
   viewport: ViewportSchema,
+  /** Every pane's placement, recomputed by the server on each layout change (derived; a snapshot may omit it). */
+  placements: z.array(PlacementSchema).default([]),
   createdAt: z.number(),
 });
 export type Session = z.infer<typeof SessionSchema>;

@@ -1,7 +1,7 @@
 // Sessions (workspaces): new / kill / list / get, viewport, snapshot and restore.
 import { z } from 'zod';
 import { SessionRefSchema } from './ids';
-import { LaunchSpecSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
+import { ChromeSchema, LaunchSpecSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
 import { method } from './method';
 import { NewPaneSpecSchema } from './pane';
 
@@ -64,10 +64,10 @@ export const sessionMethods = {
     doc: 'One session: layout tree, floating layer, focus, zoom.',
   }),
   'session/viewport': method({
-    params: z.object({ session: SessionRefSchema.optional(), cols: z.number().int(), rows: z.number().int() }),
+    params: z.object({ session: SessionRefSchema.optional(), cols: z.number().int(), rows: z.number().int(), chrome: ChromeSchema.optional() }),
     result: SessionAckSchema,
     cap: 'write',
-    doc: 'Sets the size, in cells, that the session is laid out in.',
+    doc: 'Sets the size, in cells, that the session is laid out in, and what a pane frame costs in cells (the window sends both once per window or font change).',
   }),
   'session/snapshot': method({
     params: z.object({ session: SessionRefSchema.optional() }),

@@ -3,7 +3,6 @@
 // same thing however it was invoked — and none of them needs a mouse.
 import { ACTIONS, type Action, type ActionId } from '../../kits/protocol/keymap';
 import type { Edge, FocusDirection } from '../../kits/protocol/pane';
-import { tileRects } from './layout/geometry';
 import { closePane, closePaneNow } from './closePane';
 import { client } from './net/client';
 import { selectSession, store } from './store';
@@ -34,16 +33,16 @@ export function switcherOrder(): number[] {
 }
 
 async function newPane(direction?: 'horizontal' | 'vertical'): Promise<void> {
-  const { session, focused } = ctx();
+  const { st, session, focused } = ctx();
   if (!session || focused === null) {
     // No pane to split (empty or no session): a fresh session with one shell.
     if (!session) await client.act('session/new', {});
     else await client.act('pane/split', { session: session.id, direction: direction ?? 'horizontal' });
     return;
   }
-  const rect = tileRects(session.layout).get(focused);
+  const rect = session.placements.find((p) => p.pane === focused && !p.floating);
   // "New pane" splits along the longer side of the focused pane, in screen pixels.
-  const dir = direction ?? (rect && rect.w * window.innerWidth * 0.6 < rect.h * window.innerHeight ? 'vertical' : 'horizontal');
+  const dir = direction ?? (rect && rect.w * st.cell.w * 0.6 < rect.h * st.cell.h ? 'vertical' : 'horizontal');
   // A floating pane cannot be split: the new pane joins the tiles instead.
   if (!rect) await client.act('pane/split', { session: session.id, direction: dir });
   else await client.act('pane/split', { pane: focused, direction: dir });

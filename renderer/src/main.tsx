@@ -1,5 +1,5 @@
-// The renderer's entry: zod jitless (CSP), the store, the connection, keys and
-// quadrant reporting, then React. Order matters: jitless before any schema runs.
+// The renderer's entry: zod jitless (CSP), the store, the connection, keys, the
+// measured cell, then React. Order matters: jitless before any schema runs.
 import './jitless';
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { installAttention } from './attention';
 import { App } from './components/App';
 import { installKeyRouter } from './keys/keyRouter';
-import { installQuadrantReporter } from './layout/quadrantReporter';
+import { applyFrameCss } from './layout/frame';
 import { client } from './net/client';
 import { wantedSession } from './net/endpoint';
 import { selectSession, store } from './store';
@@ -15,8 +15,20 @@ import { bufferText, currentLook, existingTerm, installTerminals, rebalanceWebgl
 import { measureCell } from './ui/measureCell';
 
 store.setState({ wantedSession: wantedSession() });
-store.getState().setCell(measureCell(currentLook()));
-void document.fonts?.ready.then(() => store.getState().setCell(measureCell(currentLook())));
+applyFrameCss();
+// A first guess now; the measurement that counts once the fonts are in, and again
+// whenever the device pixel ratio changes (browser zoom, a move to another screen).
+store.getState().setCell(measureCell(currentLook()), false);
+const remeasure = () => store.getState().setCell(measureCell(currentLook()));
+void (document.fonts?.ready ?? Promise.resolve()).then(remeasure);
+const watchDpr = () => {
+  const mq = window.matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
+  mq.addEventListener('change', () => {
+    remeasure();
+    watchDpr();
+  }, { once: true });
+};
+watchDpr();
 
 // Focus history feeds the switcher; a focus move also re-deals WebGL contexts.
 store.subscribe((st, prev) => {
@@ -30,7 +42,6 @@ store.subscribe((st, prev) => {
 installTerminals();
 installAttention();
 installKeyRouter();
-installQuadrantReporter();
 void client.start();
 
 // Exposed for end-to-end tests and debugging: the store, and what each terminal shows.

@@ -7,7 +7,6 @@ import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
 import { configDir } from '../../kits/node/paths';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneIdentity } from '../model/lifecycle';
-import { rects } from '../model/layout';
 import type { PaneServer } from '../paneServer';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
 import { checkPane } from './accessCheck';
@@ -140,20 +139,9 @@ export class AgentService {
     return parsed;
   }
 
-  /** Where a pane sits in its session's window, for "ada (top-left)". */
+  /** Where a pane sits in its session's window, for "ada (top-left)": the server's own placement (server/model/relayout.ts). */
   quadrant(p: Pane): string | null {
-    if (p.attrs.quadrant) return p.attrs.quadrant;
-    const s = this.server.sessions.get(p.session);
-    if (!s) return null;
-    const r = rects(s.layout, s.viewport).get(p.n);
-    if (!r) return s.floating.some((f) => f.pane === p.n) ? 'floating' : null;
-    const side = (start: number, size: number, total: number) => (size / total > 0.75 ? 'both' : (start + size / 2) / total < 0.5 ? 'a' : 'b');
-    const h = side(r.x, r.w, s.viewport.cols);
-    const v = side(r.y, r.h, s.viewport.rows);
-    if (h === 'both' && v === 'both') return 'full';
-    if (h === 'both') return v === 'a' ? 'top' : 'bottom';
-    if (v === 'both') return h === 'a' ? 'left' : 'right';
-    return `${v === 'a' ? 'top' : 'bottom'}-${h === 'a' ? 'left' : 'right'}`;
+    return p.attrs.quadrant ?? null;
   }
 
   info(name: string): AgentInfo {

@@ -15,7 +15,7 @@ import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
 import { pendingLines } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
-import { rects } from '../model/layout';
+import { rects } from '../../kits/layout/tree';
 import { configOf } from '../config/configService';
 import { dispatchInternal } from './registry';
 import type { HandlerContext, HandlerTable } from './types';

@@ -2,6 +2,7 @@
 // visibility, close. Rectangles are in cells of the session viewport.
 import { faults } from '../../kits/protocol/error';
 import type { Floating, Session } from '../../kits/protocol/model';
+import { bodyOf, chromeOf } from '../../kits/layout/geometry';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { relayout } from '../model/relayout';
 import { clampRect } from '../model/sizeLimits';
@@ -51,7 +52,7 @@ export const floatingHandlers: HandlerTable = {
     const s = server.session(p.session);
     const d = defaultFloatRect(s);
     const rect = clampRect({ x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h });
-    const pane = createPane(server, s, { launch: p.launch, name: p.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: p.attrs, cwd: p.cwd, creator: client.user }, { cols: rect.w, rows: rect.h });
+    const pane = createPane(server, s, { launch: p.launch, name: p.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: p.attrs, cwd: p.cwd, creator: client.user }, bodyOf(rect, chromeOf(s.viewport)));
     const layer = p.layer ?? 'default';
     const f: Floating = { pane: pane.n, ...rect, z: p.z ?? zRange(s, layer).max + 1, layer, visible: true };
     s.floating = [...s.floating, f];

@@ -6,13 +6,20 @@ import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
 import { PaneFault } from '../../kits/protocol/error';
-import { insertSplit, leaves, neighbour, rects, resizeEdge, setRatio, swapLeaves, removeLeaf } from '../model/layout';
+import { insertSplit, leaves, neighbour, rects, resizeEdge, setRatio, swapLeaves, removeLeaf } from '../../kits/layout/tree';
+import { bodyFor } from '../../kits/layout/geometry';
+import { cascadeRect, movedRect, resizedRect } from '../../kits/layout/floats';
 import { parseCommandLine } from '../model/commandLine';
 import { relayout } from '../model/relayout';
 import type { PaneServer } from '../paneServer';
 import { dispatchInternal } from './registry';
 import { interceptorOf } from '../namespace/intercept';
 import type { HandlerContext, HandlerTable } from './types';
+
+/** Stands for a pane not yet created when sizing it before it exists (pane numbers start at 1). */
+const PROBE = -1;
+/** Cells one keyboard move of a float takes: the same steps the renderer's resize keys use. */
+const FLOAT_STEP = { cols: 4, rows: 2 } as const;
 
 export function paneAck(server: PaneServer, p: Pane) {
   return { session: p.session, pane: p.n, id: server.address(p.n) };
@@ -50,11 +57,15 @@ export function isFloating(s: Session, n: number): boolean {
   return s.floating.some((f) => f.pane === n);
 }
 
-/** Default rectangle for a pane that starts floating: centred, 60% of the view. */
+/** Where a pane that starts floating opens: cascaded from the last float, never over it. */
 export function defaultFloatRect(s: Session) {
-  const w = Math.max(10, Math.round(s.viewport.cols * 0.6));
-  const h = Math.max(5, Math.round(s.viewport.rows * 0.6));
-  return { x: Math.round((s.viewport.cols - w) / 2), y: Math.round((s.viewport.rows - h) / 2), w, h };
+  return cascadeRect(s.viewport, s.floating);
+}
+
+/** Replaces a float's rectangle (the keyboard's move and resize on a floating pane). */
+function setFloatRect(server: PaneServer, s: Session, pane: number, r: { x: number; y: number; w: number; h: number }): void {
+  s.floating = s.floating.map((f) => (f.pane === pane ? { ...f, ...r } : f));
+  relayout(server, s);
 }
 
 export const paneHandlers: HandlerTable = {
@@ -66,9 +77,7 @@ export const paneHandlers: HandlerTable = {
   'pane/geometry': (p, { server }) => {
     const s = server.session(p.session);
     const out: Record<string, { x: number; y: number; w: number; h: number }> = {};
-    if (s.zoomed !== null) out[String(s.zoomed)] = { x: 0, y: 0, w: s.viewport.cols, h: s.viewport.rows };
-    else for (const [n, r] of tiledRects(s)) out[String(n)] = r;
-    for (const f of s.floating) if (f.visible) out[String(f.pane)] = { x: f.x, y: f.y, w: f.w, h: f.h };
+    for (const pl of s.placements) if (pl.shown) out[String(pl.pane)] = { x: pl.x, y: pl.y, w: pl.w, h: pl.h };
     return { rects: out };
   },
   'pane/split': (p, { server, client }) => split(server, p, client.user),
@@ -105,7 +114,12 @@ export const paneHandlers: HandlerTable = {
   'pane/resize': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
     const s = server.sessionOf(pane);
-    if (isFloating(s, pane.n)) throw faults.failed(`pane ${pane.n} is floating; use float/resize`);
+    const f = s.floating.find((x) => x.pane === pane.n);
+    if (f) {
+      // A float has no dividers: its bottom-right corner follows the arrow.
+      setFloatRect(server, s, pane.n, resizedRect(f, p.direction, p.cells, s.viewport));
+      return paneAck(server, pane);
+    }
     const next = resizeEdge(s.layout, pane.n, p.direction, p.cells, s.viewport);
     if (!next) throw faults.failed(`pane ${pane.n} has no ${p.direction} edge to move (it touches the window border)`);
     s.layout = next;
@@ -124,13 +138,20 @@ export const paneHandlers: HandlerTable = {
   'pane/swap': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
     const s = server.sessionOf(pane);
+    const f = s.floating.find((x) => x.pane === pane.n);
+    if (f && p.with === undefined && p.direction !== undefined && p.direction !== 'next' && p.direction !== 'prev') {
+      // A float moves where a tile would swap: by the cells a resize step takes that way.
+      const cells = p.direction === 'left' || p.direction === 'right' ? FLOAT_STEP.cols : FLOAT_STEP.rows;
+      setFloatRect(server, s, pane.n, movedRect(f, p.direction, cells, s.viewport));
+      return paneAck(server, pane);
+    }
     let other: number | null;
     if (p.with !== undefined) other = server.pane(p.with).n;
     else other = neighbour(tiledRects(s), pane.n, p.direction ?? 'next', leaves(s.layout));
     if (other === null || other === pane.n) throw faults.failed(`pane ${pane.n} has no neighbour ${p.direction ?? 'next'} to swap with`);
     const o = server.pane(other);
     if (o.session !== s.id) throw faults.failed(`pane ${other} is in another session`);
-    if (isFloating(s, pane.n) || isFloating(s, other)) throw faults.failed('only tiled panes can be swapped');
+    if (isFloating(s, pane.n) || isFloating(s, other)) throw faults.failed('only tiled panes can be swapped; a floating pane moves by direction');
     s.layout = swapLeaves(s.layout, pane.n, other);
     relayout(server, s);
     return paneAck(server, pane);
@@ -202,6 +223,8 @@ export const paneHandlers: HandlerTable = {
   },
   'pane/attrs': (p, { server }) => {
     const pane = server.pane(p.pane);
+    // One source for geometry: the server places panes, so their quadrant is not written from outside.
+    if ('quadrant' in p.set) throw faults.badRequest(`quadrant is computed by the server from where pane ${pane.n} is laid out; move the pane to change it`, 'set.quadrant');
     const next = { ...pane.attrs };
     for (const [k, v] of Object.entries(p.set)) {
       if (v === null) delete next[k];
@@ -300,6 +323,8 @@ function split(server: PaneServer, p: SplitParams, creator: string) {
   if (anchor !== null && isFloating(s, anchor)) throw faults.failed(`pane ${anchor} is floating; tile it before splitting`);
   const anchorPane = anchor === null ? undefined : server.panes.get(anchor);
   if (anchorPane) refreshPane(server, anchorPane); // a `cd` a moment ago counts
+  // The new pane's PTY starts at the size it will be drawn at, so only its anchor resizes.
+  const size = bodyFor({ ...s, zoomed: null, layout: insertSplit(s.layout, anchor, PROBE, p.direction, p.ratio) }, PROBE);
   const pane = createPane(
     server,
     s,
@@ -313,7 +338,7 @@ function split(server: PaneServer, p: SplitParams, creator: string) {
       cwd: p.cwd ?? anchorPane?.cwd,
       creator,
     },
-    { cols: 80, rows: 24 },
+    size,
   );
   s.layout = insertSplit(s.layout, anchor, pane.n, p.direction, p.ratio);
   if (s.zoomed !== null) s.zoomed = null;

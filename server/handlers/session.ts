@@ -2,7 +2,8 @@
 import { faults } from '../../kits/protocol/error';
 import type { LayoutNode, Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane } from '../model/lifecycle';
-import { leaves } from '../model/layout';
+import { wholeBody } from '../../kits/layout/geometry';
+import { leaves } from '../../kits/layout/tree';
 import { relayout } from '../model/relayout';
 import { clampViewport } from '../model/sizeLimits';
 import { DEFAULT_VIEWPORT, type PaneServer } from '../paneServer';
@@ -26,7 +27,8 @@ export function makeSession(server: PaneServer, name: string | undefined, viewpo
     floating: [],
     focused: null,
     zoomed: null,
-    viewport: clampViewport(viewport),
+    viewport: { ...viewport, ...clampViewport(viewport) },
+    placements: [],
     createdAt: Date.now(),
   };
   server.sessions.set(s.id, s);
@@ -43,7 +45,7 @@ export const sessionHandlers: HandlerTable = {
   'session/new': (p, { server, client }) => {
     const s = makeSession(server, p.name, p.viewport);
     try {
-      const pane = createPane(server, s, { ...(p.pane ?? {}), launch: p.launch, cwd: p.cwd, creator: client.user }, s.viewport);
+      const pane = createPane(server, s, { ...(p.pane ?? {}), launch: p.launch, cwd: p.cwd, creator: client.user }, wholeBody(s.viewport));
       s.layout = { type: 'leaf', pane: pane.n };
       s.focused = pane.n;
     } catch (e) {
@@ -81,8 +83,10 @@ export const sessionHandlers: HandlerTable = {
   'session/viewport': (p, { server }) => {
     const s = server.session(p.session);
     const { cols, rows } = clampViewport(p);
-    if (s.viewport.cols !== cols || s.viewport.rows !== rows) {
-      s.viewport = { cols, rows };
+    const chrome = p.chrome ?? s.viewport.chrome;
+    const same = s.viewport.cols === cols && s.viewport.rows === rows && s.viewport.chrome?.cols === chrome?.cols && s.viewport.chrome?.rows === chrome?.rows;
+    if (!same) {
+      s.viewport = { cols, rows, ...(chrome ? { chrome } : {}) };
       relayout(server, s);
     }
     return ack(s);

@@ -9,8 +9,8 @@ import { Terminal } from '../pty/terminal';
 import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
 import { deadInput, signalName } from './exited';
-import { leaves, rects, removeLeaf } from './layout';
 import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
+import { leaves, removeLeaf } from '../../kits/layout/tree';
 import { tagWords, vocabularyFor } from './vocabulary';
 
 export interface NewPaneSpec {
@@ -231,13 +231,4 @@ function successor(s: Session, order: number[], gone: number): number | null {
   const cand = order[i - 1] ?? order[i + 1];
   if (cand !== undefined && live.includes(cand)) return cand;
   return live[0] ?? s.floating[s.floating.length - 1]?.pane ?? null;
-}
-
-/** Cells a pane gets in a session right now (tiled rect, floating rect, or zoomed full). */
-export function paneSize(server: PaneServer, s: Session, n: number): { cols: number; rows: number } {
-  if (s.zoomed === n) return { cols: s.viewport.cols, rows: s.viewport.rows };
-  const f = s.floating.find((x) => x.pane === n);
-  if (f) return { cols: f.w, rows: f.h };
-  const r = rects(s.layout, s.viewport).get(n);
-  return r ? { cols: Math.max(2, r.w), rows: Math.max(1, r.h - 1) } : { cols: s.viewport.cols, rows: s.viewport.rows };
 }

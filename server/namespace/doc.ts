@@ -58,7 +58,7 @@ export function renderNamespaceDoc(): string {
     '',
     '### ctl',
     '',
-    'A read gives one line: `id session signature state COLSxROWS x,y,w,h quadrant`, blanks in a field written `_`, an empty field `-`. The geometry is the rectangle the server lays the pane out in (`-` when it is not visible); the quadrant is the attr `quadrant` as reported by the window or an agent.',
+    'A read gives one line: `id session signature state COLSxROWS x,y,w,h quadrant`, blanks in a field written `_`, an empty field `-`. The geometry is the rectangle the server lays the pane out in (`-` when it is not visible); the quadrant is where the server lays the pane out (the attr `quadrant`, kept by the server with or without a window open).',
     '',
     'A write holds commands, one per line, each a word of the pane’s vocabulary with its arguments exactly as `/<n>/commands` lists them: `close`, `zoom`, `focus [left|right|up|down|next|prev]`, `split [h|v] [ratio]`, `resize left|right|up|down [cells]`, `swap`, `name TEXT`, `float`, `tile`, `raise`, `lower`, `move x y`, `size w h`, `restart`, `interrupt`, `send TEXT`. Each line is run as `pane/exec` with origin `ctl`, parsed by the same `parseCommandLine` as a tag click, the palette and `pane exec`. Before anything runs every line is checked; an unknown word or a malformed argument fails the whole write with a message naming the line (`/3/ctl line 2 ("frob"): unknown command "frob" for pane 3; known: ...`), and nothing of it is done. A line that fails when run (say `resize left` on a pane at the window edge) stops the write there; the lines before it stay done.',
     '',

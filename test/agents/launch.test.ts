@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { attachConfig } from '../../server/config/configService';
-import { rects } from '../../server/model/layout';
+import { rects } from '../../kits/layout/tree';
 import { buildOnce } from '../cli/harness';
 import { waitForOutput } from '../server/harness';
 import { agentHarness, type AgentHarness } from './helpers';

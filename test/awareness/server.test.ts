@@ -35,12 +35,19 @@ interface Agent {
   hook(event: string, extra?: Record<string, unknown>): Promise<Record<string, unknown> | null>;
 }
 
+/** Where a 40×12 float sits in each quadrant of the default 160×48 view. */
+const SPOT: Record<string, { x: number; y: number }> = {
+  'top-left': { x: 0, y: 0 },
+  'top-right': { x: 100, y: 0 },
+  'bottom-left': { x: 0, y: 30 },
+  'bottom-right': { x: 100, y: 30 },
+};
+
 async function agent(name: string, quadrant: string): Promise<Agent> {
   const c0 = await h.connect();
   await c0.call('agent/add', { name });
-  const { pane } = await c0.call('pane/split', { kind: 'agent', attrs: { agent: name }, launch: { program: '/bin/cat', args: [] } });
-  // What the renderer's quadrant reporter does.
-  await c0.call('pane/attrs', { pane, set: { quadrant } });
+  // A float in that quadrant of the view: the server computes the quadrant from where the pane is.
+  const { pane } = await c0.call('float/create', { kind: 'agent', attrs: { agent: name }, launch: { program: '/bin/cat', args: [] }, ...SPOT[quadrant]!, w: 40, h: 12 });
   const c = await h.as(name);
   const session = `${name}-session`;
   return {
@@ -105,7 +112,7 @@ describe('awareness in the server', () => {
     expect(peers.agents.map((a) => a.label)).toEqual(['ada (top-left)', 'bob (bottom-right)']);
 
     // ada's pane moves: bob's warning names ada where she is now.
-    await c.call('pane/attrs', { pane: ada.pane, set: { quadrant: 'bottom-left' } });
+    await c.call('float/move', { pane: ada.pane, ...SPOT['bottom-left']! });
     expect((await c.call('pane/get', { pane: bob.pane })).attrs['awareness.converge']).toMatch(/^ada \(bottom-left\): /);
   });
 

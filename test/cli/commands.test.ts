@@ -190,13 +190,19 @@ describe('tag, attr, exec', () => {
     expect(ok('tag', '-t', String(a))).toMatch(/^builder \| .* \| make all -j4\n$/);
   });
 
-  it('attr sets, shows and deletes attrs, and ls shows the quadrant', () => {
+  it('attr sets, shows and deletes attrs, and ls shows the quadrant the server computed', () => {
     const a = fresh('a1');
-    ok('attr', '-t', String(a), 'quadrant=top-left', 'topic=auth');
-    expect(ok('attr', '-t', String(a))).toBe('quadrant=top-left\ntopic=auth\n');
-    expect(ok('ls', '--session', 'a1').split('\n')[1]).toMatch(/\stop-left\s/);
+    ok('attr', '-t', String(a), 'topic=auth');
+    expect(ok('attr', '-t', String(a))).toBe('quadrant=full\ntopic=auth\n');
+    expect(ok('ls', '--session', 'a1').split('\n')[1]).toMatch(/\sfull\s/);
     ok('attr', '-t', String(a), 'topic=');
-    expect(ok('attr', '-t', String(a))).toBe('quadrant=top-left\n');
+    expect(ok('attr', '-t', String(a))).toBe('quadrant=full\n');
+    // The quadrant is where the pane is laid out: a split moves it, a write cannot.
+    ok('split', '-t', String(a), '--', 'sleep', '600');
+    expect(ok('attr', '-t', String(a))).toBe('quadrant=left\n');
+    const r = srv.pane(['attr', '-t', String(a), 'quadrant=top-left']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/quadrant is computed by the server/);
   });
 
   it('exec runs a word of the pane’s vocabulary', () => {

@@ -43,11 +43,13 @@ describe('consistency across views', () => {
     expect((await cat(c, '/index')).split('\n').find((l) => l.startsWith(`${n} `))).toContain('edited');
   });
 
-  it('geometry and quadrant reported through the protocol show in attrs and ctl', async () => {
+  it('geometry and quadrant computed by the server show in attrs and ctl, and nobody else writes the quadrant', async () => {
     const n = (await c.call('pane/list', {})).panes[0]!.n;
-    await c.call('pane/attrs', { pane: n, set: { quadrant: 'top-left' } });
-    expect(await cat(c, `/${n}/attrs`)).toContain('quadrant=top-left\n');
-    expect((await cat(c, `/${n}/ctl`)).trimEnd().endsWith(' top-left')).toBe(true);
+    await expect(c.call('pane/attrs', { pane: n, set: { quadrant: 'top-left' } })).rejects.toThrow(/quadrant is computed by the server/);
+    const q = (await c.call('pane/get', { pane: n })).attrs.quadrant!;
+    expect(q).toMatch(/^(full|left|right|top|bottom|(top|bottom)-(left|right))$/);
+    expect(await cat(c, `/${n}/attrs`)).toContain(`quadrant=${q}\n`);
+    expect((await cat(c, `/${n}/ctl`)).trimEnd().endsWith(` ${q}`)).toBe(true);
     const { rects } = await c.call('pane/geometry', {});
     const r = rects[String(n)]!;
     expect(await cat(c, `/${n}/ctl`)).toContain(` ${r.x},${r.y},${r.w},${r.h} `);

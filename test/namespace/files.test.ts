@@ -118,7 +118,7 @@ describe('pane files', () => {
 
   it('ctl reads one status line and runs commands, one per line', async () => {
     const line = await cat(c, `/${shell}/ctl`);
-    expect(line).toMatch(new RegExp(`^${shell} main com\\.pane\\.terminal running \\d+x\\d+ \\d+,\\d+,\\d+,\\d+ -\\n$`));
+    expect(line).toMatch(new RegExp(`^${shell} main com\\.pane\\.terminal running \\d+x\\d+ \\d+,\\d+,\\d+,\\d+ full\\n$`));
     await put(c, `/${shell}/ctl`, 'name renamed\nzoom\n');
     expect((await c.call('pane/get', { pane: shell })).tag.name).toBe('renamed');
     expect((await c.call('session/get', {})).zoomed).toBe(shell);
@@ -176,7 +176,7 @@ describe('the root files', () => {
     const lines = (await cat(c, '/index')).trimEnd().split('\n');
     expect(lines).toHaveLength(panes.length);
     const f = lines[0]!.split(/ +/);
-    expect(f.slice(0, 8)).toEqual([String(panes[0]!.n), 'testhost', 'main', 'com.pane.terminal', panes[0]!.owner, '-', 'running', panes[0]!.cwd.replace(/\s+/g, '_')]);
+    expect(f.slice(0, 8)).toEqual([String(panes[0]!.n), 'testhost', 'main', 'com.pane.terminal', panes[0]!.owner, 'full', 'running', panes[0]!.cwd.replace(/\s+/g, '_')]);
     expect(lines[0]!.indexOf('testhost')).toBe(7);
   });
 

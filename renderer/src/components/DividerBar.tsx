@@ -1,8 +1,9 @@
 // A draggable divider between two sides of a split. Dragging (or arrow keys when
 // focused) sends pane/ratio — or pane/resize where no pane names this split alone —
 // and the tiles move when the server's layout/changed arrives, not before.
+// Positions are in cells of the view (kits/layout), drawn at the measured cell size.
 import { useRef, type CSSProperties, type PointerEvent as RPointerEvent } from 'react';
-import { ratioAt, type Divider } from '../layout/geometry';
+import { ratioAt, type Divider } from '../../../kits/layout/geometry';
 import { client } from '../net/client';
 import { selectSession, store } from '../store';
 
@@ -36,28 +37,27 @@ async function sendRatio(d: Divider, ratio: number): Promise<void> {
   }
   // Nested same-direction splits leave no pane whose nearest split is this one: move
   // the edge of the pane just before the divider by the equivalent number of cells.
-  const vp = selectSession(store.getState())?.viewport;
-  if (!vp) return;
-  const span = d.direction === 'horizontal' ? d.split.w * vp.cols : d.split.h * vp.rows;
+  if (!selectSession(store.getState())) return;
+  const span = d.direction === 'horizontal' ? d.split.w : d.split.h;
   const cells = Math.round(((ratio - d.ratio) / 100) * span);
   if (cells === 0) return;
   const dir = d.direction === 'horizontal' ? (cells > 0 ? 'right' : 'left') : cells > 0 ? 'down' : 'up';
   await client.act('pane/resize', { pane: d.edgePane, direction: dir, cells: Math.abs(cells) });
 }
 
-export function DividerBar({ d }: { d: Divider }) {
+export function DividerBar({ d, cell }: { d: Divider; cell: { w: number; h: number } }) {
   const dRef = useRef(d);
   dRef.current = d;
   const send = useRef(makeSender(() => dRef.current)).current;
   const horizontal = d.direction === 'horizontal';
   const style: CSSProperties = horizontal
-    ? { left: `${d.line.x * 100}%`, top: `${d.line.y * 100}%`, height: `${d.line.h * 100}%` }
-    : { left: `${d.line.x * 100}%`, top: `${d.line.y * 100}%`, width: `${d.line.w * 100}%` };
+    ? { left: d.line.x * cell.w, top: d.line.y * cell.h, height: d.line.h * cell.h }
+    : { left: d.line.x * cell.w, top: d.line.y * cell.h, width: d.line.w * cell.w };
 
   const fromPointer = (e: RPointerEvent<HTMLDivElement>) => {
     const ws = e.currentTarget.parentElement?.getBoundingClientRect();
-    if (!ws || ws.width === 0 || ws.height === 0) return;
-    send(ratioAt(d.split, d.direction, { x: (e.clientX - ws.left) / ws.width, y: (e.clientY - ws.top) / ws.height }));
+    if (!ws) return;
+    send(ratioAt(d.split, d.direction, { x: (e.clientX - ws.left) / cell.w, y: (e.clientY - ws.top) / cell.h }));
   };
 
   return (

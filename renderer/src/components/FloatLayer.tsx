@@ -1,9 +1,11 @@
-// Floating panes above the tiles, drawn with react-rnd from the session's floating
-// rects (in cells of the session viewport). Drags and resizes become float/move and
-// float/resize; dragging to an edge or corner offers a half or quarter (previewed).
+// Floating panes above the tiles, drawn with react-rnd where the server placed
+// them (cells times the measured cell size). Drags (by the whole tag) and resizes
+// become float/move and float/resize; dragging to an edge or corner offers a half
+// or quarter (previewed). The server's answer is the placement the window draws.
 import { useState } from 'react';
 import { Rnd } from 'react-rnd';
-import type { Floating } from '../../../kits/protocol/model';
+import { FLOAT_MIN } from '../../../kits/layout/floats';
+import type { Placement } from '../../../kits/protocol/model';
 import { stick, toCells, zoneAt, zoneRect, type PxRect, type SnapZone } from '../layout/snap';
 import { client } from '../net/client';
 import { selectSession, useApp } from '../store';
@@ -20,12 +22,12 @@ function pointer(e: MouseEvent | TouchEvent | { clientX?: number; clientY?: numb
   return null;
 }
 
-async function place(pane: number, cells: PxRect, from: Floating): Promise<void> {
+async function place(pane: number, cells: PxRect, from: Placement): Promise<void> {
   if (cells.w !== from.w || cells.h !== from.h) await client.act('float/resize', { pane, w: cells.w, h: cells.h });
   if (cells.x !== from.x || cells.y !== from.y) await client.act('float/move', { pane, x: cells.x, y: cells.y });
 }
 
-function FloatingPane({ f, size, cell, vp, z, ws }: { f: Floating; size: Px; cell: Px; vp: { cols: number; rows: number }; z: number; ws: () => DOMRect | undefined }) {
+function FloatingPane({ f, size, cell, vp, z, ws }: { f: Placement; size: Px; cell: Px; vp: { cols: number; rows: number }; z: number; ws: () => DOMRect | undefined }) {
   const [zone, setZone] = useState<SnapZone | null>(null);
   // Optimistic rectangle between a gesture's end and the server's answer, so the
   // window does not jump back for a frame; dropped when the server's rect changes.
@@ -45,11 +47,12 @@ function FloatingPane({ f, size, cell, vp, z, ws }: { f: Floating; size: Px; cel
         position={{ x: r.x, y: r.y }}
         size={{ width: r.w, height: r.h }}
         bounds="parent"
-        minWidth={cell.w * 12}
-        minHeight={cell.h * 4}
+        minWidth={cell.w * FLOAT_MIN.w}
+        minHeight={cell.h * FLOAT_MIN.h}
+        // The whole tag drags, its text included (a click that does not move still edits it).
         dragHandleClassName="tag"
         resizeHandleClasses={{ bottomRight: 'resize-br', right: 'resize-r', bottom: 'resize-b', left: 'resize-l', top: 'resize-t', topLeft: 'resize-tl', topRight: 'resize-tr', bottomLeft: 'resize-bl' }}
-        cancel=".tag-word,.tag-user,button"
+        cancel=".tag-word,button"
         onDrag={(e) => {
           const p = pointer(e as MouseEvent);
           const b = ws();
@@ -75,15 +78,14 @@ function FloatingPane({ f, size, cell, vp, z, ws }: { f: Floating; size: Px; cel
 
 export function FloatLayer({ size, ws }: { size: Px; ws: () => DOMRect | undefined }) {
   const session = useApp(selectSession);
-  const zoomed = session?.zoomed ?? null;
-  if (!session || size.w === 0 || zoomed !== null && !session.floating.some((f) => f.pane === zoomed)) return null;
-  const vp = session.viewport;
-  const cell = { w: size.w / vp.cols, h: size.h / vp.rows };
-  const floats = session.floating.filter((f) => f.visible && (zoomed === null || f.pane === zoomed)).sort((a, b) => a.z - b.z);
+  const cell = useApp((s) => s.cell);
+  if (!session || size.w === 0) return null;
+  const zs = new Map(session.floating.map((f) => [f.pane, f.z]));
+  const floats = session.placements.filter((p) => p.floating && p.shown).sort((a, b) => (zs.get(a.pane) ?? 0) - (zs.get(b.pane) ?? 0));
   return (
     <>
       {floats.map((f, i) => (
-        <FloatingPane key={f.pane} f={f} size={size} cell={cell} vp={vp} z={i} ws={ws} />
+        <FloatingPane key={f.pane} f={f} size={size} cell={cell} vp={session.viewport} z={i} ws={ws} />
       ))}
     </>
   );

@@ -1,8 +1,9 @@
 // Component test of layout drawing: the Workspace rendered from a store holding a
-// server snapshot shows one region per tiled pane, placed by the tree's ratios, a
-// separator per split, and a tag toolbar of command words for each pane.
+// server snapshot shows one region per tiled pane, placed where the server's
+// placements say (cells × the cell size), a separator per split, and a tag toolbar.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { placements } from '../../../kits/layout/geometry';
 import type { Pane, Session } from '../../../kits/protocol/model';
 import { store } from '../store';
 import { Workspace } from './Workspace';
@@ -14,16 +15,19 @@ const pane = (n: number, name: string, attrs: Record<string, string> = {}): Pane
   owner: 'u', cwd: '/', launch: null, pid: 1, pgid: 1, state: 'running', exit: null, cols: 80, rows: 24, attrs, createdAt: 0,
 });
 
-const session: Session = {
+const bare: Omit<Session, 'placements'> = {
   id: '00000000-0000-4000-8000-000000000000', name: 'main', host: 'h', createdAt: 0, focused: 2, zoomed: null,
   viewport: { cols: 160, rows: 48 }, floating: [],
   layout: { type: 'split', direction: 'horizontal', ratio: 40, a: { type: 'leaf', pane: 1 }, b: { type: 'split', direction: 'vertical', ratio: 25, a: { type: 'leaf', pane: 2 }, b: { type: 'leaf', pane: 3 } } },
 };
+/** As the server sends it: with its placements. */
+const session: Session = { ...bare, placements: placements(bare) };
 
 let html = '';
 beforeAll(() => {
   store.getState().applySnapshot({ rev: 1, host: 'h', sessions: [session], panes: [pane(1, 'build', { quadrant: 'left' }), pane(2, 'agent'), pane(3, 'logs')] });
   store.getState().setConn({ state: 'open' });
+  store.getState().setCell({ w: 8, h: 16 });
   // Static rendering reads zustand's "server snapshot", which is the initial state; point it at the live one.
   store.getInitialState = store.getState;
   html = renderToStaticMarkup(<Workspace />);
@@ -35,10 +39,11 @@ describe('Workspace', () => {
     expect(regions).toEqual(['build', 'agent — make test', 'logs']);
   });
 
-  it('places tiles by the split ratios', () => {
-    expect(html).toContain('left:0%;top:0%;width:40%;height:100%');
-    expect(html).toContain('left:40%;top:0%;width:60%;height:25%');
-    expect(html).toContain('left:40%;top:25%;width:60%;height:75%');
+  it('places tiles at the cells the server placed them in, times the cell size', () => {
+    // 160×48 cells of 8×16 px: 64 columns and 160 - 64 = 96 beside; 12 rows above 36.
+    expect(html).toContain('left:0;top:0;width:512px;height:768px');
+    expect(html).toContain('left:512px;top:0;width:768px;height:192px');
+    expect(html).toContain('left:512px;top:192px;width:768px;height:576px');
   });
 
   it('draws a separator per split carrying its ratio', () => {
@@ -55,10 +60,11 @@ describe('Workspace', () => {
   });
 
   it('draws only the zoomed pane while zoomed', () => {
-    store.getState().applyEvent('focus/changed', { session: session.id, focused: 3, zoomed: 3 }, 2);
+    const z = { ...bare, focused: 3, zoomed: 3 };
+    store.getState().applyEvent('layout/changed', { session: { ...z, placements: placements(z) } }, 2);
     const zoomed = renderToStaticMarkup(<Workspace />);
     expect((zoomed.match(/role="region"/g) ?? []).length).toBe(1);
-    expect(zoomed).toContain('left:0%;top:0%;width:100%;height:100%');
+    expect(zoomed).toContain('left:0;top:0;width:1280px;height:768px');
     expect(zoomed).not.toContain('role="separator"');
   });
 });

@@ -1,8 +1,10 @@
-// The session on screen: tiles drawn from the server's split tree, dividers between
-// them, floating panes above. Measures itself and tells the server its size in
-// cells (session/viewport), which the server lays out and resizes in.
+// The session on screen, drawn exactly as the server placed it: each pane's frame
+// at its cells times the measured cell size, dividers between tiles, floats above.
+// Measures itself and tells the server its size in cells and what a frame costs
+// (session/viewport), once per window or font change; it never sizes a PTY itself.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { draw } from '../layout/geometry';
+import { dividers } from '../../../kits/layout/geometry';
+import { chromeFor } from '../layout/frame';
 import { client } from '../net/client';
 import { selectSession, useApp } from '../store';
 import { DividerBar } from './DividerBar';
@@ -17,6 +19,7 @@ export function Workspace() {
   const ref = useRef<HTMLElement>(null);
   const session = useApp(selectSession);
   const cell = useApp((s) => s.cell);
+  const measured = useApp((s) => s.cellMeasured);
   const [size, setSize] = useState({ w: 0, h: 0 });
 
   useEffect(() => {
@@ -30,32 +33,37 @@ export function Workspace() {
   const sessionId = session?.id;
   const vp = session?.viewport;
   useEffect(() => {
-    if (!sessionId || !vp || size.w === 0) return;
+    if (!sessionId || !vp || size.w === 0 || !measured) return;
     const cols = Math.max(2, Math.floor(size.w / cell.w));
     const rows = Math.max(2, Math.floor(size.h / cell.h));
-    if (cols === vp.cols && rows === vp.rows) return;
-    const t = setTimeout(() => void client.act('session/viewport', { session: sessionId, cols, rows }), VIEWPORT_DEBOUNCE_MS);
+    const chrome = chromeFor(cell);
+    if (cols === vp.cols && rows === vp.rows && chrome.cols === vp.chrome?.cols && chrome.rows === vp.chrome?.rows) return;
+    const t = setTimeout(() => void client.act('session/viewport', { session: sessionId, cols, rows, chrome }), VIEWPORT_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [sessionId, vp?.cols, vp?.rows, size.w, size.h, cell.w, cell.h]);
+  }, [sessionId, vp?.cols, vp?.rows, vp?.chrome?.cols, vp?.chrome?.rows, size.w, size.h, cell.w, cell.h, measured]);
 
-  const drawing = useMemo(() => draw(session?.layout ?? null, session?.zoomed ?? null), [session?.layout, session?.zoomed]);
+  const placements = session?.placements;
+  const tiles = useMemo(() => (placements ?? []).filter((p) => p.shown && !p.floating), [placements]);
+  const zoomedTile = session?.zoomed != null && tiles.some((t) => t.pane === session.zoomed);
+  const lines = useMemo(() => (session && !zoomedTile && session.zoomed === null ? dividers(session.layout, session.viewport) : []), [session?.layout, session?.viewport, session?.zoomed, zoomedTile]);
   const wsRect = useCallback(() => ref.current?.getBoundingClientRect(), []);
-  const zoomedTile = session?.zoomed != null && drawing.tiles.length === 1 && drawing.tiles[0]?.pane === session.zoomed;
 
   return (
     <main className={`workspace${zoomedTile ? ' zoomed' : ''}`} ref={ref} aria-label={session ? `session ${session.name}` : 'no session'}>
-      {drawing.tiles.map((t) => (
-        <PaneFrame
-          key={t.pane}
-          pane={t.pane}
-          style={{ left: `${t.rect.x * 100}%`, top: `${t.rect.y * 100}%`, width: `${t.rect.w * 100}%`, height: `${t.rect.h * 100}%` }}
-        />
-      ))}
-      {drawing.dividers.map((d) => (
-        <DividerBar key={d.path} d={d} />
+      {tiles.map((t) => {
+        const left = t.x * cell.w;
+        const top = t.y * cell.h;
+        // A tile on the view's right or bottom edge reaches the window's edge; its
+        // terminal keeps the cells it was given (the spare pixels are background).
+        const width = vp && t.x + t.w === vp.cols && size.w > 0 ? Math.max(t.w * cell.w, size.w - left) : t.w * cell.w;
+        const height = vp && t.y + t.h === vp.rows && size.h > 0 ? Math.max(t.h * cell.h, size.h - top) : t.h * cell.h;
+        return <PaneFrame key={t.pane} pane={t.pane} style={{ left, top, width, height }} />;
+      })}
+      {lines.map((d) => (
+        <DividerBar key={d.path} d={d} cell={cell} />
       ))}
       <FloatLayer size={size} ws={wsRect} />
-      {drawing.tiles.length === 0 && (session?.floating.length ?? 0) === 0 ? <EmptyHint /> : null}
+      {tiles.length === 0 && (session?.floating.length ?? 0) === 0 ? <EmptyHint /> : null}
     </main>
   );
 }

@@ -44,10 +44,13 @@ export class Client {
     return c.call(method, params);
   }
 
-  /** A call whose failure becomes a visible notice instead of an unhandled rejection. */
+  /**
+   * A call whose failure becomes a visible notice instead of an unhandled rejection.
+   * The notice is the server's sentence alone: the method name is protocol, not news.
+   */
   act<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M> | undefined> {
     return this.call(method, params).catch((e: unknown) => {
-      store.getState().notify('error', `${method}: ${e instanceof Error ? e.message : String(e)}`);
+      store.getState().notify('error', e instanceof Error ? e.message : String(e));
       return undefined;
     });
   }

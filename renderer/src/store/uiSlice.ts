@@ -51,8 +51,10 @@ export interface UiSlice {
   screenReader: boolean;
   /** Most recently focused first; the switcher's order. */
   mru: number[];
-  /** Pixel size of one terminal cell, measured from the terminal font. */
+  /** Pixel size of one terminal cell, measured as xterm lays it out (ui/measureCell.ts). */
   cell: { w: number; h: number };
+  /** The cell was measured with the page's fonts loaded: only then is the viewport reported. */
+  cellMeasured: boolean;
   conn: ConnState;
   setOverlay(o: Overlay | null): void;
   notify(level: Notice['level'], text: string, pane?: number): void;
@@ -67,7 +69,7 @@ export interface UiSlice {
   clearBell(pane: number): void;
   setScreenReader(on: boolean): void;
   touchFocus(pane: number): void;
-  setCell(cell: { w: number; h: number }): void;
+  setCell(cell: { w: number; h: number }, measured?: boolean): void;
   setConn(c: ConnState): void;
 }
 
@@ -94,6 +96,7 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   screenReader: false,
   mru: [],
   cell: { w: 8, h: 17 },
+  cellMeasured: false,
   conn: { state: 'connecting' },
   setOverlay: (overlay) => set({ overlay }),
   notify(level, text, pane) {
@@ -138,6 +141,11 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
     const mru = get().mru;
     if (mru[0] !== pane) set({ mru: [pane, ...mru.filter((p) => p !== pane)].slice(0, 200) });
   },
-  setCell: (cell) => set({ cell }),
+  setCell(cell, measured = true) {
+    const was = get();
+    // Same size again (a font re-check that found nothing new): no re-render, no report.
+    if (was.cell.w === cell.w && was.cell.h === cell.h && was.cellMeasured === measured) return;
+    set({ cell, cellMeasured: measured });
+  },
   setConn: (conn) => set({ conn }),
 });

@@ -1,7 +1,7 @@
 // One pane's terminal body: an xterm.js Terminal that outlives React re-renders
 // (zoom, float and re-tiling move its element, never rebuild it), attached to the
-// pane's PTY stream with snapshot + offsets, acking what it parsed, sizing the PTY.
-import { FitAddon } from '@xterm/addon-fit';
+// pane's PTY stream with snapshot + offsets, acking what it parsed. It shows exactly
+// the cols×rows the server placed the pane at (setSize); it never measures or fits.
 import { SearchAddon } from '@xterm/addon-search';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
@@ -14,7 +14,6 @@ import { StreamCursor } from './streamCursor';
 export interface TermHost {
   attach(pane: number): Promise<{ from: number; snapshot?: { serialized: string; cols: number; rows: number } | undefined }>;
   ack(pane: number, bytes: number): void;
-  resize(pane: number, cols: number, rows: number): void;
   input(pane: number, data: Uint8Array): void;
   focused(pane: number): void;
   failed(pane: number, message: string): void;
@@ -28,7 +27,6 @@ const WRITE_SLICE = 32 * 1024;
 export class TermView {
   readonly el: HTMLDivElement;
   term!: Terminal;
-  private fit!: FitAddon;
   search!: SearchAddon;
   private webgl: WebglAddon | null = null;
   /** WebGL threw or lost its context for this pane: stay on the DOM renderer. */
@@ -36,8 +34,8 @@ export class TermView {
   private opened = false;
   private readonly cursor = new StreamCursor();
   private readonly acks: AckMeter;
-  private resizeObs: ResizeObserver | null = null;
-  private fitQueued = false;
+  /** The size the server placed this pane at (its PTY's size); null until the first placement. */
+  private size: { cols: number; rows: number } | null = null;
   private generation = 0;
   /** Something was written since the Terminal was made: a re-attach needs a fresh one. */
   private dirty = false;
@@ -69,10 +67,9 @@ export class TermView {
       cursorBlink: false,
       // The server's PTY owns line discipline; do not translate.
       convertEol: false,
+      ...(this.size ?? {}),
     });
-    this.fit = new FitAddon();
     this.search = new SearchAddon();
-    this.term.loadAddon(this.fit);
     this.term.loadAddon(this.search);
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
@@ -88,13 +85,9 @@ export class TermView {
     if (this.disposed) return;
     parent.appendChild(this.el);
     if (!this.opened) this.openTerm();
-    this.resizeObs ??= new ResizeObserver(() => this.queueFit());
-    this.resizeObs.observe(this.el);
-    this.queueFit();
   }
 
   unmount(parent: HTMLElement): void {
-    this.resizeObs?.disconnect();
     if (this.el.parentElement === parent) parent.removeChild(this.el);
   }
 
@@ -122,8 +115,9 @@ export class TermView {
         this.term.resize(Math.max(2, r.snapshot.cols), Math.max(1, r.snapshot.rows));
         this.term.write(r.snapshot.serialized);
       }
+      // The snapshot is drawn at the size it was taken at; then the placed size holds.
+      if (this.size) this.setSize(this.size.cols, this.size.rows);
       for (const f of this.cursor.start(r.from)) this.write(f.offset, f.data);
-      this.queueFit(true);
     } catch (e) {
       if (gen === this.generation) this.host.failed(this.pane, e instanceof Error ? e.message : String(e));
     }
@@ -168,37 +162,31 @@ export class TermView {
     this.acks.reset();
   }
 
-  private queueFit(force = false): void {
-    if (this.fitQueued && !force) return;
-    this.fitQueued = true;
-    requestAnimationFrame(() => {
-      this.fitQueued = false;
-      this.fitNow();
-    });
-  }
-
-  private fitNow(): void {
-    if (!this.opened || !this.el.isConnected || this.el.clientWidth < 10 || this.el.clientHeight < 10) return;
-    const d = this.fit.proposeDimensions();
-    if (!d || !Number.isFinite(d.cols) || !Number.isFinite(d.rows)) return;
-    const cols = Math.max(2, d.cols);
-    const rows = Math.max(1, d.rows);
-    if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
-    this.host.resize(this.pane, cols, rows);
+  /**
+   * Shows exactly `cols`×`rows`: the server's placement, which is also its PTY's
+   * size. Called synchronously as the layout event is applied, before any output
+   * drawn for the new size can be written.
+   */
+  setSize(cols: number, rows: number): void {
+    this.size = { cols, rows };
+    if (this.term.cols !== cols || this.term.rows !== rows) this.term.resize(cols, rows);
   }
 
   focus(): void {
     if (this.opened) this.term.focus();
   }
 
-  /** New font, size or colours (settings.json edited, or zoom keys): applied live, then refit. */
+  /**
+   * New font, size or colours (settings.json edited, or zoom keys), applied live.
+   * No fit here: the new cell is measured (terminals.ts applyLook), the window
+   * reports it, and the server's new placements size this terminal through setSize.
+   */
   setLook(look: Look): void {
     this.look = look;
     const o = this.term.options;
     if (o.fontFamily !== look.fontFamily) o.fontFamily = look.fontFamily;
     if (o.fontSize !== look.fontSize) o.fontSize = look.fontSize;
     o.theme = look.theme;
-    this.queueFit(true);
   }
 
   setScreenReader(on: boolean): void {
@@ -249,7 +237,6 @@ export class TermView {
     this.generation++;
     // The pane is gone on the server too: an ack now would only earn a "not found".
     this.acks.reset();
-    this.resizeObs?.disconnect();
     this.disposeWebgl();
     this.term.dispose();
     this.el.remove();

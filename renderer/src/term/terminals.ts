@@ -1,6 +1,7 @@
 // All terminal bodies of this window: one TermView per pane, created on first
 // sight and disposed when the pane closes. Routes output frames to them, re-attaches
-// after a reconnect, dedupes PTY resizes, and hands out the WebGL budget.
+// after a reconnect, sizes each to its server placement, hands out the WebGL budget.
+import type { Placement } from '../../../kits/protocol/model';
 import { client } from '../net/client';
 import { store } from '../store';
 import { measureCell } from '../ui/measureCell';
@@ -10,7 +11,6 @@ import { lookOf, type Look } from './look';
 import { TermView, type TermHost } from './termView';
 
 const views = new Map<number, TermView>();
-const sentSize = new Map<number, string>();
 /** ?webgl=0 turns WebGL off; ?webgl=1 uses it even where it is emulated in software (tests). */
 let webglMode: 'auto' | 'off' | 'force' = 'auto';
 
@@ -20,12 +20,6 @@ const host: TermHost = {
   },
   ack(pane, bytes) {
     client.connection?.notify('pty/ack', { pane, bytes });
-  },
-  resize(pane, cols, rows) {
-    const key = `${cols}x${rows}`;
-    if (sentSize.get(pane) === key) return;
-    sentSize.set(pane, key);
-    void client.act('pty/resize', { pane, cols, rows });
   },
   input(pane, data) {
     const v = views.get(pane);
@@ -48,6 +42,8 @@ export function termFor(pane: number): TermView {
   if (!v) {
     v = new TermView(pane, host, store.getState().screenReader, currentLook());
     views.set(pane, v);
+    const pl = placementOf(store.getState(), pane);
+    if (pl) v.setSize(pl.cols, pl.rows);
     if (client.connection) void attachTelling(v);
   }
   return v;
@@ -67,13 +63,17 @@ export function currentLook(): Look {
   return lookOf(st.settings.settings, st.fontZoom);
 }
 
+function placementOf(st: ReturnType<typeof store.getState>, pane: number): Placement | undefined {
+  const session = st.panes[pane]?.session;
+  return session ? st.sessions[session]?.placements.find((p) => p.pane === pane) : undefined;
+}
+
 /** Wires terminals to the connection and the store; called once by main.tsx. */
 export function installTerminals(): void {
   const flag = new URL(window.location.href).searchParams.get('webgl');
   webglMode = flag === '0' ? 'off' : flag === '1' ? 'force' : 'auto';
   client.onOutput((pane, offset, data) => views.get(pane)?.write(offset, data));
   client.onConnected(() => {
-    sentSize.clear();
     for (const v of views.values()) void attachTelling(v);
   });
   store.subscribe(syncViews);
@@ -87,11 +87,18 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
       if (!st.panes[n] && st.conn.state === 'open') {
         v.dispose();
         views.delete(n);
-        sentSize.delete(n);
       }
     }
   }
   if (st.panes !== prev.panes) for (const v of views.values()) tellExit(v);
+  // Sizes follow placements here, synchronously as the event is applied, not after
+  // React renders: output sent for the new size may be written right after this.
+  if (st.sessions !== prev.sessions) {
+    for (const s of Object.values(st.sessions)) {
+      if (s === prev.sessions[s.id]) continue;
+      for (const pl of s.placements) views.get(pl.pane)?.setSize(pl.cols, pl.rows);
+    }
+  }
   if (st.screenReader !== prev.screenReader) for (const v of views.values()) v.setScreenReader(st.screenReader);
   if (st.settings !== prev.settings || st.fontZoom !== prev.fontZoom) applyLook();
   if (st.conn.state !== 'open' && prev.conn.state === 'open') for (const v of views.values()) v.detached();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LayoutNode } from '../../kits/protocol/model';
-import { clampRatio, insertSplit, invalidity, leaves, neighbour, rects, removeLeaf, resizeEdge, setRatio, swapLeaves } from './layout';
+import type { LayoutNode } from '../protocol/model';
+import { clampRatio, insertSplit, invalidity, leaves, neighbour, rects, removeLeaf, resizeEdge, setRatio, swapLeaves } from './tree';
 
 const vp = { cols: 100, rows: 40 };
 

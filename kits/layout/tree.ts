@@ -1,7 +1,8 @@
-// The binary split tree as pure functions: insert, remove (the sibling takes the
-// space), geometry in cells, geometric neighbours, edge resize, swap. No state.
-import type { Edge, FocusDirection } from '../../kits/protocol/pane';
-import type { LayoutNode, Rect, SplitDirection, Viewport } from '../../kits/protocol/model';
+// The binary split tree as pure functions, shared by the server and the window
+// (zod-free): insert, remove (the sibling takes the space), the cells each side of
+// a split gets, geometric neighbours, edge resize, swap. No state.
+import type { Edge, FocusDirection } from '../protocol/pane';
+import type { LayoutNode, Rect, SplitDirection, Viewport } from '../protocol/model';
 
 export const MIN_RATIO = 10;
 export const MAX_RATIO = 90;
@@ -53,23 +54,30 @@ export function removeLeaf(node: LayoutNode | null, pane: number): LayoutNode | 
   return a === node.a && b === node.b ? node : { ...node, a, b };
 }
 
-/** Each leaf's rectangle in cells; splits give integer cells, the divider is not counted. */
-export function rects(node: LayoutNode | null, vp: Viewport): Map<number, Rect> {
+/**
+ * Splits a rectangle of whole cells at `ratio` percent (horizontal = side by
+ * side): side a gets the rounded share, side b the rest, so cells are never lost.
+ */
+export function splitCells(r: Rect, direction: SplitDirection, ratio: number): [Rect, Rect] {
+  if (direction === 'horizontal') {
+    const wa = Math.round((r.w * ratio) / 100);
+    return [{ x: r.x, y: r.y, w: wa, h: r.h }, { x: r.x + wa, y: r.y, w: r.w - wa, h: r.h }];
+  }
+  const ha = Math.round((r.h * ratio) / 100);
+  return [{ x: r.x, y: r.y, w: r.w, h: ha }, { x: r.x, y: r.y + ha, w: r.w, h: r.h - ha }];
+}
+
+/** Each leaf's rectangle (its frame) in cells of the viewport. */
+export function rects(node: LayoutNode | null, vp: { cols: number; rows: number }): Map<number, Rect> {
   const out = new Map<number, Rect>();
   const go = (n: LayoutNode, r: Rect): void => {
     if (n.type === 'leaf') {
       out.set(n.pane, r);
       return;
     }
-    if (n.direction === 'horizontal') {
-      const wa = Math.round((r.w * n.ratio) / 100);
-      go(n.a, { x: r.x, y: r.y, w: wa, h: r.h });
-      go(n.b, { x: r.x + wa, y: r.y, w: r.w - wa, h: r.h });
-    } else {
-      const ha = Math.round((r.h * n.ratio) / 100);
-      go(n.a, { x: r.x, y: r.y, w: r.w, h: ha });
-      go(n.b, { x: r.x, y: r.y + ha, w: r.w, h: r.h - ha });
-    }
+    const [ra, rb] = splitCells(r, n.direction, n.ratio);
+    go(n.a, ra);
+    go(n.b, rb);
   };
   if (node) go(node, { x: 0, y: 0, w: vp.cols, h: vp.rows });
   return out;
@@ -126,9 +134,7 @@ export function resizeEdge(node: LayoutNode | null, pane: number, edge: Edge, ce
       return;
     }
     const size = n.direction === 'horizontal' ? r.w : r.h;
-    const cut = Math.round((size * n.ratio) / 100);
-    const ra: Rect = n.direction === 'horizontal' ? { ...r, w: cut } : { ...r, h: cut };
-    const rb: Rect = n.direction === 'horizontal' ? { ...r, x: r.x + cut, w: r.w - cut } : { ...r, y: r.y + cut, h: r.h - cut };
+    const [ra, rb] = splitCells(r, n.direction, n.ratio);
     path.push({ split: n, side: 'a', size });
     walk(n.a, ra);
     if (found) return;

@@ -8,7 +8,9 @@ import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits
 import { attachAgents } from './agents/index';
 import { attachAwareness } from './awareness/index';
 import { distDir, runningFromSource } from './distDir';
-import { dispatchInternal } from './handlers/dispatch';
+import { dispatchInternal, registerHandlers } from './handlers/dispatch';
+import { stateHandlers } from './handlers/state';
+import { loadDurabilityConfig, Persistence } from './persist/service';
 import { namespaceOf } from './namespace/state';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
@@ -37,10 +39,19 @@ export interface StartOptions {
   dataDir?: string;
   /** Where awareness.json and domains.json are read (default: the user's config dir). */
   configDir?: string;
+  /**
+   * Keep state here (journal, snapshot generations, scrollback) and bring it back at
+   * start; the daemon passes $XDG_STATE_HOME/pane. Absent: nothing is kept (tests, `pane serve`).
+   */
+  stateDir?: string;
+  /** Told what persistence had to work around (a corrupt generation, a missing directory). */
+  warn?: (message: string) => void;
 }
 
 export interface RunningServer {
   server: PaneServer;
+  /** Sessions brought back from the state dir at start (empty without one). */
+  restored: number;
   socketPath: string | null;
   httpUrl?: string;
   secret?: string;
@@ -73,6 +84,19 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });
   // After agents: awareness adds its part to their hook answers.
   attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() });
+  let restored = 0;
+  if (o.stateDir) {
+    registerHandlers(stateHandlers);
+    const cfgDir = o.configDir ?? configDir();
+    const warn = o.warn ?? ((m: string) => process.stderr.write(`pane: state: ${m}\n`));
+    try {
+      const r = await Persistence.open(server, { dir: o.stateDir, config: loadDurabilityConfig(path.join(cfgDir, 'durability.json'), warn), warn });
+      restored = r.restored.length;
+    } catch (e) {
+      await server.stop();
+      throw e;
+    }
+  }
   if (socketPath) await listenUnix(server, socketPath);
   let httpUrl: string | undefined;
   let secret: string | undefined;
@@ -81,7 +105,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     httpUrl = h.url;
     secret = h.secret;
   }
-  if (o.initialSession ?? true) {
+  if ((o.initialSession ?? true) && restored === 0) {
     const system = new ClientConn(server, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
     server.clients.delete(system);
     system.capabilities = new Set(['read', 'write', 'attach', 'admin']);
@@ -96,6 +120,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   };
   return {
     server,
+    restored,
     socketPath,
     ...(httpUrl !== undefined ? { httpUrl } : {}),
     ...(secret !== undefined ? { secret } : {}),

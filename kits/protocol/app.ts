@@ -28,6 +28,11 @@ export const AppFileSchema = z
     attrs: z.record(z.string(), z.string()).optional(),
     /** For kind agent: how pane runs this agent CLI (hooks, prompt patterns, worktree isolation). */
     agent: AgentAppSchema.optional(),
+    /**
+     * How to continue a conversation after a restart: arguments added to `launch`, with
+     * `{session}` replaced by the session id the agent's hooks reported (e.g. ["--resume", "{session}"]).
+     */
+    resume: z.object({ args: z.array(z.string().max(200)).min(1).max(20) }).strict().optional(),
   })
   .strict();
 export type AppFile = z.infer<typeof AppFileSchema>;

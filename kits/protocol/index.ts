@@ -13,6 +13,7 @@ import type { Capability, MethodSpec } from './method';
 import { paneMethods } from './pane';
 import { ptyMethods } from './pty';
 import { sessionMethods } from './session';
+import { stateMethods } from './snapshot';
 
 export * from './agent';
 export * from './app';
@@ -32,6 +33,7 @@ export * from './namespace';
 export * from './pane';
 export * from './pty';
 export * from './session';
+export * from './snapshot';
 
 /** Every request the server understands. */
 export const methods = {
@@ -46,6 +48,7 @@ export const methods = {
   ...agentMethods,
   ...namespaceMethods,
   ...awarenessMethods,
+  ...stateMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

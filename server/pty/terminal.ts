@@ -177,6 +177,16 @@ export class Terminal {
     this.spawn();
   }
 
+  /**
+   * Puts bytes into the pane's stream as if the program had printed them (restored
+   * history, a resurrection banner): through the ring, so every view sees the same.
+   */
+  show(data: string | Uint8Array): void {
+    if (this.disposed) return;
+    this.onData(Buffer.from(data));
+    this.flush();
+  }
+
   write(data: string | Uint8Array): void {
     if (!this.proc) return;
     this.proc.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));

@@ -40,6 +40,7 @@ export const ACTIONS = {
   'find.open': 'Find in scrollback',
   'terminal.copy': 'Copy the selection',
   'terminal.screenReader': 'Toggle screen-reader mode',
+  'server.stop': 'Stop the pane daemon (every pane and program ends; asks first)',
 } as const;
 export type ActionId = keyof typeof ACTIONS;
 export const ACTION_IDS = Object.keys(ACTIONS) as ActionId[];

@@ -52,6 +52,20 @@ export function loadDurabilityConfig(file: string, warn: (m: string) => void): D
   return DurabilityConfigSchema.parse({});
 }
 
+/**
+ * Where a shell pane is now: the model's cwd, unless the shell has moved since and the
+ * model was not told (the kernel knows, on Linux). Live cwd tracking (OSC 7) keeps the
+ * model's own field current; this is the fallback at each save.
+ */
+function liveCwd(p: Pane): string {
+  if (p.pid === null || p.attrs['default-shell'] !== '1' || process.platform !== 'linux') return p.cwd;
+  try {
+    return fs.readlinkSync(`/proc/${p.pid}/cwd`);
+  } catch {
+    return p.cwd;
+  }
+}
+
 export class Persistence {
   readonly config: DurabilityConfig;
   readonly store: GenerationStore;
@@ -126,7 +140,7 @@ export class Persistence {
       }
       throw new Error(`the pane state in ${this.dir} is in use by another pane daemon (pid ${pid}); stop it with \`pane stop\`, or give this one another state directory`);
     }
-    fs.writeFileSync(pidFile, `${process.pid}\n`);
+    fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
   }
 
   /** The newest good generation with every later journal replayed; an empty state only when there is nothing at all. */
@@ -158,7 +172,7 @@ export class Persistence {
 
   private savedPane(p: Pane) {
     const resume = persistParts.map((x) => x.resumeOf?.(this.server, p)).find((r) => r !== undefined);
-    return { ...p, address: this.server.address(p.n), ...(resume ? { resume } : {}) };
+    return { ...p, cwd: liveCwd(p), address: this.server.address(p.n), ...(resume ? { resume } : {}) };
   }
 
   private paneRecord(p: Pane): JournalRecord {

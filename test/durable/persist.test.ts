@@ -21,7 +21,9 @@ describe('a server with a state dir', () => {
     await c.call('pane/split', { pane: second.pane, direction: 'vertical', launch: { program: 'cat', args: ['-n'] } });
     await c.call('pane/tag', { pane: second.pane, user: 'my notes' }).catch(() => undefined);
     await c.call('pane/focus', { pane: second.pane });
-    await c.call('pane/input', { pane: first.n, data: 'echo remembered-line\n' });
+    const moved = path.join(h.dir, 'moved here');
+    fs.mkdirSync(moved);
+    await c.call('pane/input', { pane: first.n, data: `cd '${moved}' && echo remembered-line\n` });
     await until('the echo in the first pane', async () => (await c.call('pty/screen', { pane: first.n })).text.includes('remembered-line\n'));
     const before = structuredClone(a.server.session());
     await a.stop();
@@ -40,6 +42,9 @@ describe('a server with a state dir', () => {
       return /remembered-line/.test(t) && /history saved .* the program was restarted/.test(t) ? t : '';
     });
     expect(screen1.indexOf('remembered-line')).toBeLessThan(screen1.indexOf('history saved'));
+    // The shell restarted where it was at the stop (not where it was launched), below the label.
+    expect(b.server.panes.get(first.n)!.cwd).toBe(moved);
+    await until('the new prompt under the label', async () => /history saved[^\n]*\n[^\n]*[$#] ?$/.test((await c2.call('pty/screen', { pane: first.n })).text));
     const catPane = [...b.server.panes.values()].find((p) => p.launch?.program === 'cat')!;
     await until('the Enter-to-run banner', async () => (await c2.call('pty/screen', { pane: catPane.n })).text.includes('Enter to run: cat -n'));
     await b.stop();

@@ -55,6 +55,8 @@ export class GenerationStore {
     private readonly warn: (msg: string) => void,
   ) {
     fs.mkdirSync(path.join(dir, 'scrollback'), { recursive: true, mode: 0o700 });
+    // Whoever holds the lock owns the dir: temp files are what a crash mid-write left.
+    for (const d of [dir, path.join(dir, 'scrollback')]) for (const f of fs.readdirSync(d)) if (/^\..*\.tmp$/.test(f)) fs.rmSync(path.join(d, f), { force: true });
   }
 
   /** Generation numbers with a file, newest first. */

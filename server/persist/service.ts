@@ -145,6 +145,7 @@ export class Persistence {
 
   /** The newest good generation with every later journal replayed; an empty state only when there is nothing at all. */
   load(): StateFile {
+    const hadSnapshots = this.store.gens().length > 0;
     const base = this.store.newestGood();
     const state: StateFile = base?.state ?? { version: STATE_VERSION, savedAt: Date.now(), host: this.server.host, sessions: [], panes: [], extra: {} };
     const from = base?.header.gen ?? 0;
@@ -154,8 +155,7 @@ export class Persistence {
       .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) >= from)
       .map((m) => Number(m[1]))
       .sort((a, b) => a - b);
-    if (!base && this.store.gens().length === 0 && journals.length === 0) return state;
-    if (!base) this.warn(`no snapshot generation reads back whole; rebuilding from ${journals.length} journal(s)`);
+    if (!base && hadSnapshots) this.warn(`no snapshot generation reads back whole; rebuilding from ${journals.length} journal(s)`);
     for (const g of journals) applyRecords(state, readJournal(path.join(this.dir, journalName(g)), this.warn));
     return state;
   }

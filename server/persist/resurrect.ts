@@ -75,7 +75,8 @@ export function planPane(server: PaneServer, p: SavedPane, cfg: DurabilityConfig
   if (isShell) return { spec: { ...base, cwd: p.cwd }, record: null, notices: [], waiting: false };
   const launch = p.launch!;
   const pathVar = launch.env?.PATH ?? server.env.PATH;
-  if (!which(launch.program, pathVar)) {
+  // Agent panes get pane's shims on PATH; the agent contributor checks their program itself.
+  if (p.kind !== 'agent' && !which(launch.program, pathVar)) {
     const plan = shellHere(p.cwd);
     plan.notices.push(`${launch.program} is not installed here (it ran: ${argvText(launch)}); this is a shell in ${p.cwd} instead`);
     return plan;

@@ -184,7 +184,12 @@ export class Persistence {
   private note(event: string, data: unknown): void {
     const d = data as { pane?: number | { n: number }; session?: string | { id: string } };
     const fam = event.slice(0, event.indexOf('/'));
-    if (event === 'pane/output' || event === 'pane/executed') return;
+    if (event === 'pane/output') {
+      // New history is worth a snapshot at the next tick of the timer, not a journal line.
+      this.changedSinceSnapshot = true;
+      return;
+    }
+    if (event === 'pane/executed') return;
     if (fam === 'pane' || fam === 'layout' || fam === 'focus' || fam === 'session' || fam === 'floating') {
       if (d.pane !== undefined) this.dirtyPanes.add(typeof d.pane === 'number' ? d.pane : d.pane.n);
       if (d.session !== undefined) this.dirtySessions.add(typeof d.session === 'string' ? d.session : d.session.id);

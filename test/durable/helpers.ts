@@ -24,7 +24,14 @@ export function home(): Home {
     env,
     start: (o = {}) =>
       startServer({ socketPath: null, host: 'testhost', shell: '/bin/bash', env, dataDir: path.join(dir, 'data'), configDir: path.join(dir, 'config'), stateDir, ...(o.warn ? { warn: o.warn } : {}) }),
-    cleanup: () => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+    cleanup: () => {
+      // Programs killed a moment ago (shell history, agent logs) may still be writing: retry, then leave it.
+      try {
+        fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch (e) {
+        console.warn(`could not remove ${dir}: ${(e as Error).message}`);
+      }
+    },
   };
 }
 

@@ -6,9 +6,9 @@ import { AgentStateSchema } from './agent';
 import { method } from './method';
 import { PaneSchema, SessionSchema } from './model';
 import { SessionAckSchema, SessionSnapshotSchema } from './session';
+import { STATE_VERSION } from './stateVersion';
 
-/** The version this build writes; older ones are migrated on read, newer ones refused. */
-export const STATE_VERSION = 2;
+export { STATE_VERSION };
 
 /** A pane's saved history: a file beside the snapshot, written by the screen worker. */
 export const ScrollbackRefSchema = z.object({

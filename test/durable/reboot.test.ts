@@ -79,7 +79,7 @@ describe('a reboot (daemon and all its programs killed, then started from disk)'
     const t = Date.now();
     pane(['send', '-t', '1', 'true']);
     await until('a snapshot with the history', () => (JSON.parse(pane(['restore', '--list', '--json']).stdout) as { generations: { savedAt: number }[] }).generations.some((g) => g.savedAt > t + 100));
-    const layoutBefore = JSON.parse(pane(['session', 'save']).stdout).session.layout as unknown;
+    const layoutBefore = JSON.parse(pane(['session', 'save']).stdout).sessions[0].layout as unknown;
     const before = panes();
 
     // The reboot: everything dies at once, nothing gets to save.
@@ -88,7 +88,7 @@ describe('a reboot (daemon and all its programs killed, then started from disk)'
     await until('the daemon to be gone', () => first.proc.signalCode !== null);
 
     const second = await start();
-    expect(JSON.parse(pane(['session', 'save']).stdout).session.layout).toEqual(layoutBefore);
+    expect(JSON.parse(pane(['session', 'save']).stdout).sessions[0].layout).toEqual(layoutBefore);
     const after = panes();
     expect(after.map((p) => p.n)).toEqual(before.map((p) => p.n));
     // The shell: in the directory it had moved to, its history above the label.

@@ -133,7 +133,8 @@ async function restartRows(dir: string, runs: number): Promise<Row[]> {
   const srv = await startServerProc(d, ['--state', state]);
   const c = await client(srv.socket);
   const { session } = await c.call('session/new', { viewport: { cols: 240, rows: 80 } });
-  for (let i = 1; i < 20; i++) await c.call('pane/split', { session, direction: i % 2 ? 'horizontal' : 'vertical' });
+  // Split as a heap (pane i splits pane i/2): a balanced tiling where every pane has room for its prompt.
+  for (let i = 2; i <= 20; i++) await c.call('pane/split', { pane: Math.floor(i / 2), direction: Math.floor(Math.log2(i)) % 2 ? 'vertical' : 'horizontal' });
   c.close();
   await srv.stop();
   const times: number[] = [];
@@ -144,7 +145,8 @@ async function restartRows(dir: string, runs: number): Promise<Row[]> {
     const panes = (await c2.call('pane/list', {})).panes.map((p) => p.n);
     const waiting = new Set(panes);
     while (waiting.size) {
-      for (const n of [...waiting]) if (/[$#]\s*$/.test((await c2.call('pty/screen', { pane: n })).text)) waiting.delete(n);
+      // A prompt below the restart label.
+      for (const n of [...waiting]) if (/program was restarted[\s\S]*[$#]\s*$/.test((await c2.call('pty/screen', { pane: n })).text.replace(/\n/g, ''))) waiting.delete(n);
       if (waiting.size) await sleep(10);
     }
     times.push(performance.now() - t0);

@@ -60,6 +60,8 @@ export function loadDurabilityConfig(file: string, warn: (m: string) => void): D
 function liveCwd(p: Pane): string {
   if (p.pid === null || p.attrs['default-shell'] !== '1' || process.platform !== 'linux') return p.cwd;
   try {
+    // Between fork and exec the child is still this server's image, in this server's cwd: not the shell's yet.
+    if (fs.readlinkSync(`/proc/${p.pid}/exe`) === fs.realpathSync(process.execPath)) return p.cwd;
     return fs.readlinkSync(`/proc/${p.pid}/cwd`);
   } catch {
     return p.cwd;

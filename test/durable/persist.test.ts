@@ -50,6 +50,35 @@ describe('a server with a state dir', () => {
     await b.stop();
   }, 60_000);
 
+  it('says in the pane when a directory or a program is gone, and offers a shell there instead', async () => {
+    h = home();
+    const gone = path.join(h.dir, 'gone');
+    fs.mkdirSync(gone);
+    const tool = path.join(h.dir, 'mytool');
+    fs.writeFileSync(tool, '#!/bin/sh\nexec sleep 300\n', { mode: 0o755 });
+    const a = await h.start();
+    const c = await a.connect();
+    const first = a.server.pane().n;
+    const inGone = await c.call('pane/split', { pane: first, cwd: gone });
+    const toolPane = await c.call('pane/split', { pane: first, launch: { program: tool, args: ['--flag'], cwd: h.dir } });
+    await a.stop();
+    fs.rmSync(gone, { recursive: true });
+    fs.rmSync(tool);
+
+    const b = await h.start();
+    const c2 = await b.connect();
+    // Long notices wrap, and a wrap at a blank loses it: compare without whitespace.
+    const text = async (n: number) => (await c2.call('pty/screen', { pane: n })).text.replace(/\s/g, '');
+    const said = (s: string) => s.replace(/\s/g, '');
+    await until('the missing directory stated', async () => (await text(inGone.pane)).includes(said(`the directory ${gone} no longer exists`)));
+    await until('the missing program stated', async () => (await text(toolPane.pane)).includes(said(`${tool} is not installed here (it ran: ${tool} --flag); this is a shell in ${h!.dir} instead`)));
+    // Both still panes, each running a shell; the tool pane still stands for the tool it ran.
+    expect(b.server.panes.get(inGone.pane)!.cwd).toBe(h.dir);
+    expect(b.server.panes.get(toolPane.pane)!.launch?.program).toBe(tool);
+    expect(b.server.terminals.get(toolPane.pane)!.running).toBe(true);
+    await b.stop();
+  }, 60_000);
+
   it('refuses a second server on the same state, naming the first', async () => {
     h = home();
     const a = await h.start();

@@ -72,7 +72,7 @@ describe('snapshot generations', () => {
       fs.writeFileSync(path.join(dir, `journal-${String(g).padStart(6, '0')}.jsonl`), '');
       fs.writeFileSync(path.join(dir, 'scrollback', `g${g}-x.gz`), 'x');
     }
-    store.prune();
+    await store.prune();
     expect(store.gens()).toEqual([10, 9, 8, 7, 6, 5, 4, 3]);
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('journal-')).length).toBe(8);
     expect(fs.readdirSync(path.join(dir, 'scrollback')).sort()[0]).toBe('g10-x.gz');

@@ -111,8 +111,11 @@ export class GenerationStore {
     return null;
   }
 
-  async write(gen: number, state: StateFile): Promise<void> {
-    await writeAtomic(path.join(this.dir, snapName(gen)), encodeSnapshot(gen, state), { fault: FAULT_BEFORE_RENAME });
+  /** Writes generation `gen` atomically; resolves with its size in bytes. */
+  async write(gen: number, state: StateFile): Promise<number> {
+    const text = encodeSnapshot(gen, state);
+    await writeAtomic(path.join(this.dir, snapName(gen)), text, { fault: FAULT_BEFORE_RENAME });
+    return Buffer.byteLength(text);
   }
 
   /** Headers of the kept generations, newest first (checked only by header, for listing). */
@@ -148,18 +151,20 @@ export class GenerationStore {
     }
   }
 
-  /** Drops generations past KEEP_GENERATIONS, with their journals and scrollback files. */
-  prune(): void {
+  /** Drops generations past KEEP_GENERATIONS, with their journals and scrollback files (removals on the thread pool). */
+  async prune(): Promise<void> {
     const keep = this.gens().slice(0, KEEP_GENERATIONS);
     const oldest = keep[keep.length - 1];
     if (oldest === undefined) return;
+    const doomed: string[] = [];
     for (const f of fs.readdirSync(this.dir)) {
       const m = /^(?:snap|journal)-(\d{6,})\.json/.exec(f);
-      if (m && Number(m[1]) < oldest) fs.rmSync(path.join(this.dir, f), { force: true });
+      if (m && Number(m[1]) < oldest) doomed.push(path.join(this.dir, f));
     }
     for (const f of this.scrollbackFiles()) {
       const m = /^g(\d+)-/.exec(f);
-      if (m && Number(m[1]) < oldest) fs.rmSync(path.join(this.dir, 'scrollback', f), { force: true });
+      if (m && Number(m[1]) < oldest) doomed.push(path.join(this.dir, 'scrollback', f));
     }
+    await Promise.all(doomed.map((f) => fs.promises.rm(f, { force: true })));
   }
 }

@@ -57,11 +57,13 @@ export function loadDurabilityConfig(file: string, warn: (m: string) => void): D
  * model was not told (the kernel knows, on Linux). Live cwd tracking (OSC 7) keeps the
  * model's own field current; this is the fallback at each save.
  */
+let selfExe: string | undefined;
 function liveCwd(p: Pane): string {
   if (p.pid === null || p.attrs['default-shell'] !== '1' || process.platform !== 'linux') return p.cwd;
   try {
+    selfExe ??= fs.realpathSync(process.execPath);
     // Between fork and exec the child is still this server's image, in this server's cwd: not the shell's yet.
-    if (fs.readlinkSync(`/proc/${p.pid}/exe`) === fs.realpathSync(process.execPath)) return p.cwd;
+    if (fs.readlinkSync(`/proc/${p.pid}/exe`) === selfExe) return p.cwd;
     return fs.readlinkSync(`/proc/${p.pid}/cwd`);
   } catch {
     return p.cwd;
@@ -275,9 +277,11 @@ export class Persistence {
         }
       }),
     );
-    await this.store.write(gen, state);
-    this.store.prune();
-    return this.store.list().find((g) => g.gen === gen) ?? { gen, savedAt: state.savedAt, sessions: state.sessions.length, panes: state.panes.length, bytes: 0, file: path.join(this.dir, snapName(gen)) };
+    const file = path.join(this.dir, snapName(gen));
+    const bytes = await this.store.write(gen, state);
+    await this.store.prune();
+    const history = state.panes.reduce((a, p) => a + (p.scrollback?.bytes ?? 0), 0);
+    return { gen, savedAt: state.savedAt, sessions: state.sessions.length, panes: state.panes.length, bytes: bytes + history, file };
   }
 
   /** Lines of history kept for a pane: the configured number, none when opted out or secret. */

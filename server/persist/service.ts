@@ -1,6 +1,6 @@
 // The daemon's persistence: takes the single-writer lock on the state dir, brings the
 // last state back (newest good generation + journals), then journals every structural
-// change (batched per turn of the loop, written off it) and writes snapshot generations
+// change (batched for a few ms, written off the loop) and writes snapshot generations
 // (structure here, scrollback on the screen worker) on a timer, on demand and at stop.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,12 @@ import { resurrect } from './resurrect';
  * it every half of this, so a daemon killed with -9 frees its state within ~3 s.
  */
 const LOCK_STALE_MS = 3_000;
+/**
+ * Changes are gathered this long before they are journaled: a burst of changes to one
+ * pane or session becomes one record (the dirty sets dedupe), so a stream of requests
+ * pays for a journal write every few ms, not per request. A crash loses at most this.
+ */
+const JOURNAL_BATCH_MS = 5;
 /** A journal this long is folded into a fresh snapshot generation (replay stays quick). */
 const JOURNAL_ROTATE_RECORDS = 5_000;
 
@@ -184,7 +190,7 @@ export class Persistence {
     return { k: 'pane', v: pane, ...(resume ? { resume } : {}) };
   }
 
-  /** Marks what an event touched; the journal gets the entities' new state at the end of this turn. */
+  /** Marks what an event touched; the journal gets the entities' new state within JOURNAL_BATCH_MS. */
   private note(event: string, data: unknown): void {
     const d = data as { pane?: number | { n: number }; session?: string | { id: string } };
     const fam = event.slice(0, event.indexOf('/'));
@@ -206,7 +212,7 @@ export class Persistence {
   private queueFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
-    setImmediate(() => this.flush());
+    setTimeout(() => this.flush(), JOURNAL_BATCH_MS);
   }
 
   /** Appends this turn's changes to the journal (the write itself happens on the thread pool). */

@@ -1,12 +1,13 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install,resize) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install,resize,durable) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { awareness, hookUnderLoad } from './awareness';
 import { cli } from './cli';
 import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
+import { durable } from './durable';
 import { memory } from './memory';
 import { namespace } from './namespace';
 import { notices } from './notices';
@@ -19,7 +20,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install,resize').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install,resize,durable').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -113,6 +114,7 @@ try {
     const r = await resizeBench(dir, runs);
     rows.push({ bench: `window resize → every PTY resized and redrawn, ${r.panes} panes (ms, incl. the window's 120 ms settle delay)`, figure: range(r.ms, 0), anchor: `sizes heard per PTY per change: at most ${r.perChange}`, ratio: '—', aim: 'report' });
   }
+  if (only.has('durable')) rows.push(...(await durable(dir, runs, withTmux)));
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
-// Electron's main process: one instance, one window. The pane server runs in a
-// utility process (dist/start.mjs --ipc) so a PTY flood never stalls this process,
-// or it bridges to a running server (--attach SOCKET). The window is sandboxed and
+// Electron's main process: one instance, one window. A utility process (dist/start.mjs
+// --ipc) bridges the window to the per-user pane daemon, starting the daemon detached
+// when none runs (or to --attach SOCKET), so closing the window only detaches it: the
+// daemon is not this app's child and keeps the panes. The window is sandboxed and
 // loads the same renderer the Chromium host serves, talking WebSocket + secret.
 import { app, BrowserWindow, ipcMain, Notification, screen, session, utilityProcess, type UtilityProcess } from 'electron';
 import path from 'node:path';
@@ -25,7 +26,7 @@ function argValue(flag: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** Starts the server (or bridge) in a utility process and waits for its address. */
+/** Starts the bridge (and, if needed, the daemon) from a utility process and waits for its address. */
 function startServerProcess(): Promise<Ready> {
   const startScript = path.join(__dirname, '..', 'start.mjs');
   const args = ['--ipc'];
@@ -42,8 +43,8 @@ function startServerProcess(): Promise<Ready> {
     proc.once('exit', (code) => {
       if (!ready) reject(new Error(`the pane server process exited (${code}) before it was ready`));
       else if (!quitting) {
-        // The server is the state: without it the window has nothing true to show.
-        new Notification({ title: 'pane', body: `the pane server stopped (exit ${code})` }).show();
+        // The bridge is the window's only way to the daemon: without it the window has nothing true to show.
+        new Notification({ title: 'pane', body: `the window lost its bridge to the pane daemon (exit ${code}); the daemon keeps running` }).show();
         app.quit();
       }
     });
@@ -145,7 +146,7 @@ if (!app.requestSingleInstanceLock()) {
   app.on('before-quit', () => {
     quitting = true;
     serverProc?.postMessage({ type: 'stop' });
-    // Give the server a moment to end its PTYs cleanly, then make sure it is gone.
+    // Only the bridge stops: the window detaches and the daemon keeps the panes.
     setTimeout(() => serverProc?.kill(), 1500).unref();
   });
 }

@@ -1,22 +1,28 @@
-// `npm start`: opens pane in Electron when its binary is installed; otherwise hosts
-// the server itself and opens the same renderer in a system Chromium (--app mode,
-// temporary profile); with no display it says so and prints the URL, still serving.
-// Also the server half of Electron (--ipc, run as its utility process).
+// `npm start`: attaches a window to the per-user pane daemon, starting the daemon
+// (detached) only when none runs; the window is Electron when its binary is installed,
+// else the same renderer in a system Chromium (--app mode, temporary profile). Closing
+// the window detaches it; the daemon keeps the panes. Also the daemon itself (--daemon)
+// and the bridge half of Electron (--ipc, run as its utility process).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findBrowser, hasDisplay, openAppWindow } from './chromium';
+import { resolveSocketPath } from '../kits/node/paths';
+import { ensureDaemon, runDaemon } from './daemon';
 import { host, type Hosted } from './host';
 
-const USAGE = `usage: pane start [--attach SOCKET] [--socket PATH] [--port N] [--serve] [--chromium]
+const USAGE = `usage: pane start [--attach SOCKET] [--socket PATH] [--port N] [--serve] [--chromium] [--daemon]
        (from a checkout: npm start -- FLAGS)
-  --attach SOCKET  open a window on a pane server already running at SOCKET
-  --socket PATH    where the new server listens (default: $PANE_SOCKET, then the default path)
+  --attach SOCKET  open a window on a pane server already running at SOCKET (never starts one)
+  --socket PATH    the daemon's socket (default: $PANE_SOCKET, then the default path)
   --port N         HTTP port on 127.0.0.1 for the window (default: any free port)
-  --serve          serve only: print the URL, open no window
-  --chromium       use the Chromium host even where Electron is installed`;
+  --serve          a server in this process that serves the window's URL and keeps no
+                   state; it ends with this process (for headless machines and tests)
+  --chromium       use the Chromium host even where Electron is installed
+  --daemon         be the daemon, in the foreground (what a window starts detached,
+                   and what the systemd user unit runs); state in $XDG_STATE_HOME/pane`;
 
 interface Args {
   attach?: string;
@@ -25,10 +31,11 @@ interface Args {
   serve: boolean;
   chromium: boolean;
   ipc: boolean;
+  daemon: boolean;
 }
 
 function parse(argv: string[]): Args | string {
-  const a: Args = { serve: false, chromium: false, ipc: false };
+  const a: Args = { serve: false, chromium: false, ipc: false, daemon: false };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i]!;
     const val = () => argv[++i] ?? '';
@@ -38,6 +45,7 @@ function parse(argv: string[]): Args | string {
     else if (f === '--serve') a.serve = true;
     else if (f === '--chromium') a.chromium = true;
     else if (f === '--ipc') a.ipc = true;
+    else if (f === '--daemon') a.daemon = true;
     else if (f === '-h' || f === '--help') return '';
     else return `unknown option ${f}`;
   }
@@ -80,6 +88,8 @@ async function main(): Promise<number> {
     return args ? 2 : 0;
   }
 
+  if (args.daemon) return runDaemon({ socketPath: resolveSocketPath(args.socket) });
+
   if (!args.ipc && !args.serve && !args.chromium) {
     const electron = electronBinary();
     if (electron) {
@@ -91,7 +101,15 @@ async function main(): Promise<number> {
 
   let hosted: Hosted;
   try {
-    hosted = await host({ ...(args.socket ? { socketPath: args.socket } : {}), ...(args.attach ? { attach: args.attach } : {}), ...(args.port !== undefined ? { port: args.port } : {}) });
+    // A window (or Electron's bridge) attaches to the daemon, started here only when none runs;
+    // --serve alone keeps a server in this process.
+    let attach = args.attach;
+    if (!attach && !args.serve) {
+      attach = resolveSocketPath(args.socket);
+      const d = await ensureDaemon(attach);
+      say(d.started ? `started the pane daemon (pid ${d.pid ?? '?'}; log ${d.log})` : 'found the pane daemon running');
+    }
+    hosted = await host({ ...(args.socket ? { socketPath: args.socket } : {}), ...(attach ? { attach } : {}), ...(args.port !== undefined ? { port: args.port } : {}) });
   } catch (e) {
     process.stderr.write(`pane: cannot start: ${(e as Error).message}\n`);
     return 1;
@@ -124,7 +142,7 @@ async function main(): Promise<number> {
   if (!hasDisplay()) {
     say('no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window was opened.');
     say(`open this URL in a browser on this machine (it works once): ${hosted.launchUrl()}`);
-    say('still serving; Ctrl-C stops the server.');
+    say(hosted.mode === 'server' ? 'still serving; Ctrl-C stops the server.' : 'still serving; Ctrl-C closes this bridge (the daemon keeps running; pane stop ends it).');
     return new Promise(() => undefined);
   }
   const browser = findBrowser();
@@ -139,9 +157,10 @@ async function main(): Promise<number> {
   const win = openAppWindow(browser, hosted.launchUrl());
   const code = await win.exited;
   win.cleanup();
-  // A clean exit is the window being closed; a crash keeps serving so the URL still works.
+  // A clean exit is the window being closed: it detaches, and the daemon keeps the panes.
+  // A crash keeps serving so the URL still works.
   if (code === 0) {
-    say(hosted.mode === 'server' ? 'window closed; stopping the server.' : 'window closed.');
+    say(hosted.mode === 'server' ? 'window closed; stopping the server.' : 'window closed; the pane daemon keeps your panes running (`npm start` reattaches, `pane stop` ends them).');
     await hosted.stop();
     return 0;
   }

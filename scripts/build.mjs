@@ -60,7 +60,7 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['
     log('built dist/pane.mjs');
   }));
 }
-if (fs.existsSync(path.join(root, 'server/pty/screenWorker.ts')) && stale('dist/screenWorker.mjs', ['server/pty', 'kits/protocol'])) {
+if (fs.existsSync(path.join(root, 'server/pty/screenWorker.ts')) && stale('dist/screenWorker.mjs', ['server/pty', 'server/persist', 'kits/protocol'])) {
   jobs.push(build({ ...node, entryPoints: { screenWorker: 'server/pty/screenWorker.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root }).then(() => log('built dist/screenWorker.mjs')));
 }
 if (fs.existsSync(path.join(root, 'electron/start.ts')) && stale('dist/start.mjs', ['electron', 'kits', 'server'])) {

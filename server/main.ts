@@ -8,7 +8,9 @@ import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits
 import { attachAgents } from './agents/index';
 import { attachAwareness } from './awareness/index';
 import { distDir, runningFromSource } from './distDir';
-import { dispatchInternal } from './handlers/dispatch';
+import { dispatchInternal, registerHandlers } from './handlers/dispatch';
+import { stateHandlers } from './handlers/state';
+import { loadDurabilityConfig, Persistence } from './persist/service';
 import { namespaceOf } from './namespace/state';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
@@ -43,10 +45,19 @@ export interface StartOptions {
   helloTimeoutMs?: number;
   /** Time a flow-controlled client may hold a pane paused without acking (default ACK_STALL_MS; tests shorten it). */
   ackStallMs?: number;
+  /**
+   * Keep state here (journal, snapshot generations, scrollback) and bring it back at
+   * start; the daemon passes $XDG_STATE_HOME/pane. Absent: nothing is kept (tests, `pane serve`).
+   */
+  stateDir?: string;
+  /** Told what persistence had to work around (a corrupt generation, a missing directory). */
+  warn?: (message: string) => void;
 }
 
 export interface RunningServer {
   server: PaneServer;
+  /** Sessions brought back from the state dir at start (empty without one). */
+  restored: number;
   socketPath: string | null;
   /** The HTTP front for windows: its origin, a fresh one-time launchUrl(), the hello secret. */
   http?: HttpFront;
@@ -82,11 +93,24 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });
   // After agents: awareness adds its part to their hook answers.
   attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() });
+  let restored = 0;
+  if (o.stateDir) {
+    registerHandlers(stateHandlers);
+    const cfgDir = o.configDir ?? configDir();
+    const warn = o.warn ?? ((m: string) => process.stderr.write(`pane: state: ${m}\n`));
+    try {
+      const r = await Persistence.open(server, { dir: o.stateDir, config: loadDurabilityConfig(path.join(cfgDir, 'durability.json'), warn), warn });
+      restored = r.restored.length;
+    } catch (e) {
+      await server.stop();
+      throw e;
+    }
+  }
   const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
   if (socketPath) await listenUnix(server, socketPath, limits);
   let http: HttpFront | undefined;
   if (o.http) http = await listenHttp(server, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
-  if (o.initialSession ?? true) {
+  if ((o.initialSession ?? true) && restored === 0) {
     const system = new ClientConn(server, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
     server.clients.delete(system);
     system.capabilities = new Set(['read', 'write', 'attach', 'admin']);
@@ -101,6 +125,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   };
   return {
     server,
+    restored,
     socketPath,
     ...(http ? { http, secret: http.secret } : {}),
     connect,

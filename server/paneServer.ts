@@ -77,6 +77,16 @@ export class PaneServer {
     return this.nextN++;
   }
 
+  /** Makes the next allocN() return at least `n` (resurrection keeps pane numbers, hence addresses). */
+  reserveN(n: number): void {
+    if (n > this.nextN) this.nextN = n;
+  }
+
+  /** The number allocN() would give next. */
+  get peekN(): number {
+    return this.nextN;
+  }
+
   newUuid(): string {
     return crypto.randomUUID();
   }
@@ -196,7 +206,26 @@ export class PaneServer {
     this.stopHooks.push(cb);
   }
 
-  async stop(): Promise<void> {
+  /** Runs first on stop, while panes and their screens still exist (the last snapshot). */
+  onBeforeStop(cb: () => void | Promise<void>): void {
+    this.beforeStopHooks.push(cb);
+  }
+  private beforeStopHooks: (() => void | Promise<void>)[] = [];
+  private stopping: Promise<void> | null = null;
+
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
+    for (const h of this.beforeStopHooks) {
+      try {
+        await h();
+      } catch (e) {
+        process.stderr.write(`pane: before stopping: ${(e as Error).message}\n`);
+      }
+    }
     for (const c of [...this.clients]) c.close('server stopping');
     for (const t of this.terminals.values()) t.dispose();
     this.terminals.clear();

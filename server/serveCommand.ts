@@ -4,17 +4,20 @@ import { resolveSocketPath } from '../kits/node/paths';
 import { distDir } from './distDir';
 import { startServer } from './main';
 
-const USAGE = `usage: pane serve [--socket PATH] [--host NAME] [--http PORT] [--empty]
+const USAGE = `usage: pane serve [--socket PATH] [--host NAME] [--http PORT] [--empty] [--state DIR]
   --socket PATH  listen here (default: $PANE_SOCKET, then $XDG_RUNTIME_DIR/pane/default.sock)
   --host NAME    this server's host name in pane ids (default: the machine's)
   --http PORT    also serve the renderer and its WebSocket on 127.0.0.1:PORT (0 = any)
-  --empty        start with no session (default: a session "main" with a shell)`;
+  --empty        start with no session (default: a session "main" with a shell)
+  --state DIR    keep state in DIR (journal, snapshots, history) and bring it back at start,
+                 as the daemon does with $XDG_STATE_HOME/pane (default: keep nothing)`;
 
 export async function serve(argv: string[]): Promise<number> {
   let socket: string | undefined;
   let host: string | undefined;
   let http: number | undefined;
   let empty = false;
+  let state: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const val = () => {
@@ -27,6 +30,7 @@ export async function serve(argv: string[]): Promise<number> {
       else if (a === '--host') host = val();
       else if (a === '--http') http = Number(val());
       else if (a === '--empty') empty = true;
+      else if (a === '--state') state = path.resolve(val());
       else if (a === '-h' || a === '--help') {
         process.stdout.write(`${USAGE}\n`);
         return 0;
@@ -49,6 +53,7 @@ export async function serve(argv: string[]): Promise<number> {
       ...(host !== undefined ? { host } : {}),
       ...(http !== undefined ? { http: { port: http, staticDir } } : {}),
       initialSession: !empty,
+      ...(state !== undefined ? { stateDir: state } : {}),
     });
   } catch (e) {
     process.stderr.write(`pane serve: ${(e as Error).message}\n`);

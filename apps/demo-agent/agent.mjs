@@ -64,7 +64,8 @@ export async function main(o = {}) {
   const name = env.PANE_AGENT ?? 'demo';
   const human = env.PANE_HUMAN ?? 'human';
   const cwd = process.cwd();
-  const session = `demo-${process.pid}-${Date.now().toString(36)}`;
+  // --resume ID continues a conversation (as `claude --resume` does): same session id, said on screen.
+  const session = o.resume ?? `demo-${process.pid}-${Date.now().toString(36)}`;
   const say = (s = '') => out.write(`${s}\n`);
   const lines = lineQueue(o.stdin ?? process.stdin);
   const tasks = [];
@@ -92,7 +93,8 @@ export async function main(o = {}) {
 
   say(`demo agent ${name} — a pretend coding agent (no network, no keys). Working in ${cwd}.`);
   say('Give it a task, e.g. "add a usage section to the README". It asks before it finishes.');
-  takeContext(await hook('SessionStart', { source: 'startup' }));
+  if (o.resume) say(`resuming conversation ${o.resume}`);
+  takeContext(await hook('SessionStart', { source: o.resume ? 'resume' : 'startup' }));
 
   const runTask = async (task, from) => {
     const ctx = await hook('UserPromptSubmit', { prompt: task });

@@ -71,3 +71,9 @@ export function dataDir(): string {
   const base = process.env.XDG_DATA_HOME ?? path.join(os.homedir(), '.local', 'share');
   return path.join(base, 'pane');
 }
+
+/** Where the daemon keeps its state (journal, snapshots, scrollback, log): $XDG_STATE_HOME/pane. */
+export function stateDir(): string {
+  const base = process.env.XDG_STATE_HOME ?? path.join(os.homedir(), '.local', 'state');
+  return path.join(base, 'pane');
+}

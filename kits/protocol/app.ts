@@ -30,6 +30,11 @@ export const AppFileSchema = z
     agent: AgentAppSchema.optional(),
     /** How to install the program when it is missing (the launcher shows it), e.g. "sudo apt install htop". */
     install: z.string().max(300).optional(),
+    /**
+     * How to continue a conversation after a restart: arguments added to `launch`, with
+     * `{session}` replaced by the session id the agent's hooks reported (e.g. ["--resume", "{session}"]).
+     */
+    resume: z.object({ args: z.array(z.string().max(200)).min(1).max(20) }).strict().optional(),
   })
   .strict();
 export type AppFile = z.infer<typeof AppFileSchema>;

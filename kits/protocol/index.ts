@@ -14,6 +14,7 @@ import { paneMethods } from './pane';
 import { ptyMethods } from './pty';
 import { sessionMethods } from './session';
 import { settingsMethods } from './settings';
+import { stateMethods } from './snapshot';
 
 export * from './agent';
 export * from './app';
@@ -34,6 +35,7 @@ export * from './pane';
 export * from './pty';
 export * from './session';
 export * from './settings';
+export * from './snapshot';
 
 /** Every request the server understands. */
 export const methods = {
@@ -49,6 +51,7 @@ export const methods = {
   ...agentMethods,
   ...namespaceMethods,
   ...awarenessMethods,
+  ...stateMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

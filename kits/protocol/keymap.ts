@@ -49,6 +49,7 @@ export const ACTIONS = {
   'font.zoomIn': 'Bigger terminal font',
   'font.zoomOut': 'Smaller terminal font',
   'font.zoomReset': 'Terminal font size from the settings',
+  'server.stop': 'Stop the pane daemon (every pane and program ends; asks first)',
 } as const;
 export type ActionId = keyof typeof ACTIONS;
 export const ACTION_IDS = Object.keys(ACTIONS) as ActionId[];

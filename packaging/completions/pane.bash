@@ -2,6 +2,7 @@
 _pane_subs() {
   case $1 in
     'session') echo 'new ls kill rename save restore' ;;
+    'service') echo 'install' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
     'awareness') echo 'prompt tool agents predictions resolve message inbox context' ;;
   esac
@@ -37,12 +38,14 @@ _pane_flags() {
     'clients') echo '--json --socket -h --help' ;;
     'permit') echo '--socket -h --help' ;;
     'url') echo '--socket -h --help' ;;
-    'stop') echo '--socket -h --help' ;;
+    'stop') echo '-y --yes --socket -h --help' ;;
+    'restore') echo '--list --at --json --socket -h --help' ;;
+    'service install') echo '--print --socket -h --help' ;;
     'agent add') echo '--access --app --project --plan --socket -h --help' ;;
     'agent ls') echo '--json --socket -h --help' ;;
     'agent rm') echo '--purge --socket -h --help' ;;
     'agent run') echo '-t --target --app --worktree --cwd -v --vertical --socket -h --help' ;;
-    'agent demo') echo '--steps --delay --socket -h --help' ;;
+    'agent demo') echo '--steps --delay --resume --socket -h --help' ;;
     'agent worktree-rm') echo '-t --target --force --socket -h --help' ;;
     'access') echo '--json --hold --socket -h --help' ;;
     'finger') echo '--json -s --short --hold --socket -h --help' ;;
@@ -165,6 +168,9 @@ _pane_value() {
     'permit --socket') echo '@files' ;;
     'url --socket') echo '@files' ;;
     'stop --socket') echo '@files' ;;
+    'restore --at') echo '' ;;
+    'restore --socket') echo '@files' ;;
+    'service install --socket') echo '@files' ;;
     'agent add --access') echo '@files' ;;
     'agent add --app') echo '' ;;
     'agent add --project') echo '@files' ;;
@@ -179,6 +185,7 @@ _pane_value() {
     'agent run --socket') echo '@files' ;;
     'agent demo --steps') echo '' ;;
     'agent demo --delay') echo '' ;;
+    'agent demo --resume') echo '' ;;
     'agent demo --socket') echo '@files' ;;
     'agent worktree-rm -t') echo '' ;;
     'agent worktree-rm --target') echo '' ;;
@@ -262,7 +269,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

@@ -55,6 +55,15 @@ function copySelection(): void {
   navigator.clipboard?.writeText(text).catch(() => store.getState().notify('error', 'could not copy: clipboard refused'));
 }
 
+/** Quitting the daemon is explicit: say what will end, and ask. */
+async function stopDaemon(): Promise<void> {
+  const panes = Object.values(store.getState().panes);
+  const running = panes.filter((p) => p.state === 'running').length;
+  const what = `${panes.length} pane${panes.length === 1 ? '' : 's'} and ${running} running program${running === 1 ? '' : 's'} will end`;
+  if (!window.confirm(`Stop the pane daemon? ${what}. (Closing the window instead keeps them running.)`)) return;
+  await client.act('server/stop', {});
+}
+
 /** Runs one action. Unknown or impossible ones say so in a notice. */
 export async function runAction(action: Action): Promise<void> {
   const { st, session, focused } = ctx();
@@ -124,6 +133,9 @@ export async function runAction(action: Action): Promise<void> {
       const steps = id === 'font.zoomReset' ? 0 : Math.min(hi, Math.max(lo, st.fontZoom + (id === 'font.zoomIn' ? 1 : -1)));
       return st.setFontZoom(steps);
     }
+    case 'server':
+      if (id === 'server.stop') return stopDaemon();
+      break;
     case 'terminal':
       if (id === 'terminal.copy') return copySelection();
       if (id === 'terminal.screenReader') {

@@ -29,6 +29,7 @@ import {
   viewList,
   type View,
 } from './rootFiles';
+import { snapshotsRead, snapshotsWrite } from './snapshotFiles';
 import type { Row } from './types';
 
 /** Modes as ls shows them: directories r-x, read-only r--, read-write rw-, write-only -w-. */
@@ -129,7 +130,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/server/', type: 'dir', mode: DIR,
     list: () => NAMESPACE_TABLE.filter((r) => r.path.startsWith('/server/') && r.path !== '/server/').map((r) => entry(r, r.path.slice('/server/'.length))),
-    doc: 'The server itself.', read: 'version clients metrics', write: '',
+    doc: 'The server itself.', read: 'version clients metrics snapshots', write: '',
   },
   {
     path: '/server/version', type: 'file', mode: RO, content: (c) => versionRead(c),
@@ -142,6 +143,12 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/server/metrics', type: 'file', mode: RO, content: (c) => metricsRead(c),
     doc: 'Counts and sizes.', read: '"name value" lines: panes sessions clients rev uptime_ms rss_bytes heap_used_bytes pid ns_open_handles ns_log_bytes', write: '',
+  },
+  {
+    path: '/server/snapshots', type: 'file', mode: RW, content: (c) => snapshotsRead(c), put: (c, _t, d) => snapshotsWrite(c, d),
+    doc: 'The state generations the daemon keeps (empty when the server keeps none).',
+    read: 'one line each, newest first: GEN ISO-TIME sessions N panes N bytes N',
+    write: '`save` writes a generation now; `restore GEN|TIME` brings one back beside the current sessions',
   },
   ...viewRows('by-sig', 'sig', 'app signature'),
   ...viewRows('by-owner', 'owner', 'owner (a user or agent)'),

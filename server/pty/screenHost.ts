@@ -53,6 +53,8 @@ interface Pending {
   offset: number;
   resolve: (s: ScreenSnapshot) => void;
   reject: (e: Error) => void;
+  /** For saves: what the worker reported. */
+  saved?: (r: { bytes: number; lines: number }) => void;
 }
 
 export class ScreenHost {
@@ -106,6 +108,21 @@ export class ScreenHost {
     return new Promise<ScreenSnapshot>((resolve, reject) => {
       this.pending.set(id, { pane, offset: p.sent, resolve, reject });
       this.post({ type: 'snapshot', pane, id, ...(o.history !== undefined ? { history: o.history } : {}) });
+    });
+  }
+
+  /**
+   * Has the worker write the pane's screen and last `history` lines of scrollback
+   * (xterm-serialized, gzipped) to `file`, atomically: the whole cost stays on the worker.
+   */
+  saveScrollback(pane: number, file: string, history: number): Promise<{ bytes: number; lines: number }> {
+    if (!this.panes.has(pane)) return Promise.reject(new Error(`pane ${pane} has no screen`));
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.disposed) return Promise.reject(new Error('screen host is disposed'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { pane, offset: 0, resolve: () => undefined, reject, saved: resolve });
+      this.post({ type: 'save', pane, id, history, file });
     });
   }
 
@@ -173,6 +190,13 @@ export class ScreenHost {
         if (!q) return;
         this.pending.delete(m.id);
         q.resolve({ pane: m.pane, offset: q.offset, ...m.snapshot });
+        return;
+      }
+      case 'saved': {
+        const q = this.pending.get(m.id);
+        if (!q) return;
+        this.pending.delete(m.id);
+        q.saved?.({ bytes: m.bytes, lines: m.lines });
         return;
       }
       case 'failed': {

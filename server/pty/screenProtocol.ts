@@ -7,7 +7,9 @@ export type ToWorker =
   | { type: 'resize'; pane: number; cols: number; rows: number }
   /** `history`: most scrollback lines to include (default: all the screen keeps). */
   | { type: 'snapshot'; pane: number; id: number; history?: number }
-  | { type: 'close'; pane: number };
+  | { type: 'close'; pane: number }
+  /** Writes the pane's screen + last `history` lines, serialized with attributes and gzipped, to `file` (atomically). */
+  | { type: 'save'; pane: number; id: number; history: number; file: string };
 
 /** The screen state the worker knows; the host adds the stream offset. */
 export interface WorkerSnapshot {
@@ -27,7 +29,8 @@ export type FromWorker =
   /** OSC 7 (the shell's working directory), the raw URI; the last one per turn. */
   | { type: 'cwd'; pane: number; uri: string }
   | { type: 'snapshot'; id: number; pane: number; snapshot: WorkerSnapshot }
-  | { type: 'failed'; id: number; pane: number; message: string };
+  | { type: 'failed'; id: number; pane: number; message: string }
+  | { type: 'saved'; id: number; pane: number; bytes: number; lines: number };
 
 export interface WorkerOptions {
   scrollback: number;

@@ -4,6 +4,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as headless from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
+import { gzipSync } from 'node:zlib';
+import { writeAtomicSync } from '../persist/atomicFile';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
 
 // @xterm/headless is CommonJS: Node's ESM loader puts it under `default`, esbuild may not.
@@ -137,6 +139,23 @@ function handle(m: ToWorker): void {
         if (screens.get(m.pane) !== s) return post({ type: 'failed', id: m.id, pane: m.pane, message: 'screen closed' });
         try {
           post({ type: 'snapshot', id: m.id, pane: m.pane, snapshot: snapshot(s, m.history) });
+        } catch (e) {
+          post({ type: 'failed', id: m.id, pane: m.pane, message: (e as Error).message });
+        }
+      });
+      return;
+    }
+    case 'save': {
+      const s = screens.get(m.pane);
+      if (!s) return post({ type: 'failed', id: m.id, pane: m.pane, message: `pane ${m.pane} has no screen` });
+      s.term.write('', () => {
+        try {
+          // Serializing and compressing here keeps a 10,000-line history off the server's main loop.
+          const buf = s.term.buffer.active;
+          const history = Math.min(buf.baseY, m.history);
+          const data = gzipSync(s.serialize.serialize({ scrollback: history }));
+          writeAtomicSync(m.file, data);
+          post({ type: 'saved', id: m.id, pane: m.pane, bytes: data.byteLength, lines: history + s.term.rows });
         } catch (e) {
           post({ type: 'failed', id: m.id, pane: m.pane, message: (e as Error).message });
         }

@@ -204,6 +204,16 @@ export class Terminal {
   }
 
   /**
+   * Puts bytes into the pane's stream as if the program had printed them (restored
+   * history, a resurrection banner): through the ring, so every view sees the same.
+   */
+  show(data: string | Uint8Array): void {
+    if (this.disposed) return;
+    this.onData(Buffer.from(data));
+    this.flush();
+  }
+
+  /**
    * Input for the program. With none running it goes to onDeadInput instead of
    * nowhere; throws a `busy` PaneFault when MAX_INPUT_QUEUE bytes already wait.
    */

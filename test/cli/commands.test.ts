@@ -13,7 +13,12 @@ function ok(...args: string[]): string {
   return r.stdout;
 }
 const panes = (session?: string): Pane[] => JSON.parse(ok('ls', '--json', ...(session ? ['--session', session] : []))) as Pane[];
-const saved = (session: string): { session: Session; panes: Pane[] } => JSON.parse(ok('session', 'save', session));
+/** `session save` prints a state file (version 2) holding the one session. */
+const saved = (session: string): { session: Session; panes: Pane[] } => {
+  const f = JSON.parse(ok('session', 'save', session)) as { version: number; sessions: Session[]; panes: Pane[] };
+  expect(f.version).toBe(2);
+  return { session: f.sessions[0]!, panes: f.panes };
+};
 const leavesOf = (n: Session['layout']): number[] => (n === null ? [] : n.type === 'leaf' ? [n.pane] : [...leavesOf(n.a), ...leavesOf(n.b)]);
 /** A fresh session with one pane running a quiet program; returns the pane number. */
 function fresh(name: string): number {
@@ -242,6 +247,16 @@ describe('pane session', () => {
     expect(r.stdout).toBe('sv1-copy\n');
     const copy = saved('sv1-copy').session;
     expect(copy.layout).toMatchObject({ type: 'split', direction: 'vertical' });
+  });
+
+  it('restore still reads a version 1 file, and refuses a newer version naming both', () => {
+    const { session, panes } = saved('sv1');
+    const v1 = JSON.stringify({ version: 1, session, panes });
+    const r = srv.pane(['session', 'restore', '-', '--name', 'sv1-old'], { input: v1 });
+    expect([r.status, r.stdout]).toEqual([0, 'sv1-old\n']);
+    const newer = srv.pane(['session', 'restore', '-'], { input: JSON.stringify({ version: 7, sessions: [], panes: [] }) });
+    expect(newer.status).toBe(1);
+    expect(newer.stderr).toMatch(/version 7, newer than this pane, which reads versions 1 to 2/);
   });
 });
 

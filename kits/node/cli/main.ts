@@ -5,6 +5,7 @@ import { parseArgs, str, usageLine } from './args';
 import type { CommandSpec } from './command';
 import { agentCommands } from './commands/agents';
 import { awarenessCommands } from './commands/awareness';
+import { durableCommands } from './commands/durable';
 import { floatCommands } from './commands/floating';
 import { paneCommands } from './commands/panes';
 import { serverCommands, type ServeHook } from './commands/server';
@@ -32,6 +33,7 @@ export function commandTable(hook: ServeHook): CommandSpec[] {
     ...streamCommands,
     ...sessionCommands,
     ...serverCommands(hook),
+    ...durableCommands,
     ...agentCommands,
     ...awarenessCommands,
     ...sandboxCommands,

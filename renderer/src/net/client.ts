@@ -69,7 +69,7 @@ export class Client {
       await t.opened;
       const conn = new Connection(t);
       this.wire(conn);
-      await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach'], ...(ep.token ? { token: ep.token } : {}) });
+      await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach', 'admin'], ...(ep.token ? { token: ep.token } : {}) });
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
       const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness'] });
       this.conn = conn;

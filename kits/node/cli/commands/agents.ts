@@ -113,10 +113,15 @@ export const agentCommands: CommandSpec[] = [
   {
     command: 'agent demo',
     summary: 'run the demo agent here (no network, no keys): takes tasks, edits files, reports through hooks',
-    flags: [{ name: 'steps', type: 'int', min: 1, max: 20, doc: 'steps per task (default 4)' }, { name: 'delay', type: 'int', min: 0, max: 10000, doc: 'ms per step (default 400)' }],
+    flags: [
+      { name: 'steps', type: 'int', min: 1, max: 20, doc: 'steps per task (default 4)' },
+      { name: 'delay', type: 'int', min: 0, max: 10000, doc: 'ms per step (default 400)' },
+      { name: 'resume', type: 'string', value: 'ID', doc: 'continue the conversation with this session id (what pane passes after a restart)' },
+    ],
     async run(ctx, a) {
       const { runDemoAgent } = await import('./agentsDemo');
-      return runDemoAgent(ctx, { steps: (a.flags.steps as number | undefined) ?? 4, delayMs: (a.flags.delay as number | undefined) ?? 400 });
+      const resume = a.flags.resume as string | undefined;
+      return runDemoAgent(ctx, { steps: (a.flags.steps as number | undefined) ?? 4, delayMs: (a.flags.delay as number | undefined) ?? 400, ...(resume ? { resume } : {}) });
     },
   },
   {

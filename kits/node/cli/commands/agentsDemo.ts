@@ -18,7 +18,7 @@ export function demoAgentPath(env: Record<string, string | undefined>): string |
   return null;
 }
 
-export async function runDemoAgent(ctx: CommandContext, o: { steps: number; delayMs: number }): Promise<number> {
+export async function runDemoAgent(ctx: CommandContext, o: { steps: number; delayMs: number; resume?: string }): Promise<number> {
   const file = demoAgentPath(ctx.io.env);
   if (!file) throw new OpError('cannot find apps/demo-agent/agent.mjs (set PANE_APPS_DIR to the apps/ directory)');
   const mod = (await import(pathToFileURL(file).href)) as { main: (o: unknown) => Promise<number> };

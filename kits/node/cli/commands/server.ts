@@ -4,6 +4,7 @@ import { bool } from '../args';
 import { OpError } from '../errors';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import { keyValues, table } from '../format';
+import { stopCommand } from './durable';
 
 export interface ServeHook {
   serve: (argv: string[]) => Promise<number>;
@@ -92,15 +93,6 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
         return 0;
       },
     },
-    {
-      command: 'stop',
-      summary: 'stop the server (every pane ends)',
-      flags: [],
-      async run(ctx) {
-        const c = await ctx.connect();
-        await c.call('server/stop', {});
-        return 0;
-      },
-    },
+    stopCommand,
   ];
 }

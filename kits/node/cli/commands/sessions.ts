@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import type { SessionSnapshot } from '../../../protocol/session';
 import { bool, str } from '../args';
 import { JSON_FLAG, type CommandSpec } from '../command';
-import { UsageError } from '../errors';
+import { STATE_VERSION } from '../../../protocol/stateVersion';
+import { OpError, UsageError } from '../errors';
 import { sessionTable } from '../format';
 import { cwdOf, launchOf } from './panes';
 
@@ -72,7 +73,16 @@ export const sessionCommands: CommandSpec[] = [
       const c = await ctx.connect();
       const name = a.positionals[0];
       const snap = await c.call('session/snapshot', name === undefined ? {} : { session: name });
-      ctx.out(JSON.stringify(snap, null, 2));
+      // The daemon's state-file format (kits/protocol/snapshot.ts), holding this one session.
+      const file = {
+        version: STATE_VERSION,
+        savedAt: Date.now(),
+        host: snap.session.host,
+        sessions: [snap.session],
+        panes: snap.panes.map((p) => ({ ...p, address: `${p.host}:${p.n}` })),
+        extra: {},
+      };
+      ctx.out(JSON.stringify(file, null, 2));
       return 0;
     },
   },
@@ -89,16 +99,25 @@ export const sessionCommands: CommandSpec[] = [
       } catch (e) {
         throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'session restore');
       }
-      let snapshot: SessionSnapshot;
+      let parsed: { version?: unknown; sessions?: SessionSnapshot['session'][]; panes?: SessionSnapshot['panes'] };
       try {
-        snapshot = JSON.parse(text) as SessionSnapshot;
+        parsed = JSON.parse(text) as typeof parsed;
       } catch (e) {
         throw new UsageError(`${file} is not JSON: ${(e as Error).message}`, 'session restore');
       }
+      const v = parsed.version;
+      if (typeof v === 'number' && v > STATE_VERSION) throw new OpError(`${file} is version ${v}, newer than this pane, which reads versions 1 to ${STATE_VERSION}`);
+      // Version 2 (a state file) holds sessions and panes side by side; each goes back as a version 1 session snapshot.
+      const snapshots: SessionSnapshot[] =
+        v === STATE_VERSION && Array.isArray(parsed.sessions) && Array.isArray(parsed.panes)
+          ? parsed.sessions.map((session) => ({ version: 1 as const, session, panes: parsed.panes!.filter((p) => p.session === session.id) }))
+          : [parsed as unknown as SessionSnapshot];
       const c = await ctx.connect();
       const name = str(a, 'name');
-      const r = await c.call('session/restore', { snapshot, ...(name !== undefined ? { name } : {}) });
-      ctx.out(r.name);
+      for (const snapshot of snapshots) {
+        const r = await c.call('session/restore', { snapshot, ...(name !== undefined && snapshots.length === 1 ? { name } : {}) });
+        ctx.out(r.name);
+      }
       return 0;
     },
   },

@@ -1,0 +1,168 @@
+// Durability: a snapshot of 100 panes × 10,000 lines (time, bytes, the longest stall
+// of the server's main loop while it runs), the journal's cost on a structural round
+// trip, a daemon restart to 20 panes back at their prompts, and bytes on disk per pane
+// against what tmux-resurrect saves for the same pane (capture-pane -epJ, gzipped).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { startServer } from '../server/main';
+import { persistenceOf } from '../server/persist/service';
+import { client, have, sleep, startServerProc, tmux } from './procs';
+import { fmt, range, summarize, type Row } from './stats';
+
+const LINES = 10_000;
+/** One pane's history: numbered lines with a few words and colour, as a build log might look. */
+const HISTORY_CMD = ['sh', '-c', `seq -f '\x1b[32mok\x1b[0m step %g: compiled src/module.ts in 12 ms' 1 ${LINES}; exec cat`];
+
+async function settled(server: import('../server/paneServer').PaneServer, want: number): Promise<void> {
+  // Every pane has printed its history and the screen worker has parsed all of it.
+  const end = Date.now() + 300_000;
+  let stableSince = 0;
+  let last = -1;
+  for (;;) {
+    let total = 0;
+    let backlog = 0;
+    for (const [n, t] of server.terminals) {
+      total += t.streamEnd;
+      backlog += server.screen.backlog(n);
+    }
+    if (server.terminals.size >= want && backlog === 0 && total === last) {
+      if (stableSince && Date.now() - stableSince > 500) return;
+      stableSince ||= Date.now();
+    } else stableSince = 0;
+    last = total;
+    if (Date.now() > end) throw new Error('panes never settled');
+    await sleep(100);
+  }
+}
+
+/** Longest gap between 1 ms timers while `work` runs: how long the main loop was held. */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number; ms: number }> {
+  let last = performance.now();
+  let worst = 0;
+  const t = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  const t0 = performance.now();
+  const value = await work();
+  const ms = performance.now() - t0;
+  clearInterval(t);
+  worst = Math.max(worst, performance.now() - last);
+  return { value, stallMs: worst, ms };
+}
+
+async function snapshotRows(dir: string, runs: number, withTmux: boolean): Promise<Row[]> {
+  const home = path.join(dir, 'snap');
+  fs.mkdirSync(home, { recursive: true });
+  const running = await startServer({ socketPath: null, stateDir: path.join(home, 'state'), configDir: path.join(home, 'config'), dataDir: path.join(home, 'data'), initialSession: false, env: { ...(process.env as Record<string, string>), HOME: home }, warn: () => undefined });
+  const c = await running.connect();
+  const s = await c.call('session/new', { launch: { program: HISTORY_CMD[0]!, args: HISTORY_CMD.slice(1) }, viewport: { cols: 200, rows: 60 } });
+  for (let i = 1; i < 100; i++) await c.call('pane/float', { pane: (await c.call('pane/split', { session: s.session, launch: { program: HISTORY_CMD[0]!, args: HISTORY_CMD.slice(1) } })).pane, mode: 'float', w: 100, h: 30 });
+  await settled(running.server, 100);
+  const p = persistenceOf(running.server)!;
+  const times: number[] = [];
+  const stalls: number[] = [];
+  const idle: number[] = [];
+  let bytes = 0;
+  let perPane = 0;
+  for (let r = 0; r < runs; r++) {
+    const { value: g, stallMs, ms } = await longestStall(() => p.snapshot());
+    times.push(ms);
+    stalls.push(stallMs);
+    // The same measure over a quiet window as long: what the machine's load alone does to a 1 ms timer.
+    idle.push((await longestStall(() => sleep(ms))).stallMs);
+    bytes = g.bytes;
+    const files = fs.readdirSync(path.join(p.dir, 'scrollback')).filter((f) => f.startsWith(`g${g.gen}-`));
+    perPane = files.reduce((a, f) => a + fs.statSync(path.join(p.dir, 'scrollback', f)).size, 0) / files.length + fs.statSync(g.file).size / 100;
+  }
+  await running.stop();
+  const rows: Row[] = [
+    { bench: 'snapshot, 100 panes × 10,000 lines, with history (ms)', figure: range(summarize(times), 0), anchor: `${fmt(bytes / 1024 / 1024, 1)} MiB on disk`, ratio: '—', aim: 'report' },
+    { bench: 'snapshot, 100 panes × 10,000 lines: longest main-loop stall (ms)', figure: range(summarize(stalls), 1), anchor: `as long, quiet ${range(summarize(idle), 1)}`, ratio: '—', aim: '≤ 10 ms' },
+  ];
+  let resurrect = Number.NaN;
+  if (withTmux) {
+    // tmux-resurrect's pane contents: capture-pane -epJ of the whole history, gzipped in its tarball.
+    const sock = `pane-bench-res-${process.pid}`;
+    try {
+      // The history limit applies to panes made after it is set: a holder session first, then the pane.
+      tmux(sock, 'new-session', '-d', '-s', 'hold', '-x', '100', '-y', '30', 'sleep 600');
+      tmux(sock, 'set-option', '-g', 'history-limit', String(LINES));
+      tmux(sock, 'new-window', '-d', '-t', 'hold:1', HISTORY_CMD.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' '));
+      await sleep(1500);
+      const text = execFileSync('tmux', ['-L', sock, 'capture-pane', '-epJ', '-S', `-${LINES}`, '-t', 'hold:1'], { maxBuffer: 64 << 20 });
+      resurrect = gzipSync(text).length;
+    } finally {
+      try {
+        tmux(sock, 'kill-server');
+      } catch {
+        // gone
+      }
+    }
+  }
+  rows.push({ bench: 'bytes on disk per pane, 10,000 lines with colour (KiB)', figure: fmt(perPane / 1024, 1), anchor: Number.isFinite(resurrect) ? `tmux-resurrect contents ${fmt(resurrect / 1024, 1)}` : 'tmux n/a', ratio: Number.isFinite(resurrect) ? `${fmt(perPane / resurrect)}×` : 'n/a', aim: 'report' });
+  return rows;
+}
+
+async function journalRows(dir: string): Promise<Row[]> {
+  const N = 2000;
+  const measure = async (extra: string[], tag: string) => {
+    const d = path.join(dir, tag);
+    fs.mkdirSync(d, { recursive: true });
+    const srv = await startServerProc(d, extra);
+    const c = await client(srv.socket);
+    const { session } = await c.call('session/new', {});
+    const pane = (await c.call('pane/list', { session })).panes[0]!.n;
+    const lat: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const t0 = performance.now();
+      await c.call('pane/tag', { pane, user: `note ${i}` }); // a structural change: one journal record each
+      lat.push((performance.now() - t0) * 1000);
+    }
+    c.close();
+    await srv.stop();
+    return summarize(lat.slice(N / 10));
+  };
+  const off = await measure([], 'j-off');
+  const on = await measure(['--state', path.join(dir, 'j-on', 'state')], 'j-on');
+  return [{ bench: 'structural change round trip (pane/tag) with journaling, median (µs)', figure: range(on, 0), anchor: `no state ${range(off, 0)}`, ratio: `${fmt((on.median / off.median - 1) * 100, 1)}%`, aim: '< 5%' }];
+}
+
+async function restartRows(dir: string, runs: number): Promise<Row[]> {
+  const d = path.join(dir, 'restart');
+  fs.mkdirSync(d, { recursive: true });
+  const state = path.join(d, 'state');
+  const srv = await startServerProc(d, ['--state', state]);
+  const c = await client(srv.socket);
+  const { session } = await c.call('session/new', { viewport: { cols: 240, rows: 80 } });
+  // Split as a heap (pane i splits pane i/2): a balanced tiling where every pane has room for its prompt.
+  for (let i = 2; i <= 20; i++) await c.call('pane/split', { pane: Math.floor(i / 2), direction: Math.floor(Math.log2(i)) % 2 ? 'vertical' : 'horizontal' });
+  c.close();
+  await srv.stop();
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const t0 = performance.now();
+    const again = await startServerProc(d, ['--state', state]);
+    const c2 = await client(again.socket);
+    const panes = (await c2.call('pane/list', {})).panes.map((p) => p.n);
+    const waiting = new Set(panes);
+    while (waiting.size) {
+      // A prompt below the restart label.
+      for (const n of [...waiting]) if (/program was restarted[\s\S]*[$#]\s*$/.test((await c2.call('pty/screen', { pane: n })).text.replace(/\n/g, ''))) waiting.delete(n);
+      if (waiting.size) await sleep(10);
+    }
+    times.push(performance.now() - t0);
+    if (panes.length !== 20) throw new Error(`restart brought back ${panes.length} panes, not 20`);
+    c2.close();
+    await again.stop();
+  }
+  return [{ bench: 'daemon restart to 20 panes back at their prompts (ms)', figure: range(summarize(times), 0), anchor: '—', ratio: '—', aim: '< 2000 ms' }];
+}
+
+export async function durable(dir: string, runs: number, withTmux: boolean): Promise<Row[]> {
+  if (!have('seq', ['1'])) throw new Error('the durable bench needs seq (coreutils)');
+  return [...(await snapshotRows(dir, runs, withTmux)), ...(await journalRows(dir)), ...(await restartRows(dir, runs))];
+}

@@ -1,0 +1,118 @@
+// The per-user daemon: one pane server that owns the panes and outlives every window.
+// `ensureDaemon` finds it on the socket or starts it (detached, not the window's child,
+// logging to $XDG_STATE_HOME/pane/daemon.log); `runDaemon` is that server's body
+// (`start.mjs --daemon`, also what the systemd user unit runs).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stateDir } from '../kits/node/paths';
+import { attachConfig } from '../server/config/configService';
+import { configHandlers } from '../server/handlers/config';
+import { registerHandlers } from '../server/handlers/dispatch';
+import { startServer } from '../server/main';
+
+/** How long a freshly spawned daemon may take to answer on its socket (resurrecting many panes included). */
+const DAEMON_START_MS = 20_000;
+/** The log is moved aside to daemon.log.1 past this size when a daemon starts, so it cannot grow without end. */
+const LOG_ROTATE_BYTES = 5 << 20;
+
+/** Whether a pane server accepts connections on `socketPath` (a stale socket file does not). */
+export function serverAnswers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(socketPath);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** dist/start.mjs: this bundle, or its sibling when called from another bundle (e.g. pane.mjs for `pane start`). */
+export function startScript(): string {
+  const self = fileURLToPath(import.meta.url);
+  return path.basename(self) === 'start.mjs' ? self : path.join(path.dirname(self), 'start.mjs');
+}
+
+export function daemonLog(): string {
+  return path.join(stateDir(), 'daemon.log');
+}
+
+export interface Ensured {
+  started: boolean;
+  pid?: number;
+  log: string;
+}
+
+/** The daemon on `socketPath`: the running one, or a new one started detached and waited for. */
+export async function ensureDaemon(socketPath: string): Promise<Ensured> {
+  const log = daemonLog();
+  if (await serverAnswers(socketPath)) return { started: false, log };
+  fs.mkdirSync(path.dirname(log), { recursive: true, mode: 0o700 });
+  try {
+    if (fs.statSync(log).size > LOG_ROTATE_BYTES) fs.renameSync(log, `${log}.1`);
+  } catch {
+    // no log yet
+  }
+  const fd = fs.openSync(log, 'a', 0o600);
+  const child = spawn(process.execPath, [startScript(), '--daemon', '--socket', socketPath], {
+    detached: true, // its own session: a closing terminal or window does not take it along
+    stdio: ['ignore', fd, fd],
+    // Inside Electron, execPath is Electron itself: this makes it run the script as Node.
+    env: process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env,
+  });
+  fs.closeSync(fd);
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? 1;
+  });
+  child.unref();
+  const end = Date.now() + DAEMON_START_MS;
+  while (Date.now() < end) {
+    if (await serverAnswers(socketPath)) return { started: true, ...(child.pid !== undefined ? { pid: child.pid } : {}), log };
+    if (exited !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const tail = readTail(log, 800);
+  throw new Error(`the pane daemon did not start${exited !== null ? ` (exit ${exited})` : ` within ${DAEMON_START_MS / 1000} s`}; its log ${log} ends:\n${tail}`);
+}
+
+function readTail(file: string, bytes: number): string {
+  try {
+    const t = fs.readFileSync(file, 'utf8');
+    return t.slice(-bytes).trimEnd();
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** The daemon itself, in the foreground: serves until `pane stop`, SIGTERM or SIGINT. */
+export async function runDaemon(o: { socketPath: string; state?: string }): Promise<number> {
+  const dir = o.state ?? stateDir();
+  const stamp = () => new Date().toISOString();
+  const say = (s: string) => process.stderr.write(`${stamp()} pane daemon: ${s}\n`);
+  registerHandlers(configHandlers);
+  let running;
+  try {
+    running = await startServer({ socketPath: o.socketPath, stateDir: dir, warn: (m) => say(`state: ${m}`) });
+  } catch (e) {
+    say(`cannot start: ${(e as Error).message}`);
+    return 1;
+  }
+  attachConfig(running.server);
+  say(`pid ${process.pid} serving ${o.socketPath}; state in ${dir}; ${running.restored ? `brought back ${running.restored} session(s)` : 'a fresh session'}`);
+  return new Promise<number>((resolve) => {
+    const stop = (why: string) => {
+      say(`stopping (${why})`);
+      void running.stop().then(() => resolve(0));
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('pane:stopped' as never, () => {
+      say('stopped by pane stop');
+      resolve(0);
+    });
+  });
+}

@@ -1,0 +1,138 @@
+// The daemon's lifetime and memory from the command line: `pane stop` (says what
+// will end, asks on a terminal), `pane restore` (list the kept snapshot generations,
+// go back to one) and `pane service install` (a systemd user unit that starts it at login).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { bool, str } from '../args';
+import { JSON_FLAG, type CommandSpec } from '../command';
+import type { CommandContext } from '../context';
+import { OpError, UsageError } from '../errors';
+import { table } from '../format';
+
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+
+async function ask(ctx: CommandContext, question: string): Promise<boolean> {
+  const rl = readline.createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      rl.question(question, resolve);
+      rl.once('close', () => resolve(''));
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export const stopCommand: CommandSpec = {
+  command: 'stop',
+  summary: 'stop the pane daemon: every pane and program ends (asks first on a terminal)',
+  flags: [{ name: 'yes', short: 'y', type: 'bool', doc: 'do not ask' }],
+  notes: [
+    'Closing a window only detaches it; this is how the daemon ends. It says how many panes and running programs will end and, when stdin is a terminal, asks. Its last snapshot is written first, so the next start brings the layout back (see docs/durability.md).',
+  ],
+  async run(ctx, a) {
+    const c = await ctx.connect();
+    const { panes } = await c.call('pane/list', {});
+    const running = panes.filter((p) => p.state === 'running').length;
+    const what = `${plural(panes.length, 'pane')} and ${plural(running, 'running program')}`;
+    const tty = (ctx.io.stdin as { isTTY?: boolean }).isTTY === true;
+    if (tty && !bool(a, 'yes') && !(await ask(ctx, `Stop the pane daemon? ${what} will end. [y/N] `))) {
+      ctx.err('pane: not stopped');
+      return 1;
+    }
+    await c.call('server/stop', {});
+    ctx.out(`stopped the pane daemon: ${what} ended`);
+    return 0;
+  },
+};
+
+function parseWhen(s: string): { gen: number } | { at: number } {
+  if (/^\d{1,9}$/.test(s)) return { gen: Number(s) };
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) throw new UsageError(`--at takes a generation number or a time (e.g. 2026-11-23T18:00), not ${s}`, 'restore');
+  return { at: t };
+}
+
+export const restoreCommand: CommandSpec = {
+  command: 'restore',
+  summary: 'list the kept snapshot generations, or bring one back beside the current sessions',
+  flags: [
+    { name: 'list', type: 'bool', doc: 'list generations: number, time, sessions, panes, size' },
+    { name: 'at', type: 'string', value: 'GEN|TIME', doc: 'the generation to bring back, by number or as the newest saved at or before TIME' },
+    JSON_FLAG,
+  ],
+  notes: ['The daemon writes a generation every minute while something changes, and at stop; `pane restore --at` recreates that generation’s sessions (renamed if the names are taken) without touching the live ones.'],
+  async run(ctx, a) {
+    const c = await ctx.connect();
+    const at = str(a, 'at');
+    if (at === undefined) {
+      const { dir, generations } = await c.call('state/generations', {});
+      if (bool(a, 'json')) ctx.out(JSON.stringify({ dir, generations }, null, 2));
+      else if (dir === null) ctx.out('this server keeps no state (the daemon does; see docs/durability.md)');
+      else
+        ctx.out(
+          table(
+            ['GEN', 'SAVED', 'SESSIONS', 'PANES', 'SIZE'],
+            generations.map((g) => [String(g.gen), new Date(g.savedAt).toLocaleString(), String(g.sessions), String(g.panes), `${(g.bytes / 1024).toFixed(1)} KiB`]),
+          ),
+        );
+      return 0;
+    }
+    if (bool(a, 'list')) throw new UsageError('--list and --at go separately', 'restore');
+    const r = await c.call('state/restore', parseWhen(at));
+    if (bool(a, 'json')) ctx.out(JSON.stringify(r, null, 2));
+    else ctx.out(`brought back generation ${r.gen}: ${r.sessions.map((s) => s.name).join(', ') || 'no sessions'}`);
+    return 0;
+  },
+};
+
+/** The systemd user unit that runs the daemon (dist/start.mjs --daemon) at login. */
+export function serviceUnit(node: string, startScript: string, socket: string | undefined): string {
+  return [
+    '[Unit]',
+    'Description=pane daemon (owns your panes; windows attach to it)',
+    'Documentation=file://' + path.join(path.dirname(path.dirname(startScript)), 'docs', 'durability.md'),
+    '',
+    '[Service]',
+    'Type=simple',
+    `ExecStart=${node} ${startScript} --daemon${socket ? ` --socket ${socket}` : ''}`,
+    // pane stop ends it on purpose: only a crash is restarted.
+    'Restart=on-failure',
+    'RestartSec=2',
+    // Panes are the daemon's children: stopping the unit ends them; the last snapshot is written first.
+    'KillMode=mixed',
+    'TimeoutStopSec=15',
+    '',
+    '[Install]',
+    'WantedBy=default.target',
+    '',
+  ].join('\n');
+}
+
+export const serviceCommand: CommandSpec = {
+  command: 'service install',
+  summary: 'write a systemd user unit that starts the pane daemon at login',
+  flags: [{ name: 'print', type: 'bool', doc: 'print the unit instead of writing it' }],
+  notes: ['Writes ~/.config/systemd/user/pane.service ($XDG_CONFIG_HOME respected) and says what it wrote; enable it with `systemctl --user enable --now pane`.'],
+  async run(ctx, a) {
+    const entry = process.argv[1] ? fs.realpathSync(process.argv[1]) : '';
+    const script = path.join(path.dirname(entry), 'start.mjs');
+    if (!fs.existsSync(script)) throw new OpError(`cannot find start.mjs beside ${entry || 'this pane'}; run npm run build first`);
+    const unit = serviceUnit(process.execPath, script, ctx.socketFromFlag ? ctx.socketPath : undefined);
+    if (bool(a, 'print')) {
+      ctx.out(unit);
+      return 0;
+    }
+    const dir = path.join(ctx.io.env.XDG_CONFIG_HOME ?? path.join(ctx.io.env.HOME ?? os.homedir(), '.config'), 'systemd', 'user');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'pane.service');
+    fs.writeFileSync(file, unit);
+    ctx.out(`wrote ${file}:\n\n${unit}\nenable it with: systemctl --user daemon-reload && systemctl --user enable --now pane`);
+    return 0;
+  },
+};
+
+export const durableCommands: CommandSpec[] = [restoreCommand, serviceCommand];

@@ -1,0 +1,67 @@
+// Crash-safe file replacement: temp file beside the target, write, fsync, rename,
+// fsync of the directory (so the rename itself survives a power cut). Hand-written,
+// not write-file-atomic: see docs/decisions/015-durable-state.md for why.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Test-only fault injection: when $PANE_TEST_FAULT names this point, the process
+ * kills itself (SIGKILL) between writing the temp file and renaming it, which is
+ * what a crash in the middle of a snapshot looks like on disk.
+ */
+export const FAULT_BEFORE_RENAME = 'snapshot-before-rename';
+
+function maybeCrash(point: string): void {
+  if (process.env.PANE_TEST_FAULT === point) process.kill(process.pid, 'SIGKILL');
+}
+
+let counter = 0;
+function tempName(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
+}
+
+/** Replaces `file` with `data` atomically; async, so the main loop only schedules the work. */
+export async function writeAtomic(file: string, data: string | Uint8Array, o: { fault?: string } = {}): Promise<void> {
+  const tmp = tempName(file);
+  const fh = await fs.promises.open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
+  }
+  await fh.close();
+  if (o.fault) maybeCrash(o.fault);
+  await fs.promises.rename(tmp, file);
+  await syncDir(path.dirname(file));
+}
+
+/** The same, synchronously: for worker threads, where blocking blocks nobody else. */
+export function writeAtomicSync(file: string, data: string | Uint8Array): void {
+  const tmp = tempName(file);
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  const d = fs.openSync(path.dirname(file), 'r');
+  try {
+    fs.fsyncSync(d);
+  } finally {
+    fs.closeSync(d);
+  }
+}
+
+export async function syncDir(dir: string): Promise<void> {
+  const d = await fs.promises.open(dir, 'r');
+  try {
+    await d.sync();
+  } finally {
+    await d.close();
+  }
+}

@@ -1,0 +1,33 @@
+// What a resurrected pane says before its program: a labelled line under the saved
+// history, any notice (a directory or program gone, an agent started afresh), and
+// "Enter to run: ARGV" for programs that are not restarted blindly. Kept apart from
+// exited-pane "Enter to run again" (issue 10), which is about a program that ended.
+
+/**
+ * The waiting program: sh reads one line (Enter), then becomes the program; end of
+ * input (Ctrl-D) leaves without running it. "$@" keeps the argv exact: no shell string.
+ */
+export const ENTER_TO_RUN_SCRIPT = 'IFS= read -r _ || exit 0; exec "$@"';
+
+const DIM = '\x1b[2m';
+const BOLD = '\x1b[1m';
+const YELLOW = '\x1b[33m';
+const RESET = '\x1b[0m';
+
+/** "── history saved 2026-11-23 18:04 · the program was restarted ──" */
+export function historyLabel(savedAt: number): string {
+  const d = new Date(savedAt);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const when = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `── history saved ${when} · the program was restarted ──`;
+}
+
+export function bannerText(o: { history: number | null; notices: string[]; waitingFor: string | null }): string {
+  // Leave an alternate screen the saved history may have ended in (47, not 1049: that would
+  // also restore a cursor never saved, to the top-left) and reset its attributes.
+  let s = `\x1b[?47l${RESET}`;
+  if (o.history !== null) s += `\r\n${DIM}${historyLabel(o.history)}${RESET}\r\n`;
+  for (const n of o.notices) s += `${YELLOW}pane: ${n}${RESET}\r\n`;
+  if (o.waitingFor !== null) s += `${BOLD}Enter to run: ${o.waitingFor}${RESET}  ${DIM}(Ctrl-D to leave it)${RESET}\r\n`;
+  return s;
+}

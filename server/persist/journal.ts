@@ -1,0 +1,147 @@
+// The journal: one line per structural change since a snapshot generation, each
+// line `CHECKSUM<TAB>JSON` of a whole entity (a session, a pane, a family's extra
+// state) or its removal, so replay is "last write wins" and a torn last line is
+// simply where the journal ends. Appends go out asynchronously, off the main loop.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Pane, Session } from '../../kits/protocol/model';
+import type { StateFile } from '../../kits/protocol/snapshot';
+import { journalName, sha256 } from './generations';
+
+export type JournalRecord =
+  /** The start of a whole-state dump: everything before it is replaced by what follows. */
+  | { k: 'reset' }
+  | { k: 'session'; v: Session }
+  | { k: 'session-gone'; id: string }
+  | { k: 'pane'; v: Pane; resume?: { agent: string; session: string } }
+  | { k: 'pane-gone'; n: number }
+  | { k: 'extra'; family: string; v: unknown };
+
+/** Checksum prefix length: 64 bits of sha256 tell a torn or altered line from a whole one. */
+const SUM_CHARS = 16;
+
+export function encodeRecord(r: JournalRecord): string {
+  const json = JSON.stringify(r);
+  return `${sha256(json).slice(0, SUM_CHARS)}\t${json}\n`;
+}
+
+/** Applies records in order to a state (in place). */
+export function applyRecords(state: StateFile, records: JournalRecord[]): void {
+  // Histories of panes dropped by a reset, so the same panes in the dump keep theirs.
+  let stash = new Map<string, StateFile['panes'][number]>();
+  for (const r of records) {
+    switch (r.k) {
+      case 'reset':
+        stash = new Map(state.panes.map((p) => [p.uuid, p]));
+        state.sessions = [];
+        state.panes = [];
+        state.extra = {};
+        break;
+      case 'session': {
+        const i = state.sessions.findIndex((s) => s.id === r.v.id);
+        if (i >= 0) state.sessions[i] = r.v;
+        else state.sessions.push(r.v);
+        break;
+      }
+      case 'session-gone':
+        state.sessions = state.sessions.filter((s) => s.id !== r.id);
+        state.panes = state.panes.filter((p) => p.session !== r.id);
+        break;
+      case 'pane': {
+        const i = state.panes.findIndex((p) => p.n === r.v.n);
+        const before = i >= 0 ? state.panes[i] : stash.get(r.v.uuid);
+        // The saved history belongs to the same pane only (same uuid).
+        const scrollback = before && before.uuid === r.v.uuid ? before.scrollback : undefined;
+        const next = { ...r.v, address: `${r.v.host}:${r.v.n}`, ...(scrollback ? { scrollback } : {}), ...(r.resume ? { resume: r.resume } : {}) };
+        if (i >= 0) state.panes[i] = next;
+        else state.panes.push(next);
+        break;
+      }
+      case 'pane-gone':
+        state.panes = state.panes.filter((p) => p.n !== r.n);
+        break;
+      case 'extra':
+        state.extra[r.family] = r.v;
+        break;
+    }
+  }
+}
+
+/** Reads a journal; stops at the first line that fails its checksum (a torn write), warning. */
+export function readJournal(file: string, warn: (m: string) => void): JournalRecord[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const out: JournalRecord[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '') continue;
+    const tab = line.indexOf('\t');
+    const json = line.slice(tab + 1);
+    if (tab !== SUM_CHARS || sha256(json).slice(0, SUM_CHARS) !== line.slice(0, tab)) {
+      const last = lines.slice(i + 1).every((l) => l === '');
+      warn(`${path.basename(file)} line ${i + 1} is ${last ? 'torn (a crash during its write)' : 'damaged'}; replaying the ${out.length} records before it`);
+      break;
+    }
+    out.push(JSON.parse(json) as JournalRecord);
+  }
+  return out;
+}
+
+/** Appends records to journal-GEN.jsonl; writes and fdatasyncs run on the thread pool, one at a time. */
+export class JournalWriter {
+  private fd: number;
+  private queue: string[] = [];
+  private busy = false;
+  private idle: (() => void)[] = [];
+  failed: Error | null = null;
+  appended = 0;
+
+  constructor(
+    readonly dir: string,
+    readonly gen: number,
+  ) {
+    this.fd = fs.openSync(path.join(dir, journalName(gen)), 'a', 0o600);
+  }
+
+  append(records: JournalRecord[]): void {
+    if (records.length === 0) return;
+    this.queue.push(records.map(encodeRecord).join(''));
+    this.appended += records.length;
+    this.pump();
+  }
+
+  /** Resolves when everything appended so far is on disk. */
+  drained(): Promise<void> {
+    if (!this.busy && this.queue.length === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  async close(): Promise<void> {
+    await this.drained();
+    fs.closeSync(this.fd);
+  }
+
+  private pump(): void {
+    if (this.busy) return;
+    if (this.queue.length === 0) {
+      for (const r of this.idle.splice(0)) r();
+      return;
+    }
+    this.busy = true;
+    const buf = Buffer.from(this.queue.join(''));
+    this.queue = [];
+    fs.write(this.fd, buf, 0, buf.length, null, (err) => {
+      if (err) this.failed = err;
+      fs.fdatasync(this.fd, (e2) => {
+        if (e2) this.failed = e2;
+        this.busy = false;
+        this.pump();
+      });
+    });
+  }
+}

@@ -1,0 +1,208 @@
+// Brings saved sessions back: layout, floats, focus, zoom, tags, attrs and cwd; each
+// pane's history above a labelled line; shells restarted in their directory; other
+// programs behind an "Enter to run" banner unless allowlisted; agents resumed. What
+// cannot come back (a directory, a program) is said in the pane, and a shell offered.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { LayoutNode, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol/snapshot';
+import { which } from '../agents/panes';
+import { findApp } from '../config/appFiles';
+import { configOf } from '../config/configService';
+import { makeSession } from '../handlers/session';
+import { leaves } from '../../kits/layout/tree';
+import { createPane, type NewPaneSpec } from '../model/lifecycle';
+import { relayout } from '../model/relayout';
+import type { PaneServer } from '../paneServer';
+import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
+
+export interface ResurrectOptions {
+  /** The state dir (scrollback files are under scrollback/). */
+  dir: string;
+  config: DurabilityConfig;
+  /** At start-up: keep session ids and pane numbers, so addresses stay the same. */
+  keepIds: boolean;
+}
+
+const gunzipAsync = promisify(gunzip);
+
+/** Most bytes of saved history read back per pane: a damaged file must not blow up the server. */
+const MAX_HISTORY_BYTES = 64 << 20;
+
+async function readHistory(dir: string, p: SavedPane, warn: (m: string) => void): Promise<Buffer | null> {
+  if (!p.scrollback) return null;
+  const file = path.join(dir, 'scrollback', p.scrollback.file);
+  try {
+    const data = await gunzipAsync(await fs.promises.readFile(file), { maxOutputLength: MAX_HISTORY_BYTES });
+    return data;
+  } catch (e) {
+    warn(`pane ${p.address}: its saved history ${file} cannot be read (${(e as Error).message}); restoring without it`);
+    return null;
+  }
+}
+
+function isDir(d: string): boolean {
+  try {
+    return fs.statSync(d).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+interface Plan {
+  spec: NewPaneSpec;
+  /** What the pane's launch record says afterwards (the program it stands for). */
+  record: LaunchSpec | null;
+  notices: string[];
+  waiting: boolean;
+}
+
+/** Decides what a saved pane runs now, and what the pane says about it. */
+export function planPane(server: PaneServer, p: SavedPane, cfg: DurabilityConfig): Plan {
+  const home = server.env.HOME ?? os.homedir();
+  const base: NewPaneSpec = { name: p.tag.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: { ...p.attrs } };
+  const shellHere = (cwd: string): Plan => ({ spec: { ...base, cwd, kind: p.kind === 'agent' ? 'terminal' : p.kind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: p.launch, notices: [], waiting: false });
+  const isShell = p.attrs['default-shell'] === '1' || p.launch === null;
+  if (!isDir(p.cwd)) {
+    const plan = shellHere(home);
+    plan.notices.push(`the directory ${p.cwd} no longer exists, so nothing was started there; this is a shell in ${home}`);
+    if (!isShell && p.launch) plan.notices.push(`it ran: ${argvText(p.launch)}`);
+    return plan;
+  }
+  if (isShell) return { spec: { ...base, cwd: p.cwd }, record: null, notices: [], waiting: false };
+  const launch = p.launch!;
+  const pathVar = launch.env?.PATH ?? server.env.PATH;
+  // Agent panes get pane's shims on PATH; the agent contributor checks their program itself.
+  if (p.kind !== 'agent' && !which(launch.program, pathVar)) {
+    const plan = shellHere(p.cwd);
+    plan.notices.push(`${launch.program} is not installed here (it ran: ${argvText(launch)}); this is a shell in ${p.cwd} instead`);
+    return plan;
+  }
+  if (p.kind === 'agent') {
+    const resumed = resumeLaunch(server, p, launch);
+    return { spec: { ...base, launch: resumed.launch }, record: resumed.launch, notices: resumed.notice ? [resumed.notice] : [], waiting: false };
+  }
+  if (cfg.restartAtOnce.includes(path.basename(launch.program))) return { spec: { ...base, launch }, record: launch, notices: [], waiting: false };
+  const wrapper: LaunchSpec = { ...launch, program: '/bin/sh', args: ['-c', ENTER_TO_RUN_SCRIPT, 'pane-resume', launch.program, ...launch.args] };
+  return { spec: { ...base, launch: wrapper }, record: launch, notices: [], waiting: true };
+}
+
+/** An agent's launch with its app's resume arguments and the recorded session id, or a fresh start saying so. */
+function resumeLaunch(server: PaneServer, p: SavedPane, launch: LaunchSpec): { launch: LaunchSpec; notice?: string } {
+  const appId = p.attrs.app;
+  let resume: { args: string[] } | undefined;
+  try {
+    resume = appId ? findApp(configOf(server).apps, appId)?.resume : undefined;
+  } catch {
+    resume = undefined;
+  }
+  // A relaunch must not stack a second --resume on the one a previous resurrection added.
+  const args = stripResume(launch.args, resume?.args);
+  if (!resume) return { launch: { ...launch, args }, notice: `${path.basename(launch.program)} has no resume entry in its app file; started afresh` };
+  if (!p.resume) return { launch: { ...launch, args }, notice: 'no conversation id was reported by its hooks before the restart; started afresh' };
+  const id = p.resume.session;
+  return { launch: { ...launch, args: [...args, ...resume.args.map((a) => a.replaceAll('{session}', id))] } };
+}
+
+function stripResume(args: string[], resume: string[] | undefined): string[] {
+  if (!resume) return [...args];
+  const flag = resume[0];
+  const i = flag === undefined ? -1 : args.indexOf(flag);
+  return i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + resume.length)];
+}
+
+export const argvText = (l: LaunchSpec) => [l.program, ...l.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+
+/** Recreates every session of `state`; returns them in order. Failures of one pane are said in its place, never fatal. */
+export async function resurrect(server: PaneServer, state: StateFile, o: ResurrectOptions, warn: (m: string) => void): Promise<Session[]> {
+  const histories = new Map<number, Buffer | null>();
+  await Promise.all(state.panes.map(async (p) => histories.set(p.n, await readHistory(o.dir, p, warn))));
+  const byN = new Map(state.panes.map((p) => [p.n, p]));
+  const out: Session[] = [];
+  const allNs = state.panes.map((p) => p.n).sort((a, b) => a - b);
+  // Numbers stay only when none is taken yet: a restore beside live panes gets fresh ones.
+  const keepNs = o.keepIds && allNs.every((n) => n >= server.peekN && !server.panes.has(n));
+  const order = keepNs ? allNs : null;
+  const created = new Map<number, Pane>();
+  const plans: { saved: SavedPane; session: Session }[] = [];
+  for (const saved of state.sessions) {
+    const keepId = o.keepIds && !server.sessions.has(saved.id);
+    const s = makeSession(server, uniqueName(server, saved.name), saved.viewport);
+    if (keepId) {
+      server.sessions.delete(s.id);
+      s.id = saved.id;
+      s.createdAt = saved.createdAt;
+      server.sessions.set(s.id, s);
+    }
+    out.push(s);
+    for (const n of [...leaves(saved.layout), ...saved.floating.map((f) => f.pane)]) {
+      const p = byN.get(n);
+      if (p) plans.push({ saved: p, session: s });
+      else warn(`session ${saved.name}: its layout names pane ${n}, which the snapshot does not hold; left out`);
+    }
+  }
+  if (order) plans.sort((a, b) => a.saved.n - b.saved.n);
+  for (const { saved, session } of plans) {
+    if (order) server.reserveN(saved.n);
+    created.set(saved.n, startPane(server, session, saved, o.config, histories.get(saved.n) ?? null, warn));
+  }
+  for (let i = 0; i < state.sessions.length; i++) {
+    const saved = state.sessions[i]!;
+    const s = out[i]!;
+    const map = (n: number) => created.get(n)?.n;
+    const remap = (node: LayoutNode | null): LayoutNode | null => {
+      if (!node) return null;
+      if (node.type === 'leaf') {
+        const n = map(node.pane);
+        return n === undefined ? null : { type: 'leaf', pane: n };
+      }
+      const a = remap(node.a);
+      const b = remap(node.b);
+      return a && b ? { ...node, a, b } : (a ?? b);
+    };
+    s.layout = remap(saved.layout);
+    s.floating = saved.floating.flatMap((f) => (map(f.pane) !== undefined ? [{ ...f, pane: map(f.pane)! }] : []));
+    s.focused = saved.focused !== null ? (map(saved.focused) ?? leaves(s.layout)[0] ?? null) : null;
+    s.zoomed = saved.zoomed !== null ? (map(saved.zoomed) ?? null) : null;
+    server.publish('session/created', { session: s });
+    relayout(server, s);
+    server.focusChanged(s);
+  }
+  return out;
+}
+
+function startPane(server: PaneServer, session: Session, saved: SavedPane, cfg: DurabilityConfig, history: Buffer | null, warn: (m: string) => void): Pane {
+  let plan = planPane(server, saved, cfg);
+  let pane: Pane;
+  try {
+    pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });
+  } catch (e) {
+    // Whatever refused (an agent CLI gone, a limit), the pane still comes back, as a shell saying why.
+    const cwd = isDir(saved.cwd) ? saved.cwd : (server.env.HOME ?? os.homedir());
+    plan = { spec: { name: saved.tag.name, owner: saved.owner, cwd, attrs: { ...saved.attrs, 'default-shell': '1' } }, record: saved.launch, notices: [`${(e as Error).message}; this is a shell in ${cwd} instead`], waiting: false };
+    warn(`pane ${saved.address}: ${(e as Error).message}`);
+    pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });
+  }
+  if (plan.record) pane.launch = { ...plan.record, cwd: plan.record.cwd ?? pane.cwd };
+  pane.tag = { ...pane.tag, name: saved.tag.name, user: saved.tag.user };
+  const term = server.terminals.get(pane.n);
+  if (term) {
+    if (history) term.show(history);
+    term.show(bannerText({ history: history ? (saved.scrollback?.savedAt ?? null) : null, notices: plan.notices, waitingFor: plan.waiting && plan.record ? argvText(plan.record) : null }));
+  } else if (history) {
+    warn(`pane ${saved.address}: no terminal to show its history in`);
+  }
+  if (plan.notices.length) warn(`pane ${saved.address}: ${plan.notices.join('; ')}`);
+  server.paneChanged(pane);
+  return pane;
+}
+
+function uniqueName(server: PaneServer, name: string): string {
+  const taken = new Set([...server.sessions.values()].map((s) => s.name));
+  if (!taken.has(name)) return name;
+  for (let i = 2; ; i++) if (!taken.has(`${name}-${i}`)) return `${name}-${i}`;
+}
+

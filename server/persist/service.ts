@@ -1,0 +1,317 @@
+// The daemon's persistence: takes the single-writer lock on the state dir, brings the
+// last state back (newest good generation + journals), then journals every structural
+// change (batched for a few ms, written off the loop) and writes snapshot generations
+// (structure here, scrollback on the screen worker) on a timer, on demand and at stop.
+import fs from 'node:fs';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import type { Pane, Session } from '../../kits/protocol/model';
+import { DurabilityConfigSchema, type DurabilityConfig, type Generation, type StateFile, STATE_VERSION } from '../../kits/protocol/snapshot';
+import type { PaneServer } from '../paneServer';
+import { GenerationStore, journalName, snapName } from './generations';
+import { applyRecords, JournalWriter, readJournal, type JournalRecord } from './journal';
+import { agentsPart } from './agentsPart';
+import { persistParts } from './parts';
+import { resurrect } from './resurrect';
+
+/**
+ * The lock counts as abandoned when its mtime is this old: proper-lockfile refreshes
+ * it every half of this, so a daemon killed with -9 frees its state within ~3 s.
+ */
+const LOCK_STALE_MS = 3_000;
+/**
+ * Changes are gathered this long before they are journaled: a burst of changes to one
+ * pane or session becomes one record (the dirty sets dedupe), so a stream of requests
+ * pays for a journal write every few ms, not per request. A crash loses at most this.
+ */
+const JOURNAL_BATCH_MS = 5;
+/** A journal this long is folded into a fresh snapshot generation (replay stays quick). */
+const JOURNAL_ROTATE_RECORDS = 5_000;
+
+export interface PersistOptions {
+  dir: string;
+  config?: Partial<DurabilityConfig>;
+  warn?: (m: string) => void;
+}
+
+if (!persistParts.includes(agentsPart)) persistParts.push(agentsPart);
+
+const services = new WeakMap<PaneServer, Persistence>();
+
+/** The server's persistence, when it keeps state. */
+export function persistenceOf(server: PaneServer): Persistence | undefined {
+  return services.get(server);
+}
+
+/** Reads $XDG_CONFIG_HOME/pane/durability.json; a bad file is reported and the defaults used. */
+export function loadDurabilityConfig(file: string, warn: (m: string) => void): DurabilityConfig {
+  let raw: unknown = {};
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') warn(`${file}: ${(e as Error).message}; using the defaults`);
+  }
+  const r = DurabilityConfigSchema.safeParse(raw);
+  if (r.success) return r.data;
+  const i = r.error.issues[0]!;
+  warn(`${file}: ${i.path.join('.') || '(file)'}: ${i.message}; using the defaults`);
+  return DurabilityConfigSchema.parse({});
+}
+
+/**
+ * Where a shell pane is now: the model's cwd, unless the shell has moved since and the
+ * model was not told (the kernel knows, on Linux). Live cwd tracking (OSC 7) keeps the
+ * model's own field current; this is the fallback at each save.
+ */
+let selfExe: string | undefined;
+function liveCwd(p: Pane): string {
+  if (p.pid === null || p.attrs['default-shell'] !== '1' || process.platform !== 'linux') return p.cwd;
+  try {
+    selfExe ??= fs.realpathSync(process.execPath);
+    // Between fork and exec the child is still this server's image, in this server's cwd: not the shell's yet.
+    if (fs.readlinkSync(`/proc/${p.pid}/exe`) === selfExe) return p.cwd;
+    return fs.readlinkSync(`/proc/${p.pid}/cwd`);
+  } catch {
+    return p.cwd;
+  }
+}
+
+export class Persistence {
+  readonly config: DurabilityConfig;
+  readonly store: GenerationStore;
+  private journal: JournalWriter | null = null;
+  private gen = 0;
+  private dirtyPanes = new Set<number>();
+  private dirtySessions = new Set<string>();
+  private dirtyExtra = new Set<string>();
+  private flushQueued = false;
+  private changedSinceSnapshot = false;
+  private timer: NodeJS.Timeout | null = null;
+  private snapshotting: Promise<Generation> | null = null;
+  private release: (() => Promise<void>) | null = null;
+  private unlisten: (() => void) | null = null;
+  private closed = false;
+  readonly warn: (m: string) => void;
+
+  private constructor(
+    readonly server: PaneServer,
+    readonly dir: string,
+    o: PersistOptions,
+  ) {
+    this.warn = o.warn ?? ((m) => process.stderr.write(`pane: state: ${m}\n`));
+    this.config = DurabilityConfigSchema.parse(o.config ?? {});
+    this.store = new GenerationStore(dir, this.warn);
+  }
+
+  /** Locks `dir`, loads and (if configured) resurrects; resolves with the sessions brought back. */
+  static async open(server: PaneServer, o: PersistOptions): Promise<{ persistence: Persistence; restored: Session[] }> {
+    fs.mkdirSync(o.dir, { recursive: true, mode: 0o700 });
+    const p = new Persistence(server, o.dir, o);
+    await p.lock();
+    let restored: Session[] = [];
+    try {
+      const state = p.load();
+      for (const part of persistParts) if (state.extra[part.family] !== undefined) part.load(server, state.extra[part.family]);
+      if (p.config.resurrect && state.sessions.length) restored = await resurrect(server, state, { dir: p.dir, config: p.config, keepIds: true }, p.warn);
+      p.gen = p.store.lastGen();
+      await p.rotate(); // a fresh generation: the journal starts with the whole state as it now is
+    } catch (e) {
+      await p.release?.();
+      throw e;
+    }
+    p.unlisten = server.listen((event, data) => p.note(event, data));
+    p.timer = setInterval(() => {
+      if (p.changedSinceSnapshot) void p.snapshot().catch((e: Error) => p.warn(`snapshot failed: ${e.message}`));
+    }, p.config.snapshotEveryMs);
+    p.timer.unref();
+    server.onBeforeStop(() => p.close());
+    services.set(server, p);
+    return { persistence: p, restored };
+  }
+
+  private async lock(): Promise<void> {
+    const lockPath = path.join(this.dir, 'daemon.lock');
+    const pidFile = path.join(this.dir, 'daemon.pid');
+    try {
+      this.release = await lockfile.lock(this.dir, {
+        lockfilePath: lockPath,
+        stale: LOCK_STALE_MS,
+        // Long enough to outwait a daemon killed with -9 (its lock goes stale), short enough to refuse a live one promptly.
+        retries: { retries: 8, minTimeout: 250, maxTimeout: 600 },
+        onCompromised: (e) => this.warn(`lost the lock on ${this.dir} (${e.message}); another daemon may be writing the same state`),
+      });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
+      let pid = '?';
+      try {
+        pid = fs.readFileSync(pidFile, 'utf8').trim();
+      } catch {
+        // no pid written yet
+      }
+      throw new Error(`the pane state in ${this.dir} is in use by another pane daemon (pid ${pid}); stop it with \`pane stop\`, or give this one another state directory`);
+    }
+    fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  }
+
+  /** The newest good generation with every later journal replayed; an empty state only when there is nothing at all. */
+  load(): StateFile {
+    const hadSnapshots = this.store.gens().length > 0;
+    const base = this.store.newestGood();
+    const state: StateFile = base?.state ?? { version: STATE_VERSION, savedAt: Date.now(), host: this.server.host, sessions: [], panes: [], extra: {} };
+    const from = base?.header.gen ?? 0;
+    const journals = fs
+      .readdirSync(this.dir)
+      .map((f) => /^journal-(\d{6,})\.jsonl$/.exec(f))
+      .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) >= from)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+    if (!base && hadSnapshots) this.warn(`no snapshot generation reads back whole; rebuilding from ${journals.length} journal(s)`);
+    for (const g of journals) applyRecords(state, readJournal(path.join(this.dir, journalName(g)), this.warn));
+    return state;
+  }
+
+  /** The structural state now (no scrollback): plain data, safe to keep while the model changes. */
+  capture(): StateFile {
+    const s = this.server;
+    const sessions = [...s.sessions.values()];
+    const panes = sessions.flatMap((x) => s.panesOf(x)).map((p) => this.savedPane(p));
+    const extra: Record<string, unknown> = {};
+    for (const part of persistParts) extra[part.family] = part.save(s);
+    return structuredClone({ version: STATE_VERSION, savedAt: Date.now(), host: s.host, sessions, panes, extra });
+  }
+
+  private savedPane(p: Pane) {
+    const resume = persistParts.map((x) => x.resumeOf?.(this.server, p)).find((r) => r !== undefined);
+    return { ...p, cwd: liveCwd(p), address: this.server.address(p.n), ...(resume ? { resume } : {}) };
+  }
+
+  private paneRecord(p: Pane): JournalRecord {
+    const { address: _a, resume, ...pane } = this.savedPane(p);
+    return { k: 'pane', v: pane, ...(resume ? { resume } : {}) };
+  }
+
+  /** Marks what an event touched; the journal gets the entities' new state within JOURNAL_BATCH_MS. */
+  private note(event: string, data: unknown): void {
+    const d = data as { pane?: number | { n: number }; session?: string | { id: string } };
+    const fam = event.slice(0, event.indexOf('/'));
+    if (event === 'pane/output') {
+      // New history is worth a snapshot at the next tick of the timer, not a journal line.
+      this.changedSinceSnapshot = true;
+      return;
+    }
+    if (event === 'pane/executed') return;
+    if (fam === 'pane' || fam === 'layout' || fam === 'focus' || fam === 'session' || fam === 'floating') {
+      if (d.pane !== undefined) this.dirtyPanes.add(typeof d.pane === 'number' ? d.pane : d.pane.n);
+      if (d.session !== undefined) this.dirtySessions.add(typeof d.session === 'string' ? d.session : d.session.id);
+    } else {
+      for (const part of persistParts) if (part.families.includes(fam)) this.dirtyExtra.add(part.family);
+    }
+    if (this.dirtyPanes.size || this.dirtySessions.size || this.dirtyExtra.size) this.queueFlush();
+  }
+
+  private queueFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setTimeout(() => this.flush(), JOURNAL_BATCH_MS);
+  }
+
+  /** Appends this turn's changes to the journal (the write itself happens on the thread pool). */
+  flush(): void {
+    this.flushQueued = false;
+    if (!this.journal || this.closed) return;
+    const s = this.server;
+    const recs: JournalRecord[] = [];
+    for (const id of this.dirtySessions) {
+      const x = s.sessions.get(id);
+      recs.push(x ? { k: 'session', v: x } : { k: 'session-gone', id });
+    }
+    for (const n of this.dirtyPanes) {
+      const p = s.panes.get(n);
+      recs.push(p ? this.paneRecord(p) : { k: 'pane-gone', n });
+    }
+    for (const fam of this.dirtyExtra) {
+      const part = persistParts.find((x) => x.family === fam);
+      if (part) recs.push({ k: 'extra', family: fam, v: part.save(s) });
+    }
+    this.dirtySessions.clear();
+    this.dirtyPanes.clear();
+    this.dirtyExtra.clear();
+    if (!recs.length) return;
+    this.journal.append(recs);
+    this.changedSinceSnapshot = true;
+    if (this.journal.appended > JOURNAL_ROTATE_RECORDS) void this.snapshot().catch((e: Error) => this.warn(`snapshot failed: ${e.message}`));
+  }
+
+  /** Starts generation gen+1: a new journal that opens with the whole state, so replaying it needs nothing older. */
+  private async rotate(): Promise<{ gen: number; state: StateFile }> {
+    this.flush();
+    const state = this.capture();
+    const gen = ++this.gen;
+    const old = this.journal;
+    this.journal = new JournalWriter(this.dir, gen);
+    const dump: JournalRecord[] = [{ k: 'reset' }];
+    for (const x of this.server.sessions.values()) dump.push({ k: 'session', v: x });
+    for (const x of this.server.sessions.values()) for (const p of this.server.panesOf(x)) dump.push(this.paneRecord(p));
+    for (const part of persistParts) dump.push({ k: 'extra', family: part.family, v: part.save(this.server) });
+    this.journal.append(dump);
+    this.journal.appended = 0;
+    this.changedSinceSnapshot = false;
+    await old?.close();
+    return { gen, state };
+  }
+
+  /** Writes a generation: structure now, each terminal's history on the screen worker, then the file atomically. */
+  snapshot(): Promise<Generation> {
+    this.snapshotting ??= this.writeSnapshot().finally(() => {
+      this.snapshotting = null;
+    });
+    return this.snapshotting;
+  }
+
+  private async writeSnapshot(): Promise<Generation> {
+    const { gen, state } = await this.rotate();
+    await Promise.all(
+      state.panes.map(async (p) => {
+        const lines = this.historyLines(p);
+        if (lines === 0 || !this.server.terminals.has(p.n)) return;
+        const file = `g${gen}-${p.uuid}.gz`;
+        try {
+          const r = await this.server.screen.saveScrollback(p.n, path.join(this.dir, 'scrollback', file), lines);
+          p.scrollback = { file, savedAt: Date.now(), lines: r.lines, bytes: r.bytes };
+        } catch (e) {
+          this.warn(`pane ${p.address}: history not saved: ${(e as Error).message}`);
+        }
+      }),
+    );
+    const file = path.join(this.dir, snapName(gen));
+    const bytes = await this.store.write(gen, state);
+    await this.store.prune();
+    const history = state.panes.reduce((a, p) => a + (p.scrollback?.bytes ?? 0), 0);
+    return { gen, savedAt: state.savedAt, sessions: state.sessions.length, panes: state.panes.length, bytes: bytes + history, file };
+  }
+
+  /** Lines of history kept for a pane: the configured number, none when opted out or secret. */
+  historyLines(p: Pane): number {
+    const a = p.attrs;
+    if (a.scrollback === 'off' || a.secret === '1' || a.secret === 'true') return 0;
+    return this.config.scrollbackLines;
+  }
+
+  /** The last snapshot, then the lock let go. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer) clearInterval(this.timer);
+    this.unlisten?.();
+    try {
+      await this.snapshotting?.catch(() => undefined);
+      await this.snapshot();
+    } catch (e) {
+      this.warn(`final snapshot failed: ${(e as Error).message}`);
+    }
+    this.closed = true;
+    await this.journal?.close();
+    this.journal = null;
+    services.delete(this.server);
+    await this.release?.().catch(() => undefined);
+  }
+}

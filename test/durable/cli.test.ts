@@ -1,0 +1,103 @@
+// The daemon's commands through the `pane` bin: stop says what ends and asks on a
+// terminal (a real PTY), restore lists and brings back generations (also through
+// /server/snapshots), service install writes the systemd user unit and says so;
+// a pane opted out of history (scrollback=off) keeps none on disk.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as pty from 'node-pty';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ensureBuilt, root } from '../e2e/shell';
+import { home, until, type Home } from './helpers';
+
+const BIN = path.join(root, 'dist/pane.mjs');
+let h: Home | undefined;
+const procs: ChildProcess[] = [];
+afterEach(() => {
+  for (const p of procs.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  h?.cleanup();
+});
+
+async function daemon(hm: Home) {
+  const socket = path.join(hm.dir, 's.sock');
+  const env = { ...hm.env, SHELL: '/bin/sh', PANE_SOCKET: socket, XDG_CONFIG_HOME: path.join(hm.dir, 'config'), XDG_DATA_HOME: path.join(hm.dir, 'data') };
+  const proc = spawn(process.execPath, [BIN, 'serve', '--host', 'testhost', '--state', hm.stateDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  procs.push(proc);
+  let out = '';
+  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  await until('the server to listen', () => /listening/.test(out), 30_000);
+  const pane = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 15_000 });
+  return { proc, env, pane };
+}
+
+describe('the daemon’s commands', () => {
+  it('pane stop says what will end and asks on a terminal: n keeps it running, y stops it', async () => {
+    ensureBuilt();
+    h = home();
+    const d = await daemon(h);
+    d.pane('split', '--', 'sleep', '300');
+    const ask = (answer: string) =>
+      new Promise<string>((resolve) => {
+        const t = pty.spawn(process.execPath, [BIN, 'stop'], { env: d.env as Record<string, string>, cols: 120, rows: 10 });
+        let out = '';
+        let answered = false;
+        t.onData((s) => {
+          out += s;
+          if (!answered && /\[y\/N\] /.test(out)) {
+            answered = true;
+            t.write(`${answer}\r`);
+          }
+        });
+        t.onExit(({ exitCode }) => resolve(`${out}\nexit ${exitCode}`));
+      });
+    const no = await ask('n');
+    expect(no).toMatch(/Stop the pane daemon\? 2 panes and 2 running programs will end\. \[y\/N\]/);
+    expect(no).toMatch(/not stopped[\s\S]*exit 1/);
+    expect(d.pane('ls').status).toBe(0);
+    const yes = await ask('y');
+    expect(yes).toMatch(/stopped the pane daemon: 2 panes and 2 running programs ended[\s\S]*exit 0/);
+    await until('the daemon to end', () => d.proc.exitCode !== null);
+  }, 60_000);
+
+  it('restore lists generations and brings one back beside the current sessions; the namespace does the same', async () => {
+    ensureBuilt();
+    h = home();
+    const d = await daemon(h);
+    d.pane('attr', '-t', '1', 'scrollback=off');
+    expect(d.pane('split', '--', 'sh', '-c', 'echo kept-history; exec sleep 300').status).toBe(0);
+    await until('the history line', () => /kept-history/.test(d.pane('screen', '-t', '2').stdout));
+    expect(d.pane('write', '/server/snapshots', 'save').status).toBe(0);
+    const list = d.pane('restore', '--list');
+    expect(list.stdout).toMatch(/^GEN\s+SAVED\s+SESSIONS\s+PANES\s+SIZE\n\d+\s+.+\s+1\s+2\s+[\d.]+ KiB\n/);
+    const gen = /^(\d+)\s/m.exec(list.stdout.split('\n')[1]!)![1]!;
+    expect(d.pane('cat', '/server/snapshots').stdout).toMatch(new RegExp(`^${gen} \\d{4}-\\d\\d-\\d\\dT.* sessions 1 panes 2 bytes \\d+$`, 'm'));
+    // Only the pane that did not opt out has history on disk.
+    const files = fs.readdirSync(path.join(h.stateDir, 'scrollback')).filter((f) => f.startsWith(`g${gen}-`));
+    expect(files).toHaveLength(1);
+    const r = d.pane('restore', '--at', gen);
+    expect([r.status, r.stdout]).toEqual([0, `brought back generation ${gen}: main-2\n`]);
+    expect(d.pane('session', 'ls').stdout).toMatch(/^main\s+2\s/m);
+    expect(d.pane('session', 'ls').stdout).toMatch(/^main-2\s+2\s/m);
+    const bad = d.pane('restore', '--at', '999');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/no generation 999 is kept \(kept: [\d, ]+\); see pane restore --list/);
+    expect(d.pane('write', '/server/snapshots', 'rewind').stderr).toMatch(/snapshots takes "save" or "restore GEN\|TIME"/);
+  }, 60_000);
+
+  it('service install writes the systemd user unit and says what it wrote; --print only shows it', () => {
+    ensureBuilt();
+    h = home();
+    const env = { ...h.env, XDG_CONFIG_HOME: path.join(h.dir, 'config') };
+    const printed = spawnSync(process.execPath, [BIN, 'service', 'install', '--print'], { env, encoding: 'utf8' });
+    expect(printed.status).toBe(0);
+    expect(printed.stdout).toMatch(new RegExp(`^ExecStart=${process.execPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\S+/dist/start\\.mjs --daemon$`, 'm'));
+    expect(printed.stdout).toMatch(/^WantedBy=default\.target$/m);
+    const file = path.join(h.dir, 'config', 'systemd', 'user', 'pane.service');
+    expect(fs.existsSync(file)).toBe(false);
+    const wrote = spawnSync(process.execPath, [BIN, 'service', 'install'], { env, encoding: 'utf8' });
+    expect(wrote.status).toBe(0);
+    expect(wrote.stdout).toContain(`wrote ${file}:`);
+    expect(wrote.stdout).toMatch(/systemctl --user enable --now pane/);
+    expect(fs.readFileSync(file, 'utf8')).toBe(printed.stdout);
+  });
+});

@@ -1,0 +1,88 @@
+// The daemon's state survives its stop: layout, focus, zoom, tags, cwd and history
+// come back from the state dir; shells restart where they were; other programs wait
+// behind "Enter to run"; a second daemon on the same state is refused.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { home, until, type Home } from './helpers';
+
+let h: Home | undefined;
+afterEach(() => h?.cleanup());
+
+describe('a server with a state dir', () => {
+  it('brings back layout, focus, zoom, tags, cwd and history after a stop', async () => {
+    h = home();
+    const proj = path.join(h.dir, 'proj');
+    fs.mkdirSync(proj);
+    const a = await h.start();
+    const c = await a.connect();
+    const first = a.server.pane();
+    const second = await c.call('pane/split', { pane: first.n, direction: 'horizontal', ratio: 60, cwd: proj });
+    await c.call('pane/split', { pane: second.pane, direction: 'vertical', launch: { program: 'cat', args: ['-n'] } });
+    await c.call('pane/tag', { pane: second.pane, user: 'my notes' }).catch(() => undefined);
+    await c.call('pane/focus', { pane: second.pane });
+    const moved = path.join(h.dir, 'moved here');
+    fs.mkdirSync(moved);
+    await c.call('pane/input', { pane: first.n, data: `cd '${moved}' && echo remembered-line\n` });
+    await until('the echo in the first pane', async () => (await c.call('pty/screen', { pane: first.n })).text.includes('remembered-line\n'));
+    const before = structuredClone(a.server.session());
+    await a.stop();
+
+    const b = await h.start();
+    expect(b.restored).toBe(1);
+    const s = b.server.session();
+    expect(s.layout).toEqual(before.layout);
+    expect(s.focused).toBe(before.focused);
+    expect(s.id).toBe(before.id);
+    const c2 = await b.connect();
+    const p2 = b.server.panes.get(second.pane)!;
+    expect(p2.cwd).toBe(proj);
+    const screen1 = await until('history restored in pane 1', async () => {
+      const t = (await c2.call('pty/screen', { pane: first.n })).text;
+      return /remembered-line/.test(t) && /history saved .* the program was restarted/.test(t) ? t : '';
+    });
+    expect(screen1.indexOf('remembered-line')).toBeLessThan(screen1.indexOf('history saved'));
+    // The shell restarted where it was at the stop (not where it was launched), below the label.
+    expect(b.server.panes.get(first.n)!.cwd).toBe(moved);
+    await until('the new prompt under the label', async () => /history saved[^\n]*\n[^\n]*[$#] ?$/.test((await c2.call('pty/screen', { pane: first.n })).text));
+    const catPane = [...b.server.panes.values()].find((p) => p.launch?.program === 'cat')!;
+    await until('the Enter-to-run banner', async () => (await c2.call('pty/screen', { pane: catPane.n })).text.includes('Enter to run: cat -n'));
+    await b.stop();
+  }, 60_000);
+
+  it('says in the pane when a directory or a program is gone, and offers a shell there instead', async () => {
+    h = home();
+    const gone = path.join(h.dir, 'gone');
+    fs.mkdirSync(gone);
+    const tool = path.join(h.dir, 'mytool');
+    fs.writeFileSync(tool, '#!/bin/sh\nexec sleep 300\n', { mode: 0o755 });
+    const a = await h.start();
+    const c = await a.connect();
+    const first = a.server.pane().n;
+    const inGone = await c.call('pane/split', { pane: first, cwd: gone });
+    const toolPane = await c.call('pane/split', { pane: first, launch: { program: tool, args: ['--flag'], cwd: h.dir } });
+    await a.stop();
+    fs.rmSync(gone, { recursive: true });
+    fs.rmSync(tool);
+
+    const b = await h.start();
+    const c2 = await b.connect();
+    // Long notices wrap, and a wrap at a blank loses it: compare without whitespace.
+    const text = async (n: number) => (await c2.call('pty/screen', { pane: n })).text.replace(/\s/g, '');
+    const said = (s: string) => s.replace(/\s/g, '');
+    await until('the missing directory stated', async () => (await text(inGone.pane)).includes(said(`the directory ${gone} no longer exists`)));
+    await until('the missing program stated', async () => (await text(toolPane.pane)).includes(said(`${tool} is not installed here (it ran: ${tool} --flag); this is a shell in ${h!.dir} instead`)));
+    // Both still panes, each running a shell; the tool pane still stands for the tool it ran.
+    expect(b.server.panes.get(inGone.pane)!.cwd).toBe(h.dir);
+    expect(b.server.panes.get(toolPane.pane)!.launch?.program).toBe(tool);
+    expect(b.server.terminals.get(toolPane.pane)!.running).toBe(true);
+    await b.stop();
+  }, 60_000);
+
+  it('refuses a second server on the same state, naming the first', async () => {
+    h = home();
+    const a = await h.start();
+    await expect(h.start()).rejects.toThrow(/in use by another pane daemon \(pid \d+\)/);
+    await a.stop();
+  }, 60_000);
+});

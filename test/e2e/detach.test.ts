@@ -1,0 +1,132 @@
+// Closing the window detaches it: `npm start` (dist/start.mjs) starts the per-user
+// daemon, opens "the browser" (a stand-in that exits 0 when told, as a closed window
+// does) and the real page is driven in Chromium; after the close, a second `npm start`
+// finds the daemon and the new window shows the same panes and screens, programs still running.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, root, shot, until, waitScreen } from './shell';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let context: BrowserContext;
+
+/** A "browser" that records the page it was asked to open and exits 0 once `close` exists. */
+function fakeBrowser(): string {
+  const file = path.join(dir, 'browser.sh');
+  fs.writeFileSync(
+    file,
+    `#!/bin/sh\nfor a in "$@"; do case "$a" in --app=file://*) cp "\${a#--app=file://}" "${dir}/opened.html";; esac; done\nwhile [ ! -e "${dir}/close" ]; do sleep 0.05; done\nrm -f "${dir}/close" "${dir}/opened.html"\nexit 0\n`,
+    { mode: 0o755 },
+  );
+  return file;
+}
+
+const pane = (...args: string[]) => spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), ...args], { env, encoding: 'utf8', timeout: 15_000 });
+
+/** Runs `npm start`'s entry; resolves with the process and the page URL the window was given. */
+async function npmStart(): Promise<{ proc: ChildProcess; url: string; out: () => string }> {
+  const proc = spawn(process.execPath, [path.join(root, 'dist/start.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  const opened = path.join(dir, 'opened.html');
+  const end = Date.now() + 30_000;
+  while (!fs.existsSync(opened) || !/url=/.test(fs.readFileSync(opened, 'utf8'))) {
+    if (Date.now() > end || proc.exitCode !== null) throw new Error(`no window was opened: ${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const url = /url=([^"]+)"/.exec(fs.readFileSync(opened, 'utf8'))![1]!.replace(/&amp;/g, '&');
+  return { proc, url, out: () => out };
+}
+
+/** The process's exit code, whether it has exited already or not yet. */
+function exited(p: ChildProcess): Promise<number | null> {
+  return p.exitCode !== null || p.signalCode !== null ? Promise.resolve(p.exitCode) : new Promise((r) => p.once('exit', r));
+}
+
+async function openPage(url: string) {
+  const page = await context.newPage();
+  await page.goto(url);
+  await until(page, 'the window to show panes', () => {
+    const st = (window as any).pane.store.getState();
+    return st.conn.state === 'open' && Object.keys(st.panes).length >= 2;
+  });
+  return page;
+}
+
+describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
+  beforeAll(async () => {
+    ensureBuilt();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-detach-'));
+    env = {
+      PATH: process.env.PATH,
+      HOME: dir,
+      SHELL: '/bin/bash',
+      LANG: 'C.UTF-8',
+      DISPLAY: ':0', // a display is said to exist; the "browser" below is the window
+      PANE_BROWSER: fakeBrowser(),
+      XDG_RUNTIME_DIR: path.join(dir, 'run'),
+      XDG_CONFIG_HOME: path.join(dir, 'config'),
+      XDG_DATA_HOME: path.join(dir, 'data'),
+      XDG_STATE_HOME: path.join(dir, 'state'),
+    };
+    context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1000, height: 640 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    pane('stop', '--yes');
+    // The daemon was started (detached) by this test: make sure it is gone, by its pid.
+    const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
+    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : NaN;
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; pid > 0 && alive() && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
+    if (pid > 0 && alive()) process.kill(pid, 'SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
+
+  it('keeps panes, screens and running programs across a window close, and reattaches', async () => {
+    const first = await npmStart();
+    expect(first.out()).toMatch(/started the pane daemon \(pid \d+; log .*daemon\.log\)/);
+    expect(pane('split', '--', 'sh', '-c', 'i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.2; done').status).toBe(0);
+    let page = await openPage(first.url);
+    await waitScreen(page, 1, /[$#] $/m);
+    expect(pane('send', '-t', '1', 'echo before-close').status).toBe(0);
+    await waitScreen(page, 1, /^before-close$/m);
+    await waitScreen(page, 2, /tick 3/);
+    const before = JSON.parse(pane('ls', '--json').stdout) as { n: number; pid: number }[];
+
+    // The window closes: the browser exits cleanly, start.mjs says so and ends; the daemon stays.
+    fs.writeFileSync(path.join(dir, 'close'), '');
+    await page.close();
+    const code = await exited(first.proc);
+    expect(code).toBe(0);
+    expect(first.out()).toMatch(/window closed; the pane daemon keeps your panes running/);
+    const after = JSON.parse(pane('ls', '--json').stdout) as { n: number; pid: number }[];
+    expect(after.map((p) => [p.n, p.pid])).toEqual(before.map((p) => [p.n, p.pid]));
+
+    // npm start again: the same daemon, the same panes and screens, the ticker still going.
+    const second = await npmStart();
+    expect(second.out()).toMatch(/found the pane daemon running/);
+    page = await openPage(second.url);
+    await waitScreen(page, 1, /^before-close$/m);
+    const ticks = Number(/tick (\d+)\s*$/.exec(await waitScreen(page, 2, /tick \d+/))?.[1] ?? 0);
+    await waitScreen(page, 2, new RegExp(`tick ${ticks + 2}`));
+    await shot(page, 'e2e-60-reattached');
+    fs.writeFileSync(path.join(dir, 'close'), '');
+    await page.close();
+    expect(await exited(second.proc)).toBe(0);
+  }, 120_000);
+});

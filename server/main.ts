@@ -18,6 +18,7 @@ import { ClientConn } from './transport/clientConn';
 import { listenUnix } from './transport/unixServer';
 import type { HttpFront } from './transport/httpFront';
 import { listenHttp } from './transport/wsServer';
+import { listenHooks, type HookEndpoint } from './transport/hookListener';
 
 export interface StartOptions {
   /** Unix socket path; null for none (in-memory only); default $XDG_RUNTIME_DIR/pane/default.sock. */
@@ -50,6 +51,8 @@ export interface RunningServer {
   /** The HTTP front for windows: its origin, a fresh one-time launchUrl(), the hello secret. */
   http?: HttpFront;
   secret?: string;
+  /** Where Claude Code's HTTP hooks post (only with a socket). */
+  hooks?: HookEndpoint;
   /** An in-process client over the memory transport (tests, embedding). */
   connect(caps?: Capability[], name?: string): Promise<Connection>;
   stop(): Promise<void>;
@@ -82,6 +85,8 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() });
   const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
   if (socketPath) await listenUnix(server, socketPath, limits);
+  // Claude Code's HTTP hooks: one loopback listener per server, its port stable per socket path.
+  const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(server, socketPath) : undefined;
   let http: HttpFront | undefined;
   if (o.http) http = await listenHttp(server, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   if (o.initialSession ?? true) {
@@ -101,6 +106,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     server,
     socketPath,
     ...(http ? { http, secret: http.secret } : {}),
+    ...(hooks ? { hooks } : {}),
     connect,
     stop: () => server.stop(),
   };

@@ -1,8 +1,9 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,renderer,ctrlc,notices) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
+import { hooks } from './hooks';
 import { awareness, hookUnderLoad } from './awareness';
 import { cli } from './cli';
 import { ctrlcRows } from './ctrlc';
@@ -17,7 +18,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,renderer,ctrlc,notices').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -92,6 +93,12 @@ try {
     rows.push({ bench: '`pane hook` round trip, process start to answer (ms)', figure: range(a.hook, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hook.median, a.nodeStdin.median), aim: '< 80 ms' });
     rows.push({ bench: '`pane hook` with no server (ms)', figure: range(a.hookNoServer, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hookNoServer.median, a.nodeStdin.median), aim: 'exit 0, silent' });
     rows.push({ bench: '`pane finger` one-shot, 50 agents (ms)', figure: range(a.finger50, 1), anchor: `agent/list round trip ${range(a.list50, 2)}`, ratio: '—', aim: 'report' });
+  }
+  if (only.has('hooks')) {
+    for (const r of await hooks(`${dir}/hooks`, runs)) {
+      const load = r.rate ? `while another agent posts ${r.rate} hooks/s` : 'quiet';
+      rows.push({ bench: `HTTP hook round trip, ${load} (ms)`, figure: range(r.http, 2), anchor: `\`pane hook\` ${range(r.command, 1)}`, ratio: ratio(r.http.median, r.command.median), aim: r.rate === 10 ? '< 20 ms' : '< 10 ms' });
+    }
   }
   if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
   if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));

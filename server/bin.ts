@@ -13,3 +13,5 @@ if (argv.length === 1 && argv[0] === 'hook') {
   process.exitCode = code;
   if (argv[0] === 'serve') process.exit(code);
 }
+
+export {};

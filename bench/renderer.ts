@@ -335,6 +335,9 @@ async function paste(sh: Shell, runs: number): Promise<{ pane: number[]; nodePty
 
 const ms = (s: Summary) => range(s, 2);
 
+/** PANE_BENCH_RENDERER (comma list: throughput,flood,paste,cold) trims the renderer section; the echo runs always (the flood's anchor). */
+const parts = new Set((process.env.PANE_BENCH_RENDERER ?? 'throughput,flood,paste,cold').split(','));
+
 export async function renderer(dir: string, mb: number, runs: number, withTmux: boolean): Promise<Row[]> {
   if (!fs.existsSync(CHROMIUM)) return [{ bench: 'renderer benches', figure: `skipped: no browser at ${CHROMIUM}`, anchor: '—', ratio: '—', aim: '—' }];
   const rows: Row[] = [];
@@ -352,7 +355,7 @@ export async function renderer(dir: string, mb: number, runs: number, withTmux: 
     rows.push({ bench: 'keystroke → echo on the next frame, median (ms)', figure: ms(frame), anchor: `node-pty ${ms(np)}`, ratio: ratio(frame.median, np.median), aim: 'report' });
     rows.push({ bench: 'keystroke → echo on the next frame, p99 (ms)', figure: fmt(frame.p99), anchor: `node-pty ${fmt(np.p99)}`, ratio: ratio(frame.p99, np.p99), aim: '< 20 ms' });
 
-    const tp = await throughput(sh, dir, emb, runs, withTmux);
+    const tp = parts.has('throughput') ? await throughput(sh, dir, emb, runs, withTmux) : [];
     say('throughput', t0);
     for (const t of tp) {
       const label = `end to end ${fmt(t.mb, 0)} MB, ${t.name}: pty → page xterm (MB/s)`;
@@ -361,6 +364,7 @@ export async function renderer(dir: string, mb: number, runs: number, withTmux: 
       rows.push({ bench: `end to end ${t.name}: time the page's xterm waited for data (% of the run)`, figure: range(t.starved, 0), anchor: '—', ratio: '—', aim: 'report' });
     }
 
+    if (parts.has('flood')) {
     const fl = await flood(sh, Math.max(10, runs * 5), withTmux);
     say('flood', t0);
     const fp = summarize(fl.echoParsed);
@@ -376,18 +380,23 @@ export async function renderer(dir: string, mb: number, runs: number, withTmux: 
     const af = summarize(fl.after);
     const rate = summarize(fl.after.map((b, i) => b / MiB / (fl.ctrlc[i]! / 1000)));
     rows.push({ bench: 'Ctrl-C in the flooding pane: bytes parsed after the key (KiB); drain rate (MiB/s)', figure: range({ ...af, median: af.median / 1024, min: af.min / 1024, max: af.max / 1024 }, 0), anchor: `drain ${range(rate, 2)} MiB/s`, ratio: '—', aim: 'report' });
+    }
 
-    const ps = await paste(sh, runs);
-    say('paste', t0);
-    const pp = summarize(ps.pane);
-    const pn = summarize(ps.nodePty);
-    rows.push({ bench: 'paste 50 KB into a reader (`head -c N > /dev/null`) until consumed (ms)', figure: ms(pp), anchor: `node-pty ${ms(pn)}`, ratio: ratio(pp.median, pn.median), aim: 'report' });
+    if (parts.has('paste')) {
+      const ps = await paste(sh, runs);
+      say('paste', t0);
+      const pp = summarize(ps.pane);
+      const pn = summarize(ps.nodePty);
+      rows.push({ bench: 'paste 50 KB into a reader (`head -c N > /dev/null`) until consumed (ms)', figure: ms(pp), anchor: `node-pty ${ms(pn)}`, ratio: ratio(pp.median, pn.median), aim: 'report' });
+    }
   } finally {
     await sh.close();
   }
 
-  rows.push(...(await coldStart(dir, runs)));
-  say('cold start and memory', t0);
+  if (parts.has('cold')) {
+    rows.push(...(await coldStart(dir, runs)));
+    say('cold start and memory', t0);
+  }
   return rows;
 }
 

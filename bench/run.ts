@@ -1,8 +1,10 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install,resize,durable) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,fairness,renderer,ctrlc,notices,install,resize,durable) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
+import { hooks } from './hooks';
+import { fairness } from './fairness';
 import { awareness, hookUnderLoad } from './awareness';
 import { cli } from './cli';
 import { installRows } from './install';
@@ -20,7 +22,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,renderer,ctrlc,notices,install,resize,durable').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,fairness,renderer,ctrlc,notices,install,resize,durable').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -96,6 +98,19 @@ try {
     rows.push({ bench: '`pane hook` with no server (ms)', figure: range(a.hookNoServer, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hookNoServer.median, a.nodeStdin.median), aim: 'exit 0, silent' });
     rows.push({ bench: '`pane finger` one-shot, 50 agents (ms)', figure: range(a.finger50, 1), anchor: `agent/list round trip ${range(a.list50, 2)}`, ratio: '—', aim: 'report' });
     rows.push({ bench: 'agent launch to first prompt, sandboxed (bubblewrap) vs plain pane (ms)', figure: a.sandboxNote ? `not measured: ${a.sandboxNote}` : range(a.launchSandboxed, 0), anchor: `plain pane ${range(a.launchPlain, 0)}`, ratio: a.sandboxNote ? '—' : ratio(a.launchSandboxed.median, a.launchPlain.median), aim: 'report' });
+  }
+  if (only.has('fairness')) {
+    const f = await fairness(`${dir}/fairness`, runs);
+    rows.push({ bench: 'server: `yes` flooding one pane, echo in another, p99 (ms)', figure: fmt(f.echoFlood.p99), anchor: `no flood ${fmt(f.echoIdle.p99)}`, ratio: ratio(f.echoFlood.p99, f.echoIdle.p99), aim: 'report' });
+    rows.push({ bench: 'server: same, median (ms)', figure: range(f.echoFlood, 2), anchor: `no flood ${range(f.echoIdle, 2)}`, ratio: ratio(f.echoFlood.median, f.echoIdle.median), aim: 'report' });
+    const mbs = f.shares.map((b) => b / 1e6);
+    rows.push({ bench: 'server: 4 panes flooding at once, each pane’s MB/s (min share / max share)', figure: mbs.map((m) => fmt(m, 1)).join(' / '), anchor: `1 alone ${fmt(f.alone / 1e6, 1)}`, ratio: ratio(Math.min(...mbs), Math.max(...mbs)), aim: 'even' });
+  }
+  if (only.has('hooks')) {
+    for (const r of await hooks(`${dir}/hooks`, runs)) {
+      const load = r.rate ? `while another agent posts ${r.rate} hooks/s` : 'quiet';
+      rows.push({ bench: `HTTP hook round trip, ${load} (ms)`, figure: range(r.http, 2), anchor: `\`pane hook\` ${range(r.command, 1)}`, ratio: ratio(r.http.median, r.command.median), aim: r.rate === 10 ? '< 20 ms' : '< 10 ms' });
+    }
   }
   if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
   if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));

@@ -1,25 +1,32 @@
 #!/usr/bin/env node
 // The `pane` executable: the CLI from kits/node, with `serve` wired to this
 // server and `start` to the desktop launcher (dist/start.mjs, electron/start.ts).
-// The server code loads only for `serve`, keeping one-shot commands quick.
+// The server code loads only for `serve`, keeping one-shot commands quick;
+// bare `pane hook` (run on every agent event) loads only the hook.
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../kits/node/cli/main';
 
-const code = await runCli(process.argv.slice(2), {
-  serve: (argv) => import('./serveCommand').then((m) => m.serve(argv)),
-  start: startDesktop,
-});
-process.exitCode = code;
-if (process.argv[2] === 'serve') process.exit(code);
+const argv = process.argv.slice(2);
+if (argv.length === 1 && argv[0] === 'hook') {
+  const { hookMain } = await import('../kits/node/cli/hookMain');
+  process.exitCode = await hookMain();
+} else {
+  const { runCli } = await import('../kits/node/cli/main');
+  const code = await runCli(argv, {
+    serve: (args) => import('./serveCommand').then((m) => m.serve(args)),
+    start: startDesktop,
+  });
+  process.exitCode = code;
+  if (argv[0] === 'serve') process.exit(code);
+}
 
 /**
  * `pane start ARGS` is `npm start -- ARGS`: the launcher beside this bundle reads
  * its flags from process.argv and exits itself when the desktop ends. It is
  * loaded by URL, not bundled in, so server code never imports electron/.
  */
-async function startDesktop(argv: string[]): Promise<number> {
+async function startDesktop(args: string[]): Promise<number> {
   const launcher = new URL('./start.mjs', import.meta.url);
-  process.argv = [process.argv[0] as string, fileURLToPath(launcher), ...argv];
+  process.argv = [process.argv[0] as string, fileURLToPath(launcher), ...args];
   await import(launcher.href);
   // The launcher ends the process when the desktop ends; until then, wait.
   return new Promise<number>(() => undefined);

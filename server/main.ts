@@ -21,6 +21,7 @@ import { listenUnix } from './transport/unixServer';
 import type { HttpFront } from './transport/httpFront';
 import { listenHttp } from './transport/wsServer';
 import { removeIntegrationFiles } from './shell/integration';
+import { listenHooks, type HookEndpoint } from './transport/hookListener';
 
 export interface StartOptions {
   /** Unix socket path; null for none (in-memory only); default $XDG_RUNTIME_DIR/pane/default.sock. */
@@ -62,6 +63,8 @@ export interface RunningServer {
   /** The HTTP front for windows: its origin, a fresh one-time launchUrl(), the hello secret. */
   http?: HttpFront;
   secret?: string;
+  /** Where Claude Code's HTTP hooks post (only with a socket). */
+  hooks?: HookEndpoint;
   /** An in-process client over the memory transport (tests, embedding). */
   connect(caps?: Capability[], name?: string): Promise<Connection>;
   stop(): Promise<void>;
@@ -108,6 +111,8 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   }
   const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
   if (socketPath) await listenUnix(server, socketPath, limits);
+  // Claude Code's HTTP hooks: one loopback listener per server, its port stable per socket path.
+  const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(server, socketPath) : undefined;
   let http: HttpFront | undefined;
   if (o.http) http = await listenHttp(server, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   if ((o.initialSession ?? true) && restored === 0) {
@@ -128,6 +133,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     restored,
     socketPath,
     ...(http ? { http, secret: http.secret } : {}),
+    ...(hooks ? { hooks } : {}),
     connect,
     stop: () => server.stop(),
   };

@@ -53,7 +53,7 @@ _pane_flags() {
     'write') echo '--here --output -n --no-newline --socket -h --help' ;;
     'plan') echo '--edit --socket -h --help' ;;
     'peers') echo '--here -t --target --socket -h --help' ;;
-    'hook') echo '--project --socket -h --help' ;;
+    'hook') echo '--project --http --command --socket -h --help' ;;
     'mcp') echo '--project --socket -h --help' ;;
     'claims') echo '--json --log --socket -h --help' ;;
     'claim') echo '--as -r --reason --shared --ttl --contest --dir --glob --json --socket -h --help' ;;

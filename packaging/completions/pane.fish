@@ -191,6 +191,8 @@ complete -c pane -n '__fish_seen_subcommand_from plan' -F
 complete -c pane -n '__fish_seen_subcommand_from peers' -l here -d 'show it in this terminal instead of a new pane'
 complete -c pane -n '__fish_seen_subcommand_from peers' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from hook' -l project -r -d 'install/uninstall: the project (default: here)'
+complete -c pane -n '__fish_seen_subcommand_from hook' -l http -d 'install: HTTP hooks to the server (default when `claude --version` is 2.1.63 or later)'
+complete -c pane -n '__fish_seen_subcommand_from hook' -l command -d 'install: `pane hook` command hooks (default for older Claude Code or none found)'
 complete -c pane -n '__fish_seen_subcommand_from hook' -a 'install uninstall'
 complete -c pane -n '__fish_seen_subcommand_from mcp' -l project -r -d 'install: the project whose .mcp.json to edit (default: here)'
 complete -c pane -n '__fish_seen_subcommand_from mcp' -a 'install'

@@ -20,6 +20,7 @@ import { deny } from './accessCheck';
 import { makeWorktree } from './worktree';
 import { endpointPath } from './endpoint';
 import { sandboxLaunch } from './sandbox';
+import { httpHookFor } from '../transport/hookListener';
 
 /** Names handed to agents created on launch, in order (then name-2, name-3...). */
 const NAMES = ['ada', 'bob', 'cleo', 'dax', 'eve', 'finn', 'gus', 'hal', 'ivy', 'jo', 'kai', 'lu', 'max', 'nia', 'otto', 'pia'];
@@ -264,7 +265,9 @@ export function claudeSettingsFile(svc: AgentService): string {
   const entry = paneEntry(svc);
   const command = entry ? `"${process.execPath}" "${entry}" hook` : 'pane hook';
   const events = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'];
-  const hooks = Object.fromEntries(events.map((e) => [e, [{ ...(e.endsWith('ToolUse') ? { matcher: '*' } : {}), hooks: [{ type: 'command', command, timeout: 5 }] }]]));
+  // Claude Code that takes HTTP hooks posts to the server: no process per hook (issue 14).
+  const hook = httpHookFor(svc.server) ?? { type: 'command', command, timeout: 5 };
+  const hooks = Object.fromEntries(events.map((e) => [e, [{ ...(e.endsWith('ToolUse') ? { matcher: '*' } : {}), hooks: [hook] }]]));
   const file = path.join(svc.options.dataDir, 'claude-settings.json');
   fs.writeFileSync(file, JSON.stringify({ hooks }, null, 2) + '\n');
   return file;

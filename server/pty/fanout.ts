@@ -145,6 +145,12 @@ export class Fanout {
     this.stallMs = o.stallMs ?? ACK_STALL_MS;
   }
 
+  /** True while a flow-controlled client (a window's xterm) is being streamed this pane. */
+  get streaming(): boolean {
+    for (const s of this.sinks.values()) if (s.flowControl && s.pos !== null) return true;
+    return false;
+  }
+
   /** True while any flow-controlled sink has too much unacknowledged. */
   get holding(): boolean {
     for (const s of this.sinks.values()) if (s.holding) return true;

@@ -5,7 +5,7 @@ import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import { FLOW_HIGH_MIN, SINK_BUFFER_CAP, type StreamSink } from './fanout';
 import { FakePtyPort } from './fakePty';
 import type { ScreenHost, ScreenPaneOptions } from './screenHost';
-import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
+import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, SCREEN_DEFER_MS, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
 
 /** A screen host stand-in whose snapshots resolve when the test says. */
 class StubScreen {
@@ -359,6 +359,31 @@ describe('Terminal (fake pty)', () => {
     }
     expect(at).toBe(t.streamEnd);
     expect(t.streamEnd - lastJump).toBeGreaterThanOrEqual(ring / 2);
+  });
+
+  it('defers the screen model while a window streams the pane, and catches up after quiet or for a read', async () => {
+    let clock = 1_000;
+    const { t, port, screen } = setup({ now: () => clock });
+    t.start();
+    port.last.output('no window yet|');
+    expect(screen.sent.get(7)).toBe(14); // nobody streams: parsed at once, as before
+    const sink = new TestSink('w');
+    await t.attach(sink, { mode: 'from', from: 0, flowControl: true });
+    await settle();
+    clock += 10;
+    port.last.output('streamed|');
+    await settle();
+    expect(sink.bytes().toString()).toBe('no window yet|streamed|'); // the window has it at once
+    expect(screen.sent.get(7)).toBe(14); // the screen model waits
+    const snap = await t.snapshot(); // a read catches it up first
+    expect(snap.offset).toBe(23);
+    clock += 10;
+    port.last.output('more');
+    await settle();
+    expect(screen.sent.get(7)).toBe(23);
+    // After quiet, on its own (bounded polling).
+    for (const end = Date.now() + SCREEN_DEFER_MS * 50; screen.sent.get(7) !== 27 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
+    expect(screen.sent.get(7)).toBe(27);
   });
 
   it('hands the screen everything before a resize, so earlier output is parsed at the earlier size', () => {

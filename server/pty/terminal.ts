@@ -44,6 +44,15 @@ const SCREEN_CHUNK = 128 << 10;
  * flow-controlled clients ever pause the PTY.
  */
 const SCREEN_LAG_HIGH = 3 / 4;
+/**
+ * While a window's xterm is being streamed a pane, the screen model is fed only
+ * after this much quiet, or when a snapshot or read needs it (issue 14): the
+ * page already parses every byte, and parsing each twice at once on a 2-core
+ * machine takes CPU from the page. A flood longer than the ring's lag bound is
+ * then parsed from its tail only (the skip below), which is all the screen shows.
+ * Short enough that a read after output stops rarely has to wait for a catch-up.
+ */
+export const SCREEN_DEFER_MS = 100;
 const SCREEN_LAG_LOW = 1 / 2;
 /**
  * Scrollback lines an attach snapshot carries. Serializing costs ~25-50 us a
@@ -139,6 +148,8 @@ export class Terminal {
   /** Bytes the screen model skipped during floods (see SCREEN_LAG_HIGH). */
   screenSkipped = 0;
   private readonly lagHigh: number;
+  /** Pending deferred screen feed (see SCREEN_DEFER_MS). */
+  private screenTimer: NodeJS.Timeout | null = null;
   private readonly lagLow: number;
   private disposed = false;
   /** A process retired by a restart whose respawn failed: its exit is then the pane's exit. */
@@ -167,7 +178,7 @@ export class Terminal {
       onTitle: (t) => this.disposed || o.onTitle?.(t),
       onBell: () => this.disposed || o.onBell?.(),
       onCwd: (uri) => this.disposed || o.onCwd?.(uri),
-      onBacklog: () => this.feedScreen(),
+      onBacklog: () => this.feedSoon(),
     });
   }
 
@@ -280,6 +291,7 @@ export class Terminal {
     let pos: number;
     if (o.mode === 'snapshot') {
       this.flush(); // the snapshot then covers all the screen model has been handed
+      this.catchUp(); // what it has not parsed yet the client gets from the ring, after the snapshot
       try {
         snapshot = await this.o.screen.snapshot(this.n, { history: ATTACH_HISTORY });
       } catch (e) {
@@ -313,6 +325,7 @@ export class Terminal {
 
   snapshot(): Promise<ScreenSnapshot> {
     this.flush();
+    this.catchUp(true); // a read (pane screen, body) shows everything printed so far
     return this.o.screen.snapshot(this.n);
   }
 
@@ -322,6 +335,8 @@ export class Terminal {
     this.disposed = true;
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.batchTimer = null;
+    if (this.screenTimer) clearTimeout(this.screenTimer);
+    this.screenTimer = null;
     this.fanout.dispose();
     if (this.proc) this.retire(this.proc);
     this.o.screen.close(this.n);
@@ -385,8 +400,23 @@ export class Terminal {
     this.flushed = end;
     this.lastFlush = this.now();
     this.fanout.release(end, batch);
-    this.feedScreen();
+    this.feedSoon();
     this.o.onOutput?.(end);
+  }
+
+  /** Feeds the screen now, or, while a window streams this pane, after SCREEN_DEFER_MS of quiet. */
+  private feedSoon(): void {
+    if (!this.fanout.streaming || this.flushed - this.screenPos > this.lagHigh) return this.catchUp();
+    if (this.screenTimer) clearTimeout(this.screenTimer);
+    this.screenTimer = setTimeout(() => this.catchUp(), SCREEN_DEFER_MS);
+    this.screenTimer.unref?.();
+  }
+
+  /** Hands the screen model what it has not seen (`all`: every byte now, for a read that must be current). */
+  private catchUp(all = false): void {
+    if (this.screenTimer) clearTimeout(this.screenTimer);
+    this.screenTimer = null;
+    this.feedScreen(all);
   }
 
   /** Hands released output to the screen worker, keeping at most SCREEN_INFLIGHT unparsed there (all of it when `all`). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installMcp } from '../mcp/install';
-import { HOOK_EVENTS, installHooks, isPaneHook, uninstallHooks } from './hookInstall';
+import { commandHook, hasHttpHooks, HOOK_EVENTS, httpHook, installHooks, isPaneHook, uninstallHooks } from './hookInstall';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pane-hookinst-'));
 
@@ -61,5 +61,31 @@ describe('pane mcp install', () => {
     expect(JSON.parse(fs.readFileSync(path.join(d, '.mcp.json'), 'utf8')).mcpServers.pane.args).toEqual(['mcp']);
     fs.writeFileSync(path.join(d, '.mcp.json'), '[1,');
     expect(() => installMcp(d)).toThrow(/not valid JSON/);
+  });
+
+  it('writes HTTP hooks that send the agent’s token from allowed env vars, replaces command hooks with them and back, and removes them', () => {
+    const d = tmp();
+    const file = path.join(d, 'settings.json');
+    const theirs = { hooks: [{ type: 'http', url: 'http://127.0.0.1:9/x', headers: { A: '$B' }, allowedEnvVars: ['B'] }] };
+    fs.writeFileSync(file, JSON.stringify({ hooks: { Stop: [theirs] } }));
+    expect(installHooks(file, 'pane hook')).toEqual([...HOOK_EVENTS]);
+    const spec = httpHook('http://127.0.0.1:23456/hook');
+    expect(installHooks(file, spec)).toEqual([...HOOK_EVENTS]);
+    const s = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(s.hooks.Stop).toEqual([theirs, { hooks: [spec] }]);
+    expect(s.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [spec] }]);
+    expect(spec.headers!.Authorization).toBe('Bearer $PANE_TOKEN');
+    for (const v of Object.values(spec.headers!)) expect(spec.allowedEnvVars).toContain(/\$(\w+)/.exec(v)![1]);
+    expect(installHooks(file, spec)).toEqual([]);
+    expect(installHooks(file, commandHook('pane hook'))).toEqual([...HOOK_EVENTS]);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).hooks.Stop).toEqual([theirs, { hooks: [commandHook('pane hook')] }]);
+    installHooks(file, spec);
+    expect(uninstallHooks(file).sort()).toEqual([...HOOK_EVENTS].sort());
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ hooks: { Stop: [theirs] } });
+  });
+
+  it('chooses HTTP hooks from Claude Code 2.1.63 on', () => {
+    expect([null, [2, 1, 62], [2, 0, 99], [1, 9, 9]].map((v) => hasHttpHooks(v))).toEqual([false, false, false, false]);
+    expect([[2, 1, 63], [2, 1, 100], [2, 2, 0], [3, 0, 0]].map((v) => hasHttpHooks(v))).toEqual([true, true, true, true]);
   });
 });

@@ -10,6 +10,10 @@ import { Terminal } from '@xterm/xterm';
 import { AckMeter } from './ackMeter';
 import type { Look } from './look';
 import { StreamCursor } from './streamCursor';
+import { WriteScheduler } from './writeScheduler';
+
+/** One scheduler for the page: every pane's xterm writes share its frames (writeScheduler.ts). */
+const writes = new WriteScheduler();
 
 export interface TermHost {
   attach(pane: number): Promise<{ from: number; snapshot?: { serialized: string; cols: number; rows: number } | undefined }>;
@@ -21,8 +25,6 @@ export interface TermHost {
 
 
 const encoder = new TextEncoder();
-/** Largest piece handed to xterm at once: ~2 ms of parsing at xterm's measured 15 MB/s. */
-const WRITE_SLICE = 32 * 1024;
 
 export class TermView {
   readonly el: HTMLDivElement;
@@ -104,6 +106,7 @@ export class TermView {
   /** Attaches (or re-attaches) to the pane's stream: snapshot first, then output from its offset. */
   async attach(): Promise<void> {
     const gen = ++this.generation;
+    writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
     try {
@@ -144,20 +147,21 @@ export class TermView {
     this.activity += a.data.byteLength;
     const gen = this.generation;
     // xterm parses one write() whole before it yields to the page, and the server may
-    // send up to 1 MiB in a frame: hand it over in slices so a flood never holds the
-    // main thread for more than a few milliseconds at a time (keys and other panes
-    // get their turn between slices). Ack each slice once parsed: that bounds the backlog.
-    for (let i = 0; i < a.data.byteLength; i += WRITE_SLICE) {
-      const part = a.data.subarray(i, i + WRITE_SLICE);
+    // send up to 1 MiB in a frame: the page's scheduler hands it over in slices of a
+    // few ms, round-robin with the other panes, so a flood never holds the main thread
+    // or another pane's echo. Ack each slice once parsed: that bounds the backlog.
+    writes.write(this.pane, a.data, (part, done) =>
       this.term.write(part, () => {
         if (gen === this.generation) this.acks.parsed(part.byteLength);
-      });
-    }
+        done();
+      }),
+    );
   }
 
   /** Connection lost: stop expecting output until the next attach. */
   detached(): void {
     this.generation++;
+    writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
   }
@@ -235,6 +239,7 @@ export class TermView {
   dispose(): void {
     this.disposed = true;
     this.generation++;
+    writes.drop(this.pane);
     // The pane is gone on the server too: an ack now would only earn a "not found".
     this.acks.reset();
     this.disposeWebgl();

@@ -268,7 +268,11 @@ export const agentCommands: CommandSpec[] = [
   {
     command: 'hook',
     summary: 'report an agent CLI hook event (JSON on stdin); install|uninstall edits .claude/settings.json',
-    flags: [{ name: 'project', type: 'string', value: 'DIR', doc: 'install/uninstall: the project (default: here)' }],
+    flags: [
+      { name: 'project', type: 'string', value: 'DIR', doc: 'install/uninstall: the project (default: here)' },
+      { name: 'http', type: 'bool', doc: 'install: HTTP hooks to the server (default when `claude --version` is 2.1.63 or later)' },
+      { name: 'command', type: 'bool', doc: 'install: `pane hook` command hooks (default for older Claude Code or none found)' },
+    ],
     positionals: [{ name: 'ACTION', values: ['install', 'uninstall'] }],
     notes: ['Always exits 0 and prints nothing when no server answers within its budget: an agent is never blocked by pane being absent.'],
     async run(ctx, a) {
@@ -276,13 +280,22 @@ export const agentCommands: CommandSpec[] = [
       if (action === undefined) {
         return runHook({ socketPath: ctx.socketPath, env: ctx.io.env, stdin: ctx.io.stdin, out: (t) => ctx.out(t), err: (t) => ctx.err(t), token: ctx.agentToken() });
       }
-      const { installHooks, uninstallHooks } = await import('../hookInstall');
+      const { installHooks, uninstallHooks, httpHook, commandHook, claudeVersion, hasHttpHooks } = await import('../hookInstall');
       const file = path.join(path.resolve(str(a, 'project') ?? '.'), '.claude', 'settings.json');
       if (action === 'install') {
-        const entry = process.argv[1] && /pane(\.mjs)?$/.test(process.argv[1]) ? process.argv[1] : 'pane';
-        const cmd = entry === 'pane' ? 'pane hook' : `"${process.execPath}" "${path.resolve(entry)}" hook`;
-        const added = installHooks(file, cmd);
-        ctx.out(added.length ? `${file}: pane hook added for ${added.join(', ')}` : `${file}: pane hooks already there`);
+        if (bool(a, 'http') && bool(a, 'command')) throw new UsageError('--http and --command: choose one kind of hook', 'hook');
+        const useHttp = bool(a, 'http') || (!bool(a, 'command') && hasHttpHooks(claudeVersion()));
+        let spec;
+        if (useHttp) {
+          const { hookPort, hookUrl } = await import('../../hookPort');
+          spec = httpHook(hookUrl(hookPort(ctx.socketPath, ctx.io.env)));
+        } else {
+          const entry = process.argv[1] && /pane(\.mjs)?$/.test(process.argv[1]) ? process.argv[1] : 'pane';
+          spec = commandHook(entry === 'pane' ? 'pane hook' : `"${process.execPath}" "${path.resolve(entry)}" hook`);
+        }
+        const added = installHooks(file, spec);
+        const kind = useHttp ? `HTTP hook (${spec.url})` : 'hook';
+        ctx.out(added.length ? `${file}: pane ${kind} added for ${added.join(', ')}` : `${file}: pane hooks already there`);
       } else {
         const removed = uninstallHooks(file);
         ctx.out(removed.length ? `${file}: pane hook removed from ${removed.join(', ')}` : `${file}: no pane hooks to remove`);

@@ -1,0 +1,121 @@
+// The page's write scheduler: round-robin between panes, at most two slices per
+// pane inside xterm, slices sized to the pane's parse rate, and a frame budget that
+// binds only while several panes want writing. xterm is played by a fake that
+// "parses" when the test says so; the clock is the test's.
+import { describe, expect, it } from 'vitest';
+import { FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, WriteScheduler, type SchedulerClock } from './writeScheduler';
+
+function rig() {
+  let t = 0;
+  const timers: { at: number; fn: () => void }[] = [];
+  const clock: SchedulerClock = { now: () => t, later: (fn, ms) => void timers.push({ at: t + ms, fn }) };
+  const s = new WriteScheduler(clock);
+  /** Slices handed to "xterm", in order, each with its parsed() callback. */
+  const log: { pane: number; bytes: number; done: () => void }[] = [];
+  const writer = (pane: number) => (data: Uint8Array, done: () => void) => void log.push({ pane, bytes: data.byteLength, done });
+  return {
+    s,
+    log,
+    writer,
+    advance(ms: number) {
+      t += ms;
+      for (const x of timers.splice(0).sort((a, b) => a.at - b.at)) if (x.at <= t) x.fn();
+        else timers.push(x);
+    },
+    /** xterm parses the oldest unparsed slice, taking `ms`. */
+    parse(ms = 1) {
+      const next = log.find((l) => !(l as { parsed?: boolean }).parsed);
+      if (!next) throw new Error('nothing to parse');
+      (next as { parsed?: boolean }).parsed = true;
+      t += ms;
+      next.done();
+    },
+  };
+}
+
+const bytes = (n: number) => new Uint8Array(n);
+
+describe('WriteScheduler', () => {
+  it('writes a quiet pane’s output at once, whole', () => {
+    const r = rig();
+    r.s.write(1, bytes(10), r.writer(1));
+    expect(r.log.map((l) => [l.pane, l.bytes])).toEqual([[1, 10]]);
+  });
+
+  it('keeps at most two slices of a flood inside xterm and hands the next as one is parsed', () => {
+    const r = rig();
+    r.s.write(1, bytes(1 << 20), r.writer(1));
+    expect(r.log).toHaveLength(MAX_INFLIGHT);
+    expect(r.log.every((l) => l.bytes >= SLICE_MIN && l.bytes <= SLICE_MAX)).toBe(true);
+    r.parse();
+    expect(r.log).toHaveLength(MAX_INFLIGHT + 1);
+    expect(r.s.queued(1)).toBe((1 << 20) - r.log.reduce((n, l) => n + l.bytes, 0));
+  });
+
+  it('gives another pane’s echo the very next turn beside a flood, ahead of the flood’s queue', () => {
+    const r = rig();
+    r.s.write(1, bytes(1 << 20), r.writer(1));
+    r.s.write(2, bytes(3), r.writer(2));
+    // The echo is handed to xterm at once: behind at most the flood's two slices already there.
+    expect(r.log.map((l) => l.pane)).toEqual([1, 1, 2]);
+  });
+
+  it('serves several flooding panes round-robin, in equal shares', () => {
+    const r = rig();
+    for (const p of [1, 2, 3, 4]) r.s.write(p, bytes(1 << 20), r.writer(p));
+    for (let i = 0; i < 200; i++) {
+      r.parse(0.1);
+      r.advance(FRAME_MS);
+    }
+    // Once each pane's rate is measured (the first slices are sized before it is), bytes are shared alike.
+    const share = [1, 2, 3, 4].map((p) => r.log.slice(-100).filter((l) => l.pane === p).reduce((n, l) => n + l.bytes, 0));
+    const min = Math.min(...share);
+    const max = Math.max(...share);
+    expect(min).toBeGreaterThan(0);
+    expect(max / min).toBeLessThan(1.3);
+    // Round-robin: no pane gets two slices in a row while others wait.
+    const order = r.log.slice(8).map((l) => l.pane);
+    for (let i = 1; i < order.length; i++) expect(order[i]).not.toBe(order[i - 1]);
+  });
+
+  it('while two panes want writing, stops at the frame budget and resumes on the next frame; a lone flood is never held back', () => {
+    const r = rig();
+    // Slow parsing (10 ms a slice) of two floods: the budget is spent after a few slices.
+    r.s.write(1, bytes(1 << 20), r.writer(1));
+    r.s.write(2, bytes(1 << 20), r.writer(2));
+    const handed = r.log.length;
+    for (let i = 0; i < handed; i++) r.parse(10);
+    const inFrame = r.log.length;
+    r.parse(0);
+    expect(r.log.length).toBeLessThanOrEqual(inFrame + 1);
+    r.advance(FRAME_MS);
+    expect(r.log.length).toBeGreaterThan(inFrame);
+    // Alone, a flood keeps two slices in xterm however long parsing takes.
+    const a = rig();
+    a.s.write(1, bytes(1 << 20), a.writer(1));
+    for (let i = 0; i < 20; i++) {
+      a.parse(10);
+      expect(a.log.length - (i + 1)).toBe(MAX_INFLIGHT);
+    }
+  });
+
+  it('sizes slices to the parse rate it measures, within bounds', () => {
+    const fast = rig();
+    fast.s.write(1, bytes(4 << 20), fast.writer(1));
+    for (let i = 0; i < 40; i++) fast.parse(0.05);
+    expect(fast.log.at(-1)!.bytes).toBe(SLICE_MAX);
+    const slow = rig();
+    slow.s.write(1, bytes(4 << 20), slow.writer(1));
+    for (let i = 0; i < 40; i++) slow.parse(50);
+    expect(slow.log.at(-1)!.bytes).toBe(SLICE_MIN);
+  });
+
+  it('drops a pane’s queue on re-attach: nothing more of it is written', () => {
+    const r = rig();
+    r.s.write(1, bytes(1 << 20), r.writer(1));
+    expect(r.s.drop(1)).toBeGreaterThan(0);
+    r.parse();
+    expect(r.log).toHaveLength(MAX_INFLIGHT);
+    expect(r.s.queued(1)).toBe(0);
+  });
+});

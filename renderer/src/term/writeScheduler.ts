@@ -1,0 +1,173 @@
+// Shares the page's main thread among the panes' xterm writes. Each pane's output
+// waits in its own queue; panes are served round-robin a slice at a time, each with
+// at most two slices inside xterm (one parsing, one ready, so a lone flood never
+// waits on a task hop), and a slice is sized to a few milliseconds of that pane's
+// measured parse rate. While several panes want writing, a frame's budget spent,
+// the rest waits for the next frame: a flood never holds up another pane's echo.
+
+/** Parse time one slice should take: short enough that another pane's write or a key waits at most this. */
+export const SLICE_MS = 4;
+/** xterm work per ~16 ms frame; the rest of the frame is left to rendering and input. */
+export const FRAME_BUDGET_MS = 8;
+/** A frame's length: when the budget is spent, the next slice waits this long from the frame's start. */
+export const FRAME_MS = 16;
+/** Slice bounds: below MIN the per-write overhead dominates; MAX is ~2 ms at xterm's quiet-machine 15 MB/s. */
+export const SLICE_MIN = 4 * 1024;
+export const SLICE_MAX = 32 * 1024;
+/** Slices a pane may have inside xterm at once. */
+export const MAX_INFLIGHT = 2;
+/** Parse rate (bytes/ms) assumed before a pane has been measured: `yes` on a loaded 2-core machine. */
+const RATE_START = 1024;
+/** Weight of a new parse-rate sample. */
+const RATE_ALPHA = 1 / 4;
+
+/** Where a pane's slices go: xterm's write(data, parsed). */
+export type SliceWriter = (data: Uint8Array, parsed: () => void) => void;
+
+interface Lane {
+  chunks: Uint8Array[];
+  bytes: number;
+  /** Slices inside xterm, not yet parsed. */
+  inflight: number;
+  /** Expected parse ms handed to xterm in the current frame. */
+  spent: number;
+  /** When xterm last finished one of this pane's slices (a queued slice's parse starts there). */
+  lastDone: number;
+  rate: number;
+  write: SliceWriter;
+}
+
+export interface SchedulerClock {
+  now(): number;
+  later(fn: () => void, ms: number): void;
+}
+
+const realClock: SchedulerClock = {
+  now: () => performance.now(),
+  later: (fn, ms) => void setTimeout(fn, ms),
+};
+
+export class WriteScheduler {
+  private lanes = new Map<number, Lane>();
+  /** Round-robin order: the pane served last goes to the back. */
+  private order: number[] = [];
+  private frameStart = -Infinity;
+  private spent = 0;
+  private waiting = false;
+
+  constructor(private readonly clock: SchedulerClock = realClock) {}
+
+  /** Queues a pane's output; written at once when the pane is idle and the frame has room. */
+  write(pane: number, data: Uint8Array, writer: SliceWriter): void {
+    if (data.byteLength === 0) return;
+    let l = this.lanes.get(pane);
+    if (!l) {
+      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer };
+      this.lanes.set(pane, l);
+      this.order.push(pane);
+    }
+    l.write = writer;
+    l.chunks.push(data);
+    l.bytes += data.byteLength;
+    this.pump();
+  }
+
+  /** Bytes of a pane still waiting (not yet handed to xterm). */
+  queued(pane: number): number {
+    return this.lanes.get(pane)?.bytes ?? 0;
+  }
+
+  /** Forgets a pane's queue (re-attach or close): its waiting bytes will never be written. */
+  drop(pane: number): number {
+    const l = this.lanes.get(pane);
+    if (!l) return 0;
+    this.lanes.delete(pane);
+    this.order = this.order.filter((p) => p !== pane);
+    return l.bytes;
+  }
+
+  private pump(): void {
+    const t = this.clock.now();
+    if (t - this.frameStart >= FRAME_MS) {
+      this.frameStart = t;
+      this.spent = 0;
+      for (const l of this.lanes.values()) l.spent = 0;
+    }
+    // Serve lanes with data and room in xterm, round-robin; the frame budget binds only while several want it.
+    for (let served = true; served; ) {
+      served = false;
+      for (const pane of [...this.order]) {
+        const l = this.lanes.get(pane);
+        if (!l || l.inflight >= MAX_INFLIGHT || l.bytes === 0) continue;
+        // Every pane gets a slice each frame (an echo never waits for the next one); past the budget, only that.
+        if (l.spent > 0 && this.spent >= FRAME_BUDGET_MS && this.contended()) {
+          this.wait();
+          continue;
+        }
+        this.serve(pane, l);
+        served = true;
+      }
+    }
+  }
+
+  /** More than one pane has output waiting or inside xterm: they share the frame. */
+  private contended(): boolean {
+    let n = 0;
+    for (const l of this.lanes.values()) if ((l.bytes > 0 || l.inflight > 0) && ++n > 1) return true;
+    return false;
+  }
+
+  private wait(): void {
+    if (this.waiting) return;
+    this.waiting = true;
+    this.clock.later(() => {
+      this.waiting = false;
+      this.pump();
+    }, Math.max(0, this.frameStart + FRAME_MS - this.clock.now()));
+  }
+
+  private serve(pane: number, l: Lane): void {
+    const size = Math.min(SLICE_MAX, Math.max(SLICE_MIN, Math.round(l.rate * SLICE_MS)));
+    const slice = take(l, size);
+    l.inflight++;
+    // Its expected cost counts against the frame now; the measured cost corrects the rate.
+    this.spent += slice.byteLength / l.rate;
+    l.spent += slice.byteLength / l.rate;
+    this.order = [...this.order.filter((p) => p !== pane), pane];
+    const t0 = this.clock.now();
+    l.write(slice, () => {
+      const t = this.clock.now();
+      const took = t - Math.max(t0, l.lastDone);
+      l.lastDone = t;
+      if (slice.byteLength >= SLICE_MIN && took > 0) l.rate = Math.max(1, l.rate + (slice.byteLength / took - l.rate) * RATE_ALPHA);
+      l.inflight--;
+      if (this.lanes.get(pane) === l) this.pump();
+    });
+  }
+}
+
+/** Takes up to `size` bytes off the front of a lane's queue. */
+function take(l: Lane, size: number): Uint8Array {
+  const first = l.chunks[0]!;
+  let out: Uint8Array;
+  if (first.byteLength > size) {
+    out = first.subarray(0, size);
+    l.chunks[0] = first.subarray(size);
+  } else if (first.byteLength === size || l.chunks.length === 1) {
+    out = first;
+    l.chunks.shift();
+  } else {
+    // Several small chunks: join up to `size` so a slice is one write.
+    let n = 0;
+    let k = 0;
+    while (k < l.chunks.length && n + l.chunks[k]!.byteLength <= size) n += l.chunks[k++]!.byteLength;
+    out = new Uint8Array(n);
+    let o = 0;
+    for (const c of l.chunks.splice(0, k)) {
+      out.set(c, o);
+      o += c.byteLength;
+    }
+  }
+  l.bytes -= out.byteLength;
+  return out;
+}

@@ -27,6 +27,11 @@ function dropped(rel, pkgName) {
   if (parts[0] === 'build') return !(parts.length === 1 || (parts[1] === 'Release' && (parts.length === 2 || (parts.length === 3 && base.endsWith('.node')))));
   if (parts[0] === 'prebuilds') return parts.length > 1 && parts[1] !== `${process.platform}-${process.arch}`;
   if (pkgName === 'fuse-native' && base === 'bin.js') return true; // its configure helper, never loaded
+  // sandbox-runtime vendors helpers for every platform: keep this machine's seccomp helper only.
+  if (pkgName === '@anthropic-ai/sandbox-runtime' && parts[0] === 'vendor') {
+    if (parts[1] === 'srt-win') return true;
+    if (parts[1] === 'seccomp' && parts.length > 2 && parts[2] !== process.arch) return true;
+  }
   return false;
 }
 

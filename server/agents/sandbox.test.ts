@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AccessSchema } from '../../kits/protocol/agent';
 import { keepTerminal } from '../../kits/node/cli/commands/sandbox';
-import { sandboxSettings } from './sandbox';
+import { sandboxSettings, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
 
 // The parts of a service the settings read: where homes, data and the socket are.
@@ -37,5 +37,17 @@ describe('what reaches a terminal', () => {
 
   it('types text without control bytes: line ends become spaces, ^C, ESC and C1 go', () => {
     expect(typable('one\r\ntwo\rthree\x03\x1b[2J\x9bX\tend')).toBe('one two three[2JX end');
+  });
+});
+
+describe('a launch brought back from a snapshot', () => {
+  it('is unwrapped to the program it sandboxed, so walls are never nested', () => {
+    const wrapped = { program: '/usr/bin/node', args: ['/opt/pane/dist/pane.mjs', 'sandbox', '--settings', '{}', '--', 'claude', '--settings', 'x.json'], env: { PANE_AGENT_TMPDIR: '/h/tmp', FOO: '1' } };
+    expect(unwrapSandbox(wrapped)).toEqual({ program: 'claude', args: ['--settings', 'x.json'], env: { FOO: '1' } });
+  });
+
+  it('leaves any other launch as it is', () => {
+    const plain = { program: 'bash', args: ['-l'] };
+    expect(unwrapSandbox(plain)).toBe(plain);
   });
 });

@@ -105,7 +105,11 @@ export interface SandboxLaunch {
  * Wraps an agent pane's program in its sandbox. Where no sandbox can run, goes on
  * unsandboxed only if the .access says `unsandboxed: "allow"`, else throws a typed refusal.
  */
-export function sandboxLaunch(svc: AgentService, name: string, launch: LaunchSpec, cwd: string): SandboxLaunch {
+export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpec, cwd: string): SandboxLaunch {
+  // A launch that is already a sandbox (a pane brought back from a snapshot records the
+  // wrapped argv) is unwrapped first: walls inside walls fail, and the .access in force
+  // now is the one that must apply.
+  const launch = unwrapSandbox(wanted);
   const { access, errors } = svc.access(name);
   const settings = sandboxSettings(svc, name, access, cwd);
   const stamp = sandboxStamp(access);
@@ -132,4 +136,14 @@ export function sandboxLaunch(svc: AgentService, name: string, launch: LaunchSpe
     mode: 'bubblewrap',
     stamp,
   };
+}
+
+/** The program a `pane sandbox --settings JSON -- PROGRAM ARGS` launch runs; any other launch as it is. */
+export function unwrapSandbox(launch: LaunchSpec): LaunchSpec {
+  const a = launch.args;
+  if (a[1] !== 'sandbox' || a[2] !== '--settings' || a[4] !== '--' || a.length < 6) return launch;
+  const env = { ...(launch.env ?? {}) };
+  delete env.PANE_AGENT_TMPDIR;
+  const { env: _old, ...rest } = launch;
+  return { ...rest, program: a[5]!, args: a.slice(6), ...(Object.keys(env).length ? { env } : {}) };
 }

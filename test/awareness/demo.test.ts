@@ -29,8 +29,11 @@ describe('awareness with two demo agents', () => {
         const run = s.pane(['agent', 'run', name, '--app', 'demo-agent', '--cwd', proj]);
         expect(run.stderr).toBe('');
         const pane = run.stdout.trim().split(' ')[1]!.split(':')[1]!;
-        // What the renderer's quadrant reporter does; headless, we say it ourselves.
-        expect(s.pane(['attr', '-t', pane, `quadrant=${quadrant}`]).status).toBe(0);
+        // Put it there: the server computes a pane's quadrant from where it is (a 40×12
+        // float in that corner of the default 160×48 view), window or not.
+        const spot = quadrant === 'top-left' ? { x: 0, y: 0 } : { x: 100, y: 30 };
+        const moved = s.pane(['float', '-t', pane, '--x', String(spot.x), '--y', String(spot.y), '--w', '40', '--h', '12']);
+        expect(moved.status, moved.stderr).toBe(0);
         launched[name] = pane;
       }
       const ada = launched.ada!;

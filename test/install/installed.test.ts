@@ -62,7 +62,7 @@ describe('the packed tarball', () => {
   it('is publishable, and an install needs only what the bundles load at run time', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
     expect(pkg.private).toBeUndefined();
-    expect(Object.keys(pkg.dependencies ?? {})).toEqual(['node-pty']);
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['@anthropic-ai/sandbox-runtime', 'node-pty']);
     expect(Object.keys(pkg.optionalDependencies ?? {}).sort()).toEqual(['electron', 'fuse-native']);
   });
 });
@@ -151,10 +151,12 @@ describe('pane installed with npm install -g --prefix', () => {
       await until('the launcher to say what to install', () => /open this URL/.test(c.out()) || child.exitCode !== null, 30_000);
       expect(c.out()).toContain(`PANE_BROWSER names ${missing}, which does not exist; and Electron is not installed.`);
       expect(c.out()).toMatch(/install Chromium \(Debian\/Ubuntu: sudo apt-get install chromium.*\) or Electron beside pane \(npm install -g electron\)/);
-      expect(c.out()).toMatch(/open this URL in a Chromium-family browser: http:\/\/127\.0\.0\.1:[0-9]+\/\?secret=/);
+      expect(c.out()).toMatch(/open this URL in a Chromium-family browser \(it works once\): http:\/\/127\.0\.0\.1:[0-9]+\/\?launch=/);
     } finally {
       child.kill('SIGTERM');
       await c.exit;
+      // `pane start` started the per-user daemon, detached: end it as a user would.
+      spawnSync(bin, ['--socket', path.join(dir, 's.sock'), 'stop', '--yes'], { env: sandboxEnv(dir, path.dirname(bin)), cwd: dir, encoding: 'utf8', timeout: 20_000 });
     }
   });
 });

@@ -1,5 +1,6 @@
-// Composition of a running pane server: the real PTY port, the screen worker,
-// the unix socket, optionally HTTP/WebSocket for the renderer, and a first session.
+// Composition of a running pane server: the real PTY port, the screen worker, the
+// one dispatcher with every family's handlers, the services (namespace, config,
+// agents, awareness), the unix socket, optionally HTTP/WebSocket, and a first session.
 import path from 'node:path';
 import { Connection } from '../kits/client/connection';
 import { memoryPair } from '../kits/client/memoryTransport';
@@ -8,8 +9,11 @@ import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits
 import { attachAgents } from './agents/index';
 import { attachAwareness } from './awareness/index';
 import { distDir, runningFromSource } from './distDir';
-import { dispatchInternal } from './handlers/dispatch';
-import { namespaceOf } from './namespace/state';
+import { agentHandlers } from './handlers/agents';
+import { awarenessHandlers } from './handlers/awareness';
+import { builtinHandlers } from './handlers/dispatch';
+import { Dispatcher } from './handlers/registry';
+import { Namespace } from './namespace/state';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
 import type { PtyPort } from './pty/ptyPort';
@@ -19,6 +23,7 @@ import { listenUnix } from './transport/unixServer';
 import type { HttpFront } from './transport/httpFront';
 import { listenHttp } from './transport/wsServer';
 import { removeIntegrationFiles } from './shell/integration';
+import { Services } from './services';
 
 export interface StartOptions {
   /** Unix socket path; null for none (in-memory only); default $XDG_RUNTIME_DIR/pane/default.sock. */
@@ -47,6 +52,8 @@ export interface StartOptions {
 
 export interface RunningServer {
   server: PaneServer;
+  /** Its dispatcher and services (namespace, config, agents, awareness). */
+  services: Services;
   socketPath: string | null;
   /** The HTTP front for windows: its origin, a fresh one-time launchUrl(), the hello secret. */
   http?: HttpFront;
@@ -77,30 +84,33 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.ackStallMs !== undefined ? { ackStallMs: o.ackStallMs } : {}),
   });
   server.onStop(removeIntegrationFiles);
+  const dispatcher = new Dispatcher();
+  for (const t of builtinHandlers) dispatcher.register(t);
   // The namespace listens from the start, so /pane/log and event files miss nothing.
-  namespaceOf(server);
-  attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });
+  const services = new Services(server, dispatcher, new Namespace(server));
+  attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
   // After agents: awareness adds its part to their hook answers.
-  attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() });
+  attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() }, awarenessHandlers);
   const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
-  if (socketPath) await listenUnix(server, socketPath, limits);
+  if (socketPath) await listenUnix(services, socketPath, limits);
   let http: HttpFront | undefined;
-  if (o.http) http = await listenHttp(server, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
+  if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   if (o.initialSession ?? true) {
-    const system = new ClientConn(server, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
+    const system = new ClientConn(services, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
     server.clients.delete(system);
     system.capabilities = new Set(['read', 'write', 'attach', 'admin']);
-    await dispatchInternal('session/new', {}, { server, client: system });
+    await dispatcher.dispatch('session/new', {}, system.ctx);
   }
   const connect = async (caps: Capability[] = ['read', 'write', 'attach', 'admin'], name = 'in-process') => {
     const [a, b] = memoryPair();
-    new ClientConn(server, b, (h) => ({ capabilities: h.capabilities }));
+    new ClientConn(services, b, (h) => ({ capabilities: h.capabilities }));
     const c = new Connection(a);
     await c.hello({ client: { name, kind: 'test' }, capabilities: caps });
     return c;
   };
   return {
     server,
+    services,
     socketPath,
     ...(http ? { http, secret: http.secret } : {}),
     connect,

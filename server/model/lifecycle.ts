@@ -49,12 +49,11 @@ export interface PaneContributor {
   /** Told once the model entry exists and before its program starts (records server-side facts about it). */
   created?(server: PaneServer, pane: Pane, spec: NewPaneSpec): void;
 }
-export const paneContributors: PaneContributor[] = [];
 
 /** Creates the pane's model entry and starts its program; the caller places it in a layout. */
 export function createPane(server: PaneServer, session: Session, given: NewPaneSpec, size: { cols: number; rows: number }): Pane {
   let spec = given;
-  for (const c of paneContributors) spec = c.spec?.(server, session, spec) ?? spec;
+  for (const c of server.paneContributors) spec = c.spec?.(server, session, spec) ?? spec;
   const kind = spec.kind ?? 'terminal';
   if ((kind === 'terminal' || kind === 'agent') && server.terminals.size >= server.maxTerminals) {
     // Each terminal holds a PTY, a process, a ring and a screen model (tens of MB when
@@ -89,7 +88,7 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
     createdAt: Date.now(),
   };
   server.panes.set(n, pane);
-  for (const c of paneContributors) c.created?.(server, pane, spec);
+  for (const c of server.paneContributors) c.created?.(server, pane, spec);
   if (kind === 'terminal' || kind === 'agent') {
     trackPane(server, pane, spec.name === undefined);
     try {
@@ -136,7 +135,7 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     TERM: 'xterm-256color',
     COLORTERM: 'truecolor',
   };
-  for (const c of paneContributors) Object.assign(env, c.env?.(server, pane, env));
+  for (const c of server.paneContributors) Object.assign(env, c.env?.(server, pane, env));
   // The shell as given, plus pane's integration (OSC 7); pane.launch keeps the argv the user asked for.
   const run = integrate(launch, env);
   const term = new Terminal({

@@ -2,6 +2,7 @@
 // attrs, command execution and direct input.
 import { faults } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
+import type { Params } from '../../kits/protocol/index';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
@@ -301,19 +302,8 @@ async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, or
   return { pane: pane.n, done: true, output: `ran "${line}" in ${pane.cwd}; output in +Errors (pane ${errors.n})` };
 }
 
-type SplitParams = {
-  pane?: string | number | undefined;
-  session?: string | undefined;
-  direction: 'horizontal' | 'vertical';
-  ratio: number;
-  launch?: { program: string; args: string[]; cwd?: string | undefined; env?: Record<string, string> | undefined } | undefined;
-  name?: string | undefined;
-  signature?: string | undefined;
-  kind?: 'terminal' | 'text' | 'widgets' | 'agent' | undefined;
-  owner?: string | undefined;
-  attrs?: Record<string, string> | undefined;
-  cwd?: string | undefined;
-};
+/** pane/split's params as its schema gives them (pane/launch's are the same with launch required). */
+type SplitParams = Params<'pane/split'>;
 
 function split(server: PaneServer, p: SplitParams, creator: string) {
   const s = p.pane === undefined ? server.session(p.session) : server.sessionOf(server.pane(p.pane));

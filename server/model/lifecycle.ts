@@ -4,7 +4,8 @@ import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
 import { faults } from '../../kits/protocol/error';
-import type { BodyKind, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import type { PaneSpec } from '../../kits/protocol/pane';
 import { Terminal } from '../pty/terminal';
 import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
@@ -13,14 +14,8 @@ import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, report
 import { leaves, removeLeaf } from '../../kits/layout/tree';
 import { tagWords, vocabularyFor } from './vocabulary';
 
-export interface NewPaneSpec {
-  launch?: LaunchSpec | undefined;
-  name?: string | undefined;
-  signature?: string | undefined;
-  kind?: BodyKind | undefined;
-  owner?: string | undefined;
-  attrs?: Record<string, string> | undefined;
-  cwd?: string | undefined;
+/** A new pane as a request describes it (NewPaneSpecSchema), plus what only the server sets. */
+export interface NewPaneSpec extends PaneSpec {
   /** Server-internal: the user of the connection that asked for the pane (never read from a request). */
   creator?: string | undefined;
   /** Server-internal: whose identity the pane's programs carry, decided by a contributor's `spec`. */

@@ -11,6 +11,7 @@ import type { Pane, Session, Viewport } from '../kits/protocol/model';
 import type { StateSnapshot } from '../kits/protocol/client';
 import { leaves } from '../kits/layout/tree';
 import type { PaneContributor } from './model/lifecycle';
+import type { Track } from './model/paneTracker';
 import { applyGeometry } from './model/relayout';
 import type { ClientConn } from './transport/clientConn';
 import type { PtyPort } from './pty/ptyPort';
@@ -58,6 +59,8 @@ export class PaneServer {
   socketPath: string | null;
   /** What extensions add to every new pane (agents: identity, shims, sandbox); asked by model/lifecycle.ts. */
   readonly paneContributors: PaneContributor[] = [];
+  /** What model/paneTracker.ts follows of each terminal pane (cwd source, auto-naming, titles). */
+  readonly tracks = new Map<number, Track>();
   rev = 0;
   private nextN = 1;
   private lastOutputEvent = new Map<number, number>();

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { valueCycles } from './importGraph';
+import { resolveSpec, valueCycles, valueImports } from './importGraph';
 
 const root = path.resolve(__dirname, '..');
 
@@ -165,6 +165,26 @@ describe('import cycles', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the state owner', () => {
+  it('server/paneServer.ts loads neither transports nor handlers (startServer composes them around it)', () => {
+    const file = path.join(root, 'server/paneServer.ts');
+    const loaded = valueImports(file)
+      .map((s) => resolveSpec(file, s))
+      .filter((r): r is string => r !== null)
+      .map((r) => path.relative(root, r).split(path.sep).join('/'));
+    expect(loaded.filter((r) => r.startsWith('server/transport/') || r.startsWith('server/handlers/'))).toEqual([]);
+  });
+
+  it('server/ keeps no module-level lookup keyed by server: what a server has hangs off it or its Services', () => {
+    const keyed = /new (Weak)?Map<PaneServer\b/;
+    const rel = runtimeFiles()
+      .filter((f) => path.relative(root, f).startsWith('server'))
+      .filter((f) => keyed.test(fs.readFileSync(f, 'utf8')))
+      .map((f) => path.relative(root, f).split(path.sep).join('/'));
+    expect(rel).toEqual([]);
   });
 });
 

@@ -48,7 +48,7 @@ describe('usage errors', () => {
     [['send', '--raw', '-n', 'x'], /--raw and -n cannot be used together/],
     [['output', '--from', '-1'], /--from: -1 is below the minimum 0/],
     [['watch', 'panes'], /FAMILY: 'panes' is not one of pane, layout, focus, session, client, output/],
-    [['session'], /^pane: session needs a subcommand: new, ls, kill, save, restore/],
+    [['session'], /^pane: session needs a subcommand: new, ls, kill, rename, save, restore/],
     [['session', 'nuke'], /unknown session command 'nuke'/],
     [['session', 'kill'], /^pane session kill: missing NAME/],
     [['session', 'new', 'a', 'b'], /unexpected argument 'b'/],
@@ -168,8 +168,8 @@ describe('no server', () => {
   });
 });
 
-/** The protocol modules written without zod, for this path: the frame limits and binary codec, partnersOf, the version. */
-const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts'];
+/** The protocol modules written without zod, for this path: the frame limits and binary codec, partnersOf, the version, exit labels. */
+const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts', 'kits/protocol/exitLabel.ts'];
 
 describe('start-up weight', () => {
   it('loads neither zod nor the protocol schemas on the way to running a command', async () => {

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../server/main';
-import { persistenceOf } from '../server/persist/service';
 import { client, have, sleep, startServerProc, tmux } from './procs';
 import { fmt, range, summarize, type Row } from './stats';
 
@@ -62,7 +61,7 @@ async function snapshotRows(dir: string, runs: number, withTmux: boolean): Promi
   const s = await c.call('session/new', { launch: { program: HISTORY_CMD[0]!, args: HISTORY_CMD.slice(1) }, viewport: { cols: 200, rows: 60 } });
   for (let i = 1; i < 100; i++) await c.call('pane/float', { pane: (await c.call('pane/split', { session: s.session, launch: { program: HISTORY_CMD[0]!, args: HISTORY_CMD.slice(1) } })).pane, mode: 'float', w: 100, h: 30 });
   await settled(running.server, 100);
-  const p = persistenceOf(running.server)!;
+  const p = running.services.persistence!;
   const times: number[] = [];
   const stalls: number[] = [];
   const idle: number[] = [];

@@ -9,8 +9,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stateDir } from '../kits/node/paths';
 import { attachConfig } from '../server/config/configService';
-import { configHandlers } from '../server/handlers/config';
-import { registerHandlers } from '../server/handlers/dispatch';
 import { startServer } from '../server/main';
 
 /** How long a freshly spawned daemon may take to answer on its socket (resurrecting many panes included). */
@@ -93,7 +91,6 @@ export async function runDaemon(o: { socketPath: string; state?: string }): Prom
   const dir = o.state ?? stateDir();
   const stamp = () => new Date().toISOString();
   const say = (s: string) => process.stderr.write(`${stamp()} pane daemon: ${s}\n`);
-  registerHandlers(configHandlers);
   let running;
   try {
     running = await startServer({ socketPath: o.socketPath, stateDir: dir, warn: (m) => say(`state: ${m}`) });
@@ -101,7 +98,7 @@ export async function runDaemon(o: { socketPath: string; state?: string }): Prom
     say(`cannot start: ${(e as Error).message}`);
     return 1;
   }
-  attachConfig(running.server);
+  attachConfig(running.services);
   say(`pid ${process.pid} serving ${o.socketPath}; state in ${dir}; ${running.restored ? `brought back ${running.restored} session(s)` : 'a fresh session'}`);
   return new Promise<number>((resolve) => {
     const stop = (why: string) => {

@@ -7,8 +7,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveSocketPath } from '../kits/node/paths';
 import { attachConfig } from '../server/config/configService';
-import { configHandlers } from '../server/handlers/config';
-import { registerHandlers } from '../server/handlers/dispatch';
 import { startServer } from '../server/main';
 import { startBridge } from './bridge';
 
@@ -49,7 +47,6 @@ export async function host(o: HostOptions = {}): Promise<Hosted> {
   if (!fs.existsSync(path.join(staticDir, 'index.html'))) throw new Error(`no renderer build at ${staticDir}; run npm run build`);
   if (o.attach) return bridgeTo(o.attach, o, staticDir);
   const socketPath = resolveSocketPath(o.socketPath);
-  registerHandlers(configHandlers);
   let running;
   try {
     running = await startServer({ socketPath, http: { ...(o.port !== undefined ? { port: o.port } : {}), staticDir } });
@@ -58,7 +55,7 @@ export async function host(o: HostOptions = {}): Promise<Hosted> {
     if (/already listening/.test((e as Error).message)) return bridgeTo(socketPath, o, staticDir);
     throw e;
   }
-  attachConfig(running.server);
+  attachConfig(running.services);
   const front = running.http!;
   return { mode: 'server', origin: front.origin, wsUrl: `ws://127.0.0.1:${front.port}/ws`, secret: front.secret, launchUrl: () => front.launchUrl(), socketPath, stop: () => running.stop() };
 }

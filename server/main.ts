@@ -1,5 +1,6 @@
-// Composition of a running pane server: the real PTY port, the screen worker,
-// the unix socket, optionally HTTP/WebSocket for the renderer, and a first session.
+// Composition of a running pane server: the real PTY port, the screen worker, the
+// one dispatcher with every family's handlers, the services (namespace, config,
+// agents, awareness), the unix socket, optionally HTTP/WebSocket, and a first session.
 import path from 'node:path';
 import { Connection } from '../kits/client/connection';
 import { memoryPair } from '../kits/client/memoryTransport';
@@ -8,10 +9,13 @@ import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits
 import { attachAgents } from './agents/index';
 import { attachAwareness } from './awareness/index';
 import { distDir, runningFromSource } from './distDir';
-import { dispatchInternal, registerHandlers } from './handlers/dispatch';
+import { agentHandlers } from './handlers/agents';
+import { awarenessHandlers } from './handlers/awareness';
+import { builtinHandlers } from './handlers/dispatch';
+import { Dispatcher } from './handlers/registry';
+import { Namespace } from './namespace/state';
 import { stateHandlers } from './handlers/state';
 import { loadDurabilityConfig, Persistence } from './persist/service';
-import { namespaceOf } from './namespace/state';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
 import type { PtyPort } from './pty/ptyPort';
@@ -22,6 +26,7 @@ import type { HttpFront } from './transport/httpFront';
 import { listenHttp } from './transport/wsServer';
 import { removeIntegrationFiles } from './shell/integration';
 import { listenHooks, type HookEndpoint } from './transport/hookListener';
+import { Services } from './services';
 
 export interface StartOptions {
   /** Unix socket path; null for none (in-memory only); default $XDG_RUNTIME_DIR/pane/default.sock. */
@@ -59,6 +64,8 @@ export interface RunningServer {
   server: PaneServer;
   /** Sessions brought back from the state dir at start (empty without one). */
   restored: number;
+  /** Its dispatcher and services (namespace, config, agents, awareness). */
+  services: Services;
   socketPath: string | null;
   /** The HTTP front for windows: its origin, a fresh one-time launchUrl(), the hello secret. */
   http?: HttpFront;
@@ -91,18 +98,20 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.ackStallMs !== undefined ? { ackStallMs: o.ackStallMs } : {}),
   });
   server.onStop(removeIntegrationFiles);
+  const dispatcher = new Dispatcher();
+  for (const t of builtinHandlers) dispatcher.register(t);
   // The namespace listens from the start, so /pane/log and event files miss nothing.
-  namespaceOf(server);
-  attachAgents(server, { dataDir: o.dataDir ?? defaultDataDir() });
+  const services = new Services(server, dispatcher, new Namespace(server));
+  attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
   // After agents: awareness adds its part to their hook answers.
-  attachAwareness(server, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() });
+  attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() }, awarenessHandlers);
   let restored = 0;
   if (o.stateDir) {
-    registerHandlers(stateHandlers);
+    dispatcher.register(stateHandlers);
     const cfgDir = o.configDir ?? configDir();
     const warn = o.warn ?? ((m: string) => process.stderr.write(`pane: state: ${m}\n`));
     try {
-      const r = await Persistence.open(server, { dir: o.stateDir, config: loadDurabilityConfig(path.join(cfgDir, 'durability.json'), warn), warn });
+      const r = await Persistence.open(services, { dir: o.stateDir, config: loadDurabilityConfig(path.join(cfgDir, 'durability.json'), warn), warn });
       restored = r.restored.length;
     } catch (e) {
       await server.stop();
@@ -110,20 +119,20 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     }
   }
   const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
-  if (socketPath) await listenUnix(server, socketPath, limits);
+  if (socketPath) await listenUnix(services, socketPath, limits);
   // Claude Code's HTTP hooks: one loopback listener per server, its port stable per socket path.
-  const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(server, socketPath) : undefined;
+  const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(services, socketPath) : undefined;
   let http: HttpFront | undefined;
-  if (o.http) http = await listenHttp(server, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
+  if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   if ((o.initialSession ?? true) && restored === 0) {
-    const system = new ClientConn(server, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
+    const system = new ClientConn(services, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
     server.clients.delete(system);
     system.capabilities = new Set(['read', 'write', 'attach', 'admin']);
-    await dispatchInternal('session/new', {}, { server, client: system });
+    await dispatcher.dispatch('session/new', {}, system.ctx);
   }
   const connect = async (caps: Capability[] = ['read', 'write', 'attach', 'admin'], name = 'in-process') => {
     const [a, b] = memoryPair();
-    new ClientConn(server, b, (h) => ({ capabilities: h.capabilities }));
+    new ClientConn(services, b, (h) => ({ capabilities: h.capabilities }));
     const c = new Connection(a);
     await c.hello({ client: { name, kind: 'test' }, capabilities: caps });
     return c;
@@ -131,6 +140,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   return {
     server,
     restored,
+    services,
     socketPath,
     ...(http ? { http, secret: http.secret } : {}),
     ...(hooks ? { hooks } : {}),

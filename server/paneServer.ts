@@ -1,6 +1,7 @@
 // The pane server: owns the one state (sessions, panes, terminals, clients),
 // resolves addresses, publishes every change as an event with a monotonic rev,
-// and dispatches requests through the family handler tables. Every view is a client.
+// and knows nothing of transports or handlers: startServer (main.ts) composes those
+// around it. Every view is a client.
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { faults, PaneFault } from '../kits/protocol/error';
@@ -9,6 +10,8 @@ import { parsePaneRef, type PaneRef } from '../kits/protocol/ids';
 import type { Pane, Session, Viewport } from '../kits/protocol/model';
 import type { StateSnapshot } from '../kits/protocol/client';
 import { leaves } from '../kits/layout/tree';
+import type { PaneContributor } from './model/lifecycle';
+import type { Track } from './model/paneTracker';
 import { applyGeometry } from './model/relayout';
 import type { ClientConn } from './transport/clientConn';
 import type { PtyPort } from './pty/ptyPort';
@@ -54,6 +57,10 @@ export class PaneServer {
   /** Mints a one-time window URL on this server's HTTP front; null without one (server/transport/wsServer.ts sets it). */
   launchUrl: (() => string) | null = null;
   socketPath: string | null;
+  /** What extensions add to every new pane (agents: identity, shims, sandbox); asked by model/lifecycle.ts. */
+  readonly paneContributors: PaneContributor[] = [];
+  /** What model/paneTracker.ts follows of each terminal pane (cwd source, auto-naming, titles). */
+  readonly tracks = new Map<number, Track>();
   rev = 0;
   private nextN = 1;
   private lastOutputEvent = new Map<number, number>();

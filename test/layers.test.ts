@@ -1,13 +1,16 @@
 // Holds the layer rules of docs/architecture.md: kits <- server <- electron;
 // kits <- renderer; kits/ (outside kits/node) uses neither node:* nor DOM-only
-// modules; the server never imports electron or the renderer.
+// modules; the server never imports electron or the renderer; electron/ imports
+// only server/ and kits/; no value-import cycles; fakes live under test/.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveSpec, valueCycles, valueImports } from './importGraph';
 
 const root = path.resolve(__dirname, '..');
 
-function files(dir: string): string[] {
+function files(dir: string, base = root): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     if (!fs.existsSync(d)) return;
@@ -18,7 +21,7 @@ function files(dir: string): string[] {
       } else if (/\.(ts|tsx)$/.test(e.name)) out.push(p);
     }
   };
-  walk(path.join(root, dir));
+  walk(path.join(base, dir));
   return out;
 }
 
@@ -36,7 +39,8 @@ interface Rule {
   forbids: (spec: string, resolved: string | null) => boolean;
 }
 
-const layerOf = (abs: string | null) => (abs ? path.relative(root, abs).split(path.sep)[0] : null);
+let layerBase = root;
+const layerOf = (abs: string | null) => (abs ? path.relative(layerBase, abs).split(path.sep)[0] : null);
 
 const rules: Rule[] = [
   {
@@ -47,7 +51,7 @@ const rules: Rule[] = [
   {
     name: 'kits/ outside kits/node/ must not import node:* or Node built-ins (it runs in the browser too)',
     applies: (r) => r.startsWith('kits/') && !r.startsWith('kits/node/'),
-    forbids: (s, res) => s.startsWith('node:') || (!res && /^(fs|path|os|net|child_process|crypto|http|tty|url|worker_threads)$/.test(s)) || (res !== null && path.relative(root, res).startsWith('kits/node')),
+    forbids: (s, res) => s.startsWith('node:') || (!res && /^(fs|path|os|net|child_process|crypto|http|tty|url|worker_threads)$/.test(s)) || (res !== null && path.relative(layerBase, res).startsWith('kits/node')),
   },
   {
     name: 'server/ must not import electron or renderer/',
@@ -59,13 +63,31 @@ const rules: Rule[] = [
     applies: (r) => r.startsWith('renderer/'),
     forbids: (s, res) => s.startsWith('node:') || ['server', 'electron'].includes(layerOf(res) ?? ''),
   },
+  {
+    name: 'renderer/ must not import kits/node/ (it runs in the browser)',
+    applies: (r) => r.startsWith('renderer/'),
+    forbids: (_s, res) => res !== null && path.relative(layerBase, res).split(path.sep).join('/').startsWith('kits/node'),
+  },
+  {
+    name: 'electron/ may import only server/ and kits/ of the project (never renderer/ or test/)',
+    applies: (r) => r.startsWith('electron/'),
+    forbids: (_s, res) => res !== null && !['electron', 'server', 'kits'].includes(layerOf(res) ?? ''),
+  },
 ];
 
-export function violations(): string[] {
+/** Runtime code of the four layers under base: tests and build configs (vite.config.ts runs in Node at build time) are not. */
+function runtimeFiles(base = root): string[] {
+  return ['kits', 'server', 'renderer', 'electron']
+    .flatMap((d) => files(d, base))
+    .filter((f) => !/\.test\.tsx?$/.test(f) && !/\.config\.ts$/.test(f));
+}
+
+export function violations(base = root): string[] {
   const out: string[] = [];
+  layerBase = base;
   for (const dir of ['kits', 'server', 'renderer', 'electron']) {
-    for (const f of files(dir)) {
-      const rel = path.relative(root, f).split(path.sep).join('/');
+    for (const f of files(dir, base)) {
+      const rel = path.relative(base, f).split(path.sep).join('/');
       // Tests and build configs (vite.config.ts runs in Node at build time) are not runtime code of their layer.
       if (/\.test\.tsx?$/.test(rel) || /\.config\.ts$/.test(rel)) continue;
       const src = fs.readFileSync(f, 'utf8');
@@ -80,9 +102,36 @@ export function violations(): string[] {
   return out;
 }
 
+/** A throwaway tree laid out like the project's, for probing the rules without touching it. */
+function probeTree(filesByPath: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-layers-'));
+  for (const [rel, text] of Object.entries(filesByPath)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
 describe('layer rules', () => {
   it('finds no import that breaks a layer rule', () => {
     expect(violations()).toEqual([]);
+  });
+
+  it('keeps electron/ to server/ and kits/, and renderer/ away from kits/node/', () => {
+    const dir = probeTree({
+      'electron/a.ts': "import { x } from '../renderer/src/x';\nimport { y } from '../server/y';\n",
+      'renderer/src/x.ts': "import { z } from '../../kits/node/z';\nexport const x = 1;\n",
+      'server/y.ts': 'export const y = 1;\n',
+      'kits/node/z.ts': 'export const z = 1;\n',
+    });
+    try {
+      const v = violations(dir);
+      expect(v).toContain('electron/a.ts imports "../renderer/src/x": electron/ may import only server/ and kits/ of the project (never renderer/ or test/)');
+      expect(v).toContain('renderer/src/x.ts imports "../../kits/node/z": renderer/ must not import kits/node/ (it runs in the browser)');
+      expect(v.some((l) => l.includes('"../server/y"'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('names the broken rule when a file breaks one', () => {
@@ -95,5 +144,53 @@ describe('layer rules', () => {
     } finally {
       fs.unlinkSync(probe);
     }
+  });
+});
+
+describe('import cycles', () => {
+  it('finds no value-import cycle in kits/, server/, renderer/ or electron/', () => {
+    expect(valueCycles(runtimeFiles(), root).map((c) => c.join(' -> '))).toEqual([]);
+  });
+
+  it('names the files around a value-import cycle, and ignores type-only imports', () => {
+    const dir = probeTree({
+      'server/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'server/b.ts': "import { c } from './c';\nexport const b = c;\n",
+      'server/c.ts': "import { a } from './a';\nexport const c = a;\n",
+      'server/d.ts': "import type { E } from './e';\nexport type D = E;\n",
+      'server/e.ts': "import { type D } from './d';\nexport { type D as F } from './d';\nexport type E = D;\n",
+    });
+    try {
+      expect(valueCycles(runtimeFiles(dir), dir)).toEqual([['server/a.ts', 'server/b.ts', 'server/c.ts', 'server/a.ts']]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the state owner', () => {
+  it('server/paneServer.ts loads neither transports nor handlers (startServer composes them around it)', () => {
+    const file = path.join(root, 'server/paneServer.ts');
+    const loaded = valueImports(file)
+      .map((s) => resolveSpec(file, s))
+      .filter((r): r is string => r !== null)
+      .map((r) => path.relative(root, r).split(path.sep).join('/'));
+    expect(loaded.filter((r) => r.startsWith('server/transport/') || r.startsWith('server/handlers/'))).toEqual([]);
+  });
+
+  it('server/ keeps no module-level lookup keyed by server: what a server has hangs off it or its Services', () => {
+    const keyed = /new (Weak)?Map<PaneServer\b/;
+    const rel = runtimeFiles()
+      .filter((f) => path.relative(root, f).startsWith('server'))
+      .filter((f) => keyed.test(fs.readFileSync(f, 'utf8')))
+      .map((f) => path.relative(root, f).split(path.sep).join('/'));
+    expect(rel).toEqual([]);
+  });
+});
+
+describe('fakes', () => {
+  it('keeps fakes and stubs out of the production tree (they live under test/)', () => {
+    const rel = runtimeFiles().map((f) => path.relative(root, f).split(path.sep).join('/'));
+    expect(rel.filter((r) => /(^|\/)(fake|stub|mock)[^/]*$/i.test(r))).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // A client's end of one conversation with a pane server: typed calls correlated
-// by id, events through a Handler chain, terminal output as binary frames.
+// by id, events through its Handler table, terminal output as binary frames.
 import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../protocol/binary';
 import { checkIncomingFrame } from '../protocol/frameCheck';
 import { PaneFault } from '../protocol/error';

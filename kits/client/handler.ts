@@ -1,14 +1,13 @@
-// Haiku's BHandler, for events: a handler takes the kinds it knows and passes
-// the rest to the next one; the last in the chain reports "not understood".
+// Events by name: a Connection's `events` table. A callback is registered per
+// event kind and called with the payload and its rev; events nobody asked for are
+// dropped (a client subscribes to families, so it may see kinds it ignores).
 import type { EventData, EventName } from '../protocol/events';
 
 export type EventCallback<E extends EventName> = (data: EventData<E>, rev: number) => void;
 
-/** Dispatches events by name; chain handlers with `setNext`. */
+/** Dispatches events to the callbacks registered for their name. */
 export class Handler {
   private readonly table = new Map<string, ((data: unknown, rev: number) => void)[]>();
-  private next: Handler | undefined;
-  private notUnderstood: ((event: string) => void) | undefined;
 
   /** Handles one event kind; returns a function that removes the callback. */
   on<E extends EventName>(event: E, cb: EventCallback<E>): () => void {
@@ -21,24 +20,11 @@ export class Handler {
     };
   }
 
-  setNext(next: Handler | undefined): void {
-    this.next = next;
-  }
-
-  /** Called for events no handler in the chain takes. */
-  onNotUnderstood(cb: (event: string) => void): void {
-    this.notUnderstood = cb;
-  }
-
-  /** Returns true when some handler in the chain took the event. */
+  /** Returns true when some callback took the event. */
   dispatch(event: string, data: unknown, rev: number): boolean {
     const list = this.table.get(event);
-    if (list && list.length > 0) {
-      for (const cb of list) cb(data, rev);
-      return true;
-    }
-    if (this.next) return this.next.dispatch(event, data, rev);
-    this.notUnderstood?.(event);
-    return false;
+    if (!list || list.length === 0) return false;
+    for (const cb of list) cb(data, rev);
+    return true;
   }
 }

@@ -1,6 +1,7 @@
 // Typed errors. Operation errors mirror the runtime contract (session-not-found,
 // pane-not-found, denied, failed); protocol errors name what was wrong with a frame.
 import { z } from 'zod';
+import { PaneFault } from './fault';
 
 export const ErrorCodeSchema = z.enum([
   // operation errors (the pane-runtime contract)
@@ -35,25 +36,7 @@ export const PaneErrorSchema = z.object({
 });
 export type PaneError = z.infer<typeof PaneErrorSchema>;
 
-/** Thrown inside a process; crosses a boundary as a PaneError. */
-export class PaneFault extends Error {
-  readonly code: ErrorCode;
-  readonly reason: string | undefined;
-  readonly subject: string | undefined;
-  constructor(code: ErrorCode, message: string, opts: { reason?: string; subject?: string } = {}) {
-    super(message);
-    this.name = 'PaneFault';
-    this.code = code;
-    this.reason = opts.reason;
-    this.subject = opts.subject;
-  }
-  toError(): PaneError {
-    const e: PaneError = { code: this.code, message: this.message };
-    if (this.reason !== undefined) e.reason = this.reason;
-    if (this.subject !== undefined) e.subject = this.subject;
-    return e;
-  }
-}
+export { PaneFault } from './fault';
 
 export const faults = {
   paneNotFound: (ref: string | number) => new PaneFault('pane-not-found', `pane ${ref} not found`, { subject: String(ref) }),

@@ -31,6 +31,7 @@ export const NewPaneSpecSchema = z.object({
   /** Working directory when no launch spec gives one (default: the neighbour's, else $HOME). */
   cwd: z.string().optional(),
 });
+export type PaneSpec = z.infer<typeof NewPaneSpecSchema>;
 
 export const paneMethods = {
   'pane/list': method({

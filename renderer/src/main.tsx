@@ -5,6 +5,7 @@ import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import { createRoot } from 'react-dom/client';
 import { installAttention } from './attention';
+import { noticeArrived, noticesLoaded, noticeWithdrawn } from './notices';
 import { App } from './components/App';
 import { installKeyRouter } from './keys/keyRouter';
 import { applyFrameCss } from './layout/frame';
@@ -41,6 +42,7 @@ store.subscribe((st, prev) => {
 
 installTerminals();
 installAttention();
+client.setNoticeSink({ arrived: noticeArrived, withdrawn: noticeWithdrawn, loaded: noticesLoaded });
 installKeyRouter();
 void client.start();
 

@@ -37,7 +37,7 @@ export function ensureEndpoint(svc: AgentService, name: string): string {
   // A socket file left by an earlier server (or removed by the agent) is replaced.
   fs.rmSync(file, { force: true });
   const srv = net.createServer((sock) => {
-    new ClientConn(svc.server, new SocketTransport(sock, 'unix'), (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), false);
+    new ClientConn(svc.services, new SocketTransport(sock, 'unix'), (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), false);
   });
   srv.on('error', (e) => svc.store.log(name, `its pane socket ${file} failed: ${e.message}`));
   // Node binds a unix socket synchronously inside listen(): the path exists before the program starts.

@@ -22,7 +22,7 @@ export interface HookEventInfo {
 
 /**
  * A contributor is called for every hook event of every agent; it returns nothing
- * for events it does not care about. Register with `agentsOf(server).addHookContributor`.
+ * for events it does not care about. Register with `services.agents.addHookContributor`.
  */
 export type HookContributor = (ev: HookEventInfo) => HookContribution | undefined | Promise<HookContribution | undefined>;
 

@@ -5,13 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AGENT_SIGNATURE_PREFIX, AgentNameSchema, type AgentApp } from '../../kits/protocol/agent';
 import { PaneFault } from '../../kits/protocol/error';
 import type { AppEntry } from '../../kits/protocol/app';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { findApp } from '../config/appFiles';
-import { configOf } from '../config/configService';
 import type { NewPaneSpec, PaneContributor } from '../model/lifecycle';
 import type { PaneServer } from '../paneServer';
 import type { AgentService } from './service';
@@ -21,6 +19,7 @@ import { makeWorktree } from './worktree';
 import { endpointPath } from './endpoint';
 import { sandboxLaunch } from './sandbox';
 import { httpHookFor } from '../transport/hookListener';
+import { paneEntry, which } from './programs';
 
 /** Names handed to agents created on launch, in order (then name-2, name-3...). */
 const NAMES = ['ada', 'bob', 'cleo', 'dax', 'eve', 'finn', 'gus', 'hal', 'ivy', 'jo', 'kai', 'lu', 'max', 'nia', 'otto', 'pia'];
@@ -44,25 +43,10 @@ function fsNames(svc: AgentService): string[] {
   }
 }
 
-/** Finds a program on PATH (or as given, when it has a slash). */
-export function which(program: string, pathVar: string | undefined): string | null {
-  const ok = (p: string) => {
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return fs.statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (program.includes('/')) return ok(program) ? program : null;
-  for (const dir of (pathVar ?? '').split(':')) if (dir && ok(path.join(dir, program))) return path.join(dir, program);
-  return null;
-}
-
-function appOf(server: PaneServer, id: string | undefined): AppEntry | undefined {
+function appOf(svc: AgentService, id: string | undefined): AppEntry | undefined {
   if (!id) return undefined;
   try {
-    return findApp(configOf(server).apps, id);
+    return findApp(svc.services.config.apps, id);
   } catch {
     return undefined;
   }
@@ -118,7 +102,7 @@ function identityForAgent(svc: AgentService, by: string, spec: NewPaneSpec, app:
   return asked;
 }
 
-export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | undefined): PaneContributor {
+export function agentPaneContributor(lookup: (server: PaneServer) => AgentService | undefined): PaneContributor {
   return {
     spec(server: PaneServer, _session: Session, spec: NewPaneSpec): NewPaneSpec {
       const svc = lookup(server);
@@ -136,7 +120,7 @@ export function agentPaneContributor(lookup: (s: PaneServer) => AgentService | u
         if (sigName !== undefined && svc.store.exists(sigName)) return walled(server, svc, spec, { agent: sigName, agentPane: true });
         return spec;
       }
-      const app = appOf(server, spec.attrs?.app);
+      const app = appOf(svc, spec.attrs?.app);
       const agentApp: Partial<AgentApp> = app?.agent ?? {};
       const launch = spec.launch ? { ...spec.launch, args: [...spec.launch.args] } : undefined;
       const bin = shimDir(svc);
@@ -220,25 +204,6 @@ function walled(server: PaneServer, svc: AgentService, spec: NewPaneSpec, id: { 
   };
 }
 
-/** The `pane` entry point the shims run: dist/pane.mjs beside the bundle (or the repo's, from source). */
-export function paneEntry(svc: AgentService): string | null {
-  if (svc.options.paneBin) return svc.options.paneBin;
-  // This code runs from dist/pane.mjs, a dist/chunks/ chunk, another dist/ entry (start.mjs),
-  // or the sources (server/agents/); a CommonJS bundle has no import.meta.url at all.
-  let here: string | null = null;
-  try {
-    here = path.dirname(fileURLToPath(import.meta.url));
-  } catch {
-    here = null;
-  }
-  const argv1 = process.argv[1] ?? '';
-  const candidates = [
-    /pane\.mjs$/.test(argv1) ? argv1 : '',
-    argv1 ? path.join(path.dirname(argv1), 'pane.mjs') : '',
-    ...(here ? [path.join(here, 'pane.mjs'), path.join(here, '..', 'pane.mjs'), path.join(here, '..', '..', 'dist', 'pane.mjs')] : []),
-  ];
-  return candidates.find((c) => c && fs.existsSync(c)) ?? null;
-}
 
 /** Writes <dataDir>/bin with pane, finger, mail and write shims (once per server); null when no pane entry is found. */
 export function shimDir(svc: AgentService): string | null {
@@ -266,7 +231,7 @@ export function claudeSettingsFile(svc: AgentService): string {
   const command = entry ? `"${process.execPath}" "${entry}" hook` : 'pane hook';
   const events = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'];
   // Claude Code that takes HTTP hooks posts to the server: no process per hook (issue 14).
-  const hook = httpHookFor(svc.server) ?? { type: 'command', command, timeout: 5 };
+  const hook = httpHookFor(svc.services) ?? { type: 'command', command, timeout: 5 };
   const hooks = Object.fromEntries(events.map((e) => [e, [{ ...(e.endsWith('ToolUse') ? { matcher: '*' } : {}), hooks: [hook] }]]));
   const file = path.join(svc.options.dataDir, 'claude-settings.json');
   fs.writeFileSync(file, JSON.stringify({ hooks }, null, 2) + '\n');

@@ -3,7 +3,6 @@
 // that the new file no longer grants are ended, each with a refusal in the
 // agent's log and /pane/log — a right taken away is gone at once, not at the next open.
 import type { ParsedAccess } from './access';
-import { namespaceOf } from '../namespace/state';
 import type { ClientConn } from '../transport/clientConn';
 import { accessChecker } from './accessCheck';
 import type { AgentService } from './service';
@@ -44,7 +43,7 @@ export function recheck(svc: AgentService, name: string, client: ClientConn): vo
     client.attached.delete(n);
     svc.server.publish('client/detached', { client: client.id, name: client.name, pane: n });
   }
-  const ns = namespaceOf(svc.server);
+  const ns = svc.services.namespace;
   for (const f of ns.fidsOf(client.id)) {
     if (!allowed('ns/open', { path: f.path, mode: f.mode })) ns.closeFid(f);
   }

@@ -10,7 +10,7 @@ import type { Access } from '../../kits/protocol/agent';
 import { PaneFault } from '../../kits/protocol/error';
 import type { LaunchSpec } from '../../kits/protocol/model';
 import { ensureEndpoint } from './endpoint';
-import { paneEntry, which } from './panes';
+import { paneEntry, which } from './programs';
 import type { AgentService } from './service';
 
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */

@@ -8,6 +8,7 @@ import { configDir } from '../../kits/node/paths';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneIdentity } from '../model/lifecycle';
 import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
 import { checkPane } from './accessCheck';
 import { AccountStore } from './accounts';
@@ -77,10 +78,13 @@ export class AgentService {
   readonly identity = new Map<number, PaneIdentity>();
   private accessCache = new Map<string, { mtime: number; checkedAt: number; parsed: ParsedAccess }>();
 
+  readonly server: PaneServer;
+
   constructor(
-    readonly server: PaneServer,
+    readonly services: Services,
     readonly options: AgentServiceOptions,
   ) {
+    this.server = services.server;
     this.store = new AccountStore(options.dataDir);
     this.prompts = new PromptLibrary(options.promptsDir === undefined ? path.join(configDir(), 'agents', 'prompts') : options.promptsDir);
   }

@@ -1,23 +1,17 @@
-// Attaches awareness to a server: its handlers (once per process) and one
-// AwarenessService per server. Attach after the agents service, so awareness
+// Attaches awareness to a server: its handlers on the server's dispatcher and one
+// AwarenessService in its services. Attach after the agents service, so awareness
 // joins its hook answers.
-import { registerHandlers } from '../handlers/dispatch';
-import { awarenessHandlers } from '../handlers/awareness';
-import type { PaneServer } from '../paneServer';
-import { AwarenessService, awarenessOf, setAwareness, type AwarenessServiceOptions } from './service';
+import type { HandlerTable } from '../handlers/types';
+import type { Services } from '../services';
+import { AwarenessService, type AwarenessServiceOptions } from './service';
 
-export { AwarenessService, awarenessOf } from './service';
+export { AwarenessService } from './service';
 
-let wired = false;
-
-export function attachAwareness(server: PaneServer, o: AwarenessServiceOptions): AwarenessService {
-  if (!wired) {
-    wired = true;
-    registerHandlers(awarenessHandlers);
-  }
-  const existing = awarenessOf(server);
-  if (existing) return existing;
-  const svc = new AwarenessService(server, o);
-  setAwareness(server, svc);
+/** Starts awareness on a server's services; `handlers` is the awareness family's table (server/handlers/awareness.ts). */
+export function attachAwareness(services: Services, o: AwarenessServiceOptions, handlers: HandlerTable): AwarenessService {
+  if (services.awareness) return services.awareness;
+  const svc = new AwarenessService(services, o);
+  services.awareness = svc;
+  services.dispatcher.register(handlers);
   return svc;
 }

@@ -1,12 +1,12 @@
 // One AwarenessService per server: the engine with its state files, the
 // presenter, and the wiring to the rest of the server — quadrants from pane
 // attrs, agents' panes and states from the agents service, and awareness's
-// contribution to every hook answer. `awarenessOf(server)` is how handlers reach it.
+// contribution to every hook answer. Handlers reach it as ctx.services.awareness.
 import os from 'node:os';
 import path from 'node:path';
-import { agentsOf } from '../agents/index';
 import { pollTargets } from '../config/poller';
 import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import type { Whereabouts } from './agentRecord';
 import { systemClock, type Clock } from './clock';
 import { DEFAULT_CONFIG, type AwarenessConfig } from './config';
@@ -40,10 +40,14 @@ export class AwarenessService {
   private sweepTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
+  readonly server: PaneServer;
+
   constructor(
-    readonly server: PaneServer,
+    readonly services: Services,
     o: AwarenessServiceOptions,
   ) {
+    const server = services.server;
+    this.server = server;
     this.warn = o.warn ?? ((m) => console.error(m));
     this.clock = o.clock ?? systemClock;
     const settingsFile = o.configDir ? path.join(o.configDir, 'awareness.json') : null;
@@ -63,7 +67,7 @@ export class AwarenessService {
       state: loadState(this.store, config.threshold),
       externalStale: (n) => this.paneGone(n),
       externalIdle: (n) => {
-        const st = agentsOf(server)?.runtimes.get(n)?.state;
+        const st = services.agents?.runtimes.get(n)?.state;
         return st === undefined || st === 'exited' ? undefined : st !== 'working';
       },
       onEvent: (e) => {
@@ -79,14 +83,14 @@ export class AwarenessService {
       aw: this.aw,
       panesOf: (n) => this.panesOf(n),
       setExtras: (n, x) => {
-        const svc = agentsOf(server);
+        const svc = services.agents;
         if (svc?.known(n)) svc.setExtras(n, x);
       },
     });
     // The domain map is a dropped-in file like the rest of the config: edits apply live.
     if (domainsFile) this.stops.push(pollTargets([{ path: domainsFile, kind: 'file' }], () => this.aw.setDomainMap(loadDomainMap(domainsFile, this.warn))));
     this.stops.push(server.listen((event, data) => this.onServerEvent(event, data)));
-    const agents = agentsOf(server);
+    const agents = services.agents;
     if (agents) {
       this.stops.push(agents.addHookContributor((ev) => hookContribution(this, ev)));
       this.stops.push(agents.onCopiesRead((name, refs) => void this.aw.acknowledge(name, refs)));
@@ -121,7 +125,7 @@ export class AwarenessService {
 
   /** Messages go to the addressees' mailboxes too; handed over as context, their copies are read. */
   private mailbox(e: AwarenessEvent): void {
-    const agents = agentsOf(this.server);
+    const agents = this.services.agents;
     if (!agents) return;
     if (e.kind === 'message') copyToMailboxes(e.message, this.aw, agents, this.warn);
     else if (e.kind === 'delivered') fileCopiesAsRead(e.agent, e.messages.map((m) => m.id), agents);
@@ -132,19 +136,19 @@ export class AwarenessService {
     const out = new Set<number>();
     const p = this.aw.agent(name)?.pane;
     if (p != null) out.add(p);
-    for (const pr of agentsOf(this.server)?.panesOf(name) ?? []) out.add(pr.pane);
+    for (const pr of this.services.agents?.panesOf(name) ?? []) out.add(pr.pane);
     return [...out].filter((n) => this.server.panes.get(n)?.state === 'running');
   }
 
   quadrantOf(n: number): string | null {
     const p = this.server.panes.get(n);
     if (!p) return null;
-    return p.attrs.quadrant ?? agentsOf(this.server)?.quadrant(p) ?? null;
+    return p.attrs.quadrant ?? this.services.agents?.quadrant(p) ?? null;
   }
 
   /** Where an agent is: its pane (given, or its agent pane), that pane's quadrant, its cwd. */
   whereabouts(name: string, pane?: number | null, cwd?: string): Whereabouts {
-    const n = pane ?? agentsOf(this.server)?.panesOf(name)[0]?.pane ?? null;
+    const n = pane ?? this.services.agents?.panesOf(name)[0]?.pane ?? null;
     const w: Whereabouts = {};
     if (n !== null) {
       w.pane = n;
@@ -166,7 +170,7 @@ export class AwarenessService {
     if (!a || a.pane === null) return false;
     const p = this.server.panes.get(a.pane);
     if (p && p.state !== 'exited') return false;
-    const svc = agentsOf(this.server);
+    const svc = this.services.agents;
     const others = svc?.panesOf(name).some((pr) => this.server.panes.get(pr.pane)?.state === 'running') ?? false;
     const sessions = [...(svc?.runtimes.get(name)?.sessions.values() ?? [])].some((s) => s.pane === null && s.state !== 'exited');
     return !others && !sessions;
@@ -178,20 +182,10 @@ export class AwarenessService {
       const q = attrs.quadrant;
       if (q === undefined) return;
       for (const a of this.aw.all()) if (a.pane === pane && a.quadrant !== q) this.aw.locate(a.name, { quadrant: q });
-      const owner = agentsOf(this.server)?.panes.get(pane)?.agent;
+      const owner = this.services.agents?.panes.get(pane)?.agent;
       if (owner && this.aw.agent(owner) && this.aw.agent(owner)!.quadrant !== q) this.aw.locate(owner, { pane, quadrant: q });
     } else if (event === 'agent/removed') {
       this.aw.end((data as { name: string }).name);
     }
   }
-}
-
-const services = new WeakMap<PaneServer, AwarenessService>();
-
-export function awarenessOf(server: PaneServer): AwarenessService | undefined {
-  return services.get(server);
-}
-
-export function setAwareness(server: PaneServer, svc: AwarenessService): void {
-  services.set(server, svc);
 }

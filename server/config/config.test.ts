@@ -7,8 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
 import type { KeymapState } from '../../kits/protocol/keymap';
 import { harness, until, type Harness } from '../../test/server/harness';
-import { registerHandlers } from '../handlers/dispatch';
-import { configHandlers } from '../handlers/config';
 import { attachConfig } from './configService';
 
 let h: Harness;
@@ -17,11 +15,10 @@ let cfg: string;
 const keymaps: KeymapState[] = [];
 
 beforeAll(async () => {
-  registerHandlers(configHandlers);
   h = await harness();
   cfg = path.join(h.dir, 'config');
   fs.mkdirSync(cfg);
-  attachConfig(h.running.server, { configDir: cfg, appsDir: path.resolve(__dirname, '../../apps') });
+  attachConfig(h.running.services, { configDir: cfg, appsDir: path.resolve(__dirname, '../../apps') });
   c = await h.connect();
   c.events.on('keymap/changed', (k) => void keymaps.push(k));
   await c.call('events/subscribe', { families: ['config'] });

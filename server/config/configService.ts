@@ -8,6 +8,7 @@ import type { KeymapState } from '../../kits/protocol/keymap';
 import type { SettingsState } from '../../kits/protocol/settings';
 import { configDir } from '../../kits/node/paths';
 import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import { builtinAppsDir, loadApps, markInstalled } from './appFiles';
 import { loadKeymap } from './keymapFile';
 import { pollTargets } from './poller';
@@ -83,22 +84,9 @@ export class ConfigService {
   }
 }
 
-const services = new WeakMap<PaneServer, ConfigService>();
-
-/** The server's config service, started on first use (or early, by attachConfig). */
-export function configOf(server: PaneServer): ConfigService {
-  let s = services.get(server);
-  if (!s) {
-    s = new ConfigService(server);
-    services.set(server, s);
-  }
-  return s;
-}
-
-/** Starts watching config for a server now, optionally from given directories (tests). */
-export function attachConfig(server: PaneServer, paths: ConfigPaths = {}): ConfigService {
-  services.get(server)?.stop();
-  const s = new ConfigService(server, paths);
-  services.set(server, s);
+/** Starts watching config for a server now, optionally from given directories (tests); replaces the one running. */
+export function attachConfig(services: Services, paths: ConfigPaths = {}): ConfigService {
+  const s = new ConfigService(services.server, paths);
+  services.config = s;
   return s;
 }

@@ -8,7 +8,7 @@ import type { PaneAck } from '../../kits/protocol/pane';
 import { summarize } from '../agents/access';
 import { checkPane, deny } from '../agents/accessCheck';
 import { handleHook } from '../agents/hooks';
-import { agentOfUser, agentsOf } from '../agents/index';
+import { agentOfUser } from '../agents/index';
 import { deliver, readMail, unreadCount } from '../agents/mailbox';
 import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
@@ -16,13 +16,11 @@ import { removeWorktree } from '../agents/worktree';
 import { pendingLines } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { rects } from '../../kits/layout/tree';
-import { configOf } from '../config/configService';
-import { dispatchInternal } from './registry';
 import type { HandlerContext, HandlerTable } from './types';
 import { MAX_DELIVERY_QUEUE } from '../agents/limits';
 
 function svcOf(ctx: HandlerContext): AgentService {
-  const s = agentsOf(ctx.server);
+  const s = ctx.services.agents;
   if (!s) throw faults.failed('agents are not enabled on this server');
   return s;
 }
@@ -37,7 +35,7 @@ function needAccount(svc: AgentService, name: string): void {
 }
 
 /** The agent this connection acts as, or null for the human. */
-const caller = (ctx: HandlerContext) => agentOfUser(ctx.server, ctx.client.user);
+const caller = (ctx: HandlerContext) => agentOfUser(ctx.services, ctx.client.user);
 
 /**
  * Whether this connection may consume (mark read) `name`'s mail or messages: the agent
@@ -60,7 +58,7 @@ function selfOrHuman(ctx: HandlerContext, name: string | undefined, what: string
 
 /** How an agent pane's app answers a conversation: through `pane write`, or only in its output. */
 function converseOf(ctx: HandlerContext, p: Pane | undefined): 'write' | 'output' {
-  const app = p?.attrs.app ? findApp(configOf(ctx.server).apps, p.attrs.app) : undefined;
+  const app = p?.attrs.app ? findApp(ctx.services.config.apps, p.attrs.app) : undefined;
   return app?.agent?.converse ?? 'write';
 }
 
@@ -207,16 +205,15 @@ export const agentHandlers: HandlerTable = {
     // `pane agent run NAME -- PROGRAM ARGS`: any program as the agent (a shell too), no app file.
     const given = p.program ? { program: p.program[0]!, args: p.program.slice(1), ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
     const appId = given ? '' : (p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : ''));
-    const list = configOf(ctx.server).apps;
+    const list = ctx.services.config.apps;
     const app = given ? undefined : findApp(list, appId || 'demo-agent');
     if (!given && !app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
     const launch = given ?? (app?.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined);
     const target = p.pane !== undefined ? { pane: p.pane } : roomiest(ctx, p.session, p.direction);
     const attrs: Record<string, string> = { ...(app?.attrs ?? {}), ...(app ? { app: app.id } : {}), ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
-    const ack = (await dispatchInternal(
+    const ack = (await ctx.dispatch(
       'pane/split',
       { direction: p.direction ?? 'horizontal', ...target, ...(launch ? { launch } : {}), kind: 'agent', attrs },
-      ctx,
     )) as PaneAck;
     const agent = svc.panes.get(ack.pane)?.agent ?? ctx.server.panes.get(ack.pane)?.attrs.agent ?? '';
     return { ...ack, agent };
@@ -257,15 +254,15 @@ export const agentHandlers: HandlerTable = {
       if (beside && Math.floor((beside.cols * (100 - PEERS_RATIO)) / 100) < PEERS_MIN_COLS) {
         const w = Math.min(PEERS_FLOAT.cols, session.viewport.cols - 2);
         const h = Math.min(PEERS_FLOAT.rows, session.viewport.rows - 2);
-        const r = (await dispatchInternal('float/create', { session: session.id, w, h, x: Math.max(0, Math.floor((session.viewport.cols - w) / 2)), y: Math.max(0, Math.floor((session.viewport.rows - h) / 2)), ...spec }, ctx)) as PaneAck;
+        const r = (await ctx.dispatch('float/create', { session: session.id, w, h, x: Math.max(0, Math.floor((session.viewport.cols - w) / 2)), y: Math.max(0, Math.floor((session.viewport.rows - h) / 2)), ...spec })) as PaneAck;
         return { session: r.session, pane: r.pane, id: r.id };
       }
     }
     if (p.view === 'write' || p.view === 'peers') {
       const where = anchor ? { pane: anchor.n } : {};
-      return (await dispatchInternal('pane/split', { ...where, direction: p.view === 'write' ? 'vertical' : 'horizontal', ratio: PEERS_RATIO, ...spec }, ctx)) as PaneAck;
+      return (await ctx.dispatch('pane/split', { ...where, direction: p.view === 'write' ? 'vertical' : 'horizontal', ratio: PEERS_RATIO, ...spec })) as PaneAck;
     }
-    const r = (await dispatchInternal('float/create', { ...(anchor ? { session: anchor.session } : {}), ...spec }, ctx)) as PaneAck;
+    const r = (await ctx.dispatch('float/create', { ...(anchor ? { session: anchor.session } : {}), ...spec })) as PaneAck;
     return { session: r.session, pane: r.pane, id: r.id };
   },
 

@@ -6,18 +6,18 @@ import type { AgentView, Claim } from '../../kits/protocol/awareness';
 import { agentOfUser } from '../agents/index';
 import { mayConsume } from './agents';
 import { claimWarning } from '../awareness/context';
-import { awarenessOf, type AwarenessService } from '../awareness/service';
+import type { AwarenessService } from '../awareness/service';
 import type { HandlerContext, HandlerTable } from './types';
 
 function svcOf(ctx: HandlerContext): AwarenessService {
-  const s = awarenessOf(ctx.server);
+  const s = ctx.services.awareness;
   if (!s) throw faults.failed('awareness is not enabled on this server');
   return s;
 }
 
 /** The agent a request speaks for: the calling agent itself, or the one a person names. */
 function actor(ctx: HandlerContext, asked: string | undefined, what: string): string {
-  const me = agentOfUser(ctx.server, ctx.client.user);
+  const me = agentOfUser(ctx.services, ctx.client.user);
   if (me !== null) {
     if (asked !== undefined && asked !== me) throw faults.denied(`agent ${me} may ${what} only for itself, not for ${asked}`);
     return me;
@@ -27,7 +27,7 @@ function actor(ctx: HandlerContext, asked: string | undefined, what: string): st
 }
 
 /** Claims and messages: the calling agent, else the named agent, else the person. */
-const holder = (ctx: HandlerContext, asked: string | undefined) => agentOfUser(ctx.server, ctx.client.user) ?? asked ?? ctx.client.user;
+const holder = (ctx: HandlerContext, asked: string | undefined) => agentOfUser(ctx.services, ctx.client.user) ?? asked ?? ctx.client.user;
 
 function known(svc: AwarenessService, name: string) {
   const a = svc.aw.agent(name);
@@ -86,7 +86,7 @@ export const awarenessHandlers: HandlerTable = {
     const svc = svcOf(ctx);
     const who = holder(ctx, p.agent);
     // Forcing another's claim is for a person clearing up after an agent; an agent contests instead.
-    if (p.force && agentOfUser(ctx.server, ctx.client.user) !== null) throw faults.denied('an agent may not force-release another’s claim; contest it (claim with contest) instead');
+    if (p.force && agentOfUser(ctx.services, ctx.client.user) !== null) throw faults.denied('an agent may not force-release another’s claim; contest it (claim with contest) instead');
     return { released: svc.aw.release(who, p.resource, { ...(p.kind ? { kind: p.kind } : {}), ...(p.cwd ? { cwd: p.cwd } : {}), force: p.force }) };
   },
 
@@ -134,7 +134,7 @@ export const awarenessHandlers: HandlerTable = {
 
   'awareness/handoff': (p, ctx) => {
     const svc = svcOf(ctx);
-    const me = agentOfUser(ctx.server, ctx.client.user);
+    const me = agentOfUser(ctx.services, ctx.client.user);
     if (me !== null && me !== p.from) throw faults.denied(`agent ${me} may hand off only its own work, not ${p.from}’s`);
     known(svc, p.from);
     return svc.aw.handoff(p.from, p.to, p.send)!;

@@ -4,25 +4,23 @@ import { PaneFault } from '../../kits/protocol/error';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { installHint } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
-import { configOf } from '../config/configService';
-import { dispatchInternal } from './registry';
 import type { HandlerTable } from './types';
 
 export const configHandlers: HandlerTable = {
-  'keymap/get': (_p, { server }) => configOf(server).keymap,
+  'keymap/get': (_p, { services }) => services.config.keymap,
 
-  'settings/get': (_p, { server }) => configOf(server).settings,
+  'settings/get': (_p, { services }) => services.config.settings,
 
-  'apps/list': (_p, { server }) => configOf(server).recheckInstalled(),
+  'apps/list': (_p, { services }) => services.config.recheckInstalled(),
 
   'apps/launch': async (p, ctx) => {
-    const list = configOf(ctx.server).apps;
+    const list = ctx.services.config.apps;
     const app = findApp(list, p.app);
     if (!app) {
       const known = list.apps.map((a) => a.id).join(', ') || 'none';
       throw new PaneFault('failed', `no app "${p.app}" (known: ${known})`, { reason: 'no such app', subject: p.app });
     }
-    if (app.installed === false && configOf(ctx.server).recheckInstalled().apps.find((a) => a.id === app.id)?.installed === false) {
+    if (app.installed === false && ctx.services.config.recheckInstalled().apps.find((a) => a.id === app.id)?.installed === false) {
       throw new PaneFault('failed', `${app.name} is not installed (${app.launch?.program} is not on PATH): ${installHint(app)}`, { reason: 'not installed', subject: app.id });
     }
     const launch = app.launch ? { ...app.launch, ...(app.launch.cwd === undefined && p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
@@ -40,13 +38,13 @@ export const configHandlers: HandlerTable = {
     let ack: PaneAck;
     if (app.placement === 'float' || anchorFloats) {
       const session = anchor?.session ?? p.session;
-      const r = (await dispatchInternal('float/create', { ...(session !== undefined ? { session } : {}), ...spec }, ctx)) as PaneAck;
+      const r = (await ctx.dispatch('float/create', { ...(session !== undefined ? { session } : {}), ...spec })) as PaneAck;
       ack = { session: r.session, pane: r.pane, id: r.id };
     } else {
       const target = p.pane !== undefined ? { pane: p.pane } : p.session !== undefined ? { session: p.session } : {};
-      ack = (await dispatchInternal('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec }, ctx)) as PaneAck;
+      ack = (await ctx.dispatch('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec })) as PaneAck;
     }
-    if (app.tag) await dispatchInternal('pane/tag', { pane: ack.pane, user: app.tag }, ctx);
+    if (app.tag) await ctx.dispatch('pane/tag', { pane: ack.pane, user: app.tag });
     return ack;
   },
 };

@@ -1,5 +1,5 @@
-// Registers every built-in family's handler table; the dispatch path itself is
-// in registry.ts. Later families (agents, awareness) register themselves.
+// The built-in families' handler tables, in one list for startServer to register
+// on its Dispatcher (registry.ts); agents and awareness add theirs when attached.
 import { clientHandlers } from './client';
 import { floatingHandlers } from './floating';
 import { namespaceHandlers } from './namespace';
@@ -7,10 +7,6 @@ import { paneHandlers } from './pane';
 import { ptyHandlers } from './pty';
 import { sessionHandlers } from './session';
 import { configHandlers } from './config';
-import { registerHandlers } from './registry';
 import type { HandlerTable } from './types';
 
-export { describeIssues, dispatchInternal, registerHandlers } from './registry';
-
-const tables: HandlerTable[] = [sessionHandlers, paneHandlers, floatingHandlers, ptyHandlers, clientHandlers, namespaceHandlers, configHandlers];
-for (const t of tables) registerHandlers(t);
+export const builtinHandlers: readonly HandlerTable[] = [sessionHandlers, paneHandlers, floatingHandlers, ptyHandlers, clientHandlers, namespaceHandlers, configHandlers];

@@ -2,6 +2,7 @@
 // attrs, command execution and direct input.
 import { faults } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
+import type { Params } from '../../kits/protocol/index';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
@@ -12,8 +13,6 @@ import { cascadeRect, movedRect, resizedRect } from '../../kits/layout/floats';
 import { parseCommandLine } from '../model/commandLine';
 import { relayout } from '../model/relayout';
 import type { PaneServer } from '../paneServer';
-import { dispatchInternal } from './registry';
-import { interceptorOf } from '../namespace/intercept';
 import type { HandlerContext, HandlerTable } from './types';
 
 /** Stands for a pane not yet created when sizing it before it exists (pane numbers start at 1). */
@@ -240,7 +239,7 @@ export const paneHandlers: HandlerTable = {
     // acme's event interception: a reader holding /pane/<n>/event open read-write
     // gets the line instead, and writes back the ones it wants done by default
     // (server/namespace/paneFiles.ts calls execDefault for those).
-    const interceptor = interceptorOf(ctx.server, pane.n);
+    const interceptor = ctx.services.namespace.interceptorOf(pane.n);
     if (interceptor) {
       interceptor.offer(p.line.trim(), p.origin ?? 'protocol', ctx.client.user);
       return { pane: pane.n, done: true, output: `handed to the reader of /pane/${pane.n}/event` };
@@ -264,7 +263,7 @@ export async function execDefault(ctx: HandlerContext, pane: Pane, line: string,
   if (!parsed.ok && parsed.unknownWord && fallback === 'shell') return runInErrorsPane(ctx, pane, line.trim(), origin, by);
   if (!parsed.ok) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
   ctx.server.publish('pane/executed', { pane: pane.n, line: line.trim(), origin, by });
-  await dispatchInternal(parsed.request.method, parsed.request.params, ctx);
+  await ctx.dispatch(parsed.request.method, parsed.request.params);
   return { pane: pane.n, done: true };
 }
 
@@ -292,8 +291,8 @@ async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, or
     };
     const ack = (
       tiled
-        ? await dispatchInternal('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec }, ctx)
-        : await dispatchInternal('float/create', { session: s.id, ...spec }, ctx)
+        ? await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec })
+        : await ctx.dispatch('float/create', { session: s.id, ...spec })
     ) as { pane: number };
     errors = server.pane(ack.pane);
     setFocus(server, s, pane.n);
@@ -303,19 +302,8 @@ async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, or
   return { pane: pane.n, done: true, output: `ran "${line}" in ${pane.cwd}; output in +Errors (pane ${errors.n})` };
 }
 
-type SplitParams = {
-  pane?: string | number | undefined;
-  session?: string | undefined;
-  direction: 'horizontal' | 'vertical';
-  ratio: number;
-  launch?: { program: string; args: string[]; cwd?: string | undefined; env?: Record<string, string> | undefined } | undefined;
-  name?: string | undefined;
-  signature?: string | undefined;
-  kind?: 'terminal' | 'text' | 'widgets' | 'agent' | undefined;
-  owner?: string | undefined;
-  attrs?: Record<string, string> | undefined;
-  cwd?: string | undefined;
-};
+/** pane/split's params as its schema gives them (pane/launch's are the same with launch required). */
+type SplitParams = Params<'pane/split'>;
 
 function split(server: PaneServer, p: SplitParams, creator: string) {
   const s = p.pane === undefined ? server.session(p.session) : server.sessionOf(server.pane(p.pane));

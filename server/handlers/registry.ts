@@ -1,17 +1,10 @@
 // The one dispatch path: validate params with the method's schema, check the
 // capability, run the family handler. Protocol clients, ctl writes and tag clicks
 // all come through here, so every view gets the same checks and typed errors.
-// Handler files import this module (never dispatch.ts), so there is no import cycle.
+// One Dispatcher per server, built by startServer and handed to every connection.
 import { PaneFault } from '../../kits/protocol/error';
 import { capabilityOf, isMethodName, methods, type MethodName } from '../../kits/protocol/index';
 import type { HandlerContext, HandlerFn, HandlerTable } from './types';
-
-const table = new Map<string, HandlerFn<MethodName>>();
-
-/** Adds a family's handlers (later issues register theirs: namespace, agents...). */
-export function registerHandlers(t: HandlerTable): void {
-  for (const [name, fn] of Object.entries(t)) table.set(name, fn as HandlerFn<MethodName>);
-}
 
 /** A zod issue as one line naming the field: "ratio: expected number, received string". */
 export function describeIssues(method: string, issues: { path: PropertyKey[]; message: string }[]): string {
@@ -22,19 +15,29 @@ export function describeIssues(method: string, issues: { path: PropertyKey[]; me
   return `invalid params for ${method}: ${where}: ${first.message}${more}`;
 }
 
-/** Runs one request; returns its result or throws a PaneFault. May return synchronously. */
-export function dispatchInternal(method: string, rawParams: unknown, ctx: HandlerContext): unknown {
-  if (!isMethodName(method) || method === 'hello') {
-    throw new PaneFault('unknown-method', method === 'hello' ? 'hello was already done on this connection' : `unknown method "${method}"`, { subject: method });
+export class Dispatcher {
+  private readonly table = new Map<string, HandlerFn<MethodName>>();
+
+  /** Adds a family's handlers (the built-in families, then agents and awareness). */
+  register(t: HandlerTable): this {
+    for (const [name, fn] of Object.entries(t)) this.table.set(name, fn as HandlerFn<MethodName>);
+    return this;
   }
-  const cap = capabilityOf(method);
-  if (!ctx.client.capabilities.has(cap)) {
-    throw new PaneFault('denied', `denied: ${method} needs the ${cap} capability, which this client was not granted`, { reason: `needs ${cap}`, subject: method });
+
+  /** Runs one request; returns its result or throws a PaneFault. May return synchronously. */
+  dispatch(method: string, rawParams: unknown, ctx: HandlerContext): unknown {
+    if (!isMethodName(method) || method === 'hello') {
+      throw new PaneFault('unknown-method', method === 'hello' ? 'hello was already done on this connection' : `unknown method "${method}"`, { subject: method });
+    }
+    const cap = capabilityOf(method);
+    if (!ctx.client.capabilities.has(cap)) {
+      throw new PaneFault('denied', `denied: ${method} needs the ${cap} capability, which this client was not granted`, { reason: `needs ${cap}`, subject: method });
+    }
+    const fn = this.table.get(method);
+    if (!fn) throw new PaneFault('unknown-method', `method "${method}" has no handler on this server`, { subject: method });
+    const parsed = methods[method].params.safeParse(rawParams ?? {});
+    if (!parsed.success) throw new PaneFault('bad-request', describeIssues(method, parsed.error.issues), { subject: method });
+    ctx.client.checkAccess?.(method, parsed.data);
+    return fn(parsed.data as never, ctx);
   }
-  const fn = table.get(method);
-  if (!fn) throw new PaneFault('unknown-method', `method "${method}" has no handler on this server`, { subject: method });
-  const parsed = methods[method].params.safeParse(rawParams ?? {});
-  if (!parsed.success) throw new PaneFault('bad-request', describeIssues(method, parsed.error.issues), { subject: method });
-  ctx.client.checkAccess?.(method, parsed.data);
-  return fn(parsed.data as never, ctx);
 }

@@ -1,25 +1,25 @@
 // state/*: the snapshot generations the daemon keeps, a snapshot on demand, and going
 // back to one (its sessions recreated beside the current ones, so nothing live is lost).
 import { faults } from '../../kits/protocol/error';
-import { persistenceOf, type Persistence } from '../persist/service';
+import type { Persistence } from '../persist/service';
 import { resurrect } from '../persist/resurrect';
-import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import type { HandlerTable } from './types';
 
-function need(server: PaneServer): Persistence {
-  const p = persistenceOf(server);
+function need(services: Services): Persistence {
+  const p = services.persistence;
   if (!p) throw faults.failed('this server keeps no state: the daemon (`npm start`, `pane start`) does, and `pane serve --state DIR`');
   return p;
 }
 
 export const stateHandlers: HandlerTable = {
-  'state/generations': (_p, { server }) => {
-    const p = persistenceOf(server);
+  'state/generations': (_p, { services }) => {
+    const p = services.persistence;
     return { dir: p?.dir ?? null, generations: p?.store.list() ?? [] };
   },
-  'state/save': async (_p, { server }) => need(server).snapshot(),
-  'state/restore': async (params, { server }) => {
-    const p = need(server);
+  'state/save': async (_p, { services }) => need(services).snapshot(),
+  'state/restore': async (params, { services }) => {
+    const p = need(services);
     const gens = p.store.list();
     const pick =
       params.gen !== undefined
@@ -38,7 +38,7 @@ export const stateHandlers: HandlerTable = {
       throw faults.failed((e as Error).message);
     }
     if (!read) throw faults.failed(`generation ${pick.gen} is damaged and was set aside; pick another (pane restore --list)`);
-    const sessions = await resurrect(server, read.state, { dir: p.dir, config: p.config, keepIds: false }, p.warn);
+    const sessions = await resurrect(services, read.state, { dir: p.dir, config: p.config, keepIds: false }, p.warn);
     return { gen: pick.gen, sessions: sessions.map((s) => ({ session: s.id, name: s.name })) };
   },
 };

@@ -1,12 +1,18 @@
 // The shape of a handler table: one file per message family maps method names
-// to functions (acme's dispatch table, not a long switch).
+// to functions (acme's dispatch table, not a long switch), and the context each
+// handler is handed: the state, the caller, the server's services and its dispatcher.
 import type { MethodName, Params, Result } from '../../kits/protocol/index';
 import type { ClientConn } from '../transport/clientConn';
 import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 
 export interface HandlerContext {
   server: PaneServer;
   client: ClientConn;
+  /** The services registered on this server (namespace, config, agents, awareness). */
+  services: Services;
+  /** Runs another request through this server's dispatcher, as the same client. */
+  dispatch(method: string, params: unknown): unknown;
 }
 
 export type HandlerFn<M extends MethodName> = (params: Params<M>, ctx: HandlerContext) => Result<M> | Promise<Result<M>>;

@@ -4,7 +4,8 @@ import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
 import { faults } from '../../kits/protocol/error';
-import type { BodyKind, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import type { PaneSpec } from '../../kits/protocol/pane';
 import { Terminal } from '../pty/terminal';
 import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
@@ -13,14 +14,8 @@ import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, report
 import { leaves, removeLeaf } from '../../kits/layout/tree';
 import { tagWords, vocabularyFor } from './vocabulary';
 
-export interface NewPaneSpec {
-  launch?: LaunchSpec | undefined;
-  name?: string | undefined;
-  signature?: string | undefined;
-  kind?: BodyKind | undefined;
-  owner?: string | undefined;
-  attrs?: Record<string, string> | undefined;
-  cwd?: string | undefined;
+/** A new pane as a request describes it (NewPaneSpecSchema), plus what only the server sets. */
+export interface NewPaneSpec extends PaneSpec {
   /** Server-internal: the user of the connection that asked for the pane (never read from a request). */
   creator?: string | undefined;
   /** Server-internal: whose identity the pane's programs carry, decided by a contributor's `spec`. */
@@ -49,12 +44,11 @@ export interface PaneContributor {
   /** Told once the model entry exists and before its program starts (records server-side facts about it). */
   created?(server: PaneServer, pane: Pane, spec: NewPaneSpec): void;
 }
-export const paneContributors: PaneContributor[] = [];
 
 /** Creates the pane's model entry and starts its program; the caller places it in a layout. */
 export function createPane(server: PaneServer, session: Session, given: NewPaneSpec, size: { cols: number; rows: number }): Pane {
   let spec = given;
-  for (const c of paneContributors) spec = c.spec?.(server, session, spec) ?? spec;
+  for (const c of server.paneContributors) spec = c.spec?.(server, session, spec) ?? spec;
   const kind = spec.kind ?? 'terminal';
   if ((kind === 'terminal' || kind === 'agent') && server.terminals.size >= server.maxTerminals) {
     // Each terminal holds a PTY, a process, a ring and a screen model (tens of MB when
@@ -89,7 +83,7 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
     createdAt: Date.now(),
   };
   server.panes.set(n, pane);
-  for (const c of paneContributors) c.created?.(server, pane, spec);
+  for (const c of server.paneContributors) c.created?.(server, pane, spec);
   if (kind === 'terminal' || kind === 'agent') {
     trackPane(server, pane, spec.name === undefined);
     try {
@@ -136,7 +130,7 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     TERM: 'xterm-256color',
     COLORTERM: 'truecolor',
   };
-  for (const c of paneContributors) Object.assign(env, c.env?.(server, pane, env));
+  for (const c of server.paneContributors) Object.assign(env, c.env?.(server, pane, env));
   // The shell as given, plus pane's integration (OSC 7); pane.launch keeps the argv the user asked for.
   const run = integrate(launch, env);
   const term = new Terminal({

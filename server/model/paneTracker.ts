@@ -24,7 +24,8 @@ export function isShell(program: string): boolean {
   return SHELLS.has(path.basename(program).replace(/^-/, ''));
 }
 
-interface Track {
+/** What is followed of one terminal pane (PaneServer.tracks holds one per pane). */
+export interface Track {
   /** The tag name follows the foreground; off once someone names the pane. */
   autoName: boolean;
   /** The program reported its cwd (OSC 7) since it started: /proc is not consulted then. */
@@ -34,24 +35,20 @@ interface Track {
   timer: NodeJS.Timeout | null;
 }
 
-const tracks = new WeakMap<PaneServer, Map<number, Track>>();
-
 function trackOf(server: PaneServer, n: number): Track | undefined {
-  return tracks.get(server)?.get(n);
+  return server.tracks.get(n);
 }
 
 /** Starts tracking a new terminal pane; `autoName` when no name was given for it. */
 export function trackPane(server: PaneServer, pane: Pane, autoName: boolean): void {
-  let m = tracks.get(server);
-  if (!m) tracks.set(server, (m = new Map()));
-  m.set(pane.n, { autoName, osc7: false, titles: new Map(), timer: null });
+  server.tracks.set(pane.n, { autoName, osc7: false, titles: new Map(), timer: null });
   if (autoName && isShell(pane.launch?.program ?? '')) pane.tag = { ...pane.tag, name: dirName(server, pane.cwd) };
 }
 
 export function forgetPane(server: PaneServer, n: number): void {
   const t = trackOf(server, n);
   if (t?.timer) clearTimeout(t.timer);
-  tracks.get(server)?.delete(n);
+  server.tracks.delete(n);
 }
 
 /** Someone named the pane (pane/tag name): the name stays theirs. */

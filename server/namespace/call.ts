@@ -1,16 +1,13 @@
 // How namespace files reach the state: every read and write is a protocol
-// request through dispatchInternal, with the caller's own client, so a file gets
+// request through the server's dispatcher (ctx.dispatch), with the caller's own client, so a file gets
 // exactly the validation, capability checks and typed errors of the protocol.
 import { PaneFault } from '../../kits/protocol/error';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
 import type { Pane } from '../../kits/protocol/model';
-import { dispatchInternal } from '../handlers/dispatch';
-// After dispatch: pane.ts and dispatch.ts import each other, and dispatch must load first.
-export { execDefault } from '../handlers/pane';
 import type { Call } from './types';
 
 export async function rpc<M extends MethodName>(c: Call, method: M, params: ParamsIn<M>): Promise<Result<M>> {
-  return (await dispatchInternal(method, params, c.ctx)) as Result<M>;
+  return (await c.ctx.dispatch(method, params)) as Result<M>;
 }
 
 /** The rectangle the server lays a pane out in, if it is visible. */

@@ -4,8 +4,8 @@
 import { PaneFault } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
 import { parseCommandLine } from '../model/commandLine';
-import { interceptorOf } from './intercept';
-import { atLine, execDefault, nsFaults, rectOf, rpc, writtenLines, writtenText } from './call';
+import { execDefault } from '../handlers/pane';
+import { atLine, nsFaults, rectOf, rpc, writtenLines, writtenText } from './call';
 import { attrsText, COMPUTED_ATTRS, commandsText, ctlLine, tagLine } from './lines';
 import { TEXT_MAX } from './state';
 import type { Call, Target, WriteOutcome } from './types';
@@ -94,7 +94,7 @@ export async function ctlWrite(c: Call, t: Target, data: Buffer): Promise<WriteO
 
 export async function runCtl(c: Call, path: string, p: Pane, lines: string[]): Promise<WriteOutcome> {
   if (lines.length === 0) throw nsFaults.bad(path, 'empty write: give a command, e.g. zoom (the words are in commands)');
-  if (!interceptorOf(c.ns.server, p.n)) {
+  if (!c.ns.interceptorOf(p.n)) {
     lines.forEach((line, i) => {
       const r = parseCommandLine(p, line);
       if (!r.ok) throw atLine(new PaneFault('bad-request', r.message), path, i, line);

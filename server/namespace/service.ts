@@ -4,9 +4,7 @@
 import type { NsEntry, NsStat } from '../../kits/protocol/namespace';
 import type { HandlerContext } from '../handlers/types';
 import { nsFaults } from './call';
-import { interceptorOf, setInterceptor } from './intercept';
 import { resolve, normalize, type Resolved } from './resolve';
-import { namespaceOf } from './state';
 import type { Call, Fid, WriteOutcome } from './types';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -30,11 +28,11 @@ export function cutAtCharacter(buf: Buffer, start: number, end: number): number 
 }
 
 function call(ctx: HandlerContext, fid?: Fid): Call {
-  return { ns: namespaceOf(ctx.server), ctx, ...(fid ? { fid } : {}) };
+  return { ns: ctx.services.namespace, ctx, ...(fid ? { fid } : {}) };
 }
 
 function handle(ctx: HandlerContext, id: number, path: string): Fid {
-  const f = namespaceOf(ctx.server).fid(ctx.client.id, id);
+  const f = ctx.services.namespace.fid(ctx.client.id, id);
   if (!f) throw nsFaults.bad(path, `no open handle ${id} on this connection (closed, or never opened)`);
   if (f.path !== normalize(path)) throw nsFaults.bad(path, `handle ${id} is open on ${f.path}, not ${normalize(path)}`);
   return f;
@@ -80,7 +78,7 @@ export async function nsOpen(ctx: HandlerContext, path: string, mode: 'r' | 'w' 
     if (!ctx.client.capabilities.has('write')) throw nsFaults.notPermitted(target.path, 'opening for writing needs the write capability');
   }
   const intercept = row.path === '/<n>/event' && mode === 'rw' ? target.pane!.n : undefined;
-  if (intercept !== undefined && interceptorOf(ctx.server, intercept)) {
+  if (intercept !== undefined && c.ns.interceptorOf(intercept)) {
     throw nsFaults.busy(target.path, `pane ${intercept}’s executions are already intercepted by another reader; open it read-only to watch`);
   }
   const feed = row.feed?.(c, target);
@@ -93,12 +91,12 @@ export async function nsOpen(ctx: HandlerContext, path: string, mode: 'r' | 'w' 
     ...(feed ? { reader: feed.subscribe() } : {}),
     ...(intercept !== undefined ? { intercepting: intercept } : {}),
   });
-  if (intercept !== undefined) setInterceptor(ctx.server, intercept, { offer: (line, origin, by) => void c.ns.offer(intercept, { line, origin, by }) });
+  if (intercept !== undefined) c.ns.setInterceptor(intercept, { offer: (line, origin, by) => void c.ns.offer(intercept, { line, origin, by }) });
   return { fid: fid.id, path: fid.path, stream: row.stream === true, size: feed?.size ?? 0 };
 }
 
 export function nsClose(ctx: HandlerContext, id: number) {
-  const ns = namespaceOf(ctx.server);
+  const ns = ctx.services.namespace;
   const f = ns.fid(ctx.client.id, id);
   if (!f) throw nsFaults.bad(`fid ${id}`, `no open handle ${id} on this connection`);
   ns.closeFid(f);

@@ -6,7 +6,7 @@ import { PaneFault } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
 import { Feed } from './feed';
-import { setInterceptor } from './intercept';
+import type { Interceptor } from './intercept';
 import { field, tagLine } from './lines';
 import type { Fid } from './types';
 
@@ -52,10 +52,21 @@ export class Namespace {
   private readonly focus = new Map<string, { focused: number | null; zoomed: number | null }>();
   private readonly fids = new Map<string, Map<number, Fid>>();
   private nextFid = 1;
+  /** Who intercepts each pane's executions: the reader holding its event file open read-write. */
+  private readonly interceptors = new Map<number, Interceptor>();
 
   constructor(readonly server: PaneServer) {
     for (const p of server.panes.values()) this.remember(p);
     server.listen((event, data) => this.observe(event, data as Record<string, unknown>));
+  }
+
+  interceptorOf(pane: number): Interceptor | undefined {
+    return this.interceptors.get(pane);
+  }
+
+  setInterceptor(pane: number, i: Interceptor | null): void {
+    if (i === null) this.interceptors.delete(pane);
+    else this.interceptors.set(pane, i);
   }
 
   // ---- feeds ----------------------------------------------------------------
@@ -112,7 +123,7 @@ export class Namespace {
   closeFid(f: Fid): void {
     this.fids.get(f.client)?.delete(f.id);
     f.reader?.close();
-    if (f.intercepting !== undefined) setInterceptor(this.server, f.intercepting, null);
+    if (f.intercepting !== undefined) this.setInterceptor(f.intercepting, null);
   }
 
   /** The handles a connection holds open (access re-checks walk them). */
@@ -258,15 +269,6 @@ export class Namespace {
     this.texts.delete(n);
     this.bodies.delete(n);
     this.offers.delete(n);
-    setInterceptor(this.server, n, null);
+    this.setInterceptor(n, null);
   }
-}
-
-const spaces = new WeakMap<PaneServer, Namespace>();
-
-/** The namespace of a server, made on first use (startServer makes it at start so the log misses nothing). */
-export function namespaceOf(server: PaneServer): Namespace {
-  let ns = spaces.get(server);
-  if (!ns) spaces.set(server, (ns = new Namespace(server)));
-  return ns;
 }

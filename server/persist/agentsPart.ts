@@ -1,7 +1,6 @@
 // The agents' live state as a persisted part: each agent's state, last prompt, topics,
 // hook sessions (whose ids are what `claude --resume` takes) and mail waiting to be typed.
 import { SavedAgentsSchema, type SavedAgents } from '../../kits/protocol/snapshot';
-import { agentsOf } from '../agents/index';
 import type { PersistPart } from './parts';
 
 /** Ids pane makes up when a hook carries none: nothing an agent CLI could resume. */
@@ -10,8 +9,8 @@ const SYNTHETIC_SESSION = /^(?:pane|agent)-/;
 export const agentsPart: PersistPart = {
   family: 'agents',
   families: ['agent', 'awareness'],
-  save(server): SavedAgents {
-    const svc = agentsOf(server);
+  save(services): SavedAgents {
+    const svc = services.agents;
     if (!svc) return { agents: [], hookSessions: {} };
     return {
       agents: [...svc.runtimes.values()].map((r) => ({
@@ -27,8 +26,8 @@ export const agentsPart: PersistPart = {
       hookSessions: Object.fromEntries(svc.hookSessions),
     };
   },
-  load(server, saved) {
-    const svc = agentsOf(server);
+  load(services, saved) {
+    const svc = services.agents;
     const r = SavedAgentsSchema.safeParse(saved);
     if (!svc || !r.success) return;
     for (const a of r.data.agents) {
@@ -38,9 +37,9 @@ export const agentsPart: PersistPart = {
     }
     for (const [id, name] of Object.entries(r.data.hookSessions)) svc.hookSessions.set(id, name);
   },
-  resumeOf(server, pane) {
+  resumeOf(services, pane) {
     const name = pane.attrs.agent;
-    const rt = name ? agentsOf(server)?.runtimes.get(name) : undefined;
+    const rt = name ? services.agents?.runtimes.get(name) : undefined;
     if (!rt || !name) return undefined;
     const mine = [...rt.sessions.values()].filter((s) => s.pane === pane.n && !SYNTHETIC_SESSION.test(s.id)).sort((a, b) => b.since - a.since);
     return mine[0] ? { agent: name, session: mine[0].id } : undefined;

@@ -9,14 +9,14 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { LayoutNode, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol/snapshot';
-import { which } from '../agents/panes';
+import { which } from '../agents/programs';
 import { findApp } from '../config/appFiles';
-import { configOf } from '../config/configService';
 import { makeSession } from '../handlers/session';
 import { leaves } from '../../kits/layout/tree';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
 import { relayout } from '../model/relayout';
 import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
 
 export interface ResurrectOptions {
@@ -61,7 +61,8 @@ interface Plan {
 }
 
 /** Decides what a saved pane runs now, and what the pane says about it. */
-export function planPane(server: PaneServer, p: SavedPane, cfg: DurabilityConfig): Plan {
+export function planPane(services: Services, p: SavedPane, cfg: DurabilityConfig): Plan {
+  const server = services.server;
   const home = server.env.HOME ?? os.homedir();
   const base: NewPaneSpec = { name: p.tag.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: { ...p.attrs } };
   const shellHere = (cwd: string): Plan => ({ spec: { ...base, cwd, kind: p.kind === 'agent' ? 'terminal' : p.kind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: p.launch, notices: [], waiting: false });
@@ -82,7 +83,7 @@ export function planPane(server: PaneServer, p: SavedPane, cfg: DurabilityConfig
     return plan;
   }
   if (p.kind === 'agent') {
-    const resumed = resumeLaunch(server, p, launch);
+    const resumed = resumeLaunch(services, p, launch);
     return { spec: { ...base, launch: resumed.launch }, record: resumed.launch, notices: resumed.notice ? [resumed.notice] : [], waiting: false };
   }
   if (cfg.restartAtOnce.includes(path.basename(launch.program))) return { spec: { ...base, launch }, record: launch, notices: [], waiting: false };
@@ -91,11 +92,11 @@ export function planPane(server: PaneServer, p: SavedPane, cfg: DurabilityConfig
 }
 
 /** An agent's launch with its app's resume arguments and the recorded session id, or a fresh start saying so. */
-function resumeLaunch(server: PaneServer, p: SavedPane, launch: LaunchSpec): { launch: LaunchSpec; notice?: string } {
+function resumeLaunch(services: Services, p: SavedPane, launch: LaunchSpec): { launch: LaunchSpec; notice?: string } {
   const appId = p.attrs.app;
   let resume: { args: string[] } | undefined;
   try {
-    resume = appId ? findApp(configOf(server).apps, appId)?.resume : undefined;
+    resume = appId ? findApp(services.config.apps, appId)?.resume : undefined;
   } catch {
     resume = undefined;
   }
@@ -117,7 +118,8 @@ function stripResume(args: string[], resume: string[] | undefined): string[] {
 export const argvText = (l: LaunchSpec) => [l.program, ...l.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 
 /** Recreates every session of `state`; returns them in order. Failures of one pane are said in its place, never fatal. */
-export async function resurrect(server: PaneServer, state: StateFile, o: ResurrectOptions, warn: (m: string) => void): Promise<Session[]> {
+export async function resurrect(services: Services, state: StateFile, o: ResurrectOptions, warn: (m: string) => void): Promise<Session[]> {
+  const server = services.server;
   const histories = new Map<number, Buffer | null>();
   await Promise.all(state.panes.map(async (p) => histories.set(p.n, await readHistory(o.dir, p, warn))));
   const byN = new Map(state.panes.map((p) => [p.n, p]));
@@ -147,7 +149,7 @@ export async function resurrect(server: PaneServer, state: StateFile, o: Resurre
   if (order) plans.sort((a, b) => a.saved.n - b.saved.n);
   for (const { saved, session } of plans) {
     if (order) server.reserveN(saved.n);
-    created.set(saved.n, startPane(server, session, saved, o.config, histories.get(saved.n) ?? null, warn));
+    created.set(saved.n, startPane(services, session, saved, o.config, histories.get(saved.n) ?? null, warn));
   }
   for (let i = 0; i < state.sessions.length; i++) {
     const saved = state.sessions[i]!;
@@ -174,8 +176,9 @@ export async function resurrect(server: PaneServer, state: StateFile, o: Resurre
   return out;
 }
 
-function startPane(server: PaneServer, session: Session, saved: SavedPane, cfg: DurabilityConfig, history: Buffer | null, warn: (m: string) => void): Pane {
-  let plan = planPane(server, saved, cfg);
+function startPane(services: Services, session: Session, saved: SavedPane, cfg: DurabilityConfig, history: Buffer | null, warn: (m: string) => void): Pane {
+  const server = services.server;
+  let plan = planPane(services, saved, cfg);
   let pane: Pane;
   try {
     pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });

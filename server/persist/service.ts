@@ -8,6 +8,7 @@ import lockfile from 'proper-lockfile';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { DurabilityConfigSchema, type DurabilityConfig, type Generation, type StateFile, STATE_VERSION } from '../../kits/protocol/snapshot';
 import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import { GenerationStore, journalName, snapName } from './generations';
 import { applyRecords, JournalWriter, readJournal, type JournalRecord } from './journal';
 import { agentsPart } from './agentsPart';
@@ -35,13 +36,6 @@ export interface PersistOptions {
 }
 
 if (!persistParts.includes(agentsPart)) persistParts.push(agentsPart);
-
-const services = new WeakMap<PaneServer, Persistence>();
-
-/** The server's persistence, when it keeps state. */
-export function persistenceOf(server: PaneServer): Persistence | undefined {
-  return services.get(server);
-}
 
 /** Reads $XDG_CONFIG_HOME/pane/durability.json; a bad file is reported and the defaults used. */
 export function loadDurabilityConfig(file: string, warn: (m: string) => void): DurabilityConfig {
@@ -93,26 +87,30 @@ export class Persistence {
   private closed = false;
   readonly warn: (m: string) => void;
 
+  readonly server: PaneServer;
+
   private constructor(
-    readonly server: PaneServer,
+    readonly services: Services,
     readonly dir: string,
     o: PersistOptions,
   ) {
+    this.server = services.server;
     this.warn = o.warn ?? ((m) => process.stderr.write(`pane: state: ${m}\n`));
     this.config = DurabilityConfigSchema.parse(o.config ?? {});
     this.store = new GenerationStore(dir, this.warn);
   }
 
   /** Locks `dir`, loads and (if configured) resurrects; resolves with the sessions brought back. */
-  static async open(server: PaneServer, o: PersistOptions): Promise<{ persistence: Persistence; restored: Session[] }> {
+  static async open(services: Services, o: PersistOptions): Promise<{ persistence: Persistence; restored: Session[] }> {
     fs.mkdirSync(o.dir, { recursive: true, mode: 0o700 });
-    const p = new Persistence(server, o.dir, o);
+    const server = services.server;
+    const p = new Persistence(services, o.dir, o);
     await p.lock();
     let restored: Session[] = [];
     try {
       const state = p.load();
-      for (const part of persistParts) if (state.extra[part.family] !== undefined) part.load(server, state.extra[part.family]);
-      if (p.config.resurrect && state.sessions.length) restored = await resurrect(server, state, { dir: p.dir, config: p.config, keepIds: true }, p.warn);
+      for (const part of persistParts) if (state.extra[part.family] !== undefined) part.load(services, state.extra[part.family]);
+      if (p.config.resurrect && state.sessions.length) restored = await resurrect(services, state, { dir: p.dir, config: p.config, keepIds: true }, p.warn);
       p.gen = p.store.lastGen();
       await p.rotate(); // a fresh generation: the journal starts with the whole state as it now is
     } catch (e) {
@@ -125,7 +123,7 @@ export class Persistence {
     }, p.config.snapshotEveryMs);
     p.timer.unref();
     server.onBeforeStop(() => p.close());
-    services.set(server, p);
+    services.persistence = p;
     return { persistence: p, restored };
   }
 
@@ -176,12 +174,12 @@ export class Persistence {
     const sessions = [...s.sessions.values()];
     const panes = sessions.flatMap((x) => s.panesOf(x)).map((p) => this.savedPane(p));
     const extra: Record<string, unknown> = {};
-    for (const part of persistParts) extra[part.family] = part.save(s);
+    for (const part of persistParts) extra[part.family] = part.save(this.services);
     return structuredClone({ version: STATE_VERSION, savedAt: Date.now(), host: s.host, sessions, panes, extra });
   }
 
   private savedPane(p: Pane) {
-    const resume = persistParts.map((x) => x.resumeOf?.(this.server, p)).find((r) => r !== undefined);
+    const resume = persistParts.map((x) => x.resumeOf?.(this.services, p)).find((r) => r !== undefined);
     return { ...p, cwd: liveCwd(p), address: this.server.address(p.n), ...(resume ? { resume } : {}) };
   }
 
@@ -231,7 +229,7 @@ export class Persistence {
     }
     for (const fam of this.dirtyExtra) {
       const part = persistParts.find((x) => x.family === fam);
-      if (part) recs.push({ k: 'extra', family: fam, v: part.save(s) });
+      if (part) recs.push({ k: 'extra', family: fam, v: part.save(this.services) });
     }
     this.dirtySessions.clear();
     this.dirtyPanes.clear();
@@ -252,7 +250,7 @@ export class Persistence {
     const dump: JournalRecord[] = [{ k: 'reset' }];
     for (const x of this.server.sessions.values()) dump.push({ k: 'session', v: x });
     for (const x of this.server.sessions.values()) for (const p of this.server.panesOf(x)) dump.push(this.paneRecord(p));
-    for (const part of persistParts) dump.push({ k: 'extra', family: part.family, v: part.save(this.server) });
+    for (const part of persistParts) dump.push({ k: 'extra', family: part.family, v: part.save(this.services) });
     this.journal.append(dump);
     this.journal.appended = 0;
     this.changedSinceSnapshot = false;
@@ -311,7 +309,7 @@ export class Persistence {
     this.closed = true;
     await this.journal?.close();
     this.journal = null;
-    services.delete(this.server);
+    if (this.services.persistence === this) this.services.persistence = undefined;
     await this.release?.().catch(() => undefined);
   }
 }

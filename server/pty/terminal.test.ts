@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import { FLOW_HIGH_MIN, SINK_BUFFER_CAP, type StreamSink } from './fanout';
-import { FakePtyPort } from './fakePty';
+import { FakePtyPort } from '../../test/fakes/fakePty';
 import type { ScreenHost, ScreenPaneOptions } from './screenHost';
 import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, SCREEN_DEFER_MS, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
 

@@ -8,7 +8,9 @@ import { PaneFault, type PaneError } from '../../kits/protocol/error';
 import { HelloParamsSchema, PROTOCOL_VERSION, type Welcome } from '../../kits/protocol/hello';
 import type { Capability } from '../../kits/protocol/method';
 import type { Transport, WireFrame } from '../../kits/client/transport';
-import { describeIssues, dispatchInternal } from '../handlers/dispatch';
+import { describeIssues } from '../handlers/registry';
+import type { HandlerContext } from '../handlers/types';
+import type { Services } from '../services';
 import { SERVER_VERSION, type PaneServer } from '../paneServer';
 import type { StreamSink } from '../pty/terminal';
 
@@ -21,13 +23,6 @@ export interface Grant {
 
 /** Decides what a hello may have: the transport's policy (e.g. the WebSocket secret). */
 export type Authorizer = (hello: { token?: string | undefined; capabilities: Capability[] }) => Grant | string;
-
-/**
- * Token authorities, per server, asked before the transport's policy: an agent's
- * token (issue 5) names the agent and brings its .access. An authority answers
- * undefined for a token that is not its own, and the transport decides as before.
- */
-export const tokenAuthorities = new WeakMap<PaneServer, (hello: { token: string; capabilities: Capability[] }) => Grant | string | undefined>();
 
 /** A client that sends this many bad frames in a row is disconnected (it is not speaking pane). */
 const MAX_CONSECUTIVE_ERRORS = 1000;
@@ -48,13 +43,20 @@ export class ClientConn {
   private consecutiveErrors = 0;
   readonly sink: StreamSink;
 
+  readonly server: PaneServer;
+  /** What every request of this connection is handed: the state, this client, the services and the dispatcher. */
+  readonly ctx: HandlerContext;
+
   constructor(
-    readonly server: PaneServer,
+    readonly services: Services,
     readonly transport: Transport,
     private readonly authorize: Authorizer,
     /** False on an endpoint whose authorizer alone says who connects (an agent's own socket): hello tokens are not looked at. */
     private readonly tokensHonoured = true,
   ) {
+    const server = services.server;
+    this.server = server;
+    this.ctx = { server, client: this, services, dispatch: (method, params) => services.dispatcher.dispatch(method, params, this.ctx) };
     this.user = server.user;
     this.sink = {
       id: this.id,
@@ -141,7 +143,7 @@ export class ClientConn {
       this.consecutiveErrors = 0;
       let result: unknown;
       try {
-        result = dispatchInternal(method, params, { server: this.server, client: this });
+        result = this.services.dispatcher.dispatch(method, params, this.ctx);
       } catch (e) {
         return this.fail(id, e);
       }
@@ -174,7 +176,7 @@ export class ClientConn {
     if (h.data.protocol !== PROTOCOL_VERSION) {
       return this.protocolError(id, 'version-mismatch', `client speaks protocol ${h.data.protocol}; this server speaks ${PROTOCOL_VERSION}`);
     }
-    const byToken = h.data.token === undefined || !this.tokensHonoured ? undefined : tokenAuthorities.get(this.server)?.({ token: h.data.token, capabilities: h.data.capabilities });
+    const byToken = h.data.token === undefined || !this.tokensHonoured ? undefined : this.services.tokenAuthority?.({ token: h.data.token, capabilities: h.data.capabilities });
     const grant = byToken ?? this.authorize({ token: h.data.token, capabilities: h.data.capabilities });
     if (typeof grant === 'string') {
       this.fail(id, new PaneFault('unauthorized', grant));

@@ -9,8 +9,7 @@ import { Connection } from '../../kits/client/connection';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import { hasHttpHooks, httpHook, parseVersion, VERSION_TIMEOUT_MS, type HookSpec } from '../../kits/node/cli/hookInstall';
 import { hookPort, hookUrl } from '../../kits/node/hookPort';
-import { paneContributors } from '../model/lifecycle';
-import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import { ClientConn } from './clientConn';
 
 /** A hook's JSON carries a tool's input (a whole file for Write): generous, but bounded. */
@@ -48,17 +47,14 @@ export function hookAuth(headers: http.IncomingHttpHeaders, secret: string): { t
   return 'a hook needs Authorization: Bearer $PANE_TOKEN or X-Pane-Hook: $PANE_HOOK_TOKEN (pane sets both in its panes)';
 }
 
-const endpoints = new WeakMap<PaneServer, HookEndpoint>();
-let wired = false;
-
 /** The HTTP hook for Claude Code launched by this server, when it has an endpoint and Claude Code takes them. */
-export function httpHookFor(server: PaneServer): HookSpec | undefined {
-  const e = endpoints.get(server);
+export function httpHookFor(services: Services): HookSpec | undefined {
+  const e = services.hooks;
   return e?.claudeHttp ? httpHook(e.url) : undefined;
 }
 
 /** Answers one hook request: status and body (empty body = nothing to say, as `pane hook` prints nothing). */
-export async function answerHook(server: PaneServer, auth: { token?: string }, headers: http.IncomingHttpHeaders, body: string): Promise<{ status: number; body: string }> {
+export async function answerHook(services: Services, auth: { token?: string }, headers: http.IncomingHttpHeaders, body: string): Promise<{ status: number; body: string }> {
   let input: unknown;
   try {
     input = JSON.parse(body);
@@ -68,7 +64,7 @@ export async function answerHook(server: PaneServer, auth: { token?: string }, h
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return { status: 400, body: 'the hook body is not a JSON object' };
   const [a, b] = memoryPair();
   // The same door a unix client passes: an agent token is settled by the token authority first.
-  new ClientConn(server, b, (h) => ({ capabilities: h.capabilities }));
+  new ClientConn(services, b, (h) => ({ capabilities: h.capabilities }));
   const c = new Connection(a);
   try {
     await c.hello({ client: { name: 'hook', kind: 'cli' }, capabilities: ['read', 'write'], ...(auth.token ? { token: auth.token } : {}) });
@@ -85,7 +81,8 @@ export async function answerHook(server: PaneServer, auth: { token?: string }, h
   }
 }
 
-export async function listenHooks(server: PaneServer, socketPath: string, o: { log?: (line: string) => void } = {}): Promise<HookEndpoint> {
+export async function listenHooks(services: Services, socketPath: string, o: { log?: (line: string) => void } = {}): Promise<HookEndpoint> {
+  const server = services.server;
   const log = o.log ?? ((line: string) => process.stderr.write(`pane hooks: ${line}\n`));
   const secret = crypto.randomBytes(24).toString('base64url');
   const srv = http.createServer({ requestTimeout: HOOK_REQUEST_TIMEOUT_MS * 4, headersTimeout: HOOK_REQUEST_TIMEOUT_MS * 4 }, (req, res) => {
@@ -109,7 +106,7 @@ export async function listenHooks(server: PaneServer, socketPath: string, o: { l
       } else chunks.push(c);
     });
     req.on('end', () => {
-      answerHook(server, auth, req.headers, Buffer.concat(chunks).toString('utf8')).then(
+      answerHook(services, auth, req.headers, Buffer.concat(chunks).toString('utf8')).then(
         (r) => reply(r.status, r.body),
         (e: Error) => reply(/token/i.test(e.message) ? 401 : 500, e.message),
       );
@@ -147,22 +144,16 @@ export async function listenHooks(server: PaneServer, socketPath: string, o: { l
         srv.closeAllConnections?.();
       }),
   };
-  endpoints.set(server, ep);
+  services.hooks = ep;
   // Never on the start-up path: agent panes launched before the answer get command hooks.
   execFile('claude', ['--version'], { timeout: VERSION_TIMEOUT_MS, env: server.env }, (err, out) => {
     if (!err) ep.claudeHttp = hasHttpHooks(parseVersion(String(out)));
   });
-  if (!wired) {
-    wired = true;
-    paneContributors.push({
-      env(s): Record<string, string> {
-        const e = endpoints.get(s);
-        return e ? { PANE_HOOK_URL: e.url, PANE_HOOK_TOKEN: e.secret } : {};
-      },
-    });
-  }
+  server.paneContributors.push({
+    env: (): Record<string, string> => (services.hooks === ep ? { PANE_HOOK_URL: ep.url, PANE_HOOK_TOKEN: ep.secret } : {}),
+  });
   server.onStop(() => {
-    endpoints.delete(server);
+    if (services.hooks === ep) services.hooks = undefined;
     void ep.close();
   });
   return ep;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { checkPrivateDir } from '../../kits/node/paths';
 import { encodeFrame } from '../../kits/node/framing';
 import { SocketTransport } from '../../kits/node/socketTransport';
-import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import { guardUntilHello, MAX_UNIX_CONNECTIONS } from './admission';
 import { ClientConn } from './clientConn';
 
@@ -26,7 +26,8 @@ async function clearStale(socketPath: string): Promise<void> {
   fs.unlinkSync(socketPath);
 }
 
-export async function listenUnix(server: PaneServer, socketPath: string, o: { helloTimeoutMs?: number } = {}): Promise<net.Server> {
+export async function listenUnix(services: Services, socketPath: string, o: { helloTimeoutMs?: number } = {}): Promise<net.Server> {
+  const { server } = services;
   const dir = path.dirname(socketPath);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   // A directory someone else owns (or may write) could hold a socket of theirs in our name.
@@ -44,7 +45,7 @@ export async function listenUnix(server: PaneServer, socketPath: string, o: { he
     }
     open++;
     sock.once('close', () => open--);
-    const conn = new ClientConn(server, new SocketTransport(sock, 'unix'), (h) => ({ capabilities: h.capabilities }));
+    const conn = new ClientConn(services, new SocketTransport(sock, 'unix'), (h) => ({ capabilities: h.capabilities }));
     guardUntilHello(sock, () => conn.helloed, (why) => conn.close(why), o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {});
   });
   await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@
 // (checked at the upgrade) or the per-launch secret.
 import type { WebSocket } from 'ws';
 import { BaseTransport, type WireFrame } from '../../kits/client/transport';
-import type { PaneServer } from '../paneServer';
+import type { Services } from '../services';
 import { guardUntilHello } from './admission';
 import { ClientConn } from './clientConn';
 import { startFront, type HttpFront } from './httpFront';
@@ -35,7 +35,8 @@ export class WsTransport extends BaseTransport {
 
 export const NEEDS_SECRET = 'this WebSocket needs the launch cookie (open the URL pane printed) or the per-launch secret as the hello token';
 
-export async function listenHttp(server: PaneServer, o: { port?: number; staticDir?: string; secret?: string; helloTimeoutMs?: number }): Promise<HttpFront> {
+export async function listenHttp(services: Services, o: { port?: number; staticDir?: string; secret?: string; helloTimeoutMs?: number }): Promise<HttpFront> {
+  const { server } = services;
   const log = (line: string) => process.stderr.write(`pane http: ${line}\n`);
   const front: HttpFront = await startFront({
     ...(o.port !== undefined ? { port: o.port } : {}),
@@ -43,7 +44,7 @@ export async function listenHttp(server: PaneServer, o: { port?: number; staticD
     secret: o.secret,
     log,
     onSocket: (ws, { cookie, raw }) => {
-      const conn = new ClientConn(server, new WsTransport(ws), (h) => (cookie || front.tokenOk(h.token) ? { capabilities: h.capabilities } : NEEDS_SECRET));
+      const conn = new ClientConn(services, new WsTransport(ws), (h) => (cookie || front.tokenOk(h.token) ? { capabilities: h.capabilities } : NEEDS_SECRET));
       guardUntilHello(raw, () => conn.helloed, (why) => conn.close(why), { log: (why) => log(`WebSocket closed: ${why}`), ...(o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {}) });
     },
   });

@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import { Connection } from '../../kits/client/connection';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import type { Capability } from '../../kits/protocol/method';
-import { agentsOf } from '../../server/agents/index';
 import type { StartOptions } from '../../server/main';
 import type { AgentService } from '../../server/agents/service';
 import { ClientConn } from '../../server/transport/clientConn';
@@ -21,7 +20,7 @@ export interface AgentHarness extends Harness {
 export async function agentHarness(o: Partial<StartOptions> = {}): Promise<AgentHarness> {
   const h = await harness({ initialSession: true, ...o });
   const server = h.running.server;
-  const svc = agentsOf(server)!;
+  const svc = h.running.services.agents!;
   const events: AgentHarness['events'] = [];
   server.listen((event, data) => events.push({ event, data: data as Record<string, unknown> }));
   const conns: Connection[] = [];
@@ -31,7 +30,7 @@ export async function agentHarness(o: Partial<StartOptions> = {}): Promise<Agent
     events,
     async as(name, caps = ['read', 'write', 'attach', 'admin']) {
       const [a, b] = memoryPair();
-      new ClientConn(server, b, (hello) => ({ capabilities: hello.capabilities }));
+      new ClientConn(h.running.services, b, (hello) => ({ capabilities: hello.capabilities }));
       const c = new Connection(a);
       await c.hello({ client: { name: `agent-${name}`, kind: 'agent' }, capabilities: caps, token: svc.store.token(name) });
       conns.push(c);

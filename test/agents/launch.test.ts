@@ -23,7 +23,7 @@ beforeEach(async () => {
   fs.writeFileSync(path.join(apps, 'envdump.json'), JSON.stringify({ name: 'Env dump', signature: 'com.x.envdump', kind: 'agent', launch: { program: '/bin/sh', args: ['-c', 'echo "agent=$PANE_AGENT token=${PANE_TOKEN%-*} human=$PANE_HUMAN"; for w in finger mail write pane; do command -v $w; done; exec cat'] } }));
   fs.writeFileSync(path.join(apps, 'ghost.json'), JSON.stringify({ name: 'Ghost CLI', signature: 'com.x.ghost', kind: 'agent', launch: { program: 'ghost-cli-not-here', args: [] }, agent: { install: 'npm i -g ghost-cli' } }));
   fs.writeFileSync(path.join(apps, 'iso.json'), JSON.stringify({ name: 'Isolated', signature: 'com.x.iso', kind: 'agent', launch: { program: '/bin/cat', args: [] }, agent: { isolation: 'worktree' } }));
-  attachConfig(h.running.server, { configDir: path.join(h.dir, 'config'), appsDir: apps });
+  attachConfig(h.running.services, { configDir: path.join(h.dir, 'config'), appsDir: apps });
 });
 afterEach(async () => {
   await h.close();

@@ -9,7 +9,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Connection } from '../../kits/client/connection';
 import { loadFuse } from '../../kits/node/fuse/mounts';
 import { PaneFault } from '../../kits/protocol/error';
-import { interceptorOf } from '../../server/namespace/intercept';
 import { agentHarness, type AgentHarness } from '../agents/helpers';
 import { BIN, buildOnce, cleanEnv, serve, until, type Served } from '../cli/harness';
 
@@ -154,7 +153,7 @@ describe('through the namespace', () => {
     const mine = humanPane().n;
     const e = await refusal(ada.call('ns/open', { path: `/new/../${mine}/event`, mode: 'rw' }));
     expect(e.message).toMatch(new RegExp(`^denied: ada's \\.access namespace\\.write does not include /pane/${mine}/event`));
-    expect(interceptorOf(h.running.server, mine)).toBeUndefined();
+    expect(h.running.services.namespace.interceptorOf(mine)).toBeUndefined();
   });
 
   it('needs write on the pane to open its event file read-write, whatever the namespace globs say', async () => {
@@ -164,7 +163,7 @@ describe('through the namespace', () => {
     const mine = humanPane().n;
     const e = await refusal(ada.call('ns/open', { path: `/${mine}/event`, mode: 'rw' }));
     expect(e.message).toMatch(new RegExp(`panes\\.write does not include pane ${mine}`));
-    expect(interceptorOf(h.running.server, mine)).toBeUndefined();
+    expect(h.running.services.namespace.interceptorOf(mine)).toBeUndefined();
     // Read-only, it may watch.
     await ada.call('ns/open', { path: `/${mine}/event`, mode: 'r' });
   });
@@ -194,9 +193,9 @@ describe('through the namespace', () => {
     await ada.call('ns/open', { path: `/${mine}/event`, mode: 'rw' });
     const conn = [...h.running.server.clients].find((c) => c.user === 'ada')!;
     expect(conn.attached.has(mine)).toBe(true);
-    expect(interceptorOf(h.running.server, mine)).toBeDefined();
+    expect(h.running.services.namespace.interceptorOf(mine)).toBeDefined();
     setAccess('ada', { panes: { read: ['self'], write: ['self'] } });
-    await until('the stream and the interceptor to end', () => (!conn.attached.has(mine) && interceptorOf(h.running.server, mine) === undefined) || undefined);
+    await until('the stream and the interceptor to end', () => (!conn.attached.has(mine) && h.running.services.namespace.interceptorOf(mine) === undefined) || undefined);
     expect(await log(human)).toMatch(new RegExp(`- denied ada pty/attach panes\\.read does not include pane ${mine}`));
   });
 });

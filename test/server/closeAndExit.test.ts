@@ -75,7 +75,7 @@ describe('apps that are not installed', () => {
     fs.mkdirSync(path.join(dir, 'apps'), { recursive: true });
     const app = { name: 'Frobnicator', signature: 'org.example.frob', launch: { program: 'pane-test-no-such-program', args: [] }, install: 'apt install frob' };
     fs.writeFileSync(path.join(dir, 'apps', 'frob.json'), JSON.stringify(app));
-    attachConfig(h.running.server, { configDir: dir });
+    attachConfig(h.running.services, { configDir: dir });
     const listed = (await c.call('apps/list', {})).apps.find((a) => a.id === 'frob');
     expect(listed?.installed).toBe(false);
     const e = await fault(c.call('apps/launch', { app: 'frob' }));

@@ -1,5 +1,7 @@
 // The CLI's three kinds of failure and their exit codes (0 ok, 1 operation error,
 // 2 usage error, 3 no server). Zod-free: this file is on every CLI start-up path.
+import type { ErrorCode } from '../../protocol/error';
+import { PaneFault } from '../../protocol/fault';
 
 /** Exit codes of `pane`, as documented in `pane help`. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, noServer: 3 } as const;
@@ -32,15 +34,10 @@ export class NoServerError extends Error {
   }
 }
 
-/** A typed error the server sent (same shape as the protocol's PaneError). */
-export class ServerError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly reason?: string,
-    readonly subject?: string,
-  ) {
-    super(message);
+/** A typed error the server sent, as the CLI's lean client reports it: a PaneFault (kits/protocol/fault.ts, zod-free). */
+export class ServerError extends PaneFault {
+  constructor(code: string, message: string, reason?: string, subject?: string) {
+    super(code as ErrorCode, message, { ...(reason !== undefined ? { reason } : {}), ...(subject !== undefined ? { subject } : {}) });
     this.name = 'ServerError';
   }
 }

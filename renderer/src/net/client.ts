@@ -8,12 +8,19 @@ import { eventSchemas, type EventData, type EventName } from '../../../kits/prot
 import type { MethodName, ParamsIn, Result } from '../../../kits/protocol/index';
 import type { KeymapState } from '../../../kits/protocol/keymap';
 import type { SettingsState } from '../../../kits/protocol/settings';
-import { noticeArrived, noticesLoaded, noticeWithdrawn } from '../notices';
+import type { AwarenessNotice } from '../../../kits/protocol/awareness';
 import { store } from '../store';
 import { findEndpoint } from './endpoint';
 import { WsTransport } from './wsTransport';
 
 type Listener = (conn: Connection) => void;
+
+/** Where awareness notices go: notices.ts, installed by main.tsx (so net/ does not import what imports it). */
+export interface NoticeSink {
+  arrived(n: AwarenessNotice): void;
+  withdrawn(d: EventData<'awareness/notice-withdrawn'>): void;
+  loaded(list: AwarenessNotice[]): void;
+}
 
 /** Backoff between reconnect attempts: quick at first (a server restart), then patient. */
 const BACKOFF_MS = [100, 250, 500, 1000, 2000];
@@ -23,6 +30,12 @@ export class Client {
   private readonly onConnect: Listener[] = [];
   private outputCb: ((pane: number, offset: number, data: Uint8Array) => void) | null = null;
   private attempt = 0;
+  private notices: NoticeSink | null = null;
+
+  /** Hands awareness notices (events and the list loaded at connect) to the sink. */
+  setNoticeSink(s: NoticeSink): void {
+    this.notices = s;
+  }
 
   /** The live connection, or null while (re)connecting. */
   get connection(): Connection | null {
@@ -96,8 +109,8 @@ export class Client {
         if (name === 'keymap/changed') this.keymapArrived(ok.data as EventData<'keymap/changed'>);
         else if (name === 'apps/changed') this.appsArrived(ok.data as EventData<'apps/changed'>);
         else if (name === 'settings/changed') this.settingsArrived(ok.data as EventData<'settings/changed'>);
-        else if (name === 'awareness/notice') noticeArrived((ok.data as EventData<'awareness/notice'>).notice);
-        else if (name === 'awareness/notice-withdrawn') noticeWithdrawn(ok.data as EventData<'awareness/notice-withdrawn'>);
+        else if (name === 'awareness/notice') this.notices?.arrived((ok.data as EventData<'awareness/notice'>).notice);
+        else if (name === 'awareness/notice-withdrawn') this.notices?.withdrawn(ok.data as EventData<'awareness/notice-withdrawn'>);
         else store.getState().applyEvent(name, ok.data as EventData<typeof name>, rev);
       });
     }
@@ -128,7 +141,7 @@ export class Client {
     await conn.call('apps/list', {}).then((a) => this.appsArrived(a), () => undefined);
     await conn.call('settings/get', {}).then((s) => this.settingsArrived(s), () => undefined);
     // Servers without awareness answer an error: no convergence notices then.
-    await conn.call('awareness/notices', {}).then((r) => noticesLoaded(r.notices), () => undefined);
+    await conn.call('awareness/notices', {}).then((r) => this.notices?.loaded(r.notices), () => undefined);
   }
 
   private lost(reason: string): void {

@@ -3,7 +3,7 @@
 // It keeps the real port's promises: output waits while paused, exit follows the last byte.
 import { constants } from 'node:os';
 import path from 'node:path';
-import type { ForegroundInfo, PtyPort, PtyProcess, PtySpawnOptions } from './ptyPort';
+import type { ForegroundInfo, PtyPort, PtyProcess, PtySpawnOptions } from '../../server/pty/ptyPort';
 
 type ExitStatus = { code: number | null; signal: number | null };
 

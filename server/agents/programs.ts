@@ -1,0 +1,42 @@
+// Finding programs an agent pane needs: a command on PATH, and the `pane` entry
+// point its shims and sandbox run. Shared by panes.ts and sandbox.ts (a leaf, so
+// neither imports the other for it).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AgentService } from './service';
+
+/** Finds a program on PATH (or as given, when it has a slash). */
+export function which(program: string, pathVar: string | undefined): string | null {
+  const ok = (p: string) => {
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes('/')) return ok(program) ? program : null;
+  for (const dir of (pathVar ?? '').split(':')) if (dir && ok(path.join(dir, program))) return path.join(dir, program);
+  return null;
+}
+
+/** The `pane` entry point the shims run: dist/pane.mjs beside the bundle (or the repo's, from source). */
+export function paneEntry(svc: AgentService): string | null {
+  if (svc.options.paneBin) return svc.options.paneBin;
+  // This code runs from dist/pane.mjs, a dist/chunks/ chunk, another dist/ entry (start.mjs),
+  // or the sources (server/agents/); a CommonJS bundle has no import.meta.url at all.
+  let here: string | null = null;
+  try {
+    here = path.dirname(fileURLToPath(import.meta.url));
+  } catch {
+    here = null;
+  }
+  const argv1 = process.argv[1] ?? '';
+  const candidates = [
+    /pane\.mjs$/.test(argv1) ? argv1 : '',
+    argv1 ? path.join(path.dirname(argv1), 'pane.mjs') : '',
+    ...(here ? [path.join(here, 'pane.mjs'), path.join(here, '..', 'pane.mjs'), path.join(here, '..', '..', 'dist', 'pane.mjs')] : []),
+  ];
+  return candidates.find((c) => c && fs.existsSync(c)) ?? null;
+}

@@ -1,0 +1,48 @@
+// What one running server is made of beside its state: the dispatcher every
+// request goes through and the services registered on it (namespace, config,
+// agents, awareness, the hello token authority). startServer builds one and hands
+// it to every connection; handlers reach it as ctx.services, never by a lookup.
+import type { Capability } from '../kits/protocol/method';
+import type { AgentService } from './agents/service';
+import type { AwarenessService } from './awareness/service';
+import { ConfigService } from './config/configService';
+import type { Dispatcher } from './handlers/registry';
+import type { Namespace } from './namespace/state';
+import type { PaneServer } from './paneServer';
+import type { Persistence } from './persist/service';
+import type { Grant } from './transport/clientConn';
+import type { HookEndpoint } from './transport/hookListener';
+
+/**
+ * Asked before a transport's own policy: an agent's token (issue 5) names the agent
+ * and brings its .access. Answers undefined for a token that is not its own, and the
+ * transport decides as before.
+ */
+export type TokenAuthority = (hello: { token: string; capabilities: Capability[] }) => Grant | string | undefined;
+
+export class Services {
+  agents: AgentService | undefined;
+  awareness: AwarenessService | undefined;
+  tokenAuthority: TokenAuthority | undefined;
+  /** The daemon's journal and snapshots, when this server keeps state (startServer's stateDir). */
+  persistence: Persistence | undefined;
+  /** The HTTP hook listener, when this server has a socket to derive its port from. */
+  hooks: HookEndpoint | undefined;
+  private configService: ConfigService | undefined;
+
+  constructor(
+    readonly server: PaneServer,
+    readonly dispatcher: Dispatcher,
+    readonly namespace: Namespace,
+  ) {}
+
+  /** The config service, started on first use with the user's config dir (attachConfig starts it early, or from other dirs). */
+  get config(): ConfigService {
+    return (this.configService ??= new ConfigService(this.server));
+  }
+
+  set config(s: ConfigService) {
+    this.configService?.stop();
+    this.configService = s;
+  }
+}

@@ -137,10 +137,10 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
       x.stdout?.on('data', (c) => (log += c));
       x.stderr?.on('data', (c) => (log += c));
       const shot = path.join(os.tmpdir(), 'pane-deb-window.png');
+      const socket = path.join(env.XDG_RUNTIME_DIR as string, 'pane/default.sock');
+      const pane = (...args: string[]) => spawnSync('/usr/bin/pane', ['--socket', socket, ...args], { env, encoding: 'utf8', timeout: 20_000 });
       try {
         const display = await until('Xvfb to start', () => fs.existsSync(displayFile) && fs.readFileSync(displayFile, 'utf8').trim(), 30_000);
-        const socket = path.join(env.XDG_RUNTIME_DIR as string, 'pane/default.sock');
-        const pane = (...args: string[]) => spawnSync('/usr/bin/pane', ['--socket', socket, ...args], { env, encoding: 'utf8' });
         await until(`the window to attach to the server (${log})`, () => /renderer/.test(pane('clients').stdout), 60_000);
         pane('send', '-t', '1', 'echo from-the-desktop-entry');
         await until('the echo on pane 1', () => pane('screen', '-t', '1').stdout.includes('\nfrom-the-desktop-entry'), 15_000);
@@ -161,6 +161,9 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
           }
         }
         await until('xvfb-run to end', () => x.exitCode !== null || x.signalCode !== null, 15_000).catch(() => x.pid !== undefined && process.kill(-x.pid, 'SIGKILL'));
+        // `pane start` attached the window to the per-user daemon it started, detached:
+        // closing the window leaves it running by design, so end it as a user would.
+        pane('stop', '--yes');
       }
     }, 180_000);
   });

@@ -39,8 +39,9 @@ export async function listenUnix(services: Services, socketPath: string, o: { he
     sock.on('error', () => undefined);
     if (open >= MAX_UNIX_CONNECTIONS) {
       const error = { code: 'busy', message: `the pane server holds ${MAX_UNIX_CONNECTIONS} connections already; close some (pane clients) and retry` };
-      sock.end(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error })));
-      setTimeout(() => sock.destroy(), 200).unref();
+      // Destroy only after the refusal has left (end's callback): a timer from the
+      // write could drop the frame when a loaded loop has not flushed it yet.
+      sock.end(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error })), () => setTimeout(() => sock.destroy(), 200).unref());
       return;
     }
     open++;

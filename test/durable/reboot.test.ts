@@ -3,7 +3,7 @@
 // layout comes back; the shell restarts in the directory it had moved to, its history
 // above the label; `sleep` waits behind "Enter to run"; Claude Code (a stand-in on PATH
 // fed the recorded hook stream) is resumed with the session id its hooks reported, and so
-// is the demo agent.
+// is the demo agent. Mail queued for a working agent is typed once it waits again.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -70,10 +70,13 @@ describe('a reboot (daemon and all its programs killed, then started from disk)'
       const r = pane(['hook'], { env: { PANE_ID: String(bobPane) }, input: line.replaceAll('{{CWD}}', proj) });
       expect(r.status).toBe(0);
     }
+    // bob is working (its last hook was PreToolUse): mail sent with --deliver waits in the queue.
+    const mailed = pane(['mail', '-s', 'review', '--deliver', 'bob'], { input: 'look at PR 12\n' });
+    expect(mailed.stdout, mailed.stderr).toMatch(/to be typed when it waits/);
     await until('the demo agent’s prompt', () => /^demo>/m.test(screen(adaPane)));
     const demoSession = await until('the demo agent’s session in the journal', () => {
       const all = fs.readdirSync(hm.stateDir).filter((f) => f.startsWith('journal-')).map((f) => fs.readFileSync(path.join(hm.stateDir, f), 'utf8')).join('');
-      return all.includes(CLAUDE_SESSION) ? /"agent":"ada","session":"(demo-[^"]+)"/.exec(all)?.[1] : undefined;
+      return all.includes(CLAUDE_SESSION) && all.includes('look at PR 12') ? /"agent":"ada","session":"(demo-[^"]+)"/.exec(all)?.[1] : undefined;
     });
     // Output after this moment makes the next timer tick write a generation that holds all of the above.
     const t = Date.now();
@@ -106,6 +109,11 @@ describe('a reboot (daemon and all its programs killed, then started from disk)'
     // (Joined: the long argv wraps at the pane's width.)
     await until('Claude resumed', () => new RegExp(`fake claude .*--resume ${CLAUDE_SESSION}`).test(screen(bobPane).replace(/\n/g, '')));
     await until('the demo agent resumed', () => screen(adaPane).replace(/\n/g, '').includes(`resuming conversation ${demoSession}`));
+    // The mail queued before the crash is typed the moment bob waits again (its Stop hook), not lost.
+    expect(screen(bobPane)).not.toMatch(/mail from/);
+    const stop = hooks.find((l) => l.includes('"Stop"'))!;
+    expect(pane(['hook'], { env: { PANE_ID: String(bobPane) }, input: stop.replaceAll('{{CWD}}', proj) }).status).toBe(0);
+    await until('the queued mail typed into bob’s pane', () => /\[mail from [^\]]+\] review: look at PR 12/.test(screen(bobPane).replace(/\n/g, '')));
     expect(second.out()).not.toMatch(/set aside/);
     pane(['stop', '--yes']);
     await until('the daemon to stop', () => second.proc.exitCode !== null);

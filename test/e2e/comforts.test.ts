@@ -50,6 +50,11 @@ describe.skipIf(chromiumMissing)(`comforts${chromiumMissing ? ` (skipped: no bro
     const menu = sh.page.getByRole('menu', { name: /more commands for/ });
     await expect.poll(() => menu.count()).toBe(1);
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^zoom/)]));
+    // The narrow pane is at the window's right edge: its menu opens leftwards, whole on screen.
+    await expect.poll(async () => {
+      const b = (await menu.boundingBox())!;
+      return b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 800;
+    }).toBe(true);
     await shot(sh.page, 'comforts-01-narrow-tag-menu');
     for (let i = 0; i < folded.length && !(await active()).text.startsWith('zoom'); i++) await sh.page.keyboard.press('ArrowDown');
     await sh.page.keyboard.press('Enter');

@@ -2,8 +2,11 @@
 // "…" button. A menu button in the ARIA sense: Enter, Space or Down opens it with the
 // first word focused; Up/Down move, Enter runs, Escape closes back to the button.
 // Drawn in a portal, so neither the tag's clipping nor a float's transform cuts it.
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
+
+/** Pixels kept between the menu and the window's edge. */
+const MENU_MARGIN = 4;
 
 export function OverflowMenu({ words, docs, onRun, paneName }: { words: string[]; docs: Map<string, string>; onRun: (w: string) => void; paneName: string }) {
   const [open, setOpen] = useState(false);
@@ -13,9 +16,20 @@ export function OverflowMenu({ words, docs, onRun, paneName }: { words: string[]
 
   const show = () => {
     const r = btn.current?.getBoundingClientRect();
-    if (r) setPos({ left: Math.max(0, Math.min(r.left, window.innerWidth - 180)), top: r.bottom + 2 });
+    if (r) setPos({ left: r.left, top: r.bottom + 2 });
     setOpen(true);
   };
+  // Kept inside the window once its real size is known: a tag at the right edge opens it leftwards,
+  // one near the bottom opens it upwards (its width depends on the words' docs, so it is measured, not assumed).
+  useLayoutEffect(() => {
+    const m = menu.current?.getBoundingClientRect();
+    const b = btn.current?.getBoundingClientRect();
+    if (!open || !m || !b) return;
+    const left = Math.max(0, Math.min(b.left, window.innerWidth - m.width - MENU_MARGIN));
+    const below = b.bottom + 2;
+    const top = below + m.height <= window.innerHeight - MENU_MARGIN ? below : Math.max(0, b.top - 2 - m.height);
+    if (left !== pos.left || top !== pos.top) setPos({ left, top });
+  }, [open, pos, words]);
   const close = (refocus: boolean) => {
     setOpen(false);
     if (refocus) btn.current?.focus();

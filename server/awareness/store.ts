@@ -3,6 +3,7 @@
 // a corrupt file is moved aside with a warning and the last good copy is used.
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeAtomic, writeAtomicSync } from '../persist/atomicFile';
 import type { z } from 'zod';
 
 /** The seed's lock policy: a few tries, 100 ms apart; a writer holds the lock for one small write. */
@@ -86,30 +87,6 @@ function breakIfStale(lock: string): boolean {
 }
 
 /** Writes so a reader sees the old file or the new one, never half of either. */
-export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-}
-
-export async function writeAtomicAsync(file: string, text: string): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fh = await fs.promises.open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await fs.promises.rename(tmp, file);
-}
-
 /**
  * The last-good copy (`.bak`) is refreshed at most this often: it guards against
  * a file spoiled by someone else, so a copy a few seconds old serves, and it halves
@@ -143,8 +120,8 @@ export class JsonStore {
     const f = this.file(name);
     const text = `${JSON.stringify(data, null, 1)}\n`;
     withLock(f, () => {
-      writeAtomic(f, text);
-      if (this.bakDue(f)) writeAtomic(`${f}.bak`, text);
+      writeAtomicSync(f, text);
+      if (this.bakDue(f)) writeAtomicSync(`${f}.bak`, text);
     });
   }
 
@@ -153,8 +130,8 @@ export class JsonStore {
     const f = this.file(name);
     const text = `${JSON.stringify(data, null, 1)}\n`;
     await withLockAsync(f, async () => {
-      await writeAtomicAsync(f, text);
-      if (this.bakDue(f)) await writeAtomicAsync(`${f}.bak`, text);
+      await writeAtomic(f, text);
+      if (this.bakDue(f)) await writeAtomic(`${f}.bak`, text);
     });
   }
 
@@ -173,7 +150,7 @@ export class JsonStore {
       if (!main.missing) this.warn(`awareness: ${f} is unreadable (${main.why}); moved it to ${this.moveAside(f)}`);
       if (bak.ok) {
         this.warn(`awareness: using the last good copy ${f}.bak`);
-        writeAtomic(f, fs.readFileSync(`${f}.bak`, 'utf8'));
+        writeAtomicSync(f, fs.readFileSync(`${f}.bak`, 'utf8'));
         return bak.value;
       }
       if (!bak.missing) this.warn(`awareness: ${f}.bak is unreadable too (${bak.why}); moved it to ${this.moveAside(`${f}.bak`)}`);

@@ -94,7 +94,7 @@ describe('awareness persistence', () => {
     aw.prompt('bob', 'css layout');
     await saver.close();
     expect(JSON.parse(fs.readFileSync(path.join(dir, FILES.registry), 'utf8')).agents.map((a: { name: string }) => a.name)).toEqual(['ada', 'bob']);
-    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.lock') || f.includes('.tmp-'))).toEqual([]);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.lock') || f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('keeps the calibrated threshold and learned domains across restarts', () => {

@@ -1,6 +1,7 @@
 // Other families' state that must survive the daemon (agents' live state and last
 // prompts, hook sessions, the delivery queue): each registers a part here, saved into
-// the snapshot's `extra` and journalled whenever an event of its families fires.
+// the snapshot's `extra` and journalled whenever an event of its families fires. The
+// persistence service is handed its parts (PersistOptions.parts); nothing registers at import.
 import type { Pane } from '../../kits/protocol/model';
 import type { Services } from '../services';
 
@@ -16,4 +17,3 @@ export interface PersistPart {
   resumeOf?(services: Services, pane: Pane): { agent: string; session: string } | undefined;
 }
 
-export const persistParts: PersistPart[] = [];

@@ -12,7 +12,7 @@ import type { Services } from '../services';
 import { GenerationStore, journalName, snapName } from './generations';
 import { applyRecords, JournalWriter, readJournal, type JournalRecord } from './journal';
 import { agentsPart } from './agentsPart';
-import { persistParts } from './parts';
+import type { PersistPart } from './parts';
 import { resurrect } from './resurrect';
 
 /**
@@ -33,9 +33,9 @@ export interface PersistOptions {
   dir: string;
   config?: Partial<DurabilityConfig>;
   warn?: (m: string) => void;
+  /** Other families' state saved beside the sessions (default: the agents' live state). */
+  parts?: readonly PersistPart[];
 }
-
-if (!persistParts.includes(agentsPart)) persistParts.push(agentsPart);
 
 /** Reads $XDG_CONFIG_HOME/pane/durability.json; a bad file is reported and the defaults used. */
 export function loadDurabilityConfig(file: string, warn: (m: string) => void): DurabilityConfig {
@@ -88,6 +88,7 @@ export class Persistence {
   readonly warn: (m: string) => void;
 
   readonly server: PaneServer;
+  readonly parts: readonly PersistPart[];
 
   private constructor(
     readonly services: Services,
@@ -98,6 +99,7 @@ export class Persistence {
     this.warn = o.warn ?? ((m) => process.stderr.write(`pane: state: ${m}\n`));
     this.config = DurabilityConfigSchema.parse(o.config ?? {});
     this.store = new GenerationStore(dir, this.warn);
+    this.parts = o.parts ?? [agentsPart];
   }
 
   /** Locks `dir`, loads and (if configured) resurrects; resolves with the sessions brought back. */
@@ -109,7 +111,7 @@ export class Persistence {
     let restored: Session[] = [];
     try {
       const state = p.load();
-      for (const part of persistParts) if (state.extra[part.family] !== undefined) part.load(services, state.extra[part.family]);
+      for (const part of p.parts) if (state.extra[part.family] !== undefined) part.load(services, state.extra[part.family]);
       if (p.config.resurrect && state.sessions.length) restored = await resurrect(services, state, { dir: p.dir, config: p.config, keepIds: true }, p.warn);
       p.gen = p.store.lastGen();
       await p.rotate(); // a fresh generation: the journal starts with the whole state as it now is
@@ -174,12 +176,12 @@ export class Persistence {
     const sessions = [...s.sessions.values()];
     const panes = sessions.flatMap((x) => s.panesOf(x)).map((p) => this.savedPane(p));
     const extra: Record<string, unknown> = {};
-    for (const part of persistParts) extra[part.family] = part.save(this.services);
+    for (const part of this.parts) extra[part.family] = part.save(this.services);
     return structuredClone({ version: STATE_VERSION, savedAt: Date.now(), host: s.host, sessions, panes, extra });
   }
 
   private savedPane(p: Pane) {
-    const resume = persistParts.map((x) => x.resumeOf?.(this.services, p)).find((r) => r !== undefined);
+    const resume = this.parts.map((x) => x.resumeOf?.(this.services, p)).find((r) => r !== undefined);
     return { ...p, cwd: liveCwd(p), address: this.server.address(p.n), ...(resume ? { resume } : {}) };
   }
 
@@ -202,7 +204,7 @@ export class Persistence {
       if (d.pane !== undefined) this.dirtyPanes.add(typeof d.pane === 'number' ? d.pane : d.pane.n);
       if (d.session !== undefined) this.dirtySessions.add(typeof d.session === 'string' ? d.session : d.session.id);
     } else {
-      for (const part of persistParts) if (part.families.includes(fam)) this.dirtyExtra.add(part.family);
+      for (const part of this.parts) if (part.families.includes(fam)) this.dirtyExtra.add(part.family);
     }
     if (this.dirtyPanes.size || this.dirtySessions.size || this.dirtyExtra.size) this.queueFlush();
   }
@@ -228,7 +230,7 @@ export class Persistence {
       recs.push(p ? this.paneRecord(p) : { k: 'pane-gone', n });
     }
     for (const fam of this.dirtyExtra) {
-      const part = persistParts.find((x) => x.family === fam);
+      const part = this.parts.find((x) => x.family === fam);
       if (part) recs.push({ k: 'extra', family: fam, v: part.save(this.services) });
     }
     this.dirtySessions.clear();
@@ -250,7 +252,7 @@ export class Persistence {
     const dump: JournalRecord[] = [{ k: 'reset' }];
     for (const x of this.server.sessions.values()) dump.push({ k: 'session', v: x });
     for (const x of this.server.sessions.values()) for (const p of this.server.panesOf(x)) dump.push(this.paneRecord(p));
-    for (const part of persistParts) dump.push({ k: 'extra', family: part.family, v: part.save(this.services) });
+    for (const part of this.parts) dump.push({ k: 'extra', family: part.family, v: part.save(this.services) });
     this.journal.append(dump);
     this.journal.appended = 0;
     this.changedSinceSnapshot = false;

@@ -2,10 +2,12 @@
 // daemon, opens "the browser" (a stand-in that exits 0 when told, as a closed window
 // does) and the real page is driven in Chromium; after the close, a second `npm start`
 // finds the daemon and the new window shows the same panes and screens, programs still running.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// The same under Electron: its utility process (start.mjs --ipc) is the bridge that stops.
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, root, shot, until, waitScreen } from './shell';
@@ -47,6 +49,43 @@ async function npmStart(): Promise<{ proc: ChildProcess; url: string; out: () =>
 /** The process's exit code, whether it has exited already or not yet. */
 function exited(p: ChildProcess): Promise<number | null> {
   return p.exitCode !== null || p.signalCode !== null ? Promise.resolve(p.exitCode) : new Promise((r) => p.once('exit', r));
+}
+
+/**
+ * Electron's half, stood in for: electron/main.ts forks `dist/start.mjs --ipc` as its
+ * utility process and waits for `ready`; the process.parentPort Electron provides comes
+ * from test/fakes/electronParentPort.mjs over Node's IPC channel.
+ */
+async function utilityProcess(): Promise<{ proc: ChildProcess; ready: { origin: string; wsUrl: string; secret: string }; out: () => string }> {
+  const shim = pathToFileURL(path.join(root, 'test/fakes/electronParentPort.mjs')).href;
+  const proc = fork(path.join(root, 'dist/start.mjs'), ['--ipc'], { env, execArgv: ['--import', shim], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let out = '';
+  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  const ready = await new Promise<{ origin: string; wsUrl: string; secret: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready from the utility process: ${out}`)), 30_000);
+    proc.on('message', (m: { type?: string; origin: string; wsUrl: string; secret: string }) => {
+      if (m.type !== 'ready') return;
+      clearTimeout(timer);
+      resolve(m);
+    });
+    proc.once('exit', (code) => reject(new Error(`the utility process exited (${code}): ${out}`)));
+  });
+  return { proc, ready, out: () => out };
+}
+
+/** The window as Electron loads it: the origin with no token, the endpoint and secret from the preload (window.paneHost). */
+async function openElectronPage(ready: { origin: string; wsUrl: string; secret: string }) {
+  const page = await context.newPage();
+  await page.addInitScript(({ url, token }) => {
+    (window as any).paneHost = { endpoint: async () => ({ url, token }), notify: () => undefined, onNotificationClick: () => undefined, platform: 'linux' };
+  }, { url: ready.wsUrl, token: ready.secret });
+  await page.goto(`${ready.origin}/`);
+  await until(page, 'the window to show panes', () => {
+    const st = (window as any).pane.store.getState();
+    return st.conn.state === 'open' && Object.keys(st.panes).length >= 2;
+  });
+  return page;
 }
 
 async function openPage(url: string) {
@@ -127,6 +166,33 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
     await shot(page, 'e2e-60-reattached');
     fs.writeFileSync(path.join(dir, 'close'), '');
     await page.close();
+    expect(await exited(second.proc)).toBe(0);
+  }, 120_000);
+
+  it('under Electron, quitting the window stops only its utility-process bridge; the next window finds the same panes running', async () => {
+    const first = await utilityProcess();
+    let page = await openElectronPage(first.ready);
+    expect(pane('send', '-t', '1', 'echo under-electron').status).toBe(0);
+    await waitScreen(page, 1, /^under-electron$/m);
+    const before = JSON.parse(pane('ls', '--json').stdout) as { n: number; pid: number }[];
+    expect(before.length).toBeGreaterThanOrEqual(2);
+
+    // Electron's before-quit: the main process posts `stop` to its utility process, which ends.
+    await page.close();
+    first.proc.send({ type: 'stop' });
+    expect(await exited(first.proc)).toBe(0);
+    const after = JSON.parse(pane('ls', '--json').stdout) as { n: number; pid: number }[];
+    expect(after.map((p) => [p.n, p.pid])).toEqual(before.map((p) => [p.n, p.pid]));
+    for (const p of after) expect(() => process.kill(p.pid, 0)).not.toThrow();
+
+    // Electron started again: a new bridge to the same daemon, the same screens, the ticker still going.
+    const second = await utilityProcess();
+    page = await openElectronPage(second.ready);
+    await waitScreen(page, 1, /^under-electron$/m);
+    const ticks = Number(/tick (\d+)\s*$/.exec(await waitScreen(page, 2, /tick \d+/))?.[1] ?? 0);
+    await waitScreen(page, 2, new RegExp(`tick ${ticks + 2}`));
+    await page.close();
+    second.proc.send({ type: 'stop' });
     expect(await exited(second.proc)).toBe(0);
   }, 120_000);
 });

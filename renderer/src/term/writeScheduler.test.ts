@@ -3,7 +3,7 @@
 // binds only while several panes want writing. xterm is played by a fake that
 // "parses" when the test says so; the clock is the test's.
 import { describe, expect, it } from 'vitest';
-import { FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, WriteScheduler, type SchedulerClock } from './writeScheduler';
+import { COALESCE_AFTER, COALESCE_BYTES, COALESCE_MS, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, WriteScheduler, type SchedulerClock } from './writeScheduler';
 
 function rig() {
   let t = 0;
@@ -108,6 +108,39 @@ describe('WriteScheduler', () => {
     slow.s.write(1, bytes(4 << 20), slow.writer(1));
     for (let i = 0; i < 40; i++) slow.parse(50);
     expect(slow.log.at(-1)!.bytes).toBe(SLICE_MIN);
+  });
+
+  it('gathers a trickling flood into a batch per COALESCE_MS, and never holds an echo', () => {
+    const r = rig();
+    const parseAll = () => {
+      while (r.log.some((l) => !(l as { parsed?: boolean }).parsed)) r.parse(0.1);
+    };
+    // A flood's batch (≥ COALESCE_AFTER), parsed: the pane is idle in xterm again.
+    r.s.write(1, bytes(COALESCE_AFTER), r.writer(1));
+    parseAll();
+    const handed = r.log.length;
+    // More trickles in soon after: it waits to gather, and goes as one batch when COALESCE_MS is up.
+    for (let i = 0; i < 4; i++) {
+      r.advance(2);
+      r.s.write(1, bytes(4096), r.writer(1));
+    }
+    expect(r.log).toHaveLength(handed);
+    expect(r.s.queued(1)).toBe(4 * 4096);
+    r.advance(COALESCE_MS);
+    expect(r.log.length).toBeGreaterThan(handed);
+    expect(r.s.queued(1)).toBe(0);
+    // Enough waiting is written at once, without waiting for the timer.
+    parseAll();
+    const before = r.log.length;
+    r.s.write(1, bytes(COALESCE_BYTES), r.writer(1));
+    expect(r.log.length).toBeGreaterThan(before);
+    // Small outputs (an echo after an echo) are never held, however close together.
+    const e = rig();
+    for (let i = 0; i < 5; i++) {
+      e.s.write(2, bytes(1), e.writer(2));
+      e.parse(0.1);
+      expect(e.log).toHaveLength(i + 1);
+    }
   });
 
   it('drops a pane’s queue on re-attach: nothing more of it is written', () => {

@@ -3,7 +3,7 @@
 // binds only while several panes want writing. xterm is played by a fake that
 // "parses" when the test says so; the clock is the test's.
 import { describe, expect, it } from 'vitest';
-import { COALESCE_AFTER, COALESCE_BYTES, COALESCE_MS, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, WriteScheduler, type SchedulerClock } from './writeScheduler';
+import { COALESCE_AFTER, COALESCE_BYTES, COALESCE_MS, ECHO_WAIT_MS, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, WriteScheduler, type SchedulerClock } from './writeScheduler';
 
 function rig() {
   let t = 0;
@@ -141,6 +141,29 @@ describe('WriteScheduler', () => {
       e.parse(0.1);
       expect(e.log).toHaveLength(i + 1);
     }
+  });
+
+  it('after a key, holds other panes’ floods until the echo is parsed and a frame drawn, or ECHO_WAIT_MS', () => {
+    const r = rig();
+    r.s.write(1, bytes(1 << 20), r.writer(1)); // pane 1 floods
+    r.s.keyed(2); // a key typed into pane 2
+    r.parse(1);
+    r.parse(1); // the flood's slices already inside xterm finish; no new ones go in
+    expect(r.log.filter((l) => l.pane === 1)).toHaveLength(MAX_INFLIGHT);
+    r.advance(5);
+    r.s.write(2, bytes(1), r.writer(2)); // the echo: handed over at once
+    expect(r.log.at(-1)!.pane).toBe(2);
+    r.parse(1);
+    expect(r.log.filter((l) => l.pane === 1)).toHaveLength(MAX_INFLIGHT); // still held: the frame is not drawn yet
+    r.advance(FRAME_MS);
+    expect(r.log.filter((l) => l.pane === 1).length).toBeGreaterThan(MAX_INFLIGHT);
+    // A key whose echo never comes holds the flood ECHO_WAIT_MS, no longer.
+    const n = r.log.length;
+    r.s.keyed(2);
+    while (r.log.some((l) => !(l as { parsed?: boolean }).parsed)) r.parse(0.1);
+    expect(r.log.length).toBe(n);
+    r.advance(ECHO_WAIT_MS);
+    expect(r.log.length).toBeGreaterThan(n);
   });
 
   it('drops a pane’s queue on re-attach: nothing more of it is written', () => {

@@ -38,6 +38,14 @@ export const COALESCE_AFTER = 16 * 1024;
  * (fanout.ts), so what arrives in COALESCE_MS stays below its resume mark (37 ms' worth).
  */
 export const COALESCE_BYTES = 128 * 1024;
+/**
+ * After a key typed into a pane, other panes' floods get no new slices until that
+ * pane's next output (its echo) has been parsed and a frame drawn, or this long if no
+ * echo comes: the echo then finds the main thread free and a frame with no flood to
+ * redraw (issue 14: echo beside a flood, next frame, p99 < 50 ms). Typing costs a
+ * flood at most this per key.
+ */
+export const ECHO_WAIT_MS = 50;
 /** Weight of a new parse-rate sample. */
 const RATE_ALPHA = 1 / 4;
 
@@ -80,6 +88,9 @@ export class WriteScheduler {
   private frameStart = -Infinity;
   private spent = 0;
   private waiting = false;
+  /** A key was typed into this pane and its echo is awaited until `keyUntil` (see ECHO_WAIT_MS). */
+  private keyPane: number | null = null;
+  private keyUntil = -Infinity;
 
   constructor(private readonly clock: SchedulerClock = realClock) {}
 
@@ -96,6 +107,13 @@ export class WriteScheduler {
     l.chunks.push(data);
     l.bytes += data.byteLength;
     this.pump();
+  }
+
+  /** A key was typed into `pane`: hold other panes' floods until its echo is drawn (ECHO_WAIT_MS at most). */
+  keyed(pane: number): void {
+    this.keyPane = pane;
+    this.keyUntil = this.clock.now() + ECHO_WAIT_MS;
+    this.clock.later(() => this.pump(), ECHO_WAIT_MS);
   }
 
   /** Bytes of a pane still waiting (not yet handed to xterm). */
@@ -125,6 +143,7 @@ export class WriteScheduler {
       for (const pane of [...this.order]) {
         const l = this.lanes.get(pane);
         if (!l || l.inflight >= MAX_INFLIGHT || l.bytes === 0) continue;
+        if (t < this.keyUntil && pane !== this.keyPane && (l.batchBytes >= COALESCE_AFTER || l.bytes >= COALESCE_AFTER)) continue; // a flood waits for the echo
         if (l.inflight === 0 && l.batchBytes >= COALESCE_AFTER && l.bytes < COALESCE_BYTES && t - l.batchAt < COALESCE_MS) {
           this.gate(pane, l, l.batchAt + COALESCE_MS - t);
           continue;
@@ -189,6 +208,11 @@ export class WriteScheduler {
       l.lastDone = t;
       if (slice.byteLength >= SLICE_MIN && took > 0) l.rate = Math.max(1, l.rate + (slice.byteLength / took - l.rate) * RATE_ALPHA);
       l.inflight--;
+      if (pane === this.keyPane && t < this.keyUntil) {
+        // The echo is parsed: floods resume once the frame that shows it has been drawn.
+        this.keyUntil = Math.min(this.keyUntil, t + FRAME_MS);
+        this.clock.later(() => this.pump(), Math.max(0, this.keyUntil - t));
+      }
       if (this.lanes.get(pane) === l) this.pump();
     });
   }

@@ -76,10 +76,16 @@ export class TermView {
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
     this.term.loadAddon(new WebLinksAddon());
-    this.term.onData((d) => this.host.input(this.pane, encoder.encode(d)));
-    this.term.onBinary((d) => this.host.input(this.pane, Uint8Array.from(d, (c) => c.charCodeAt(0) & 0xff)));
+    this.term.onData((d) => this.typed(encoder.encode(d)));
+    this.term.onBinary((d) => this.typed(Uint8Array.from(d, (c) => c.charCodeAt(0) & 0xff)));
     // Title and bell are not taken from here: the server's screen model sees the same
     // bytes and publishes them as the attrs `title` and `bell` (see attention.ts).
+  }
+
+  /** Keys (or a paste) for the program: other panes' floods make way for the echo (writeScheduler ECHO_WAIT_MS). */
+  private typed(data: Uint8Array): void {
+    writes.keyed(this.pane);
+    this.host.input(this.pane, data);
   }
 
   /** Puts the terminal's element into `parent` (a tile or a floating window). */

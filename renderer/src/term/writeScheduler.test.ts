@@ -3,7 +3,7 @@
 // binds only while several panes want writing. xterm is played by a fake that
 // "parses" when the test says so; the clock is the test's.
 import { describe, expect, it } from 'vitest';
-import { FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, WriteScheduler, type SchedulerClock } from './writeScheduler';
+import { COALESCE_AFTER, COALESCE_BYTES, COALESCE_MS, ECHO_WAIT_MS, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, WriteScheduler, type SchedulerClock } from './writeScheduler';
 
 function rig() {
   let t = 0;
@@ -108,6 +108,62 @@ describe('WriteScheduler', () => {
     slow.s.write(1, bytes(4 << 20), slow.writer(1));
     for (let i = 0; i < 40; i++) slow.parse(50);
     expect(slow.log.at(-1)!.bytes).toBe(SLICE_MIN);
+  });
+
+  it('gathers a trickling flood into a batch per COALESCE_MS, and never holds an echo', () => {
+    const r = rig();
+    const parseAll = () => {
+      while (r.log.some((l) => !(l as { parsed?: boolean }).parsed)) r.parse(0.1);
+    };
+    // A flood's batch (≥ COALESCE_AFTER), parsed: the pane is idle in xterm again.
+    r.s.write(1, bytes(COALESCE_AFTER), r.writer(1));
+    parseAll();
+    const handed = r.log.length;
+    // More trickles in soon after: it waits to gather, and goes as one batch when COALESCE_MS is up.
+    for (let i = 0; i < 4; i++) {
+      r.advance(2);
+      r.s.write(1, bytes(4096), r.writer(1));
+    }
+    expect(r.log).toHaveLength(handed);
+    expect(r.s.queued(1)).toBe(4 * 4096);
+    r.advance(COALESCE_MS);
+    expect(r.log.length).toBeGreaterThan(handed);
+    expect(r.s.queued(1)).toBe(0);
+    // Enough waiting is written at once, without waiting for the timer.
+    parseAll();
+    const before = r.log.length;
+    r.s.write(1, bytes(COALESCE_BYTES), r.writer(1));
+    expect(r.log.length).toBeGreaterThan(before);
+    // Small outputs (an echo after an echo) are never held, however close together.
+    const e = rig();
+    for (let i = 0; i < 5; i++) {
+      e.s.write(2, bytes(1), e.writer(2));
+      e.parse(0.1);
+      expect(e.log).toHaveLength(i + 1);
+    }
+  });
+
+  it('after a key, holds other panes’ floods until the echo is parsed and a frame drawn, or ECHO_WAIT_MS', () => {
+    const r = rig();
+    r.s.write(1, bytes(1 << 20), r.writer(1)); // pane 1 floods
+    r.s.keyed(2); // a key typed into pane 2
+    r.parse(1);
+    r.parse(1); // the flood's slices already inside xterm finish; no new ones go in
+    expect(r.log.filter((l) => l.pane === 1)).toHaveLength(MAX_INFLIGHT);
+    r.advance(5);
+    r.s.write(2, bytes(1), r.writer(2)); // the echo: handed over at once
+    expect(r.log.at(-1)!.pane).toBe(2);
+    r.parse(1);
+    expect(r.log.filter((l) => l.pane === 1)).toHaveLength(MAX_INFLIGHT); // still held: the frame is not drawn yet
+    r.advance(FRAME_MS);
+    expect(r.log.filter((l) => l.pane === 1).length).toBeGreaterThan(MAX_INFLIGHT);
+    // A key whose echo never comes holds the flood ECHO_WAIT_MS, no longer.
+    const n = r.log.length;
+    r.s.keyed(2);
+    while (r.log.some((l) => !(l as { parsed?: boolean }).parsed)) r.parse(0.1);
+    expect(r.log.length).toBe(n);
+    r.advance(ECHO_WAIT_MS);
+    expect(r.log.length).toBeGreaterThan(n);
   });
 
   it('drops a pane’s queue on re-attach: nothing more of it is written', () => {

@@ -4,6 +4,7 @@
 // waits on a task hop), and a slice is sized to a few milliseconds of that pane's
 // measured parse rate. While several panes want writing, a frame's budget spent,
 // the rest waits for the next frame: a flood never holds up another pane's echo.
+// A flood that trickles in is gathered into ~30 batches a second (COALESCE_MS).
 
 /** Parse time one slice should take: short enough that another pane's write or a key waits at most this. */
 export const SLICE_MS = 4;
@@ -18,6 +19,33 @@ export const SLICE_MAX = 32 * 1024;
 export const MAX_INFLIGHT = 2;
 /** Parse rate (bytes/ms) assumed before a pane has been measured: `yes` on a loaded 2-core machine. */
 const RATE_START = 1024;
+/**
+ * Coalescing (issue 14, decision 022). A pane whose output arrives faster than it
+ * is shown but slower than xterm parses (a `cat` held back by the PTY and the other
+ * processes sharing the CPU) would otherwise be written, parsed and redrawn every
+ * frame for a few KiB each time; in the profile that doubled the page's CPU per MiB
+ * and took CPU from the PTY and server that feed it. So once a pane's last batch was
+ * a flood's (≥ COALESCE_AFTER), its next batch starts COALESCE_MS after that one
+ * (about 30 redraws a second), or as soon as COALESCE_BYTES wait. Echoes and other
+ * small outputs (batches under COALESCE_AFTER) are never held.
+ */
+export const COALESCE_MS = 32;
+/** A batch this big is a flood's: the pane's next batch may wait to gather. Far above an echo or a prompt. */
+export const COALESCE_AFTER = 16 * 1024;
+/**
+ * This much waiting is written at once (~10-30 ms of parsing). Holding less never
+ * stalls the stream: the server's window is 75 ms of the rate the page acks at
+ * (fanout.ts), so what arrives in COALESCE_MS stays below its resume mark (37 ms' worth).
+ */
+export const COALESCE_BYTES = 128 * 1024;
+/**
+ * After a key typed into a pane, other panes' floods get no new slices until that
+ * pane's next output (its echo) has been parsed and a frame drawn, or this long if no
+ * echo comes: the echo then finds the main thread free and a frame with no flood to
+ * redraw (issue 14: echo beside a flood, next frame, p99 < 50 ms). Typing costs a
+ * flood at most this per key.
+ */
+export const ECHO_WAIT_MS = 50;
 /** Weight of a new parse-rate sample. */
 const RATE_ALPHA = 1 / 4;
 
@@ -35,6 +63,12 @@ interface Lane {
   lastDone: number;
   rate: number;
   write: SliceWriter;
+  /** When the lane's current (or last) batch began: its first slice handed to xterm while none was inside. */
+  batchAt: number;
+  /** Bytes handed to xterm in that batch. */
+  batchBytes: number;
+  /** A timer will start its next batch (see COALESCE_MS). */
+  gated: boolean;
 }
 
 export interface SchedulerClock {
@@ -54,6 +88,9 @@ export class WriteScheduler {
   private frameStart = -Infinity;
   private spent = 0;
   private waiting = false;
+  /** A key was typed into this pane and its echo is awaited until `keyUntil` (see ECHO_WAIT_MS). */
+  private keyPane: number | null = null;
+  private keyUntil = -Infinity;
 
   constructor(private readonly clock: SchedulerClock = realClock) {}
 
@@ -62,7 +99,7 @@ export class WriteScheduler {
     if (data.byteLength === 0) return;
     let l = this.lanes.get(pane);
     if (!l) {
-      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer };
+      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer, batchAt: -Infinity, batchBytes: 0, gated: false };
       this.lanes.set(pane, l);
       this.order.push(pane);
     }
@@ -70,6 +107,13 @@ export class WriteScheduler {
     l.chunks.push(data);
     l.bytes += data.byteLength;
     this.pump();
+  }
+
+  /** A key was typed into `pane`: hold other panes' floods until its echo is drawn (ECHO_WAIT_MS at most). */
+  keyed(pane: number): void {
+    this.keyPane = pane;
+    this.keyUntil = this.clock.now() + ECHO_WAIT_MS;
+    this.clock.later(() => this.pump(), ECHO_WAIT_MS);
   }
 
   /** Bytes of a pane still waiting (not yet handed to xterm). */
@@ -99,6 +143,11 @@ export class WriteScheduler {
       for (const pane of [...this.order]) {
         const l = this.lanes.get(pane);
         if (!l || l.inflight >= MAX_INFLIGHT || l.bytes === 0) continue;
+        if (t < this.keyUntil && pane !== this.keyPane && (l.batchBytes >= COALESCE_AFTER || l.bytes >= COALESCE_AFTER)) continue; // a flood waits for the echo
+        if (l.inflight === 0 && l.batchBytes >= COALESCE_AFTER && l.bytes < COALESCE_BYTES && t - l.batchAt < COALESCE_MS) {
+          this.gate(pane, l, l.batchAt + COALESCE_MS - t);
+          continue;
+        }
         // Every pane gets a slice each frame (an echo never waits for the next one); past the budget, only that.
         if (l.spent > 0 && this.spent >= FRAME_BUDGET_MS && this.contended()) {
           this.wait();
@@ -117,6 +166,19 @@ export class WriteScheduler {
     return false;
   }
 
+  /** Starts the lane's next batch when its coalescing wait is over. */
+  private gate(pane: number, l: Lane, ms: number): void {
+    if (l.gated) return;
+    l.gated = true;
+    this.clock.later(() => {
+      l.gated = false;
+      if (this.lanes.get(pane) === l) {
+        l.batchBytes = 0;
+        this.pump();
+      }
+    }, ms);
+  }
+
   private wait(): void {
     if (this.waiting) return;
     this.waiting = true;
@@ -129,6 +191,11 @@ export class WriteScheduler {
   private serve(pane: number, l: Lane): void {
     const size = Math.min(SLICE_MAX, Math.max(SLICE_MIN, Math.round(l.rate * SLICE_MS)));
     const slice = take(l, size);
+    if (l.inflight === 0) {
+      l.batchAt = this.clock.now();
+      l.batchBytes = 0;
+    }
+    l.batchBytes += slice.byteLength;
     l.inflight++;
     // Its expected cost counts against the frame now; the measured cost corrects the rate.
     this.spent += slice.byteLength / l.rate;
@@ -141,6 +208,11 @@ export class WriteScheduler {
       l.lastDone = t;
       if (slice.byteLength >= SLICE_MIN && took > 0) l.rate = Math.max(1, l.rate + (slice.byteLength / took - l.rate) * RATE_ALPHA);
       l.inflight--;
+      if (pane === this.keyPane && t < this.keyUntil) {
+        // The echo is parsed: floods resume once the frame that shows it has been drawn.
+        this.keyUntil = Math.min(this.keyUntil, t + FRAME_MS);
+        this.clock.later(() => this.pump(), Math.max(0, this.keyUntil - t));
+      }
       if (this.lanes.get(pane) === l) this.pump();
     });
   }

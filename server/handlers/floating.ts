@@ -3,6 +3,7 @@
 // (clamping, z-order, focus) are the session model's (server/model/session/).
 import type { Session } from '../../kits/protocol/model';
 import type { Params } from '../../kits/protocol/index';
+import type { FloatAck } from '../../kits/protocol/floating';
 import { bodyOf, chromeOf } from '../../kits/layout/geometry';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { clampRect } from '../model/sizeLimits';
@@ -11,7 +12,7 @@ import type { PaneServer } from '../paneServer';
 import { syncFloatWord } from './pane';
 import type { HandlerTable, HandlerContext } from './types';
 
-function floatAck(server: PaneServer, s: Session, n: number) {
+function floatAck(server: PaneServer, s: Session, n: number): FloatAck {
   return { session: s.id, pane: n, id: server.address(n), rect: model.floatOf(s, n) };
 }
 

@@ -2,7 +2,8 @@
 // attrs, command execution and direct input.
 import { faults } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
-import type { Params } from '../../kits/protocol/index';
+import type { Params, Result } from '../../kits/protocol/index';
+import type { PaneAck, PaneSpec } from '../../kits/protocol/pane';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
@@ -12,7 +13,7 @@ import * as model from '../model/session';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
 
-export function paneAck(server: PaneServer, p: Pane) {
+export function paneAck(server: PaneServer, p: Pane): PaneAck {
   return { session: p.session, pane: p.n, id: server.address(p.n) };
 }
 
@@ -41,7 +42,7 @@ export const paneHandlers: HandlerTable = {
   'pane/get': (p, { server }) => refreshPgid(server, server.pane(p.pane)),
   'pane/geometry': (p, { server }) => {
     const s = server.session(p.session);
-    const out: Record<string, { x: number; y: number; w: number; h: number }> = {};
+    const out: Result<'pane/geometry'>['rects'] = {};
     for (const pl of s.placements) if (pl.shown) out[String(pl.pane)] = { x: pl.x, y: pl.y, w: pl.w, h: pl.h };
     return { rects: out };
   },
@@ -181,7 +182,7 @@ async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, or
   let errors = server.panesOf(s).find((p) => p.attrs.errors === '1' && p.state === 'running');
   if (!errors) {
     const tiled = model.isTiled(s, pane.n);
-    const spec = {
+    const spec: PaneSpec = {
       name: '+Errors',
       signature: 'com.pane.errors',
       attrs: { errors: '1', remain: '1' },
@@ -191,7 +192,7 @@ async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, or
       tiled
         ? await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec })
         : await ctx.dispatch('float/create', { session: s.id, ...spec })
-    ) as { pane: number };
+    ) as Result<'pane/launch'> | Result<'float/create'>;
     errors = server.pane(ack.pane);
     model.publish(server, model.focus(s, pane.n));
   }

@@ -6,9 +6,10 @@ import { wholeBody } from '../../kits/layout/geometry';
 import { leaves } from '../../kits/layout/tree';
 import * as model from '../model/session';
 import type { PaneServer } from '../paneServer';
+import type { SessionAck } from '../../kits/protocol/session';
 import type { HandlerTable } from './types';
 
-function ack(s: Session) {
+function ack(s: Session): SessionAck {
   return { session: s.id, name: s.name };
 }
 

@@ -4,11 +4,15 @@
 import { faults } from '../../../kits/protocol/error';
 import type { Floating, Rect, Session } from '../../../kits/protocol/model';
 import type { FocusDirection } from '../../../kits/protocol/pane';
+import type { Params } from '../../../kits/protocol/index';
 import { insertSplit, leaves, removeLeaf } from '../../../kits/layout/tree';
 import { cascadeRect, movedRect } from '../../../kits/layout/floats';
 import { clampRect } from '../sizeLimits';
 import { changes, mark, type SessionEvent } from './changes';
 import { focus, isFloating, isTiled } from './focus';
+
+/** Where a request asks a float to be (any part left out takes the cascade's). */
+type FloatAt = Pick<Params<'pane/float'>, 'x' | 'y' | 'w' | 'h'>;
 
 /** Cells one keyboard move of a float takes: the same steps the renderer's resize keys use. */
 export const FLOAT_STEP = { cols: 4, rows: 2 } as const;
@@ -40,7 +44,7 @@ export function replaceFloat(s: Session, n: number, change: Partial<Floating>): 
 }
 
 /** Adds the new pane `n` as a float (float/create) on top of its layer, and focuses it. */
-export function addFloat(s: Session, n: number, at: Partial<Rect> & { z?: number | undefined; layer?: string | undefined }): SessionEvent[] {
+export function addFloat(s: Session, n: number, at: Pick<Params<'float/create'>, 'x' | 'y' | 'w' | 'h' | 'z' | 'layer'>): SessionEvent[] {
   const m = mark(s);
   const d = defaultFloatRect(s);
   const layer = at.layer ?? 'default';
@@ -51,7 +55,7 @@ export function addFloat(s: Session, n: number, at: Partial<Rect> & { z?: number
 }
 
 /** Lifts a tile out of the tree into a float above every other (its zoom ends); focuses it. */
-export function float(s: Session, n: number, at: Partial<Rect> = {}): SessionEvent[] {
+export function float(s: Session, n: number, at: FloatAt = {}): SessionEvent[] {
   const m = mark(s);
   if (!isFloating(s, n)) {
     const d = defaultFloatRect(s);
@@ -78,7 +82,7 @@ export function tile(s: Session, n: number): SessionEvent[] {
 }
 
 /** `pane/float`'s modes: float, tile, or toggle between them. */
-export function setFloating(s: Session, n: number, mode: 'float' | 'tile' | 'toggle', at: Partial<Rect> = {}): SessionEvent[] {
+export function setFloating(s: Session, n: number, mode: Params<'pane/float'>['mode'], at: FloatAt = {}): SessionEvent[] {
   const toFloat = mode === 'toggle' ? !isFloating(s, n) : mode === 'float';
   return toFloat ? float(s, n, at) : tile(s, n);
 }

@@ -3,6 +3,7 @@
 // back onto new pane numbers (session/restore and resurrection share it).
 import { faults } from '../../../kits/protocol/error';
 import type { LayoutNode, Session, Viewport } from '../../../kits/protocol/model';
+import type { Params } from '../../../kits/protocol/index';
 import { leaves } from '../../../kits/layout/tree';
 import { clampRect, clampViewport } from '../sizeLimits';
 import { DEFAULT_VIEWPORT, type PaneServer } from '../../paneServer';
@@ -43,7 +44,7 @@ export function open(s: Session, n: number): SessionEvent[] {
 }
 
 /** The window's size in cells (clamped to the size limits) and what a frame costs; unchanged → no event. */
-export function setViewport(s: Session, v: { cols: number; rows: number; chrome?: Viewport['chrome'] | undefined }): SessionEvent[] {
+export function setViewport(s: Session, v: Omit<Params<'session/viewport'>, 'session'>): SessionEvent[] {
   const { cols, rows } = clampViewport(v);
   const chrome = v.chrome ?? s.viewport.chrome;
   const same = s.viewport.cols === cols && s.viewport.rows === rows && s.viewport.chrome?.cols === chrome?.cols && s.viewport.chrome?.rows === chrome?.rows;

@@ -7,7 +7,6 @@ import type { SessionEvent } from './changes';
 export function publish(server: PaneServer, events: readonly SessionEvent[]): void {
   for (const e of events) {
     if (e.event === 'layout/changed') server.layoutChanged(e.data.session);
-    else if (e.event === 'focus/changed') server.publish(e.event, e.data);
     else server.publish(e.event, e.data);
   }
 }

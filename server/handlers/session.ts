@@ -66,7 +66,7 @@ export const sessionHandlers: HandlerTable = {
   },
   'session/restore': (p, { server, client }) => {
     const snap = p.snapshot;
-    const s = model.makeSession(server, p.name ?? uniqueRestoreName(server, snap.session.name), snap.session.viewport);
+    const s = model.makeSession(server, p.name ?? model.restoredName(server, snap.session.name), snap.session.viewport);
     // Old pane numbers map to new ones: numbers are never reused within a server's life.
     const map = new Map<number, Pane>();
     const byN = new Map(snap.panes.map((x) => [x.n, x]));
@@ -101,9 +101,3 @@ export const sessionHandlers: HandlerTable = {
     return ack(s);
   },
 };
-
-function uniqueRestoreName(server: PaneServer, name: string): string {
-  const taken = new Set([...server.sessions.values()].map((s) => s.name));
-  if (!taken.has(name)) return name;
-  for (let i = 2; ; i++) if (!taken.has(`${name}-${i}`)) return `${name}-${i}`;
-}

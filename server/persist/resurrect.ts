@@ -13,8 +13,7 @@ import { which } from '../agents/programs';
 import { findApp } from '../config/appFiles';
 import { leaves } from '../../kits/layout/tree';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
-import { makeSession, publish, restore } from '../model/session';
-import type { PaneServer } from '../paneServer';
+import { makeSession, publish, restore, restoredName } from '../model/session';
 import type { Services } from '../services';
 import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
 
@@ -131,7 +130,7 @@ export async function resurrect(services: Services, state: StateFile, o: Resurre
   const plans: { saved: SavedPane; session: Session }[] = [];
   for (const saved of state.sessions) {
     const keepId = o.keepIds && !server.sessions.has(saved.id);
-    const s = makeSession(server, uniqueName(server, saved.name), saved.viewport, keepId ? { id: saved.id, createdAt: saved.createdAt } : undefined);
+    const s = makeSession(server, restoredName(server, saved.name), saved.viewport, keepId ? { id: saved.id, createdAt: saved.createdAt } : undefined);
     out.push(s);
     for (const n of [...leaves(saved.layout), ...saved.floating.map((f) => f.pane)]) {
       const p = byN.get(n);
@@ -177,11 +176,5 @@ function startPane(services: Services, session: Session, saved: SavedPane, cfg: 
   if (plan.notices.length) warn(`pane ${saved.address}: ${plan.notices.join('; ')}`);
   server.paneChanged(pane);
   return pane;
-}
-
-function uniqueName(server: PaneServer, name: string): string {
-  const taken = new Set([...server.sessions.values()].map((s) => s.name));
-  if (!taken.has(name)) return name;
-  for (let i = 2; ; i++) if (!taken.has(`${name}-${i}`)) return `${name}-${i}`;
 }
 

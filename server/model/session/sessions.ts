@@ -35,6 +35,13 @@ export function makeSession(server: PaneServer, name: string | undefined, viewpo
   return s;
 }
 
+/** The name a restored session takes: its saved one, else that name with the first free `-2`, `-3`, ... */
+export function restoredName(server: PaneServer, name: string): string {
+  const taken = new Set([...server.sessions.values()].map((s) => s.name));
+  if (!taken.has(name)) return name;
+  for (let i = 2; ; i++) if (!taken.has(`${name}-${i}`)) return `${name}-${i}`;
+}
+
 /** A new session's first pane fills it and has focus; the session is announced. */
 export function open(s: Session, n: number): SessionEvent[] {
   if (members(s).length > 0) throw faults.failed(`session ${s.name} already has panes`);

@@ -1,26 +1,19 @@
 // Pane handlers: the tiled-layout operations of the runtime contract plus tag,
 // attrs, command execution and direct input.
 import { faults } from '../../kits/protocol/error';
-import type { Pane, Session } from '../../kits/protocol/model';
-import type { Params } from '../../kits/protocol/index';
+import type { Pane } from '../../kits/protocol/model';
+import type { Params, Result } from '../../kits/protocol/index';
+import type { PaneAck, PaneSpec } from '../../kits/protocol/pane';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
 import { PaneFault } from '../../kits/protocol/error';
-import { insertSplit, leaves, neighbour, rects, resizeEdge, setRatio, swapLeaves, removeLeaf } from '../../kits/layout/tree';
-import { bodyFor } from '../../kits/layout/geometry';
-import { cascadeRect, movedRect, resizedRect } from '../../kits/layout/floats';
 import { parseCommandLine } from '../model/commandLine';
-import { relayout } from '../model/relayout';
+import * as model from '../model/session';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
 
-/** Stands for a pane not yet created when sizing it before it exists (pane numbers start at 1). */
-const PROBE = -1;
-/** Cells one keyboard move of a float takes: the same steps the renderer's resize keys use. */
-const FLOAT_STEP = { cols: 4, rows: 2 } as const;
-
-export function paneAck(server: PaneServer, p: Pane) {
+export function paneAck(server: PaneServer, p: Pane): PaneAck {
   return { session: p.session, pane: p.n, id: server.address(p.n) };
 }
 
@@ -41,32 +34,6 @@ function refreshPgid(server: PaneServer, p: Pane): Pane {
   return p;
 }
 
-/** Rects of the tiled panes (the zoomed pane alone fills the view). */
-function tiledRects(s: Session) {
-  return rects(s.layout, s.viewport);
-}
-
-export function setFocus(server: PaneServer, s: Session, n: number): void {
-  if (s.focused === n) return;
-  s.focused = n;
-  server.focusChanged(s);
-}
-
-export function isFloating(s: Session, n: number): boolean {
-  return s.floating.some((f) => f.pane === n);
-}
-
-/** Where a pane that starts floating opens: cascaded from the last float, never over it. */
-export function defaultFloatRect(s: Session) {
-  return cascadeRect(s.viewport, s.floating);
-}
-
-/** Replaces a float's rectangle (the keyboard's move and resize on a floating pane). */
-function setFloatRect(server: PaneServer, s: Session, pane: number, r: { x: number; y: number; w: number; h: number }): void {
-  s.floating = s.floating.map((f) => (f.pane === pane ? { ...f, ...r } : f));
-  relayout(server, s);
-}
-
 export const paneHandlers: HandlerTable = {
   'pane/list': (p, { server }) => {
     const sessions = p.session === undefined ? [...server.sessions.values()] : [server.session(p.session)];
@@ -75,7 +42,7 @@ export const paneHandlers: HandlerTable = {
   'pane/get': (p, { server }) => refreshPgid(server, server.pane(p.pane)),
   'pane/geometry': (p, { server }) => {
     const s = server.session(p.session);
-    const out: Record<string, { x: number; y: number; w: number; h: number }> = {};
+    const out: Result<'pane/geometry'>['rects'] = {};
     for (const pl of s.placements) if (pl.shown) out[String(pl.pane)] = { x: pl.x, y: pl.y, w: pl.w, h: pl.h };
     return { rects: out };
   },
@@ -84,75 +51,32 @@ export const paneHandlers: HandlerTable = {
   'pane/focus': (p, { server }) => {
     let target = server.pane(p.pane, p.session);
     const s = server.sessionOf(target);
-    if (p.direction) {
-      const order = server.panesOf(s).map((x) => x.n);
-      const from = p.pane === undefined ? (s.focused ?? target.n) : target.n;
-      const next =
-        p.direction === 'next' || p.direction === 'prev'
-          ? neighbour(tiledRects(s), from, p.direction, order)
-          : neighbour(tiledRects(s), from, p.direction);
-      if (next === null) throw faults.failed(`no pane ${p.direction} of pane ${from}`);
-      target = server.pane(next);
-    }
-    if (s.zoomed !== null && s.zoomed !== target.n) {
-      s.zoomed = null;
-      relayout(server, s);
-    }
-    // Focusing a floating pane brings it to the top of its layer, as a click does.
-    const f = s.floating.find((x) => x.pane === target.n);
-    if (f) {
-      const top = Math.max(...s.floating.filter((x) => x.layer === f.layer).map((x) => x.z));
-      if (f.z !== top || s.floating.filter((x) => x.layer === f.layer && x.z === top).length > 1) {
-        s.floating = s.floating.map((x) => (x === f ? { ...x, z: top + 1 } : x));
-        server.layoutChanged(s);
-      }
-    }
-    setFocus(server, s, target.n);
+    if (p.direction) target = server.pane(model.focusTarget(s, p.pane === undefined ? (s.focused ?? target.n) : target.n, p.direction));
+    model.publish(server, model.focusPane(s, target.n));
     return paneAck(server, target);
   },
   'pane/resize': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
-    const s = server.sessionOf(pane);
-    const f = s.floating.find((x) => x.pane === pane.n);
-    if (f) {
-      // A float has no dividers: its bottom-right corner follows the arrow.
-      setFloatRect(server, s, pane.n, resizedRect(f, p.direction, p.cells, s.viewport));
-      return paneAck(server, pane);
-    }
-    const next = resizeEdge(s.layout, pane.n, p.direction, p.cells, s.viewport);
-    if (!next) throw faults.failed(`pane ${pane.n} has no ${p.direction} edge to move (it touches the window border)`);
-    s.layout = next;
-    relayout(server, s);
+    model.publish(server, model.resize(server.sessionOf(pane), pane.n, p.direction, p.cells));
     return paneAck(server, pane);
   },
   'pane/ratio': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
-    const s = server.sessionOf(pane);
-    const next = setRatio(s.layout, pane.n, p.direction, p.ratio);
-    if (!next) throw faults.failed(`pane ${pane.n} is in no ${p.direction} split`);
-    s.layout = next;
-    relayout(server, s);
+    model.publish(server, model.setRatio(server.sessionOf(pane), pane.n, p.direction, p.ratio));
     return paneAck(server, pane);
   },
   'pane/swap': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
     const s = server.sessionOf(pane);
-    const f = s.floating.find((x) => x.pane === pane.n);
-    if (f && p.with === undefined && p.direction !== undefined && p.direction !== 'next' && p.direction !== 'prev') {
+    if (model.isFloating(s, pane.n) && p.with === undefined && p.direction !== undefined && p.direction !== 'next' && p.direction !== 'prev') {
       // A float moves where a tile would swap: by the cells a resize step takes that way.
-      const cells = p.direction === 'left' || p.direction === 'right' ? FLOAT_STEP.cols : FLOAT_STEP.rows;
-      setFloatRect(server, s, pane.n, movedRect(f, p.direction, cells, s.viewport));
+      model.publish(server, model.nudgeFloat(s, pane.n, p.direction));
       return paneAck(server, pane);
     }
-    let other: number | null;
-    if (p.with !== undefined) other = server.pane(p.with).n;
-    else other = neighbour(tiledRects(s), pane.n, p.direction ?? 'next', leaves(s.layout));
+    const other = p.with !== undefined ? server.pane(p.with).n : model.swapTarget(s, pane.n, p.direction ?? 'next');
     if (other === null || other === pane.n) throw faults.failed(`pane ${pane.n} has no neighbour ${p.direction ?? 'next'} to swap with`);
-    const o = server.pane(other);
-    if (o.session !== s.id) throw faults.failed(`pane ${other} is in another session`);
-    if (isFloating(s, pane.n) || isFloating(s, other)) throw faults.failed('only tiled panes can be swapped; a floating pane moves by direction');
-    s.layout = swapLeaves(s.layout, pane.n, other);
-    relayout(server, s);
+    if (server.pane(other).session !== s.id) throw faults.failed(`pane ${other} is in another session`);
+    model.publish(server, model.swap(s, pane.n, other));
     return paneAck(server, pane);
   },
   'pane/close': (p, { server }) => {
@@ -162,9 +86,7 @@ export const paneHandlers: HandlerTable = {
       const busy = busyProgram(server, pane);
       if (busy !== null) throw new PaneFault('busy', `${busy} is running in pane ${pane.n}`, { reason: busy, subject: server.address(pane.n) });
     }
-    const s = server.sessionOf(pane);
     destroyPane(server, pane.n);
-    relayout(server, s);
     return ack;
   },
   'pane/restart': (p, { server }) => {
@@ -174,37 +96,14 @@ export const paneHandlers: HandlerTable = {
   },
   'pane/zoom': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
-    const s = server.sessionOf(pane);
-    const want = p.zoom ?? s.zoomed !== pane.n;
-    s.zoomed = want ? pane.n : null;
-    if (want) s.focused = pane.n;
-    relayout(server, s);
-    server.focusChanged(s);
+    model.publish(server, model.zoom(server.sessionOf(pane), pane.n, p.zoom));
     return paneAck(server, pane);
   },
   'pane/float': (p, { server }) => {
     const pane = server.pane(p.pane, p.session);
     const s = server.sessionOf(pane);
-    const floating = isFloating(s, pane.n);
-    const toFloat = p.mode === 'toggle' ? !floating : p.mode === 'float';
-    if (toFloat && !floating) {
-      if (leaves(s.layout).length <= 1 && s.layout !== null && leaves(s.layout)[0] === pane.n && s.floating.length === 0) {
-        // The only pane may float too; the tiled area is then empty.
-      }
-      const d = defaultFloatRect(s);
-      const z = Math.max(0, ...s.floating.map((f) => f.z)) + 1;
-      s.layout = removeLeaf(s.layout, pane.n);
-      if (s.zoomed === pane.n) s.zoomed = null;
-      s.floating = [...s.floating, { pane: pane.n, x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h, z, layer: 'default', visible: true }];
-    } else if (!toFloat && floating) {
-      s.floating = s.floating.filter((f) => f.pane !== pane.n);
-      const anchor = s.focused !== null && s.focused !== pane.n && leaves(s.layout).includes(s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null);
-      s.layout = insertSplit(s.layout, anchor, pane.n, 'horizontal', 50);
-    }
-    s.focused = pane.n;
-    relayout(server, s);
-    server.focusChanged(s);
-    syncFloatWord(server, pane, isFloating(s, pane.n));
+    model.publish(server, model.setFloating(s, pane.n, p.mode, { x: p.x, y: p.y, w: p.w, h: p.h }));
+    syncFloatWord(server, pane, model.isFloating(s, pane.n));
     return paneAck(server, pane);
   },
   'pane/tag': (p, { server }) => {
@@ -282,8 +181,8 @@ async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, or
   const s = server.sessionOf(pane);
   let errors = server.panesOf(s).find((p) => p.attrs.errors === '1' && p.state === 'running');
   if (!errors) {
-    const tiled = leaves(s.layout).includes(pane.n);
-    const spec = {
+    const tiled = model.isTiled(s, pane.n);
+    const spec: PaneSpec = {
       name: '+Errors',
       signature: 'com.pane.errors',
       attrs: { errors: '1', remain: '1' },
@@ -293,9 +192,9 @@ async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, or
       tiled
         ? await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec })
         : await ctx.dispatch('float/create', { session: s.id, ...spec })
-    ) as { pane: number };
+    ) as Result<'pane/launch'> | Result<'float/create'>;
     errors = server.pane(ack.pane);
-    setFocus(server, s, pane.n);
+    model.publish(server, model.focus(s, pane.n));
   }
   server.publish('pane/executed', { pane: pane.n, line, origin, by });
   server.terminal(errors).write(`cd -- ${shQuote(pane.cwd)} && ${line}\n`);
@@ -307,31 +206,12 @@ type SplitParams = Params<'pane/split'>;
 
 function split(server: PaneServer, p: SplitParams, creator: string) {
   const s = p.pane === undefined ? server.session(p.session) : server.sessionOf(server.pane(p.pane));
-  const anchor = p.pane === undefined ? (s.focused !== null && leaves(s.layout).includes(s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null)) : server.pane(p.pane).n;
-  if (anchor !== null && isFloating(s, anchor)) throw faults.failed(`pane ${anchor} is floating; tile it before splitting`);
+  const anchor = model.splitAnchor(s, p.pane === undefined ? undefined : server.pane(p.pane).n);
   const anchorPane = anchor === null ? undefined : server.panes.get(anchor);
   if (anchorPane) refreshPane(server, anchorPane); // a `cd` a moment ago counts
+  const { launch, name, signature, kind, owner, attrs } = p;
   // The new pane's PTY starts at the size it will be drawn at, so only its anchor resizes.
-  const size = bodyFor({ ...s, zoomed: null, layout: insertSplit(s.layout, anchor, PROBE, p.direction, p.ratio) }, PROBE);
-  const pane = createPane(
-    server,
-    s,
-    {
-      launch: p.launch,
-      name: p.name,
-      signature: p.signature,
-      kind: p.kind,
-      owner: p.owner,
-      attrs: p.attrs,
-      cwd: p.cwd ?? anchorPane?.cwd,
-      creator,
-    },
-    size,
-  );
-  s.layout = insertSplit(s.layout, anchor, pane.n, p.direction, p.ratio);
-  if (s.zoomed !== null) s.zoomed = null;
-  s.focused = pane.n;
-  relayout(server, s);
-  server.focusChanged(s);
+  const pane = createPane(server, s, { launch, name, signature, kind, owner, attrs, cwd: p.cwd ?? anchorPane?.cwd, creator }, model.splitBody(s, anchor, p.direction, p.ratio));
+  model.publish(server, model.split(s, anchor, pane.n, p.direction, p.ratio));
   return paneAck(server, pane);
 }

@@ -1,5 +1,6 @@
 // Pane birth and death: allocate the model entry, spawn its terminal, wire the
-// terminal's callbacks to events, and on close tear it all down and collapse the tree.
+// terminal's callbacks to events, and on close tear it all down; the session model
+// (./session/) collapses the tree and moves focus.
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -11,7 +12,7 @@ import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
 import { deadInput, signalName } from './exited';
 import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
-import { leaves, removeLeaf } from '../../kits/layout/tree';
+import { close, publish } from './session';
 import { tagWords, vocabularyFor } from './vocabulary';
 
 /** A new pane as a request describes it (NewPaneSpecSchema), plus what only the server sets. */
@@ -206,23 +207,9 @@ export function destroyPane(server: PaneServer, n: number): void {
   forgetPane(server, n);
   term?.dispose();
   if (session) {
-    const wasFocused = session.focused === n;
-    const order = leaves(session.layout);
-    session.layout = removeLeaf(session.layout, n);
-    session.floating = session.floating.filter((f) => f.pane !== n);
-    if (session.zoomed === n) session.zoomed = null;
-    if (wasFocused) session.focused = successor(session, order, n);
+    // The tree collapses and focus moves (the model's rules); the close is said first.
+    const events = close(session, n);
     server.publish('pane/closed', { pane: n, session: session.id, id: server.address(n) });
-    server.layoutChanged(session);
-    if (wasFocused) server.focusChanged(session);
+    publish(server, events);
   }
-}
-
-/** After closing the focused pane, focus its former neighbour in order, else anything left. */
-function successor(s: Session, order: number[], gone: number): number | null {
-  const live = leaves(s.layout);
-  const i = order.indexOf(gone);
-  const cand = order[i - 1] ?? order[i + 1];
-  if (cand !== undefined && live.includes(cand)) return cand;
-  return live[0] ?? s.floating[s.floating.length - 1]?.pane ?? null;
 }

@@ -22,8 +22,3 @@ export function applyGeometry(server: PaneServer, s: Session): void {
     }
   }
 }
-
-/** After any layout change: geometry applied, then `layout/changed` with the placements. */
-export function relayout(server: PaneServer, s: Session): void {
-  server.layoutChanged(s);
-}

@@ -7,15 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import type { LayoutNode, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol/snapshot';
 import { which } from '../agents/programs';
 import { findApp } from '../config/appFiles';
-import { makeSession } from '../handlers/session';
 import { leaves } from '../../kits/layout/tree';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
-import { relayout } from '../model/relayout';
-import type { PaneServer } from '../paneServer';
+import { makeSession, publish, restore, restoredName } from '../model/session';
 import type { Services } from '../services';
 import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
 
@@ -132,13 +130,7 @@ export async function resurrect(services: Services, state: StateFile, o: Resurre
   const plans: { saved: SavedPane; session: Session }[] = [];
   for (const saved of state.sessions) {
     const keepId = o.keepIds && !server.sessions.has(saved.id);
-    const s = makeSession(server, uniqueName(server, saved.name), saved.viewport);
-    if (keepId) {
-      server.sessions.delete(s.id);
-      s.id = saved.id;
-      s.createdAt = saved.createdAt;
-      server.sessions.set(s.id, s);
-    }
+    const s = makeSession(server, restoredName(server, saved.name), saved.viewport, keepId ? { id: saved.id, createdAt: saved.createdAt } : undefined);
     out.push(s);
     for (const n of [...leaves(saved.layout), ...saved.floating.map((f) => f.pane)]) {
       const p = byN.get(n);
@@ -154,24 +146,7 @@ export async function resurrect(services: Services, state: StateFile, o: Resurre
   for (let i = 0; i < state.sessions.length; i++) {
     const saved = state.sessions[i]!;
     const s = out[i]!;
-    const map = (n: number) => created.get(n)?.n;
-    const remap = (node: LayoutNode | null): LayoutNode | null => {
-      if (!node) return null;
-      if (node.type === 'leaf') {
-        const n = map(node.pane);
-        return n === undefined ? null : { type: 'leaf', pane: n };
-      }
-      const a = remap(node.a);
-      const b = remap(node.b);
-      return a && b ? { ...node, a, b } : (a ?? b);
-    };
-    s.layout = remap(saved.layout);
-    s.floating = saved.floating.flatMap((f) => (map(f.pane) !== undefined ? [{ ...f, pane: map(f.pane)! }] : []));
-    s.focused = saved.focused !== null ? (map(saved.focused) ?? leaves(s.layout)[0] ?? null) : null;
-    s.zoomed = saved.zoomed !== null ? (map(saved.zoomed) ?? null) : null;
-    server.publish('session/created', { session: s });
-    relayout(server, s);
-    server.focusChanged(s);
+    publish(server, restore(s, saved, (n) => created.get(n)?.n));
   }
   return out;
 }
@@ -201,11 +176,5 @@ function startPane(services: Services, session: Session, saved: SavedPane, cfg: 
   if (plan.notices.length) warn(`pane ${saved.address}: ${plan.notices.join('; ')}`);
   server.paneChanged(pane);
   return pane;
-}
-
-function uniqueName(server: PaneServer, name: string): string {
-  const taken = new Set([...server.sessions.values()].map((s) => s.name));
-  if (!taken.has(name)) return name;
-  for (let i = 2; ; i++) if (!taken.has(`${name}-${i}`)) return `${name}-${i}`;
 }
 

@@ -1,0 +1,105 @@
+// The tiled layer's rules: where a split puts a new pane, swap, resize (divider
+// ratios kept within MIN_RATIO..MAX_RATIO by kits/layout/tree.ts), and close with
+// collapse (the sibling takes the space, zoom ends, focus moves to a neighbour).
+import { faults } from '../../../kits/protocol/error';
+import type { Session, SplitDirection } from '../../../kits/protocol/model';
+import type { Edge, FocusDirection } from '../../../kits/protocol/pane';
+import { insertSplit, leaves, neighbour, rects, removeLeaf, resizeEdge, setRatio as treeSetRatio, swapLeaves } from '../../../kits/layout/tree';
+import { bodyFor } from '../../../kits/layout/geometry';
+import { resizedRect } from '../../../kits/layout/floats';
+import { changes, mark, type SessionEvent } from './changes';
+import { focus, isFloating, isTiled } from './focus';
+import { replaceFloat } from './floats';
+
+/** Stands for a pane not yet created when sizing it before it exists (pane numbers start at 1). */
+const PROBE = -1;
+
+/**
+ * The tile a split divides: the given pane, else the focused tile, else the last
+ * tile (null in an empty tiled area). A float cannot be split.
+ */
+export function splitAnchor(s: Session, pane?: number): number | null {
+  const anchor = pane ?? (s.focused !== null && isTiled(s, s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null));
+  if (anchor !== null && isFloating(s, anchor)) throw faults.failed(`pane ${anchor} is floating; tile it before splitting`);
+  return anchor;
+}
+
+/** The body a pane split off `anchor` will have, so its PTY starts at the size it is drawn at. */
+export function splitBody(s: Session, anchor: number | null, direction: SplitDirection, ratio: number): { cols: number; rows: number } {
+  return bodyFor({ ...s, zoomed: null, layout: insertSplit(s.layout, anchor, PROBE, direction, ratio) }, PROBE);
+}
+
+/** Places the new pane `n` beside `anchor` (ratio percent stays with the anchor), ends any zoom, focuses it. */
+export function split(s: Session, anchor: number | null, n: number, direction: SplitDirection, ratio: number): SessionEvent[] {
+  const m = mark(s);
+  s.layout = insertSplit(s.layout, anchor, n, direction, ratio);
+  s.zoomed = null;
+  focus(s, n);
+  return changes(s, m);
+}
+
+/** The tile a swap `direction` of `n` exchanges with, or null when there is none. */
+export function swapTarget(s: Session, n: number, direction: FocusDirection): number | null {
+  return neighbour(rects(s.layout, s.viewport), n, direction, leaves(s.layout));
+}
+
+/** Exchanges two tiles' places. */
+export function swap(s: Session, n: number, other: number): SessionEvent[] {
+  if (isFloating(s, n) || isFloating(s, other)) throw faults.failed('only tiled panes can be swapped; a floating pane moves by direction');
+  if (!isTiled(s, n) || !isTiled(s, other)) throw faults.failed(`panes ${n} and ${other} are not both tiles of session ${s.name}`);
+  const m = mark(s);
+  s.layout = swapLeaves(s.layout, n, other);
+  return changes(s, m);
+}
+
+/** Moves a tile's edge by `cells` (its divider's ratio, clamped); a float's bottom-right corner follows instead. */
+export function resize(s: Session, n: number, edge: Edge, cells: number): SessionEvent[] {
+  const m = mark(s);
+  const f = s.floating.find((x) => x.pane === n);
+  if (f) {
+    // A float has no dividers: its bottom-right corner follows the arrow, inside the view.
+    replaceFloat(s, n, resizedRect(f, edge, cells, s.viewport));
+    return changes(s, m);
+  }
+  const next = resizeEdge(s.layout, n, edge, cells, s.viewport);
+  if (!next) throw faults.failed(`pane ${n} has no ${edge} edge to move (it touches the window border)`);
+  s.layout = next;
+  return changes(s, m);
+}
+
+/** Sets the ratio of the nearest `direction` split around `n` (a divider drag), clamped to MIN_RATIO..MAX_RATIO. */
+export function setRatio(s: Session, n: number, direction: SplitDirection, ratio: number): SessionEvent[] {
+  const next = treeSetRatio(s.layout, n, direction, ratio);
+  if (!next) throw faults.failed(`pane ${n} is in no ${direction} split`);
+  const m = mark(s);
+  s.layout = next;
+  return changes(s, m);
+}
+
+/**
+ * Takes a closed pane out of the session: its split collapses (the sibling takes
+ * the space), its float goes, a zoom on it ends, and if it had focus, focus moves
+ * to its former neighbour in reading order, else to any pane left.
+ */
+export function close(s: Session, n: number): SessionEvent[] {
+  const m = mark(s);
+  const order = leaves(s.layout);
+  const wasFocused = s.focused === n;
+  s.layout = removeLeaf(s.layout, n);
+  if (isFloating(s, n)) s.floating = s.floating.filter((f) => f.pane !== n);
+  if (s.zoomed === n) s.zoomed = null;
+  if (wasFocused) {
+    const next = successor(s, order, n);
+    if (next === null) s.focused = null;
+    else focus(s, next);
+  }
+  return changes(s, m);
+}
+
+function successor(s: Session, order: number[], gone: number): number | null {
+  const live = leaves(s.layout);
+  const i = order.indexOf(gone);
+  const cand = order[i - 1] ?? order[i + 1];
+  if (cand !== undefined && live.includes(cand)) return cand;
+  return live[0] ?? s.floating[s.floating.length - 1]?.pane ?? null;
+}

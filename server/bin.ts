@@ -3,7 +3,13 @@
 // server and `start` to the desktop launcher (dist/start.mjs, electron/start.ts).
 // The server code loads only for `serve`, keeping one-shot commands quick;
 // bare `pane hook` (run on every agent event) loads only the hook.
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+// Node ≥ 22.1 keeps the compiled code of the chunks loaded below on disk ($NODE_COMPILE_CACHE,
+// else a directory under os.tmpdir()), so later runs skip compiling them; one it cannot
+// write is skipped silently. Older Node has no such call (decision 020).
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && argv[0] === 'hook') {

@@ -46,9 +46,38 @@ const node = {
   banner: { js: "import { createRequire as __paneCreateRequire } from 'node:module'; const require = __paneCreateRequire(import.meta.url);" },
 };
 
+/**
+ * The CLI (kits/node/cli/entry.ts) is bundled whole into dist/cli.mjs, without chunks:
+ * Node's ESM loader costs about a millisecond per module file, and a one-shot command
+ * should load one (decision 020). The heavy parts it loads only for `mount` and `mcp`
+ * stay out, as entries of the split build under dist/lazy/ (stable names, no hash).
+ */
+const LAZY = { 'lazy/fuseServe': 'kits/node/fuse/serve.ts', 'lazy/fuseMounts': 'kits/node/fuse/mounts.ts', 'lazy/mcpServer': 'kits/node/mcp/server.ts' };
+const lazyOut = (spec) => Object.entries({ '../fuse/serve': 'lazy/fuseServe', '../fuse/mounts': 'lazy/fuseMounts', '../../mcp/server': 'lazy/mcpServer' }).find(([k]) => k === spec)?.[1];
+const cliAlone = {
+  name: 'cli-alone',
+  setup(b) {
+    // From the CLI bundle (dist/cli.mjs), the heavy parts are the split build's lazy/ entries.
+    b.onResolve({ filter: /\/(fuse|mcp)\// }, (a) => {
+      const out = a.kind === 'dynamic-import' ? lazyOut(a.path) : undefined;
+      return out ? { path: `./${out}.mjs`, external: true } : undefined;
+    });
+  },
+};
+const binApart = {
+  name: 'bin-apart',
+  // From the bin (dist/pane.mjs), the CLI is dist/cli.mjs, built on its own.
+  setup(b) {
+    b.onResolve({ filter: /kits\/node\/cli\/entry$/ }, () => ({ path: './cli.mjs', external: true }));
+  },
+};
+
 const jobs = [];
+if (fs.existsSync(path.join(root, 'kits/node/cli/entry.ts')) && stale('dist/cli.mjs', ['kits', 'server', 'scripts'])) {
+  jobs.push(build({ ...node, entryPoints: { cli: 'kits/node/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, plugins: [cliAlone] }).then(() => log('built dist/cli.mjs')));
+}
 if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['kits', 'server', 'scripts'])) {
-  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true }).then((r) => {
+  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts', ...LAZY }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true, plugins: [binApart] }).then((r) => {
     // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
     const fresh = new Set(Object.keys(r.metafile.outputs).map((o) => path.resolve(root, o)));
     const chunks = path.join(root, 'dist/chunks');

@@ -2,7 +2,7 @@
 // The `pane` executable: the CLI from kits/node, with `serve` wired to this
 // server and `start` to the desktop launcher (dist/start.mjs, electron/start.ts).
 // The server code loads only for `serve`, keeping one-shot commands quick;
-// bare `pane hook` (run on every agent event) loads only the hook.
+// bare `pane hook` (run on every agent event) skips the command table.
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -12,11 +12,12 @@ import { fileURLToPath } from 'node:url';
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const argv = process.argv.slice(2);
+// The whole CLI is one file (dist/cli.mjs, built apart by scripts/build.mjs): one module to load, not a dozen chunks.
+const cli = await import('../kits/node/cli/entry');
 if (argv.length === 1 && argv[0] === 'hook') {
-  const { hookMain } = await import('../kits/node/cli/hookMain');
-  process.exitCode = await hookMain();
+  process.exitCode = await cli.hookMain();
 } else {
-  const { runCli } = await import('../kits/node/cli/main');
+  const { runCli } = cli;
   const code = await runCli(argv, {
     serve: (args) => import('./serveCommand').then((m) => m.serve(args)),
     start: startDesktop,

@@ -43,7 +43,8 @@ const USAGE_CODES = new Set(['bad-request']);
 /** Maps any thrown value to an exit code. */
 export function exitCodeOf(e: unknown): number {
   if (e instanceof UsageError) return EXIT.usage;
-  if (e instanceof NoServerError) return EXIT.noServer;
+  // By name too: the FUSE and MCP parts run from their own bundle (decision 020), with their own copy of this class.
+  if (e instanceof NoServerError || (e instanceof Error && e.name === 'NoServerError')) return EXIT.noServer;
   if (isCoded(e) && USAGE_CODES.has(e.code)) return EXIT.usage;
   return EXIT.failed;
 }

@@ -47,46 +47,45 @@ const node = {
 };
 
 /**
- * The CLI (kits/node/cli/entry.ts) is bundled whole into dist/cli.mjs, without chunks:
- * Node's ESM loader costs about a millisecond per module file, and a one-shot command
- * should load one (decision 020). The heavy parts it loads only for `mount` and `mcp`
- * stay out, as entries of the split build under dist/lazy/ (stable names, no hash).
+ * The bin (server/bin.ts) is bundled with the whole CLI into dist/pane.mjs, one file
+ * without chunks: Node's ESM loader costs about a millisecond per module file, and a
+ * one-shot command should load one (decision 020). What the bin loads only for
+ * `serve`, `mount` and `mcp` (the server, FUSE, the MCP server with zod) stays apart:
+ * entries of a split build, at stable names beside it in dist/, reached by the
+ * dynamic imports this plugin rewrites.
  */
-const LAZY = { 'lazy/fuseServe': 'kits/node/fuse/serve.ts', 'lazy/fuseMounts': 'kits/node/fuse/mounts.ts', 'lazy/mcpServer': 'kits/node/mcp/server.ts' };
-const lazyOut = (spec) => Object.entries({ '../fuse/serve': 'lazy/fuseServe', '../fuse/mounts': 'lazy/fuseMounts', '../../mcp/server': 'lazy/mcpServer' }).find(([k]) => k === spec)?.[1];
-const cliAlone = {
-  name: 'cli-alone',
-  setup(b) {
-    // From the CLI bundle (dist/cli.mjs), the heavy parts are the split build's lazy/ entries.
-    b.onResolve({ filter: /\/(fuse|mcp)\// }, (a) => {
-      const out = a.kind === 'dynamic-import' ? lazyOut(a.path) : undefined;
-      return out ? { path: `./${out}.mjs`, external: true } : undefined;
-    });
-  },
+const APART = {
+  serveCommand: ['server/serveCommand.ts', './serveCommand'],
+  fuseServe: ['kits/node/fuse/serve.ts', '../fuse/serve'],
+  fuseMounts: ['kits/node/fuse/mounts.ts', '../fuse/mounts'],
+  mcpServer: ['kits/node/mcp/server.ts', '../../mcp/server'],
 };
-const binApart = {
-  name: 'bin-apart',
-  // From the bin (dist/pane.mjs), the CLI is dist/cli.mjs, built on its own.
+const apart = {
+  name: 'apart',
   setup(b) {
-    b.onResolve({ filter: /kits\/node\/cli\/entry$/ }, () => ({ path: './cli.mjs', external: true }));
+    b.onResolve({ filter: /serveCommand$|\/(fuse|mcp)\// }, (a) => {
+      const name = a.kind === 'dynamic-import' ? Object.keys(APART).find((k) => APART[k][1] === a.path) : undefined;
+      return name ? { path: `./${name}.mjs`, external: true } : undefined;
+    });
   },
 };
 
 const jobs = [];
-if (fs.existsSync(path.join(root, 'kits/node/cli/entry.ts')) && stale('dist/cli.mjs', ['kits', 'server', 'scripts'])) {
-  jobs.push(build({ ...node, entryPoints: { cli: 'kits/node/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, plugins: [cliAlone] }).then(() => log('built dist/cli.mjs')));
-}
 if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['kits', 'server', 'scripts'])) {
-  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts', ...LAZY }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true, plugins: [binApart] }).then((r) => {
-    // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
-    const fresh = new Set(Object.keys(r.metafile.outputs).map((o) => path.resolve(root, o)));
-    const chunks = path.join(root, 'dist/chunks');
-    for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f))) fs.rmSync(path.join(chunks, f), { force: true });
+  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, plugins: [apart] }).then(() => {
     // The bin runs through its shebang (server/bin.ts's first line, kept first by esbuild).
     const bin = path.join(root, 'dist/pane.mjs');
     if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.mjs lost its #!/usr/bin/env node line');
     fs.chmodSync(bin, 0o755);
     log('built dist/pane.mjs');
+  }));
+  const entries = Object.fromEntries(Object.entries(APART).map(([k, [src]]) => [k, src]));
+  jobs.push(build({ ...node, entryPoints: entries, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true }).then((r) => {
+    // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
+    const fresh = new Set(Object.keys(r.metafile.outputs).map((o) => path.resolve(root, o)));
+    const chunks = path.join(root, 'dist/chunks');
+    for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f))) fs.rmSync(path.join(chunks, f), { force: true });
+    log('built dist/serveCommand.mjs, fuseServe.mjs, fuseMounts.mjs, mcpServer.mjs');
   }));
 }
 if (fs.existsSync(path.join(root, 'server/pty/screenWorker.ts')) && stale('dist/screenWorker.mjs', ['server/pty', 'server/persist', 'kits/protocol'])) {

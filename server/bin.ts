@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `pane` executable: the CLI from kits/node, with `serve` wired to this
 // server and `start` to the desktop launcher (dist/start.mjs, electron/start.ts).
-// The server code loads only for `serve`, keeping one-shot commands quick;
-// bare `pane hook` (run on every agent event) skips the command table.
+// Built as one file with the whole CLI (decision 020); the server code loads only
+// for `serve`, keeping one-shot commands quick; bare `pane hook` skips the table.
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -12,12 +12,11 @@ import { fileURLToPath } from 'node:url';
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const argv = process.argv.slice(2);
-// The whole CLI is one file (dist/cli.mjs, built apart by scripts/build.mjs): one module to load, not a dozen chunks.
-const cli = await import('../kits/node/cli/entry');
 if (argv.length === 1 && argv[0] === 'hook') {
-  process.exitCode = await cli.hookMain();
+  const { hookMain } = await import('../kits/node/cli/hookMain');
+  process.exitCode = await hookMain();
 } else {
-  const { runCli } = cli;
+  const { runCli } = await import('../kits/node/cli/main');
   const code = await runCli(argv, {
     serve: (args) => import('./serveCommand').then((m) => m.serve(args)),
     start: startDesktop,

@@ -51,8 +51,8 @@ const node = {
  * without chunks: Node's ESM loader costs about a millisecond per module file, and a
  * one-shot command should load one (decision 020). What the bin loads only for
  * `serve`, `mount` and `mcp` (the server, FUSE, the MCP server with zod) stays apart:
- * entries of a split build, at stable names beside it in dist/, reached by the
- * dynamic imports this plugin rewrites.
+ * entries of a split build, at stable names in dist/chunks/ (where that code always
+ * ran from), reached by the dynamic imports this plugin rewrites.
  */
 const APART = {
   serveCommand: ['server/serveCommand.ts', './serveCommand'],
@@ -65,7 +65,7 @@ const apart = {
   setup(b) {
     b.onResolve({ filter: /serveCommand$|\/(fuse|mcp)\// }, (a) => {
       const name = a.kind === 'dynamic-import' ? Object.keys(APART).find((k) => APART[k][1] === a.path) : undefined;
-      return name ? { path: `./${name}.mjs`, external: true } : undefined;
+      return name ? { path: `./chunks/${name}.mjs`, external: true } : undefined;
     });
   },
 };
@@ -79,13 +79,13 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['
     fs.chmodSync(bin, 0o755);
     log('built dist/pane.mjs');
   }));
-  const entries = Object.fromEntries(Object.entries(APART).map(([k, [src]]) => [k, src]));
+  const entries = Object.fromEntries(Object.entries(APART).map(([k, [src]]) => [`chunks/${k}`, src]));
   jobs.push(build({ ...node, entryPoints: entries, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true }).then((r) => {
     // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
     const fresh = new Set(Object.keys(r.metafile.outputs).map((o) => path.resolve(root, o)));
     const chunks = path.join(root, 'dist/chunks');
     for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f))) fs.rmSync(path.join(chunks, f), { force: true });
-    log('built dist/serveCommand.mjs, fuseServe.mjs, fuseMounts.mjs, mcpServer.mjs');
+    log('built dist/chunks/ (serveCommand, fuseServe, fuseMounts, mcpServer and what they share)');
   }));
 }
 if (fs.existsSync(path.join(root, 'server/pty/screenWorker.ts')) && stale('dist/screenWorker.mjs', ['server/pty', 'server/persist', 'kits/protocol'])) {

@@ -46,18 +46,67 @@ const node = {
   banner: { js: "import { createRequire as __paneCreateRequire } from 'node:module'; const require = __paneCreateRequire(import.meta.url);" },
 };
 
+/**
+ * The CLI loads one file per run (decision 020): the bin (server/bin.ts → dist/pane.mjs,
+ * small) picks dist/chunks/cli-GROUP.mjs, the CLI bundled whole without chunks but
+ * with only that group's part of the command table (the others left out by `onlyGroup`);
+ * cli-all.mjs holds every command (help, unknown words). Node's ESM loader pays per
+ * module file and per byte, and a bundle of every command costs ~10 ms more than `ls`'s.
+ * What the CLI loads only for `serve`, `mount` and `mcp` (the server, FUSE, the MCP
+ * server with zod) stays apart: entries of a split build at stable names in
+ * dist/chunks/ (where that code always ran from), reached by rewritten dynamic imports.
+ */
+const APART = {
+  serveCommand: ['server/serveCommand.ts', './serveCommand'],
+  fuseServe: ['kits/node/fuse/serve.ts', '../fuse/serve'],
+  fuseMounts: ['kits/node/fuse/mounts.ts', '../fuse/mounts'],
+  mcpServer: ['kits/node/mcp/server.ts', '../../mcp/server'],
+};
+const apart = (dir) => ({
+  name: 'apart',
+  setup(b) {
+    b.onResolve({ filter: /serveCommand$|\/(fuse|mcp)\// }, (a) => {
+      const name = a.kind === 'dynamic-import' ? Object.keys(APART).find((k) => APART[k][1] === a.path) : undefined;
+      return name ? { path: `${dir}${name}.mjs`, external: true } : undefined;
+    });
+  },
+});
+/** The table export of each group file (kits/node/cli/groups.ts names the groups). */
+const TABLES = { panes: 'paneCommands', floating: 'floatCommands', tags: 'tagCommands', streams: 'streamCommands', sessions: 'sessionCommands', server: 'serverCommands', durable: 'durableCommands', agents: 'agentCommands', awareness: 'awarenessCommands', sandbox: 'sandboxCommands' };
+/** Leaves every group's table but `group`'s out of the command table main.ts builds. */
+const onlyGroup = (group) => ({
+  name: 'only-group',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/commands\/[a-z]+$/ }, (a) => {
+      const name = a.path.slice('./commands/'.length);
+      if (!a.importer.endsWith(path.join('kits', 'node', 'cli', 'main.ts')) || name === group || !(name in TABLES)) return undefined;
+      return { path: name, namespace: 'left-out' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'left-out' }, (a) => ({ contents: a.path === 'server' ? 'export const serverCommands = () => [];' : `export const ${TABLES[a.path]} = [];`, loader: 'js' }));
+  },
+});
+const CLI_GROUPS = [...Object.keys(TABLES), 'ns', 'all'];
+
 const jobs = [];
 if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['kits', 'server', 'scripts'])) {
-  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true }).then((r) => {
-    // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
-    const fresh = new Set(Object.keys(r.metafile.outputs).map((o) => path.resolve(root, o)));
-    const chunks = path.join(root, 'dist/chunks');
-    for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f))) fs.rmSync(path.join(chunks, f), { force: true });
+  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, plugins: [apart('./chunks/')] }).then(() => {
     // The bin runs through its shebang (server/bin.ts's first line, kept first by esbuild).
     const bin = path.join(root, 'dist/pane.mjs');
     if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.mjs lost its #!/usr/bin/env node line');
     fs.chmodSync(bin, 0o755);
     log('built dist/pane.mjs');
+  }));
+  const cliBuilds = CLI_GROUPS.map((g) =>
+    build({ ...node, entryPoints: { [`chunks/cli-${g}`]: 'kits/node/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, metafile: true, plugins: [apart('./'), ...(g === 'all' ? [] : [onlyGroup(g)])] }),
+  );
+  const entries = Object.fromEntries(Object.entries(APART).map(([k, [src]]) => [`chunks/${k}`, src]));
+  const split = build({ ...node, entryPoints: entries, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true });
+  jobs.push(Promise.all([split, ...cliBuilds]).then((rs) => {
+    // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
+    const fresh = new Set(rs.flatMap((r) => Object.keys(r.metafile.outputs)).map((o) => path.resolve(root, o)));
+    const chunks = path.join(root, 'dist/chunks');
+    for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f))) fs.rmSync(path.join(chunks, f), { force: true });
+    log('built dist/chunks/ (a CLI bundle per command group; serve, FUSE and MCP and what they share)');
   }));
 }
 if (fs.existsSync(path.join(root, 'server/pty/screenWorker.ts')) && stale('dist/screenWorker.mjs', ['server/pty', 'server/persist', 'kits/protocol'])) {

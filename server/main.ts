@@ -2,7 +2,7 @@
 // one dispatcher with every family's handlers, the services (namespace, config,
 // agents, awareness), the unix socket, optionally HTTP/WebSocket, and a first session.
 import path from 'node:path';
-import { Connection } from '../kits/client/connection';
+import { checkResults, Connection } from '../kits/client/index';
 import { memoryPair } from '../kits/client/memoryTransport';
 import type { Capability } from '../kits/protocol/method';
 import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits/node/paths';
@@ -133,7 +133,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   const connect = async (caps: Capability[] = ['read', 'write', 'attach', 'admin'], name = 'in-process') => {
     const [a, b] = memoryPair();
     new ClientConn(services, b, (h) => ({ capabilities: h.capabilities }));
-    const c = new Connection(a);
+    const c = new Connection(a, { checkResult: checkResults });
     await c.hello({ client: { name, kind: 'test' }, capabilities: caps });
     return c;
   };

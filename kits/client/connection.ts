@@ -1,14 +1,22 @@
-// A client's end of one conversation with a pane server: typed calls correlated
-// by id, events through its Handler table, terminal output as binary frames.
+// A client's end of one conversation with a pane server, over any Transport:
+// typed calls correlated by id, events by name, terminal output as binary frames.
+// Zod-free, so the CLI's one-shot path loads it too; a client that wants every
+// result checked against its schema passes `checkResult` (kits/client/checkResults.ts).
 import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../protocol/binary';
+import type { ErrorCode } from '../protocol/error';
+import { PaneFault } from '../protocol/fault';
 import { checkIncomingFrame } from '../protocol/frameCheck';
-import { PaneFault } from '../protocol/error';
-import { PROTOCOL_VERSION, type HelloParams, type Welcome } from '../protocol/hello';
-import { methods, type MethodName, type ParamsIn, type Result } from '../protocol/index';
+import type { HelloParams, Welcome } from '../protocol/hello';
+import type { MethodName, ParamsIn, Result } from '../protocol/index';
+import { PROTOCOL_VERSION } from '../protocol/version';
 import { Handler } from './handler';
 import type { Transport, WireFrame } from './transport';
 
 export type OutputCallback = (pane: number, offset: number, data: Uint8Array) => void;
+/** Every event, whatever its name (a CLI printing a stream, a recorder). */
+export type AnyEventCallback = (event: string, rev: number, data: unknown) => void;
+/** Returns the result as the caller should see it, or throws a PaneFault naming what is malformed. */
+export type ResultCheck = (method: MethodName, result: unknown) => unknown;
 
 interface Pending {
   method: MethodName;
@@ -17,28 +25,29 @@ interface Pending {
 }
 
 export interface ConnectionOptions {
-  /** Validate every reply's result against its schema (default true). */
-  validateResults?: boolean;
+  /** Checks each reply's result (default: trusted as sent). */
+  checkResult?: ResultCheck;
 }
 
 /** One conversation with a server over any transport. */
 export class Connection {
-  /** Events arrive here; add handlers with `events.on(...)`. */
+  /** Events by name: `events.on('layout/changed', …)`. */
   readonly events = new Handler();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private outputCbs: OutputCallback[] = [];
+  private anyEventCbs: AnyEventCallback[] = [];
   private closeCbs: ((reason: string) => void)[] = [];
   private errorCbs: ((e: PaneFault) => void)[] = [];
   private closedReason: string | undefined;
-  private readonly validate: boolean;
+  private readonly checkResult: ResultCheck | undefined;
   welcome: Welcome | undefined;
 
   constructor(
     readonly transport: Transport,
     opts: ConnectionOptions = {},
   ) {
-    this.validate = opts.validateResults ?? true;
+    this.checkResult = opts.checkResult;
     transport.onFrame((f) => this.receive(f));
     transport.onClose((reason) => this.closedBy(reason));
   }
@@ -47,17 +56,20 @@ export class Connection {
     return this.closedReason !== undefined;
   }
 
+  /** The server's host name (from its welcome), for showing its own panes' ids as plain N. */
+  get host(): string {
+    return this.welcome?.server.host ?? '';
+  }
+
   /** Opens the conversation; must precede any other call. */
   async hello(p: Omit<HelloParams, 'protocol'> & { protocol?: number }): Promise<Welcome> {
     this.welcome = await this.call('hello', { protocol: PROTOCOL_VERSION, ...p });
     return this.welcome;
   }
 
-  /** A typed request; rejects with a PaneFault carrying the server's typed error. */
+  /** A typed request; rejects with a PaneFault carrying the server's code and message. */
   call<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>> {
-    if (this.closedReason !== undefined) {
-      return Promise.reject(new PaneFault('failed', `connection closed: ${this.closedReason}`, { reason: this.closedReason }));
-    }
+    if (this.closedReason !== undefined) return Promise.reject(closedFault(this.closedReason));
     const id = this.nextId++;
     return new Promise<Result<M>>((resolve, reject) => {
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
@@ -75,10 +87,19 @@ export class Connection {
     if (this.closedReason === undefined) this.transport.send(encodeBinary({ kind: BinaryKind.INPUT, pane, offset: 0, data }));
   }
 
+  /** Terminal output of attached panes; returns a function that removes the callback. */
   onOutput(cb: OutputCallback): () => void {
     this.outputCbs.push(cb);
     return () => {
       this.outputCbs = this.outputCbs.filter((f) => f !== cb);
+    };
+  }
+
+  /** Every event, before the by-name table; returns a function that removes the callback. */
+  onEvent(cb: AnyEventCallback): () => void {
+    this.anyEventCbs.push(cb);
+    return () => {
+      this.anyEventCbs = this.anyEventCbs.filter((f) => f !== cb);
     };
   }
 
@@ -87,13 +108,15 @@ export class Connection {
     else this.closeCbs.push(cb);
   }
 
-  /** Errors the server sent without a request to answer (e.g. for a note or a bad frame). */
+  /** Errors the server sent without a request to answer (e.g. for a notify or a bad frame). */
   onError(cb: (e: PaneFault) => void): void {
     this.errorCbs.push(cb);
   }
 
+  /** Ends the conversation; calls still waiting are rejected. */
   close(): void {
-    this.transport.close('client closed');
+    this.transport.close('closed by the client');
+    this.closedBy('closed by the client');
   }
 
   private receive(frame: WireFrame): void {
@@ -113,32 +136,62 @@ export class Connection {
     const m = checkIncomingFrame(parsed);
     if (!m) return;
     if (m.t === 'evt') {
+      for (const cb of this.anyEventCbs) cb(m.event, m.rev, m.data);
       this.events.dispatch(m.event, m.data, m.rev);
-    } else if (m.t === 'res') {
-      const p = m.id === null ? undefined : this.pending.get(m.id);
-      if (!p) {
-        if (!m.ok) for (const cb of this.errorCbs) cb(new PaneFault(m.error.code, m.error.message, m.error));
-        return;
-      }
-      this.pending.delete(m.id as number);
-      if (!m.ok) {
-        p.reject(new PaneFault(m.error.code, m.error.message, m.error));
-      } else if (this.validate) {
-        const r = methods[p.method].result.safeParse(m.result);
-        if (r.success) p.resolve(r.data);
-        else p.reject(new PaneFault('failed', `server sent a malformed ${p.method} result: ${r.error.issues[0]?.message ?? ''}`));
-      } else {
-        p.resolve(m.result);
-      }
+      return;
     }
+    const p = m.id === null ? undefined : this.pending.get(m.id);
+    if (p) this.pending.delete(m.id as number);
+    if (!m.ok) {
+      const fault = faultOf(m.error);
+      if (p) p.reject(fault);
+      else this.unanswered(fault);
+    } else if (p) {
+      this.settle(p, m.result);
+    }
+  }
+
+  private settle(p: Pending, result: unknown): void {
+    if (!this.checkResult) return p.resolve(result);
+    try {
+      p.resolve(this.checkResult(p.method, result));
+    } catch (e) {
+      p.reject(e);
+    }
+  }
+
+  /**
+   * An error about no request of ours. Before the welcome it is the server refusing
+   * the conversation (too many connections, a bad token): every waiting call fails with it.
+   */
+  private unanswered(fault: PaneFault): void {
+    if (this.welcome === undefined) {
+      for (const q of this.pending.values()) q.reject(fault);
+      this.pending.clear();
+    }
+    for (const cb of this.errorCbs) cb(fault);
   }
 
   private closedBy(reason: string): void {
     if (this.closedReason !== undefined) return;
     this.closedReason = reason;
-    for (const p of this.pending.values()) p.reject(new PaneFault('failed', `connection closed: ${reason}`, { reason }));
+    for (const p of this.pending.values()) p.reject(closedFault(reason));
     this.pending.clear();
-    for (const cb of this.closeCbs) cb(reason);
+    const cbs = this.closeCbs;
     this.closeCbs = [];
+    for (const cb of cbs) cb(reason);
   }
+}
+
+/** What a call on a closed conversation rejects with (FUSE maps it to ENOTCONN by its prefix). */
+function closedFault(reason: string): PaneFault {
+  return new PaneFault('failed', `connection closed: ${reason}`, { reason });
+}
+
+/** The server's error as a PaneFault; fields of the wrong type (a buggy or hostile peer) are left out. */
+function faultOf(e: { code: string; message: string; reason?: unknown; subject?: unknown }): PaneFault {
+  const opts: { reason?: string; subject?: string } = {};
+  if (typeof e.reason === 'string') opts.reason = e.reason;
+  if (typeof e.subject === 'string') opts.subject = e.subject;
+  return new PaneFault(e.code as ErrorCode, e.message, opts);
 }

@@ -1,12 +1,17 @@
-// The client kit's public face: what a program (window, FUSE mount, MCP server,
-// tests) needs to speak to a pane server. The CLI's one-shot path keeps its own
-// zod-free client (kits/node/cli/wire.ts) for start-up time.
+// The client kit's public face: what a program (window, CLI, FUSE mount, MCP
+// server, bench, tests) needs to speak to a pane server. One Connection over any
+// Transport; a new transport (ssh stdio, TLS) implements Transport and nothing above changes.
+// The one-shot CLI imports connection.ts directly: this file also exports checkResults, which loads zod.
 
-/** One conversation with a server: `hello`, typed `call`/`notify`, `events.on`, `sendInput`, `onOutput`. */
-export { Connection, type ConnectionOptions, type OutputCallback } from './connection';
-/** The events table a Connection carries (`connection.events.on('layout/changed', …)`). */
+/** One conversation with a server: `hello`, typed `call`/`notify`, `events.on`, `onEvent`, `sendInput`, `onOutput`; zod-free. */
+export { Connection, type AnyEventCallback, type ConnectionOptions, type OutputCallback, type ResultCheck } from './connection';
+/** The result check for `new Connection(t, { checkResult: checkResults })`: each reply parsed by its method's schema. */
+export { checkResults } from './checkResults';
+/** The events-by-name table a Connection carries (`connection.events.on('layout/changed', …)`). */
 export { Handler, type EventCallback } from './handler';
 /** What a Connection runs over: a WebSocket (renderer/src/net/wsTransport.ts), a unix socket (kits/node/socketTransport.ts), or memory. */
 export { BaseTransport, type Transport, type WireFrame } from './transport';
 /** Two connected in-process transports (embedding, tests). */
 export { memoryPair } from './memoryTransport';
+/** The one error class: a server's typed error (`code`, `message`, `reason`, `subject`), and a closed connection's. */
+export { PaneFault } from '../protocol/fault';

@@ -3,16 +3,28 @@ import net from 'node:net';
 import { BaseTransport, type WireFrame } from '../client/transport';
 import { encodeFrame, FrameDecoder } from './framing';
 
+export interface SocketTransportOptions {
+  /**
+   * Drop the socket at once on close instead of half-closing it. A one-shot client
+   * has every answer it wants by then, and exits without waiting for the peer's FIN;
+   * a server keeps the default so a last frame (a refusal) is flushed first.
+   */
+  dropOnClose?: boolean;
+}
+
 export class SocketTransport extends BaseTransport {
   readonly kind: string;
   private readonly decoder = new FrameDecoder();
+  private readonly dropOnClose: boolean;
 
   constructor(
     readonly socket: net.Socket,
     kind = 'unix',
+    opts: SocketTransportOptions = {},
   ) {
     super();
     this.kind = kind;
+    this.dropOnClose = opts.dropOnClose ?? false;
     socket.setNoDelay?.(true);
     socket.on('data', (chunk: Buffer) => {
       let frames: WireFrame[];
@@ -43,6 +55,7 @@ export class SocketTransport extends BaseTransport {
   close(reason = 'closed'): void {
     if (this.closed) return;
     this.closedBy(reason);
+    if (this.dropOnClose) return void this.socket.destroy();
     this.socket.end();
     setTimeout(() => this.socket.destroy(), 200).unref();
   }

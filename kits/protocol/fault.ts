@@ -1,6 +1,6 @@
-// The one error class of the protocol, without zod: the server throws it, the kit's
-// Connection rejects with it, and the CLI's lean client (kits/node/cli/wire.ts)
-// throws a subclass, so one `instanceof PaneFault` catches a server's typed error anywhere.
+// The one error class of the protocol, without zod: the server throws it and the
+// kit's Connection (every client's, the CLI's too) rejects with it, so one
+// `instanceof PaneFault` catches a server's typed error anywhere.
 import type { ErrorCode, PaneError } from './error';
 
 /** Thrown inside a process; crosses a boundary as a PaneError. */

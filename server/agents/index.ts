@@ -14,10 +14,8 @@ import { AgentService, type AgentServiceOptions } from './service';
 export { AgentService } from './service';
 export type { HookContribution, HookContributor, HookEventInfo } from './hookAnswer';
 
-/** The agent a connection acts as (its hello token named one), or null for the human. */
-export function agentOfUser(services: Services, user: string): string | null {
-  return services.agents?.agentCaller(user) ?? null;
-}
+/** The agent a connection acts as, and the one rule on whom a request speaks for (server/agents/identity.ts). */
+export { actingAgent, agentOfUser } from './identity';
 
 /** Starts the agent service on a server's services; `handlers` is the agents family's table (server/handlers/agents.ts). */
 export function attachAgents(services: Services, options: AgentServiceOptions, handlers: HandlerTable): AgentService {

@@ -8,7 +8,7 @@ import type { PaneAck } from '../../kits/protocol/pane';
 import { summarize } from '../agents/access';
 import { checkPane, deny } from '../agents/accessCheck';
 import { handleHook } from '../agents/hooks';
-import { agentOfUser } from '../agents/index';
+import { actingAgent, agentOfUser } from '../agents/index';
 import { deliver, readMail, unreadCount } from '../agents/mailbox';
 import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
@@ -45,15 +45,6 @@ const caller = (ctx: HandlerContext) => agentOfUser(ctx.services, ctx.client.use
 export function mayConsume(ctx: HandlerContext, name: string): boolean {
   const me = caller(ctx);
   return me === name || (me === null && ctx.client.capabilities.has('write'));
-}
-
-/** An agent may speak only for itself about its own mail and plan. */
-function selfOrHuman(ctx: HandlerContext, name: string | undefined, what: string): string {
-  const me = caller(ctx);
-  if (me !== null && name !== undefined && name !== me) deny(svcOf(ctx), me, `agent ${what}`, `use ${name}’s ${what}: an agent may use only its own`);
-  const who = name ?? me;
-  if (who === null) throw faults.badRequest(`name the agent whose ${what} you mean`, 'name');
-  return who;
 }
 
 /** How an agent pane's app answers a conversation: through `pane write`, or only in its output. */
@@ -123,7 +114,7 @@ export const agentHandlers: HandlerTable = {
 
   'agent/plan': (p, ctx) => {
     const svc = svcOf(ctx);
-    const name = selfOrHuman(ctx, p.name, '.plan');
+    const name = actingAgent(ctx.services, ctx.client.user, p.name, { method: 'agent/plan', act: 'set a .plan', field: 'name' });
     needAccount(svc, name);
     svc.store.writePlan(name, p.text);
     svc.changed(name);
@@ -163,7 +154,7 @@ export const agentHandlers: HandlerTable = {
 
   'agent/inbox': (p, ctx) => {
     const svc = svcOf(ctx);
-    const name = selfOrHuman(ctx, p.name, 'mail');
+    const name = actingAgent(ctx.services, ctx.client.user, p.name, { method: 'agent/inbox', act: 'read mail', field: 'name' });
     needAccount(svc, name);
     // Reading mail as read hands it over: only the agent itself, or a person whose client may write, consumes it.
     const markRead = p.markRead && mayConsume(ctx, name);

@@ -3,7 +3,7 @@
 // person names the agent (and holds claims under their own name).
 import { faults } from '../../kits/protocol/error';
 import type { AgentView, Claim } from '../../kits/protocol/awareness';
-import { agentOfUser } from '../agents/index';
+import { actingAgent, agentOfUser } from '../agents/index';
 import { mayConsume } from './agents';
 import { claimWarning } from '../awareness/context';
 import type { AwarenessService } from '../awareness/service';
@@ -15,16 +15,9 @@ function svcOf(ctx: HandlerContext): AwarenessService {
   return s;
 }
 
-/** The agent a request speaks for: the calling agent itself, or the one a person names. */
-function actor(ctx: HandlerContext, asked: string | undefined, what: string): string {
-  const me = agentOfUser(ctx.services, ctx.client.user);
-  if (me !== null) {
-    if (asked !== undefined && asked !== me) throw faults.denied(`agent ${me} may ${what} only for itself, not for ${asked}`);
-    return me;
-  }
-  if (asked === undefined) throw faults.badRequest(`name the agent to ${what} for (agent)`, 'agent');
-  return asked;
-}
+/** The agent a request speaks for (the one rule, server/agents/identity.ts). */
+const actor = (ctx: HandlerContext, asked: string | undefined, act: string, method: string) =>
+  actingAgent(ctx.services, ctx.client.user, asked, { method, act, field: 'agent' });
 
 /** Claims and messages: the calling agent, else the named agent, else the person. */
 const holder = (ctx: HandlerContext, asked: string | undefined) => agentOfUser(ctx.services, ctx.client.user) ?? asked ?? ctx.client.user;
@@ -42,14 +35,14 @@ function labels(svc: AwarenessService, claims: readonly Claim[]): Record<string,
 export const awarenessHandlers: HandlerTable = {
   'awareness/prompt': (p, ctx) => {
     const svc = svcOf(ctx);
-    const name = actor(ctx, p.agent, 'record prompts');
+    const name = actor(ctx, p.agent, 'record prompts', 'awareness/prompt');
     const r = svc.aw.prompt(name, p.text, svc.whereabouts(name, undefined, p.cwd));
     return { agent: svc.aw.view(r.agent), topics: r.topics, predicted: r.pass.created };
   },
 
   'awareness/tool': (p, ctx) => {
     const svc = svcOf(ctx);
-    const name = actor(ctx, p.agent, 'record tool use');
+    const name = actor(ctx, p.agent, 'record tool use', 'awareness/tool');
     const where = svc.whereabouts(name, undefined, p.cwd);
     const base = p.cwd ?? svc.aw.agent(name)?.cwd ?? where.cwd ?? '/';
     const files = p.files.map((f) => svc.aw.resolvePath(name, f, 'file', base).path);
@@ -112,7 +105,7 @@ export const awarenessHandlers: HandlerTable = {
 
   'awareness/inbox': (p, ctx) => {
     const svc = svcOf(ctx);
-    const name = actor(ctx, p.agent, 'read messages');
+    const name = actor(ctx, p.agent, 'read messages', 'awareness/inbox');
     // A read-only client looks without handing the messages over (they still reach the agent).
     return { agent: name, messages: p.markRead && mayConsume(ctx, name) ? svc.aw.deliver(name) : svc.aw.pending(name) };
   },
@@ -148,7 +141,7 @@ export const awarenessHandlers: HandlerTable = {
 
   'awareness/context': (p, ctx) => {
     const svc = svcOf(ctx);
-    const name = actor(ctx, p.agent, 'read the context');
+    const name = actor(ctx, p.agent, 'read the context', 'awareness/context');
     return { agent: name, text: svc.aw.contextFor(name, false) };
   },
 };

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
-import { Connection } from '../../kits/client/connection';
+import { checkResults, Connection } from '../../kits/client/index';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import { hasHttpHooks, httpHook, parseVersion, VERSION_TIMEOUT_MS, type HookSpec } from '../../kits/node/cli/hookInstall';
 import { hookPort, hookUrl } from '../../kits/node/hookPort';
@@ -65,7 +65,7 @@ export async function answerHook(services: Services, auth: { token?: string }, h
   const [a, b] = memoryPair();
   // The same door a unix client passes: an agent token is settled by the token authority first.
   new ClientConn(services, b, (h) => ({ capabilities: h.capabilities }));
-  const c = new Connection(a);
+  const c = new Connection(a, { checkResult: checkResults });
   try {
     await c.hello({ client: { name: 'hook', kind: 'cli' }, capabilities: ['read', 'write'], ...(auth.token ? { token: auth.token } : {}) });
     const params: { input: Record<string, unknown>; pane?: string; agent?: string } = { input: input as Record<string, unknown> };

@@ -1,7 +1,7 @@
 // Helpers for agent tests: a real server (harness) with its agent service, and
 // connections that say hello with an agent's token, as an agent pane's `pane` does.
 import fs from 'node:fs';
-import { Connection } from '../../kits/client/connection';
+import { checkResults, Connection } from '../../kits/client/index';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import type { Capability } from '../../kits/protocol/method';
 import type { StartOptions } from '../../server/main';
@@ -31,7 +31,7 @@ export async function agentHarness(o: Partial<StartOptions> = {}): Promise<Agent
     async as(name, caps = ['read', 'write', 'attach', 'admin']) {
       const [a, b] = memoryPair();
       new ClientConn(h.running.services, b, (hello) => ({ capabilities: hello.capabilities }));
-      const c = new Connection(a);
+      const c = new Connection(a, { checkResult: checkResults });
       await c.hello({ client: { name: `agent-${name}`, kind: 'agent' }, capabilities: caps, token: svc.store.token(name) });
       conns.push(c);
       return c;

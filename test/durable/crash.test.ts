@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Connection } from '../../kits/client/connection';
+import { checkResults, Connection } from '../../kits/client/index';
 import { connectUnix } from '../../kits/node/socketTransport';
 import { ensureBuilt, root } from '../e2e/shell';
 import { home, until, type Home } from './helpers';
@@ -36,7 +36,7 @@ async function startDaemon(hm: Home, extraEnv: Record<string, string> = {}): Pro
   proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
   await until(`the server to listen (${out})`, () => /listening/.test(out) || proc.exitCode !== null, 30_000);
   if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
-  const c = new Connection(await connectUnix(socket));
+  const c = new Connection(await connectUnix(socket), { checkResult: checkResults });
   await c.hello({ client: { name: 'crash-test', kind: 'test' }, capabilities: ['read', 'write', 'attach', 'admin'] });
   return { proc, c, log: () => out };
 }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../kits/node/framing';
 import { connectUnix } from '../../kits/node/socketTransport';
-import { Connection } from '../../kits/client/connection';
+import { checkResults, Connection } from '../../kits/client/index';
 import { BinaryKind, encodeBinary } from '../../kits/protocol/envelope';
 import { methodFixtures } from '../fixtures/protocol';
 import { harness, type Harness } from './harness';
@@ -112,7 +112,7 @@ describe('fuzzing the wire', () => {
     }
     expect(sent).toBeGreaterThanOrEqual(10_000);
     const t = await connectUnix(h.socketPath);
-    const c = new Connection(t);
+    const c = new Connection(t, { checkResult: checkResults });
     await c.hello({ client: { name: 'after', kind: 'test' }, capabilities: ['read'] });
     const { panes } = await c.call('pane/list', {});
     expect(panes.length).toBeGreaterThan(0);

@@ -3,8 +3,8 @@
 import type { PaneRef } from '../../protocol/ids';
 import { PANE_REF, str, type ParsedArgs } from './args';
 import { OpError, UsageError } from './errors';
-import { connectWire } from './reach';
-import type { WireClient } from './wire';
+import type { Connection } from '../../client/connection';
+import { reachServer } from './reach';
 
 /** The process's streams and environment; tests pass their own. */
 export interface CliIo {
@@ -15,7 +15,7 @@ export interface CliIo {
 }
 
 export class CommandContext {
-  private client: Promise<WireClient> | undefined;
+  private client: Promise<Connection> | undefined;
 
   constructor(
     readonly io: CliIo,
@@ -28,10 +28,11 @@ export class CommandContext {
   ) {}
 
   /** The server connection, opened on first use (help and usage errors never connect). */
-  connect(): Promise<WireClient> {
+  connect(): Promise<Connection> {
     if (!this.client) {
       try {
-        this.client = connectWire(this.socketPath, undefined, this.identityToken());
+        const token = this.identityToken();
+        this.client = reachServer(this.socketPath, { ...(token === undefined ? {} : { token }), dropOnClose: true });
       } catch (e) {
         return Promise.reject(e);
       }

@@ -1,7 +1,5 @@
 // The CLI's three kinds of failure and their exit codes (0 ok, 1 operation error,
 // 2 usage error, 3 no server). Zod-free: this file is on every CLI start-up path.
-import type { ErrorCode } from '../../protocol/error';
-import { PaneFault } from '../../protocol/fault';
 
 /** Exit codes of `pane`, as documented in `pane help`. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, noServer: 3 } as const;
@@ -34,14 +32,6 @@ export class NoServerError extends Error {
   }
 }
 
-/** A typed error the server sent, as the CLI's lean client reports it: a PaneFault (kits/protocol/fault.ts, zod-free). */
-export class ServerError extends PaneFault {
-  constructor(code: string, message: string, reason?: string, subject?: string) {
-    super(code as ErrorCode, message, { ...(reason !== undefined ? { reason } : {}), ...(subject !== undefined ? { subject } : {}) });
-    this.name = 'ServerError';
-  }
-}
-
 /** An operation that failed on the client side for a reason worth one line: exit 1. */
 export class OpError extends Error {
   override name = 'OpError';
@@ -53,12 +43,13 @@ const USAGE_CODES = new Set(['bad-request']);
 /** Maps any thrown value to an exit code. */
 export function exitCodeOf(e: unknown): number {
   if (e instanceof UsageError) return EXIT.usage;
-  if (e instanceof NoServerError) return EXIT.noServer;
+  // By name too: the FUSE and MCP parts run from their own bundle (decision 020), with their own copy of this class.
+  if (e instanceof NoServerError || (e instanceof Error && e.name === 'NoServerError')) return EXIT.noServer;
   if (isCoded(e) && USAGE_CODES.has(e.code)) return EXIT.usage;
   return EXIT.failed;
 }
 
-/** True for errors carrying a protocol error code (ServerError here, PaneFault from the kit). */
+/** True for errors carrying a protocol error code (a PaneFault from the server). */
 export function isCoded(e: unknown): e is Error & { code: string } {
   return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && !('errno' in e);
 }

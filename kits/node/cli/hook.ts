@@ -3,7 +3,7 @@
 // It never blocks or breaks the agent: past its budget, with no server, or on any
 // error it prints nothing and exits 0. Kept zod-free and small: it runs per event.
 import { NoServerError } from './errors';
-import { connectWire } from './reach';
+import { reachServer } from './reach';
 
 /** The whole run, stdin to answer, stays under this (Claude Code waits on the hook). */
 export const HOOK_BUDGET_MS = 1500;
@@ -40,7 +40,7 @@ export async function runHook(h: HookRun): Promise<number> {
   const start = Date.now();
   const left = () => Math.max(1, budget - (Date.now() - start));
   let finished = false;
-  let client: Awaited<ReturnType<typeof connectWire>> | undefined;
+  let client: Awaited<ReturnType<typeof reachServer>> | undefined;
   const work = (async () => {
     const raw = await readStdin(h.stdin, left());
     if (raw.trim() === '') return;
@@ -51,7 +51,7 @@ export async function runHook(h: HookRun): Promise<number> {
       return; // not JSON: not a hook event we understand
     }
     if (input === null || typeof input !== 'object' || Array.isArray(input)) return;
-    const c = await connectWire(h.socketPath, left(), h.token);
+    const c = await reachServer(h.socketPath, { timeoutMs: left(), ...(h.token === undefined ? {} : { token: h.token }), dropOnClose: true });
     client = c;
     try {
       const params: { input: Record<string, unknown>; pane?: string; agent?: string } = { input: input as Record<string, unknown> };

@@ -8,7 +8,19 @@ import { PassThrough } from 'node:stream';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../protocol/version';
+import { agentCommands } from './commands/agents';
+import { awarenessCommands } from './commands/awareness';
+import { durableCommands } from './commands/durable';
+import { floatCommands } from './commands/floating';
+import { paneCommands } from './commands/panes';
+import { serverCommands } from './commands/server';
+import { sessionCommands } from './commands/sessions';
+import { streamCommands } from './commands/streams';
+import { tagCommands } from './commands/tags';
+import { sandboxCommands } from './commands/sandbox';
+import { GROUP_OF, groupOf, type GroupName } from './groups';
 import { commandTable, runCli } from './main';
+import { nsCommands } from './nsCommands';
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}) {
   const stdout = new PassThrough();
@@ -82,6 +94,31 @@ describe('usage errors', () => {
     const r = await run(['close'], { PANE_ID: 'junk', PANE_SOCKET: NOWHERE });
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/\$PANE_ID is 'junk', which is not a pane id; pass -t ID/);
+  });
+});
+
+describe('command groups (each run loads its group’s bundle alone)', () => {
+  const hook = { serve: async () => 0 };
+  const groups: Record<GroupName, { command: string }[]> = {
+    panes: paneCommands, floating: floatCommands, tags: tagCommands, streams: streamCommands, sessions: sessionCommands,
+    server: serverCommands(hook), durable: durableCommands, agents: agentCommands, awareness: awarenessCommands, sandbox: sandboxCommands, ns: nsCommands,
+  };
+
+  it('names, for every command of the table, the group that holds it, and no word the table lacks', () => {
+    const table = commandTable(hook).filter((c) => c.command !== 'help');
+    for (const c of table) {
+      const group = GROUP_OF[c.command.split(' ')[0] as string];
+      expect(group, c.command).toBeDefined();
+      expect(groups[group!].some((g) => g.command === c.command), `${c.command} in ${group}`).toBe(true);
+    }
+    expect(Object.keys(GROUP_OF).sort()).toEqual([...new Set(table.map((c) => c.command.split(' ')[0]))].sort());
+  });
+
+  it('finds the group past a leading --socket, and none for help, flags or unknown words', () => {
+    expect(groupOf(['ls'])).toBe('panes');
+    expect(groupOf(['--socket', '/s', 'session', 'new'])).toBe('sessions');
+    expect(groupOf(['--socket=/s', 'cat', '/1/tag'])).toBe('ns');
+    for (const argv of [[], ['help'], ['--help'], ['-V'], ['lss'], ['--socket', '/s']]) expect(groupOf(argv), argv.join(' ')).toBeUndefined();
   });
 });
 
@@ -168,8 +205,8 @@ describe('no server', () => {
   });
 });
 
-/** The protocol modules written without zod, for this path: the frame limits and binary codec, partnersOf, the version, exit labels, PaneFault. */
-const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts', 'kits/protocol/exitLabel.ts', 'kits/protocol/fault.ts', 'kits/protocol/stateVersion.ts'];
+/** The protocol modules written without zod, for this path: the frame limits and binary codec, the envelope checks, partnersOf, the version, exit labels, PaneFault. */
+const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/frameCheck.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts', 'kits/protocol/exitLabel.ts', 'kits/protocol/fault.ts', 'kits/protocol/stateVersion.ts'];
 
 describe('start-up weight', () => {
   it('loads neither zod nor the protocol schemas on the way to running a command', async () => {

@@ -7,7 +7,7 @@ import { JSON_FLAG, type CommandSpec } from './command';
 import type { CommandContext } from './context';
 import { UsageError } from './errors';
 import { mountCommand, umountCommand } from './nsMount';
-import type { WireClient } from './wire';
+import type { Connection } from '../../client/connection';
 
 /** Bytes per ns/read: the protocol's largest piece, so a big body takes few round trips. */
 const PIECE = 1 << 20;
@@ -37,7 +37,7 @@ export function modeText(e: Pick<NsEntry, 'type' | 'mode'>): string {
  * one round trip. A longer one is read on through a handle from offset 0 again,
  * so every piece comes from one rendering (one cat, one version).
  */
-async function catOne(ctx: CommandContext, c: WireClient, path: string): Promise<void> {
+async function catOne(ctx: CommandContext, c: Connection, path: string): Promise<void> {
   const first = await c.call('ns/read', { path, offset: 0, count: PIECE });
   if (first.eof) {
     if (first.count > 0) await ctx.writeBytes(decode(first));

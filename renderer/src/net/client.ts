@@ -1,7 +1,7 @@
 // The window's link to the pane server: connects, says hello, subscribes (state
 // first, then events into the store), fetches keymap and apps, and reconnects with
 // backoff when the socket drops. A new Connection per link, since one is single-use.
-import { Connection } from '../../../kits/client/connection';
+import { checkResults, Connection } from '../../../kits/client/index';
 import type { AppList } from '../../../kits/protocol/app';
 import { PaneFault } from '../../../kits/protocol/error';
 import { eventSchemas, type EventData, type EventName } from '../../../kits/protocol/events';
@@ -80,7 +80,7 @@ export class Client {
       const ep = await findEndpoint();
       t = new WsTransport(ep.url);
       await t.opened;
-      const conn = new Connection(t);
+      const conn = new Connection(t, { checkResult: checkResults });
       this.wire(conn);
       await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach', 'admin'], ...(ep.token ? { token: ep.token } : {}) });
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.

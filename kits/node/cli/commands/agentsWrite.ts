@@ -5,7 +5,7 @@
 import readline from 'node:readline';
 import type { CommandContext } from '../context';
 import { OpError, UsageError } from '../errors';
-import type { WireClient } from '../wire';
+import type { Connection } from '../../../client/connection';
 
 async function lines(stdin: NodeJS.ReadableStream, each: (l: string) => Promise<void>): Promise<void> {
   const rl = readline.createInterface({ input: stdin, terminal: false });
@@ -61,7 +61,7 @@ export async function runWrite(ctx: CommandContext, words: string[], o: { here: 
   return converse(ctx, c, name, me, pane.pane, o.output);
 }
 
-async function converse(ctx: CommandContext, c: WireClient, name: string, me: string, pane: number, showOutput: boolean): Promise<number> {
+async function converse(ctx: CommandContext, c: Connection, name: string, me: string, pane: number, showOutput: boolean): Promise<number> {
   const out = ctx.io.stdout as NodeJS.WriteStream;
   const rl = readline.createInterface({ input: ctx.io.stdin, output: out, terminal: true, prompt: `${me}> ` });
   const say = (line: string) => {
@@ -80,7 +80,7 @@ async function converse(ctx: CommandContext, c: WireClient, name: string, me: st
     let partial = '';
     c.onOutput((p, _off, data) => {
       if (p !== pane) return;
-      const text = partial + plainText(data.toString('utf8'));
+      const text = partial + plainText(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
       const parts = text.split('\n');
       partial = parts.pop() ?? '';
       for (const l of parts) if (l.trim() !== '') say(`  │ ${l}`);

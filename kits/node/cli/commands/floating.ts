@@ -4,7 +4,7 @@ import type { PaneRef } from '../../../protocol/ids';
 import { bool, int, str } from '../args';
 import { TARGET, type CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
-import type { WireClient } from '../wire';
+import type { Connection } from '../../../client/connection';
 
 const cell = (name: string, doc: string) => ({ name, type: 'int', value: 'N', min: 0, max: 65535, doc, conflicts: ['tile'] }) as const;
 
@@ -72,7 +72,7 @@ function definedOnly<T extends Record<string, number | undefined>>(o: T): Partia
 }
 
 /** The focused pane of the default session, for calls that need a concrete pane. */
-async function focusedPane(c: WireClient): Promise<number> {
+async function focusedPane(c: Connection): Promise<number> {
   const s = await c.call('session/get', {});
   if (s.focused === null) throw new OpError(`session ${s.name} has no focused pane; pass -t ID`);
   return s.focused;

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CommandContext } from '../context';
-import type { WireClient } from '../wire';
+import type { Connection } from '../../../client/connection';
 import { follow } from './follow';
 
 /** A pane whose whole output is `ring[start..]`, pushed as frames by the test. */
@@ -28,7 +28,7 @@ class FakeServer {
     for (const cb of this.eventCbs) cb('pane/exited', 1, { pane: 1 });
   }
 
-  client(): WireClient {
+  client(): Connection {
     const fake = {
       host: this.host,
       onOutput: (cb: (p: number, o: number, d: Buffer) => void) => this.outputCbs.push(cb),
@@ -54,7 +54,7 @@ class FakeServer {
         throw new Error(`unexpected ${method}`);
       },
     };
-    return fake as unknown as WireClient;
+    return fake as unknown as Connection;
   }
 }
 

@@ -6,7 +6,7 @@
 import type { PaneRef } from '../../../protocol/ids';
 import type { CommandContext } from '../context';
 import { EXIT } from '../errors';
-import type { WireClient } from '../wire';
+import type { Connection } from '../../../client/connection';
 
 /** Bytes queued for stdout before we stop taking live frames and read the ring instead. */
 export const FOLLOW_MAX_QUEUED = 8 << 20;
@@ -18,7 +18,7 @@ export function gapNote(ctx: CommandContext, pane: number, wanted: number, start
 }
 
 /** Reads output from `from` up to the end seen by the first read, writing it to stdout. */
-export async function drain(ctx: CommandContext, c: WireClient, pane: PaneRef | undefined, from: number | undefined): Promise<{ pane: number; next: number }> {
+export async function drain(ctx: CommandContext, c: Connection, pane: PaneRef | undefined, from: number | undefined): Promise<{ pane: number; next: number }> {
   let at = from;
   let end: number | undefined;
   for (;;) {
@@ -34,7 +34,7 @@ export async function drain(ctx: CommandContext, c: WireClient, pane: PaneRef | 
   }
 }
 
-export async function follow(ctx: CommandContext, c: WireClient, pane: PaneRef | undefined, from: number | undefined, maxQueued = FOLLOW_MAX_QUEUED): Promise<number> {
+export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef | undefined, from: number | undefined, maxQueued = FOLLOW_MAX_QUEUED): Promise<number> {
   let n = -1;
   /** Offset of the next byte stdout should get: everything before it has been queued. */
   let next = 0;
@@ -46,7 +46,7 @@ export async function follow(ctx: CommandContext, c: WireClient, pane: PaneRef |
   let endWith: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => (endWith = resolve));
 
-  const write = (bytes: Buffer): void => {
+  const write = (bytes: Uint8Array): void => {
     queued += bytes.byteLength;
     writing = writing.then(() => ctx.writeBytes(bytes)).then(() => void (queued -= bytes.byteLength));
   };
@@ -71,7 +71,7 @@ export async function follow(ctx: CommandContext, c: WireClient, pane: PaneRef |
     }
   };
 
-  const take = (p: number, offset: number, data: Buffer): void => {
+  const take = (p: number, offset: number, data: Uint8Array): void => {
     if (p !== n || ended || behind) return;
     if (offset > next) gapNote(ctx, n, next, offset);
     const skip = Math.max(0, next - offset);
@@ -109,7 +109,7 @@ export async function follow(ctx: CommandContext, c: WireClient, pane: PaneRef |
     else if (which === n) finish(event === 'pane/closed');
   });
   // Frames may overtake the attach reply: hold them until we know the pane and offset.
-  let early: [number, number, Buffer][] | undefined = [];
+  let early: [number, number, Uint8Array][] | undefined = [];
   c.onOutput((p, offset, data) => {
     if (early) early.push([p, offset, data]);
     else take(p, offset, data);

@@ -74,7 +74,7 @@ export const tagCommands: CommandSpec[] = [
 ];
 
 /** The focused pane of the default session. */
-async function focused(c: import('../wire').WireClient) {
+async function focused(c: import('../../../client/connection').Connection) {
   const s = await c.call('session/get', {});
   if (s.focused === null) throw new OpError(`session ${s.name} has no focused pane; pass -t ID`);
   return c.call('pane/get', { pane: s.focused });

@@ -1,5 +1,5 @@
-// The lean client against a scripted server socket: replies, typed errors,
-// events and output frames reach the right callbacks.
+// The CLI's Connection (reachServer) against a scripted server socket: replies,
+// typed errors, events and output frames reach the right callbacks; absence is exit 3.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { encodeBinary } from '../../protocol/envelope';
 import { encodeFrame, FrameDecoder } from '../framing';
 import { connectCli } from './connect';
-import { NoServerError, ServerError, exitCodeOf } from './errors';
-import { connectWire } from './reach';
+import { PaneFault } from '../../protocol/fault';
+import { NoServerError, exitCodeOf } from './errors';
+import { reachServer } from './reach';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -42,7 +43,7 @@ async function fakeServer(reply: Reply): Promise<string> {
 
 const WELCOME = { protocol: 1, server: { host: 'box', version: '0', pid: 1 }, client: 'c1', capabilities: ['read'], user: 'ada' };
 
-describe('WireClient', () => {
+describe('the CLI connection (reachServer)', () => {
   it('says hello as pane-cli with every capability, then correlates replies by id', async () => {
     const seen: unknown[] = [];
     const p = await fakeServer((req, send) => {
@@ -50,7 +51,7 @@ describe('WireClient', () => {
       if (req.method === 'hello') send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: WELCOME }));
       else send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: { echo: req.params } }));
     });
-    const c = await connectWire(p);
+    const c = await reachServer(p);
     expect(c.host).toBe('box');
     const [a, b] = await Promise.all([c.call('session/list', {}), c.call('pane/list', { session: 'x' })]);
     expect(a).toEqual({ echo: {} });
@@ -64,9 +65,9 @@ describe('WireClient', () => {
       if (req.method === 'hello') send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: WELCOME }));
       else send(JSON.stringify({ t: 'res', id: req.id, ok: false, error: { code: 'pane-not-found', message: 'pane 42 not found', subject: '42' } }));
     });
-    const c = await connectWire(p);
+    const c = await reachServer(p);
     const e = await c.call('pane/get', { pane: 42 }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(ServerError);
+    expect(e).toBeInstanceOf(PaneFault);
     expect(e).toMatchObject({ code: 'pane-not-found', message: 'pane 42 not found', subject: '42' });
     expect(exitCodeOf(e)).toBe(1);
     c.close();
@@ -79,12 +80,12 @@ describe('WireClient', () => {
       send(JSON.stringify({ t: 'evt', event: 'pane/closed', rev: 7, data: { pane: 3 } }));
       send(encodeBinary({ kind: 1, pane: 3, offset: 1024, data: new Uint8Array([104, 105]) }));
     });
-    const c = await connectWire(p);
+    const c = await reachServer(p);
     const got = new Promise<unknown[]>((resolve) => {
       const all: unknown[] = [];
       c.onEvent((event, rev, data) => all.push({ event, rev, data }));
       c.onOutput((pane, offset, data) => {
-        all.push({ pane, offset, data: data.toString() });
+        all.push({ pane, offset, data: Buffer.from(data).toString() });
         resolve(all);
       });
     });
@@ -97,14 +98,32 @@ describe('WireClient', () => {
     const p = await fakeServer((req, send) => {
       send(JSON.stringify({ t: 'res', id: req.id, ok: false, error: { code: 'version-mismatch', message: 'protocol 1 is not spoken here' } }));
     });
-    await expect(connectWire(p)).rejects.toMatchObject({ code: 'version-mismatch', message: 'protocol 1 is not spoken here' });
+    await expect(reachServer(p)).rejects.toMatchObject({ code: 'version-mismatch', message: 'protocol 1 is not spoken here' });
+  });
+
+  it('fails the hello with the server’s refusal when it turns the connection away before answering', async () => {
+    // What the unix listener sends over its connection cap: an error for no request (id null), then it hangs up.
+    const p = await fakeServer((_req, send) => send(JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'busy', message: 'the pane server holds 64 connections already; close some (pane clients) and retry' } })));
+    await expect(reachServer(p)).rejects.toMatchObject({ code: 'busy', message: 'the pane server holds 64 connections already; close some (pane clients) and retry' });
+  });
+
+  it('trusts results for display, while connectCli checks each against its schema', async () => {
+    const p = await fakeServer((req, send) => send(JSON.stringify({ t: 'res', id: req.id, ok: true, result: req.method === 'hello' ? WELCOME : { panes: 'not a list' } })));
+    const lean = await reachServer(p);
+    expect(await lean.call('pane/list', {})).toEqual({ panes: 'not a list' });
+    lean.close();
+    const checked = await connectCli(p);
+    const e = await checked.call('pane/list', {}).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PaneFault);
+    expect(e).toMatchObject({ code: 'failed', message: expect.stringMatching(/^server sent a malformed pane\/list result/) });
+    checked.close();
   });
 });
 
 describe('reaching no server', () => {
   it('maps a missing socket file to NoServerError naming the path (exit 3)', async () => {
     const p = tmpSock();
-    const e = await connectWire(p).catch((x: unknown) => x);
+    const e = await reachServer(p).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NoServerError);
     expect((e as Error).message).toBe(`no pane server at ${p}; start one with \`pane serve\``);
     expect(exitCodeOf(e)).toBe(3);
@@ -118,7 +137,7 @@ describe('reaching no server', () => {
     fs.renameSync(p, p + '.kept');
     await new Promise<void>((r) => srv.close(() => r()));
     fs.renameSync(p + '.kept', p);
-    const e = await connectWire(p).catch((x: unknown) => x);
+    const e = await reachServer(p).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NoServerError);
     expect((e as Error).message).toMatch(/^no pane server at .*\(a stale socket file; nothing listens on it\)/);
   });
@@ -128,7 +147,7 @@ describe('reaching no server', () => {
     const srv = net.createServer(() => {});
     await new Promise<void>((r) => srv.listen(p, r));
     cleanups.push(() => srv.close());
-    const e = await connectWire(p, 200).catch((x: unknown) => x);
+    const e = await reachServer(p, { timeoutMs: 200 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NoServerError);
     expect((e as Error).message).toMatch(/did not answer hello in time/);
   });

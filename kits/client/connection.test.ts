@@ -1,0 +1,78 @@
+// The one Connection against a scripted peer over the in-memory transport: the
+// same core the CLI, window and tools use (kits/node/cli/reach.test.ts covers sockets).
+import { describe, expect, it } from 'vitest';
+import { PaneFault } from '../protocol/fault';
+import { checkResults } from './checkResults';
+import { Connection } from './connection';
+import { memoryPair } from './memoryTransport';
+import type { Transport } from './transport';
+
+const WELCOME = { protocol: 1, server: { host: 'box', version: '0', pid: 1 }, client: 'c1', capabilities: ['read'], user: 'ada' };
+
+/** A peer that answers each request with `answer(method)`; null sends nothing. */
+function peer(t: Transport, answer: (method: string, id: number | undefined) => object | null): void {
+  t.onFrame((f) => {
+    if (typeof f !== 'string') return;
+    const req = JSON.parse(f) as { id?: number; method: string };
+    const out = answer(req.method, req.id);
+    if (out) t.send(JSON.stringify(out));
+  });
+}
+
+describe('Connection', () => {
+  it('hands each event to the catch-all listener and to the callbacks for its name', async () => {
+    const [a, b] = memoryPair();
+    peer(b, (method, id) => (method === 'hello' ? { t: 'res', id, ok: true, result: WELCOME } : null));
+    const c = new Connection(a);
+    await c.hello({ client: { name: 't', kind: 'test' }, capabilities: ['read'] });
+    const any: string[] = [];
+    const named: number[] = [];
+    c.onEvent((event, rev) => any.push(`${event}@${rev}`));
+    c.events.on('pane/closed', (_d, rev) => named.push(rev));
+    b.send(JSON.stringify({ t: 'evt', event: 'pane/closed', rev: 4, data: { pane: 2 } }));
+    b.send(JSON.stringify({ t: 'evt', event: 'focus/changed', rev: 5, data: { pane: 1 } }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(any).toEqual(['pane/closed@4', 'focus/changed@5']);
+    expect(named).toEqual([4]);
+    expect(c.host).toBe('box');
+  });
+
+  it('fails waiting calls with an unaddressed error before the welcome, and only reports one after it', async () => {
+    const [a, b] = memoryPair();
+    const c = new Connection(a);
+    peer(b, () => ({ t: 'res', id: null, ok: false, error: { code: 'unauthorized', message: 'bad token' } }));
+    await expect(c.hello({ client: { name: 't', kind: 'test' }, capabilities: ['read'] })).rejects.toMatchObject({ code: 'unauthorized', message: 'bad token' });
+
+    const [x, y] = memoryPair();
+    const d = new Connection(x);
+    const reported: PaneFault[] = [];
+    d.onError((e) => reported.push(e));
+    let n = 0;
+    peer(y, (method, id) => (method === 'hello' ? { t: 'res', id, ok: true, result: WELCOME } : n++ === 0 ? { t: 'res', id: null, ok: false, error: { code: 'bad-request', message: 'a note went wrong' } } : { t: 'res', id, ok: true, result: { sessions: [] } }));
+    await d.hello({ client: { name: 't', kind: 'test' }, capabilities: ['read'] });
+    d.notify('session/list', {});
+    expect(await d.call('session/list', {})).toEqual({ sessions: [] });
+    expect(reported.map((e) => [e instanceof PaneFault, e.code, e.message])).toEqual([[true, 'bad-request', 'a note went wrong']]);
+  });
+
+  it('checks results only when given a check, naming the method of a malformed one', async () => {
+    const [a, b] = memoryPair();
+    peer(b, (method, id) => ({ t: 'res', id, ok: true, result: method === 'hello' ? WELCOME : { sessions: 'none' } }));
+    const trusting = new Connection(a);
+    expect(await trusting.call('session/list', {})).toEqual({ sessions: 'none' });
+    const [x, y] = memoryPair();
+    peer(y, (method, id) => ({ t: 'res', id, ok: true, result: method === 'hello' ? WELCOME : { sessions: 'none' } }));
+    const checking = new Connection(x, { checkResult: checkResults });
+    await expect(checking.call('session/list', {})).rejects.toMatchObject({ code: 'failed', message: expect.stringMatching(/^server sent a malformed session\/list result/) });
+  });
+
+  it('rejects waiting and later calls once closed, with the reason', async () => {
+    const [a, b] = memoryPair();
+    peer(b, () => null);
+    const c = new Connection(a);
+    const waiting = c.call('session/list', {});
+    c.close();
+    await expect(waiting).rejects.toMatchObject({ code: 'failed', message: 'connection closed: closed by the client' });
+    await expect(c.call('session/list', {})).rejects.toBeInstanceOf(PaneFault);
+  });
+});

@@ -8,8 +8,12 @@ export type ToWorker =
   /** `history`: most scrollback lines to include (default: all the screen keeps). */
   | { type: 'snapshot'; pane: number; id: number; history?: number }
   | { type: 'close'; pane: number }
-  /** Writes the pane's screen + last `history` lines, serialized with attributes and gzipped, to `file` (atomically). */
-  | { type: 'save'; pane: number; id: number; history: number; file: string };
+  /**
+   * Writes the pane's screen + last `history` lines, serialized with attributes and
+   * gzipped: full history blocks as `BLOCKPREFIX-…gz` files beside `file` (each written
+   * once), the rest to `file`; all atomically.
+   */
+  | { type: 'save'; pane: number; id: number; history: number; file: string; blockPrefix: string };
 
 /** The screen state the worker knows; the host adds the stream offset. */
 export interface WorkerSnapshot {
@@ -30,9 +34,11 @@ export type FromWorker =
   | { type: 'cwd'; pane: number; uri: string }
   | { type: 'snapshot'; id: number; pane: number; snapshot: WorkerSnapshot }
   | { type: 'failed'; id: number; pane: number; message: string }
-  | { type: 'saved'; id: number; pane: number; bytes: number; lines: number };
+  /** `bytes` written by this save; `blocks`: the block files (oldest first) that come before `file`. */
+  | { type: 'saved'; id: number; pane: number; bytes: number; lines: number; blocks: string[] };
 
 export interface WorkerOptions {
+  /** Rows of history each pane keeps in all (a short live part in xterm, the rest compact). */
   scrollback: number;
   /** Most bytes `text` + `serialized` may take as JSON; older scrollback is left out to fit. */
   snapshotBytes: number;

@@ -268,14 +268,17 @@ export class Persistence {
 
   private async writeSnapshot(): Promise<Generation> {
     const { gen, state } = await this.rotate();
+    let wrote = 0;
     await Promise.all(
       state.panes.map(async (p) => {
         const lines = this.historyLines(p);
         if (lines === 0 || !this.server.terminals.has(p.n)) return;
         const file = `g${gen}-${p.uuid}.gz`;
         try {
-          const r = await this.server.screen.saveScrollback(p.n, path.join(this.dir, 'scrollback', file), lines);
-          p.scrollback = { file, savedAt: Date.now(), lines: r.lines, bytes: r.bytes };
+          // Full history blocks are written once and named again by later generations (docs/decisions/021).
+          const r = await this.server.screen.saveScrollback(p.n, path.join(this.dir, 'scrollback', file), lines, `h-${p.uuid}`);
+          p.scrollback = { file, ...(r.blocks.length ? { blocks: r.blocks } : {}), savedAt: Date.now(), lines: r.lines, bytes: r.bytes };
+          wrote += r.wrote;
         } catch (e) {
           this.warn(`pane ${p.address}: history not saved: ${(e as Error).message}`);
         }
@@ -285,7 +288,7 @@ export class Persistence {
     const bytes = await this.store.write(gen, state);
     await this.store.prune();
     const history = state.panes.reduce((a, p) => a + (p.scrollback?.bytes ?? 0), 0);
-    return { gen, savedAt: state.savedAt, sessions: state.sessions.length, panes: state.panes.length, bytes: bytes + history, file };
+    return { gen, savedAt: state.savedAt, sessions: state.sessions.length, panes: state.panes.length, bytes: bytes + history, wrote: bytes + wrote, file };
   }
 
   /** Lines of history kept for a pane: the configured number, none when opted out or secret. */

@@ -28,9 +28,10 @@ export interface ScreenHostOptions {
   snapshotBytes?: number;
 }
 
-/** What a save wrote: bytes this time, rows in all, and the block files that come before the file. */
+/** What a save made: bytes of all the history's files, bytes written this time, rows, and the block files before the file. */
 export interface SavedHistory {
   bytes: number;
+  wrote: number;
   lines: number;
   blocks: string[];
 }
@@ -205,7 +206,7 @@ export class ScreenHost {
         const q = this.pending.get(m.id);
         if (!q) return;
         this.pending.delete(m.id);
-        q.saved?.({ bytes: m.bytes, lines: m.lines, blocks: m.blocks });
+        q.saved?.({ bytes: m.bytes, wrote: m.wrote, lines: m.lines, blocks: m.blocks });
         return;
       }
       case 'failed': {

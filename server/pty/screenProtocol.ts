@@ -34,8 +34,8 @@ export type FromWorker =
   | { type: 'cwd'; pane: number; uri: string }
   | { type: 'snapshot'; id: number; pane: number; snapshot: WorkerSnapshot }
   | { type: 'failed'; id: number; pane: number; message: string }
-  /** `bytes` written by this save; `blocks`: the block files (oldest first) that come before `file`. */
-  | { type: 'saved'; id: number; pane: number; bytes: number; lines: number; blocks: string[] };
+  /** `bytes` of every file the history is in, `wrote` of those written by this save; `blocks`: the block files (oldest first) before `file`. */
+  | { type: 'saved'; id: number; pane: number; bytes: number; wrote: number; lines: number; blocks: string[] };
 
 export interface WorkerOptions {
   /** Rows of history each pane keeps in all (a short live part in xterm, the rest compact). */

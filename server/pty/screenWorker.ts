@@ -22,8 +22,8 @@ interface Screen {
   history: ScreenHistory;
   /** Names this screen's saved blocks with: fresh per screen, so a reopened pane never reuses an old name. */
   id: string;
-  /** Block files the last save referenced (full paths): a full block never changes, so each is written once. */
-  written: Set<string>;
+  /** Block files the last save referenced (full path → bytes): a full block never changes, so each is written once. */
+  written: Map<string, number>;
   title: string;
 }
 
@@ -67,7 +67,7 @@ function open(pane: number, cols: number, rows: number): void {
   const term = new xterm.Terminal({ cols, rows, scrollback: xtermScrollback(opts.scrollback), allowProposedApi: true });
   const serialize = new SerializeAddon();
   term.loadAddon(serialize);
-  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), id: randomBytes(4).toString('hex'), written: new Set(), title: '' };
+  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), id: randomBytes(4).toString('hex'), written: new Map(), title: '' };
   term.onTitleChange((t) => {
     s.title = t;
     titles.set(pane, t);
@@ -143,26 +143,30 @@ function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
   let need = lines - live - inOpen;
   const dir = path.dirname(m.file);
   const names: string[] = [];
-  const written = new Set<string>();
+  const written = new Map<string, number>();
   let bytes = 0;
+  let wrote = 0;
   const blocks = store.blocks();
   for (let i = blocks.length - 1; i >= 0 && need > 0; i--) {
     const b = blocks[i]!;
     const name = `${m.blockPrefix}-${s.id}-${b.seq}.gz`;
     const full = path.join(dir, name);
-    if (!s.written.has(full)) {
+    let size = s.written.get(full);
+    if (size === undefined) {
       const data = gzipSync(b.text);
       writeAtomicSync(full, data);
-      bytes += data.byteLength;
+      size = data.byteLength;
+      wrote += size;
     }
-    written.add(full);
+    written.set(full, size);
+    bytes += size;
     names.unshift(name);
     need -= b.lines;
   }
   const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }));
   writeAtomicSync(m.file, data);
   s.written = written;
-  return { type: 'saved', id: m.id, pane: m.pane, bytes: bytes + data.byteLength, lines: lines + s.term.rows, blocks: names };
+  return { type: 'saved', id: m.id, pane: m.pane, bytes: bytes + data.byteLength, wrote: wrote + data.byteLength, lines: lines + s.term.rows, blocks: names };
 }
 
 /** A string's size as JSON: exact only when it could matter (JSON.stringify of megabytes is not free). */

@@ -124,6 +124,20 @@ describe('ScreenHistory over a real headless xterm', () => {
     expect(rows().filter((r) => r).slice(0, 2)).toEqual(['new', 'again 0']); // no gap reported after a clear
   });
 
+  it('loses nothing when a resize shrinks a tall screen or narrows and reflows it', async () => {
+    const { t, h, write, rows } = term(40, 1000, 5000);
+    await write(lines('r', 2500));
+    h.beforeResize(40, 2); // 998 screen rows pushed into the scrollback at once
+    t.resize(40, 2);
+    h.beforeResize(15, 2); // narrower: long rows reflow into more rows
+    t.resize(15, 2);
+    await write(lines('s', 10));
+    const all = rows().filter((r) => r);
+    expect(all.join('\n')).not.toContain('lost');
+    expect(all.slice(-12)).toEqual([...lines('r', 2500).split('\r\n').slice(-3, -1), ...lines('s', 10).split('\r\n').slice(0, -1)]);
+    expect(all.filter((r) => r.startsWith('r')).length).toBe(2500);
+  });
+
   it('records a gap as “[N lines lost]” when rows were trimmed before capture', async () => {
     const { t, h, write, rows } = term(20, 5, 5000);
     await write(lines('a', 1000));

@@ -16,8 +16,8 @@ import { HistoryStore } from './historyStore';
 export const LIVE_SCROLLBACK = 500;
 /**
  * Rows xterm may hold beyond the live scrollback before it trims: room for one
- * piece of output (each row needs at least one byte), one capture batch, and a
- * resize pushing screen rows into the scrollback.
+ * piece of output (each row needs at least one byte) and one capture batch; with
+ * the live rows, room for the tallest screen (MAX_ROWS) a resize pushes up.
  */
 export const SLACK_ROWS = 500;
 /** Most bytes written to xterm at once; xterm calls each piece's callback before parsing the next. */
@@ -80,9 +80,14 @@ export class ScreenHistory {
     }
   }
 
-  /** Before a resize: a narrower one reflows rows into more rows, so everything uncaptured is taken first. */
-  beforeResize(cols: number): void {
-    this.capture(cols < this.term.cols ? 0 : LIVE_SCROLLBACK, true);
+  /**
+   * Before a resize: a narrower one reflows rows into more rows, so everything
+   * uncaptured is taken first; a shorter one pushes screen rows into the
+   * scrollback (up to 1,000: MAX_ROWS), so as much is taken as they need room.
+   */
+  beforeResize(cols: number, rows: number): void {
+    const shrink = Math.max(0, this.term.rows - rows);
+    this.capture(cols < this.term.cols ? 0 : Math.max(0, Math.min(LIVE_SCROLLBACK, LIVE_SCROLLBACK + SLACK_ROWS - shrink)), true);
   }
 
   /** Rows of the normal buffer's scrollback not captured yet. */

@@ -193,7 +193,7 @@ function handle(m: ToWorker): void {
     }
     case 'resize': {
       const s = screens.get(m.pane);
-      s?.history.beforeResize(m.cols);
+      s?.history.beforeResize(m.cols, m.rows);
       s?.term.resize(m.cols, m.rows);
       return;
     }

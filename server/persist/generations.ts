@@ -196,7 +196,9 @@ export class GenerationStore {
       const m = /^(?:snap|journal)-(\d{6,})\.json/.exec(f);
       if (m && Number(m[1]) < oldest) doomed.push(path.join(this.dir, f));
     }
-    for (const f of this.scrollbackFiles()) {
+    // Thousands of history files (40 blocks a full pane): listed on the thread pool, not the main loop.
+    const files = await fs.promises.readdir(path.join(this.dir, 'scrollback')).catch(() => [] as string[]);
+    for (const f of files) {
       const m = /^g(\d+)-/.exec(f);
       if ((m && Number(m[1]) < oldest) || (BLOCK_FILE.test(f) && !named.has(f))) doomed.push(path.join(this.dir, 'scrollback', f));
     }

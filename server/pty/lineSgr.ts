@@ -26,30 +26,45 @@ function color(p: string[], rgb: boolean, palette: boolean, v: number, base: num
 }
 
 function blank(c: IBufferCell): boolean {
-  const ch = c.getChars();
-  return (ch === '' || ch === ' ') && c.isAttributeDefault();
+  const code = c.getCode();
+  return (code === 0 || code === 32) && c.isAttributeDefault();
+}
+
+/** Style flags of a cell as bits (SGR 1, 2, 3, 4, 5, 7, 8, 9, 53). */
+function flags(c: IBufferCell): number {
+  return (c.isBold() ? 1 : 0) | (c.isDim() ? 2 : 0) | (c.isItalic() ? 4 : 0) | (c.isUnderline() ? 8 : 0) | (c.isBlink() ? 16 : 0) | (c.isInverse() ? 32 : 0) | (c.isInvisible() ? 64 : 0) | (c.isStrikethrough() ? 128 : 0) | (c.isOverline() ? 256 : 0);
 }
 
 /**
  * The row's text with SGR where attributes change; trailing default blanks are
  * dropped unless `keepTrailing` (a row that wraps into the next must keep its full
  * width, or replaying it would join the wrong columns). Ends in the default attributes.
+ * Runs of equal attributes are read with translateToString (one string per run, not per cell).
  */
 export function encodeLine(line: IBufferLine, keepTrailing: boolean, cell: IBufferCell): string {
   let end = line.length;
   if (!keepTrailing) while (end > 0 && blank(line.getCell(end - 1, cell)!)) end--;
   let out = '';
-  let cur = '';
+  // The run's attributes as two exact numbers: colour mode | value (26 bits) of each plane, the flags beside the foreground's.
+  let fg = 0;
+  let bg = 0;
+  let curSgr = '';
+  let runStart = 0;
   for (let x = 0; x < end; x++) {
     const c = line.getCell(x, cell)!;
-    const w = c.getWidth();
-    if (w === 0) continue; // the right half of a wide character
-    const sgr = c.isAttributeDefault() ? '' : sgrOf(c);
-    if (sgr !== cur) {
-      out += sgr ? `\x1b[0;${sgr}m` : '\x1b[0m';
-      cur = sgr;
-    }
-    out += c.getChars() || ' ';
+    if (c.getWidth() === 0) continue; // the right half of a wide character
+    const plain = c.isAttributeDefault();
+    const f = plain ? 0 : ((c.getFgColorMode() | c.getFgColor()) >>> 0) * 512 + flags(c) + 1;
+    const b = plain ? 0 : (c.getBgColorMode() | c.getBgColor()) >>> 0;
+    if (f === fg && b === bg) continue;
+    if (x > runStart) out += line.translateToString(false, runStart, x);
+    const sgr = plain ? '' : sgrOf(c);
+    if (sgr !== curSgr) out += sgr ? `\x1b[0;${sgr}m` : '\x1b[0m';
+    fg = f;
+    bg = b;
+    curSgr = sgr;
+    runStart = x;
   }
-  return cur ? `${out}\x1b[0m` : out;
+  if (end > runStart) out += line.translateToString(false, runStart, end);
+  return curSgr ? `${out}\x1b[0m` : out;
 }

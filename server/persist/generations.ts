@@ -52,9 +52,9 @@ export function decodeSnapshot(text: string, file: string): { header: Header; st
 /** History block files (scrollback/h-…): shared by generations, removed once no kept generation names them. */
 const BLOCK_FILE = /^h-/;
 
-/** The history block files a state names. */
+/** The history files a state names: blocks, and each pane's newest-rows file (an earlier generation's when its pane had not changed). */
 function blockRefs(state: StateFile): Set<string> {
-  return new Set(state.panes.flatMap((p) => p.scrollback?.blocks ?? []));
+  return new Set(state.panes.flatMap((p) => (p.scrollback ? [p.scrollback.file, ...(p.scrollback.blocks ?? [])] : [])));
 }
 
 export class GenerationStore {
@@ -154,7 +154,7 @@ export class GenerationStore {
   private scrollbackBytes(gen: number): number {
     let n = 0;
     const blocks = this.refs.get(gen);
-    for (const f of this.scrollbackFiles()) if (f.startsWith(`g${gen}-`) || blocks?.has(f)) n += fs.statSync(path.join(this.dir, 'scrollback', f)).size;
+    for (const f of this.scrollbackFiles()) if (blocks ? blocks.has(f) : f.startsWith(`g${gen}-`)) n += fs.statSync(path.join(this.dir, 'scrollback', f)).size;
     return n;
   }
 
@@ -200,7 +200,8 @@ export class GenerationStore {
     const files = await fs.promises.readdir(path.join(this.dir, 'scrollback')).catch(() => [] as string[]);
     for (const f of files) {
       const m = /^g(\d+)-/.exec(f);
-      if ((m && Number(m[1]) < oldest) || (BLOCK_FILE.test(f) && !named.has(f))) doomed.push(path.join(this.dir, 'scrollback', f));
+      if (named.has(f)) continue;
+      if ((m && Number(m[1]) < oldest) || BLOCK_FILE.test(f)) doomed.push(path.join(this.dir, 'scrollback', f));
     }
     await Promise.all(doomed.map((f) => fs.promises.rm(f, { force: true })));
   }

@@ -277,7 +277,7 @@ export class Persistence {
         try {
           // Full history blocks are written once and named again by later generations (docs/decisions/021).
           const r = await this.server.screen.saveScrollback(p.n, path.join(this.dir, 'scrollback', file), lines, `h-${p.uuid}`);
-          p.scrollback = { file, ...(r.blocks.length ? { blocks: r.blocks } : {}), savedAt: Date.now(), lines: r.lines, bytes: r.bytes };
+          p.scrollback = { file: r.file, ...(r.blocks.length ? { blocks: r.blocks } : {}), savedAt: Date.now(), lines: r.lines, bytes: r.bytes };
           wrote += r.wrote;
         } catch (e) {
           this.warn(`pane ${p.address}: history not saved: ${(e as Error).message}`);

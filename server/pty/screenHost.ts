@@ -28,8 +28,9 @@ export interface ScreenHostOptions {
   snapshotBytes?: number;
 }
 
-/** What a save made: bytes of all the history's files, bytes written this time, rows, and the block files before the file. */
+/** What a save made: the file with the newest rows (an earlier one when nothing changed), bytes of all the history's files, bytes written this time, rows, and the block files before the file. */
 export interface SavedHistory {
+  file: string;
   bytes: number;
   wrote: number;
   lines: number;
@@ -206,7 +207,7 @@ export class ScreenHost {
         const q = this.pending.get(m.id);
         if (!q) return;
         this.pending.delete(m.id);
-        q.saved?.({ bytes: m.bytes, wrote: m.wrote, lines: m.lines, blocks: m.blocks });
+        q.saved?.({ file: m.file, bytes: m.bytes, wrote: m.wrote, lines: m.lines, blocks: m.blocks });
         return;
       }
       case 'failed': {

@@ -11,7 +11,7 @@ export type ToWorker =
   /**
    * Writes the pane's screen + last `history` lines, serialized with attributes and
    * gzipped: full history blocks as `BLOCKPREFIX-…gz` files beside `file` (each written
-   * once), the rest to `file`; all atomically.
+   * once), the rest to `file` (unless nothing changed since the last save); all atomically.
    */
   | { type: 'save'; pane: number; id: number; history: number; file: string; blockPrefix: string };
 
@@ -34,8 +34,12 @@ export type FromWorker =
   | { type: 'cwd'; pane: number; uri: string }
   | { type: 'snapshot'; id: number; pane: number; snapshot: WorkerSnapshot }
   | { type: 'failed'; id: number; pane: number; message: string }
-  /** `bytes` of every file the history is in, `wrote` of those written by this save; `blocks`: the block files (oldest first) before `file`. */
-  | { type: 'saved'; id: number; pane: number; bytes: number; wrote: number; lines: number; blocks: string[] };
+  /**
+   * `file`: the file (name, beside the one asked for) holding the newest rows and the
+   * screen — an earlier save's when nothing changed since; `blocks`: the block files
+   * (oldest first) before it; `bytes` of all of them, `wrote` of those written by this save.
+   */
+  | { type: 'saved'; id: number; pane: number; file: string; bytes: number; wrote: number; lines: number; blocks: string[] };
 
 export interface WorkerOptions {
   /** Rows of history each pane keeps in all (a short live part in xterm, the rest compact). */

@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import * as headless from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeAtomicSync } from '../persist/atomicFile';
@@ -24,6 +25,9 @@ interface Screen {
   id: string;
   /** Block files the last save referenced (full path → bytes): a full block never changes, so each is written once. */
   written: Map<string, number>;
+  /** Counts writes and resizes: a save finding it unchanged names the last save's files again. */
+  version: number;
+  lastSave: { version: number; history: number; dir: string; reply: Extract<FromWorker, { type: 'saved' }> } | null;
   title: string;
 }
 
@@ -67,7 +71,7 @@ function open(pane: number, cols: number, rows: number): void {
   const term = new xterm.Terminal({ cols, rows, scrollback: xtermScrollback(opts.scrollback), allowProposedApi: true });
   const serialize = new SerializeAddon();
   term.loadAddon(serialize);
-  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), id: randomBytes(4).toString('hex'), written: new Map(), title: '' };
+  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '' };
   term.onTitleChange((t) => {
     s.title = t;
     titles.set(pane, t);
@@ -134,6 +138,12 @@ function snapshot(s: Screen, maxHistory = Infinity): WorkerSnapshot {
  * filled, xterm's live rows, the screen — to `file`. Every file gzipped, atomically.
  */
 function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
+  const dir = path.dirname(m.file);
+  const last = s.lastSave;
+  // Nothing printed or resized since the last save: its files (kept while a generation names them) say it all.
+  if (last && last.version === s.version && last.history === m.history && last.dir === dir && existsSync(path.join(dir, last.reply.file))) {
+    return { ...last.reply, id: m.id, wrote: 0 };
+  }
   s.history.capture(undefined, true);
   const lines = Math.min(s.history.lines, m.history);
   const store = s.history.store;
@@ -141,7 +151,6 @@ function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
   const openRows = store.lines - store.blocks().reduce((a, b) => a + b.lines, 0);
   const inOpen = Math.min(openRows, lines - live);
   let need = lines - live - inOpen;
-  const dir = path.dirname(m.file);
   const names: string[] = [];
   const written = new Map<string, number>();
   let bytes = 0;
@@ -166,7 +175,9 @@ function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
   const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }));
   writeAtomicSync(m.file, data);
   s.written = written;
-  return { type: 'saved', id: m.id, pane: m.pane, bytes: bytes + data.byteLength, wrote: wrote + data.byteLength, lines: lines + s.term.rows, blocks: names };
+  const reply = { type: 'saved' as const, id: m.id, pane: m.pane, file: path.basename(m.file), bytes: bytes + data.byteLength, wrote: wrote + data.byteLength, lines: lines + s.term.rows, blocks: names };
+  s.lastSave = { version: s.version, history: m.history, dir, reply };
+  return reply;
 }
 
 /** A string's size as JSON: exact only when it could matter (JSON.stringify of megabytes is not free). */
@@ -188,11 +199,13 @@ function handle(m: ToWorker): void {
       const s = screens.get(m.pane);
       // Bytes for a pane without a screen still count as consumed, or its backlog would never drain.
       if (!s) return done();
+      s.version++;
       s.history.write(m.data, done);
       return;
     }
     case 'resize': {
       const s = screens.get(m.pane);
+      if (s) s.version++;
       s?.history.beforeResize(m.cols, m.rows);
       s?.term.resize(m.cols, m.rows);
       return;

@@ -52,6 +52,13 @@ describe('compact scrollback history', () => {
     expect(second.wrote!).toBeLessThan(first.wrote!);
     expect(refs(second.gen).length).toBeGreaterThan(20);
     expect(refs(second.gen)).toEqual(refs(first.gen));
+    // Nothing printed in between: the second generation names the first one's file for the newest rows too.
+    const fileOf = (gen: number) => (state(gen).panes.find((p) => p.n === pane)!.scrollback as { file: string }).file;
+    expect(fileOf(second.gen)).toBe(fileOf(first.gen));
+    await c.call('pane/input', { pane, data: 'more\n' }).catch(() => undefined);
+    await until('the echo parsed', async () => (await c.call('pty/screen', { pane })).text.includes('more'));
+    const third = await c.call('state/save', {});
+    expect(fileOf(third.gen)).toMatch(new RegExp(`^g${third.gen}-`)); // output since: written anew
     for (const f of refs(second.gen)) expect(fs.existsSync(blockFile(f))).toBe(true);
     await a.stop();
 

@@ -3,6 +3,8 @@
 // covers the screen worker, a thread of the same process) vs tmux with 20; and
 // the server with 100 idle panes.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { client, rssOf, sleep, startServerProc, tmux } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -25,7 +27,8 @@ export interface MemoryResult {
 
 /** RSS of the server before and after `n` panes each printed a full history. */
 async function paneFull(dir: string, n = PANES): Promise<{ base: number; after: number }> {
-  const srv = await startServerProc(dir);
+  // A directory per server: a socket left by one killed on its way out must not be mistaken for the next one's.
+  const srv = await startServerProc(fs.mkdtempSync(path.join(dir, `full${n}-`)));
   try {
     const c = await client(srv.socket);
     await c.call('session/new', { name: 'm', launch: { program: '/bin/sleep', args: ['3600'] } });
@@ -77,7 +80,7 @@ function tmuxFull(n = PANES): { base: number; after: number } {
 }
 
 async function idle(dir: string): Promise<{ base: number; with100: number }> {
-  const srv = await startServerProc(dir);
+  const srv = await startServerProc(fs.mkdtempSync(path.join(dir, 'idle-')));
   try {
     const c = await client(srv.socket);
     await c.call('session/new', { name: 'idle', launch: { program: '/bin/cat', args: [] } });

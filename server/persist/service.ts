@@ -249,7 +249,8 @@ export class Persistence {
     this.journal = new JournalWriter(this.dir, gen);
     const dump: JournalRecord[] = [{ k: 'reset' }];
     for (const x of this.server.sessions.values()) dump.push({ k: 'session', v: x });
-    for (const x of this.server.sessions.values()) for (const p of this.server.panesOf(x)) dump.push(this.paneRecord(p));
+    // The panes as just captured: each pane's live cwd is read from /proc once per generation, not twice.
+    for (const { address: _a, resume, ...pane } of state.panes) dump.push({ k: 'pane', v: pane, ...(resume ? { resume } : {}) });
     for (const part of persistParts) dump.push({ k: 'extra', family: part.family, v: part.save(this.services) });
     this.journal.append(dump);
     this.journal.appended = 0;

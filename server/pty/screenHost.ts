@@ -13,6 +13,13 @@ import type { FromWorker, ToWorker, WorkerOptions } from './screenProtocol';
 
 /** Rows of history each pane's screen keeps (the newest few hundred live in xterm, the rest compact: see screenHistory.ts). */
 export const SCREEN_SCROLLBACK = 10_000;
+/**
+ * The screen worker's young generation, in MiB. Parsing output makes short-lived
+ * garbage fast, and V8 lets the young generation grow well past this for it, which
+ * then stays in the process's RSS; at 8 MiB a worker filling 10 full panes grew
+ * ~40 MiB instead of ~66 at the same parse speed (docs/decisions/021-compact-history.md).
+ */
+export const SCREEN_WORKER_YOUNG_MB = 8;
 /** A snapshot's text + serialized state must fit one reply frame; a quarter is left for the rest of the reply. */
 export const SNAPSHOT_BYTES = (MAX_JSON_FRAME * 3) / 4;
 
@@ -167,6 +174,7 @@ export class ScreenHost {
     try {
       const w = new Worker(runnableWorker(this.o.workerPath ?? defaultWorkerPath()), {
         workerData: { scrollback: this.o.scrollback ?? SCREEN_SCROLLBACK, snapshotBytes: this.o.snapshotBytes ?? SNAPSHOT_BYTES } satisfies WorkerOptions,
+        resourceLimits: { maxYoungGenerationSizeMb: SCREEN_WORKER_YOUNG_MB },
       });
       w.on('message', (m: FromWorker) => this.receive(m));
       w.on('error', (e) => this.fail(e));

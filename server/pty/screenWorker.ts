@@ -163,7 +163,7 @@ function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
     let size = s.written.get(full);
     if (size === undefined) {
       const data = gzipSync(b.text);
-      writeAtomicSync(full, data);
+      writeAtomicSync(full, data, { syncDir: false }); // the tail's write below syncs the directory for all
       size = data.byteLength;
       wrote += size;
     }

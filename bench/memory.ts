@@ -1,10 +1,16 @@
 // Memory per terminal pane holding a full 10,000-line scrollback, pane server vs
-// a tmux server holding the same; and the server with 100 idle panes.
+// a tmux server holding the same; the whole server with 20 such panes (its RSS
+// covers the screen worker, a thread of the same process) vs tmux with 20; and
+// the server with 100 idle panes.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { client, rssOf, sleep, startServerProc, tmux } from './procs';
 import { summarize, type Summary } from './stats';
 
 const PANES = 10;
+/** Issue 14's fleet: twenty agents with long histories. */
+const FLEET = 20;
 const LINES = 10_000;
 // 10,000 numbered lines of ~80 columns, then stay alive.
 const FILL = `i=0; while [ $i -lt ${LINES} ]; do printf '%05d %s\\n' $i 'the quick brown fox jumps over the lazy dog 0123456789 ABCDEFGHIJKLMNOPQRSTU'; i=$((i+1)); done; exec sleep 3600`;
@@ -12,19 +18,24 @@ const FILL = `i=0; while [ $i -lt ${LINES} ]; do printf '%05d %s\\n' $i 'the qui
 export interface MemoryResult {
   paneFull: Summary;
   tmuxFull: Summary | null;
+  /** Whole-process RSS with FLEET full panes. */
+  pane20: Summary;
+  tmux20: Summary | null;
   idle100: number;
   idleBaseline: number;
 }
 
-async function paneFull(dir: string): Promise<number> {
-  const srv = await startServerProc(dir);
+/** RSS of the server before and after `n` panes each printed a full history. */
+async function paneFull(dir: string, n = PANES): Promise<{ base: number; after: number }> {
+  // A directory per server: a socket left by one killed on its way out must not be mistaken for the next one's.
+  const srv = await startServerProc(fs.mkdtempSync(path.join(dir, `full${n}-`)));
   try {
     const c = await client(srv.socket);
     await c.call('session/new', { name: 'm', launch: { program: '/bin/sleep', args: ['3600'] } });
     await sleep(300);
     const base = rssOf(srv.proc.pid!);
     const panes: number[] = [];
-    for (let i = 0; i < PANES; i++) {
+    for (let i = 0; i < n; i++) {
       const r = await c.call('float/create', { session: 'm', w: 100, h: 40, launch: { program: '/bin/sh', args: ['-c', FILL] } });
       panes.push(r.pane);
     }
@@ -39,19 +50,20 @@ async function paneFull(dir: string): Promise<number> {
     await sleep(500);
     const after = rssOf(srv.proc.pid!);
     c.close();
-    return (after - base) / PANES;
+    return { base, after };
   } finally {
     await srv.stop();
   }
 }
 
-function tmuxFull(): number {
+/** RSS of a tmux server before and after `n` windows each printed a full history. */
+function tmuxFull(n = PANES): { base: number; after: number } {
   const sock = `panebenchmem${process.pid}`;
   tmux(sock, 'new-session', '-d', '-x', '100', '-y', '40', 'sleep 3600');
   tmux(sock, 'set-option', '-g', 'history-limit', String(LINES));
   const pid = Number(tmux(sock, 'display-message', '-p', '#{pid}').trim());
   const base = rssOf(pid);
-  for (let i = 0; i < PANES; i++) tmux(sock, 'new-window', '-d', FILL);
+  for (let i = 0; i < n; i++) tmux(sock, 'new-window', '-d', FILL);
   const deadline = Date.now() + 120_000;
   for (;;) {
     const done = tmux(sock, 'list-windows', '-F', '#{history_size}')
@@ -59,16 +71,16 @@ function tmuxFull(): number {
       .split('\n')
       .slice(1)
       .filter((h) => Number(h) >= LINES - 40).length;
-    if (done >= PANES || Date.now() > deadline) break;
+    if (done >= n || Date.now() > deadline) break;
     spawnSync('sleep', ['0.1']);
   }
   const after = rssOf(pid);
   spawnSync('tmux', ['-L', sock, 'kill-server']);
-  return (after - base) / PANES;
+  return { base, after };
 }
 
 async function idle(dir: string): Promise<{ base: number; with100: number }> {
-  const srv = await startServerProc(dir);
+  const srv = await startServerProc(fs.mkdtempSync(path.join(dir, 'idle-')));
   try {
     const c = await client(srv.socket);
     await c.call('session/new', { name: 'idle', launch: { program: '/bin/cat', args: [] } });
@@ -87,10 +99,15 @@ async function idle(dir: string): Promise<{ base: number; with100: number }> {
 export async function memory(dir: string, runs: number, withTmux: boolean): Promise<MemoryResult> {
   const p: number[] = [];
   const t: number[] = [];
+  const p20: number[] = [];
+  const t20: number[] = [];
+  const perPane = (r: { base: number; after: number }) => (r.after - r.base) / PANES;
   for (let i = 0; i < runs; i++) {
-    p.push(await paneFull(dir));
-    if (withTmux) t.push(tmuxFull());
+    p.push(perPane(await paneFull(dir)));
+    if (withTmux) t.push(perPane(tmuxFull()));
+    p20.push((await paneFull(dir, FLEET)).after);
+    if (withTmux) t20.push(tmuxFull(FLEET).after);
   }
   const id = await idle(dir);
-  return { paneFull: summarize(p), tmuxFull: withTmux ? summarize(t) : null, idle100: id.with100, idleBaseline: id.base };
+  return { paneFull: summarize(p), tmuxFull: withTmux ? summarize(t) : null, pane20: summarize(p20), tmux20: withTmux ? summarize(t20) : null, idle100: id.with100, idleBaseline: id.base };
 }

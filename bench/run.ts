@@ -17,7 +17,7 @@ import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { resizeBench } from './resize';
 import { roundtrip } from './roundtrip';
-import { fmt, range, table, type Row } from './stats';
+import { fmt, range, table, type Row, type Summary } from './stats';
 import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
@@ -63,6 +63,14 @@ try {
       figure: range({ ...m.paneFull, median: m.paneFull.median / MiB, min: m.paneFull.min / MiB, max: m.paneFull.max / MiB }, 1),
       anchor: m.tmuxFull ? `tmux ${range({ ...m.tmuxFull, median: m.tmuxFull.median / MiB, min: m.tmuxFull.min / MiB, max: m.tmuxFull.max / MiB }, 1)}` : 'tmux n/a',
       ratio: m.tmuxFull ? ratio(m.paneFull.median, m.tmuxFull.median) : 'n/a',
+      aim: '≤ 1.5×',
+    });
+    const mib = (x: Summary) => ({ ...x, median: x.median / MiB, min: x.min / MiB, max: x.max / MiB });
+    rows.push({
+      bench: 'memory with 20 full panes (server + worker) vs tmux with 20 (MiB)',
+      figure: range(mib(m.pane20), 1),
+      anchor: m.tmux20 ? `tmux ${range(mib(m.tmux20), 1)}` : 'tmux n/a',
+      ratio: m.tmux20 ? ratio(m.pane20.median, m.tmux20.median) : 'n/a',
       aim: '≤ 1.5×',
     });
     rows.push({ bench: 'server RSS with 100 idle panes (MiB)', figure: fmt(m.idle100 / MiB, 1), anchor: `1 pane ${fmt(m.idleBaseline / MiB, 1)}`, ratio: `${fmt((m.idle100 - m.idleBaseline) / 99 / MiB)} MiB/pane`, aim: 'report' });

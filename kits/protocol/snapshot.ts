@@ -10,10 +10,26 @@ import { STATE_VERSION } from './stateVersion';
 
 export { STATE_VERSION };
 
-/** A pane's saved history: a file beside the snapshot, written by the screen worker. */
+/** Most history block files one pane's saved history names (10,000 rows are ~40 blocks; 100,000 at most ~400). */
+export const MAX_SCROLLBACK_BLOCKS = 1_000;
+
+/**
+ * A pane's saved history: files beside the snapshot, written by the screen worker.
+ * `blocks` came with compact history (docs/decisions/021): files saved before it have
+ * none and read as they always did, so the state version did not change.
+ */
 export const ScrollbackRefSchema = z.object({
-  /** File name inside the state dir's scrollback/ folder (gzip of xterm-serialized text). */
+  /** File name inside the state dir's scrollback/ folder (gzip of xterm-serialized text): the newest rows and the screen. */
   file: z.string().regex(/^[A-Za-z0-9._-]+$/),
+  /**
+   * Older rows, oldest first: each a gzip of one immutable block of compact rows (SGR
+   * text, a row ending in \n, or \r when it wraps into the next), written once and
+   * shared by every generation that names it.
+   */
+  blocks: z
+    .array(z.string().regex(/^[A-Za-z0-9._-]+$/))
+    .max(MAX_SCROLLBACK_BLOCKS)
+    .optional(),
   savedAt: z.number(),
   lines: z.number().int().min(0),
   bytes: z.number().int().min(0),
@@ -73,6 +89,8 @@ export const GenerationSchema = z.object({
   panes: z.number().int(),
   /** Bytes on disk: the snapshot plus its scrollback files. */
   bytes: z.number().int(),
+  /** Bytes this save wrote (history blocks kept from earlier generations are not written again); when just written. */
+  wrote: z.number().int().optional(),
   file: z.string(),
 });
 export type Generation = z.infer<typeof GenerationSchema>;

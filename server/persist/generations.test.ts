@@ -77,6 +77,24 @@ describe('snapshot generations', () => {
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('journal-')).length).toBe(8);
     expect(fs.readdirSync(path.join(dir, 'scrollback')).sort()[0]).toBe('g10-x.gz');
   });
+
+  it('keeps history blocks while a kept generation names them, including one an earlier daemon wrote', async () => {
+    const dir = tmp();
+    const withBlocks = (g: number, blocks: string[]): StateFile => ({ ...state(`g${g}`), panes: [{ ...pane, address: 'h:1', scrollback: { file: `g${g}-x.gz`, blocks, savedAt: 1, lines: 1, bytes: 1 } }] });
+    const block = (b: string) => fs.writeFileSync(path.join(dir, 'scrollback', b), 'x');
+    // Generation 1 was written by an earlier daemon: this store has to read it to know what it names.
+    new GenerationStore(dir, () => undefined);
+    ['h-a-0.gz', 'h-a-1.gz', 'h-a-2.gz', 'h-orphan.gz'].forEach(block);
+    fs.writeFileSync(path.join(dir, snapName(1)), encodeSnapshot(1, withBlocks(1, ['h-a-0.gz', 'h-a-1.gz'])));
+    const store = new GenerationStore(dir, () => undefined);
+    for (let g = 2; g <= 8; g++) await store.write(g, withBlocks(g, ['h-a-1.gz', 'h-a-2.gz']));
+    await store.prune();
+    expect(fs.readdirSync(path.join(dir, 'scrollback')).filter((f) => f.startsWith('h-')).sort()).toEqual(['h-a-0.gz', 'h-a-1.gz', 'h-a-2.gz']);
+    expect(store.list().find((g) => g.gen === 8)!.bytes).toBe(fs.statSync(path.join(dir, snapName(8))).size + 2); // its two blocks count
+    await store.write(9, withBlocks(9, ['h-a-2.gz'])); // generation 1 falls out of the eight kept
+    await store.prune();
+    expect(fs.readdirSync(path.join(dir, 'scrollback')).filter((f) => f.startsWith('h-')).sort()).toEqual(['h-a-1.gz', 'h-a-2.gz']);
+  });
 });
 
 describe('the journal', () => {

@@ -49,7 +49,18 @@ export function decodeSnapshot(text: string, file: string): { header: Header; st
   return { header, state: migrateState(JSON.parse(body) as unknown, file) };
 }
 
+/** History block files (scrollback/h-…): shared by generations, removed once no kept generation names them. */
+const BLOCK_FILE = /^h-/;
+
+/** The history files a state names: blocks, and each pane's newest-rows file (an earlier generation's when its pane had not changed). */
+function blockRefs(state: StateFile): Set<string> {
+  return new Set(state.panes.flatMap((p) => (p.scrollback ? [p.scrollback.file, ...(p.scrollback.blocks ?? [])] : [])));
+}
+
 export class GenerationStore {
+  /** Block files each generation names, as written or first read (a generation never changes). */
+  private refs = new Map<number, Set<string>>();
+
   constructor(
     readonly dir: string,
     private readonly warn: (msg: string) => void,
@@ -90,7 +101,9 @@ export class GenerationStore {
       return null;
     }
     try {
-      return decodeSnapshot(text, file);
+      const r = decodeSnapshot(text, file);
+      this.refs.set(gen, blockRefs(r.state));
+      return r;
     } catch (e) {
       const msg = (e as Error).message;
       // A newer version is not damage: leave it for the newer pane that wrote it.
@@ -115,6 +128,7 @@ export class GenerationStore {
   async write(gen: number, state: StateFile): Promise<number> {
     const text = encodeSnapshot(gen, state);
     await writeAtomic(path.join(this.dir, snapName(gen)), text, { fault: FAULT_BEFORE_RENAME });
+    this.refs.set(gen, blockRefs(state));
     return Buffer.byteLength(text);
   }
 
@@ -139,7 +153,8 @@ export class GenerationStore {
 
   private scrollbackBytes(gen: number): number {
     let n = 0;
-    for (const f of this.scrollbackFiles()) if (f.startsWith(`g${gen}-`)) n += fs.statSync(path.join(this.dir, 'scrollback', f)).size;
+    const blocks = this.refs.get(gen);
+    for (const f of this.scrollbackFiles()) if (blocks ? blocks.has(f) : f.startsWith(`g${gen}-`)) n += fs.statSync(path.join(this.dir, 'scrollback', f)).size;
     return n;
   }
 
@@ -151,19 +166,42 @@ export class GenerationStore {
     }
   }
 
-  /** Drops generations past KEEP_GENERATIONS, with their journals and scrollback files (removals on the thread pool). */
+  /** Block files a kept generation names; one not seen yet (an earlier daemon's) is read once. */
+  private async refsOf(gen: number): Promise<Set<string>> {
+    let r = this.refs.get(gen);
+    if (!r) {
+      try {
+        r = blockRefs(decodeSnapshot(await fs.promises.readFile(path.join(this.dir, snapName(gen)), 'utf8'), snapName(gen)).state);
+      } catch {
+        r = new Set(); // unreadable: read() sets it aside when someone asks for it, and it restores nothing
+      }
+      this.refs.set(gen, r);
+    }
+    return r;
+  }
+
+  /**
+   * Drops generations past KEEP_GENERATIONS, with their journals and scrollback files,
+   * and history blocks no kept generation names (removals on the thread pool).
+   */
   async prune(): Promise<void> {
     const keep = this.gens().slice(0, KEEP_GENERATIONS);
     const oldest = keep[keep.length - 1];
     if (oldest === undefined) return;
+    const named = new Set<string>();
+    for (const g of keep) for (const f of await this.refsOf(g)) named.add(f);
+    for (const g of this.refs.keys()) if (g < oldest) this.refs.delete(g);
     const doomed: string[] = [];
     for (const f of fs.readdirSync(this.dir)) {
       const m = /^(?:snap|journal)-(\d{6,})\.json/.exec(f);
       if (m && Number(m[1]) < oldest) doomed.push(path.join(this.dir, f));
     }
-    for (const f of this.scrollbackFiles()) {
+    // Thousands of history files (40 blocks a full pane): listed on the thread pool, not the main loop.
+    const files = await fs.promises.readdir(path.join(this.dir, 'scrollback')).catch(() => [] as string[]);
+    for (const f of files) {
       const m = /^g(\d+)-/.exec(f);
-      if (m && Number(m[1]) < oldest) doomed.push(path.join(this.dir, 'scrollback', f));
+      if (named.has(f)) continue;
+      if ((m && Number(m[1]) < oldest) || BLOCK_FILE.test(f)) doomed.push(path.join(this.dir, 'scrollback', f));
     }
     await Promise.all(doomed.map((f) => fs.promises.rm(f, { force: true })));
   }

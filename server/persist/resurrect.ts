@@ -15,6 +15,7 @@ import { leaves } from '../../kits/layout/tree';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
 import { makeSession, publish, restore, restoredName } from '../model/session';
 import type { Services } from '../services';
+import { blockSerialized } from '../pty/historyStore';
 import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
 
 export interface ResurrectOptions {
@@ -30,12 +31,31 @@ const gunzipAsync = promisify(gunzip);
 /** Most bytes of saved history read back per pane: a damaged file must not blow up the server. */
 const MAX_HISTORY_BYTES = 64 << 20;
 
+/**
+ * A pane's saved history as a terminal replays it: its compact blocks (oldest first,
+ * each shared with other generations) then the file with the newest rows and the screen.
+ * An unreadable block becomes a line saying so; an unreadable file, no history.
+ */
 async function readHistory(dir: string, p: SavedPane, warn: (m: string) => void): Promise<Buffer | null> {
   if (!p.scrollback) return null;
+  const parts: Buffer[] = [];
+  let room = MAX_HISTORY_BYTES;
+  for (const name of p.scrollback.blocks ?? []) {
+    const block = path.join(dir, 'scrollback', name);
+    try {
+      const text = (await gunzipAsync(await fs.promises.readFile(block), { maxOutputLength: room })).toString('utf8');
+      parts.push(Buffer.from(blockSerialized(text)));
+    } catch (e) {
+      warn(`pane ${p.address}: a block of its saved history, ${block}, cannot be read (${(e as Error).message}); restoring the rest`);
+      parts.push(Buffer.from('\x1b[0;7m[a block of saved history could not be read]\x1b[0m\r\n'));
+    }
+    room -= parts[parts.length - 1]!.byteLength;
+    if (room <= 0) break;
+  }
   const file = path.join(dir, 'scrollback', p.scrollback.file);
   try {
-    const data = await gunzipAsync(await fs.promises.readFile(file), { maxOutputLength: MAX_HISTORY_BYTES });
-    return data;
+    parts.push(await gunzipAsync(await fs.promises.readFile(file), { maxOutputLength: Math.max(1, room) }));
+    return Buffer.concat(parts);
   } catch (e) {
     warn(`pane ${p.address}: its saved history ${file} cannot be read (${(e as Error).message}); restoring without it`);
     return null;

@@ -251,7 +251,8 @@ export class Persistence {
     this.journal = new JournalWriter(this.dir, gen);
     const dump: JournalRecord[] = [{ k: 'reset' }];
     for (const x of this.server.sessions.values()) dump.push({ k: 'session', v: x });
-    for (const x of this.server.sessions.values()) for (const p of this.server.panesOf(x)) dump.push(this.paneRecord(p));
+    // The panes as just captured: each pane's live cwd is read from /proc once per generation, not twice.
+    for (const { address: _a, resume, ...pane } of state.panes) dump.push({ k: 'pane', v: pane, ...(resume ? { resume } : {}) });
     for (const part of this.parts) dump.push({ k: 'extra', family: part.family, v: part.save(this.services) });
     this.journal.append(dump);
     this.journal.appended = 0;
@@ -270,14 +271,17 @@ export class Persistence {
 
   private async writeSnapshot(): Promise<Generation> {
     const { gen, state } = await this.rotate();
+    let wrote = 0;
     await Promise.all(
       state.panes.map(async (p) => {
         const lines = this.historyLines(p);
         if (lines === 0 || !this.server.terminals.has(p.n)) return;
         const file = `g${gen}-${p.uuid}.gz`;
         try {
-          const r = await this.server.screen.saveScrollback(p.n, path.join(this.dir, 'scrollback', file), lines);
-          p.scrollback = { file, savedAt: Date.now(), lines: r.lines, bytes: r.bytes };
+          // Full history blocks are written once and named again by later generations (docs/decisions/021).
+          const r = await this.server.screen.saveScrollback(p.n, path.join(this.dir, 'scrollback', file), lines, `h-${p.uuid}`);
+          p.scrollback = { file: r.file, ...(r.blocks.length ? { blocks: r.blocks } : {}), savedAt: Date.now(), lines: r.lines, bytes: r.bytes };
+          wrote += r.wrote;
         } catch (e) {
           this.warn(`pane ${p.address}: history not saved: ${(e as Error).message}`);
         }
@@ -287,7 +291,7 @@ export class Persistence {
     const bytes = await this.store.write(gen, state);
     await this.store.prune();
     const history = state.panes.reduce((a, p) => a + (p.scrollback?.bytes ?? 0), 0);
-    return { gen, savedAt: state.savedAt, sessions: state.sessions.length, panes: state.panes.length, bytes: bytes + history, file };
+    return { gen, savedAt: state.savedAt, sessions: state.sessions.length, panes: state.panes.length, bytes: bytes + history, wrote: bytes + wrote, file };
   }
 
   /** Lines of history kept for a pane: the configured number, none when opted out or secret. */

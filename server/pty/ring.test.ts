@@ -67,8 +67,8 @@ describe('ByteRing', () => {
     expect(Buffer.compare(got.data, Buffer.from(all.slice(from, from + 100_000)))).toBe(0);
   });
 
-  it('defaults to 4 MiB', () => {
+  it('defaults to 2 MiB', () => {
     expect(new ByteRing().capacity).toBe(DEFAULT_RING_BYTES);
-    expect(DEFAULT_RING_BYTES).toBe(4 * 1024 * 1024);
+    expect(DEFAULT_RING_BYTES).toBe(2 * 1024 * 1024);
   });
 });

@@ -3,13 +3,17 @@
 // One circular buffer (grown lazily up to capacity), so appending copies only the new bytes.
 
 /**
- * Default bytes kept per pane. 4 MiB holds ~50,000 lines of typical output (well
- * past the 10,000-line screen scrollback), so a client that fell behind or a
- * `pty/read` of recent history is almost always served without a gap, and a
- * burst of up to ~3 MiB can outrun the screen model without pausing the PTY;
- * 100 panes still cost at most 400 MiB (idle ones far less: it grows lazily).
+ * Default bytes kept per pane, sized to what reads from the ring need now that the
+ * screen model keeps the history (compactly, issue 14) and the ring no longer has
+ * to: 4× FLOW_HIGH_MAX (512 KiB), so a flow-controlled client a full window behind
+ * and a stalled one resuming from its own position are served without a gap; a late
+ * attach needs only the bytes its snapshot has not parsed (≤ SCREEN_INFLIGHT, 512
+ * KiB); the screen model's flood skip (3/4 of this) sits 3× above that; and 2 MiB
+ * still holds ~20,000 lines of typical output for `pty/read` by offset. A busy pane
+ * holds at most this (half the former 4 MiB, against tmux's ~5 MiB for a whole pane);
+ * an idle one far less: the buffer grows lazily from INITIAL_BYTES.
  */
-export const DEFAULT_RING_BYTES = 4 << 20;
+export const DEFAULT_RING_BYTES = 2 << 20;
 
 /** First allocation; most panes never print more than this, so they never grow. */
 const INITIAL_BYTES = 64 << 10;

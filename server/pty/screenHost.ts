@@ -11,8 +11,15 @@ import { MAX_JSON_FRAME } from '../../kits/protocol/envelope';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import type { FromWorker, ToWorker, WorkerOptions } from './screenProtocol';
 
-/** Lines of history each pane's screen keeps: what a late attacher can scroll back through. */
+/** Rows of history each pane's screen keeps (the newest few hundred live in xterm, the rest compact: see screenHistory.ts). */
 export const SCREEN_SCROLLBACK = 10_000;
+/**
+ * The screen worker's young generation, in MiB. Parsing output makes short-lived
+ * garbage fast, and V8 lets the young generation grow well past this for it, which
+ * then stays in the process's RSS; at 8 MiB a worker filling 10 full panes grew
+ * ~40 MiB instead of ~66 at the same parse speed (docs/decisions/021-compact-history.md).
+ */
+export const SCREEN_WORKER_YOUNG_MB = 8;
 /** A snapshot's text + serialized state must fit one reply frame; a quarter is left for the rest of the reply. */
 export const SNAPSHOT_BYTES = (MAX_JSON_FRAME * 3) / 4;
 
@@ -26,6 +33,15 @@ export interface ScreenHostOptions {
   scrollback?: number;
   /** Defaults to SNAPSHOT_BYTES. */
   snapshotBytes?: number;
+}
+
+/** What a save made: the file with the newest rows (an earlier one when nothing changed), bytes of all the history's files, bytes written this time, rows, and the block files before the file. */
+export interface SavedHistory {
+  file: string;
+  bytes: number;
+  wrote: number;
+  lines: number;
+  blocks: string[];
 }
 
 export interface ScreenPaneOptions {
@@ -54,7 +70,7 @@ interface Pending {
   resolve: (s: ScreenSnapshot) => void;
   reject: (e: Error) => void;
   /** For saves: what the worker reported. */
-  saved?: (r: { bytes: number; lines: number }) => void;
+  saved?: (r: SavedHistory) => void;
 }
 
 export class ScreenHost {
@@ -113,16 +129,18 @@ export class ScreenHost {
 
   /**
    * Has the worker write the pane's screen and last `history` lines of scrollback
-   * (xterm-serialized, gzipped) to `file`, atomically: the whole cost stays on the worker.
+   * (serialized with attributes, gzipped) atomically: the history's full blocks as
+   * `blockPrefix-…` files beside `file` (only those not written before), the rest
+   * to `file`. The whole cost stays on the worker.
    */
-  saveScrollback(pane: number, file: string, history: number): Promise<{ bytes: number; lines: number }> {
+  saveScrollback(pane: number, file: string, history: number, blockPrefix = `h-${pane}`): Promise<SavedHistory> {
     if (!this.panes.has(pane)) return Promise.reject(new Error(`pane ${pane} has no screen`));
     if (this.failure) return Promise.reject(this.failure);
     if (this.disposed) return Promise.reject(new Error('screen host is disposed'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { pane, offset: 0, resolve: () => undefined, reject, saved: resolve });
-      this.post({ type: 'save', pane, id, history, file });
+      this.post({ type: 'save', pane, id, history, file, blockPrefix });
     });
   }
 
@@ -156,6 +174,7 @@ export class ScreenHost {
     try {
       const w = new Worker(runnableWorker(this.o.workerPath ?? defaultWorkerPath()), {
         workerData: { scrollback: this.o.scrollback ?? SCREEN_SCROLLBACK, snapshotBytes: this.o.snapshotBytes ?? SNAPSHOT_BYTES } satisfies WorkerOptions,
+        resourceLimits: { maxYoungGenerationSizeMb: SCREEN_WORKER_YOUNG_MB },
       });
       w.on('message', (m: FromWorker) => this.receive(m));
       w.on('error', (e) => this.fail(e));
@@ -196,7 +215,7 @@ export class ScreenHost {
         const q = this.pending.get(m.id);
         if (!q) return;
         this.pending.delete(m.id);
-        q.saved?.({ bytes: m.bytes, lines: m.lines });
+        q.saved?.({ file: m.file, bytes: m.bytes, wrote: m.wrote, lines: m.lines, blocks: m.blocks });
         return;
       }
       case 'failed': {

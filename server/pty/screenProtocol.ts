@@ -8,8 +8,12 @@ export type ToWorker =
   /** `history`: most scrollback lines to include (default: all the screen keeps). */
   | { type: 'snapshot'; pane: number; id: number; history?: number }
   | { type: 'close'; pane: number }
-  /** Writes the pane's screen + last `history` lines, serialized with attributes and gzipped, to `file` (atomically). */
-  | { type: 'save'; pane: number; id: number; history: number; file: string };
+  /**
+   * Writes the pane's screen + last `history` lines, serialized with attributes and
+   * gzipped: full history blocks as `BLOCKPREFIX-…gz` files beside `file` (each written
+   * once), the rest to `file` (unless nothing changed since the last save); all atomically.
+   */
+  | { type: 'save'; pane: number; id: number; history: number; file: string; blockPrefix: string };
 
 /** The screen state the worker knows; the host adds the stream offset. */
 export interface WorkerSnapshot {
@@ -30,9 +34,15 @@ export type FromWorker =
   | { type: 'cwd'; pane: number; uri: string }
   | { type: 'snapshot'; id: number; pane: number; snapshot: WorkerSnapshot }
   | { type: 'failed'; id: number; pane: number; message: string }
-  | { type: 'saved'; id: number; pane: number; bytes: number; lines: number };
+  /**
+   * `file`: the file (name, beside the one asked for) holding the newest rows and the
+   * screen — an earlier save's when nothing changed since; `blocks`: the block files
+   * (oldest first) before it; `bytes` of all of them, `wrote` of those written by this save.
+   */
+  | { type: 'saved'; id: number; pane: number; file: string; bytes: number; wrote: number; lines: number; blocks: string[] };
 
 export interface WorkerOptions {
+  /** Rows of history each pane keeps in all (a short live part in xterm, the rest compact). */
   scrollback: number;
   /** Most bytes `text` + `serialized` may take as JSON; older scrollback is left out to fit. */
   snapshotBytes: number;

@@ -4,8 +4,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as headless from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeAtomicSync } from '../persist/atomicFile';
+import { blockSerialized } from './historyStore';
+import { ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
 
 // @xterm/headless is CommonJS: Node's ESM loader puts it under `default`, esbuild may not.
@@ -15,6 +20,14 @@ const xterm: HeadlessModule = (headless as HeadlessModule & { default?: Headless
 interface Screen {
   term: InstanceType<HeadlessModule['Terminal']>;
   serialize: SerializeAddon;
+  history: ScreenHistory;
+  /** Names this screen's saved blocks with: fresh per screen, so a reopened pane never reuses an old name. */
+  id: string;
+  /** Block files the last save referenced (full path → bytes): a full block never changes, so each is written once. */
+  written: Map<string, number>;
+  /** Counts writes and resizes: a save finding it unchanged names the last save's files again. */
+  version: number;
+  lastSave: { version: number; history: number; dir: string; reply: Extract<FromWorker, { type: 'saved' }> } | null;
   title: string;
 }
 
@@ -55,10 +68,10 @@ function post(m: FromWorker): void {
 
 function open(pane: number, cols: number, rows: number): void {
   screens.get(pane)?.term.dispose();
-  const term = new xterm.Terminal({ cols, rows, scrollback: opts.scrollback, allowProposedApi: true });
+  const term = new xterm.Terminal({ cols, rows, scrollback: xtermScrollback(opts.scrollback), allowProposedApi: true });
   const serialize = new SerializeAddon();
   term.loadAddon(serialize);
-  const s: Screen = { term, serialize, title: '' };
+  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '' };
   term.onTitleChange((t) => {
     s.title = t;
     titles.set(pane, t);
@@ -79,13 +92,25 @@ function open(pane: number, cols: number, rows: number): void {
   screens.set(pane, s);
 }
 
-/** The last `history` lines of scrollback + the screen, one line per row, trailing blanks trimmed, trailing empty lines dropped. */
+/**
+ * The last `history` rows of scrollback (compact history, then xterm's live rows)
+ * and the screen, one line per row, trailing blanks trimmed, trailing empty lines
+ * dropped. With the alternate screen active, only that screen (it has no scrollback).
+ */
 function text(s: Screen, history: number): string {
   const buf = s.term.buffer.active;
-  const lines: string[] = [];
-  for (let i = Math.max(0, buf.baseY - history); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
+  const alt = buf !== s.term.buffer.normal;
+  const live = alt ? 0 : Math.min(history, s.history.uncaptured);
+  const lines = alt ? [] : s.history.store.text(history - live);
+  for (let i = buf.baseY - live; i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n');
+}
+
+/** The screen and last `history` rows of scrollback as escape sequences: compact rows, then xterm's serialize of the live part. */
+function serialized(s: Screen, history: number): string {
+  const live = Math.min(history, s.history.uncaptured);
+  return s.history.store.serialize(history - live) + s.serialize.serialize({ scrollback: live });
 }
 
 /**
@@ -94,16 +119,65 @@ function text(s: Screen, history: number): string {
  * grow sixfold as JSON), so the history is halved until it fits.
  */
 function snapshot(s: Screen, maxHistory = Infinity): WorkerSnapshot {
+  s.history.capture(undefined, true);
   const buf = s.term.buffer.active;
-  let history = Math.max(0, Math.min(buf.baseY, maxHistory));
+  let history = Math.max(0, Math.min(s.history.lines, maxHistory));
   for (;;) {
     const t = text(s, history);
-    const serialized = s.serialize.serialize({ scrollback: history });
-    if (history === 0 || jsonBytes(t) + jsonBytes(serialized) <= opts.snapshotBytes) {
-      return { cols: s.term.cols, rows: s.term.rows, text: t, serialized, cursor: { x: buf.cursorX, y: buf.cursorY }, title: s.title };
+    const ser = serialized(s, history);
+    if (history === 0 || jsonBytes(t) + jsonBytes(ser) <= opts.snapshotBytes) {
+      return { cols: s.term.cols, rows: s.term.rows, text: t, serialized: ser, cursor: { x: buf.cursorX, y: buf.cursorY }, title: s.title };
     }
     history = Math.floor(history / 2);
   }
+}
+
+/**
+ * Saves the last `history` rows and the screen: full compact blocks as their own
+ * files (written once, then only referenced), and the rest — the block being
+ * filled, xterm's live rows, the screen — to `file`. Every file gzipped, atomically.
+ */
+function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
+  const dir = path.dirname(m.file);
+  const last = s.lastSave;
+  // Nothing printed or resized since the last save: its files (kept while a generation names them) say it all.
+  if (last && last.version === s.version && last.history === m.history && last.dir === dir && existsSync(path.join(dir, last.reply.file))) {
+    return { ...last.reply, id: m.id, wrote: 0 };
+  }
+  s.history.capture(undefined, true);
+  const lines = Math.min(s.history.lines, m.history);
+  const store = s.history.store;
+  const live = Math.min(lines, s.history.uncaptured);
+  const openRows = store.lines - store.blocks().reduce((a, b) => a + b.lines, 0);
+  const inOpen = Math.min(openRows, lines - live);
+  let need = lines - live - inOpen;
+  const names: string[] = [];
+  const written = new Map<string, number>();
+  let bytes = 0;
+  let wrote = 0;
+  const blocks = store.blocks();
+  for (let i = blocks.length - 1; i >= 0 && need > 0; i--) {
+    const b = blocks[i]!;
+    const name = `${m.blockPrefix}-${s.id}-${b.seq}.gz`;
+    const full = path.join(dir, name);
+    let size = s.written.get(full);
+    if (size === undefined) {
+      const data = gzipSync(b.text);
+      writeAtomicSync(full, data, { syncDir: false }); // the tail's write below syncs the directory for all
+      size = data.byteLength;
+      wrote += size;
+    }
+    written.set(full, size);
+    bytes += size;
+    names.unshift(name);
+    need -= b.lines;
+  }
+  const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }));
+  writeAtomicSync(m.file, data);
+  s.written = written;
+  const reply = { type: 'saved' as const, id: m.id, pane: m.pane, file: path.basename(m.file), bytes: bytes + data.byteLength, wrote: wrote + data.byteLength, lines: lines + s.term.rows, blocks: names };
+  s.lastSave = { version: s.version, history: m.history, dir, reply };
+  return reply;
 }
 
 /** A string's size as JSON: exact only when it could matter (JSON.stringify of megabytes is not free). */
@@ -125,12 +199,17 @@ function handle(m: ToWorker): void {
       const s = screens.get(m.pane);
       // Bytes for a pane without a screen still count as consumed, or its backlog would never drain.
       if (!s) return done();
-      s.term.write(m.data, done);
+      s.version++;
+      s.history.write(m.data, done);
       return;
     }
-    case 'resize':
-      screens.get(m.pane)?.term.resize(m.cols, m.rows);
+    case 'resize': {
+      const s = screens.get(m.pane);
+      if (s) s.version++;
+      s?.history.beforeResize(m.cols, m.rows);
+      s?.term.resize(m.cols, m.rows);
       return;
+    }
     case 'snapshot': {
       const s = screens.get(m.pane);
       if (!s) return post({ type: 'failed', id: m.id, pane: m.pane, message: `pane ${m.pane} has no screen` });
@@ -151,11 +230,7 @@ function handle(m: ToWorker): void {
       s.term.write('', () => {
         try {
           // Serializing and compressing here keeps a 10,000-line history off the server's main loop.
-          const buf = s.term.buffer.active;
-          const history = Math.min(buf.baseY, m.history);
-          const data = gzipSync(s.serialize.serialize({ scrollback: history }));
-          writeAtomicSync(m.file, data);
-          post({ type: 'saved', id: m.id, pane: m.pane, bytes: data.byteLength, lines: history + s.term.rows });
+          post(save(s, m));
         } catch (e) {
           post({ type: 'failed', id: m.id, pane: m.pane, message: (e as Error).message });
         }

@@ -37,8 +37,8 @@ const SCREEN_CHUNK = 128 << 10;
  * from the PTY), and tmux, which parses in C, would then be faster. So instead of
  * pausing the program to the parser's pace, when the unparsed part outgrows 3/4
  * of the ring the screen model skips ahead and parses only the newest 1/2 of the
- * ring (2 MiB by default). What it loses is the middle of the flood, which a
- * 10,000-line scrollback could not hold anyway unless lines average over ~200
+ * ring (1 MiB by default). What it loses is the middle of the flood, which a
+ * 10,000-line scrollback could not hold anyway unless lines average over ~100
  * bytes; what it may get wrong is a mode switched inside the skipped part (e.g.
  * an alternate screen entered mid-flood). Clients still receive every byte: only
  * flow-controlled clients ever pause the PTY.

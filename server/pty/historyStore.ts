@@ -1,0 +1,121 @@
+// A pane's older scrollback, compactly: each row as SGR-encoded text (lineSgr.ts),
+// packed BLOCK_LINES rows to one immutable string, so 10,000 rows cost about their
+// text instead of xterm's 12 bytes a cell. Full blocks never change again, which is
+// what lets a durable save write each block once and reuse it in later generations.
+
+/**
+ * Rows per block: large enough that a block string's overhead and a saved block's
+ * file are small beside its text (~25 KB of 100-column output), small enough that
+ * dropping the oldest block keeps the history within a few percent of its limit.
+ */
+export const BLOCK_LINES = 256;
+
+/** A row's terminator in a block: a hard line break, or a soft wrap into the next row. */
+const HARD = '\n';
+const SOFT = '\r';
+const SGR = /\x1b\[[0-9;:]*m/g;
+
+export interface HistoryBlock {
+  /** Number of the block in its store, counting from 0 since the store began (or was cleared: it keeps counting). */
+  seq: number;
+  /** Rows, each ending in \n (hard break) or \r (wraps into the next row). */
+  text: string;
+  lines: number;
+}
+
+/** Plain rows of a block: SGR removed, trailing blanks trimmed, one entry per row. */
+export function blockRows(text: string): string[] {
+  const rows = text.replace(SGR, '').split(/[\r\n]/);
+  rows.pop(); // after the last terminator
+  return rows.map((r) => r.trimEnd());
+}
+
+/** A block's text as a terminal replays it: hard breaks as CR LF, soft wraps left to the terminal. */
+export function blockSerialized(text: string): string {
+  return text.replace(/\r/g, '').replace(/\n/g, '\r\n');
+}
+
+/** The last `n` rows of a block's text (whole rows, terminators kept). */
+function lastRows(text: string, n: number): string {
+  if (n <= 0) return '';
+  let at = text.length - 1; // the block's last terminator
+  for (let i = 0; i < n; i++) {
+    const prev = Math.max(text.lastIndexOf(HARD, at - 1), text.lastIndexOf(SOFT, at - 1));
+    if (prev < 0) return text;
+    at = prev;
+  }
+  return text.slice(at + 1);
+}
+
+export class HistoryStore {
+  private full: HistoryBlock[] = [];
+  private open: string[] = [];
+  private seq = 0;
+  private count = 0;
+
+  /** @param limit rows kept at least (older whole blocks are dropped past it). */
+  constructor(readonly limit: number) {}
+
+  /** Rows held. */
+  get lines(): number {
+    return this.count;
+  }
+
+  /** Appends one encoded row; `wraps` when the row continues on the next (a soft wrap). */
+  push(row: string, wraps: boolean): void {
+    this.open.push(row + (wraps ? SOFT : HARD));
+    this.count++;
+    if (this.open.length >= BLOCK_LINES) {
+      this.full.push({ seq: this.seq++, text: this.open.join(''), lines: this.open.length });
+      this.open = [];
+    }
+    while (this.full.length && this.count - this.full[0]!.lines >= this.limit) this.count -= this.full.shift()!.lines;
+  }
+
+  /** Records rows that could not be captured, as a visible line rather than a silent hole. */
+  lost(n: number): void {
+    const last = this.open.length - 1;
+    if (last >= 0 && this.open[last]!.endsWith(SOFT)) this.open[last] = this.open[last]!.slice(0, -1) + HARD;
+    this.push(`\x1b[0;7m[${n} line${n === 1 ? '' : 's'} lost]\x1b[0m`, false);
+  }
+
+  /** Forgets everything (ESC [ 3 J); block numbers keep counting, so saved block names never repeat. */
+  clear(): void {
+    this.full = [];
+    this.open = [];
+    this.count = 0;
+  }
+
+  /** The full, immutable blocks, oldest first. */
+  blocks(): readonly HistoryBlock[] {
+    return this.full;
+  }
+
+  /** The rows of the block being filled, as one string in block form. */
+  openText(): string {
+    return this.open.join('');
+  }
+
+  /** The last `n` rows in block form (terminators kept). */
+  tail(n = Infinity): string {
+    const parts: string[] = [];
+    let need = Math.min(n, this.count);
+    const take = (text: string, lines: number) => {
+      parts.push(lines <= need ? text : lastRows(text, need));
+      need -= Math.min(lines, need);
+    };
+    take(this.openText(), this.open.length);
+    for (let i = this.full.length - 1; i >= 0 && need > 0; i--) take(this.full[i]!.text, this.full[i]!.lines);
+    return parts.reverse().join('');
+  }
+
+  /** The last `n` rows as plain text, one per row (trailing blanks trimmed). */
+  text(n = Infinity): string[] {
+    return blockRows(this.tail(n));
+  }
+
+  /** The last `n` rows as a terminal replays them (ends at the start of a new row unless the last row wraps). */
+  serialize(n = Infinity): string {
+    return blockSerialized(this.tail(n));
+  }
+}

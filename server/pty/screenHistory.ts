@@ -1,0 +1,142 @@
+// Binds a pane's headless xterm to its compact history: xterm keeps only a short
+// live scrollback, and rows about to leave it are captured (historyStore.ts) first.
+// Only the public API is used: a marker holds "captured so far" (xterm moves it as
+// rows are trimmed or reflowed, and disposes it if uncaptured rows were trimmed), and
+// output is written in pieces too small to push more rows than the slack holds.
+import type { IBufferCell, IMarker, Terminal } from '@xterm/headless';
+import { encodeLine } from './lineSgr';
+import { HistoryStore } from './historyStore';
+
+/**
+ * Rows of scrollback kept live in xterm (~1.2 KB a row at 100 columns, against
+ * ~100 bytes in the compact store): enough that the rows a program may still
+ * rewrite after they scroll (a resize's reflow, a prompt redrawn) are real xterm
+ * rows, small enough that a full pane costs little more than its text.
+ */
+export const LIVE_SCROLLBACK = 500;
+/**
+ * Rows xterm may hold beyond the live scrollback before it trims: room for one
+ * piece of output (each row needs at least one byte) and one capture batch; with
+ * the live rows, room for the tallest screen (MAX_ROWS) a resize pushes up.
+ */
+export const SLACK_ROWS = 500;
+/** Most bytes written to xterm at once; xterm calls each piece's callback before parsing the next. */
+export const PIECE_BYTES = 256;
+/** Rows captured at once at least (fewer, larger captures cost less per row). */
+const CAPTURE_BATCH = 64;
+
+/** xterm's `scrollback` option for a history of `limit` rows. */
+export function xtermScrollback(limit: number): number {
+  return limit <= LIVE_SCROLLBACK ? limit : LIVE_SCROLLBACK + SLACK_ROWS;
+}
+
+export class ScreenHistory {
+  readonly store: HistoryStore;
+  /** Off when the whole history fits the live scrollback: xterm alone keeps it. */
+  private readonly on: boolean;
+  /** The normal buffer's first uncaptured row; null before the first capture or after a clear. */
+  private marker: IMarker | null = null;
+  /** Uncaptured rows at the last capture, and rows scrolled since: what a gap's size is reckoned from. */
+  private uncapturedThen = 0;
+  private scrolled = 0;
+  private readonly cell: IBufferCell;
+
+  constructor(
+    private readonly term: Terminal,
+    readonly limit: number,
+  ) {
+    this.on = limit > LIVE_SCROLLBACK;
+    this.store = new HistoryStore(this.on ? limit : 0);
+    this.cell = term.buffer.normal.getNullCell();
+    term.onScroll(() => {
+      if (term.buffer.active === term.buffer.normal) this.scrolled++;
+    });
+    // ESC [ 3 J (what `clear` sends) clears the scrollback: the compact part too.
+    term.parser.registerCsiHandler({ final: 'J' }, (params) => {
+      if (params[0] === 3) this.clear();
+      return false; // xterm still does its part
+    });
+    // ESC c (full reset) replaces xterm's buffers: what scrolled away stays history.
+    term.parser.registerEscHandler({ final: 'c' }, () => {
+      this.capture(0, true);
+      this.marker?.dispose();
+      this.marker = null;
+      return false;
+    });
+  }
+
+  /** Writes output in pieces, capturing between them; `done` runs after the last. */
+  write(data: Uint8Array, done: () => void): void {
+    if (!this.on || data.byteLength <= PIECE_BYTES) {
+      this.term.write(data, () => {
+        this.capture();
+        done();
+      });
+      return;
+    }
+    for (let i = 0; i < data.byteLength; i += PIECE_BYTES) {
+      const last = i + PIECE_BYTES >= data.byteLength;
+      this.term.write(data.subarray(i, i + PIECE_BYTES), last ? () => (this.capture(), done()) : () => this.capture());
+    }
+  }
+
+  /**
+   * Before a resize: a narrower one reflows rows into more rows, so everything
+   * uncaptured is taken first; a shorter one pushes screen rows into the
+   * scrollback (up to 1,000: MAX_ROWS), so as much is taken as they need room.
+   */
+  beforeResize(cols: number, rows: number): void {
+    const shrink = Math.max(0, this.term.rows - rows);
+    this.capture(cols < this.term.cols ? 0 : Math.max(0, Math.min(LIVE_SCROLLBACK, LIVE_SCROLLBACK + SLACK_ROWS - shrink)), true);
+  }
+
+  /** Rows of the normal buffer's scrollback not captured yet. */
+  get uncaptured(): number {
+    const buf = this.term.buffer.normal;
+    if (!this.on) return buf.baseY;
+    return buf.baseY - (this.marker && !this.marker.isDisposed ? this.marker.line : 0);
+  }
+
+  /** Rows of history in all (compact + live), at most the limit. */
+  get lines(): number {
+    return Math.min(this.limit, this.store.lines + this.uncaptured);
+  }
+
+  /**
+   * Moves scrollback rows past the newest `keep` into the store (by default only
+   * once a batch has gathered). Runs only while the normal buffer is active: the
+   * alternate one has no scrollback, and the normal one does not move meanwhile.
+   */
+  capture(keep = LIVE_SCROLLBACK, now = false): void {
+    if (!this.on) return;
+    const term = this.term;
+    const buf = term.buffer.normal;
+    if (term.buffer.active !== buf) return;
+    let start = 0;
+    if (this.marker && !this.marker.isDisposed) start = this.marker.line;
+    else if (this.marker) {
+      // Uncaptured rows were trimmed: say so in the history, never lose them silently.
+      this.store.lost(Math.max(1, this.uncapturedThen + this.scrolled - buf.baseY));
+    }
+    const end = buf.baseY - keep;
+    if (end - start < (now ? 1 : CAPTURE_BATCH) && this.marker && !this.marker.isDisposed) return;
+    for (let y = start; y < end; y++) {
+      const wraps = buf.getLine(y + 1)?.isWrapped ?? false;
+      this.store.push(encodeLine(buf.getLine(y)!, wraps, this.cell), wraps);
+    }
+    const at = Math.max(start, end);
+    this.marker?.dispose();
+    this.marker = term.registerMarker(at - (buf.baseY + buf.cursorY)) ?? null;
+    this.uncapturedThen = buf.baseY - at;
+    this.scrolled = 0;
+  }
+
+  /** ESC [ 3 J: the compact history goes with xterm's scrollback. */
+  private clear(): void {
+    this.store.clear();
+    this.marker?.dispose();
+    this.marker = null;
+    this.scrolled = 0;
+    this.uncapturedThen = 0;
+  }
+}

@@ -1,5 +1,5 @@
 // Builds everything `npm start`, the CLI and the tests run: the `pane` CLI +
-// server bundle, the screen worker, the Electron main/preload, and the renderer.
+// server bundle and the desktop launcher (split, sharing chunks), the screen worker, the Electron main/preload, and the renderer.
 // Rebuilds only what changed (mtime check) so `npm start` and `npm test` stay quick;
 // --clean (prepack, dist) empties dist/ first so no stale chunk or map ships.
 import { build } from 'esbuild';
@@ -47,8 +47,10 @@ const node = {
 };
 
 const jobs = [];
-if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['kits', 'server', 'scripts'])) {
-  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true }).then((r) => {
+// pane.mjs and start.mjs share their split chunks (one build, one set of chunks to prune):
+// each entry loads only what its path needs (a window attaching to the daemon never loads the server).
+if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.mjs', ['kits', 'server', 'scripts']) || stale('dist/start.mjs', ['electron', 'kits', 'server', 'scripts']))) {
+  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts', start: 'electron/start.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true }).then((r) => {
     // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
     const fresh = new Set(Object.keys(r.metafile.outputs).map((o) => path.resolve(root, o)));
     const chunks = path.join(root, 'dist/chunks');
@@ -57,14 +59,11 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['
     const bin = path.join(root, 'dist/pane.mjs');
     if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.mjs lost its #!/usr/bin/env node line');
     fs.chmodSync(bin, 0o755);
-    log('built dist/pane.mjs');
+    log('built dist/pane.mjs, dist/start.mjs');
   }));
 }
 if (fs.existsSync(path.join(root, 'server/pty/screenWorker.ts')) && stale('dist/screenWorker.mjs', ['server/pty', 'server/persist', 'kits/protocol'])) {
   jobs.push(build({ ...node, entryPoints: { screenWorker: 'server/pty/screenWorker.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root }).then(() => log('built dist/screenWorker.mjs')));
-}
-if (fs.existsSync(path.join(root, 'electron/start.ts')) && stale('dist/start.mjs', ['electron', 'kits', 'server'])) {
-  jobs.push(build({ ...node, entryPoints: { start: 'electron/start.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root }).then(() => log('built dist/start.mjs')));
 }
 if (fs.existsSync(path.join(root, 'electron/main.ts')) && stale('dist/electron/main.cjs', ['electron', 'kits', 'server'])) {
   const cjs = { ...node, format: 'cjs', banner: undefined, absWorkingDir: root, outExtension: { '.js': '.cjs' } };

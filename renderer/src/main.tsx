@@ -15,6 +15,7 @@ import { selectSession, store } from './store';
 import { bufferText, currentLook, existingTerm, installTerminals, rebalanceWebgl, rendererOf, selectionOf } from './term/terminals';
 import { measureCell } from './ui/measureCell';
 
+performance.mark('pane:main');
 store.setState({ wantedSession: wantedSession() });
 applyFrameCss();
 // A first guess now; the measurement that counts once the fonts are in, and again

@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { installAttention } from './attention';
 import { noticeArrived, noticesLoaded, noticeWithdrawn } from './notices';
 import { App } from './components/App';
+import { preloadDeferred } from './components/Deferred';
 import { installKeyRouter } from './keys/keyRouter';
 import { applyFrameCss } from './layout/frame';
 import { client } from './net/client';
@@ -46,6 +47,9 @@ installAttention();
 client.setNoticeSink({ arrived: noticeArrived, withdrawn: noticeWithdrawn, loaded: noticesLoaded });
 installKeyRouter();
 void client.start();
+// The deferred chunks (overlays, copy mode, find, floats) are fetched as soon as the
+// window is connected: ~60 KB, and then a key that opens one finds it ready.
+client.onConnected(() => preloadDeferred());
 
 // Exposed for end-to-end tests and debugging: the store, and what each terminal shows.
 (window as unknown as { pane: unknown }).pane = { store, client, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term };

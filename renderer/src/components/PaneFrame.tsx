@@ -1,10 +1,9 @@
 // One pane on screen: a region named by its tag, the tag bar, the terminal body,
 // and (when open for it) the find bar. The same frame serves tiles and floats.
-import { useEffect, type CSSProperties } from 'react';
+import { Suspense, useEffect, type CSSProperties } from 'react';
 import { client } from '../net/client';
 import { selectSession, store, useApp } from '../store';
-import { CopyMode } from './CopyMode';
-import { FindBar } from './FindBar';
+import { CopyMode, FindBar } from './Deferred';
 import { TagBar, tagLabel } from './TagBar';
 import { TerminalBody } from './TerminalBody';
 
@@ -36,8 +35,10 @@ export function PaneFrame({ pane, style, floating = false }: { pane: number; sty
     >
       <TagBar pane={p} focused={focused} bell={bell} zoomed={zoomed} />
       <TerminalBody pane={pane} focused={focused} />
-      {finding ? <FindBar pane={pane} /> : null}
-      {copying ? <CopyMode pane={pane} /> : null}
+      <Suspense fallback={null}>
+        {finding ? <FindBar pane={pane} /> : null}
+        {copying ? <CopyMode pane={pane} /> : null}
+      </Suspense>
     </section>
   );
 }

@@ -2,13 +2,13 @@
 // at its cells times the measured cell size, dividers between tiles, floats above.
 // Measures itself and tells the server its size in cells and what a frame costs
 // (session/viewport), once per window or font change; it never sizes a PTY itself.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { dividers } from '../../../kits/layout/geometry';
 import { chromeFor } from '../layout/frame';
 import { client } from '../net/client';
 import { selectSession, useApp } from '../store';
 import { DividerBar } from './DividerBar';
-import { FloatLayer } from './FloatLayer';
+import { FloatLayer } from './Deferred';
 import { PaneFrame } from './PaneFrame';
 import { EmptyHint } from './EmptyHint';
 
@@ -62,7 +62,11 @@ export function Workspace() {
       {lines.map((d) => (
         <DividerBar key={d.path} d={d} cell={cell} />
       ))}
-      <FloatLayer size={size} ws={wsRect} />
+      {(session?.floating.length ?? 0) > 0 ? (
+        <Suspense fallback={null}>
+          <FloatLayer size={size} ws={wsRect} />
+        </Suspense>
+      ) : null}
       {tiles.length === 0 && (session?.floating.length ?? 0) === 0 ? <EmptyHint /> : null}
     </main>
   );

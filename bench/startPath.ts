@@ -6,9 +6,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, CHROMIUM, openBrowser } from './page';
-import { paneBin, root, sleep } from './procs';
+import { root, sleep } from './procs';
 import { fmt, range, summarize, type Row } from './stats';
 
+/** The launcher timed: this checkout's, or PANE_BENCH_START (another build's dist/start.mjs, for before/after rows in one sitting). */
+const START = process.env.PANE_BENCH_START ?? path.join(root, 'dist/start.mjs');
 /** How long one cold start may take before the run is called failed (a loaded machine included). */
 const START_TIMEOUT_MS = 30_000;
 
@@ -43,7 +45,7 @@ function wrapper(dir: string): string {
   const file = path.join(dir, 'browser.sh');
   fs.writeFileSync(
     file,
-    `#!/bin/sh\necho "$(date +%s%3N) $*" > "${dir}/browser.args"\nexec "${CHROMIUM}" --headless --no-sandbox --disable-gpu --remote-debugging-port=0 "$@"\n`,
+    `#!/bin/sh\necho "$(date +%s%3N) $$ $*" > "${dir}/browser.args"\nexec "${CHROMIUM}" --headless --no-sandbox --disable-gpu --remote-debugging-port=0 "$@"\n`,
     { mode: 0o755 },
   );
   return file;
@@ -56,6 +58,24 @@ async function waitFor<T>(what: string, f: () => T | null | undefined, timeoutMs
     if (v !== null && v !== undefined) return v;
     if (Date.now() > end) throw new Error(`cold start: timed out waiting for ${what}`);
     await sleep(5);
+  }
+}
+
+/** Ends a process by pid (SIGTERM, SIGKILL after 5 s) and waits until it is gone. */
+async function endPid(pid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!(pid > 0) || !alive()) return;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; alive(); i++) {
+    if (i === 100) process.kill(pid, 'SIGKILL');
+    await sleep(50);
   }
 }
 
@@ -77,7 +97,7 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
     XDG_STATE_HOME: path.join(dir, 'state'),
   };
   const t0 = Date.now();
-  const proc = spawn(process.execPath, [path.join(root, 'dist/start.mjs')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [START], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let daemonUp = Number.NaN;
   proc.stdout!.on('data', (b: Buffer) => {
@@ -86,10 +106,12 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
   });
   proc.stderr!.on('data', (b: Buffer) => (out += String(b)));
   let browser: Awaited<ReturnType<Awaited<ReturnType<typeof chromium>>['connectOverCDP']>> | null = null;
+  let browserPid = 0;
   try {
     const argsFile = path.join(dir, 'browser.args');
     const line = await waitFor(`the browser (start.mjs said: ${out})`, () => (fs.existsSync(argsFile) ? fs.readFileSync(argsFile, 'utf8') : null));
     const browserSpawned = Number(line.split(' ')[0]) - t0;
+    browserPid = Number(line.split(' ')[1]); // the wrapper's pid is Chromium's: it execs
     const profile = /--user-data-dir=(\S+)/.exec(line)![1]!;
     const portFile = path.join(profile, 'DevToolsActivePort');
     const port = await waitFor('DevToolsActivePort', () => (fs.existsSync(portFile) ? Number(fs.readFileSync(portFile, 'utf8').split('\n')[0]) || null : null));
@@ -137,20 +159,13 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
       daemonReady: daemonReadyMs(dir),
     };
   } finally {
+    // Disconnecting leaves a browser we attached to running: end it (and with it its children) by pid.
     await browser?.close().catch(() => undefined);
-    proc.kill('SIGTERM');
-    spawnSync(process.execPath, [paneBin, 'stop', '--yes'], { env, timeout: 10_000 });
+    if (browserPid > 0) await endPid(browserPid);
+    await endPid(proc.pid ?? 0);
+    spawnSync(process.execPath, [path.join(path.dirname(START), 'pane.mjs'), 'stop', '--yes'], { env, timeout: 10_000 });
     const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
-    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : Number.NaN;
-    for (let i = 0; pid > 0 && i < 100; i++) {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        break;
-      }
-      if (i === 99) process.kill(pid, 'SIGKILL');
-      await sleep(50);
-    }
+    await endPid(fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0);
   }
 }
 

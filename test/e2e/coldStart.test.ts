@@ -18,6 +18,27 @@ let proc: ChildProcess;
 let browser: Browser | undefined;
 let page: Page;
 let out = '';
+let browserPid = 0;
+
+/** Whether a process runs. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Ends a process this test started, by pid (SIGTERM, then SIGKILL after 5 s), and waits until it is gone. */
+async function endPid(pid: number): Promise<void> {
+  if (!(pid > 0) || !alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; alive(pid); i++) {
+    if (i === 100) process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 /** Polls `f` until it gives a value (bounded), failing with what was awaited. */
 async function waitFor<T>(what: string, f: () => T | null | undefined, timeoutMs = 30_000): Promise<T> {
@@ -40,7 +61,7 @@ describe.skipIf(chromiumMissing)(`cold start through npm start${chromiumMissing 
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-cold-'));
     const wrapper = path.join(dir, 'browser.sh');
     // start.mjs's own flags and opener file, plus headless and a DevTools port for the test to drive the window.
-    fs.writeFileSync(wrapper, `#!/bin/sh\necho "$*" > "${dir}/browser.args"\nexec "${CHROMIUM}" --headless --no-sandbox --disable-gpu --remote-debugging-port=0 "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(wrapper, `#!/bin/sh\necho "$$ $*" > "${dir}/browser.args"\nexec "${CHROMIUM}" --headless --no-sandbox --disable-gpu --remote-debugging-port=0 "$@"\n`, { mode: 0o755 });
     env = {
       PATH: process.env.PATH,
       HOME: dir,
@@ -57,21 +78,13 @@ describe.skipIf(chromiumMissing)(`cold start through npm start${chromiumMissing 
   });
 
   afterAll(async () => {
+    // Disconnecting leaves a browser we attached to running: end it by pid, then the launcher and the daemon.
     await browser?.close().catch(() => undefined);
-    if (proc && proc.exitCode === null) proc.kill('SIGTERM');
+    await endPid(browserPid);
+    await endPid(proc?.pid ?? 0);
     spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), 'stop', '--yes'], { env, timeout: 15_000 });
     const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
-    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : NaN;
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; pid > 0 && alive() && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
-    if (pid > 0 && alive()) process.kill(pid, 'SIGKILL');
+    await endPid(fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0);
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 
@@ -80,6 +93,7 @@ describe.skipIf(chromiumMissing)(`cold start through npm start${chromiumMissing 
     proc.stdout!.on('data', (b: Buffer) => (out += String(b)));
     proc.stderr!.on('data', (b: Buffer) => (out += String(b)));
     const args = await waitFor('browser', () => (fs.existsSync(path.join(dir, 'browser.args')) ? fs.readFileSync(path.join(dir, 'browser.args'), 'utf8') : null));
+    browserPid = Number(args.split(' ')[0]); // the wrapper's pid is Chromium's: it execs
     // The launch URL is never on the browser's command line (other local users can read those).
     expect(args).not.toMatch(/launch=/);
     expect(args).toMatch(/--app=file:\/\/.*open\.html/);

@@ -109,7 +109,7 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
   let browserPid = 0;
   try {
     const argsFile = path.join(dir, 'browser.args');
-    const line = await waitFor(`the browser (start.mjs said: ${out})`, () => (fs.existsSync(argsFile) ? fs.readFileSync(argsFile, 'utf8') : null));
+    const line = await waitFor(`the browser (start.mjs said: ${out})`, () => (fs.existsSync(argsFile) && /--user-data-dir=\S+\n/.test(fs.readFileSync(argsFile, 'utf8')) ? fs.readFileSync(argsFile, 'utf8') : null));
     const browserSpawned = Number(line.split(' ')[0]) - t0;
     browserPid = Number(line.split(' ')[1]); // the wrapper's pid is Chromium's: it execs
     const profile = /--user-data-dir=(\S+)/.exec(line)![1]!;

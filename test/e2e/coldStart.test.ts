@@ -92,7 +92,12 @@ describe.skipIf(chromiumMissing)(`cold start through npm start${chromiumMissing 
     proc = spawn(process.execPath, [path.join(root, 'dist/start.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     proc.stdout!.on('data', (b: Buffer) => (out += String(b)));
     proc.stderr!.on('data', (b: Buffer) => (out += String(b)));
-    const args = await waitFor('browser', () => (fs.existsSync(path.join(dir, 'browser.args')) ? fs.readFileSync(path.join(dir, 'browser.args'), 'utf8') : null));
+    const args = await waitFor('browser', () => {
+      // Read once the wrapper's line is whole (it ends with the flags start.mjs gave and a newline).
+      const f = path.join(dir, 'browser.args');
+      const line = fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : '';
+      return /--user-data-dir=\S+.*\n/.test(line) ? line : null;
+    });
     browserPid = Number(args.split(' ')[0]); // the wrapper's pid is Chromium's: it execs
     // The launch URL is never on the browser's command line (other local users can read those).
     expect(args).not.toMatch(/launch=/);

@@ -109,7 +109,7 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
   let browserPid = 0;
   try {
     const argsFile = path.join(dir, 'browser.args');
-    const line = await waitFor(`the browser (start.mjs said: ${out})`, () => (fs.existsSync(argsFile) && /--user-data-dir=\S+\n/.test(fs.readFileSync(argsFile, 'utf8')) ? fs.readFileSync(argsFile, 'utf8') : null));
+    const line = await waitFor(`the browser (start.mjs said: ${out})`, () => (fs.existsSync(argsFile) && /--user-data-dir=\S+.*\n/.test(fs.readFileSync(argsFile, 'utf8')) ? fs.readFileSync(argsFile, 'utf8') : null));
     const browserSpawned = Number(line.split(' ')[0]) - t0;
     browserPid = Number(line.split(' ')[1]); // the wrapper's pid is Chromium's: it execs
     const profile = /--user-data-dir=(\S+)/.exec(line)![1]!;
@@ -161,6 +161,8 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
   } finally {
     // Disconnecting leaves a browser we attached to running: end it (and with it its children) by pid.
     await browser?.close().catch(() => undefined);
+    // A run that failed early may not have read the wrapper's line yet.
+    if (!(browserPid > 0) && fs.existsSync(path.join(dir, 'browser.args'))) browserPid = Number(fs.readFileSync(path.join(dir, 'browser.args'), 'utf8').split(' ')[1]);
     if (browserPid > 0) await endPid(browserPid);
     await endPid(proc.pid ?? 0);
     spawnSync(process.execPath, [path.join(path.dirname(START), 'pane.mjs'), 'stop', '--yes'], { env, timeout: 10_000 });

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumMissing, ensureBuilt, root, shot, until, waitScreen } from './shell';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, root, screen, serve, shot, until, waitScreen } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let dir: string;
@@ -139,4 +139,37 @@ describe.skipIf(chromiumMissing)(`cold start through npm start${chromiumMissing 
     await shot(page, 'cold-02-palette');
     await page.keyboard.press('Escape');
   });
+});
+
+describe.skipIf(chromiumMissing)(`a deferred overlay opened before its chunk is in${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
+  it('keeps the keys typed meanwhile out of the shell, and then opens', async () => {
+    const served = await serve();
+    const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
+    try {
+      // The palette's chunk is held back 1.5 s, as on a slow first fetch.
+      await context.route(/\/assets\/Palette-[^/]*\.js$/, async (route) => {
+        await new Promise((r) => setTimeout(r, 1500));
+        await route.continue();
+      });
+      const p = context.pages()[0] ?? (await context.newPage());
+      await p.goto(served.url);
+      await until(p, 'the window to connect', () => (window as any).pane?.store.getState().conn.state === 'open', 30_000);
+      const n = await p.evaluate(() => {
+        const st = (window as any).pane.store.getState();
+        return st.sessions[st.sessionId].focused as number;
+      });
+      await waitScreen(p, n, /[$#] $/m, 30_000);
+      await p.keyboard.press('Control+Shift+P');
+      await p.keyboard.type('zqx');
+      const input = p.getByRole('combobox', { name: 'palette' });
+      await input.waitFor({ timeout: 15_000 });
+      await p.keyboard.type('split');
+      await expect.poll(() => input.inputValue()).toBe('split');
+      await p.keyboard.press('Escape');
+      expect(await screen(p, n)).not.toContain('zqx');
+    } finally {
+      await context.close().catch(() => undefined);
+      await served.stop();
+    }
+  }, 90_000);
 });

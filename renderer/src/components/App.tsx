@@ -1,7 +1,6 @@
 // The whole window: the workspace, the notices strip (between the panes and the
 // status line, never over a pane), the status line, and whichever overlay is open.
 // Overlays load on first use (their own chunks): the first frame needs none of them.
-import { Suspense } from 'react';
 import { useApp } from '../store';
 import { ConfirmClose, Launcher, NoticeHistory, Palette, Sessions, Switcher } from './Deferred';
 import { Notices } from './Notices';
@@ -15,14 +14,12 @@ export function App() {
       <Workspace />
       <Notices />
       <StatusLine />
-      <Suspense fallback={null}>
-        {overlay === 'palette' ? <Palette /> : null}
-        {overlay === 'launcher' ? <Launcher /> : null}
-        {overlay === 'switcher' ? <Switcher /> : null}
-        {overlay === 'history' ? <NoticeHistory /> : null}
-        {overlay === 'sessions' ? <Sessions /> : null}
-        {overlay === 'confirm-close' ? <ConfirmClose /> : null}
-      </Suspense>
+      {overlay === 'palette' ? <Palette /> : null}
+      {overlay === 'launcher' ? <Launcher /> : null}
+      {overlay === 'switcher' ? <Switcher /> : null}
+      {overlay === 'history' ? <NoticeHistory /> : null}
+      {overlay === 'sessions' ? <Sessions /> : null}
+      {overlay === 'confirm-close' ? <ConfirmClose /> : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // One pane on screen: a region named by its tag, the tag bar, the terminal body,
 // and (when open for it) the find bar. The same frame serves tiles and floats.
-import { Suspense, useEffect, type CSSProperties } from 'react';
+import { useEffect, type CSSProperties } from 'react';
 import { client } from '../net/client';
 import { selectSession, store, useApp } from '../store';
 import { CopyMode, FindBar } from './Deferred';
@@ -35,10 +35,8 @@ export function PaneFrame({ pane, style, floating = false }: { pane: number; sty
     >
       <TagBar pane={p} focused={focused} bell={bell} zoomed={zoomed} />
       <TerminalBody pane={pane} focused={focused} />
-      <Suspense fallback={null}>
-        {finding ? <FindBar pane={pane} /> : null}
-        {copying ? <CopyMode pane={pane} /> : null}
-      </Suspense>
+      {finding ? <FindBar pane={pane} /> : null}
+      {copying ? <CopyMode pane={pane} /> : null}
     </section>
   );
 }

@@ -2,7 +2,7 @@
 // at its cells times the measured cell size, dividers between tiles, floats above.
 // Measures itself and tells the server its size in cells and what a frame costs
 // (session/viewport), once per window or font change; it never sizes a PTY itself.
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { dividers } from '../../../kits/layout/geometry';
 import { chromeFor } from '../layout/frame';
 import { client } from '../net/client';
@@ -62,11 +62,7 @@ export function Workspace() {
       {lines.map((d) => (
         <DividerBar key={d.path} d={d} cell={cell} />
       ))}
-      {(session?.floating.length ?? 0) > 0 ? (
-        <Suspense fallback={null}>
-          <FloatLayer size={size} ws={wsRect} />
-        </Suspense>
-      ) : null}
+      {(session?.floating.length ?? 0) > 0 ? <FloatLayer size={size} ws={wsRect} /> : null}
       {tiles.length === 0 && (session?.floating.length ?? 0) === 0 ? <EmptyHint /> : null}
     </main>
   );

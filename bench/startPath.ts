@@ -117,7 +117,9 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
     const port = await waitFor('DevToolsActivePort', () => (fs.existsSync(portFile) ? Number(fs.readFileSync(portFile, 'utf8').split('\n')[0]) || null : null));
     browser = await (await chromium()).connectOverCDP(`http://127.0.0.1:${port}`);
     const ctx = browser.contexts()[0]!;
-    const page = await waitFor('the page', () => ctx.pages().find((p) => p.url().startsWith('http://127.0.0.1')) ?? null);
+    // The --app window is the one page; its URL as seen over CDP can lag a navigation made
+    // while attaching (opener file → launch URL → /), so the waits below check the document itself.
+    const page = await waitFor('the window page', () => ctx.pages()[0] ?? null);
     await page.waitForFunction(
       () => {
         const p = (window as any).pane;

@@ -109,7 +109,9 @@ describe.skipIf(chromiumMissing)(`cold start through npm start${chromiumMissing 
     });
     browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
     const ctx = browser.contexts()[0]!;
-    page = await waitFor('window page', () => ctx.pages().find((p) => p.url().startsWith('http://127.0.0.1')) ?? null);
+    // The --app window is the one page; its URL as seen over CDP can lag a navigation made
+    // while attaching (opener file → launch URL → /), so the waits below check the document itself.
+    page = await waitFor('the window page', () => ctx.pages()[0] ?? null);
     await page.setViewportSize({ width: 1280, height: 800 });
     await until(page, 'the window to connect', () => (window as any).pane?.store.getState().conn.state === 'open', 30_000);
     const n = await page.evaluate(() => {

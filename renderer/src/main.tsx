@@ -16,7 +16,9 @@ import { selectSession, store } from './store';
 import { bufferText, currentLook, existingTerm, installTerminals, rebalanceWebgl, rendererOf, selectionOf } from './term/terminals';
 import { measureCell } from './ui/measureCell';
 
-/** Longest wait for an idle moment (after the first prompt, usually) before the deferred chunks are fetched anyway. */
+/** How long after connecting the deferred chunks wait: past the first prompt (attach, replay, first draw). */
+const PRELOAD_AFTER_CONNECT_MS = 1500;
+/** Longest wait after that for an idle moment before they are fetched anyway. */
 const PRELOAD_IDLE_MAX_MS = 1000;
 
 performance.mark('pane:main');
@@ -50,15 +52,15 @@ installAttention();
 client.setNoticeSink({ arrived: noticeArrived, withdrawn: noticeWithdrawn, loaded: noticesLoaded });
 installKeyRouter();
 void client.start();
-// The deferred chunks (overlays, copy mode, find, floats; ~60 KB) are fetched once the
-// window is connected and the page is idle: fetched at connect they delayed the first
-// prompt by ~100 ms (measured), and a key that opens one before they are in still works.
+// The deferred chunks (overlays, copy mode, find, floats; ~60 KB) are fetched a while
+// after the window connects, when the page is idle: fetched at connect they delayed the
+// first prompt by ~100 ms (measured); a key that opens one before they are in still works.
 let preloading = false;
 client.onConnected(() => {
   if (preloading) return;
   preloading = true;
-  if (window.requestIdleCallback) window.requestIdleCallback(preloadDeferred, { timeout: PRELOAD_IDLE_MAX_MS });
-  else setTimeout(preloadDeferred, PRELOAD_IDLE_MAX_MS);
+  const whenIdle = () => (window.requestIdleCallback ? window.requestIdleCallback(preloadDeferred, { timeout: PRELOAD_IDLE_MAX_MS }) : preloadDeferred());
+  setTimeout(whenIdle, PRELOAD_AFTER_CONNECT_MS);
 });
 
 // Exposed for end-to-end tests and debugging: the store, and what each terminal shows.

@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,fairness,renderer,ctrlc,notices,install,resize,durable) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,fairness,start,renderer,ctrlc,notices,install,resize,durable) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { hooks } from './hooks';
@@ -17,12 +17,13 @@ import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { resizeBench } from './resize';
 import { roundtrip } from './roundtrip';
+import { startRows } from './startPath';
 import { fmt, range, table, type Row, type Summary } from './stats';
 import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,fairness,renderer,ctrlc,notices,install,resize,durable').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,fairness,start,renderer,ctrlc,notices,install,resize,durable').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -120,6 +121,7 @@ try {
       rows.push({ bench: `HTTP hook round trip, ${load} (ms)`, figure: range(r.http, 2), anchor: `\`pane hook\` ${range(r.command, 1)}`, ratio: ratio(r.http.median, r.command.median), aim: r.rate === 10 ? '< 20 ms' : '< 10 ms' });
     }
   }
+  if (only.has('start')) rows.push(...(await startRows(`${dir}/start`, runs)));
   if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
   if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));
   if (only.has('notices')) {

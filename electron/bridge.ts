@@ -4,9 +4,8 @@
 // hello, which the bridge checks and strips before relaying.
 import type { RawData } from 'ws';
 import { connectUnix } from '../kits/node/socketTransport';
-import { guardUntilHello } from '../server/transport/admission';
+import { guardUntilHello, NEEDS_SECRET } from '../server/transport/admission';
 import { startFront, type HttpFront } from '../server/transport/httpFront';
-import { NEEDS_SECRET } from '../server/transport/wsServer';
 
 export type Bridge = HttpFront;
 
@@ -24,7 +23,19 @@ function helloFrame(frame: string, ok: (token: string | undefined) => boolean): 
   return JSON.stringify(msg);
 }
 
-export async function startBridge(socketPath: string, o: { port?: number; staticDir: string; log?: (line: string) => void }): Promise<Bridge> {
+export interface BridgeOptions {
+  port?: number;
+  staticDir: string;
+  log?: (line: string) => void;
+  /**
+   * Settles when the server on the socket answers (a daemon being started beside the
+   * window): a page that connects sooner waits for it instead of being refused, so the
+   * browser can start loading while the daemon starts. A rejection closes the page's socket with its reason.
+   */
+  upstream?: Promise<unknown>;
+}
+
+export async function startBridge(socketPath: string, o: BridgeOptions): Promise<Bridge> {
   const log = o.log ?? ((line: string) => process.stderr.write(`pane bridge: ${line}\n`));
   const front: HttpFront = await startFront({
     ...(o.port !== undefined ? { port: o.port } : {}),
@@ -56,7 +67,7 @@ export async function startBridge(socketPath: string, o: { port?: number; static
         upstream?.close('renderer closed');
       });
       guardUntilHello(raw, () => helloed, (why) => ws.close(1008, why.slice(0, 120)), { log: (why) => log(`WebSocket closed: ${why}`) });
-      connectUnix(socketPath).then(
+      (o.upstream ?? Promise.resolve()).then(() => connectUnix(socketPath)).then(
         (t) => {
           if (closed) return t.close('renderer closed');
           upstream = t;

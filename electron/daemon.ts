@@ -8,11 +8,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stateDir } from '../kits/node/paths';
-import { attachConfig } from '../server/config/configService';
-import { startServer } from '../server/main';
+import { distDir } from '../server/distDir';
 
 /** How long a freshly spawned daemon may take to answer on its socket (resurrecting many panes included). */
 const DAEMON_START_MS = 20_000;
+/** How often a starting daemon's socket is tried: a connect to a missing socket costs microseconds, and each wait is start-up latency. */
+const DAEMON_POLL_MS = 10;
 /** The log is moved aside to daemon.log.1 past this size when a daemon starts, so it cannot grow without end. */
 const LOG_ROTATE_BYTES = 5 << 20;
 
@@ -28,10 +29,10 @@ export function serverAnswers(socketPath: string): Promise<boolean> {
   });
 }
 
-/** dist/start.mjs: this bundle, or its sibling when called from another bundle (e.g. pane.mjs for `pane start`). */
+/** dist/start.mjs: this bundle, or the entry beside the split chunk (dist/chunks/) or other bundle this code runs from. */
 export function startScript(): string {
   const self = fileURLToPath(import.meta.url);
-  return path.basename(self) === 'start.mjs' ? self : path.join(path.dirname(self), 'start.mjs');
+  return path.basename(self) === 'start.mjs' ? self : path.join(distDir(), 'start.mjs');
 }
 
 export function daemonLog(): string {
@@ -71,7 +72,7 @@ export async function ensureDaemon(socketPath: string): Promise<Ensured> {
   while (Date.now() < end) {
     if (await serverAnswers(socketPath)) return { started: true, ...(child.pid !== undefined ? { pid: child.pid } : {}), log };
     if (exited !== null) break;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, DAEMON_POLL_MS));
   }
   const tail = readTail(log, 800);
   throw new Error(`the pane daemon did not start${exited !== null ? ` (exit ${exited})` : ` within ${DAEMON_START_MS / 1000} s`}; its log ${log} ends:\n${tail}`);
@@ -93,13 +94,15 @@ export async function runDaemon(o: { socketPath: string; state?: string }): Prom
   const say = (s: string) => process.stderr.write(`${stamp()} pane daemon: ${s}\n`);
   let running;
   try {
+    // Loaded here, not at the top: the window's process (`npm start`) imports this file for ensureDaemon only.
+    const [{ startServer }, { attachConfig }] = await Promise.all([import('../server/main'), import('../server/config/configService')]);
     running = await startServer({ socketPath: o.socketPath, stateDir: dir, warn: (m) => say(`state: ${m}`) });
+    attachConfig(running.services);
   } catch (e) {
     say(`cannot start: ${(e as Error).message}`);
     return 1;
   }
-  attachConfig(running.services);
-  say(`pid ${process.pid} serving ${o.socketPath}; state in ${dir}; ${running.restored ? `brought back ${running.restored} session(s)` : 'a fresh session'}`);
+  say(`pid ${process.pid} serving ${o.socketPath}; state in ${dir}; ${running.restored ? `brought back ${running.restored} session(s)` : 'a fresh session'}; ready ${Math.round(process.uptime() * 1000)} ms after its start`);
   return new Promise<number>((resolve) => {
     const stop = (why: string) => {
       say(`stopping (${why})`);

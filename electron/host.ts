@@ -6,8 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveSocketPath } from '../kits/node/paths';
-import { attachConfig } from '../server/config/configService';
-import { startServer } from '../server/main';
 import { startBridge } from './bridge';
 
 export interface HostOptions {
@@ -15,6 +13,8 @@ export interface HostOptions {
   attach?: string;
   port?: number;
   staticDir?: string;
+  /** With `attach`: settles when that server answers (see BridgeOptions.upstream). */
+  upstream?: Promise<unknown>;
 }
 
 export interface Hosted {
@@ -38,7 +38,7 @@ export function defaultStaticDir(): string {
 }
 
 async function bridgeTo(socketPath: string, o: HostOptions, staticDir: string): Promise<Hosted> {
-  const b = await startBridge(socketPath, { ...(o.port !== undefined ? { port: o.port } : {}), staticDir });
+  const b = await startBridge(socketPath, { ...(o.port !== undefined ? { port: o.port } : {}), staticDir, ...(o.upstream ? { upstream: o.upstream } : {}) });
   return { mode: 'bridge', origin: b.origin, wsUrl: `ws://127.0.0.1:${b.port}/ws`, secret: b.secret, launchUrl: () => b.launchUrl(), socketPath, stop: b.close };
 }
 
@@ -47,6 +47,8 @@ export async function host(o: HostOptions = {}): Promise<Hosted> {
   if (!fs.existsSync(path.join(staticDir, 'index.html'))) throw new Error(`no renderer build at ${staticDir}; run npm run build`);
   if (o.attach) return bridgeTo(o.attach, o, staticDir);
   const socketPath = resolveSocketPath(o.socketPath);
+  // The server's code loads only here: a window attaching to the daemon never needs it.
+  const [{ startServer }, { attachConfig }] = await Promise.all([import('../server/main'), import('../server/config/configService')]);
   let running;
   try {
     running = await startServer({ socketPath, http: { ...(o.port !== undefined ? { port: o.port } : {}), staticDir } });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findBrowser, hasDisplay, openAppWindow } from './chromium';
 import { resolveSocketPath } from '../kits/node/paths';
-import { ensureDaemon, runDaemon } from './daemon';
+import { ensureDaemon, type Ensured } from './daemon';
 import { host, type Hosted } from './host';
 
 const USAGE = `usage: pane start [--attach SOCKET] [--socket PATH] [--port N] [--serve] [--chromium] [--daemon]
@@ -88,7 +88,7 @@ async function main(): Promise<number> {
     return args ? 2 : 0;
   }
 
-  if (args.daemon) return runDaemon({ socketPath: resolveSocketPath(args.socket) });
+  if (args.daemon) return (await import('./daemon')).runDaemon({ socketPath: resolveSocketPath(args.socket) });
 
   if (!args.ipc && !args.serve && !args.chromium) {
     const electron = electronBinary();
@@ -100,19 +100,41 @@ async function main(): Promise<number> {
   }
 
   let hosted: Hosted;
+  // The daemon, when this window starts one: it starts while the browser starts and
+  // loads the page (the bridge holds the page's socket until the daemon answers).
+  let daemon: Promise<Ensured | Error> | null = null;
+  let saidDaemon = false;
+  const cannotStart = (e: Error) => {
+    process.stderr.write(`pane: cannot start: ${e.message}\n`);
+    return 1;
+  };
   try {
     // A window (or Electron's bridge) attaches to the daemon, started here only when none runs;
     // --serve alone keeps a server in this process.
     let attach = args.attach;
     if (!attach && !args.serve) {
       attach = resolveSocketPath(args.socket);
-      const d = await ensureDaemon(attach);
-      say(d.started ? `started the pane daemon (pid ${d.pid ?? '?'}; log ${d.log})` : 'found the pane daemon running');
+      daemon = ensureDaemon(attach).catch((e: Error) => e);
+      // Electron's utility process reports ready once the daemon answers, as before.
+      if (args.ipc && !(await daemonSaid(daemon))) return 1;
     }
-    hosted = await host({ ...(args.socket ? { socketPath: args.socket } : {}), ...(attach ? { attach } : {}), ...(args.port !== undefined ? { port: args.port } : {}) });
+    const upstream = daemon?.then((d) => (d instanceof Error ? Promise.reject(d) : d));
+    upstream?.catch(() => undefined); // said below; the bridge closes waiting pages with the reason
+    hosted = await host({ ...(args.socket ? { socketPath: args.socket } : {}), ...(attach ? { attach } : {}), ...(args.port !== undefined ? { port: args.port } : {}), ...(upstream ? { upstream } : {}) });
   } catch (e) {
-    process.stderr.write(`pane: cannot start: ${(e as Error).message}\n`);
-    return 1;
+    return cannotStart(e as Error);
+  }
+
+  /** Says how the daemon came up (once); false, after saying why, when it did not. */
+  async function daemonSaid(d: Promise<Ensured | Error>): Promise<boolean> {
+    const r = await d;
+    if (r instanceof Error) {
+      cannotStart(r);
+      return false;
+    }
+    if (!saidDaemon) say(r.started ? `started the pane daemon (pid ${r.pid ?? '?'}; log ${r.log})` : 'found the pane daemon running');
+    saidDaemon = true;
+    return true;
   }
 
   if (args.ipc) {
@@ -132,14 +154,24 @@ async function main(): Promise<number> {
 
   // Printed URLs carry a one-time launch token, never the secret: opening one spends it
   // (the page then holds an HttpOnly cookie), so a copy in scrollback or history opens nothing.
-  say(hosted.mode === 'bridge' ? `attached to the pane server at ${hosted.socketPath}` : `pane server listening on ${hosted.socketPath}`);
   stopOnSignals(() => hosted.stop());
+  /** The daemon answered (said so) and this bridge is attached; false once the failure was said and the bridge stopped. */
+  const attached = async (): Promise<boolean> => {
+    if (daemon && !(await daemonSaid(daemon))) {
+      await hosted.stop();
+      return false;
+    }
+    say(hosted.mode === 'bridge' ? `attached to the pane server at ${hosted.socketPath}` : `pane server listening on ${hosted.socketPath}`);
+    return true;
+  };
 
   if (args.serve) {
+    if (!(await attached())) return 1;
     say(`serving the window at ${hosted.launchUrl()}`);
     return new Promise(() => undefined);
   }
   if (!hasDisplay()) {
+    if (!(await attached())) return 1;
     say('no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window was opened.');
     say(`open this URL in a browser on this machine (it works once): ${hosted.launchUrl()}`);
     say(hosted.mode === 'server' ? 'still serving; Ctrl-C stops the server.' : 'still serving; Ctrl-C closes this bridge (the daemon keeps running; pane stop ends it).');
@@ -147,14 +179,22 @@ async function main(): Promise<number> {
   }
   const browser = findBrowser();
   if (!browser) {
+    if (!(await attached())) return 1;
     const wanted = process.env.PANE_BROWSER;
     say(wanted ? `PANE_BROWSER names ${wanted}, which does not exist; and Electron is not installed.` : 'neither Electron nor a Chromium or Chrome browser is installed, so no window can open.');
     say(INSTALL_A_WINDOW);
     say(`open this URL in a Chromium-family browser (it works once): ${hosted.launchUrl()}`);
     return new Promise(() => undefined);
   }
+  // The browser starts now, while the daemon may still be starting: both take hundreds of milliseconds.
   say(`opening ${path.basename(browser)} (Electron is not installed here)`);
   const win = openAppWindow(browser, hosted.launchUrl());
+  if (!(await attached())) {
+    win.child.kill();
+    await win.exited;
+    win.cleanup();
+    return 1;
+  }
   const code = await win.exited;
   win.cleanup();
   // A clean exit is the window being closed: it detaches, and the daemon keeps the panes.

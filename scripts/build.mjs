@@ -1,5 +1,5 @@
 // Builds everything `npm start`, the CLI and the tests run: the `pane` CLI +
-// server bundle, the screen worker, the Electron main/preload, and the renderer.
+// server bundle and the desktop launcher (split, sharing chunks), the screen worker, the Electron main/preload, and the renderer.
 // Rebuilds only what changed (mtime check) so `npm start` and `npm test` stay quick;
 // --clean (prepack, dist) empties dist/ first so no stale chunk or map ships.
 import { build } from 'esbuild';
@@ -88,7 +88,7 @@ const onlyGroup = (group) => ({
 const CLI_GROUPS = [...Object.keys(TABLES), 'ns', 'all'];
 
 const jobs = [];
-if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['kits', 'server', 'scripts'])) {
+if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.mjs', ['kits', 'server', 'scripts']) || stale('dist/start.mjs', ['electron', 'kits', 'server', 'scripts']))) {
   jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, plugins: [apart('./chunks/')] }).then(() => {
     // The bin runs through its shebang (server/bin.ts's first line, kept first by esbuild).
     const bin = path.join(root, 'dist/pane.mjs');
@@ -99,21 +99,20 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && stale('dist/pane.mjs', ['
   const cliBuilds = CLI_GROUPS.map((g) =>
     build({ ...node, entryPoints: { [`chunks/cli-${g}`]: 'kits/node/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, metafile: true, plugins: [apart('./'), ...(g === 'all' ? [] : [onlyGroup(g)])] }),
   );
-  const entries = Object.fromEntries(Object.entries(APART).map(([k, [src]]) => [`chunks/${k}`, src]));
+  // start.mjs (npm start, the daemon, Electron's bridge) shares the split chunks: a window
+  // attaching to the daemon loads the launcher only; the server loads for --daemon/--serve (decision 023).
+  const entries = { start: 'electron/start.ts', ...Object.fromEntries(Object.entries(APART).map(([k, [src]]) => [`chunks/${k}`, src])) };
   const split = build({ ...node, entryPoints: entries, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true });
   jobs.push(Promise.all([split, ...cliBuilds]).then((rs) => {
     // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
     const fresh = new Set(rs.flatMap((r) => Object.keys(r.metafile.outputs)).map((o) => path.resolve(root, o)));
     const chunks = path.join(root, 'dist/chunks');
     for (const f of fs.readdirSync(chunks)) if (!fresh.has(path.join(chunks, f))) fs.rmSync(path.join(chunks, f), { force: true });
-    log('built dist/chunks/ (a CLI bundle per command group; serve, FUSE and MCP and what they share)');
+    log('built dist/start.mjs and dist/chunks/ (a CLI bundle per command group; start, serve, FUSE and MCP and what they share)');
   }));
 }
 if (fs.existsSync(path.join(root, 'server/pty/screenWorker.ts')) && stale('dist/screenWorker.mjs', ['server/pty', 'server/persist', 'kits/protocol'])) {
   jobs.push(build({ ...node, entryPoints: { screenWorker: 'server/pty/screenWorker.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root }).then(() => log('built dist/screenWorker.mjs')));
-}
-if (fs.existsSync(path.join(root, 'electron/start.ts')) && stale('dist/start.mjs', ['electron', 'kits', 'server'])) {
-  jobs.push(build({ ...node, entryPoints: { start: 'electron/start.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root }).then(() => log('built dist/start.mjs')));
 }
 if (fs.existsSync(path.join(root, 'electron/main.ts')) && stale('dist/electron/main.cjs', ['electron', 'kits', 'server'])) {
   const cjs = { ...node, format: 'cjs', banner: undefined, absWorkingDir: root, outExtension: { '.js': '.cjs' } };

@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { installAttention } from './attention';
 import { noticeArrived, noticesLoaded, noticeWithdrawn } from './notices';
 import { App } from './components/App';
+import { preloadDeferred } from './components/Deferred';
 import { installKeyRouter } from './keys/keyRouter';
 import { applyFrameCss } from './layout/frame';
 import { client } from './net/client';
@@ -15,6 +16,12 @@ import { selectSession, store } from './store';
 import { bufferText, currentLook, existingTerm, installTerminals, rebalanceWebgl, rendererOf, selectionOf } from './term/terminals';
 import { measureCell } from './ui/measureCell';
 
+/** How long after connecting the deferred chunks wait: past the first prompt (attach, replay, first draw). */
+const PRELOAD_AFTER_CONNECT_MS = 1500;
+/** Longest wait after that for an idle moment before they are fetched anyway. */
+const PRELOAD_IDLE_MAX_MS = 1000;
+
+performance.mark('pane:main');
 store.setState({ wantedSession: wantedSession() });
 applyFrameCss();
 // A first guess now; the measurement that counts once the fonts are in, and again
@@ -45,6 +52,16 @@ installAttention();
 client.setNoticeSink({ arrived: noticeArrived, withdrawn: noticeWithdrawn, loaded: noticesLoaded });
 installKeyRouter();
 void client.start();
+// The deferred chunks (overlays, copy mode, find, floats; ~60 KB) are fetched a while
+// after the window connects, when the page is idle: fetched at connect they delayed the
+// first prompt by ~100 ms (measured); a key that opens one before they are in still works.
+let preloading = false;
+client.onConnected(() => {
+  if (preloading) return;
+  preloading = true;
+  const whenIdle = () => (window.requestIdleCallback ? window.requestIdleCallback(preloadDeferred, { timeout: PRELOAD_IDLE_MAX_MS }) : preloadDeferred());
+  setTimeout(whenIdle, PRELOAD_AFTER_CONNECT_MS);
+});
 
 // Exposed for end-to-end tests and debugging: the store, and what each terminal shows.
 (window as unknown as { pane: unknown }).pane = { store, client, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term };

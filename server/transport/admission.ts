@@ -54,3 +54,6 @@ export function guardUntilHello(raw: net.Socket, helloed: () => boolean, close: 
   raw.on('data', onData);
   raw.once('close', stop);
 }
+
+/** Why a WebSocket without the launch cookie or the secret is closed (the server and the window's bridge say it alike). */
+export const NEEDS_SECRET = 'this WebSocket needs the launch cookie (open the URL pane printed) or the per-launch secret as the hello token';

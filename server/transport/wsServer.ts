@@ -4,7 +4,7 @@
 import type { WebSocket } from 'ws';
 import { BaseTransport, type WireFrame } from '../../kits/client/transport';
 import type { Services } from '../services';
-import { guardUntilHello } from './admission';
+import { guardUntilHello, NEEDS_SECRET } from './admission';
 import { ClientConn } from './clientConn';
 import { startFront, type HttpFront } from './httpFront';
 
@@ -33,7 +33,8 @@ export class WsTransport extends BaseTransport {
   }
 }
 
-export const NEEDS_SECRET = 'this WebSocket needs the launch cookie (open the URL pane printed) or the per-launch secret as the hello token';
+// Lives in admission.ts, so the window's bridge can say it without loading the server.
+export { NEEDS_SECRET } from './admission';
 
 export async function listenHttp(services: Services, o: { port?: number; staticDir?: string; secret?: string; helloTimeoutMs?: number }): Promise<HttpFront> {
   const { server } = services;

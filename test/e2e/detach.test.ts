@@ -46,6 +46,16 @@ async function npmStart(): Promise<{ proc: ChildProcess; url: string; out: () =>
   return { proc, url, out: () => out };
 }
 
+/** Waits (bounded) until the launcher has said `re`: it opens the window while the daemon is still starting, and says how that went after. */
+async function said(out: () => string, re: RegExp): Promise<string> {
+  const end = Date.now() + 30_000;
+  while (!re.test(out())) {
+    if (Date.now() > end) throw new Error(`the launcher never said ${re}: ${out()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return out();
+}
+
 /** The process's exit code, whether it has exited already or not yet. */
 function exited(p: ChildProcess): Promise<number | null> {
   return p.exitCode !== null || p.signalCode !== null ? Promise.resolve(p.exitCode) : new Promise((r) => p.once('exit', r));
@@ -138,7 +148,7 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
 
   it('keeps panes, screens and running programs across a window close, and reattaches', async () => {
     const first = await npmStart();
-    expect(first.out()).toMatch(/started the pane daemon \(pid \d+; log .*daemon\.log\)/);
+    expect(await said(first.out, /started the pane daemon/)).toMatch(/started the pane daemon \(pid \d+; log .*daemon\.log\)/);
     expect(pane('split', '--', 'sh', '-c', 'i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.2; done').status).toBe(0);
     let page = await openPage(first.url);
     await waitScreen(page, 1, /[$#] $/m);
@@ -158,7 +168,7 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
 
     // npm start again: the same daemon, the same panes and screens, the ticker still going.
     const second = await npmStart();
-    expect(second.out()).toMatch(/found the pane daemon running/);
+    expect(await said(second.out, /pane daemon/)).toMatch(/found the pane daemon running/);
     page = await openPage(second.url);
     await waitScreen(page, 1, /^before-close$/m);
     const ticks = Number(/tick (\d+)\s*$/.exec(await waitScreen(page, 2, /tick \d+/))?.[1] ?? 0);

@@ -1,14 +1,10 @@
 // The whole window: the workspace, the notices strip (between the panes and the
 // status line, never over a pane), the status line, and whichever overlay is open.
+// Overlays load on first use (their own chunks): the first frame needs none of them.
 import { useApp } from '../store';
-import { ConfirmClose } from './ConfirmClose';
-import { Launcher } from './Launcher';
-import { NoticeHistory } from './NoticeHistory';
+import { ConfirmClose, Launcher, NoticeHistory, Palette, Sessions, Switcher } from './Deferred';
 import { Notices } from './Notices';
-import { Palette } from './Palette';
-import { Sessions } from './Sessions';
 import { StatusLine } from './StatusLine';
-import { Switcher } from './Switcher';
 import { Workspace } from './Workspace';
 
 export function App() {

@@ -3,8 +3,7 @@
 import { useEffect, type CSSProperties } from 'react';
 import { client } from '../net/client';
 import { selectSession, store, useApp } from '../store';
-import { CopyMode } from './CopyMode';
-import { FindBar } from './FindBar';
+import { CopyMode, FindBar } from './Deferred';
 import { TagBar, tagLabel } from './TagBar';
 import { TerminalBody } from './TerminalBody';
 

@@ -8,7 +8,7 @@ import { chromeFor } from '../layout/frame';
 import { client } from '../net/client';
 import { selectSession, useApp } from '../store';
 import { DividerBar } from './DividerBar';
-import { FloatLayer } from './FloatLayer';
+import { FloatLayer } from './Deferred';
 import { PaneFrame } from './PaneFrame';
 import { EmptyHint } from './EmptyHint';
 
@@ -62,7 +62,7 @@ export function Workspace() {
       {lines.map((d) => (
         <DividerBar key={d.path} d={d} cell={cell} />
       ))}
-      <FloatLayer size={size} ws={wsRect} />
+      {(session?.floating.length ?? 0) > 0 ? <FloatLayer size={size} ws={wsRect} /> : null}
       {tiles.length === 0 && (session?.floating.length ?? 0) === 0 ? <EmptyHint /> : null}
     </main>
   );

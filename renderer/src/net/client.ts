@@ -80,6 +80,7 @@ export class Client {
       const ep = await findEndpoint();
       t = new WsTransport(ep.url);
       await t.opened;
+      performance.mark('pane:ws');
       const conn = new Connection(t, { checkResult: checkResults });
       this.wire(conn);
       await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach', 'admin'], ...(ep.token ? { token: ep.token } : {}) });
@@ -89,6 +90,8 @@ export class Client {
       store.getState().applySnapshot(snap);
       this.attempt = 0;
       store.getState().setConn({ state: 'open' });
+      // Start-up phases for the cold-start bench (bench/startPath.ts) and the Performance panel.
+      performance.mark('pane:open');
       conn.onClose((reason) => this.lost(reason));
       void this.loadConfig(conn);
       for (const cb of this.onConnect) cb(conn);

@@ -4,16 +4,19 @@
 // window is up; a component whose chunk is in renders at once, in the same commit as
 // the key that opened it, so the keys typed right after reach its input.
 import { lazy, Suspense, useState, type ComponentType, type JSX } from 'react';
+import { store } from '../store';
+import { catchKeys } from './caughtKeys';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const preloads: (() => Promise<unknown>)[] = [];
 
 /**
  * Holds the keyboard while a keyboard-driven part's chunk loads (opened before the
- * preload finished): keys typed meanwhile land here, never in the shell behind it.
+ * preload finished): keys typed meanwhile land here, never in the shell behind it, and
+ * a picker that mounts in its place takes them over (caughtKeys.ts). Escape gives up.
  */
 function KeyCatcher() {
-  return <input className="deferred-keys" aria-label="loading" readOnly autoFocus style={{ position: 'fixed', opacity: 0, width: 0, height: 0, pointerEvents: 'none' }} />;
+  return <input ref={catchKeys} className="deferred-keys" aria-label="loading" autoFocus style={{ position: 'fixed', opacity: 0, width: 0, height: 0, pointerEvents: 'none' }} />;
 }
 
 /**

@@ -1,9 +1,10 @@
 // The shared fuzzy list behind the palette and the launcher: type to filter, arrows
 // to move, Enter to run, Escape to close. A modal dialog with a listbox for screen readers.
 // Items that take arguments show their usage and run only once the arguments check.
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { rank, type FuzzyHit } from '../ui/fuzzy';
 import { store } from '../store';
+import { takeCaughtKeys } from './caughtKeys';
 
 export interface PickerProps<T> {
   id: string;
@@ -37,6 +38,7 @@ export function Highlight({ text, hit }: { text: string; hit: FuzzyHit }) {
 
 export function Picker<T>(p: PickerProps<T>) {
   const [query, setQuery] = useState('');
+  const [enterPending, setEnterPending] = useState(false);
   const [index, setIndex] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
   const typed = useMemo(() => p.withArgs?.(query) ?? null, [query, p.withArgs]);
@@ -73,6 +75,18 @@ export function Picker<T>(p: PickerProps<T>) {
     close();
     p.onPick(r.item, query);
   };
+  // Keys typed while this picker's chunk loaded become its query; Enter among them runs the choice.
+  useLayoutEffect(() => {
+    const early = takeCaughtKeys();
+    if (early.text) setQuery(early.text);
+    if (early.enter) setEnterPending(true);
+  }, []);
+  useEffect(() => {
+    if (!enterPending) return;
+    setEnterPending(false);
+    pick(sel);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [enterPending]);
 
   return (
     <div className="overlay-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>

@@ -51,7 +51,8 @@ describe.skipIf(chromiumMissing)(`cwd tracking and tag names in Chromium${chromi
   it('opens a split in the focused pane’s directory', async () => {
     const first = (await view(sh.page)).focused!;
     await sh.page.keyboard.press('Control+Shift+E');
-    await until(sh.page, 'a second pane', () => Object.keys((window as any).pane.store.getState().panes).length === 2);
+    // The new pane's creation and the focus moving to it are separate events: wait for both.
+    await until(sh.page, 'a second pane, focused', new Function(`const st = window.pane.store.getState(); return Object.keys(st.panes).length === 2 && st.sessions[st.sessionId].focused !== ${first};`) as () => boolean);
     const n = (await view(sh.page)).focused!;
     expect(n).not.toBe(first);
     expect(row(n).cwd).toBe('/usr/share/doc');

@@ -33,7 +33,8 @@ describe.skipIf(chromiumMissing)(`closing and dead panes in Chromium${chromiumMi
   it('asks before Ctrl+Shift+X ends vim, naming it; n keeps the pane, y closes it', async () => {
     const first = (await view(sh.page)).focused!;
     await sh.page.keyboard.press('Control+Shift+E');
-    await until(sh.page, 'a second pane', () => Object.keys((window as any).pane.store.getState().panes).length === 2);
+    // The new pane's creation and the focus moving to it are separate events: wait for both.
+    await until(sh.page, 'a second pane, focused', new Function(`const st = window.pane.store.getState(); return Object.keys(st.panes).length === 2 && st.sessions[st.sessionId].focused !== ${first};`) as () => boolean);
     const n = (await view(sh.page)).focused!;
     expect(n).not.toBe(first);
     await waitScreen(sh.page, n, /[$#]\s*$/m);
@@ -61,8 +62,10 @@ describe.skipIf(chromiumMissing)(`closing and dead panes in Chromium${chromiumMi
   });
 
   it('closes an idle shell at once, without asking', async () => {
+    const first = (await view(sh.page)).focused!;
     await sh.page.keyboard.press('Control+Shift+E');
-    await until(sh.page, 'a second pane', () => Object.keys((window as any).pane.store.getState().panes).length === 2);
+    // The new pane's creation and the focus moving to it are separate events: wait for both.
+    await until(sh.page, 'a second pane, focused', new Function(`const st = window.pane.store.getState(); return Object.keys(st.panes).length === 2 && st.sessions[st.sessionId].focused !== ${first};`) as () => boolean);
     const n = (await view(sh.page)).focused!;
     await waitScreen(sh.page, n, /[$#]\s*$/m);
     await sh.page.keyboard.press('Control+Shift+X');

@@ -143,24 +143,36 @@ describe.skipIf(chromiumMissing)(`cold start through npm start${chromiumMissing 
   });
 });
 
+/**
+ * A window whose palette chunk is held back 1.5 s (as on a slow first fetch), at a
+ * shell prompt: `run` gets the page and the focused pane; the server and browser end after.
+ */
+async function withSlowPalette(run: (p: Page, n: number) => Promise<void>): Promise<void> {
+  const served = await serve();
+  const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
+  try {
+    await context.route(/\/assets\/Palette-[^/]*\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    const p = context.pages()[0] ?? (await context.newPage());
+    await p.goto(served.url);
+    await until(p, 'the window to connect', () => (window as any).pane?.store.getState().conn.state === 'open', 30_000);
+    const n = await p.evaluate(() => {
+      const st = (window as any).pane.store.getState();
+      return st.sessions[st.sessionId].focused as number;
+    });
+    await waitScreen(p, n, /[$#] $/m, 30_000);
+    await run(p, n);
+  } finally {
+    await context.close().catch(() => undefined);
+    await served.stop();
+  }
+}
+
 describe.skipIf(chromiumMissing)(`a deferred overlay opened before its chunk is in${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
   it('keeps the keys typed meanwhile out of the shell and hands them to the palette when it opens', async () => {
-    const served = await serve();
-    const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
-    try {
-      // The palette's chunk is held back 1.5 s, as on a slow first fetch.
-      await context.route(/\/assets\/Palette-[^/]*\.js$/, async (route) => {
-        await new Promise((r) => setTimeout(r, 1500));
-        await route.continue();
-      });
-      const p = context.pages()[0] ?? (await context.newPage());
-      await p.goto(served.url);
-      await until(p, 'the window to connect', () => (window as any).pane?.store.getState().conn.state === 'open', 30_000);
-      const n = await p.evaluate(() => {
-        const st = (window as any).pane.store.getState();
-        return st.sessions[st.sessionId].focused as number;
-      });
-      await waitScreen(p, n, /[$#] $/m, 30_000);
+    await withSlowPalette(async (p, n) => {
       await p.keyboard.press('Control+Shift+P');
       await p.keyboard.type('spl');
       const input = p.getByRole('combobox', { name: 'palette' });
@@ -169,37 +181,18 @@ describe.skipIf(chromiumMissing)(`a deferred overlay opened before its chunk is 
       await expect.poll(() => input.inputValue()).toBe('split');
       await p.keyboard.press('Escape');
       expect(await screen(p, n)).not.toContain('spl');
-    } finally {
-      await context.close().catch(() => undefined);
-      await served.stop();
-    }
+    });
   }, 90_000);
 
   it('runs the choice when Enter was typed before the palette’s chunk arrived', async () => {
-    const served = await serve();
-    const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
-    try {
-      await context.route(/\/assets\/Palette-[^/]*\.js$/, async (route) => {
-        await new Promise((r) => setTimeout(r, 1500));
-        await route.continue();
-      });
-      const p = context.pages()[0] ?? (await context.newPage());
-      await p.goto(served.url);
-      await until(p, 'the window to connect', () => (window as any).pane?.store.getState().conn.state === 'open', 30_000);
-      const n = await p.evaluate(() => {
-        const st = (window as any).pane.store.getState();
-        return st.sessions[st.sessionId].focused as number;
-      });
-      await waitScreen(p, n, /[$#] $/m, 30_000);
+    await withSlowPalette(async (p, n) => {
       // Ctrl+Shift+P, "zoom", Enter — all before the palette can show.
       await p.keyboard.press('Control+Shift+P');
       await p.keyboard.type('zoom');
       await p.keyboard.press('Enter');
       await until(p, 'the pane zoomed by the palette once it arrived', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].zoomed === ${n} && st.overlay === null;`) as () => boolean, 15_000);
       expect(await screen(p, n)).not.toContain('zoom');
-    } finally {
-      await context.close().catch(() => undefined);
-      await served.stop();
-    }
+    });
   }, 90_000);
 });
+

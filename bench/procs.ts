@@ -57,6 +57,26 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** Whether a process with this pid runs (one this harness or test started). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Ends a process this harness or test started, by pid (SIGTERM, SIGKILL after 5 s), and waits until it is gone. */
+export async function endPid(pid: number): Promise<void> {
+  if (!(pid > 0) || !pidAlive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; pidAlive(pid); i++) {
+    if (i === 100) process.kill(pid, 'SIGKILL');
+    await sleep(50);
+  }
+}
+
 /** Resident set size of a process in bytes (Linux /proc). */
 export function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, CHROMIUM, openBrowser } from './page';
-import { root, sleep } from './procs';
+import { endPid, root, sleep } from './procs';
 import { fmt, range, summarize, type Row } from './stats';
 
 /** The launcher timed: this checkout's, or PANE_BENCH_START (another build's dist/start.mjs, for before/after rows in one sitting). */
@@ -58,24 +58,6 @@ async function waitFor<T>(what: string, f: () => T | null | undefined, timeoutMs
     if (v !== null && v !== undefined) return v;
     if (Date.now() > end) throw new Error(`cold start: timed out waiting for ${what}`);
     await sleep(5);
-  }
-}
-
-/** Ends a process by pid (SIGTERM, SIGKILL after 5 s) and waits until it is gone. */
-async function endPid(pid: number): Promise<void> {
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (!(pid > 0) || !alive()) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; alive(); i++) {
-    if (i === 100) process.kill(pid, 'SIGKILL');
-    await sleep(50);
   }
 }
 

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endPid } from '../../bench/procs';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, root, screen, serve, shot, until, waitScreen } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -19,26 +20,6 @@ let browser: Browser | undefined;
 let page: Page;
 let out = '';
 let browserPid = 0;
-
-/** Whether a process runs. */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Ends a process this test started, by pid (SIGTERM, then SIGKILL after 5 s), and waits until it is gone. */
-async function endPid(pid: number): Promise<void> {
-  if (!(pid > 0) || !alive(pid)) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; alive(pid); i++) {
-    if (i === 100) process.kill(pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Polls `f` until it gives a value (bounded), failing with what was awaited. */
 async function waitFor<T>(what: string, f: () => T | null | undefined, timeoutMs = 30_000): Promise<T> {

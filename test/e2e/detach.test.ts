@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pidAlive } from '../../bench/procs';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, root, shot, until, waitScreen } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -133,16 +134,8 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
     // The daemon was started (detached) by this test: make sure it is gone, by its pid.
     const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
     const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : NaN;
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; pid > 0 && alive() && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
-    if (pid > 0 && alive()) process.kill(pid, 'SIGKILL');
+    for (let i = 0; pid > 0 && pidAlive(pid) && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
+    if (pid > 0 && pidAlive(pid)) process.kill(pid, 'SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 

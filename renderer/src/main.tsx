@@ -64,6 +64,6 @@ client.onConnected(() => {
 });
 
 // Exposed for end-to-end tests and debugging: the store, and what each terminal shows.
-(window as unknown as { pane: unknown }).pane = { store, client, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term };
+(window as unknown as { pane: unknown }).pane = { store, client, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term, redrawHeld: (n: number) => existingTerm(n)?.redrawHeld ?? false };
 
 createRoot(document.getElementById('root') as HTMLElement).render(<App />);

@@ -8,6 +8,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { AckMeter } from './ackMeter';
+import { FloodRedraw, xtermGate } from './floodRedraw';
 import type { Look } from './look';
 import { StreamCursor } from './streamCursor';
 import { WriteScheduler } from './writeScheduler';
@@ -36,6 +37,8 @@ export class TermView {
   private opened = false;
   private readonly cursor = new StreamCursor();
   private readonly acks: AckMeter;
+  /** Draws this pane a few times a second while it floods (made when the terminal opens). */
+  private redraw = new FloodRedraw(null);
   /** The size the server placed this pane at (its PTY's size); null until the first placement. */
   private size: { cols: number; rows: number } | null = null;
   private generation = 0;
@@ -84,6 +87,7 @@ export class TermView {
 
   /** Keys (or a paste) for the program: other panes' floods make way for the echo (writeScheduler ECHO_WAIT_MS). */
   private typed(data: Uint8Array): void {
+    this.redraw.release();
     writes.keyed(this.pane);
     this.host.input(this.pane, data);
   }
@@ -105,6 +109,8 @@ export class TermView {
 
   private openTerm(): void {
     this.term.open(this.el);
+    this.redraw.release();
+    this.redraw = new FloodRedraw(xtermGate(this.term));
     this.term.textarea?.addEventListener('focus', () => this.host.focused(this.pane));
     this.opened = true;
   }
@@ -136,6 +142,8 @@ export class TermView {
   private rebuild(): void {
     const hadWebgl = this.webgl !== null;
     this.disposeWebgl();
+    this.redraw.release();
+    this.redraw = new FloodRedraw(null);
     this.term.dispose();
     this.el.replaceChildren();
     this.opened = false;
@@ -152,15 +160,21 @@ export class TermView {
     if (a.data.byteLength === 0) return;
     this.activity += a.data.byteLength;
     const gen = this.generation;
+    const redraw = this.redraw;
     // xterm parses one write() whole before it yields to the page, and the server may
     // send up to 1 MiB in a frame: the page's scheduler hands it over in slices of a
     // few ms, round-robin with the other panes, so a flood never holds the main thread
     // or another pane's echo. Ack each slice once parsed: that bounds the backlog.
-    writes.write(this.pane, a.data, (part, done) =>
-      this.term.write(part, () => {
-        if (gen === this.generation) this.acks.parsed(part.byteLength);
-        done();
-      }),
+    writes.write(
+      this.pane,
+      a.data,
+      (part, done) =>
+        this.term.write(part, () => {
+          if (gen === this.generation) this.acks.parsed(part.byteLength);
+          redraw.parsed(part.byteLength);
+          done();
+        }),
+      () => redraw.flood(),
     );
   }
 
@@ -179,6 +193,7 @@ export class TermView {
    */
   setSize(cols: number, rows: number): void {
     this.size = { cols, rows };
+    if (this.term.cols !== cols || this.term.rows !== rows) this.redraw.release();
     if (this.term.cols !== cols || this.term.rows !== rows) this.term.resize(cols, rows);
   }
 
@@ -228,6 +243,11 @@ export class TermView {
     }
   }
 
+  /** Drawing is held while this pane floods (floodRedraw.ts): for tests and debugging. */
+  get redrawHeld(): boolean {
+    return this.redraw.holding;
+  }
+
   get usesWebgl(): boolean {
     return this.webgl !== null;
   }
@@ -244,6 +264,7 @@ export class TermView {
 
   dispose(): void {
     this.disposed = true;
+    this.redraw.release();
     this.generation++;
     writes.drop(this.pane);
     // The pane is gone on the server too: an ack now would only earn a "not found".

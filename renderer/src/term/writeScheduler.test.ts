@@ -174,4 +174,15 @@ describe('WriteScheduler', () => {
     expect(r.log).toHaveLength(MAX_INFLIGHT);
     expect(r.s.queued(1)).toBe(0);
   });
+
+  it('tells a pane once per batch that grows to a flood’s size, never for an echo', () => {
+    const r = rig();
+    let floods = 0;
+    r.s.write(1, bytes(10), r.writer(1), () => floods++);
+    r.parse();
+    expect(floods).toBe(0);
+    r.s.write(1, bytes(4 * COALESCE_AFTER), r.writer(1), () => floods++);
+    for (let i = 0; i < 20 && r.log.some((l) => !(l as { parsed?: boolean }).parsed); i++) r.parse();
+    expect(floods).toBe(1);
+  });
 });

@@ -63,6 +63,8 @@ interface Lane {
   lastDone: number;
   rate: number;
   write: SliceWriter;
+  /** Told when a batch grows to a flood's size (COALESCE_AFTER): the pane may draw less often (floodRedraw.ts). */
+  flood: (() => void) | undefined;
   /** When the lane's current (or last) batch began: its first slice handed to xterm while none was inside. */
   batchAt: number;
   /** Bytes handed to xterm in that batch. */
@@ -95,15 +97,16 @@ export class WriteScheduler {
   constructor(private readonly clock: SchedulerClock = realClock) {}
 
   /** Queues a pane's output; written at once when the pane is idle and the frame has room. */
-  write(pane: number, data: Uint8Array, writer: SliceWriter): void {
+  write(pane: number, data: Uint8Array, writer: SliceWriter, flood?: () => void): void {
     if (data.byteLength === 0) return;
     let l = this.lanes.get(pane);
     if (!l) {
-      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer, batchAt: -Infinity, batchBytes: 0, gated: false };
+      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer, flood, batchAt: -Infinity, batchBytes: 0, gated: false };
       this.lanes.set(pane, l);
       this.order.push(pane);
     }
     l.write = writer;
+    l.flood = flood;
     l.chunks.push(data);
     l.bytes += data.byteLength;
     this.pump();
@@ -195,7 +198,9 @@ export class WriteScheduler {
       l.batchAt = this.clock.now();
       l.batchBytes = 0;
     }
+    const before = l.batchBytes;
     l.batchBytes += slice.byteLength;
+    if (before < COALESCE_AFTER && l.batchBytes >= COALESCE_AFTER) l.flood?.();
     l.inflight++;
     // Its expected cost counts against the frame now; the measured cost corrects the rate.
     this.spent += slice.byteLength / l.rate;

@@ -3,12 +3,13 @@
 // binds only while several panes want writing. xterm is played by a fake that
 // "parses" when the test says so; the clock is the test's.
 import { describe, expect, it } from 'vitest';
-import { COALESCE_AFTER, COALESCE_BYTES, COALESCE_MS, ECHO_WAIT_MS, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, WriteScheduler, type SchedulerClock } from './writeScheduler';
+import { COALESCE_AFTER, COALESCE_BYTES, COALESCE_MS, ECHO_WAIT_MS, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, TASK_MS, WriteScheduler, type SchedulerClock } from './writeScheduler';
 
 function rig() {
   let t = 0;
   const timers: { at: number; fn: () => void }[] = [];
-  const clock: SchedulerClock = { now: () => t, later: (fn, ms) => void timers.push({ at: t + ms, fn }) };
+  const ends: (() => void)[] = [];
+  const clock: SchedulerClock = { now: () => t, later: (fn, ms) => void timers.push({ at: t + ms, fn }), soon: (fn) => void timers.push({ at: t, fn }), afterTask: (fn) => void ends.push(fn) };
   const s = new WriteScheduler(clock);
   /** Slices handed to "xterm", in order, each with its parsed() callback. */
   const log: { pane: number; bytes: number; done: () => void }[] = [];
@@ -22,13 +23,17 @@ function rig() {
       for (const x of timers.splice(0).sort((a, b) => a.at - b.at)) if (x.at <= t) x.fn();
         else timers.push(x);
     },
-    /** xterm parses the oldest unparsed slice, taking `ms`. */
+    /** xterm parses the oldest unparsed slice, taking `ms`, in the current page task. */
     parse(ms = 1) {
       const next = log.find((l) => !(l as { parsed?: boolean }).parsed);
       if (!next) throw new Error('nothing to parse');
       (next as { parsed?: boolean }).parsed = true;
       t += ms;
       next.done();
+    },
+    /** The page task ends. */
+    endTask() {
+      for (const f of ends.splice(0)) f();
     },
   };
 }
@@ -84,7 +89,11 @@ describe('WriteScheduler', () => {
     r.s.write(1, bytes(1 << 20), r.writer(1));
     r.s.write(2, bytes(1 << 20), r.writer(2));
     const handed = r.log.length;
-    for (let i = 0; i < handed; i++) r.parse(10);
+    for (let i = 0; i < handed; i++) {
+      r.parse(10);
+      r.endTask();
+      r.advance(0);
+    }
     const inFrame = r.log.length;
     r.parse(0);
     expect(r.log.length).toBeLessThanOrEqual(inFrame + 1);
@@ -95,8 +104,24 @@ describe('WriteScheduler', () => {
     a.s.write(1, bytes(1 << 20), a.writer(1));
     for (let i = 0; i < 20; i++) {
       a.parse(10);
+      a.endTask();
+      a.advance(0);
       expect(a.log.length - (i + 1)).toBe(MAX_INFLIGHT);
     }
+  });
+
+  it('hands the next slice in a new page task once xterm has parsed TASK_MS in this one', () => {
+    const r = rig();
+    r.s.write(1, bytes(1 << 20), r.writer(1));
+    r.parse(TASK_MS / 2);
+    expect(r.log).toHaveLength(MAX_INFLIGHT + 1); // still young: fed at once, xterm goes straight on
+    r.parse(TASK_MS / 2 + 1);
+    expect(r.log).toHaveLength(MAX_INFLIGHT + 1); // past TASK_MS: nothing more in this task
+    r.parse(1);
+    r.endTask(); // the page takes a key, a message or a frame here
+    expect(r.log).toHaveLength(MAX_INFLIGHT + 1);
+    r.advance(0);
+    expect(r.log).toHaveLength(MAX_INFLIGHT + 3); // a new task: two slices again
   });
 
   it('sizes slices to the parse rate it measures, within bounds', () => {
@@ -106,7 +131,11 @@ describe('WriteScheduler', () => {
     expect(fast.log.at(-1)!.bytes).toBe(SLICE_MAX);
     const slow = rig();
     slow.s.write(1, bytes(4 << 20), slow.writer(1));
-    for (let i = 0; i < 40; i++) slow.parse(50);
+    for (let i = 0; i < 40; i++) {
+      slow.parse(50);
+      slow.endTask();
+      slow.advance(0);
+    }
     expect(slow.log.at(-1)!.bytes).toBe(SLICE_MIN);
   });
 

@@ -46,6 +46,16 @@ export const COALESCE_BYTES = 128 * 1024;
  * flood at most this per key.
  */
 export const ECHO_WAIT_MS = 50;
+/**
+ * xterm parses whatever it has been given for up to 12 ms per page task (its
+ * WRITE_TIMEOUT_MS), and finishes the write it is in even past that; fed from
+ * its own callbacks it never stops sooner. In a trace of `yes` beside a typing
+ * pane those tasks ran 16-48 ms, and a key, the echo's socket message and the
+ * next frame each waited for one (decision 024). So once xterm has parsed this
+ * long in one task, the next slice is handed over in a new task: the page gets to
+ * take a key, a message or a frame in between.
+ */
+export const TASK_MS = 5;
 /** Weight of a new parse-rate sample. */
 const RATE_ALPHA = 1 / 4;
 
@@ -76,11 +86,27 @@ interface Lane {
 export interface SchedulerClock {
   now(): number;
   later(fn: () => void, ms: number): void;
+  /** Runs `fn` in a new task, as soon as the page has handled what waits (not clamped as nested timers are). */
+  soon(fn: () => void): void;
+  /** Runs `fn` when the current task's code has finished. */
+  afterTask(fn: () => void): void;
 }
 
+let soonPort: MessagePort | null = null;
+const soonQueue: (() => void)[] = [];
 const realClock: SchedulerClock = {
   now: () => performance.now(),
   later: (fn, ms) => void setTimeout(fn, ms),
+  soon(fn) {
+    if (!soonPort) {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => soonQueue.shift()?.();
+      soonPort = ch.port2;
+    }
+    soonQueue.push(fn);
+    soonPort.postMessage(null);
+  },
+  afterTask: (fn) => queueMicrotask(fn),
 };
 
 export class WriteScheduler {
@@ -93,6 +119,9 @@ export class WriteScheduler {
   /** A key was typed into this pane and its echo is awaited until `keyUntil` (see ECHO_WAIT_MS). */
   private keyPane: number | null = null;
   private keyUntil = -Infinity;
+  /** When xterm began parsing in the current page task (-1: not in one); see TASK_MS. */
+  private taskAt = -1;
+  private soonPending = false;
 
   constructor(private readonly clock: SchedulerClock = realClock) {}
 
@@ -218,7 +247,19 @@ export class WriteScheduler {
         this.keyUntil = Math.min(this.keyUntil, t + FRAME_MS);
         this.clock.later(() => this.pump(), Math.max(0, this.keyUntil - t));
       }
-      if (this.lanes.get(pane) === l) this.pump();
+      if (this.lanes.get(pane) !== l) return;
+      if (this.taskAt < 0) {
+        this.taskAt = t - Math.max(0, took);
+        this.clock.afterTask(() => (this.taskAt = -1));
+      }
+      if (t - this.taskAt < TASK_MS) return this.pump();
+      // This task has parsed long enough: the next slice goes in a task of its own.
+      if (this.soonPending) return;
+      this.soonPending = true;
+      this.clock.soon(() => {
+        this.soonPending = false;
+        this.pump();
+      });
     });
   }
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '../kits/client/connection';
+import { daemonEnv } from '../kits/node/daemonEnv';
 import { connectUnix } from '../kits/node/socketTransport';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -24,7 +25,8 @@ export async function startServerProc(dir: string, extra: string[] = []): Promis
   const socket = path.join(dir, 'bench.sock');
   const proc = spawn(process.execPath, [paneBin, 'serve', '--socket', socket, '--empty', ...extra], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, HOME: dir, PS1: '$ ' },
+    // As the daemon runs (electron/daemon.ts): the bench measures the server users get.
+    env: daemonEnv({ ...process.env, HOME: dir, PS1: '$ ' }),
   });
   let err = '';
   proc.stderr!.on('data', (d) => (err += String(d)));

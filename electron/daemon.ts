@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stateDir } from '../kits/node/paths';
 import { distDir } from '../server/distDir';
+import { daemonEnv } from '../kits/node/daemonEnv';
 
 /** How long a freshly spawned daemon may take to answer on its socket (resurrecting many panes included). */
 const DAEMON_START_MS = 20_000;
@@ -60,7 +61,7 @@ export async function ensureDaemon(socketPath: string): Promise<Ensured> {
     detached: true, // its own session: a closing terminal or window does not take it along
     stdio: ['ignore', fd, fd],
     // Inside Electron, execPath is Electron itself: this makes it run the script as Node.
-    env: process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env,
+    env: daemonEnv(process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env),
   });
   fs.closeSync(fd);
   let exited: number | null = null;

@@ -151,6 +151,12 @@ export class Fanout {
     return false;
   }
 
+  /** Every attached client has been sent all released output, and the flow-controlled ones have acknowledged it: none will read the ring's past. */
+  get settled(): boolean {
+    for (const s of this.sinks.values()) if (s.pos === null || s.pos < this.limit || (s.flowControl && s.acked < s.sent)) return false;
+    return true;
+  }
+
   /** True while any flow-controlled sink has too much unacknowledged. */
   get holding(): boolean {
     for (const s of this.sinks.values()) if (s.holding) return true;

@@ -62,6 +62,31 @@ describe('HistoryStore', () => {
 });
 
 describe('ScreenHistory over a real headless xterm', () => {
+  it('rests: lets xterm drop its slack rows once quiet, loses nothing, and takes the slack back for new output', async () => {
+    const { t, h, write, rows } = term(40, 10, 10_000);
+    await write(lines('a', 3000));
+    expect(t.buffer.normal.length).toBeGreaterThan(LIVE_SCROLLBACK + 10 + 64);
+    h.rest();
+    expect(t.buffer.normal.length).toBe(LIVE_SCROLLBACK + 10);
+    expect(rows().filter((r) => r !== '')).toEqual(Array.from({ length: 3000 }, (_, i) => `a${i}`));
+    // New output (here one piece of 200 rows, more than fit beside the live rows) is kept whole.
+    await write(lines('b', 200));
+    await write(lines('c', 2000));
+    expect(t.buffer.normal.length).toBeGreaterThan(LIVE_SCROLLBACK + 10);
+    const want = [...Array.from({ length: 3000 }, (_, i) => `a${i}`), ...Array.from({ length: 200 }, (_, i) => `b${i}`), ...Array.from({ length: 2000 }, (_, i) => `c${i}`)];
+    expect(rows().filter((r) => r !== '')).toEqual(want);
+    expect(h.store.text().some((r) => / lost\]/.test(r))).toBe(false);
+  });
+
+  it('does not rest while the alternate screen is up (the normal rows could not be captured first)', async () => {
+    const { t, h, write } = term(40, 10, 10_000);
+    await write(lines('a', 1500));
+    await write('\x1b[?1049h');
+    const before = t.buffer.normal.length;
+    h.rest();
+    expect(t.buffer.normal.length).toBe(before);
+  });
+
   it('keeps every row in order past the live scrollback, up to the limit', async () => {
     const { t, h, write, rows } = term(40, 10, 3000);
     let out = '';

@@ -1,11 +1,14 @@
 // A pane's older scrollback, compactly: each row as SGR-encoded text (lineSgr.ts),
-// packed BLOCK_LINES rows to one immutable string, so 10,000 rows cost about their
-// text instead of xterm's 12 bytes a cell. Full blocks never change again, which is
-// what lets a durable save write each block once and reuse it in later generations.
+// packed BLOCK_LINES rows to a block, so 10,000 rows cost about their text instead
+// of xterm's 12 bytes a cell. A full block never changes again: it is gzipped once
+// as it fills (text shrinks 5-25×), and those same bytes are what a durable save
+// writes as the block's file, once, reused by later generations. Reads (`pane
+// screen`, a body read, a late attach's snapshot) inflate the blocks they need.
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 /**
- * Rows per block: large enough that a block string's overhead and a saved block's
- * file are small beside its text (~25 KB of 100-column output), small enough that
+ * Rows per block: large enough that a block's overhead and gzip's are small beside
+ * its text (~25 KB of 100-column output), small enough that
  * dropping the oldest block keeps the history within a few percent of its limit.
  */
 export const BLOCK_LINES = 256;
@@ -18,9 +21,14 @@ const SGR = /\x1b\[[0-9;:]*m/g;
 export interface HistoryBlock {
   /** Number of the block in its store, counting from 0 since the store began (or was cleared: it keeps counting). */
   seq: number;
-  /** Rows, each ending in \n (hard break) or \r (wraps into the next row). */
-  text: string;
+  /** The rows, gzipped (UTF-8): each ending in \n (hard break) or \r (wraps into the next row). Also the block's saved file. */
+  gz: Uint8Array;
   lines: number;
+}
+
+/** A block's rows as text. */
+export function blockText(b: HistoryBlock): string {
+  return gunzipSync(b.gz).toString('utf8');
 }
 
 /** Plain rows of a block: SGR removed, trailing blanks trimmed, one entry per row. */
@@ -66,7 +74,8 @@ export class HistoryStore {
     this.open.push(row + (wraps ? SOFT : HARD));
     this.count++;
     if (this.open.length >= BLOCK_LINES) {
-      this.full.push({ seq: this.seq++, text: this.open.join(''), lines: this.open.length });
+      // Copied out: zlib's result can be a view of a larger output buffer, which it would keep alive.
+      this.full.push({ seq: this.seq++, gz: new Uint8Array(gzipSync(this.open.join(''))), lines: this.open.length });
       this.open = [];
     }
     while (this.full.length && this.count - this.full[0]!.lines >= this.limit) this.count -= this.full.shift()!.lines;
@@ -105,7 +114,7 @@ export class HistoryStore {
       need -= Math.min(lines, need);
     };
     take(this.openText(), this.open.length);
-    for (let i = this.full.length - 1; i >= 0 && need > 0; i--) take(this.full[i]!.text, this.full[i]!.lines);
+    for (let i = this.full.length - 1; i >= 0 && need > 0; i--) take(blockText(this.full[i]!), this.full[i]!.lines);
     return parts.reverse().join('');
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteRing, DEFAULT_RING_BYTES } from './ring';
+import { ByteRing, INITIAL_BYTES, DEFAULT_RING_BYTES } from './ring';
 
 const bytes = (s: string) => Buffer.from(s, 'latin1');
 const text = (b: Uint8Array) => Buffer.from(b).toString('latin1');
@@ -70,5 +70,22 @@ describe('ByteRing', () => {
   it('defaults to 2 MiB', () => {
     expect(new ByteRing().capacity).toBe(DEFAULT_RING_BYTES);
     expect(DEFAULT_RING_BYTES).toBe(2 * 1024 * 1024);
+  });
+
+  it('shrinks to the newest bytes on request, reading older offsets as a gap, and grows again', () => {
+    const r = new ByteRing(1 << 20);
+    const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
+    r.append(bytes);
+    expect(r.allocated).toBe(512 << 10);
+    r.shrink(64 << 10);
+    expect(r.allocated).toBe(INITIAL_BYTES);
+    expect([r.streamStart, r.streamEnd]).toEqual([300_000 - INITIAL_BYTES, 300_000]);
+    const back = r.read(0, 1 << 20);
+    expect(back.gap).toBe(true);
+    expect(back.data.equals(bytes.subarray(300_000 - INITIAL_BYTES))).toBe(true);
+    r.shrink(64 << 10); // already that small: nothing to do
+    expect(r.allocated).toBe(INITIAL_BYTES);
+    r.append(bytes);
+    expect(r.read(300_000, 300_000).data.equals(bytes)).toBe(true);
   });
 });

@@ -15,8 +15,8 @@
  */
 export const DEFAULT_RING_BYTES = 2 << 20;
 
-/** First allocation; most panes never print more than this, so they never grow. */
-const INITIAL_BYTES = 64 << 10;
+/** First allocation; most panes never print more than this, so they never grow. It is also what a quiet pane shrinks back to. */
+export const INITIAL_BYTES = 64 << 10;
 
 export interface RingRead {
   /** Offset of the first byte of `data` (streamStart when the asked offset was dropped). */
@@ -79,6 +79,29 @@ export class ByteRing {
       done += len;
     }
     return { from: at, to, gap, data };
+  }
+
+  /**
+   * Keeps only the newest `keep` bytes (at least INITIAL_BYTES' worth of buffer) and
+   * gives the rest of the buffer back: for a pane gone quiet whose readers all have
+   * everything (Terminal's RING_IDLE_MS). Older offsets then read as a gap, as they
+   * would once pushed out by newer output.
+   */
+  shrink(keep: number): void {
+    let size = Math.min(this.capacity, INITIAL_BYTES);
+    while (size < keep && size < this.capacity) size *= 2;
+    size = Math.min(size, this.capacity);
+    if (size >= this.buf.byteLength) return;
+    const from = Math.max(this.start, this.end - size);
+    const held = this.read(from, this.end - from).data;
+    this.buf = new Uint8Array(size);
+    this.start = from;
+    this.put(from, held);
+  }
+
+  /** Bytes of buffer allocated now (grows lazily up to capacity; shrink gives it back). */
+  get allocated(): number {
+    return this.buf.byteLength;
   }
 
   /** Writes `src` at stream offset `at` (physical index = offset mod size). */

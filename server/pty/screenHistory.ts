@@ -20,6 +20,14 @@ export const LIVE_SCROLLBACK = 500;
  * the live rows, room for the tallest screen (MAX_ROWS) a resize pushes up.
  */
 export const SLACK_ROWS = 500;
+/**
+ * A screen with no output for this long rests: its uncaptured scrollback beyond the
+ * live rows is captured and xterm lets go of the slack rows (issue 14: ~0.6 MB of
+ * xterm rows per pane at 100 columns, for every pane that ever flooded). The next
+ * output or resize takes the slack back first. Long enough that a program printing
+ * in bursts does not trim and regrow between them.
+ */
+export const REST_AFTER_MS = 10_000;
 /** Most bytes written to xterm at once; xterm calls each piece's callback before parsing the next. */
 export const PIECE_BYTES = 256;
 /** Rows captured at once at least (fewer, larger captures cost less per row). */
@@ -40,6 +48,8 @@ export class ScreenHistory {
   private uncapturedThen = 0;
   private scrolled = 0;
   private readonly cell: IBufferCell;
+  /** xterm keeps only the live rows now (see REST_AFTER_MS). */
+  private rested = false;
 
   constructor(
     private readonly term: Terminal,
@@ -67,6 +77,7 @@ export class ScreenHistory {
 
   /** Writes output in pieces, capturing between them; `done` runs after the last. */
   write(data: Uint8Array, done: () => void): void {
+    this.wake();
     if (!this.on || data.byteLength <= PIECE_BYTES) {
       this.term.write(data, () => {
         this.capture();
@@ -86,8 +97,28 @@ export class ScreenHistory {
    * scrollback (up to 1,000: MAX_ROWS), so as much is taken as they need room.
    */
   beforeResize(cols: number, rows: number): void {
+    this.wake();
     const shrink = Math.max(0, this.term.rows - rows);
     this.capture(cols < this.term.cols ? 0 : Math.max(0, Math.min(LIVE_SCROLLBACK, LIVE_SCROLLBACK + SLACK_ROWS - shrink)), true);
+  }
+
+  /**
+   * The pane went quiet (REST_AFTER_MS): capture down to the live rows and let xterm
+   * drop the slack beyond them. Not while the alternate screen is up: the normal
+   * buffer's rows could not be captured first.
+   */
+  rest(): void {
+    if (!this.on || this.rested || this.term.buffer.active !== this.term.buffer.normal) return;
+    this.capture(LIVE_SCROLLBACK, true);
+    this.term.options.scrollback = LIVE_SCROLLBACK;
+    this.rested = true;
+  }
+
+  /** Room for output again: the slack back, before anything can scroll into it. */
+  private wake(): void {
+    if (!this.rested) return;
+    this.rested = false;
+    this.term.options.scrollback = xtermScrollback(this.limit);
   }
 
   /** Rows of the normal buffer's scrollback not captured yet. */

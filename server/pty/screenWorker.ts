@@ -10,7 +10,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeAtomicSync } from '../persist/atomicFile';
 import { blockSerialized } from './historyStore';
-import { ScreenHistory, xtermScrollback } from './screenHistory';
+import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
 
 // @xterm/headless is CommonJS: Node's ESM loader puts it under `default`, esbuild may not.
@@ -29,6 +29,8 @@ interface Screen {
   version: number;
   lastSave: { version: number; history: number; dir: string; reply: Extract<FromWorker, { type: 'saved' }> } | null;
   title: string;
+  /** Lets the history rest once output stops (REST_AFTER_MS). */
+  restTimer: NodeJS.Timeout | null;
 }
 
 const port = parentPort;
@@ -66,12 +68,31 @@ function post(m: FromWorker): void {
   port!.postMessage(m);
 }
 
+/** (Re)starts the screen's quiet timer: it rests REST_AFTER_MS after its last output. */
+function restSoon(s: Screen): void {
+  if (s.restTimer) return void s.restTimer.refresh();
+  s.restTimer = setTimeout(() => {
+    s.restTimer = null;
+    // After everything written so far is parsed.
+    s.term.write('', () => s.history.rest());
+  }, REST_AFTER_MS);
+  s.restTimer.unref();
+}
+
+function closeScreen(pane: number): void {
+  const s = screens.get(pane);
+  if (!s) return;
+  if (s.restTimer) clearTimeout(s.restTimer);
+  s.term.dispose();
+  screens.delete(pane);
+}
+
 function open(pane: number, cols: number, rows: number): void {
-  screens.get(pane)?.term.dispose();
+  closeScreen(pane);
   const term = new xterm.Terminal({ cols, rows, scrollback: xtermScrollback(opts.scrollback), allowProposedApi: true });
   const serialize = new SerializeAddon();
   term.loadAddon(serialize);
-  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '' };
+  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null };
   term.onTitleChange((t) => {
     s.title = t;
     titles.set(pane, t);
@@ -162,7 +183,7 @@ function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
     const full = path.join(dir, name);
     let size = s.written.get(full);
     if (size === undefined) {
-      const data = gzipSync(b.text);
+      const data = b.gz; // gzipped as the block filled: the same bytes every generation
       writeAtomicSync(full, data, { syncDir: false }); // the tail's write below syncs the directory for all
       size = data.byteLength;
       wrote += size;
@@ -201,6 +222,7 @@ function handle(m: ToWorker): void {
       if (!s) return done();
       s.version++;
       s.history.write(m.data, done);
+      restSoon(s);
       return;
     }
     case 'resize': {
@@ -238,8 +260,7 @@ function handle(m: ToWorker): void {
       return;
     }
     case 'close':
-      screens.get(m.pane)?.term.dispose();
-      screens.delete(m.pane);
+      closeScreen(m.pane);
       return;
   }
 }

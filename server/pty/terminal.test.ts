@@ -5,7 +5,7 @@ import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import { FLOW_HIGH_MIN, SINK_BUFFER_CAP, type StreamSink } from './fanout';
 import { FakePtyPort } from '../../test/fakes/fakePty';
 import type { ScreenHost, ScreenPaneOptions } from './screenHost';
-import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, SCREEN_DEFER_MS, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
+import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, RING_IDLE_KEEP, RING_IDLE_MS, SCREEN_DEFER_MS, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
 
 /** A screen host stand-in whose snapshots resolve when the test says. */
 class StubScreen {
@@ -457,6 +457,32 @@ describe('Terminal (fake pty)', () => {
     expect(screen.resizes).toEqual([[7, 100, 30]]);
     expect(screen.sent.get(7)).toBe(3);
     expect(() => t.resize(0, 10)).toThrow(/positive integers/);
+  });
+
+  it('gives back its ring once quiet with every reader caught up, and not while a client still owes acks', async () => {
+    vi.useFakeTimers();
+    const { t, port } = setup();
+    t.start();
+    const sink = new TestSink('w');
+    await t.attach(sink, { mode: 'from', from: 0, flowControl: true });
+    const big = 'x'.repeat(100_000);
+    for (let i = 0; i < 5; i++) port.last.output(big);
+    vi.advanceTimersByTime(BATCH_MS + 1);
+    expect(sink.expectContiguous(0)).toBe(500_000);
+    vi.advanceTimersByTime(RING_IDLE_MS + 1);
+    // The window has not acked what it was sent: it may still need the ring.
+    expect(t.read(0, 1).gap).toBe(false);
+    t.ack('w', 500_000);
+    vi.advanceTimersByTime(RING_IDLE_MS + 1);
+    const r = t.read(0, 1 << 20);
+    expect(r.gap).toBe(true);
+    expect(r.to - r.from).toBe(RING_IDLE_KEEP);
+    expect(r.data.toString()).toBe('x'.repeat(RING_IDLE_KEEP));
+    // Output after it shrank is appended as ever.
+    port.last.output('more');
+    vi.advanceTimersByTime(BATCH_MS + 1);
+    expect(t.read(500_000, 10).data.toString()).toBe('more');
+    expect(sink.expectContiguous(0)).toBe(500_004);
   });
 
   it('passes input through as bytes', () => {

@@ -55,6 +55,17 @@ const SCREEN_LAG_HIGH = 3 / 4;
 export const SCREEN_DEFER_MS = 100;
 const SCREEN_LAG_LOW = 1 / 2;
 /**
+ * A pane quiet this long, with every client and the screen model holding all of its
+ * output, gives back its ring (issue 14: twenty idle panes each held the ~1 MiB their
+ * last flood grew it to). What is kept is RING_IDLE_KEEP: a reconnecting window
+ * re-attaches with a snapshot, not from the ring, so only `pty/read` of older offsets
+ * notices (it reads a gap, as after any flood). Long enough that a burst and a pause
+ * in one program's output do not reallocate the ring each time.
+ */
+export const RING_IDLE_MS = 10_000;
+/** What a quiet pane keeps of its ring: its last screenful or two of output. */
+export const RING_IDLE_KEEP = 64 << 10;
+/**
  * Scrollback lines an attach snapshot carries. Serializing costs ~25-50 us a
  * line on the one worker all panes share, so a full 10,000-line history would
  * hold a window opening on many panes for seconds; 2,000 lines redraw the
@@ -148,6 +159,8 @@ export class Terminal {
   /** Bytes the screen model skipped during floods (see SCREEN_LAG_HIGH). */
   screenSkipped = 0;
   private readonly lagHigh: number;
+  /** Gives the ring back once the pane has been quiet RING_IDLE_MS (see there). */
+  private idleTimer: NodeJS.Timeout | null = null;
   /** Pending deferred screen feed (see SCREEN_DEFER_MS). */
   private screenTimer: NodeJS.Timeout | null = null;
   private readonly lagLow: number;
@@ -337,6 +350,8 @@ export class Terminal {
     this.batchTimer = null;
     if (this.screenTimer) clearTimeout(this.screenTimer);
     this.screenTimer = null;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     this.fanout.dispose();
     if (this.proc) this.retire(this.proc);
     this.o.screen.close(this.n);
@@ -401,6 +416,7 @@ export class Terminal {
     this.lastFlush = this.now();
     this.fanout.release(end, batch);
     this.feedSoon();
+    if (this.ring.allocated > RING_IDLE_KEEP) this.armIdle();
     this.o.onOutput?.(end);
   }
 
@@ -416,6 +432,21 @@ export class Terminal {
     if (this.screenTimer) clearTimeout(this.screenTimer);
     this.screenTimer = setTimeout(() => this.catchUp(), SCREEN_DEFER_MS);
     this.screenTimer.unref?.();
+  }
+
+  private armIdle(): void {
+    if (this.idleTimer) return void this.idleTimer.refresh();
+    this.idleTimer = setTimeout(() => this.quiet(), RING_IDLE_MS);
+    this.idleTimer.unref?.();
+  }
+
+  /** RING_IDLE_MS without output: shrink the ring if no reader still needs its past, else look again later. */
+  private quiet(): void {
+    if (this.disposed) return;
+    const busy = this.flushed < this.ring.streamEnd || this.screenPos < this.flushed || this.o.screen.backlog(this.n) > 0 || !this.fanout.settled;
+    if (busy) return void this.idleTimer?.refresh();
+    this.idleTimer = null;
+    this.ring.shrink(RING_IDLE_KEEP);
   }
 
   /** Hands the screen model what it has not seen (`all`: every byte now, for a read that must be current). */

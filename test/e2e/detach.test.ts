@@ -141,7 +141,11 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
 
   it('keeps panes, screens and running programs across a window close, and reattaches', async () => {
     const first = await npmStart();
-    expect(await said(first.out, /started the pane daemon/)).toMatch(/started the pane daemon \(pid \d+; log .*daemon\.log\)/);
+    const started = await said(first.out, /started the pane daemon/);
+    expect(started).toMatch(/started the pane daemon \(pid \d+; log .*daemon\.log\)/);
+    // It runs with the daemon's malloc setting (kits/node/daemonEnv.ts), unless the user chose one.
+    const daemonPid = Number(/started the pane daemon \(pid (\d+)/.exec(started)![1]);
+    expect(fs.readFileSync(`/proc/${daemonPid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
     expect(pane('split', '--', 'sh', '-c', 'i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.2; done').status).toBe(0);
     let page = await openPage(first.url);
     await waitScreen(page, 1, /[$#] $/m);

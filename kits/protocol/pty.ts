@@ -81,7 +81,7 @@ export const ptyMethods = {
     }),
     result: OutputBatchSchema,
     cap: 'read',
-    doc: 'Reads a batch of output by stream offset; `gap` says bytes were dropped before `from`.',
+    doc: 'Reads a batch of output by stream offset; `gap` says bytes were dropped before `from`. A pane keeps its last 2 MiB of output, and once quiet for 10 s with every client caught up only its last 64 KiB (the whole history stays in `pty/screen` and the body).',
   }),
   'pty/screen': method({
     params: one,

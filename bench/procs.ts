@@ -2,9 +2,9 @@
 // over its unix socket, timing of child processes, and RSS readings.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serverAnswers } from '../electron/daemon';
 import { Connection } from '../kits/client/connection';
 import { daemonEnv } from '../kits/node/daemonEnv';
 import { connectUnix } from '../kits/node/socketTransport';
@@ -33,7 +33,7 @@ export async function startServerProc(dir: string, extra: string[] = []): Promis
   proc.stderr!.on('data', (d) => (err += String(d)));
   const deadline = Date.now() + 10_000;
   // The socket file appears at bind(), a moment before listen(): wait until it takes a connection.
-  while (!(await accepts(socket))) {
+  while (!(await serverAnswers(socket))) {
     if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`server did not start: ${err}`);
     await sleep(20);
   }
@@ -48,18 +48,6 @@ export async function startServerProc(dir: string, extra: string[] = []): Promis
         setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
       }),
   };
-}
-
-/** Whether a unix socket takes a connection now (closed at once). */
-function accepts(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.createConnection({ path: socket });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
 }
 
 export async function client(socket: string, name = 'bench'): Promise<Connection> {

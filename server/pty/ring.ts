@@ -91,12 +91,7 @@ export class ByteRing {
     let size = Math.min(this.capacity, INITIAL_BYTES);
     while (size < keep && size < this.capacity) size *= 2;
     size = Math.min(size, this.capacity);
-    if (size >= this.buf.byteLength) return;
-    const from = Math.max(this.start, this.end - size);
-    const held = this.read(from, this.end - from).data;
-    this.buf = new Uint8Array(size);
-    this.start = from;
-    this.put(from, held);
+    if (size < this.buf.byteLength) this.realloc(size);
   }
 
   /** Bytes of buffer allocated now (grows lazily up to capacity; shrink gives it back). */
@@ -119,9 +114,15 @@ export class ByteRing {
   private grow(need: number): void {
     let size = this.buf.byteLength;
     while (size < need) size *= 2;
-    size = Math.min(size, this.capacity);
-    const held = this.read(this.start, this.end - this.start).data;
+    this.realloc(Math.min(size, this.capacity));
+  }
+
+  /** A new buffer of `size` bytes holding the newest of what is held (all of it when growing). */
+  private realloc(size: number): void {
+    const from = Math.max(this.start, this.end - size);
+    const held = this.read(from, this.end - from).data;
     this.buf = new Uint8Array(size);
-    this.put(this.start, held);
+    this.start = from;
+    this.put(from, held);
   }
 }

@@ -10,8 +10,9 @@
 // xterm.js has no public API to hold its renderer. It has one inside: the render
 // service pauses itself while the terminal is scrolled out of view (an
 // IntersectionObserver) and redraws everything when it shows again. `xtermGate` uses
-// that switch; `floodRedraw.test.ts` pins the members it needs so an xterm upgrade
-// that moves them fails a test instead of silently drawing every frame.
+// that switch; test/e2e/stream.test.ts fails if the hold never engages, so an xterm
+// upgrade that moves the members it needs fails a test instead of silently drawing
+// every frame.
 import type { Terminal } from '@xterm/xterm';
 
 /** A flooding pane's redraw period: 10 a second, ~6× fewer DOM rebuilds than 60 Hz, still visibly moving. */

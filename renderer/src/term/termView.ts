@@ -193,8 +193,9 @@ export class TermView {
    */
   setSize(cols: number, rows: number): void {
     this.size = { cols, rows };
-    if (this.term.cols !== cols || this.term.rows !== rows) this.redraw.release();
-    if (this.term.cols !== cols || this.term.rows !== rows) this.term.resize(cols, rows);
+    if (this.term.cols === cols && this.term.rows === rows) return;
+    this.redraw.release();
+    this.term.resize(cols, rows);
   }
 
   focus(): void {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Connection } from '../kits/client/connection';
-import { client, paneBin, sleep } from './procs';
+import { client, isolatedEnv, paneBin, sleep } from './procs';
 
 export const CHROMIUM = process.env.PANE_CHROMIUM ?? '/usr/bin/chromium';
 /** The flags the e2e suite uses: headless, no sandbox (root in a container), no GPU, nothing phoning home. */
@@ -35,16 +35,7 @@ export interface Served {
 export async function serveHttp(dir: string, bin = paneBin, extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
   fs.mkdirSync(dir, { recursive: true });
   const socket = path.join(dir, 's.sock');
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: dir,
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/bash',
-    PS1: '$ ',
-    XDG_CONFIG_HOME: path.join(dir, 'config'),
-    XDG_RUNTIME_DIR: path.join(dir, 'run'),
-    ...extraEnv,
-  };
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(dir), ...extraEnv };
   const proc = spawn(process.execPath, [bin, 'serve', '--socket', socket, '--http', '0'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {

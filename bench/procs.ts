@@ -12,6 +12,19 @@ import { connectUnix } from '../kits/node/socketTransport';
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 export const paneBin = path.join(root, 'dist', 'pane.mjs');
 
+/** A minimal environment with its home and config under `dir`: nothing of the user's own pane setup reaches a bench's processes. */
+export function isolatedEnv(dir: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dir,
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/bash',
+    PS1: '$ ',
+    XDG_CONFIG_HOME: path.join(dir, 'config'),
+    XDG_RUNTIME_DIR: path.join(dir, 'run'),
+  };
+}
+
 export function tmpdir(tag: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `pane-bench-${tag}-`));
 }

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, CHROMIUM, openBrowser } from './page';
-import { endPid, root, sleep } from './procs';
+import { endPid, isolatedEnv, root, sleep } from './procs';
 import { fmt, range, summarize, type Row } from './stats';
 
 /** The launcher timed: this checkout's, or PANE_BENCH_START (another build's dist/start.mjs, for before/after rows in one sitting). */
@@ -65,16 +65,10 @@ async function waitFor<T>(what: string, f: () => T | null | undefined, timeoutMs
 export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
   fs.mkdirSync(dir, { recursive: true });
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: dir,
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/bash',
-    PS1: '$ ',
+    ...isolatedEnv(dir),
     TMPDIR: dir,
     DISPLAY: ':0', // said to exist; the wrapper's Chromium is headless
     PANE_BROWSER: wrapper(dir),
-    XDG_RUNTIME_DIR: path.join(dir, 'run'),
-    XDG_CONFIG_HOME: path.join(dir, 'config'),
     XDG_DATA_HOME: path.join(dir, 'data'),
     XDG_STATE_HOME: path.join(dir, 'state'),
   };

@@ -66,13 +66,13 @@ async function coldAndMemory(dir: string, runs: number): Promise<ColdMem> {
     // The floor: the same Chromium, fresh profile, on a blank page.
     const bd = path.join(dir, `blank${r}`);
     const t0 = performance.now();
-    const { context, page } = await openBrowser(bd);
+    const { browser, page } = await openBrowser(bd);
     await page.goto('data:text/html,<p>ready</p>');
     await page.waitForFunction(() => document.readyState === 'complete' && new Promise((res) => requestAnimationFrame(() => res(true))));
     out.blank.push(performance.now() - t0);
     await sleep(1500);
-    out.memBlank.push(pssOfTree(browserPid(bd)));
-    await context.close();
+    out.memBlank.push(pssOfTree(browser.pid));
+    await browser.close();
   }
   return out;
 }

@@ -1,11 +1,12 @@
 // The renderer benches' harness: a real `pane serve --http` process, Debian's
-// Chromium driven by playwright-core on the page it serves, and an in-page probe
+// Chromium driven over a bare DevTools pipe (bench/cdp.ts: no Network domain,
+// as no user's window has one) on the page it serves, and an in-page probe
 // that times each pane's xterm write callbacks (the renderer is not changed for it).
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium, type BareBrowser, type BarePage as Page } from './cdp';
 import type { Connection } from '../kits/client/connection';
 import { client, isolatedEnv, paneBin, sleep } from './procs';
 
@@ -13,15 +14,6 @@ export const CHROMIUM = process.env.PANE_CHROMIUM ?? '/usr/bin/chromium';
 /** The flags the e2e suite uses: headless, no sandbox (root in a container), no GPU, nothing phoning home. */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 export const VIEWPORT = { width: 1280, height: 800 };
-
-type Chromium = typeof import('playwright-core').chromium;
-let chromiumMod: Chromium | null = null;
-/** playwright-core is loaded at run time, not bundled into dist/bench.mjs (it finds its own files on disk). */
-export async function chromium(): Promise<Chromium> {
-  const name = 'playwright-core';
-  chromiumMod ??= ((await import(name)) as typeof import('playwright-core')).chromium;
-  return chromiumMod;
-}
 
 export interface Served {
   proc: ChildProcess;
@@ -61,16 +53,15 @@ export async function serveHttp(dir: string, bin = paneBin, extraEnv: NodeJS.Pro
 }
 
 /** A fresh Chromium profile (as `npm start` gives each launch) with one page. */
-export async function openBrowser(profile: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await (await chromium()).launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: VIEWPORT });
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (e) => console.error(`bench page error: ${e.message}`));
-  return { context, page };
+export async function openBrowser(profile: string): Promise<{ browser: BareBrowser; page: Page }> {
+  const browser = await launchChromium(CHROMIUM, CHROMIUM_ARGS, profile, VIEWPORT);
+  browser.page.on('pageerror', (e) => console.error(`bench page error: ${e.message}`));
+  return { browser, page: browser.page };
 }
 
 export interface Shell {
   served: Served;
-  context: BrowserContext;
+  browser: BareBrowser;
   page: Page;
   /** A bench client over the unix socket, to launch and arrange panes. */
   c: Connection;
@@ -86,10 +77,10 @@ export async function openShell(dir: string, bin = paneBin, extraEnv: NodeJS.Pro
   const t0 = performance.now();
   const served = await serveHttp(dir, bin, extraEnv);
   const tServed = performance.now() - t0;
-  const { context, page } = await openBrowser(path.join(dir, 'profile'));
+  const { browser, page } = await openBrowser(path.join(dir, 'profile'));
   const tBrowser = performance.now() - t0;
   await page.goto(served.url);
-  const first = (await page.waitForFunction(
+  const first = await page.waitForFunction(
     () => {
       const p = (window as any).pane;
       const st = p?.store.getState();
@@ -99,7 +90,7 @@ export async function openShell(dir: string, bin = paneBin, extraEnv: NodeJS.Pro
     },
     undefined,
     { timeout: 30_000, polling: 'raf' },
-  ).then((h) => h.jsonValue())) as number;
+  );
   const tPrompt = performance.now() - t0;
   // The page's own view, from its navigation start: script loaded and run (DOMContentLoaded), prompt seen.
   const inPage = await page.evaluate(() => {
@@ -110,14 +101,14 @@ export async function openShell(dir: string, bin = paneBin, extraEnv: NodeJS.Pro
   await c.call('events/subscribe', { families: ['pane'] });
   return {
     served,
-    context,
+    browser,
     page,
     c,
     first,
     timings: { served: tServed, browser: tBrowser, prompt: tPrompt, dcl: inPage.dcl, pagePrompt: inPage.prompt },
     async close() {
       c.close();
-      await context.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
       await served.stop();
     },
   };
@@ -232,8 +223,7 @@ export async function echoOnce(page: Page, n: number, key = 'a'): Promise<{ pars
     return st.echoes.length;
   }, n);
   await page.keyboard.press(key);
-  const h = await page.waitForFunction(([p, k]) => (window as any).__pb.panes[p].echoes[k] ?? null, [n, before] as const, { polling: 5, timeout: 10_000 });
-  return (await h.jsonValue()) as { parsed: number; frame: number };
+  return page.waitForFunction(([p, k]) => (window as any).__pb.panes[p].echoes[k] as { parsed: number; frame: number } | undefined, [n, before] as const, { polling: 5, timeout: 10_000 });
 }
 
 /** Bytes parsed so far in pane n and the time of the last write callback (page clock). */

@@ -7,9 +7,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pty from 'node-pty';
-import type { Page } from 'playwright-core';
 import { coldStart } from './coldStart';
 import { QUIET_MS, tmuxSide } from './ctrlc';
+import type { BarePage as Page } from './cdp';
 import { CHROMIUM, echoOnce, focusTerm, launchPane, openShell, parsedState, waitQuiet, watchPane, type Shell } from './page';
 import { sleep } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
@@ -150,17 +150,15 @@ async function xtermInPage(sh: Shell, blobName: string): Promise<number> {
 }
 
 /** Puts a file's bytes into the page (as window.__pbBlobs[name]), \n turned into the PTY's \r\n. */
-async function loadBlob(page: Page, dir: string, file: string, name: string): Promise<void> {
-  const crlf = path.join(dir, `${name}.crlf`);
-  const src = fs.readFileSync(file);
-  fs.writeFileSync(crlf, Buffer.from(src.toString('latin1').replace(/\n/g, '\r\n'), 'latin1'));
-  await page.route(`**/__bench/${name}`, (route) => route.fulfill({ path: crlf, contentType: 'application/octet-stream' }));
-  await page.evaluate(async (nm) => {
-    const w = window as any;
-    w.__pbBlobs ??= {};
-    w.__pbBlobs[nm] = new Uint8Array(await (await fetch(`/__bench/${nm}`)).arrayBuffer());
-  }, name);
-  fs.rmSync(crlf, { force: true });
+async function loadBlob(page: Page, file: string, name: string): Promise<void> {
+  const crlf = Buffer.from(fs.readFileSync(file).toString('latin1').replace(/\n/g, '\r\n'), 'latin1');
+  await page.serving(`/__bench/${name}`, crlf, () =>
+    page.evaluate(async (nm) => {
+      const w = window as any;
+      w.__pbBlobs ??= {};
+      w.__pbBlobs[nm] = new Uint8Array(await (await fetch(`/__bench/${nm}`)).arrayBuffer());
+    }, name),
+  );
 }
 
 interface ThroughputResult {
@@ -177,7 +175,7 @@ async function throughput(sh: Shell, dir: string, mb: number, runs: number, with
   const files = makeFiles(dir, mb);
   const out: ThroughputResult[] = [];
   try {
-    for (const [i, f] of files.entries()) await loadBlob(sh.page, dir, f.file, `k${i}`);
+    for (const [i, f] of files.entries()) await loadBlob(sh.page, f.file, `k${i}`);
     const acc = files.map(() => ({ pane: [] as number[], tmux: [] as number[], xterm: [] as number[], starved: [] as number[] }));
     // 50 MB a kind takes long on a loaded 2-core machine: at most two runs here.
     for (let r = 0; r < Math.min(runs, 2); r++) {

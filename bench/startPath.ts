@@ -5,7 +5,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, CHROMIUM, openBrowser } from './page';
+import { connectChromium } from './cdp';
+import { CHROMIUM, openBrowser } from './page';
 import { endPid, isolatedEnv, root, sleep } from './procs';
 import { fmt, range, summarize, type Row } from './stats';
 
@@ -81,7 +82,7 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
     if (Number.isNaN(daemonUp) && /started the pane daemon|found the pane daemon/.test(out)) daemonUp = Date.now() - t0;
   });
   proc.stderr!.on('data', (b: Buffer) => (out += String(b)));
-  let browser: Awaited<ReturnType<Awaited<ReturnType<typeof chromium>>['connectOverCDP']>> | null = null;
+  let browser: Awaited<ReturnType<typeof connectChromium>> | null = null;
   let browserPid = 0;
   try {
     const argsFile = path.join(dir, 'browser.args');
@@ -91,11 +92,10 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
     const profile = /--user-data-dir=(\S+)/.exec(line)![1]!;
     const portFile = path.join(profile, 'DevToolsActivePort');
     const port = await waitFor('DevToolsActivePort', () => (fs.existsSync(portFile) ? Number(fs.readFileSync(portFile, 'utf8').split('\n')[0]) || null : null));
-    browser = await (await chromium()).connectOverCDP(`http://127.0.0.1:${port}`);
-    const ctx = browser.contexts()[0]!;
-    // The --app window is the one page; its URL as seen over CDP can lag a navigation made
-    // while attaching (opener file → launch URL → /), so the waits below check the document itself.
-    const page = await waitFor('the window page', () => ctx.pages()[0] ?? null);
+    browser = await connectChromium(port, START_TIMEOUT_MS);
+    // The --app window is the one page; it may navigate while we attach
+    // (opener file → launch URL → /), so the waits below check the document itself.
+    const page = browser.page;
     await page.waitForFunction(
       () => {
         const p = (window as any).pane;
@@ -138,7 +138,7 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
     };
   } finally {
     // Disconnecting leaves a browser we attached to running: end it (and with it its children) by pid.
-    await browser?.close().catch(() => undefined);
+    browser?.close();
     // A run that failed early may not have read the wrapper's line yet.
     if (!(browserPid > 0) && fs.existsSync(path.join(dir, 'browser.args'))) browserPid = Number(fs.readFileSync(path.join(dir, 'browser.args'), 'utf8').split(' ')[1]);
     if (browserPid > 0) await endPid(browserPid);
@@ -162,11 +162,11 @@ export function daemonReadyMs(dir: string): number {
 /** The floor: the same Chromium, a fresh profile, a blank page drawn. */
 async function bareChromium(dir: string): Promise<number> {
   const t0 = performance.now();
-  const { context, page } = await openBrowser(dir);
+  const { browser, page } = await openBrowser(dir);
   await page.goto('data:text/html,<p>ready</p>');
   await page.waitForFunction(() => document.readyState === 'complete' && new Promise((res) => requestAnimationFrame(() => res(true))));
   const ms = performance.now() - t0;
-  await context.close();
+  await browser.close();
   return ms;
 }
 

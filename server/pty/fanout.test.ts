@@ -77,7 +77,7 @@ describe('Fanout flow window', () => {
 
   it('follows a client that slows down, and shrinks its window toward the floor', () => {
     const t = setup();
-    drain(t, 8, 0);
+    drain(t, 16, 0);
     expect(t.s.high).toBe(FLOW_HIGH_MAX);
     drain(t, 24, 4 * FLOW_TARGET_MS); // now slow: 16 KiB per target period
     expect(t.s.high).toBeLessThan(FLOW_HIGH_MIN + 16 * KiB);
@@ -104,8 +104,8 @@ describe('Fanout flow window', () => {
     t.f.ack('c', 64 * KiB);
     t.f.ack('c', 64 * KiB); // the second in the same instant
     expect(t.s.high).toBeLessThanOrEqual(FLOW_HIGH_MIN * 1.25);
-    // A client that really is fast still reaches the top within a few hundred KiB.
-    drain(t, 7, 0);
+    // A client that really is fast still reaches the top within a megabyte (16× at 1.25× an ack).
+    drain(t, 14, 0);
     expect(t.s.high).toBe(FLOW_HIGH_MAX);
   });
 

@@ -40,8 +40,14 @@ export const FLOW_TARGET_MS = 75;
  * shows in ~50-80 ms instead of ~350 ms.
  */
 export const FLOW_HIGH_MIN = 128 << 10;
-/** The largest: the old fixed mark, which fast clients (and bulk readers acking on receipt) run at full speed with. */
-export const FLOW_HIGH_MAX = 512 << 10;
+/**
+ * The largest: 75 ms of a page parsing ~27 MiB/s (xterm.js alone here, decision
+ * 026). At the old 512 KiB a fast page's low mark was ~10 ms of its parsing,
+ * less than an ack's round trip through the browser, the server and the PTY,
+ * and the page waited for data 15-20% of a `cat`; bulk readers acking on
+ * receipt run at full speed with it too.
+ */
+export const FLOW_HIGH_MAX = 2 << 20;
 /** Acks smaller than this do not update the drain rate: they are the idle-timer tails of small outputs, whose timing says when the client's timer fired, not how fast it parses. */
 export const RATE_MIN_ACK = 16 << 10;
 /** Weight of a new drain-rate sample. */
@@ -51,7 +57,7 @@ const RATE_ALPHA = 1 / 4;
  * the server bunched (its loop was busy, the socket coalesced them), and the
  * second of two then reads as near-infinite speed; unclamped, one such sample
  * would open the window to the maximum. So the window grows at most ~25% per
- * ack (floor to maximum in ~6 acks, ~400 KiB of a flood) and shrinks as fast as
+ * ack (floor to maximum in ~13 acks, ~850 KiB of a flood) and shrinks as fast as
  * the samples say.
  */
 const RATE_MAX_STEP = 2;
@@ -84,7 +90,7 @@ export const DRAIN_POLL_MS = 50;
 /**
  * How long one client may hold a pane paused without acknowledging enough to
  * release it. A working client releases its pause within one window's drain
- * (≤ 512 KiB at ≥ ~1 MiB/s: half a second), so 15 s is a client that stopped
+ * (~75 ms of its own drain rate; half a second at most, at the 128 KiB floor), so 15 s is a client that stopped
  * (crashed, frozen, hostile, or a background tab throttled to a timer a minute).
  * It is then treated as detached from flow control: it no longer pauses the
  * PTY, and gets output like a client without flow control (bounded by

@@ -5,8 +5,10 @@
 /**
  * Default bytes kept per pane, sized to what reads from the ring need now that the
  * screen model keeps the history (compactly, issue 14) and the ring no longer has
- * to: 4× FLOW_HIGH_MAX (512 KiB), so a flow-controlled client a full window behind
- * and a stalled one resuming from its own position are served without a gap; a late
+ * to. A flow-controlled client's window (up to FLOW_HIGH_MAX, 2 MiB) is bytes
+ * already sent, not read back; what is read back is a client's unsent tail: a
+ * stalled or blocked one resuming from its own position finds up to 2 MiB of it
+ * without a gap (farther behind, it is told of the gap); a late
  * attach needs only the bytes its snapshot has not parsed (≤ SCREEN_INFLIGHT, 512
  * KiB); the screen model's flood skip (3/4 of this) sits 3× above that; and 2 MiB
  * still holds ~20,000 lines of typical output for `pty/read` by offset. A busy pane

@@ -3,7 +3,7 @@
 // binds only while several panes want writing. xterm is played by a fake that
 // "parses" when the test says so; the clock is the test's.
 import { describe, expect, it } from 'vitest';
-import { COALESCE_AFTER, COALESCE_BYTES, COALESCE_MS, ECHO_WAIT_MS, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, TASK_MS, WriteScheduler, type SchedulerClock } from './writeScheduler';
+import { ECHO_WAIT_MS, FLOOD_BATCH, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, TASK_MS, WriteScheduler, type SchedulerClock } from './writeScheduler';
 
 function rig() {
   let t = 0;
@@ -139,31 +139,24 @@ describe('WriteScheduler', () => {
     expect(slow.log.at(-1)!.bytes).toBe(SLICE_MIN);
   });
 
-  it('gathers a trickling flood into a batch per COALESCE_MS, and never holds an echo', () => {
+  it('never holds output back to gather: what arrives after a flood’s batch is handed over at once, as an echo is', () => {
     const r = rig();
     const parseAll = () => {
       while (r.log.some((l) => !(l as { parsed?: boolean }).parsed)) r.parse(0.1);
     };
-    // A flood's batch (≥ COALESCE_AFTER), parsed: the pane is idle in xterm again.
-    r.s.write(1, bytes(COALESCE_AFTER), r.writer(1));
+    // A flood's batch, parsed: the pane is idle in xterm again.
+    r.s.write(1, bytes(FLOOD_BATCH), r.writer(1));
     parseAll();
-    const handed = r.log.length;
-    // More trickles in soon after: it waits to gather, and goes as one batch when COALESCE_MS is up.
+    // More trickles in right after: each piece goes into xterm as it comes.
     for (let i = 0; i < 4; i++) {
+      const handed = r.log.length;
       r.advance(2);
       r.s.write(1, bytes(4096), r.writer(1));
+      expect(r.log.length).toBe(handed + 1);
+      expect(r.s.queued(1)).toBe(0);
+      parseAll();
     }
-    expect(r.log).toHaveLength(handed);
-    expect(r.s.queued(1)).toBe(4 * 4096);
-    r.advance(COALESCE_MS);
-    expect(r.log.length).toBeGreaterThan(handed);
-    expect(r.s.queued(1)).toBe(0);
-    // Enough waiting is written at once, without waiting for the timer.
-    parseAll();
-    const before = r.log.length;
-    r.s.write(1, bytes(COALESCE_BYTES), r.writer(1));
-    expect(r.log.length).toBeGreaterThan(before);
-    // Small outputs (an echo after an echo) are never held, however close together.
+    // Small outputs (an echo after an echo) likewise, however close together.
     const e = rig();
     for (let i = 0; i < 5; i++) {
       e.s.write(2, bytes(1), e.writer(2));
@@ -210,7 +203,7 @@ describe('WriteScheduler', () => {
     r.s.write(1, bytes(10), r.writer(1), () => floods++);
     r.parse();
     expect(floods).toBe(0);
-    r.s.write(1, bytes(4 * COALESCE_AFTER), r.writer(1), () => floods++);
+    r.s.write(1, bytes(4 * FLOOD_BATCH), r.writer(1), () => floods++);
     for (let i = 0; i < 20 && r.log.some((l) => !(l as { parsed?: boolean }).parsed); i++) r.parse();
     expect(floods).toBe(1);
   });

@@ -4,7 +4,8 @@
 // waits on a task hop), and a slice is sized to a few milliseconds of that pane's
 // measured parse rate. While several panes want writing, a frame's budget spent,
 // the rest waits for the next frame: a flood never holds up another pane's echo.
-// A flood that trickles in is gathered into ~30 batches a second (COALESCE_MS).
+// A batch that grows to a flood's size tells its pane, which then draws less often
+// (floodRedraw.ts).
 
 /** Parse time one slice should take: short enough that another pane's write or a key waits at most this. */
 export const SLICE_MS = 4;
@@ -20,24 +21,14 @@ export const MAX_INFLIGHT = 2;
 /** Parse rate (bytes/ms) assumed before a pane has been measured: `yes` on a loaded 2-core machine. */
 const RATE_START = 1024;
 /**
- * Coalescing (issue 14, decision 022). A pane whose output arrives faster than it
- * is shown but slower than xterm parses (a `cat` held back by the PTY and the other
- * processes sharing the CPU) would otherwise be written, parsed and redrawn every
- * frame for a few KiB each time; in the profile that doubled the page's CPU per MiB
- * and took CPU from the PTY and server that feed it. So once a pane's last batch was
- * a flood's (≥ COALESCE_AFTER), its next batch starts COALESCE_MS after that one
- * (about 30 redraws a second), or as soon as COALESCE_BYTES wait. Echoes and other
- * small outputs (batches under COALESCE_AFTER) are never held.
+ * A batch (slices handed to xterm back to back, never idle in between) this big
+ * is a flood's: far above an echo or a prompt. Its pane is told (it then draws
+ * ~10 times a second, floodRedraw.ts), and after a key typed elsewhere it is the
+ * output held until the echo is drawn. Output is never held back to gather
+ * (decision 026: the gathering that once stood here cost the page 5-10% of its
+ * time waiting, and the flood redraw now saves the frames it was for).
  */
-export const COALESCE_MS = 32;
-/** A batch this big is a flood's: the pane's next batch may wait to gather. Far above an echo or a prompt. */
-export const COALESCE_AFTER = 16 * 1024;
-/**
- * This much waiting is written at once (~10-30 ms of parsing). Holding less never
- * stalls the stream: the server's window is 75 ms of the rate the page acks at
- * (fanout.ts), so what arrives in COALESCE_MS stays below its resume mark (37 ms' worth).
- */
-export const COALESCE_BYTES = 128 * 1024;
+export const FLOOD_BATCH = 16 * 1024;
 /**
  * After a key typed into a pane, other panes' floods get no new slices until that
  * pane's next output (its echo) has been parsed and a frame drawn, or this long if no
@@ -73,14 +64,12 @@ interface Lane {
   lastDone: number;
   rate: number;
   write: SliceWriter;
-  /** Told when a batch grows to a flood's size (COALESCE_AFTER): the pane may draw less often (floodRedraw.ts). */
+  /** Told when a batch grows to a flood's size (FLOOD_BATCH): the pane may draw less often (floodRedraw.ts). */
   flood: (() => void) | undefined;
   /** When the lane's current (or last) batch began: its first slice handed to xterm while none was inside. */
   batchAt: number;
   /** Bytes handed to xterm in that batch. */
   batchBytes: number;
-  /** A timer will start its next batch (see COALESCE_MS). */
-  gated: boolean;
 }
 
 export interface SchedulerClock {
@@ -130,7 +119,7 @@ export class WriteScheduler {
     if (data.byteLength === 0) return;
     let l = this.lanes.get(pane);
     if (!l) {
-      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer, flood, batchAt: -Infinity, batchBytes: 0, gated: false };
+      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer, flood, batchAt: -Infinity, batchBytes: 0 };
       this.lanes.set(pane, l);
       this.order.push(pane);
     }
@@ -175,11 +164,7 @@ export class WriteScheduler {
       for (const pane of [...this.order]) {
         const l = this.lanes.get(pane);
         if (!l || l.inflight >= MAX_INFLIGHT || l.bytes === 0) continue;
-        if (t < this.keyUntil && pane !== this.keyPane && (l.batchBytes >= COALESCE_AFTER || l.bytes >= COALESCE_AFTER)) continue; // a flood waits for the echo
-        if (l.inflight === 0 && l.batchBytes >= COALESCE_AFTER && l.bytes < COALESCE_BYTES && t - l.batchAt < COALESCE_MS) {
-          this.gate(pane, l, l.batchAt + COALESCE_MS - t);
-          continue;
-        }
+        if (t < this.keyUntil && pane !== this.keyPane && (l.batchBytes >= FLOOD_BATCH || l.bytes >= FLOOD_BATCH)) continue; // a flood waits for the echo
         // Every pane gets a slice each frame (an echo never waits for the next one); past the budget, only that.
         if (l.spent > 0 && this.spent >= FRAME_BUDGET_MS && this.contended()) {
           this.wait();
@@ -196,19 +181,6 @@ export class WriteScheduler {
     let n = 0;
     for (const l of this.lanes.values()) if ((l.bytes > 0 || l.inflight > 0) && ++n > 1) return true;
     return false;
-  }
-
-  /** Starts the lane's next batch when its coalescing wait is over. */
-  private gate(pane: number, l: Lane, ms: number): void {
-    if (l.gated) return;
-    l.gated = true;
-    this.clock.later(() => {
-      l.gated = false;
-      if (this.lanes.get(pane) === l) {
-        l.batchBytes = 0;
-        this.pump();
-      }
-    }, ms);
   }
 
   private wait(): void {
@@ -229,7 +201,7 @@ export class WriteScheduler {
     }
     const before = l.batchBytes;
     l.batchBytes += slice.byteLength;
-    if (before < COALESCE_AFTER && l.batchBytes >= COALESCE_AFTER) l.flood?.();
+    if (before < FLOOD_BATCH && l.batchBytes >= FLOOD_BATCH) l.flood?.();
     l.inflight++;
     // Its expected cost counts against the frame now; the measured cost corrects the rate.
     this.spent += slice.byteLength / l.rate;

@@ -163,7 +163,8 @@ export class BarePage {
     return page;
   }
 
-  private call<T = any>(method: string, params: object = {}): Promise<T> {
+  /** A raw CDP command on this page's session (a profile, a trace: what a throwaway script may want). */
+  call<T = any>(method: string, params: object = {}): Promise<T> {
     return this.cdp.send<T>(method, params, this.session);
   }
 

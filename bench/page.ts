@@ -279,7 +279,7 @@ export function pssOf(pid: number): number {
   }
 }
 
-/** The browser process playwright started for this profile (a child of this process). */
+/** The browser process the bench started for this profile (a child of this process). */
 export function browserPid(profile: string): number {
   for (const e of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(e)) continue;

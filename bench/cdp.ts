@@ -139,6 +139,9 @@ const NAVIGATED = /context was destroyed|Cannot find context|Inspected target na
 
 type Polling = 'raf' | number;
 
+/** An argument as a JavaScript literal in the page's source (JSON, or `undefined`). */
+const literal = (arg: unknown): string => (arg === undefined ? 'undefined' : JSON.stringify(arg));
+
 /** One page target, over a flat session. The subset of playwright's Page the benches use, with the same meaning. */
 export class BarePage {
   private readonly errorHandlers: ((e: Error) => void)[] = [];
@@ -174,7 +177,7 @@ export class BarePage {
 
   /** Runs `fn(arg)` in the page (its source, as playwright does: it may use nothing from the bench's scope) and returns its JSON value. */
   async evaluate<R, A = undefined>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> {
-    return this.run<R>(`(${fn.toString()})(${arg === undefined ? 'undefined' : JSON.stringify(arg)})`);
+    return this.run<R>(`(${fn.toString()})(${literal(arg)})`);
   }
 
   private async run<R>(expression: string): Promise<R> {
@@ -200,7 +203,7 @@ export class BarePage {
       const left = deadline - Date.now();
       if (left <= 0) break;
       const expr = `new Promise((resolve, reject) => {
-        const f = (${fn.toString()}); const a = ${arg === undefined ? 'undefined' : JSON.stringify(arg)};
+        const f = (${fn.toString()}); const a = ${literal(arg)};
         const end = performance.now() + ${left};
         const step = async () => {
           let v; try { v = await f(a); } catch (e) { return reject(e); }
@@ -242,13 +245,14 @@ export class BarePage {
    * from anywhere else.
    */
   async serving<T>(suffix: string, body: Buffer, during: () => Promise<T>): Promise<T> {
+    const encoded = body.toString('base64');
     const off = this.cdp.on('Fetch.requestPaused', (p, s) => {
       if (s !== this.session) return;
       void this.call('Fetch.fulfillRequest', {
         requestId: p.requestId,
         responseCode: 200,
         responseHeaders: [{ name: 'content-type', value: 'application/octet-stream' }],
-        body: body.toString('base64'),
+        body: encoded,
       });
     });
     await this.call('Fetch.enable', { patterns: [{ urlPattern: `*${suffix}` }] });

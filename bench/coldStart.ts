@@ -3,7 +3,7 @@
 // shell with 1, 4 and 16 terminal panes, next to a bare Chromium on a blank page.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import path from 'node:path';
-import { browserPid, openBrowser, openShell, pssOf, pssOfTree, type Shell } from './page';
+import { openBrowser, openShell, pssOf, pssOfTree, type Shell } from './page';
 import { sleep } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
 
@@ -40,8 +40,8 @@ interface ColdMem {
 }
 
 /** Settled memory of the whole shell: the server process's PSS plus Chromium's whole process tree. */
-function shellPss(sh: Shell, profile: string): number {
-  return pssOf(sh.served.proc.pid!) + pssOfTree(browserPid(profile));
+function shellPss(sh: Shell): number {
+  return pssOf(sh.served.proc.pid!) + pssOfTree(sh.browser.pid);
 }
 
 async function coldAndMemory(dir: string, runs: number): Promise<ColdMem> {
@@ -58,7 +58,7 @@ async function coldAndMemory(dir: string, runs: number): Promise<ColdMem> {
       for (const count of [1, 4, 16] as const) {
         await growTo(sh, count);
         await sleep(1500);
-        out.mem[count].push(shellPss(sh, path.join(d, 'profile')));
+        out.mem[count].push(shellPss(sh));
       }
     } finally {
       await sh.close();

@@ -278,19 +278,3 @@ export function pssOf(pid: number): number {
     return 0;
   }
 }
-
-/** The browser process the bench started for this profile (a child of this process). */
-export function browserPid(profile: string): number {
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && cmd.some((a) => a.includes(profile))) return Number(e);
-    } catch {
-      // gone
-    }
-  }
-  throw new Error(`bench: no browser process for ${profile}`);
-}

@@ -66,9 +66,7 @@ interface Lane {
   write: SliceWriter;
   /** Told when a batch grows to a flood's size (FLOOD_BATCH): the pane may draw less often (floodRedraw.ts). */
   flood: (() => void) | undefined;
-  /** When the lane's current (or last) batch began: its first slice handed to xterm while none was inside. */
-  batchAt: number;
-  /** Bytes handed to xterm in that batch. */
+  /** Bytes handed to xterm in the lane's current (or last) batch: slices handed over while one was still inside. */
   batchBytes: number;
 }
 
@@ -119,7 +117,7 @@ export class WriteScheduler {
     if (data.byteLength === 0) return;
     let l = this.lanes.get(pane);
     if (!l) {
-      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer, flood, batchAt: -Infinity, batchBytes: 0 };
+      l = { chunks: [], bytes: 0, inflight: 0, spent: 0, lastDone: -Infinity, rate: RATE_START, write: writer, flood, batchBytes: 0 };
       this.lanes.set(pane, l);
       this.order.push(pane);
     }
@@ -195,10 +193,7 @@ export class WriteScheduler {
   private serve(pane: number, l: Lane): void {
     const size = Math.min(SLICE_MAX, Math.max(SLICE_MIN, Math.round(l.rate * SLICE_MS)));
     const slice = take(l, size);
-    if (l.inflight === 0) {
-      l.batchAt = this.clock.now();
-      l.batchBytes = 0;
-    }
+    if (l.inflight === 0) l.batchBytes = 0;
     const before = l.batchBytes;
     l.batchBytes += slice.byteLength;
     if (before < FLOOD_BATCH && l.batchBytes >= FLOOD_BATCH) l.flood?.();

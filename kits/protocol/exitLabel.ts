@@ -1,6 +1,6 @@
 // How every view names a program's end: "exited 0", "killed (SIGKILL)". One
 // place, so the tag, the pane's body, `pane ls` and /pane files say the same.
-import type { ExitStatus } from './model';
+import type { ExitStatus, Pane } from './model';
 
 /** "exited 0", "killed (SIGKILL)", or "killed (signal 9)" where the server named no signal. */
 export function exitLabel(exit: Pick<ExitStatus, 'code' | 'signal' | 'signalName'> | null): string {
@@ -16,11 +16,25 @@ export function exitLabel(exit: Pick<ExitStatus, 'code' | 'signal' | 'signalName
  */
 const EXIT_RESET = '\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[0m';
 
-/** What a dead pane's body says (terminal text): which program, how it ended, when, and what Enter does. */
+/** The program a pane runs, by its file's base name ("vim"), else its tag's name. */
+export function programOf(p: Pick<Pane, 'launch' | 'tag'>): string {
+  return (p.launch?.program ?? p.tag.name).split('/').pop() || 'the program';
+}
+
+/** "[make exited 2 at 14:03:07]": which program, how it ended, when. */
+export function exitLine(program: string, exit: ExitStatus): string {
+  return `[${program} ${exitLabel(exit)} at ${new Date(exit.at).toLocaleTimeString('en-GB', { hour12: false })}]`;
+}
+
+/** The exit line of a pane whose program has ended, for views that print text (`pane screen`, the pane's body); null while it runs. */
+export function paneExitLine(p: Pick<Pane, 'launch' | 'tag' | 'state' | 'exit'>): string | null {
+  return p.state === 'exited' && p.exit !== null ? exitLine(programOf(p), p.exit) : null;
+}
+
+/** What a dead pane's terminal says in the window: the exit line, in bold (red unless it exited 0), and what Enter does. */
 export function exitNotice(program: string, exit: ExitStatus): string {
-  const at = new Date(exit.at).toLocaleTimeString('en-GB', { hour12: false });
   const tone = exit.signal === null && exit.code === 0 ? '\x1b[1m' : '\x1b[1;31m';
-  return `${EXIT_RESET}\r\n${tone}[${program} ${exitLabel(exit)} at ${at}]\x1b[0m — Enter to run again, or close the pane\r\n`;
+  return `${EXIT_RESET}\r\n${tone}${exitLine(program, exit)}\x1b[0m — Enter to run again, or close the pane\r\n`;
 }
 
 /** The answer to any key but Enter in a dead pane. */

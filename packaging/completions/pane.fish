@@ -18,7 +18,7 @@ complete -c pane -n __fish_use_subcommand -a attr -d 'show a pane’s attrs, or 
 complete -c pane -n __fish_use_subcommand -a exec -d 'execute a word of the pane’s command vocabulary, as a tag click does'
 complete -c pane -n __fish_use_subcommand -a send -d 'type text into a pane (Enter appended), or send raw bytes'
 complete -c pane -n __fish_use_subcommand -a output -d 'print a pane’s output by stream offset; --follow keeps streaming'
-complete -c pane -n __fish_use_subcommand -a screen -d 'print the pane’s screen and scrollback as text'
+complete -c pane -n __fish_use_subcommand -a screen -d 'print the pane’s scrollback and screen as text, and how its program ended if it has'
 complete -c pane -n __fish_use_subcommand -a watch -d 'print events as JSON lines, until Ctrl-C'
 complete -c pane -n __fish_use_subcommand -a session -d 'session commands: new, ls, kill, rename, save, restore'
 complete -c pane -n __fish_use_subcommand -a serve -d 'run a pane server in the foreground'

@@ -2,6 +2,7 @@
 // rows point at. Reads are computed from the live pane; writes become protocol
 // requests (pane/tag, pane/attrs, pane/input, pane/exec) through dispatch.
 import { PaneFault } from '../../kits/protocol/error';
+import { paneExitLine } from '../../kits/protocol/exitLabel';
 import type { Pane } from '../../kits/protocol/model';
 import { parseCommandLine } from '../model/commandLine';
 import { execDefault } from '../handlers/pane';
@@ -43,15 +44,17 @@ export async function bodyRead(c: Call, t: Target, offset: number): Promise<Buff
   if (p.kind === 'text') return c.ns.texts.get(p.n) ?? Buffer.alloc(0);
   if (p.kind === 'widgets') return Buffer.alloc(0);
   const term = c.ns.server.terminals.get(p.n);
-  const size = `${p.cols}x${p.rows}`;
+  // The body ends with the exit line once the program has ended: a reused text must have been made in the same state.
+  const ended = paneExitLine(p);
+  const shape = `${p.cols}x${p.rows}${ended === null ? '' : ` ${ended}`}`;
   const cached = c.ns.bodies.get(p.n);
   if (cached) {
-    const current = term !== undefined && cached.end === term.streamEnd && cached.size === size;
+    const current = term !== undefined && cached.end === term.streamEnd && cached.shape === shape;
     if (current || (offset > 0 && Date.now() - cached.at < BODY_REUSE_MS)) return cached.text;
   }
   const snap = await rpc(c, 'pty/screen', { pane: p.n });
-  const text = utf8(snap.text === '' ? '' : snap.text + '\n');
-  c.ns.bodies.set(p.n, { end: snap.offset, size, text, at: Date.now() });
+  const text = utf8((snap.text === '' ? '' : snap.text + '\n') + (ended === null ? '' : ended + '\n'));
+  c.ns.bodies.set(p.n, { end: snap.offset, shape, text, at: Date.now() });
   return text;
 }
 

@@ -43,8 +43,8 @@ interface Seen {
 export class Namespace {
   readonly log = new Feed(LOG_KEEP);
   readonly texts = new Map<number, Buffer>();
-  /** Terminal bodies: the last snapshot's text, reused while the stream has not moved. */
-  readonly bodies = new Map<number, { end: number; size: string; text: Buffer; at: number }>();
+  /** Terminal bodies: the last snapshot's text, reused while the stream has not moved and the pane's size and exit (`shape`) are the same. */
+  readonly bodies = new Map<number, { end: number; shape: string; text: Buffer; at: number }>();
   readonly offers = new Map<number, Map<number, Offer>>();
   private readonly events = new Map<number, Feed>();
   private readonly seqs = new Map<number, number>();

@@ -49,7 +49,7 @@ export const PANE_FILES: readonly Row[] = [
   {
     path: '/<n>/body', type: 'file', mode: RW, content: bodyRead, put: bodyWrite,
     doc: 'The pane’s text, served in pieces by offset.',
-    read: 'a terminal: scrollback then screen as plain text, trailing blanks trimmed; a text pane: its contents',
+    read: 'a terminal: scrollback then screen as plain text, trailing blanks trimmed, then, once its program has ended, a line saying how and when (`[make exited 2 at 14:03:07]`); a text pane: its contents',
     write: 'appends (text panes only; a terminal is typed into through input)',
   },
   {

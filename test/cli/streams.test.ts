@@ -95,6 +95,16 @@ describe('pane screen', () => {
     await until('the screen to show the result', () => /^screen-25$/m.test(ok('screen', '-t', n)));
   });
 
+  it('ends with how and when the program ended, once it has (not in --ansi, which replays the terminal)', async () => {
+    const n = ok('new', '--session', 'scr3', '--', 'sh', '-c', 'echo done-$((4*4)); kill -TERM $$').trim();
+    const screen = await until('the exit line', () => {
+      const s = ok('screen', '-t', n);
+      return /\[sh killed \(SIGTERM\) at \d\d:\d\d:\d\d\]\n$/.test(s) ? s : undefined;
+    });
+    expect(screen).toMatch(/^done-16\n/m);
+    expect(ok('screen', '-t', n, '--ansi')).not.toContain('killed');
+  });
+
   it('prints the serialized terminal state with --ansi', async () => {
     const n = ok('new', '--session', 'scr2', '--', 'printf', '\\033[1mbold\\033[0m').trim();
     await until('the bold text', () => ok('screen', '-t', n).includes('bold'));

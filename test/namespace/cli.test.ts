@@ -70,7 +70,8 @@ describe('pane cat, ls, write, tail', () => {
     const id = Number(s.pane(['write', '/new/ctl', '/usr/bin/seq', '1', '10000']).stdout.split(' ')[0]);
     await until('seq to exit', () => s.pane(['cat', `/${id}/ctl`]).stdout.includes(' exited(0) ') || undefined);
     const lines = s.pane(['cat', `/${id}/body`]).stdout.trimEnd().split('\n');
-    expect(lines.slice(-3)).toEqual(['9998', '9999', '10000']);
+    expect(lines.slice(-4, -1)).toEqual(['9998', '9999', '10000']);
+    expect(lines.at(-1)).toMatch(/^\[seq exited 0 at /);
     expect(lines.length).toBeGreaterThanOrEqual(10_000);
     s.pane(['write', `/${id}/ctl`, 'close']);
   });

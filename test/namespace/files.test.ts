@@ -86,12 +86,25 @@ describe('pane files', () => {
     expect(body).not.toContain('\x1b');
   });
 
+  it('body of a pane whose program ended closes with how and when it ended, once it has', async () => {
+    const p = await c.call('pane/split', { pane: shell, launch: { program: '/bin/sh', args: ['-c', 'echo last-words; read x; exit 3'] } });
+    await waitForOutput(c, p.pane, 'last-words');
+    // Read while it runs (the body is cached by stream offset), then end it with no more output.
+    expect((await cat(c, `/${p.pane}/body`)).trimEnd()).toBe('last-words');
+    await c.call('pane/input', { pane: p.pane, data: '\r' });
+    await until('sh to exit', async () => (await c.call('pane/get', { pane: p.pane })).state === 'exited');
+    const body = await cat(c, `/${p.pane}/body`);
+    expect(body).toMatch(/^last-words\n\n?\[sh exited 3 at \d\d:\d\d:\d\d\]\n$/);
+    await c.call('pane/close', { pane: p.pane });
+  });
+
   it('serves a 10,000-line scrollback in pieces of at most the asked count, joining into the whole text', async () => {
     const p = await c.call('pane/split', { pane: shell, launch: { program: '/usr/bin/seq', args: ['1', '10000'] } });
     await until('seq to finish', async () => (await c.call('pane/get', { pane: p.pane })).state === 'exited');
     const { text, pieces, largest } = await readAll(c, `/${p.pane}/body`, 16 << 10);
     const lines = text.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('10000');
+    expect(lines.at(-2)).toBe('10000');
+    expect(lines.at(-1)).toMatch(/^\[seq exited 0 at \d\d:\d\d:\d\d\]$/);
     expect(lines.length).toBeGreaterThanOrEqual(10_000);
     expect(largest).toBeLessThanOrEqual(16 << 10);
     expect(pieces).toBeGreaterThan(text.length / (16 << 10));

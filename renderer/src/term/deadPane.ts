@@ -1,7 +1,7 @@
 // A pane whose program ended, in this window: its terminal says how and when (written
 // into this window's xterm, not into the pane's stream, so `pane output` stays the
 // program's own bytes), Enter reruns it, and any other key gets a hint — never silence.
-import { DEAD_KEY_HINT, exitNotice } from '../../../kits/protocol/exitLabel';
+import { DEAD_KEY_HINT, exitNotice, programOf } from '../../../kits/protocol/exitLabel';
 import { client } from '../net/client';
 import { store } from '../store';
 import type { TermView } from './termView';
@@ -30,8 +30,7 @@ export function tellExit(v: TermView): void {
   if (told.get(v) === p.exit.at) return;
   told.set(v, p.exit.at);
   hinted.delete(v);
-  const program = (p.launch?.program ?? p.tag.name).split('/').pop() ?? 'the program';
-  v.term.write(exitNotice(program, p.exit));
+  v.term.write(exitNotice(programOf(p), p.exit));
 }
 
 /** Keys typed into a dead pane: true when handled here (Enter reruns, else a hint). */

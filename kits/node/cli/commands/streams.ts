@@ -1,5 +1,6 @@
 // Commands on a pane's byte streams and the event stream: send input, read or
 // follow output by offset, print the screen, watch events as JSON lines.
+import { paneExitLine } from '../../../protocol/exitLabel';
 import type { PaneRef } from '../../../protocol/ids';
 import { bool, int, type ParsedArgs } from '../args';
 import { TARGET, type CommandSpec } from '../command';
@@ -85,13 +86,19 @@ export const streamCommands: CommandSpec[] = [
   },
   {
     command: 'screen',
-    summary: 'print the pane’s screen and scrollback as text',
+    summary: 'print the pane’s scrollback and screen as text, and how its program ended if it has',
     flags: [TARGET, { name: 'ansi', type: 'bool', doc: 'print the serialized terminal state (escape sequences) instead of plain text' }],
     async run(ctx, a) {
       const c = await ctx.connect();
       const s = await c.call('pty/screen', aim(ctx, a));
-      if (bool(a, 'ansi')) await ctx.writeBytes(Buffer.from(s.serialized, 'utf8'));
-      else if (s.text !== '') ctx.out(s.text);
+      if (bool(a, 'ansi')) {
+        await ctx.writeBytes(Buffer.from(s.serialized, 'utf8'));
+        return 0;
+      }
+      if (s.text !== '') ctx.out(s.text);
+      // A finished program's screen ends as it left it; say that it ended, and how (as the window does).
+      const ended = paneExitLine(await c.call('pane/get', { pane: s.pane }));
+      if (ended !== null) ctx.out(ended);
       return 0;
     },
   },

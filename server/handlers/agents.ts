@@ -4,7 +4,6 @@
 import path from 'node:path';
 import { faults, PaneFault } from '../../kits/protocol/error';
 import type { Pane, Session, SplitDirection } from '../../kits/protocol/model';
-import type { PaneAck } from '../../kits/protocol/pane';
 import { summarize } from '../agents/access';
 import { checkPane, deny } from '../agents/accessCheck';
 import { handleHook } from '../agents/hooks';
@@ -202,10 +201,10 @@ export const agentHandlers: HandlerTable = {
     const launch = given ?? (app?.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined);
     const target = p.pane !== undefined ? { pane: p.pane } : roomiest(ctx, p.session, p.direction);
     const attrs: Record<string, string> = { ...(app?.attrs ?? {}), ...(app ? { app: app.id } : {}), ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
-    const ack = (await ctx.dispatch(
+    const ack = await ctx.dispatch(
       'pane/split',
       { direction: p.direction ?? 'horizontal', ...target, ...(launch ? { launch } : {}), kind: 'agent', attrs },
-    )) as PaneAck;
+    );
     const agent = svc.panes.get(ack.pane)?.agent ?? ctx.server.panes.get(ack.pane)?.attrs.agent ?? '';
     return { ...ack, agent };
   },
@@ -245,15 +244,15 @@ export const agentHandlers: HandlerTable = {
       if (beside && Math.floor((beside.cols * (100 - PEERS_RATIO)) / 100) < PEERS_MIN_COLS) {
         const w = Math.min(PEERS_FLOAT.cols, session.viewport.cols - 2);
         const h = Math.min(PEERS_FLOAT.rows, session.viewport.rows - 2);
-        const r = (await ctx.dispatch('float/create', { session: session.id, w, h, x: Math.max(0, Math.floor((session.viewport.cols - w) / 2)), y: Math.max(0, Math.floor((session.viewport.rows - h) / 2)), ...spec })) as PaneAck;
+        const r = await ctx.dispatch('float/create', { session: session.id, w, h, x: Math.max(0, Math.floor((session.viewport.cols - w) / 2)), y: Math.max(0, Math.floor((session.viewport.rows - h) / 2)), ...spec });
         return { session: r.session, pane: r.pane, id: r.id };
       }
     }
     if (p.view === 'write' || p.view === 'peers') {
       const where = anchor ? { pane: anchor.n } : {};
-      return (await ctx.dispatch('pane/split', { ...where, direction: p.view === 'write' ? 'vertical' : 'horizontal', ratio: PEERS_RATIO, ...spec })) as PaneAck;
+      return await ctx.dispatch('pane/split', { ...where, direction: p.view === 'write' ? 'vertical' : 'horizontal', ratio: PEERS_RATIO, ...spec });
     }
-    const r = (await ctx.dispatch('float/create', { ...(anchor ? { session: anchor.session } : {}), ...spec })) as PaneAck;
+    const r = await ctx.dispatch('float/create', { ...(anchor ? { session: anchor.session } : {}), ...spec });
     return { session: r.session, pane: r.pane, id: r.id };
   },
 

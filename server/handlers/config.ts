@@ -38,11 +38,11 @@ export const configHandlers: HandlerTable = {
     let ack: PaneAck;
     if (app.placement === 'float' || anchorFloats) {
       const session = anchor?.session ?? p.session;
-      const r = (await ctx.dispatch('float/create', { ...(session !== undefined ? { session } : {}), ...spec })) as PaneAck;
+      const r = await ctx.dispatch('float/create', { ...(session !== undefined ? { session } : {}), ...spec });
       ack = { session: r.session, pane: r.pane, id: r.id };
     } else {
       const target = p.pane !== undefined ? { pane: p.pane } : p.session !== undefined ? { session: p.session } : {};
-      ack = (await ctx.dispatch('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec })) as PaneAck;
+      ack = await ctx.dispatch('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec });
     }
     if (app.tag) await ctx.dispatch('pane/tag', { pane: ack.pane, user: app.tag });
     return ack;

@@ -182,17 +182,15 @@ async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, or
   let errors = server.panesOf(s).find((p) => p.attrs.errors === '1' && p.state === 'running');
   if (!errors) {
     const tiled = model.isTiled(s, pane.n);
-    const spec: PaneSpec = {
+    const spec = {
       name: '+Errors',
       signature: 'com.pane.errors',
       attrs: { errors: '1', remain: '1' },
       launch: { program: '/bin/sh', args: [], cwd: pane.cwd, env: { PS1: '' } },
-    };
-    const ack = (
-      tiled
-        ? await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec })
-        : await ctx.dispatch('float/create', { session: s.id, ...spec })
-    ) as Result<'pane/launch'> | Result<'float/create'>;
+    } satisfies PaneSpec;
+    const ack = tiled
+      ? await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec })
+      : await ctx.dispatch('float/create', { session: s.id, ...spec });
     errors = server.pane(ack.pane);
     model.publish(server, model.focus(s, pane.n));
   }

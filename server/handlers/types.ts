@@ -1,7 +1,7 @@
 // The shape of a handler table: one file per message family maps method names
 // to functions (acme's dispatch table, not a long switch), and the context each
 // handler is handed: the state, the caller, the server's services and its dispatcher.
-import type { MethodName, Params, Result } from '../../kits/protocol/index';
+import type { MethodName, Params, ParamsIn, Result } from '../../kits/protocol/index';
 import type { ClientConn } from '../transport/clientConn';
 import type { PaneServer } from '../paneServer';
 import type { Services } from '../services';
@@ -11,8 +11,8 @@ export interface HandlerContext {
   client: ClientConn;
   /** The services registered on this server (namespace, config, agents, awareness). */
   services: Services;
-  /** Runs another request through this server's dispatcher, as the same client. */
-  dispatch(method: string, params: unknown): unknown;
+  /** Runs another request through this server's dispatcher, as the same client: the same validation, capability checks and typed errors. */
+  dispatch<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>>;
 }
 
 export type HandlerFn<M extends MethodName> = (params: Params<M>, ctx: HandlerContext) => Result<M> | Promise<Result<M>>;

@@ -7,7 +7,7 @@ import type { Pane } from '../../kits/protocol/model';
 import type { Call } from './types';
 
 export async function rpc<M extends MethodName>(c: Call, method: M, params: ParamsIn<M>): Promise<Result<M>> {
-  return (await c.ctx.dispatch(method, params)) as Result<M>;
+  return c.ctx.dispatch(method, params);
 }
 
 /** The rectangle the server lays a pane out in, if it is visible. */

@@ -56,7 +56,7 @@ export class ClientConn {
   ) {
     const server = services.server;
     this.server = server;
-    this.ctx = { server, client: this, services, dispatch: (method, params) => services.dispatcher.dispatch(method, params, this.ctx) };
+    this.ctx = { server, client: this, services, dispatch: (async (method: string, params: unknown) => services.dispatcher.dispatch(method, params, this.ctx)) as HandlerContext['dispatch'] };
     this.user = server.user;
     this.sink = {
       id: this.id,

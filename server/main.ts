@@ -19,7 +19,7 @@ import { loadDurabilityConfig, Persistence } from './persist/service';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
 import type { PtyPort } from './pty/ptyPort';
-import { ScreenHost } from './pty/screenHost';
+import { SCREEN_SCROLLBACK, ScreenHost } from './pty/screenHost';
 import { ClientConn } from './transport/clientConn';
 import { listenUnix } from './transport/unixServer';
 import type { HttpFront } from './transport/httpFront';
@@ -85,7 +85,12 @@ function defaultWorkerPath(): string | undefined {
 export async function startServer(o: StartOptions = {}): Promise<RunningServer> {
   const socketPath = o.socketPath === undefined ? defaultSocketPath() : o.socketPath;
   const workerPath = o.workerPath ?? defaultWorkerPath();
-  const screen = new ScreenHost(workerPath ? { workerPath } : {});
+  const cfgDir = o.configDir ?? configDir();
+  const warn = o.warn ?? ((m: string) => process.stderr.write(`pane: state: ${m}\n`));
+  const durability = o.stateDir ? loadDurabilityConfig(path.join(cfgDir, 'durability.json'), warn) : null;
+  // The screen model keeps at least the history a durable session saves (durability.json's scrollbackLines), never less than its default.
+  const scrollback = Math.max(SCREEN_SCROLLBACK, durability?.scrollbackLines ?? 0);
+  const screen = new ScreenHost({ ...(workerPath ? { workerPath } : {}), scrollback });
   const server = new PaneServer({
     ...(o.host !== undefined ? { host: o.host } : {}),
     socketPath,
@@ -104,14 +109,12 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   const services = new Services(server, dispatcher, new Namespace(server));
   attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
   // After agents: awareness adds its part to their hook answers.
-  attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: o.configDir ?? configDir() }, awarenessHandlers);
+  attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: cfgDir }, awarenessHandlers);
   let restored = 0;
-  if (o.stateDir) {
+  if (o.stateDir && durability) {
     dispatcher.register(stateHandlers);
-    const cfgDir = o.configDir ?? configDir();
-    const warn = o.warn ?? ((m: string) => process.stderr.write(`pane: state: ${m}\n`));
     try {
-      const r = await Persistence.open(services, { dir: o.stateDir, config: loadDurabilityConfig(path.join(cfgDir, 'durability.json'), warn), warn });
+      const r = await Persistence.open(services, { dir: o.stateDir, config: durability, warn });
       restored = r.restored.length;
     } catch (e) {
       await server.stop();

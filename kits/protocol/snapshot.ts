@@ -100,7 +100,7 @@ export const DurabilityConfigSchema = z
   .object({
     /** Bring sessions back when the daemon starts (default true). */
     resurrect: z.boolean().default(true),
-    /** Lines of each terminal pane's history saved (0 turns scrollback saving off). */
+    /** Lines of each terminal pane's history saved (0 turns scrollback saving off); the screen model keeps this many too when it is above its 10,000. */
     scrollbackLines: z.number().int().min(0).max(100_000).default(10_000),
     /** Programs restarted at once on resurrection (basenames); others wait behind "Enter to run". */
     restartAtOnce: z.array(z.string().min(1).max(100)).max(200).default(['vim', 'nvim', 'vi', 'nano', 'emacs', 'micro', 'hx', 'less', 'more', 'man', 'top', 'htop', 'btop', 'watch']),

@@ -72,4 +72,19 @@ describe('compact scrollback history', () => {
     expect(text.indexOf(`ok step ${LINES} done`)).toBeLessThan(text.indexOf('history saved'));
     await b.stop();
   }, 180_000);
+
+  it('keeps as many lines as durability.json saves, above the 10,000 a screen model keeps by default', async () => {
+    h = home();
+    fs.writeFileSync(path.join(h.dir, 'config', 'durability.json'), JSON.stringify({ scrollbackLines: 15_000 }));
+    const a = await h.start();
+    const c = await a.connect();
+    const MORE = 14_000;
+    const { pane } = await c.call('pane/split', { pane: a.server.pane().n, launch: { program: 'sh', args: ['-c', `seq -f 'ok step %g done' 1 ${MORE}; exec sleep 600`] } });
+    const s = await until('all lines parsed', async () => {
+      const r = await c.call('pty/screen', { pane });
+      return r.text.includes(`ok step ${MORE} done`) ? r : null;
+    }, 60_000);
+    expect(numbered(s.text)).toEqual(Array.from({ length: MORE }, (_, i) => i + 1));
+    await a.stop();
+  }, 120_000);
 });

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeAtomicSync } from '../persist/atomicFile';
-import { blockSerialized } from './historyStore';
+import { blockRows, blockSerialized } from './historyStore';
 import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
 
@@ -114,24 +114,21 @@ function open(pane: number, cols: number, rows: number): void {
 }
 
 /**
- * The last `history` rows of scrollback (compact history, then xterm's live rows)
- * and the screen, one line per row, trailing blanks trimmed, trailing empty lines
- * dropped. With the alternate screen active, only that screen (it has no scrollback).
+ * The last `history` rows of scrollback and the screen, in both forms a snapshot
+ * carries: plain text (one line per row, trailing blanks trimmed, trailing empty
+ * lines dropped) and escape sequences (compact rows, then xterm's serialize of
+ * the live part). The compact rows are inflated once for both. With the
+ * alternate screen active, the text is only that screen (it has no scrollback).
  */
-function text(s: Screen, history: number): string {
+function forms(s: Screen, history: number): { text: string; serialized: string } {
   const buf = s.term.buffer.active;
   const alt = buf !== s.term.buffer.normal;
-  const live = alt ? 0 : Math.min(history, s.history.uncaptured);
-  const lines = alt ? [] : s.history.store.text(history - live);
-  for (let i = buf.baseY - live; i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
-  while (lines.length && lines[lines.length - 1] === '') lines.pop();
-  return lines.join('\n');
-}
-
-/** The screen and last `history` rows of scrollback as escape sequences: compact rows, then xterm's serialize of the live part. */
-function serialized(s: Screen, history: number): string {
   const live = Math.min(history, s.history.uncaptured);
-  return s.history.store.serialize(history - live) + s.serialize.serialize({ scrollback: live });
+  const compact = s.history.store.tail(history - live);
+  const lines = alt ? [] : blockRows(compact);
+  for (let i = buf.baseY - (alt ? 0 : live); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return { text: lines.join('\n'), serialized: blockSerialized(compact) + s.serialize.serialize({ scrollback: live }) };
 }
 
 /**
@@ -144,10 +141,9 @@ function snapshot(s: Screen, maxHistory = Infinity): WorkerSnapshot {
   const buf = s.term.buffer.active;
   let history = Math.max(0, Math.min(s.history.lines, maxHistory));
   for (;;) {
-    const t = text(s, history);
-    const ser = serialized(s, history);
-    if (history === 0 || jsonBytes(t) + jsonBytes(ser) <= opts.snapshotBytes) {
-      return { cols: s.term.cols, rows: s.term.rows, text: t, serialized: ser, cursor: { x: buf.cursorX, y: buf.cursorY }, title: s.title };
+    const f = forms(s, history);
+    if (history === 0 || jsonBytes(f.text) + jsonBytes(f.serialized) <= opts.snapshotBytes) {
+      return { cols: s.term.cols, rows: s.term.rows, text: f.text, serialized: f.serialized, cursor: { x: buf.cursorX, y: buf.cursorY }, title: s.title };
     }
     history = Math.floor(history / 2);
   }

@@ -5,7 +5,7 @@
 import { SearchAddon } from '@xterm/addon-search';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { WebglAddon } from '@xterm/addon-webgl';
+import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { AckMeter } from './ackMeter';
 import { FloodRedraw, xtermGate } from './floodRedraw';
@@ -15,6 +15,25 @@ import { WriteScheduler } from './writeScheduler';
 
 /** One scheduler for the page: every pane's xterm writes share its frames (writeScheduler.ts). */
 const writes = new WriteScheduler();
+
+/**
+ * The WebGL addon (~125 KB of script) is its own chunk, loaded when the first
+ * pane is dealt a WebGL context: the first frame draws with the DOM renderer and
+ * never waits for it (issue 14: load only what the first frame needs).
+ */
+let webglModule: typeof import('@xterm/addon-webgl') | null = null;
+let webglLoading: Promise<unknown> | null = null;
+
+/** True once the WebGL addon can be used; otherwise starts loading it and calls `then` when it has (never, if it fails to load). */
+export function webglReady(then: () => void): boolean {
+  if (webglModule) return true;
+  webglLoading ??= import('@xterm/addon-webgl').then(
+    (m) => (webglModule = m),
+    () => undefined, // no WebGL addon: every pane keeps the DOM renderer
+  );
+  void webglLoading.then(() => webglModule && then());
+  return false;
+}
 
 export interface TermHost {
   attach(pane: number): Promise<{ from: number; snapshot?: { serialized: string; cols: number; rows: number } | undefined }>;
@@ -226,9 +245,9 @@ export class TermView {
       this.disposeWebgl();
       return false;
     }
-    if (this.webgl || !this.opened || this.webglFailed) return this.webgl !== null;
+    if (this.webgl || !this.opened || this.webglFailed || !webglModule) return this.webgl !== null;
     try {
-      const a = new WebglAddon();
+      const a = new webglModule.WebglAddon();
       a.onContextLoss(() => {
         // The browser took the context back (too many, or a GPU reset): DOM from now on.
         this.webglFailed = true;

@@ -8,7 +8,7 @@ import { measureCell } from '../ui/measureCell';
 import { attachTelling, deadKey, tellExit } from './deadPane';
 import { chooseWebgl, DECAY, WEBGL_MAX, webgl2Supported } from './webglBudget';
 import { lookOf, type Look } from './look';
-import { TermView, type TermHost } from './termView';
+import { TermView, webglReady, type TermHost } from './termView';
 
 const views = new Map<number, TermView>();
 /** ?webgl=0 turns WebGL off; ?webgl=1 uses it even where it is emulated in software (tests). */
@@ -128,7 +128,8 @@ export function rebalanceWebgl(): void {
   );
   // Release first so the browser never sees more than the budget at once.
   for (const v of views.values()) if (!want.has(v.pane) && v.usesWebgl) v.setWebgl(false);
-  for (const v of views.values()) if (want.has(v.pane)) v.setWebgl(true);
+  // The addon loads on first need; the panes are dealt again once it has.
+  if (want.size > 0 && webglReady(rebalanceWebgl)) for (const v of views.values()) if (want.has(v.pane)) v.setWebgl(true);
   for (const v of views.values()) v.activity *= DECAY;
 }
 

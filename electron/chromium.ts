@@ -28,6 +28,15 @@ export function hasDisplay(): boolean {
   return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
 }
 
+/**
+ * Chromium's helper processes (renderer, GPU, zygote) can still write into the
+ * profile for a moment after the browser process exits, and removing it then
+ * fails with ENOTEMPTY (seen once in CI, closing the window of the app-keys test).
+ * Node retries such errors with a linear backoff: 10 tries 50 ms apart wait up to ~2.75 s.
+ */
+const PROFILE_RM_RETRIES = 10;
+const PROFILE_RM_RETRY_MS = 50;
+
 export interface AppWindow {
   child: ChildProcess;
   exited: Promise<number>;
@@ -55,7 +64,13 @@ export function openAppWindow(browser: string, pageUrl: string): AppWindow {
     ],
     { stdio: 'ignore' },
   );
-  const cleanup = () => fs.rmSync(profile, { recursive: true, force: true });
+  const cleanup = () => {
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: PROFILE_RM_RETRIES, retryDelay: PROFILE_RM_RETRY_MS });
+    } catch {
+      // Still busy after the retries: a private (0700) directory left to the system's tmp cleaning, not a failed exit.
+    }
+  };
   const exited = new Promise<number>((resolve) => {
     child.once('exit', (code) => resolve(code ?? 0));
     child.once('error', () => resolve(1));

@@ -233,8 +233,15 @@ export class Terminal {
    */
   show(data: string | Uint8Array): void {
     if (this.disposed) return;
-    this.onData(Buffer.from(data));
-    this.flush();
+    const bytes = Buffer.from(data);
+    // Restored history can outgrow the screen model's lag bound (a colour history
+    // over ~1.5 MiB): handed over a batch at a time, none of it is skipped. The ring
+    // keeps its newest part, as of any output; a window attaches with a snapshot.
+    for (let at = 0; at < bytes.byteLength; at += this.batchBytes) {
+      this.onData(bytes.subarray(at, at + this.batchBytes));
+      this.flush();
+      this.catchUp(true);
+    }
   }
 
   /**

@@ -87,4 +87,29 @@ describe('compact scrollback history', () => {
     expect(numbered(s.text)).toEqual(Array.from({ length: MORE }, (_, i) => i + 1));
     await a.stop();
   }, 120_000);
+
+  it('restores a colour history larger than the screen model lag bound whole (over 1.5 MiB replayed)', async () => {
+    h = home();
+    const a = await h.start();
+    const c = await a.connect();
+    // 10,000 lines of twelve coloured words each: ~2 MiB as a terminal replays them.
+    const awk = `awk 'BEGIN{for(i=1;i<=${LINES};i++){l="";for(j=0;j<12;j++)l=l sprintf("\\033[3%dmw%d\\033[0m ",j%7+1,j);printf "%sline %d end\\n",l,i}}'`;
+    const { pane } = await c.call('pane/split', { pane: a.server.pane().n, launch: { program: 'sh', args: ['-c', `${awk}; exec sleep 600`] } });
+    await until('all lines parsed', async () => (await c.call('pty/screen', { pane })).text.includes(`line ${LINES} end`), 60_000);
+    const savedLines = (gen: number) => {
+      const st = JSON.parse(fs.readFileSync(path.join(h!.stateDir, `snap-${String(gen).padStart(6, '0')}.json`), 'utf8').split('\n')[1]!) as { panes: { n: number; scrollback?: { lines: number } }[] };
+      return st.panes.find((p) => p.n === pane)!.scrollback!.lines;
+    };
+    const before = savedLines((await c.call('state/save', {})).gen);
+    expect(before).toBeGreaterThanOrEqual(LINES);
+    await a.stop();
+
+    // Restored, the screen model holds all of it again: saved anew, as many lines
+    // (a snapshot's text is cut to fit one reply with its colours, so it cannot show this).
+    const b = await h.start();
+    const c2 = await b.connect();
+    await until('history restored above the label', async () => /history saved/.test((await c2.call('pty/screen', { pane })).text), 60_000);
+    expect(savedLines((await c2.call('state/save', {})).gen)).toBeGreaterThanOrEqual(before);
+    await b.stop();
+  }, 180_000);
 });

@@ -84,10 +84,13 @@ export const ptyMethods = {
     doc: 'Reads a batch of output by stream offset; `gap` says bytes were dropped before `from`. A pane keeps its last 2 MiB of output, and once quiet for 10 s with every client caught up only its last 64 KiB (the whole history stays in `pty/screen` and the body).',
   }),
   'pty/screen': method({
-    params: one,
+    params: one.extend({
+      /** `text`: the plain text alone (serialized is empty), with the whole history; a colour history's escape sequences may not fit one reply beside it. */
+      form: z.enum(['both', 'text']).default('both'),
+    }),
     result: ScreenSnapshotSchema,
     cap: 'read',
-    doc: 'The screen model now: text and serialized state.',
+    doc: 'The screen model now: text and serialized state, each with as much history as fits one reply beside the other; `form: "text"` gives the text alone, with the whole history.',
   }),
   'pty/resize': method({
     params: one.extend({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) }),

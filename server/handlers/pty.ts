@@ -58,7 +58,7 @@ export const ptyHandlers: HandlerTable = {
   },
   'pty/screen': async (p, { server }) => {
     const pane = server.pane(p.pane);
-    return whileAlive(server, pane.n, server.terminal(pane).snapshot());
+    return whileAlive(server, pane.n, server.terminal(pane).snapshot({ textOnly: p.form === 'text' }));
   },
   'pty/resize': (p, { server }) => {
     const pane = server.pane(p.pane);

@@ -52,7 +52,7 @@ export async function bodyRead(c: Call, t: Target, offset: number): Promise<Buff
     const current = term !== undefined && cached.end === term.streamEnd && cached.shape === shape;
     if (current || (offset > 0 && Date.now() - cached.at < BODY_REUSE_MS)) return cached.text;
   }
-  const snap = await rpc(c, 'pty/screen', { pane: p.n });
+  const snap = await rpc(c, 'pty/screen', { pane: p.n, form: 'text' });
   const text = utf8((snap.text === '' ? '' : snap.text + '\n') + (ended === null ? '' : ended + '\n'));
   c.ns.bodies.set(p.n, { end: snap.offset, shape, text, at: Date.now() });
   return text;

@@ -115,7 +115,7 @@ export class ScreenHost {
    * The pane's screen after every byte sent so far; `offset` says where the
    * stream continues. `history` caps the scrollback lines included (cost grows with them).
    */
-  snapshot(pane: number, o: { history?: number } = {}): Promise<ScreenSnapshot> {
+  snapshot(pane: number, o: { history?: number; textOnly?: boolean } = {}): Promise<ScreenSnapshot> {
     const p = this.panes.get(pane);
     if (!p) return Promise.reject(new Error(`pane ${pane} has no screen`));
     if (this.failure) return Promise.reject(this.failure);
@@ -123,7 +123,7 @@ export class ScreenHost {
     const id = this.nextId++;
     return new Promise<ScreenSnapshot>((resolve, reject) => {
       this.pending.set(id, { pane, offset: p.sent, resolve, reject });
-      this.post({ type: 'snapshot', pane, id, ...(o.history !== undefined ? { history: o.history } : {}) });
+      this.post({ type: 'snapshot', pane, id, ...(o.history !== undefined ? { history: o.history } : {}), ...(o.textOnly ? { textOnly: true } : {}) });
     });
   }
 

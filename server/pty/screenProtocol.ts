@@ -6,7 +6,7 @@ export type ToWorker =
   | { type: 'write'; pane: number; data: Uint8Array }
   | { type: 'resize'; pane: number; cols: number; rows: number }
   /** `history`: most scrollback lines to include (default: all the screen keeps). */
-  | { type: 'snapshot'; pane: number; id: number; history?: number }
+  | { type: 'snapshot'; pane: number; id: number; history?: number; textOnly?: boolean }
   | { type: 'close'; pane: number }
   /**
    * Writes the pane's screen + last `history` lines, serialized with attributes and

@@ -120,7 +120,7 @@ function open(pane: number, cols: number, rows: number): void {
  * the live part). The compact rows are inflated once for both. With the
  * alternate screen active, the text is only that screen (it has no scrollback).
  */
-function forms(s: Screen, history: number): { text: string; serialized: string } {
+function forms(s: Screen, history: number, textOnly = false): { text: string; serialized: string } {
   const buf = s.term.buffer.active;
   const alt = buf !== s.term.buffer.normal;
   const live = Math.min(history, s.history.uncaptured);
@@ -128,20 +128,21 @@ function forms(s: Screen, history: number): { text: string; serialized: string }
   const lines = alt ? [] : blockRows(compact);
   for (let i = buf.baseY - (alt ? 0 : live); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
-  return { text: lines.join('\n'), serialized: blockSerialized(compact) + s.serialize.serialize({ scrollback: live }) };
+  return { text: lines.join('\n'), serialized: textOnly ? '' : blockSerialized(compact) + s.serialize.serialize({ scrollback: live }) };
 }
 
 /**
  * The screen with as much scrollback as fits the reply: a full 10,000-line
  * history in colour can pass the protocol's JSON frame limit (escape bytes
- * grow sixfold as JSON), so the history is halved until it fits.
+ * grow sixfold as JSON), so the history is halved until it fits. `textOnly`
+ * leaves the serialized form out, so the text alone has the reply's room.
  */
-function snapshot(s: Screen, maxHistory = Infinity): WorkerSnapshot {
+function snapshot(s: Screen, maxHistory = Infinity, textOnly = false): WorkerSnapshot {
   s.history.capture(undefined, true);
   const buf = s.term.buffer.active;
   let history = Math.max(0, Math.min(s.history.lines, maxHistory));
   for (;;) {
-    const f = forms(s, history);
+    const f = forms(s, history, textOnly);
     if (history === 0 || jsonBytes(f.text) + jsonBytes(f.serialized) <= opts.snapshotBytes) {
       return { cols: s.term.cols, rows: s.term.rows, text: f.text, serialized: f.serialized, cursor: { x: buf.cursorX, y: buf.cursorY }, title: s.title };
     }
@@ -235,7 +236,7 @@ function handle(m: ToWorker): void {
       s.term.write('', () => {
         if (screens.get(m.pane) !== s) return post({ type: 'failed', id: m.id, pane: m.pane, message: 'screen closed' });
         try {
-          post({ type: 'snapshot', id: m.id, pane: m.pane, snapshot: snapshot(s, m.history) });
+          post({ type: 'snapshot', id: m.id, pane: m.pane, snapshot: snapshot(s, m.history, m.textOnly) });
         } catch (e) {
           post({ type: 'failed', id: m.id, pane: m.pane, message: (e as Error).message });
         }

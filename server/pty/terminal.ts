@@ -343,10 +343,11 @@ export class Terminal {
     return this.fanout.ack(sinkId, bytes);
   }
 
-  snapshot(): Promise<ScreenSnapshot> {
+  /** The screen now, with everything printed so far; `textOnly` for reads that print text (`pane screen`, the body). */
+  snapshot(o: { textOnly?: boolean } = {}): Promise<ScreenSnapshot> {
     this.flush();
     this.catchUp(true); // a read (pane screen, body) shows everything printed so far
-    return this.o.screen.snapshot(this.n);
+    return this.o.screen.snapshot(this.n, o.textOnly ? { textOnly: true } : {});
   }
 
   /** Ends the program (SIGHUP, then SIGKILL), the streams and the screen; no callbacks after this. */

@@ -95,7 +95,11 @@ describe('compact scrollback history', () => {
     // 10,000 lines of twelve coloured words each: ~2 MiB as a terminal replays them.
     const awk = `awk 'BEGIN{for(i=1;i<=${LINES};i++){l="";for(j=0;j<12;j++)l=l sprintf("\\033[3%dmw%d\\033[0m ",j%7+1,j);printf "%sline %d end\\n",l,i}}'`;
     const { pane } = await c.call('pane/split', { pane: a.server.pane().n, launch: { program: 'sh', args: ['-c', `${awk}; exec sleep 600`] } });
+    const lineNumbers = (text: string) => text.split('\n').flatMap((l) => (/ line (\d+) end$/.exec(l) ? [Number(/ line (\d+) end$/.exec(l)![1])] : []));
+    const all = Array.from({ length: LINES }, (_, i) => i + 1);
     await until('all lines parsed', async () => (await c.call('pty/screen', { pane })).text.includes(`line ${LINES} end`), 60_000);
+    // Its escape sequences and text do not fit one reply together; the text alone (pane screen, the body) is whole.
+    expect(lineNumbers((await c.call('pty/screen', { pane, form: 'text' })).text)).toEqual(all);
     const savedLines = (gen: number) => {
       const st = JSON.parse(fs.readFileSync(path.join(h!.stateDir, `snap-${String(gen).padStart(6, '0')}.json`), 'utf8').split('\n')[1]!) as { panes: { n: number; scrollback?: { lines: number } }[] };
       return st.panes.find((p) => p.n === pane)!.scrollback!.lines;
@@ -104,11 +108,14 @@ describe('compact scrollback history', () => {
     expect(before).toBeGreaterThanOrEqual(LINES);
     await a.stop();
 
-    // Restored, the screen model holds all of it again: saved anew, as many lines
-    // (a snapshot's text is cut to fit one reply with its colours, so it cannot show this).
+    // Restored, the screen model holds all of it again: its text, and saved anew as many lines.
     const b = await h.start();
     const c2 = await b.connect();
-    await until('history restored above the label', async () => /history saved/.test((await c2.call('pty/screen', { pane })).text), 60_000);
+    const text = await until('history restored above the label', async () => {
+      const t = (await c2.call('pty/screen', { pane, form: 'text' })).text;
+      return /history saved/.test(t) ? t : '';
+    }, 60_000);
+    expect(lineNumbers(text)).toEqual(all);
     expect(savedLines((await c2.call('state/save', {})).gen)).toBeGreaterThanOrEqual(before);
     await b.stop();
   }, 180_000);

@@ -45,7 +45,7 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
     },
     ({ pane, what, maxBytes }) =>
       tool(async () => {
-        if (what === 'screen') return (await c.call('pty/screen', { pane })).text;
+        if (what === 'screen') return (await c.call('pty/screen', { pane, form: 'text' })).text;
         const end = (await c.call('pty/read', { pane, maxBytes: 1 })).streamEnd;
         const r = await c.call('pty/read', { pane, from: Math.max(0, end - maxBytes), maxBytes });
         return plainText(r.data);

@@ -90,8 +90,9 @@ export const streamCommands: CommandSpec[] = [
     flags: [TARGET, { name: 'ansi', type: 'bool', doc: 'print the serialized terminal state (escape sequences) instead of plain text' }],
     async run(ctx, a) {
       const c = await ctx.connect();
-      const s = await c.call('pty/screen', aim(ctx, a));
-      if (bool(a, 'ansi')) {
+      const ansi = bool(a, 'ansi');
+      const s = await c.call('pty/screen', { ...aim(ctx, a), form: ansi ? 'both' : 'text' });
+      if (ansi) {
         await ctx.writeBytes(Buffer.from(s.serialized, 'utf8'));
         return 0;
       }

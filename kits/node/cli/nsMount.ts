@@ -1,7 +1,6 @@
 // `pane mount DIR` and `pane umount DIR`. mount starts a separate process (this
 // same executable with --foreground) that serves the namespace through FUSE,
 // waits until it says the mount is up, and returns; umount stops that process.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bool } from './args';
@@ -45,6 +44,8 @@ export const mountCommand: CommandSpec = {
     if (stale) throw new OpError(stale);
     const log = path.join(path.dirname(fuse.pidFile(dir)), `${path.basename(fuse.pidFile(dir), '.pid')}.log`);
     const logFd = fs.openSync(log, 'w');
+    // Loaded here, not with the module: `pane ls` shares this chunk and would pay ~5 ms for child_process at every start.
+    const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, [process.argv[1]!, '--socket', ctx.socketPath, 'mount', '--foreground', dir], {
       detached: true,
       stdio: ['ignore', 'pipe', logFd],

@@ -43,8 +43,8 @@ export function blockSerialized(text: string): string {
   return text.replace(/\r/g, '').replace(/\n/g, '\r\n');
 }
 
-/** The last `n` rows of a block's text (whole rows, terminators kept). */
-function lastRows(text: string, n: number): string {
+/** The last `n` rows of a block's text, or of a tail() (whole rows, terminators kept). */
+export function lastRows(text: string, n: number): string {
   if (n <= 0) return '';
   let at = text.length - 1; // the block's last terminator
   for (let i = 0; i < n; i++) {

@@ -90,6 +90,14 @@ describe('ScreenHost', () => {
     expect(s.text.split('\n').pop()).toMatch(/^04999#+$/); // the newest lines stay
     expect(s.text).not.toContain('00000#'); // the oldest went
     expect(s.serialized).toContain('04999');
+    // What stays is one unbroken run of the newest rows, compact history and live rows joined in order.
+    const kept = s.text.split('\n').flatMap((l) => (/^(\d{5})#+$/.exec(l) ? [Number(l.slice(0, 5))] : []));
+    expect(kept.length).toBeGreaterThan(100);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => 5_000 - kept.length + i));
+    // The text alone has twice the room: more of the history.
+    const t = await h.snapshot(8, { textOnly: true });
+    expect(t.serialized).toBe('');
+    expect(t.text.split('\n').length).toBeGreaterThan(s.text.split('\n').length);
   });
 
   it('includes at most the asked scrollback lines in a snapshot', async () => {

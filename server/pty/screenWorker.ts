@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeAtomicSync } from '../persist/atomicFile';
-import { blockRows, blockSerialized } from './historyStore';
+import { blockRows, blockSerialized, lastRows } from './historyStore';
 import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
 
@@ -120,11 +120,13 @@ function open(pane: number, cols: number, rows: number): void {
  * the live part). The compact rows are inflated once for both. With the
  * alternate screen active, the text is only that screen (it has no scrollback).
  */
-function forms(s: Screen, history: number, textOnly = false): { text: string; serialized: string } {
+function forms(s: Screen, history: number, textOnly: boolean, older: { rows: number; text: string }): { text: string; serialized: string } {
   const buf = s.term.buffer.active;
   const alt = buf !== s.term.buffer.normal;
   const live = Math.min(history, s.history.uncaptured);
-  const compact = s.history.store.tail(history - live);
+  // The compact rows wanted are the newest of those already inflated (`older`).
+  const rows = history - live;
+  const compact = rows >= older.rows ? older.text : lastRows(older.text, rows);
   const lines = alt ? [] : blockRows(compact);
   for (let i = buf.baseY - (alt ? 0 : live); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
@@ -141,8 +143,11 @@ function snapshot(s: Screen, maxHistory = Infinity, textOnly = false): WorkerSna
   s.history.capture(undefined, true);
   const buf = s.term.buffer.active;
   let history = Math.max(0, Math.min(s.history.lines, maxHistory));
+  // Inflated once, however often the history is halved below.
+  const rows = history - Math.min(history, s.history.uncaptured);
+  const older = { rows, text: s.history.store.tail(rows) };
   for (;;) {
-    const f = forms(s, history, textOnly);
+    const f = forms(s, history, textOnly, older);
     if (history === 0 || jsonBytes(f.text) + jsonBytes(f.serialized) <= opts.snapshotBytes) {
       return { cols: s.term.cols, rows: s.term.rows, text: f.text, serialized: f.serialized, cursor: { x: buf.cursorX, y: buf.cursorY }, title: s.title };
     }

@@ -1,9 +1,25 @@
 // Find in a pane's scrollback (Ctrl+Shift+F): xterm's search addon, incremental
 // as you type; Enter finds the next match, Shift+Enter the previous, Escape closes.
 // Shows where the active match is among all ("3 of 17", from onDidChangeResults).
+import { SearchAddon } from '@xterm/addon-search';
+import type { Terminal } from '@xterm/xterm';
 import { useEffect, useState } from 'react';
 import { store } from '../store';
 import { termFor } from '../term/terminals';
+
+/** Each terminal's search addon, loaded the first time it is searched (it comes with this chunk, not the first frame's). */
+const addons = new WeakMap<Terminal, SearchAddon>();
+
+function searchOf(pane: number): SearchAddon {
+  const term = termFor(pane).term;
+  let a = addons.get(term);
+  if (!a) {
+    a = new SearchAddon();
+    term.loadAddon(a);
+    addons.set(term, a);
+  }
+  return a;
+}
 
 const DECORATIONS = {
   matchBackground: '#3e4451',
@@ -24,11 +40,11 @@ export function FindBar({ pane }: { pane: number }) {
   const [found, setFound] = useState<boolean | null>(null);
   const [results, setResults] = useState<{ index: number; count: number } | null>(null);
   useEffect(() => {
-    const sub = termFor(pane).search.onDidChangeResults((r) => setResults(r ? { index: r.resultIndex, count: r.resultCount } : null));
+    const sub = searchOf(pane).onDidChangeResults((r) => setResults(r ? { index: r.resultIndex, count: r.resultCount } : null));
     return () => sub.dispose();
   }, [pane]);
   const search = (query: string, back = false, incremental = false) => {
-    const s = termFor(pane).search;
+    const s = searchOf(pane);
     if (query === '') {
       s.clearDecorations();
       setResults(null);
@@ -38,7 +54,7 @@ export function FindBar({ pane }: { pane: number }) {
     setFound(back ? s.findPrevious(query, opts) : s.findNext(query, opts));
   };
   const close = () => {
-    termFor(pane).search.clearDecorations();
+    searchOf(pane).clearDecorations();
     store.getState().setOverlay(null);
   };
   return (

@@ -2,7 +2,6 @@
 // (zoom, float and re-tiling move its element, never rebuild it), attached to the
 // pane's PTY stream with snapshot + offsets, acking what it parsed. It shows exactly
 // the cols×rows the server placed the pane at (setSize); it never measures or fits.
-import { SearchAddon } from '@xterm/addon-search';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import type { WebglAddon } from '@xterm/addon-webgl';
@@ -49,7 +48,6 @@ const encoder = new TextEncoder();
 export class TermView {
   readonly el: HTMLDivElement;
   term!: Terminal;
-  search!: SearchAddon;
   private webgl: WebglAddon | null = null;
   /** WebGL threw or lost its context for this pane: stay on the DOM renderer. */
   webglFailed = false;
@@ -93,8 +91,6 @@ export class TermView {
       convertEol: false,
       ...(this.size ?? {}),
     });
-    this.search = new SearchAddon();
-    this.term.loadAddon(this.search);
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
     this.term.loadAddon(new WebLinksAddon());

@@ -83,7 +83,7 @@ export async function coldStart(dir: string, runs: number): Promise<Row[]> {
   const cm = await coldAndMemory(dir, runs);
   const pr = summarize(cm.prompt);
   rows.push({
-    bench: `cold start → prompt in Chromium (ms; URL printed at ${fmt(summarize(cm.served).median, 0)}, browser up at ${fmt(summarize(cm.browserUp).median, 0)}; in the page from navigation: DOMContentLoaded ${fmt(summarize(cm.dcl).median, 0)}, prompt ${fmt(summarize(cm.pagePrompt).median, 0)})`,
+    bench: `cold start, server and browser started together → prompt in Chromium (ms; URL printed at ${fmt(summarize(cm.served).median, 0)}, browser up at ${fmt(summarize(cm.browserUp).median, 0)}; in the page from navigation: DOMContentLoaded ${fmt(summarize(cm.dcl).median, 0)}, prompt ${fmt(summarize(cm.pagePrompt).median, 0)})`,
     figure: range(pr, 0),
     anchor: `bare Chromium page ${range(summarize(cm.blank), 0)}`,
     ratio: ratio(pr.median, summarize(cm.blank).median),

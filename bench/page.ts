@@ -72,13 +72,27 @@ export interface Shell {
   close(): Promise<void>;
 }
 
-/** Cold start of the Chromium host: server process, browser, page, until the shell's prompt is in the page's xterm. */
+/**
+ * Cold start of the Chromium host: server process and browser started together
+ * (as `npm start` does, electron/start.ts), then the page, until the shell's
+ * prompt is in the page's xterm.
+ */
 export async function openShell(dir: string, bin = paneBin, extraEnv: NodeJS.ProcessEnv = {}): Promise<Shell> {
   const t0 = performance.now();
-  const served = await serveHttp(dir, bin, extraEnv);
-  const tServed = performance.now() - t0;
-  const { browser, page } = await openBrowser(path.join(dir, 'profile'));
-  const tBrowser = performance.now() - t0;
+  let tServed = 0;
+  let tBrowser = 0;
+  const [s, b] = await Promise.allSettled([
+    serveHttp(dir, bin, extraEnv).finally(() => (tServed = performance.now() - t0)),
+    openBrowser(path.join(dir, 'profile')).finally(() => (tBrowser = performance.now() - t0)),
+  ]);
+  if (s.status === 'rejected' || b.status === 'rejected') {
+    // One failed: end the other, which this bench started.
+    if (s.status === 'fulfilled') await s.value.stop();
+    if (b.status === 'fulfilled') await b.value.browser.close().catch(() => undefined);
+    throw s.status === 'rejected' ? s.reason : (b as PromiseRejectedResult).reason;
+  }
+  const served = s.value;
+  const { browser, page } = b.value;
   await page.goto(served.url);
   const first = await page.waitForFunction(
     () => {

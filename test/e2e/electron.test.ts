@@ -48,7 +48,7 @@ describe.skipIf(why !== '')(`the desktop shell in Electron${why ? ` — skipped:
   }, 60_000);
   afterAll(async () => {
     await app?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }); // Electron's helpers may still be writing its profile
   });
 
   it('runs sandboxed, with no Node in the page', async () => {

@@ -47,7 +47,11 @@ export async function resizeBench(dir: string, runs: number): Promise<{ ms: Summ
     await sh.page.setViewportSize(SIZES[1]);
     const panes = await grid(sh);
     const ready = () => state(sh, panes).then((s) => s.every((x) => x.heard.at(-1) === x.size));
-    for (const end = Date.now() + 30_000; !(await ready()); ) if (Date.now() > end) throw new Error('bench resize: the grid never settled');
+    for (const end = Date.now() + 30_000; !(await ready()); ) {
+      if (Date.now() <= end) continue;
+      const off = (await state(sh, panes)).filter((x) => x.heard.at(-1) !== x.size).map((x) => `pane ${x.pane}: xterm ${x.size}, heard ${x.heard.join(', ') || 'nothing'}`);
+      throw new Error(`bench resize: the grid never settled (${off.join('; ')})`);
+    }
     const times: number[] = [];
     let most = 0;
     for (let i = 0; i < runs * 4; i++) {

@@ -65,11 +65,15 @@ describe.skipIf(missing.length > 0)(`browser shortcuts in the --app window${miss
     }, 40_000);
   }, 90_000);
   afterAll(async () => {
-    if (win?.child.pid) win.child.kill('SIGTERM');
-    await Promise.race([win?.exited, new Promise((r) => setTimeout(r, 3000))]);
-    win?.cleanup();
-    xvfb?.kill('SIGTERM');
-    await served?.stop();
+    try {
+      if (win?.child.pid) win.child.kill('SIGTERM');
+      await Promise.race([win?.exited, new Promise((r) => setTimeout(r, 3000))]);
+      win?.cleanup();
+    } finally {
+      // Whatever the window's teardown did, the display and the server this test started end too.
+      xvfb?.kill('SIGTERM');
+      await served?.stop();
+    }
   });
 
   it('delivers Ctrl+W, Ctrl+N and Ctrl+T to the shell, and the window stays the only one', async () => {

@@ -3,7 +3,7 @@
 // shell with 1, 4 and 16 terminal panes, next to a bare Chromium on a blank page.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import path from 'node:path';
-import { openBrowser, openShell, pssOf, pssOfTree, type Shell } from './page';
+import { blankPage, openShell, pssOf, pssOfTree, type Shell } from './page';
 import { sleep } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
 
@@ -64,12 +64,8 @@ async function coldAndMemory(dir: string, runs: number): Promise<ColdMem> {
       await sh.close();
     }
     // The floor: the same Chromium, fresh profile, on a blank page.
-    const bd = path.join(dir, `blank${r}`);
-    const t0 = performance.now();
-    const { browser, page } = await openBrowser(bd);
-    await page.goto('data:text/html,<p>ready</p>');
-    await page.waitForFunction(() => document.readyState === 'complete' && new Promise((res) => requestAnimationFrame(() => res(true))));
-    out.blank.push(performance.now() - t0);
+    const { ms, browser } = await blankPage(path.join(dir, `blank${r}`));
+    out.blank.push(ms);
     await sleep(1500);
     out.memBlank.push(pssOfTree(browser.pid));
     await browser.close();

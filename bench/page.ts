@@ -59,6 +59,15 @@ export async function openBrowser(profile: string): Promise<{ browser: BareBrows
   return { browser, page: browser.page };
 }
 
+/** The floor beside the page benches: the same Chromium, a fresh profile, a blank page drawn. The browser is left open (for a memory reading). */
+export async function blankPage(profile: string): Promise<{ ms: number; browser: BareBrowser }> {
+  const t0 = performance.now();
+  const { browser, page } = await openBrowser(profile);
+  await page.goto('data:text/html,<p>ready</p>');
+  await page.waitForFunction(() => document.readyState === 'complete' && new Promise((res) => requestAnimationFrame(() => res(true))));
+  return { ms: performance.now() - t0, browser };
+}
+
 export interface Shell {
   served: Served;
   browser: BareBrowser;

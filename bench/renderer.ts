@@ -205,18 +205,18 @@ async function throughput(sh: Shell, dir: string, mb: number, runs: number, with
 // ---- 3. flood: echo beside it, Ctrl-C in it ---------------------------------
 
 /**
- * Cycles of: `yes` in bash in one pane; once it floods, keystroke echoes in a
- * `cat` pane beside it; then Ctrl-C typed into the flooding pane, timed to the
- * last byte its xterm parses before QUIET_MS of silence. The anchor, in the same
- * cycle: Ctrl-C under `yes` in tmux, seen through an attached tmux client.
- */
-/**
  * Echoes typed per flood cycle. With 12 × 15 cycles (3 runs) the p99 is the
  * second-largest of 180 samples; at the old 5 per cycle it was the largest of
  * 75, a maximum that one scheduler hiccup on a loaded 2-core machine decides.
  */
 const FLOOD_ECHOES = 12;
 
+/**
+ * Cycles of: `yes` in bash in one pane; once it floods, keystroke echoes in a
+ * `cat` pane beside it; then Ctrl-C typed into the flooding pane, timed to the
+ * last byte its xterm parses before QUIET_MS of silence. The anchor, in the same
+ * cycle: Ctrl-C under `yes` in tmux, seen through an attached tmux client.
+ */
 async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ echoParsed: number[]; echoFrame: number[]; ctrlc: number[]; after: number[]; tmux: number[] }> {
   const f = sh.first; // bash
   const e = await launchPane(sh, ['cat'], f);

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { connectChromium } from './cdp';
-import { CHROMIUM, openBrowser } from './page';
+import { blankPage, CHROMIUM } from './page';
 import { endPid, isolatedEnv, root, sleep } from './procs';
 import { fmt, range, summarize, type Row } from './stats';
 
@@ -161,11 +161,7 @@ export function daemonReadyMs(dir: string): number {
 
 /** The floor: the same Chromium, a fresh profile, a blank page drawn. */
 async function bareChromium(dir: string): Promise<number> {
-  const t0 = performance.now();
-  const { browser, page } = await openBrowser(dir);
-  await page.goto('data:text/html,<p>ready</p>');
-  await page.waitForFunction(() => document.readyState === 'complete' && new Promise((res) => requestAnimationFrame(() => res(true))));
-  const ms = performance.now() - t0;
+  const { ms, browser } = await blankPage(dir);
   await browser.close();
   return ms;
 }

@@ -1,7 +1,7 @@
 // The notices history (its key, or the strip's "history" button): every notice this
 // window showed, updated or withdrawn, newest first. Enter (or a click) on one about
 // a pane focuses that pane; Escape closes.
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { focusPane } from '../attention';
 import { store, useApp } from '../store';
 
@@ -12,7 +12,7 @@ export function NoticeHistory() {
   const list = [...history].reverse();
   const [sel, setSel] = useState(0);
   const ref = useRef<HTMLUListElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useLayoutEffect(() => ref.current?.focus(), []); // in the commit that shows it: no key slips to the terminal behind
   const close = () => store.getState().setOverlay(null);
   const go = (i: number) => {
     const e = list[i];

@@ -3,10 +3,11 @@
 // creates one named by what was typed ("new session" row); F2 renames the chosen
 // session; Delete twice closes it with its panes; Escape leaves. Sessions are the
 // server's; this window only chooses which one it shows (kept in the URL).
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Session } from '../../../kits/protocol/model';
 import { client } from '../net/client';
 import { store, useApp } from '../store';
+import { takeCaughtKeys } from './caughtKeys';
 
 type Row = { kind: 'session'; s: Session; panes: number } | { kind: 'new'; name: string };
 
@@ -30,7 +31,15 @@ export function Sessions() {
   const [renaming, setRenaming] = useState<Session | null>(null);
   const [closing, setClosing] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), [renaming]);
+  // Focused in the commit that shows it, before the next key is handled: a passive
+  // effect could run after the dialog was painted, and keys typed in between went to
+  // the terminal behind it (a CI run named a session "rk" for "work").
+  useLayoutEffect(() => input.current?.focus(), [renaming]);
+  // Keys typed while this chunk loaded (Deferred.tsx's KeyCatcher) become the query, as in the pickers.
+  useLayoutEffect(() => {
+    const early = takeCaughtKeys();
+    if (early.text) setQ(early.text);
+  }, []);
 
   const rows = useMemo<Row[]>(() => {
     const counts = new Map<string, number>();

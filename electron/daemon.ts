@@ -61,7 +61,7 @@ export async function ensureDaemon(socketPath: string): Promise<Ensured> {
     detached: true, // its own session: a closing terminal or window does not take it along
     stdio: ['ignore', fd, fd],
     // Inside Electron, execPath is Electron itself: this makes it run the script as Node.
-    env: daemonEnv(process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env),
+    env: daemonEnv(process.env, process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
   });
   fs.closeSync(fd);
   let exited: number | null = null;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { checkResults, Connection } from '../kits/client/index';
 import { memoryPair } from '../kits/client/memoryTransport';
 import type { Capability } from '../kits/protocol/method';
+import { shedDaemonEnv } from '../kits/node/daemonEnv';
 import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits/node/paths';
 import { attachAgents } from './agents/index';
 import { attachAwareness } from './awareness/index';
@@ -87,6 +88,8 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   const workerPath = o.workerPath ?? defaultWorkerPath();
   const cfgDir = o.configDir ?? configDir();
   const warn = o.warn ?? ((m: string) => process.stderr.write(`pane: state: ${m}\n`));
+  // glibc and Node read the daemon's own settings at start; the panes' programs must not inherit them.
+  shedDaemonEnv();
   const durability = o.stateDir ? loadDurabilityConfig(path.join(cfgDir, 'durability.json'), warn) : null;
   // The screen model keeps at least the history a durable session saves (durability.json's scrollbackLines), never less than its default.
   const scrollback = Math.max(SCREEN_SCROLLBACK, durability?.scrollbackLines ?? 0);

@@ -16,6 +16,14 @@ export const BLOCK_LINES = 256;
 /** A row's terminator in a block: a hard line break, or a soft wrap into the next row. */
 const HARD = '\n';
 const SOFT = '\r';
+const SOFT_BYTE = 0x0d;
+const HARD_BYTE = 0x0a;
+/**
+ * The open block's first allocation, doubled as it fills (a block of 100-column rows
+ * ends near 25 KB): a pane that printed a few lines holds a few KiB, not a block's worth.
+ */
+const OPEN_INITIAL_BYTES = 4096;
+const utf8 = new TextEncoder();
 const SGR = /\x1b\[[0-9;:]*m/g;
 
 export interface HistoryBlock {
@@ -57,7 +65,15 @@ export function lastRows(text: string, n: number): string {
 
 export class HistoryStore {
   private full: HistoryBlock[] = [];
-  private open: string[] = [];
+  /**
+   * The block being filled, as UTF-8 bytes. Not strings: xterm builds a row's text a
+   * character at a time, so each row arrives as a rope of ~one V8 cons cell per
+   * character, ~25× its text; 20 panes' open blocks held 10.7 MiB of them (issue 14).
+   * Encoding copies the row out flat, and the bytes are what gzip takes when it fills.
+   */
+  private open = new Uint8Array(0);
+  private openBytes = 0;
+  private openLines = 0;
   private seq = 0;
   private count = 0;
 
@@ -71,27 +87,29 @@ export class HistoryStore {
 
   /** Appends one encoded row; `wraps` when the row continues on the next (a soft wrap). */
   push(row: string, wraps: boolean): void {
-    this.open.push(row + (wraps ? SOFT : HARD));
+    this.append(row, wraps ? SOFT_BYTE : HARD_BYTE);
     this.count++;
-    if (this.open.length >= BLOCK_LINES) {
+    if (this.openLines >= BLOCK_LINES) {
       // Copied out: zlib's result can be a view of a larger output buffer, which it would keep alive.
-      this.full.push({ seq: this.seq++, gz: new Uint8Array(gzipSync(this.open.join(''))), lines: this.open.length });
-      this.open = [];
+      this.full.push({ seq: this.seq++, gz: new Uint8Array(gzipSync(this.open.subarray(0, this.openBytes))), lines: this.openLines });
+      this.openBytes = 0;
+      this.openLines = 0;
     }
     while (this.full.length && this.count - this.full[0]!.lines >= this.limit) this.count -= this.full.shift()!.lines;
   }
 
   /** Records rows that could not be captured, as a visible line rather than a silent hole. */
   lost(n: number): void {
-    const last = this.open.length - 1;
-    if (last >= 0 && this.open[last]!.endsWith(SOFT)) this.open[last] = this.open[last]!.slice(0, -1) + HARD;
+    if (this.openBytes > 0 && this.open[this.openBytes - 1] === SOFT_BYTE) this.open[this.openBytes - 1] = HARD_BYTE;
     this.push(`\x1b[0;7m[${n} line${n === 1 ? '' : 's'} lost]\x1b[0m`, false);
   }
 
   /** Forgets everything (ESC [ 3 J); block numbers keep counting, so saved block names never repeat. */
   clear(): void {
     this.full = [];
-    this.open = [];
+    this.open = new Uint8Array(0);
+    this.openBytes = 0;
+    this.openLines = 0;
     this.count = 0;
   }
 
@@ -102,7 +120,20 @@ export class HistoryStore {
 
   /** The rows of the block being filled, as one string in block form. */
   openText(): string {
-    return this.open.join('');
+    return Buffer.from(this.open.buffer, this.open.byteOffset, this.openBytes).toString('utf8');
+  }
+
+  /** Adds a row and its terminator to the open block, growing it by doubling. */
+  private append(row: string, terminator: number): void {
+    const most = row.length * 3 + 1; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (this.openBytes + most > this.open.length) {
+      const grown = new Uint8Array(Math.max(OPEN_INITIAL_BYTES, 2 * this.open.length, this.openBytes + most));
+      grown.set(this.open.subarray(0, this.openBytes));
+      this.open = grown;
+    }
+    this.openBytes += utf8.encodeInto(row, this.open.subarray(this.openBytes)).written;
+    this.open[this.openBytes++] = terminator;
+    this.openLines++;
   }
 
   /** The last `n` rows in block form (terminators kept). */
@@ -113,7 +144,7 @@ export class HistoryStore {
       parts.push(lines <= need ? text : lastRows(text, need));
       need -= Math.min(lines, need);
     };
-    take(this.openText(), this.open.length);
+    take(this.openText(), this.openLines);
     for (let i = this.full.length - 1; i >= 0 && need > 0; i--) take(blockText(this.full[i]!), this.full[i]!.lines);
     return parts.reverse().join('');
   }

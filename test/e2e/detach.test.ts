@@ -153,6 +153,8 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
     await waitScreen(page, 1, /^before-close$/m);
     await waitScreen(page, 2, /tick 3/);
     const before = JSON.parse(pane('ls', '--json').stdout) as { n: number; pid: number }[];
+    // ...which it takes back out before starting anyone's program: the panes get the user's environment.
+    for (const p of before) expect(fs.readFileSync(`/proc/${p.pid}/environ`, 'utf8')).not.toMatch(/MALLOC_|PANE_DAEMON_ADDED_ENV/);
 
     // The window closes: the browser exits cleanly, start.mjs says so and ends; the daemon stays.
     fs.writeFileSync(path.join(dir, 'close'), '');

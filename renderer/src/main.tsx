@@ -23,6 +23,8 @@ const PRELOAD_IDLE_MAX_MS = 1000;
 
 performance.mark('pane:main');
 store.setState({ wantedSession: wantedSession() });
+// The socket first: its handshake runs while the rest of this task sets the page up.
+void client.start();
 applyFrameCss();
 // A first guess now; the measurement that counts once the fonts are in, and again
 // whenever the device pixel ratio changes (browser zoom, a move to another screen).
@@ -51,7 +53,6 @@ installTerminals();
 installAttention();
 client.setNoticeSink({ arrived: noticeArrived, withdrawn: noticeWithdrawn, loaded: noticesLoaded });
 installKeyRouter();
-void client.start();
 // The deferred chunks (overlays, copy mode, find, floats; ~60 KB) are fetched a while
 // after the window connects, when the page is idle: fetched at connect they delayed the
 // first prompt by ~100 ms (measured); a key that opens one before they are in still works.
@@ -64,6 +65,6 @@ client.onConnected(() => {
 });
 
 // Exposed for end-to-end tests and debugging: the store, and what each terminal shows.
-(window as unknown as { pane: unknown }).pane = { store, client, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term, redrawHeld: (n: number) => existingTerm(n)?.redrawHeld ?? false };
+(window as unknown as { pane: unknown }).pane = { store, client, measureCell, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term, redrawHeld: (n: number) => existingTerm(n)?.redrawHeld ?? false };
 
 createRoot(document.getElementById('root') as HTMLElement).render(<App />);

@@ -119,6 +119,32 @@ describe.skipIf(chromiumMissing)(`exact sizes in Chromium${chromiumMissing ? ` (
     await shot(sh.page, 'e2e-60-sizes-fresh');
   });
 
+  it("measures the cell as xterm does, without opening a terminal, at every font size", async () => {
+    // measureCell reproduces xterm's arithmetic from canvas metrics; an xterm probe terminal
+    // (the page's own Terminal class) is the reference. Checked at the look's size and others.
+    const pairs = await sh.page.evaluate(async () => {
+      const w = window as any;
+      const st = w.pane.store.getState();
+      const term = w.pane.term(st.sessions[st.sessionId].focused);
+      const Terminal = term.constructor;
+      const family = term.options.fontFamily;
+      const out: { size: number; window: { w: number; h: number } | null; xterm: { w: number; h: number } }[] = [];
+      for (const size of [term.options.fontSize, 9, 11.5, 13, 17, 24]) {
+        const host = document.createElement('div');
+        host.style.cssText = 'position:absolute;left:-100000px;top:0;width:10px;height:10px;overflow:hidden';
+        document.body.appendChild(host);
+        const t = new Terminal({ fontFamily: family, fontSize: size, cols: 1000, rows: 2 });
+        t.open(host);
+        const d = t._core._renderService.dimensions.css.cell;
+        t.dispose();
+        host.remove();
+        out.push({ size, window: size === term.options.fontSize ? st.cell : w.pane.measureCell({ fontFamily: family, fontSize: size }), xterm: { w: d.width, h: d.height } });
+      }
+      return out;
+    });
+    for (const p of pairs) expect(p.window, `font size ${p.size}`).toEqual(p.xterm);
+  });
+
   it('resizes each PTY once per split, and the new panes start at their size', async () => {
     await oncePer('split side by side', async () => {
       await sh.page.keyboard.press('Control+Shift+E');

@@ -1,23 +1,51 @@
-// Measures one terminal cell in pixels the way xterm itself lays its cells out (a
-// hidden probe terminal with the pane's font): the unit in which the window draws
-// the server's placements and tells the server its size.
+// Measures one terminal cell in pixels the way xterm itself lays its cells out: the
+// unit in which the window draws the server's placements and tells the server its size.
 import { Terminal } from '@xterm/xterm';
 import type { Look } from '../term/look';
 
-/** Columns of the probe: xterm rounds its canvas to whole pixels, so many columns make the per-cell width exact. */
+/** Columns of the layout sum: xterm rounds its canvas to whole pixels, so many columns make the per-cell width exact. */
 const PROBE_COLS = 1000;
+const PROBE_ROWS = 2;
+
+type Font = Pick<Look, 'fontFamily' | 'fontSize'>;
 
 interface Dimensions {
   css: { cell: { width: number; height: number } };
 }
 
-export function measureCell(look: Pick<Look, 'fontFamily' | 'fontSize'>): { w: number; h: number } {
-  const font = look.fontFamily;
-  const size = look.fontSize;
+export function measureCell(look: Font): { w: number; h: number } {
+  return fromMetrics(look) ?? probe(look);
+}
+
+let canvas: OffscreenCanvasRenderingContext2D | null | undefined;
+
+/**
+ * xterm's own measurement without a terminal: the same canvas text metrics its
+ * CharSizeService reads (TextMetricsMeasureStrategy, which xterm 6 uses wherever
+ * OffscreenCanvas is), through its DOM renderer's arithmetic (DomRenderer
+ * _updateDimensions: letter spacing 0, line height 1) over PROBE_COLS × PROBE_ROWS.
+ * A probe terminal cost ~90 ms of the first frame (opening it lays the page out);
+ * this costs well under one. Null where xterm would measure through the DOM instead.
+ */
+function fromMetrics({ fontFamily, fontSize }: Font): { w: number; h: number } | null {
+  if (canvas === undefined) canvas = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(100, 100).getContext('2d');
+  if (!canvas) return null;
+  canvas.font = `${fontSize}px ${fontFamily}`;
+  const m = canvas.measureText('W');
+  const charH = m.fontBoundingBoxAscent + m.fontBoundingBoxDescent;
+  if (!(m.width > 0 && charH > 0)) return null;
+  const dpr = window.devicePixelRatio;
+  const cellW = m.width * dpr; // device pixels: char width + round(letterSpacing 0)
+  const cellH = Math.floor(Math.ceil(charH * dpr) * 1); // ceil(char height) × line height 1
+  return { w: Math.round((cellW * PROBE_COLS) / dpr) / PROBE_COLS, h: Math.round((cellH * PROBE_ROWS) / dpr) / PROBE_ROWS };
+}
+
+/** A hidden probe terminal with the pane's font: where canvas text metrics are missing. */
+function probe({ fontFamily: font, fontSize: size }: Font): { w: number; h: number } {
   const host = document.createElement('div');
   host.style.cssText = 'position:absolute;left:-100000px;top:0;width:10px;height:10px;visibility:hidden;overflow:hidden';
   document.body.appendChild(host);
-  const t = new Terminal({ fontFamily: font, fontSize: size, cols: PROBE_COLS, rows: 2 });
+  const t = new Terminal({ fontFamily: font, fontSize: size, cols: PROBE_COLS, rows: PROBE_ROWS });
   try {
     t.open(host);
     // The same private field @xterm/addon-fit reads: xterm has no public API for its cell size.

@@ -6,7 +6,7 @@ import { client } from '../net/client';
 import { store } from '../store';
 import { measureCell } from '../ui/measureCell';
 import { attachTelling, deadKey, tellExit } from './deadPane';
-import { chooseWebgl, DECAY, WEBGL_MAX, webgl2Supported } from './webglBudget';
+import { chooseWebgl, DECAY, WEBGL_MAX, webgl2Supported, webglProbed } from './webglBudget';
 import { lookOf, type Look } from './look';
 import { TermView, webglReady, type TermHost } from './termView';
 
@@ -115,9 +115,30 @@ function applyLook(): void {
   void document.fonts?.load(`${look.fontSize}px ${look.fontFamily}`).then(() => store.getState().setCell(measureCell(currentLook())), () => undefined);
 }
 
+/**
+ * Longest wait for an idle moment before WebGL is first checked for: the check makes
+ * a context (~16 ms of a headless page's first frame), and the first prompt is drawn
+ * by the DOM renderer anyway while the WebGL addon's chunk loads.
+ */
+const WEBGL_PROBE_IDLE_MAX_MS = 1000;
+let probeQueued = false;
+
 /** Re-deals WebGL contexts: called every second and whenever focus moves. */
 export function rebalanceWebgl(): void {
-  if (webglMode === 'off' || !webgl2Supported(webglMode === 'force')) return;
+  if (webglMode === 'off') return;
+  if (!webglProbed()) {
+    if (!probeQueued) {
+      probeQueued = true;
+      const later = () => {
+        webgl2Supported(webglMode === 'force');
+        rebalanceWebgl();
+      };
+      if (window.requestIdleCallback) window.requestIdleCallback(later, { timeout: WEBGL_PROBE_IDLE_MAX_MS });
+      else setTimeout(later, 0);
+    }
+    return;
+  }
+  if (!webgl2Supported(webglMode === 'force')) return;
   const st = store.getState();
   const s = st.sessionId ? st.sessions[st.sessionId] : undefined;
   const want = chooseWebgl(

@@ -317,3 +317,39 @@ describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing
     expect(await screen(sh.page, f)).not.toMatch(/# z\s*$/m);
   });
 });
+
+describe.skipIf(chromiumMissing)("the window's WebSocket", () => {
+  // Counts the page's sockets, with when each was made (before the page's own scripts run).
+  const COUNT_SOCKETS = `(() => {
+    const made = [];
+    window.__sockets = made;
+    window.WebSocket = class extends window.WebSocket {
+      constructor(...a) {
+        super(...a);
+        made.push(performance.now());
+      }
+    };
+  })();`;
+
+  it('is opened once, as the page starts loading, and the app adopts it', async () => {
+    const s = await openShell({ init: COUNT_SOCKETS });
+    try {
+      const seen = await s.page.evaluate(() => {
+        const w = window as any;
+        return { made: w.__sockets as number[], main: performance.getEntriesByName('pane:main')[0]?.startTime ?? null, left: w.paneEarlySocket !== undefined, conn: w.pane.store.getState().conn.state };
+      });
+      expect(seen.conn).toBe('open');
+      // One socket: public/early-socket.js made it before the app's modules ran (the pane:main mark), and the app took it over.
+      expect(seen.made).toHaveLength(1);
+      expect(seen.main).not.toBeNull();
+      expect(seen.made[0]!).toBeLessThan(seen.main!);
+      expect(seen.left).toBe(false);
+      // And it carries the session: a command typed now echoes.
+      const n = (await view(s.page)).focused!;
+      await s.page.keyboard.type('echo adopted\n');
+      await waitScreen(s.page, n, /^adopted$/m);
+    } finally {
+      await s.close();
+    }
+  });
+});

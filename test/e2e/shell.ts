@@ -100,7 +100,7 @@ export interface Shell extends Served {
 }
 
 /** A server plus a fresh Chromium profile with the window open and connected. */
-export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; query?: string; entry?: 'start' | 'cli' } = {}): Promise<Shell> {
+export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; query?: string; entry?: 'start' | 'cli'; /** A script run in the page before its own. */ init?: string } = {}): Promise<Shell> {
   const served = await serve(o);
   const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), {
     executablePath: CHROMIUM,
@@ -109,6 +109,7 @@ export async function openShell(o: { keymap?: unknown; viewport?: { width: numbe
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  if (o.init) await context.addInitScript(o.init);
   await page.goto(served.url + (o.query ?? ''));
   await until(page, 'the window to connect and show a pane', () => {
     const st = (window as any).pane.store.getState();

@@ -10,7 +10,7 @@ import type { KeymapState } from '../../../kits/protocol/keymap';
 import type { SettingsState } from '../../../kits/protocol/settings';
 import type { AwarenessNotice } from '../../../kits/protocol/awareness';
 import { store } from '../store';
-import { findEndpoint } from './endpoint';
+import { findEndpoint, takeEarlySocket } from './endpoint';
 import { WsTransport } from './wsTransport';
 
 type Listener = (conn: Connection) => void;
@@ -78,7 +78,7 @@ export class Client {
     let t: WsTransport | undefined;
     try {
       const ep = await findEndpoint();
-      t = new WsTransport(ep.url);
+      t = new WsTransport(ep.url, takeEarlySocket());
       await t.opened;
       performance.mark('pane:ws');
       const conn = new Connection(t, { checkResult: checkResults });

@@ -19,10 +19,32 @@ export interface PaneHostBridge {
   readonly platform: string;
 }
 
+/** A socket public/early-socket.js opened as the page loaded, and what arrived before the app took it. */
+export interface EarlySocket {
+  ws: WebSocket;
+  queued: MessageEvent[];
+  /** Stops queueing: the adopter listens from here on. */
+  release(): void;
+}
+
 declare global {
   interface Window {
     paneHost?: PaneHostBridge;
+    paneEarlySocket?: EarlySocket;
   }
+}
+
+/**
+ * The page's early socket, once: null if there is none, or it is already closing
+ * (refused, or a server gone meanwhile; a fresh socket then reports why).
+ */
+export function takeEarlySocket(): EarlySocket | null {
+  const early = window.paneEarlySocket;
+  if (!early) return null;
+  delete window.paneEarlySocket;
+  if (early.ws.readyState === WebSocket.CONNECTING || early.ws.readyState === WebSocket.OPEN) return early;
+  early.release();
+  return null;
 }
 
 export async function findEndpoint(): Promise<Endpoint> {

@@ -1,6 +1,7 @@
 // The browser's WebSocket as a client-kit Transport: text frames are JSON, binary
 // frames (ArrayBuffer) are terminal bytes. kits/ has no DOM types, so it lives here.
 import { BaseTransport, type WireFrame } from '../../../kits/client/transport';
+import type { EarlySocket } from './endpoint';
 
 export class WsTransport extends BaseTransport {
   readonly kind = 'ws';
@@ -8,17 +9,25 @@ export class WsTransport extends BaseTransport {
   /** Resolves when open, rejects if the socket closes first. */
   readonly opened: Promise<void>;
 
-  constructor(url: string) {
+  /** Opens a socket to `url`, or adopts the page's early one (still connecting or open) with what it queued. */
+  constructor(url: string, early: EarlySocket | null = null) {
     super();
-    this.ws = new WebSocket(url);
+    this.ws = early?.ws ?? new WebSocket(url);
     this.ws.binaryType = 'arraybuffer';
-    this.opened = new Promise((resolve, reject) => {
-      this.ws.addEventListener('open', () => resolve(), { once: true });
-      this.ws.addEventListener('close', (e) => reject(new Error(`WebSocket closed before opening (${e.code})`)), { once: true });
-    });
-    this.ws.addEventListener('message', (e: MessageEvent<string | ArrayBuffer>) => {
-      this.deliver(typeof e.data === 'string' ? e.data : new Uint8Array(e.data));
-    });
+    this.opened =
+      this.ws.readyState === WebSocket.OPEN
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            this.ws.addEventListener('open', () => resolve(), { once: true });
+            this.ws.addEventListener('close', (e) => reject(new Error(`WebSocket closed before opening (${e.code})`)), { once: true });
+          });
+    const take = (e: MessageEvent<string | ArrayBuffer>) => this.deliver(typeof e.data === 'string' ? e.data : new Uint8Array(e.data));
+    if (early) {
+      // In the same task as listening: nothing can arrive between the queue and the listener.
+      early.release();
+      for (const e of early.queued) take(e as MessageEvent<string | ArrayBuffer>);
+    }
+    this.ws.addEventListener('message', take);
     this.ws.addEventListener('close', (e) => this.closedBy(e.reason || `socket closed (${e.code})`));
   }
 

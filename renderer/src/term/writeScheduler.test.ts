@@ -3,7 +3,7 @@
 // binds only while several panes want writing. xterm is played by a fake that
 // "parses" when the test says so; the clock is the test's.
 import { describe, expect, it } from 'vitest';
-import { ECHO_WAIT_MS, FLOOD_BATCH, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, TASK_MS, WriteScheduler, type SchedulerClock } from './writeScheduler';
+import { ECHO_WAIT_MS, FLOOD_BATCH, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, TASK_MS, TASK_MS_TYPING, TYPING_MS, WriteScheduler, type SchedulerClock } from './writeScheduler';
 
 function rig() {
   let t = 0;
@@ -108,6 +108,21 @@ describe('WriteScheduler', () => {
       a.advance(0);
       expect(a.log.length - (i + 1)).toBe(MAX_INFLIGHT);
     }
+  });
+
+  it('parses in shorter tasks while someone types, and in long ones again after TYPING_MS', () => {
+    const typing = rig();
+    typing.s.keyed(2);
+    typing.advance(ECHO_WAIT_MS + 1); // past the echo's hold, still typing
+    typing.s.write(1, bytes(1 << 20), typing.writer(1));
+    typing.parse(TASK_MS_TYPING + 0.5);
+    expect(typing.log).toHaveLength(MAX_INFLIGHT); // past the typing task length: the next slice waits for a new task
+    const quiet = rig();
+    quiet.s.keyed(2);
+    quiet.advance(TYPING_MS);
+    quiet.s.write(1, bytes(1 << 20), quiet.writer(1));
+    quiet.parse(TASK_MS_TYPING + 0.5);
+    expect(quiet.log).toHaveLength(MAX_INFLIGHT + 1); // nobody typed for TYPING_MS: the task goes on to TASK_MS
   });
 
   it('hands the next slice in a new page task once xterm has parsed TASK_MS in this one', () => {

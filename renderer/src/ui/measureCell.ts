@@ -17,7 +17,7 @@ export function measureCell(look: Font): { w: number; h: number } {
   return fromMetrics(look) ?? probe(look);
 }
 
-let canvas: OffscreenCanvasRenderingContext2D | null | undefined;
+let metrics: OffscreenCanvasRenderingContext2D | null | undefined;
 
 /**
  * xterm's own measurement without a terminal: the same canvas text metrics its
@@ -28,10 +28,10 @@ let canvas: OffscreenCanvasRenderingContext2D | null | undefined;
  * this costs well under one. Null where xterm would measure through the DOM instead.
  */
 function fromMetrics({ fontFamily, fontSize }: Font): { w: number; h: number } | null {
-  if (canvas === undefined) canvas = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(100, 100).getContext('2d');
-  if (!canvas) return null;
-  canvas.font = `${fontSize}px ${fontFamily}`;
-  const m = canvas.measureText('W');
+  if (metrics === undefined) metrics = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(100, 100).getContext('2d');
+  if (!metrics) return null;
+  metrics.font = `${fontSize}px ${fontFamily}`;
+  const m = metrics.measureText('W');
   const charH = m.fontBoundingBoxAscent + m.fontBoundingBoxDescent;
   if (!(m.width > 0 && charH > 0)) return null;
   const dpr = window.devicePixelRatio;

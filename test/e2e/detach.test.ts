@@ -18,12 +18,12 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 let context: BrowserContext;
 
-/** A "browser" that records the page it was asked to open and exits 0 once `close` exists. */
+/** A "browser" that records the page it was asked to open and exits 0 once `close` exists, or once the test's directory is gone (a failed test never writes `close`). */
 function fakeBrowser(): string {
   const file = path.join(dir, 'browser.sh');
   fs.writeFileSync(
     file,
-    `#!/bin/sh\nfor a in "$@"; do case "$a" in --app=file://*) cp "\${a#--app=file://}" "${dir}/opened.html";; esac; done\nwhile [ ! -e "${dir}/close" ]; do sleep 0.05; done\nrm -f "${dir}/close" "${dir}/opened.html"\nexit 0\n`,
+    `#!/bin/sh\nfor a in "$@"; do case "$a" in --app=file://*) cp "\${a#--app=file://}" "${dir}/opened.html";; esac; done\nwhile [ ! -e "${dir}/close" ] && [ -d "${dir}" ]; do sleep 0.05; done\nrm -f "${dir}/close" "${dir}/opened.html"\nexit 0\n`,
     { mode: 0o755 },
   );
   return file;

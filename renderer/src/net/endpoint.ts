@@ -47,6 +47,7 @@ export function takeEarlySocket(): EarlySocket | null {
   return null;
 }
 
+/** The server's socket: the preload bridge's in Electron, else `ws` beside the page (public/early-socket.js opens the same URL). */
 export async function findEndpoint(): Promise<Endpoint> {
   if (window.paneHost) return window.paneHost.endpoint();
   const ws = new URL('ws', window.location.href);

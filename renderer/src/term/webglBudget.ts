@@ -43,11 +43,6 @@ const SOFTWARE_GL = /swiftshader|llvmpipe|softpipe|software|basic render/i;
  * (the ?webgl=1 URL flag) skips the GPU check.
  */
 let support: boolean | undefined;
-
-/** Whether webgl2Supported has made its check (it costs a context: ~16 ms in a headless page). */
-export function webglProbed(): boolean {
-  return support !== undefined;
-}
 export function webgl2Supported(force = false): boolean {
   if (support !== undefined) return support;
   try {
@@ -65,4 +60,9 @@ export function webgl2Supported(force = false): boolean {
     support = false;
   }
   return support;
+}
+
+/** Whether webgl2Supported has made its check (it costs a context: ~16 ms in a headless page). */
+export function webglProbed(): boolean {
+  return support !== undefined;
 }

@@ -36,7 +36,7 @@ function fromMetrics({ fontFamily, fontSize }: Font): { w: number; h: number } |
   if (!(m.width > 0 && charH > 0)) return null;
   const dpr = window.devicePixelRatio;
   const cellW = m.width * dpr; // device pixels: char width + round(letterSpacing 0)
-  const cellH = Math.floor(Math.ceil(charH * dpr) * 1); // ceil(char height) × line height 1
+  const cellH = Math.ceil(charH * dpr); // ceil(char height), × line height 1
   return { w: Math.round((cellW * PROBE_COLS) / dpr) / PROBE_COLS, h: Math.round((cellH * PROBE_ROWS) / dpr) / PROBE_ROWS };
 }
 

@@ -84,6 +84,28 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** Every process below `pid` (children, theirs, ...), read from /proc: a server's pane programs. */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  for (let todo = [pid]; todo.length > 0; ) {
+    const next = children.get(todo.pop()!) ?? [];
+    out.push(...next);
+    todo.push(...next);
+  }
+  return out;
+}
+
 /** Ends a process this harness or test started, by pid (SIGTERM, SIGKILL after 5 s), and waits until it is gone. */
 export async function endPid(pid: number): Promise<void> {
   if (!(pid > 0) || !pidAlive(pid)) return;

@@ -10,11 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { descendantsOf, pidAlive } from '../../bench/procs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = process.env.PANE_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.join(root, 'test-results');
 export const chromiumMissing = !fs.existsSync(CHROMIUM);
+/** How long a stopped server's pane programs get to end (50 ms polls, 5 s) before its directory is removed. */
+const PROGRAMS_END_POLLS = 100;
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** Builds dist/ once if a test run starts without it (npm test builds first anyway). */
@@ -81,6 +84,9 @@ export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli' } = {
   };
   const cli = (...args: string[]) => cliIn('', ...args);
   const stop = async () => {
+    // The server's pane programs can outlive it by a moment (bash writes $HOME/.bash_history
+    // on its hangup), and a file written meanwhile makes removing `dir` fail: wait for them too.
+    const programs = proc.pid ? descendantsOf(proc.pid) : [];
     if (proc.exitCode === null) {
       proc.kill('SIGTERM');
       await new Promise((r) => {
@@ -88,6 +94,7 @@ export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli' } = {
         setTimeout(r, 5000);
       });
     }
+    for (let i = 0; i < PROGRAMS_END_POLLS && programs.some(pidAlive); i++) await new Promise((r) => setTimeout(r, 50));
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   return { url, dir, socket, configDir, proc, env, cli, cliIn, stop };

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchChromium, type BareBrowser, type BarePage as Page } from './cdp';
 import type { Connection } from '../kits/client/connection';
-import { client, isolatedEnv, paneBin, sleep } from './procs';
+import { client, descendantsOf, isolatedEnv, paneBin, sleep } from './procs';
 
 export const CHROMIUM = process.env.PANE_CHROMIUM ?? '/usr/bin/chromium';
 /** The flags the e2e suite uses: headless, no sandbox (root in a container), no GPU, nothing phoning home. */
@@ -271,26 +271,7 @@ export async function waitQuiet(page: Page, n: number, quietMs: number, timeoutM
 
 /** Sum of Pss (kB → bytes) over a process and all its descendants (Linux /proc/PID/smaps_rollup). */
 export function pssOfTree(pid: number): number {
-  const kids = new Map<number, number[]>();
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = kids.get(ppid) ?? [];
-      list.push(Number(e));
-      kids.set(ppid, list);
-    } catch {
-      // exited while we looked
-    }
-  }
-  let sum = 0;
-  const walk = (p: number) => {
-    sum += pssOf(p);
-    for (const k of kids.get(p) ?? []) walk(k);
-  };
-  walk(pid);
-  return sum;
+  return [pid, ...descendantsOf(pid)].reduce((sum, p) => sum + pssOf(p), 0);
 }
 
 export function pssOf(pid: number): number {

@@ -107,12 +107,13 @@ export interface Shell extends Served {
 }
 
 /** A server plus a fresh Chromium profile with the window open and connected. */
-export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; query?: string; entry?: 'start' | 'cli'; /** A script run in the page before its own. */ init?: string } = {}): Promise<Shell> {
+export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; /** The screen's device pixel ratio (1 unless given). */ deviceScaleFactor?: number; query?: string; entry?: 'start' | 'cli'; /** A script run in the page before its own. */ init?: string } = {}): Promise<Shell> {
   const served = await serve(o);
   const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), {
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
     viewport: o.viewport ?? { width: 1280, height: 800 },
+    deviceScaleFactor: o.deviceScaleFactor ?? 1,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));

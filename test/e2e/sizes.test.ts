@@ -54,13 +54,13 @@ function seen(page: Page): Promise<Seen[]> {
  * Waits until every shown pane's xterm draws its placement, wholly inside its
  * frame, and every pane running the size probe was last told exactly that size.
  */
-async function exact(what: string): Promise<Seen[]> {
+async function exact(what: string, page: Page = sh.page): Promise<Seen[]> {
   const ok = (x: Seen) => x.inside && (x.sizes.length === 0 || x.sizes.at(-1) === `${x.term.rows} ${x.term.cols}`) && x.term.cols === x.placed?.cols && x.term.rows === x.placed?.rows;
   let last: Seen[] = [];
   for (const end = Date.now() + 15_000; Date.now() < end; ) {
-    last = await seen(sh.page);
+    last = await seen(page);
     if (last.length > 0 && last.every(ok)) return last;
-    await sh.page.waitForTimeout(100);
+    await page.waitForTimeout(100);
   }
   throw new Error(`${what}: sizes never agreed: ${JSON.stringify(last.filter((x) => !ok(x)).map((x) => ({ ...x, sizes: x.sizes.slice(-3) })))}`);
 }
@@ -270,18 +270,61 @@ describe.skipIf(chromiumMissing)(`exact sizes in Chromium${chromiumMissing ? ` (
     const r = sh.cli('split', '-t', String(n), '-d', 'v', '--', 'vim', '-u', 'NONE', '-N', '-c', 'set laststatus=2', path.join(sh.dir, 'notes.txt'));
     expect(r.code, r.stderr).toBe(0);
     const v = Number(r.stdout.trim().split(':').pop());
-    await waitScreen(sh.page, v, /notes\.txt/);
-    const last = await sh.page.evaluate((p) => {
-      const t = (window as any).pane.term(p);
-      const b = t.buffer.active;
-      return { status: b.getLine(b.baseY + t.rows - 2)?.translateToString(true) ?? '', message: b.getLine(b.baseY + t.rows - 1)?.translateToString(true) ?? '' };
-    }, v);
+    const last = () =>
+      sh.page.evaluate((p) => {
+        const t = (window as any).pane.term(p);
+        const b = t.buffer.active;
+        return { status: b.getLine(b.baseY + t.rows - 2)?.translateToString(true) ?? '', message: b.getLine(b.baseY + t.rows - 1)?.translateToString(true) ?? '' };
+      }, v);
     // The status line is the last but one row, the message line the last: nothing wrapped, nothing hidden.
-    expect(last.status).toMatch(/notes\.txt/);
-    expect(last.message).toMatch(/notes\.txt" \[New\]/);
+    // (vim may draw its status line a write before its message: wait for both.)
+    await expect.poll(last, { timeout: 10_000 }).toMatchObject({ status: expect.stringMatching(/notes\.txt/), message: expect.stringMatching(/notes\.txt" \[New\]/) });
     await exact('vim');
     await shot(sh.page, 'e2e-64-sizes-vim');
   });
+});
+
+describe.skipIf(chromiumMissing)('exact sizes on screens of other pixel ratios', () => {
+  // A window opened on a HiDPI panel or a fractional-scaling desktop. xterm lays its cells out in
+  // whole device pixels, so a cell's CSS size depends on the ratio (13 px DejaVu Sans Mono: 15 px
+  // tall at 1 and 2, 15.5 at 1.5): the window must measure it as xterm does there, or the last row
+  // is clipped or the PTY told a size its xterm does not draw.
+  for (const dpr of [1.25, 1.5, 2]) {
+    it(`at ${dpr}× the window's cell is xterm's at every font size, and the sizes are exact`, async () => {
+      const s = await openShell({ viewport: { width: 1013, height: 701 }, deviceScaleFactor: dpr });
+      try {
+        const pairs = await s.page.evaluate(() => {
+          const w = window as any;
+          const st = w.pane.store.getState();
+          const term = w.pane.term(st.sessions[st.sessionId].focused);
+          const family = term.options.fontFamily;
+          return [window.devicePixelRatio, ...[term.options.fontSize, 9, 11.5, 17, 24].map((size: number) => {
+            const host = document.createElement('div');
+            host.style.cssText = 'position:absolute;left:-100000px;top:0;width:10px;height:10px;overflow:hidden';
+            document.body.appendChild(host);
+            const t = new term.constructor({ fontFamily: family, fontSize: size, cols: 1000, rows: 2 });
+            t.open(host);
+            const d = t._core._renderService.dimensions.css.cell;
+            t.dispose();
+            host.remove();
+            return { size, window: size === term.options.fontSize ? st.cell : w.pane.measureCell({ fontFamily: family, fontSize: size }), xterm: { w: d.width, h: d.height } };
+          })];
+        });
+        expect(pairs[0]).toBe(dpr);
+        for (const p of pairs.slice(1) as { size: number; window: unknown; xterm: unknown }[]) expect(p.window, `font size ${p.size}`).toEqual(p.xterm);
+        const r = s.cli('split', '-d', 'v');
+        expect(r.code, r.stderr).toBe(0);
+        await until(s.page, 'two panes', () => {
+          const st = (window as any).pane.store.getState();
+          return st.sessions[st.sessionId].placements.length === 2;
+        });
+        await exact(`split at ${dpr}×`, s.page);
+        await shot(s.page, `e2e-65-sizes-dpr-${dpr}`);
+      } finally {
+        await s.close();
+      }
+    }, 60_000);
+  }
 });
 
 describe(`quadrants with no window open`, () => {

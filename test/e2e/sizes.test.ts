@@ -94,6 +94,31 @@ async function oncePer(what: string, act: () => Promise<unknown>): Promise<Seen[
   return after;
 }
 
+/**
+ * The window's cell (at the look's font size) and measureCell's (at others) beside an xterm
+ * probe terminal's at the same size, in the page's current pixel ratio.
+ */
+function cellPairs(page: Page): Promise<{ size: number; window: { w: number; h: number } | null; xterm: { w: number; h: number } }[]> {
+  return page.evaluate(() => {
+    const w = window as any;
+    const st = w.pane.store.getState();
+    const term = w.pane.term(st.sessions[st.sessionId].focused);
+    const Terminal = term.constructor;
+    const family = term.options.fontFamily;
+    return [term.options.fontSize, 9, 11.5, 13, 17, 24].map((size: number) => {
+      const host = document.createElement('div');
+      host.style.cssText = 'position:absolute;left:-100000px;top:0;width:10px;height:10px;overflow:hidden';
+      document.body.appendChild(host);
+      const t = new Terminal({ fontFamily: family, fontSize: size, cols: 1000, rows: 2 });
+      t.open(host);
+      const d = t._core._renderService.dimensions.css.cell;
+      t.dispose();
+      host.remove();
+      return { size, window: size === term.options.fontSize ? st.cell : w.pane.measureCell({ fontFamily: family, fontSize: size }), xterm: { w: d.width, h: d.height } };
+    });
+  });
+}
+
 const winch = async (n: number) => {
   const r = sh.cli('send', '-t', String(n), `exec bash ${probe}`);
   expect(r.code, r.stderr).toBe(0);
@@ -122,26 +147,7 @@ describe.skipIf(chromiumMissing)(`exact sizes in Chromium${chromiumMissing ? ` (
   it("measures the cell as xterm does, without opening a terminal, at every font size", async () => {
     // measureCell reproduces xterm's arithmetic from canvas metrics; an xterm probe terminal
     // (the page's own Terminal class) is the reference. Checked at the look's size and others.
-    const pairs = await sh.page.evaluate(async () => {
-      const w = window as any;
-      const st = w.pane.store.getState();
-      const term = w.pane.term(st.sessions[st.sessionId].focused);
-      const Terminal = term.constructor;
-      const family = term.options.fontFamily;
-      const out: { size: number; window: { w: number; h: number } | null; xterm: { w: number; h: number } }[] = [];
-      for (const size of [term.options.fontSize, 9, 11.5, 13, 17, 24]) {
-        const host = document.createElement('div');
-        host.style.cssText = 'position:absolute;left:-100000px;top:0;width:10px;height:10px;overflow:hidden';
-        document.body.appendChild(host);
-        const t = new Terminal({ fontFamily: family, fontSize: size, cols: 1000, rows: 2 });
-        t.open(host);
-        const d = t._core._renderService.dimensions.css.cell;
-        t.dispose();
-        host.remove();
-        out.push({ size, window: size === term.options.fontSize ? st.cell : w.pane.measureCell({ fontFamily: family, fontSize: size }), xterm: { w: d.width, h: d.height } });
-      }
-      return out;
-    });
+    const pairs = await cellPairs(sh.page);
     for (const p of pairs) expect(p.window, `font size ${p.size}`).toEqual(p.xterm);
   });
 
@@ -286,32 +292,16 @@ describe.skipIf(chromiumMissing)(`exact sizes in Chromium${chromiumMissing ? ` (
 
 describe.skipIf(chromiumMissing)('exact sizes on screens of other pixel ratios', () => {
   // A window opened on a HiDPI panel or a fractional-scaling desktop. xterm lays its cells out in
-  // whole device pixels, so a cell's CSS size depends on the ratio (13 px DejaVu Sans Mono: 15 px
-  // tall at 1 and 2, 15.5 at 1.5): the window must measure it as xterm does there, or the last row
+  // whole device pixels, so a cell's CSS size depends on the ratio (the default 13 px font here
+  // is 15 px tall at 1× and 2×, 15.5 at 1.5×): the window must measure it as xterm does there, or the last row
   // is clipped or the PTY told a size its xterm does not draw.
   for (const dpr of [1.25, 1.5, 2]) {
     it(`at ${dpr}× the window's cell is xterm's at every font size, and the sizes are exact`, async () => {
       const s = await openShell({ viewport: { width: 1013, height: 701 }, deviceScaleFactor: dpr });
       try {
-        const pairs = await s.page.evaluate(() => {
-          const w = window as any;
-          const st = w.pane.store.getState();
-          const term = w.pane.term(st.sessions[st.sessionId].focused);
-          const family = term.options.fontFamily;
-          return [window.devicePixelRatio, ...[term.options.fontSize, 9, 11.5, 17, 24].map((size: number) => {
-            const host = document.createElement('div');
-            host.style.cssText = 'position:absolute;left:-100000px;top:0;width:10px;height:10px;overflow:hidden';
-            document.body.appendChild(host);
-            const t = new term.constructor({ fontFamily: family, fontSize: size, cols: 1000, rows: 2 });
-            t.open(host);
-            const d = t._core._renderService.dimensions.css.cell;
-            t.dispose();
-            host.remove();
-            return { size, window: size === term.options.fontSize ? st.cell : w.pane.measureCell({ fontFamily: family, fontSize: size }), xterm: { w: d.width, h: d.height } };
-          })];
-        });
-        expect(pairs[0]).toBe(dpr);
-        for (const p of pairs.slice(1) as { size: number; window: unknown; xterm: unknown }[]) expect(p.window, `font size ${p.size}`).toEqual(p.xterm);
+        expect(await s.page.evaluate(() => window.devicePixelRatio)).toBe(dpr);
+        const pairs = await cellPairs(s.page);
+        for (const p of pairs) expect(p.window, `font size ${p.size} at ${dpr}×`).toEqual(p.xterm);
         const r = s.cli('split', '-d', 'v');
         expect(r.code, r.stderr).toBe(0);
         await until(s.page, 'two panes', () => {

@@ -196,9 +196,9 @@ async function throughput(sh: Shell, dir: string, mb: number, runs: number, with
       out.push({ name: f.name, mb: f.bytes / MiB, pane: summarize(a.pane), tmux: withTmux ? summarize(a.tmux) : null, xterm: summarize(a.xterm), starved: summarize(a.starved), paired });
     }
     await sh.page.evaluate(() => delete (window as any).__pbBlobs);
-    // The anchor's blobs were ~105 MB of the page's JS heap (they are the bench's, not pane's). Left for V8 to
-    // find, they made the next section, the flood in this same page, pay for a 200 MB heap's collections:
-    // the echo's p99 beside the flood was 50-55 ms after this section against 39 ms in a fresh page.
+    // The anchor's blobs were ~105 MB of the page's JS heap: the bench's, not pane's. The flood section runs
+    // next in this page; collected here, it starts with the 8 MiB heap of a page in use (141-155 MiB used before
+    // a collection) instead of paying for that garbage's collection between its keys and their echoes.
     await sh.page.call('HeapProfiler.collectGarbage');
   } finally {
     for (const f of files) fs.rmSync(f.file, { force: true });

@@ -170,6 +170,20 @@ export async function watchPane(page: Page, n: number): Promise<void> {
         true,
       );
       w.__pb = pb;
+      // Where an echo's time goes: when the key's bytes left for the server, and when the server's answer reached the page.
+      const c = w.pane.client;
+      const send = c.sendInput.bind(c);
+      c.sendInput = (p: number, d: Uint8Array) => {
+        const a = pb.panes[p]?.arm;
+        if (a && a.sent < 0) a.sent = performance.now();
+        return send(p, d);
+      };
+      const output = c.outputCb;
+      c.outputCb = (p: number, o: number, d: Uint8Array) => {
+        const a = pb.panes[p]?.arm;
+        if (a && a.sent >= 0 && a.recv < 0) a.recv = performance.now();
+        output(p, o, d);
+      };
     }
     const term = w.pane.term(pane);
     if (!term) return false;
@@ -177,8 +191,8 @@ export async function watchPane(page: Page, n: number): Promise<void> {
     const st = {
       bytes: 0,
       last: 0,
-      arm: null as null | { key: number },
-      echoes: [] as { parsed: number; frame: number }[],
+      arm: null as null | { key: number; handled: number; sent: number; recv: number },
+      echoes: [] as Echo[],
       // Text to wait for (decoded only while wanted), and who to tell when it is parsed.
       want: null as null | string,
       tail: '',
@@ -201,10 +215,11 @@ export async function watchPane(page: Page, n: number): Promise<void> {
         st.bytes += n;
         if (st.bytes === st.submitted) st.starvedSince = now;
         st.last = now;
-        if (st.arm) {
-          const key = st.arm.key;
+        const a = st.arm;
+        if (a) {
           st.arm = null;
-          requestAnimationFrame(() => st.echoes.push({ parsed: now - key, frame: performance.now() - key }));
+          const key = a.key;
+          requestAnimationFrame(() => st.echoes.push({ parsed: now - key, frame: performance.now() - key, handled: a.handled - key, sent: a.sent - key, recv: a.recv - key }));
         }
         if (st.want !== null) {
           st.tail = (st.tail + (typeof data === 'string' ? data : dec.decode(data))).slice(-256);
@@ -228,25 +243,39 @@ export async function focusTerm(page: Page, n: number): Promise<void> {
   await page.waitForFunction((p) => document.activeElement === (window as any).pane.term(p).textarea, n, { polling: 20 });
 }
 
+/** One echo's times, in ms from the key's event time stamp (when the browser took it). */
+export interface Echo {
+  /** The echo parsed into the pane's xterm. */
+  parsed: number;
+  /** The next frame after that. */
+  frame: number;
+  /** The page's keydown handlers ran (the key waited this long for the main thread). */
+  handled: number;
+  /** The key's bytes went to the socket. */
+  sent: number;
+  /** The first output after it reached the page (the server's round trip ends). */
+  recv: number;
+}
+
 /**
  * One keystroke echo: presses `key` (a real input event through the browser)
  * and waits for the pane's next write callback. Returns ms from the keydown to
- * parsed, and to the next frame.
+ * parsed, to the next frame, and the steps between.
  */
-export async function echoOnce(page: Page, n: number, key = 'a'): Promise<{ parsed: number; frame: number }> {
+export async function echoOnce(page: Page, n: number, key = 'a'): Promise<Echo> {
   const before = await page.evaluate((p) => {
     const w = window as any;
     const st = w.__pb.panes[p];
     // Armed when the key arrives: the keydown listener runs before xterm sends it.
     const arm = (e: KeyboardEvent) => {
-      if (e.key.length === 1) st.arm = { key: e.timeStamp };
+      if (e.key.length === 1) st.arm = { key: e.timeStamp, handled: performance.now(), sent: -1, recv: -1 };
       window.removeEventListener('keydown', arm, true);
     };
     window.addEventListener('keydown', arm, true);
     return st.echoes.length;
   }, n);
   await page.keyboard.press(key);
-  return page.waitForFunction(([p, k]) => (window as any).__pb.panes[p].echoes[k] as { parsed: number; frame: number } | undefined, [n, before] as const, { polling: 5, timeout: 10_000 });
+  return page.waitForFunction(([p, k]) => (window as any).__pb.panes[p].echoes[k] as Echo | undefined, [n, before] as const, { polling: 5, timeout: 10_000 });
 }
 
 /** Bytes parsed so far in pane n and the time of the last write callback (page clock). */

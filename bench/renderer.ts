@@ -10,7 +10,7 @@ import pty from 'node-pty';
 import { coldStart } from './coldStart';
 import { QUIET_MS, tmuxSide } from './ctrlc';
 import type { BarePage as Page } from './cdp';
-import { CHROMIUM, echoOnce, focusTerm, launchPane, openShell, parsedState, waitQuiet, watchPane, type Shell } from './page';
+import { CHROMIUM, echoOnce, focusTerm, launchPane, openShell, parsedState, waitQuiet, watchPane, type Echo, type Shell } from './page';
 import { sleep } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
 import { makeFiles, tmuxRun } from './throughput';
@@ -55,25 +55,27 @@ async function nodePtyEcho(n: number): Promise<number[]> {
   return out;
 }
 
-async function echo(sh: Shell, runs: number): Promise<{ parsed: number[]; frame: number[]; nodePty: number[] }> {
+async function echo(sh: Shell, runs: number): Promise<{ parsed: number[]; frame: number[]; echoes: Echo[]; nodePty: number[] }> {
   const e = await launchPane(sh, ['cat']);
   await watchPane(sh.page, e);
   await focusTerm(sh.page, e);
   const parsed: number[] = [];
   const frame: number[] = [];
+  const echoes: Echo[] = [];
   const nodePty: number[] = [];
   for (let r = 0; r < runs; r++) {
     for (let i = 0; i < 40; i++) {
       const x = await echoOnce(sh.page, e);
       parsed.push(x.parsed);
       frame.push(x.frame);
+      echoes.push(x);
       // A human's gap between keys, jittered so echoes land at every phase of the frame.
       await sleep(15 + Math.random() * 15);
     }
     nodePty.push(...(await nodePtyEcho(40)));
   }
   await sh.c.call('pane/close', { pane: e });
-  return { parsed, frame, nodePty };
+  return { parsed, frame, echoes, nodePty };
 }
 
 // ---- 2. end-to-end throughput --------------------------------------------------
@@ -221,13 +223,14 @@ const FLOOD_ECHOES = 12;
  * last byte its xterm parses before QUIET_MS of silence. The anchor, in the same
  * cycle: Ctrl-C under `yes` in tmux, seen through an attached tmux client.
  */
-async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ echoParsed: number[]; echoFrame: number[]; ctrlc: number[]; after: number[]; tmux: number[] }> {
+async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ echoParsed: number[]; echoFrame: number[]; echoes: Echo[]; ctrlc: number[]; after: number[]; tmux: number[] }> {
   const f = sh.first; // bash
   const e = await launchPane(sh, ['cat'], f);
   await watchPane(sh.page, f);
   await watchPane(sh.page, e);
   const echoParsed: number[] = [];
   const echoFrame: number[] = [];
+  const echoes: Echo[] = [];
   const ctrlc: number[] = [];
   const after: number[] = [];
   const tmux: number[] = [];
@@ -245,6 +248,7 @@ async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ ec
       const x = await echoOnce(sh.page, e);
       echoParsed.push(x.parsed);
       echoFrame.push(x.frame);
+      echoes.push(x);
       await sleep(15 + Math.random() * 15);
     }
     await focusTerm(sh.page, f);
@@ -262,7 +266,7 @@ async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ ec
   }
   await tm?.close();
   await sh.c.call('pane/close', { pane: e });
-  return { echoParsed, echoFrame, ctrlc, after, tmux };
+  return { echoParsed, echoFrame, echoes, ctrlc, after, tmux };
 }
 
 // ---- 4. paste -----------------------------------------------------------------
@@ -347,6 +351,19 @@ async function paste(sh: Shell, runs: number): Promise<{ pane: number[]; nodePty
 
 const ms = (s: Summary) => range(s, 2);
 
+/**
+ * An echo's time in three steps (ms): the key waiting for the page's main thread, the round trip from the
+ * socket through the server and back (PTY and program included), and the wait from parsed to the next frame.
+ */
+const stepsOf = (x: Echo) => [x.handled, x.recv - x.sent, x.frame - x.parsed];
+/** Each step's median, `a / b / c`. */
+const stepMedians = (echoes: Echo[]) => [0, 1, 2].map((i) => fmt(quantile(echoes.map((x) => stepsOf(x)[i]!), 0.5))).join(' / ');
+/** Each step's mean over the echoes with the slowest frames (`share` of them): which step the tail is made of. */
+function slowestSteps(echoes: Echo[], share: number): string {
+  const slow = [...echoes].sort((a, b) => b.frame - a.frame).slice(0, Math.max(1, Math.ceil(echoes.length * share)));
+  return [0, 1, 2].map((i) => fmt(slow.reduce((sum, x) => sum + stepsOf(x)[i]!, 0) / slow.length)).join(' / ');
+}
+
 /** PANE_BENCH_RENDERER (comma list: throughput,flood,paste,cold) trims the renderer section; the echo runs always (the flood's anchor). */
 const parts = new Set((process.env.PANE_BENCH_RENDERER ?? 'throughput,flood,paste,cold').split(','));
 
@@ -385,6 +402,7 @@ export async function renderer(dir: string, mb: number, runs: number, withTmux: 
     const cc = summarize(fl.ctrlc);
     rows.push({ bench: `\`yes\` flooding one pane: echo in another, parsed, median (ms), n=${fp.n}`, figure: ms(fp), anchor: `idle ${ms(parsed)}`, ratio: ratio(fp.median, parsed.median), aim: 'report' });
     rows.push({ bench: '`yes` flooding one pane: echo in another, next frame, p99 (ms)', figure: fmt(ff.p99), anchor: `idle ${fmt(frame.p99)}`, ratio: ratio(ff.p99, frame.p99), aim: '< 50 ms' });
+    rows.push({ bench: '`yes` flooding one pane: the echo\'s steps, key waits for the page / server round trip / parsed → next frame (ms): median; mean of the slowest 5% by frame', figure: `${stepMedians(fl.echoes)}; slowest ${slowestSteps(fl.echoes, 0.05)}`, anchor: `idle ${stepMedians(e.echoes)}; slowest ${slowestSteps(e.echoes, 0.05)}`, ratio: '—', aim: 'report' });
     const tc = summarize(fl.tmux);
     const tc95 = quantile(fl.tmux, 0.95);
     const cc95 = quantile(fl.ctrlc, 0.95);

@@ -99,6 +99,13 @@ interface XtermRenderService {
   handleSelectionChanged(start: [number, number] | undefined, end: [number, number] | undefined, columnSelectMode: boolean): void;
 }
 
+/** The parts of xterm's core (xterm.js 6, src/browser/CoreBrowserTerminal.ts) a held flood quiets besides its renderer; each optional. */
+interface XtermCore {
+  _syncTextArea?(): void;
+  _viewport?: { _sync(ydisp?: number): void; queueSync(ydisp?: number): void };
+  _selectionService?: { refresh(isLinuxMouseSelection?: boolean): void; readonly hasSelection: boolean };
+}
+
 /** xterm's render service, if it still has the members `xtermGate` needs. */
 export function renderServiceOf(term: Terminal): XtermRenderService | null {
   const rs = (term as unknown as { _core?: { _renderService?: Partial<XtermRenderService> } })._core?._renderService;
@@ -127,6 +134,38 @@ export function xtermGate(term: Terminal): RenderGate | null {
     selection = args;
     rs._needsFullRefresh = true;
   };
+  // The scroll bar and the selection's bookkeeping: on every line a flood scrolls, xterm
+  // resizes its scroll area (a DOM write) and asks for two animation frames (one to sync
+  // the scroll area again, one to redraw the selection). Held, those alone kept the page
+  // drawing a frame every vsync, and a key's echo, parsed a few ms after one, waited most
+  // of 16 ms for the next (parsed → frame: 13.6 ms median beside a flood, 1.2 idle). While
+  // held they wait with the rest: the scroll area is synced when the pane is drawn, and
+  // with no selection before or after there is no selection to redraw.
+  const core = (term as unknown as { _core?: XtermCore })._core;
+  const vp = core?._viewport;
+  const ss = core?._selectionService;
+  let syncWanted = false;
+  let syncNow = () => {};
+  if (vp && typeof vp._sync === 'function' && typeof vp.queueSync === 'function') {
+    const sync = vp._sync.bind(vp);
+    const queueSync = vp.queueSync.bind(vp);
+    syncNow = () => queueSync();
+    vp._sync = (ydisp?: number) => (held ? void (syncWanted = true) : sync(ydisp));
+    vp.queueSync = (ydisp?: number) => (held && ydisp === undefined ? void (syncWanted = true) : queueSync(ydisp));
+  }
+  // And the hidden textarea (where an IME composes) follows the cursor: a style change, so a
+  // frame, on every write a flood moves the cursor in. Held, it follows when the pane is drawn.
+  let textAreaWanted = false;
+  let textAreaNow = () => {};
+  if (core && typeof core._syncTextArea === 'function') {
+    const syncTextArea = core._syncTextArea.bind(core);
+    textAreaNow = syncTextArea;
+    core._syncTextArea = () => (held ? void (textAreaWanted = true) : syncTextArea());
+  }
+  if (ss && typeof ss.refresh === 'function' && typeof ss.hasSelection === 'boolean') {
+    const refresh = ss.refresh.bind(ss);
+    ss.refresh = (linux?: boolean) => (held && !ss.hasSelection && !selected && selection === null ? undefined : refresh(linux));
+  }
   const all = () => {
     rs._pausedResizeTask?.flush();
     rs._needsFullRefresh = false;
@@ -134,6 +173,14 @@ export function xtermGate(term: Terminal): RenderGate | null {
     const s = selection;
     selection = null;
     if (s) selectionChanged(...s);
+    if (syncWanted) {
+      syncWanted = false;
+      syncNow();
+    }
+    if (textAreaWanted) {
+      textAreaWanted = false;
+      textAreaNow();
+    }
   };
   return {
     hold() {

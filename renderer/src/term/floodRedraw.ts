@@ -10,9 +10,10 @@
 // xterm.js has no public API to hold its renderer. It has one inside: the render
 // service pauses itself while the terminal is scrolled out of view (an
 // IntersectionObserver) and redraws everything when it shows again. `xtermGate` uses
-// that switch; test/e2e/stream.test.ts fails if the hold never engages, so an xterm
-// upgrade that moves the members it needs fails a test instead of silently drawing
-// every frame.
+// that switch; test/e2e/stream.test.ts fails if the hold never engages, or if the
+// textarea still follows every write while it holds (the quieting of xterm's other
+// per-write DOM work, below), so an xterm upgrade that moves the members these need
+// fails a test instead of silently drawing every frame.
 import type { Terminal } from '@xterm/xterm';
 
 /** A flooding pane's redraw period: 10 a second, ~6× fewer DOM rebuilds than 60 Hz, still visibly moving. */

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deliver, markSeenByRef, readMail, unreadCount } from './mailbox';
 
 let dir: string;
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+// The Maildir sits in a fresh temp directory: remove that, not only the Maildir.
+afterEach(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
 const fresh = () => (dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pane-mail-')), 'Maildir'));
 
 describe('Maildir', () => {

@@ -1,9 +1,9 @@
 // The main-thread side of the screen model: one worker for all panes, fed each
 // pane's output in stream order, answering snapshots whose `offset` is exactly
 // the stream offset of the bytes parsed into them (attach = snapshot + stream from there).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -258,28 +258,44 @@ function defaultWorkerPath(): URL {
 
 const built = new Map<string, string>();
 
-/** A path Node can run as a worker: .ts sources are bundled once per process into a temp .mjs. */
+/**
+ * A path Node can run as a worker: a .ts source (a checkout run from source: tests,
+ * `vitest`) is bundled once per process, into node_modules/.cache/pane beside the
+ * esbuild that bundles it, as screenWorker-<hash of the bundle>.mjs. Every process
+ * running the same sources shares that one file. A temp directory per process,
+ * removed at exit, was left behind whenever a test runner ended its workers without
+ * exit handlers: over a thousand in /tmp after a few days of test runs.
+ */
 function runnableWorker(p: string | URL): string | URL {
   const file = typeof p === 'string' ? p : fileURLToPath(p);
   if (!file.endsWith('.ts')) return p;
   let out = built.get(file);
   if (!out) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'pane-screen-worker-'));
-    out = path.join(dir, 'screenWorker.mjs');
     // Loaded lazily so bundles of the server never pull esbuild in.
-    const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-    esbuild.buildSync({
+    const req = createRequire(import.meta.url);
+    const esbuild = req('esbuild') as typeof import('esbuild');
+    const code = esbuild.buildSync({
       entryPoints: [file],
-      outfile: out,
+      outfile: 'screenWorker.mjs',
+      write: false,
       bundle: true,
       platform: 'node',
       format: 'esm',
       target: 'node20',
       logLevel: 'silent',
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    });
+    }).outputFiles[0]!.contents;
+    const esbuildDir = path.dirname(req.resolve('esbuild/package.json'));
+    const dir = path.join(path.dirname(esbuildDir), '.cache', 'pane');
+    mkdirSync(dir, { recursive: true });
+    out = path.join(dir, `screenWorker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+    if (!existsSync(out)) {
+      // Written whole, then renamed: a process starting beside this one never runs half a file.
+      const part = `${out}.${process.pid}.part`;
+      writeFileSync(part, code);
+      renameSync(part, out);
+    }
     built.set(file, out);
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }
   return out;
 }

@@ -2,15 +2,17 @@
 // working directory (OSC 7) at every prompt, without touching the user's rc files —
 // bash through --rcfile (ours sources ~/.bashrc first), zsh through ZDOTDIR (ours
 // hands back to the user's), fish through --init-command. See docs/decisions/017.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runtimeDir } from '../../kits/node/paths';
 import type { LaunchSpec } from '../../kits/protocol/model';
 
 /** Set to 0 in the server's environment to start shells exactly as given. */
 export const INTEGRATION_ENV = 'PANE_SHELL_INTEGRATION';
 
-const HEADER = '# Written by the pane server for its panes; regenerated at each start. Your own rc files are read first.\n';
+const HEADER = '# Written by the pane server for its panes. Your own rc files are read first.\n';
 
 const BASH = `${HEADER}
 [ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc"
@@ -52,24 +54,64 @@ end
 /** Shells pane knows how to integrate, by the program's base name. */
 const INTEGRATED = new Set(['bash', 'zsh', 'fish']);
 
-/** Where this server wrote its integration files (a private mkdtemp directory), made on first use. */
+/**
+ * Where the integration files are: `shell-<hash of their text>` in the user's private
+ * runtime directory (kits/node/paths.ts, the default socket's), written once and
+ * shared by every server of this user running the same pane. A server killed
+ * (a crash, `kill -9`) therefore leaves nothing new behind; a directory per server
+ * in the temp dir, removed at stop, was left by every one that did not stop.
+ * Without a usable runtime directory, a private mkdtemp directory of this server's,
+ * removed at stop, as before.
+ */
 let written: string | null = null;
+let owned = false;
+
+const FILES: [string, string][] = [
+  ['bashrc', BASH],
+  [path.join('zsh', '.zshenv'), ZSHENV],
+  ['pane.fish', FISH],
+];
+
+function writeFiles(dir: string): void {
+  fs.mkdirSync(path.join(dir, 'zsh'), { recursive: true, mode: 0o700 });
+  for (const [name, text] of FILES) fs.writeFileSync(path.join(dir, name), text, { mode: 0o600 });
+}
 
 function filesDir(): string {
   if (written && fs.existsSync(written)) return written;
+  let shared: string | null = null;
+  try {
+    const hash = createHash('sha256').update(FILES.map(([n, t]) => `${n}\0${t}`).join('\0')).digest('hex').slice(0, 16);
+    shared = path.join(runtimeDir(), `shell-${hash}`);
+  } catch {
+    shared = null; // the runtime directory is refused (not private) or cannot be made
+  }
+  if (shared) {
+    fs.mkdirSync(path.join(shared, 'zsh'), { recursive: true, mode: 0o700 });
+    for (const [name, text] of FILES) {
+      const file = path.join(shared, name);
+      if (fs.existsSync(file)) continue;
+      // Written whole beside it, then renamed into place: a shell starting meanwhile reads all of it or none.
+      const part = `${file}.${process.pid}.part`;
+      fs.writeFileSync(part, text, { mode: 0o600 });
+      fs.renameSync(part, file);
+    }
+    written = shared;
+    owned = false;
+    return shared;
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-shell-'));
-  fs.writeFileSync(path.join(dir, 'bashrc'), BASH, { mode: 0o600 });
-  fs.mkdirSync(path.join(dir, 'zsh'), { mode: 0o700 });
-  fs.writeFileSync(path.join(dir, 'zsh', '.zshenv'), ZSHENV, { mode: 0o600 });
-  fs.writeFileSync(path.join(dir, 'pane.fish'), FISH, { mode: 0o600 });
+  writeFiles(dir);
   written = dir;
+  owned = true;
   return dir;
 }
 
-/** Removes the files (server stop). */
+/** Server stop: removes the files if they were this server's own (the mkdtemp fallback); shared ones stay for the next server. */
 export function removeIntegrationFiles(): void {
-  if (written) fs.rmSync(written, { recursive: true, force: true });
+  if (written && owned) fs.rmSync(written, { recursive: true, force: true });
   written = null;
+  owned = false;
 }
 
 /**

@@ -111,7 +111,7 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     // Nor did the rest of the page's drawing follow every write: the textarea moved with the draws only
     // (it moved on every write before, so the page drew a frame each vsync through any flood)...
     expect(rec.heldMoves).toBeLessThanOrEqual(Math.ceil(rec.heldMs / FLOOD_REDRAW_MS) + 2);
-    // ...and once let go, the textarea sits at the cursor and the scroll area spans every line.
+    // ...and once let go, the textarea sits at the cursor and the scroll area spans every line,
     const placed = await sh.page.evaluate((p) => {
       const t = (window as any).pane.term(p);
       const cell = t._core._renderService.dimensions.css.cell;
@@ -121,11 +121,15 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
         cursor: { top: b.cursorY * cell.height, left: Math.min(b.cursorX, t.cols - 1) * cell.width },
         scrollHeight: t._core._viewport._scrollableElement.getScrollDimensions().scrollHeight,
         lines: b.length * cell.height,
+        scrollTop: t._core._viewport._scrollableElement.getScrollPosition().scrollTop,
+        bottom: b.viewportY * cell.height,
       };
     }, n);
     expect(placed.textarea.top).toBeCloseTo(placed.cursor.top, 2);
     expect(placed.textarea.left).toBeCloseTo(placed.cursor.left, 2);
     expect(placed.scrollHeight).toBe(placed.lines);
+    // ...scrolled to where the screen is (the bottom): a wheel turn scrolls from there.
+    expect(placed.scrollTop).toBeCloseTo(placed.bottom, 2);
     console.log(`flood held ${Math.round(rec.heldMs)} ms, drawn ${rec.heldRenders} times and the textarea moved ${rec.heldMoves} times meanwhile`);
   }, 90_000);
 

@@ -145,23 +145,21 @@ export function xtermGate(term: Terminal): RenderGate | null {
   const core = (term as unknown as { _core?: XtermCore })._core;
   const vp = core?._viewport;
   const ss = core?._selectionService;
-  let syncWanted = false;
-  let syncNow = () => {};
+  /** Work put off while held, done once when the pane is next drawn or let go. */
+  const pending = new Set<() => void>();
   if (vp && typeof vp._sync === 'function' && typeof vp.queueSync === 'function') {
-    const sync = vp._sync.bind(vp);
+    const ownSync = vp._sync.bind(vp);
     const queueSync = vp.queueSync.bind(vp);
-    syncNow = () => queueSync();
-    vp._sync = (ydisp?: number) => (held ? void (syncWanted = true) : sync(ydisp));
-    vp.queueSync = (ydisp?: number) => (held && ydisp === undefined ? void (syncWanted = true) : queueSync(ydisp));
+    // Done then as the last put-off sync would have been: to the buffer's scroll position now.
+    const sync = () => ownSync();
+    vp._sync = (ydisp?: number) => (held ? void pending.add(sync) : ownSync(ydisp));
+    vp.queueSync = (ydisp?: number) => (held && ydisp === undefined ? void pending.add(sync) : queueSync(ydisp));
   }
   // And the hidden textarea (where an IME composes) follows the cursor: a style change, so a
   // frame, on every write a flood moves the cursor in. Held, it follows when the pane is drawn.
-  let textAreaWanted = false;
-  let textAreaNow = () => {};
   if (core && typeof core._syncTextArea === 'function') {
     const syncTextArea = core._syncTextArea.bind(core);
-    textAreaNow = syncTextArea;
-    core._syncTextArea = () => (held ? void (textAreaWanted = true) : syncTextArea());
+    core._syncTextArea = () => (held ? void pending.add(syncTextArea) : syncTextArea());
   }
   if (ss && typeof ss.refresh === 'function' && typeof ss.hasSelection === 'boolean') {
     const refresh = ss.refresh.bind(ss);
@@ -174,14 +172,8 @@ export function xtermGate(term: Terminal): RenderGate | null {
     const s = selection;
     selection = null;
     if (s) selectionChanged(...s);
-    if (syncWanted) {
-      syncWanted = false;
-      syncNow();
-    }
-    if (textAreaWanted) {
-      textAreaWanted = false;
-      textAreaNow();
-    }
+    for (const f of pending) f();
+    pending.clear();
   };
   return {
     hold() {

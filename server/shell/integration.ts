@@ -72,9 +72,16 @@ const FILES: [string, string][] = [
   ['pane.fish', FISH],
 ];
 
+/** Writes the files `dir` lacks, each whole beside it and then renamed into place: a shell starting meanwhile reads all of it or none. */
 function writeFiles(dir: string): void {
   fs.mkdirSync(path.join(dir, 'zsh'), { recursive: true, mode: 0o700 });
-  for (const [name, text] of FILES) fs.writeFileSync(path.join(dir, name), text, { mode: 0o600 });
+  for (const [name, text] of FILES) {
+    const file = path.join(dir, name);
+    if (fs.existsSync(file)) continue;
+    const part = `${file}.${process.pid}.part`;
+    fs.writeFileSync(part, text, { mode: 0o600 });
+    fs.renameSync(part, file);
+  }
 }
 
 function filesDir(): string {
@@ -87,15 +94,7 @@ function filesDir(): string {
     shared = null; // the runtime directory is refused (not private) or cannot be made
   }
   if (shared) {
-    fs.mkdirSync(path.join(shared, 'zsh'), { recursive: true, mode: 0o700 });
-    for (const [name, text] of FILES) {
-      const file = path.join(shared, name);
-      if (fs.existsSync(file)) continue;
-      // Written whole beside it, then renamed into place: a shell starting meanwhile reads all of it or none.
-      const part = `${file}.${process.pid}.part`;
-      fs.writeFileSync(part, text, { mode: 0o600 });
-      fs.renameSync(part, file);
-    }
+    writeFiles(shared);
     written = shared;
     owned = false;
     return shared;

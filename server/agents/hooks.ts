@@ -60,7 +60,7 @@ function resolve(svc: AgentService, p: HookParams, caller: string | null): { nam
 function mailContext(svc: AgentService, ev: HookEventInfo): HookContribution | undefined {
   if (ev.event !== 'SessionStart' && ev.event !== 'UserPromptSubmit') return undefined;
   if (!svc.store.exists(ev.agent)) return undefined;
-  const all = readMail(path.join(svc.store.home(ev.agent), 'Maildir'), { markSeen: true });
+  const all = readMail(path.join(svc.store.home(ev.agent), 'Maildir'), { markSeen: true, refused: (e) => svc.refused(ev.agent, e, 'agent/hook') });
   if (all.length === 0) return undefined;
   svc.changed(ev.agent);
   // Copies of awareness messages: awareness hands those over in its own part of the context.

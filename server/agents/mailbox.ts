@@ -1,15 +1,28 @@
 // A Maildir (new/, cur/, tmp/) per agent: delivery writes tmp/ then renames into
 // new/, so a reader never sees half a message; reading moves it to cur/ with the
 // S flag. Plain files, so any mail reader can open an agent's mailbox.
-import fs from 'node:fs';
+// The Maildir is in the agent's home: every file is reached below the home without
+// following links (kits/node/safeFile.ts), so no link planted there redirects a
+// delivery or hands out a file; such a mail is skipped, and the refusal thrown or told.
 import os from 'node:os';
 import path from 'node:path';
 import type { Mail } from '../../kits/protocol/agent';
+import { listBelow, lstatBelow, mkdirBelow, PathRefused, readBytesBelow, renameBelow, writeBelow } from '../../kits/node/safeFile';
 
 let seq = 0;
 
+const WHERE = "an agent's Maildir";
+/** A mail's body is at most 1 Mi characters (agent/mail's schema), so 4 MiB of UTF-8, plus headers. */
+export const MAX_MAIL_BYTES = 4 * 1024 * 1024 + 64 * 1024;
+/** How much of a mail is read for its headers (the reference of an awareness copy). */
+const HEAD_BYTES = 4096;
+
+/** A Maildir `dir` is reached below its parent (the agent's home): root and the name under it. */
+const split = (dir: string) => ({ root: path.dirname(dir), base: path.basename(dir) });
+
 export function ensureMaildir(dir: string): void {
-  for (const sub of ['new', 'cur', 'tmp']) fs.mkdirSync(path.join(dir, sub), { recursive: true, mode: 0o700 });
+  const { root, base } = split(dir);
+  for (const sub of ['new', 'cur', 'tmp']) mkdirBelow(root, `${base}/${sub}`, { where: WHERE });
 }
 
 /** Header values are one line: a newline in a subject must not forge headers. */
@@ -36,9 +49,10 @@ export function deliver(dir: string, m: OutgoingMail, now = Date.now()): string 
     `Date: ${new Date(now).toUTCString()}\nMessage-ID: <${id}@pane>\n` +
     (m.ref ? `${REF_HEADER}: ${oneLine(m.ref)}\n` : '') +
     `\n${m.body}${m.body.endsWith('\n') ? '' : '\n'}`;
-  const tmp = path.join(dir, 'tmp', id);
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, path.join(dir, 'new', id));
+  // Written whole in tmp/ (a fresh O_EXCL|O_NOFOLLOW temp file, renamed to its id), then moved into new/.
+  const { root, base } = split(dir);
+  writeBelow(root, `${base}/tmp/${id}`, text, { where: WHERE, mode: 0o600 });
+  renameBelow(root, `${base}/tmp/${id}`, `${base}/new/${id}`, { where: WHERE });
   return id;
 }
 
@@ -58,23 +72,29 @@ function parse(id: string, text: string, seen: boolean, mtime: number): Mail {
 
 interface Entry {
   id: string;
-  file: string;
+  /** Below the Maildir's parent: `Maildir/new/ID`. */
+  rel: string;
   seen: boolean;
 }
 
-function entries(dir: string): Entry[] {
+/** Told a mail file that was refused (a link, FIFO, oversize) instead of read; the mail is skipped. */
+export type OnRefused = (e: PathRefused) => void;
+
+function entries(dir: string, refused: OnRefused): Entry[] {
   const out: Entry[] = [];
+  const { root, base } = split(dir);
   const scan = (sub: 'new' | 'cur') => {
     let names: string[] = [];
     try {
-      names = fs.readdirSync(path.join(dir, sub));
-    } catch {
+      names = listBelow(root, `${base}/${sub}`, { where: WHERE });
+    } catch (e) {
+      if (e instanceof PathRefused) refused(e);
       return;
     }
     for (const f of names) {
-      if (f.startsWith('.')) continue;
+      if (f.startsWith('.') || f.includes('/')) continue;
       const [id = f, info = ''] = f.split(':2,');
-      out.push({ id, file: path.join(dir, sub, f), seen: sub === 'cur' && info.includes('S') });
+      out.push({ id, rel: `${base}/${sub}/${f}`, seen: sub === 'cur' && info.includes('S') });
     }
   };
   scan('new');
@@ -83,16 +103,12 @@ function entries(dir: string): Entry[] {
 }
 
 /** The awareness message a mail file copies, from its header (null: ordinary mail, or unreadable). */
-function refOf(file: string): string | null {
+function refOf(root: string, e: Entry): string | null {
   let head: string;
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      const buf = Buffer.alloc(4096);
-      head = buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, 0));
-    } finally {
-      fs.closeSync(fd);
-    }
+    const buf = readBytesBelow(root, e.rel, { where: WHERE, head: HEAD_BYTES });
+    if (buf === null) return null;
+    head = buf.toString('utf8');
   } catch {
     return null;
   }
@@ -105,27 +121,34 @@ function refOf(file: string): string | null {
  * Unread mail. Copies of awareness messages are left out unless `copies`: the tag
  * counts those as pending messages already, and one message is not two badges.
  */
-export function unreadCount(dir: string, o: { copies?: boolean } = {}): number {
-  return entries(dir).filter((e) => !e.seen && (o.copies || refOf(e.file) === null)).length;
+export function unreadCount(dir: string, o: { copies?: boolean; refused?: OnRefused } = {}): number {
+  const { root } = split(dir);
+  return entries(dir, o.refused ?? (() => undefined)).filter((e) => !e.seen && (o.copies || refOf(root, e) === null)).length;
 }
 
-/** Messages, oldest first: unseen ones only unless `all`; `markSeen` files them as read. */
-export function readMail(dir: string, o: { all?: boolean; markSeen?: boolean } = {}): Mail[] {
+/** Messages, oldest first: unseen ones only unless `all`; `markSeen` files them as read. A refused file is skipped and told `refused`. */
+export function readMail(dir: string, o: { all?: boolean; markSeen?: boolean; refused?: OnRefused } = {}): Mail[] {
   const out: Mail[] = [];
-  for (const e of entries(dir)) {
+  const { root, base } = split(dir);
+  const refused = o.refused ?? (() => undefined);
+  for (const e of entries(dir, refused)) {
     if (e.seen && !o.all) continue;
     let text: string;
     let mtime = 0;
     try {
-      text = fs.readFileSync(e.file, 'utf8');
-      mtime = fs.statSync(e.file).mtimeMs;
-    } catch {
-      continue; // taken by another reader meanwhile
+      const buf = readBytesBelow(root, e.rel, { where: WHERE, maxBytes: MAX_MAIL_BYTES });
+      if (buf === null) continue; // taken by another reader meanwhile
+      text = buf.toString('utf8');
+      // The date header is the mail's date; mtime stands in only for a mail without one.
+      mtime = lstatBelow(root, e.rel, { where: WHERE })?.mtimeMs ?? 0;
+    } catch (err) {
+      if (err instanceof PathRefused) refused(err);
+      continue;
     }
     out.push(parse(e.id, text, e.seen, mtime));
     if (o.markSeen && !e.seen) {
       try {
-        fs.renameSync(e.file, path.join(dir, 'cur', `${e.id}:2,S`));
+        renameBelow(root, e.rel, `${base}/cur/${e.id}:2,S`, { where: WHERE });
       } catch {
         // already moved: fine
       }
@@ -140,12 +163,13 @@ export function readMail(dir: string, o: { all?: boolean; markSeen?: boolean } =
  */
 export function markSeenByRef(dir: string, refs: ReadonlySet<string>): number {
   let n = 0;
-  for (const e of entries(dir)) {
+  const { root, base } = split(dir);
+  for (const e of entries(dir, () => undefined)) {
     if (e.seen) continue;
-    const ref = refOf(e.file);
+    const ref = refOf(root, e);
     if (ref === null || !refs.has(ref)) continue;
     try {
-      fs.renameSync(e.file, path.join(dir, 'cur', `${e.id}:2,S`));
+      renameBelow(root, e.rel, `${base}/cur/${e.id}:2,S`, { where: WHERE });
       n++;
     } catch {
       // read meanwhile: fine

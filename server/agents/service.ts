@@ -1,7 +1,6 @@
 // One AgentService per server: the accounts on disk, each agent's live runtime
 // (panes, hook sessions, state, last prompt, extras from awareness), and the one
 // place state changes are published — as agent/* events and as pane attrs.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
 import { configDir } from '../../kits/node/paths';
@@ -11,11 +10,17 @@ import type { PaneServer } from '../paneServer';
 import type { Services } from '../services';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
 import { checkPane } from './accessCheck';
-import { AccountStore } from './accounts';
+import { AccountStore, AGENT_HOME, MAX_ACCOUNT_FILE_BYTES } from './accounts';
+import { lstatBelow, PathRefused } from '../../kits/node/safeFile';
 import type { HookContributor } from './hookAnswer';
 import { unreadCount } from './mailbox';
 import { PromptLibrary } from './prompts';
 import { foldStates, type Transition } from './status';
+
+/** A refused file is logged at most this often (finger, the tag and listings read the same files many times a minute). */
+const REFUSAL_LOG_EVERY_MS = 60_000;
+/** Refused files remembered for that; past it the memory starts over (a flood of planted names cannot grow the server). */
+const MAX_REFUSALS_REMEMBERED = 1024;
 
 export interface PaneRuntime {
   agent: string;
@@ -77,6 +82,8 @@ export class AgentService {
    */
   readonly identity = new Map<number, PaneIdentity>();
   private accessCache = new Map<string, { mtime: number; checkedAt: number; parsed: ParsedAccess }>();
+  /** When each refused file was last logged: finger and the tag read the same files often, one line a minute is enough. */
+  private refusedAt = new Map<string, number>();
 
   readonly server: PaneServer;
 
@@ -86,6 +93,7 @@ export class AgentService {
   ) {
     this.server = services.server;
     this.store = new AccountStore(options.dataDir);
+    this.store.onRefused = (name, e) => this.refused(name, e);
     this.prompts = new PromptLibrary(options.promptsDir === undefined ? path.join(configDir(), 'agents', 'prompts') : options.promptsDir);
   }
 
@@ -119,6 +127,20 @@ export class AgentService {
     return [...this.panes.values()].filter((p) => p.agent === name);
   }
 
+  /**
+   * A file in the agent's home or project that pane would not open (a link, a FIFO,
+   * too big): a line in the agent's log and in /pane/log (as an agent/denied event),
+   * at most once a minute per file.
+   */
+  refused(name: string, e: PathRefused, door = 'file'): void {
+    const now = Date.now();
+    if (now - (this.refusedAt.get(e.file) ?? -Infinity) < REFUSAL_LOG_EVERY_MS) return;
+    if (this.refusedAt.size >= MAX_REFUSALS_REMEMBERED) this.refusedAt.clear();
+    this.refusedAt.set(e.file, now);
+    this.store.log(name, e.message);
+    this.server.publish('agent/denied', { name, method: door, reason: e.message, at: now });
+  }
+
   /** The .access in force, re-read when the file changes (checked at most every 500 ms). */
   access(name: string): ParsedAccess {
     const file = path.join(this.store.home(name), '.access');
@@ -127,9 +149,11 @@ export class AgentService {
     if (cached && now - cached.checkedAt < 500) return cached.parsed;
     let mtime = -1;
     try {
-      mtime = fs.statSync(file).mtimeMs;
+      // A link, FIFO or anything but a regular file is not an .access: the account gets none of its rights.
+      const st = lstatBelow(this.store.root, `${name}/.access`, { where: AGENT_HOME });
+      if (st) mtime = st.isFile() ? st.mtimeMs : -2;
     } catch {
-      // no file: defaults (an account always has one; a hook-only agent has none)
+      mtime = -2;
     }
     if (cached && cached.mtime === mtime) {
       cached.checkedAt = now;
@@ -137,8 +161,20 @@ export class AgentService {
     }
     let parsed: ParsedAccess;
     if (!this.store.exists(name)) parsed = { access: NOTHING, errors: [`${name} has no account`] };
-    else if (mtime < 0) parsed = parseAccessText('');
-    else parsed = parseAccessText(fs.readFileSync(file, 'utf8'));
+    else if (mtime === -1) parsed = parseAccessText('');
+    else {
+      let text: string | null = null;
+      let why = '';
+      try {
+        text = this.store.readChecked(name, '.access', MAX_ACCOUNT_FILE_BYTES);
+      } catch (e) {
+        if (!(e instanceof PathRefused)) throw e;
+        this.refused(name, e);
+        why = e.message;
+      }
+      if (text === null && !why) why = `refused ${file}: it is not a regular file`;
+      parsed = text === null ? { access: NOTHING, errors: [why] } : parseAccessText(text);
+    }
     this.accessCache.set(name, { mtime, checkedAt: now, parsed });
     return parsed;
   }
@@ -175,7 +211,7 @@ export class AgentService {
       lastPromptAt: r.lastPromptAt,
       topics: r.topics,
       claims: r.claims,
-      unread: home ? unreadCount(path.join(home, 'Maildir')) : 0,
+      unread: home ? unreadCount(path.join(home, 'Maildir'), { refused: (e) => this.refused(name, e) }) : 0,
       plan: account ? this.store.read(name, '.plan') : '',
     };
   }

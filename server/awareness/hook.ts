@@ -50,7 +50,7 @@ export function hookContribution(svc: AwarenessService, ev: HookEventInfo): Hook
         if (held.length === 0) continue;
         warnings.push(claimWarning(f, held, aw.label));
         // The project of the file decides (its .pane/awareness.json), wherever the agent runs from.
-        ask ||= svc.claimConflictFor(path.dirname(f)) === 'ask';
+        ask ||= svc.claimConflictFor(path.dirname(f), ev.agent) === 'ask';
       }
       if (warnings.length === 0) return undefined;
       const text = warnings.join('\n');

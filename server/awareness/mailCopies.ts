@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Message } from '../../kits/protocol/awareness';
 import type { AgentService } from '../agents/service';
 import { deliver, markSeenByRef, unreadCount } from '../agents/mailbox';
+import { PathRefused } from '../../kits/node/safeFile';
 import type { Awareness } from './engine';
 import { targets, type Addressee } from './messages';
 
@@ -45,6 +46,7 @@ export function copyToMailboxes(m: Message, aw: Awareness, agents: AgentService,
       const id = deliver(dir, { from: m.from, to: name, subject: copySubject(m), body: copyBody(m, aw), ref: m.id }, m.at);
       agents.server.publish('agent/mailed', { to: name, from: m.from, subject: copySubject(m), id, unread: unreadCount(dir) });
     } catch (e) {
+      if (e instanceof PathRefused) agents.refused(name, e, 'awareness/message');
       warn(`pane: awareness message ${m.id} not copied to ${name}'s mailbox (${dir}): ${(e as Error).message}`);
     }
   }

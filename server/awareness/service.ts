@@ -17,6 +17,7 @@ import { loadDomainMap, loadState, Saver } from './persist';
 import { Presenter } from './presenter';
 import { configFrom, projectClaimConflict, readSettings, type ClaimConflict } from './settings';
 import { JsonStore } from './store';
+import type { PathRefused } from '../../kits/node/safeFile';
 
 export interface AwarenessServiceOptions {
   /** State files go to <dataDir>/awareness/. */
@@ -160,8 +161,11 @@ export class AwarenessService {
   }
 
   /** `ask` or `warn` for a write into another agent's claim, by the project's setting. */
-  claimConflictFor(dir: string): ClaimConflict {
-    return projectClaimConflict(dir, this.claimConflict, this.warn);
+  claimConflictFor(dir: string, agent?: string): ClaimConflict {
+    const agents = this.services.agents;
+    // A refused settings file (a link, a FIFO) is the writing agent's doing: its log and /pane/log say so.
+    const refused = (e: PathRefused) => (agent && agents ? agents.refused(agent, e, 'awareness/settings') : this.warn(e.message));
+    return projectClaimConflict(dir, this.claimConflict, this.warn, refused);
   }
 
   /** An agent seen only through a pane whose pane has closed or exited is gone. */

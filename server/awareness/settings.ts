@@ -1,10 +1,12 @@
 // The user's and the project's awareness settings: `awareness.json` in the config
 // dir tunes the engine; `.pane/awareness.json` in a project says whether a write
 // into another agent's claim only warns or asks the human. Bad files are reported
-// and ignored, never half-applied.
+// and ignored, never half-applied. A project's file is the agents' to write: it is
+// read only as a regular file reached without links (kits/node/safeFile.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { lstatBelow, PathRefused, readBelow } from '../../kits/node/safeFile';
 import type { AwarenessConfig } from './config';
 
 export const ClaimConflictSchema = z.enum(['warn', 'ask']);
@@ -34,6 +36,10 @@ export function readSettings(file: string, warn: (m: string) => void): SettingsF
   } catch {
     return {};
   }
+  return parseSettings(file, text, warn);
+}
+
+function parseSettings(file: string, text: string, warn: (m: string) => void): SettingsFile {
   try {
     const r = SettingsFileSchema.safeParse(JSON.parse(text));
     if (r.success) return r.data;
@@ -59,26 +65,52 @@ export function configFrom(base: AwarenessConfig, s: SettingsFile): Partial<Awar
 }
 
 /** Project settings are read on every write check; this keeps that to a stat. */
-const projectCache = new Map<string, { mtime: number; value: ClaimConflict | undefined }>();
+const projectCache = new Map<string, { mtime: number; ino: number; value: ClaimConflict | undefined }>();
+/** Projects remembered in that cache; past it the cache starts over (hook paths are the agent's to choose). */
+const MAX_PROJECTS_CACHED = 1024;
+/** A project's settings file is a few lines of JSON: 64 KiB is generous, and bounds what a planted one costs. */
+export const MAX_PROJECT_SETTINGS_BYTES = 64 * 1024;
+const WHERE = 'a project (an agent may write there)';
+
+/** `dir`, or its nearest existing ancestor, with links resolved: the directory the file really lives in. */
+function realDir(dir: string): string {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    try {
+      return fs.realpathSync(d);
+    } catch {
+      if (path.dirname(d) === d) return d;
+    }
+  }
+}
 
 /**
  * The claim-conflict policy for a file's project: the nearest `.pane/awareness.json`
- * above `dir` that sets it, else `fallback`.
+ * above `dir` that sets it, else `fallback`. Projects are the agents' to write, so
+ * each `.pane/awareness.json` is opened below its directory without following links,
+ * only as a regular file (never blocking on a FIFO) of bounded size; anything else is
+ * refused, told `refused`, and read as "not set here".
  */
-export function projectClaimConflict(dir: string, fallback: ClaimConflict, warn: (m: string) => void): ClaimConflict {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    const file = path.join(d, '.pane', 'awareness.json');
-    let mtime = -1;
+export function projectClaimConflict(dir: string, fallback: ClaimConflict, warn: (m: string) => void, refused: (e: PathRefused) => void = (e) => warn(e.message)): ClaimConflict {
+  for (let d = realDir(dir); ; d = path.dirname(d)) {
+    const rel = '.pane/awareness.json';
+    const file = path.join(d, rel);
     try {
-      mtime = fs.statSync(file).mtimeMs;
-    } catch {
-      // none here: look further up
-    }
-    if (mtime >= 0) {
-      const hit = projectCache.get(file);
-      const value = hit && hit.mtime === mtime ? hit.value : readSettings(file, warn).claimConflict;
-      projectCache.set(file, { mtime, value });
-      if (value !== undefined) return value;
+      const st = lstatBelow(d, rel, { where: WHERE });
+      if (st) {
+        const hit = projectCache.get(file);
+        let value: ClaimConflict | undefined;
+        if (hit && hit.mtime === st.mtimeMs && hit.ino === st.ino) value = hit.value;
+        else {
+          const text = readBelow(d, rel, { where: WHERE, maxBytes: MAX_PROJECT_SETTINGS_BYTES });
+          value = text === null ? undefined : parseSettings(file, text, warn).claimConflict;
+          if (projectCache.size >= MAX_PROJECTS_CACHED) projectCache.clear();
+          projectCache.set(file, { mtime: st.mtimeMs, ino: st.ino, value });
+        }
+        if (value !== undefined) return value;
+      }
+    } catch (e) {
+      if (!(e instanceof PathRefused)) throw e;
+      refused(e);
     }
     if (path.dirname(d) === d) return fallback;
   }

@@ -8,7 +8,8 @@ import { summarize } from '../agents/access';
 import { checkPane, deny } from '../agents/accessCheck';
 import { handleHook } from '../agents/hooks';
 import { actingAgent, agentOfUser } from '../agents/index';
-import { deliver, readMail, unreadCount } from '../agents/mailbox';
+import { deliver, readMail, unreadCount, type OutgoingMail } from '../agents/mailbox';
+import { PathRefused } from '../../kits/node/safeFile';
 import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
@@ -31,6 +32,17 @@ function need(svc: AgentService, name: string): void {
 function needAccount(svc: AgentService, name: string): void {
   need(svc, name);
   if (!svc.store.exists(name)) throw new PaneFault('failed', `${name} is known only from hooks and has no account (no mailbox or .plan); \`pane agent add ${name}\` gives it one`, { reason: 'no account', subject: name });
+}
+
+/** Files the mail; a link or FIFO planted in the Maildir is refused (logged, and said to the sender), never written through. */
+function deliverOrRefuse(svc: AgentService, to: string, dir: string, m: OutgoingMail): string {
+  try {
+    return deliver(dir, m);
+  } catch (e) {
+    if (!(e instanceof PathRefused)) throw e;
+    svc.refused(to, e, 'agent/mail');
+    throw new PaneFault('failed', `mail to ${to} not delivered: ${e.message} (the person can remove it)`, { reason: 'refused path', subject: e.file });
+  }
 }
 
 /** The agent this connection acts as, or null for the human. */
@@ -132,7 +144,7 @@ export const agentHandlers: HandlerTable = {
     const target = p.deliver ? svc.inputPane(p.to) : undefined;
     // Typing into an agent's pane is writing to it: the sender needs panes.write on it (checked before anything is filed).
     if (me !== null && target) checkPane(svc, me, 'agent/mail', target, 'write');
-    const id = deliver(dir, { from, to: p.to, subject: p.subject, body: p.body });
+    const id = deliverOrRefuse(svc, p.to, dir, { from, to: p.to, subject: p.subject, body: p.body });
     let typed: 'no' | 'now' | 'queued' = 'no';
     if (p.deliver) {
       const line = `[mail from ${from}]${p.subject ? ` ${p.subject}:` : ''} ${p.body.trim()}`;
@@ -145,7 +157,7 @@ export const agentHandlers: HandlerTable = {
         typed = 'queued';
       }
     }
-    const unread = unreadCount(dir);
+    const unread = unreadCount(dir, { refused: (e) => svc.refused(p.to, e, 'agent/mail') });
     ctx.server.publish('agent/mailed', { to: p.to, from, subject: p.subject, id, unread });
     svc.changed(p.to);
     return { id, to: p.to, unread, typed };
@@ -157,7 +169,7 @@ export const agentHandlers: HandlerTable = {
     needAccount(svc, name);
     // Reading mail as read hands it over: only the agent itself, or a person whose client may write, consumes it.
     const markRead = p.markRead && mayConsume(ctx, name);
-    const messages = readMail(path.join(svc.store.home(name), 'Maildir'), { all: p.all, markSeen: markRead });
+    const messages = readMail(path.join(svc.store.home(name), 'Maildir'), { all: p.all, markSeen: markRead, refused: (e) => svc.refused(name, e, 'agent/inbox') });
     if (markRead && messages.some((m) => !m.seen)) {
       // Copies of awareness messages, read here, are handed over: no second telling at the next turn.
       const refs = messages.filter((m) => !m.seen && m.ref !== undefined).map((m) => m.ref!);

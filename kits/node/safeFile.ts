@@ -1,0 +1,363 @@
+// Opens files below a trusted root the way a privileged daemon must open what
+// others control (an agent's home, project or worktree): no link is followed in
+// any component below the root, only regular files are read, no open can block
+// (a FIFO or device is refused, never waited on), sizes are bounded, and writes
+// land whole through a temp file made O_CREAT|O_EXCL|O_NOFOLLOW beside the target.
+// On Linux every step goes through the directory already opened (/proc/self/fd/N/NAME,
+// which is openat(2) for Node), so nothing can be swapped for a link between steps.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const C = fs.constants;
+/** O_NOFOLLOW/O_DIRECTORY/O_NONBLOCK exist on Linux and macOS; elsewhere they are 0 and the lstat checks carry the rule. */
+const DIR_FLAGS = C.O_RDONLY | (C.O_DIRECTORY ?? 0) | (C.O_NOFOLLOW ?? 0);
+const READ_FLAGS = C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
+const CREATE_FLAGS = C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
+const APPEND_FLAGS = C.O_WRONLY | C.O_APPEND | C.O_CREAT | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
+
+/**
+ * Bytes read from one file below a root unless the caller names another bound:
+ * the files pane reads there (.plan, .project, .access, a project's settings) are
+ * a few KiB, and 1 MiB keeps one planted giant from costing the server more than a
+ * millisecond of reading or a megabyte of memory.
+ */
+export const MAX_SAFE_FILE_BYTES = 1 << 20;
+
+/** Linux: a directory fd's path, through which lookups start at that very directory (openat without a binding). */
+const FD_DIR = fs.existsSync('/proc/self/fd') ? '/proc/self/fd' : null;
+
+export type RefusalRule = 'link' | 'type' | 'size' | 'name' | 'changed';
+
+/** A refusal to open a path below a root: names the file, the rule and the fix. */
+export class PathRefused extends Error {
+  constructor(
+    readonly file: string,
+    readonly rule: RefusalRule,
+    readonly why: string,
+    where: string,
+  ) {
+    super(`refused ${file}: ${why}; pane does not follow links or open anything but regular files of a bounded size in ${where}`);
+    this.name = 'PathRefused';
+  }
+}
+
+export interface Below {
+  /** Words for the refusal: "an agent's home", "a project". */
+  where?: string;
+  /** Largest file accepted, in bytes (default MAX_SAFE_FILE_BYTES). */
+  maxBytes?: number;
+}
+
+function kind(st: fs.Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+function parts(rel: string, shown: string, where: string): string[] {
+  const out = rel.split('/').filter((p) => p !== '' && p !== '.');
+  if (out.length === 0 || out.includes('..') || path.isAbsolute(rel)) throw new PathRefused(shown, 'name', `"${rel}" is not a path below its root`, where);
+  return out;
+}
+
+/** An open directory below the root: `at(name)` is a path that resolves `name` inside it and nowhere else. */
+class Dir {
+  constructor(
+    readonly fd: number,
+    readonly real: string,
+  ) {}
+  at(name: string): string {
+    return FD_DIR ? `${FD_DIR}/${this.fd}/${name}` : path.join(this.real, name);
+  }
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
+
+/**
+ * Opens root, then each directory of `dirs` below it without following a link
+ * (`mkdir`: makes the missing ones, mode 0700). Throws PathRefused for a link or a
+ * non-directory; ENOENT as it comes when a directory is missing and not made.
+ */
+function openDirs(root: string, dirs: string[], where: string, mkdir: boolean): Dir {
+  let d = new Dir(fs.openSync(root, C.O_RDONLY | (C.O_DIRECTORY ?? 0)), root);
+  for (const name of dirs) {
+    const shown = path.join(d.real, name);
+    try {
+      if (mkdir) {
+        try {
+          fs.mkdirSync(d.at(name), { mode: 0o700 });
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        }
+      }
+      const st = fs.lstatSync(d.at(name));
+      if (!st.isDirectory()) throw new PathRefused(shown, st.isSymbolicLink() ? 'link' : 'type', `it is ${kind(st)}, not a directory`, where);
+      let fd: number;
+      try {
+        fd = fs.openSync(d.at(name), DIR_FLAGS);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP' || code === 'ENOTDIR') throw new PathRefused(shown, 'changed', 'it was replaced while pane opened it', where);
+        throw e;
+      }
+      const now = fs.fstatSync(fd);
+      if (now.dev !== st.dev || now.ino !== st.ino) {
+        fs.closeSync(fd);
+        throw new PathRefused(shown, 'changed', 'it was replaced while pane opened it', where);
+      }
+      d.close();
+      d = new Dir(fd, shown);
+    } catch (e) {
+      d.close();
+      throw e;
+    }
+  }
+  return d;
+}
+
+/** The lstat of `rel` below root (directories walked without links); null when it does not exist. */
+export function lstatBelow(root: string, rel: string, o: Below = {}): fs.Stats | null {
+  const where = o.where ?? root;
+  const ps = parts(rel, path.join(root, rel), where);
+  let d: Dir;
+  try {
+    d = openDirs(root, ps.slice(0, -1), where, false);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    return fs.lstatSync(d.at(ps.at(-1)!));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  } finally {
+    d.close();
+  }
+}
+
+/** True when `rel` below root is a regular file (reached without links). Never throws for a refusal: false. */
+export function isFileBelow(root: string, rel: string): boolean {
+  try {
+    return lstatBelow(root, rel)?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** Opens the regular file `name` in `d` for reading, checked before and after the open. */
+function openFile(d: Dir, name: string, where: string, max: number): { fd: number; st: fs.Stats } {
+  const shown = path.join(d.real, name);
+  const st = fs.lstatSync(d.at(name));
+  if (!st.isFile()) throw new PathRefused(shown, st.isSymbolicLink() ? 'link' : 'type', `it is ${kind(st)}`, where);
+  if (st.size > max) throw new PathRefused(shown, 'size', `it is ${st.size} bytes, over the ${max} pane reads there`, where);
+  let fd: number;
+  try {
+    fd = fs.openSync(d.at(name), READ_FLAGS);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new PathRefused(shown, 'link', 'it is a symbolic link', where);
+    throw e;
+  }
+  const now = fs.fstatSync(fd);
+  if (!now.isFile() || now.dev !== st.dev || now.ino !== st.ino) {
+    fs.closeSync(fd);
+    throw new PathRefused(shown, 'changed', 'it was replaced while pane opened it', where);
+  }
+  return { fd, st: now };
+}
+
+/**
+ * Reads `rel` below root as UTF-8: null when it (or a directory on the way) does
+ * not exist; PathRefused for a link, a FIFO or other non-regular file, or a file
+ * over the bound. Synchronous but never blocking: a regular file of at most
+ * maxBytes on the local disk is the only thing ever read.
+ */
+export function readBelow(root: string, rel: string, o: Below = {}): string | null {
+  const buf = readBytesBelow(root, rel, o);
+  return buf === null ? null : buf.toString('utf8');
+}
+
+/** readBelow, as bytes; `head` reads only the first that many bytes (for a header). */
+export function readBytesBelow(root: string, rel: string, o: Below & { head?: number } = {}): Buffer | null {
+  const where = o.where ?? root;
+  const max = o.maxBytes ?? MAX_SAFE_FILE_BYTES;
+  const ps = parts(rel, path.join(root, rel), where);
+  let d: Dir;
+  try {
+    d = openDirs(root, ps.slice(0, -1), where, false);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  let f: { fd: number; st: fs.Stats };
+  try {
+    f = openFile(d, ps.at(-1)!, where, o.head !== undefined ? Number.MAX_SAFE_INTEGER : max);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  } finally {
+    d.close();
+  }
+  try {
+    // One byte past the bound tells a file that grew after the check.
+    const want = o.head !== undefined ? Math.min(o.head, max) : max + 1;
+    const buf = Buffer.alloc(Math.min(want, f.st.size + 1));
+    let n = 0;
+    for (let r = -1; r !== 0 && n < buf.length; n += r) r = fs.readSync(f.fd, buf, n, buf.length - n, n);
+    if (o.head === undefined && n > max) throw new PathRefused(path.join(root, rel), 'size', `it grew past the ${max} bytes pane reads there`, where);
+    return buf.subarray(0, n);
+  } finally {
+    fs.closeSync(f.fd);
+  }
+}
+
+let seq = 0;
+
+export interface WriteBelow extends Below {
+  mode?: number;
+  /** Make missing directories on the way (0700). */
+  mkdir?: boolean;
+  /** fsync the file and its directory (for files that must survive a power cut). */
+  durable?: boolean;
+}
+
+/**
+ * Replaces `rel` below root with `data`: a temp file created O_CREAT|O_EXCL|O_NOFOLLOW
+ * in the target's directory (reached without links), written, then renamed over the
+ * target. A link at the target is replaced, never written through; a link, FIFO or
+ * existing file at the temp name makes the create fail, never a write elsewhere.
+ */
+export function writeBelow(root: string, rel: string, data: string | Uint8Array, o: WriteBelow = {}): void {
+  const where = o.where ?? root;
+  const ps = parts(rel, path.join(root, rel), where);
+  const d = openDirs(root, ps.slice(0, -1), where, o.mkdir ?? false);
+  try {
+    const name = ps.at(-1)!;
+    const tmp = `.${name}.${process.pid}.${++seq}.pane-tmp`;
+    let fd: number;
+    try {
+      fd = fs.openSync(d.at(tmp), CREATE_FLAGS, o.mode ?? 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' || (e as NodeJS.ErrnoException).code === 'ELOOP') throw new PathRefused(path.join(d.real, tmp), 'link', 'something is already at the temp file pane writes', where);
+      throw e;
+    }
+    try {
+      fs.writeFileSync(fd, data);
+      if (o.durable) fs.fsyncSync(fd);
+    } catch (e) {
+      fs.closeSync(fd);
+      fs.rmSync(d.at(tmp), { force: true });
+      throw e;
+    }
+    fs.closeSync(fd);
+    const st = fs.lstatSync(d.at(name), { throwIfNoEntry: false });
+    if (st?.isDirectory()) {
+      fs.rmSync(d.at(tmp), { force: true });
+      throw new PathRefused(path.join(d.real, name), 'type', 'it is a directory', where);
+    }
+    fs.renameSync(d.at(tmp), d.at(name));
+    if (o.durable) fs.fsyncSync(d.fd);
+  } finally {
+    d.close();
+  }
+}
+
+/** Writes `data` only when `rel` does not exist yet (O_EXCL): a kept file, link or FIFO stays as it is. */
+export function createBelow(root: string, rel: string, data: string | Uint8Array, o: WriteBelow = {}): boolean {
+  const where = o.where ?? root;
+  const ps = parts(rel, path.join(root, rel), where);
+  const d = openDirs(root, ps.slice(0, -1), where, o.mkdir ?? false);
+  try {
+    let fd: number;
+    try {
+      fd = fs.openSync(d.at(ps.at(-1)!), CREATE_FLAGS, o.mode ?? 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' || (e as NodeJS.ErrnoException).code === 'ELOOP') return false;
+      throw e;
+    }
+    try {
+      fs.writeFileSync(fd, data);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return true;
+  } finally {
+    d.close();
+  }
+}
+
+/** Appends to the regular file `rel` below root (made 0600 when missing); a link, FIFO or oversize file is refused. */
+export function appendBelow(root: string, rel: string, data: string, o: WriteBelow = {}): void {
+  const where = o.where ?? root;
+  const max = o.maxBytes ?? Number.MAX_SAFE_INTEGER;
+  const ps = parts(rel, path.join(root, rel), where);
+  const d = openDirs(root, ps.slice(0, -1), where, o.mkdir ?? false);
+  const shown = path.join(d.real, ps.at(-1)!);
+  let fd: number;
+  try {
+    fd = fs.openSync(d.at(ps.at(-1)!), APPEND_FLAGS, o.mode ?? 0o600);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new PathRefused(shown, 'link', 'it is a symbolic link', where);
+    if (code === 'ENXIO') throw new PathRefused(shown, 'type', 'it is a FIFO', where);
+    throw e;
+  } finally {
+    d.close();
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new PathRefused(shown, 'type', `it is ${kind(st)}`, where);
+    if (st.size > max) throw new PathRefused(shown, 'size', `it is ${st.size} bytes, over the ${max} pane appends to`, where);
+    fs.writeSync(fd, data);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Makes the directories of `rel` below root (0700), refusing a link or non-directory on the way. */
+export function mkdirBelow(root: string, rel: string, o: Below = {}): void {
+  const where = o.where ?? root;
+  openDirs(root, parts(rel, path.join(root, rel), where), where, true).close();
+}
+
+/** Names in the directory `rel` below root (reached without links); [] when it does not exist. */
+export function listBelow(root: string, rel: string, o: Below = {}): string[] {
+  const where = o.where ?? root;
+  let d: Dir;
+  try {
+    d = openDirs(root, parts(rel, path.join(root, rel), where), where, false);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  try {
+    return fs.readdirSync(d.at('.'));
+  } finally {
+    d.close();
+  }
+}
+
+/**
+ * Renames `from` to `to`, both below root, each directory reached without links.
+ * rename(2) moves the entry itself: a link is moved, never followed.
+ */
+export function renameBelow(root: string, from: string, to: string, o: Below = {}): void {
+  const where = o.where ?? root;
+  const a = parts(from, path.join(root, from), where);
+  const b = parts(to, path.join(root, to), where);
+  const da = openDirs(root, a.slice(0, -1), where, false);
+  try {
+    const db = openDirs(root, b.slice(0, -1), where, false);
+    try {
+      fs.renameSync(da.at(a.at(-1)!), db.at(b.at(-1)!));
+    } finally {
+      db.close();
+    }
+  } finally {
+    da.close();
+  }
+}

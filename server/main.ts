@@ -125,6 +125,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     }
   }
   const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
+  services.admission = limits;
   if (socketPath) await listenUnix(services, socketPath, limits);
   // Claude Code's HTTP hooks: one loopback listener per server, its port stable per socket path.
   const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(services, socketPath) : undefined;

@@ -28,6 +28,8 @@ export class Services {
   persistence: Persistence | undefined;
   /** The HTTP hook listener, when this server has a socket to derive its port from. */
   hooks: HookEndpoint | undefined;
+  /** How every stream door admits a connection before hello (startServer's helloTimeoutMs; tests shorten it). */
+  admission: { helloTimeoutMs?: number | undefined } = {};
   private configService: ConfigService | undefined;
 
   constructor(

@@ -30,6 +30,8 @@ export const eventSchemas = {
   'session/renamed': z.object({ session: z.string(), name: z.string() }),
   'client/attached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
+  /** A door turned a connection away (its cap, its hello deadline, its byte limit before hello): /pane/log says which and why. */
+  'client/refused': z.object({ door: z.string(), reason: z.string() }),
   ...keymapEventSchemas,
   ...settingsEventSchemas,
   ...appEventSchemas,

@@ -1,16 +1,21 @@
 // Each sandboxed agent's way to pane: a unix socket in its own home that speaks as
 // that agent, whatever the hello says (tokens are not looked at). The person's
 // socket is hidden inside the sandbox, so this is the only door, and it opens
-// only onto the agent's own .access.
+// only onto the agent's own .access. It admits as the person's socket does
+// (admission.ts): a cap on this socket and on all agents' together, a hello deadline
+// and a byte limit before hello.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SocketTransport } from '../../kits/node/socketTransport';
+import { admitStream, ConnectionCap, MAX_AGENT_CONNECTIONS, MAX_AGENT_SOCKET_CONNECTIONS } from '../transport/admission';
 import { ClientConn } from '../transport/clientConn';
 import { agentGrant } from './accessCheck';
 import type { AgentService } from './service';
 
 const endpoints = new WeakMap<AgentService, Map<string, net.Server>>();
+/** All agents' sockets of one server together hold at most MAX_AGENT_CONNECTIONS. */
+const totals = new WeakMap<AgentService, ConnectionCap>();
 
 /** The agent's socket path: in its home, where its sandbox may reach it. */
 export function endpointPath(svc: AgentService, name: string): string {
@@ -36,9 +41,21 @@ export function ensureEndpoint(svc: AgentService, name: string): string {
   all.get(name)?.close();
   // A socket file left by an earlier server (or removed by the agent) is replaced.
   fs.rmSync(file, { force: true });
-  const srv = net.createServer((sock) => {
-    new ClientConn(svc.services, new SocketTransport(sock, 'unix'), (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), false);
-  });
+  let total = totals.get(svc);
+  if (!total) totals.set(svc, (total = new ConnectionCap(MAX_AGENT_CONNECTIONS, "all agents' sockets together")));
+  const caps = [new ConnectionCap(MAX_AGENT_SOCKET_CONNECTIONS, `agent ${name}'s socket`), total];
+  const log = (line: string) => {
+    svc.server.publish('client/refused', { door: `agent ${name}'s socket`, reason: line });
+    svc.store.log(name, `its pane socket ${line}`);
+  };
+  const srv = net.createServer((sock) =>
+    admitStream(
+      sock,
+      caps,
+      () => new ClientConn(svc.services, new SocketTransport(sock, 'unix'), (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), false),
+      { timeoutMs: svc.services.admission.helloTimeoutMs, log },
+    ),
+  );
   srv.on('error', (e) => svc.store.log(name, `its pane socket ${file} failed: ${e.message}`));
   // Node binds a unix socket synchronously inside listen(): the path exists before the program starts.
   const old = process.umask(0o177);

@@ -203,6 +203,9 @@ export class Namespace {
         // Every refusal of an agent is a pane operation refused: one line, `- denied NAME METHOD REASON`.
         return this.logLine(null, 'denied', `${field(d.name as string)} ${d.method as string} ${d.reason as string}`);
       }
+      case 'client/refused':
+        // A door turning a connection away: `- refused DOOR: REASON`.
+        return this.logLine(null, 'refused', `${d.door as string}: ${d.reason as string}`);
       case 'client/attached':
       case 'client/detached': {
         const verb = event === 'client/attached' ? 'attach' : 'detach';

@@ -2,6 +2,7 @@
 // time limit and a byte limit, and how many connections each transport holds.
 // A client that has not proven itself gets a few seconds and a few KiB, no more.
 import type net from 'node:net';
+import { encodeFrame } from '../../kits/node/framing';
 
 /**
  * Time from connect to a successful hello. Every pane client sends hello first
@@ -22,6 +23,62 @@ export const MAX_BYTES_BEFORE_HELLO = 64 << 10;
  * Past it, a new connection gets a `busy` error frame and is closed.
  */
 export const MAX_UNIX_CONNECTIONS = 256;
+/**
+ * Connections at once on one agent's own socket (its home's pane.sock). An agent's
+ * CLI, its FUSE mount, its MCP server and its hooks each hold one or a few; 32 is
+ * several times a busy agent, and one agent filling its door leaves the others' alone.
+ */
+export const MAX_AGENT_SOCKET_CONNECTIONS = 32;
+/**
+ * Connections at once on all agents' sockets together: agents are many doors, and
+ * without a total, N agents could hold N × MAX_AGENT_SOCKET_CONNECTIONS of the server.
+ * The same as the person's socket holds.
+ */
+export const MAX_AGENT_CONNECTIONS = 256;
+
+/** Open connections on one door (or on a set of doors together), refused past `limit`. */
+export class ConnectionCap {
+  open = 0;
+  constructor(
+    readonly limit: number,
+    /** The door as a refusal names it: "the pane server's socket", "agent ada's socket". */
+    readonly door: string,
+  ) {}
+}
+
+/** What a stream door needs of the client it makes, to guard it until hello. */
+export interface Admitted {
+  readonly helloed: boolean;
+  close(reason: string): void;
+}
+
+/**
+ * Admits one stream connection (a unix socket) through `caps`: past any cap's limit it
+ * gets a `busy` error frame naming the door, the rule and the fix, and is closed;
+ * otherwise it counts in every cap until it closes, `start` makes its client, and the
+ * client is guarded until hello (time and bytes). Every unix door (the person's socket,
+ * each agent's) comes in here, so they hold the same rules.
+ */
+export function admitStream(sock: net.Socket, caps: ConnectionCap[], start: () => Admitted, o: { timeoutMs?: number | undefined; log?: (line: string) => void } = {}): void {
+  sock.on('error', () => undefined);
+  const full = caps.find((c) => c.open >= c.limit);
+  if (full) {
+    const message = `${full.door}: ${full.limit} connections at once is the limit; close some pane clients and retry`;
+    o.log?.(`refused a connection: ${message}`);
+    const error = { code: 'busy', message };
+    // Destroy only after the refusal has left (end's callback): a timer from the
+    // write could drop the frame when a loaded loop has not flushed it yet.
+    sock.end(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error })), () => setTimeout(() => sock.destroy(), 200).unref());
+    return;
+  }
+  for (const c of caps) c.open++;
+  sock.once('close', () => {
+    for (const c of caps) c.open--;
+  });
+  const conn = start();
+  const log = o.log;
+  guardUntilHello(sock, () => conn.helloed, (why) => conn.close(why), { ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ...(log ? { log: (why: string) => log(`closed a connection before hello: ${why}`) } : {}) });
+}
 
 /**
  * Watches a raw socket until `helloed()` says yes: closes it when the hello does

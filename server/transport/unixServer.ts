@@ -5,10 +5,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { checkPrivateDir } from '../../kits/node/paths';
-import { encodeFrame } from '../../kits/node/framing';
 import { SocketTransport } from '../../kits/node/socketTransport';
 import type { Services } from '../services';
-import { guardUntilHello, MAX_UNIX_CONNECTIONS } from './admission';
+import { admitStream, ConnectionCap, MAX_UNIX_CONNECTIONS } from './admission';
 import { ClientConn } from './clientConn';
 
 /** Removes a socket file left by a dead server; refuses when a live one answers. */
@@ -34,21 +33,11 @@ export async function listenUnix(services: Services, socketPath: string, o: { he
   const wrong = checkPrivateDir(dir);
   if (wrong) throw new Error(wrong);
   await clearStale(socketPath);
-  let open = 0;
-  const srv = net.createServer((sock) => {
-    sock.on('error', () => undefined);
-    if (open >= MAX_UNIX_CONNECTIONS) {
-      const error = { code: 'busy', message: `the pane server holds ${MAX_UNIX_CONNECTIONS} connections already; close some (pane clients) and retry` };
-      // Destroy only after the refusal has left (end's callback): a timer from the
-      // write could drop the frame when a loaded loop has not flushed it yet.
-      sock.end(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error })), () => setTimeout(() => sock.destroy(), 200).unref());
-      return;
-    }
-    open++;
-    sock.once('close', () => open--);
-    const conn = new ClientConn(services, new SocketTransport(sock, 'unix'), (h) => ({ capabilities: h.capabilities }));
-    guardUntilHello(sock, () => conn.helloed, (why) => conn.close(why), o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {});
-  });
+  const cap = new ConnectionCap(MAX_UNIX_CONNECTIONS, "the pane server's socket");
+  const log = (line: string) => server.publish('client/refused', { door: 'unix socket', reason: line });
+  const srv = net.createServer((sock) =>
+    admitStream(sock, [cap], () => new ClientConn(services, new SocketTransport(sock, 'unix'), (h) => ({ capabilities: h.capabilities })), { timeoutMs: o.helloTimeoutMs, log }),
+  );
   await new Promise<void>((resolve, reject) => {
     srv.once('error', reject);
     // umask makes the socket 0600 from birth (chmod after listen would leave a window).

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stateDir } from '../kits/node/paths';
+import { checkStateDir, stateDir } from '../kits/node/paths';
 import { distDir } from '../server/distDir';
 import { daemonEnv } from '../kits/node/daemonEnv';
 
@@ -50,13 +50,18 @@ export interface Ensured {
 export async function ensureDaemon(socketPath: string): Promise<Ensured> {
   const log = daemonLog();
   if (await serverAnswers(socketPath)) return { started: false, log };
-  fs.mkdirSync(path.dirname(log), { recursive: true, mode: 0o700 });
+  // The daemon refuses a state directory that is not the user's own 0700 one; say so here, before writing its log there.
+  const wrong = checkStateDir(path.dirname(log));
+  if (wrong) throw new Error(wrong);
   try {
-    if (fs.statSync(log).size > LOG_ROTATE_BYTES) fs.renameSync(log, `${log}.1`);
+    const st = fs.lstatSync(log);
+    // Not a regular file (a link, a FIFO): moved off, never followed or waited on; the daemon's sweep sets it aside.
+    if (!st.isFile()) fs.renameSync(log, `${log}.not-a-file-${Date.now()}`);
+    else if (st.size > LOG_ROTATE_BYTES) fs.renameSync(log, `${log}.1`);
   } catch {
     // no log yet
   }
-  const fd = fs.openSync(log, 'a', 0o600);
+  const fd = fs.openSync(log, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600);
   const child = spawn(process.execPath, [startScript(), '--daemon', '--socket', socketPath], {
     detached: true, // its own session: a closing terminal or window does not take it along
     stdio: ['ignore', fd, fd],

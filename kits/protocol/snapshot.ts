@@ -36,8 +36,19 @@ export const ScrollbackRefSchema = z.object({
 });
 export type ScrollbackRef = z.infer<typeof ScrollbackRefSchema>;
 
+/**
+ * Largest pane number a saved state may bring back. Binary frames carry a pane as a
+ * u32 (kits/protocol/binary.ts), and restored numbers are kept, with new panes numbered
+ * after the largest: half the u32 range leaves two billion numbers after it. A file
+ * naming a pane past it (2^53, say) is not pane's: it would make every new pane share
+ * one number, past what the wire carries.
+ */
+export const MAX_SAVED_PANE = 2 ** 31 - 1;
+const SavedPaneNumberSchema = z.number().int().positive().max(MAX_SAVED_PANE);
+
 /** A pane as saved: the model's pane, its host-qualified address, and what resurrection needs. */
 export const SavedPaneSchema = PaneSchema.extend({
+  n: SavedPaneNumberSchema,
   /** `HOST:N`, so a saved pane is addressed the same everywhere. */
   address: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*:[1-9][0-9]*$/),
   scrollback: ScrollbackRefSchema.optional(),
@@ -80,6 +91,26 @@ export function migrateState(raw: unknown, where = 'snapshot'): StateFile {
   }
   return StateFileSchema.parse(raw);
 }
+
+const ResumeSchema = z.object({ agent: z.string(), session: z.string().min(1).max(200) });
+
+/**
+ * One journal line's record (after its checksum): a whole entity or its removal, so
+ * replay is "last write wins". A line whose checksum holds but whose record fails
+ * this schema is skipped with a warning, never applied.
+ */
+export const JournalRecordSchema = z.discriminatedUnion('k', [
+  /** The start of a whole-state dump: everything before it is replaced by what follows. */
+  z.object({ k: z.literal('reset') }),
+  z.object({ k: z.literal('session'), v: SessionSchema.omit({ placements: true }) }),
+  z.object({ k: z.literal('session-gone'), id: z.string() }),
+  z.object({ k: z.literal('pane'), v: PaneSchema.extend({ n: SavedPaneNumberSchema }), resume: ResumeSchema.optional() }),
+  z.object({ k: z.literal('pane-gone'), n: SavedPaneNumberSchema }),
+  z.object({ k: z.literal('extra'), family: z.string().min(1).max(100), v: z.unknown() }),
+  /** A pane's history as just flushed to disk (between snapshots): the files that now hold it. */
+  z.object({ k: z.literal('history'), n: SavedPaneNumberSchema, uuid: z.string().uuid(), scrollback: ScrollbackRefSchema }),
+]);
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 
 /** One kept generation, as `pane restore --list` shows it. */
 export const GenerationSchema = z.object({

@@ -20,10 +20,19 @@ function tempName(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
 }
 
-/** Replaces `file` with `data` atomically; async, so the main loop only schedules the work. */
-export async function writeAtomic(file: string, data: string | Uint8Array, o: { fault?: string } = {}): Promise<void> {
+/**
+ * A temp file is created anew (O_EXCL: a link or anything planted at its name is
+ * never followed or reused) and never through a link (O_NOFOLLOW).
+ */
+const TEMP_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
+
+/**
+ * Replaces `file` with `data` atomically; async, so the main loop only schedules the work.
+ * `syncDir: false` leaves the directory's fsync to a later write in the same directory.
+ */
+export async function writeAtomic(file: string, data: string | Uint8Array, o: { fault?: string; syncDir?: boolean } = {}): Promise<void> {
   const tmp = tempName(file);
-  const fh = await fs.promises.open(tmp, 'w', 0o600);
+  const fh = await fs.promises.open(tmp, TEMP_FLAGS, 0o600);
   try {
     await fh.writeFile(data);
     await fh.sync();
@@ -35,7 +44,7 @@ export async function writeAtomic(file: string, data: string | Uint8Array, o: { 
   await fh.close();
   if (o.fault) maybeCrash(o.fault);
   await fs.promises.rename(tmp, file);
-  await syncDir(path.dirname(file));
+  if (o.syncDir !== false) await syncDir(path.dirname(file));
 }
 
 /**
@@ -45,7 +54,7 @@ export async function writeAtomic(file: string, data: string | Uint8Array, o: { 
  */
 export function writeAtomicSync(file: string, data: string | Uint8Array, o: { syncDir?: boolean } = {}): void {
   const tmp = tempName(file);
-  const fd = fs.openSync(tmp, 'w', 0o600);
+  const fd = fs.openSync(tmp, TEMP_FLAGS, 0o600);
   try {
     fs.writeFileSync(fd, data);
     fs.fsyncSync(fd);
@@ -54,7 +63,7 @@ export function writeAtomicSync(file: string, data: string | Uint8Array, o: { sy
   }
   fs.renameSync(tmp, file);
   if (o.syncDir === false) return;
-  const d = fs.openSync(path.dirname(file), 'r');
+  const d = fs.openSync(path.dirname(file), fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
   try {
     fs.fsyncSync(d);
   } finally {
@@ -63,7 +72,7 @@ export function writeAtomicSync(file: string, data: string | Uint8Array, o: { sy
 }
 
 export async function syncDir(dir: string): Promise<void> {
-  const d = await fs.promises.open(dir, 'r');
+  const d = await fs.promises.open(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
   try {
     await d.sync();
   } finally {

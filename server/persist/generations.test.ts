@@ -34,8 +34,8 @@ describe('snapshot generations', () => {
     const f2 = path.join(dir, snapName(2));
     fs.writeFileSync(f2, fs.readFileSync(f2, 'utf8').replace('two', 'tw0'));
     expect(store.newestGood()?.state.sessions[0]!.name).toBe('one');
-    expect(warnings.join('\n')).toMatch(/snap-000002\.json fails its checksum; set aside as snap-000002\.json\.corrupt-\d+/);
-    expect(fs.readdirSync(dir).some((f) => f.startsWith('snap-000002.json.corrupt-'))).toBe(true);
+    expect(warnings.join('\n')).toMatch(/snap-000002\.json fails its checksum; set aside as set-aside\/snap-000002\.json\.\d+-\d+; using an older generation/);
+    expect(fs.readdirSync(path.join(dir, 'set-aside')).some((f) => f.startsWith('snap-000002.json.'))).toBe(true);
   });
 
   it('calls a file cut short truncated, not corrupt JSON', async () => {
@@ -49,12 +49,16 @@ describe('snapshot generations', () => {
     expect(warnings[0]).toMatch(/is truncated/);
   });
 
-  it('refuses a snapshot from a newer pane, naming both versions, and leaves the file alone', () => {
+  it('sets a snapshot from a newer pane aside, naming both versions, and reads the one before', async () => {
     const dir = tmp();
-    const store = new GenerationStore(dir, () => undefined);
+    const warnings: string[] = [];
+    const store = new GenerationStore(dir, (m) => warnings.push(m));
+    await store.write(3, state('older'));
     fs.writeFileSync(path.join(dir, snapName(4)), encodeSnapshot(4, { ...state('n'), version: 9 as never }));
-    expect(() => store.newestGood()).toThrow(/version 9, newer than this pane, which reads versions 1 to 2/);
-    expect(fs.existsSync(path.join(dir, snapName(4)))).toBe(true);
+    expect(store.newestGood()?.state.sessions[0]!.name).toBe('older');
+    expect(warnings.join('\n')).toMatch(/version 9, newer than this pane, which reads versions 1 to 2; update pane to read it; set aside as set-aside\/snap-000004\.json\./);
+    // Kept whole in set-aside/, for the newer pane that wrote it.
+    expect(fs.readdirSync(path.join(dir, 'set-aside')).filter((f) => f.startsWith('snap-000004.json.'))).toHaveLength(1);
   });
 
   it('migrates a version 1 session snapshot (what `pane session save` printed) to the current version', () => {

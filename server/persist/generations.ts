@@ -1,15 +1,38 @@
 // The snapshot generations on disk: snap-NNNNNN.json files (a checksummed header
-// line, then the state as JSON), kept KEEP_GENERATIONS deep; a file that fails its
-// checksum or schema is set aside (renamed *.corrupt) with a warning, never trusted.
+// line, then the state as JSON), kept KEEP_GENERATIONS deep; a file that is not
+// pane's (a link, a FIFO, another user's, a number out of range, a newer version)
+// or fails its checksum or schema is set aside with a warning, never trusted.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrateState, type Generation, type StateFile } from '../../kits/protocol/snapshot';
 import { FAULT_BEFORE_RENAME, writeAtomic } from './atomicFile';
+import { entryFault, readOwnFile, readOwnFileAsync, setAside, StateFileError } from './stateFiles';
 
 /** Generations kept: enough to go back past a bad hour, few enough to stay small on disk. */
 export const KEEP_GENERATIONS = 8;
+/**
+ * Largest generation number taken from a file name. One is made a minute at most (or
+ * per 5,000 journal records): 2^31 is millennia. A larger one (1e20) is not pane's;
+ * counting on from it would name journals the replay never reads.
+ */
+export const MAX_GENERATION = 2 ** 31 - 1;
+/**
+ * Largest snapshot file read back: the structure of 512 panes and their sessions is
+ * under 2 MiB, the agents' part (prompts, mail waiting) a few more.
+ */
+export const MAX_SNAPSHOT_BYTES = 64 << 20;
 const SNAP = /^snap-(\d{6,})\.json$/;
+const JOURNAL = /^journal-(\d{6,})\.jsonl$/;
+const TEMP = /^\..*\.tmp$/;
+
+/** The generation a snapshot or journal file name carries, or null (not such a name, or out of range). */
+export function genOf(name: string, re: RegExp = SNAP): number | null {
+  const m = re.exec(name);
+  if (!m) return null;
+  const g = Number(m[1]);
+  return Number.isSafeInteger(g) && g >= 1 && g <= MAX_GENERATION ? g : null;
+}
 
 export interface Header {
   pane: 'state';
@@ -49,6 +72,15 @@ export function decodeSnapshot(text: string, file: string): { header: Header; st
   return { header, state: migrateState(JSON.parse(body) as unknown, file) };
 }
 
+/** What pane keeps under a name in the state directory; null for names that are not pane's (left alone). */
+function wantOf(name: string): 'file' | 'dir' | 'temp' | 'range' | null {
+  if (SNAP.test(name) || JOURNAL.test(name)) return (genOf(name) ?? genOf(name, JOURNAL)) === null ? 'range' : 'file';
+  if (name === 'scrollback' || name === 'daemon.lock') return 'dir';
+  if (name === 'daemon.pid' || name === 'daemon.log' || name === 'daemon.log.1') return 'file';
+  if (TEMP.test(name)) return 'temp';
+  return null;
+}
+
 /** History block files (scrollback/h-…): shared by generations, removed once no kept generation names them. */
 const BLOCK_FILE = /^h-/;
 
@@ -65,52 +97,86 @@ export class GenerationStore {
     readonly dir: string,
     private readonly warn: (msg: string) => void,
   ) {
-    fs.mkdirSync(path.join(dir, 'scrollback'), { recursive: true, mode: 0o700 });
-    // Whoever holds the lock owns the dir: temp files are what a crash mid-write left.
-    for (const d of [dir, path.join(dir, 'scrollback')]) for (const f of fs.readdirSync(d)) if (/^\..*\.tmp$/.test(f)) fs.rmSync(path.join(d, f), { force: true });
+    try {
+      fs.mkdirSync(path.join(dir, 'scrollback'), { recursive: true, mode: 0o700 });
+    } catch {
+      // something else under that name: sweep() sets it aside and makes the directory
+    }
+  }
+
+  /**
+   * Sets aside whatever in the state directory is not pane's under its name, before
+   * anything is read: a snapshot or journal that is not a regular file of ours or
+   * whose number is out of range, a scrollback/ that is not our directory, a pid
+   * file or log that is a link. Leftover temp files (a crash mid-write) are removed
+   * (a link is unlinked, never followed). Run by whoever holds the lock.
+   */
+  sweep(): void {
+    const names = fs.readdirSync(this.dir);
+    for (const name of names) {
+      const want = wantOf(name);
+      if (!want) continue;
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(path.join(this.dir, name));
+      } catch {
+        continue;
+      }
+      if (want === 'temp') {
+        if (st.isFile() || st.isSymbolicLink()) fs.rmSync(path.join(this.dir, name), { force: true });
+        else setAside(this.dir, name, `is ${st.isDirectory() ? 'a directory' : 'not a file'} named like a temp file`, this.warn);
+        continue;
+      }
+      const fault = want === 'range' ? `carries a generation number past ${MAX_GENERATION}` : entryFault(st, want);
+      if (fault) setAside(this.dir, name, fault, this.warn, /^(?:snap|journal)-/.test(name) ? 'it is not replayed; the other generations are' : 'a fresh one is made');
+    }
+    const sb = path.join(this.dir, 'scrollback');
+    fs.mkdirSync(sb, { recursive: true, mode: 0o700 });
+    for (const f of fs.readdirSync(sb)) {
+      if (!TEMP.test(f)) continue;
+      const st = fs.lstatSync(path.join(sb, f));
+      if (st.isFile() || st.isSymbolicLink()) fs.rmSync(path.join(sb, f), { force: true });
+      else setAside(this.dir, `scrollback/${f}`, 'is a directory named like a temp file', this.warn);
+    }
   }
 
   /** Generation numbers with a file, newest first. */
   gens(): number[] {
     return fs
       .readdirSync(this.dir)
-      .map((f) => SNAP.exec(f))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => Number(m[1]))
+      .map((f) => genOf(f))
+      .filter((g): g is number => g !== null)
       .sort((a, b) => b - a);
   }
 
   /** The highest generation number used by a snapshot or journal (so new ones never collide). */
   lastGen(): number {
     let last = 0;
-    for (const f of fs.readdirSync(this.dir)) {
-      const m = /^(?:snap|journal)-(\d{6,})\./.exec(f);
-      if (m) last = Math.max(last, Number(m[1]));
-    }
+    for (const f of fs.readdirSync(this.dir)) last = Math.max(last, genOf(f) ?? genOf(f, JOURNAL) ?? 0);
     return last;
   }
 
-  /** Reads one generation; a bad file is set aside (renamed) with a warning and null returned. */
+  /** Reads one generation; a bad file (damaged, not pane's, newer) is set aside with a warning and null returned. */
   read(gen: number): { header: Header; state: StateFile } | null {
-    const file = path.join(this.dir, snapName(gen));
+    const name = snapName(gen);
+    const file = path.join(this.dir, name);
     let text: string;
     try {
-      text = fs.readFileSync(file, 'utf8');
+      text = readOwnFile(file, MAX_SNAPSHOT_BYTES).toString('utf8');
     } catch (e) {
-      this.warn(`cannot read ${file}: ${(e as Error).message}`);
+      if (e instanceof StateFileError && /ENOENT/.test(e.reason)) return null;
+      setAside(this.dir, name, e instanceof StateFileError ? e.reason : (e as Error).message, this.warn, 'using an older generation');
       return null;
     }
     try {
       const r = decodeSnapshot(text, file);
+      if (r.header.gen !== gen) throw new Error(`${file} says it is generation ${String(r.header.gen)}, not ${gen}`);
       this.refs.set(gen, blockRefs(r.state));
       return r;
     } catch (e) {
-      const msg = (e as Error).message;
-      // A newer version is not damage: leave it for the newer pane that wrote it.
-      if (/newer than this pane/.test(msg)) throw e;
-      const aside = `${file}.corrupt-${Date.now()}`;
-      fs.renameSync(file, aside);
-      this.warn(`${msg}; set aside as ${path.basename(aside)}, using an older generation`);
+      // A newer version is set aside too, not deleted: the newer pane that wrote it can still read it there.
+      const msg = (e as Error).message.replace(`${file} `, '');
+      setAside(this.dir, name, msg, this.warn, 'using an older generation');
       return null;
     }
   }
@@ -138,12 +204,9 @@ export class GenerationStore {
     for (const g of this.gens()) {
       const file = path.join(this.dir, snapName(g));
       try {
-        const fd = fs.openSync(file, 'r');
-        const buf = Buffer.alloc(1024);
-        const n = fs.readSync(fd, buf, 0, buf.length, 0);
-        fs.closeSync(fd);
-        const h = JSON.parse(buf.subarray(0, n).toString('utf8').split('\n')[0]!) as Header;
-        out.push({ gen: g, savedAt: h.savedAt, sessions: h.sessions, panes: h.panes, bytes: fs.statSync(file).size + this.scrollbackBytes(g), file });
+        const head = readOwnFile(file, 1024, { truncate: true });
+        const h = JSON.parse(head.toString('utf8').split('\n')[0]!) as Header;
+        out.push({ gen: g, savedAt: h.savedAt, sessions: h.sessions, panes: h.panes, bytes: fs.lstatSync(file).size + this.scrollbackBytes(g), file });
       } catch {
         // Unreadable header: read() sets it aside when someone asks for it.
       }
@@ -154,7 +217,7 @@ export class GenerationStore {
   private scrollbackBytes(gen: number): number {
     let n = 0;
     const blocks = this.refs.get(gen);
-    for (const f of this.scrollbackFiles()) if (blocks ? blocks.has(f) : f.startsWith(`g${gen}-`)) n += fs.statSync(path.join(this.dir, 'scrollback', f)).size;
+    for (const f of this.scrollbackFiles()) if (blocks ? blocks.has(f) : f.startsWith(`g${gen}-`)) n += fs.lstatSync(path.join(this.dir, 'scrollback', f)).size;
     return n;
   }
 
@@ -171,7 +234,7 @@ export class GenerationStore {
     let r = this.refs.get(gen);
     if (!r) {
       try {
-        r = blockRefs(decodeSnapshot(await fs.promises.readFile(path.join(this.dir, snapName(gen)), 'utf8'), snapName(gen)).state);
+        r = blockRefs(decodeSnapshot((await readOwnFileAsync(path.join(this.dir, snapName(gen)), MAX_SNAPSHOT_BYTES)).toString('utf8'), snapName(gen)).state);
       } catch {
         r = new Set(); // unreadable: read() sets it aside when someone asks for it, and it restores nothing
       }
@@ -183,23 +246,25 @@ export class GenerationStore {
   /**
    * Drops generations past KEEP_GENERATIONS, with their journals and scrollback files,
    * and history blocks no kept generation names (removals on the thread pool).
+   * `alsoKeep`: history files the live journal names (flushed since the last snapshot).
    */
-  async prune(): Promise<void> {
+  async prune(alsoKeep: ReadonlySet<string> = new Set()): Promise<void> {
     const keep = this.gens().slice(0, KEEP_GENERATIONS);
     const oldest = keep[keep.length - 1];
     if (oldest === undefined) return;
-    const named = new Set<string>();
+    const named = new Set<string>(alsoKeep);
     for (const g of keep) for (const f of await this.refsOf(g)) named.add(f);
     for (const g of this.refs.keys()) if (g < oldest) this.refs.delete(g);
     const doomed: string[] = [];
     for (const f of fs.readdirSync(this.dir)) {
-      const m = /^(?:snap|journal)-(\d{6,})\.json/.exec(f);
-      if (m && Number(m[1]) < oldest) doomed.push(path.join(this.dir, f));
+      const g = genOf(f) ?? genOf(f, JOURNAL);
+      if (g !== null && g < oldest) doomed.push(path.join(this.dir, f));
     }
     // Thousands of history files (40 blocks a full pane): listed on the thread pool, not the main loop.
     const files = await fs.promises.readdir(path.join(this.dir, 'scrollback')).catch(() => [] as string[]);
     for (const f of files) {
-      const m = /^g(\d+)-/.exec(f);
+      // g<GEN>-: a generation's newest rows; l<GEN>-: a flush's, between snapshots (named in journal GEN).
+      const m = /^[gl](\d+)-/.exec(f);
       if (named.has(f)) continue;
       if ((m && Number(m[1]) < oldest) || BLOCK_FILE.test(f)) doomed.push(path.join(this.dir, 'scrollback', f));
     }

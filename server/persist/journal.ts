@@ -4,18 +4,18 @@
 // simply where the journal ends. Appends go out asynchronously, off the main loop.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Pane, Session } from '../../kits/protocol/model';
-import type { StateFile } from '../../kits/protocol/snapshot';
+import { JournalRecordSchema, type JournalRecord, type StateFile } from '../../kits/protocol/snapshot';
 import { journalName, sha256 } from './generations';
+import { readOwnFile, StateFileError } from './stateFiles';
 
-export type JournalRecord =
-  /** The start of a whole-state dump: everything before it is replaced by what follows. */
-  | { k: 'reset' }
-  | { k: 'session'; v: Session }
-  | { k: 'session-gone'; id: string }
-  | { k: 'pane'; v: Pane; resume?: { agent: string; session: string } }
-  | { k: 'pane-gone'; n: number }
-  | { k: 'extra'; family: string; v: unknown };
+export type { JournalRecord };
+
+/**
+ * Most bytes of one journal read back. A journal is folded into a snapshot every
+ * 5,000 records (a few MiB of panes and sessions); past this it was not written by
+ * pane's rotation, and only its first part is replayed (the rest is where it ends).
+ */
+export const MAX_JOURNAL_BYTES = 256 << 20;
 
 /** Checksum prefix length: 64 bits of sha256 tell a torn or altered line from a whole one. */
 const SUM_CHARS = 16;
@@ -63,20 +63,36 @@ export function applyRecords(state: StateFile, records: JournalRecord[]): void {
       case 'extra':
         state.extra[r.family] = r.v;
         break;
+      case 'history': {
+        // Only the same pane (number and uuid): a record for a pane since replaced names nothing of the new one's.
+        const p = state.panes.find((x) => x.n === r.n && x.uuid === r.uuid);
+        if (p) p.scrollback = r.scrollback;
+        break;
+      }
     }
   }
 }
 
-/** Reads a journal; stops at the first line that fails its checksum (a torn write), warning. */
+/**
+ * Reads a journal (a regular file of ours: never through a link, never blocking);
+ * stops at the first line that fails its checksum (a torn write), warning. A line
+ * whose checksum holds but that is not a record (bad JSON, a field out of range, a
+ * shape this pane does not know) is skipped, and the skips said in one warning.
+ */
 export function readJournal(file: string, warn: (m: string) => void): JournalRecord[] {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
+    const buf = readOwnFile(file, MAX_JOURNAL_BYTES, { truncate: true });
+    if (buf.byteLength === MAX_JOURNAL_BYTES) warn(`${path.basename(file)} is longer than ${MAX_JOURNAL_BYTES} bytes; replaying its first ${MAX_JOURNAL_BYTES}`);
+    text = buf.toString('utf8');
+  } catch (e) {
+    if (e instanceof StateFileError && !/ENOENT/.test(e.reason)) warn(`${e.message}; not replayed`);
     return [];
   }
   const out: JournalRecord[] = [];
   const lines = text.split('\n');
+  let skipped = 0;
+  let first = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line === '') continue;
@@ -87,8 +103,21 @@ export function readJournal(file: string, warn: (m: string) => void): JournalRec
       warn(`${path.basename(file)} line ${i + 1} is ${last ? 'torn (a crash during its write)' : 'damaged'}; replaying the ${out.length} records before it`);
       break;
     }
-    out.push(JSON.parse(json) as JournalRecord);
+    let why: string;
+    try {
+      const r = JournalRecordSchema.safeParse(JSON.parse(json));
+      if (r.success) {
+        out.push(r.data);
+        continue;
+      }
+      const issue = r.error.issues[0]!;
+      why = `${issue.path.join('.') || '(record)'}: ${issue.message}`;
+    } catch (e) {
+      why = (e as Error).message;
+    }
+    if (skipped++ === 0) first = `line ${i + 1}: ${why}`;
   }
+  if (skipped) warn(`${path.basename(file)}: ${skipped} record${skipped === 1 ? '' : 's'} with a good checksum fail their schema (first: ${first}); skipped, the other ${out.length} replayed`);
   return out;
 }
 
@@ -105,7 +134,8 @@ export class JournalWriter {
     readonly dir: string,
     readonly gen: number,
   ) {
-    this.fd = fs.openSync(path.join(dir, journalName(gen)), 'a', 0o600);
+    // Never through a link planted at the name (O_NOFOLLOW); a new generation's journal is ours alone.
+    this.fd = fs.openSync(path.join(dir, journalName(gen)), fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o600);
   }
 
   append(records: JournalRecord[]): void {

@@ -17,6 +17,7 @@ import { makeSession, publish, restore, restoredName } from '../model/session';
 import type { Services } from '../services';
 import { blockSerialized } from '../pty/historyStore';
 import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
+import { readOwnFileAsync } from './stateFiles';
 
 export interface ResurrectOptions {
   /** The state dir (scrollback files are under scrollback/). */
@@ -30,6 +31,11 @@ const gunzipAsync = promisify(gunzip);
 
 /** Most bytes of saved history read back per pane: a damaged file must not blow up the server. */
 const MAX_HISTORY_BYTES = 64 << 20;
+/**
+ * Most bytes of one saved history file read (still gzipped): a block of 256 rows is
+ * ~2-25 KiB gzipped, a screen with 500 live rows and the open block ~100 KiB.
+ */
+const MAX_HISTORY_FILE_BYTES = 16 << 20;
 
 /**
  * A pane's saved history as a terminal replays it: its compact blocks (oldest first,
@@ -43,7 +49,7 @@ async function readHistory(dir: string, p: SavedPane, warn: (m: string) => void)
   for (const name of p.scrollback.blocks ?? []) {
     const block = path.join(dir, 'scrollback', name);
     try {
-      const text = (await gunzipAsync(await fs.promises.readFile(block), { maxOutputLength: room })).toString('utf8');
+      const text = (await gunzipAsync(await readOwnFileAsync(block, MAX_HISTORY_FILE_BYTES), { maxOutputLength: room })).toString('utf8');
       parts.push(Buffer.from(blockSerialized(text)));
     } catch (e) {
       warn(`pane ${p.address}: a block of its saved history, ${block}, cannot be read (${(e as Error).message}); restoring the rest`);
@@ -54,7 +60,7 @@ async function readHistory(dir: string, p: SavedPane, warn: (m: string) => void)
   }
   const file = path.join(dir, 'scrollback', p.scrollback.file);
   try {
-    parts.push(await gunzipAsync(await fs.promises.readFile(file), { maxOutputLength: Math.max(1, room) }));
+    parts.push(await gunzipAsync(await readOwnFileAsync(file, MAX_HISTORY_FILE_BYTES), { maxOutputLength: Math.max(1, room) }));
     return Buffer.concat(parts);
   } catch (e) {
     warn(`pane ${p.address}: its saved history ${file} cannot be read (${(e as Error).message}); restoring without it`);

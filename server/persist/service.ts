@@ -7,10 +7,13 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { DurabilityConfigSchema, type DurabilityConfig, type Generation, type StateFile, STATE_VERSION } from '../../kits/protocol/snapshot';
+import { checkStateDir } from '../../kits/node/paths';
 import type { PaneServer } from '../paneServer';
 import type { Services } from '../services';
-import { GenerationStore, journalName, snapName } from './generations';
-import { applyRecords, JournalWriter, readJournal, type JournalRecord } from './journal';
+import { GenerationStore, snapName } from './generations';
+import { JournalWriter, type JournalRecord } from './journal';
+import { loadState } from './loader';
+import { entryFault, setAside, writeOwnFile } from './stateFiles';
 import { agentsPart } from './agentsPart';
 import type { PersistPart } from './parts';
 import { resurrect } from './resurrect';
@@ -28,6 +31,15 @@ const LOCK_STALE_MS = 3_000;
 const JOURNAL_BATCH_MS = 5;
 /** A journal this long is folded into a fresh snapshot generation (replay stays quick). */
 const JOURNAL_ROTATE_RECORDS = 5_000;
+/**
+ * How often the history of panes that printed is flushed to disk between snapshots
+ * (full blocks not written yet, and the open block with the screen), each flush
+ * named in the journal: what a kill -9 can lose of a pane's history. Short enough
+ * to be "a few seconds"; long enough that a flooding pane costs one small write
+ * every tick, not one per block (the writes run on the screen worker and the
+ * thread pool, never the main loop).
+ */
+export const HISTORY_FLUSH_MS = 2_000;
 
 export interface PersistOptions {
   dir: string;
@@ -82,6 +94,12 @@ export class Persistence {
   private changedSinceSnapshot = false;
   private timer: NodeJS.Timeout | null = null;
   private snapshotting: Promise<Generation> | null = null;
+  /** Panes that printed since their history was last flushed. */
+  private historyDirty = new Set<number>();
+  private historyTimer: NodeJS.Timeout | null = null;
+  private historyFlushing: Promise<void> | null = null;
+  /** History files the current journal names (flushed since the last snapshot), by pane: kept by prune. */
+  private liveRefs = new Map<number, string[]>();
   private release: (() => Promise<void>) | null = null;
   private unlisten: (() => void) | null = null;
   private closed = false;
@@ -104,12 +122,15 @@ export class Persistence {
 
   /** Locks `dir`, loads and (if configured) resurrects; resolves with the sessions brought back. */
   static async open(services: Services, o: PersistOptions): Promise<{ persistence: Persistence; restored: Session[] }> {
-    fs.mkdirSync(o.dir, { recursive: true, mode: 0o700 });
+    // The user's own directory, 0700, not a link: its journal starts programs as the person when replayed.
+    const wrong = checkStateDir(o.dir);
+    if (wrong) throw new Error(wrong);
     const server = services.server;
     const p = new Persistence(services, o.dir, o);
     await p.lock();
     let restored: Session[] = [];
     try {
+      p.store.sweep();
       const state = p.load();
       for (const part of p.parts) if (state.extra[part.family] !== undefined) part.load(services, state.extra[part.family]);
       if (p.config.resurrect && state.sessions.length) restored = await resurrect(services, state, { dir: p.dir, config: p.config, keepIds: true }, p.warn);
@@ -124,6 +145,8 @@ export class Persistence {
       if (p.changedSinceSnapshot) void p.snapshot().catch((e: Error) => p.warn(`snapshot failed: ${e.message}`));
     }, p.config.snapshotEveryMs);
     p.timer.unref();
+    p.historyTimer = setInterval(() => p.flushHistory(), HISTORY_FLUSH_MS);
+    p.historyTimer.unref();
     server.onBeforeStop(() => p.close());
     services.persistence = p;
     return { persistence: p, restored };
@@ -132,6 +155,14 @@ export class Persistence {
   private async lock(): Promise<void> {
     const lockPath = path.join(this.dir, 'daemon.lock');
     const pidFile = path.join(this.dir, 'daemon.pid');
+    // proper-lockfile's lock is a directory it makes; anything else there (a file, a link, a FIFO) would keep
+    // every daemon out, or be followed. A live daemon's lock is always a directory of ours, so this never moves one.
+    try {
+      const fault = entryFault(fs.lstatSync(lockPath), 'dir');
+      if (fault) setAside(this.dir, 'daemon.lock', fault, this.warn, 'a fresh lock is taken');
+    } catch {
+      // no lock yet
+    }
     try {
       this.release = await lockfile.lock(this.dir, {
         lockfilePath: lockPath,
@@ -144,30 +175,21 @@ export class Persistence {
       if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
       let pid = '?';
       try {
-        pid = fs.readFileSync(pidFile, 'utf8').trim();
+        const fd = fs.openSync(pidFile, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+        const buf = Buffer.alloc(32);
+        pid = /^\d+/.exec(buf.subarray(0, fs.readSync(fd, buf)).toString())?.[0] ?? '?';
+        fs.closeSync(fd);
       } catch {
-        // no pid written yet
+        // no pid written yet (or not a file: the holder says nothing then)
       }
       throw new Error(`the pane state in ${this.dir} is in use by another pane daemon (pid ${pid}); stop it with \`pane stop\`, or give this one another state directory`);
     }
-    fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+    writeOwnFile(this.dir, 'daemon.pid', `${process.pid}\n`, this.warn);
   }
 
   /** The newest good generation with every later journal replayed; an empty state only when there is nothing at all. */
   load(): StateFile {
-    const hadSnapshots = this.store.gens().length > 0;
-    const base = this.store.newestGood();
-    const state: StateFile = base?.state ?? { version: STATE_VERSION, savedAt: Date.now(), host: this.server.host, sessions: [], panes: [], extra: {} };
-    const from = base?.header.gen ?? 0;
-    const journals = fs
-      .readdirSync(this.dir)
-      .map((f) => /^journal-(\d{6,})\.jsonl$/.exec(f))
-      .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) >= from)
-      .map((m) => Number(m[1]))
-      .sort((a, b) => a - b);
-    if (!base && hadSnapshots) this.warn(`no snapshot generation reads back whole; rebuilding from ${journals.length} journal(s)`);
-    for (const g of journals) applyRecords(state, readJournal(path.join(this.dir, journalName(g)), this.warn));
-    return state;
+    return loadState(this.store, this.server.host, this.warn);
   }
 
   /** The structural state now (no scrollback): plain data, safe to keep while the model changes. */
@@ -195,8 +217,9 @@ export class Persistence {
     const d = data as { pane?: number | { n: number }; session?: string | { id: string } };
     const fam = event.slice(0, event.indexOf('/'));
     if (event === 'pane/output') {
-      // New history is worth a snapshot at the next tick of the timer, not a journal line.
+      // New history is flushed at the next HISTORY_FLUSH_MS tick, and worth a snapshot at the next tick of its timer.
       this.changedSinceSnapshot = true;
+      if (typeof d.pane === 'number') this.historyDirty.add(d.pane);
       return;
     }
     if (event === 'pane/executed') return;
@@ -261,6 +284,41 @@ export class Persistence {
     return { gen, state };
   }
 
+  /**
+   * Writes the history of every pane that printed since the last flush: the screen
+   * worker writes its full blocks not on disk yet and the open block with the
+   * screen (`l<GEN>-UUID.gz`), off the main loop; then one journal record per pane
+   * names the files, so a kill -9 loses at most HISTORY_FLUSH_MS of history.
+   * Skipped while a snapshot runs (it saves every pane's history itself) or a flush does.
+   */
+  flushHistory(): Promise<void> {
+    if (this.closed || this.snapshotting || this.historyFlushing || this.historyDirty.size === 0) return this.historyFlushing ?? Promise.resolve();
+    const panes = [...this.historyDirty];
+    this.historyDirty.clear();
+    const gen = this.gen;
+    this.historyFlushing = Promise.all(
+      panes.map(async (n) => {
+        const p = this.server.panes.get(n);
+        if (!p || !this.server.terminals.has(n)) return;
+        const lines = this.historyLines(p);
+        if (lines === 0) return;
+        try {
+          const r = await this.server.screen.saveScrollback(n, path.join(this.dir, 'scrollback', `l${gen}-${p.uuid}.gz`), lines, `h-${p.uuid}`);
+          if (this.closed || !this.journal || this.gen !== gen) return;
+          this.liveRefs.set(n, [r.file, ...r.blocks]);
+          this.journal.append([{ k: 'history', n, uuid: p.uuid, scrollback: { file: r.file, ...(r.blocks.length ? { blocks: r.blocks } : {}), savedAt: Date.now(), lines: r.lines, bytes: r.bytes } }]);
+        } catch (e) {
+          // Its screen closed meanwhile, or the disk refused: the next tick (or snapshot) tries again.
+          if (this.server.panes.has(n)) this.historyDirty.add(n);
+          if (!/closed|no screen/.test((e as Error).message)) this.warn(`pane ${n}: history not flushed: ${(e as Error).message}`);
+        }
+      }),
+    ).then(() => {
+      this.historyFlushing = null;
+    });
+    return this.historyFlushing;
+  }
+
   /** Writes a generation: structure now, each terminal's history on the screen worker, then the file atomically. */
   snapshot(): Promise<Generation> {
     this.snapshotting ??= this.writeSnapshot().finally(() => {
@@ -270,7 +328,12 @@ export class Persistence {
   }
 
   private async writeSnapshot(): Promise<Generation> {
+    // A flush under way finishes first: it writes through the same screens, and names files in the journal being rotated.
+    await this.historyFlushing;
     const { gen, state } = await this.rotate();
+    // The new journal names no flushed history yet; this generation saves every pane's.
+    this.liveRefs.clear();
+    this.historyDirty.clear();
     let wrote = 0;
     await Promise.all(
       state.panes.map(async (p) => {
@@ -289,7 +352,7 @@ export class Persistence {
     );
     const file = path.join(this.dir, snapName(gen));
     const bytes = await this.store.write(gen, state);
-    await this.store.prune();
+    await this.store.prune(new Set([...this.liveRefs.values()].flat()));
     const history = state.panes.reduce((a, p) => a + (p.scrollback?.bytes ?? 0), 0);
     return { gen, savedAt: state.savedAt, sessions: state.sessions.length, panes: state.panes.length, bytes: bytes + history, wrote: bytes + wrote, file };
   }
@@ -305,6 +368,7 @@ export class Persistence {
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.timer) clearInterval(this.timer);
+    if (this.historyTimer) clearInterval(this.historyTimer);
     this.unlisten?.();
     try {
       await this.snapshotting?.catch(() => undefined);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { writeAtomicSync } from '../persist/atomicFile';
+import { writeAtomic } from '../persist/atomicFile';
 import { blockRows, blockSerialized, lastRows } from './historyStore';
 import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
@@ -159,14 +159,17 @@ function snapshot(s: Screen, maxHistory = Infinity, textOnly = false): WorkerSna
  * Saves the last `history` rows and the screen: full compact blocks as their own
  * files (written once, then only referenced), and the rest — the block being
  * filled, xterm's live rows, the screen — to `file`. Every file gzipped, atomically.
+ * What is saved is taken at once; the writes go to the thread pool, so this
+ * thread goes on parsing output while the disk works (a flush every few seconds).
  */
-function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
+async function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): Promise<FromWorker> {
   const dir = path.dirname(m.file);
   const last = s.lastSave;
   // Nothing printed or resized since the last save: its files (kept while a generation names them) say it all.
   if (last && last.version === s.version && last.history === m.history && last.dir === dir && existsSync(path.join(dir, last.reply.file))) {
     return { ...last.reply, id: m.id, wrote: 0 };
   }
+  const version = s.version;
   s.history.capture(undefined, true);
   const lines = Math.min(s.history.lines, m.history);
   const store = s.history.store;
@@ -176,6 +179,7 @@ function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
   let need = lines - live - inOpen;
   const names: string[] = [];
   const written = new Map<string, number>();
+  const toWrite: { file: string; data: Uint8Array }[] = [];
   let bytes = 0;
   let wrote = 0;
   const blocks = store.blocks();
@@ -185,9 +189,8 @@ function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
     const full = path.join(dir, name);
     let size = s.written.get(full);
     if (size === undefined) {
-      const data = b.gz; // gzipped as the block filled: the same bytes every generation
-      writeAtomicSync(full, data, { syncDir: false }); // the tail's write below syncs the directory for all
-      size = data.byteLength;
+      toWrite.push({ file: full, data: b.gz }); // gzipped as the block filled: the same bytes every generation
+      size = b.gz.byteLength;
       wrote += size;
     }
     written.set(full, size);
@@ -196,10 +199,12 @@ function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): FromWorker {
     need -= b.lines;
   }
   const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }));
-  writeAtomicSync(m.file, data);
+  // The tail's write below syncs the directory for every block renamed before it.
+  await Promise.all(toWrite.map((w) => writeAtomic(w.file, w.data, { syncDir: false })));
+  await writeAtomic(m.file, data);
   s.written = written;
   const reply = { type: 'saved' as const, id: m.id, pane: m.pane, file: path.basename(m.file), bytes: bytes + data.byteLength, wrote: wrote + data.byteLength, lines: lines + s.term.rows, blocks: names };
-  s.lastSave = { version: s.version, history: m.history, dir, reply };
+  s.lastSave = { version, history: m.history, dir, reply };
   return reply;
 }
 
@@ -252,12 +257,8 @@ function handle(m: ToWorker): void {
       const s = screens.get(m.pane);
       if (!s) return post({ type: 'failed', id: m.id, pane: m.pane, message: `pane ${m.pane} has no screen` });
       s.term.write('', () => {
-        try {
-          // Serializing and compressing here keeps a 10,000-line history off the server's main loop.
-          post(save(s, m));
-        } catch (e) {
-          post({ type: 'failed', id: m.id, pane: m.pane, message: (e as Error).message });
-        }
+        // Serializing and compressing here keeps a 10,000-line history off the server's main loop.
+        save(s, m).then(post, (e: Error) => post({ type: 'failed', id: m.id, pane: m.pane, message: e.message }));
       });
       return;
     }

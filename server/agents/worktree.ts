@@ -1,19 +1,20 @@
 // Per-launch git worktrees (isolation: worktree): a new branch and worktree under
 // the project's .pane/worktrees/, excluded from git status. Removal happens only
 // when asked, and git's own refusal of unsaved changes stands unless forced.
-import { execFileSync } from 'node:child_process';
+// The repository is the agent's: git runs with nothing of it that starts a program
+// (./repoGit.ts), only on a repository whose .git directory is inside the project,
+// and pane's own files there are reached without following links.
 import fs from 'node:fs';
 import path from 'node:path';
 import { PaneFault } from '../../kits/protocol/error';
+import { appendBelow, lstatBelow, mkdirBelow, PathRefused, readBelow } from '../../kits/node/safeFile';
+import { safeGit } from './repoGit';
 
-function git(cwd: string, args: string[]): string {
-  try {
-    return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 }).trim();
-  } catch (e) {
-    const err = e as { stderr?: string; message: string };
-    throw new PaneFault('failed', `git ${args[0]} failed in ${cwd}: ${(err.stderr ?? err.message).trim().split('\n')[0]}`, { reason: 'git', subject: cwd });
-  }
-}
+const WHERE = "an agent's repository";
+/** An info/exclude file is a few lines; one bigger is left alone (git status is only noisier). */
+const MAX_EXCLUDE_BYTES = 256 * 1024;
+/** Worktrees made in one second by one agent: past it the launch is refused (the names would collide). */
+const MAX_SAME_SECOND = 100;
 
 export interface Worktree {
   path: string;
@@ -21,31 +22,72 @@ export interface Worktree {
   repo: string;
 }
 
-export function makeWorktree(cwd: string, agent: string, now = new Date()): Worktree {
-  const repo = git(cwd, ['rev-parse', '--show-toplevel']);
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-  let branch = `pane/${agent}-${stamp}`;
-  let dir = path.join(repo, '.pane', 'worktrees', `${agent}-${stamp}`);
-  for (let i = 2; fs.existsSync(dir); i++) {
-    branch = `pane/${agent}-${stamp}-${i}`;
-    dir = path.join(repo, '.pane', 'worktrees', `${agent}-${stamp}-${i}`);
+/** `--git-dir` and `--work-tree` for the repository at `repo`: no `.git` file, core.worktree or GIT_DIR moves git elsewhere. */
+const pinned = (repo: string) => [`--git-dir=${path.join(repo, '.git')}`, `--work-tree=${repo}`];
+
+function refuse(e: PathRefused, cwd: string): never {
+  throw new PaneFault('failed', `no worktree made: ${e.message}`, { reason: 'refused path', subject: cwd });
+}
+
+/**
+ * The repository holding `cwd`, refused unless its .git is a directory inside it
+ * (a `.git` file or core.worktree could point git at a repository of the person's
+ * the agent may not read) and cwd lies inside it.
+ */
+function repoOf(cwd: string): string {
+  const top = safeGit(cwd, ['rev-parse', '--show-toplevel']);
+  const repo = fs.realpathSync(top);
+  const here = fs.realpathSync(cwd);
+  if (here !== repo && !here.startsWith(repo + path.sep)) {
+    throw new PaneFault('failed', `no worktree made: git says ${cwd} belongs to ${top} (its core.worktree?); pane makes worktrees only of the repository the project is in`, { reason: 'git', subject: cwd });
   }
-  // Keep the worktrees out of the project's own `git status`.
-  const exclude = path.join(git(repo, ['rev-parse', '--git-common-dir']).replace(/^(?!\/)/, `${repo}/`), 'info', 'exclude');
+  let st: fs.Stats | null;
   try {
-    const text = fs.existsSync(exclude) ? fs.readFileSync(exclude, 'utf8') : '';
-    if (!text.split('\n').includes('.pane/')) {
-      fs.mkdirSync(path.dirname(exclude), { recursive: true });
-      fs.appendFileSync(exclude, `${text.endsWith('\n') || text === '' ? '' : '\n'}.pane/\n`);
-    }
-  } catch {
-    // an unwritable exclude file only makes git status noisier
+    st = lstatBelow(repo, '.git', { where: WHERE });
+  } catch (e) {
+    if (e instanceof PathRefused) refuse(e, cwd);
+    throw e;
   }
-  git(repo, ['worktree', 'add', '-b', branch, dir]);
-  return { path: dir, branch, repo };
+  if (!st?.isDirectory()) {
+    throw new PaneFault('failed', `no worktree made: ${path.join(repo, '.git')} is ${st ? (st.isSymbolicLink() ? 'a symbolic link' : 'not a directory') : 'missing'}; pane makes worktrees only of a repository whose .git directory lies inside the project`, { reason: 'git', subject: cwd });
+  }
+  return repo;
+}
+
+export function makeWorktree(cwd: string, agent: string, now = new Date()): Worktree {
+  const repo = repoOf(cwd);
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  try {
+    mkdirBelow(repo, '.pane/worktrees', { where: WHERE });
+    let leaf = `${agent}-${stamp}`;
+    for (let i = 2; lstatBelow(repo, `.pane/worktrees/${leaf}`, { where: WHERE }) !== null; i++) {
+      if (i > MAX_SAME_SECOND) throw new PaneFault('failed', `no worktree made: ${MAX_SAME_SECOND} worktrees of ${agent} were made this second already`, { reason: 'git', subject: cwd });
+      leaf = `${agent}-${stamp}-${i}`;
+    }
+    // Keep the worktrees out of the project's own `git status`.
+    try {
+      const text = readBelow(repo, '.git/info/exclude', { where: WHERE, maxBytes: MAX_EXCLUDE_BYTES }) ?? '';
+      if (!text.split('\n').includes('.pane/')) appendBelow(repo, '.git/info/exclude', `${text.endsWith('\n') || text === '' ? '' : '\n'}.pane/\n`, { where: WHERE, mkdir: true });
+    } catch {
+      // an unwritable or refused exclude file only makes git status noisier
+    }
+    // The directory is made here, below the repository without links; git fills it (it takes an empty one).
+    mkdirBelow(repo, `.pane/worktrees/${leaf}`, { where: WHERE });
+    const dir = path.join(repo, '.pane', 'worktrees', leaf);
+    const branch = `pane/${leaf}`;
+    safeGit(repo, ['worktree', 'add', '-b', branch, dir], pinned(repo));
+    // git reached the directory by its path again: it must be the one made above, still not behind a link.
+    if (!lstatBelow(repo, `.pane/worktrees/${leaf}/.git`, { where: WHERE })?.isFile()) {
+      throw new PaneFault('failed', `no worktree made: ${dir} changed while git filled it (a link planted on the way?)`, { reason: 'git', subject: cwd });
+    }
+    return { path: dir, branch, repo };
+  } catch (e) {
+    if (e instanceof PathRefused) refuse(e, cwd);
+    throw e;
+  }
 }
 
 /** Removes the worktree (git refuses when it has changes, unless force); the branch is kept. */
 export function removeWorktree(w: Worktree, force: boolean): void {
-  git(w.repo, ['worktree', 'remove', ...(force ? ['--force'] : []), w.path]);
+  safeGit(w.repo, ['worktree', 'remove', ...(force ? ['--force'] : []), w.path], pinned(w.repo));
 }

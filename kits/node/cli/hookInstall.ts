@@ -3,8 +3,8 @@
 // .claude/settings.json without touching anything else there, and removes only
 // pane's own entries. A file that is not JSON is left alone.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
+import { lstatBelow, readBelow, writeBelow } from '../safeFile';
 
 /** The events pane listens to (Claude Code's hook names). */
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'] as const;
@@ -80,10 +80,20 @@ export function isPaneSpec(h: HookSpec): boolean {
   return isPaneHook(h.command) || (h.type === 'http' && typeof h.headers === 'object' && h.headers !== null && 'X-Pane-Hook' in h.headers);
 }
 
+/**
+ * The project is where agents write: its .claude/settings.json is reached below
+ * the project without following links, read only as a regular file of bounded
+ * size, and replaced through a fresh temp file (kits/node/safeFile.ts).
+ */
+const below = (file: string) => ({ root: path.dirname(path.dirname(file)), rel: path.join(path.basename(path.dirname(file)), path.basename(file)) });
+/** A Claude Code settings file is a few KiB; past 1 MiB it is not one pane edits. */
+const MAX_SETTINGS_BYTES = 1 << 20;
+const WHERE = 'a project (agents write there)';
+
 function load(file: string): Settings {
-  if (!fs.existsSync(file)) return {};
-  const text = fs.readFileSync(file, 'utf8');
-  if (text.trim() === '') return {};
+  const { root, rel } = below(file);
+  const text = readBelow(root, rel, { where: WHERE, maxBytes: MAX_SETTINGS_BYTES });
+  if (text === null || text.trim() === '') return {};
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -95,10 +105,8 @@ function load(file: string): Settings {
 }
 
 function save(file: string, s: Settings): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.pane-tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(s, null, 2) + '\n');
-  fs.renameSync(tmp, file);
+  const { root, rel } = below(file);
+  writeBelow(root, rel, JSON.stringify(s, null, 2) + '\n', { where: WHERE, mkdir: true, mode: 0o644 });
 }
 
 /**
@@ -129,7 +137,8 @@ export function installHooks(file: string, hook: string | HookSpec): string[] {
 
 /** Removes only pane's own entries; returns the events it removed from. */
 export function uninstallHooks(file: string): string[] {
-  if (!fs.existsSync(file)) return [];
+  const { root, rel } = below(file);
+  if (lstatBelow(root, rel, { where: WHERE }) === null) return [];
   const s = load(file);
   if (!s.hooks || typeof s.hooks !== 'object') return [];
   const removed: string[] = [];

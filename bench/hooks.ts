@@ -1,11 +1,10 @@
 // Hooks with and without a process per call: Claude Code's HTTP hook (a POST to
 // the server's /hook, a fresh connection each time as Claude Code makes it) against
 // `pane hook` (a Node process per event), quiet and while other agents post 1 and 10 hooks/s.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { hookPort } from '../kits/node/hookPort';
 import { client, paneBin, startServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -43,6 +42,21 @@ function commandOnce(env: NodeJS.ProcessEnv, body: string): Promise<number> {
   });
 }
 
+/** The server's hook port, as its panes learn it ($PANE_HOOK_URL): the kernel chose it at start. */
+async function hookPortOf(socket: string, dir: string): Promise<number> {
+  const file = path.join(dir, 'hook-url');
+  fs.rmSync(file, { force: true });
+  const r = spawnSync(process.execPath, [paneBin, '--socket', socket, 'new', '--', 'sh', '-c', `printf %s "$PANE_HOOK_URL" > ${file}; exec sleep 3600`], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
+  if (r.status !== 0) throw new Error(`could not start a pane to learn the hook URL: ${r.stderr}`);
+  for (let i = 0; i < 200; i++) {
+    const url = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    const m = /:([0-9]+)\/hook$/.exec(url);
+    if (m) return Number(m[1]);
+    await sleep(50);
+  }
+  throw new Error('no pane told the hook URL within 10 s');
+}
+
 export async function hooks(dir: string, runs: number): Promise<HookRow[]> {
   fs.mkdirSync(dir, { recursive: true });
   const srv = await startServerProc(dir);
@@ -51,7 +65,7 @@ export async function hooks(dir: string, runs: number): Promise<HookRow[]> {
     for (const n of ['probe', 'load']) await c.call('agent/add', { name: n });
     c.close();
     const token = (n: string) => fs.readFileSync(path.join(dir, '.local', 'share', 'pane', 'agents', n, '.token'), 'utf8').trim();
-    const port = hookPort(srv.socket, process.env);
+    const port = await hookPortOf(srv.socket, dir);
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, PANE_SOCKET: srv.socket, PANE_AGENT: 'probe', PANE_TOKEN: token('probe') };
     delete env.PANE_ID;
     for (let i = 0; i < 3; i++) await commandOnce(env, event(i)); // warm the page cache

@@ -11,7 +11,8 @@ import { answer, collect, type HookContribution, type HookEventInfo } from './ho
 import { readMail } from './mailbox';
 import type { AgentService } from './service';
 import { hookTransition } from './status';
-import { MAX_HOOK_SESSIONS, MAX_HOOK_SESSIONS_PER_AGENT, pruneOldest } from './limits';
+import { MAX_HOOK_ONLY_AGENTS, MAX_HOOK_SESSIONS, MAX_HOOK_SESSIONS_PER_AGENT, pruneOldest } from './limits';
+import { PaneFault } from '../../kits/protocol/error';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -45,6 +46,7 @@ function resolve(svc: AgentService, p: HookParams, caller: string | null): { nam
   const known = sessionId ? svc.hookSessions.get(sessionId) : undefined;
   const asked = p.agent !== undefined && p.agent !== svc.human && AgentNameSchema.safeParse(p.agent).success ? p.agent : undefined;
   const name = caller ?? asked ?? paneAgent ?? known ?? hookOnlyName(svc, str(p.input.cwd));
+  roomForHookOnly(svc, name);
   // An agent CLI started by hand in an ordinary pane: that pane is its pane while its session lasts.
   // Adopting a pane makes it the agent's own (`self`): an agent's hook may adopt only a pane it may write.
   if (pane !== null && runtime === undefined && str(p.input.hook_event_name) !== 'SessionEnd') {
@@ -81,6 +83,27 @@ function whoAmI(svc: AgentService, ev: HookEventInfo): HookContribution | undefi
       `Lines that start with "[from ${svc.human}]" were typed by the human through \`pane write\`: answer them by running \`pane write 'your answer'\`. ` +
       'Lines that start with "[mail from NAME]" are mail; do what it asks. `pane finger` shows what every agent is on; `pane mail -s SUBJECT NAME` (body on stdin) writes to another agent; `pane plan NAME TEXT` updates your .plan.',
   };
+}
+
+/**
+ * Room for one more hook-only agent: past MAX_HOOK_ONLY_AGENTS, those with no live
+ * session and no pane are forgotten (oldest first); if none can be, a refusal.
+ */
+function roomForHookOnly(svc: AgentService, name: string): void {
+  if (svc.runtimes.has(name) || svc.store.exists(name)) return;
+  const hookOnly = [...svc.runtimes.keys()].filter((n) => !svc.store.exists(n));
+  let over = hookOnly.length - MAX_HOOK_ONLY_AGENTS + 1;
+  for (const n of hookOnly) {
+    if (over <= 0) return;
+    const r = svc.runtimes.get(n)!;
+    if ([...r.sessions.values()].some((s) => s.state !== 'exited') || svc.panesOf(n).length > 0) continue;
+    for (const id of r.sessions.keys()) svc.hookSessions.delete(id);
+    svc.forget(n);
+    over--;
+  }
+  if (over > 0) {
+    throw new PaneFault('busy', `hook door: ${MAX_HOOK_ONLY_AGENTS} agents known only from hooks are live, the most hooks may make (MAX_HOOK_ONLY_AGENTS); end a session, or give the agent an account (pane agent add NAME)`, { reason: 'too many hook-only agents', subject: name });
+  }
 }
 
 export async function handleHook(svc: AgentService, p: HookParams, caller: string | null) {

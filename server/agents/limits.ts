@@ -17,6 +17,15 @@ export const MAX_DELIVERY_QUEUE = 64;
 export const MAX_HOOK_SESSIONS_PER_AGENT = 32;
 /** Session id → agent records across all agents, pruned oldest-first past this. */
 export const MAX_HOOK_SESSIONS = 1024;
+/**
+ * Agents known only from hooks (no account: an agent CLI started by hand) that a
+ * hook may bring into being. Each is a name in `pane finger` and a runtime the
+ * server keeps; a person's hooks inventing names (cwd, X-Pane-Agent) would grow
+ * both forever. Past it, the ones with no live session are forgotten, oldest
+ * first; if all are live, the hook is refused (`busy`). Agents with an account
+ * are made only by the person or agent/add, never by a hook.
+ */
+export const MAX_HOOK_ONLY_AGENTS = 64;
 
 /** Drops the oldest entries of a Map (insertion order) until it holds at most `max`, never `keep`. */
 export function pruneOldest<K, V>(map: Map<K, V>, max: number, keep?: K): void {

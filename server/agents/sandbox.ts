@@ -9,9 +9,14 @@ import path from 'node:path';
 import type { Access } from '../../kits/protocol/agent';
 import { PaneFault } from '../../kits/protocol/error';
 import type { LaunchSpec } from '../../kits/protocol/model';
+import { runtimeDir, stateDir } from '../../kits/node/paths';
+import { ensureAgentHookSocket } from '../transport/hookListener';
 import { ensureEndpoint } from './endpoint';
 import { paneEntry, which } from './programs';
 import type { AgentService } from './service';
+
+/** The agent's own hook door, in its home beside pane.sock: HTTP hooks from inside its sandbox reach it through a relay. */
+export const HOOK_SOCKET = 'hook.sock';
 
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */
 const PROBE_MS = 5_000;
@@ -38,6 +43,15 @@ export function sandboxUnavailable(pathVar: string | undefined): string | null {
   return why;
 }
 
+/** The shell integration directories pane writes in its runtime dir (server/shell/integration.ts). */
+function shellDirs(runtime: string): string[] {
+  try {
+    return fs.readdirSync(runtime).filter((n) => /^shell-[0-9a-f]+$/.test(n)).map((n) => path.join(runtime, n));
+  } catch {
+    return [];
+  }
+}
+
 /** `~/x` under the person's home; anything else as written. */
 function expand(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
@@ -61,17 +75,22 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   const data = svc.options.dataDir;
   const write = [home, ...access.sandbox.write.map((p) => expand(p, human))];
   if (cwd !== human && cwd !== '/' && !data.startsWith(cwd + path.sep)) write.unshift(cwd);
-  const hidden = [data, ...access.sandbox.denyRead.map((p) => expand(p, human))];
+  // pane's own files: its data (accounts, other agents' homes), its state (the person's saved
+  // screens, journal, daemon.log), and its runtime dir (sockets, FUSE mounts of the person's namespace).
+  const state = [...new Set([stateDir(), ...(svc.services.persistence ? [svc.services.persistence.dir] : [])])];
+  const runtime = runtimeDir(false);
+  const hidden = [data, ...state, runtime, ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
   return {
     network: { allowedDomains: [...access.sandbox.network], deniedDomains: [], allowAllUnixSockets: true },
     filesystem: {
       denyRead: hidden,
-      // Inside pane's hidden state: its own home, and the shims and hook settings its programs run.
-      allowRead: [home, path.join(data, 'bin'), path.join(data, 'claude-settings.json')],
+      // Inside pane's hidden state: its own home, the shims and hook settings its programs run,
+      // and the shell integration scripts its shells source (runtime dir, shell-<hash>).
+      allowRead: [home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...shellDirs(runtime)],
       allowWrite: write,
-      // What makes the account (and what the server files for it) is not the agent's to edit.
-      denyWrite: ['.access', '.token', '.project', '.app', 'log', 'Maildir', 'pane.sock'].map((f) => path.join(home, f)),
+      // What makes the account (and what the server files for it, its doors included) is not the agent's to edit.
+      denyWrite: ['.access', '.token', '.project', '.app', 'log', 'Maildir', 'pane.sock', HOOK_SOCKET].map((f) => path.join(home, f)),
     },
   };
 }
@@ -126,12 +145,16 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   const tmp = path.join(svc.store.home(name), 'tmp');
   fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
   ensureEndpoint(svc, name);
+  // Its hooks' door: inside the sandbox `pane sandbox` starts a relay on 127.0.0.1:PORT (the
+  // server's hook port, so $PANE_HOOK_URL is the same string inside) to this socket.
+  const hooks = svc.services.hooks;
+  const relay: Record<string, string> = hooks && process.platform === 'linux' ? { PANE_HOOK_RELAY: `${hooks.port}:${ensureAgentHookSocket(svc.services, name, path.join(svc.store.home(name), HOOK_SOCKET))}` } : {};
   return {
     launch: {
       ...launch,
       program: process.execPath,
       args: [entry!, 'sandbox', '--settings', JSON.stringify(settings), '--', launch.program, ...launch.args],
-      env: { ...(launch.env ?? {}), PANE_AGENT_TMPDIR: tmp },
+      env: { ...(launch.env ?? {}), PANE_AGENT_TMPDIR: tmp, ...relay },
     },
     mode: 'bubblewrap',
     stamp,
@@ -144,6 +167,7 @@ export function unwrapSandbox(launch: LaunchSpec): LaunchSpec {
   if (a[1] !== 'sandbox' || a[2] !== '--settings' || a[4] !== '--' || a.length < 6) return launch;
   const env = { ...(launch.env ?? {}) };
   delete env.PANE_AGENT_TMPDIR;
+  delete env.PANE_HOOK_RELAY;
   const { env: _old, ...rest } = launch;
   return { ...rest, program: a[5]!, args: a.slice(6), ...(Object.keys(env).length ? { env } : {}) };
 }

@@ -1,8 +1,8 @@
-// `pane hook install|uninstall`: merges pane's hook entries (HTTP hooks where the
-// Claude Code version has them, `pane hook` commands otherwise) into a project's
-// .claude/settings.json without touching anything else there, and removes only
-// pane's own entries. A file that is not JSON is left alone.
-import { execFileSync } from 'node:child_process';
+// `pane hook install|uninstall`: merges pane's hook entries (`pane hook` commands:
+// a settings file never names the hook port, which is chosen anew at each server
+// start) into a project's .claude/settings.json without touching anything else
+// there, and removes only pane's own entries (HTTP ones an earlier pane wrote too).
+// The HTTP hook spec here is what the server gives the Claude Code it launches.
 import path from 'node:path';
 import { lstatBelow, readBelow, writeBelow } from '../safeFile';
 
@@ -34,15 +34,6 @@ const HOOK_TIMEOUT_S = 5;
 export function parseVersion(out: string): number[] | null {
   const m = /(\d+)\.(\d+)\.(\d+)/.exec(out);
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
-
-/** The installed Claude Code's version as numbers, or null (not installed, or unreadable). */
-export function claudeVersion(): number[] | null {
-  try {
-    return parseVersion(execFileSync('claude', ['--version'], { encoding: 'utf8', timeout: VERSION_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] }));
-  } catch {
-    return null;
-  }
 }
 
 export function hasHttpHooks(v: readonly number[] | null): boolean {

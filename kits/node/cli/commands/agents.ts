@@ -270,32 +270,32 @@ export const agentCommands: CommandSpec[] = [
     summary: 'report an agent CLI hook event (JSON on stdin); install|uninstall edits .claude/settings.json',
     flags: [
       { name: 'project', type: 'string', value: 'DIR', doc: 'install/uninstall: the project (default: here)' },
-      { name: 'http', type: 'bool', doc: 'install: HTTP hooks to the server (default when `claude --version` is 2.1.63 or later)' },
-      { name: 'command', type: 'bool', doc: 'install: `pane hook` command hooks (default for older Claude Code or none found)' },
+      { name: 'http', type: 'bool', doc: 'install: refused: an HTTP hook names a port, and the hook port is chosen anew at each start (see notes)' },
+      { name: 'command', type: 'bool', doc: 'install: `pane hook` command hooks (what install writes)' },
     ],
     positionals: [{ name: 'ACTION', values: ['install', 'uninstall'] }],
-    notes: ['Always exits 0 and prints nothing when no server answers within its budget: an agent is never blocked by pane being absent.'],
+    notes: [
+      'Always exits 0 and prints nothing when no server answers within its budget: an agent is never blocked by pane being absent.',
+      'install writes `pane hook` command hooks, which find the server by its socket. Claude Code takes no variables in an HTTP hook\'s url, and the hook port is chosen by the kernel at each start, so a URL in a settings file would go stale and could be bound by another user; agent panes pane launches get HTTP hooks (to $PANE_HOOK_URL) through their own --settings.',
+    ],
     async run(ctx, a) {
       const action = a.positionals[0];
       if (action === undefined) {
         return runHook({ socketPath: ctx.socketPath, env: ctx.io.env, stdin: ctx.io.stdin, out: (t) => ctx.out(t), err: (t) => ctx.err(t), token: ctx.agentToken() });
       }
-      const { installHooks, uninstallHooks, httpHook, commandHook, claudeVersion, hasHttpHooks } = await import('../hookInstall');
+      const { installHooks, uninstallHooks, commandHook } = await import('../hookInstall');
       const file = path.join(path.resolve(str(a, 'project') ?? '.'), '.claude', 'settings.json');
       if (action === 'install') {
-        if (bool(a, 'http') && bool(a, 'command')) throw new UsageError('--http and --command: choose one kind of hook', 'hook');
-        const useHttp = bool(a, 'http') || (!bool(a, 'command') && hasHttpHooks(claudeVersion()));
-        let spec;
-        if (useHttp) {
-          const { hookPort, hookUrl } = await import('../../hookPort');
-          spec = httpHook(hookUrl(hookPort(ctx.socketPath, ctx.io.env)));
-        } else {
-          const entry = process.argv[1] && /pane(\.mjs)?$/.test(process.argv[1]) ? process.argv[1] : 'pane';
-          spec = commandHook(entry === 'pane' ? 'pane hook' : `"${process.execPath}" "${path.resolve(entry)}" hook`);
+        if (bool(a, 'http')) {
+          throw new UsageError(
+            'pane hook install writes no HTTP hooks: Claude Code takes no variables in a hook url, and the hook port is chosen anew at each server start (a fixed one could be bound first by another user); install writes `pane hook` command hooks, and agent panes pane launches get HTTP hooks to $PANE_HOOK_URL by themselves',
+            'hook',
+          );
         }
-        const added = installHooks(file, spec);
-        const kind = useHttp ? `HTTP hook (${spec.url})` : 'hook';
-        ctx.out(added.length ? `${file}: pane ${kind} added for ${added.join(', ')}` : `${file}: pane hooks already there`);
+        const entry = process.argv[1] && /pane(\.mjs)?$/.test(process.argv[1]) ? process.argv[1] : 'pane';
+        // Replaces an HTTP hook an earlier pane wrote (its port is no longer served, and could be squatted).
+        const added = installHooks(file, commandHook(entry === 'pane' ? 'pane hook' : `"${process.execPath}" "${path.resolve(entry)}" hook`));
+        ctx.out(added.length ? `${file}: pane hook added for ${added.join(', ')}` : `${file}: pane hooks already there`);
       } else {
         const removed = uninstallHooks(file);
         ctx.out(removed.length ? `${file}: pane hook removed from ${removed.join(', ')}` : `${file}: no pane hooks to remove`);

@@ -1,7 +1,8 @@
 // `pane sandbox --settings JSON -- PROGRAM ARGS`: what the server runs in an
 // agent's pane to start its program inside the OS sandbox built from its .access,
 // through @anthropic-ai/sandbox-runtime (bubblewrap on Linux, sandbox-exec on macOS).
-// This process stays outside, holding the network proxies, until the program ends.
+// This process stays outside, holding the network proxies, until the program ends;
+// inside, a relay carries the agent's HTTP hooks to its own hook socket.
 import { spawn } from 'node:child_process';
 import type { CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
@@ -19,6 +20,38 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 export function keepTerminal(wrapped: string): string {
   return wrapped.replace(/^(\S*bwrap) --new-session /, '$1 ');
+}
+
+/**
+ * How long the relay below may take to listen before the program starts anyway
+ * (polled every 10 ms): socat listens within a few ms; a program's first hook
+ * (SessionStart) comes after its own start-up, and one lost hook is all a slow
+ * relay costs.
+ */
+export const RELAY_WAIT_POLLS = 100;
+
+/** A socket path socat takes as it is in an address (no `:`, `,`, quotes or spaces). */
+const PLAIN_PATH = /^[A-Za-z0-9._/+@~-]+$/;
+
+/**
+ * The shell lines that start the agent's hook relay inside its sandbox, before its
+ * program: socat listening on 127.0.0.1:PORT (the sandbox's own loopback, in its own
+ * network namespace), each connection forwarded to the agent's hook socket, as
+ * sandbox-runtime does for its proxies. `setsid` puts it in a session of its own,
+ * so the pane's Ctrl-C, Ctrl-Z and resizes reach only the program; it dies with the
+ * sandbox (bubblewrap's PID namespace ends when the program does). Then a bounded
+ * wait until it listens. `relay` is PORT:SOCKET ($PANE_HOOK_RELAY, set by the server).
+ */
+export function hookRelay(relay: string | undefined): string {
+  const m = /^([0-9]{1,5}):(\/.+)$/.exec(relay ?? '');
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535 || !PLAIN_PATH.test(m[2]!)) return '';
+  const port = Number(m[1]);
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  return [
+    `setsid socat TCP4-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr,backlog=64 UNIX-CONNECT:${m[2]} </dev/null >/dev/null 2>&1 &`,
+    `_pane_i=0; while [ "$_pane_i" -lt ${RELAY_WAIT_POLLS} ]; do _pane_up=; while read -r _pane_sl _pane_l _pane_r _pane_st _pane_x; do case "$_pane_l:$_pane_st" in *:${hex}:0A) _pane_up=1; break ;; esac; done < /proc/net/tcp; [ -n "$_pane_up" ] && break; sleep 0.01; _pane_i=$((_pane_i + 1)); done; unset _pane_i _pane_up _pane_sl _pane_l _pane_r _pane_st _pane_x`,
+    '',
+  ].join('\n');
 }
 
 export const sandboxCommands: CommandSpec[] = [
@@ -48,7 +81,10 @@ export const sandboxCommands: CommandSpec[] = [
       const [program, ...args] = a.program as [string, ...string[]];
       // TMPDIR: the runtime sets its own shared one; the agent's is in its home (set by pane).
       const tmp = process.env.PANE_AGENT_TMPDIR;
-      const command = `${tmp ? `TMPDIR=${q(tmp)} ` : ''}exec ${[program, ...args].map(q).join(' ')}`;
+      // The agent's hooks reach pane through its own socket, by a relay on the sandbox's loopback (Linux: its own network namespace).
+      const relay = process.platform === 'linux' ? hookRelay(process.env.PANE_HOOK_RELAY) : '';
+      delete process.env.PANE_HOOK_RELAY;
+      const command = `${relay}${tmp ? `TMPDIR=${q(tmp)} ` : ''}exec ${[program, ...args].map(q).join(' ')}`;
       const wrapped = keepTerminal(await SandboxManager.wrapWithSandbox(command));
       const child = spawn(wrapped, { shell: true, stdio: 'inherit' });
       // Ctrl-C and Ctrl-Z are for the program (the pane's foreground); this process only carries it.

@@ -11,12 +11,29 @@ import { MAX_BINARY_FRAME, MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import { allowedHosts, csp, parseTarget, readCookie } from './httpRequest';
 
 /**
- * TCP connections the front holds at once, WebSockets included (node drops the
- * ones past it). A window needs one WebSocket and a few page loads; this leaves
- * room for many windows and tabs while a page hammering the port cannot make the
- * server hold thousands of sockets.
+ * TCP connections the front holds at once, WebSockets included. A window needs
+ * one WebSocket and a few page loads; this leaves room for many windows and tabs
+ * while a page hammering the port cannot make the server hold thousands of
+ * sockets. At the cap a new connection cuts the oldest idle one (no request being
+ * answered, not a WebSocket), so idle or half-sent connections never lock a window
+ * out; only when none is idle is the new one dropped.
  */
 export const MAX_HTTP_CONNECTIONS = 128;
+/**
+ * A connection that sends nothing for this long is closed: one opened and left
+ * silent, or one that stopped reading a response. A page sends its request at once
+ * and reads what it asked for; a browser's speculative preconnects that go unused
+ * are closed too, harmlessly (it opens another).
+ */
+export const IDLE_TIMEOUT_MS = 10_000;
+/** A kept-alive connection waits this long for its next request, then is closed (node's default, said here). */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * How often node checks the header and request deadlines. Its default (30 s) let a
+ * half-sent request live three times HEADERS_TIMEOUT_MS; at 1 s the deadline holds
+ * within a second.
+ */
+export const DEADLINE_CHECK_MS = 1_000;
 /** WebSockets at once: each is a client with streams and subscriptions; dozens of windows is already unusual. */
 export const MAX_WS_CONNECTIONS = 64;
 /** A request's headers must arrive within this (slowloris); a page sends them at once. */
@@ -177,7 +194,14 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
     wss.handleUpgrade(req, socket, head, (ws) => o.onSocket(ws, { cookie, raw: socket }));
   };
 
-  const httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
+  /** Every connection the front holds, oldest first: whether a request is being answered, or it is a WebSocket. */
+  const conns = new Map<net.Socket, { busy: number; ws: boolean }>();
+  const httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, connectionsCheckingInterval: DEADLINE_CHECK_MS }, (req, res) => {
+    const held = conns.get(req.socket);
+    if (held) {
+      held.busy++;
+      res.once('close', () => held.busy--);
+    }
     try {
       onRequest(req, res);
     } catch (e) {
@@ -186,8 +210,32 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
       else res.destroy();
     }
   });
-  httpServer.maxConnections = MAX_HTTP_CONNECTIONS;
+  // Idle sockets (none sent a byte for IDLE_TIMEOUT_MS) are destroyed by node when
+  // nobody listens for 'timeout'; a WebSocket's own socket has its timeout cleared by ws.
+  httpServer.timeout = IDLE_TIMEOUT_MS;
+  httpServer.on('connection', (socket: net.Socket) => {
+    if (conns.size >= MAX_HTTP_CONNECTIONS) {
+      let idle: net.Socket | undefined;
+      for (const [s, c] of conns) {
+        if (c.busy === 0 && !c.ws) {
+          idle = s;
+          break;
+        }
+      }
+      if (!idle) {
+        log(`refused a connection: ${MAX_HTTP_CONNECTIONS} connections at once is the limit and none is idle; close a window or tab`);
+        return void socket.destroy();
+      }
+      log(`closed the oldest idle connection (${idle.remoteAddress ?? '?'}:${idle.remotePort ?? '?'}): ${MAX_HTTP_CONNECTIONS} connections at once is the limit`);
+      conns.delete(idle);
+      idle.destroy();
+    }
+    conns.set(socket, { busy: 0, ws: false });
+    socket.once('close', () => conns.delete(socket));
+  });
   httpServer.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    const held = conns.get(socket);
+    if (held) held.ws = true;
     try {
       onUpgrade(req, socket, head);
     } catch (e) {
@@ -196,6 +244,10 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
     }
   });
   httpServer.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      log(`408 request not sent in time from ${(socket as net.Socket).remoteAddress ?? '?'}`);
+      return refuseRaw(socket, 408, `request not sent in time (headers within ${HEADERS_TIMEOUT_MS} ms, the whole request within ${REQUEST_TIMEOUT_MS} ms)`);
+    }
     if (err.code !== 'ECONNRESET') log(`400 unparsable request (${err.code ?? err.message}) from ${(socket as net.Socket).remoteAddress ?? '?'}`);
     refuseRaw(socket, 400, `bad request: ${err.code ?? 'unparsable'}`);
   });

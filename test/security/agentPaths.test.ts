@@ -1,0 +1,187 @@
+// The server never acts as the person on a path an agent controls: a real `pane
+// serve`, an agent shell in its bubblewrap sandbox planting links from inside, and
+// links, FIFOs and hooks planted on disk in its home, Maildir, project and repository.
+// Each case fails against the code before kits/node/safeFile.ts and repoGit.ts.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxUnavailable } from '../../server/agents/sandbox';
+import { buildOnce, cleanEnv, serve, BIN, type Served } from '../cli/harness';
+
+const why = sandboxUnavailable(process.env.PATH);
+
+let s: Served;
+let human: string;
+let project: string;
+let home: (name: string) => string;
+let seq = 0;
+
+/** Every line /pane/log holds now. */
+const paneLog = () => s.pane(['cat', '/log']).stdout;
+
+/** Waits up to `ms` for `f` to hold, polling. */
+async function until(f: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (f()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return f();
+}
+
+beforeAll(async () => {
+  buildOnce();
+  s = await serve();
+  human = s.dir;
+  home = (name) => path.join(human, '.local/share/pane/agents', name);
+  project = path.join(human, 'proj');
+  fs.mkdirSync(project);
+  fs.mkdirSync(path.join(human, '.ssh'), { mode: 0o700 });
+  fs.writeFileSync(path.join(human, '.ssh', 'id_ed25519'), 'SECRET-KEY\n');
+  fs.writeFileSync(path.join(human, 'victim.txt'), 'the person’s file\n');
+  expect(s.pane(['agent', 'add', 'ada', '--project', project]).status).toBe(0);
+  expect(s.pane(['agent', 'add', 'bob']).status).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await s?.stop();
+});
+
+describe.skipIf(why !== null)(`links an agent plants from inside its sandbox${why ? ` (skipped: ${why})` : ''}`, () => {
+  let shell: number;
+
+  /** Runs one command line in ada's sandboxed shell; resolves with its exit status. */
+  async function inside(cmd: string): Promise<number> {
+    const mark = `M${++seq}X`;
+    expect(s.pane(['send', '-t', String(shell), `${cmd}; echo ${mark}=$?`]).stderr).toBe('');
+    let status = -1;
+    const seen = await until(() => {
+      const m = new RegExp(`${mark}=([0-9]+)`).exec(s.pane(['cat', `/${shell}/body`]).stdout);
+      if (m) status = Number(m[1]);
+      return m !== null;
+    }, 20_000);
+    expect(seen).toBe(true);
+    return status;
+  }
+
+  beforeAll(async () => {
+    const r = s.pane(['agent', 'run', 'ada', '--', 'bash', '--norc', '--noprofile']);
+    expect(r.stderr).toBe('');
+    shell = Number(r.stdout.trim().split(':').pop());
+    expect(s.pane(['cat', `/${shell}/attrs`]).stdout).toMatch(/agent\.sandbox.*bubblewrap/);
+    expect(await inside('true')).toBe(0);
+  }, 60_000);
+
+  it('finger does not hand out a file the agent may not read through a .plan link it planted', async () => {
+    const key = path.join(human, '.ssh', 'id_ed25519');
+    // From inside: the key itself is hidden, but a link to it is just a name.
+    expect(await inside(`cat ${key}`)).not.toBe(0);
+    expect(await inside(`ln -sfn ${key} ${home('ada')}/.plan`)).toBe(0);
+    expect(fs.lstatSync(path.join(home('ada'), '.plan')).isSymbolicLink()).toBe(true);
+    const f = s.pane(['finger', 'ada']);
+    expect(f.status).toBe(0);
+    expect(f.stdout).not.toContain('SECRET-KEY');
+    const refusal = `refused ${home('ada')}/.plan: it is a symbolic link`;
+    expect(await until(() => paneLog().includes(refusal), 5000)).toBe(true);
+    expect(fs.readFileSync(path.join(home('ada'), 'log'), 'utf8')).toContain(refusal);
+  });
+
+  it('pane plan writes no file outside the walls through a link at .plan or at its old temp name', async () => {
+    const victim = path.join(human, 'victim.txt');
+    expect(await inside(`ln -sfn ${victim} ${home('ada')}/.plan.tmp && ln -sfn ${victim} ${home('ada')}/.plan`)).toBe(0);
+    const r = s.pane(['plan', 'ada', 'the new plan']);
+    expect(r.stderr).toBe('');
+    expect(fs.readFileSync(victim, 'utf8')).toBe('the person’s file\n');
+    // The link at .plan was replaced by the plan itself, never written through.
+    expect(fs.lstatSync(path.join(home('ada'), '.plan')).isFile()).toBe(true);
+    expect(s.pane(['plan', 'ada']).stdout).toContain('the new plan');
+  });
+});
+
+describe('links, FIFOs and hooks planted in an agent’s files', () => {
+  it('keeps answering while a FIFO sits at a project’s .pane/awareness.json, and logs the refusal', async () => {
+    const src = path.join(project, 'src');
+    fs.mkdirSync(path.join(project, '.pane'), { recursive: true });
+    fs.mkdirSync(src, { recursive: true });
+    const fifo = path.join(project, '.pane', 'awareness.json');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      // bob holds src/: ada's write there makes the server look up the project's claim-conflict setting.
+      expect(s.pane(['claim', '--as', 'bob', '--dir', `${src}/`]).status).toBe(0);
+      const token = fs.readFileSync(path.join(home('ada'), '.token'), 'utf8').trim();
+      const event = { hook_event_name: 'PreToolUse', session_id: 'fifo-1', cwd: project, tool_name: 'Write', tool_input: { file_path: path.join(src, 'a.ts'), content: 'x' } };
+      const hook = spawn(BIN, ['--socket', s.socket, 'hook'], { env: cleanEnv({ PANE_TOKEN: token, PANE_AGENT: 'ada' }), stdio: ['pipe', 'pipe', 'pipe'] });
+      let answer = '';
+      hook.stdout.on('data', (c) => (answer += c));
+      hook.stdin.end(JSON.stringify(event));
+      await new Promise((r) => hook.once('exit', r));
+      // The server's main loop is free: a round trip answers at once.
+      const t = Date.now();
+      const ls = s.pane(['ls']);
+      expect(ls.status).toBe(0);
+      expect(Date.now() - t).toBeLessThan(2000);
+      expect(answer).toContain('bob');
+      const refusal = `refused ${fifo}: it is a FIFO`;
+      expect(await until(() => paneLog().includes(refusal), 5000)).toBe(true);
+      expect(fs.readFileSync(path.join(home('ada'), 'log'), 'utf8')).toContain(refusal);
+    } finally {
+      // Against the old code the server sits in open(2) on the FIFO: a writer lets it go.
+      try {
+        fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+      } catch {
+        // no reader: nothing is stuck
+      }
+      fs.rmSync(fifo, { force: true });
+      s.pane(['release', '--as', 'bob', '--dir', `${src}/`]);
+    }
+  });
+
+  it('makes a worktree without running the repository’s post-checkout hook or its core.fsmonitor command', () => {
+    const repo = path.join(human, 'repo');
+    const marks = path.join(human, 'marks');
+    fs.mkdirSync(marks);
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } });
+    fs.mkdirSync(repo);
+    git('init', '-q');
+    fs.writeFileSync(path.join(repo, 'f.txt'), 'hi\n');
+    fs.writeFileSync(path.join(repo, '.gitattributes'), '* filter=own\n');
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    // What the agent can leave in its repository: hooks, an fsmonitor command, a filter driver
+    // (filter.NAME.process is pinned the same way; a command that is no filter process would only make git fail).
+    for (const hook of ['post-checkout', 'reference-transaction', 'post-index-change']) {
+      fs.writeFileSync(path.join(repo, '.git', 'hooks', hook), `#!/bin/sh\ntouch ${marks}/${hook}\n`, { mode: 0o755 });
+    }
+    git('config', 'core.fsmonitor', `touch ${marks}/fsmonitor; echo`);
+    git('config', 'filter.own.smudge', `touch ${marks}/smudge; cat`);
+    const r = s.pane(['agent', 'run', 'ada', '--worktree', '--cwd', repo, '--', '/bin/cat']);
+    expect(r.stderr).toBe('');
+    const pane = r.stdout.trim().split(':').pop()!;
+    const attrs = s.pane(['cat', `/${pane}/attrs`]).stdout;
+    const wt = /agent\.worktree[ =]+(\S+)/.exec(attrs)?.[1];
+    expect(wt).toMatch(/\.pane\/worktrees\/ada-/);
+    expect(fs.readFileSync(path.join(wt!, 'f.txt'), 'utf8')).toBe('hi\n');
+    expect(fs.readdirSync(marks)).toEqual([]);
+    s.pane(['close', '-t', pane]);
+  });
+
+  it('delivers no mail outside the walls through a link planted in the Maildir', () => {
+    const outside = path.join(human, 'outside-mail');
+    fs.mkdirSync(outside);
+    const md = path.join(home('bob'), 'Maildir');
+    fs.rmSync(path.join(md, 'tmp'), { recursive: true });
+    fs.symlinkSync(outside, path.join(md, 'tmp'));
+    const r = s.pane(['mail', 'bob', '-s', 'hello'], { input: 'body\n' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain(`refused ${md}/tmp: it is a symbolic link`);
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(paneLog()).toContain(`refused ${md}/tmp: it is a symbolic link`);
+    // The new/ side too: a link there is refused, and the message stays in tmp/ of no one.
+    fs.unlinkSync(path.join(md, 'tmp'));
+    fs.mkdirSync(path.join(md, 'tmp'));
+    fs.rmSync(path.join(md, 'new'), { recursive: true });
+    fs.symlinkSync(outside, path.join(md, 'new'));
+    expect(s.pane(['mail', 'bob', '-s', 'again'], { input: 'body\n' }).status).not.toBe(0);
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+});

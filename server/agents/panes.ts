@@ -145,8 +145,12 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
         attrs['agent.branch'] = wt.branch;
         attrs['agent.repo'] = wt.repo;
       }
-      // A restored or relaunched pane already carries its --settings: never add a second.
-      if (launch && agentApp.hooks === 'claude-settings' && !launch.args.includes('--settings')) launch.args.push('--settings', claudeSettingsFile(svc));
+      // A restored or relaunched pane already carries its --settings: never add a second. The file is
+      // written at every launch all the same: the hook port it names is the kernel's choice at each start.
+      if (launch && agentApp.hooks === 'claude-settings') {
+        const file = claudeSettingsFile(svc);
+        if (!launch.args.includes('--settings')) launch.args.push('--settings', file);
+      }
       if (launch && cwd !== undefined) launch.cwd = cwd;
       svc.store.log(name, `launch ${launch ? [launch.program, ...launch.args].join(' ') : 'shell'} in ${cwd ?? '(default cwd)'}`);
       const out: NewPaneSpec = {

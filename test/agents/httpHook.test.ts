@@ -1,10 +1,10 @@
 // Claude Code's HTTP hooks against a real `pane serve`: the recorded session posted
 // to the hook endpoint answers exactly as `pane hook` prints, moves the agent the
 // same way, and refuses requests without an agent token or the panes' secret.
+// The port is the kernel's choice: tests learn the URL as panes do ($PANE_HOOK_URL).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hookPort, hookUrl } from '../../kits/node/hookPort';
 import { cleanEnv, servePerFile, until } from '../cli/harness';
 
 /** Two servers alike: one hears `pane hook`, the other the HTTP hook, so neither's answer mentions the other. */
@@ -13,7 +13,17 @@ const s = servePerFile();
 
 const token = (name: string, on = s) => fs.readFileSync(path.join(on.dir, '.local', 'share', 'pane', 'agents', name, '.token'), 'utf8').trim();
 const agentEnv = (name: string) => cleanEnv({ PANE_AGENT: name, PANE_TOKEN: token(name, c), PANE_SOCKET: c.socket });
-const url = () => hookUrl(hookPort(s.socket, {}));
+let hookUrl = '';
+let envs = 0;
+const url = () => hookUrl;
+
+/** The server's hook URL and the person's secret, as an ordinary pane of the person's sees them. */
+async function paneHookEnv(on: typeof s): Promise<{ url: string; secret: string; id: string }> {
+  const file = path.join(on.dir, `hook-env-${++envs}`);
+  const id = on.pane(['split', '--', 'sh', '-c', `printf 'hook=%s %s=' "$PANE_HOOK_URL" "$PANE_HOOK_TOKEN" > ${file}; exec sleep 600`]).stdout.trim();
+  const seen = await until('the pane’s hook env', () => (fs.existsSync(file) ? (/hook=(\S+) (\S+)=/.exec(fs.readFileSync(file, 'utf8')) ?? undefined) : undefined), 20_000);
+  return { url: seen[1]!, secret: seen[2]!, id };
+}
 
 /** What Claude Code sends for pane's HTTP hook: the JSON, and the headers its allowedEnvVars fill. */
 async function post(body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
@@ -29,6 +39,7 @@ const events = fs
 
 describe('the HTTP hook endpoint', () => {
   it('answers every recorded event exactly as `pane hook` does, and moves the agent through the same states', async () => {
+    hookUrl = (await paneHookEnv(s)).url;
     for (const on of [c, s]) {
       expect(on.pane(['agent', 'add', 'ada']).status).toBe(0);
       on.pane(['mail', '-s', 'next', 'ada'], { input: 'write the changelog\n' });
@@ -59,10 +70,9 @@ describe('the HTTP hook endpoint', () => {
     expect((await post('not json', { authorization: `Bearer ${token('ada')}` })).status).toBe(400);
     expect((await post('[1]', { authorization: `Bearer ${token('ada')}` })).status).toBe(400);
     // Panes carry $PANE_HOOK_URL and $PANE_HOOK_TOKEN: with them a CLI started by hand in a pane reports for it.
-    const id = s.pane(['split', '--', 'sh', '-c', 'echo "hook=$PANE_HOOK_URL $PANE_HOOK_TOKEN="; exec sleep 600']).stdout.trim();
-    const seen = await until('the pane’s hook env', () => /hook=(\S+) (\S+)=/.exec(s.pane(['screen', '-t', id]).stdout) ?? undefined, 20_000);
-    expect(seen[1]).toBe(url());
-    const r = await post(JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'h2', cwd: s.dir }), { 'x-pane-hook': seen[2]!, 'x-pane-id': id, authorization: 'Bearer ' });
+    const seen = await paneHookEnv(s);
+    expect(seen.url).toBe(url());
+    const r = await post(JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'h2', cwd: s.dir }), { 'x-pane-hook': seen.secret, 'x-pane-id': seen.id, authorization: 'Bearer ' });
     expect(r.status).toBe(200);
     expect(JSON.parse(r.text).hookSpecificOutput.additionalContext).toMatch(/You are the agent "claude-/);
     expect((await post(ev, { 'x-pane-hook': 'not-the-secret' })).status).toBe(401);

@@ -2,7 +2,7 @@
 // setting by which a repository makes git run a program is pinned off on the
 // command line (which outranks the repository's own config), the repository's
 // filter/diff/merge drivers are disarmed by name, and no GIT_* variable of the
-// server's leaks in. See docs/decisions/030-git-in-an-agents-repository.md.
+// server's leaks in. See docs/decisions/030-paths-an-agent-controls.md.
 import { execFileSync } from 'node:child_process';
 import { PaneFault } from '../../kits/protocol/error';
 
@@ -32,6 +32,9 @@ export const PINNED_GIT_CONFIG: readonly (readonly [string, string])[] = [
   ['protocol.allow', 'never'], // no transport at all (ext::, ssh, file://): nothing here fetches
   ['submodule.recurse', 'false'],
   ['core.untrackedCache', 'false'],
+  ['gc.auto', '0'], // no background `git gc --auto` (its pre-auto-gc hook, its time)
+  ['maintenance.auto', 'false'],
+  ['safe.bareRepository', 'explicit'], // no bare repository planted in the project is picked up by discovery
 ];
 
 /** Driver settings a repository names itself (`filter.NAME.smudge`…): each is a command. */
@@ -50,7 +53,8 @@ export function gitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv
 const pins = (pairs: readonly (readonly [string, string])[]) => pairs.flatMap(([k, v]) => ['-c', `${k}=${v}`]);
 
 function run(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 }).trim();
+  // --no-pager: pager.<command> is a command of the repository's too (stdout is a pipe, but say it anyway).
+  return execFileSync('git', ['--no-pager', ...args], { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: GIT_TIMEOUT_MS, maxBuffer: 1 << 20 }).trim();
 }
 
 /** The commands the repository's config names as filter, diff or merge drivers: each is pinned to nothing. */

@@ -37,7 +37,13 @@ export const PINNED_GIT_CONFIG: readonly (readonly [string, string])[] = [
   ['safe.bareRepository', 'explicit'], // no bare repository planted in the project is picked up by discovery
 ];
 
-/** Driver settings a repository names itself (`filter.NAME.smudge`…): each is a command. */
+/**
+ * Driver settings a repository names itself (`filter.NAME.smudge`…): each is a
+ * command, pinned to the empty one. An empty filter is no filter (the file is
+ * checked out as stored); an empty diff command or textconv makes git fail
+ * ("cannot run") rather than run anything, so a diff pane runs passes git's own
+ * `--no-ext-diff --no-textconv` as well.
+ */
 const DRIVER_KEY = /^(filter\.[^\n]+\.(clean|smudge|process)|diff\.[^\n]+\.(command|textconv)|merge\.[^\n]+\.driver)$/i;
 
 /** git answers these in milliseconds; a repository that makes it take longer is not waited on past this. */

@@ -40,7 +40,7 @@ describe('safeFile', () => {
     fs.symlinkSync(path.join(outside, 'secret'), path.join(root, '.plan'));
     const e = refusal(() => readBelow(root, '.plan', { where: "an agent's home" }));
     expect(e.rule).toBe('link');
-    expect(e.message).toBe(`refused ${path.join(root, '.plan')}: it is a symbolic link; pane does not follow links or open anything but regular files of a bounded size in an agent's home`);
+    expect(e.message).toBe(`refused ${path.join(root, '.plan')}: it is a symbolic link; pane does not follow links or open anything but regular files of a bounded size in an agent's home (remove it, or put a regular file there)`);
     fs.symlinkSync(outside, path.join(root, 'd'));
     expect(refusal(() => readBelow(root, 'd/secret')).rule).toBe('link');
     expect(refusal(() => writeBelow(root, 'd/x', 'no')).rule).toBe('link');

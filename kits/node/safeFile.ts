@@ -28,6 +28,15 @@ const FD_DIR = fs.existsSync('/proc/self/fd') ? '/proc/self/fd' : null;
 
 export type RefusalRule = 'link' | 'type' | 'size' | 'name' | 'changed';
 
+/** What the person can do about each refusal. */
+const FIXES: Record<RefusalRule, string> = {
+  link: 'remove it, or put a regular file there',
+  type: 'remove it, or put a regular file there',
+  size: 'make it smaller, or remove it',
+  name: 'name a path below the root',
+  changed: 'try again; if it keeps changing, something is swapping it',
+};
+
 /** A refusal to open a path below a root: names the file, the rule and the fix. */
 export class PathRefused extends Error {
   constructor(
@@ -36,7 +45,7 @@ export class PathRefused extends Error {
     readonly why: string,
     where: string,
   ) {
-    super(`refused ${file}: ${why}; pane does not follow links or open anything but regular files of a bounded size in ${where}`);
+    super(`refused ${file}: ${why}; pane does not follow links or open anything but regular files of a bounded size in ${where} (${FIXES[rule]})`);
     this.name = 'PathRefused';
   }
 }

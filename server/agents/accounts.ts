@@ -143,7 +143,7 @@ export class AccountStore {
     } catch (e) {
       if (!(e instanceof PathRefused)) throw e;
       this.onRefused(name, e);
-      throw new PaneFault('failed', `${e.message} (remove it and try again)`, { reason: 'refused path', subject: e.file });
+      throw new PaneFault('failed', `plan not saved: ${e.message}`, { reason: 'refused path', subject: e.file });
     }
   }
 

@@ -41,7 +41,7 @@ function deliverOrRefuse(svc: AgentService, to: string, dir: string, m: Outgoing
   } catch (e) {
     if (!(e instanceof PathRefused)) throw e;
     svc.refused(to, e, 'agent/mail');
-    throw new PaneFault('failed', `mail to ${to} not delivered: ${e.message} (the person can remove it)`, { reason: 'refused path', subject: e.file });
+    throw new PaneFault('failed', `mail to ${to} not delivered: ${e.message}`, { reason: 'refused path', subject: e.file });
   }
 }
 
@@ -50,12 +50,13 @@ const caller = (ctx: HandlerContext) => agentOfUser(ctx.services, ctx.client.use
 
 /**
  * Whether this connection may consume (mark read) `name`'s mail or messages: the agent
- * itself, or a person whose client holds the write capability. A read-only client
- * only looks, so what it reads is still handed over to the agent at its next turn.
+ * itself or a person, through a client that holds the write capability. A read-only
+ * client (the agent's own included) only looks, so what it reads is still handed over
+ * to the agent at its next turn.
  */
 export function mayConsume(ctx: HandlerContext, name: string): boolean {
   const me = caller(ctx);
-  return me === name || (me === null && ctx.client.capabilities.has('write'));
+  return ctx.client.capabilities.has('write') && (me === name || me === null);
 }
 
 /** How an agent pane's app answers a conversation: through `pane write`, or only in its output. */

@@ -165,6 +165,30 @@ describe('links, FIFOs and hooks planted in an agent’s files', () => {
     s.pane(['close', '-t', pane]);
   });
 
+  it('pane hook install and pane mcp install, run by the person in a project, write nothing through a link planted there', () => {
+    const victim = path.join(human, 'victim.txt');
+    const outside = path.join(human, 'outside-claude');
+    fs.mkdirSync(outside);
+    const p = path.join(human, 'proj-cli');
+    fs.mkdirSync(p);
+    // .claude is a link to a directory of the person's; the old code wrote settings.json (and its temp) there.
+    fs.symlinkSync(outside, path.join(p, '.claude'));
+    const hook = s.pane(['hook', 'install', '--project', p]);
+    expect(hook.status).not.toBe(0);
+    expect(hook.stderr).toContain(`refused ${p}/.claude: it is a symbolic link`);
+    expect(fs.readdirSync(outside)).toEqual([]);
+    // A link at the fixed temp name the old code wrote through, and one at .mcp.json itself.
+    fs.symlinkSync(victim, path.join(p, '.mcp.json.pane-tmp'));
+    expect(s.pane(['mcp', 'install', '--project', p]).status).toBe(0);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('the person’s file\n');
+    fs.rmSync(path.join(p, '.mcp.json'));
+    fs.symlinkSync(victim, path.join(p, '.mcp.json'));
+    const mcp = s.pane(['mcp', 'install', '--project', p]);
+    expect(mcp.status).not.toBe(0);
+    expect(mcp.stderr).toContain(`refused ${p}/.mcp.json: it is a symbolic link`);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('the person’s file\n');
+  });
+
   it('delivers no mail outside the walls through a link planted in the Maildir', () => {
     const outside = path.join(human, 'outside-mail');
     fs.mkdirSync(outside);

@@ -1,7 +1,14 @@
 // `pane mcp install`: adds a "pane" server to a project's .mcp.json, keeping
 // every other server and key as it was; an existing "pane" entry is left alone.
-import fs from 'node:fs';
+// The project is where agents write: the file is reached without following links,
+// read only as a regular file of bounded size, and replaced through a fresh temp
+// file (kits/node/safeFile.ts), never through a fixed name a link could sit at.
 import path from 'node:path';
+import { readBelow, writeBelow } from '../safeFile';
+
+/** An .mcp.json is a few lines; past 1 MiB it is not one pane edits. */
+const MAX_MCP_JSON_BYTES = 1 << 20;
+const WHERE = 'a project (agents write there)';
 
 export const PANE_MCP_ENTRY = { command: 'pane', args: ['mcp'] };
 
@@ -9,8 +16,8 @@ export const PANE_MCP_ENTRY = { command: 'pane', args: ['mcp'] };
 export function installMcp(dir: string): string {
   const file = path.join(dir, '.mcp.json');
   let json: Record<string, unknown> = {};
-  if (fs.existsSync(file)) {
-    const text = fs.readFileSync(file, 'utf8');
+  const text = readBelow(dir, '.mcp.json', { where: WHERE, maxBytes: MAX_MCP_JSON_BYTES });
+  if (text !== null) {
     if (text.trim() !== '') {
       let parsed: unknown;
       try {
@@ -26,8 +33,6 @@ export function installMcp(dir: string): string {
   if (servers.pane !== undefined) return `${file}: already has a "pane" server (left as it is)`;
   servers.pane = PANE_MCP_ENTRY;
   json.mcpServers = servers;
-  const tmp = `${file}.pane-tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(json, null, 2) + '\n');
-  fs.renameSync(tmp, file);
+  writeBelow(dir, '.mcp.json', JSON.stringify(json, null, 2) + '\n', { where: WHERE, mode: 0o644 });
   return `${file}: added the "pane" MCP server (pane mcp)`;
 }

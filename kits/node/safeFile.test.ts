@@ -74,6 +74,8 @@ describe('safeFile', () => {
     fs.symlinkSync(path.join(outside, 'secret'), path.join(root, 'l'));
     expect(refusal(() => appendBelow(root, 'l', 'x')).rule).toBe('link');
     expect(createBelow(root, 'l', 'x')).toBe(false);
+    fs.linkSync(path.join(outside, 'secret'), path.join(root, 'hard'));
+    expect(refusal(() => appendBelow(root, 'hard', 'x')).message).toContain('it is a hard link (2 names)');
     expect(fs.readFileSync(path.join(outside, 'secret'), 'utf8')).toBe('secret\n');
     mkdirBelow(root, 'M/new');
     mkdirBelow(root, 'M/cur');

@@ -320,6 +320,8 @@ export function appendBelow(root: string, rel: string, data: string, o: WriteBel
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new PathRefused(shown, 'type', `it is ${kind(st)}`, where);
+    // A second name (a hard link made to a file of the person's) would take the lines there: only a file of one name is appended to.
+    if (st.nlink > 1) throw new PathRefused(shown, 'link', `it is a hard link (${st.nlink} names)`, where);
     if (st.size > max) throw new PathRefused(shown, 'size', `it is ${st.size} bytes, over the ${max} pane appends to`, where);
     fs.writeSync(fd, data);
   } finally {

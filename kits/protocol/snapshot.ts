@@ -100,8 +100,12 @@ const ResumeSchema = z.object({ agent: z.string(), session: z.string().min(1).ma
  * this schema is skipped with a warning, never applied.
  */
 export const JournalRecordSchema = z.discriminatedUnion('k', [
-  /** The start of a whole-state dump: everything before it is replaced by what follows. */
-  z.object({ k: z.literal('reset') }),
+  /**
+   * The start of a whole-state dump: everything before it is replaced by what follows.
+   * `records`: how many records the dump holds; a dump cut short (damage, a crash) is
+   * not applied, so a torn dump never replaces a good state with part of one.
+   */
+  z.object({ k: z.literal('reset'), records: z.number().int().min(0).max(100_000_000).optional() }),
   z.object({ k: z.literal('session'), v: SessionSchema.omit({ placements: true }) }),
   z.object({ k: z.literal('session-gone'), id: z.string() }),
   z.object({ k: z.literal('pane'), v: PaneSchema.extend({ n: SavedPaneNumberSchema }), resume: ResumeSchema.optional() }),

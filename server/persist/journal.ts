@@ -92,6 +92,8 @@ export function readJournal(file: string, warn: (m: string) => void): JournalRec
   const out: JournalRecord[] = [];
   const lines = text.split('\n');
   let skipped = 0;
+  /** The last whole-state dump: where it starts in `out`, and how many records it says follow. */
+  let dump: { at: number; records: number } | null = null;
   let first = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -107,6 +109,7 @@ export function readJournal(file: string, warn: (m: string) => void): JournalRec
     try {
       const r = JournalRecordSchema.safeParse(JSON.parse(json));
       if (r.success) {
+        if (r.data.k === 'reset' && r.data.records !== undefined) dump = { at: out.length, records: r.data.records };
         out.push(r.data);
         continue;
       }
@@ -116,6 +119,10 @@ export function readJournal(file: string, warn: (m: string) => void): JournalRec
       why = (e as Error).message;
     }
     if (skipped++ === 0) first = `line ${i + 1}: ${why}`;
+  }
+  if (dump && out.length - dump.at - 1 < dump.records) {
+    warn(`${path.basename(file)}: its whole-state dump is cut short (${out.length - dump.at - 1} of ${dump.records} records); not applied, replaying the ${dump.at} records before it`);
+    out.length = dump.at;
   }
   if (skipped) warn(`${path.basename(file)}: ${skipped} record${skipped === 1 ? '' : 's'} with a good checksum fail their schema (first: ${first}); skipped, the other ${out.length} replayed`);
   return out;

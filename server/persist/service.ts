@@ -114,7 +114,12 @@ export class Persistence {
     o: PersistOptions,
   ) {
     this.server = services.server;
-    this.warn = o.warn ?? ((m) => process.stderr.write(`pane: state: ${m}\n`));
+    const say = o.warn ?? ((m) => process.stderr.write(`pane: state: ${m}\n`));
+    // What is set aside or skipped is a refusal of the state door: in the log, and in /pane/log as `- refused state directory: …`.
+    this.warn = (m) => {
+      say(m);
+      if (/set aside|skipped|not replayed/.test(m)) services.server.publish('client/refused', { door: 'state directory', reason: m });
+    };
     this.config = DurabilityConfigSchema.parse(o.config ?? {});
     this.store = new GenerationStore(dir, this.warn);
     this.parts = o.parts ?? [agentsPart];
@@ -277,6 +282,8 @@ export class Persistence {
     // The panes as just captured: each pane's live cwd is read from /proc once per generation, not twice.
     for (const { address: _a, resume, ...pane } of state.panes) dump.push({ k: 'pane', v: pane, ...(resume ? { resume } : {}) });
     for (const part of this.parts) dump.push({ k: 'extra', family: part.family, v: part.save(this.services) });
+    // The reset says how many records its dump holds: a dump cut short is never applied over a good state.
+    dump[0] = { k: 'reset', records: dump.length - 1 };
     this.journal.append(dump);
     this.journal.appended = 0;
     this.changedSinceSnapshot = false;

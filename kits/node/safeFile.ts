@@ -11,9 +11,10 @@ import path from 'node:path';
 const C = fs.constants;
 /** O_NOFOLLOW/O_DIRECTORY/O_NONBLOCK exist on Linux and macOS; elsewhere they are 0 and the lstat checks carry the rule. */
 const DIR_FLAGS = C.O_RDONLY | (C.O_DIRECTORY ?? 0) | (C.O_NOFOLLOW ?? 0);
-const READ_FLAGS = C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
+/** O_NOCTTY: a terminal device opened by a daemon without one would become its controlling terminal. */
+const READ_FLAGS = C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0) | (C.O_NOCTTY ?? 0);
 const CREATE_FLAGS = C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
-const APPEND_FLAGS = C.O_WRONLY | C.O_APPEND | C.O_CREAT | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
+const APPEND_FLAGS = C.O_WRONLY | C.O_APPEND | C.O_CREAT | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0) | (C.O_NOCTTY ?? 0);
 
 /**
  * Bytes read from one file below a root unless the caller names another bound:
@@ -103,20 +104,26 @@ function openDirs(root: string, dirs: string[], where: string, mkdir: boolean): 
           if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         }
       }
-      const st = fs.lstatSync(d.at(name));
-      if (!st.isDirectory()) throw new PathRefused(shown, st.isSymbolicLink() ? 'link' : 'type', `it is ${kind(st)}, not a directory`, where);
+      // Without openat (not Linux) the name is checked first and the open compared with it.
+      const st = FD_DIR ? null : fs.lstatSync(d.at(name));
+      if (st && !st.isDirectory()) throw new PathRefused(shown, st.isSymbolicLink() ? 'link' : 'type', `it is ${kind(st)}, not a directory`, where);
       let fd: number;
       try {
         fd = fs.openSync(d.at(name), DIR_FLAGS);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ELOOP' || code === 'ENOTDIR') throw new PathRefused(shown, 'changed', 'it was replaced while pane opened it', where);
-        throw e;
+        if (code !== 'ELOOP' && code !== 'ENOTDIR') throw e;
+        // O_NOFOLLOW|O_DIRECTORY said no: say what is there instead.
+        const now = fs.lstatSync(d.at(name), { throwIfNoEntry: false });
+        if (!now || now.isDirectory()) throw new PathRefused(shown, 'changed', 'it was replaced while pane opened it', where);
+        throw new PathRefused(shown, now.isSymbolicLink() ? 'link' : 'type', `it is ${kind(now)}, not a directory`, where);
       }
-      const now = fs.fstatSync(fd);
-      if (now.dev !== st.dev || now.ino !== st.ino) {
-        fs.closeSync(fd);
-        throw new PathRefused(shown, 'changed', 'it was replaced while pane opened it', where);
+      if (st) {
+        const now = fs.fstatSync(fd);
+        if (now.dev !== st.dev || now.ino !== st.ino) {
+          fs.closeSync(fd);
+          throw new PathRefused(shown, 'changed', 'it was replaced while pane opened it', where);
+        }
       }
       d.close();
       d = new Dir(fd, shown);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AccessSchema } from '../../kits/protocol/agent';
-import { keepTerminal } from '../../kits/node/cli/commands/sandbox';
+import { hookRelay, keepTerminal } from '../../kits/node/cli/commands/sandbox';
+import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { sandboxSettings, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
 
@@ -9,6 +10,7 @@ const svc = {
   options: { dataDir: '/h/.local/share/pane' },
   store: { home: (n: string) => `/h/.local/share/pane/agents/${n}` },
   server: { env: { HOME: '/h' }, socketPath: '/run/user/1/pane/pane.sock' },
+  services: { persistence: { dir: '/srv/state/pane' } },
 } as unknown as AgentService;
 
 describe('sandbox settings from .access', () => {
@@ -17,7 +19,8 @@ describe('sandbox settings from .access', () => {
     const s = sandboxSettings(svc, 'ada', access, '/src/shop');
     expect(s.filesystem.allowWrite).toEqual(['/src/shop', '/h/.local/share/pane/agents/ada', '/h/.npm']);
     expect(s.filesystem.denyWrite).toContain('/h/.local/share/pane/agents/ada/.access');
-    expect(s.filesystem.denyRead).toEqual(expect.arrayContaining(['/h/.local/share/pane', '/run/user/1/pane/pane.sock', '/h/.ssh']));
+    expect(s.filesystem.denyRead).toEqual(expect.arrayContaining(['/h/.local/share/pane', '/run/user/1/pane/pane.sock', '/h/.ssh', '/srv/state/pane', stateDir(), runtimeDir(false)]));
+    expect(s.filesystem.denyWrite).toContain('/h/.local/share/pane/agents/ada/hook.sock');
     expect(s.filesystem.allowRead[0]).toBe('/h/.local/share/pane/agents/ada');
     expect(s.network.allowedDomains).toEqual(['example.org']);
   });
@@ -35,6 +38,11 @@ describe('what reaches a terminal', () => {
     expect(keepTerminal("/usr/bin/bwrap --new-session -- x")).toBe('/usr/bin/bwrap -- x');
   });
 
+  it('starts the hook relay in a session of its own, only for a plain PORT:SOCKET', () => {
+    expect(hookRelay('41457:/h/agents/ada/hook.sock')).toMatch(/^setsid socat TCP4-LISTEN:41457,bind=127\.0\.0\.1,fork,[^ ]* UNIX-CONNECT:\/h\/agents\/ada\/hook\.sock .*&\n.*A1F1:0A/);
+    for (const bad of [undefined, '', 'x:/a', '0:/a', '70000:/a', '1:relative', '1:/a,b', "1:/a b", '1:/a:b']) expect(hookRelay(bad)).toBe('');
+  });
+
   it('types text without control bytes: line ends become spaces, ^C, ESC and C1 go', () => {
     expect(typable('one\r\ntwo\rthree\x03\x1b[2J\x9bX\tend')).toBe('one two three[2JX end');
   });
@@ -42,7 +50,7 @@ describe('what reaches a terminal', () => {
 
 describe('a launch brought back from a snapshot', () => {
   it('is unwrapped to the program it sandboxed, so walls are never nested', () => {
-    const wrapped = { program: '/usr/bin/node', args: ['/opt/pane/dist/pane.mjs', 'sandbox', '--settings', '{}', '--', 'claude', '--settings', 'x.json'], env: { PANE_AGENT_TMPDIR: '/h/tmp', FOO: '1' } };
+    const wrapped = { program: '/usr/bin/node', args: ['/opt/pane/dist/pane.mjs', 'sandbox', '--settings', '{}', '--', 'claude', '--settings', 'x.json'], env: { PANE_AGENT_TMPDIR: '/h/tmp', PANE_HOOK_RELAY: '4:/h/hook.sock', FOO: '1' } };
     expect(unwrapSandbox(wrapped)).toEqual({ program: 'claude', args: ['--settings', 'x.json'], env: { FOO: '1' } });
   });
 

@@ -6,26 +6,27 @@ import { AgentAppSchema } from './agent';
 import { PaneRefSchema } from './ids';
 import { ConfigErrorSchema } from './keymap';
 import { method } from './method';
-import { BodyKindSchema, LaunchSpecSchema, SignatureSchema, SplitDirectionSchema } from './model';
+import { BodyKindSchema, BoundedLaunchSpecSchema, SignatureSchema, SplitDirectionSchema } from './model';
+import { boundedRecord, boundedString, MAX_APP_ATTRS, MAX_ATTR_KEY_LENGTH, MAX_ATTR_VALUE_LENGTH } from './limits';
 import { PaneAckSchema } from './pane';
 
 /** One app file, e.g. apps/terminal.json. */
 export const AppFileSchema = z
   .object({
-    $schema: z.string().optional(),
+    $schema: z.string().max(500).optional(),
     name: z.string().min(1).max(100),
     signature: SignatureSchema,
     description: z.string().max(500).optional(),
     kind: BodyKindSchema.default('terminal'),
     /** argv, never a shell string; absent means the user's login shell. */
-    launch: LaunchSpecSchema.optional(),
+    launch: BoundedLaunchSpecSchema.optional(),
     /** Extra words the launcher's fuzzy search matches. */
     keywords: z.array(z.string().max(50)).max(50).optional(),
     /** Where it opens: split beside the focused pane (default) or floating above. */
     placement: z.enum(['split', 'float']).optional(),
     /** Initial tag user text and attrs. */
     tag: z.string().max(500).optional(),
-    attrs: z.record(z.string(), z.string()).optional(),
+    attrs: boundedRecord(boundedString(MAX_ATTR_VALUE_LENGTH, 'MAX_ATTR_VALUE_LENGTH'), MAX_APP_ATTRS, 'MAX_APP_ATTRS', 'attrs', MAX_ATTR_KEY_LENGTH, 'MAX_ATTR_KEY_LENGTH').optional(),
     /** For kind agent: how pane runs this agent CLI (hooks, prompt patterns, worktree isolation). */
     agent: AgentAppSchema.optional(),
     /** How to install the program when it is missing (the launcher shows it), e.g. "sudo apt install htop". */

@@ -3,6 +3,7 @@
 // and `keymap/get` + `keymap/changed`. The server resolves; the renderer matches.
 import { z } from 'zod';
 import { parseChord } from './chord';
+import { boundedRecord, boundedString, MAX_ACTION_LENGTH, MAX_CHORD_LENGTH, MAX_KEY_BINDINGS } from './limits';
 import { method } from './method';
 
 /** A problem in a config file, named by file and field so a person can fix it. */
@@ -114,17 +115,25 @@ export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
   g: 'tag.focus', h: 'notices.history', a: 'agent.nextWaiting', s: 'session.switcher',
 };
 
-const BindingTable = z.record(z.string(), ActionSchema.nullable());
+/** A table of chord → action; null unbinds. Bounded in count, chord and action length (limits.ts). */
+const BindingTable = boundedRecord(
+  z.union([ActionSchema, z.null()]).refine((a) => a === null || a.length <= MAX_ACTION_LENGTH, { error: (iss) => `an action of at most ${MAX_ACTION_LENGTH} characters (MAX_ACTION_LENGTH); this is ${String(iss.input).length}` }),
+  MAX_KEY_BINDINGS,
+  'MAX_KEY_BINDINGS',
+  'bindings',
+  MAX_CHORD_LENGTH,
+  'MAX_CHORD_LENGTH',
+);
 
 /** ~/.config/pane/keymap.json. Bindings merge over the defaults; `null` unbinds a chord. */
 export const KeymapFileSchema = z
   .object({
-    $schema: z.string().optional(),
+    $schema: z.string().max(500).optional(),
     version: z.literal(1).optional(),
     /** Drop the default chords instead of merging over them. */
     replaceDefaults: z.boolean().optional(),
     /** The prefix chord, or null for no prefix mode. */
-    prefix: z.string().nullable().optional(),
+    prefix: boundedString(MAX_CHORD_LENGTH, 'MAX_CHORD_LENGTH').nullable().optional(),
     bindings: BindingTable.optional(),
     prefixBindings: BindingTable.optional(),
   })

@@ -2,6 +2,7 @@
 // projects. Sessions are saved and restored as exactly these objects.
 import { z } from 'zod';
 import { HostNameSchema } from './ids';
+import { boundedArray, boundedRecord, boundedString, MAX_ARG_LENGTH, MAX_ARGS, MAX_ENV_ENTRIES, MAX_ENV_NAME_LENGTH, MAX_PATH_LENGTH } from './limits';
 
 /** Reverse-DNS app signature, e.g. com.pane.terminal. */
 export const SignatureSchema = z
@@ -54,6 +55,7 @@ export const ExitStatusSchema = z.object({
 export type ExitStatus = z.infer<typeof ExitStatusSchema>;
 
 /** argv launch spec — never a shell string. Kept so restart and restore can relaunch. */
+/** A launch as the server holds it (its own launches, such as a sandbox's wrapping, may be longer than any asked for). */
 export const LaunchSpecSchema = z.object({
   program: z.string().min(1),
   args: z.array(z.string()),
@@ -61,6 +63,14 @@ export const LaunchSpecSchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
 });
 export type LaunchSpec = z.infer<typeof LaunchSpecSchema>;
+
+/** A launch as asked for, in an app file or a request: argv and environment within the bounds of limits.ts. */
+export const BoundedLaunchSpecSchema = z.object({
+  program: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').min(1),
+  args: boundedArray(boundedString(MAX_ARG_LENGTH, 'MAX_ARG_LENGTH'), MAX_ARGS, 'MAX_ARGS', 'arguments'),
+  cwd: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
+  env: boundedRecord(boundedString(MAX_ARG_LENGTH, 'MAX_ARG_LENGTH'), MAX_ENV_ENTRIES, 'MAX_ENV_ENTRIES', 'environment entries', MAX_ENV_NAME_LENGTH, 'MAX_ENV_NAME_LENGTH').optional(),
+});
 
 export const PaneSchema = z.object({
   n: z.number().int().positive(),

@@ -2,7 +2,7 @@
 // close, restart, zoom, float/tile, tag, attrs, input, commands.
 import { z } from 'zod';
 import { PaneRefSchema, SessionRefSchema } from './ids';
-import { LaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, BodyKindSchema, RectSchema } from './model';
+import { BoundedLaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, BodyKindSchema, RectSchema } from './model';
 import { method } from './method';
 
 export const PaneAckSchema = z.object({
@@ -22,7 +22,7 @@ const target = { pane: PaneRefSchema.optional(), session: SessionRefSchema.optio
 
 /** What a new pane is: its program (argv), where, and how it is known. */
 export const NewPaneSpecSchema = z.object({
-  launch: LaunchSpecSchema.optional(),
+  launch: BoundedLaunchSpecSchema.optional(),
   name: z.string().max(200).optional(),
   signature: SignatureSchema.optional(),
   kind: BodyKindSchema.optional(),
@@ -70,7 +70,7 @@ export const paneMethods = {
       direction: SplitDirectionSchema.default('horizontal'),
       ratio: z.number().default(50),
       ...NewPaneSpecSchema.shape,
-      launch: LaunchSpecSchema,
+      launch: BoundedLaunchSpecSchema,
     }),
     result: PaneAckSchema,
     cap: 'write',

@@ -1,7 +1,7 @@
 // Sessions (workspaces): new / kill / list / get, viewport, snapshot and restore.
 import { z } from 'zod';
 import { SessionRefSchema } from './ids';
-import { ChromeSchema, LaunchSpecSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
+import { BoundedLaunchSpecSchema, ChromeSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
 import { method } from './method';
 import { NewPaneSpecSchema } from './pane';
 
@@ -30,7 +30,7 @@ export const sessionMethods = {
       name: z.string().min(1).max(100).optional(),
       cwd: z.string().optional(),
       /** The first pane's program; the user's shell when absent. */
-      launch: LaunchSpecSchema.optional(),
+      launch: BoundedLaunchSpecSchema.optional(),
       viewport: ViewportSchema.optional(),
       /** How the first pane is known: name, signature, kind, owner, attrs. */
       pane: NewPaneSpecSchema.omit({ launch: true, cwd: true }).optional(),

@@ -6,7 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppFileSchema, type AppEntry, type AppList } from '../../kits/protocol/app';
 import { fieldOf } from '../../kits/protocol/keymap';
+import { MAX_APPS_PER_DIR } from '../../kits/protocol/limits';
 import { resolveProgram } from '../pty/nodePtyPort';
+import { readConfigFile } from './readConfig';
 
 /** Where the built-in apps/ directory is: $PANE_APPS_DIR, else beside the source or bundle. */
 export function builtinAppsDir(): string | null {
@@ -24,11 +26,20 @@ function readDir(dir: string, source: AppEntry['source'], out: Map<string, AppEn
   } catch {
     return; // no such directory: no apps from it
   }
+  if (names.length > MAX_APPS_PER_DIR) {
+    errors.push({ file: dir, field: '(directory)', message: `${names.length} app files, over the ${MAX_APPS_PER_DIR} one directory may hold (MAX_APPS_PER_DIR); only the first ${MAX_APPS_PER_DIR} by name are read: remove some` });
+    names = names.slice(0, MAX_APPS_PER_DIR);
+  }
   for (const name of names) {
     const file = path.join(dir, name);
+    const text = readConfigFile(file);
+    if (typeof text !== 'string') {
+      if ('error' in text) errors.push({ file, field: '(file)', message: text.error });
+      continue;
+    }
     let json: unknown;
     try {
-      json = JSON.parse(fs.readFileSync(file, 'utf8'));
+      json = JSON.parse(text);
     } catch (e) {
       errors.push({ file, field: '(json)', message: `not valid JSON: ${(e as Error).message}` });
       continue;

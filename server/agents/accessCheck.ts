@@ -112,14 +112,20 @@ export function namespacePath(method: string, params: Record<string, unknown>): 
   return p.replace(/^\/pane\/by-(?:sig|owner|session)\/[^/]+\/([0-9]+)(?=\/|$)/, '/pane/$1');
 }
 
-export function checkPane(svc: AgentService, name: string, method: string, p: Pane, mode: 'read' | 'write'): void {
+/** Whether agent `name`'s .access gives it `mode` on pane `p` (no refusal, no log: for rights a request only may use). */
+export function paneAllowed(svc: AgentService, name: string, p: Pane, mode: 'read' | 'write'): boolean {
   const { access } = svc.access(name);
   const sessionName = svc.server.sessions.get(p.session)?.name ?? '';
   const selectors = mode === 'read' ? access.panes.read : access.panes.write;
   // Writing implies reading what you write: a pane in panes.write is readable too.
   const own = (agent: string, q: Pane) => svc.owns(agent, q);
-  const ok = paneMatches(selectors, name, p, sessionName, svc.server.host, own) || (mode === 'read' && paneMatches(access.panes.write, name, p, sessionName, svc.server.host, own));
-  if (!ok) deny(svc, name, method, `${mode} pane ${p.n} (${p.signature}) with ${method} (.access panes.${mode}: ${selectors.join(', ') || 'nothing'})`, `panes.${mode} does not include pane ${p.n}`);
+  return paneMatches(selectors, name, p, sessionName, svc.server.host, own) || (mode === 'read' && paneMatches(access.panes.write, name, p, sessionName, svc.server.host, own));
+}
+
+export function checkPane(svc: AgentService, name: string, method: string, p: Pane, mode: 'read' | 'write'): void {
+  const { access } = svc.access(name);
+  const selectors = mode === 'read' ? access.panes.read : access.panes.write;
+  if (!paneAllowed(svc, name, p, mode)) deny(svc, name, method, `${mode} pane ${p.n} (${p.signature}) with ${method} (.access panes.${mode}: ${selectors.join(', ') || 'nothing'})`, `panes.${mode} does not include pane ${p.n}`);
 }
 
 /** What a connection acting as agent `name` gets: its .access capabilities (plus read and write), its identity, its checker. */

@@ -1,8 +1,11 @@
 // Terminal stream handlers: attach (snapshot then output), detach, ack (flow
 // control), read by offset, screen text, PTY size.
 import { faults } from '../../kits/protocol/error';
+import type { Pane } from '../../kits/protocol/model';
+import { paneAllowed } from '../agents/accessCheck';
+import { agentOfUser } from '../agents/identity';
 import type { PaneServer } from '../paneServer';
-import type { HandlerTable } from './types';
+import type { HandlerContext, HandlerTable } from './types';
 
 /** Awaits a terminal operation; a pane closed meanwhile is pane-not-found, not an internal error. */
 async function whileAlive<T>(server: PaneServer, n: number, op: Promise<T>): Promise<T> {
@@ -14,8 +17,22 @@ async function whileAlive<T>(server: PaneServer, n: number, op: Promise<T>): Pro
   }
 }
 
+/**
+ * Whether this client's flow control may pause the pane. Pausing a program is acting
+ * on it, as typing is: a client that may not write to the pane (no write capability,
+ * its write permission revoked, or an agent whose .access gives it only panes.read)
+ * is sent the output and never waited for, so a read-only viewer cannot freeze a pane.
+ */
+function mayPace(ctx: HandlerContext, pane: Pane): boolean {
+  const c = ctx.client;
+  if (!c.capabilities.has('write') || !c.canWrite) return false;
+  const me = agentOfUser(ctx.services, c.user);
+  return me === null || !ctx.services.agents || paneAllowed(ctx.services.agents, me, pane, 'write');
+}
+
 export const ptyHandlers: HandlerTable = {
-  'pty/attach': async (p, { server, client }) => {
+  'pty/attach': async (p, ctx) => {
+    const { server, client } = ctx;
     const pane = server.pane(p.pane);
     const t = server.terminal(pane);
     const r = await whileAlive(
@@ -24,7 +41,7 @@ export const ptyHandlers: HandlerTable = {
       t.attach(client.sink, {
         mode: p.mode,
         ...(p.from !== undefined ? { from: p.from } : {}),
-        flowControl: p.flowControl,
+        flowControl: p.flowControl && mayPace(ctx, pane),
       }),
     );
     client.attached.add(pane.n);

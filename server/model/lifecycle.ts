@@ -8,6 +8,7 @@ import { faults } from '../../kits/protocol/error';
 import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { PaneSpec } from '../../kits/protocol/pane';
 import { Terminal } from '../pty/terminal';
+import { ACK_STALL_MS, STALL_COOLDOWN_MS } from '../pty/fanout';
 import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
 import { deadInput, signalName } from './exited';
@@ -147,7 +148,9 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     ...(server.ackStallMs !== undefined ? { ackStallMs: server.ackStallMs } : {}),
     onStall: (sinkId) => {
       const c = [...server.clients].find((x) => x.sink.id === sinkId);
-      console.error(`pane server: client ${c?.name ?? sinkId} stopped acknowledging pane ${pane.n}'s output; it no longer pauses the pane`);
+      const reason = `client ${c?.name ?? sinkId} (${sinkId}) held the pane paused ${server.ackStallMs ?? ACK_STALL_MS} ms without acknowledging its output (the flow-control bound, ACK_STALL_MS); it no longer pauses the pane (for at least ${STALL_COOLDOWN_MS} ms); a client must pty/ack what it has parsed`;
+      console.error(`pane server: pane ${pane.n}: ${reason}`);
+      server.publish('client/refused', { door: `pane ${pane.n}'s output`, reason });
     },
     onOutput: (end) => {
       server.noteOutput(pane.n, end);

@@ -138,3 +138,56 @@ describe('Fanout flow window', () => {
     expect(t.f.holding).toBe(false);
   });
 });
+
+describe('Fanout stall bound', () => {
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const STALL = 40;
+  const COOL = 400;
+
+  function silent() {
+    const ring = new ByteRing(8 << 20);
+    const sink: StreamSink = { id: 'c', sendOutput: () => {}, buffered: () => 0 };
+    const f = new Fanout(1, ring, () => {}, { stallMs: STALL, cooldownMs: COOL });
+    const attach = () => {
+      const s = f.add(sink, true);
+      f.start(s, ring.streamEnd);
+      return s;
+    };
+    const flood = () => {
+      ring.append(Buffer.alloc(FLOW_HIGH_MIN * 2, 0x61));
+      f.release(ring.streamEnd);
+    };
+    return { f, attach, flood };
+  }
+
+  it('lets a client that never acks hold the pane only ACK_STALL_MS', async () => {
+    const t = silent();
+    t.attach();
+    t.flood();
+    expect(t.f.holding).toBe(true);
+    await wait(STALL * 3);
+    expect(t.f.holding).toBe(false);
+  });
+
+  it('gives a client that stalled no fresh hold for STALL_COOLDOWN_MS, by acking everything or by attaching again', async () => {
+    const t = silent();
+    const s = t.attach();
+    t.flood();
+    await wait(STALL * 3);
+    expect(s.stalled).toBe(true);
+    // Caught up at once (acks are the client's word): still no pause.
+    t.f.ack('c', Number.MAX_SAFE_INTEGER);
+    t.flood();
+    expect(t.f.holding).toBe(false);
+    // Detached and attached again: the same.
+    t.f.remove('c');
+    t.attach();
+    t.flood();
+    expect(t.f.holding).toBe(false);
+    // After the cooldown, caught up, it paces the pane again.
+    await wait(COOL + STALL);
+    t.f.ack('c', Number.MAX_SAFE_INTEGER);
+    t.flood();
+    expect(t.f.holding).toBe(true);
+  });
+});

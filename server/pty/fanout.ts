@@ -89,14 +89,27 @@ export const MAX_FRAME_BYTES = 1 << 20;
 export const DRAIN_POLL_MS = 50;
 /**
  * How long one client may hold a pane paused without acknowledging enough to
- * release it. A working client releases its pause within one window's drain
- * (~75 ms of its own drain rate; half a second at most, at the 128 KiB floor), so 15 s is a client that stopped
- * (crashed, frozen, hostile, or a background tab throttled to a timer a minute).
- * It is then treated as detached from flow control: it no longer pauses the
- * PTY, and gets output like a client without flow control (bounded by
- * SINK_BUFFER_CAP), until it catches up below its low mark again.
+ * release it. A working client releases its pause within one window's drain:
+ * measured on this 2-core machine with two busy loops beside a 15 MB flood, a
+ * client parsing at 1 MiB/s (a loaded page's `yes` rate) held each pause 146 ms
+ * median and 209 ms at most (102 pauses), one parsing at 4 MiB/s 54 and 89 ms.
+ * Two seconds is ten times that worst case and still covers a throttled
+ * background tab, whose timers fire once a second; a client silent longer has
+ * stopped (crashed, frozen, hostile). It is then treated as detached from flow
+ * control: it no longer pauses the PTY and gets output like a client without
+ * flow control (bounded by SINK_BUFFER_CAP), until it catches up below its low
+ * mark again, and not before STALL_COOLDOWN_MS. (15 s until issue 23: one silent
+ * client froze a flood for everyone that long.)
  */
-export const ACK_STALL_MS = 15_000;
+export const ACK_STALL_MS = 2_000;
+/**
+ * After a stall, how long that client (by connection, across detach and attach)
+ * pauses nobody, even once caught up. Without it a client could ack in bursts, or
+ * attach again, and hold a pane paused ACK_STALL_MS after ACK_STALL_MS; with it,
+ * at most ACK_STALL_MS in every ACK_STALL_MS + STALL_COOLDOWN_MS (1/6 of the time).
+ * An honest client that stalled once (a background tab) only goes unpaced that long.
+ */
+export const STALL_COOLDOWN_MS = 10_000;
 
 /** A sink's place in this fanout; returned by add() so a late start() can tell it is still current. */
 export interface SinkState {
@@ -118,8 +131,10 @@ export interface SinkState {
   blocked: boolean;
   /** When its current pause began (clock ms), while holding. */
   holdSince: number | null;
-  /** It held a pause ACK_STALL_MS without releasing it: it no longer pauses the PTY until it catches up. */
+  /** It held a pause ACK_STALL_MS without releasing it: it no longer pauses the PTY until it catches up (and its cooldown is over). */
   stalled: boolean;
+  /** Clock ms before which it may not pause the PTY again (STALL_COOLDOWN_MS after its last stall). */
+  cooldownUntil: number;
 }
 
 export interface FanoutOptions {
@@ -127,6 +142,8 @@ export interface FanoutOptions {
   now?: () => number;
   /** Overrides ACK_STALL_MS (tests). */
   stallMs?: number;
+  /** Overrides STALL_COOLDOWN_MS (tests). */
+  cooldownMs?: number;
   /** Told when a sink stops counting for the pause because it stopped acknowledging. */
   onStall?: (id: string) => void;
 }
@@ -137,6 +154,9 @@ export class Fanout {
   private stallTimer: NodeJS.Timeout | null = null;
   private readonly now: () => number;
   private readonly stallMs: number;
+  private readonly cooldownMs: number;
+  /** Sinks (by id) that stalled, and until when they may not pause: kept across detach and attach. */
+  private readonly cooldowns = new Map<string, number>();
   /** Stream offset up to which output has been released to sinks (batches end here). */
   limit = 0;
 
@@ -149,6 +169,7 @@ export class Fanout {
   ) {
     this.now = o.now ?? (() => performance.now());
     this.stallMs = o.stallMs ?? ACK_STALL_MS;
+    this.cooldownMs = o.cooldownMs ?? STALL_COOLDOWN_MS;
   }
 
   /** True while a flow-controlled client (a window's xterm) is being streamed this pane. */
@@ -172,7 +193,15 @@ export class Fanout {
   /** Adds (or replaces) a sink that waits for start(). A replaced sink's pause is released. */
   add(sink: StreamSink, flowControl: boolean): SinkState {
     const old = this.sinks.get(sink.id);
-    const s: SinkState = { sink, flowControl, pos: null, sent: 0, acked: 0, high: FLOW_HIGH_MIN, rate: RATE_MIN, mark: null, holding: false, blocked: false, holdSince: null, stalled: false };
+    const s: SinkState = { sink, flowControl, pos: null, sent: 0, acked: 0, high: FLOW_HIGH_MIN, rate: RATE_MIN, mark: null, holding: false, blocked: false, holdSince: null, stalled: false, cooldownUntil: 0 };
+    // Attaching again does not buy a client that stalled a fresh hold.
+    const t = this.now();
+    for (const [id, until] of this.cooldowns) if (until <= t) this.cooldowns.delete(id);
+    const until = this.cooldowns.get(sink.id);
+    if (until !== undefined) {
+      s.stalled = true;
+      s.cooldownUntil = until;
+    }
     this.sinks.set(sink.id, s);
     if (old?.holding) this.onHoldChange();
     return s;
@@ -211,7 +240,7 @@ export class Fanout {
       s.holdSince = null;
       this.onHoldChange();
     }
-    if (s.stalled && unacked < s.high / 2) s.stalled = false; // caught up: it may pause the PTY again
+    if (s.stalled && unacked < s.high / 2 && this.now() >= s.cooldownUntil) s.stalled = false; // caught up and cooled down: it may pause the PTY again
     if (s.blocked) this.pumpOne(s);
     return unacked;
   }
@@ -300,6 +329,8 @@ export class Fanout {
       s.holding = false;
       s.holdSince = null;
       s.stalled = true;
+      s.cooldownUntil = t + this.cooldownMs;
+      this.cooldowns.set(s.sink.id, s.cooldownUntil);
       this.onHoldChange();
       this.o.onStall?.(s.sink.id);
     }

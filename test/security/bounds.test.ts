@@ -136,7 +136,7 @@ describe('connection caps', () => {
 describe('bounds on what clients make panes hold', () => {
   it('stops letting a flow-controlled client that never acks hold the pane paused', async () => {
     const { pane } = await c.call('pane/launch', { launch: { program: '/bin/sh', args: ['-c', 'yes stalled-stalled-stalled'] } });
-    const silent = await h.connect(['read', 'attach'], 'silent');
+    const silent = await h.connect(['read', 'write', 'attach'], 'silent'); // only a client that may write to a pane paces it
     let got = 0;
     silent.onOutput((p, _o, d) => {
       if (p === pane) got += d.byteLength;

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { faults, PaneFault } from '../kits/protocol/error';
 import { eventFamily, type EventData, type EventName } from '../kits/protocol/events';
+import { jsonFrameOver, tooLargeMessage } from '../kits/protocol/frameSize';
 import { parsePaneRef, type PaneRef } from '../kits/protocol/ids';
 import type { Pane, Session, Viewport } from '../kits/protocol/model';
 import type { StateSnapshot } from '../kits/protocol/client';
@@ -162,7 +163,7 @@ export class PaneServer {
     let frame: string | undefined;
     for (const c of this.clients) {
       if (!c.wantsEvent(fam)) continue;
-      frame ??= JSON.stringify({ t: 'evt', event, rev: this.rev, data });
+      frame ??= fitEvent(event, JSON.stringify({ t: 'evt', event, rev: this.rev, data }));
       c.sendRaw(frame);
     }
     for (const l of this.listeners) l(event, data as unknown, this.rev);
@@ -239,4 +240,15 @@ export class PaneServer {
     for (const h of this.stopHooks.reverse()) await h();
     this.screen.dispose();
   }
+}
+
+/**
+ * An event frame as sent, or, when it does not fit a frame, an error frame saying so
+ * (every client drops a frame past MAX_JSON_FRAME unread; an error with no request
+ * reaches its onError): the subscriber learns its copy of that state is stale.
+ */
+function fitEvent(event: string, frame: string): string {
+  const over = jsonFrameOver(frame);
+  if (over === null) return frame;
+  return JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'too-large', message: tooLargeMessage('event', event, over), subject: event } });
 }

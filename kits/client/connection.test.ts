@@ -1,6 +1,7 @@
 // The one Connection against a scripted peer over the in-memory transport: the
 // same core the CLI, window and tools use (kits/node/cli/reach.test.ts covers sockets).
 import { describe, expect, it } from 'vitest';
+import { MAX_JSON_FRAME } from '../protocol/binary';
 import { PaneFault } from '../protocol/fault';
 import { checkResults } from './checkResults';
 import { Connection } from './connection';
@@ -74,5 +75,24 @@ describe('Connection', () => {
     c.close();
     await expect(waiting).rejects.toMatchObject({ code: 'failed', message: 'connection closed: closed by the client' });
     await expect(c.call('session/list', {})).rejects.toBeInstanceOf(PaneFault);
+  });
+
+  it('fails the call a reply too large to read answers with too-large, instead of leaving it waiting', async () => {
+    const [a, b] = memoryPair();
+    const big = 'x'.repeat(MAX_JSON_FRAME + 1);
+    peer(b, (method, id) => (method === 'hello' ? { t: 'res', id, ok: true, result: WELCOME } : { t: 'res', id, ok: true, result: { apps: [big], errors: [] } }));
+    const c = new Connection(a);
+    await c.hello({ client: { name: 't', kind: 'test' }, capabilities: ['read'] });
+    const e = await c.call('apps/list', {}).then(
+      () => null,
+      (x: PaneFault) => x,
+    );
+    expect(e?.code).toBe('too-large');
+    expect(e?.message).toMatch(/^the reply to apps\/list is \d+ characters, over the 4194304-byte frame limit; it was not read/);
+    const unaddressed: PaneFault[] = [];
+    c.onError((f) => unaddressed.push(f));
+    b.send(JSON.stringify({ t: 'evt', event: 'apps/changed', rev: 9, data: { apps: [big] } }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(unaddressed.map((f) => f.code)).toEqual(['too-large']);
   });
 });

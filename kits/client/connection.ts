@@ -126,7 +126,7 @@ export class Connection {
       for (const cb of this.outputCbs) cb(b.pane, b.offset, b.data);
       return;
     }
-    if (frame.length > MAX_JSON_FRAME) return;
+    if (frame.length > MAX_JSON_FRAME) return this.oversized(frame);
     let parsed: unknown;
     try {
       parsed = JSON.parse(frame);
@@ -149,6 +149,23 @@ export class Connection {
     } else if (p) {
       this.settle(p, m.result);
     }
+  }
+
+  /**
+   * A JSON frame past MAX_JSON_FRAME is not parsed (a peer's bound on what it holds),
+   * but never dropped in silence: the call it answers (its id is at the frame's head)
+   * fails with `too-large`, and anything else reaches onError. A pane server refuses
+   * such replies itself; this is for one that does not.
+   */
+  private oversized(frame: string): void {
+    const id = /^\{"t":"res","id":(\d+)[,}]/.exec(frame.slice(0, 40))?.[1];
+    const p = id === undefined ? undefined : this.pending.get(Number(id));
+    const what = p ? `the reply to ${p.method}` : 'a frame from the server';
+    const fault = new PaneFault('too-large', `${what} is ${frame.length} characters, over the ${MAX_JSON_FRAME}-byte frame limit; it was not read. Ask for less, or remove what makes it large`, p ? { subject: p.method } : {});
+    if (p) {
+      this.pending.delete(Number(id));
+      p.reject(fault);
+    } else this.unanswered(fault);
   }
 
   private settle(p: Pending, result: unknown): void {

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import { checkRequestFrame } from '../../kits/protocol/frameCheck';
+import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
 import { PaneFault, type PaneError } from '../../kits/protocol/error';
 import { HelloParamsSchema, PROTOCOL_VERSION, type Welcome } from '../../kits/protocol/hello';
 import type { Capability } from '../../kits/protocol/method';
@@ -103,9 +104,15 @@ export class ClientConn {
     this.transport.close(reason);
   }
 
-  private reply(id: number | null | undefined, result: unknown): void {
+  private reply(id: number | null | undefined, result: unknown, method: string): void {
     if (id === undefined || id === null) return;
-    this.transport.send(JSON.stringify({ t: 'res', id, ok: true, result }));
+    const frame = JSON.stringify({ t: 'res', id, ok: true, result });
+    const over = jsonFrameOver(frame);
+    if (over === null) return this.transport.send(frame);
+    // Every client drops a frame past the limit unread: refuse it in words instead, and log it.
+    const message = tooLargeMessage('reply', method, over);
+    this.server.publish('client/refused', { door: `${this.transport.kind} client ${this.name}`, reason: message });
+    this.fail(id, new PaneFault('too-large', message, { subject: method }));
   }
 
   private fail(id: number | null | undefined, e: unknown): void {
@@ -147,8 +154,8 @@ export class ClientConn {
       } catch (e) {
         return this.fail(id, e);
       }
-      if (result instanceof Promise) result.then((r) => this.reply(id, r), (e) => this.fail(id, e));
-      else this.reply(id, result);
+      if (result instanceof Promise) result.then((r) => this.reply(id, r, method), (e) => this.fail(id, e));
+      else this.reply(id, result, method);
     } catch (e) {
       this.fail(null, e);
     }
@@ -197,7 +204,7 @@ export class ClientConn {
       capabilities: [...this.capabilities],
       user: this.user,
     };
-    this.reply(id, w);
+    this.reply(id, w, 'hello');
     this.server.publish('client/attached', { client: this.id, name: this.name });
   }
 

@@ -97,3 +97,54 @@ export async function hooks(dir: string, runs: number): Promise<HookRow[]> {
     await srv.stop();
   }
 }
+
+export interface SandboxedHookRow {
+  /** Round trips from inside a bubblewrap-sandboxed agent pane: relay → the agent's hook.sock. */
+  sandboxed: Summary;
+  /** The same request from outside, to the TCP hook door, in the same run. */
+  outside: Summary;
+  /** Why the sandboxed figure was not measured (no bubblewrap), if so. */
+  note?: string;
+}
+
+/**
+ * HTTP hook round trip from inside a sandboxed agent pane: a Node script in the pane
+ * posts Claude Code's request (fresh connection each time) to $PANE_HOOK_URL, which
+ * inside the sandbox is the relay to the agent's own hook socket; it writes its
+ * timings to its temp dir, which the bench reads from outside.
+ */
+export async function sandboxedHooks(dir: string, runs: number): Promise<SandboxedHookRow> {
+  fs.mkdirSync(dir, { recursive: true });
+  const srv = await startServerProc(dir);
+  const n = Math.max(20, runs * 10);
+  const paneCli = (args: string[]) => spawnSync(process.execPath, [paneBin, '--socket', srv.socket, ...args], { encoding: 'utf8', env: { ...process.env, HOME: dir } });
+  try {
+    const c = await client(srv.socket);
+    await c.call('agent/add', { name: 'box' });
+    c.close();
+    const token = fs.readFileSync(path.join(dir, '.local', 'share', 'pane', 'agents', 'box', '.token'), 'utf8').trim();
+    const port = await hookPortOf(srv.socket, dir);
+    const outside: number[] = [];
+    for (let i = 0; i < 3; i++) await postOnce(port, token, event(i));
+    for (let i = 0; i < n; i++) outside.push(await postOnce(port, token, event(i)));
+    const { sandboxUnavailable } = await import('../server/agents/sandbox');
+    const why = sandboxUnavailable(process.env.PATH);
+    if (why) return { sandboxed: summarize([]), outside: summarize(outside), note: why };
+    const out = path.join(dir, '.local', 'share', 'pane', 'agents', 'box', 'tmp', 'bench.json');
+    fs.rmSync(out, { force: true });
+    // The request as Claude Code makes it (POST, JSON, the pane hook's headers), a fresh connection each time.
+    // No backslash in the script: the sandbox's shell quoting does not keep them.
+    const script = `const http=require('http'),fs=require('fs'),path=require('path');const u=new URL(process.env.PANE_HOOK_URL);const ev=JSON.stringify(${event(1)});
+const once=()=>new Promise((ok,no)=>{const t0=performance.now();const r=http.request({host:u.hostname,port:u.port,path:u.pathname,method:'POST',agent:false,headers:{'content-type':'application/json',authorization:'Bearer '+process.env.PANE_TOKEN,'x-pane-hook':process.env.PANE_HOOK_TOKEN||'','x-pane-id':process.env.PANE_ID||'','x-pane-agent':process.env.PANE_AGENT||''}},(res)=>{res.resume();res.on('end',()=>res.statusCode===200?ok(performance.now()-t0):no(new Error('status '+res.statusCode)))});r.on('error',no);r.end(ev)});
+(async()=>{const xs=[];for(let i=0;i<3;i++)await once();for(let i=0;i<${n};i++)xs.push(await once());fs.writeFileSync(path.join(process.env.TMPDIR,'bench.json'),JSON.stringify(xs));})().catch((e)=>{fs.writeFileSync(path.join(process.env.TMPDIR,'bench.json'),JSON.stringify({error:e.message}))});`;
+    const r = paneCli(['agent', 'run', 'box', '--', process.execPath, '-e', script]);
+    if (r.status !== 0) throw new Error(`could not start the sandboxed agent pane: ${r.stderr}`);
+    for (let i = 0; i < 600 && !fs.existsSync(out); i++) await sleep(50);
+    if (!fs.existsSync(out)) throw new Error('the sandboxed agent pane wrote no timings within 30 s');
+    const got = JSON.parse(fs.readFileSync(out, 'utf8')) as number[] | { error: string };
+    if (!Array.isArray(got)) throw new Error(`the sandboxed hook failed: ${got.error}`);
+    return { sandboxed: summarize(got), outside: summarize(outside) };
+  } finally {
+    await srv.stop();
+  }
+}

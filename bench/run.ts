@@ -1,14 +1,15 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,fairness,start,renderer,ctrlc,notices,install,resize,durable) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,start,renderer,ctrlc,notices,install,resize,durable,damaged) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
-import { hooks } from './hooks';
+import { hooks, sandboxedHooks } from './hooks';
 import { fairness } from './fairness';
 import { awareness, hookUnderLoad } from './awareness';
 import { cli } from './cli';
 import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
+import { damagedStateRows } from './damagedState';
 import { durable } from './durable';
 import { memory } from './memory';
 import { namespace } from './namespace';
@@ -23,7 +24,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,fairness,start,renderer,ctrlc,notices,install,resize,durable').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,start,renderer,ctrlc,notices,install,resize,durable,damaged').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -123,6 +124,10 @@ try {
       rows.push({ bench: `HTTP hook round trip, ${load} (ms)`, figure: range(r.http, 2), anchor: `\`pane hook\` ${range(r.command, 1)}`, ratio: ratio(r.http.median, r.command.median), aim: r.rate === 10 ? '< 20 ms' : '< 10 ms' });
     }
   }
+  if (only.has('sandboxhooks')) {
+    const r = await sandboxedHooks(`${dir}/sandboxhooks`, runs);
+    rows.push({ bench: 'HTTP hook round trip from inside a sandboxed agent pane (relay → its hook.sock) (ms)', figure: r.note ? `not measured: ${r.note}` : range(r.sandboxed, 2), anchor: `outside, TCP door ${range(r.outside, 2)}`, ratio: r.note ? '—' : ratio(r.sandboxed.median, r.outside.median), aim: '< 10 ms' });
+  }
   if (only.has('start')) rows.push(...(await startRows(`${dir}/start`, runs)));
   if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
   if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));
@@ -142,6 +147,7 @@ try {
     rows.push({ bench: `window resize → every PTY resized and redrawn, ${r.panes} panes (ms, incl. the window's 120 ms settle delay)`, figure: range(r.ms, 0), anchor: `sizes heard per PTY per change: at most ${r.perChange}`, ratio: '—', aim: 'report' });
   }
   if (only.has('durable')) rows.push(...(await durable(dir, runs, withTmux)));
+  if (only.has('damaged')) rows.push(...(await damagedStateRows(`${dir}/damaged`, runs)));
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -93,6 +93,7 @@ class Dir {
  * non-directory; ENOENT as it comes when a directory is missing and not made.
  */
 function openDirs(root: string, dirs: string[], where: string, mkdir: boolean): Dir {
+  if (onPaneMount(root)) throw new PathRefused(root, 'type', "it is on pane's own /pane mount, which the server cannot open without waiting on itself", where);
   let d = new Dir(fs.openSync(root, C.O_RDONLY | (C.O_DIRECTORY ?? 0)), root);
   for (const name of dirs) {
     const shown = path.join(d.real, name);
@@ -377,5 +378,120 @@ export function renameBelow(root: string, from: string, to: string, o: Below = {
     }
   } finally {
     da.close();
+  }
+}
+
+// ---- pane's own FUSE mounts ---------------------------------------------------
+
+/**
+ * How long the list of pane's own mounts is trusted: a mount made meanwhile is
+ * missed for at most this long. Reading /proc/self/mountinfo costs tens of µs.
+ */
+const MOUNTS_TTL_MS = 200;
+/** Links followed while resolving one path, as the kernel's MAXSYMLINKS. */
+const MAX_LINKS = 40;
+let mountCache: { at: number; points: string[] } | null = null;
+
+/** The mount points of pane's own /pane FUSE mounts (fsname and subtype `pane`) this process can see. */
+export function paneMountPoints(): string[] {
+  const now = Date.now();
+  if (mountCache && now - mountCache.at < MOUNTS_TTL_MS) return mountCache.points;
+  let text = '';
+  try {
+    text = fs.readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    // not Linux: macOS FUSE mounts are not listed here (see decision 030)
+  }
+  const points: string[] = [];
+  for (const line of text.split('\n')) {
+    const sep = line.indexOf(' - ');
+    if (sep < 0) continue;
+    const [fstype = '', source = ''] = line.slice(sep + 3).split(' ');
+    if (fstype !== 'fuse.pane' && !(fstype.startsWith('fuse') && source === 'pane')) continue;
+    const point = line.slice(0, sep).split(' ')[4];
+    if (point) points.push(point.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(parseInt(o, 8))));
+  }
+  mountCache = { at: now, points };
+  return points;
+}
+
+/** True when the absolute path `abs` (links already resolved) is on a pane mount. */
+function onMount(abs: string, points: string[]): boolean {
+  return points.some((m) => abs === m || abs.startsWith(m === '/' ? '/' : `${m}/`));
+}
+
+/**
+ * True when `p`, read as written, is on one of pane's own /pane mounts. The server
+ * must never stat or open there itself: the mount's process answers each request
+ * by asking this very server, which is waiting in the stat — a deadlock.
+ */
+export function onPaneMount(p: string): boolean {
+  return onMount(path.resolve(p), paneMountPoints());
+}
+
+/**
+ * Resolves `p` as realpath(3) does and lstats what it names, without ever touching
+ * pane's own mounts: links are read one component at a time below directory fds,
+ * and every path is checked against the mount points before it is looked at.
+ * 'mount' when the path (through a link or not) leads onto a pane mount; null when
+ * it does not exist or loops.
+ */
+export function statOffMounts(p: string): { real: string; st: fs.Stats } | 'mount' | null {
+  const points = paneMountPoints();
+  if (points.length === 0 || !FD_DIR) {
+    // Nothing can wait on this server: the plain calls are safe.
+    try {
+      return { real: fs.realpathSync(p), st: fs.statSync(p) };
+    } catch {
+      return null;
+    }
+  }
+  let todo = path.resolve(p).split('/').filter((x) => x !== '' && x !== '.');
+  const stack: { fd: number; real: string }[] = [];
+  const open = (real: string, fd: number) => stack.push({ fd, real });
+  const closeAll = () => {
+    for (const d of stack.splice(0)) fs.closeSync(d.fd);
+  };
+  if (onMount('/', points)) return 'mount';
+  open('/', fs.openSync('/', C.O_RDONLY | (C.O_DIRECTORY ?? 0)));
+  let hops = 0;
+  try {
+    for (;;) {
+      const top = stack.at(-1)!;
+      const name = todo.shift();
+      if (name === undefined) return { real: top.real, st: fs.fstatSync(top.fd) };
+      if (name === '..') {
+        if (stack.length > 1) fs.closeSync(stack.pop()!.fd);
+        continue;
+      }
+      const cand = path.join(top.real, name);
+      if (onMount(cand, points)) return 'mount';
+      const at = `${FD_DIR}/${top.fd}/${name}`;
+      const st = fs.lstatSync(at, { throwIfNoEntry: false });
+      if (!st) return null;
+      if (st.isSymbolicLink()) {
+        if (++hops > MAX_LINKS) return null;
+        const target = fs.readlinkSync(at);
+        todo = [...target.split('/').filter((x) => x !== '' && x !== '.'), ...todo];
+        if (target.startsWith('/')) {
+          closeAll();
+          open('/', fs.openSync('/', C.O_RDONLY | (C.O_DIRECTORY ?? 0)));
+        }
+        continue;
+      }
+      if (todo.length === 0) return { real: cand, st };
+      if (!st.isDirectory()) return null;
+      try {
+        open(cand, fs.openSync(at, DIR_FLAGS));
+      } catch (e) {
+        // Swapped for a link since the lstat: look at it again (bounded like links).
+        if ((e as NodeJS.ErrnoException).code !== 'ELOOP' || ++hops > MAX_LINKS) throw e;
+        todo.unshift(name);
+      }
+    }
+  } catch {
+    return null;
+  } finally {
+    closeAll();
   }
 }

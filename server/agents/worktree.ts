@@ -4,10 +4,10 @@
 // The repository is the agent's: git runs with nothing of it that starts a program
 // (./repoGit.ts), only on a repository whose .git directory is inside the project,
 // and pane's own files there are reached without following links.
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import path from 'node:path';
 import { PaneFault } from '../../kits/protocol/error';
-import { appendBelow, lstatBelow, mkdirBelow, PathRefused, readBelow } from '../../kits/node/safeFile';
+import { appendBelow, lstatBelow, mkdirBelow, PathRefused, readBelow, statOffMounts } from '../../kits/node/safeFile';
 import { safeGit } from './repoGit';
 
 const WHERE = "an agent's repository";
@@ -35,9 +35,15 @@ function refuse(e: PathRefused, cwd: string): never {
  * the agent may not read) and cwd lies inside it.
  */
 function repoOf(cwd: string): string {
-  const top = safeGit(cwd, ['rev-parse', '--show-toplevel']);
-  const repo = fs.realpathSync(top);
-  const here = fs.realpathSync(cwd);
+  // git there would wait on the mount, and the mount on this server, which waits for git.
+  const at = statOffMounts(cwd);
+  if (at === 'mount') throw new PaneFault('failed', `no worktree made: ${cwd} is on pane's own /pane mount`, { reason: 'git', subject: cwd });
+  if (at === null) throw new PaneFault('failed', `no worktree made: ${cwd} does not exist`, { reason: 'git', subject: cwd });
+  const top = safeGit(at.real, ['rev-parse', '--show-toplevel']);
+  const repoAt = statOffMounts(top);
+  if (repoAt === null || repoAt === 'mount') throw new PaneFault('failed', `no worktree made: git says ${cwd} belongs to ${top}, which pane cannot look at`, { reason: 'git', subject: cwd });
+  const repo = repoAt.real;
+  const here = at.real;
   if (here !== repo && !here.startsWith(repo + path.sep)) {
     throw new PaneFault('failed', `no worktree made: git says ${cwd} belongs to ${top} (its core.worktree?); pane makes worktrees only of the repository the project is in`, { reason: 'git', subject: cwd });
   }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { lstatBelow, PathRefused, readBelow } from '../../kits/node/safeFile';
+import { lstatBelow, onPaneMount, PathRefused, readBelow, statOffMounts } from '../../kits/node/safeFile';
 import type { AwarenessConfig } from './config';
 
 export const ClaimConflictSchema = z.enum(['warn', 'ask']);
@@ -72,14 +72,17 @@ const MAX_PROJECTS_CACHED = 1024;
 export const MAX_PROJECT_SETTINGS_BYTES = 64 * 1024;
 const WHERE = 'a project (an agent may write there)';
 
-/** `dir`, or its nearest existing ancestor, with links resolved: the directory the file really lives in. */
-function realDir(dir: string): string {
+/**
+ * `dir`, or its nearest existing ancestor, with links resolved: the directory the
+ * file really lives in. null when it is on pane's own /pane mount, which this
+ * thread must never look into (the mount asks this server, which would be waiting).
+ */
+function realDir(dir: string): string | null {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    try {
-      return fs.realpathSync(d);
-    } catch {
-      if (path.dirname(d) === d) return d;
-    }
+    const r = statOffMounts(d);
+    if (r === 'mount') return null;
+    if (r !== null) return r.real;
+    if (path.dirname(d) === d) return d;
   }
 }
 
@@ -91,10 +94,13 @@ function realDir(dir: string): string {
  * refused, told `refused`, and read as "not set here".
  */
 export function projectClaimConflict(dir: string, fallback: ClaimConflict, warn: (m: string) => void, refused: (e: PathRefused) => void = (e) => warn(e.message)): ClaimConflict {
-  for (let d = realDir(dir); ; d = path.dirname(d)) {
+  const real = realDir(dir);
+  if (real === null) return fallback;
+  for (let d = real; ; d = path.dirname(d)) {
     const rel = '.pane/awareness.json';
     const file = path.join(d, rel);
     try {
+      if (onPaneMount(file)) throw new PathRefused(file, 'type', "it is on pane's own /pane mount", WHERE);
       const st = lstatBelow(d, rel, { where: WHERE });
       if (st) {
         const hit = projectCache.get(file);

@@ -3,8 +3,8 @@
 // (./session/) collapses the tree and moves focus.
 import path from 'node:path';
 import os from 'node:os';
-import fs from 'node:fs';
 import { faults } from '../../kits/protocol/error';
+import { statOffMounts } from '../../kits/node/safeFile';
 import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { PaneSpec } from '../../kits/protocol/pane';
 import { Terminal } from '../pty/terminal';
@@ -112,13 +112,12 @@ export function focusedCwd(server: PaneServer, session: Session): string | undef
 
 function resolveCwd(cwd: string | undefined): string {
   const dir = cwd ?? process.env.HOME ?? os.homedir();
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(dir);
-  } catch {
-    throw faults.failed(`working directory ${dir} does not exist`);
-  }
-  if (!st.isDirectory()) throw faults.failed(`working directory ${dir} is not a directory`);
+  // On pane's own /pane mount the server cannot look (its stat would wait on itself);
+  // the program's own chdir, in its own process, can.
+  const r = statOffMounts(dir);
+  if (r === 'mount') return dir;
+  if (r === null) throw faults.failed(`working directory ${dir} does not exist`);
+  if (!r.st.isDirectory()) throw faults.failed(`working directory ${dir} is not a directory`);
   return dir;
 }
 

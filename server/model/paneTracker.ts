@@ -2,11 +2,11 @@
 // when the shell reports it, else /proc of the foreground group), the tag name
 // (foreground command or its title, else the directory), and whether closing it
 // would end anything but an idle shell. Read from the OS after output, never polled.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
+import { statOffMounts } from '../../kits/node/safeFile';
 
 /**
  * After output, wait this long before looking at the foreground again: a program
@@ -154,10 +154,12 @@ function localPath(uri: string): string | null {
   return dir.includes('\0') || !isDir(dir) ? null : path.normalize(dir);
 }
 
+/**
+ * Whether an OSC 7 path (any program in a pane chooses it) is a directory: looked
+ * at without touching pane's own /pane mounts, where a stat from this thread would
+ * wait on a mount process that waits on this server (kits/node/safeFile.ts).
+ */
 function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
+  const r = statOffMounts(p);
+  return r !== null && r !== 'mount' && r.st.isDirectory();
 }

@@ -2,14 +2,17 @@
 // serve`, an agent shell in its bubblewrap sandbox planting links from inside, and
 // links, FIFOs and hooks planted on disk in its home, Maildir, project and repository.
 // Each case fails against the code before kits/node/safeFile.ts and repoGit.ts.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxUnavailable } from '../../server/agents/sandbox';
+import { loadFuse } from '../../kits/node/fuse/mounts';
 import { buildOnce, cleanEnv, serve, BIN, type Served } from '../cli/harness';
 
 const why = sandboxUnavailable(process.env.PATH);
+const loaded = loadFuse();
+const noFuse = typeof loaded === 'string' ? loaded : fs.existsSync('/dev/fuse') ? '' : 'no /dev/fuse';
 
 let s: Served;
 let human: string;
@@ -187,6 +190,39 @@ describe('links, FIFOs and hooks planted in an agent’s files', () => {
     expect(mcp.status).not.toBe(0);
     expect(mcp.stderr).toContain(`refused ${p}/.mcp.json: it is a symbolic link`);
     expect(fs.readFileSync(victim, 'utf8')).toBe('the person’s file\n');
+  });
+
+  it.skipIf(noFuse !== '')(`keeps answering when a pane names a path on the person’s own /pane mount (OSC 7, a hook, through a link)${noFuse ? ` (skipped: ${noFuse})` : ''}`, async () => {
+    const mnt = path.join(human, 'mnt');
+    expect(s.pane(['mount', mnt]).stderr).toBe('');
+    try {
+      const src = path.join(project, 'm');
+      fs.symlinkSync(mnt, src);
+      const r = s.pane(['new', '--', 'bash', '--norc', '--noprofile']);
+      const n = r.stdout.trim().split(':').pop()!;
+      expect(await until(() => /[#$] *$/m.test(s.pane(['cat', `/${n}/body`]).stdout), 10_000)).toBe(true);
+      // Any program says where it is with OSC 7; the old server stat()ed that path on its own thread,
+      // and a stat on the mount waits on the mount's process, which waits on the server.
+      s.pane(['send', '-t', n, `printf '\\e]7;file://localhost${mnt}/1\\a'; printf '\\e]7;file://localhost${src}/1\\a'`]);
+      await new Promise((res) => setTimeout(res, 1000));
+      let t = Date.now();
+      expect(s.pane(['ls']).status).toBe(0);
+      expect(Date.now() - t).toBeLessThan(2000);
+      // A hook naming a claimed file there: the claim-conflict lookup must not look.
+      expect(s.pane(['claim', '--as', 'bob', '--dir', `${src}/1/`]).status).toBe(0);
+      const token = fs.readFileSync(path.join(home('ada'), '.token'), 'utf8').trim();
+      const event = { hook_event_name: 'PreToolUse', session_id: 'mnt-1', cwd: project, tool_name: 'Write', tool_input: { file_path: `${src}/1/x`, content: 'x' } };
+      const hook = spawn(BIN, ['--socket', s.socket, 'hook'], { env: cleanEnv({ PANE_TOKEN: token, PANE_AGENT: 'ada' }), stdio: ['pipe', 'ignore', 'ignore'] });
+      hook.stdin.end(JSON.stringify(event));
+      await new Promise((res) => hook.once('exit', res));
+      t = Date.now();
+      expect(s.pane(['ls']).status).toBe(0);
+      expect(Date.now() - t).toBeLessThan(2000);
+      s.pane(['close', '-t', n]);
+    } finally {
+      s.pane(['umount', mnt]);
+      spawnSync('fusermount', ['-u', '-z', mnt]);
+    }
   });
 
   it('delivers no mail outside the walls through a link planted in the Maildir', () => {

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CommandContext } from '../context';
 import type { Connection } from '../../../client/connection';
-import { follow } from './follow';
+import { FOLLOW_CHECK_MS, follow } from './follow';
 
 /** A pane whose whole output is `ring[start..]`, pushed as frames by the test. */
 class FakeServer {
@@ -177,5 +177,47 @@ describe('follow', () => {
     expect(err()).toMatch(/^pane: note: pane 1 output from \d+ to 4096 was dropped from its ring; continuing from 4096\n$/);
     // Whatever was dropped, no byte appears twice: the text is a's, then maybe b's, then c's.
     expect(out.text()).toMatch(/^a+b*c+$/);
+  });
+
+  it('keeps following when a catch-up read fails: the check reads the ring again (it used to drop every later frame)', async () => {
+    const srv = new FakeServer();
+    const out = slowOut(1);
+    const { ctx } = ctxWith(out.stream);
+    const c = srv.client();
+    const call = c.call.bind(c);
+    let failed = 0;
+    (c as unknown as { call: typeof call }).call = ((m: string, p: { maxBytes?: number }) => {
+      // The first catch-up read (a full batch, not the check's 1 byte) fails.
+      if (m === 'pty/read' && p.maxBytes !== 1 && failed++ === 0) return Promise.reject(new Error('busy'));
+      return call(m as 'pty/read', p as never);
+    }) as typeof call;
+    const running = follow(ctx, c, 1, undefined, 1024);
+    await srv.attached;
+    srv.emit('a'.repeat(4096)); // past the backlog: catch up from the ring, whose first read fails
+    await new Promise((r) => setTimeout(r, 50));
+    srv.emit('b'.repeat(100));
+    // The pane runs on (no exit to rescue the reader): everything arrives within a check or two.
+    const deadline = Date.now() + 3 * FOLLOW_CHECK_MS + 2000;
+    while (out.text().length < 4196 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(failed).toBeGreaterThan(0);
+    expect(out.text()).toBe('a'.repeat(4096) + 'b'.repeat(100));
+    srv.exit();
+    expect(await running).toBe(0);
+  });
+
+  it('reads from the ring what no frame brought, within FOLLOW_CHECK_MS', async () => {
+    const srv = new FakeServer();
+    const out = slowOut(0);
+    const { ctx } = ctxWith(out.stream);
+    const running = follow(ctx, srv.client(), 1, undefined);
+    await srv.attached;
+    srv.emit('sent-');
+    // Output the server holds and has not pushed (a frame that never comes).
+    srv.data = Buffer.concat([srv.data, Buffer.from('held')]);
+    const deadline = Date.now() + 3 * FOLLOW_CHECK_MS + 2000;
+    while (out.text() !== 'sent-held' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(out.text()).toBe('sent-held');
+    srv.exit();
+    expect(await running).toBe(0);
   });
 });

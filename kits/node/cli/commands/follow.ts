@@ -12,6 +12,16 @@ import type { Connection } from '../../../client/connection';
 export const FOLLOW_MAX_QUEUED = 8 << 20;
 /** Bytes per pty/read batch (base64 of this stays well under the 4 MiB JSON frame limit). */
 export const READ_BATCH = 1 << 20;
+/**
+ * How long a follow may go without its output advancing before it asks the server
+ * whether the pane has more than it has been sent (one 1-byte pty/read), and reads
+ * it from the ring if so. Live frames are how output normally arrives; this is what
+ * keeps a reader from waiting forever when they stop coming for any reason (a catch-up
+ * read that failed used to leave it dropping every live frame with no one reading the
+ * ring: a stall until Ctrl-C). A second is long beside a frame's trip and short for a
+ * person watching; an idle follow costs one small request a second.
+ */
+export const FOLLOW_CHECK_MS = 1_000;
 
 export function gapNote(ctx: CommandContext, pane: number, wanted: number, start: number): void {
   ctx.err(`pane: note: pane ${pane} output from ${wanted} to ${start} was dropped from its ring; continuing from ${start}`);
@@ -51,12 +61,23 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     writing = writing.then(() => ctx.writeBytes(bytes)).then(() => void (queued -= bytes.byteLength));
   };
 
+  /** Whether catchUp is running; a catch-up that stopped early (a failed read) is started again by the check below. */
+  let catchingNow = false;
+
   /** Reads the ring from `next` until caught up with its end, then live frames resume. */
   const catchUp = async (): Promise<void> => {
+    catchingNow = true;
+    try {
+      await readRing();
+    } finally {
+      catchingNow = false;
+    }
+  };
+  const readRing = async (): Promise<void> => {
     await writing;
     while (!ended) {
       const b = await c.call('pty/read', { pane: n, from: next, maxBytes: READ_BATCH, encoding: 'base64' }).catch(() => undefined);
-      if (!b || ended) return;
+      if (!b || ended) return; // `behind` stays set: the check reads again
       if (b.gap) gapNote(ctx, n, next, b.streamStart);
       if (b.to > next) {
         next = b.to;
@@ -79,6 +100,27 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     next = offset + data.byteLength;
     write(data.subarray(skip));
     if (queued > maxQueued) {
+      behind = true;
+      catching = catchUp();
+    }
+  };
+
+  /**
+   * Every FOLLOW_CHECK_MS: if the output did not advance since the last look and no
+   * catch-up is running, ask where the pane's stream ends; bytes past `next` that no
+   * frame brought are read from the ring (frames that come later are trimmed by offset).
+   */
+  let seen = -1;
+  const check = async (): Promise<void> => {
+    if (ended || n === -1 || catchingNow) return;
+    if (next !== seen && !behind) {
+      seen = next;
+      return;
+    }
+    const at = next;
+    const b = await c.call('pty/read', { pane: n, from: at, maxBytes: 1 }).catch(() => undefined);
+    if (!b || ended || catchingNow || next !== at) return;
+    if (b.streamEnd > at || behind) {
       behind = true;
       catching = catchUp();
     }
@@ -137,9 +179,11 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     endWith(EXIT.ok);
   };
   process.once('SIGINT', onSigint);
+  const checker = setInterval(() => void check(), FOLLOW_CHECK_MS);
   try {
     return await done;
   } finally {
+    clearInterval(checker);
     process.removeListener('SIGINT', onSigint);
   }
 }

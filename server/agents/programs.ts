@@ -4,17 +4,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { statOffMounts } from '../../kits/node/safeFile';
 import type { AgentService } from './service';
 
 /** Finds a program on PATH (or as given, when it has a slash). */
 export function which(program: string, pathVar: string | undefined): string | null {
+  // Looked at without touching pane's own /pane mount, where a stat from this thread waits on itself.
   const ok = (p: string) => {
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return fs.statSync(p).isFile();
-    } catch {
-      return false;
-    }
+    const r = statOffMounts(p);
+    return r !== null && r !== 'mount' && r.st.isFile() && (r.st.mode & 0o111) !== 0;
   };
   if (program.includes('/')) return ok(program) ? program : null;
   for (const dir of (pathVar ?? '').split(':')) if (dir && ok(path.join(dir, program))) return path.join(dir, program);

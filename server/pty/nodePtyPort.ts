@@ -1,7 +1,8 @@
 // The real PtyPort on node-pty: bytes in and out (encoding null), and an exit
 // that is reported only after the output stream reached its end, because on
 // Linux node-pty 1.1.0 can lose the last kilobytes at exit (node-pty issue #726).
-import { accessSync, constants, readFileSync, readlinkSync, readSync, statSync } from 'node:fs';
+import { readFileSync, readlinkSync, readSync } from 'node:fs';
+import { statOffMounts } from '../../kits/node/safeFile';
 import path from 'node:path';
 import * as nodePty from 'node-pty';
 import type { ForegroundInfo, PtyPort, PtyProcess, PtySpawnOptions } from './ptyPort';
@@ -265,13 +266,11 @@ export function readTpgid(pid: number): number | null {
 }
 
 function checkCwd(cwd: string): void {
-  let ok = false;
-  try {
-    ok = statSync(cwd).isDirectory();
-  } catch {
-    // reported below
-  }
-  if (!ok) throw new Error(`cannot start in ${cwd}: not a directory`);
+  const r = statOffMounts(cwd);
+  // On pane's own /pane mount this thread must not look (the mount would ask this
+  // server, which waits in the stat); the child's own chdir can.
+  if (r === 'mount') return;
+  if (r === null || !r.st.isDirectory()) throw new Error(`cannot start in ${cwd}: not a directory`);
 }
 
 /**
@@ -280,13 +279,10 @@ function checkCwd(cwd: string): void {
  * the caller gets a clear error and no pane full of noise.
  */
 export function resolveProgram(file: string, pathEnv: string, cwd: string): string {
+  // Looked at without touching pane's own /pane mount (see checkCwd); a program there is not found.
   const executable = (p: string) => {
-    try {
-      accessSync(p, constants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
+    const r = statOffMounts(p);
+    return r !== null && r !== 'mount' && r.st.isFile() && (r.st.mode & 0o111) !== 0;
   };
   if (file.includes('/')) {
     const abs = path.resolve(cwd, file);

@@ -219,6 +219,16 @@ describe('links, FIFOs and hooks planted in an agent’s files', () => {
       expect(s.pane(['ls']).status).toBe(0);
       expect(Date.now() - t).toBeLessThan(2000);
       s.pane(['close', '-t', n]);
+      // A program or a working directory on the mount: the server answers without looking there itself.
+      const prog = s.pane(['new', '--', `${mnt}/1/x`]);
+      expect(prog.status).not.toBe(0);
+      expect(prog.stderr).toMatch(/no executable file/);
+      const inMnt = s.pane(['new', '--cwd', `${src}/1`, '--', 'sleep', '30']);
+      expect(inMnt.stderr).toBe('');
+      t = Date.now();
+      expect(s.pane(['ls']).status).toBe(0);
+      expect(Date.now() - t).toBeLessThan(2000);
+      s.pane(['close', '-t', inMnt.stdout.trim().split(':').pop()!]);
     } finally {
       s.pane(['umount', mnt]);
       spawnSync('fusermount', ['-u', '-z', mnt]);

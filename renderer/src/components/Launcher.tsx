@@ -20,7 +20,8 @@ export function Launcher() {
   const apps = useApp((s) => s.apps.apps);
   // PATH may have changed since the list was loaded (someone installed claude): ask again on open.
   useEffect(() => {
-    client.call('apps/list', {}).then((l) => store.getState().setApps(l), () => undefined);
+    // A refusal (too-large: app files past a frame) is shown; the list already loaded stays.
+    void client.act('apps/list', {}).then((l) => l && store.getState().setApps(l));
   }, []);
   return (
     <Picker<AppEntry>

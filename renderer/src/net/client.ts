@@ -139,10 +139,12 @@ export class Client {
   }
 
   private async loadConfig(conn: Connection): Promise<void> {
-    // Servers without the config handler answer unknown-method: keep the defaults.
-    await conn.call('keymap/get', {}).then((k) => this.keymapArrived(k), () => undefined);
-    await conn.call('apps/list', {}).then((a) => this.appsArrived(a), () => undefined);
-    await conn.call('settings/get', {}).then((s) => this.settingsArrived(s), () => undefined);
+    // Servers without the config handler answer unknown-method: keep the defaults. Any
+    // other refusal (too-large: a keymap or app list past a frame) is shown, not swallowed.
+    const shown = (e: PaneFault) => (e.code === 'unknown-method' ? undefined : store.getState().notify('error', e.message));
+    await conn.call('keymap/get', {}).then((k) => this.keymapArrived(k), shown);
+    await conn.call('apps/list', {}).then((a) => this.appsArrived(a), shown);
+    await conn.call('settings/get', {}).then((s) => this.settingsArrived(s), shown);
     // Servers without awareness answer an error: no convergence notices then.
     await conn.call('awareness/notices', {}).then((r) => this.notices?.loaded(r.notices), () => undefined);
   }

@@ -89,4 +89,12 @@ describe('config files within their bounds', () => {
     expect(e?.code).toBe('bad-request');
     expect(e?.message).toMatch(/launch\.args.*at most 1024 arguments \(MAX_ARGS\)/);
   });
+
+  it('names every bound of kits/protocol/limits.ts in docs/security.md', async () => {
+    const doc = fs.readFileSync(path.join(__dirname, '../../docs/security.md'), 'utf8');
+    const limits = await import('../../kits/protocol/limits');
+    const named = Object.entries(limits).filter(([k, v]) => /^MAX_[A-Z0-9_]+$/.test(k) && typeof v === 'number').map(([k]) => k);
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);
+  });
 });

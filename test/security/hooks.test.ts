@@ -19,6 +19,8 @@ import { agentHarness, type AgentHarness } from '../agents/helpers';
 import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
 
 const why = sandboxUnavailable(process.env.PATH);
+/** A real Claude Code, where one is installed ($PANE_TEST_CLAUDE, else `claude` on PATH): it fires hooks with no network. */
+const claudeBin = process.env.PANE_TEST_CLAUDE ?? (spawnSync('sh', ['-c', 'command -v claude'], { encoding: 'utf8' }).stdout.trim() || undefined);
 const nobody = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'true']).status === 0;
 
 const events = fs
@@ -260,6 +262,24 @@ describe.skipIf(why !== null)(`a sandboxed agent pane${why ? ` (skipped: ${why})
     const rt = await inside(`ls -A ${runtimeDir(false)}`);
     expect(rt.out.split(/\s+/).filter((n) => n !== '' && !/^shell-[0-9a-f]+$/.test(n))).toEqual([]);
   });
+
+  it.skipIf(claudeBin === undefined)('hears a real Claude Code in a sandboxed agent pane, with no network to reach its model', async () => {
+    // Claude Code posts UserPromptSubmit before it asks the model (which it cannot reach from here): the hook arrives through the relay.
+    const settings = path.join(project, 'claude-http.json');
+    const hook = httpHook(hookUrl);
+    fs.writeFileSync(settings, JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [hook] }], SessionStart: [{ hooks: [hook] }] } }));
+    expect(pane(['agent', 'add', 'gus', '--project', project]).status).toBe(0);
+    const id = pane(['agent', 'run', 'gus', '--', claudeBin!, '-p', 'real claude from the sandbox', '--settings', settings]).stdout.trim().split(':').pop()!;
+    try {
+      const finger = await until('gus’s prompt through its hook', () => {
+        const f = pane(['finger', 'gus']).stdout;
+        return /Last prompt .*real claude from the sandbox/.test(f) && f;
+      }, 90_000);
+      expect(finger).toMatch(/reported through hooks/);
+    } finally {
+      pane(['close', '-t', id]);
+    }
+  }, 120_000);
 
   it('keeps the program’s exit status, and its relay dies with the sandbox', async () => {
     expect(pane(['agent', 'add', 'finn']).status).toBe(0);

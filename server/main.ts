@@ -113,6 +113,9 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
   // After agents: awareness adds its part to their hook answers.
   attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: cfgDir }, awarenessHandlers);
+  // Claude Code's HTTP hooks: one loopback door per server (the kernel's port) and each sandboxed
+  // agent's own socket. Before the state is restored, so restored agent panes get the URL and relay.
+  const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(services) : undefined;
   let restored = 0;
   if (o.stateDir && durability) {
     dispatcher.register(stateHandlers);
@@ -127,8 +130,6 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
   services.admission = limits;
   if (socketPath) await listenUnix(services, socketPath, limits);
-  // Claude Code's HTTP hooks: one loopback listener per server, its port stable per socket path.
-  const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(services, socketPath) : undefined;
   let http: HttpFront | undefined;
   if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   if ((o.initialSession ?? true) && restored === 0) {

@@ -250,7 +250,7 @@ const closeServer = (srv: http.Server) =>
   });
 
 /** Starts the server's TCP hook door on 127.0.0.1, at a port the kernel chooses. */
-export async function listenHooks(services: Services, _socketPath?: string): Promise<HookEndpoint> {
+export async function listenHooks(services: Services): Promise<HookEndpoint> {
   const server = services.server;
   const secret = crypto.randomBytes(24).toString('base64url');
   const agentSecrets = new Map<string, string>();

@@ -26,7 +26,7 @@ export class Services {
   tokenAuthority: TokenAuthority | undefined;
   /** The daemon's journal and snapshots, when this server keeps state (startServer's stateDir). */
   persistence: Persistence | undefined;
-  /** The HTTP hook listener, when this server has a socket to derive its port from. */
+  /** The TCP hook door (its port the kernel's choice), when this server listens on a socket. */
   hooks: HookEndpoint | undefined;
   /** How every stream door admits a connection before hello (startServer's helloTimeoutMs; tests shorten it). */
   admission: { helloTimeoutMs?: number | undefined } = {};

@@ -37,7 +37,12 @@ const JOURNAL_ROTATE_RECORDS = 5_000;
  * named in the journal: what a kill -9 can lose of a pane's history. Short enough
  * to be "a few seconds"; long enough that a flooding pane costs one small write
  * every tick, not one per block (the writes run on the screen worker and the
- * thread pool, never the main loop).
+ * thread pool, never the main loop). Full blocks are written at the tick after
+ * they fill, not the moment they fill: a block on disk restores nothing until a
+ * journal record names it (so the loss bound is the tick either way), and `yes`
+ * fills thousands of blocks a second, nearly all dropped past the history limit
+ * before the tick, so writing each as it filled would create (and later prune)
+ * thousands of files a second to keep a few.
  */
 export const HISTORY_FLUSH_MS = 2_000;
 
@@ -100,6 +105,12 @@ export class Persistence {
   private historyFlushing: Promise<void> | null = null;
   /** History files the current journal names (flushed since the last snapshot), by pane: kept by prune. */
   private liveRefs = new Map<number, string[]>();
+  /**
+   * The slot (a or b) of each pane's flush file the journal names now: the next flush
+   * writes the other, so a kill between a flush's write and its journal record leaves
+   * the file the last record names as it was (blocks and rows that match).
+   */
+  private slots = new Map<number, 'a' | 'b'>();
   private release: (() => Promise<void>) | null = null;
   private unlisten: (() => void) | null = null;
   private closed = false;
@@ -294,8 +305,9 @@ export class Persistence {
   /**
    * Writes the history of every pane that printed since the last flush: the screen
    * worker writes its full blocks not on disk yet and the open block with the
-   * screen (`l<GEN>-UUID.gz`), off the main loop; then one journal record per pane
-   * names the files, so a kill -9 loses at most HISTORY_FLUSH_MS of history.
+   * screen (`l<GEN>-UUID-<a|b>.gz`, the slot the journal does not name now), off the
+   * main loop; then one journal record per pane names the files, on disk before the
+   * next flush begins, so a kill -9 loses at most HISTORY_FLUSH_MS of history.
    * Skipped while a snapshot runs (it saves every pane's history itself) or a flush does.
    */
   flushHistory(): Promise<void> {
@@ -310,8 +322,12 @@ export class Persistence {
         const lines = this.historyLines(p);
         if (lines === 0) return;
         try {
-          const r = await this.server.screen.saveScrollback(n, path.join(this.dir, 'scrollback', `l${gen}-${p.uuid}.gz`), lines, `h-${p.uuid}`);
+          const slot = this.slots.get(n) === 'a' ? 'b' : 'a';
+          const r = await this.server.screen.saveScrollback(n, path.join(this.dir, 'scrollback', `l${gen}-${p.uuid}-${slot}.gz`), lines, `h-${p.uuid}`);
           if (this.closed || !this.journal || this.gen !== gen) return;
+          // Unchanged since its last save, the worker names that save's file again: that slot stays the named one.
+          const named = /-([ab])\.gz$/.exec(r.file)?.[1] as 'a' | 'b' | undefined;
+          if (r.file.startsWith(`l${gen}-`) && named) this.slots.set(n, named);
           this.liveRefs.set(n, [r.file, ...r.blocks]);
           this.journal.append([{ k: 'history', n, uuid: p.uuid, scrollback: { file: r.file, ...(r.blocks.length ? { blocks: r.blocks } : {}), savedAt: Date.now(), lines: r.lines, bytes: r.bytes } }]);
         } catch (e) {
@@ -320,9 +336,12 @@ export class Persistence {
           if (!/closed|no screen/.test((e as Error).message)) this.warn(`pane ${n}: history not flushed: ${(e as Error).message}`);
         }
       }),
-    ).then(() => {
-      this.historyFlushing = null;
-    });
+    )
+      // The records on disk before the next flush may write the other slot over the one they replaced.
+      .then(() => this.journal?.drained())
+      .then(() => {
+        this.historyFlushing = null;
+      });
     return this.historyFlushing;
   }
 
@@ -340,6 +359,7 @@ export class Persistence {
     const { gen, state } = await this.rotate();
     // The new journal names no flushed history yet; this generation saves every pane's.
     this.liveRefs.clear();
+    this.slots.clear();
     this.historyDirty.clear();
     let wrote = 0;
     await Promise.all(

@@ -4,6 +4,7 @@
 // killed with -9 a few seconds after the output, long before any snapshot; the
 // restart brings every line back, in order.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkResults, Connection } from '../../kits/client/index';
@@ -62,4 +63,27 @@ describe('history after kill -9', () => {
     expect(numbered(s.text)).toEqual(Array.from({ length: LINES }, (_, i) => i + 1));
     b.proc.kill('SIGTERM');
   }, 120_000);
+
+  it('flushes nothing of a pane marked secret or scrollback=off, and the rest within a tick', async () => {
+    h = home();
+    const a = await h.start();
+    const c = await a.connect();
+    const first = a.server.pane().n;
+    const launch = (word: string) => ({ program: 'sh', args: ['-c', `sleep 0.3; seq -f '${word} %g' 1 2000; exec sleep 600`] });
+    const open = (await c.call('pane/split', { pane: first, launch: launch('open') })).pane;
+    const secret = (await c.call('pane/split', { pane: first, launch: launch('secret'), attrs: { secret: '1' } })).pane;
+    const off = (await c.call('pane/split', { pane: first, launch: launch('off'), attrs: { scrollback: 'off' } })).pane;
+    for (const n of [open, secret, off]) await until(`pane ${n} printed`, async () => /\b2000\b/.test((await c.call('pty/screen', { pane: n })).text), 20_000);
+    const uuid = (n: number) => a.server.panes.get(n)!.uuid;
+    const flushed = () => fs.readdirSync(path.join(h!.stateDir, 'scrollback')).filter((f) => f.startsWith('l'));
+    await until('the open pane flushed', () => flushed().some((f) => f.includes(uuid(open))), HISTORY_FLUSH_MS * 3);
+    await new Promise((r) => setTimeout(r, HISTORY_FLUSH_MS + 500));
+    expect(flushed().filter((f) => f.includes(uuid(secret)) || f.includes(uuid(off)))).toEqual([]);
+    // Not in any block either: no file under scrollback/ holds their words.
+    for (const f of fs.readdirSync(path.join(h.stateDir, 'scrollback'))) {
+      const text = (await import('node:zlib')).gunzipSync(fs.readFileSync(path.join(h.stateDir, 'scrollback', f))).toString();
+      expect(text, f).not.toMatch(/secret \d|off \d/);
+    }
+    await a.stop();
+  }, 60_000);
 });

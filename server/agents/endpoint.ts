@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { SocketTransport } from '../../kits/node/socketTransport';
-import { admitStream, ConnectionCap, MAX_AGENT_CONNECTIONS, MAX_AGENT_SOCKET_CONNECTIONS } from '../transport/admission';
+import { admitStream, ConnectionCap, MAX_AGENT_CONNECTIONS, MAX_AGENT_SOCKET_CONNECTIONS, throttledLog } from '../transport/admission';
 import { ClientConn } from '../transport/clientConn';
 import { agentGrant } from './accessCheck';
 import type { AgentService } from './service';
@@ -44,10 +44,10 @@ export function ensureEndpoint(svc: AgentService, name: string): string {
   let total = totals.get(svc);
   if (!total) totals.set(svc, (total = new ConnectionCap(MAX_AGENT_CONNECTIONS, "all agents' sockets together")));
   const caps = [new ConnectionCap(MAX_AGENT_SOCKET_CONNECTIONS, `agent ${name}'s socket`), total];
-  const log = (line: string) => {
+  const log = throttledLog((line: string) => {
     svc.server.publish('client/refused', { door: `agent ${name}'s socket`, reason: line });
     svc.store.log(name, `its pane socket ${line}`);
-  };
+  });
   const srv = net.createServer((sock) =>
     admitStream(
       sock,

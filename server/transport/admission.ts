@@ -36,6 +36,32 @@ export const MAX_AGENT_SOCKET_CONNECTIONS = 32;
  */
 export const MAX_AGENT_CONNECTIONS = 256;
 
+/**
+ * Refusal lines one door may write to the logs in a second; past it they are
+ * counted, and the count is said in one line before the door's next line. A page or a local process can make
+ * a door refuse as fast as it connects: without this it could push every other line
+ * out of /pane/log (which keeps the last LOG_KEEP bytes) and fill the daemon's log.
+ */
+export const MAX_REFUSAL_LINES_PER_SECOND = 20;
+
+/** Wraps a door's log so that it writes at most MAX_REFUSAL_LINES_PER_SECOND lines a second. */
+export function throttledLog(log: (line: string) => void): (line: string) => void {
+  let second = 0;
+  let written = 0;
+  let dropped = 0;
+  return (line) => {
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== second) {
+      if (dropped > 0) log(`${dropped} more refusals in one second were not written (at most ${MAX_REFUSAL_LINES_PER_SECOND} a second)`);
+      second = now;
+      written = 0;
+      dropped = 0;
+    }
+    if (written++ < MAX_REFUSAL_LINES_PER_SECOND) log(line);
+    else dropped++;
+  };
+}
+
 /** Open connections on one door (or on a set of doors together), refused past `limit`. */
 export class ConnectionCap {
   open = 0;

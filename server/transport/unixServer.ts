@@ -7,7 +7,7 @@ import path from 'node:path';
 import { checkPrivateDir } from '../../kits/node/paths';
 import { SocketTransport } from '../../kits/node/socketTransport';
 import type { Services } from '../services';
-import { admitStream, ConnectionCap, MAX_UNIX_CONNECTIONS } from './admission';
+import { admitStream, ConnectionCap, MAX_UNIX_CONNECTIONS, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
 
 /** Removes a socket file left by a dead server; refuses when a live one answers. */
@@ -34,7 +34,7 @@ export async function listenUnix(services: Services, socketPath: string, o: { he
   if (wrong) throw new Error(wrong);
   await clearStale(socketPath);
   const cap = new ConnectionCap(MAX_UNIX_CONNECTIONS, "the pane server's socket");
-  const log = (line: string) => server.publish('client/refused', { door: 'unix socket', reason: line });
+  const log = throttledLog((line: string) => server.publish('client/refused', { door: 'unix socket', reason: line }));
   const srv = net.createServer((sock) =>
     admitStream(sock, [cap], () => new ClientConn(services, new SocketTransport(sock, 'unix'), (h) => ({ capabilities: h.capabilities })), { timeoutMs: o.helloTimeoutMs, log }),
   );

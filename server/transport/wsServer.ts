@@ -4,7 +4,7 @@
 import type { WebSocket } from 'ws';
 import { BaseTransport, type WireFrame } from '../../kits/client/transport';
 import type { Services } from '../services';
-import { guardUntilHello, NEEDS_SECRET } from './admission';
+import { guardUntilHello, NEEDS_SECRET, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
 import { startFront, type HttpFront } from './httpFront';
 
@@ -38,7 +38,11 @@ export { NEEDS_SECRET } from './admission';
 
 export async function listenHttp(services: Services, o: { port?: number; staticDir?: string; secret?: string; helloTimeoutMs?: number }): Promise<HttpFront> {
   const { server } = services;
-  const log = (line: string) => process.stderr.write(`pane http: ${line}\n`);
+  // Every refusal of the front goes to the daemon's stderr and /pane/log, a few a second at most.
+  const log = throttledLog((line: string) => {
+    process.stderr.write(`pane http: ${line}\n`);
+    server.publish('client/refused', { door: 'HTTP front', reason: line });
+  });
   const front: HttpFront = await startFront({
     ...(o.port !== undefined ? { port: o.port } : {}),
     staticDir: o.staticDir,

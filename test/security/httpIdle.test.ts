@@ -3,9 +3,13 @@
 // half-sent request ~30 s, and dropped every connection past MAX_HTTP_CONNECTIONS:
 // 128 of them and the window could load neither its page nor its WebSocket.
 // Against a real `pane serve --http`.
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_REFUSAL_LINES_PER_SECOND } from '../../server/transport/admission';
 import { HEADERS_TIMEOUT_MS, IDLE_TIMEOUT_MS, MAX_HTTP_CONNECTIONS } from '../../server/transport/httpFront';
+import { root } from '../e2e/shell';
 import { exchangeLaunch, paneServe, rawRequest, wsHello, type Served } from './front';
 
 let s: Served;
@@ -79,6 +83,22 @@ describe('the HTTP front cuts idle and half-sent connections', () => {
     expect(half.closedAt!).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 500);
     expect(half.closedAt!).toBeLessThan(HEADERS_TIMEOUT_MS + 3000);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect((await rawRequest(s.port, get())).code).toBe(200);
+  }, 30_000);
+
+  it(`writes the front's refusals to /pane/log, at most MAX_REFUSAL_LINES_PER_SECOND (${MAX_REFUSAL_LINES_PER_SECOND}) a second, and counts the rest`, async () => {
+    const t0 = Date.now();
+    // 200 bad requests at once: each is refused and logged, or counted.
+    await Promise.all(Array.from({ length: 200 }, (_, i) => rawRequest(s.port, `GET /%E0%A4%A${i} HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\n\r\n`)));
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    // One more, a second later, says how many were not written.
+    await new Promise((r) => setTimeout(r, 1100));
+    await rawRequest(s.port, `GET /%E0 HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\n\r\n`);
+    const log = spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), '--socket', s.socket, 'cat', '/log'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: s.dir }, timeout: 20_000 }).stdout;
+    const lines = log.split('\n').filter((l) => l.startsWith('- refused HTTP front: 400 ') && l.includes('bad percent escape'));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.length).toBeLessThanOrEqual(MAX_REFUSAL_LINES_PER_SECOND * Math.ceil((Date.now() - t0) / 1000 + 1));
+    expect(log).toMatch(/- refused HTTP front: \d+ more refusals in one second were not written \(at most 20 a second\)/);
     expect((await rawRequest(s.port, get())).code).toBe(200);
   }, 30_000);
 });

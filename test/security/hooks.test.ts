@@ -281,6 +281,26 @@ describe.skipIf(why !== null)(`a sandboxed agent pane${why ? ` (skipped: ${why})
     }
   }, 120_000);
 
+  it('leaves job control and resizes to the program beside its relay: Ctrl-C ends the job, the shell sees its new size, hooks still answer', async () => {
+    // In ada's shell: Ctrl-C ends a foreground job, a resize reaches the shell (SIGWINCH), and hooks still answer.
+    expect(pane(['send', '-t', String(shell), 'sleep 300']).status).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(spawnSync(BIN, ['--socket', socket, 'send', '--raw', '-t', String(shell), '-'], { input: '\x03', env: cleanEnv({ HOME: dir }) }).status).toBe(0);
+    expect((await inside('echo after-ctrl-c')).out).toContain('after-ctrl-c');
+    const size = async () => (await inside('echo "size=${COLUMNS}x${LINES}"')).out.match(/size=\d+x\d+/g)?.pop();
+    const cols = await size();
+    // Whichever edge of the pane can move (it may sit at the window's edge on one side).
+    expect(['left', 'right', 'up', 'down'].some((d) => pane(['resize', '-t', String(shell), '-d', d, '-n', '6']).status === 0)).toBe(true);
+    let now = cols;
+    for (let i = 0; i < 20 && now === cols; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      now = await size();
+    }
+    expect(now).not.toBe(cols);
+    fs.writeFileSync(path.join(project, 'ev.json'), JSON.stringify({ ...recorded('Stop'), cwd: project }));
+    expect((await inside(`curl -sS -o /dev/null -w '%{http_code}' -X POST --data-binary @${project}/ev.json "$PANE_HOOK_URL"`)).out).toMatch(/200$/);
+  });
+
   it('keeps the program’s exit status, and its relay dies with the sandbox', async () => {
     expect(pane(['agent', 'add', 'finn']).status).toBe(0);
     const id = pane(['agent', 'run', 'finn', '--', 'sh', '-c', 'sleep 1; exit 7']).stdout.trim().split(':').pop()!;

@@ -18,6 +18,7 @@ import type { Pane } from '../../kits/protocol/model';
 import { agentGrant } from '../agents/accessCheck';
 import type { Services } from '../services';
 import { ClientConn, type Grant } from './clientConn';
+import { throttledLog } from './admission';
 import { peerUid } from './peerUid';
 
 /** A hook's JSON carries a tool's input (a whole file for Write): generous, but bounded. */
@@ -172,7 +173,8 @@ interface Held {
  * `who` settles the caller of each request from the door's own facts.
  */
 function hookServer(services: Services, o: { door: () => string; limit: number; who: (req: http.IncomingMessage) => Promise<HookCaller | string> }): http.Server {
-  const refused = (reason: string) => services.server.publish('client/refused', { door: o.door(), reason });
+  // Anyone local can make this door refuse as fast as it connects: its lines are throttled like every door's.
+  const refused = throttledLog((reason: string) => services.server.publish('client/refused', { door: o.door(), reason }));
   const held = new Map<net.Socket, Held>();
   const srv = http.createServer(
     { requestTimeout: HOOK_REQUEST_TIMEOUT_MS, headersTimeout: HOOK_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: HOOK_DEADLINE_CHECK_MS, keepAliveTimeout: HOOK_REQUEST_TIMEOUT_MS },

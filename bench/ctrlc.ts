@@ -5,7 +5,7 @@
 // Both: bash runs `yes`, Ctrl-C is typed, "stopped" = nothing parsed for QUIET_MS.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { Terminal } from '@xterm/headless';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import { client, sleep, startServerProc } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
 

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import { coldStart } from './coldStart';
 import { QUIET_MS, tmuxSide } from './ctrlc';
 import type { BarePage as Page } from './cdp';

@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import { client, sleep, startServerProc, tmux, type ServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 

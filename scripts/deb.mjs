@@ -87,7 +87,7 @@ ${mit}
 }
 
 /**
- * The libraries node-pty's addon links (libc6, libstdc++6...), by dpkg-shlibdeps where
+ * The libraries the PTY addon (@lydell/node-pty's prebuilt pty.node) links (libc6, libstdc++6...), by dpkg-shlibdeps where
  * dpkg-dev is installed; the FUSE binaries are left out: they load only for `pane mount`,
  * whose libfuse2 is a Recommends.
  */

@@ -23,7 +23,7 @@ function dropped(rel, pkgName) {
   if (base.startsWith('.') || base === 'example.js' || base === 'electron.napi.node') return true;
   if (/\.(map|ts|md|markdown|c|cc|cpp|h|hpp|gyp|gypi|mk|o|a|d)$/i.test(base) || /\.test\.js$/.test(base) || base === 'Makefile') return true;
   if (['test', 'tests', 'example', 'examples', 'src', 'deps', 'third_party', 'typings', 'scripts', '.github', 'node-addon-api'].includes(parts[0])) return true;
-  // node-pty: only build/Release/*.node loads (lib/utils.js looks there first); its prebuilds are other OSes'.
+  // A package built by node-gyp: only build/Release/*.node loads; prebuilds/ for other systems never do.
   if (parts[0] === 'build') return !(parts.length === 1 || (parts[1] === 'Release' && (parts.length === 2 || (parts.length === 3 && base.endsWith('.node')))));
   if (parts[0] === 'prebuilds') return parts.length > 1 && parts[1] !== `${process.platform}-${process.arch}`;
   if (pkgName === 'fuse-native' && base === 'bin.js') return true; // its configure helper, never loaded

@@ -1,10 +1,11 @@
-// The real PtyPort on node-pty: bytes in and out (encoding null), and an exit
-// that is reported only after the output stream reached its end, because on
-// Linux node-pty 1.1.0 can lose the last kilobytes at exit (node-pty issue #726).
+// The real PtyPort on node-pty (as @lydell/node-pty: the same library with
+// prebuilt per-platform binaries, decision 032): bytes in and out (encoding null),
+// and an exit that is reported only after the output stream reached its end,
+// because on Linux node-pty can lose the last kilobytes at exit (node-pty issue #726).
 import { readFileSync, readlinkSync, readSync } from 'node:fs';
 import { statOffMounts } from '../../kits/node/safeFile';
 import path from 'node:path';
-import * as nodePty from 'node-pty';
+import * as nodePty from '@lydell/node-pty';
 import type { ForegroundInfo, PtyPort, PtyProcess, PtySpawnOptions } from './ptyPort';
 
 /**
@@ -24,7 +25,11 @@ export const EXIT_DRAIN_MAX_MS = 5_000;
 
 type ExitStatus = { code: number | null; signal: number | null };
 
-/** The parts of node-pty's UnixTerminal we reach into (lib/unixTerminal.js). */
+/**
+ * The parts of node-pty's UnixTerminal we reach into (unixTerminal.js). Input is
+ * written through `_socket` (@lydell/node-pty 1.1.0, node-pty 1.0) or through a
+ * `_writeStream` with its own queue (node-pty 1.1.0): both are read.
+ */
 interface UnixTerminalInternals {
   _socket?: import('node:net').Socket;
   _fd?: number;
@@ -180,12 +185,14 @@ class NodePtyProcess implements PtyProcess {
 
   write(data: string | Buffer): void {
     // Once the stream closed its fd, a write would hit EBADF (or a reused fd number).
-    if (!this.status && !this.eof) this.p.write(data);
+    // Typed for strings, but handed to the terminal's socket as is: bytes go through unchanged.
+    if (!this.status && !this.eof) this.p.write(data as string);
   }
 
   queuedInput(): number {
-    const q = (this.p as unknown as UnixTerminalInternals)._writeStream?._writeQueue;
-    if (!Array.isArray(q)) return 0;
+    const internals = this.p as unknown as UnixTerminalInternals;
+    const q = internals._writeStream?._writeQueue;
+    if (!Array.isArray(q)) return internals._socket?.writableLength ?? 0;
     let n = 0;
     for (const t of q) n += (t.buffer?.byteLength ?? 0) - (t.offset ?? 0);
     return n;

@@ -145,7 +145,7 @@ describe('ScreenHost', () => {
         platform: 'node',
         target: 'node20',
         format: 'esm',
-        external: ['node-pty', 'electron'],
+        external: ['@lydell/node-pty', 'electron'],
         banner: { js: "import { createRequire as __paneCreateRequire } from 'node:module'; const require = __paneCreateRequire(import.meta.url);" },
         logLevel: 'silent',
       });

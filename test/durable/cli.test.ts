@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, root } from '../e2e/shell';
 import { home, until, type Home } from './helpers';

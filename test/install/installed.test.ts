@@ -12,13 +12,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, buildOnce, collect, until } from '../cli/harness';
 import { sandboxEnv, serveInstalled, smoke, type Installed } from './smoke';
 
-/** npm pack plus an install that may compile node-pty: measured ~50 s here; generous for a loaded CI box. */
+/** npm pack plus an install from the registry: measured ~50 s here; generous for a loaded CI box. */
 const INSTALL_MS = 300_000;
-/** The native packages whose install scripts must run (npm ≥ 11 blocks unlisted ones). */
-const ALLOW_SCRIPTS = 'node-pty,fuse-native,electron';
+/** The packages whose install scripts may run (npm ≥ 11 blocks unlisted ones): PTYs need none (prebuilt). */
+const ALLOW_SCRIPTS = 'fuse-native,electron';
+/** What node-gyp would need to compile a native module: none of it may be on the install's PATH. */
+const TOOLCHAIN = ['cc', 'gcc', 'g++', 'c++', 'clang', 'make', 'python3', 'node-gyp'];
+/** What an npm install itself runs: node, npm, and the shell its scripts use. */
+const INSTALL_TOOLS = ['node', 'npm', 'sh', 'bash', 'env', 'uname', 'tar', 'gzip'];
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-npm-install-'));
 const prefix = path.join(work, 'prefix');
+/** The installing user's HOME: no .npmrc, no npm settings of the developer's. */
+const installHome = path.join(work, 'home');
+/** A PATH with what an install needs and no compiler, as on a machine with Node alone. */
+const bareBin = path.join(work, 'bare-bin');
+let installLog = '';
 const bin = path.join(prefix, 'bin', 'pane');
 let tarball = '';
 let packedFiles: string[] = [];
@@ -36,11 +45,20 @@ beforeAll(() => {
   tarball = path.join(work, info[0]!.filename);
   packedFiles = info[0]!.files.map((f) => f.path).sort();
   const t1 = Date.now();
-  const inst = spawnSync('npm', ['install', '-g', '--prefix', prefix, `--allow-scripts=${ALLOW_SCRIPTS}`, '--no-audit', '--no-fund', tarball], {
-    cwd: work,
-    encoding: 'utf8',
-    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
-  });
+  fs.mkdirSync(installHome);
+  fs.mkdirSync(bareBin);
+  for (const tool of INSTALL_TOOLS) {
+    const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+    if (found) fs.symlinkSync(found, path.join(bareBin, tool));
+  }
+  // The registry's packages come through the machine's npm cache (a download
+  // either way; the cache only spares the registry): the one setting passed.
+  const cache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+  const env: Record<string, string> = { HOME: installHome, PATH: bareBin, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', npm_config_cache: cache };
+  // How this machine reaches the registry (its CA bundle, a proxy) is the machine's, not npm's settings.
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && /^(NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|(HTTPS?|NO|ALL)_PROXY)$/i.test(k)) env[k] = v;
+  const inst = spawnSync('npm', ['install', '-g', '--prefix', prefix, `--allow-scripts=${ALLOW_SCRIPTS}`, '--no-audit', '--no-fund', '--foreground-scripts', tarball], { cwd: work, encoding: 'utf8', env });
+  installLog = `${inst.stdout}\n${inst.stderr}`;
   if (inst.status !== 0) {
     if (/E(NOTFOUND|AI_AGAIN|CONNREFUSED|TIMEDOUT)|ETIMEDOUT|network/i.test(inst.stderr)) offline = `the npm registry is unreachable: ${inst.stderr.split('\n').find((l) => /ERR/.test(l)) ?? ''}`;
     else throw new Error(`npm install -g of the tarball failed:\n${inst.stderr}`);
@@ -62,12 +80,24 @@ describe('the packed tarball', () => {
   it('is publishable, and an install needs only what the bundles load at run time', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
     expect(pkg.private).toBeUndefined();
-    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['@anthropic-ai/sandbox-runtime', 'node-pty']);
+    expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['@anthropic-ai/sandbox-runtime', '@lydell/node-pty']);
     expect(Object.keys(pkg.optionalDependencies ?? {}).sort()).toEqual(['electron', 'fuse-native']);
   });
 });
 
 describe('pane installed with npm install -g --prefix', () => {
+  it('installs with npm alone: no compiler on PATH, no npm settings in HOME, nothing compiled', (ctx) => {
+    if (offline) ctx.skip(offline);
+    for (const tool of TOOLCHAIN) expect(spawnSync('sh', ['-c', `command -v ${tool}`], { env: { PATH: bareBin } }).status, `${tool} on the install's PATH`).not.toBe(0);
+    expect(fs.readdirSync(installHome).filter((f) => /npmrc/.test(f))).toEqual([]);
+    // fuse-native's node-gyp-build takes its prebuild; a compile would print node-gyp's own lines.
+    expect(installLog).not.toMatch(/gyp (info|ERR|WARN)|node-gyp rebuild|node-gyp configure/);
+    // The PTY addon is the platform package's prebuilt binary, and it loads.
+    const lib = path.join(prefix, 'lib', 'node_modules', 'pane', 'node_modules');
+    expect(fs.existsSync(path.join(lib, `@lydell/node-pty-${process.platform}-${process.arch}`, 'pty.node'))).toBe(true);
+    expect(fs.existsSync(path.join(lib, 'node-pty'))).toBe(false);
+  });
+
   it('puts an executable pane on the prefix’s PATH that runs through its shebang and prints its versions', (ctx) => {
     if (offline) ctx.skip(offline);
     const target = fs.realpathSync(bin);

@@ -200,7 +200,12 @@ export class Persistence {
       }
       throw new Error(`the pane state in ${this.dir} is in use by another pane daemon (pid ${pid}); stop it with \`pane stop\`, or give this one another state directory`);
     }
-    writeOwnFile(this.dir, 'daemon.pid', `${process.pid}\n`, this.warn);
+    try {
+      writeOwnFile(this.dir, 'daemon.pid', `${process.pid}\n`, this.warn);
+    } catch (e) {
+      // Only what a refused second daemon names; the lock itself is what keeps the state single-writer.
+      this.warn(`cannot write ${pidFile}: ${(e as Error).message}; a second daemon will not be able to name this one`);
+    }
   }
 
   /** The newest good generation with every later journal replayed; an empty state only when there is nothing at all. */

@@ -9,8 +9,8 @@ import path from 'node:path';
 const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
 /** Flags every read in the state directory opens with: no link, no wait on a FIFO, no terminal taken. */
 export const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (O_NOCTTY ?? 0);
-/** Flags a file of ours is (re)written with in place: no link followed. */
-export const WRITE_FLAGS = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
+/** Flags a file of ours is (re)written with in place: no link followed, no wait on a FIFO (ENXIO instead). */
+export const WRITE_FLAGS = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK;
 
 /** Where files that are not pane's, or not readable as pane's, are moved (never deleted: they may be evidence). */
 export const SET_ASIDE = 'set-aside';
@@ -146,7 +146,11 @@ export function setAside(dir: string, name: string, reason: string, warn: (m: st
     const to = path.join(aside, `${name.replace(/\//g, '-')}.${Date.now()}-${++asideCounter}`);
     fs.renameSync(from, to);
     warn(`${from} ${reason}; set aside as ${path.relative(dir, to)}; ${what}`);
-    pruneAside(aside);
+    try {
+      pruneAside(aside);
+    } catch {
+      // an entry gone meanwhile: the next setAside prunes again
+    }
     return to;
   } catch (e) {
     warn(`${from} ${reason}; it could not be set aside (${(e as Error).message}); ${what}`);

@@ -5,12 +5,12 @@
 import { MAX_JSON_FRAME } from './binary';
 
 /**
- * The UTF-8 size of `text` when it is over MAX_JSON_FRAME, else null. Cheap for the
- * common small frame: a UTF-16 unit is at most 3 UTF-8 bytes, so short text is
- * known to fit without counting.
+ * The UTF-8 size of `text` when it is over `limit` (MAX_JSON_FRAME), else null. Cheap
+ * for the common small frame: a UTF-16 unit is at most 3 UTF-8 bytes, so short text
+ * is known to fit without counting.
  */
-export function jsonFrameOver(text: string): number | null {
-  if (text.length * 3 <= MAX_JSON_FRAME) return null;
+export function jsonFrameOver(text: string, limit = MAX_JSON_FRAME): number | null {
+  if (text.length * 3 <= limit) return null;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -21,7 +21,7 @@ export function jsonFrameOver(text: string): number | null {
       i++;
     } else bytes += 3;
   }
-  return bytes > MAX_JSON_FRAME ? bytes : null;
+  return bytes > limit ? bytes : null;
 }
 
 /** What to do when a method's (or an event's) answer is too large, for those that list what files or panes hold. */

@@ -1,6 +1,8 @@
 // Terminal stream handlers: attach (snapshot then output), detach, ack (flow
 // control), read by offset, screen text, PTY size.
+import { MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import { faults } from '../../kits/protocol/error';
+import { jsonFrameOver } from '../../kits/protocol/frameSize';
 import type { Pane } from '../../kits/protocol/model';
 import { paneAllowed } from '../agents/accessCheck';
 import { agentOfUser } from '../agents/identity';
@@ -61,17 +63,16 @@ export const ptyHandlers: HandlerTable = {
   },
   'pty/read': (p, { server }) => {
     const pane = server.pane(p.pane);
-    const r = server.terminal(pane).read(p.from, p.maxBytes);
-    return {
-      pane: pane.n,
-      from: r.from,
-      to: r.to,
-      gap: r.gap,
-      streamStart: r.streamStart,
-      streamEnd: r.streamEnd,
-      data: r.data.toString(p.encoding === 'base64' ? 'base64' : 'utf8'),
-      encoding: p.encoding,
-    };
+    const t = server.terminal(pane);
+    // Paged to fit one frame: a batch of control bytes as JSON text is up to six times
+    // its size (\u001b), so a batch that would not fit is halved until it does; `to`
+    // says where it ended and the reader asks again from there.
+    for (let max = p.maxBytes; ; max = Math.max(1, max >> 1)) {
+      const r = t.read(p.from, max);
+      const data = r.data.toString(p.encoding === 'base64' ? 'base64' : 'utf8');
+      if (max > 1 && !fitsOneFrame(data, p.encoding)) continue;
+      return { pane: pane.n, from: r.from, to: r.to, gap: r.gap, streamStart: r.streamStart, streamEnd: r.streamEnd, data, encoding: p.encoding };
+    }
   },
   'pty/screen': async (p, { server }) => {
     const pane = server.pane(p.pane);
@@ -89,3 +90,13 @@ export const ptyHandlers: HandlerTable = {
     return { pane: pane.n, cols: p.cols, rows: p.rows };
   },
 };
+
+/** Room a batch's fields other than `data` may take in its reply frame. */
+const BATCH_FRAME_SLACK = 1024;
+
+/** Whether `data` as a JSON string leaves a batch reply within MAX_JSON_FRAME. */
+function fitsOneFrame(data: string, encoding: 'utf8' | 'base64'): boolean {
+  const room = MAX_JSON_FRAME - BATCH_FRAME_SLACK;
+  if (encoding === 'base64' || data.length * 6 <= room) return data.length <= room;
+  return jsonFrameOver(JSON.stringify(data), room) === null;
+}

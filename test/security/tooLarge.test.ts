@@ -69,4 +69,21 @@ describe('replies that do not fit a frame', () => {
     for (const f of fs.readdirSync(appsDir)) fs.rmSync(path.join(appsDir, f));
     await expect.poll(async () => (await c.call('apps/list', {})).apps.length, { timeout: 10_000 }).toBe(0);
   }, 30_000);
+
+  it('pages a pty/read whose bytes as JSON would not fit a frame (control bytes are six characters each), and the reader gets every byte', async () => {
+    const size = 1 << 20;
+    const r = await c.call('pane/split', { launch: { program: '/bin/sh', args: ['-c', `head -c ${size} /dev/zero | tr '\\000' '\\001'; exec sleep 600`] } });
+    await expect.poll(async () => (await c.call('pty/read', { pane: r.pane, maxBytes: 1 })).streamEnd, { timeout: 20_000 }).toBeGreaterThanOrEqual(size);
+    const first = await c.call('pty/read', { pane: r.pane, from: 0, maxBytes: size });
+    expect(first.to - first.from).toBeGreaterThan(0);
+    expect(first.to - first.from).toBeLessThan(size); // paged: 1 MiB of \u0001 is 6 MiB of JSON
+    let got = 0;
+    for (let at = 0, i = 0; at < size && i < 64; i++) {
+      const b = await c.call('pty/read', { pane: r.pane, from: at, maxBytes: size });
+      got += [...b.data].filter((ch) => ch === '\u0001').length;
+      at = b.to;
+    }
+    expect(got).toBe(size);
+    await c.call('pane/close', { pane: r.pane });
+  }, 60_000);
 });

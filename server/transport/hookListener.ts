@@ -172,7 +172,7 @@ interface Held {
  * connections (at the cap the oldest one still sending is cut for the newcomer).
  * `who` settles the caller of each request from the door's own facts.
  */
-function hookServer(services: Services, o: { door: () => string; limit: number; who: (req: http.IncomingMessage) => Promise<HookCaller | string> }): http.Server {
+function hookServer(services: Services, o: { door: () => string; limit: number; who: (req: http.IncomingMessage) => Promise<HookCaller | string> }): { srv: http.Server; refused: (reason: string) => void } {
   // Anyone local can make this door refuse as fast as it connects: its lines are throttled like every door's.
   const refused = throttledLog((reason: string) => services.server.publish('client/refused', { door: o.door(), reason }));
   const held = new Map<net.Socket, Held>();
@@ -236,7 +236,7 @@ function hookServer(services: Services, o: { door: () => string; limit: number; 
   });
   srv.on('clientError', (_e, sock) => sock.destroy());
   srv.on('error', (e) => refused(`server error: ${e.message}`));
-  return srv;
+  return { srv, refused };
 }
 
 /** The HTTP status for a refusal from the hook's connection: unauthorized 401, busy 503, denied 403. */
@@ -267,7 +267,7 @@ export async function listenHooks(services: Services): Promise<HookEndpoint> {
     },
   };
   const who = new WeakMap<net.Socket, Promise<number | null | undefined>>();
-  const srv = hookServer(services, {
+  const { srv, refused } = hookServer(services, {
     door: () => `hook door 127.0.0.1:${port}`,
     limit: MAX_HOOK_CONNECTIONS,
     who: async (req) => {
@@ -282,7 +282,17 @@ export async function listenHooks(services: Services): Promise<HookEndpoint> {
     },
   });
   // Learnt as the connection opens, while its request is still on its way.
-  srv.on('connection', (sock: net.Socket) => who.set(sock, peerUid(sock).catch(() => undefined)));
+  // Learnt as the connection opens: another user's connection is closed as soon as it is known
+  // (it never holds a slot); the request's own check waits on the same answer.
+  srv.on('connection', (sock: net.Socket) => {
+    const uid = peerUid(sock).catch(() => undefined);
+    who.set(sock, uid);
+    void uid.then((u) => {
+      if (me === null || u === null || u === me || sock.destroyed) return;
+      refused(u === undefined ? 'a connection whose caller is not in the kernel’s socket table was closed; hooks are taken only from this user’s processes' : `a connection from uid ${u}, not this server's user (uid ${me}), was closed; hooks are taken only from this user's processes`);
+      sock.destroy();
+    });
+  });
   const listen = () =>
     new Promise<number>((resolve, reject) => {
       srv.once('error', reject);
@@ -357,7 +367,7 @@ export function ensureAgentHookSocket(services: Services, name: string, file: st
   if (had && had.file === file && fs.existsSync(file)) return file;
   if (had) void closeServer(had.srv);
   fs.rmSync(file, { force: true });
-  const srv = hookServer(services, {
+  const { srv } = hookServer(services, {
     door: () => `agent ${name}'s hook socket`,
     limit: MAX_AGENT_HOOK_CONNECTIONS,
     who: async () => ({ agent: name }),

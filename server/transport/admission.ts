@@ -1,6 +1,8 @@
 // What a connection may cost before it has said hello, on every transport: a
-// time limit and a byte limit, and how many connections each transport holds.
-// A client that has not proven itself gets a few seconds and a few KiB, no more.
+// time limit and a byte limit, how many connections each door holds (the person's
+// socket and every agent's come in through admitStream), and how many refusal
+// lines a door may log. A client that has not proven itself gets a few seconds and
+// a few KiB, no more.
 import type net from 'node:net';
 import { encodeFrame } from '../../kits/node/framing';
 

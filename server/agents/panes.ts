@@ -238,6 +238,11 @@ export function claudeSettingsFile(svc: AgentService): string {
   const hook = httpHookFor(svc.services) ?? { type: 'command', command, timeout: 5 };
   const hooks = Object.fromEntries(events.map((e) => [e, [{ ...(e.endsWith('ToolUse') ? { matcher: '*' } : {}), hooks: [hook] }]]));
   const file = path.join(svc.options.dataDir, 'claude-settings.json');
-  fs.writeFileSync(file, JSON.stringify({ hooks }, null, 2) + '\n');
+  // Written at every launch (the hook URL changes with each server start): whole, then renamed,
+  // so a Claude Code starting beside another launch never reads half a file.
+  const text = JSON.stringify({ hooks }, null, 2) + '\n';
+  const part = `${file}.${process.pid}.part`;
+  fs.writeFileSync(part, text, { mode: 0o644 });
+  fs.renameSync(part, file);
   return file;
 }

@@ -65,8 +65,8 @@ export interface SandboxSettings {
 /**
  * The runtime settings for agent `name` working in `cwd`: writes to cwd (unless it
  * is the person's home or /), its home and temp dir; its account files read-only;
- * pane's state, other agents' homes and the person's socket hidden; network only
- * to the hosts .access lists. Unix sockets stay allowed so `pane` reaches the
+ * pane's data, state and runtime dirs, other agents' homes and the person's socket
+ * hidden; network only to the hosts .access lists. Unix sockets stay allowed so `pane` reaches the
  * agent's own socket (the person's is hidden, and the network namespace is its own).
  */
 export function sandboxSettings(svc: AgentService, name: string, access: Access, cwd: string): SandboxSettings {

@@ -14,6 +14,7 @@ import { integrate } from '../shell/integration';
 import { deadInput, signalName } from './exited';
 import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
 import { close, publish } from './session';
+import { bodyOf } from './bodies/registry';
 import { tagWords, vocabularyFor } from './vocabulary';
 
 /** A new pane as a request describes it (NewPaneSpecSchema), plus what only the server sets. */
@@ -52,7 +53,8 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   let spec = given;
   for (const c of server.paneContributors) spec = c.spec?.(server, session, spec) ?? spec;
   const kind = spec.kind ?? 'terminal';
-  if ((kind === 'terminal' || kind === 'agent') && server.terminals.size >= server.maxTerminals) {
+  const body = bodyOf(kind);
+  if (body.runsProgram && server.terminals.size >= server.maxTerminals) {
     // Each terminal holds a PTY, a process, a ring and a screen model (tens of MB when
     // full): a client that asks for thousands must not take the server down with it.
     throw faults.failed(`too many terminal panes (${server.maxTerminals}); close some first`);
@@ -68,7 +70,7 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
     uuid: server.newUuid(),
     host: server.host,
     session: session.id,
-    signature: spec.signature ?? (kind === 'terminal' ? 'com.pane.terminal' : `com.pane.${kind}`),
+    signature: spec.signature ?? `com.pane.${kind}`,
     kind,
     tag: { name: spec.name ?? path.basename(launch.program), commands: tagWords(vocabulary), user: '' },
     vocabulary,
@@ -86,7 +88,7 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
   };
   server.panes.set(n, pane);
   for (const c of server.paneContributors) c.created?.(server, pane, spec);
-  if (kind === 'terminal' || kind === 'agent') {
+  if (body.runsProgram) {
     trackPane(server, pane, spec.name === undefined);
     try {
       startTerminal(server, pane);

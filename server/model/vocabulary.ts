@@ -1,7 +1,9 @@
-// The command vocabulary of each kind of pane: the words shown in the tag,
+// The command vocabulary of each kind of pane (the common words here, each body
+// kind's own in its provider, ./bodies/): the words shown in the tag,
 // listed by the palette and /pane/<n>/commands, and accepted by ctl and pane/exec.
 // Each word maps onto one protocol request, so every view executes it the same way.
 import type { BodyKind, PaneCommand } from '../../kits/protocol/model';
+import { bodyOf } from './bodies/registry';
 
 const dir: PaneCommand['args'][number] = { name: 'direction', type: 'enum', values: ['left', 'right', 'up', 'down'] };
 
@@ -28,36 +30,9 @@ const common: PaneCommand[] = [
   { name: 'size', doc: 'Resize a floating pane to w×h cells', args: [{ name: 'w', type: 'int' }, { name: 'h', type: 'int' }] },
 ];
 
-const terminal: PaneCommand[] = [
-  { name: 'restart', doc: 'Relaunch the pane’s program', args: [], inTag: true },
-  { name: 'interrupt', doc: 'Send Ctrl-C to the foreground program', args: [] },
-  { name: 'send', doc: 'Type text followed by Enter', args: [{ name: 'text', type: 'text' }] },
-];
-
-// An agent pane speaks the terminal words plus the words of a unix user (issue 5):
-// each opens a view of the agent (server/handlers/agents.ts, agent/open).
-const agent: PaneCommand[] = [
-  { name: 'finger', doc: 'Show what the agent is on: state, panes, prompt, mail, .plan', args: [], inTag: true },
-  { name: 'mail', doc: 'Write the agent a mail (it gets it at its next turn)', args: [], inTag: true },
-  { name: 'write', doc: 'Talk to the agent live in a conversation pane beside it', args: [], inTag: true },
-  { name: 'plan', doc: 'Edit the agent’s .plan', args: [], inTag: true },
-  { name: 'access', doc: 'Show what the agent may touch (its .access)', args: [], inTag: true },
-  { name: 'focus', doc: 'Focus the agent’s pane', args: [], inTag: true },
-  { name: 'interrupt', doc: 'Send Ctrl-C to the agent', args: [], inTag: true },
-  ...terminal.filter((c) => c.name !== 'interrupt'),
-];
-
-/** The vocabulary a new pane of `kind` starts with (apps may add words later). */
+/** The vocabulary a new pane of `kind` starts with (apps may add words later); its body provider adds its words. */
 export function vocabularyFor(kind: BodyKind): PaneCommand[] {
-  switch (kind) {
-    case 'terminal':
-      return [...common, ...terminal];
-    case 'agent':
-      return [...common.filter((c) => c.name !== 'focus'), ...agent];
-    case 'text':
-    case 'widgets':
-      return [...common];
-  }
+  return bodyOf(kind).vocabulary(common);
 }
 
 /** The words shown in a tag, in order. */

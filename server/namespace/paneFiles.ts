@@ -4,6 +4,8 @@
 import { PaneFault } from '../../kits/protocol/error';
 import { paneExitLine } from '../../kits/protocol/exitLabel';
 import type { Pane } from '../../kits/protocol/model';
+import { bodyOf } from '../model/bodies/registry';
+import type { BodyIO } from '../model/bodies/provider';
 import { parseCommandLine } from '../model/commandLine';
 import { execDefault } from '../handlers/pane';
 import { atLine, nsFaults, rectOf, rpc, writtenLines, writtenText } from './call';
@@ -39,10 +41,39 @@ export async function tagWrite(c: Call, t: Target, data: Buffer): Promise<WriteO
   return {};
 }
 
+/** /pane/<n>/body: whatever the pane's body provider serves (server/model/bodies/). */
 export async function bodyRead(c: Call, t: Target, offset: number): Promise<Buffer> {
   const p = paneOf(t);
-  if (p.kind === 'text') return c.ns.texts.get(p.n) ?? Buffer.alloc(0);
-  if (p.kind === 'widgets') return Buffer.alloc(0);
+  return bodyOf(p.kind).read(bodyIO(c, t), p, offset);
+}
+
+/** A text body appends; a terminal's body is its screen, and typing goes to input. */
+export async function bodyWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  const p = paneOf(t);
+  await bodyOf(p.kind).write(bodyIO(c, t), p, data);
+  return {};
+}
+
+/** What a body provider may ask of this namespace call. */
+function bodyIO(c: Call, t: Target): BodyIO {
+  return {
+    screen: (p, offset) => screenText(c, p, offset),
+    text: (p) => c.ns.texts.get(p.n) ?? Buffer.alloc(0),
+    appendText: (p, data) => {
+      // Capability: appending to a body changes the pane, as pane/tag does.
+      if (!c.ctx.client.capabilities.has('write')) throw nsFaults.notPermitted(t.path, 'this client has no write capability');
+      const old = c.ns.texts.get(p.n) ?? Buffer.alloc(0);
+      if (old.byteLength + data.byteLength > TEXT_MAX) throw nsFaults.bad(t.path, `a text body holds at most ${TEXT_MAX} bytes`);
+      c.ns.texts.set(p.n, Buffer.concat([old, data]));
+    },
+    refuse: (hint) => {
+      throw nsFaults.notPermitted(t.path, hint);
+    },
+  };
+}
+
+/** A terminal body's text: the screen and, once the program has ended, its exit line. */
+async function screenText(c: Call, p: Pane, offset: number): Promise<Buffer> {
   const term = c.ns.server.terminals.get(p.n);
   // The body ends with the exit line once the program has ended: a reused text must have been made in the same state.
   const ended = paneExitLine(p);
@@ -56,21 +87,6 @@ export async function bodyRead(c: Call, t: Target, offset: number): Promise<Buff
   const text = utf8((snap.text === '' ? '' : snap.text + '\n') + (ended === null ? '' : ended + '\n'));
   c.ns.bodies.set(p.n, { end: snap.offset, shape, text, at: Date.now() });
   return text;
-}
-
-/** Text panes: appends. A terminal's body is its screen; typing goes to input. */
-export async function bodyWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
-  const p = paneOf(t);
-  if (p.kind !== 'text') {
-    const hint = p.kind === 'widgets' ? 'a widget pane has no writable body' : `its body is the terminal screen; write to /${p.n}/input to type into it`;
-    throw nsFaults.notPermitted(t.path, hint);
-  }
-  // Capability: appending to a body changes the pane, as pane/tag does.
-  if (!c.ctx.client.capabilities.has('write')) throw nsFaults.notPermitted(t.path, 'this client has no write capability');
-  const old = c.ns.texts.get(p.n) ?? Buffer.alloc(0);
-  if (old.byteLength + data.byteLength > TEXT_MAX) throw nsFaults.bad(t.path, `a text body holds at most ${TEXT_MAX} bytes`);
-  c.ns.texts.set(p.n, Buffer.concat([old, data]));
-  return {};
 }
 
 export async function inputWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {

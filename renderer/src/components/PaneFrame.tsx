@@ -1,11 +1,12 @@
-// One pane on screen: a region named by its tag, the tag bar, the terminal body,
-// and (when open for it) the find bar. The same frame serves tiles and floats.
+// One pane on screen: a region named by its tag, the tag bar, the body its kind
+// draws (chosen in ../bodies/), and (when open for it) the find bar. The same
+// frame serves tiles and floats.
 import { useEffect, type CSSProperties } from 'react';
+import { bodies } from '../bodies';
 import { client } from '../net/client';
 import { selectSession, store, useApp } from '../store';
 import { CopyMode, FindBar } from './Deferred';
 import { TagBar, tagLabel } from './TagBar';
-import { TerminalBody } from './TerminalBody';
 
 export function PaneFrame({ pane, style, floating = false }: { pane: number; style?: CSSProperties; floating?: boolean }) {
   const p = useApp((s) => s.panes[pane]);
@@ -20,6 +21,7 @@ export function PaneFrame({ pane, style, floating = false }: { pane: number; sty
   }, [focused, bell, pane]);
 
   if (!p) return null;
+  const Body = bodies.componentFor(p.kind);
   const cls = ['pane', focused ? 'focused' : '', floating ? 'floating' : '', bell ? 'ringing' : '', copying ? 'copying' : ''].filter(Boolean).join(' ');
   return (
     <section
@@ -34,7 +36,7 @@ export function PaneFrame({ pane, style, floating = false }: { pane: number; sty
       }}
     >
       <TagBar pane={p} focused={focused} bell={bell} zoomed={zoomed} />
-      <TerminalBody pane={pane} focused={focused} />
+      <Body pane={pane} kind={p.kind} focused={focused} />
       {finding ? <FindBar pane={pane} /> : null}
       {copying ? <CopyMode pane={pane} /> : null}
     </section>

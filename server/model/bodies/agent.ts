@@ -1,0 +1,24 @@
+// The agent body: a terminal running an agent's program, whose vocabulary is
+// the terminal's plus the words of a unix user (issue 5): each opens a view of
+// the agent (server/handlers/agents.ts, agent/open).
+import type { PaneCommand } from '../../../kits/protocol/model';
+import type { BodyProvider } from './provider';
+import { TERMINAL_WORDS, terminalBody } from './terminal';
+
+const AGENT_WORDS: readonly PaneCommand[] = [
+  { name: 'finger', doc: 'Show what the agent is on: state, panes, prompt, mail, .plan', args: [], inTag: true },
+  { name: 'mail', doc: 'Write the agent a mail (it gets it at its next turn)', args: [], inTag: true },
+  { name: 'write', doc: 'Talk to the agent live in a conversation pane beside it', args: [], inTag: true },
+  { name: 'plan', doc: 'Edit the agent’s .plan', args: [], inTag: true },
+  { name: 'access', doc: 'Show what the agent may touch (its .access)', args: [], inTag: true },
+  { name: 'focus', doc: 'Focus the agent’s pane', args: [], inTag: true },
+  { name: 'interrupt', doc: 'Send Ctrl-C to the agent', args: [], inTag: true },
+  ...TERMINAL_WORDS.filter((c) => c.name !== 'interrupt'),
+];
+
+export const agentBody: BodyProvider<'agent'> = {
+  ...terminalBody,
+  kind: 'agent',
+  // The agent's own `focus` (focus the agent's pane) replaces the common one.
+  vocabulary: (common) => [...common.filter((c) => c.name !== 'focus'), ...AGENT_WORDS],
+};

@@ -1,0 +1,36 @@
+// What a kind of pane body is to the server: whether it runs a program, the words
+// it adds to the pane's vocabulary, and what /pane/<n>/body reads and takes. One
+// provider per kind in this folder; registry.ts picks it by `pane.kind`.
+import type { BodyKind, Pane, PaneCommand } from '../../../kits/protocol/model';
+
+/**
+ * What a provider may ask of the view serving its body (the /pane namespace
+ * today). Kept narrow so providers import nothing above server/model/.
+ */
+export interface BodyIO {
+  /** The terminal screen's text (and its exit line), as `pty/screen` renders it. */
+  screen(pane: Pane, offset: number): Promise<Buffer>;
+  /** The text held for a text body (empty before the first write). */
+  text(pane: Pane): Buffer;
+  /** Appends to a text body, checking the writer's capability and the size bound. */
+  appendText(pane: Pane, data: Buffer): void;
+  /** Refuses a write the body cannot take, with a hint naming what to do instead. */
+  refuse(hint: string): never;
+}
+
+/** One kind of pane body, as the server serves it. */
+export interface BodyProvider<K extends BodyKind = BodyKind> {
+  readonly kind: K;
+  /**
+   * The body is a program on a PTY: the pane counts against the server's
+   * terminal bound, gets a `Terminal` at creation and is tracked (cwd, title,
+   * exit). A body without one is `running` from birth and has no process.
+   */
+  readonly runsProgram: boolean;
+  /** The pane's vocabulary, given the words every pane has. */
+  vocabulary(common: readonly PaneCommand[]): PaneCommand[];
+  /** /pane/<n>/body read from `offset`. */
+  read(io: BodyIO, pane: Pane, offset: number): Promise<Buffer>;
+  /** /pane/<n>/body write (resolves once taken, or throws through `io.refuse`). */
+  write(io: BodyIO, pane: Pane, data: Buffer): Promise<void>;
+}

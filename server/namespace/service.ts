@@ -1,6 +1,8 @@
 // The six namespace operations (list, stat, open, close, read, write) over the
 // table: mode checks, handles, pieces by offset and their encoding. The ns/*
 // handlers are thin calls into these.
+import { MAX_JSON_FRAME } from '../../kits/protocol/binary';
+import { jsonFrameOver } from '../../kits/protocol/frameSize';
 import type { NsEntry, NsStat } from '../../kits/protocol/namespace';
 import type { HandlerContext } from '../handlers/types';
 import { nsFaults } from './call';
@@ -9,13 +11,25 @@ import type { Call, Fid, WriteOutcome } from './types';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** A piece as text when it is whole UTF-8 (almost always: pieces end on a character), else base64. */
+/** Room a read's fields other than `data` may take in its reply frame. */
+const PIECE_FRAME_SLACK = 1024;
+
+/**
+ * A piece as text when it is whole UTF-8 (almost always: pieces end on a character),
+ * else base64. Text of control bytes is six characters a byte as JSON (\u001b): a
+ * piece that would not fit one frame as text goes as base64 (4/3 of its bytes, which
+ * NS_MAX_COUNT keeps within a frame), never as a reply the server must refuse.
+ */
 export function encodePiece(piece: Buffer): { data: string; encoding: 'utf8' | 'base64' } {
+  let text: string;
   try {
-    return { data: strictUtf8.decode(piece), encoding: 'utf8' };
+    text = strictUtf8.decode(piece);
   } catch {
     return { data: piece.toString('base64'), encoding: 'base64' };
   }
+  const room = MAX_JSON_FRAME - PIECE_FRAME_SLACK;
+  if (piece.byteLength * 6 > room && jsonFrameOver(JSON.stringify(text), room) !== null) return { data: piece.toString('base64'), encoding: 'base64' };
+  return { data: text, encoding: 'utf8' };
 }
 
 /** Ends a piece before a character cut in two, so the next piece starts whole. */

@@ -13,6 +13,8 @@ import { MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import type { PaneFault } from '../../kits/protocol/fault';
 import { MAX_ARG_LENGTH } from '../../kits/protocol/limits';
 import { attachConfig } from '../../server/config/configService';
+import { encodePiece } from '../../server/namespace/service';
+import { NS_MAX_COUNT } from '../../kits/protocol/namespace';
 import { harness, type Harness } from '../server/harness';
 
 let h: Harness;
@@ -86,4 +88,11 @@ describe('replies that do not fit a frame', () => {
     expect(got).toBe(size);
     await c.call('pane/close', { pane: r.pane });
   }, 60_000);
+
+  it('sends a namespace piece of control bytes that would not fit a frame as text as base64', () => {
+    const controls = encodePiece(Buffer.alloc(NS_MAX_COUNT, 1));
+    expect(controls.encoding).toBe('base64');
+    expect(Buffer.from(controls.data, 'base64')).toEqual(Buffer.alloc(NS_MAX_COUNT, 1));
+    expect(encodePiece(Buffer.from('plain text\n'.repeat(NS_MAX_COUNT / 11))).encoding).toBe('utf8');
+  });
 });

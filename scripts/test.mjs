@@ -5,14 +5,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureAgentClis } from './agentClis.mjs';
 import { ensureSystemDeps } from './systemDeps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 ensureSystemDeps();
+const agentClis = ensureAgentClis();
 
 const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pane-test-')), 'report.json');
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
-const child = spawn('npx', args, { cwd: root, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') } });
+const child = spawn('npx', args, { cwd: root, stdio: 'inherit', env: { ...agentClis, ...process.env, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') } });
 const code = await new Promise((resolve) => child.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
 
 let passed = 0;

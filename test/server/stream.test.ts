@@ -53,7 +53,8 @@ describe('terminal streams over the protocol', () => {
 
   it('pauses a flooding pane for a client that stops acking and resumes when it acks or detaches', async () => {
     const { pane } = await c.call('pane/launch', { launch: { program: '/bin/sh', args: ['-c', 'yes flood-flood-flood-flood'] } });
-    const slow = await h.connect(['read', 'attach'], 'slow');
+    // Only a client that may write to a pane paces it (a read-only viewer cannot freeze it).
+    const slow = await h.connect(['read', 'attach', 'write'], 'slow');
     const st = collect(slow, pane);
     await slow.call('pty/attach', { pane, mode: 'from', from: 0, flowControl: true });
     // No acks: the stream must stop growing once the high watermark is reached.
@@ -82,7 +83,7 @@ describe('terminal streams over the protocol', () => {
 
   it('a client that disconnects while holding a pause releases it', async () => {
     const { pane } = await c.call('pane/launch', { launch: { program: '/bin/sh', args: ['-c', 'yes gone-gone-gone'] } });
-    const slow = await h.connect(['read', 'attach'], 'vanishing');
+    const slow = await h.connect(['read', 'attach', 'write'], 'vanishing');
     await slow.call('pty/attach', { pane, mode: 'from', from: 0, flowControl: true });
     await new Promise((r) => setTimeout(r, 500));
     slow.close();

@@ -11,6 +11,7 @@ import { parsePaneRef, type PaneRef } from '../kits/protocol/ids';
 import type { Pane, Session, Viewport } from '../kits/protocol/model';
 import type { StateSnapshot } from '../kits/protocol/client';
 import { leaves } from '../kits/layout/tree';
+import { paneVersion } from '../kits/node/version';
 import type { PaneContributor } from './model/lifecycle';
 import type { Track } from './model/paneTracker';
 import { applyGeometry } from './model/relayout';
@@ -19,7 +20,8 @@ import type { PtyPort } from './pty/ptyPort';
 import type { ScreenHost } from './pty/screenHost';
 import type { Terminal } from './pty/terminal';
 
-export const SERVER_VERSION = '0.1.0';
+/** This server's version: package.json's, read once by kits/node/version.ts (the one place it is read). */
+export const SERVER_VERSION = paneVersion();
 export const DEFAULT_VIEWPORT: Viewport = { cols: 160, rows: 48 };
 
 export interface PaneServerOptions {

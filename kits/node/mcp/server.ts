@@ -9,6 +9,7 @@ import { fingerAll, fingerLong } from '../cli/commands/agentsFinger';
 import { plainText } from '../cli/commands/agentsWrite';
 import { connectCli } from '../cli/connect';
 import type { CommandContext } from '../cli/context';
+import { paneVersion } from '../version';
 
 const paneRef = z.union([z.number().int().positive(), z.string().regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/)]).describe('pane id: N or HOST:N');
 
@@ -28,7 +29,7 @@ async function tool(f: () => Promise<string>): Promise<ToolResult> {
 
 /** The MCP server bound to one pane connection (exported for tests, which use the SDK's client over memory). */
 export function buildMcpServer(c: Connection, who: string): McpServer {
-  const mcp = new McpServer({ name: 'pane', version: '0.1.0' }, { instructions: `pane tools, acting as ${who}. Panes are addressed by number (N or HOST:N).` });
+  const mcp = new McpServer({ name: 'pane', version: paneVersion() }, { instructions: `pane tools, acting as ${who}. Panes are addressed by number (N or HOST:N).` });
 
   mcp.registerTool('list_panes', { description: 'List every pane: id, tag name, signature, state, cwd (and agent state for agent panes).', inputSchema: {} }, () =>
     tool(async () => {

@@ -7,7 +7,7 @@ import type { AgentService } from './agents/service';
 import type { AwarenessService } from './awareness/service';
 import { ConfigService } from './config/configService';
 import type { Dispatcher } from './handlers/registry';
-import type { Namespace } from './namespace/state';
+import type { Namespace } from './namespace/namespace';
 import type { PaneServer } from './paneServer';
 import type { Persistence } from './persist/service';
 import type { Grant } from './transport/clientConn';

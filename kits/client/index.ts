@@ -9,7 +9,7 @@ export { Connection, type AnyEventCallback, type ConnectionOptions, type OutputC
 export { checkResults } from './checkResults';
 /** The events-by-name table a Connection carries (`connection.events.on('layout/changed', …)`). */
 export { Handler, type EventCallback } from './handler';
-/** What a Connection runs over: a WebSocket (renderer/src/net/wsTransport.ts), a unix socket (kits/node/socketTransport.ts), or memory. */
+/** What a Connection runs over: a WebSocket (renderer/src/net/browserWsTransport.ts), a unix socket (kits/node/socketTransport.ts), or memory. */
 export { BaseTransport, type Transport, type WireFrame } from './transport';
 /** Two connected in-process transports (embedding, tests). */
 export { memoryPair } from './memoryTransport';

@@ -1,7 +1,7 @@
 // docs/namespace.md, written like acme(4) and generated from the table: the
 // prose is here, every file's mode, read, write and doc come from the rows, so
 // the manual cannot drift from the code (test/namespace/doc.test.ts holds it).
-import { LOG_KEEP, EVENT_KEEP, OFFERS_KEPT, TEXT_MAX } from './state';
+import { LOG_KEEP, EVENT_KEEP, OFFERS_KEPT, TEXT_MAX } from './namespace';
 import { NAMESPACE_TABLE } from './table';
 import { BODY_REUSE_MS } from './paneFiles';
 import { READER_MAX_BYTES, RECENT_KEEP } from './feed';

@@ -10,7 +10,7 @@ import { parseCommandLine } from '../model/commandLine';
 import { execDefault } from '../handlers/pane';
 import { atLine, nsFaults, rectOf, rpc, writtenLines, writtenText } from './call';
 import { attrsText, COMPUTED_ATTRS, commandsText, ctlLine, tagLine } from './lines';
-import { TEXT_MAX } from './state';
+import { TEXT_MAX } from './namespace';
 import type { Call, Target, WriteOutcome } from './types';
 
 /**

@@ -5,7 +5,7 @@ import type { NsEntry } from '../../kits/protocol/namespace';
 import type { Pane } from '../../kits/protocol/model';
 import type { HandlerContext } from '../handlers/types';
 import type { Feed, FeedReader } from './feed';
-import type { Namespace } from './state';
+import type { Namespace } from './namespace';
 
 /** What a path resolved to: its row, and the pane or name it is about. */
 export interface Target {

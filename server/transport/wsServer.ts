@@ -8,7 +8,8 @@ import { guardUntilHello, NEEDS_SECRET, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
 import { startFront, type HttpFront } from './httpFront';
 
-export class WsTransport extends BaseTransport {
+/** The server's end of a window's WebSocket (the page's end is renderer/src/net/browserWsTransport.ts). */
+export class ServerWsTransport extends BaseTransport {
   readonly kind = 'ws';
   constructor(private readonly ws: WebSocket) {
     super();
@@ -49,7 +50,7 @@ export async function listenHttp(services: Services, o: { port?: number; staticD
     secret: o.secret,
     log,
     onSocket: (ws, { cookie, raw }) => {
-      const conn = new ClientConn(services, new WsTransport(ws), (h) => (cookie || front.tokenOk(h.token) ? { capabilities: h.capabilities } : NEEDS_SECRET));
+      const conn = new ClientConn(services, new ServerWsTransport(ws), (h) => (cookie || front.tokenOk(h.token) ? { capabilities: h.capabilities } : NEEDS_SECRET));
       guardUntilHello(raw, () => conn.helloed, (why) => conn.close(why), { log: (why) => log(`WebSocket closed: ${why}`), ...(o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {}) });
     },
   });

@@ -11,7 +11,7 @@ import type { Connection } from '../../kits/client/connection';
 import { encodeFrame, FrameDecoder } from '../../kits/node/framing';
 import { MAX_DELIVERY_QUEUE, MAX_HOOK_SESSIONS_PER_AGENT } from '../../server/agents/limits';
 import { MAX_COLS, MAX_ROWS } from '../../server/model/sizeLimits';
-import { MAX_HANDLES_PER_CLIENT } from '../../server/namespace/state';
+import { MAX_HANDLES_PER_CLIENT } from '../../server/namespace/namespace';
 import { MAX_INPUT_QUEUE } from '../../server/pty/terminal';
 import { MAX_BYTES_BEFORE_HELLO, MAX_UNIX_CONNECTIONS } from '../../server/transport/admission';
 import { MAX_WS_CONNECTIONS } from '../../server/transport/httpFront';

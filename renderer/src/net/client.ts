@@ -11,7 +11,7 @@ import type { SettingsState } from '../../../kits/protocol/settings';
 import type { AwarenessNotice } from '../../../kits/protocol/awareness';
 import { store } from '../store';
 import { findEndpoint, takeEarlySocket } from './endpoint';
-import { WsTransport } from './wsTransport';
+import { BrowserWsTransport } from './browserWsTransport';
 
 type Listener = (conn: Connection) => void;
 
@@ -75,10 +75,10 @@ export class Client {
   async start(): Promise<void> {
     const st = store.getState();
     st.setConn({ state: 'connecting' });
-    let t: WsTransport | undefined;
+    let t: BrowserWsTransport | undefined;
     try {
       const ep = await findEndpoint();
-      t = new WsTransport(ep.url, takeEarlySocket());
+      t = new BrowserWsTransport(ep.url, takeEarlySocket());
       await t.opened;
       performance.mark('pane:ws');
       const conn = new Connection(t, { checkResult: checkResults });

@@ -1,9 +1,10 @@
-// The browser's WebSocket as a client-kit Transport: text frames are JSON, binary
+// The page's WebSocket as a client-kit Transport (it runs in the browser; the
+// server's end is ServerWsTransport, server/transport/wsServer.ts): text frames are JSON, binary
 // frames (ArrayBuffer) are terminal bytes. kits/ has no DOM types, so it lives here.
 import { BaseTransport, type WireFrame } from '../../../kits/client/transport';
 import type { EarlySocket } from './endpoint';
 
-export class WsTransport extends BaseTransport {
+export class BrowserWsTransport extends BaseTransport {
   readonly kind = 'ws';
   private readonly ws: WebSocket;
   /** Resolves when open, rejects if the socket closes first. */

@@ -1,11 +1,12 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,start,renderer,ctrlc,notices,install,resize,durable,damaged) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
 import { fairness } from './fairness';
 import { awareness, hookUnderLoad } from './awareness';
+import { bridgeEcho } from './bridgeEcho';
 import { cli } from './cli';
 import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
@@ -24,7 +25,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,start,renderer,ctrlc,notices,install,resize,durable,damaged').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -117,6 +118,12 @@ try {
     rows.push({ bench: 'server: same, median (ms)', figure: range(f.echoFlood, 2), anchor: `no flood ${range(f.echoIdle, 2)}`, ratio: ratio(f.echoFlood.median, f.echoIdle.median), aim: 'report' });
     const mbs = f.shares.map((b) => b / 1e6);
     rows.push({ bench: 'server: 4 panes flooding at once, each pane’s MB/s (min share / max share)', figure: mbs.map((m) => fmt(m, 1)).join(' / '), anchor: `1 alone ${fmt(f.alone / 1e6, 1)}`, ratio: ratio(Math.min(...mbs), Math.max(...mbs)), aim: 'even' });
+  }
+  if (only.has('bridge')) {
+    // What `npm start`'s bridge (page WebSocket → daemon socket, electron/bridge.ts) adds to a keystroke's echo.
+    const b = await bridgeEcho(`${dir}/bridge`);
+    rows.push({ bench: 'keystroke echo through the window bridge (WebSocket → bridge → daemon), median (ms)', figure: range(b.bridged, 2), anchor: `direct to the daemon ${range(b.direct, 2)}`, ratio: ratio(b.bridged.median, b.direct.median), aim: `report (bridge adds ${fmt(b.bridged.median - b.direct.median, 2)} ms)` });
+    rows.push({ bench: 'keystroke echo through the window bridge, p99 (ms)', figure: fmt(b.bridged.p99), anchor: `direct ${fmt(b.direct.p99)}`, ratio: ratio(b.bridged.p99, b.direct.p99), aim: 'report' });
   }
   if (only.has('hooks')) {
     for (const r of await hooks(`${dir}/hooks`, runs)) {

@@ -1,0 +1,155 @@
+// What the window's bridge costs a keystroke's echo. Default `npm start` puts a
+// bridge process (electron/bridge.ts, in dist/start.mjs) between the page's
+// WebSocket and the daemon's unix socket; here one real bridge (`pane start
+// --attach SOCKET --serve`) relays a WebSocket client while a second client
+// talks to the same daemon directly, and their echoes of one byte, each into
+// its own `cat`, alternate in the same run. The page's own cost (xterm, React) is not in either.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { Connection } from '../kits/client/connection';
+import { BaseTransport, type WireFrame } from '../kits/client/transport';
+import { client, isolatedEnv, root, sleep, startServerProc } from './procs';
+import { summarize, type Summary } from './stats';
+
+export interface BridgeEchoResult {
+  direct: Summary;
+  bridged: Summary;
+}
+
+/** Echoes measured each way; alternated, so load on the machine falls on both alike. */
+const ECHOES = 300;
+/** How long one echo may take before the bench gives up on it. */
+const ECHO_DEADLINE_MS = 10_000;
+/** How long the bridge may take to say where it serves. */
+const BRIDGE_START_MS = 15_000;
+
+/** A `ws` client socket as a client-kit Transport (the bench's stand-in for the page's BrowserWsTransport). */
+class NodeWsTransport extends BaseTransport {
+  readonly kind = 'ws';
+  constructor(private readonly ws: WebSocket) {
+    super();
+    ws.on('message', (data, isBinary) => {
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      this.deliver(isBinary ? new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) : buf.toString('utf8'));
+    });
+    ws.on('close', () => this.closedBy('peer closed'));
+    ws.on('error', (e) => this.closedBy(e.message));
+  }
+  send(frame: WireFrame): void {
+    if (!this.closed && this.ws.readyState === WebSocket.OPEN) this.ws.send(frame, { binary: typeof frame !== 'string' });
+  }
+  close(reason = 'closed'): void {
+    if (this.closed) return;
+    this.closedBy(reason);
+    this.ws.close(1000, reason.slice(0, 120));
+  }
+}
+
+/** Starts a bridge to `socket` as `npm start` runs one, and waits for its launch URL. */
+async function startBridgeProc(dir: string, socket: string): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, [path.join(root, 'dist', 'start.mjs'), '--attach', socket, '--serve'], { stdio: ['ignore', 'pipe', 'pipe'], env: isolatedEnv(dir) });
+  let out = '';
+  proc.stderr!.on('data', (d) => (out += String(d)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bench bridge: no URL within ${BRIDGE_START_MS} ms: ${out}`)), BRIDGE_START_MS);
+    proc.stdout!.on('data', (d) => {
+      out += String(d);
+      const m = /serving the window at (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`bench bridge exited (${code}): ${out}`)));
+  });
+  return { proc, url };
+}
+
+/** Opens the launch URL as a browser would (spending its token for the cookie), then the WebSocket with that cookie. */
+async function bridgedClient(url: string): Promise<Connection> {
+  const origin = new URL(url).origin;
+  const res = await fetch(url, { redirect: 'manual' });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (!cookie) throw new Error(`bench bridge: the launch URL gave no cookie (${res.status})`);
+  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/ws`, { headers: { cookie, origin } });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const c = new Connection(new NodeWsTransport(ws));
+  await c.hello({ client: { name: 'bench-bridged', kind: 'bench' }, capabilities: ['read', 'write', 'attach'] });
+  return c;
+}
+
+/** Counts the bytes each connection receives from `pane`, acking them so flow control never holds the pane. */
+async function watch(c: Connection, pane: number): Promise<() => number> {
+  let got = 0;
+  c.onOutput((p, _off, data) => {
+    if (p !== pane) return;
+    got += data.byteLength;
+    c.notify('pty/ack', { pane: p, bytes: data.byteLength });
+  });
+  await c.call('pty/attach', { pane, mode: 'from', from: 0, flowControl: true });
+  return () => got;
+}
+
+const enc = new TextEncoder();
+
+/** One echo: a byte into `cat`, ms until it comes back on this connection. */
+async function echoOnce(c: Connection, pane: number, got: () => number): Promise<number> {
+  const want = got() + 1;
+  const t0 = performance.now();
+  c.sendInput(pane, enc.encode('x'));
+  while (got() < want) {
+    if (performance.now() - t0 > ECHO_DEADLINE_MS) throw new Error('bench bridge: no echo');
+    await new Promise((r) => setImmediate(r));
+  }
+  return performance.now() - t0;
+}
+
+export async function bridgeEcho(dir: string): Promise<BridgeEchoResult> {
+  fs.mkdirSync(dir, { recursive: true });
+  const srv = await startServerProc(dir);
+  let bridge: ChildProcess | undefined;
+  try {
+    const direct = await client(srv.socket, 'bench-direct');
+    // One `cat` per client, each attached by its client alone, in raw mode without the
+    // tty's echo: every byte sent comes back once, and no echo of one client's key can
+    // arrive while the other is timing its own.
+    const CAT = { program: '/bin/sh', args: ['-c', 'stty raw -echo; exec cat'] };
+    await direct.call('session/new', { name: 'bridge', launch: CAT });
+    const directPane = (await direct.call('pane/list', {})).panes[0]!.n;
+    const bridgedPane = (await direct.call('pane/launch', { launch: CAT })).pane;
+    const b = await startBridgeProc(dir, srv.socket);
+    bridge = b.proc;
+    const bridged = await bridgedClient(b.url);
+    const gotDirect = await watch(direct, directPane);
+    const gotBridged = await watch(bridged, bridgedPane);
+    await sleep(300);
+    const d: number[] = [];
+    const w: number[] = [];
+    for (let i = 0; i < ECHOES; i++) {
+      // Alternate which goes first, so neither always follows the other's echo.
+      if (i % 2 === 0) {
+        d.push(await echoOnce(direct, directPane, gotDirect));
+        w.push(await echoOnce(bridged, bridgedPane, gotBridged));
+      } else {
+        w.push(await echoOnce(bridged, bridgedPane, gotBridged));
+        d.push(await echoOnce(direct, directPane, gotDirect));
+      }
+      await sleep(5 + Math.random() * 5);
+    }
+    bridged.close();
+    direct.close();
+    return { direct: summarize(d), bridged: summarize(w) };
+  } finally {
+    if (bridge && bridge.exitCode === null) {
+      const gone = new Promise((r) => bridge!.once('exit', r));
+      bridge.kill('SIGTERM');
+      await Promise.race([gone, sleep(3000)]);
+    }
+    await srv.stop();
+  }
+}

@@ -1,9 +1,11 @@
 // What the window's bridge costs a keystroke's echo. Default `npm start` puts a
 // bridge process (electron/bridge.ts, in dist/start.mjs) between the page's
 // WebSocket and the daemon's unix socket; here one real bridge (`pane start
-// --attach SOCKET --serve`) relays a WebSocket client while a second client
-// talks to the same daemon directly, and their echoes of one byte, each into
-// its own `cat`, alternate in the same run. The page's own cost (xterm, React) is not in either.
+// --attach SOCKET --serve`) relays a WebSocket client, a second WebSocket client
+// talks to the same daemon's own HTTP front (`pane serve --http`: the path
+// without the bridge), and a third its unix socket. Their echoes of one byte,
+// each into its own `cat`, take turns in the same run. The page's own cost
+// (xterm, React) is in none of them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,11 +16,15 @@ import { client, isolatedEnv, root, sleep, startServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 
 export interface BridgeEchoResult {
-  direct: Summary;
+  /** WebSocket → bridge → the daemon's unix socket, as the default `npm start` runs. */
   bridged: Summary;
+  /** WebSocket straight to the daemon's own HTTP front: the same client without the bridge. */
+  ws: Summary;
+  /** The daemon's unix socket, as the CLI talks. */
+  unix: Summary;
 }
 
-/** Echoes measured each way; alternated, so load on the machine falls on both alike. */
+/** Echoes measured each way; the ways take turns, so load on the machine falls on all alike. */
 const ECHOES = 300;
 /** How long one echo may take before the bench gives up on it. */
 const ECHO_DEADLINE_MS = 10_000;
@@ -67,8 +73,8 @@ async function startBridgeProc(dir: string, socket: string): Promise<{ proc: Chi
   return { proc, url };
 }
 
-/** Opens the launch URL as a browser would (spending its token for the cookie), then the WebSocket with that cookie. */
-async function bridgedClient(url: string): Promise<Connection> {
+/** Opens a launch URL as a browser would (spending its token for the cookie), then the WebSocket with that cookie. */
+async function wsClient(url: string, name: string): Promise<Connection> {
   const origin = new URL(url).origin;
   const res = await fetch(url, { redirect: 'manual' });
   const cookie = res.headers.get('set-cookie')?.split(';')[0];
@@ -79,7 +85,7 @@ async function bridgedClient(url: string): Promise<Connection> {
     ws.once('error', reject);
   });
   const c = new Connection(new NodeWsTransport(ws));
-  await c.hello({ client: { name: 'bench-bridged', kind: 'bench' }, capabilities: ['read', 'write', 'attach'] });
+  await c.hello({ client: { name, kind: 'bench' }, capabilities: ['read', 'write', 'attach'] });
   return c;
 }
 
@@ -111,39 +117,39 @@ async function echoOnce(c: Connection, pane: number, got: () => number): Promise
 
 export async function bridgeEcho(dir: string): Promise<BridgeEchoResult> {
   fs.mkdirSync(dir, { recursive: true });
-  const srv = await startServerProc(dir);
+  // The daemon also serves its own WebSocket, for the path without the bridge.
+  const srv = await startServerProc(dir, ['--http', '0']);
   let bridge: ChildProcess | undefined;
   try {
-    const direct = await client(srv.socket, 'bench-direct');
+    const unix = await client(srv.socket, 'bench-unix');
     // One `cat` per client, each attached by its client alone, in raw mode without the
     // tty's echo: every byte sent comes back once, and no echo of one client's key can
-    // arrive while the other is timing its own.
+    // arrive while another is timing its own.
     const CAT = { program: '/bin/sh', args: ['-c', 'stty raw -echo; exec cat'] };
-    await direct.call('session/new', { name: 'bridge', launch: CAT });
-    const directPane = (await direct.call('pane/list', {})).panes[0]!.n;
-    const bridgedPane = (await direct.call('pane/launch', { launch: CAT })).pane;
+    await unix.call('session/new', { name: 'bridge', launch: CAT });
+    const panes = [(await unix.call('pane/list', {})).panes[0]!.n];
+    for (let i = 0; i < 2; i++) panes.push((await unix.call('pane/launch', { launch: CAT })).pane);
     const b = await startBridgeProc(dir, srv.socket);
     bridge = b.proc;
-    const bridged = await bridgedClient(b.url);
-    const gotDirect = await watch(direct, directPane);
-    const gotBridged = await watch(bridged, bridgedPane);
+    const bridged = await wsClient(b.url, 'bench-bridged');
+    const ws = await wsClient((await unix.call('server/launch-url', {})).url, 'bench-ws');
+    const ways = [
+      { c: bridged, pane: panes[0]!, lat: [] as number[] },
+      { c: ws, pane: panes[1]!, lat: [] as number[] },
+      { c: unix, pane: panes[2]!, lat: [] as number[] },
+    ].map((w) => ({ ...w, got: () => 0 }));
+    for (const w of ways) w.got = await watch(w.c, w.pane);
     await sleep(300);
-    const d: number[] = [];
-    const w: number[] = [];
     for (let i = 0; i < ECHOES; i++) {
-      // Alternate which goes first, so neither always follows the other's echo.
-      if (i % 2 === 0) {
-        d.push(await echoOnce(direct, directPane, gotDirect));
-        w.push(await echoOnce(bridged, bridgedPane, gotBridged));
-      } else {
-        w.push(await echoOnce(bridged, bridgedPane, gotBridged));
-        d.push(await echoOnce(direct, directPane, gotDirect));
+      // Each way goes first in turn, so none always follows another's echo.
+      for (let k = 0; k < ways.length; k++) {
+        const w = ways[(i + k) % ways.length]!;
+        w.lat.push(await echoOnce(w.c, w.pane, w.got));
       }
       await sleep(5 + Math.random() * 5);
     }
-    bridged.close();
-    direct.close();
-    return { direct: summarize(d), bridged: summarize(w) };
+    for (const w of ways) w.c.close();
+    return { bridged: summarize(ways[0]!.lat), ws: summarize(ways[1]!.lat), unix: summarize(ways[2]!.lat) };
   } finally {
     if (bridge && bridge.exitCode === null) {
       const gone = new Promise((r) => bridge!.once('exit', r));

@@ -137,7 +137,7 @@ export async function bridgeEcho(dir: string): Promise<BridgeEchoResult> {
       { c: bridged, pane: panes[0]!, lat: [] as number[] },
       { c: ws, pane: panes[1]!, lat: [] as number[] },
       { c: unix, pane: panes[2]!, lat: [] as number[] },
-    ].map((w) => ({ ...w, got: () => 0 }));
+    ].map((w) => ({ ...w, got: (): number => 0 }));
     for (const w of ways) w.got = await watch(w.c, w.pane);
     await sleep(300);
     for (let i = 0; i < ECHOES; i++) {

@@ -9,6 +9,15 @@ import type net from 'node:net';
 const LINE = /^\s*\d+:\s+[0-9A-F]+:([0-9A-F]{4})\s+[0-9A-F]+:([0-9A-F]{4})\s+[0-9A-F]{2}\s+\S+\s+\S+\s+\S+\s+(\d+)/i;
 
 /**
+ * Reads of the socket table before a connection is taken for unknown. The table
+ * is a seq_file read a page at a time: a socket that closes between two reads
+ * shifts the rest, and a line can be skipped (seen here as a hook answered by a
+ * closed connection while tests opened and closed hundreds of sockets). A live
+ * peer is in every consistent read, so a second or third read finds it.
+ */
+const PEER_LOOKUP_TRIES = 3;
+
+/**
  * The uid owning the peer's end of `sock` (a connection accepted on a loopback
  * listener): the socket whose local port is our peer's port and whose remote port
  * is ours. `null` where the table cannot be read (not Linux); `undefined` where it
@@ -19,18 +28,21 @@ export async function peerUid(sock: net.Socket): Promise<number | null | undefin
   const ours = sock.localPort;
   if (theirs === undefined || ours === undefined) return undefined;
   let read = false;
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
-    try {
-      text = await fs.readFile(table, 'latin1');
-    } catch {
-      continue;
+  for (let attempt = 0; attempt < PEER_LOOKUP_TRIES; attempt++) {
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      let text: string;
+      try {
+        text = await fs.readFile(table, 'latin1');
+      } catch {
+        continue;
+      }
+      read = true;
+      for (const line of text.split('\n')) {
+        const m = LINE.exec(line);
+        if (m && parseInt(m[1]!, 16) === theirs && parseInt(m[2]!, 16) === ours) return Number(m[3]);
+      }
     }
-    read = true;
-    for (const line of text.split('\n')) {
-      const m = LINE.exec(line);
-      if (m && parseInt(m[1]!, 16) === theirs && parseInt(m[2]!, 16) === ours) return Number(m[3]);
-    }
+    if (!read || sock.destroyed) break;
   }
   return read ? undefined : null;
 }

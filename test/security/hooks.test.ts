@@ -133,7 +133,7 @@ describe('the TCP hook door', () => {
     expect(pane(['finger', 'eve']).stdout).toMatch(/State: working/);
     // nobody calls the real door with the person's own secret: the door knows the caller's uid, and refuses it.
     const script = `fetch(${JSON.stringify(hookUrl)},{method:'POST',headers:{'content-type':'application/json','x-pane-hook':process.env.S},body:'{"hook_event_name":"Stop","session_id":"n1","cwd":"/tmp"}'}).then(async(r)=>console.log(r.status,await r.text()),(e)=>console.log('ERR',e.message))`;
-    const other = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '-e', script], { env: { ...process.env, S: personSecret }, encoding: 'utf8', timeout: 20_000 });
+    const other = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '-e', script], { env: { ...process.env, S: personSecret }, encoding: 'utf8', timeout: 60_000 });
     // Closed as soon as its uid is known (or, if its request was quicker, answered 401): never served.
     expect(other.stdout).toMatch(/^(401 the caller is uid 65534, not this server's user|ERR )/);
     expect(logText()).toMatch(/refused hook door .*: (401 the caller is uid 65534|a connection from uid 65534, not this server's user)/);

@@ -19,6 +19,8 @@ const prefix = path.join(root, 'node_modules', '.cache', 'pane', 'agent-clis');
 const CLIS = [
   // Fires its hooks with no network (`claude -p` posts UserPromptSubmit before it reaches for its model).
   { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude', env: 'PANE_TEST_CLAUDE' },
+  // Fires SessionStart and BeforeAgent (with the prompt) with no network and GEMINI_API_KEY=dummy, before its model call fails.
+  { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', env: 'PANE_TEST_GEMINI' },
 ];
 
 /** An install of all of them: a few hundred MB from the registry the first time, seconds from npm's cache. */

@@ -82,6 +82,13 @@ export const SandboxAccessSchema = z
     denyRead: z.array(SandboxPathSchema).default([...DEFAULT_SANDBOX_DENY_READ]),
     network: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-fA-F:.]+\](:[0-9]{1,5})?$/, 'a network rule is a host, *.domain, or either with :PORT')).default([...DEFAULT_SANDBOX_HOSTS]),
     unsandboxed: z.enum(['refuse', 'allow']).default('refuse'),
+    /**
+     * The person's login for the agent's CLI (the files its app file names under `agent.home.credentials`,
+     * e.g. ~/.gemini/oauth_creds.json): `copy` puts a copy in the agent's home at each launch where the
+     * person's is newer; `none` gives it nothing (it logs in itself, or uses a key from the environment).
+     * See docs/decisions/034-an-agent-home-for-every-cli.md.
+     */
+    credentials: z.enum(['copy', 'none']).default('copy'),
   })
   .strict();
 export type SandboxAccess = z.infer<typeof SandboxAccessSchema>;
@@ -124,13 +131,95 @@ export const AccessSchema = z
 export type Access = z.infer<typeof AccessSchema>;
 export type AccessInput = z.input<typeof AccessSchema>;
 
+/**
+ * pane's own hook events: named as Claude Code names them (the first CLI pane spoke to); every
+ * dialect's events are turned into these before the state machine, awareness and claims see them.
+ */
+export const PaneHookEventSchema = z.enum(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'SessionEnd']);
+export type PaneHookEvent = z.infer<typeof PaneHookEventSchema>;
+
+/** A path relative to the agent's home: no `..`, not absolute (checked again without links when used). */
+const HomeRelPathSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[A-Za-z0-9._/-]+$/, 'a path relative to the home, without ..');
+
+/** A payload field: a top-level key of the CLI's hook JSON. */
+const FieldNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/);
+
+/** Most hook events a dialect maps (a CLI has a dozen or so). */
+export const MAX_DIALECT_EVENTS = 32;
+
+/**
+ * A CLI's hook dialect (issue 25): its events, its payload's field names, how pane installs its
+ * hooks and how its answer is written. A new CLI with command hooks is one app file.
+ */
+export const HookDialectSchema = z
+  .object({
+    /** The dialect's name (`pane access`, the agent's log). */
+    dialect: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
+    /** CLI event name → pane event; events not listed are neither installed nor mapped. */
+    events: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/), PaneHookEventSchema).refine((r) => Object.keys(r).length <= MAX_DIALECT_EVENTS, `at most ${MAX_DIALECT_EVENTS} events (MAX_DIALECT_EVENTS)`),
+    /** Where the payload carries what pane reads, when the CLI names it otherwise than Claude Code. */
+    fields: z
+      .object({
+        event: FieldNameSchema.default('hook_event_name'),
+        session: FieldNameSchema.default('session_id'),
+        prompt: FieldNameSchema.default('prompt'),
+        tool: FieldNameSchema.default('tool_name'),
+        toolInput: FieldNameSchema.default('tool_input'),
+        cwd: FieldNameSchema.default('cwd'),
+        message: FieldNameSchema.default('message'),
+        notificationType: FieldNameSchema.default('notification_type'),
+      })
+      .strict()
+      .prefault({}),
+    /** Notification types that mean the CLI waits for the person (Gemini: ToolPermission). */
+    waiting: z.array(z.string().max(64)).max(16).default([]),
+    /** Keys of the tool input that name a file, tried in order; the first found is pane's `file_path` (claims). */
+    filePaths: z.array(FieldNameSchema).max(16).default(['file_path']),
+    /** How pane's answer is written: `claude` (hookSpecificOutput with permissionDecision) or `gemini` (decision/reason at the top, context in hookSpecificOutput). */
+    answer: z.enum(['claude', 'gemini']).default('claude'),
+    /**
+     * How the hooks reach the CLI. `home-settings`: merged at each launch into a JSON settings file in
+     * the agent's home (HOME inside its sandbox), under `key`, each pane entry named "pane" so the CLI's
+     * other entries stay; `settings` are set beside them (what it needs to nest in pane's sandbox).
+     */
+    install: z
+      .object({
+        kind: z.literal('home-settings'),
+        path: HomeRelPathSchema,
+        key: FieldNameSchema.default('hooks'),
+        /** Matcher for tool events (regex or `*`, as the CLI takes it). */
+        toolMatcher: z.string().max(64).default('*'),
+        /** The unit the CLI's hook `timeout` is in. */
+        timeoutUnit: z.enum(['ms', 's']).default('ms'),
+        settings: z.record(z.string(), z.unknown()).default({}),
+      })
+      .strict(),
+  })
+  .strict();
+export type HookDialect = z.infer<typeof HookDialectSchema>;
+
 /** The `agent` block of an app file: how pane runs that agent CLI. */
 export const AgentAppSchema = z
   .object({
     /** Prompt-pattern set for observation (server/agents/prompts/NAME.json); default: the app id. */
     prompts: z.string().max(50).optional(),
-    /** Whether the CLI reports through `pane hook` (claude: a --settings file is passed). */
-    hooks: z.enum(['none', 'claude-settings']).default('none'),
+    /** How the CLI reports: not at all, Claude Code's --settings file, or a hook dialect (above). */
+    hooks: z.union([z.enum(['none', 'claude-settings']), HookDialectSchema]).default('none'),
+    /**
+     * What the CLI keeps in its home: inside its sandbox HOME is the agent's home, so its state,
+     * sessions and login land there. `credentials`: the person's login files for it (relative to the
+     * person's home), copied in at launch as the .access `sandbox.credentials` allows.
+     */
+    home: z
+      .object({
+        credentials: z.array(HomeRelPathSchema).max(8).default([]),
+      })
+      .strict()
+      .optional(),
     /** `worktree`: each launch gets a new git worktree and branch under the project. Off by default. */
     isolation: z.enum(['none', 'worktree']).default('none'),
     /** Shown when the program is not installed. */
@@ -252,6 +341,8 @@ export const agentMethods = {
       /** $PANE_ID and $PANE_AGENT of the hook process, when it runs inside pane. */
       pane: PaneRefSchema.optional(),
       agent: name.optional(),
+      /** The app whose hook dialect the input is in (`pane hook --app gemini`); none: Claude Code's. */
+      app: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
     }),
     result: z.object({
       agent: name.nullable(),

@@ -16,7 +16,7 @@ export const NOTHING: Access = {
   panes: { read: [], write: [] },
   namespace: { read: [], write: [] },
   commands: { allow: [], deny: ['*'] },
-  sandbox: { write: [], denyRead: [...DEFAULT_SANDBOX_DENY_READ], network: [], unsandboxed: 'refuse' },
+  sandbox: { write: [], denyRead: [...DEFAULT_SANDBOX_DENY_READ], network: [], unsandboxed: 'refuse', credentials: 'none' },
 };
 
 export function parseAccessText(text: string): ParsedAccess {
@@ -98,6 +98,8 @@ export function summarize(a: Access, errors: readonly string[] = []): string[] {
   lines.push(`  hidden:     pane's own data, saved state (screens, daemon.log) and runtime files, other agents' homes, the person's pane socket${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
   lines.push(`  network:    ${a.sandbox.network.length ? `only ${a.sandbox.network.join(', ')}` : 'none'}`);
   lines.push(`  pane:       reached only through its own socket in its home, which speaks as the agent`);
+  lines.push(`  home:       HOME is its home inside the sandbox: its CLI's state, sessions and login stay there`);
+  lines.push(`  login:      ${a.sandbox.credentials === 'copy' ? "a copy of the person's login file for its CLI (the app file names it), renewed at launch when the person's is newer" : "none of the person's: its CLI logs in itself or uses a key from the environment"}`);
   lines.push(`  no sandbox: ${a.sandbox.unsandboxed === 'allow' ? 'where none can run, launches go on unsandboxed (said in the tag and /pane/log)' : 'where none can run, launches are refused'}`);
   return lines;
 }

@@ -13,6 +13,9 @@ import type { AgentService } from './service';
 import { hookTransition } from './status';
 import { MAX_HOOK_ONLY_AGENTS, MAX_HOOK_SESSIONS, MAX_HOOK_SESSIONS_PER_AGENT, pruneOldest } from './limits';
 import { PaneFault } from '../../kits/protocol/error';
+import type { HookDialect } from '../../kits/protocol/agent';
+import { findApp } from '../config/appFiles';
+import { toCliAnswer, toPaneInput } from './dialect';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
@@ -20,6 +23,19 @@ export interface HookParams {
   input: Record<string, unknown>;
   pane?: PaneRef | undefined;
   agent?: string | undefined;
+  /** The app whose hook dialect `input` is in (`pane hook --app NAME`); none: Claude Code's. */
+  app?: string | undefined;
+}
+
+/** The hook dialect app `id`'s file names, or null (no such app, or one that speaks Claude Code's). */
+export function dialectOf(svc: AgentService, id: string | undefined): HookDialect | null {
+  if (id === undefined) return null;
+  try {
+    const hooks = findApp(svc.services.config.apps, id)?.agent?.hooks;
+    return typeof hooks === 'object' ? hooks : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A name for an agent known only from hooks: claude-<project dir>, made unique. */
@@ -107,6 +123,19 @@ function roomForHookOnly(svc: AgentService, name: string): void {
 }
 
 export async function handleHook(svc: AgentService, p: HookParams, caller: string | null) {
+  // Another CLI's event becomes pane's own before anything reads it; its answer goes back in its form.
+  const dialect = dialectOf(svc, p.app);
+  if (dialect !== null) {
+    const cliEvent = str(p.input[dialect.fields.event]);
+    const input = toPaneInput(dialect, p.input);
+    if (input === null) return { agent: null, state: null, output: null };
+    const r = await handlePaneHook(svc, { ...p, input }, caller);
+    return { ...r, output: toCliAnswer(dialect, cliEvent, r.output) };
+  }
+  return handlePaneHook(svc, p, caller);
+}
+
+async function handlePaneHook(svc: AgentService, p: HookParams, caller: string | null) {
   const input = p.input;
   const event = str(input.hook_event_name);
   const { name, pane } = resolve(svc, p, caller);

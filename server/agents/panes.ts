@@ -20,6 +20,7 @@ import { endpointPath } from './endpoint';
 import { sandboxLaunch } from './sandbox';
 import { httpHookFor } from '../transport/hookListener';
 import { paneEntry, which } from './programs';
+import { prepareHome } from './agentHome';
 
 /** Names handed to agents created on launch, in order (then name-2, name-3...). */
 const NAMES = ['ada', 'bob', 'cleo', 'dax', 'eve', 'finn', 'gus', 'hal', 'ivy', 'jo', 'kai', 'lu', 'max', 'nia', 'otto', 'pia'];
@@ -162,7 +163,13 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
         name,
         attrs,
       };
-      return walled(server, svc, out, { agent: name, agentPane: true });
+      const wrapped = walled(server, svc, out, { agent: name, agentPane: true });
+      // Its CLI's home is its own (HOME, below): the person's login for it and its hooks go in first.
+      if (launch && app) {
+        const h = prepareHome(svc, name, app, wrapped.identity?.sandbox === 'bubblewrap');
+        for (const line of [...(h.copied.length ? [`copied the person's ${h.copied.map((c) => `~/${c}`).join(', ')} into its home`] : []), ...(h.hooks ? [`hooks: ${h.hooks}`] : []), ...h.notes]) svc.store.log(name, line);
+      }
+      return wrapped;
     },
     created(server: PaneServer, pane: Pane, spec: NewPaneSpec): void {
       const svc = lookup(server);
@@ -180,6 +187,9 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
         if (svc.identity.get(pane.n)?.sandbox === 'bubblewrap') out.PANE_SOCKET = endpointPath(svc, name);
         out.PANE_AGENT = name;
         out.PANE_TOKEN = svc.store.token(name);
+        // An agent is a user with a home: its CLIs keep their state, sessions and login there, the one
+        // place besides its work its sandbox lets it write (decision 034).
+        out.HOME = svc.store.home(name);
         // Whom "[from NAME]" lines and replies name: the human at the keyboard.
         out.PANE_HUMAN = svc.human;
       }

@@ -13,6 +13,9 @@ import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { ensureAgentHookSocket } from '../transport/hookListener';
 import { ensureEndpoint } from './endpoint';
 import { paneEntry, which } from './programs';
+import type { AppEntry } from '../../kits/protocol/app';
+import { findApp } from '../config/appFiles';
+import { homeLines } from './agentHome';
 import type { AgentService } from './service';
 
 /** The agent's own hook door, in its home beside pane.sock: HTTP hooks from inside its sandbox reach it through a relay. */
@@ -100,10 +103,21 @@ export function sandboxStamp(access: Access): string {
   return JSON.stringify(access.sandbox);
 }
 
-/** Lines for `pane access NAME`: each running pane of the agent whose sandbox predates the .access in force. */
+/**
+ * Lines for `pane access NAME` after the .access summary: what its app's CLI is given in its
+ * home, then each running pane of the agent whose sandbox predates the .access in force.
+ */
 export function pendingLines(svc: AgentService, name: string): string[] {
   const now = sandboxStamp(svc.access(name).access);
-  const lines: string[] = [];
+  let app: AppEntry | undefined;
+  try {
+    // Its default app, else the app of a pane it runs now.
+    const id = svc.store.read(name, '.app').trim() || (svc.panesOf(name).map((r) => svc.server.panes.get(r.pane)?.attrs.app).find((a) => a) ?? '');
+    app = id ? findApp(svc.services.config.apps, id) : undefined;
+  } catch {
+    app = undefined;
+  }
+  const lines: string[] = homeLines(svc, name, app);
   for (const [n, id] of svc.identity) {
     if (id.agent !== name || id.stamp === undefined) continue;
     if (id.sandbox !== 'bubblewrap') lines.push(`UNSANDBOXED: pane ${n} runs without a sandbox (${id.sandbox?.replace(/^unsandboxed: /, '') ?? 'unknown'})`);

@@ -31,6 +31,8 @@ export interface HookRun {
   err: (text: string) => void;
   /** The agent token to say hello with (the CLI's rule: only for the agent's own server). */
   token: string | undefined;
+  /** The app whose hook dialect stdin is in (`pane hook --app gemini`); unset: Claude Code's. */
+  app?: string | undefined;
   budgetMs?: number;
 }
 
@@ -54,7 +56,8 @@ export async function runHook(h: HookRun): Promise<number> {
     const c = await reachServer(h.socketPath, { timeoutMs: left(), ...(h.token === undefined ? {} : { token: h.token }), dropOnClose: true });
     client = c;
     try {
-      const params: { input: Record<string, unknown>; pane?: string; agent?: string } = { input: input as Record<string, unknown> };
+      const params: { input: Record<string, unknown>; pane?: string; agent?: string; app?: string } = { input: input as Record<string, unknown> };
+      if (h.app !== undefined && /^[A-Za-z0-9._-]{1,64}$/.test(h.app)) params.app = h.app;
       const pane = h.env.PANE_ID;
       if (pane && /^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/.test(pane)) params.pane = pane;
       const agent = h.env.PANE_AGENT;

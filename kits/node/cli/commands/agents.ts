@@ -272,6 +272,7 @@ export const agentCommands: CommandSpec[] = [
       { name: 'project', type: 'string', value: 'DIR', doc: 'install/uninstall: the project (default: here)' },
       { name: 'http', type: 'bool', doc: 'install: refused: an HTTP hook names a port, and the hook port is chosen anew at each start (see notes)' },
       { name: 'command', type: 'bool', doc: 'install: `pane hook` command hooks (what install writes)' },
+      { name: 'app', type: 'string', value: 'APP', doc: 'the app whose hook dialect stdin is in (its app file\'s agent.hooks; e.g. gemini); default: Claude Code\'s' },
     ],
     positionals: [{ name: 'ACTION', values: ['install', 'uninstall'] }],
     notes: [
@@ -281,7 +282,7 @@ export const agentCommands: CommandSpec[] = [
     async run(ctx, a) {
       const action = a.positionals[0];
       if (action === undefined) {
-        return runHook({ socketPath: ctx.socketPath, env: ctx.io.env, stdin: ctx.io.stdin, out: (t) => ctx.out(t), err: (t) => ctx.err(t), token: ctx.agentToken() });
+        return runHook({ socketPath: ctx.socketPath, env: ctx.io.env, stdin: ctx.io.stdin, out: (t) => ctx.out(t), err: (t) => ctx.err(t), token: ctx.agentToken(), app: str(a, 'app') });
       }
       const { installHooks, uninstallHooks, commandHook } = await import('../hookInstall');
       const file = path.join(path.resolve(str(a, 'project') ?? '.'), '.claude', 'settings.json');

@@ -13,6 +13,14 @@ export interface Transport {
   buffered(): number;
   /** Human-readable kind, e.g. "unix", "ws", "memory". */
   readonly kind: string;
+  /** Stops taking frames from the peer until resumeReading (its sends wait in the OS); a no-op where the transport cannot. */
+  pauseReading?(): void;
+  resumeReading?(): void;
+  /**
+   * Asks the transport to read into a buffer it reuses; frames handed to onFrame are
+   * then valid only during the call. For a receiver that copies what it keeps.
+   */
+  reuseReadBuffer?(): void;
 }
 
 /** Base that buffers early frames and makes close idempotent. */
@@ -28,6 +36,8 @@ export abstract class BaseTransport implements Transport {
   buffered(): number {
     return 0;
   }
+  pauseReading(): void {}
+  resumeReading(): void {}
   onFrame(cb: (frame: WireFrame) => void): void {
     this.frameCb = cb;
     const early = this.early;

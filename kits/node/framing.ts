@@ -42,6 +42,11 @@ export class FrameDecoder {
     return out;
   }
 
+  /** The bytes held of a frame not yet complete (for a reader taking over). */
+  pending(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+
   private peek(n: number): Buffer {
     if (this.chunks[0]!.byteLength >= n) return this.chunks[0]!;
     const b = Buffer.concat(this.chunks);
@@ -57,4 +62,106 @@ export class FrameDecoder {
     this.size = rest.byteLength;
     return head;
   }
+}
+
+/**
+ * Frames from reads into a buffer the caller reuses (SocketTransport's own reads):
+ * whole frames in a read are handed on as they lie (a binary frame is a view, valid
+ * only during the callback); only a frame cut by the end of a read is copied, into
+ * one assembly buffer kept for the next frames and given back after ASSEMBLY_IDLE_MS.
+ * So reading allocates nothing per read or per frame, and a flood of input leaves no
+ * garbage of buffers behind for the collector to find late.
+ */
+export class ReusedFrameReader {
+  private asm: Buffer = Buffer.alloc(0);
+  /** Bytes of a cut frame held in `asm`. */
+  private have = 0;
+  private idle: NodeJS.Timeout | null = null;
+
+  /** Starts with bytes an earlier decoder held (a frame begun before the switch). */
+  constructor(pending?: Buffer) {
+    if (pending && pending.byteLength > 0) this.keep(pending);
+  }
+
+  /** Hands `deliver` every frame completed by `chunk`; throws a message naming a framing error. */
+  push(chunk: Buffer, deliver: (f: WireFrame) => void): void {
+    let at = 0;
+    if (this.have > 0) {
+      // Finish the cut frame: its header first, then its body.
+      if (this.have < 4) {
+        const n = Math.min(4 - this.have, chunk.byteLength);
+        this.append(chunk.subarray(0, n));
+        at = n;
+        if (this.have < 4) return;
+      }
+      const total = 4 + frameLength(this.asm);
+      const n = Math.min(total - this.have, chunk.byteLength - at);
+      this.append(chunk.subarray(at, at + n));
+      at += n;
+      if (this.have < total) return;
+      this.have = 0;
+      deliver(frameOf(this.asm.subarray(0, total)));
+      this.idleSoon();
+    }
+    while (chunk.byteLength - at >= 4) {
+      const total = 4 + frameLength(chunk.subarray(at));
+      if (chunk.byteLength - at < total) break;
+      deliver(frameOf(chunk.subarray(at, at + total)));
+      at += total;
+    }
+    if (at < chunk.byteLength) this.keep(chunk.subarray(at));
+  }
+
+  private keep(bytes: Buffer): void {
+    this.have = 0;
+    this.append(bytes);
+  }
+
+  private append(bytes: Buffer): void {
+    this.reserve(this.have + bytes.byteLength);
+    bytes.copy(this.asm, this.have);
+    this.have += bytes.byteLength;
+    // Once the header is in, room for the whole frame: it is copied in once.
+    if (this.have >= 4) this.reserve(4 + frameLength(this.asm));
+  }
+
+  private reserve(size: number): void {
+    if (size <= this.asm.byteLength) return;
+    const bigger = Buffer.allocUnsafe(size);
+    this.asm.copy(bigger, 0, 0, this.have);
+    this.asm = bigger;
+  }
+
+  /** A large assembly buffer is kept while frames keep coming, and given back when they stop. */
+  private idleSoon(): void {
+    if (this.asm.byteLength <= ASSEMBLY_KEEP) return;
+    if (this.idle) return void this.idle.refresh();
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      if (this.have === 0) this.asm = Buffer.alloc(0);
+    }, ASSEMBLY_IDLE_MS);
+    this.idle.unref();
+  }
+}
+
+/** An assembly buffer up to this size is kept for good (most frames are far smaller). */
+const ASSEMBLY_KEEP = 128 << 10;
+/** A larger one (a big paste, a large request) is given back after this long without a cut frame. */
+const ASSEMBLY_IDLE_MS = 1_000;
+
+/** The length prefix at the head of `b`, checked. */
+function frameLength(b: Buffer): number {
+  const len = b.readUInt32BE(0);
+  if (len < 1) throw new Error('frame length 0: every frame has at least its kind byte');
+  if (len > MAX_STREAM_FRAME) throw new Error(`frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit`);
+  return len;
+}
+
+/** One whole frame (prefix included) as a WireFrame: JSON decoded to a string, binary as a view. */
+function frameOf(all: Buffer): WireFrame {
+  const kind = all[4];
+  const payload = all.subarray(5);
+  if (kind === KIND_JSON) return payload.toString('utf8');
+  if (kind === KIND_BINARY) return new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
+  throw new Error(`unknown frame kind ${kind}`);
 }

@@ -148,9 +148,11 @@ export const paneHandlers: HandlerTable = {
   'pane/input': (p, { server, client }) => {
     const pane = server.pane(p.pane);
     if (!client.canWrite) throw faults.denied(`client ${client.name} may not write to panes`);
-    const bytes = p.encoding === 'base64' ? Buffer.from(p.data, 'base64') : Buffer.from(p.data, 'utf8');
     const t = server.terminal(pane);
     if (!t.running) throw faults.failed(`pane ${pane.n} has exited; restart it first`);
+    const encoding = p.encoding === 'base64' ? 'base64' : 'utf8';
+    t.checkInput(Buffer.byteLength(p.data, encoding)); // refused before a buffer is made for it
+    const bytes = Buffer.from(p.data, encoding);
     t.write(bytes);
     return { pane: pane.n, bytes: bytes.byteLength };
   },

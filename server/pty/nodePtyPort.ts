@@ -2,7 +2,7 @@
 // prebuilt per-platform binaries, decision 032): bytes in and out (encoding null),
 // and an exit that is reported only after the output stream reached its end,
 // because on Linux node-pty can lose the last kilobytes at exit (node-pty issue #726).
-import { readFileSync, readlinkSync, readSync } from 'node:fs';
+import { readFileSync, readlinkSync, readSync, write as fdWrite } from 'node:fs';
 import { statOffMounts } from '../../kits/node/safeFile';
 import path from 'node:path';
 import * as nodePty from '@lydell/node-pty';
@@ -35,6 +35,15 @@ interface UnixTerminalInternals {
   _fd?: number;
   _writeStream?: { _writeQueue?: { buffer: Buffer; offset: number }[]; dispose?: () => void };
 }
+
+/**
+ * When the terminal takes no more input (EAGAIN: the program is not reading), how long
+ * the next try waits, doubling from the first to the last. Input waiting here is
+ * bounded by MAX_INPUT_QUEUE (terminal.ts); the waits keep a program that never reads
+ * from costing a core of retries.
+ */
+export const INPUT_RETRY_FIRST_MS = 1;
+export const INPUT_RETRY_MAX_MS = 50;
 
 /** Read size for the final synchronous drain; the kernel holds at most tens of KiB per pty. */
 const DRAIN_CHUNK = 64 << 10;
@@ -107,6 +116,7 @@ class NodePtyProcess implements PtyProcess {
       const ws = internals._writeStream;
       if (Array.isArray(ws?._writeQueue)) ws._writeQueue.length = 0;
       ws?.dispose?.();
+      this.dropInput();
       this.finish();
     });
     const fd = internals._fd;
@@ -185,11 +195,58 @@ class NodePtyProcess implements PtyProcess {
 
   write(data: string | Buffer): void {
     // Once the stream closed its fd, a write would hit EBADF (or a reused fd number).
+    if (this.status || this.eof) return;
+    const fd = (this.p as unknown as UnixTerminalInternals)._fd;
     // Typed for strings, but handed to the terminal's socket as is: bytes go through unchanged.
-    if (!this.status && !this.eof) this.p.write(data as string);
+    if (typeof fd !== 'number') return void this.p.write(data as string);
+    // Our own queue, written to the (non-blocking) master fd: the library's socket
+    // writes to a pty master retry EAGAIN in a loop on the main thread (libuv's
+    // blocking-writes fallback for a tty it cannot reopen), so 64 KiB to a program in
+    // raw mode that stopped reading froze the server and every pane (issue 23).
+    const bytes = Buffer.from(data); // a copy: the caller's bytes may be a view into a reused read buffer
+    if (bytes.byteLength === 0) return;
+    this.input.push({ bytes, at: 0 });
+    this.inputQueued += bytes.byteLength;
+    if (!this.inputBusy) this.writeInput(fd);
+  }
+
+  private readonly input: { bytes: Buffer; at: number }[] = [];
+  private inputQueued = 0;
+  /** A write is in flight or a retry is waiting. */
+  private inputBusy = false;
+  private inputRetryMs = 0;
+
+  private writeInput(fd: number): void {
+    const head = this.input[0];
+    if (!head || this.status || this.eof) {
+      this.inputBusy = false;
+      return;
+    }
+    this.inputBusy = true;
+    fdWrite(fd, head.bytes, head.at, head.bytes.byteLength - head.at, null, (err, n) => {
+      if (this.eof) return this.dropInput(); // the fd closed meanwhile: nothing more goes to it
+      if (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return this.dropInput();
+        this.inputRetryMs = Math.min(INPUT_RETRY_MAX_MS, this.inputRetryMs ? this.inputRetryMs * 2 : INPUT_RETRY_FIRST_MS);
+        setTimeout(() => this.writeInput(fd), this.inputRetryMs).unref();
+        return;
+      }
+      this.inputRetryMs = 0;
+      head.at += n;
+      this.inputQueued -= n;
+      if (head.at >= head.bytes.byteLength) this.input.shift();
+      this.writeInput(fd);
+    });
+  }
+
+  private dropInput(): void {
+    this.input.length = 0;
+    this.inputQueued = 0;
+    this.inputBusy = false;
   }
 
   queuedInput(): number {
+    if (this.inputQueued > 0 || this.input.length > 0) return this.inputQueued;
     const internals = this.p as unknown as UnixTerminalInternals;
     const q = internals._writeStream?._writeQueue;
     if (!Array.isArray(q)) return internals._socket?.writableLength ?? 0;

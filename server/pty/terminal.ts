@@ -254,11 +254,22 @@ export class Terminal {
       if (!this.disposed) this.o.onDeadInput?.(bytes);
       return;
     }
-    const queued = this.proc.queuedInput?.() ?? 0;
-    if (queued + bytes.byteLength > MAX_INPUT_QUEUE) {
-      throw new PaneFault('busy', `pane ${this.n} is not reading its input: ${queued} bytes wait already (limit ${MAX_INPUT_QUEUE}); nothing was written`, { subject: String(this.n), reason: 'input queue full' });
-    }
+    this.checkInput(bytes.byteLength);
     this.proc.write(bytes);
+  }
+
+  /**
+   * Throws a `busy` PaneFault when `bytes` more input would pass MAX_INPUT_QUEUE: asked
+   * before the input is even decoded (pane/input), so refused input costs no buffer.
+   */
+  checkInput(bytes: number): void {
+    const queued = this.proc?.queuedInput?.() ?? 0;
+    if (queued + bytes <= MAX_INPUT_QUEUE) return;
+    throw new PaneFault(
+      'busy',
+      `pane ${this.n} is not reading its input: ${queued} bytes wait already, and ${bytes} more would pass the limit of ${MAX_INPUT_QUEUE} (MAX_INPUT_QUEUE); nothing was written. Send again once its program reads (or interrupt it)`,
+      { subject: String(this.n), reason: 'input queue full' },
+    );
   }
 
   resize(cols: number, rows: number): void {

@@ -27,6 +27,27 @@ export type Authorizer = (hello: { token?: string | undefined; capabilities: Cap
 
 /** A client that sends this many bad frames in a row is disconnected (it is not speaking pane). */
 const MAX_CONSECUTIVE_ERRORS = 1000;
+/**
+ * Bytes queued to a client that is not reading them (replies, events, refusals)
+ * past which the server stops reading that client's requests until it has read
+ * half: a client that sends and never reads would otherwise grow the server by a
+ * reply per request (a refused 1-byte input is a ~300-byte reply, so 5 MiB of them
+ * had grown it by 74 MiB and counting). Twice SINK_BUFFER_CAP, so output a slow
+ * window is still catching up on (held to that cap) plus a large reply never reach it.
+ */
+export const MAX_UNREAD_BACKLOG = 16 << 20;
+/**
+ * Replies and refusals queued to a client that has not read them, past which its
+ * requests stop being read until it has read nearly all (UNREAD_LOW): small replies
+ * cost Node far more than their bytes while queued (5 MiB of 1-byte inputs queued
+ * 16 MiB of replies and ~90 MiB of RSS). A window sends its acks and keys without
+ * replies, so only a client that floods requests and never reads meets this.
+ */
+export const MAX_UNREAD_REPLIES = 4096;
+/** What a client stopped for its count of replies must have left unread before it is read again. */
+const UNREAD_LOW = 64 << 10;
+/** How often a client whose reading was stopped is checked for having read its backlog. */
+const BACKLOG_POLL_MS = 50;
 
 export class ClientConn {
   readonly id = crypto.randomUUID().slice(0, 8);
@@ -42,6 +63,12 @@ export class ClientConn {
   private ready = false;
   private families: Set<string> | null = null;
   private consecutiveErrors = 0;
+  /** While its backlog is over MAX_UNREAD_BACKLOG: the timer that resumes reading it. */
+  private backlogTimer: NodeJS.Timeout | null = null;
+  /** Replies sent since its queue was last seen nearly empty. */
+  private unreadReplies = 0;
+  /** Panes whose input refused this client's binary frames since its last accepted one: one refusal a spell, not one a frame. */
+  private readonly inputRefused = new Set<number>();
   readonly sink: StreamSink;
 
   readonly server: PaneServer;
@@ -108,6 +135,7 @@ export class ClientConn {
     if (id === undefined || id === null) return;
     const frame = JSON.stringify({ t: 'res', id, ok: true, result });
     const over = jsonFrameOver(frame);
+    this.unreadReplies++;
     if (over === null) return this.transport.send(frame);
     // Every client drops a frame past the limit unread: refuse it in words instead, and log it.
     const message = tooLargeMessage('reply', method, over);
@@ -119,6 +147,7 @@ export class ClientConn {
     const err: PaneError =
       e instanceof PaneFault ? e.toError() : { code: 'failed', message: `internal error: ${(e as Error)?.message ?? String(e)}`, reason: 'internal' };
     if (!(e instanceof PaneFault)) console.error('pane server: handler error', e);
+    this.unreadReplies++;
     this.transport.send(JSON.stringify({ t: 'res', id: id ?? null, ok: false, error: err }));
   }
 
@@ -127,8 +156,28 @@ export class ClientConn {
     if (++this.consecutiveErrors >= MAX_CONSECUTIVE_ERRORS) this.close(`too many bad frames (${MAX_CONSECUTIVE_ERRORS} in a row)`);
   }
 
+  /** Stops reading a client that does not read what it is sent, until it has read half of it. */
+  private holdReading(): void {
+    if (this.backlogTimer) return;
+    const queued = this.transport.buffered();
+    if (queued <= UNREAD_LOW) this.unreadReplies = 0;
+    const byReplies = this.unreadReplies > MAX_UNREAD_REPLIES;
+    if (!byReplies && queued <= MAX_UNREAD_BACKLOG) return;
+    const low = byReplies ? UNREAD_LOW : MAX_UNREAD_BACKLOG / 2;
+    this.transport.pauseReading?.();
+    this.backlogTimer = setInterval(() => {
+      if (this.transport.buffered() > low && this.server.clients.has(this)) return;
+      if (this.backlogTimer) clearInterval(this.backlogTimer);
+      this.backlogTimer = null;
+      this.unreadReplies = 0;
+      this.transport.resumeReading?.();
+    }, BACKLOG_POLL_MS);
+    this.backlogTimer.unref();
+  }
+
   private receive(frame: WireFrame): void {
     try {
+      this.holdReading();
       if (typeof frame !== 'string') return this.receiveBinary(frame);
       if (frame.length > MAX_JSON_FRAME) return this.protocolError(null, 'too-large', `frame of ${frame.length} characters is over the ${MAX_JSON_FRAME} limit`);
       let raw: unknown;
@@ -174,7 +223,18 @@ export class ClientConn {
     } catch (e) {
       return this.fail(null, e);
     }
-    t.write(b.data); // a dead pane answers keys itself: Enter reruns, anything else gets a hint
+    try {
+      t.write(b.data); // a dead pane answers keys itself: Enter reruns, anything else gets a hint
+    } catch (e) {
+      if (!(e instanceof PaneFault) || e.code !== 'busy') throw e;
+      // A binary frame has no reply: the refusal is an error frame (the kit's onError, the
+      // window's notice) and a /pane/log line, once until a frame to that pane is taken again.
+      if (this.inputRefused.has(b.pane)) return;
+      this.inputRefused.add(b.pane);
+      this.server.publish('client/refused', { door: `pane ${b.pane}'s input`, reason: `${this.transport.kind} client ${this.name}: ${e.message}` });
+      return this.fail(null, e);
+    }
+    this.inputRefused.delete(b.pane);
   }
 
   private hello(id: number | undefined, params: unknown): void {
@@ -205,10 +265,14 @@ export class ClientConn {
       user: this.user,
     };
     this.reply(id, w, 'hello');
+    // Frames are handled as they arrive (binary input is copied into the PTY's queue), so reads may reuse one buffer.
+    this.transport.reuseReadBuffer?.();
     this.server.publish('client/attached', { client: this.id, name: this.name });
   }
 
   private closed(): void {
+    if (this.backlogTimer) clearInterval(this.backlogTimer);
+    this.backlogTimer = null;
     if (!this.server.clients.delete(this)) return;
     for (const n of this.attached) this.server.terminals.get(n)?.detach(this.sink.id);
     this.attached.clear();

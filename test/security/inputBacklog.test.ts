@@ -54,6 +54,14 @@ async function client(name: string): Promise<Connection> {
   return c;
 }
 
+/** The longest a flood through one path may take here (a frozen server never finishes it). */
+const FLOOD_MS = 60_000;
+
+/** `p`, or a failure naming what did not happen within `ms`. */
+function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms (is the server frozen?)`)), ms).unref())]);
+}
+
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${proc.pid}/status`, 'utf8'))![1]) * 1024;
 
 /** Samples the server's RSS every 20 ms while `work` runs; resolves the peak growth over the RSS before it. */
@@ -98,13 +106,14 @@ describe('input into a program that does not read', () => {
     const s = await raw(true);
     const chunk = 'x'.repeat(64 << 10);
     const growth = await growthDuring(async () => {
-      for (let sent = 0, id = 2; sent < SENT; sent += chunk.length, id++) await s.write(encodeFrame(JSON.stringify({ t: 'req', id, method: 'pane/input', params: { pane, data: chunk } })));
+      const end = Date.now() + FLOOD_MS;
+      for (let sent = 0, id = 2; sent < SENT; sent += chunk.length, id++) await within(end - Date.now(), s.write(encodeFrame(JSON.stringify({ t: 'req', id, method: 'pane/input', params: { pane, data: chunk } }))), 'the server taking pane/input');
     });
     expect(s.got()).toMatch(/"code":"busy","message":"pane \d+ is not reading its input: \d+ bytes wait already, and 65536 more would pass the limit of 1048576 \(MAX_INPUT_QUEUE\); nothing was written/);
     expect(growth).toBeLessThan(GROWTH_LIMIT);
     s.sock.destroy();
     // The server serves on: a new client is answered at once.
-    expect((await (await client('after')).call('server/info', {})).panes).toBeGreaterThan(0);
+    expect((await within(5_000, client('after').then((x) => x.call('server/info', {})), 'a new client answered')).panes).toBeGreaterThan(0);
     await human.call('pane/close', { pane });
   }, 120_000);
 
@@ -115,7 +124,7 @@ describe('input into a program that does not read', () => {
     c.onError((e) => errors.push(e));
     // Through the kit, as the window types: the refusal reaches onError.
     for (let i = 0; i < 40; i++) c.sendInput(pane, new Uint8Array(64 << 10).fill(0x61));
-    await c.call('server/info', {});
+    await within(10_000, c.call('server/info', {}), 'the server answering after the input');
     expect(errors.map((e) => e.code)).toEqual(['busy']);
     expect(errors[0]!.message).toMatch(new RegExp(`pane ${pane} is not reading its input`));
     const log = (await human.call('ns/read', { path: '/log', count: 1 << 20 })).data;
@@ -124,7 +133,8 @@ describe('input into a program that does not read', () => {
     const s = await raw(true);
     const frame = encodeFrame(encodeBinary({ kind: BinaryKind.INPUT, pane, offset: 0, data: new Uint8Array(64 << 10).fill(0x62) }));
     const growth = await growthDuring(async () => {
-      for (let sent = 0; sent < SENT; sent += 64 << 10) await s.write(frame);
+      const end = Date.now() + FLOOD_MS;
+      for (let sent = 0; sent < SENT; sent += 64 << 10) await within(end - Date.now(), s.write(frame), 'the server taking input frames');
     });
     expect(growth).toBeLessThan(GROWTH_LIMIT);
     s.sock.destroy();
@@ -146,7 +156,7 @@ describe('input into a program that does not read', () => {
     });
     expect(growth).toBeLessThan(GROWTH_LIMIT);
     s.sock.destroy();
-    expect((await (await client('after2')).call('server/info', {})).panes).toBeGreaterThan(0);
+    expect((await within(5_000, client('after2').then((x) => x.call('server/info', {})), 'a new client answered')).panes).toBeGreaterThan(0);
     await human.call('pane/close', { pane });
   }, 120_000);
 });

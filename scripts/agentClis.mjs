@@ -43,7 +43,8 @@ export function ensureAgentClis({ quiet = false } = {}) {
     // Their install scripts fetch or pick each CLI's own binary: allowed here, by name (npm ≥ 11 asks).
     const allowScripts = Object.fromEntries(CLIS.map((c) => [c.pkg, true]));
     fs.writeFileSync(path.join(prefix, 'package.json'), `${JSON.stringify({ private: true, allowScripts }, null, 2)}\n`);
-    const specs = missing.map((c) => `${c.pkg}@${c.version}`);
+    // All of them, not only the missing: `npm install --no-save X` prunes every package not named (the others).
+    const specs = CLIS.map((c) => `${c.pkg}@${c.version}`);
     if (!quiet) console.log(`pane tests: installing ${specs.join(', ')} (agent CLIs the suites drive) into ${path.relative(root, prefix)}`);
     const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', ...specs], { cwd: prefix, encoding: 'utf8', timeout: INSTALL_MS });
     if (r.status !== 0) console.warn(`pane tests: could not install ${specs.join(', ')} (${(r.stderr || r.error?.message || '').split('\n').find((l) => /ERR|Error/.test(l)) ?? `exit ${r.status}`}); the tests that drive them will skip`);

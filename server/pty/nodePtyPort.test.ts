@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodePtyPort, readTpgid, resolveProgram } from './nodePtyPort';
 import type { PtyProcess, PtySpawnOptions } from './ptyPort';
@@ -24,6 +25,41 @@ afterEach(() => {
 });
 
 describe('NodePtyPort', () => {
+  it('queues input for a raw-mode program that stops reading without ever blocking the event loop, and writes it all once it reads', async () => {
+    // The program waits for a file before it reads; its terminal holds a few KiB meanwhile.
+    const go = `/tmp/pane-pty-go-${process.pid}-${Date.now()}`;
+    const p = spawn({ file: 'sh', args: ['-c', `stty raw -echo; while [ ! -e ${go} ]; do sleep 0.05; done; head -c ${16 * (64 << 10)} | wc -c`] });
+    const c = collect(p);
+    await new Promise((r) => setTimeout(r, 300));
+    const chunk = Buffer.alloc(64 << 10, 0x61);
+    let worst = 0;
+    let last = performance.now();
+    const beat = setInterval(() => {
+      const t = performance.now();
+      worst = Math.max(worst, t - last);
+      last = t;
+    }, 5);
+    for (let i = 0; i < 16; i++) {
+      p.write(chunk);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    // Most of the 1 MiB waits with us, counted; the loop kept turning (the library's own writes spun on it).
+    expect(p.queuedInput?.()).toBeGreaterThan(512 << 10);
+    expect(worst).toBeLessThan(500);
+    clearInterval(beat);
+    fs.writeFileSync(go, '');
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((p.queuedInput?.() ?? 0) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(p.queuedInput?.()).toBe(0);
+      await c.exit; // head read all of it, and wc says how much
+      expect(c.bytes().toString()).toMatch(new RegExp(`\\b${16 * (64 << 10)}\\b`));
+    } finally {
+      fs.rmSync(go, { force: true });
+    }
+  });
+
   it('delivers output as Buffers and reports the exit code', async () => {
     const p = spawn({ file: 'bash', args: ['-c', 'printf "héllo"; exit 3'] });
     const c = collect(p);

@@ -48,7 +48,7 @@ export const ptyMethods = {
       /** snapshot: screen state first, then output from its offset; from: output from an offset. */
       mode: z.enum(['snapshot', 'from']).default('snapshot'),
       from: z.number().int().min(0).optional(),
-      /** Whether this client acknowledges parsed bytes (pty/ack); only such clients pause the PTY. */
+      /** Whether this client acknowledges parsed bytes (pty/ack); only such clients pause the PTY, and only if they may write to the pane (a read-only viewer is never waited for), each for at most ACK_STALL_MS without acking. */
       flowControl: z.boolean().default(false),
     }),
     result: StreamWindowSchema.extend({

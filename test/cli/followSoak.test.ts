@@ -12,9 +12,11 @@ import { Connection } from '../../kits/client/connection';
 import { follow } from '../../kits/node/cli/commands/follow';
 import { CommandContext } from '../../kits/node/cli/context';
 import { connectUnix } from '../../kits/node/socketTransport';
-import { buildOnce, serve, type Served } from './harness';
+import { BIN, buildOnce, cleanEnv, serve, type Served } from './harness';
 
 const ROUNDS = 100;
+/** Rounds through the built `pane output --follow` itself (a process each, so fewer). */
+const CLI_ROUNDS = 5;
 /** A few MB a round: below the 8 MiB a connection may have queued, so a reader that keeps up loses nothing. */
 const FLOOD_BYTES = 2_000_000;
 /** The bound on one round (a flood takes well under a second when nothing stalls). */
@@ -115,4 +117,35 @@ describe('pane output --follow under CPU contention', () => {
     expect(bad).toEqual([]);
     expect(slowest).toBeLessThan(ROUND_MS);
   }, SOAK_MS);
+
+  it(`gets every byte through the built \`pane output --follow\` too (${CLI_ROUNDS} rounds, its stdout a pipe)`, async () => {
+    const want = crypto.createHash('sha1').update(EXPECTED).digest('hex');
+    for (let i = 0; i < CLI_ROUNDS; i++) {
+      const { pane } = await human.call('pane/launch', { session: 'soak', launch: { program: '/bin/sh', args: ['-c', SCRIPT] } });
+      const child = spawn(BIN, ['--socket', s.socket, 'output', '-t', String(pane), '--follow', '--from', '0'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const hash = crypto.createHash('sha1');
+      let bytes = 0;
+      let err = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        if (bytes === 0) void human.call('pane/input', { pane, data: 'go\r' });
+        bytes += d.byteLength;
+        hash.update(d);
+      });
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      // 'close': the exit and every byte of its stdout.
+      const code = await new Promise<number | null | 'timeout'>((resolve) => {
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve('timeout');
+        }, ROUND_MS);
+        child.once('close', (c) => {
+          clearTimeout(t);
+          resolve(c);
+        });
+      });
+      expect({ round: i, code, bytes, err }).toEqual({ round: i, code: 0, bytes: EXPECTED.byteLength, err: '' });
+      expect(hash.digest('hex')).toBe(want);
+      await human.call('pane/close', { pane }).catch(() => undefined);
+    }
+  }, CLI_ROUNDS * ROUND_MS + 10_000);
 });

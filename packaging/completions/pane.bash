@@ -53,7 +53,7 @@ _pane_flags() {
     'write') echo '--here --output -n --no-newline --socket -h --help' ;;
     'plan') echo '--edit --socket -h --help' ;;
     'peers') echo '--here -t --target --socket -h --help' ;;
-    'hook') echo '--project --http --command --socket -h --help' ;;
+    'hook') echo '--project --http --command --app --socket -h --help' ;;
     'mcp') echo '--project --socket -h --help' ;;
     'claims') echo '--json --log --socket -h --help' ;;
     'claim') echo '--as -r --reason --shared --ttl --contest --dir --glob --json --socket -h --help' ;;
@@ -201,6 +201,7 @@ _pane_value() {
     'peers --target') echo '' ;;
     'peers --socket') echo '@files' ;;
     'hook --project') echo '@files' ;;
+    'hook --app') echo '' ;;
     'hook --socket') echo '@files' ;;
     'mcp --project') echo '@files' ;;
     'mcp --socket') echo '@files' ;;

@@ -27,6 +27,13 @@ export class ServerWsTransport extends BaseTransport {
   override buffered(): number {
     return this.ws.bufferedAmount;
   }
+  /** A client not reading what it is sent is not read either (clientConn's MAX_UNREAD_BACKLOG). */
+  override pauseReading(): void {
+    this.ws.pause();
+  }
+  override resumeReading(): void {
+    this.ws.resume();
+  }
   close(reason = 'closed'): void {
     if (this.closed) return;
     this.closedBy(reason);

@@ -13,6 +13,8 @@ import { sandboxUnavailable } from '../../server/agents/sandbox';
 import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
 
 const gemini = process.env.PANE_TEST_GEMINI;
+/** Variables by which a CLI takes itself to be in a CI job (is-in-ci and Gemini's own checks). */
+const CI_MARKERS = /^(CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|BUILD_ID|RUN_ID|GITHUB_[A-Z_]+|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|JENKINS_URL|TEAMCITY_VERSION|CI_[A-Z_]+)$/;
 const noSandbox = sandboxUnavailable(process.env.PATH);
 const skip = gemini === undefined ? 'PANE_TEST_GEMINI is unset (npm test installs @google/gemini-cli; run node scripts/agentClis.mjs)' : noSandbox;
 
@@ -35,6 +37,9 @@ describe.skipIf(skip !== null)(`the real Gemini CLI in a sandboxed agent pane${s
     fs.mkdirSync(project);
     // `gemini` on PATH as the app file names it; a dummy key: it never reaches its model (no network in the sandbox).
     env = cleanEnv({ HOME: dir, PATH: `${path.dirname(gemini!)}:${process.env.PATH}`, GEMINI_API_KEY: 'dummy' });
+    // A person's desktop, not a CI job: Gemini takes CI=true (and the like) for a headless run and
+    // skips its TUI for a model call at once, and on GITHUB_SHA strips its hooks' environment.
+    for (const k of Object.keys(env)) if (CI_MARKERS.test(k)) delete env[k];
     server = spawn(BIN, ['serve', '--socket', socket], { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
     await until('pane serve', () => fs.existsSync(socket) && pane(['ls']).status === 0, 20_000);
   }, 120_000);

@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { Connection } from '../kits/client/connection';
-import { BaseTransport, type WireFrame } from '../kits/client/transport';
+// The server's wrapper of a Node `ws` socket serves the client end as well: it knows no side.
+import { ServerWsTransport } from '../server/transport/wsServer';
 import { client, isolatedEnv, root, sleep, startServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -30,28 +31,6 @@ const ECHOES = 300;
 const ECHO_DEADLINE_MS = 10_000;
 /** How long the bridge may take to say where it serves. */
 const BRIDGE_START_MS = 15_000;
-
-/** A `ws` client socket as a client-kit Transport (the bench's stand-in for the page's BrowserWsTransport). */
-class NodeWsTransport extends BaseTransport {
-  readonly kind = 'ws';
-  constructor(private readonly ws: WebSocket) {
-    super();
-    ws.on('message', (data, isBinary) => {
-      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      this.deliver(isBinary ? new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) : buf.toString('utf8'));
-    });
-    ws.on('close', () => this.closedBy('peer closed'));
-    ws.on('error', (e) => this.closedBy(e.message));
-  }
-  send(frame: WireFrame): void {
-    if (!this.closed && this.ws.readyState === WebSocket.OPEN) this.ws.send(frame, { binary: typeof frame !== 'string' });
-  }
-  close(reason = 'closed'): void {
-    if (this.closed) return;
-    this.closedBy(reason);
-    this.ws.close(1000, reason.slice(0, 120));
-  }
-}
 
 /** Starts a bridge to `socket` as `npm start` runs one, and waits for its launch URL. */
 async function startBridgeProc(dir: string, socket: string): Promise<{ proc: ChildProcess; url: string }> {
@@ -84,7 +63,7 @@ async function wsClient(url: string, name: string): Promise<Connection> {
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
-  const c = new Connection(new NodeWsTransport(ws));
+  const c = new Connection(new ServerWsTransport(ws));
   await c.hello({ client: { name, kind: 'bench' }, capabilities: ['read', 'write', 'attach'] });
   return c;
 }

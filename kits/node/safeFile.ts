@@ -136,17 +136,22 @@ function openDirs(root: string, dirs: string[], where: string, mkdir: boolean): 
   return d;
 }
 
-/** The lstat of `rel` below root (directories walked without links); null when it does not exist. */
-export function lstatBelow(root: string, rel: string, o: Below = {}): fs.Stats | null {
-  const where = o.where ?? root;
-  const ps = parts(rel, path.join(root, rel), where);
-  let d: Dir;
+/** The directory holding the last of `ps` below root (walked without links); null where one on the way does not exist. */
+function openParent(root: string, ps: string[], where: string): Dir | null {
   try {
-    d = openDirs(root, ps.slice(0, -1), where, false);
+    return openDirs(root, ps.slice(0, -1), where, false);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
+}
+
+/** The lstat of `rel` below root (directories walked without links); null when it does not exist. */
+export function lstatBelow(root: string, rel: string, o: Below = {}): fs.Stats | null {
+  const where = o.where ?? root;
+  const ps = parts(rel, path.join(root, rel), where);
+  const d = openParent(root, ps, where);
+  if (d === null) return null;
   try {
     return fs.lstatSync(d.at(ps.at(-1)!));
   } catch (e) {
@@ -203,13 +208,8 @@ export function readBytesBelow(root: string, rel: string, o: Below & { head?: nu
   const where = o.where ?? root;
   const max = o.maxBytes ?? MAX_SAFE_FILE_BYTES;
   const ps = parts(rel, path.join(root, rel), where);
-  let d: Dir;
-  try {
-    d = openDirs(root, ps.slice(0, -1), where, false);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const d = openParent(root, ps, where);
+  if (d === null) return null;
   let f: { fd: number; st: fs.Stats };
   try {
     f = openFile(d, ps.at(-1)!, where, o.head !== undefined ? Number.MAX_SAFE_INTEGER : max);

@@ -12,7 +12,7 @@ const C = fs.constants;
 /** O_NOFOLLOW/O_DIRECTORY/O_NONBLOCK exist on Linux and macOS; elsewhere they are 0 and the lstat checks carry the rule. */
 const DIR_FLAGS = C.O_RDONLY | (C.O_DIRECTORY ?? 0) | (C.O_NOFOLLOW ?? 0);
 /** O_NOCTTY: a terminal device opened by a daemon without one would become its controlling terminal. */
-const READ_FLAGS = C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0) | (C.O_NOCTTY ?? 0);
+export const READ_FLAGS = C.O_RDONLY | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0) | (C.O_NOCTTY ?? 0);
 const CREATE_FLAGS = C.O_WRONLY | C.O_CREAT | C.O_EXCL | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
 const APPEND_FLAGS = C.O_WRONLY | C.O_APPEND | C.O_CREAT | (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0) | (C.O_NOCTTY ?? 0);
 
@@ -58,13 +58,15 @@ export interface Below {
   maxBytes?: number;
 }
 
-function kind(st: fs.Stats): string {
+/** What a directory entry is, in words for a refusal or a warning ("it is a FIFO"). */
+export function fileKind(st: fs.Stats): string {
   if (st.isSymbolicLink()) return 'a symbolic link';
   if (st.isFIFO()) return 'a FIFO';
+  if (st.isDirectory()) return 'a directory';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  if (st.isDirectory()) return 'a directory';
-  return 'not a regular file';
+  if (st.isFile()) return 'a regular file';
+  return 'something else';
 }
 
 function parts(rel: string, shown: string, where: string): string[] {
@@ -107,7 +109,7 @@ function openDirs(root: string, dirs: string[], where: string, mkdir: boolean): 
       }
       // Without openat (not Linux) the name is checked first and the open compared with it.
       const st = FD_DIR ? null : fs.lstatSync(d.at(name));
-      if (st && !st.isDirectory()) throw new PathRefused(shown, st.isSymbolicLink() ? 'link' : 'type', `it is ${kind(st)}, not a directory`, where);
+      if (st && !st.isDirectory()) throw new PathRefused(shown, st.isSymbolicLink() ? 'link' : 'type', `it is ${fileKind(st)}, not a directory`, where);
       let fd: number;
       try {
         fd = fs.openSync(d.at(name), DIR_FLAGS);
@@ -117,7 +119,7 @@ function openDirs(root: string, dirs: string[], where: string, mkdir: boolean): 
         // O_NOFOLLOW|O_DIRECTORY said no: say what is there instead.
         const now = fs.lstatSync(d.at(name), { throwIfNoEntry: false });
         if (!now || now.isDirectory()) throw new PathRefused(shown, 'changed', 'it was replaced while pane opened it', where);
-        throw new PathRefused(shown, now.isSymbolicLink() ? 'link' : 'type', `it is ${kind(now)}, not a directory`, where);
+        throw new PathRefused(shown, now.isSymbolicLink() ? 'link' : 'type', `it is ${fileKind(now)}, not a directory`, where);
       }
       if (st) {
         const now = fs.fstatSync(fd);
@@ -175,7 +177,7 @@ export function isFileBelow(root: string, rel: string): boolean {
 function openFile(d: Dir, name: string, where: string, max: number): { fd: number; st: fs.Stats } {
   const shown = path.join(d.real, name);
   const st = fs.lstatSync(d.at(name));
-  if (!st.isFile()) throw new PathRefused(shown, st.isSymbolicLink() ? 'link' : 'type', `it is ${kind(st)}`, where);
+  if (!st.isFile()) throw new PathRefused(shown, st.isSymbolicLink() ? 'link' : 'type', `it is ${fileKind(st)}`, where);
   if (st.size > max) throw new PathRefused(shown, 'size', `it is ${st.size} bytes, over the ${max} pane reads there`, where);
   let fd: number;
   try {
@@ -327,7 +329,7 @@ export function appendBelow(root: string, rel: string, data: string, o: WriteBel
   }
   try {
     const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw new PathRefused(shown, 'type', `it is ${kind(st)}`, where);
+    if (!st.isFile()) throw new PathRefused(shown, 'type', `it is ${fileKind(st)}`, where);
     // A second name (a hard link made to a file of the person's) would take the lines there: only a file of one name is appended to.
     if (st.nlink > 1) throw new PathRefused(shown, 'link', `it is a hard link (${st.nlink} names)`, where);
     if (st.size > max) throw new PathRefused(shown, 'size', `it is ${st.size} bytes, over the ${max} pane appends to`, where);

@@ -5,10 +5,10 @@
 // Whatever fails is set aside into set-aside/ with a warning naming it and why.
 import fs from 'node:fs';
 import path from 'node:path';
+// Every read opens as safeFile's do (READ_FLAGS): no link, no wait on a FIFO, no terminal taken.
+import { fileKind, READ_FLAGS } from '../../kits/node/safeFile';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
-/** Flags every read in the state directory opens with: no link, no wait on a FIFO, no terminal taken. */
-export const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (O_NOCTTY ?? 0);
+const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 /** Flags a file of ours is (re)written with in place: no link followed, no wait on a FIFO (ENXIO instead). */
 export const WRITE_FLAGS = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK;
 
@@ -22,24 +22,13 @@ export const SET_ASIDE_KEEP = 256;
 
 const myUid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
 
-/** What a directory entry is, in words for a warning. */
-export function typeName(st: fs.Stats): string {
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isDirectory()) return 'a directory';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  if (st.isFile()) return 'a regular file';
-  return 'something else';
-}
-
 /**
  * Why the entry `st` is not what pane keeps under that name (`want`: a regular file
  * or a directory, of our own uid), or null when it is.
  */
 export function entryFault(st: fs.Stats, want: 'file' | 'dir'): string | null {
   const ok = want === 'file' ? st.isFile() : st.isDirectory();
-  if (!ok) return `is ${typeName(st)}, not ${want === 'file' ? 'a regular file' : 'a directory'}`;
+  if (!ok) return `is ${fileKind(st)}, not ${want === 'file' ? 'a regular file' : 'a directory'}`;
   const me = myUid();
   if (me !== null && st.uid !== me) return `is owned by uid ${st.uid}, not you (${me}); another user's state is never replayed`;
   return null;

@@ -3,14 +3,12 @@
 // test-only fault hook kills it between writing the temp file and renaming it): each
 // restart brings back a state the server had acknowledged, never an older one than
 // what it had a good while before the kill, and never an empty start.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkResults, Connection } from '../../kits/client/index';
-import { connectUnix } from '../../kits/node/socketTransport';
-import { ensureBuilt, root } from '../e2e/shell';
-import { home, until, type Home } from './helpers';
+import type { Connection } from '../../kits/client/index';
+import { ensureBuilt } from '../e2e/shell';
+import { home, startDaemon, until, type Home } from './helpers';
 
 let h: Home | undefined;
 const procs: ChildProcess[] = [];
@@ -19,27 +17,7 @@ afterEach(async () => {
   h?.cleanup();
 });
 
-interface Daemon {
-  proc: ChildProcess;
-  c: Connection;
-  log: () => string;
-}
 
-async function startDaemon(hm: Home, extraEnv: Record<string, string> = {}): Promise<Daemon> {
-  const socket = path.join(hm.dir, 's.sock');
-  const proc = spawn(process.execPath, [path.join(root, 'dist/pane.mjs'), 'serve', '--socket', socket, '--host', 'testhost', '--state', hm.stateDir], {
-    env: { ...hm.env, SHELL: '/bin/sh', XDG_CONFIG_HOME: path.join(hm.dir, 'config'), XDG_DATA_HOME: path.join(hm.dir, 'data'), ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  procs.push(proc);
-  let out = '';
-  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  await until(`the server to listen (${out})`, () => /listening/.test(out) || proc.exitCode !== null, 30_000);
-  if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
-  const c = new Connection(await connectUnix(socket), { checkResult: checkResults });
-  await c.hello({ client: { name: 'crash-test', kind: 'test' }, capabilities: ['read', 'write', 'attach', 'admin'] });
-  return { proc, c, log: () => out };
-}
 
 type View = { layout: unknown; focused: number | null; zoomed: number | null; floating: unknown[] };
 const viewOf = (s: View): string => JSON.stringify({ layout: s.layout, focused: s.focused, zoomed: s.zoomed, floating: s.floating });
@@ -77,7 +55,7 @@ describe('a state-keeping server killed with -9', () => {
     const seed = Date.now() % 100_000;
     const rnd = rng(seed);
     for (let round = 0; round < 3; round++) {
-      const d = await startDaemon(h);
+      const d = await startDaemon(h, procs, 'crash-test');
       const seen: { at: number; view: string }[] = [{ at: Date.now(), view: viewOf(await d.c.call('session/get', {})) }];
       if (round > 0) expect(seen[0]!.view, `seed ${seed}: round ${round} restarted from the state before the kill`).toBe(lastKept);
       const killAt = Date.now() + 400 + Math.floor(rnd() * 1200);
@@ -100,7 +78,7 @@ describe('a state-keeping server killed with -9', () => {
       expect(await killed(d.proc)).toBe('SIGKILL');
       d.c.close();
 
-      const back = await startDaemon(h);
+      const back = await startDaemon(h, procs, 'crash-test');
       const restored = viewOf(await back.c.call('session/get', {}));
       const i = seen.map((s) => s.view).lastIndexOf(restored);
       const safe = seen.filter((s) => s.at <= killedAt - JOURNAL_LAG_MS).length - 1;
@@ -116,7 +94,7 @@ describe('a state-keeping server killed with -9', () => {
   it('survives a kill between writing a snapshot and renaming it: the temp file is ignored, the journal replayed', async () => {
     ensureBuilt();
     h = home();
-    const d = await startDaemon(h, { PANE_TEST_FAULT: 'snapshot-before-rename' });
+    const d = await startDaemon(h, procs, 'crash-test', { PANE_TEST_FAULT: 'snapshot-before-rename' });
     const rnd = rng(7);
     for (let k = 0; k < 12; k++) await change(d.c, rnd);
     const want = viewOf(await d.c.call('session/get', {}));
@@ -125,7 +103,7 @@ describe('a state-keeping server killed with -9', () => {
     expect(await killed(d.proc)).toBe('SIGKILL');
     expect(fs.readdirSync(h.stateDir).some((f) => f.endsWith('.tmp')), 'the half-done snapshot is left as a temp file').toBe(true);
 
-    const back = await startDaemon(h);
+    const back = await startDaemon(h, procs, 'crash-test');
     expect(viewOf(await back.c.call('session/get', {}))).toBe(want);
     expect((await back.c.call('pane/list', {})).panes.map((p) => p.n).sort()).toEqual(panesWanted);
     expect(fs.readdirSync(h.stateDir).some((f) => f.endsWith('.tmp')), 'leftover temp files are cleared at start').toBe(false);

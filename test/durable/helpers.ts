@@ -1,8 +1,12 @@
 // Shared by the durability tests: a temp home with a state dir, servers started on it
-// in turn (in-process, real PTYs), and bounded polling.
+// in turn (in-process, real PTYs, or the `pane` bin as a process to kill -9), and
+// bounded polling.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { checkResults, Connection } from '../../kits/client/index';
+import { connectUnix } from '../../kits/node/socketTransport';
 import { startServer, type RunningServer } from '../../server/main';
 
 export interface Home {
@@ -49,4 +53,32 @@ export async function until<T>(what: string, f: () => T | Promise<T>, timeoutMs 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A `pane serve --state` process on a home, and a client of it, to kill -9 and start again. */
+export interface Daemon {
+  proc: ChildProcess;
+  c: Connection;
+  log: () => string;
+}
+
+/**
+ * Starts the built `pane` bin as `pane serve --state` on `hm` (dist/ must be built),
+ * records it in `procs` for the test's own cleanup, and says hello as `client`.
+ */
+export async function startDaemon(hm: Home, procs: ChildProcess[], client: string, extraEnv: Record<string, string> = {}): Promise<Daemon> {
+  const socket = path.join(hm.dir, 's.sock');
+  const bin = path.resolve(__dirname, '../../dist/pane.mjs');
+  const proc = spawn(process.execPath, [bin, 'serve', '--socket', socket, '--host', 'testhost', '--state', hm.stateDir], {
+    env: { ...hm.env, SHELL: '/bin/sh', XDG_CONFIG_HOME: path.join(hm.dir, 'config'), XDG_DATA_HOME: path.join(hm.dir, 'data'), ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  procs.push(proc);
+  let out = '';
+  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+  await until(`the server to listen (${out})`, () => /listening/.test(out) || proc.exitCode !== null, 30_000);
+  if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
+  const c = new Connection(await connectUnix(socket), { checkResult: checkResults });
+  await c.hello({ client: { name: client, kind: 'test' }, capabilities: ['read', 'write', 'attach', 'admin'] });
+  return { proc, c, log: () => out };
 }

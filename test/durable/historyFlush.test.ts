@@ -3,15 +3,13 @@
 // the journal), not only at the minute's snapshot. A real `pane serve --state` is
 // killed with -9 a few seconds after the output, long before any snapshot; the
 // restart brings every line back, in order.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkResults, Connection } from '../../kits/client/index';
-import { connectUnix } from '../../kits/node/socketTransport';
 import { HISTORY_FLUSH_MS } from '../../server/persist/service';
-import { ensureBuilt, root } from '../e2e/shell';
-import { home, until, type Home } from './helpers';
+import { ensureBuilt } from '../e2e/shell';
+import { home, startDaemon, until, type Home } from './helpers';
 
 let h: Home | undefined;
 const procs: ChildProcess[] = [];
@@ -20,21 +18,6 @@ afterEach(() => {
   h?.cleanup();
 });
 
-async function startDaemon(hm: Home): Promise<{ proc: ChildProcess; c: Connection; log: () => string }> {
-  const socket = path.join(hm.dir, 's.sock');
-  const proc = spawn(process.execPath, [path.join(root, 'dist/pane.mjs'), 'serve', '--socket', socket, '--host', 'testhost', '--state', hm.stateDir], {
-    env: { ...hm.env, SHELL: '/bin/sh', XDG_CONFIG_HOME: path.join(hm.dir, 'config'), XDG_DATA_HOME: path.join(hm.dir, 'data') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  procs.push(proc);
-  let out = '';
-  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  await until(`the server to listen (${out})`, () => /listening/.test(out) || proc.exitCode !== null, 30_000);
-  if (proc.exitCode !== null) throw new Error(`server exited: ${out}`);
-  const c = new Connection(await connectUnix(socket), { checkResult: checkResults });
-  await c.hello({ client: { name: 'flush-test', kind: 'test' }, capabilities: ['read', 'write', 'attach', 'admin'] });
-  return { proc, c, log: () => out };
-}
 
 /**
  * How long past one flush tick the kill waits: the tick's save (serialize, gzip, write)
@@ -49,7 +32,7 @@ describe('history after kill -9', () => {
   it(`comes back whole when the daemon is killed ${(HISTORY_FLUSH_MS + FLUSH_MARGIN_MS) / 1000} s after the output, long before a snapshot`, async () => {
     ensureBuilt();
     h = home();
-    const a = await startDaemon(h);
+    const a = await startDaemon(h, procs, 'flush-test');
     const { pane } = await a.c.call('pane/split', { pane: (await a.c.call('pane/list', {})).panes[0]!.n, launch: { program: 'sh', args: ['-c', `seq -f 'flushed line %g' 1 ${LINES}; exec sleep 600`] } });
     await until('every line parsed', async () => (await a.c.call('pty/screen', { pane })).text.includes(`flushed line ${LINES}`), 30_000);
     const printed = Date.now();
@@ -58,7 +41,7 @@ describe('history after kill -9', () => {
     a.proc.kill('SIGKILL');
     await new Promise((r) => a.proc.once('exit', r));
     expect(Date.now() - printed).toBeLessThan(30_000);
-    const b = await startDaemon(h);
+    const b = await startDaemon(h, procs, 'flush-test');
     const s = await until('the history restored', async () => {
       const r = await b.c.call('pty/screen', { pane });
       return r.text.includes(`flushed line ${LINES}`) ? r : null;

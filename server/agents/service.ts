@@ -6,6 +6,7 @@ import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
 import { configDir } from '../../kits/node/paths';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneIdentity } from '../model/lifecycle';
+import { attrsRemoval, setAttrs } from '../model/paneOps';
 import type { PaneServer } from '../paneServer';
 import type { Services } from '../services';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
@@ -282,9 +283,7 @@ export class AgentService {
         'agent.source': info.source,
         ...(p.worktree ? { 'agent.worktree': p.worktree } : {}),
       };
-      if (Object.entries(want).every(([k, v]) => pane.attrs[k] === v)) continue;
-      pane.attrs = { ...pane.attrs, ...want };
-      this.server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
+      setAttrs(this.server, pane, want);
     }
   }
 
@@ -361,10 +360,7 @@ export class AgentService {
     const p = this.server.panes.get(n);
     if (!pr?.adopted || !p) return;
     this.panes.delete(n);
-    const attrs = { ...p.attrs };
-    for (const k of Object.keys(attrs)) if (k === 'agent' || k.startsWith('agent.')) delete attrs[k];
-    p.attrs = attrs;
-    this.server.publish('pane/attrs-changed', { pane: n, attrs });
+    setAttrs(this.server, p, attrsRemoval(p, (k) => k === 'agent' || k.startsWith('agent.')));
     this.changed(pr.agent);
   }
 

@@ -4,6 +4,7 @@
 // all read the one state. Agents are always named by name and quadrant.
 import type { Prediction } from '../../kits/protocol/awareness';
 import { partnersOf } from '../../kits/protocol/partners';
+import { setAttrs } from '../model/paneOps';
 import type { PaneServer } from '../paneServer';
 import type { Awareness, AwarenessEvent } from './engine';
 import { NoticeBook } from './noticeBook';
@@ -149,17 +150,6 @@ export class Presenter {
 
   private setAttrs(server: PaneServer, n: number, want: Record<string, string | null>): void {
     const pane = server.panes.get(n);
-    if (!pane) return;
-    const next = { ...pane.attrs };
-    let changed = false;
-    for (const [k, v] of Object.entries(want)) {
-      if (v === null ? !(k in next) : next[k] === v) continue;
-      if (v === null) delete next[k];
-      else next[k] = v;
-      changed = true;
-    }
-    if (!changed) return;
-    pane.attrs = next;
-    server.publish('pane/attrs-changed', { pane: n, attrs: next });
+    if (pane) setAttrs(server, pane, want);
   }
 }

@@ -9,7 +9,7 @@ import { createPane, destroyPane } from '../model/lifecycle';
 import { clampRect } from '../model/sizeLimits';
 import * as model from '../model/session';
 import type { PaneServer } from '../paneServer';
-import { syncFloatWord } from './pane';
+import { syncFloatWord } from '../model/paneOps';
 import type { HandlerTable, HandlerContext } from './types';
 
 function floatAck(server: PaneServer, s: Session, n: number): FloatAck {

@@ -7,6 +7,7 @@ import type { PaneAck, PaneSpec } from '../../kits/protocol/pane';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
+import { MAX_CLIENT_ATTRS, readForeground, setAttrs, setTag, syncFloatWord } from '../model/paneOps';
 import { PaneFault } from '../../kits/protocol/error';
 import { parseCommandLine } from '../model/commandLine';
 import * as model from '../model/session';
@@ -17,20 +18,10 @@ export function paneAck(server: PaneServer, p: Pane): PaneAck {
   return { session: p.session, pane: p.n, id: server.address(p.n) };
 }
 
-/** The tag offers `tile` on a floating pane and `float` on a tiled one. */
-export function syncFloatWord(server: PaneServer, p: Pane, floating: boolean): void {
-  const from = floating ? 'float' : 'tile';
-  const to = floating ? 'tile' : 'float';
-  if (!p.tag.commands.includes(from)) return;
-  p.tag = { ...p.tag, commands: p.tag.commands.map((w) => (w === from ? to : w)) };
-  server.publish('pane/tag-changed', { pane: p.n, tag: p.tag });
-}
-
-/** The process group in the foreground of a pane's terminal changes as jobs start: read it live. */
+/** A pane as it is now: its foreground group, cwd and name read live, not as of the last output. */
 function refreshPgid(server: PaneServer, p: Pane): Pane {
-  const t = server.terminals.get(p.n);
-  if (t?.running) p.pgid = t.foregroundPgid() ?? p.pgid;
-  refreshPane(server, p); // cwd and name as they are now, not as of the last output
+  readForeground(server, p);
+  refreshPane(server, p);
   return p;
 }
 
@@ -115,22 +106,14 @@ export const paneHandlers: HandlerTable = {
     }
     if (p.user !== undefined) user = p.user;
     if (p.append !== undefined) user = (user + p.append).slice(-4000);
-    pane.tag = { ...pane.tag, name, user };
-    server.publish('pane/tag-changed', { pane: pane.n, tag: pane.tag });
+    setTag(server, pane, { name, user });
     return paneAck(server, pane);
   },
   'pane/attrs': (p, { server }) => {
     const pane = server.pane(p.pane);
     // One source for geometry: the server places panes, so their quadrant is not written from outside.
     if ('quadrant' in p.set) throw faults.badRequest(`quadrant is computed by the server from where pane ${pane.n} is laid out; move the pane to change it`, 'set.quadrant');
-    const next = { ...pane.attrs };
-    for (const [k, v] of Object.entries(p.set)) {
-      if (v === null) delete next[k];
-      else next[k] = v;
-    }
-    if (Object.keys(next).length > 256) throw faults.failed(`pane ${pane.n} would have more than 256 attrs`);
-    pane.attrs = next;
-    server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
+    setAttrs(server, pane, p.set, MAX_CLIENT_ATTRS);
     return paneAck(server, pane);
   },
   'pane/exec': async (p, ctx) => {

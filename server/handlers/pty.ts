@@ -6,6 +6,7 @@ import { jsonFrameOver } from '../../kits/protocol/frameSize';
 import type { Pane } from '../../kits/protocol/model';
 import { paneAllowed } from '../agents/accessCheck';
 import { agentOfUser } from '../agents/identity';
+import { resizePane } from '../model/paneOps';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
 
@@ -80,13 +81,8 @@ export const ptyHandlers: HandlerTable = {
   },
   'pty/resize': (p, { server }) => {
     const pane = server.pane(p.pane);
-    const t = server.terminal(pane);
-    if (pane.cols !== p.cols || pane.rows !== p.rows) {
-      pane.cols = p.cols;
-      pane.rows = p.rows;
-      t.resize(p.cols, p.rows);
-      server.paneChanged(pane);
-    }
+    server.terminal(pane); // a pane without one is refused, naming its body
+    resizePane(server, pane, p.cols, p.rows);
     return { pane: pane.n, cols: p.cols, rows: p.rows };
   },
 };

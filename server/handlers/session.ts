@@ -2,6 +2,7 @@
 import { faults } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane } from '../model/lifecycle';
+import { setTag } from '../model/paneOps';
 import { wholeBody } from '../../kits/layout/geometry';
 import { leaves } from '../../kits/layout/tree';
 import * as model from '../model/session';
@@ -89,7 +90,7 @@ export const sessionHandlers: HandlerTable = {
           },
           { cols: was.cols, rows: was.rows },
         );
-        pane.tag = { ...pane.tag, user: was.tag.user };
+        setTag(server, pane, { user: was.tag.user });
         map.set(old, pane);
       }
     } catch (e) {

@@ -16,6 +16,7 @@ import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, report
 import { close, publish } from './session';
 import { bodyOf } from './bodies/registry';
 import { tagWords, vocabularyFor } from './vocabulary';
+import { setAttrs } from './paneOps';
 
 /** A new pane as a request describes it (NewPaneSpecSchema), plus what only the server sets. */
 export interface NewPaneSpec extends PaneSpec {
@@ -169,15 +170,9 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     onDeadInput: (data) => deadInput(server, pane, data),
     onExit: (s) => onTerminalExit(server, pane, s),
     onTitle: (title) => {
-      if (pane.attrs.title === title) return;
-      pane.attrs = { ...pane.attrs, title };
-      server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
-      reportTitle(server, pane, title);
+      if (setAttrs(server, pane, { title })) reportTitle(server, pane, title);
     },
-    onBell: () => {
-      pane.attrs = { ...pane.attrs, bell: String(Date.now()) };
-      server.publish('pane/attrs-changed', { pane: pane.n, attrs: pane.attrs });
-    },
+    onBell: () => void setAttrs(server, pane, { bell: String(Date.now()) }),
   });
   server.terminals.set(pane.n, term);
   term.start();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
 import { statOffMounts } from '../../kits/node/safeFile';
+import { setTag } from './paneOps';
 
 /**
  * After output, wait this long before looking at the foreground again: a program
@@ -113,10 +114,7 @@ export function refreshPane(server: PaneServer, pane: Pane): void {
   }
   if (!t.autoName) return;
   const name = idle ? dirName(server, pane.cwd) : (t.titles.get(fg.pgid) ?? fg.command);
-  if (name !== '' && name !== pane.tag.name) {
-    pane.tag = { ...pane.tag, name: name.slice(0, 200) };
-    server.publish('pane/tag-changed', { pane: pane.n, tag: pane.tag });
-  }
+  if (name !== '') setTag(server, pane, { name: name.slice(0, 200) });
 }
 
 /**

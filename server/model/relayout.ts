@@ -4,21 +4,15 @@
 import { placements } from '../../kits/layout/geometry';
 import type { Session } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
+import { fitPane, setAttrs } from './paneOps';
 
-/** Recomputes placements and applies them to PTYs and quadrant attrs; publishes nothing itself. */
+/** Recomputes placements and applies them to PTYs and quadrant attrs; publishes only the attrs that changed. */
 export function applyGeometry(server: PaneServer, s: Session): void {
   s.placements = placements(s);
   for (const pl of s.placements) {
     const p = server.panes.get(pl.pane);
     if (!p) continue;
-    if (p.cols !== pl.cols || p.rows !== pl.rows) {
-      p.cols = pl.cols;
-      p.rows = pl.rows;
-      server.terminals.get(p.n)?.resize(pl.cols, pl.rows);
-    }
-    if (p.attrs.quadrant !== pl.quadrant) {
-      p.attrs = { ...p.attrs, quadrant: pl.quadrant };
-      server.publish('pane/attrs-changed', { pane: p.n, attrs: p.attrs });
-    }
+    fitPane(server, p, pl.cols, pl.rows);
+    setAttrs(server, p, { quadrant: pl.quadrant });
   }
 }

@@ -13,6 +13,7 @@ import { which } from '../agents/programs';
 import { findApp } from '../config/appFiles';
 import { leaves } from '../../kits/layout/tree';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
+import { restorePane } from '../model/paneOps';
 import { makeSession, publish, restore, restoredName } from '../model/session';
 import type { Services } from '../services';
 import { blockSerialized } from '../pty/historyStore';
@@ -190,8 +191,7 @@ function startPane(services: Services, session: Session, saved: SavedPane, cfg: 
     warn(`pane ${saved.address}: ${(e as Error).message}`);
     pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });
   }
-  if (plan.record) pane.launch = { ...plan.record, cwd: plan.record.cwd ?? pane.cwd };
-  pane.tag = { ...pane.tag, name: saved.tag.name, user: saved.tag.user };
+  restorePane(server, pane, { launch: plan.record, name: saved.tag.name, user: saved.tag.user });
   const term = server.terminals.get(pane.n);
   if (term) {
     if (history) term.show(history);
@@ -200,7 +200,6 @@ function startPane(services: Services, session: Session, saved: SavedPane, cfg: 
     warn(`pane ${saved.address}: no terminal to show its history in`);
   }
   if (plan.notices.length) warn(`pane ${saved.address}: ${plan.notices.join('; ')}`);
-  server.paneChanged(pane);
   return pane;
 }
 

@@ -134,7 +134,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   if ((o.initialSession ?? true) && restored === 0) {
     const system = new ClientConn(services, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
-    server.clients.delete(system);
+    services.connections.delete(system);
     system.capabilities = new Set(['read', 'write', 'attach', 'admin']);
     await dispatcher.dispatch('session/new', {}, system.ctx);
   }

@@ -2,9 +2,12 @@
 // file assigns a session's layout, floating, zoomed, focused or viewport, or
 // mutates those in place. Handlers parse, call a model operation, publish what it
 // returns and ack (docs/architecture.md, "Handlers and the session model").
+// And "one writer for every pane field": outside server/model/, no server file
+// writes any field of a pane or the server's panes map (server/model/paneOps.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { paneWriteScanner, type PaneWriteScanner } from './paneWrites';
 
 const root = path.resolve(__dirname, '..');
 /** The one place allowed to write session state. */
@@ -83,5 +86,74 @@ describe('session writes', () => {
   it('sees the writes the model itself makes, so a clean scan of the rest means something', () => {
     const model = fs.readFileSync(path.join(root, MODEL, 'tiles.ts'), 'utf8');
     expect(sessionWrites(model).length).toBeGreaterThan(0);
+  });
+});
+
+/** The one place allowed to write a pane's fields and the panes map. */
+const PANE_MODEL = 'server/model/';
+/** A file outside the model, as a careless handler would write it: each `// write` line must be found, nothing else. */
+const PROBE = 'server/handlers/paneWritesProbe.ts';
+const PROBE_SRC = `import type { Pane } from '../../kits/protocol/model';
+import type { PaneServer } from '../paneServer';
+export function probe(server: PaneServer, pane: Pane, n: number): void {
+  pane.attrs = { ...pane.attrs, x: '1' }; // write
+  pane.tag.name = 'x'; // write
+  server.panes.get(n)!.cwd = '/'; // write
+  pane.cols += 1; // write
+  pane.attrs['k'] = 'v'; // write
+  delete pane.attrs.k; // write
+  pane.tag.commands.push('zoom'); // write
+  pane.launch!.args.splice(0, 1); // write
+  Object.assign(pane, { state: 'exited' }); // write
+  Object.assign(pane.attrs, { a: 'b' }); // write
+  server.panes.delete(n); // write
+  server.panes.set(n, pane); // write
+  const p = server.pane(n);
+  p.exit = null; // write
+  p.pid++; // write
+  const rec = { state: 'idle', cols: 1, attrs: {} as Record<string, string> };
+  rec.state = 'busy';
+  rec.attrs = { a: 'b' };
+  const copy = { ...pane.attrs, y: '2' };
+  copy.y = '3';
+  const seen = new Map<number, { state: string }>();
+  seen.set(n, { state: pane.state });
+  const mine = new Map<number, Pane>();
+  mine.set(n, pane);
+  if (pane.cols === 80 && pane.tag.name !== 'x') void [...server.panes.values()].map((q) => q.attrs);
+}
+`;
+
+describe('pane writes', () => {
+  let scan: PaneWriteScanner;
+  beforeAll(() => {
+    scan = paneWriteScanner(root, { [PROBE]: PROBE_SRC });
+  }, 180_000);
+
+  it('finds every kind of write to a pane field or the panes map, by type, and not writes to other objects', () => {
+    const want = PROBE_SRC.split('\n').flatMap((l, i) => (l.endsWith('// write') ? [i + 1] : []));
+    expect(want.length).toBe(14);
+    expect(scan.writes(PROBE).map((w) => w.line)).toEqual(want);
+  });
+
+  it('happen only in server/model/: no handler, agent, awareness, namespace, persist or transport file writes a pane', () => {
+    const files = scan.serverFiles();
+    expect(files).toContain('server/handlers/pane.ts');
+    expect(files).toContain('server/agents/service.ts');
+    expect(files).toContain('server/awareness/presenter.ts');
+    expect(files).toContain('server/persist/resurrect.ts');
+    const found: string[] = [];
+    for (const rel of files) {
+      if (rel.startsWith(PANE_MODEL)) continue;
+      for (const w of scan.writes(rel)) found.push(`${rel}:${w.line}: ${w.what} (use an operation of server/model/paneOps.ts): ${w.text}`);
+    }
+    expect(found, found.join('\n')).toEqual([]);
+  });
+
+  it('sees the writes the model itself makes (birth, exit, the panes map), so a clean scan of the rest means something', () => {
+    const whats = scan.writes('server/model/lifecycle.ts').map((w) => w.what);
+    expect(whats).toContain('changes the panes map');
+    expect(whats).toContain('assigns a pane field');
+    expect(scan.writes('server/model/paneOps.ts').length).toBeGreaterThan(0);
   });
 });

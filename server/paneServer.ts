@@ -1,27 +1,23 @@
-// The pane server: owns the one state (sessions, panes, terminals, clients),
-// resolves addresses, publishes every change as an event with a monotonic rev,
-// and knows nothing of transports or handlers: startServer (main.ts) composes those
-// around it. Every view is a client.
+// The pane server: owns the one state (sessions, panes, terminals), resolves
+// addresses and publishes every change on its bus (model/bus.ts) with a monotonic
+// rev. It knows no channel: the transport side subscribes to the bus and keeps its
+// own connections (transport/connections.ts); startServer (main.ts) composes both.
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { faults, PaneFault } from '../kits/protocol/error';
-import { eventFamily, type EventData, type EventName } from '../kits/protocol/events';
-import { jsonFrameOver, tooLargeMessage } from '../kits/protocol/frameSize';
+import type { EventData, EventName } from '../kits/protocol/events';
 import { parsePaneRef, type PaneRef } from '../kits/protocol/ids';
 import type { Pane, Session, Viewport } from '../kits/protocol/model';
 import type { StateSnapshot } from '../kits/protocol/client';
 import { leaves } from '../kits/layout/tree';
-import { paneVersion } from '../kits/node/version';
+import { EventBus, type BusListener } from './model/bus';
 import type { PaneContributor } from './model/lifecycle';
 import type { Track } from './model/paneTracker';
 import { applyGeometry } from './model/relayout';
-import type { ClientConn } from './transport/clientConn';
 import type { PtyPort } from './pty/ptyPort';
 import type { ScreenHost } from './pty/screenHost';
 import type { Terminal } from './pty/terminal';
 
-/** This server's version: package.json's, read once by kits/node/version.ts (the one place it is read). */
-export const SERVER_VERSION = paneVersion();
 export const DEFAULT_VIEWPORT: Viewport = { cols: 160, rows: 48 };
 
 export interface PaneServerOptions {
@@ -48,7 +44,8 @@ export class PaneServer {
   readonly sessions = new Map<string, Session>();
   readonly panes = new Map<number, Pane>();
   readonly terminals = new Map<number, Terminal>();
-  readonly clients = new Set<ClientConn>();
+  /** Where every change is published; connections and in-process observers subscribe to it. */
+  readonly bus = new EventBus();
   readonly ptyPort: PtyPort;
   readonly screen: ScreenHost;
   readonly env: Record<string, string>;
@@ -64,7 +61,11 @@ export class PaneServer {
   readonly paneContributors: PaneContributor[] = [];
   /** What model/paneTracker.ts follows of each terminal pane (cwd source, auto-naming, titles). */
   readonly tracks = new Map<number, Track>();
-  rev = 0;
+  /**
+   * Names the holder of a stream sink in words for a refusal (model/lifecycle.ts names
+   * a stalled one); the transport side, which knows its connections, sets it.
+   */
+  describeSink: (sinkId: string) => string | undefined = () => undefined;
   private nextN = 1;
   private lastOutputEvent = new Map<number, number>();
   private stopHooks: (() => void | Promise<void>)[] = [];
@@ -158,26 +159,19 @@ export class PaneServer {
 
   // ---- events --------------------------------------------------------------
 
-  /** Publishes a change to every subscribed client, stamped with the next rev. */
-  publish<E extends EventName>(event: E, data: EventData<E>): void {
-    this.rev++;
-    const fam = eventFamily(event);
-    let frame: string | undefined;
-    for (const c of this.clients) {
-      if (!c.wantsEvent(fam)) continue;
-      frame ??= fitEvent(event, JSON.stringify({ t: 'evt', event, rev: this.rev, data }));
-      c.sendRaw(frame);
-    }
-    for (const l of this.listeners) l(event, data as unknown, this.rev);
+  /** The rev of the last change published. */
+  get rev(): number {
+    return this.bus.rev;
   }
 
-  private listeners: ((event: string, data: unknown, rev: number) => void)[] = [];
-  /** In-process observers (namespace, agents): see every event. */
-  listen(cb: (event: string, data: unknown, rev: number) => void): () => void {
-    this.listeners.push(cb);
-    return () => {
-      this.listeners = this.listeners.filter((f) => f !== cb);
-    };
+  /** Publishes a change on the bus, stamped with the next rev. */
+  publish<E extends EventName>(event: E, data: EventData<E>): void {
+    this.bus.publish(event, data);
+  }
+
+  /** In-process observers (namespace, agents): see every event, after the connections. */
+  listen(cb: BusListener): () => void {
+    return this.bus.subscribe(cb);
   }
 
   /** Output-available events, at most one per pane per 50 ms so floods don't flood the bus. */
@@ -221,6 +215,12 @@ export class PaneServer {
     this.beforeStopHooks.push(cb);
   }
   private beforeStopHooks: (() => void | Promise<void>)[] = [];
+
+  /** Runs after onBeforeStop and before the terminals go: the transport side closes its connections here. */
+  onDisconnect(cb: () => void): void {
+    this.disconnectHooks.push(cb);
+  }
+  private disconnectHooks: (() => void)[] = [];
   private stopping: Promise<void> | null = null;
 
   stop(): Promise<void> {
@@ -236,7 +236,7 @@ export class PaneServer {
         process.stderr.write(`pane: before stopping: ${(e as Error).message}\n`);
       }
     }
-    for (const c of [...this.clients]) c.close('server stopping');
+    for (const h of this.disconnectHooks) h();
     for (const t of this.terminals.values()) t.dispose();
     this.terminals.clear();
     for (const h of this.stopHooks.reverse()) await h();
@@ -244,13 +244,3 @@ export class PaneServer {
   }
 }
 
-/**
- * An event frame as sent, or, when it does not fit a frame, an error frame saying so
- * (every client drops a frame past MAX_JSON_FRAME unread; an error with no request
- * reaches its onError): the subscriber learns its copy of that state is stale.
- */
-function fitEvent(event: string, frame: string): string {
-  const over = jsonFrameOver(frame);
-  if (over === null) return frame;
-  return JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'too-large', message: tooLargeMessage('event', event, over), subject: event } });
-}

@@ -1,6 +1,7 @@
 // What one running server is made of beside its state: the dispatcher every
-// request goes through and the services registered on it (namespace, config,
-// agents, awareness, the hello token authority). startServer builds one and hands
+// request goes through, the connections (the transport side's registry) and the
+// services registered on it (namespace, config, agents, awareness, the hello
+// token authority). startServer builds one and hands
 // it to every connection; handlers reach it as ctx.services, never by a lookup.
 import type { Capability } from '../kits/protocol/method';
 import type { AgentService } from './agents/service';
@@ -11,6 +12,7 @@ import type { Namespace } from './namespace/namespace';
 import type { PaneServer } from './paneServer';
 import type { Persistence } from './persist/service';
 import type { Grant } from './transport/clientConn';
+import { Connections } from './transport/connections';
 import type { HookEndpoint } from './transport/hookListener';
 
 /**
@@ -31,12 +33,16 @@ export class Services {
   /** How every stream door admits a connection before hello (startServer's helloTimeoutMs; tests shorten it). */
   admission: { helloTimeoutMs?: number | undefined } = {};
   private configService: ConfigService | undefined;
+  /** Every connected client: subscribed to the server's bus, closed when it stops. */
+  readonly connections: Connections;
 
   constructor(
     readonly server: PaneServer,
     readonly dispatcher: Dispatcher,
     readonly namespace: Namespace,
-  ) {}
+  ) {
+    this.connections = new Connections(server);
+  }
 
   /** The config service, started on first use with the user's config dir (attachConfig starts it early, or from other dirs). */
   get config(): ConfigService {

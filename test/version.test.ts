@@ -3,8 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_VERSION } from '../server/paneServer';
-import { paneVersion } from '../kits/node/version';
+import { paneVersion, runningVersion } from '../kits/node/version';
 
 const root = path.resolve(__dirname, '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
@@ -23,7 +22,7 @@ function sources(dir: string): string[] {
 describe('pane version', () => {
   it('is package.json’s, in the CLI and in the server’s hello alike', () => {
     expect(paneVersion()).toBe(pkg.version);
-    expect(SERVER_VERSION).toBe(pkg.version);
+    expect(runningVersion()).toBe(pkg.version);
   });
 
   it('is written as a literal in no runtime module', () => {

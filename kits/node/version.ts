@@ -22,3 +22,9 @@ export function paneVersion(from: string = fileURLToPath(import.meta.url)): stri
   }
   return 'unknown';
 }
+
+let once: string | undefined;
+/** paneVersion() of the running code, read once per process: the server answers it in every hello and server/info. */
+export function runningVersion(): string {
+  return (once ??= paneVersion());
+}

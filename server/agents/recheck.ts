@@ -13,7 +13,7 @@ export const ACCESS_RECHECK_MS = 500;
 export function watchAccessChanges(svc: AgentService): () => void {
   const seen = new WeakMap<ClientConn, ParsedAccess>();
   const timer = setInterval(() => {
-    for (const client of svc.server.clients) {
+    for (const client of svc.services.connections) {
       const name = svc.agentCaller(client.user);
       if (name === null) continue;
       const parsed = svc.access(name);

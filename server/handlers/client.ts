@@ -2,7 +2,7 @@
 // permission, server info and stop.
 import { faults } from '../../kits/protocol/error';
 import { PROTOCOL_VERSION } from '../../kits/protocol/hello';
-import { SERVER_VERSION } from '../paneServer';
+import { runningVersion } from '../../kits/node/version';
 import type { HandlerTable } from './types';
 
 export const clientHandlers: HandlerTable = {
@@ -17,18 +17,18 @@ export const clientHandlers: HandlerTable = {
     client.subscribe(undefined, false);
     return {};
   },
-  'client/list': (_p, { server }) => ({ clients: [...server.clients].map((c) => c.info()) }),
-  'client/permission': (p, { server }) => {
-    const c = [...server.clients].find((x) => x.id === p.client);
+  'client/list': (_p, { services }) => ({ clients: [...services.connections].map((c) => c.info()) }),
+  'client/permission': (p, { services }) => {
+    const c = services.connections.find((x) => x.id === p.client);
     if (!c) throw faults.failed(`client ${p.client} is not connected`);
     c.canWrite = p.canWrite;
     return { client: c.id, canWrite: c.canWrite };
   },
-  'server/info': (_p, { server }) => {
+  'server/info': (_p, { server, services }) => {
     const m = process.memoryUsage();
     return {
       host: server.host,
-      version: SERVER_VERSION,
+      version: runningVersion(),
       protocol: PROTOCOL_VERSION,
       pid: process.pid,
       socket: server.socketPath,
@@ -36,7 +36,7 @@ export const clientHandlers: HandlerTable = {
       rev: server.rev,
       panes: server.panes.size,
       sessions: server.sessions.size,
-      clients: server.clients.size,
+      clients: services.connections.size,
       memory: { rss: m.rss, heapUsed: m.heapUsed },
     };
   },

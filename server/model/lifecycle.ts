@@ -149,8 +149,8 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     ...(server.ringBytes !== undefined ? { ringBytes: server.ringBytes } : {}),
     ...(server.ackStallMs !== undefined ? { ackStallMs: server.ackStallMs } : {}),
     onStall: (sinkId) => {
-      const c = [...server.clients].find((x) => x.sink.id === sinkId);
-      const reason = `client ${c?.name ?? sinkId} (${sinkId}) held the pane paused ${server.ackStallMs ?? ACK_STALL_MS} ms without acknowledging its output (the flow-control bound, ACK_STALL_MS); it no longer pauses the pane (for at least ${STALL_COOLDOWN_MS} ms); a client must pty/ack what it has parsed`;
+      // The transport side names the sink's holder (the model knows no connection).
+      const reason = `${server.describeSink(sinkId) ?? `client ${sinkId}`} (${sinkId}) held the pane paused ${server.ackStallMs ?? ACK_STALL_MS} ms without acknowledging its output (the flow-control bound, ACK_STALL_MS); it no longer pauses the pane (for at least ${STALL_COOLDOWN_MS} ms); a client must pty/ack what it has parsed`;
       console.error(`pane server: pane ${pane.n}: ${reason}`);
       server.publish('client/refused', { door: `pane ${pane.n}'s output`, reason });
     },

@@ -12,7 +12,8 @@ import type { Transport, WireFrame } from '../../kits/client/transport';
 import { describeIssues } from '../handlers/registry';
 import type { HandlerContext } from '../handlers/types';
 import type { Services } from '../services';
-import { SERVER_VERSION, type PaneServer } from '../paneServer';
+import { runningVersion } from '../../kits/node/version';
+import type { PaneServer } from '../paneServer';
 import type { StreamSink } from '../pty/terminal';
 
 /** What a hello earns: capabilities, who the connection acts as, and an optional per-request access check. */
@@ -91,7 +92,7 @@ export class ClientConn {
       sendOutput: (pane, offset, data) => this.transport.send(encodeBinary({ kind: BinaryKind.OUTPUT, pane, offset, data })),
       buffered: () => this.transport.buffered(),
     };
-    server.clients.add(this);
+    services.connections.add(this);
     transport.onFrame((f) => this.receive(f));
     transport.onClose(() => this.closed());
   }
@@ -166,7 +167,7 @@ export class ClientConn {
     const low = byReplies ? UNREAD_LOW : MAX_UNREAD_BACKLOG / 2;
     this.transport.pauseReading?.();
     this.backlogTimer = setInterval(() => {
-      if (this.transport.buffered() > low && this.server.clients.has(this)) return;
+      if (this.transport.buffered() > low && this.services.connections.has(this)) return;
       if (this.backlogTimer) clearInterval(this.backlogTimer);
       this.backlogTimer = null;
       this.unreadReplies = 0;
@@ -259,7 +260,7 @@ export class ClientConn {
     this.canWrite = this.capabilities.has('write');
     const w: Welcome = {
       protocol: PROTOCOL_VERSION,
-      server: { host: this.server.host, version: SERVER_VERSION, pid: process.pid },
+      server: { host: this.server.host, version: runningVersion(), pid: process.pid },
       client: this.id,
       capabilities: [...this.capabilities],
       user: this.user,
@@ -273,7 +274,7 @@ export class ClientConn {
   private closed(): void {
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     this.backlogTimer = null;
-    if (!this.server.clients.delete(this)) return;
+    if (!this.services.connections.delete(this)) return;
     for (const n of this.attached) this.server.terminals.get(n)?.detach(this.sink.id);
     this.attached.clear();
     if (this.ready) this.server.publish('client/detached', { client: this.id, name: this.name });

@@ -101,12 +101,12 @@ describe('connection caps', () => {
       s.write(hello);
       held.push(s);
     }
-    await until('every held connection to be a client', () => h.running.server.clients.size >= MAX_UNIX_CONNECTIONS);
+    await until('every held connection to be a client', () => h.running.services.connections.size >= MAX_UNIX_CONNECTIONS);
     const r = await rawUnix(undefined, 5000);
     expect(r.ended).toBe('closed');
     expect(r.frames[0]).toMatchObject({ ok: false, error: { code: 'busy' } });
     for (const s of held) s.destroy();
-    await until('the held connections to go', () => h.running.server.clients.size < 10);
+    await until('the held connections to go', () => h.running.services.connections.size < 10);
     const again = await rawUnix(hello, 300);
     expect(again.frames[0]).toMatchObject({ ok: true });
   });

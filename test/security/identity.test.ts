@@ -191,7 +191,7 @@ describe('through the namespace', () => {
     const mine = humanPane().n;
     await ada.call('pty/attach', { pane: mine });
     await ada.call('ns/open', { path: `/${mine}/event`, mode: 'rw' });
-    const conn = [...h.running.server.clients].find((c) => c.user === 'ada')!;
+    const conn = [...h.running.services.connections].find((c) => c.user === 'ada')!;
     expect(conn.attached.has(mine)).toBe(true);
     expect(h.running.services.namespace.interceptorOf(mine)).toBeDefined();
     setAccess('ada', { panes: { read: ['self'], write: ['self'] } });

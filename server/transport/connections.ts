@@ -1,0 +1,77 @@
+// The transport side's registry of connected clients: it subscribes to the
+// model's bus and puts each event on the wire of every client that asked for
+// its family, names a stream sink's holder for the model's refusals, and closes
+// every connection when the server stops. The model never sees a connection.
+import { eventFamily } from '../../kits/protocol/events';
+import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
+import type { PaneServer } from '../paneServer';
+import type { ClientConn } from './clientConn';
+
+export class Connections implements Iterable<ClientConn> {
+  private readonly set = new Set<ClientConn>();
+
+  constructor(server: PaneServer) {
+    server.bus.subscribe((event, data, rev) => this.deliver(event, data, rev), { wire: true });
+    server.describeSink = (sinkId) => {
+      const c = this.find((x) => x.sink.id === sinkId);
+      return c && `client ${c.name}`;
+    };
+    server.onDisconnect(() => this.closeAll('server stopping'));
+  }
+
+  add(c: ClientConn): void {
+    this.set.add(c);
+  }
+
+  /** Forgets a connection; false when it was not (or no longer) registered. */
+  delete(c: ClientConn): boolean {
+    return this.set.delete(c);
+  }
+
+  has(c: ClientConn): boolean {
+    return this.set.has(c);
+  }
+
+  get size(): number {
+    return this.set.size;
+  }
+
+  [Symbol.iterator](): Iterator<ClientConn> {
+    return this.set[Symbol.iterator]();
+  }
+
+  find(pred: (c: ClientConn) => boolean): ClientConn | undefined {
+    for (const c of this.set) if (pred(c)) return c;
+    return undefined;
+  }
+
+  closeAll(reason: string): void {
+    for (const c of [...this.set]) c.close(reason);
+  }
+
+  /**
+   * One event to every client subscribed to its family. The frame is built once,
+   * on the first client that wants it, and the same string goes to every other:
+   * a flood of events is not stringified once per client.
+   */
+  private deliver(event: string, data: unknown, rev: number): void {
+    const fam = eventFamily(event);
+    let frame: string | undefined;
+    for (const c of this.set) {
+      if (!c.wantsEvent(fam)) continue;
+      frame ??= fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
+      c.sendRaw(frame);
+    }
+  }
+}
+
+/**
+ * An event frame as sent, or, when it does not fit a frame, an error frame saying so
+ * (every client drops a frame past MAX_JSON_FRAME unread; an error with no request
+ * reaches its onError): the subscriber learns its copy of that state is stale.
+ */
+function fitEvent(event: string, frame: string): string {
+  const over = jsonFrameOver(frame);
+  if (over === null) return frame;
+  return JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'too-large', message: tooLargeMessage('event', event, over), subject: event } });
+}

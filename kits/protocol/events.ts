@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { agentEventSchemas } from './agent';
 import { appEventSchemas } from './app';
+import { hostEventSchemas } from './host';
 import { awarenessEventSchemas } from './awareness';
 import { keymapEventSchemas } from './keymap';
 import { settingsEventSchemas } from './settings';
@@ -37,6 +38,7 @@ export const eventSchemas = {
   ...appEventSchemas,
   ...agentEventSchemas,
   ...awarenessEventSchemas,
+  ...hostEventSchemas,
 } as const;
 
 export type EventName = keyof typeof eventSchemas;

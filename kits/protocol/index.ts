@@ -7,6 +7,7 @@ import { awarenessMethods } from './awareness';
 import { clientMethods } from './client';
 import { floatingMethods } from './floating';
 import { helloMethods } from './hello';
+import { hostMethods } from './host';
 import { keymapMethods } from './keymap';
 import { namespaceMethods } from './namespace';
 import type { Capability, MethodSpec } from './method';
@@ -26,6 +27,7 @@ export * from './error';
 export * from './events';
 export * from './floating';
 export * from './hello';
+export * from './host';
 export * from './ids';
 export * from './keymap';
 export * from './method';
@@ -52,6 +54,7 @@ export const methods = {
   ...namespaceMethods,
   ...awarenessMethods,
   ...stateMethods,
+  ...hostMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

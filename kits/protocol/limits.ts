@@ -36,6 +36,13 @@ export const MAX_PATH_LENGTH = 4096;
 export const MAX_ENV_ENTRIES = 256;
 /** Characters of an environment variable's name. */
 export const MAX_ENV_NAME_LENGTH = 256;
+/**
+ * Host files read from ~/.config/pane/hosts/ (issue 26), in name order; the rest are
+ * reported. Each joined host is a child process (ssh) and a link; tens is a fleet.
+ */
+export const MAX_HOSTS = 64;
+/** ssh -o options one host file may set (the allowlist has 15; repeats are one key). */
+export const MAX_SSH_OPTIONS = 32;
 /** Entries of an app file's attrs, and characters of each key and value: a tag's worth. */
 export const MAX_APP_ATTRS = 64;
 export const MAX_ATTR_KEY_LENGTH = 100;

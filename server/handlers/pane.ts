@@ -6,10 +6,11 @@ import type { Params, Result } from '../../kits/protocol/index';
 import type { PaneAck, PaneSpec } from '../../kits/protocol/pane';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
+import { typeInto } from '../model/input';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
 import { MAX_CLIENT_ATTRS, readForeground, setAttrs, setTag, syncFloatWord } from '../model/paneOps';
 import { PaneFault } from '../../kits/protocol/error';
-import { parseCommandLine } from '../model/commandLine';
+import { execDefault } from '../model/execLine';
 import * as model from '../model/session';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
@@ -120,7 +121,7 @@ export const paneHandlers: HandlerTable = {
     const pane = ctx.server.pane(p.pane);
     // acme's event interception: a reader holding /pane/<n>/event open read-write
     // gets the line instead, and writes back the ones it wants done by default
-    // (server/namespace/paneFiles.ts calls execDefault for those).
+    // (server/namespace/paneFiles.ts performs those with model/execLine.ts's execDefault).
     const interceptor = ctx.services.namespace.interceptorOf(pane.n);
     if (interceptor) {
       interceptor.offer(p.line.trim(), p.origin ?? 'protocol', ctx.client.user);
@@ -131,58 +132,11 @@ export const paneHandlers: HandlerTable = {
   'pane/input': (p, { server, client }) => {
     const pane = server.pane(p.pane);
     if (!client.canWrite) throw faults.denied(`client ${client.name} may not write to panes`);
-    const t = server.terminal(pane);
-    if (!t.running) throw faults.failed(`pane ${pane.n} has exited; restart it first`);
-    const encoding = p.encoding === 'base64' ? 'base64' : 'utf8';
-    t.checkInput(Buffer.byteLength(p.data, encoding)); // refused before a buffer is made for it
-    const bytes = Buffer.from(p.data, encoding);
-    t.write(bytes);
-    return { pane: pane.n, bytes: bytes.byteLength };
+    // Binary INPUT frames take the same path (transport/clientConn.ts): an ended program's pane reruns on Enter, refuses other keys.
+    const taken = typeInto(server, pane, p.data, p.encoding === 'base64' ? 'base64' : 'utf8');
+    return { pane: pane.n, bytes: taken.bytes };
   },
 };
-
-/** Performs a command line of the pane's vocabulary: parse, announce, dispatch (no interception). */
-export async function execDefault(ctx: HandlerContext, pane: Pane, line: string, origin: string, by: string, fallback: 'error' | 'shell' = 'error') {
-  const parsed = parseCommandLine(pane, line);
-  if (!parsed.ok && parsed.unknownWord && fallback === 'shell') return runInErrorsPane(ctx, pane, line.trim(), origin, by);
-  if (!parsed.ok) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
-  ctx.server.publish('pane/executed', { pane: pane.n, line: line.trim(), origin, by });
-  await ctx.dispatch(parsed.request.method, parsed.request.params);
-  return { pane: pane.n, done: true };
-}
-
-/** Single-quotes a word for sh. */
-function shQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * acme's +Errors: a word that is not a command runs as a shell command in the
- * pane's cwd. Each session has one +Errors pane, a shell that is fed the command
- * lines, so outputs append one after another, as in acme, and stay readable.
- */
-async function runInErrorsPane(ctx: HandlerContext, pane: Pane, line: string, origin: string, by: string) {
-  const { server } = ctx;
-  const s = server.sessionOf(pane);
-  let errors = server.panesOf(s).find((p) => p.attrs.errors === '1' && p.state === 'running');
-  if (!errors) {
-    const tiled = model.isTiled(s, pane.n);
-    const spec = {
-      name: '+Errors',
-      signature: 'com.pane.errors',
-      attrs: { errors: '1', remain: '1' },
-      launch: { program: '/bin/sh', args: [], cwd: pane.cwd, env: { PS1: '' } },
-    } satisfies PaneSpec;
-    const ack = tiled
-      ? await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec })
-      : await ctx.dispatch('float/create', { session: s.id, ...spec });
-    errors = server.pane(ack.pane);
-    model.publish(server, model.focus(s, pane.n));
-  }
-  server.publish('pane/executed', { pane: pane.n, line, origin, by });
-  server.terminal(errors).write(`cd -- ${shQuote(pane.cwd)} && ${line}\n`);
-  return { pane: pane.n, done: true, output: `ran "${line}" in ${pane.cwd}; output in +Errors (pane ${errors.n})` };
-}
 
 /** pane/split's params as its schema gives them (pane/launch's are the same with launch required). */
 type SplitParams = Params<'pane/split'>;

@@ -11,7 +11,7 @@ import { Terminal } from '../pty/terminal';
 import { ACK_STALL_MS, STALL_COOLDOWN_MS } from '../pty/fanout';
 import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
-import { deadInput, signalName } from './exited';
+import { signalName } from './exited';
 import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
 import { close, publish } from './session';
 import { bodyOf } from './bodies/registry';
@@ -167,7 +167,6 @@ function startTerminal(server: PaneServer, pane: Pane): void {
       server.paneChanged(pane);
     },
     onCwd: (uri) => reportCwd(server, pane, uri),
-    onDeadInput: (data) => deadInput(server, pane, data),
     onExit: (s) => onTerminalExit(server, pane, s),
     onTitle: (title) => {
       if (setAttrs(server, pane, { title })) reportTitle(server, pane, title);

@@ -512,16 +512,15 @@ describe('Terminal (fake pty)', () => {
 });
 
 describe('Terminal after its program ended (fake pty)', () => {
-  it('hands keys to onDeadInput instead of dropping them, and none while the program runs', async () => {
-    const dead: string[] = [];
-    const { t, port } = await attachedPlain('d', { onDeadInput: (d) => dead.push(d.toString()) });
+  it('writes nothing once its program ended, and reports that it no longer runs (model/input.ts answers those keys)', async () => {
+    const { t, port } = await attachedPlain('d');
     t.write('ls\r');
-    expect(dead).toEqual([]);
-    expect(port.last.written()).toBe('ls\r');
+    expect(t.running).toBe(true);
     port.last.exit(null, 9);
     await settle();
-    t.write('\r');
+    expect(t.running).toBe(false);
+    expect(() => t.write('\r')).not.toThrow();
     t.write(new TextEncoder().encode('x'));
-    expect(dead).toEqual(['\r', 'x']);
+    expect(port.last.written()).toBe('ls\r');
   });
 });

@@ -112,8 +112,6 @@ export interface TerminalOptions {
   onBell?: () => void;
   /** OSC 7 from the program: the raw file:// URI of its working directory. */
   onCwd?: (uri: string) => void;
-  /** Keys that reached the terminal while no program runs in it (a dead pane answers them). */
-  onDeadInput?: (data: Buffer) => void;
   onSpawn?: (pid: number) => void;
   /** A monotonic clock in ms (default performance.now); injected by tests. */
   now?: () => number;
@@ -245,15 +243,13 @@ export class Terminal {
   }
 
   /**
-   * Input for the program. With none running it goes to onDeadInput instead of
-   * nowhere; throws a `busy` PaneFault when MAX_INPUT_QUEUE bytes already wait.
+   * Input for the program; throws a `busy` PaneFault when MAX_INPUT_QUEUE bytes
+   * already wait. With none running it is dropped: what keys for an ended program
+   * mean (its rerun prompt) is decided before they get here (model/input.ts).
    */
   write(data: string | Uint8Array): void {
     const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    if (!this.proc) {
-      if (!this.disposed) this.o.onDeadInput?.(bytes);
-      return;
-    }
+    if (!this.proc) return;
     this.checkInput(bytes.byteLength);
     this.proc.write(bytes);
   }

@@ -13,6 +13,7 @@ import { describeIssues } from '../handlers/registry';
 import type { HandlerContext } from '../handlers/types';
 import type { Services } from '../services';
 import { runningVersion } from '../../kits/node/version';
+import { typeInto } from '../model/input';
 import type { PaneServer } from '../paneServer';
 import type { StreamSink } from '../pty/terminal';
 
@@ -217,17 +218,17 @@ export class ClientConn {
     if (typeof b === 'string') return this.protocolError(null, 'bad-request', b);
     if (b.kind !== BinaryKind.INPUT) return this.protocolError(null, 'bad-request', 'clients may send only input binary frames');
     if (!this.capabilities.has('write') || !this.canWrite) return this.protocolError(null, 'denied', `client ${this.name} may not write to panes`);
-    const t = this.server.terminals.get(b.pane);
-    if (!t) return this.protocolError(null, 'pane-not-found', `pane ${b.pane} not found (or has no terminal)`);
+    const pane = this.server.panes.get(b.pane);
+    if (!pane) return this.protocolError(null, 'pane-not-found', `pane ${b.pane} not found`);
     try {
       this.checkAccess?.('pane/input', { pane: b.pane });
     } catch (e) {
       return this.fail(null, e);
     }
     try {
-      t.write(b.data); // a dead pane answers keys itself: Enter reruns, anything else gets a hint
+      typeInto(this.server, pane, b.data); // pane/input's path too: one policy for a full queue and an ended program
     } catch (e) {
-      if (!(e instanceof PaneFault) || e.code !== 'busy') throw e;
+      if (!(e instanceof PaneFault)) throw e;
       // A binary frame has no reply: the refusal is an error frame (the kit's onError, the
       // window's notice) and a /pane/log line, once until a frame to that pane is taken again.
       if (this.inputRefused.has(b.pane)) return;

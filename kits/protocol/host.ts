@@ -1,0 +1,162 @@
+// Hosts: other pane daemons this one joins (issue 26). A host is a file,
+// ~/.config/pane/hosts/NAME.json, saying how to reach that daemon's
+// `pane serve --stdio` (ssh, any argv, later TLS); `host/*` lists, joins and leaves them.
+import { z } from 'zod';
+import { HostNameSchema } from './ids';
+import { ConfigErrorSchema } from './keymap';
+import { boundedArray, boundedString, MAX_ARG_LENGTH, MAX_ARGS, MAX_PATH_LENGTH, MAX_SSH_OPTIONS } from './limits';
+import { method } from './method';
+import { PaneSchema } from './model';
+
+/**
+ * ssh -o options a host file may set. Nothing here runs a command or opens a
+ * forward (ProxyCommand, LocalCommand, KnownHostsCommand, RemoteForward, ...):
+ * a host file decides where pane connects, never what it runs locally; a jump
+ * host is ProxyJump, which ssh runs itself. ControlMaster/ControlPath are pane's.
+ */
+export const SSH_OPTION_ALLOWLIST = [
+  'IdentityFile',
+  'IdentitiesOnly',
+  'IdentityAgent',
+  'CertificateFile',
+  'UserKnownHostsFile',
+  'StrictHostKeyChecking',
+  'HostKeyAlias',
+  'ProxyJump',
+  'ConnectTimeout',
+  'ConnectionAttempts',
+  'ServerAliveInterval',
+  'ServerAliveCountMax',
+  'Compression',
+  'AddressFamily',
+  'LogLevel',
+] as const;
+export type SshOption = (typeof SSH_OPTION_ALLOWLIST)[number];
+
+/** `user@host` or `host`: no leading '-' (it would be read as an ssh flag), no spaces or shell characters. */
+export const SshDestinationSchema = z
+  .string()
+  .max(300)
+  .regex(/^(?:[A-Za-z0-9._][A-Za-z0-9._-]*@)?(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])$/, 'a destination is host or user@host (letters, digits, ".", "-"; an IPv6 address in brackets)');
+
+/** A path to `pane` on the remote, put in ssh's remote command line: no shell characters. */
+const RemotePaneSchema = z
+  .string()
+  .max(MAX_PATH_LENGTH)
+  .regex(/^[A-Za-z0-9_./~+-]+$/, 'the remote pane is a program name or path (letters, digits, "_", ".", "/", "~", "+", "-"), no shell characters');
+
+const PortSchema = z.number().int().min(1).max(65535);
+
+export const SshHowSchema = z
+  .object({
+    via: z.literal('ssh'),
+    destination: SshDestinationSchema,
+    port: PortSchema.optional(),
+    /** An ssh_config file for this host (ssh -F); default: the user's own. */
+    configFile: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
+    /** ssh -o options from SSH_OPTION_ALLOWLIST, each a short value. */
+    options: z
+      .record(z.string(), z.string().max(MAX_PATH_LENGTH).regex(/^[^\n\r\0]*$/, 'one line'))
+      .superRefine((o, ctx) => {
+        const keys = Object.keys(o);
+        if (keys.length > MAX_SSH_OPTIONS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_SSH_OPTIONS} ssh options (MAX_SSH_OPTIONS); this has ${keys.length}` });
+        for (const k of keys) {
+          if (!(SSH_OPTION_ALLOWLIST as readonly string[]).includes(k)) ctx.addIssue({ code: 'custom', path: [k], message: `pane passes ssh only these options: ${SSH_OPTION_ALLOWLIST.join(', ')} (none runs a command); put ${k} in your ssh_config (configFile) if you mean it` });
+        }
+      })
+      .optional(),
+    /** The `pane` program on the remote (default: `pane` on its PATH). */
+    pane: RemotePaneSchema.optional(),
+  })
+  .strict();
+
+export const CommandHowSchema = z
+  .object({
+    via: z.literal('command'),
+    /** Any argv whose stdio reaches a remote `pane serve --stdio` (docker exec -i C pane serve --stdio, kubectl exec -i …). */
+    argv: boundedArray(boundedString(MAX_ARG_LENGTH, 'MAX_ARG_LENGTH'), MAX_ARGS, 'MAX_ARGS', 'argv elements').min(1),
+  })
+  .strict();
+
+export const TlsHowSchema = z
+  .object({
+    via: z.literal('tls'),
+    host: z.string().min(1).max(253),
+    port: PortSchema,
+    cert: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
+    key: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
+    ca: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
+  })
+  .strict();
+
+export const HostHowSchema = z.discriminatedUnion('via', [SshHowSchema, CommandHowSchema, TlsHowSchema]);
+export type HostHow = z.infer<typeof HostHowSchema>;
+
+/** One file in ~/.config/pane/hosts/; its name (NAME.json) is the host's name in `NAME:N`. */
+export const HostFileSchema = z
+  .object({
+    $schema: z.string().max(500).optional(),
+    /** If given, must be the file's name without .json. */
+    name: HostNameSchema.optional(),
+    how: HostHowSchema,
+    /** Joined for viewing only: every request that would change the remote is refused here. */
+    readOnly: z.boolean().default(false),
+    /** Join it when the server starts or the file appears (default: on `pane host connect`). */
+    autoConnect: z.boolean().default(false),
+  })
+  .strict();
+export type HostFile = z.infer<typeof HostFileSchema>;
+
+export const HostStateSchema = z.enum(['disconnected', 'connecting', 'connected', 'stale']);
+export type HostState = z.infer<typeof HostStateSchema>;
+
+export const HostInfoSchema = z.object({
+  name: HostNameSchema,
+  file: z.string(),
+  how: z.string(),
+  readOnly: z.boolean(),
+  state: HostStateSchema,
+  /** Why it is not connected (the last failure, naming what to do), if it is not. */
+  error: z.string().nullable(),
+  /** The remote's own host name and pane version, once it answered. */
+  remote: z.object({ host: z.string(), version: z.string() }).nullable(),
+  /** Panes it had when last heard from. */
+  panes: z.number().int().min(0),
+  /** Milliseconds since its last answer; null before the first. */
+  lastHeardMs: z.number().nullable(),
+});
+export type HostInfo = z.infer<typeof HostInfoSchema>;
+
+export const HostListSchema = z.object({
+  hosts: z.array(HostInfoSchema),
+  errors: z.array(ConfigErrorSchema),
+});
+export type HostList = z.infer<typeof HostListSchema>;
+
+const NameParam = z.object({ name: HostNameSchema });
+
+export const hostEventSchemas = {
+  /** A host was joined, left, went stale, or its file changed: the whole list. */
+  'host/changed': HostListSchema,
+} as const;
+
+export const hostMethods = {
+  'host/list': method({
+    params: z.object({ panes: z.boolean().default(false) }),
+    result: HostListSchema.extend({ panes: z.array(PaneSchema).optional() }),
+    cap: 'read',
+    doc: 'The hosts of ~/.config/pane/hosts/, their state and errors; with `panes`, the panes of the joined ones as HOST:N.',
+  }),
+  'host/connect': method({
+    params: NameParam,
+    result: HostInfoSchema,
+    cap: 'admin',
+    doc: 'Joins a host: dials it as its file says and waits for its hello (or the reason it failed).',
+  }),
+  'host/disconnect': method({
+    params: NameParam,
+    result: HostInfoSchema,
+    cap: 'admin',
+    doc: 'Leaves a host: closes its link; its panes go on running there.',
+  }),
+};

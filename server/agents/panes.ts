@@ -10,6 +10,7 @@ import { PaneFault } from '../../kits/protocol/error';
 import type { AppEntry } from '../../kits/protocol/app';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { findApp } from '../config/appFiles';
+import { bodyOf } from '../model/bodies/registry';
 import type { NewPaneSpec, PaneContributor } from '../model/lifecycle';
 import type { PaneServer } from '../paneServer';
 import type { AgentService } from './service';
@@ -110,7 +111,7 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
       if (!svc) return spec;
       const by = svc.agentCaller(spec.creator);
       const asked = askedName(spec);
-      if (spec.kind !== 'agent') {
+      if (!bodyOf(spec.kind ?? 'terminal').agent) {
         // An ordinary pane: the person's carries an agent's identity only if the person named it by signature;
         // an agent's always carries the agent's own (so `pane` inside acts as the agent, never as the human).
         if (by !== null) {

@@ -12,6 +12,7 @@ import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol
 import { which } from '../agents/programs';
 import { findApp } from '../config/appFiles';
 import { leaves } from '../../kits/layout/tree';
+import { bodyOf } from '../model/bodies/registry';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
 import { restorePane } from '../model/paneOps';
 import { makeSession, publish, restore, restoredName } from '../model/session';
@@ -90,7 +91,7 @@ export function planPane(services: Services, p: SavedPane, cfg: DurabilityConfig
   const server = services.server;
   const home = server.env.HOME ?? os.homedir();
   const base: NewPaneSpec = { name: p.tag.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: { ...p.attrs } };
-  const shellHere = (cwd: string): Plan => ({ spec: { ...base, cwd, kind: p.kind === 'agent' ? 'terminal' : p.kind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: p.launch, notices: [], waiting: false });
+  const shellHere = (cwd: string): Plan => ({ spec: { ...base, cwd, kind: bodyOf(p.kind).shellKind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: p.launch, notices: [], waiting: false });
   const isShell = p.attrs['default-shell'] === '1' || p.launch === null;
   if (!isDir(p.cwd)) {
     const plan = shellHere(home);
@@ -102,12 +103,12 @@ export function planPane(services: Services, p: SavedPane, cfg: DurabilityConfig
   const launch = p.launch!;
   const pathVar = launch.env?.PATH ?? server.env.PATH;
   // Agent panes get pane's shims on PATH; the agent contributor checks their program itself.
-  if (p.kind !== 'agent' && !which(launch.program, pathVar)) {
+  if (!bodyOf(p.kind).agent && !which(launch.program, pathVar)) {
     const plan = shellHere(p.cwd);
     plan.notices.push(`${launch.program} is not installed here (it ran: ${argvText(launch)}); this is a shell in ${p.cwd} instead`);
     return plan;
   }
-  if (p.kind === 'agent') {
+  if (bodyOf(p.kind).agent) {
     const resumed = resumeLaunch(services, p, launch);
     return { spec: { ...base, launch: resumed.launch }, record: resumed.launch, notices: resumed.notice ? [resumed.notice] : [], waiting: false };
   }

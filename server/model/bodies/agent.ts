@@ -19,6 +19,9 @@ const AGENT_WORDS: readonly PaneCommand[] = [
 export const agentBody: BodyProvider<'agent'> = {
   ...terminalBody,
   kind: 'agent',
+  agent: true,
+  // Its shell is an ordinary terminal: no agent runs in it.
+  shellKind: 'terminal',
   // The agent's own `focus` (focus the agent's pane) replaces the common one.
   vocabulary: (common) => [...common.filter((c) => c.name !== 'focus'), ...AGENT_WORDS],
 };

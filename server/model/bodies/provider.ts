@@ -27,6 +27,14 @@ export interface BodyProvider<K extends BodyKind = BodyKind> {
    * exit). A body without one is `running` from birth and has no process.
    */
   readonly runsProgram: boolean;
+  /**
+   * The body is an AI agent's program: the agents' pane contributor shapes its
+   * pane (identity, sandbox, shims on PATH; it checks the program itself) and a
+   * resurrection resumes its conversation (server/persist/resurrect.ts).
+   */
+  readonly agent: boolean;
+  /** The kind a pane of this body comes back as when what it ran cannot start again and a shell stands in for it. */
+  readonly shellKind: BodyKind;
   /** The pane's vocabulary, given the words every pane has. */
   vocabulary(common: readonly PaneCommand[]): PaneCommand[];
   /** /pane/<n>/body read from `offset`. */

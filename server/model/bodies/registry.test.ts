@@ -45,6 +45,11 @@ describe('body registry', () => {
     expect(BodyKindSchema.options.filter((k) => bodyOf(k).runsProgram)).toEqual(['terminal', 'agent']);
   });
 
+  it('marks only the agent body as an agent, whose stand-in shell is a plain terminal', () => {
+    expect(BodyKindSchema.options.filter((k) => bodyOf(k).agent)).toEqual(['agent']);
+    expect(Object.fromEntries(BodyKindSchema.options.map((k) => [k, bodyOf(k).shellKind]))).toEqual({ terminal: 'terminal', agent: 'terminal', text: 'text', widgets: 'widgets' });
+  });
+
   it('gives each kind its words on top of the common ones', () => {
     const names = (k: BodyKind) => vocabularyFor(k).map((c) => c.name);
     expect(names('terminal')).toEqual(expect.arrayContaining(['close', 'zoom', 'focus', 'restart', 'interrupt', 'send']));

@@ -13,6 +13,8 @@ export const TERMINAL_WORDS: readonly PaneCommand[] = [
 export const terminalBody: BodyProvider<'terminal'> = {
   kind: 'terminal',
   runsProgram: true,
+  agent: false,
+  shellKind: 'terminal',
   vocabulary: (common) => [...common, ...TERMINAL_WORDS],
   read: (io, pane, offset) => io.screen(pane, offset),
   write: async (io, pane) => io.refuse(`its body is the terminal screen; write to /${pane.n}/input to type into it`),

@@ -5,6 +5,8 @@ import type { BodyProvider } from './provider';
 export const textBody: BodyProvider<'text'> = {
   kind: 'text',
   runsProgram: false,
+  agent: false,
+  shellKind: 'text',
   vocabulary: (common) => [...common],
   read: async (io, pane) => io.text(pane),
   write: async (io, pane, data) => io.appendText(pane, data),

@@ -5,6 +5,8 @@ import type { BodyProvider } from './provider';
 export const widgetsBody: BodyProvider<'widgets'> = {
   kind: 'widgets',
   runsProgram: false,
+  agent: false,
+  shellKind: 'widgets',
   vocabulary: (common) => [...common],
   read: async () => Buffer.alloc(0),
   write: async (io) => io.refuse('a widget pane has no writable body'),

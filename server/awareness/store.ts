@@ -3,7 +3,7 @@
 // a corrupt file is moved aside with a warning and the last good copy is used.
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeAtomic, writeAtomicSync } from '../persist/atomicFile';
+import { writeAtomic, writeAtomicSync } from '../../kits/node/atomicFile';
 import type { z } from 'zod';
 
 /** The seed's lock policy: a few tries, 100 ms apart; a writer holds the lock for one small write. */

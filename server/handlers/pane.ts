@@ -3,7 +3,7 @@
 import { faults } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
 import type { Params, Result } from '../../kits/protocol/index';
-import type { PaneAck, PaneSpec } from '../../kits/protocol/pane';
+import type { PaneAck } from '../../kits/protocol/pane';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
 import { typeInto } from '../model/input';

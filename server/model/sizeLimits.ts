@@ -1,15 +1,10 @@
-// The largest sizes, in cells, the server accepts for a session viewport, a
-// floating pane and a PTY. Larger requests are clamped, not refused: a window
-// on a huge screen still works, it just lays out in at most this many cells.
+// The largest sizes, in cells, the server accepts for a session viewport and a
+// floating pane: a terminal's own bound (server/pty/sizeLimits.ts, where its cost
+// is explained). Larger requests are clamped, not refused: a window on a huge
+// screen still works, it just lays out in at most this many cells.
+import { MAX_COLS, MAX_ROWS } from '../pty/sizeLimits';
 
-/**
- * Columns and rows at most. Each cell of a terminal costs the screen model
- * (xterm headless in the worker) about 12 bytes and every snapshot serializes
- * them, so 65535² would be ~50 GB for one pane; 1000×1000 is ~12 MB, and more
- * than an 8K display shows at any readable font (7680 px / 8 px ≈ 960 columns).
- */
-export const MAX_COLS = 1000;
-export const MAX_ROWS = 1000;
+export { MAX_COLS, MAX_ROWS };
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.trunc(v)));
 

@@ -7,7 +7,7 @@ import type { Pane } from '../../kits/protocol/model';
 import { bodyOf } from '../model/bodies/registry';
 import type { BodyIO } from '../model/bodies/provider';
 import { parseCommandLine } from '../model/commandLine';
-import { execDefault } from '../handlers/pane';
+import { execDefault } from '../model/execLine';
 import { atLine, nsFaults, rectOf, rpc, writtenLines, writtenText } from './call';
 import { attrsText, COMPUTED_ATTRS, commandsText, ctlLine, tagLine } from './lines';
 import { TEXT_MAX } from './namespace';

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrateState, type Generation, type StateFile } from '../../kits/protocol/snapshot';
-import { FAULT_BEFORE_RENAME, writeAtomic } from './atomicFile';
+import { FAULT_BEFORE_RENAME, writeAtomic } from '../../kits/node/atomicFile';
 import { entryFault, readOwnFile, readOwnFileAsync, setAside, StateFileError } from './stateFiles';
 
 /** Generations kept: enough to go back past a bad hour, few enough to stay small on disk. */

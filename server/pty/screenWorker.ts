@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { writeAtomic } from '../persist/atomicFile';
+import { writeAtomic } from '../../kits/node/atomicFile';
 import { blockRows, blockSerialized, lastRows } from './historyStore';
 import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';

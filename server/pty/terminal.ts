@@ -3,7 +3,7 @@
 // stream to attached clients with flow control. The server core drives it.
 import { PaneFault } from '../../kits/protocol/error';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
-import { MAX_COLS, MAX_ROWS } from '../model/sizeLimits';
+import { MAX_COLS, MAX_ROWS } from './sizeLimits';
 import { Fanout, type SinkState, type StreamSink } from './fanout';
 import type { ForegroundInfo, PtyPort, PtyProcess } from './ptyPort';
 import { ByteRing, DEFAULT_RING_BYTES } from './ring';

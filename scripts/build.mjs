@@ -72,7 +72,7 @@ const apart = (dir) => ({
   },
 });
 /** The table export of each group file (kits/node/cli/groups.ts names the groups). */
-const TABLES = { panes: 'paneCommands', floating: 'floatCommands', tags: 'tagCommands', streams: 'streamCommands', sessions: 'sessionCommands', server: 'serverCommands', durable: 'durableCommands', agents: 'agentCommands', awareness: 'awarenessCommands', sandbox: 'sandboxCommands' };
+const TABLES = { panes: 'paneCommands', floating: 'floatCommands', tags: 'tagCommands', streams: 'streamCommands', sessions: 'sessionCommands', server: 'serverCommands', durable: 'durableCommands', agents: 'agentCommands', awareness: 'awarenessCommands', sandbox: 'sandboxCommands', hosts: 'hostCommands' };
 /** Leaves every group's table but `group`'s out of the command table main.ts builds. */
 const onlyGroup = (group) => ({
   name: 'only-group',

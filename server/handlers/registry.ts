@@ -15,8 +15,13 @@ export function describeIssues(method: string, issues: { path: PropertyKey[]; me
   return `invalid params for ${method}: ${where}: ${first.message}${more}`;
 }
 
+/** Takes a request addressed to another host's pane (server/hosts/): its answer, or undefined to run it here. */
+export type Forwarder = (method: MethodName, params: Record<string, unknown>, ctx: HandlerContext) => Promise<unknown> | undefined;
+
 export class Dispatcher {
   private readonly table = new Map<string, HandlerFn<MethodName>>();
+  /** Set by server/hosts/ when hosts are attached: `HOST:N` of a joined host goes over its link, checked as here first. */
+  forward: Forwarder | undefined;
 
   /** Adds a family's handlers (the built-in families, then agents and awareness). */
   register(t: HandlerTable): this {
@@ -37,6 +42,8 @@ export class Dispatcher {
     if (!fn) throw new PaneFault('unknown-method', `method "${method}" has no handler on this server`, { subject: method });
     const parsed = methods[method].params.safeParse(rawParams ?? {});
     if (!parsed.success) throw new PaneFault('bad-request', describeIssues(method, parsed.error.issues), { subject: method });
+    const remote = this.forward?.(method, parsed.data as Record<string, unknown>, ctx);
+    if (remote !== undefined) return remote;
     ctx.client.checkAccess?.(method, parsed.data);
     return fn(parsed.data as never, ctx);
   }

@@ -4,7 +4,7 @@
 // main.test.ts holds this map equal to the table.
 
 /** A file under commands/, or `ns` for the namespace's own commands (in every bundle). */
-export const GROUPS = ['panes', 'floating', 'tags', 'streams', 'sessions', 'server', 'durable', 'agents', 'awareness', 'sandbox', 'ns'] as const;
+export const GROUPS = ['panes', 'floating', 'tags', 'streams', 'sessions', 'server', 'durable', 'agents', 'awareness', 'sandbox', 'hosts', 'ns'] as const;
 export type GroupName = (typeof GROUPS)[number];
 
 /** The group of each command's first word. */
@@ -19,6 +19,7 @@ export const GROUP_OF: Readonly<Record<string, GroupName>> = {
   agent: 'agents', access: 'agents', finger: 'agents', mail: 'agents', write: 'agents', plan: 'agents', peers: 'agents', hook: 'agents', mcp: 'agents',
   claims: 'awareness', claim: 'awareness', release: 'awareness', handoff: 'awareness', delegate: 'awareness', awareness: 'awareness',
   sandbox: 'sandbox',
+  host: 'hosts',
   cat: 'ns', tail: 'ns', mount: 'ns', umount: 'ns',
 };
 

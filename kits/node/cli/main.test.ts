@@ -18,6 +18,7 @@ import { sessionCommands } from './commands/sessions';
 import { streamCommands } from './commands/streams';
 import { tagCommands } from './commands/tags';
 import { sandboxCommands } from './commands/sandbox';
+import { hostCommands } from './commands/hosts';
 import { GROUP_OF, groupOf, type GroupName } from './groups';
 import { commandTable, runCli } from './main';
 import { nsCommands } from './nsCommands';
@@ -101,7 +102,7 @@ describe('command groups (each run loads its group’s bundle alone)', () => {
   const hook = { serve: async () => 0 };
   const groups: Record<GroupName, { command: string }[]> = {
     panes: paneCommands, floating: floatCommands, tags: tagCommands, streams: streamCommands, sessions: sessionCommands,
-    server: serverCommands(hook), durable: durableCommands, agents: agentCommands, awareness: awarenessCommands, sandbox: sandboxCommands, ns: nsCommands,
+    server: serverCommands(hook), durable: durableCommands, agents: agentCommands, awareness: awarenessCommands, sandbox: sandboxCommands, hosts: hostCommands, ns: nsCommands,
   };
 
   it('names, for every command of the table, the group that holds it, and no word the table lacks', () => {

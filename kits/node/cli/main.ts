@@ -14,6 +14,7 @@ import { streamCommands } from './commands/streams';
 import { withNamespace } from './nsCommands';
 import { tagCommands } from './commands/tags';
 import { sandboxCommands } from './commands/sandbox';
+import { hostCommands } from './commands/hosts';
 import { CommandContext, type CliIo } from './context';
 import { EXIT, NoServerError, UsageError, exitCodeOf, messageOf } from './errors';
 import { commandHelp, generalHelp, suggest } from './help';
@@ -37,6 +38,7 @@ export function commandTable(hook: ServeHook): CommandSpec[] {
     ...agentCommands,
     ...awarenessCommands,
     ...sandboxCommands,
+    ...hostCommands,
   ]);
   table.push({
     command: 'help',

@@ -67,15 +67,18 @@ export const paneCommands: CommandSpec[] = [
     flags: [JSON_FLAG, SESSION],
     notes: [
       'Columns: ID, SESSION, SIGNATURE, OWNER, QUADRANT (attr "quadrant"), STATE, PID, CWD, TAG.',
-      'IDs of this server’s panes show as N; panes of other hosts as HOST:N. --json prints the Pane objects.',
+      'IDs of this server’s panes show as N; panes of joined hosts (pane host) as HOST:N. --json prints the Pane objects.',
     ],
     async run(ctx, a) {
       const c = await ctx.connect();
       const session = str(a, 'session');
-      const [list, sessions] = await Promise.all([
+      const [list, sessions, remote] = await Promise.all([
         c.call('pane/list', session === undefined ? {} : { session }),
         bool(a, 'json') ? undefined : c.call('session/list', {}),
+        // Joined hosts' panes as HOST:N (issue 26); a server without hosts has none to add.
+        session === undefined ? c.call('host/list', { panes: true }).catch(() => undefined) : undefined,
       ]);
+      list.panes.push(...(remote?.panes ?? []));
       if (bool(a, 'json')) {
         ctx.out(JSON.stringify(list.panes, null, 2));
         return 0;

@@ -98,7 +98,8 @@ export const streamCommands: CommandSpec[] = [
       }
       if (s.text !== '') ctx.out(s.text);
       // A finished program's screen ends as it left it; say that it ended, and how (as the window does).
-      const ended = paneExitLine(await c.call('pane/get', { pane: s.pane }));
+      // The target as given: s.pane is the pane's number on its own host (HOST:N stays HOST:N).
+      const ended = paneExitLine(await c.call('pane/get', { pane: ctx.target(a) ?? s.pane }));
       if (ended !== null) ctx.out(ended);
       return 0;
     },

@@ -1,0 +1,23 @@
+// Host handlers (issue 26): list the hosts of ~/.config/pane/hosts/ with their
+// state and panes, join one, leave one. The links themselves are server/hosts/.
+import type { HostService } from '../hosts/hostService';
+import type { HandlerTable } from './types';
+
+/** The host family's table, bound to the server's one HostService (attachHosts registers it). */
+export function hostHandlers(hosts: HostService): HandlerTable {
+  return {
+    'host/list': (p) => ({ ...hosts.list(), ...(p.panes ? { panes: hosts.remotePanes() } : {}) }),
+
+    'host/connect': async (p) => {
+      const link = hosts.link(p.name);
+      await link.connect();
+      return link.info();
+    },
+
+    'host/disconnect': (p) => {
+      const link = hosts.link(p.name);
+      link.disconnect();
+      return link.info();
+    },
+  };
+}

@@ -1,0 +1,265 @@
+// One joined host: this server as a protocol client of the remote daemon, over the
+// stdio of the process its file names (ssh, or any argv). A heartbeat keeps its
+// list of panes fresh and marks it stale when it stops answering; a link that
+// drops after it was up is dialled again with a bounded backoff. Everything the
+// remote sends is untrusted: replies are checked against their schemas, frames
+// are bounded by the framing, and a remote that sends what it was not asked for,
+// or breaks the protocol, is cut off (it never reaches local panes).
+import { checkResults, Connection } from '../../kits/client/index';
+import type { Transport } from '../../kits/client/transport';
+import { PaneFault } from '../../kits/protocol/error';
+import type { HostInfo, HostState } from '../../kits/protocol/host';
+import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
+import type { Capability } from '../../kits/protocol/method';
+import type { Pane } from '../../kits/protocol/model';
+import { describeHow, type HostEntry } from './hostFiles';
+
+/** How often a joined host is asked for its panes: the heartbeat (its answer also refreshes `pane ls`). */
+export const HEARTBEAT_MS = 2000;
+/** A host that has not answered for this long is shown stale (three heartbeats: one slow answer is not enough). */
+export const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
+/** A host silent for this long has its link cut and dialled again (ssh's own ServerAlive would take 45 s by default). */
+export const DROP_AFTER_MS = 10 * HEARTBEAT_MS;
+/** How long one forwarded request may wait for the remote's answer before it fails (`pane screen` of a big history is well under a second). */
+export const FORWARD_TIMEOUT_MS = 15_000;
+/** How long the remote's hello may take once its `pane serve --stdio` answered the preamble. */
+export const LINK_HELLO_TIMEOUT_MS = 10_000;
+/** First wait before dialling a dropped link again; doubled each failure up to RECONNECT_MAX_MS. */
+export const RECONNECT_BASE_MS = 500;
+/** Longest wait between two dials of a dropped link: bounded, and never given up (VS Code Remote's users lost work to a reconnect that gave up). */
+export const RECONNECT_MAX_MS = 30_000;
+/**
+ * Frames a remote may send that nobody asked for (events, output of panes not
+ * attached) in one heartbeat, past which it is cut off. The link subscribes to
+ * nothing, so a pane daemon sends none; a few are forgiven (a refusal with no id).
+ */
+export const MAX_UNSOLICITED_FRAMES = 256;
+/** Characters of a remote's error message passed on to a local client (the frame bound allows 4 MiB). */
+export const MAX_REMOTE_MESSAGE = 2000;
+
+/** Dials the process a host file names; resolves with a framed transport once its preamble came. */
+export type DialHost = (host: HostEntry) => Promise<{ transport: Transport; close?: () => void }>;
+
+export class HostLink {
+  state: HostState = 'disconnected';
+  error: string | null = null;
+  remote: { host: string; version: string } | null = null;
+  panes: Pane[] = [];
+  private conn: Connection | null = null;
+  private closeDial: (() => void) | undefined;
+  private lastHeard: number | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private failures = 0;
+  /** The person asked for it to be joined (host connect, autoConnect) and not left since. */
+  private wanted = false;
+  private unsolicited = 0;
+  private dialing: Promise<void> | null = null;
+
+  constructor(
+    public entry: HostEntry,
+    private readonly dial: DialHost,
+    private readonly changed: () => void,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  get name(): string {
+    return this.entry.name;
+  }
+
+  info(): HostInfo {
+    return {
+      name: this.entry.name,
+      file: this.entry.file,
+      how: describeHow(this.entry.how),
+      readOnly: this.entry.readOnly,
+      state: this.state,
+      error: this.error,
+      remote: this.remote,
+      panes: this.state === 'disconnected' ? 0 : this.panes.length,
+      lastHeardMs: this.lastHeard === null ? null : Date.now() - this.lastHeard,
+    };
+  }
+
+  /** Joins the host (once: a second call waits for the first); resolves when connected or failed. */
+  connect(): Promise<void> {
+    this.wanted = true;
+    if (this.state === 'connected' || this.state === 'stale') return Promise.resolve();
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    this.dialing ??= this.open().finally(() => (this.dialing = null));
+    return this.dialing;
+  }
+
+  /** Leaves the host: the link is closed and not dialled again; its panes run on there. */
+  disconnect(reason = 'left by the person (pane host disconnect)'): void {
+    this.wanted = false;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+    this.drop(reason, false);
+    this.error = null;
+  }
+
+  /** Forwards one request to the remote, as its own pane numbers; rejects with the remote's fault, named as the host's. */
+  async call<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>> {
+    const c = this.conn;
+    if (!c || (this.state !== 'connected' && this.state !== 'stale')) {
+      throw new PaneFault('failed', `host ${this.name} is ${this.state}${this.error ? ` (${this.error})` : ''}: pane host connect ${this.name}`, { subject: this.name });
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PaneFault('failed', `host ${this.name} did not answer ${method} within ${FORWARD_TIMEOUT_MS} ms (FORWARD_TIMEOUT_MS)`, { subject: this.name })), FORWARD_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([c.call(method, params), deadline]);
+    } catch (e) {
+      if (e instanceof PaneFault) throw new PaneFault(e.code, `host ${this.name}: ${clean(e.message)}`, { subject: this.name });
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async open(): Promise<void> {
+    this.state = 'connecting';
+    this.error = null;
+    this.changed();
+    let dialed: Awaited<ReturnType<DialHost>>;
+    try {
+      dialed = await this.dial(this.entry);
+    } catch (e) {
+      return this.failed(clean((e as Error).message));
+    }
+    if (!this.wanted) {
+      dialed.close?.();
+      dialed.transport.close('left while dialling');
+      return;
+    }
+    const conn = new Connection(dialed.transport, { checkResult: checkResults });
+    this.conn = conn;
+    this.closeDial = dialed.close;
+    this.unsolicited = 0;
+    conn.onEvent(() => this.unasked('an event'));
+    conn.onOutput(() => this.unasked('terminal output'));
+    conn.onClose((reason) => {
+      if (this.conn === conn) this.drop(`the link closed: ${clean(reason)}`, this.wanted);
+    });
+    const caps: Capability[] = this.entry.readOnly ? ['read'] : ['read', 'write'];
+    try {
+      const welcome = await withDeadline(conn.hello({ client: { name: `host link ${this.name}`, kind: 'other' }, capabilities: caps }), LINK_HELLO_TIMEOUT_MS, `its hello did not come within ${LINK_HELLO_TIMEOUT_MS} ms (LINK_HELLO_TIMEOUT_MS)`);
+      this.remote = { host: String(welcome.server.host).slice(0, 253), version: String(welcome.server.version).slice(0, 100) };
+      await this.beat(conn);
+    } catch (e) {
+      // Cut off while saying hello (a flood, a lie): drop() has said why.
+      if (this.conn !== conn) return;
+      this.conn = null;
+      conn.close();
+      dialed.close?.();
+      return this.failed(clean((e as Error).message));
+    }
+    this.failures = 0;
+    this.state = 'connected';
+    this.log(`host ${this.name}: joined (${describeHow(this.entry.how)}; remote ${this.remote?.host} pane ${this.remote?.version})`);
+    this.heartbeat = setInterval(() => void this.tick(conn), HEARTBEAT_MS);
+    this.heartbeat.unref();
+    this.changed();
+  }
+
+  /** One heartbeat: the remote's panes, host-qualified with this host's name. */
+  private async beat(conn: Connection): Promise<void> {
+    const { panes } = await conn.call('pane/list', {});
+    if (this.conn !== conn) return;
+    this.lastHeard = Date.now();
+    this.panes = panes.map((p) => ({ ...p, host: this.name }));
+  }
+
+  private async tick(conn: Connection): Promise<void> {
+    if (this.conn !== conn) return;
+    this.unsolicited = 0;
+    const silent = this.lastHeard === null ? 0 : Date.now() - this.lastHeard;
+    if (silent > DROP_AFTER_MS) return this.drop(`it did not answer for ${Math.round(silent / 1000)} s (DROP_AFTER_MS)`, true);
+    if (silent > STALE_AFTER_MS && this.state === 'connected') {
+      this.state = 'stale';
+      this.changed();
+    }
+    try {
+      const before = this.panes.length;
+      await withDeadline(this.beat(conn), HEARTBEAT_MS, 'heartbeat');
+      if (this.state === 'stale' || before !== this.panes.length) {
+        this.state = 'connected';
+        this.changed();
+      }
+    } catch (e) {
+      // A reply that fails its schema is a lie: that is not a slow host.
+      if (e instanceof PaneFault && e.message.startsWith('server sent a malformed')) this.drop(`it answered pane/list with something that is not a pane list (${clean(e.message)})`, false);
+    }
+  }
+
+  private unasked(what: string): void {
+    if (++this.unsolicited <= MAX_UNSOLICITED_FRAMES) return;
+    this.drop(`it sent more than ${MAX_UNSOLICITED_FRAMES} frames it was not asked for (${what}) within a heartbeat (MAX_UNSOLICITED_FRAMES); check what answers as pane on that host`, false);
+  }
+
+  private drop(reason: string, redial: boolean): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    const conn = this.conn;
+    this.conn = null;
+    const wasUp = this.state === 'connected' || this.state === 'stale';
+    conn?.close();
+    this.closeDial?.();
+    this.closeDial = undefined;
+    if (!conn && this.state === 'disconnected') return;
+    this.state = 'disconnected';
+    this.error = reason;
+    this.panes = [];
+    this.log(`host ${this.name}: cut off: ${reason}`);
+    if (redial && wasUp) this.scheduleRetry();
+    else if (!redial) this.wanted = false;
+    this.changed();
+  }
+
+  private failed(reason: string): void {
+    this.state = 'disconnected';
+    this.error = reason;
+    this.panes = [];
+    this.log(`host ${this.name}: not joined: ${reason}`);
+    // A link that was up once is dialled again; a first dial that fails waits for the person (a wrong file would only fail again).
+    if (this.wanted && this.failures > 0) this.scheduleRetry();
+    this.changed();
+  }
+
+  private scheduleRetry(): void {
+    if (this.retry || !this.wanted) return;
+    const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.min(this.failures, 16));
+    this.failures++;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (!this.wanted) return;
+      this.dialing ??= this.open().finally(() => (this.dialing = null));
+    }, wait);
+    this.retry.unref();
+  }
+
+  /** Ends the link for good (the server stops, or the file was removed). */
+  dispose(): void {
+    this.disconnect('the host file was removed, or the server is stopping');
+  }
+}
+
+/** A remote's words, bounded and without control characters, for a local message. */
+export function clean(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  const t = s.replace(/[\n\r\t]+/g, ' ').replace(/[\x00-\x1f\x7f]/g, '?');
+  return t.length > MAX_REMOTE_MESSAGE ? `${t.slice(0, MAX_REMOTE_MESSAGE)}…` : t;
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(what)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,191 @@
+// The server's joined hosts: ~/.config/pane/hosts/ read and watched live (a bad
+// file reported by file and field, the rest kept), one HostLink per host, and the
+// forwarding of requests addressed to `HOST:N` over that host's link (decision 037).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { PaneFault } from '../../kits/protocol/error';
+import type { HostList } from '../../kits/protocol/host';
+import { parsePaneRef, type PaneRef } from '../../kits/protocol/ids';
+import { capabilityOf, type MethodName, type Result } from '../../kits/protocol/index';
+import type { ConfigError } from '../../kits/protocol/keymap';
+import type { Pane } from '../../kits/protocol/model';
+import { pollTargets } from '../config/poller';
+import type { HandlerContext } from '../handlers/types';
+import type { Services } from '../services';
+import { sshExitArgv } from './hostArgv';
+import { loadHosts, type HostEntry } from './hostFiles';
+import { HostLink, type DialHost } from './hostLink';
+
+/**
+ * Requests forwarded to a joined host's pane when their `pane` is `HOST:N`. The
+ * rest refuse a remote pane by name: streaming (pty/attach, ack) carries bare pane
+ * numbers in its binary frames, and agent, awareness and mail requests name local
+ * accounts; those come with the window's tiling of remote panes (issue 26).
+ */
+export const FORWARDED = new Set<MethodName>([
+  'pane/get',
+  'pane/close',
+  'pane/restart',
+  'pane/zoom',
+  'pane/focus',
+  'pane/tag',
+  'pane/attrs',
+  'pane/exec',
+  'pane/input',
+  'pane/split',
+  'pane/launch',
+  'pane/resize',
+  'pane/ratio',
+  'pane/swap',
+  'pane/float',
+  'pty/read',
+  'pty/screen',
+  'pty/resize',
+]);
+
+export interface HostServiceOptions {
+  /** The user's config dir; hosts are read from its hosts/ folder. */
+  configDir: string;
+  /** A private directory for ssh's control sockets (the server's runtime dir). */
+  controlDir: string;
+  dial: DialHost;
+}
+
+export class HostService {
+  readonly dir: string;
+  readonly links = new Map<string, HostLink>();
+  errors: ConfigError[] = [];
+  private readonly stops: (() => void)[] = [];
+
+  constructor(
+    private readonly services: Services,
+    private readonly o: HostServiceOptions,
+  ) {
+    this.dir = path.join(o.configDir, 'hosts');
+    this.reload();
+    this.stops.push(pollTargets([{ path: this.dir, kind: 'dir' }], () => this.reload()));
+    services.server.onStop(() => this.stop());
+  }
+
+  /** Reads the host files again: new hosts get a link, removed ones are left, changed ones dialled anew if they were joined. */
+  reload(): void {
+    const { hosts, errors } = loadHosts(this.dir);
+    this.errors = errors;
+    for (const e of errors) this.services.server.publish('client/refused', { door: 'host files', reason: `${e.file}: ${e.field}: ${e.message}` });
+    for (const [name, link] of this.links) {
+      const next = hosts.get(name);
+      if (next && JSON.stringify(next) === JSON.stringify(link.entry)) continue;
+      const wasJoined = link.state !== 'disconnected';
+      link.dispose();
+      this.links.delete(name);
+      if (next && wasJoined) this.add(next).connect().catch(() => undefined);
+    }
+    for (const [name, entry] of hosts) {
+      if (this.links.has(name)) continue;
+      const link = this.add(entry);
+      if (entry.autoConnect) link.connect().catch(() => undefined);
+    }
+    this.changed();
+  }
+
+  private add(entry: HostEntry): HostLink {
+    const link = new HostLink(
+      entry,
+      this.o.dial,
+      () => this.changed(),
+      (line) => {
+        process.stderr.write(`pane: ${line}\n`);
+        if (/cut off|not joined/.test(line)) this.services.server.publish('client/refused', { door: `host ${entry.name}`, reason: line });
+      },
+    );
+    this.links.set(entry.name, link);
+    return link;
+  }
+
+  list(): HostList {
+    return { hosts: [...this.links.values()].map((l) => l.info()), errors: this.errors };
+  }
+
+  /** The panes of every joined host, as HOST:N (HOST the file's name). */
+  remotePanes(): Pane[] {
+    return [...this.links.values()].flatMap((l) => (l.state === 'connected' || l.state === 'stale' ? l.panes : []));
+  }
+
+  link(name: string): HostLink {
+    const l = this.links.get(name);
+    if (!l) throw new PaneFault('not-found', `no host ${name}: there is no ${path.join(this.dir, `${name}.json`)}${this.errors.some((e) => path.basename(e.file) === `${name}.json`) ? ' that reads (pane host ls shows why)' : ''}; add it with pane host add ${name} ssh://[USER@]HOST`, { subject: name });
+    return l;
+  }
+
+  private changed(): void {
+    this.services.server.publish('host/changed', this.list());
+  }
+
+  /**
+   * A request whose `pane` is HOST:N of a host in hosts/: sent over that host's link
+   * with the pane as the remote's own number, and its answer returned with its panes
+   * named HOST:N. Undefined for a request that stays here (no pane, a local one, or an
+   * unknown host, which the server's own resolution refuses by name).
+   */
+  forward(method: MethodName, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> | undefined {
+    const ref = params.pane as PaneRef | undefined;
+    if (ref === undefined || typeof ref === 'number') return undefined;
+    const { host, n } = parsePaneRef(ref);
+    if (host === undefined || host === this.services.server.host || !this.links.has(host)) return undefined;
+    const link = this.link(host);
+    if (ctx.client.checkAccess !== undefined) {
+      throw new PaneFault('denied', `denied: ${method} on ${ref}: an agent's .access names this server's panes only; other hosts' panes are the person's (issue 26)`, { reason: 'remote pane', subject: String(ref) });
+    }
+    if (!FORWARDED.has(method)) {
+      throw new PaneFault('bad-request', `${method} on ${ref}: this request is not forwarded to other hosts yet (issue 26); run it on ${host} itself, or use pane screen, send, tag, close`, { subject: method });
+    }
+    if (link.entry.readOnly && capabilityOf(method) !== 'read') {
+      throw new PaneFault('denied', `denied: host ${host} is joined read-only (readOnly in ${link.entry.file}): ${method} would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject: String(ref) });
+    }
+    const out: Record<string, unknown> = { ...params, pane: n };
+    delete out.session; // a session here names a local one
+    if (params.with !== undefined) {
+      const w = parsePaneRef(params.with as PaneRef);
+      if (w.host !== host) throw new PaneFault('bad-request', `${method}: ${ref} and ${String(params.with)} are on different hosts; panes are swapped within one host`, { subject: method });
+      out.with = w.n;
+    }
+    const remoteHost = link.remote?.host ?? '';
+    return link.call(method, out as never).then((r: Result<MethodName>) => requalify(r, remoteHost, host));
+  }
+
+  /** Closes every link and stops ssh's shared masters (none outlives the server). */
+  stop(): void {
+    for (const s of this.stops.splice(0)) s();
+    for (const l of this.links.values()) {
+      const how = l.entry.how;
+      l.dispose();
+      if (how.via === 'ssh') {
+        const [cmd, ...args] = sshExitArgv(how, this.o.controlDir);
+        try {
+          spawn(cmd as string, args, { stdio: 'ignore', detached: false }).on('error', () => undefined);
+        } catch {
+          // no ssh: no master either
+        }
+      }
+    }
+  }
+}
+
+/** Deepest nesting requalify walks: results are a few levels deep (a pane in a list in a result). */
+const MAX_REQUALIFY_DEPTH = 8;
+
+/**
+ * A remote's answer with its panes named as this server names them: `host` fields
+ * and `HOST:N` ids of the remote's own host name become the host file's name.
+ */
+export function requalify<T>(v: T, remoteHost: string, alias: string, depth = 0): T {
+  if (depth > MAX_REQUALIFY_DEPTH || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => requalify(x, remoteHost, alias, depth + 1)) as T;
+  const o: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (k === 'host' && typeof x === 'string') o[k] = alias;
+    else if (k === 'id' && typeof x === 'string' && remoteHost !== '' && x.startsWith(`${remoteHost}:`)) o[k] = `${alias}:${x.slice(remoteHost.length + 1)}`;
+    else o[k] = requalify(x, remoteHost, alias, depth + 1);
+  }
+  return o as T;
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// A remote that is not a well-behaved pane, for the host attack tests (issue 26).
+// Each mode prints the stdio preamble (so the dial succeeds) and then:
+//   junk   a length prefix past every bound, then text: bad framing
+//   flood  event frames nobody asked for, as fast as it can (bounded: 200,000)
+//   liar   answers hello properly, then pane/list with something that is no pane list
+// Framing as kits/node/framing.ts: u32 BE length (kind byte + payload), u8 kind, payload.
+const mode = process.argv[2];
+const frame = (obj) => {
+  const body = Buffer.from(JSON.stringify(obj));
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(body.length + 1, 0);
+  head.writeUInt8(0, 4);
+  return Buffer.concat([head, body]);
+};
+process.stdout.write('Welcome to a noisy login shell\n\x1bPANE-STDIO v1 0.0.0-fake\n');
+if (mode === 'junk') {
+  process.stdout.write(Buffer.from([0xff, 0xff, 0xff, 0xff]));
+  process.stdout.write('this is not pane\n');
+  setTimeout(() => process.exit(0), 30_000);
+} else if (mode === 'flood') {
+  const evt = frame({ t: 'evt', event: 'pane/output', rev: 1, data: { pane: 1, end: 1 } });
+  let sent = 0;
+  const pump = () => {
+    while (sent < 200_000) {
+      sent++;
+      if (!process.stdout.write(evt)) return void process.stdout.once('drain', pump);
+    }
+  };
+  process.stdout.on('error', () => process.exit(0));
+  pump();
+  setTimeout(() => process.exit(0), 30_000);
+} else if (mode === 'liar') {
+  let buf = Buffer.alloc(0);
+  process.stdin.on('data', (c) => {
+    buf = Buffer.concat([buf, c]);
+    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+      const len = buf.readUInt32BE(0);
+      const req = JSON.parse(buf.subarray(5, 4 + len).toString());
+      buf = buf.subarray(4 + len);
+      if (req.method === 'hello') {
+        process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result: { protocol: req.params.protocol, server: { host: 'liar', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read'], user: 'u' } }));
+      } else if (req.method === 'pane/list') {
+        process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result: { panes: [{ n: 'one', host: 'evil' }] } }));
+      }
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+  setTimeout(() => process.exit(0), 30_000);
+}

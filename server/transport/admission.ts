@@ -3,8 +3,8 @@
 // socket and every agent's come in through admitStream), and how many refusal
 // lines a door may log. A client that has not proven itself gets a few seconds and
 // a few KiB, no more.
-import type net from 'node:net';
 import { encodeFrame } from '../../kits/node/framing';
+import type { StreamTransport } from '../../kits/node/streamTransport';
 
 /**
  * Time from connect to a successful hello. Every pane client sends hello first
@@ -81,39 +81,58 @@ export interface Admitted {
 }
 
 /**
- * Admits one stream connection (a unix socket) through `caps`: past any cap's limit it
- * gets a `busy` error frame naming the door, the rule and the fix, and is closed;
- * otherwise it counts in every cap until it closes, `start` makes its client, and the
- * client is guarded until hello (time and bytes). Every unix door (the person's socket,
- * each agent's) comes in here, so they hold the same rules.
+ * What the guards need of a connection's byte stream, whatever carries it (a unix or
+ * TLS socket, a child's stdout, the raw socket under a WebSocket): every Node stream has it.
  */
-export function admitStream(sock: net.Socket, caps: ConnectionCap[], start: () => Admitted, o: { timeoutMs?: number | undefined; log?: (line: string) => void } = {}): void {
-  sock.on('error', () => undefined);
+export interface GuardedStream {
+  on(event: 'data', cb: (chunk: Buffer) => void): unknown;
+  removeListener(event: 'data', cb: (chunk: Buffer) => void): unknown;
+  once(event: 'close', cb: () => void): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * Admits one stream connection (any transport from the stream adapter, kits/node/streamTransport.ts)
+ * through `caps`: past any cap's limit it gets a `busy` error frame naming the door, the rule
+ * and the fix, and is closed; otherwise it counts in every cap until it closes, `start` makes
+ * its client, and the client is guarded until hello (time and bytes). Every stream door (the
+ * person's socket, each agent's, a TLS listener) comes in here, so they hold the same rules.
+ */
+export function admitStream(t: StreamTransport, caps: ConnectionCap[], start: (t: StreamTransport) => Admitted, o: { timeoutMs?: number | undefined; log?: (line: string) => void } = {}): void {
+  const { input, output } = t;
+  input.on('error', () => undefined);
+  output.on('error', () => undefined);
   const full = caps.find((c) => c.open >= c.limit);
   if (full) {
     const message = `${full.door}: ${full.limit} connections at once is the limit; close some pane clients and retry`;
     o.log?.(`refused a connection: ${message}`);
     const error = { code: 'busy', message };
+    t.pauseReading();
     // Destroy only after the refusal has left (end's callback): a timer from the
     // write could drop the frame when a loaded loop has not flushed it yet.
-    sock.end(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error })), () => setTimeout(() => sock.destroy(), 200).unref());
+    output.end(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error })), () =>
+      setTimeout(() => {
+        output.destroy();
+        input.destroy();
+      }, 200).unref(),
+    );
     return;
   }
   for (const c of caps) c.open++;
-  sock.once('close', () => {
+  t.onClose(() => {
     for (const c of caps) c.open--;
   });
-  const conn = start();
+  const conn = start(t);
   const log = o.log;
-  guardUntilHello(sock, () => conn.helloed, (why) => conn.close(why), { ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ...(log ? { log: (why: string) => log(`closed a connection before hello: ${why}`) } : {}) });
+  guardUntilHello(input, () => conn.helloed, (why) => conn.close(why), { ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ...(log ? { log: (why: string) => log(`closed a connection before hello: ${why}`) } : {}) });
 }
 
 /**
- * Watches a raw socket until `helloed()` says yes: closes it when the hello does
+ * Watches a raw stream until `helloed()` says yes: closes it when the hello does
  * not come within HELLO_TIMEOUT_MS or more than MAX_BYTES_BEFORE_HELLO arrive first.
  * Register after the transport's own data listener, so a hello in a chunk counts as said.
  */
-export function guardUntilHello(raw: net.Socket, helloed: () => boolean, close: (reason: string) => void, o: { timeoutMs?: number; log?: (line: string) => void } = {}): void {
+export function guardUntilHello(raw: GuardedStream, helloed: () => boolean, close: (reason: string) => void, o: { timeoutMs?: number; log?: (line: string) => void } = {}): void {
   const timeoutMs = o.timeoutMs ?? HELLO_TIMEOUT_MS;
   let bytes = 0;
   const stop = () => {

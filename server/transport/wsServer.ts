@@ -1,45 +1,14 @@
 // The server's WebSocket transport for the renderer, behind the one HTTP front
 // (httpFront.ts). A socket is a client once its hello carries the launch cookie
 // (checked at the upgrade) or the per-launch secret.
-import type { WebSocket } from 'ws';
-import { BaseTransport, type WireFrame } from '../../kits/client/transport';
+import { WsTransport } from '../../kits/node/wsTransport';
 import type { Services } from '../services';
 import { guardUntilHello, NEEDS_SECRET, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
 import { startFront, type HttpFront } from './httpFront';
 
-/** The server's end of a window's WebSocket (the page's end is renderer/src/net/browserWsTransport.ts). */
-export class ServerWsTransport extends BaseTransport {
-  readonly kind = 'ws';
-  constructor(private readonly ws: WebSocket) {
-    super();
-    ws.on('message', (data, isBinary) => {
-      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      this.deliver(isBinary ? new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) : buf.toString('utf8'));
-    });
-    ws.on('close', () => this.closedBy('peer closed'));
-    ws.on('error', (e) => this.closedBy(e.message));
-  }
-  send(frame: WireFrame): void {
-    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
-    this.ws.send(frame, { binary: typeof frame !== 'string' });
-  }
-  override buffered(): number {
-    return this.ws.bufferedAmount;
-  }
-  /** A client not reading what it is sent is not read either (clientConn's MAX_UNREAD_BACKLOG). */
-  override pauseReading(): void {
-    this.ws.pause();
-  }
-  override resumeReading(): void {
-    this.ws.resume();
-  }
-  close(reason = 'closed'): void {
-    if (this.closed) return;
-    this.closedBy(reason);
-    this.ws.close(1000, reason.slice(0, 120));
-  }
-}
+/** The server's end of a window's WebSocket: the kits' Node WebSocket transport (it knows no side). */
+export { WsTransport as ServerWsTransport };
 
 // Lives in admission.ts, so the window's bridge can say it without loading the server.
 export { NEEDS_SECRET } from './admission';
@@ -57,7 +26,7 @@ export async function listenHttp(services: Services, o: { port?: number; staticD
     secret: o.secret,
     log,
     onSocket: (ws, { cookie, raw }) => {
-      const conn = new ClientConn(services, new ServerWsTransport(ws), (h) => (cookie || front.tokenOk(h.token) ? { capabilities: h.capabilities } : NEEDS_SECRET));
+      const conn = new ClientConn(services, new WsTransport(ws), (h) => (cookie || front.tokenOk(h.token) ? { capabilities: h.capabilities } : NEEDS_SECRET));
       guardUntilHello(raw, () => conn.helloed, (why) => conn.close(why), { log: (why) => log(`WebSocket closed: ${why}`), ...(o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {}) });
     },
   });

@@ -1,0 +1,265 @@
+// Dialing and listening on an Endpoint (kits/protocol/endpoint.ts) from Node: the one
+// place that knows how each kind of endpoint becomes a byte stream. Every stream
+// becomes a Transport through the one adapter (streamTransport.ts); a WebSocket
+// through WsTransport. A new transport is one case here and one in the union.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import tls from 'node:tls';
+import type { Transport } from '../client/transport';
+import type { Endpoint, ListenEndpoint } from '../protocol/endpoint';
+import { describeEndpoint } from '../protocol/endpointForm';
+import { checkPrivateDir, dataDir } from './paths';
+import { awaitPreamble } from './stdioPreamble';
+import { SocketTransport } from './socketTransport';
+import { StreamTransport, type StreamTransportOptions } from './streamTransport';
+
+/** How long a dial may take to connect (TCP and TLS handshake, ws upgrade) before it gives up; stdio has its preamble bound instead. */
+export const DIAL_TIMEOUT_MS = 10_000;
+/** Bytes of a stdio command's stderr kept to explain its failure (ssh's "Permission denied", "pane: not found"). */
+const STDERR_KEPT = 2048;
+/** How long a stdio command is given to exit after its stdin is closed before it is sent SIGTERM. */
+const EXEC_EXIT_GRACE_MS = 2_000;
+
+/** A dial that failed: the endpoint, why, and the OS error code when there is one (ENOENT, ECONNREFUSED...). */
+export class DialError extends Error {
+  constructor(
+    readonly endpoint: Endpoint,
+    readonly reason: string,
+    readonly code?: string,
+  ) {
+    super(`cannot reach ${describeEndpoint(endpoint)}: ${reason}`);
+  }
+}
+
+export interface DialOptions {
+  timeoutMs?: number;
+  /** Drop the stream at once on close (a one-shot client); see StreamTransportOptions. */
+  dropOnClose?: boolean;
+  /** For exec: where the child's stderr goes; 'pipe' (default) keeps its tail for error messages. */
+  stderr?: 'pipe' | 'inherit';
+  /** For exec: told the skipped byte count and the remote pane version once the preamble is seen. */
+  onPreamble?: (p: { version: string; skipped: number }) => void;
+}
+
+/** The socket path of agent `name`: its home's pane.sock under the agents' directory. */
+export function agentSocketPath(agent: string, root = path.join(dataDir(), 'agents')): string {
+  return path.join(root, agent, 'pane.sock');
+}
+
+/** Opens a Transport to `e`; rejects with a DialError naming the endpoint and why. */
+export function dial(e: Endpoint, o: DialOptions = {}): Promise<Transport> {
+  switch (e.kind) {
+    case 'unix':
+      return dialNet(e, { path: e.path }, 'unix', o);
+    case 'agent':
+      return dialNet(e, { path: agentSocketPath(e.agent, e.root) }, 'agent', o);
+    case 'exec':
+      return dialExec(e, o);
+    case 'tls':
+      return dialTls(e, o);
+    case 'ws':
+      return dialWs(e, o);
+  }
+}
+
+function streamOpts(o: DialOptions): StreamTransportOptions {
+  return o.dropOnClose ? { dropOnClose: true } : {};
+}
+
+function dialNet(e: Endpoint, to: net.NetConnectOpts, kind: string, o: DialOptions): Promise<Transport> {
+  return new Promise((resolve, reject) => {
+    const s = net.createConnection(to);
+    const timer = setTimeout(() => {
+      s.destroy();
+      reject(new DialError(e, 'it did not accept the connection in time', 'ETIMEDOUT'));
+    }, o.timeoutMs ?? DIAL_TIMEOUT_MS);
+    s.once('connect', () => {
+      clearTimeout(timer);
+      s.removeAllListeners('error');
+      resolve(new SocketTransport(s, kind, streamOpts(o)));
+    });
+    s.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new DialError(e, err.message, err.code));
+    });
+  });
+}
+
+function readPem(e: Endpoint, file: string | undefined): Buffer | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return fs.readFileSync(file);
+  } catch (err) {
+    throw new DialError(e, `cannot read ${file}: ${(err as Error).message}`, (err as NodeJS.ErrnoException).code);
+  }
+}
+
+function dialTls(e: Extract<Endpoint, { kind: 'tls' }>, o: DialOptions): Promise<Transport> {
+  return new Promise((resolve, reject) => {
+    let opts: tls.ConnectionOptions;
+    try {
+      const [cert, key, ca] = [readPem(e, e.cert), readPem(e, e.key), readPem(e, e.ca)];
+      opts = { host: e.host, port: e.port, servername: e.servername ?? e.host, ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(ca ? { ca } : {}) };
+    } catch (err) {
+      return reject(err);
+    }
+    // Node checks the server's certificate against `ca` (or the system's roots) and its name; nothing here loosens that.
+    const s = tls.connect(opts);
+    const timer = setTimeout(() => {
+      s.destroy();
+      reject(new DialError(e, 'no TLS handshake in time', 'ETIMEDOUT'));
+    }, o.timeoutMs ?? DIAL_TIMEOUT_MS);
+    s.once('secureConnect', () => {
+      clearTimeout(timer);
+      s.removeAllListeners('error');
+      resolve(new StreamTransport(s, s, 'tls', streamOpts(o)));
+    });
+    s.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new DialError(e, err.message, err.code));
+    });
+  });
+}
+
+async function dialWs(e: Extract<Endpoint, { kind: 'ws' }>, o: DialOptions): Promise<Transport> {
+  const [{ WebSocket }, { WsTransport }] = await Promise.all([import('ws'), import('./wsTransport')]);
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(e.url, { handshakeTimeout: o.timeoutMs ?? DIAL_TIMEOUT_MS });
+    ws.once('open', () => {
+      ws.removeAllListeners('error');
+      resolve(new WsTransport(ws));
+    });
+    ws.once('error', (err: NodeJS.ErrnoException) => reject(new DialError(e, err.message, err.code)));
+  });
+}
+
+/**
+ * Spawns the endpoint's argv and speaks the protocol on its stdin/stdout once it has
+ * printed the stdio preamble; anything before the preamble (a motd) is skipped, up to
+ * the bound. Closing the transport closes the child's stdin; a child still running
+ * EXEC_EXIT_GRACE_MS later is sent SIGTERM.
+ */
+async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions): Promise<Transport> {
+  const [cmd, ...args] = e.argv as [string, ...string[]];
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', o.stderr ?? 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => {
+    stderr = (stderr + b.toString('utf8')).slice(-STDERR_KEPT);
+  });
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(signal ? `killed by ${signal}` : `exit ${code}`));
+    child.once('error', (err) => resolve(err.message));
+  });
+  const ended = async () => {
+    const status = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), 500).unref())]);
+    const tail = stderr.trim().split('\n').slice(-3).join(' / ');
+    return tail ? `${status}; stderr: ${tail}` : status;
+  };
+  const stdout = child.stdout!;
+  const stdin = child.stdin!;
+  stdin.on('error', () => undefined); // a child that exits early: its exit says why, not EPIPE
+  let pre;
+  try {
+    pre = await awaitPreamble(stdout, { what: 'it', ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ended });
+  } catch (err) {
+    stop(child);
+    throw new DialError(e, (err as Error).message);
+  }
+  o.onPreamble?.({ version: pre.version, skipped: pre.skipped });
+  const t = new StreamTransport(stdout, stdin, 'exec', { ...streamOpts(o), head: pre.head });
+  stdout.resume();
+  t.onClose(() => stop(child));
+  return t;
+}
+
+/** Ends a stdio child: stdin closed (a `pane serve --stdio` exits on it), then SIGTERM if it lingers. */
+function stop(child: ChildProcess): void {
+  child.stdin?.end();
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const t = setTimeout(() => child.kill('SIGTERM'), EXEC_EXIT_GRACE_MS);
+  t.unref();
+  child.once('exit', () => clearTimeout(t));
+}
+
+/** A listening endpoint: where it listens, and how to stop. */
+export interface Listener {
+  readonly endpoint: ListenEndpoint;
+  /** The server (net.Server or tls.Server), e.g. for its address(). */
+  readonly server: net.Server;
+  close(): Promise<void>;
+}
+
+/** What listen hands each accepted connection: a transport over its stream (not yet admitted). */
+export type OnTransport = (t: StreamTransport) => void;
+
+/**
+ * Listens on a unix socket or a TLS port. A unix socket is made 0600 from birth (umask)
+ * in a directory that must be ours and 0700 (one someone else may write could hold a
+ * socket of theirs in our name); a socket file left by a dead server is replaced, a live
+ * one refused. TLS asks for a client certificate when `ca` is given and refuses a peer
+ * without one signed by it (mutual TLS); without `ca` it takes any client, so a caller
+ * must then authenticate in the hello.
+ */
+export async function listen(e: ListenEndpoint, onTransport: OnTransport): Promise<Listener> {
+  if (e.kind === 'tls') return listenTls(e, onTransport);
+  const socketPath = e.path;
+  const dir = path.dirname(socketPath);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const wrong = checkPrivateDir(dir);
+  if (wrong) throw new Error(wrong);
+  await clearStale(socketPath);
+  const srv = net.createServer((sock) => onTransport(new SocketTransport(sock, 'unix')));
+  await new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    // umask makes the socket 0600 from birth (chmod after listen would leave a window).
+    const old = process.umask(0o177);
+    srv.listen(socketPath, () => {
+      process.umask(old);
+      srv.removeListener('error', reject);
+      resolve();
+    });
+  });
+  fs.chmodSync(socketPath, 0o600);
+  return {
+    endpoint: e,
+    server: srv,
+    close: () =>
+      new Promise<void>((resolve) => {
+        srv.close(() => resolve());
+        fs.rmSync(socketPath, { force: true });
+      }),
+  };
+}
+
+async function listenTls(e: Extract<Endpoint, { kind: 'tls' }>, onTransport: OnTransport): Promise<Listener> {
+  if (e.cert === undefined || e.key === undefined) throw new DialError(e, 'a TLS listener needs cert= and key= (its certificate and private key)');
+  const [cert, key, ca] = [readPem(e, e.cert), readPem(e, e.key), readPem(e, e.ca)];
+  const srv = tls.createServer({ cert, key, ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) }, (sock) => onTransport(new StreamTransport(sock, sock, 'tls')));
+  // A failed handshake (no client certificate, a wrong one) never reaches onTransport; the socket is dropped.
+  srv.on('tlsClientError', (_err, sock) => sock.destroy());
+  await new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(e.port, e.host, () => {
+      srv.removeListener('error', reject);
+      resolve();
+    });
+  });
+  return { endpoint: e, server: srv, close: () => new Promise<void>((resolve) => srv.close(() => resolve())) };
+}
+
+/** Removes a socket file left by a dead server; refuses when a live one answers. */
+async function clearStale(socketPath: string): Promise<void> {
+  if (!fs.existsSync(socketPath)) return;
+  const alive = await new Promise<boolean>((resolve) => {
+    const s = net.createConnection({ path: socketPath });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+  if (alive) throw new Error(`a pane server is already listening on ${socketPath}`);
+  fs.unlinkSync(socketPath);
+}

@@ -9,6 +9,7 @@ import { shedDaemonEnv } from '../kits/node/daemonEnv';
 import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits/node/paths';
 import { attachAgents } from './agents/index';
 import { attachAwareness } from './awareness/index';
+import { attachHosts } from './hosts/index';
 import { distDir, runningFromSource } from './distDir';
 import { agentHandlers } from './handlers/agents';
 import { awarenessHandlers } from './handlers/awareness';
@@ -113,6 +114,8 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
   // After agents: awareness adds its part to their hook answers.
   attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: cfgDir }, awarenessHandlers);
+  // Other hosts' daemons (issue 26): a server with a socket joins those its hosts/ files name.
+  if (socketPath) attachHosts(services, { configDir: cfgDir });
   // Claude Code's HTTP hooks: one loopback door per server (the kernel's port) and each sandboxed
   // agent's own socket. Before the state is restored, so restored agent panes get the URL and relay.
   const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(services) : undefined;

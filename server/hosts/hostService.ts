@@ -111,7 +111,9 @@ export class HostService {
     return [...this.links.values()].flatMap((l) => (l.state === 'connected' || l.state === 'stale' ? l.panes : []));
   }
 
+  /** The link of host `name`; a name not seen yet has the folder read again first (a file just written). */
   link(name: string): HostLink {
+    if (!this.links.has(name)) this.reload();
     const l = this.links.get(name);
     if (!l) throw new PaneFault('not-found', `no host ${name}: there is no ${path.join(this.dir, `${name}.json`)}${this.errors.some((e) => path.basename(e.file) === `${name}.json`) ? ' that reads (pane host ls shows why)' : ''}; add it with pane host add ${name} ssh://[USER@]HOST`, { subject: name });
     return l;

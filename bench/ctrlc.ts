@@ -6,6 +6,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { Terminal } from '@xterm/headless';
 import pty from '@lydell/node-pty';
+// The renderer's ack policy (renderer/src/term/ackMeter.ts): every ACK_CHUNK parsed, or ACK_IDLE_MS after the last parse.
+import { ACK_CHUNK, ACK_IDLE_MS } from '../kits/protocol/flow';
 import { client, sleep, startServerProc } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
 
@@ -13,9 +15,6 @@ import { fmt, range, summarize, type Row, type Summary } from './stats';
 export const QUIET_MS = 200;
 const COLS = 200;
 const ROWS = 50;
-/** The renderer's ack policy (renderer/src/term/ackMeter.ts): every 64 KiB parsed, or 10 ms after the last parse. */
-const ACK_CHUNK = 64 * 1024;
-const ACK_IDLE_MS = 10;
 const BASH = ['/bin/bash', '--norc', '--noprofile', '-i'];
 
 /** A headless xterm that counts parsed bytes and remembers when it last parsed. */

@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pty from '@lydell/node-pty';
+import { ACK_CHUNK } from '../kits/protocol/flow';
 import { client, sleep, startServerProc, tmux, type ServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -42,7 +43,7 @@ export async function paneRun(srv: ServerProc, file: string): Promise<number> {
     if (p !== pane) return;
     last = off + data.byteLength;
     ackPending += data.byteLength;
-    if (ackPending >= 64 * 1024) {
+    if (ackPending >= ACK_CHUNK) {
       c.notify('pty/ack', { pane, bytes: ackPending });
       ackPending = 0;
     }

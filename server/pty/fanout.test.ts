@@ -1,7 +1,8 @@
 // Per-client flow control sized from the client's measured drain rate, driven
 // by an injected clock so no figure depends on how loaded the machine is.
 import { describe, expect, it } from 'vitest';
-import { FLOW_HIGH_MAX, FLOW_HIGH_MIN, FLOW_TARGET_MS, Fanout, RATE_MIN_ACK, flowHigh, type StreamSink } from './fanout';
+import { FLOW_HIGH_MAX, FLOW_HIGH_MIN, FLOW_TARGET_MS } from '../../kits/protocol/flow';
+import { Fanout, RATE_MIN_ACK, flowHigh, type StreamSink } from './fanout';
 import { ByteRing } from './ring';
 
 const KiB = 1024;

@@ -1,6 +1,7 @@
 // One pane's output going out to its attached clients: each sink has its own
 // position in the stream, its own acknowledgement count (flow control) and its
 // own memory bound, so a slow or silent client costs the others nothing.
+import { FLOW_HIGH_MAX, FLOW_HIGH_MIN, FLOW_TARGET_MS } from '../../kits/protocol/flow';
 import type { ByteRing } from './ring';
 
 /** Where a terminal's output goes: one per attached client connection. */
@@ -11,7 +12,7 @@ export interface StreamSink {
   buffered(): number;
 }
 
-/**
+/*
  * Flow control, as VS Code's terminal does it (the client acks what it has
  * parsed; the PTY pauses above a high mark of unacked bytes and resumes below a
  * low one), with the window sized per client from its measured drain rate.
@@ -29,25 +30,10 @@ export interface StreamSink {
  * the page's xterm waiting for data 1-5 points more of the run than the old
  * marks and cost ~5% of throughput (up to 15% in a run); 75 ms waited no more
  * than the old marks and was within 3% of their throughput.
+ *
+ * FLOW_TARGET_MS, the window's bounds (FLOW_HIGH_MIN, FLOW_HIGH_MAX) and the
+ * clients' ack size live in kits/protocol/flow.ts with the rule tying them.
  */
-export const FLOW_TARGET_MS = 75;
-/**
- * The smallest high mark, and the one a client starts with until it has acked
- * enough to be measured. Its low mark (64 KiB) must not be below the chunk
- * clients ack in (the renderer's ACK_CHUNK, the bench's 64 KiB): a client that
- * acks only whole chunks could otherwise be left holding a pause it never
- * releases. Slow clients (`yes` on a loaded machine) sit here: Ctrl-C then
- * shows in ~50-80 ms instead of ~350 ms.
- */
-export const FLOW_HIGH_MIN = 128 << 10;
-/**
- * The largest: 75 ms of a page parsing ~27 MiB/s (xterm.js alone here, decision
- * 026). At the old 512 KiB a fast page's low mark was ~10 ms of its parsing,
- * less than an ack's round trip through the browser, the server and the PTY,
- * and the page waited for data 15-20% of a `cat`; bulk readers acking on
- * receipt run at full speed with it too.
- */
-export const FLOW_HIGH_MAX = 2 << 20;
 /** Acks smaller than this do not update the drain rate: they are the idle-timer tails of small outputs, whose timing says when the client's timer fired, not how fast it parses. */
 export const RATE_MIN_ACK = 16 << 10;
 /** Weight of a new drain-rate sample. */

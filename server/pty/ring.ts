@@ -5,7 +5,7 @@
 /**
  * Default bytes kept per pane, sized to what reads from the ring need now that the
  * screen model keeps the history (compactly, issue 14) and the ring no longer has
- * to. A flow-controlled client's window (up to FLOW_HIGH_MAX, 2 MiB) is bytes
+ * to. A flow-controlled client's window (up to FLOW_HIGH_MAX, 2 MiB, kits/protocol/flow.ts) is bytes
  * already sent, not read back; what is read back is a client's unsent tail: a
  * stalled or blocked one resuming from its own position finds up to 2 MiB of it
  * without a gap (farther behind, it is told of the gap); a late

@@ -2,7 +2,8 @@
 // attach, flow control, slow clients, exit and restart.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
-import { FLOW_HIGH_MIN, SINK_BUFFER_CAP, type StreamSink } from './fanout';
+import { FLOW_HIGH_MIN } from '../../kits/protocol/flow';
+import { SINK_BUFFER_CAP, type StreamSink } from './fanout';
 import { FakePtyPort } from '../../test/fakes/fakePty';
 import type { ScreenHost, ScreenPaneOptions } from './screenHost';
 import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, RING_IDLE_KEEP, RING_IDLE_MS, SCREEN_DEFER_MS, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';

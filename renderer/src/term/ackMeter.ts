@@ -2,12 +2,9 @@
 // write callback fired) and tell the server in coalesced acks, so the server can
 // pause a flooding PTY while this window catches up. Bytes dropped as duplicates are
 // acked at once: every byte the server sent must be acked, or it would stay paused.
-
-/** Ack once this many parsed bytes are pending: few enough acks to cost nothing,
- * well under any sane high watermark (the server's is ≥ 100 KB) so it never stalls. */
-export const ACK_CHUNK = 64 * 1024;
-/** Ack whatever is pending after this idle time, so small outputs are acked too. */
-export const ACK_IDLE_MS = 10;
+// The ack size and idle time are the protocol's (kits/protocol/flow.ts), checked there
+// against the server's smallest window.
+import { ACK_CHUNK, ACK_IDLE_MS } from '../../../kits/protocol/flow';
 
 export class AckMeter {
   private pending = 0;

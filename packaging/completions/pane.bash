@@ -5,6 +5,7 @@ _pane_subs() {
     'service') echo 'install' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
     'awareness') echo 'prompt tool agents predictions resolve message inbox context' ;;
+    'host') echo 'add ls rm connect disconnect' ;;
   esac
 }
 _pane_flags() {
@@ -69,6 +70,11 @@ _pane_flags() {
     'awareness inbox') echo '--peek --json --socket -h --help' ;;
     'awareness context') echo '--socket -h --help' ;;
     'sandbox') echo '--settings --socket -h --help' ;;
+    'host add') echo '--read-only --ssh-config --socket -h --help' ;;
+    'host ls') echo '--json --socket -h --help' ;;
+    'host rm') echo '--socket -h --help' ;;
+    'host connect') echo '--socket -h --help' ;;
+    'host disconnect') echo '--socket -h --help' ;;
     'cat') echo '--socket -h --help' ;;
     'tail') echo '-n --lines --socket -h --help' ;;
     'mount') echo '-f --foreground --socket -h --help' ;;
@@ -232,6 +238,12 @@ _pane_value() {
     'awareness context --socket') echo '@files' ;;
     'sandbox --settings') echo '' ;;
     'sandbox --socket') echo '@files' ;;
+    'host add --ssh-config') echo '@files' ;;
+    'host add --socket') echo '@files' ;;
+    'host ls --socket') echo '@files' ;;
+    'host rm --socket') echo '@files' ;;
+    'host connect --socket') echo '@files' ;;
+    'host disconnect --socket') echo '@files' ;;
     'cat --socket') echo '@files' ;;
     'tail -n') echo '' ;;
     'tail --lines') echo '' ;;
@@ -270,7 +282,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

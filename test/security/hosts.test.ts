@@ -100,3 +100,13 @@ describe('hosts that are not pane', () => {
     expect(r.stdout).toMatch(/refused host files: .*broken\.json/);
   });
 });
+
+describe('the bounds of a link', () => {
+  it('names every bound of server/hosts/hostLink.ts in docs/security.md', async () => {
+    const doc = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../docs/security.md'), 'utf8');
+    const m = await import('../../server/hosts/hostLink');
+    const named = Object.entries(m).filter(([k, v]) => /^[A-Z][A-Z0-9_]+$/.test(k) && typeof v === 'number').map(([k]) => k);
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);
+  });
+});

@@ -9,7 +9,7 @@ import { JSON_FLAG, type CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
 import { table } from '../format';
 import { configDir } from '../../paths';
-import { createBelow, writeBelow } from '../../safeFile';
+import { createBelow } from '../../safeFile';
 
 const NAME = { name: 'NAME', required: true } as const;
 
@@ -47,33 +47,23 @@ export const hostCommands: CommandSpec[] = [
     summary: 'add another machine’s pane (a host file), reached by ssh, a command, or TLS',
     flags: [
       { name: 'read-only', type: 'bool', doc: 'join it for viewing only: nothing here may change its panes' },
-      { name: 'connect', type: 'bool', doc: 'join it whenever the server starts or the file appears (autoConnect)' },
-      { name: 'ssh-config', type: 'string', value: 'FILE', doc: 'an ssh_config for this host (ssh -F)' },
-      { name: 'identity', type: 'string', value: 'FILE', doc: 'the ssh key (IdentityFile)' },
-      { name: 'known-hosts', type: 'string', value: 'FILE', doc: 'the known_hosts file (UserKnownHostsFile)' },
-      { name: 'pane', type: 'string', value: 'PATH', doc: 'the pane program on the remote, if not `pane` on its PATH (ssh only)' },
-      { name: 'force', type: 'bool', doc: 'replace a host file of that name' },
+      { name: 'ssh-config', type: 'string', value: 'FILE', doc: 'an ssh_config for this host (ssh -F); its key, known_hosts and the rest go there' },
     ],
     positionals: [NAME, { name: 'DEST' }],
     program: true,
     notes: [
       'Writes ~/.config/pane/hosts/NAME.json; the server reads it at once. Join it with `pane host connect NAME`; its panes are then NAME:N everywhere a pane is named.',
+      'Further ssh options (IdentityFile, UserKnownHostsFile, ProxyJump …, from an allowlist), the remote pane program (`pane`), `autoConnect` (join at start) and `readOnly` are fields of the file; edit it, and the server applies the change at once.',
       'DEST is ssh://[USER@]HOST[:PORT] (the system ssh, your own config, agent and keys, in batch mode with connection reuse; the remote runs `pane serve --stdio`), tls://HOST:PORT (not joined yet), or -- ARGV… : any command whose stdio reaches a remote `pane serve --stdio` (`-- docker exec -i box pane serve --stdio`, `-- kubectl exec -i pod -- pane serve --stdio`).',
     ],
     async run(ctx, a) {
       const [name, dest] = a.positionals as [string, string | undefined];
       const how = howOf(dest, a.program);
-      if (how.via === 'ssh') {
-        const options: Record<string, string> = {};
-        if (str(a, 'identity') !== undefined) options.IdentityFile = path.resolve(str(a, 'identity') as string);
-        if (str(a, 'known-hosts') !== undefined) options.UserKnownHostsFile = path.resolve(str(a, 'known-hosts') as string);
-        if (Object.keys(options).length > 0) how.options = options;
-        if (str(a, 'ssh-config') !== undefined) how.configFile = path.resolve(str(a, 'ssh-config') as string);
-        if (str(a, 'pane') !== undefined) how.pane = str(a, 'pane') as string;
-      } else if (['identity', 'known-hosts', 'ssh-config', 'pane'].some((f) => str(a, f) !== undefined)) {
-        throw new UsageError('--identity, --known-hosts, --ssh-config and --pane are for ssh:// hosts', 'host add');
+      if (str(a, 'ssh-config') !== undefined) {
+        if (how.via !== 'ssh') throw new UsageError('--ssh-config is for ssh:// hosts', 'host add');
+        how.configFile = path.resolve(str(a, 'ssh-config') as string);
       }
-      const file = { how, ...(bool(a, 'read-only') ? { readOnly: true } : {}), ...(bool(a, 'connect') ? { autoConnect: true } : {}) };
+      const file = { how, ...(bool(a, 'read-only') ? { readOnly: true } : {}) };
       // The schema the server reads it with (loaded only here: the other commands start without zod).
       const { HostFileSchema } = await import('../../../protocol/host');
       const { HostNameSchema } = await import('../../../protocol/ids');
@@ -86,8 +76,7 @@ export const hostCommands: CommandSpec[] = [
       const text = `${JSON.stringify(file, null, 2)}\n`;
       const dir = hostsDir();
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (bool(a, 'force')) writeBelow(dir, `${name}.json`, text);
-      else if (!createBelow(dir, `${name}.json`, text)) throw new OpError(`${path.join(dir, `${name}.json`)} exists: remove it (pane host rm ${name}) or add --force`);
+      if (!createBelow(dir, `${name}.json`, text)) throw new OpError(`${path.join(dir, `${name}.json`)} exists: remove it first (pane host rm ${name}), or edit it`);
       ctx.out(path.join(dir, `${name}.json`));
       return 0;
     },

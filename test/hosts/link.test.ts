@@ -1,0 +1,128 @@
+// A joined host's link between two real in-process pane servers (issue 26): the
+// local one forwards HOST:N to the remote over a transport the test can stall and
+// cut, so the heartbeat's stale mark and the redial after a drop are seen as they
+// happen. (test/hosts/ssh.test.ts joins a daemon through real ssh.)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '../../kits/client/connection';
+import { memoryPair } from '../../kits/client/memoryTransport';
+import { BaseTransport, type Transport, type WireFrame } from '../../kits/client/transport';
+import { attachHosts } from '../../server/hosts/index';
+import { DROP_AFTER_MS, STALE_AFTER_MS } from '../../server/hosts/hostLink';
+import type { HostService } from '../../server/hosts/hostService';
+import { startServer, type RunningServer } from '../../server/main';
+import { ClientConn } from '../../server/transport/clientConn';
+
+/** Passes frames both ways until stalled (the remote's answers are then lost, as on a dead network). */
+class Gate extends BaseTransport {
+  readonly kind = 'gate';
+  stalled = false;
+  constructor(private readonly inner: Transport) {
+    super();
+    inner.onFrame((f) => {
+      if (!this.stalled) this.deliver(f);
+    });
+    inner.onClose((r) => this.closedBy(r));
+  }
+  send(f: WireFrame): void {
+    this.inner.send(f);
+  }
+  close(reason?: string): void {
+    this.inner.close(reason);
+    this.closedBy(reason ?? 'closed');
+  }
+}
+
+let remote: RunningServer;
+let local: RunningServer;
+let hosts: HostService;
+let c: Connection;
+let dir: string;
+let gate: Gate | undefined;
+let dials = 0;
+
+async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  remote = await startServer({ socketPath: null, host: 'far', shell: '/bin/sh' });
+  local = await startServer({ socketPath: null, host: 'near', shell: '/bin/sh' });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-link-'));
+  fs.mkdirSync(path.join(dir, 'hosts'));
+  fs.writeFileSync(path.join(dir, 'hosts', 'box.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
+  hosts = attachHosts(local.services, {
+    configDir: dir,
+    dial: async () => {
+      dials++;
+      const [a, b] = memoryPair();
+      new ClientConn(remote.services, b, (h) => ({ capabilities: h.capabilities }));
+      gate = new Gate(a);
+      return { transport: gate };
+    },
+  });
+  c = await local.connect();
+}, 30_000);
+
+afterAll(async () => {
+  hosts?.stop();
+  await local?.stop();
+  await remote?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a host link', () => {
+  it('forwards HOST:N and names the answer HOST:N by the file, not by what the remote calls itself', async () => {
+    const joined = await c.call('host/connect', { name: 'box' });
+    expect(joined.state).toBe('connected');
+    expect(joined.remote?.host).toBe('far');
+    const list = await c.call('host/list', { panes: true });
+    expect(list.panes?.map((p) => p.host)).toEqual(['box']);
+    const n = list.panes![0]!.n;
+    const p = await c.call('pane/get', { pane: `box:${n}` });
+    expect(p.host).toBe('box');
+    const ack = await c.call('pane/tag', { pane: `box:${n}`, user: 'set from near' });
+    expect(ack.id).toBe(`box:${n}`);
+    // It landed on the remote's pane, not on the local pane of the same number.
+    expect(remote.server.panes.get(n)?.tag.user).toBe('set from near');
+    expect(local.server.panes.get(n)?.tag.user).not.toBe('set from near');
+  });
+
+  it('marks a host that stops answering stale, then connected again when it answers', async () => {
+    gate!.stalled = true;
+    await until('stale', async () => (await c.call('host/list', {})).hosts[0]?.state === 'stale' || undefined, STALE_AFTER_MS + 5000);
+    gate!.stalled = false;
+    await until('connected again', async () => (await c.call('host/list', {})).hosts[0]?.state === 'connected' || undefined, 5000);
+  }, 20_000);
+
+  it('dials a dropped link again (bounded backoff) and forwards through the new one', async () => {
+    const before = dials;
+    gate!.close('the test cut the link');
+    const h = await until('redialled', async () => {
+      const s = (await c.call('host/list', {})).hosts[0];
+      return dials > before && s?.state === 'connected' ? s : undefined;
+    }, 10_000);
+    expect(h.error).toBeNull();
+    const n = (await c.call('host/list', { panes: true })).panes![0]!.n;
+    expect((await c.call('pane/get', { pane: `box:${n}` })).host).toBe('box');
+  }, 20_000);
+
+  it('cuts a link silent past DROP_AFTER_MS and dials it again', async () => {
+    const before = dials;
+    gate!.stalled = true;
+    await until('dropped and redialled', async () => (dials > before && (await c.call('host/list', {})).hosts[0]?.state === 'connected') || undefined, DROP_AFTER_MS + 10_000);
+  }, DROP_AFTER_MS + 15_000);
+
+  it('leaves on disconnect and refuses HOST:N after, naming the fix', async () => {
+    await c.call('host/disconnect', { name: 'box' });
+    await expect(c.call('pane/get', { pane: 'box:1' })).rejects.toThrow(/host box is disconnected.*pane host connect box/);
+  });
+});

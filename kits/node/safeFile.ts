@@ -383,6 +383,22 @@ export function renameBelow(root: string, from: string, to: string, o: Below = {
   }
 }
 
+/**
+ * Removes the file `rel` below root, each directory reached without links; unlink(2)
+ * removes the entry itself (a link is removed, never followed). Missing: nothing to do.
+ */
+export function unlinkBelow(root: string, rel: string, o: Below = {}): void {
+  const where = o.where ?? root;
+  const ps = parts(rel, path.join(root, rel), where);
+  const d = openParent(root, ps, where);
+  if (d === null) return;
+  try {
+    fs.rmSync(d.at(ps.at(-1)!), { force: true });
+  } finally {
+    d.close();
+  }
+}
+
 // ---- pane's own FUSE mounts ---------------------------------------------------
 
 /**

@@ -151,6 +151,85 @@ const FieldNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/);
 /** Most hook events a dialect maps (a CLI has a dozen or so). */
 export const MAX_DIALECT_EVENTS = 32;
 
+/** An environment variable name (how a CLI is told where its config is, or a switch it needs). */
+const EnvNameSchema = z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/);
+
+/**
+ * How pane's hooks reach a CLI (docs/apps.md, "Hook dialects"):
+ * - `home-settings`: merged into a JSON file under the CLI's home (`path`, relative to HOME), under
+ *   `key`, beside the CLI's other entries; pane's entries are told apart by their command
+ *   (`pane hook --app ID`) and, where the CLI's schema has one, a `name: "pane"` (`named`).
+ *   Gemini's settings.json, Qwen's, Codex's hooks.json, Cursor's hooks.json.
+ * - `own-file`: a file that is pane's alone in a directory the CLI reads every file of (Copilot's
+ *   hooks/*.json, a Goose Open Plugins plugin dir): written whole, never merged.
+ * - `flag-file`: a per-process settings file handed over by a flag (`flag`: Claude's --settings);
+ *   nothing of the person's is touched. `path` is the file's name in pane's data directory.
+ * - `plugin`: `plugin` (a file shipped in apps/) copied to `path` (opencode, Amp): the CLI loads
+ *   it and it runs `pane hook --app ID` with Claude-shaped JSON.
+ * - `notify-command`: no hooks, only a command the CLI runs when it waits (`flag`: Aider's
+ *   --notifications-command) run as `pane hook --app ID --event NOTIFY`.
+ */
+export const HookInstallSchema = z
+  .object({
+    kind: z.enum(['home-settings', 'own-file', 'flag-file', 'plugin', 'notify-command']),
+    path: HomeRelPathSchema.optional(),
+    /**
+     * The CLI's config directory: the variable that moves it and where it is under HOME by default
+     * (CODEX_HOME=~/.codex). `path` starts with `home`. In an agent's pane the variable is set to the
+     * agent's own; `additive`: the variable names an extra directory the CLI reads besides its own
+     * (OPENCODE_CONFIG_DIR), so `pane hook install` can write a per-process one.
+     */
+    configDir: z.object({ env: EnvNameSchema, home: HomeRelPathSchema, additive: z.boolean().default(false) }).strict().optional(),
+    /** The flag that hands the CLI a file (`flag-file`) or a command (`notify-command`). */
+    flag: z.string().regex(/^--[a-z][a-z0-9-]{0,63}$/).optional(),
+    /** The key the hooks live under in the file. */
+    key: FieldNameSchema.default('hooks'),
+    /** groups: `{Event: [{matcher?, hooks: [{type, command, timeout}]}]}` (Claude's); flat: `{event: [{command, timeout}]}` (Cursor's, Copilot's). */
+    format: z.enum(['groups', 'flat']).default('groups'),
+    /** The key of the command in one hook entry (Copilot: `bash`). */
+    commandKey: FieldNameSchema.default('command'),
+    /** The key of the timeout in one hook entry (Copilot: `timeoutSec`), and its unit. */
+    timeoutKey: FieldNameSchema.default('timeout'),
+    timeoutUnit: z.enum(['ms', 's']).default('ms'),
+    /** A top-level `version` the file must carry (Cursor, Copilot: 1). */
+    version: z.number().int().min(1).max(99).optional(),
+    /** Matcher for tool events (regex or `*`, as the CLI takes it). */
+    toolMatcher: z.string().max(64).default('*'),
+    /** The CLI's hook entries take a `name` (Gemini's do): pane's carry "pane". Others would reject an unknown key. */
+    named: z.boolean().default(false),
+    /** The payload lacks the event's name (Copilot): each event's command carries `--event NAME`. */
+    eventArg: z.boolean().default(false),
+    /** The event `notify-command` reports (a CLI event name in `events`). */
+    notifyEvent: z.string().max(64).optional(),
+    /** Codex: a hook not installed by an admin runs only once trusted; pane writes the trust for its own entries in config.toml. */
+    trust: z.enum(['codex-config']).optional(),
+    /** The plugin file shipped in apps/ (`plugin`). */
+    plugin: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
+    /** Environment the CLI needs in an agent's pane for the hooks to run (Amp: PLUGINS=all). */
+    env: z.record(EnvNameSchema, z.string().max(200)).default({}),
+    /** Settings set beside the hooks (what the CLI needs to nest in pane's sandbox). */
+    settings: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict()
+  .superRefine((i, ctx) => {
+    const need = (ok: boolean, what: string) => ok || ctx.addIssue({ code: 'custom', message: `install kind ${i.kind} needs ${what}` });
+    if (i.kind !== 'notify-command') need(i.path !== undefined, '`path`');
+    if (i.kind === 'flag-file' || i.kind === 'notify-command') need(i.flag !== undefined, '`flag`');
+    if (i.kind === 'plugin') need(i.plugin !== undefined, '`plugin` (a file in apps/)');
+    if (i.kind === 'notify-command') need(i.notifyEvent !== undefined, '`notifyEvent`');
+    if (i.configDir && i.path) need(i.path.startsWith(`${i.configDir.home}/`), `a \`path\` under configDir.home (${i.configDir.home}/)`);
+  });
+export type HookInstall = z.infer<typeof HookInstallSchema>;
+
+/**
+ * How pane's answer is written back: `claude` hookSpecificOutput with permissionDecision
+ * (Claude, Codex, Qwen, pane's own plugins); `gemini` decision/reason at the top, context in
+ * hookSpecificOutput; `flat` permissionDecision/permissionDecisionReason/additionalContext at the
+ * top (Copilot); `cursor` permission/agent_message, additional_context; `none`: the CLI ignores
+ * what hooks print (Goose, Aider), so pane prints nothing.
+ */
+export const HookAnswerFormSchema = z.enum(['claude', 'gemini', 'flat', 'cursor', 'none']);
+
 /**
  * A CLI's hook dialect (issue 25): its events, its payload's field names, how pane installs its
  * hooks and how its answer is written. A new CLI with command hooks is one app file.
@@ -165,10 +244,13 @@ export const HookDialectSchema = z
     fields: z
       .object({
         event: FieldNameSchema.default('hook_event_name'),
+        /** session_id (Claude, Gemini, Codex, Qwen, Goose), sessionId (Copilot), conversation_id (Cursor), thread-id (Codex notify). */
         session: FieldNameSchema.default('session_id'),
         prompt: FieldNameSchema.default('prompt'),
         tool: FieldNameSchema.default('tool_name'),
+        /** An object, or a JSON string of one (Copilot's toolArgs). */
         toolInput: FieldNameSchema.default('tool_input'),
+        /** A string, or a list whose first string is taken (Cursor's workspace_roots). */
         cwd: FieldNameSchema.default('cwd'),
         message: FieldNameSchema.default('message'),
         notificationType: FieldNameSchema.default('notification_type'),
@@ -177,27 +259,12 @@ export const HookDialectSchema = z
       .prefault({}),
     /** Notification types that mean the CLI waits for the person (Gemini: ToolPermission). */
     waiting: z.array(z.string().max(64)).max(16).default([]),
-    /** Keys of the tool input that name a file, tried in order; the first found is pane's `file_path` (claims). */
+    /** Keys of the tool input (else of the payload) that name a file, tried in order; the first found is pane's `file_path` (claims). */
     filePaths: z.array(FieldNameSchema).max(16).default(['file_path']),
-    /** How pane's answer is written: `claude` (hookSpecificOutput with permissionDecision) or `gemini` (decision/reason at the top, context in hookSpecificOutput). */
-    answer: z.enum(['claude', 'gemini']).default('claude'),
-    /**
-     * How the hooks reach the CLI. `home-settings`: merged at each launch into a JSON settings file in
-     * the agent's home (HOME inside its sandbox), under `key`, each pane entry named "pane" so the CLI's
-     * other entries stay; `settings` are set beside them (what it needs to nest in pane's sandbox).
-     */
-    install: z
-      .object({
-        kind: z.literal('home-settings'),
-        path: HomeRelPathSchema,
-        key: FieldNameSchema.default('hooks'),
-        /** Matcher for tool events (regex or `*`, as the CLI takes it). */
-        toolMatcher: z.string().max(64).default('*'),
-        /** The unit the CLI's hook `timeout` is in. */
-        timeoutUnit: z.enum(['ms', 's']).default('ms'),
-        settings: z.record(z.string(), z.unknown()).default({}),
-      })
-      .strict(),
+    answer: HookAnswerFormSchema.default('claude'),
+    /** pane's events whose answer the CLI reads context from (additionalContext or its like); none: `pane finger` says its context does not reach it. */
+    context: z.array(PaneHookEventSchema).max(8).default([]),
+    install: HookInstallSchema,
   })
   .strict();
 export type HookDialect = z.infer<typeof HookDialectSchema>;
@@ -207,7 +274,7 @@ export const AgentAppSchema = z
   .object({
     /** Prompt-pattern set for observation (server/agents/prompts/NAME.json); default: the app id. */
     prompts: z.string().max(50).optional(),
-    /** How the CLI reports: not at all, Claude Code's --settings file, or a hook dialect (above). */
+    /** How the CLI reports: not at all, or a hook dialect (above); `claude-settings` is the older name of apps/claude.json's dialect (a --settings file). */
     hooks: z.union([z.enum(['none', 'claude-settings']), HookDialectSchema]).default('none'),
     /**
      * What the CLI keeps in its home: inside its sandbox HOME is the agent's home, so its state,
@@ -256,6 +323,11 @@ export const AgentInfoSchema = z.object({
   since: z.number(),
   /** hooks: it reports itself; observed: pane watches its output; none: nothing known yet. */
   source: z.enum(['hooks', 'observed', 'none']),
+  /**
+   * Its app's hook dialect, and whether pane's context (peers on the same topic, claims, mail) reaches
+   * the CLI in its hooks' answers; false: its CLI takes none, so warnings reach it as mail only.
+   */
+  reports: z.object({ dialect: z.string(), context: z.boolean() }).nullable().optional(),
   panes: z.array(AgentPaneSchema),
   sessions: z.array(AgentSessionSchema),
   lastPrompt: z.string().nullable(),

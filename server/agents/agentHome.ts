@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppEntry } from '../../kits/protocol/app';
-import { lstatBelow, PathRefused, readBelow, writeBelow } from '../../kits/node/safeFile';
+import type { HookDialect } from '../../kits/protocol/agent';
+import { lstatBelow, PathRefused, writeBelow } from '../../kits/node/safeFile';
 import { AGENT_HOME } from './accounts';
-import { PANE_HOOK_NAME, withPaneHooks, type Settings } from './dialect';
+import { applyHookPlan, planHookInstall } from '../../kits/node/hookFiles';
 import { endpointPath } from './endpoint';
 import { paneEntry } from './programs';
 import type { AgentService } from './service';
@@ -70,25 +71,19 @@ export function prepareHome(svc: AgentService, name: string, app: AppEntry, sand
     }
   }
   const d = typeof app.agent?.hooks === 'object' ? app.agent.hooks : null;
-  if (d !== null) {
-    const rel = `${name}/${d.install.path}`;
+  // A flag file (Claude's --settings) and a notification command are the launch's (panes.ts); the rest live in the home.
+  if (d !== null && (d.install.kind === 'home-settings' || d.install.kind === 'own-file' || d.install.kind === 'plugin')) {
+    const where = d.install.path ?? '';
     try {
-      const text = readBelow(svc.store.root, rel, { where: AGENT_HOME, maxBytes: MAX_CLI_SETTINGS_BYTES });
-      let settings: Settings = {};
-      if (text !== null && text.trim() !== '') {
-        const parsed: unknown = JSON.parse(text);
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SyntaxError('not a JSON object');
-        settings = parsed as Settings;
-      }
       const entry = paneEntry(svc);
-      const command = `${entry ? `"${process.execPath}" "${entry}"` : 'pane'} hook --app '${app.id.replace(/'/g, '')}'`;
       // A CLI that runs hooks with a redacted environment (Gemini does on CI) still finds the agent's door.
       const env: Record<string, string> = { PANE_AGENT: name, ...(sandboxed ? { PANE_SOCKET: endpointPath(svc, name) } : {}) };
-      writeBelow(svc.store.root, rel, `${JSON.stringify(withPaneHooks(d, settings, command, env), null, 2)}\n`, { where: AGENT_HOME, mode: 0o600, mkdir: true });
-      done.hooks = `${d.dialect} hooks named "${PANE_HOOK_NAME}" in ~/${d.install.path}`;
+      const plan = planHookInstall(d, { home: svc.store.home(name), pane: entry ? `"${process.execPath}" "${entry}"` : 'pane', appId: app.id, env, dataDir: svc.options.dataDir, appFile: app.file });
+      applyHookPlan(plan);
+      done.hooks = `${d.dialect} hooks (pane's entries) in ${plan.changes.map((c) => `~/${c.rel}`).join(', ')}`;
     } catch (e) {
       if (e instanceof PathRefused) svc.refused(name, e, 'launch');
-      else done.notes.push(`${d.dialect} hooks not installed: ~/${d.install.path} in its home is not a JSON object (${(e as Error).message}); left as it is`);
+      else done.notes.push(`${d.dialect} hooks not installed: ~/${where} in its home: ${(e as Error).message}; left as it is`);
     }
   }
   return done;
@@ -104,11 +99,28 @@ export function homeLines(svc: AgentService, name: string, app: AppEntry | undef
   lines.push(`its CLI (${app.id}): HOME=${home} inside its sandbox`);
   if (creds.length > 0) lines.push(`  login:      ${access.sandbox.credentials === 'copy' ? `copies of ${creds.map((c) => `~/${c}`).join(', ')} (where the person has them)` : `none (.access sandbox.credentials is "none")`}`);
   const d = typeof app.agent.hooks === 'object' ? app.agent.hooks : null;
-  if (d !== null) lines.push(`  hooks:      ${d.dialect} dialect, merged into ~/${d.install.path} at each launch${Object.keys(d.install.settings).length ? ` with ${JSON.stringify(d.install.settings)}` : ''}`);
+  if (d !== null) lines.push(`  hooks:      ${d.dialect} dialect, ${installWords(d)}${Object.keys(d.install.settings).length ? ` with ${JSON.stringify(d.install.settings)}` : ''}${d.context.length ? '' : "; pane's context does not reach it (its CLI takes none)"}`);
   else if (app.agent.hooks === 'claude-settings') lines.push(`  hooks:      a --settings file pane writes at each launch`);
   else lines.push(`  hooks:      none; its state is read from its screen`);
   const args = app.launch?.args ?? [];
   const env = Object.entries(app.launch?.env ?? {}).map(([k, v]) => `${k}=${v}`);
   if (args.length + env.length > 0) lines.push(`  nesting:    ${[...env, ...args].join(' ')}`);
   return lines;
+}
+
+/** How a dialect's hooks reach its CLI, in words (`pane access`). */
+function installWords(d: HookDialect): string {
+  const i = d.install;
+  switch (i.kind) {
+    case 'home-settings':
+      return `pane's entries merged into ~/${i.path} at each launch${i.trust ? ' (and trusted in its config.toml)' : ''}`;
+    case 'own-file':
+      return `pane's own ~/${i.path}, written at each launch`;
+    case 'plugin':
+      return `pane's plugin (${i.plugin}) copied to ~/${i.path} at each launch`;
+    case 'flag-file':
+      return `a ${i.flag} file pane writes at each launch`;
+    case 'notify-command':
+      return `${i.flag} running pane hook (turn done only)`;
+  }
 }

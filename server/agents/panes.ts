@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AGENT_SIGNATURE_PREFIX, AgentNameSchema, type AgentApp } from '../../kits/protocol/agent';
+import { AGENT_SIGNATURE_PREFIX, AgentNameSchema, type AgentApp, type HookDialect } from '../../kits/protocol/agent';
 import { PaneFault } from '../../kits/protocol/error';
 import type { AppEntry } from '../../kits/protocol/app';
 import type { Pane, Session } from '../../kits/protocol/model';
@@ -22,6 +22,7 @@ import { sandboxLaunch } from './sandbox';
 import { httpHookFor } from '../transport/hookListener';
 import { paneEntry, which } from './programs';
 import { prepareHome } from './agentHome';
+import { paneHookCommand } from './dialect';
 
 /** Names handed to agents created on launch, in order (then name-2, name-3...). */
 const NAMES = ['ada', 'bob', 'cleo', 'dax', 'eve', 'finn', 'gus', 'hal', 'ivy', 'jo', 'kai', 'lu', 'max', 'nia', 'otto', 'pia'];
@@ -149,9 +150,21 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
       }
       // A restored or relaunched pane already carries its --settings: never add a second. The file is
       // written at every launch all the same: the hook port it names is the kernel's choice at each start.
-      if (launch && agentApp.hooks === 'claude-settings') {
-        const file = claudeSettingsFile(svc);
-        if (!launch.args.includes('--settings')) launch.args.push('--settings', file);
+      // `claude-settings` is the older name of apps/claude.json's dialect: a --settings flag file.
+      const dialect = typeof agentApp.hooks === 'object' ? agentApp.hooks : null;
+      if (launch && (agentApp.hooks === 'claude-settings' || dialect?.install.kind === 'flag-file')) {
+        const flag = dialect?.install.flag ?? '--settings';
+        const file = claudeSettingsFile(svc, dialect);
+        if (!launch.args.includes(flag)) launch.args.push(flag, file);
+      }
+      if (launch && dialect?.install.kind === 'notify-command' && !launch.args.includes(dialect.install.flag!)) {
+        const entry = paneEntry(svc);
+        launch.args.push(dialect.install.flag!, paneHookCommand(entry ? `"${process.execPath}" "${entry}"` : 'pane', app?.id ?? '', dialect.install.notifyEvent));
+      }
+      if (launch && dialect !== null && (dialect.install.configDir || Object.keys(dialect.install.env).length > 0)) {
+        // The CLI's config dir is the agent's (the person's CODEX_HOME, say, would lead it out of its home), and what its hooks need to run.
+        const cd = dialect.install.configDir;
+        launch.env = { ...(launch.env ?? {}), ...dialect.install.env, ...(cd && !cd.additive ? { [cd.env]: path.join(svc.store.home(name), cd.home) } : {}) };
       }
       if (launch && cwd !== undefined) launch.cwd = cwd;
       svc.store.log(name, `launch ${launch ? [launch.program, ...launch.args].join(' ') : 'shell'} in ${cwd ?? '(default cwd)'}`);
@@ -241,12 +254,13 @@ export function shimDir(svc: AgentService): string | null {
 }
 
 /** A Claude Code settings file whose hooks run `pane hook` for every event pane understands. */
-export function claudeSettingsFile(svc: AgentService): string {
+export function claudeSettingsFile(svc: AgentService, dialect: HookDialect | null = null): string {
   const entry = paneEntry(svc);
   const command = entry ? `"${process.execPath}" "${entry}" hook` : 'pane hook';
-  const events = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'];
+  // Claude Code's own names, as its dialect (apps/claude.json) lists them; its payload is pane's own (no --app).
+  const events = dialect ? Object.keys(dialect.events) : ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'];
   // Claude Code that takes HTTP hooks posts to the server: no process per hook (issue 14).
-  const hook = httpHookFor(svc.services) ?? { type: 'command', command, timeout: 5 };
+  const hook = httpHookFor(svc.services.hooks) ?? { type: 'command', command, timeout: 5 };
   const hooks = Object.fromEntries(events.map((e) => [e, [{ ...(e.endsWith('ToolUse') ? { matcher: '*' } : {}), hooks: [hook] }]]));
   const file = path.join(svc.options.dataDir, 'claude-settings.json');
   // Written at every launch (the hook URL changes with each server start): whole, then renamed,

@@ -7,6 +7,8 @@ import { reachServer } from './reach';
 
 /** The whole run, stdin to answer, stays under this (Claude Code waits on the hook). */
 export const HOOK_BUDGET_MS = 1500;
+/** With `--event` the payload is optional (Aider sends none and may leave stdin open): this long for one, at most. */
+const EVENT_STDIN_MS = 200;
 
 function readStdin(stdin: NodeJS.ReadableStream, ms: number): Promise<string> {
   return new Promise((resolve) => {
@@ -33,6 +35,8 @@ export interface HookRun {
   token: string | undefined;
   /** The app whose hook dialect stdin is in (`pane hook --app gemini`); unset: Claude Code's. */
   app?: string | undefined;
+  /** The event's name where the CLI's payload lacks it (`--event`: Copilot's hooks, Aider's notification command, which sends none). */
+  event?: string | undefined;
   budgetMs?: number;
 }
 
@@ -44,15 +48,21 @@ export async function runHook(h: HookRun): Promise<number> {
   let finished = false;
   let client: Awaited<ReturnType<typeof reachServer>> | undefined;
   const work = (async () => {
-    const raw = await readStdin(h.stdin, left());
-    if (raw.trim() === '') return;
-    let input: unknown;
-    try {
-      input = JSON.parse(raw);
-    } catch {
-      return; // not JSON: not a hook event we understand
+    const event = h.event !== undefined && /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/.test(h.event) ? h.event : undefined;
+    // A notification command's stdin may be the terminal, or hold nothing: its event is the whole message.
+    const raw = event !== undefined && (h.stdin as { isTTY?: boolean }).isTTY ? '' : await readStdin(h.stdin, event !== undefined ? Math.min(left(), EVENT_STDIN_MS) : left());
+    if (raw.trim() === '' && event === undefined) return;
+    let input: unknown = {};
+    if (raw.trim() !== '') {
+      try {
+        input = JSON.parse(raw);
+      } catch {
+        if (event === undefined) return; // not JSON: not a hook event we understand
+        input = {};
+      }
     }
     if (input === null || typeof input !== 'object' || Array.isArray(input)) return;
+    if (event !== undefined && typeof (input as Record<string, unknown>).hook_event_name !== 'string') (input as Record<string, unknown>).hook_event_name = event;
     const c = await reachServer(h.socketPath, { timeoutMs: left(), ...(h.token === undefined ? {} : { token: h.token }), dropOnClose: true });
     client = c;
     try {

@@ -273,16 +273,26 @@ export const agentCommands: CommandSpec[] = [
       { name: 'http', type: 'bool', doc: 'install: refused: an HTTP hook names a port, and the hook port is chosen anew at each start (see notes)' },
       { name: 'command', type: 'bool', doc: 'install: `pane hook` command hooks (what install writes)' },
       { name: 'app', type: 'string', value: 'APP', doc: 'the app whose hook dialect stdin is in (its app file\'s agent.hooks; e.g. gemini); default: Claude Code\'s' },
+      { name: 'event', type: 'string', value: 'EVENT', doc: 'the event\'s name where the CLI\'s payload lacks it (Copilot\'s hooks, Aider\'s notification command)' },
+      { name: 'agent', type: 'string', value: 'APP', doc: 'install/uninstall: the hooks of this agent CLI\'s dialect (codex, gemini, copilot, cursor, qwen, goose, opencode, amp, aider, claude) for its use outside pane\'s agent panes' },
+      { name: 'print', type: 'bool', doc: 'install/uninstall --agent: show what would be written or removed, and how to start the CLI, and change nothing' },
     ],
     positionals: [{ name: 'ACTION', values: ['install', 'uninstall'] }],
     notes: [
       'Always exits 0 and prints nothing when no server answers within its budget: an agent is never blocked by pane being absent.',
+      'install --agent APP: per process where the CLI allows it (Claude: a --settings file; opencode: an extra OPENCODE_CONFIG_DIR), else pane\'s own file where the CLI reads every file of a directory (Copilot, Goose), else pane\'s entries merged into the CLI\'s user file beside yours (Codex, with their trust; Gemini, Qwen, Cursor); uninstall removes only pane\'s. A file pane cannot parse is refused, never overwritten.',
       'install writes `pane hook` command hooks, which find the server by its socket. Claude Code takes no variables in an HTTP hook\'s url, and the hook port is chosen by the kernel at each start, so a URL in a settings file would go stale and could be bound by another user; agent panes pane launches get HTTP hooks (to $PANE_HOOK_URL) through their own --settings.',
     ],
     async run(ctx, a) {
       const action = a.positionals[0];
       if (action === undefined) {
-        return runHook({ socketPath: ctx.socketPath, env: ctx.io.env, stdin: ctx.io.stdin, out: (t) => ctx.out(t), err: (t) => ctx.err(t), token: ctx.agentToken(), app: str(a, 'app') });
+        return runHook({ socketPath: ctx.socketPath, env: ctx.io.env, stdin: ctx.io.stdin, out: (t) => ctx.out(t), err: (t) => ctx.err(t), token: ctx.agentToken(), app: str(a, 'app'), event: str(a, 'event') });
+      }
+      const agent = str(a, 'agent');
+      if (agent !== undefined) {
+        const { hookAgentInstall } = await import('../hookAgentInstall');
+        for (const line of hookAgentInstall(action === 'install' ? 'install' : 'uninstall', agent, bool(a, 'print'), ctx.io.env)) ctx.out(line);
+        return 0;
       }
       const { installHooks, uninstallHooks, commandHook } = await import('../hookInstall');
       const file = path.join(path.resolve(str(a, 'project') ?? '.'), '.claude', 'settings.json');

@@ -150,6 +150,24 @@ describe('pane writes', () => {
     expect(found, found.join('\n')).toEqual([]);
   });
 
+  it('publishes a pane field\'s change only from server/model/: the operation that wrote it says so', () => {
+    // A pane event sent from outside would say a field changed that only the model changes.
+    const sends = /\bpublish\(\s*'pane\/(?:attrs-changed|tag-changed|changed)'|\bserver\.paneChanged\(/;
+    expect(sends.test(`server.publish('pane/attrs-changed', { pane: n, attrs });`)).toBe(true);
+    expect(sends.test(`ctx.server.paneChanged(pane);`)).toBe(true);
+    expect(sends.test(`if (event === 'pane/attrs-changed') return;`)).toBe(false);
+    expect(sends.test(`return this.paneChanged(d.pane);`)).toBe(false); // the namespace's own reader of the event
+    const found: string[] = [];
+    for (const rel of scan.serverFiles()) {
+      // paneServer.ts defines paneChanged, the bus's one way to say `pane/changed`.
+      if (rel.startsWith(PANE_MODEL) || rel === 'server/paneServer.ts') continue;
+      fs.readFileSync(path.join(root, rel), 'utf8').split('\n').forEach((line, i) => {
+        if (sends.test(line.replace(/\/\/.*$/, ''))) found.push(`${rel}:${i + 1}: publishes a pane change (call an operation of server/model/paneOps.ts): ${line.trim()}`);
+      });
+    }
+    expect(found, found.join('\n')).toEqual([]);
+  });
+
   it('sees the writes the model itself makes (birth, exit, the panes map), so a clean scan of the rest means something', () => {
     const whats = scan.writes('server/model/lifecycle.ts').map((w) => w.what);
     expect(whats).toContain('changes the panes map');

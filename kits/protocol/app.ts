@@ -10,6 +10,27 @@ import { BodyKindSchema, BoundedLaunchSpecSchema, SignatureSchema, SplitDirectio
 import { boundedRecord, boundedString, MAX_APP_ATTRS, MAX_ATTR_KEY_LENGTH, MAX_ATTR_VALUE_LENGTH } from './limits';
 import { PaneAckSchema } from './pane';
 
+const resumeArgs = z.array(z.string().max(200)).min(1).max(20);
+
+/**
+ * An agent CLI's resume form, used when pane brings its pane back after a restart.
+ * `args` carry `{session}`, replaced by the session id the agent's hooks reported
+ * (e.g. ["--resume", "{session}"]); `last` is the form without an id (the CLI's own
+ * "continue the latest"), used when no id was reported or the CLI has none (aider's
+ * ["--restore-chat-history"]). `at` says where they go: after `launch.args` (flags), or
+ * before them (a subcommand such as `codex resume ID`).
+ */
+export const ResumeSpecSchema = z
+  .object({
+    args: resumeArgs.optional(),
+    last: resumeArgs.optional(),
+    at: z.enum(['end', 'start']).default('end'),
+  })
+  .strict()
+  .refine((r) => r.args !== undefined || r.last !== undefined, { message: 'resume needs `args` (with {session}) or `last` (the form without an id)' })
+  .refine((r) => r.args === undefined || r.args.some((a) => a.includes('{session}')), { message: 'resume.args must place the session id somewhere: one of them holds {session}' });
+export type ResumeSpec = z.infer<typeof ResumeSpecSchema>;
+
 /** One app file, e.g. apps/terminal.json. */
 export const AppFileSchema = z
   .object({
@@ -31,11 +52,8 @@ export const AppFileSchema = z
     agent: AgentAppSchema.optional(),
     /** How to install the program when it is missing (the launcher shows it), e.g. "sudo apt install htop". */
     install: z.string().max(300).optional(),
-    /**
-     * How to continue a conversation after a restart: arguments added to `launch`, with
-     * `{session}` replaced by the session id the agent's hooks reported (e.g. ["--resume", "{session}"]).
-     */
-    resume: z.object({ args: z.array(z.string().max(200)).min(1).max(20) }).strict().optional(),
+    /** How to continue a conversation after a restart (see ResumeSpecSchema). */
+    resume: ResumeSpecSchema.optional(),
   })
   .strict();
 export type AppFile = z.infer<typeof AppFileSchema>;

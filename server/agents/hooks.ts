@@ -144,7 +144,8 @@ async function handlePaneHook(svc: AgentService, p: HookParams, caller: string |
   const now = Date.now();
   svc.hookSessions.set(sessionId, name);
   pruneOldest(svc.hookSessions, MAX_HOOK_SESSIONS, sessionId);
-  if (!r.sessions.has(sessionId)) {
+  const newSession = !r.sessions.has(sessionId);
+  if (newSession) {
     r.sessions.set(sessionId, { id: sessionId, cwd: str(input.cwd), state: 'idle', since: now, pane });
     pruneOldest(r.sessions, MAX_HOOK_SESSIONS_PER_AGENT, sessionId);
   }
@@ -175,6 +176,8 @@ async function handlePaneHook(svc: AgentService, p: HookParams, caller: string |
       session.since = now;
     }
   } else if (event === 'UserPromptSubmit') svc.changed(name);
+  // A new session id is what a restart resumes: its agent event gets it journalled now (a kill -9 must not lose it).
+  if (newSession) svc.changed(name);
   if (event === 'SessionEnd' && pane !== null) svc.releasePane(pane);
   const state: AgentState | null = svc.runtimes.get(name)?.state ?? null;
   const ev: HookEventInfo = { agent: name, pane, event, input, state };

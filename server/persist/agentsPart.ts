@@ -6,6 +6,26 @@ import type { PersistPart } from './parts';
 /** Ids pane makes up when a hook carries none: nothing an agent CLI could resume. */
 const SYNTHETIC_SESSION = /^(?:pane|agent)-/;
 
+/** The newest real (CLI-reported) session of pane `n` among `sessions`. */
+function newestOf(sessions: Iterable<{ id: string; pane: number | null; since: number }>, n: number): string | undefined {
+  let best: { id: string; since: number } | undefined;
+  for (const s of sessions) if (s.pane === n && !SYNTHETIC_SESSION.test(s.id) && (!best || s.since > best.since)) best = s;
+  return best?.id;
+}
+
+/**
+ * The conversation pane `n` resumes, from the agents part of a saved state: the
+ * journal replays that part at every hook that names a new session, so it holds an
+ * id even when the pane's own record (written on pane events) predates it.
+ */
+export function resumeFromSaved(saved: unknown, n: number, agent: string | undefined): { agent: string; session: string } | undefined {
+  const r = SavedAgentsSchema.safeParse(saved);
+  if (!agent || !r.success) return undefined;
+  const a = r.data.agents.find((x) => x.name === agent);
+  const id = a ? newestOf(a.sessions, n) : undefined;
+  return id ? { agent, session: id } : undefined;
+}
+
 export const agentsPart: PersistPart = {
   family: 'agents',
   families: ['agent', 'awareness'],
@@ -41,7 +61,7 @@ export const agentsPart: PersistPart = {
     const name = pane.attrs.agent;
     const rt = name ? services.agents?.runtimes.get(name) : undefined;
     if (!rt || !name) return undefined;
-    const mine = [...rt.sessions.values()].filter((s) => s.pane === pane.n && !SYNTHETIC_SESSION.test(s.id)).sort((a, b) => b.since - a.since);
-    return mine[0] ? { agent: name, session: mine[0].id } : undefined;
+    const id = newestOf(rt.sessions.values(), pane.n);
+    return id ? { agent: name, session: id } : undefined;
   },
 };

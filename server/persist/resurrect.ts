@@ -7,9 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import type { ResumeSpec } from '../../kits/protocol/app';
 import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol/snapshot';
 import { which } from '../agents/programs';
+import { unwrapSandbox } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { leaves } from '../../kits/layout/tree';
 import { bodyOf } from '../model/bodies/registry';
@@ -18,6 +20,7 @@ import { restorePane } from '../model/paneOps';
 import { makeSession, publish, restore, restoredName } from '../model/session';
 import type { Services } from '../services';
 import { blockSerialized } from '../pty/historyStore';
+import { resumeFromSaved } from './agentsPart';
 import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
 import { readOwnFileAsync } from './stateFiles';
 
@@ -80,6 +83,8 @@ function isDir(d: string): boolean {
 
 interface Plan {
   spec: NewPaneSpec;
+  /** An agent resumed: how to start it afresh should the resume fail. */
+  resumed?: { fresh: LaunchSpec; form: string[] };
   /** What the pane's launch record says afterwards (the program it stands for). */
   record: LaunchSpec | null;
   notices: string[];
@@ -110,35 +115,73 @@ export function planPane(services: Services, p: SavedPane, cfg: DurabilityConfig
   }
   if (bodyOf(p.kind).agent) {
     const resumed = resumeLaunch(services, p, launch);
-    return { spec: { ...base, launch: resumed.launch }, record: resumed.launch, notices: resumed.notice ? [resumed.notice] : [], waiting: false };
+    return {
+      spec: { ...base, launch: resumed.launch },
+      record: resumed.launch,
+      notices: resumed.notice ? [resumed.notice] : [],
+      waiting: false,
+      ...(resumed.fresh && resumed.form ? { resumed: { fresh: resumed.fresh, form: resumed.form } } : {}),
+    };
   }
   if (cfg.restartAtOnce.includes(path.basename(launch.program))) return { spec: { ...base, launch }, record: launch, notices: [], waiting: false };
   const wrapper: LaunchSpec = { ...launch, program: '/bin/sh', args: ['-c', ENTER_TO_RUN_SCRIPT, 'pane-resume', launch.program, ...launch.args] };
   return { spec: { ...base, launch: wrapper }, record: launch, notices: [], waiting: true };
 }
 
-/** An agent's launch with its app's resume arguments and the recorded session id, or a fresh start saying so. */
-function resumeLaunch(services: Services, p: SavedPane, launch: LaunchSpec): { launch: LaunchSpec; notice?: string } {
+/**
+ * How long a resumed agent has to fail for its resume to count as failed: a CLI that
+ * cannot find the conversation (Gemini drops a session that never got a model reply;
+ * an id from another machine) exits non-zero at once, well under this; a person's own
+ * quit after using it for a while is longer than this and is left alone.
+ */
+export const RESUME_FAIL_WINDOW_MS = 15_000;
+
+export interface Resumed {
+  launch: LaunchSpec;
+  notice?: string;
+  /** The launch without any resume form, for a fresh start should the resume fail. */
+  fresh?: LaunchSpec;
+  /** The resume words added (with the id in place), to take out of the started argv on that fresh start. */
+  form?: string[];
+}
+
+/** An agent's launch with its app's resume form and the recorded session id (or its "last" form), or a fresh start saying so. */
+export function resumeLaunch(services: Services, p: SavedPane, saved: LaunchSpec): Resumed {
+  // The record holds the sandboxed argv; the resume form belongs to the CLI's own (the sandbox is wrapped anew).
+  const launch = unwrapSandbox(saved);
   const appId = p.attrs.app;
-  let resume: { args: string[] } | undefined;
+  let resume: ResumeSpec | undefined;
   try {
     resume = appId ? findApp(services.config.apps, appId)?.resume : undefined;
   } catch {
     resume = undefined;
   }
-  // A relaunch must not stack a second --resume on the one a previous resurrection added.
-  const args = stripResume(launch.args, resume?.args);
-  if (!resume) return { launch: { ...launch, args }, notice: `${path.basename(launch.program)} has no resume entry in its app file; started afresh` };
-  if (!p.resume) return { launch: { ...launch, args }, notice: 'no conversation id was reported by its hooks before the restart; started afresh' };
-  const id = p.resume.session;
-  return { launch: { ...launch, args: [...args, ...resume.args.map((a) => a.replaceAll('{session}', id))] } };
+  // A relaunch must not stack a second resume form on one a previous resurrection added.
+  const base: LaunchSpec = { ...launch, args: stripResume(launch.args, resume) };
+  const program = path.basename(launch.program);
+  if (!resume) return { launch: base, notice: `${program} has no resume entry in its app file; started afresh` };
+  const id = p.resume?.session;
+  const form = id && resume.args ? resume.args.map((a) => a.replaceAll('{session}', id)) : resume.last;
+  if (!form) return { launch: base, notice: 'no conversation id was reported by its hooks before the restart; started afresh' };
+  const args = resume.at === 'start' ? [...form, ...base.args] : [...base.args, ...form];
+  const how = id && resume.args ? `conversation ${id}` : 'its latest conversation (no id was reported)';
+  return { launch: { ...base, args }, fresh: base, form, ...(id && resume.args ? {} : { notice: `resuming ${how}` }) };
 }
 
-function stripResume(args: string[], resume: string[] | undefined): string[] {
+/** Whether `args` at `i` hold `form` (a `{session}` word matches any one word). */
+function holdsAt(args: string[], i: number, form: string[]): boolean {
+  return i >= 0 && i + form.length <= args.length && form.every((w, k) => (w.includes('{session}') ? true : args[i + k] === w));
+}
+
+/** `args` without the resume form a previous resurrection put there (id'd or "last", at its end or start). */
+export function stripResume(args: string[], resume: ResumeSpec | undefined): string[] {
   if (!resume) return [...args];
-  const flag = resume[0];
-  const i = flag === undefined ? -1 : args.indexOf(flag);
-  return i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + resume.length)];
+  for (const form of [resume.args, resume.last]) {
+    if (!form) continue;
+    const i = resume.at === 'start' ? 0 : args.length - form.length;
+    if (holdsAt(args, i, form)) return [...args.slice(0, i), ...args.slice(i + form.length)];
+  }
+  return [...args];
 }
 
 export const argvText = (l: LaunchSpec) => [l.program, ...l.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
@@ -169,7 +212,9 @@ export async function resurrect(services: Services, state: StateFile, o: Resurre
   if (order) plans.sort((a, b) => a.saved.n - b.saved.n);
   for (const { saved, session } of plans) {
     if (order) server.reserveN(saved.n);
-    created.set(saved.n, startPane(services, session, saved, o.config, histories.get(saved.n) ?? null, warn));
+    // The agents part is journalled at each new hook session; the pane's record may be older.
+    const resume = bodyOf(saved.kind).agent ? (resumeFromSaved(state.extra.agents, saved.n, saved.attrs.agent) ?? saved.resume) : saved.resume;
+    created.set(saved.n, startPane(services, session, resume ? { ...saved, resume } : saved, o.config, histories.get(saved.n) ?? null, warn));
   }
   for (let i = 0; i < state.sessions.length; i++) {
     const saved = state.sessions[i]!;
@@ -201,6 +246,63 @@ function startPane(services: Services, session: Session, saved: SavedPane, cfg: 
     warn(`pane ${saved.address}: no terminal to show its history in`);
   }
   if (plan.notices.length) warn(`pane ${saved.address}: ${plan.notices.join('; ')}`);
+  if (plan.resumed && term) fallBackIfResumeFails(services, pane, plan.resumed, warn);
   return pane;
+}
+
+/** `args` with the first run of `form` at or after index `from` taken out; null when it is not there. */
+function without(args: string[], form: string[], from: number): string[] | null {
+  for (let i = Math.max(0, from); i + form.length <= args.length; i++) {
+    if (form.every((w, k) => args[i + k] === w)) return [...args.slice(0, i), ...args.slice(i + form.length)];
+  }
+  return null;
+}
+
+/**
+ * A resumed agent that exits non-zero within RESUME_FAIL_WINDOW_MS could not resume
+ * (its CLI lost or never kept the conversation): the pane says so and starts the CLI
+ * afresh, with the same wrapping (sandbox, hooks) minus the resume words.
+ */
+function fallBackIfResumeFails(services: Services, pane: Pane, resumed: { fresh: LaunchSpec; form: string[] }, warn: (m: string) => void): void {
+  const server = services.server;
+  const startedAt = Date.now();
+  const done = () => {
+    stop();
+    clearTimeout(timer);
+  };
+  const timer = setTimeout(() => done(), RESUME_FAIL_WINDOW_MS);
+  timer.unref();
+  const stop = server.listen((event, data) => {
+    if (event !== 'pane/exited' && event !== 'pane/closed' && event !== 'pane/restarted') return;
+    const d = data as { pane: number | Pane; exit?: { code: number | null } };
+    if ((typeof d.pane === 'number' ? d.pane : d.pane.n) !== pane.n) return;
+    done();
+    const code = d.exit?.code ?? null;
+    if (event !== 'pane/exited' || code === null || code === 0 || Date.now() - startedAt > RESUME_FAIL_WINDOW_MS) return;
+    const term = server.terminals.get(pane.n);
+    if (!term) return;
+    // The started argv (sandbox and all) minus the resume words, looked for after the program's own name.
+    const wrapped = term.launch;
+    const at = wrapped.program === resumed.fresh.program ? 0 : wrapped.args.lastIndexOf(resumed.fresh.program) + 1;
+    const args = without(wrapped.args, resumed.form, at);
+    const why = `resuming failed: ${path.basename(resumed.fresh.program)} exited with status ${code} within ${RESUME_FAIL_WINDOW_MS / 1000} s of its start`;
+    if (!args) {
+      warn(`pane ${server.address(pane.n)}: ${why}; its started command holds no resume words to take out, so it stays exited`);
+      return;
+    }
+    // After the terminal has finished with the exit it is telling of.
+    setImmediate(() => {
+      if (server.terminals.get(pane.n) !== term || pane.state !== 'exited') return;
+      term.show(bannerText({ history: null, notices: [`${why}; started afresh: ${argvText(resumed.fresh)}`], waitingFor: null }));
+      warn(`pane ${server.address(pane.n)}: ${why}; started afresh`);
+      restorePane(server, pane, { launch: resumed.fresh, name: pane.tag.name, user: pane.tag.user });
+      try {
+        term.relaunch({ ...wrapped, args });
+        server.publish('pane/restarted', { pane });
+      } catch (e) {
+        warn(`pane ${server.address(pane.n)}: cannot start it afresh either: ${(e as Error).message}`);
+      }
+    });
+  });
 }
 

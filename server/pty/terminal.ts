@@ -286,6 +286,17 @@ export class Terminal {
     this.proc?.kill(signal);
   }
 
+  /** The argv it runs, as the server wrapped it (sandbox, shell integration). */
+  get launch(): TerminalLaunch {
+    return this.o.launch;
+  }
+
+  /** Runs `launch` from now on, starting it at once (a failed agent resume falls back to a fresh start so). */
+  relaunch(launch: TerminalLaunch): void {
+    this.o.launch = launch;
+    this.restart();
+  }
+
   /** Kills the program if it runs and starts it again; the stream's offsets carry on. */
   restart(): void {
     if (this.disposed) throw new Error(`terminal ${this.n} is closed`);

@@ -22,6 +22,7 @@ import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
 import type { PtyPort } from './pty/ptyPort';
 import { SCREEN_SCROLLBACK, ScreenHost } from './pty/screenHost';
+import { openAgentDoors } from './transport/agentSocket';
 import { ClientConn } from './transport/clientConn';
 import { listenUnix } from './transport/unixServer';
 import type { HttpFront } from './transport/httpFront';
@@ -111,7 +112,9 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   for (const t of builtinHandlers) dispatcher.register(t);
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   const services = new Services(server, dispatcher, new Namespace(server));
-  attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
+  const agents = attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
+  // Each agent's own doors (its pane socket, its hook socket) are transports: opened from this side.
+  openAgentDoors(agents);
   // After agents: awareness adds its part to their hook answers.
   attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: cfgDir }, awarenessHandlers);
   // Other hosts' daemons (issue 26): a server with a socket joins those its hosts/ files name.

@@ -10,8 +10,6 @@ import type { Access } from '../../kits/protocol/agent';
 import { PaneFault } from '../../kits/protocol/error';
 import type { LaunchSpec } from '../../kits/protocol/model';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
-import { ensureAgentHookSocket } from '../transport/hookListener';
-import { ensureEndpoint } from './endpoint';
 import { paneEntry, which } from './programs';
 import type { AppEntry } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
@@ -158,11 +156,11 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   }
   const tmp = path.join(svc.store.home(name), 'tmp');
   fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
-  ensureEndpoint(svc, name);
+  svc.doors.ensureSocket(name);
   // Its hooks' door: inside the sandbox `pane sandbox` starts a relay on 127.0.0.1:PORT (the
   // server's hook port, so $PANE_HOOK_URL is the same string inside) to this socket.
   const hooks = svc.services.hooks;
-  const relay: Record<string, string> = hooks && process.platform === 'linux' ? { PANE_HOOK_RELAY: `${hooks.port}:${ensureAgentHookSocket(svc.services, name, path.join(svc.store.home(name), HOOK_SOCKET))}` } : {};
+  const relay: Record<string, string> = hooks && process.platform === 'linux' ? { PANE_HOOK_RELAY: `${hooks.port}:${svc.doors.ensureHookSocket(name, path.join(svc.store.home(name), HOOK_SOCKET))}` } : {};
   return {
     launch: {
       ...launch,

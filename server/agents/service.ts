@@ -14,6 +14,7 @@ import { checkPane } from './accessCheck';
 import { AccountStore, AGENT_HOME, MAX_ACCOUNT_FILE_BYTES } from './accounts';
 import { lstatBelow, PathRefused } from '../../kits/node/safeFile';
 import type { HookContributor } from './hookAnswer';
+import { NO_DOORS, type AgentDoors } from './doors';
 import { unreadCount } from './mailbox';
 import { PromptLibrary } from './prompts';
 import { foldStates, type Transition } from './status';
@@ -74,6 +75,8 @@ export class AgentService {
   readonly panes = new Map<number, PaneRuntime>();
   readonly contributors: HookContributor[] = [];
   /** Hook session id → agent, so later hooks of a session find the same agent. */
+  /** Each agent's own pane and hook sockets, opened by the transport side (transport/agentSocket.ts's openAgentDoors). */
+  doors: AgentDoors = NO_DOORS;
   readonly hookSessions = new Map<string, string>();
   /**
    * The server's record of whose identity a pane's programs carry (its PANE_TOKEN):

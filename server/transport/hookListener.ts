@@ -11,7 +11,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { checkResults, Connection } from '../../kits/client/index';
 import { memoryPair } from '../../kits/client/memoryTransport';
-import { hasHttpHooks, httpHook, parseVersion, VERSION_TIMEOUT_MS, type HookSpec } from '../../kits/node/cli/hookInstall';
+import { hasHttpHooks, parseVersion, VERSION_TIMEOUT_MS } from '../../kits/node/cli/hookInstall';
 import { hookUrl } from '../../kits/node/hookPort';
 import { PaneFault } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
@@ -118,12 +118,6 @@ export function hookAuth(headers: http.IncomingHttpHeaders, auth: HookAuthority)
     return `the agent token names ${found[0]!.agent ?? 'the person'} and the hook secret ${found[1]!.agent ?? 'the person'}: one request speaks for one caller; ${FIX}`;
   }
   return found[0]!;
-}
-
-/** The HTTP hook for Claude Code launched by this server, when it has an endpoint and Claude Code takes them. */
-export function httpHookFor(services: Services): HookSpec | undefined {
-  const e = services.hooks;
-  return e?.claudeHttp ? httpHook(e.url) : undefined;
 }
 
 /** Answers one hook request as `caller`: status and body (empty body = nothing to say, as `pane hook` prints nothing). */

@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame, FrameDecoder } from '../../kits/node/framing';
-import { ensureEndpoint } from '../../server/agents/endpoint';
+import { ensureEndpoint } from '../../server/transport/agentSocket';
 import { MAX_AGENT_CONNECTIONS, MAX_AGENT_SOCKET_CONNECTIONS, MAX_BYTES_BEFORE_HELLO } from '../../server/transport/admission';
 import { agentHarness, type AgentHarness } from '../agents/helpers';
 

@@ -6,7 +6,8 @@ import type { HandlerTable } from './types';
 /** The host family's table, bound to the server's one HostService (attachHosts registers it). */
 export function hostHandlers(hosts: HostService): HandlerTable {
   return {
-    'host/list': (p) => ({ ...hosts.list(), ...(p.panes ? { panes: hosts.remotePanes() } : {}) }),
+    // Other hosts' panes are the person's: an agent's .access names this server's panes only (decision 037).
+    'host/list': (p, ctx) => ({ ...hosts.list(), ...(p.panes && ctx.client.checkAccess === undefined ? { panes: hosts.remotePanes() } : {}) }),
 
     'host/connect': async (p) => {
       const link = hosts.link(p.name);

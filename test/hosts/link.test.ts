@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../kits/client/connection';
+import { checkResults } from '../../kits/client/checkResults';
+import { Connection } from '../../kits/client/connection';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import { BaseTransport, type Transport, type WireFrame } from '../../kits/client/transport';
 import { attachHosts } from '../../server/hosts/index';
@@ -94,6 +95,18 @@ describe('a host link', () => {
     // It landed on the remote's pane, not on the local pane of the same number.
     expect(remote.server.panes.get(n)?.tag.user).toBe('set from near');
     expect(local.server.panes.get(n)?.tag.user).not.toBe('set from near');
+  });
+
+  it("refuses an agent's request for another host's pane, and lists it none of them", async () => {
+    const [a, b] = memoryPair();
+    // An agent connection is one with an access check (its .access); this one would allow anything.
+    new ClientConn(local.services, b, (h) => ({ capabilities: h.capabilities, checkAccess: () => undefined }));
+    const agent = new Connection(a, { checkResult: checkResults });
+    await agent.hello({ client: { name: 'ada', kind: 'agent' }, capabilities: ['read', 'write'] });
+    const n = (await c.call('host/list', { panes: true })).panes![0]!.n;
+    await expect(agent.call('pane/input', { pane: `box:${n}`, data: 'echo agent-was-here' })).rejects.toThrow(/denied: .*agent's \.access names this server's panes only/);
+    expect((await agent.call('host/list', { panes: true })).panes).toBeUndefined();
+    agent.close();
   });
 
   it('marks a host that stops answering stale, then connected again when it answers', async () => {

@@ -1,6 +1,7 @@
-// Finds writes to a pane's fields and to the server's panes map, by type: the
-// TypeScript checker says which expressions are a `Pane` (kits/protocol/model.ts),
-// so `pane.attrs = …`, `p.tag.commands.push(…)`, `delete pane.attrs[k]` and
+// Finds writes to a pane's or a session's fields and to the server's panes and
+// sessions maps, by type: the TypeScript checker says which expressions are a
+// `Pane` or a `Session` (kits/protocol/model.ts), so `pane.attrs = …`,
+// `p.tag.commands.push(…)`, `delete pane.attrs[k]`, `s.name = …` and
 // `server.panes.set(…)` are found whatever the variable is called, and an agent's
 // own record with a `state` or a terminal's `cols` is not. Writes through an alias
 // (`const a = pane.attrs; a.k = v`) are out of its sight.
@@ -10,8 +11,12 @@ import ts from 'typescript';
 /** Methods that change the array, map or set they are called on. */
 const MUTATORS = new Set(['push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin', 'set', 'delete', 'clear', 'add']);
 
+/** Whose state a write changes. */
+export type Owner = 'pane' | 'session';
+
 export interface PaneWrite {
   line: number;
+  of: Owner;
   what: string;
   text: string;
 }
@@ -44,61 +49,84 @@ export function paneWriteScanner(root: string, extra: Record<string, string> = {
 
   const modelFile = program.getSourceFile(path.join(root, 'kits/protocol/model.ts'));
   const modelSym = modelFile && checker.getSymbolAtLocation(modelFile);
-  const paneSym = modelSym && checker.getExportsOfModule(modelSym).find((s) => s.name === 'Pane');
-  if (!paneSym) throw new Error('kits/protocol/model.ts exports no Pane type');
-  const paneType = checker.getDeclaredTypeOfSymbol(paneSym);
-
-  const isPane = (t: ts.Type): boolean => {
-    if (t.isUnion()) return t.types.some(isPane);
-    return t === paneType || (checker.isTypeAssignableTo(t, paneType) && checker.isTypeAssignableTo(paneType, t));
+  const typeNamed = (name: string): ts.Type => {
+    const sym = modelSym && checker.getExportsOfModule(modelSym).find((s) => s.name === name);
+    if (!sym) throw new Error(`kits/protocol/model.ts exports no ${name} type`);
+    return checker.getDeclaredTypeOfSymbol(sym);
+  };
+  const owners: [Owner, ts.Type][] = [
+    ['pane', typeNamed('Pane')],
+    ['session', typeNamed('Session')],
+  ];
+  /** Whose state a value of type `t` is, if it is a pane or a session (or may be one). */
+  const ownerOf = (t: ts.Type): Owner | null => {
+    if (t.isUnion()) {
+      for (const m of t.types) {
+        const o = ownerOf(m);
+        if (o) return o;
+      }
+      return null;
+    }
+    for (const [o, want] of owners) if (t === want || (checker.isTypeAssignableTo(t, want) && checker.isTypeAssignableTo(want, t))) return o;
+    return null;
   };
   const typeOf = (e: ts.Expression) => checker.getTypeAtLocation(e);
   const strip = (e: ts.Expression): ts.Expression => {
     while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)) e = e.expression;
     return e;
   };
-  /** Whether `target` (a member access) reaches into a pane: some object on its chain is one. */
-  const intoPane = (target: ts.Expression): boolean => {
+  /** Whose state `target` (a member access) reaches into: the pane or session nearest on its chain, if any. */
+  const into = (target: ts.Expression): Owner | null => {
     let e = strip(target);
     while (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
       const obj = strip(e.expression);
-      if (isPane(typeOf(obj))) return true;
+      const o = ownerOf(typeOf(obj));
+      if (o) return o;
       e = obj;
     }
-    return false;
+    return null;
   };
-  /** Whether `e` is the server's panes map: a `panes` member holding panes (a function's own map of panes is not). */
-  const isPaneMap = (e: ts.Expression): boolean => {
+  /**
+   * Whose map `e` is: the server's `panes` or `sessions`, a member of that name
+   * holding panes or sessions (a function's own map of panes is not).
+   */
+  const mapOf = (e: ts.Expression): Owner | null => {
     const m = strip(e);
-    if (!ts.isPropertyAccessExpression(m) || m.name.text !== 'panes') return false;
+    if (!ts.isPropertyAccessExpression(m) || (m.name.text !== 'panes' && m.name.text !== 'sessions')) return null;
     const t = typeOf(m);
-    const parts = t.isUnion() ? t.types : [t];
-    return parts.some((p) => p.getSymbol()?.name === 'Map' && (checker.getTypeArguments(p as ts.TypeReference)[1] ?? null) !== null && isPane(checker.getTypeArguments(p as ts.TypeReference)[1]!));
+    for (const p of t.isUnion() ? t.types : [t]) {
+      const value = p.getSymbol()?.name === 'Map' ? checker.getTypeArguments(p as ts.TypeReference)[1] : undefined;
+      const o = value ? ownerOf(value) : null;
+      if (o && m.name.text === `${o}s`) return o;
+    }
+    return null;
   };
 
   function writes(rel: string): PaneWrite[] {
     const sf = program.getSourceFile(path.join(root, rel));
     if (!sf) throw new Error(`${rel} is not in the server's program`);
     const out: PaneWrite[] = [];
-    const add = (n: ts.Node, what: string) => {
+    const add = (n: ts.Node, of: Owner | null, what: string) => {
+      if (!of) return;
       const { line } = sf.getLineAndCharacterOfPosition(n.getStart(sf));
-      out.push({ line: line + 1, what, text: n.getText(sf).split('\n')[0]!.slice(0, 120) });
+      out.push({ line: line + 1, of, what: what.replace('OWNER', of), text: n.getText(sf).split('\n')[0]!.slice(0, 120) });
     };
     const visit = (n: ts.Node): void => {
       if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
-        if (intoPane(n.left)) add(n, 'assigns a pane field');
+        add(n, into(n.left), 'assigns a OWNER field');
       } else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken)) {
-        if (intoPane(n.operand)) add(n, 'steps a pane field');
+        add(n, into(n.operand), 'steps a OWNER field');
       } else if (ts.isDeleteExpression(n)) {
-        if (intoPane(n.expression)) add(n, 'deletes from a pane field');
+        add(n, into(n.expression), 'deletes from a OWNER field');
       } else if (ts.isCallExpression(n)) {
         const callee = strip(n.expression);
         if (ts.isPropertyAccessExpression(callee) && MUTATORS.has(callee.name.text)) {
-          if (isPaneMap(callee.expression)) add(n, 'changes the panes map');
-          else if (intoPane(callee.expression)) add(n, 'mutates a pane field in place');
+          const map = mapOf(callee.expression);
+          if (map) add(n, map, 'changes the OWNERs map');
+          else add(n, into(callee.expression), 'mutates a OWNER field in place');
         } else if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'assign' && ts.isIdentifier(callee.expression) && callee.expression.text === 'Object' && n.arguments[0]) {
           const to = n.arguments[0];
-          if (isPane(typeOf(strip(to))) || intoPane(to)) add(n, 'assigns into a pane');
+          add(n, ownerOf(typeOf(strip(to))) ?? into(to), 'assigns into a OWNER');
         }
       }
       ts.forEachChild(n, visit);

@@ -3,7 +3,8 @@
 // mutates those in place. Handlers parse, call a model operation, publish what it
 // returns and ack (docs/architecture.md, "Handlers and the session model").
 // And "one writer for every pane field": outside server/model/, no server file
-// writes any field of a pane or the server's panes map (server/model/paneOps.ts).
+// writes any field of a pane or a session, or the server's panes or sessions map
+// (server/model/paneOps.ts, server/model/session/), found by type.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -93,9 +94,9 @@ describe('session writes', () => {
 const PANE_MODEL = 'server/model/';
 /** A file outside the model, as a careless handler would write it: each `// write` line must be found, nothing else. */
 const PROBE = 'server/handlers/paneWritesProbe.ts';
-const PROBE_SRC = `import type { Pane } from '../../kits/protocol/model';
+const PROBE_SRC = `import type { Pane, Session } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
-export function probe(server: PaneServer, pane: Pane, n: number): void {
+export function probe(server: PaneServer, pane: Pane, n: number, s: Session): void {
   pane.attrs = { ...pane.attrs, x: '1' }; // write
   pane.tag.name = 'x'; // write
   server.panes.get(n)!.cwd = '/'; // write
@@ -120,6 +121,12 @@ export function probe(server: PaneServer, pane: Pane, n: number): void {
   seen.set(n, { state: pane.state });
   const mine = new Map<number, Pane>();
   mine.set(n, pane);
+  s.name = 'x'; // write session
+  server.session('main').placements = []; // write session
+  server.sessions.delete(s.id); // write session
+  const named = new Map<string, Session>();
+  named.set(s.name, s);
+  if (s.name === 'x') void s.layout;
   if (pane.cols === 80 && pane.tag.name !== 'x') void [...server.panes.values()].map((q) => q.attrs);
 }
 `;
@@ -130,13 +137,17 @@ describe('pane writes', () => {
     scan = paneWriteScanner(root, { [PROBE]: PROBE_SRC });
   }, 180_000);
 
-  it('finds every kind of write to a pane field or the panes map, by type, and not writes to other objects', () => {
-    const want = PROBE_SRC.split('\n').flatMap((l, i) => (l.endsWith('// write') ? [i + 1] : []));
-    expect(want.length).toBe(14);
-    expect(scan.writes(PROBE).map((w) => w.line)).toEqual(want);
+  it('finds every kind of write to a pane or session field or the panes or sessions map, by type, and not writes to other objects', () => {
+    const lines = PROBE_SRC.split('\n');
+    const want = (tag: string) => lines.flatMap((l, i) => (l.endsWith(tag) ? [i + 1] : []));
+    expect(want('// write').length).toBe(14);
+    expect(want('// write session').length).toBe(3);
+    const found = scan.writes(PROBE);
+    expect(found.filter((w) => w.of === 'pane').map((w) => w.line)).toEqual(want('// write'));
+    expect(found.filter((w) => w.of === 'session').map((w) => w.line)).toEqual(want('// write session'));
   });
 
-  it('happen only in server/model/: no handler, agent, awareness, namespace, persist or transport file writes a pane', () => {
+  it('happen only in server/model/: no handler, agent, awareness, namespace, persist or transport file writes a pane or a session', () => {
     const files = scan.serverFiles();
     expect(files).toContain('server/handlers/pane.ts');
     expect(files).toContain('server/agents/service.ts');
@@ -145,7 +156,7 @@ describe('pane writes', () => {
     const found: string[] = [];
     for (const rel of files) {
       if (rel.startsWith(PANE_MODEL)) continue;
-      for (const w of scan.writes(rel)) found.push(`${rel}:${w.line}: ${w.what} (use an operation of server/model/paneOps.ts): ${w.text}`);
+      for (const w of scan.writes(rel)) found.push(`${rel}:${w.line}: ${w.what} (use an operation of ${w.of === 'pane' ? 'server/model/paneOps.ts' : MODEL}): ${w.text}`);
     }
     expect(found, found.join('\n')).toEqual([]);
   });
@@ -172,6 +183,7 @@ describe('pane writes', () => {
     const whats = scan.writes('server/model/lifecycle.ts').map((w) => w.what);
     expect(whats).toContain('changes the panes map');
     expect(whats).toContain('assigns a pane field');
+    expect(scan.writes('server/model/session/sessions.ts').map((w) => w.what)).toEqual(expect.arrayContaining(['changes the sessions map', 'assigns a session field']));
     expect(scan.writes('server/model/paneOps.ts').length).toBeGreaterThan(0);
   });
 });

@@ -1,23 +1,16 @@
 // Session handlers: new, kill, rename, list, get, viewport, snapshot, restore.
 import { faults } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
-import { createPane, destroyPane } from '../model/lifecycle';
+import { createPane, destroyPane, killSession } from '../model/lifecycle';
 import { setTag } from '../model/paneOps';
 import { wholeBody } from '../../kits/layout/geometry';
 import { leaves } from '../../kits/layout/tree';
 import * as model from '../model/session';
-import type { PaneServer } from '../paneServer';
 import type { SessionAck } from '../../kits/protocol/session';
 import type { HandlerTable } from './types';
 
 function ack(s: Session): SessionAck {
   return { session: s.id, name: s.name };
-}
-
-export function killSession(server: PaneServer, s: Session): void {
-  for (const p of server.panesOf(s)) destroyPane(server, p.n);
-  server.sessions.delete(s.id);
-  server.publish('session/closed', { session: s.id, name: s.name });
 }
 
 export const sessionHandlers: HandlerTable = {
@@ -27,7 +20,7 @@ export const sessionHandlers: HandlerTable = {
     try {
       pane = createPane(server, s, { ...(p.pane ?? {}), launch: p.launch, cwd: p.cwd, creator: client.user }, wholeBody(s.viewport));
     } catch (e) {
-      server.sessions.delete(s.id);
+      model.dropSession(server, s); // never announced: its closing is not said
       throw e;
     }
     model.publish(server, model.open(s, pane.n));
@@ -40,10 +33,7 @@ export const sessionHandlers: HandlerTable = {
   },
   'session/rename': (p, { server }) => {
     const s = server.session(p.session);
-    if (s.name === p.name) return ack(s);
-    if ([...server.sessions.values()].some((x) => x.id !== s.id && x.name === p.name)) throw faults.failed(`a session named ${p.name} already exists`);
-    s.name = p.name;
-    server.publish('session/renamed', { session: s.id, name: s.name });
+    model.publish(server, model.rename(server, s, p.name));
     return ack(s);
   },
   'session/list': (_p, { server }) => ({
@@ -95,7 +85,7 @@ export const sessionHandlers: HandlerTable = {
       }
     } catch (e) {
       for (const p2 of map.values()) destroyPane(server, p2.n);
-      server.sessions.delete(s.id);
+      model.dropSession(server, s); // never announced: its closing is not said
       throw e;
     }
     model.publish(server, model.restore(s, snap.session, (old) => map.get(old)?.n));

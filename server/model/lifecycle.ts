@@ -13,7 +13,7 @@ import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
 import { signalName } from './exited';
 import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
-import { close, publish } from './session';
+import { close, dropSession, publish } from './session';
 import { bodyOf } from './bodies/registry';
 import { tagWords, vocabularyFor } from './vocabulary';
 import { setAttrs } from './paneOps';
@@ -210,4 +210,10 @@ export function destroyPane(server: PaneServer, n: number): void {
     server.publish('pane/closed', { pane: n, session: session.id, id: server.address(n) });
     publish(server, events);
   }
+}
+
+/** Ends a session: each of its panes (the tree collapsing as they go), then the session, said closed. */
+export function killSession(server: PaneServer, s: Session): void {
+  for (const p of server.panesOf(s)) destroyPane(server, p.n);
+  publish(server, dropSession(server, s));
 }

@@ -4,9 +4,9 @@
 import type { EventData } from '../../../kits/protocol/events';
 import type { Session } from '../../../kits/protocol/model';
 
-type Ev<E extends 'layout/changed' | 'focus/changed' | 'session/created'> = { event: E; data: EventData<E> };
+type Ev<E extends 'layout/changed' | 'focus/changed' | 'session/created' | 'session/renamed' | 'session/closed'> = { event: E; data: EventData<E> };
 /** An event a session operation returns; `publish` (./publish.ts) sends it on the server's bus. */
-export type SessionEvent = Ev<'layout/changed'> | Ev<'focus/changed'> | Ev<'session/created'>;
+export type SessionEvent = Ev<'layout/changed'> | Ev<'focus/changed'> | Ev<'session/created'> | Ev<'session/renamed'> | Ev<'session/closed'>;
 
 export const layoutEvent = (s: Session): SessionEvent => ({ event: 'layout/changed', data: { session: s } });
 export const focusEvent = (s: Session): SessionEvent => ({ event: 'focus/changed', data: { session: s.id, focused: s.focused, zoomed: s.zoomed } });

@@ -35,6 +35,24 @@ export function makeSession(server: PaneServer, name: string | undefined, viewpo
   return s;
 }
 
+/** Renames a session; a name another session has is refused, the same name is no change. */
+export function rename(server: PaneServer, s: Session, name: string): SessionEvent[] {
+  if (s.name === name) return [];
+  if ([...server.sessions.values()].some((x) => x.id !== s.id && x.name === name)) throw faults.failed(`a session named ${name} already exists`);
+  s.name = name;
+  return [{ event: 'session/renamed', data: { session: s.id, name } }];
+}
+
+/**
+ * Takes a session off the server (its panes must be gone already: killSession in
+ * model/lifecycle.ts ends them first) and returns its `session/closed`, which a
+ * caller undoing a birth that failed before `open`/`restore` announced it drops.
+ */
+export function dropSession(server: PaneServer, s: Session): SessionEvent[] {
+  if (!server.sessions.delete(s.id)) return [];
+  return [{ event: 'session/closed', data: { session: s.id, name: s.name } }];
+}
+
 /** The name a restored session takes: its saved one, else that name with the first free `-2`, `-3`, ... */
 export function restoredName(server: PaneServer, name: string): string {
   const taken = new Set([...server.sessions.values()].map((s) => s.name));

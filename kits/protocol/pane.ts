@@ -186,6 +186,6 @@ export const paneMethods = {
     }),
     result: z.object({ pane: z.number().int(), bytes: z.number().int() }),
     cap: 'write',
-    doc: 'Writes bytes to a pane’s PTY (direct input).',
+    doc: 'Writes bytes to a pane’s PTY (direct input), as binary INPUT frames do: to a pane whose program ended, Enter alone runs it again and any other input is refused, naming the pane and how to rerun or close it.',
   }),
 };

@@ -21,7 +21,15 @@ const CLIS = [
   { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude', env: 'PANE_TEST_CLAUDE' },
   // Fires SessionStart and BeforeAgent (with the prompt) with no network and GEMINI_API_KEY=dummy, before its model call fails.
   { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini', env: 'PANE_TEST_GEMINI' },
+  // A Rust binary in its npm package (@openai/codex-linux-x64): fires SessionStart and UserPromptSubmit (with the prompt)
+  // with no network and OPENAI_API_KEY=dummy, once its hooks are trusted (pane writes the trust for its own entries).
+  { pkg: '@openai/codex', version: '0.169.0', bin: 'codex', env: 'PANE_TEST_CODEX' },
+  // Claude-style hooks in ~/.qwen/settings.json: SessionStart and UserPromptSubmit fire with no network and a dummy key.
+  { pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', env: 'PANE_TEST_QWEN' },
 ];
+// Not pinned here, though on npm and runnable: @github/copilot (checks its GitHub token online before any hook),
+// opencode-ai and @sourcegraph/amp (no hook or plugin event fires without their servers). Their fixtures are from docs.
+
 
 /** An install of all of them: a few hundred MB from the registry the first time, seconds from npm's cache. */
 const INSTALL_MS = 600_000;

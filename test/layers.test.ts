@@ -2,6 +2,9 @@
 // kits <- renderer; kits/ (outside kits/node) uses neither node:* nor DOM-only
 // modules; the server never imports electron or the renderer; electron/ imports
 // only server/ and kits/; no value-import cycles; fakes live under test/.
+// Inside server/: its folders import only downward in the written order
+// (SERVER_ORDER, docs/architecture.md), and the state owner (server/model/,
+// server/paneServer.ts) knows no transport.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,6 +105,80 @@ export function violations(base = root): string[] {
   return out;
 }
 
+/**
+ * server/'s folders from the bottom up (docs/architecture.md, "Server folders"):
+ * a folder may import its own rank and those below, never one above. A file
+ * directly in server/ is in the rank that names it, else in the top one (the
+ * composition: main.ts, serveCommand.ts and their like).
+ */
+export const SERVER_ORDER: string[][] = [
+  ['pty'],
+  ['shell'],
+  ['model', 'paneServer.ts'],
+  ['namespace'],
+  ['config'],
+  ['agents'],
+  ['persist', 'awareness'],
+  ['handlers'],
+  ['hosts'],
+  ['transport'],
+  ['services.ts', 'main.ts', 'serveCommand.ts', 'bin.ts', 'distDir.ts'],
+];
+const TOP = SERVER_ORDER.length - 1;
+const ORDER_RULE = 'server/ folders import only downward in the written order (value imports; type-only imports are exempt): pty <- shell <- model <- namespace <- config <- agents <- persist, awareness <- handlers <- hosts <- transport <- main';
+
+/** The folder (or top-level file) of server/ a path is in, and its rank in SERVER_ORDER (-1 when it has none). */
+function serverPlace(rel: string): { place: string; rank: number } {
+  const parts = rel.split('/');
+  const place = parts[1] ?? '';
+  const rank = SERVER_ORDER.findIndex((r) => r.includes(place));
+  return { place, rank: rank < 0 && parts.length === 2 ? TOP : rank };
+}
+
+/** Value imports in server/ that go up SERVER_ORDER, or come from or go to a folder the order does not name. */
+export function orderViolations(base = root): string[] {
+  const out: string[] = [];
+  for (const f of runtimeFiles(base)) {
+    const rel = path.relative(base, f).split(path.sep).join('/');
+    if (!rel.startsWith('server/')) continue;
+    const from = serverPlace(rel);
+    for (const spec of valueImports(f)) {
+      const res = resolveSpec(f, spec);
+      if (res === null) continue;
+      const to = path.relative(base, res).split(path.sep).join('/');
+      if (!to.startsWith('server/')) continue;
+      const target = serverPlace(to);
+      if (target.place === from.place) continue;
+      if (from.rank < 0) out.push(`${rel} imports "${spec}": server/${from.place} is in no rank of SERVER_ORDER: ${ORDER_RULE}`);
+      else if (target.rank < 0) out.push(`${rel} imports "${spec}": server/${target.place} is in no rank of SERVER_ORDER: ${ORDER_RULE}`);
+      else if (target.rank > from.rank) out.push(`${rel} imports "${spec}": ${ORDER_RULE}`);
+    }
+  }
+  return out;
+}
+
+const BUS_RULE = 'server/model/ and server/paneServer.ts know no transport (they publish on the bus; server/transport/ subscribes): no import of server/transport/, a kit transport, net, tls or ws';
+
+/** Imports, type-only ones too, through which the state owner would know a channel. */
+export function busViolations(base = root): string[] {
+  const out: string[] = [];
+  for (const f of runtimeFiles(base)) {
+    const rel = path.relative(base, f).split(path.sep).join('/');
+    if (!rel.startsWith('server/model/') && rel !== 'server/paneServer.ts') continue;
+    for (const spec of importsOf(fs.readFileSync(f, 'utf8'))) {
+      const res = resolveSpec(f, spec);
+      const to = res === null ? '' : path.relative(base, res).split(path.sep).join('/');
+      const transport =
+        /^(node:)?(net|tls|dgram|http|https|http2)$/.test(spec) ||
+        spec === 'ws' ||
+        to.startsWith('server/transport/') ||
+        /^kits\/(client|node)\/[^/]*([Tt]ransport|endpoint)[^/]*\.ts$/.test(to);
+      if (transport) out.push(`${rel} imports "${spec}": ${BUS_RULE}`);
+    }
+  }
+  return out;
+}
+
 /** A throwaway tree laid out like the project's, for probing the rules without touching it. */
 function probeTree(filesByPath: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-layers-'));
@@ -143,6 +220,55 @@ describe('layer rules', () => {
       expect(v.some((l) => l.includes('kits/ must not import server/'))).toBe(true);
     } finally {
       fs.unlinkSync(probe);
+    }
+  });
+});
+
+describe('server folder order', () => {
+  it('finds no value import from a server/ folder to one above it in the written order', () => {
+    expect(orderViolations()).toEqual([]);
+  });
+
+  it('names the rule when a lower folder imports a higher one, or a folder is in no rank, and lets type-only and downward imports be', () => {
+    const dir = probeTree({
+      'server/pty/terminal.ts': "import { MAX_COLS } from '../model/sizeLimits';\nimport type { Pane } from '../model/pane';\nexport const t = MAX_COLS;\n",
+      'server/model/sizeLimits.ts': "import { t } from '../pty/terminal';\nexport const MAX_COLS = 1000 + (t ? 0 : 0);\n",
+      'server/model/pane.ts': 'export type Pane = { n: number };\n',
+      'server/attic/old.ts': "import { t } from '../pty/terminal';\nexport const o = t;\n",
+    });
+    try {
+      const v = orderViolations(dir);
+      expect(v).toContain(`server/pty/terminal.ts imports "../model/sizeLimits": ${ORDER_RULE}`);
+      expect(v).toContain(`server/attic/old.ts imports "../pty/terminal": server/attic is in no rank of SERVER_ORDER: ${ORDER_RULE}`);
+      expect(v).toHaveLength(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the bus', () => {
+  it('finds no transport known to server/model/ or server/paneServer.ts', () => {
+    expect(busViolations()).toEqual([]);
+  });
+
+  it('names the rule when the model imports a connection, even for its type, or a socket', () => {
+    const dir = probeTree({
+      'server/model/lifecycle.ts': "import type { ClientConn } from '../transport/clientConn';\nexport type C = ClientConn;\n",
+      'server/paneServer.ts': "import type net from 'node:net';\nimport type { Transport } from '../kits/client/transport';\nimport { EventBus } from './model/bus';\nexport type S = net.Socket | Transport | EventBus;\n",
+      'server/model/bus.ts': 'export class EventBus {}\n',
+      'server/transport/clientConn.ts': 'export class ClientConn {}\n',
+      'kits/client/transport.ts': 'export interface Transport { kind: string }\n',
+    });
+    try {
+      const v = busViolations(dir);
+      expect(v).toEqual([
+        `server/model/lifecycle.ts imports "../transport/clientConn": ${BUS_RULE}`,
+        `server/paneServer.ts imports "node:net": ${BUS_RULE}`,
+        `server/paneServer.ts imports "../kits/client/transport": ${BUS_RULE}`,
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

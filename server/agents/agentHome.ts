@@ -12,7 +12,7 @@ import type { HookDialect } from '../../kits/protocol/agent';
 import { lstatBelow, PathRefused, writeBelow } from '../../kits/node/safeFile';
 import { AGENT_HOME } from './accounts';
 import { applyHookPlan, planHookInstall } from '../../kits/node/hookFiles';
-import { endpointPath } from './doors';
+import { endpointPath } from './endpoint';
 import { paneEntry } from './programs';
 import type { AgentService } from './service';
 
@@ -113,7 +113,7 @@ function installWords(d: HookDialect): string {
   const i = d.install;
   switch (i.kind) {
     case 'home-settings':
-      return `pane's entries merged into ~/${i.path} at each launch${i.trust ? ' (and trusted in its config.toml)' : ''}`;
+      return `merged into ~/${i.path} at each launch (pane's entries beside its own${i.trust ? ', trusted in its config.toml' : ''})`;
     case 'own-file':
       return `pane's own ~/${i.path}, written at each launch`;
     case 'plugin':

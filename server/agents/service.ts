@@ -9,6 +9,7 @@ import type { PaneIdentity } from '../model/lifecycle';
 import { attrsRemoval, setAttrs } from '../model/paneOps';
 import type { PaneServer } from '../paneServer';
 import type { Services } from '../services';
+import { findApp } from '../config/appFiles';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
 import { checkPane } from './accessCheck';
 import { AccountStore, AGENT_HOME, MAX_ACCOUNT_FILE_BYTES } from './accounts';
@@ -209,6 +210,7 @@ export class AgentService {
       state: r.state,
       since: r.since,
       source: this.sourceOf(name, sessions.length > 0),
+      reports: this.reportsOf(line('.app')),
       panes,
       sessions,
       lastPrompt: r.lastPrompt,
@@ -218,6 +220,21 @@ export class AgentService {
       unread: home ? unreadCount(path.join(home, 'Maildir'), { refused: (e) => this.refused(name, e) }) : 0,
       plan: account ? this.store.read(name, '.plan') : '',
     };
+  }
+
+  /** Its app's hook dialect, and whether its CLI takes pane's context in its hooks' answers (finger says when not). */
+  private reportsOf(app: string | null): AgentInfo['reports'] {
+    if (app === null) return null;
+    let hooks: unknown;
+    try {
+      hooks = findApp(this.services.config.apps, app)?.agent?.hooks;
+    } catch {
+      return null;
+    }
+    if (hooks === 'claude-settings') return { dialect: 'claude', context: true };
+    if (hooks === null || typeof hooks !== 'object') return null;
+    const d = hooks as { dialect: string; context: unknown[] };
+    return { dialect: d.dialect, context: d.context.length > 0 };
   }
 
   /** hooks once anything of it reported a hook; observed while only its panes' output tells; none before either. */

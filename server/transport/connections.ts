@@ -7,10 +7,13 @@ import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
 import type { PaneServer } from '../paneServer';
 import type { ClientConn } from './clientConn';
 
+/** What the registry needs of the state owner: its bus, the naming of a sink's holder, and its stop. */
+export type ConnectionsHost = Pick<PaneServer, 'bus' | 'describeSink' | 'onDisconnect'>;
+
 export class Connections implements Iterable<ClientConn> {
   private readonly set = new Set<ClientConn>();
 
-  constructor(server: PaneServer) {
+  constructor(server: ConnectionsHost) {
     server.bus.subscribe((event, data, rev) => this.deliver(event, data, rev), { wire: true });
     server.describeSink = (sinkId) => {
       const c = this.find((x) => x.sink.id === sinkId);

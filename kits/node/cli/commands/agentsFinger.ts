@@ -39,6 +39,7 @@ export function fingerLong(a: AgentInfo, now = Date.now()): string {
   lines.push(col(`Login: ${a.name}`, `App: ${a.app ?? (a.account ? '-' : 'unknown (hook-only)')}`));
   lines.push(col(`Directory: ${a.home ?? '(no account: known from hooks)'}`, `Project: ${a.project ?? '-'}`));
   lines.push(`State: ${STATE_WORDS[a.state]} since ${clock(a.since, now)} (${ago(now - a.since)})${a.source === 'none' ? '' : `, ${a.source === 'hooks' ? 'reported through hooks' : 'observed from its output'}`}`);
+  if (a.reports && !a.reports.context) lines.push(`Its CLI (${a.reports.dialect} hooks) takes no context from pane: peers and claims reach it as mail only.`);
   if (a.panes.length === 0 && a.sessions.length === 0) lines.push('No panes.');
   for (const p of a.panes) {
     lines.push(`On pane ${p.id}${p.quadrant ? ` (${p.quadrant})` : ''}: ${STATE_WORDS[p.state]} since ${clock(p.since, now)} (${ago(now - p.since)}), cwd ${p.cwd}`);

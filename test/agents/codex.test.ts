@@ -1,0 +1,103 @@
+// The real Codex CLI (from npm, pinned in scripts/agentClis.mjs: $PANE_TEST_CODEX; a Rust
+// binary in its npm package) as a pane agent: `pane agent run cx --app codex` in a real
+// bubblewrap-sandboxed pane of a real `pane serve`, no network, a dummy key. Its hooks,
+// written from apps/codex.json's dialect into the agent's ~/.codex/hooks.json and trusted
+// for pane's own entries in its config.toml (Codex runs no hook not installed by an admin
+// until it is trusted), report its session and prompt through the agent's own door: the
+// prompt reaches `pane finger` with its topics.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxUnavailable } from '../../server/agents/sandbox';
+import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
+
+const codex = process.env.PANE_TEST_CODEX;
+/** Variables by which a CLI takes itself to be in a CI job. */
+const CI_MARKERS = /^(CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|BUILD_ID|RUN_ID|GITHUB_[A-Z_]+|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|JENKINS_URL|TEAMCITY_VERSION|CI_[A-Z_]+)$/;
+const noSandbox = sandboxUnavailable(process.env.PATH);
+const skip = codex === undefined ? 'PANE_TEST_CODEX is unset (npm test installs @openai/codex; run node scripts/agentClis.mjs)' : noSandbox;
+
+let dir: string;
+let socket: string;
+let project: string;
+let server: ChildProcess;
+let env: Record<string, string>;
+const pane = (args: string[], input = '') => {
+  const r = spawnSync(BIN, ['--socket', socket, ...args], { env, input, encoding: 'utf8', timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+describe.skipIf(skip !== null)(`the real Codex CLI in a sandboxed agent pane${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  beforeAll(async () => {
+    buildOnce();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-codex-'));
+    socket = path.join(dir, 's.sock');
+    project = path.join(dir, 'proj');
+    fs.mkdirSync(project);
+    spawnSync('git', ['init', '-q', project]);
+    env = cleanEnv({ HOME: dir, PATH: `${path.dirname(codex!)}:${process.env.PATH}`, OPENAI_API_KEY: 'dummy' });
+    for (const k of Object.keys(env)) if (CI_MARKERS.test(k)) delete env[k];
+    server = spawn(BIN, ['serve', '--socket', socket], { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+    await until('pane serve', () => fs.existsSync(socket) && pane(['ls']).status === 0, 20_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const gone = new Promise((r) => server.once('exit', r));
+      server.kill('SIGTERM');
+      await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
+    }
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
+
+  it('runs with its hooks trusted in the agent’s home, reports its session and prompt, and pane finger shows the prompt with its topics', async () => {
+    expect(pane(['agent', 'add', 'cx', '--project', project]).status).toBe(0);
+    const home = path.join(dir, '.local/share/pane/agents/cx');
+    // Its own config from an earlier run: pane's trust block goes beside it.
+    fs.mkdirSync(path.join(home, '.codex'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.codex', 'config.toml'), `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`);
+    // The person's login (an API key login, as `codex login --with-api-key` writes it): pane copies it into the agent's home.
+    fs.mkdirSync(path.join(dir, '.codex'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.codex', 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: 'dummy' }));
+    const run = pane(['agent', 'run', 'cx', '--app', 'codex']);
+    expect(run.status, run.stderr).toBe(0);
+    const id = run.stdout.trim().split(':').pop()!;
+    const screen = () => pane(['screen', '-t', id]).stdout;
+    try {
+      const access = pane(['access', 'cx']).stdout;
+      expect(access).not.toMatch(/UNSANDBOXED/);
+      expect(access).toMatch(/hooks: +codex dialect, merged into ~\/\.codex\/hooks\.json .*trusted in its config\.toml/);
+      const toml = fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8');
+      expect(toml).toContain(`[projects.${JSON.stringify(project)}]`);
+      expect(toml).toMatch(/# >>> pane hooks trust[\s\S]*\[hooks\.state\."[^"]*hooks\.json:user_prompt_submit:0:0"\]\ntrusted_hash = "sha256:/);
+      const raw = (text: string) => spawnSync(BIN, ['--socket', socket, 'send', '--raw', '-t', id, '-'], { input: text, env }).status;
+      // Its composer, once its start-up screens are past (a trust question, if any, answered yes).
+      await until('its composer', () => {
+        const s = screen();
+        if (/trust|Trust/.test(s) && /1\./.test(s) && !/› /.test(s)) raw('1\r');
+        return /›|Ask Codex|to send/.test(s);
+      }, 60_000).catch((e: Error) => {
+        throw new Error(`${e.message}; its screen:\n${screen()}`);
+      });
+      expect(raw('refactor the auth module')).toBe(0);
+      await until('the typed prompt', () => /refactor the auth module/.test(screen()), 20_000).catch((e: Error) => {
+        throw new Error(`${e.message}; its screen:\n${screen()}`);
+      });
+      expect(raw('\r')).toBe(0);
+      const finger = await until('cx’s prompt in pane finger', () => {
+        const f = pane(['finger', 'cx']).stdout;
+        return /Last prompt .*refactor the auth module/.test(f) && /Topics: .*auth/.test(f) && f;
+      }, 90_000).catch((e: Error) => {
+        throw new Error(`${e.message}; finger:\n${pane(['finger', 'cx']).stdout}\nits screen:\n${screen()}`);
+      });
+      expect(finger).toMatch(/reported through hooks/);
+      // Its sessions land in the agent's home (CODEX_HOME is the agent's), not the person's.
+      expect(fs.existsSync(path.join(home, '.codex', 'sessions'))).toBe(true);
+      expect(fs.readdirSync(path.join(dir, '.codex'))).toEqual(['auth.json']);
+    } finally {
+      pane(['close', '-t', id]);
+    }
+  }, 240_000);
+});

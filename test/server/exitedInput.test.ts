@@ -12,12 +12,19 @@ import { harness, until, type Harness } from './harness';
 let h: Harness;
 let c: Connection;
 const frameErrors: PaneFault[] = [];
+/** `client/refused` events as /pane/log writes them: door and reason. */
+const refused: string[] = [];
 
 beforeAll(async () => {
   h = await harness();
   c = new Connection(await connectUnix(h.socketPath), { checkResult: checkResults });
   await c.hello({ client: { name: 'doors', kind: 'test' }, capabilities: ['read', 'write'] });
   c.onError((e) => frameErrors.push(e));
+  c.onEvent((event, _rev, data) => {
+    const d = data as { door: string; reason: string };
+    if (event === 'client/refused') refused.push(`${d.door}: ${d.reason}`);
+  });
+  await c.call('events/subscribe', { families: ['client'] });
 });
 afterAll(async () => {
   c?.close();
@@ -63,6 +70,11 @@ describe('input for a pane whose program ended', () => {
     const viaFrame = await until('the INPUT frame’s refusal', () => frameErrors[before]);
     expect(viaCall.message).toMatch(new RegExp(`^pane ${pane}'s program \\(sh\\) has ended \\(exited 3\\), so nothing reads input there; send Enter alone to run it again, or \`pane restart -t ${pane}\``));
     expect({ code: viaFrame.code, message: viaFrame.message }).toEqual({ code: viaCall.code, message: viaCall.message });
+    // A frame has no reply, so its refusal also lands in /pane/log, once until a frame to that pane is taken.
+    await until('the refusal in the log', () => refused.find((l) => l.startsWith(`pane ${pane}'s input: `) && l.endsWith(viaCall.message)));
+    c.sendInput(pane, Buffer.from('y'));
+    await c.call('pane/list', {}); // the frame before it has been handled
+    expect(frameErrors.length).toBe(before + 1);
     // Refused, not taken: the program did not run again.
     expect(await runs(pane)).toBe(1);
     expect(await state(pane)).toBe('exited');

@@ -10,9 +10,19 @@ import { observeScreen } from './status';
 export const SILENCE_MS = 1200;
 /** While the screen still says "working" (a spinner with no output), look again this often. */
 export const RECHECK_MS = 2500;
+/**
+ * After a pane's program asks for the person (BEL, OSC 9/99/777), output and screen
+ * reads do not take "needs you" back for this long: a TUI redraws its prompt or a
+ * clock right after notifying, and that redraw is not work (agent-deck debounces for
+ * the same reason; a Codex shown working long after it stopped is the bug it avoids).
+ */
+export const SCREEN_STATE_DEBOUNCE_MS = 3000;
 
 export function watchAgentPanes(svc: AgentService): () => void {
   const { server } = svc;
+  /** Per pane: the last bell attr seen, and until when its "needs you" stands against output. */
+  const bells = new Map<number, { at: string; holdUntil: number }>();
+  const held = (n: number) => (bells.get(n)?.holdUntil ?? 0) > Date.now();
 
   const adopt = (p: Pane) => {
     const name = svc.isAgentPane(p);
@@ -46,7 +56,7 @@ export function watchAgentPanes(svc: AgentService): () => void {
     if (!t?.running) return;
     t.snapshot().then(
       (snap) => {
-        if (pr.cooperative || svc.panes.get(pr.pane) !== pr || Date.now() - pr.lastOutputAt < SILENCE_MS) return;
+        if (pr.cooperative || svc.panes.get(pr.pane) !== pr || Date.now() - pr.lastOutputAt < SILENCE_MS || held(pr.pane)) return;
         const tr = observeScreen(snap.text, svc.prompts.get(pr.prompts));
         svc.transition(pr.agent, { pane: pr.pane }, tr);
         if (tr.state === 'working') pr.timer = setTimeout(() => check(pr), RECHECK_MS);
@@ -64,8 +74,22 @@ export function watchAgentPanes(svc: AgentService): () => void {
         const pr = svc.panes.get((data as { pane: number }).pane);
         if (!pr || pr.cooperative) return;
         pr.lastOutputAt = Date.now();
+        if (held(pr.pane)) return;
         if (pr.state !== 'working') svc.transition(pr.agent, { pane: pr.pane }, { state: 'working', reason: 'output' });
         pr.timer ??= setTimeout(() => check(pr), SILENCE_MS);
+        break;
+      }
+      case 'pane/attrs-changed': {
+        // BEL or a notification (OSC 9/99/777) from an agent CLI that does not report through hooks: it wants the person.
+        const d = data as { pane: number; attrs: Record<string, string> };
+        const pr = svc.panes.get(d.pane);
+        const at = d.attrs.bell;
+        if (!pr || pr.cooperative || at === undefined || bells.get(d.pane)?.at === at) return;
+        bells.set(d.pane, { at, holdUntil: Date.now() + SCREEN_STATE_DEBOUNCE_MS });
+        const via = d.attrs['bell.via'] ?? 'bel';
+        const text = d.attrs['bell.text'];
+        const how = via === 'bel' ? 'rang the bell (BEL)' : `asked for a notification (${via.toUpperCase().replace('OSC', 'OSC ')})${text ? `: ${text}` : ''}`;
+        svc.transition(pr.agent, { pane: pr.pane }, { state: 'waiting', reason: `observed: ${how}`, notify: how });
         break;
       }
       case 'pane/exited': {
@@ -86,6 +110,7 @@ export function watchAgentPanes(svc: AgentService): () => void {
       case 'pane/closed': {
         const n = (data as { pane: number }).pane;
         svc.identity.delete(n);
+        bells.delete(n);
         const pr = svc.panes.get(n);
         if (!pr) return;
         clearTimeout(pr.timer);

@@ -171,7 +171,7 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     onTitle: (title) => {
       if (setAttrs(server, pane, { title })) reportTitle(server, pane, title);
     },
-    onBell: () => void setAttrs(server, pane, { bell: String(Date.now()) }),
+    onBell: (via, text) => void setAttrs(server, pane, { bell: String(Date.now()), 'bell.via': via ?? 'bel', 'bell.text': text ?? null }),
   });
   server.terminals.set(pane.n, term);
   term.start();

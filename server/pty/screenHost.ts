@@ -50,7 +50,8 @@ export interface ScreenPaneOptions {
   /** Stream offset of the first byte this pane's screen will be sent (0 for a new pane). */
   offset?: number;
   onTitle?: (title: string) => void;
-  onBell?: () => void;
+  /** BEL, or (with `via`) a desktop notification the program asked for, with its text. */
+  onBell?: (via?: 'osc9' | 'osc99' | 'osc777', text?: string) => void;
   /** The program reported its working directory (OSC 7): the raw file:// URI. */
   onCwd?: (uri: string) => void;
   /** Bytes sent but not yet parsed, reported as the worker catches up. */
@@ -201,7 +202,7 @@ export class ScreenHost {
       case 'title':
         return this.panes.get(m.pane)?.o.onTitle?.(m.title);
       case 'bell':
-        return this.panes.get(m.pane)?.o.onBell?.();
+        return this.panes.get(m.pane)?.o.onBell?.(m.via, m.text);
       case 'cwd':
         return this.panes.get(m.pane)?.o.onCwd?.(m.uri);
       case 'snapshot': {

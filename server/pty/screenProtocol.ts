@@ -29,7 +29,8 @@ export type FromWorker =
   /** Bytes of this pane's output parsed since the last report (drives the backlog bound). */
   | { type: 'parsed'; pane: number; bytes: number }
   | { type: 'title'; pane: number; title: string }
-  | { type: 'bell'; pane: number }
+  /** BEL, or a desktop notification the program asked for (OSC 9, OSC 99, OSC 777 notify) with its text; the last one per turn. */
+  | { type: 'bell'; pane: number; via?: 'osc9' | 'osc99' | 'osc777'; text?: string }
   /** OSC 7 (the shell's working directory), the raw URI; the last one per turn. */
   | { type: 'cwd'; pane: number; uri: string }
   | { type: 'snapshot'; id: number; pane: number; snapshot: WorkerSnapshot }

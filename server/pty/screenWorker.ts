@@ -42,10 +42,12 @@ const screens = new Map<number, Screen>();
 // one message per pane per turn, not one per byte.
 const parsed = new Map<number, number>();
 const titles = new Map<number, string>();
-const bells = new Set<number>();
+const bells = new Map<number, { via?: 'osc9' | 'osc99' | 'osc777'; text?: string }>();
 const cwds = new Map<number, string>();
 /** Longest OSC 7 URI taken: PATH_MAX (4096) percent-encoded three times over, plus file://host. */
 const CWD_URI_MAX = 4096 * 3 + 300;
+/** Most characters of a notification's text kept: a tag or a notice shows a line, not a page. */
+const NOTIFY_TEXT_MAX = 300;
 let reportQueued = false;
 
 function queueReport(): void {
@@ -54,7 +56,7 @@ function queueReport(): void {
   setImmediate(() => {
     reportQueued = false;
     for (const [pane, title] of titles) post({ type: 'title', pane, title });
-    for (const pane of bells) post({ type: 'bell', pane });
+    for (const [pane, b] of bells) post({ type: 'bell', pane, ...b });
     for (const [pane, uri] of cwds) post({ type: 'cwd', pane, uri });
     for (const [pane, bytes] of parsed) post({ type: 'parsed', pane, bytes });
     titles.clear();
@@ -99,9 +101,27 @@ function open(pane: number, cols: number, rows: number): void {
     queueReport();
   });
   term.onBell(() => {
-    bells.add(pane);
+    bells.set(pane, {});
     queueReport();
   });
+  // Desktop notifications a program asks its terminal for (Codex, Gemini; Claude for some
+  // TERM_PROGRAMs): parsed here in the screen's worker, off the output path, like OSC 7.
+  const notify = (via: 'osc9' | 'osc99' | 'osc777', text: string | null) => {
+    if (text === null) return true;
+    bells.set(pane, { via, text: text.slice(0, NOTIFY_TEXT_MAX) });
+    queueReport();
+    return true;
+  };
+  // OSC 9 ; text (iTerm2); "9;4;…" and other digits-first forms are ConEmu's progress and the like, not a notification.
+  term.parser.registerOscHandler(9, (data) => notify('osc9', /^\d+(;|$)/.test(data) ? null : data));
+  // OSC 99 ; metadata ; payload (kitty): only the title or body parts of one that shows.
+  term.parser.registerOscHandler(99, (data) => {
+    const i = data.indexOf(';');
+    const meta = i < 0 ? '' : data.slice(0, i);
+    return notify('osc99', /(^|:)p=(?!title|body)/.test(meta) ? null : data.slice(i + 1));
+  });
+  // OSC 777 ; notify ; title ; body (urxvt, Ghostty); other OSC 777 verbs are not notifications.
+  term.parser.registerOscHandler(777, (data) => notify('osc777', data.startsWith('notify;') ? data.slice(7).replace(';', ': ') : null));
   // OSC 7 ; file://host/path — the shell telling where it is (pane's shell integration emits it).
   term.parser.registerOscHandler(7, (data) => {
     if (data.length <= CWD_URI_MAX) {

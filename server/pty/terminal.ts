@@ -109,7 +109,8 @@ export interface TerminalOptions {
   onOutput?: (end: number) => void;
   onExit?: (s: { code: number | null; signal: number | null }) => void;
   onTitle?: (t: string) => void;
-  onBell?: () => void;
+  /** BEL, or (with `via`) a desktop notification the program asked for (OSC 9/99/777), with its text. */
+  onBell?: (via?: 'osc9' | 'osc99' | 'osc777', text?: string) => void;
   /** OSC 7 from the program: the raw file:// URI of its working directory. */
   onCwd?: (uri: string) => void;
   onSpawn?: (pid: number) => void;
@@ -187,7 +188,7 @@ export class Terminal {
       cols: this.cols,
       rows: this.rows,
       onTitle: (t) => this.disposed || o.onTitle?.(t),
-      onBell: () => this.disposed || o.onBell?.(),
+      onBell: (via, text) => this.disposed || o.onBell?.(via, text),
       onCwd: (uri) => this.disposed || o.onCwd?.(uri),
       onBacklog: () => this.feedSoon(),
     });

@@ -12,7 +12,7 @@ import type { HookDialect } from '../../kits/protocol/agent';
 import { lstatBelow, PathRefused, writeBelow } from '../../kits/node/safeFile';
 import { AGENT_HOME } from './accounts';
 import { applyHookPlan, planHookInstall } from '../../kits/node/hookFiles';
-import { endpointPath } from './endpoint';
+import { endpointPath } from './doors';
 import { paneEntry } from './programs';
 import type { AgentService } from './service';
 

@@ -155,7 +155,7 @@ export const MAX_DIALECT_EVENTS = 32;
 const EnvNameSchema = z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/);
 
 /**
- * How pane's hooks reach a CLI (docs/apps.md, "Hook dialects"):
+ * How pane's hooks reach a CLI (docs/agents.md, "Hook dialects"):
  * - `home-settings`: merged into a JSON file under the CLI's home (`path`, relative to HOME), under
  *   `key`, beside the CLI's other entries; pane's entries are told apart by their command
  *   (`pane hook --app ID`) and, where the CLI's schema has one, a `name: "pane"` (`named`).

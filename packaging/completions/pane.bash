@@ -54,7 +54,7 @@ _pane_flags() {
     'write') echo '--here --output -n --no-newline --socket -h --help' ;;
     'plan') echo '--edit --socket -h --help' ;;
     'peers') echo '--here -t --target --socket -h --help' ;;
-    'hook') echo '--project --http --command --app --socket -h --help' ;;
+    'hook') echo '--project --http --command --app --event --agent --print --socket -h --help' ;;
     'mcp') echo '--project --socket -h --help' ;;
     'claims') echo '--json --log --socket -h --help' ;;
     'claim') echo '--as -r --reason --shared --ttl --contest --dir --glob --json --socket -h --help' ;;
@@ -208,6 +208,8 @@ _pane_value() {
     'peers --socket') echo '@files' ;;
     'hook --project') echo '@files' ;;
     'hook --app') echo '' ;;
+    'hook --event') echo '' ;;
+    'hook --agent') echo '' ;;
     'hook --socket') echo '@files' ;;
     'mcp --project') echo '@files' ;;
     'mcp --socket') echo '@files' ;;

@@ -4,6 +4,7 @@
 // daemon's `pane host add/connect`; then the same remote through a `command` host
 // (`sh -c` into its `pane serve --stdio`). Its panes are HOST:N in `pane ls`, their
 // screens read and their input typed through the local daemon.
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce } from '../cli/harness';
 import { binDirFor, eventually, servesStdio, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
@@ -68,6 +69,16 @@ describe('a host over ssh', () => {
     const hosts = local.pane(['host', 'ls']);
     expect(hosts.stdout).toMatch(/^box\s+ssh root@127\.0\.0\.1:\d+\s+connected\s+\d+/m);
   }, 60_000);
+
+  it('is dialled again when its ssh dies, and HOST:N works again', async () => {
+    // The daemon's own children running ssh to this sshd: the link's transport process.
+    const kids = spawnSync('pgrep', ['-P', String(local.proc.pid), '-f', `ssh .*-p ${sshd.port}`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+    expect(kids.length).toBeGreaterThan(0);
+    for (const pid of kids) process.kill(Number(pid), 'SIGKILL');
+    await eventually('the link to drop and come back', () => /^box\s.*connected/m.test(local.pane(['host', 'ls']).stdout) && local.pane(['screen', '-t', `box:${n}`]).stdout.includes('REMOTE-MARK-42'), 30_000);
+    const after = spawnSync('pgrep', ['-P', String(local.proc.pid), '-f', `ssh .*-p ${sshd.port}`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+    expect(after.some((p) => !kids.includes(p))).toBe(true);
+  }, 45_000);
 
   it('is left by host disconnect, after which HOST:N is refused naming the fix', () => {
     expect(local.pane(['host', 'disconnect', 'box']).status).toBe(0);

@@ -261,6 +261,13 @@ export const HookDialectSchema = z
     waiting: z.array(z.string().max(64)).max(16).default([]),
     /** Keys of the tool input (else of the payload) that name a file, tried in order; the first found is pane's `file_path` (claims). */
     filePaths: z.array(FieldNameSchema).max(16).default(['file_path']),
+    /**
+     * The CLI's tools that write the file they name (Gemini's write_file, opencode's edit...): pane names
+     * them `Edit` (its own write tool), so claims and claim warnings see them; `cli_tool` keeps the name.
+     */
+    writeTools: z.array(z.string().max(64)).max(32).default([]),
+    /** Events that are a file write by themselves (Cursor's afterFileEdit): their file is claimed as an `Edit`'s. */
+    writeEvents: z.array(z.string().max(64)).max(8).default([]),
     answer: HookAnswerFormSchema.default('claude'),
     /** pane's events whose answer the CLI reads context from (additionalContext or its like); none: `pane finger` says its context does not reach it. */
     context: z.array(PaneHookEventSchema).max(8).default([]),

@@ -60,6 +60,12 @@ export function toPaneInput(d: HookDialect, input: Record<string, unknown>): Rec
     const file = fileIn(input);
     if (file) out.tool_input = { file_path: file };
   }
+  // A write by the CLI's own name is pane's `Edit` (claims, claim warnings); its name stays as cli_tool.
+  const tool = str(input[d.fields.tool]);
+  if ((tool !== '' && d.writeTools.includes(tool)) || d.writeEvents.includes(cliEvent)) {
+    if (tool !== '') out.cli_tool = tool;
+    out.tool_name = 'Edit';
+  }
   if (event === 'Notification') {
     const type = str(input[d.fields.notificationType]);
     // pane's state machine knows Claude's waiting notifications; a dialect names its own.

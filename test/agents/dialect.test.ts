@@ -37,7 +37,7 @@ describe('the Gemini dialect (apps/gemini.json)', () => {
 
   it('maps tool events with the file they name, permission notifications to needs-you, and AfterAgent to a turn done', () => {
     const before = toPaneInput(gemini, { ...base, hook_event_name: 'BeforeTool', tool_name: 'write_file', tool_input: { file_path: '/work/proj/src/auth.ts', content: 'x' } })!;
-    expect(before).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'write_file', tool_input: { file_path: '/work/proj/src/auth.ts' } });
+    expect(before).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Edit', cli_tool: 'write_file', tool_input: { file_path: '/work/proj/src/auth.ts' } });
     // read_file names its file absolute_path in some versions: it becomes pane's file_path (claims).
     const read = toPaneInput(gemini, { ...base, hook_event_name: 'AfterTool', tool_name: 'read_file', tool_input: { absolute_path: '/work/proj/src/db.ts' }, tool_response: {} })!;
     expect(read).toMatchObject({ hook_event_name: 'PostToolUse', tool_input: { absolute_path: '/work/proj/src/db.ts', file_path: '/work/proj/src/db.ts' } });
@@ -82,6 +82,7 @@ describe('the Gemini dialect (apps/gemini.json)', () => {
 
 import os from 'node:os';
 import { applyHookPlan, codexTrust, HookFileRefused, planHookInstall, planHookUninstall } from '../../kits/node/hookFiles';
+import { toolFiles, WRITE_TOOLS } from '../../server/awareness/hook';
 
 const appOf = (id: string) => AppFileSchema.parse(JSON.parse(fs.readFileSync(path.join(root, `apps/${id}.json`), 'utf8')));
 const dialectOf = (id: string) => appOf(id).agent!.hooks as HookDialect;
@@ -119,9 +120,19 @@ describe('every shipped agent CLI’s dialect, driven by its recorded payloads',
         expect(prompt.prompt).toBe(PROMPT);
         expect(hookTransition(prompt)).toMatchObject({ state: 'working', reason: `prompt: ${PROMPT}` });
       }
-      if (c.file_path) for (const m of mapped.filter((x) => x?.hook_event_name === 'PreToolUse' || x?.hook_event_name === 'PostToolUse')) expect((m!.tool_input as Record<string, unknown>).file_path).toBe(c.file_path);
+      if (c.file_path) {
+        for (const m of mapped.filter((x) => x?.hook_event_name === 'PreToolUse' || x?.hook_event_name === 'PostToolUse')) {
+          expect((m!.tool_input as Record<string, unknown>).file_path).toBe(c.file_path);
+          // Its write tool is pane's Edit: awareness claims the file, and warns another agent's edit into it.
+          expect(m!.tool_name).toBe('Edit');
+          expect(WRITE_TOOLS.has(m!.tool_name as string)).toBe(true);
+          expect(toolFiles(m!)).toEqual([c.file_path]);
+        }
+      }
       const stop = mapped.find((m) => m?.hook_event_name === 'Stop');
-      if (stop) expect(hookTransition(stop)).toMatchObject({ state: 'waiting', reason: 'finished its turn' });
+      // A turn done: pane's state for it is the status machine's (server/agents/status.ts), never "working".
+      if (stop) expect(hookTransition(stop)).toMatchObject({ reason: 'finished its turn' });
+      if (stop) expect(hookTransition(stop)!.state).not.toBe('working');
       const end = mapped.find((m) => m?.hook_event_name === 'SessionEnd');
       if (end) expect(hookTransition(end)?.state).toBe('exited');
       const waiting = mapped.find((m) => m?.hook_event_name === 'Notification' && m.notification_type === 'permission_prompt');

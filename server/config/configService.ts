@@ -21,6 +21,9 @@ export interface ConfigPaths {
   appsDir?: string | null;
 }
 
+/** What the config service needs of the server: to publish its changes, stop with it, and read its PATH and HOME. */
+export type ConfigHost = Pick<PaneServer, 'publish' | 'onStop' | 'env'>;
+
 export class ConfigService {
   keymap: KeymapState;
   settings: SettingsState;
@@ -32,7 +35,7 @@ export class ConfigService {
   private readonly stops: (() => void)[] = [];
 
   constructor(
-    private readonly server: PaneServer,
+    private readonly server: ConfigHost,
     paths: ConfigPaths = {},
   ) {
     const dir = paths.configDir ?? configDir();

@@ -5,9 +5,13 @@
 // naming the pane, how its program ended and what to do, since nothing would read it.
 import { faults } from '../../kits/protocol/error';
 import { exitLabel, programOf } from '../../kits/protocol/exitLabel';
-import type { Pane } from '../../kits/protocol/model';
+import { BodyKindSchema, type Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
+import { bodyOf } from './bodies/registry';
 import { restartPane } from './exited';
+
+/** The body kinds that run a program, as a refusal names them. */
+const runners = () => BodyKindSchema.options.filter((k) => bodyOf(k).runsProgram).join(', ');
 
 /** Enter, as a terminal or a script sends it: the key that reruns a dead pane's program. */
 const ENTER = new Set(['\r', '\n', '\r\n']);
@@ -25,7 +29,8 @@ export interface InputTaken {
  * Enter for an ended program.
  */
 export function typeInto(server: PaneServer, pane: Pane, data: string | Uint8Array, encoding: 'utf8' | 'base64' = 'utf8'): InputTaken {
-  const t = server.terminal(pane);
+  const t = server.terminals.get(pane.n);
+  if (!t) throw faults.failed(`pane ${pane.n}'s body is ${pane.kind}, with no program to read input; keys go only to panes running one (${runners()})`);
   const size = typeof data === 'string' ? Buffer.byteLength(data, encoding) : data.byteLength;
   if (!t.running) {
     const text = typeof data === 'string' ? Buffer.from(data, encoding).toString('latin1') : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');

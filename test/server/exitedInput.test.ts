@@ -80,6 +80,16 @@ describe('input for a pane whose program ended', () => {
     expect(await state(pane)).toBe('exited');
   });
 
+  it('refuses input for a pane with no program alike at both doors, naming its body', async () => {
+    const text = (await c.call('pane/split', { direction: 'vertical', ratio: 50, kind: 'text' })).pane;
+    const viaCall = await refusal(c.call('pane/input', { pane: text, data: '\r' }));
+    const before = frameErrors.length;
+    c.sendInput(text, Buffer.from('\r'));
+    const viaFrame = await until('the INPUT frame’s refusal', () => frameErrors[before]);
+    expect(viaCall.message).toBe(`pane ${text}'s body is text, with no program to read input; keys go only to panes running one (terminal, agent)`);
+    expect({ code: viaFrame.code, message: viaFrame.message }).toEqual({ code: viaCall.code, message: viaCall.message });
+  });
+
   it('reruns the program on Enter at either door', async () => {
     expect(await c.call('pane/input', { pane, data: '\r' })).toEqual({ pane, bytes: 1 });
     await ended(pane, 2);

@@ -7,7 +7,7 @@ import type { HandlerTable } from './types';
 export function hostHandlers(hosts: HostService): HandlerTable {
   return {
     // Other hosts' panes are the person's: an agent's .access names this server's panes only (decision 037).
-    'host/list': (p, ctx) => ({ ...hosts.list(), ...(p.panes && ctx.client.checkAccess === undefined ? { panes: hosts.remotePanes() } : {}) }),
+    'host/list': async (p, ctx) => ({ ...hosts.list(), ...(p.panes && ctx.client.checkAccess === undefined ? { panes: await hosts.freshPanes() } : {}) }),
 
     'host/connect': async (p) => {
       const link = hosts.link(p.name);

@@ -165,6 +165,13 @@ export class HostLink {
     this.changed();
   }
 
+  /** Asks the remote for its panes now (pane ls), within a heartbeat; the last answer stays on failure. */
+  async refresh(): Promise<void> {
+    const conn = this.conn;
+    if (!conn || (this.state !== 'connected' && this.state !== 'stale')) return;
+    await withDeadline(this.beat(conn), HEARTBEAT_MS, 'refresh').catch(() => undefined);
+  }
+
   /** One heartbeat: the remote's panes, host-qualified with this host's name. */
   private async beat(conn: Connection): Promise<void> {
     const { panes } = await conn.call('pane/list', {});

@@ -106,7 +106,13 @@ export class HostService {
     return { hosts: [...this.links.values()].map((l) => l.info()), errors: this.errors };
   }
 
-  /** The panes of every joined host, as HOST:N (HOST the file's name). */
+  /** The panes of every joined host, as HOST:N (HOST the file's name), asked of each now (a heartbeat's wait at most). */
+  async freshPanes(): Promise<Pane[]> {
+    await Promise.all([...this.links.values()].map((l) => l.refresh()));
+    return this.remotePanes();
+  }
+
+  /** The panes of every joined host, as HOST:N (HOST the file's name), as last heard. */
   remotePanes(): Pane[] {
     return [...this.links.values()].flatMap((l) => (l.state === 'connected' || l.state === 'stale' ? l.panes : []));
   }

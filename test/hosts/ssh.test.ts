@@ -70,6 +70,18 @@ describe('a host over ssh', () => {
     expect(hosts.stdout).toMatch(/^box\s+ssh root@127\.0\.0\.1:\d+\s+connected\s+\d+/m);
   }, 60_000);
 
+  it('opens a pane on the host with split -t HOST:N, lists it at once, and closes it', () => {
+    const split = local.pane(['split', '-t', `box:${n}`, '--', 'sh', '-c', 'echo SPLIT-ON-BOX; exec cat']);
+    expect(split.status, split.stderr).toBe(0);
+    const id = split.stdout.trim();
+    expect(id).toMatch(/^box:\d+$/);
+    expect(local.pane(['ls']).stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+    const m = id.slice('box:'.length);
+    expect(remote.pane(['ls']).stdout).toMatch(new RegExp(`^${m}\\s`, 'm'));
+    expect(local.pane(['close', '-t', id]).status).toBe(0);
+    expect(remote.pane(['ls']).stdout).not.toMatch(new RegExp(`^${m}\\s`, 'm'));
+  });
+
   it('is dialled again when its ssh dies, and HOST:N works again', async () => {
     // The daemon's own children running ssh to this sshd: the link's transport process.
     const kids = spawnSync('pgrep', ['-P', String(local.proc.pid), '-f', `ssh .*-p ${sshd.port}`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);

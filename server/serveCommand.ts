@@ -5,7 +5,10 @@ import { distDir } from './distDir';
 import { startServer } from './main';
 
 const USAGE = `usage: pane serve [--socket PATH] [--host NAME] [--http PORT] [--empty] [--state DIR]
+       pane serve --stdio [--socket PATH]
   --socket PATH  listen here (default: $PANE_SOCKET, then $XDG_RUNTIME_DIR/pane/default.sock)
+  --stdio        speak the protocol on stdin/stdout to the user's daemon at the socket, starting
+                 it if none runs (for ssh, docker exec -i, …: a client dials exec:… or a host file)
   --host NAME    this server's host name in pane ids (default: the machine's)
   --http PORT    also serve the renderer and its WebSocket on 127.0.0.1:PORT (0 = any)
   --empty        start with no session (default: a session "main" with a shell)
@@ -18,6 +21,7 @@ export async function serve(argv: string[]): Promise<number> {
   let http: number | undefined;
   let empty = false;
   let state: string | undefined;
+  let stdio = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const val = () => {
@@ -30,6 +34,7 @@ export async function serve(argv: string[]): Promise<number> {
       else if (a === '--host') host = val();
       else if (a === '--http') http = Number(val());
       else if (a === '--empty') empty = true;
+      else if (a === '--stdio') stdio = true;
       else if (a === '--state') state = path.resolve(val());
       else if (a === '-h' || a === '--help') {
         process.stdout.write(`${USAGE}\n`);
@@ -45,6 +50,13 @@ export async function serve(argv: string[]): Promise<number> {
     return 2;
   }
   const socketPath = resolveSocketPath(socket);
+  if (stdio) {
+    if (host !== undefined || http !== undefined || empty || state !== undefined) {
+      process.stderr.write(`pane serve: --stdio attaches to the daemon and takes only --socket\n${USAGE}\n`);
+      return 2;
+    }
+    return (await import('./stdioServe')).serveStdio({ socketPath });
+  }
   const staticDir = path.join(distDir(), 'renderer');
   let running;
   try {

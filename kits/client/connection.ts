@@ -8,7 +8,7 @@ import { PaneFault } from '../protocol/fault';
 import { checkIncomingFrame } from '../protocol/frameCheck';
 import type { HelloParams, Welcome } from '../protocol/hello';
 import type { MethodName, ParamsIn, Result } from '../protocol/index';
-import { PROTOCOL_VERSION } from '../protocol/version';
+import { MIN_PROTOCOL_VERSION, PROTOCOL_FEATURES, PROTOCOL_VERSION } from '../protocol/version';
 import { Handler } from './handler';
 import type { Transport, WireFrame } from './transport';
 
@@ -63,7 +63,8 @@ export class Connection {
 
   /** Opens the conversation; must precede any other call. */
   async hello(p: Omit<HelloParams, 'protocol'> & { protocol?: number }): Promise<Welcome> {
-    this.welcome = await this.call('hello', { protocol: PROTOCOL_VERSION, ...p });
+    // The one number for servers before ranges; the range and features for the rest (negotiate.ts).
+    this.welcome = await this.call('hello', { protocol: PROTOCOL_VERSION, protocols: [MIN_PROTOCOL_VERSION, PROTOCOL_VERSION], features: [...PROTOCOL_FEATURES], ...p });
     return this.welcome;
   }
 

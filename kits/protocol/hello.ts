@@ -9,16 +9,27 @@ export const CapabilitySchema = z.enum(CAPABILITIES);
 
 export const ClientKindSchema = z.enum(['cli', 'renderer', 'agent', 'namespace', 'test', 'bench', 'other']);
 
+/** Feature flags a hello may offer: a short name each (version.ts's PROTOCOL_FEATURES), at most this many. */
+export const MAX_HELLO_FEATURES = 64;
+
 export const HelloParamsSchema = z.object({
+  /** The client's highest protocol; all a client before ranges sends. */
   protocol: z.number().int(),
-  client: z.object({ name: z.string().max(100), kind: ClientKindSchema }),
+  /** The [min, max] protocol range the client speaks; the server picks the highest it shares. */
+  protocols: z.tuple([z.number().int(), z.number().int()]).optional(),
+  /** Optional abilities the client has; the welcome names those the server has too. */
+  features: z.array(z.string().max(40)).max(MAX_HELLO_FEATURES).optional(),
+  client: z.object({ name: z.string().max(100), kind: ClientKindSchema, version: z.string().max(40).optional() }),
   capabilities: z.array(CapabilitySchema).min(1),
   token: z.string().max(512).optional(),
 });
 export type HelloParams = z.infer<typeof HelloParamsSchema>;
 
 export const WelcomeSchema = z.object({
+  /** The protocol agreed: the highest both ends speak. */
   protocol: z.number().int(),
+  /** The features both ends have (absent from a server before ranges). */
+  features: z.array(z.string()).optional(),
   server: z.object({ host: z.string(), version: z.string(), pid: z.number().int() }),
   client: z.string(),
   capabilities: z.array(CapabilitySchema),

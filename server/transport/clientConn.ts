@@ -7,6 +7,8 @@ import { checkRequestFrame } from '../../kits/protocol/frameCheck';
 import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
 import { PaneFault, type PaneError } from '../../kits/protocol/error';
 import { HelloParamsSchema, PROTOCOL_VERSION, type Welcome } from '../../kits/protocol/hello';
+import { negotiate } from '../../kits/protocol/negotiate';
+import { MIN_PROTOCOL_VERSION, PROTOCOL_FEATURES } from '../../kits/protocol/version';
 import type { Capability } from '../../kits/protocol/method';
 import type { Transport, WireFrame } from '../../kits/client/transport';
 import { describeIssues } from '../handlers/registry';
@@ -242,9 +244,11 @@ export class ClientConn {
   private hello(id: number | undefined, params: unknown): void {
     const h = HelloParamsSchema.safeParse(params);
     if (!h.success) return this.protocolError(id, 'bad-request', describeIssues('hello', h.error.issues));
-    if (h.data.protocol !== PROTOCOL_VERSION) {
-      return this.protocolError(id, 'version-mismatch', `client speaks protocol ${h.data.protocol}; this server speaks ${PROTOCOL_VERSION}`);
-    }
+    const agreed = negotiate(
+      { protocol: h.data.protocol, protocols: h.data.protocols, features: h.data.features, version: h.data.client.version },
+      { min: MIN_PROTOCOL_VERSION, max: PROTOCOL_VERSION, features: PROTOCOL_FEATURES, version: runningVersion(), host: this.server.host },
+    );
+    if (typeof agreed === 'string') return this.protocolError(id, 'version-mismatch', agreed);
     const byToken = h.data.token === undefined || !this.tokensHonoured ? undefined : this.services.tokenAuthority?.({ token: h.data.token, capabilities: h.data.capabilities });
     const grant = byToken ?? this.authorize({ token: h.data.token, capabilities: h.data.capabilities });
     if (typeof grant === 'string') {
@@ -260,7 +264,9 @@ export class ClientConn {
     this.capabilities = new Set(grant.capabilities);
     this.canWrite = this.capabilities.has('write');
     const w: Welcome = {
-      protocol: PROTOCOL_VERSION,
+      protocol: agreed.protocol,
+      // Only to a client that offered features: an old client's welcome stays as it was.
+      ...(h.data.features ? { features: agreed.features } : {}),
       server: { host: this.server.host, version: runningVersion(), pid: process.pid },
       client: this.id,
       capabilities: [...this.capabilities],

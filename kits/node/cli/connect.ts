@@ -3,6 +3,7 @@
 // against its schema. Kept apart from reach.ts so one-shot commands never load zod.
 import type { Connection } from '../../client/connection';
 import { checkResults } from '../../client/checkResults';
+import type { Endpoint } from '../../protocol/endpoint';
 import { reachServer, type ReachOptions } from './reach';
 
 export { NoServerError } from './errors';
@@ -10,10 +11,10 @@ export { NoServerError } from './errors';
 export type ConnectCliOptions = Omit<ReachOptions, 'checkResult'>;
 
 /**
- * Connects to the pane server at `socketPath` and says hello, checking results.
- * Throws NoServerError (exit code 3 via exitCodeOf) when nothing answers there,
- * and the server's PaneFault when it refuses the handshake.
+ * Connects to the pane server at `where` (a socket path, or an Endpoint or its string
+ * form) and says hello, checking results. Throws NoServerError (exit code 3 via
+ * exitCodeOf) when nothing answers there, and the server's PaneFault when it refuses the handshake.
  */
-export function connectCli(socketPath: string, opts: ConnectCliOptions = {}): Promise<Connection> {
-  return reachServer(socketPath, { ...opts, checkResult: checkResults });
+export function connectCli(where: string | Endpoint, opts: ConnectCliOptions = {}): Promise<Connection> {
+  return reachServer(where, { ...opts, checkResult: checkResults });
 }

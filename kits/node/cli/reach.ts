@@ -1,11 +1,15 @@
-// Reaching a pane server from the command line: open the unix socket, wrap it in
-// the kit's Connection and say hello, turning every way of finding nobody there
-// into NoServerError (exit 3). Zod-free: every one-shot command comes through here.
-import net from 'node:net';
+// Reaching a pane server from the command line: dial its endpoint (a socket path,
+// $PANE_SOCKET, or any Endpoint string: exec:…, tls://…), wrap it in the kit's
+// Connection and say hello, turning every way of finding nobody there into
+// NoServerError (exit 3). Zod-free: every one-shot command comes through here.
 import { Connection, type ResultCheck } from '../../client/connection';
+import type { Transport } from '../../client/transport';
+import type { Endpoint } from '../../protocol/endpoint';
+import { describeEndpoint, parseEndpoint } from '../../protocol/endpointForm';
 import type { HelloParams } from '../../protocol/hello';
 import type { Capability } from '../../protocol/method';
-import { SocketTransport } from '../socketTransport';
+import { dial, DialError } from '../endpoint';
+import { paneVersion } from '../version';
 import { NoServerError } from './errors';
 
 /** How long a server may take to accept and answer hello before we call it absent. */
@@ -26,25 +30,17 @@ const ABSENT: Record<string, string | undefined> = {
   ENAMETOOLONG: 'the path is too long for a unix socket',
 };
 
-/** Opens a stream to the socket; rejects with NoServerError naming the path. */
-export function openSocket(socketPath: string, timeoutMs = HELLO_TIMEOUT_MS): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const s = net.createConnection({ path: socketPath });
-    const timer = setTimeout(() => {
-      s.destroy();
-      reject(new NoServerError(socketPath, 'it did not accept the connection in time'));
-    }, timeoutMs);
-    s.once('connect', () => {
-      clearTimeout(timer);
-      s.removeAllListeners('error');
-      resolve(s);
-    });
-    s.once('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      const code = e.code ?? '';
-      reject(new NoServerError(socketPath, code in ABSENT ? ABSENT[code] : e.message));
-    });
-  });
+/** Opens a transport to the endpoint; rejects with NoServerError naming it and why. */
+export async function openEndpoint(where: string | Endpoint, timeoutMs = HELLO_TIMEOUT_MS, dropOnClose = false): Promise<Transport> {
+  const endpoint = typeof where === 'string' ? parseEndpoint(where) : where;
+  try {
+    return await dial(endpoint, { timeoutMs, dropOnClose });
+  } catch (e) {
+    if (!(e instanceof DialError)) throw e;
+    const code = e.code ?? '';
+    const local = endpoint.kind === 'unix' || endpoint.kind === 'agent';
+    throw new NoServerError(describeEndpoint(endpoint), local && code in ABSENT ? ABSENT[code] : e.reason);
+  }
 }
 
 export interface ReachOptions {
@@ -61,18 +57,21 @@ export interface ReachOptions {
 }
 
 /**
- * Connects to the pane server at `socketPath` and says hello. Throws NoServerError
- * when nothing answers there, and the server's PaneFault when it refuses the handshake.
+ * Connects to the pane server at `where` (a socket path, or an Endpoint or its string
+ * form) and says hello. Throws NoServerError when nothing answers there, and the
+ * server's PaneFault when it refuses the handshake.
  */
-export async function reachServer(socketPath: string, opts: ReachOptions = {}): Promise<Connection> {
+export async function reachServer(where: string | Endpoint, opts: ReachOptions = {}): Promise<Connection> {
   const timeoutMs = opts.timeoutMs ?? HELLO_TIMEOUT_MS;
-  const socket = await openSocket(socketPath, timeoutMs);
-  const conn = new Connection(new SocketTransport(socket, 'unix', { dropOnClose: opts.dropOnClose ?? false }), opts.checkResult ? { checkResult: opts.checkResult } : {});
+  const endpoint = typeof where === 'string' ? parseEndpoint(where) : where;
+  const socketPath = describeEndpoint(endpoint);
+  const transport = await openEndpoint(endpoint, timeoutMs, opts.dropOnClose ?? false);
+  const conn = new Connection(transport, opts.checkResult ? { checkResult: opts.checkResult } : {});
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new NoServerError(socketPath, 'it did not answer hello in time')), timeoutMs);
   });
-  const hello: Omit<HelloParams, 'protocol'> = { client: opts.client ?? CLI_CLIENT, capabilities: opts.capabilities ?? CLI_CAPABILITIES };
+  const hello: Omit<HelloParams, 'protocol'> = { client: { version: paneVersion(), ...(opts.client ?? CLI_CLIENT) }, capabilities: opts.capabilities ?? CLI_CAPABILITIES };
   if (opts.token !== undefined) hello.token = opts.token;
   try {
     await Promise.race([conn.hello(hello), late]);

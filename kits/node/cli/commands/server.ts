@@ -23,6 +23,7 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
       notes: [
         'Listens on --socket P (then $PANE_SOCKET, then the per-user default) until Ctrl-C or `pane stop`.',
         'The server parses the rest itself: --host NAME (its name in pane ids), --http PORT (renderer + WebSocket on 127.0.0.1), --empty (no first session). See `pane serve --help`.',
+        '`pane serve --stdio` is no server: it speaks the protocol on stdin/stdout to the user\'s daemon (started if none runs), after a preamble line, for a client on another machine that dials `exec:ssh HOST pane serve --stdio` (or docker/kubectl exec -i).',
       ],
       run: (_ctx, _a, argv) => hook.serve([...argv]),
     },

@@ -1,0 +1,94 @@
+// Finding the per-user daemon on its socket, or starting it (detached, not the caller's
+// child, logging to $XDG_STATE_HOME/pane/daemon.log): the window (electron/start.ts) and
+// `pane serve --stdio` (server/stdioServe.ts) both attach to it this way, so panes
+// outlive the window and the connection alike.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Endpoint } from '../kits/protocol/endpoint';
+import { dial } from '../kits/node/endpoint';
+import { checkStateDir, stateDir } from '../kits/node/paths';
+import { daemonEnv } from '../kits/node/daemonEnv';
+import { distDir } from './distDir';
+
+/** How long a freshly spawned daemon may take to answer on its socket (resurrecting many panes included). */
+const DAEMON_START_MS = 20_000;
+/** How often a starting daemon's socket is tried: a connect to a missing socket costs microseconds, and each wait is start-up latency. */
+const DAEMON_POLL_MS = 10;
+/** The log is moved aside to daemon.log.1 past this size when a daemon starts, so it cannot grow without end. */
+const LOG_ROTATE_BYTES = 5 << 20;
+
+/** Whether a pane server accepts connections at `where` (a socket path or endpoint; a stale socket file does not). */
+export async function serverAnswers(where: string | Endpoint): Promise<boolean> {
+  try {
+    (await dial(typeof where === 'string' ? { kind: 'unix', path: where } : where, { dropOnClose: true })).close('only looking');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** dist/start.mjs: this bundle, or the entry beside the split chunk (dist/chunks/) or other bundle this code runs from. */
+export function startScript(): string {
+  const self = fileURLToPath(import.meta.url);
+  return path.basename(self) === 'start.mjs' ? self : path.join(distDir(), 'start.mjs');
+}
+
+export function daemonLog(): string {
+  return path.join(stateDir(), 'daemon.log');
+}
+
+export interface Ensured {
+  started: boolean;
+  pid?: number;
+  log: string;
+}
+
+/** The daemon on `socketPath`: the running one, or a new one started detached and waited for. */
+export async function ensureDaemon(socketPath: string): Promise<Ensured> {
+  const log = daemonLog();
+  if (await serverAnswers(socketPath)) return { started: false, log };
+  // The daemon refuses a state directory that is not the user's own 0700 one; say so here, before writing its log there.
+  const wrong = checkStateDir(path.dirname(log));
+  if (wrong) throw new Error(wrong);
+  try {
+    const st = fs.lstatSync(log);
+    // Not a regular file (a link, a FIFO): moved off, never followed or waited on; the daemon's sweep sets it aside.
+    if (!st.isFile()) fs.renameSync(log, `${log}.not-a-file-${Date.now()}`);
+    else if (st.size > LOG_ROTATE_BYTES) fs.renameSync(log, `${log}.1`);
+  } catch {
+    // no log yet
+  }
+  const fd = fs.openSync(log, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600);
+  const child = spawn(process.execPath, [startScript(), '--daemon', '--socket', socketPath], {
+    detached: true, // its own session: a closing terminal or window does not take it along
+    stdio: ['ignore', fd, fd],
+    // Inside Electron, execPath is Electron itself: this makes it run the script as Node.
+    env: daemonEnv(process.env, process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
+  });
+  fs.closeSync(fd);
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? 1;
+  });
+  child.unref();
+  const end = Date.now() + DAEMON_START_MS;
+  while (Date.now() < end) {
+    if (await serverAnswers(socketPath)) return { started: true, ...(child.pid !== undefined ? { pid: child.pid } : {}), log };
+    if (exited !== null) break;
+    await new Promise((r) => setTimeout(r, DAEMON_POLL_MS));
+  }
+  const tail = readTail(log, 800);
+  throw new Error(`the pane daemon did not start${exited !== null ? ` (exit ${exited})` : ` within ${DAEMON_START_MS / 1000} s`}; its log ${log} ends:\n${tail}`);
+}
+
+function readTail(file: string, bytes: number): string {
+  try {
+    const t = fs.readFileSync(file, 'utf8');
+    return t.slice(-bytes).trimEnd();
+  } catch {
+    return '(no log)';
+  }
+}
+

@@ -1,0 +1,115 @@
+// `pane serve --stdio`: the protocol on stdin/stdout, for a client that reached this
+// machine by ssh, `docker exec -i`, `kubectl exec -i` or any command. It is no second
+// server: it attaches to the user's daemon on its socket (starting it if none runs, as
+// the window does, so panes outlive the connection), writes the stdio preamble
+// (kits/protocol/stdio.ts) and relays bytes both ways. Its authority is the OS account
+// that runs it, the same as any local process's on the daemon's socket.
+import net from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import { encodeFrame, MAX_STREAM_FRAME } from '../kits/node/framing';
+import { paneVersion } from '../kits/node/version';
+import { stdioPreamble } from '../kits/protocol/stdio';
+import { ensureDaemon } from './daemonStart';
+
+export interface StdioServeOptions {
+  socketPath: string;
+  stdin?: Readable;
+  stdout?: Writable;
+  stderr?: Writable;
+  /** Attach only; do not start a daemon when none answers (tests of the refusal). */
+  noStart?: boolean;
+}
+
+/**
+ * Watches the length prefixes of a framed byte stream without copying it, so the relay
+ * refuses a frame over MAX_STREAM_FRAME itself, with a message, before the daemon sees
+ * it (the daemon refuses one too, but only by closing).
+ */
+export class FrameLengthWatch {
+  /** Bytes left of the frame being passed, after its prefix. */
+  private left = 0;
+  private head = Buffer.alloc(4);
+  private have = 0;
+
+  /** The length of the first frame over the bound in `chunk`, or null. */
+  check(chunk: Buffer): number | null {
+    let at = 0;
+    while (at < chunk.byteLength) {
+      if (this.left > 0) {
+        const n = Math.min(this.left, chunk.byteLength - at);
+        this.left -= n;
+        at += n;
+        continue;
+      }
+      const n = Math.min(4 - this.have, chunk.byteLength - at);
+      chunk.copy(this.head, this.have, at, at + n);
+      this.have += n;
+      at += n;
+      if (this.have < 4) break;
+      this.have = 0;
+      const len = this.head.readUInt32BE(0);
+      if (len < 1 || len > MAX_STREAM_FRAME) return len;
+      this.left = len;
+    }
+    return null;
+  }
+}
+
+/** Runs the relay until either side ends; resolves with the exit code. */
+export async function serveStdio(o: StdioServeOptions): Promise<number> {
+  const stdin = o.stdin ?? process.stdin;
+  const stdout = o.stdout ?? process.stdout;
+  const stderr = o.stderr ?? process.stderr;
+  const say = (s: string) => stderr.write(`pane serve --stdio: ${s}\n`);
+  try {
+    if (!o.noStart) await ensureDaemon(o.socketPath);
+  } catch (e) {
+    say(`no pane daemon: ${(e as Error).message}`);
+    return 1;
+  }
+  const sock = await new Promise<net.Socket | Error>((resolve) => {
+    const s = net.createConnection({ path: o.socketPath });
+    s.once('connect', () => {
+      s.removeAllListeners('error');
+      resolve(s);
+    });
+    s.once('error', (e) => resolve(e));
+  });
+  if (sock instanceof Error) {
+    say(`cannot reach the pane daemon at ${o.socketPath}: ${sock.message}`);
+    return 1;
+  }
+  stdout.write(stdioPreamble(paneVersion()));
+  return new Promise<number>((resolve) => {
+    let code = 0;
+    const watch = new FrameLengthWatch();
+    const finish = () => resolve(code);
+    sock.on('error', (e) => say(`the daemon's socket: ${e.message}`));
+    stdout.on('error', () => sock.destroy());
+    // Daemon → client: as it comes; the client's reading paces the daemon through the socket's backpressure.
+    sock.pipe(stdout, { end: false });
+    stdin.on('data', (chunk: Buffer) => {
+      const bad = watch.check(chunk);
+      if (bad !== null) {
+        const message = `pane serve --stdio: a frame of ${bad} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME); the connection is closed — a client of another pane version, or a stream that is no pane protocol`;
+        say(message);
+        stdout.write(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'too-large', message } })));
+        code = 1;
+        stdin.pause();
+        sock.destroy();
+        return;
+      }
+      if (!sock.write(chunk)) {
+        stdin.pause();
+        sock.once('drain', () => stdin.resume());
+      }
+    });
+    stdin.once('end', () => sock.end());
+    stdin.once('error', () => sock.destroy());
+    sock.once('close', () => {
+      stdin.pause();
+      if (stdout === process.stdout) stdout.write('', finish);
+      else stdout.end(finish);
+    });
+  });
+}

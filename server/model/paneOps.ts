@@ -1,8 +1,9 @@
 // Pane operations: outside a pane's birth and death (lifecycle.ts) and what the
 // model follows of its program (paneTracker.ts), every change to a pane's fields
-// is one of these. Each writes the field and publishes its event itself, so a
-// handler, an agent or the awareness engine says what it wants and never how the
-// model keeps it (test/sessionWrites.test.ts holds that nothing else writes them).
+// is one of these. Each writes the field and publishes its event itself (fitPane
+// leaves that to the layout change it is part of; readForeground is a live read),
+// so a handler, an agent or the awareness engine says what it wants and never how
+// the model keeps it (test/sessionWrites.test.ts holds that nothing else writes them).
 import { faults } from '../../kits/protocol/error';
 import type { LaunchSpec, Pane, Tag } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_JSON_FRAME } from '../../kits/protocol/binary';
+import { EventBus } from '../model/bus';
+import type { ClientConn } from './clientConn';
+import { Connections, type ConnectionsHost } from './connections';
+
+/** The few members of a ClientConn the registry uses, recording what it is sent. */
+function conn(id: string, families: string[] | null) {
+  const sent: string[] = [];
+  const c = {
+    id,
+    name: `n-${id}`,
+    sink: { id: `s-${id}` },
+    closed: null as string | null,
+    wantsEvent: (f: string) => families !== null && (families.length === 0 || families.includes(f)),
+    sendRaw: (frame: string) => void sent.push(frame),
+    close: (reason: string) => void (c.closed = reason),
+  };
+  return { c, sent, conn: c as unknown as ClientConn };
+}
+
+function host() {
+  const stops: (() => void)[] = [];
+  const h = { bus: new EventBus(), describeSink: (_id: string) => undefined as string | undefined, onDisconnect: (cb: () => void) => void stops.push(cb) };
+  return { h: h as ConnectionsHost & typeof h, stop: () => stops.forEach((f) => f()) };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('Connections', () => {
+  it('frames each event once for all the clients that asked for its family, and skips the rest', () => {
+    const { h } = host();
+    const reg = new Connections(h);
+    const all = conn('a', []);
+    const panes = conn('b', ['pane']);
+    const layout = conn('c', ['layout']);
+    const none = conn('d', null);
+    for (const x of [all, panes, layout, none]) reg.add(x.conn);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    h.bus.publish('pane/closed', { pane: 3, session: 's', id: 'h:3' });
+    expect(stringify).toHaveBeenCalledTimes(1);
+    expect(all.sent).toEqual([JSON.stringify({ t: 'evt', event: 'pane/closed', rev: 1, data: { pane: 3, session: 's', id: 'h:3' } })]);
+    expect(panes.sent).toEqual(all.sent);
+    expect(layout.sent).toEqual([]);
+    expect(none.sent).toEqual([]);
+  });
+
+  it('sends a too-large error frame in place of an event past the frame limit', () => {
+    const { h } = host();
+    const reg = new Connections(h);
+    const a = conn('a', []);
+    reg.add(a.conn);
+    h.bus.publish('client/refused', { door: 'd', reason: 'x'.repeat(MAX_JSON_FRAME) });
+    const f = JSON.parse(a.sent[0]!) as { t: string; error: { code: string; subject: string } };
+    expect(f.t).toBe('res');
+    expect(f.error).toMatchObject({ code: 'too-large', subject: 'client/refused' });
+  });
+
+  it('names a sink by its client for the model, and closes every connection when the server stops', () => {
+    const { h, stop } = host();
+    const reg = new Connections(h);
+    const a = conn('a', []);
+    const b = conn('b', []);
+    reg.add(a.conn);
+    reg.add(b.conn);
+    expect(h.describeSink('s-b')).toBe('client n-b');
+    expect(h.describeSink('s-zz')).toBeUndefined();
+    stop();
+    expect([a.c.closed, b.c.closed]).toEqual(['server stopping', 'server stopping']);
+    expect(reg.delete(a.conn)).toBe(true);
+    expect(reg.delete(a.conn)).toBe(false);
+  });
+});

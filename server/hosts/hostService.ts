@@ -137,7 +137,8 @@ export class HostService {
    */
   forward(method: MethodName, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> | undefined {
     const ref = params.pane as PaneRef | undefined;
-    if (ref === undefined || typeof ref === 'number') return undefined;
+    // Only a string names another host (HOST:N); a number, or a method whose `pane` is not an address (session/new's spec), stays here.
+    if (typeof ref !== 'string') return undefined;
     const { host, n } = parsePaneRef(ref);
     if (host === undefined || host === this.services.server.host || !this.links.has(host)) return undefined;
     const link = this.link(host);

@@ -87,26 +87,14 @@ export async function startDaemon(label: string): Promise<Daemon> {
 }
 
 /**
- * Whether the built pane serves `pane serve --stdio` (issue 24.5): probed by running
- * it with stdin closed, as `d`'s user. Until it does, binDirFor's stand-in takes its
- * place (see there).
- */
-export function servesStdio(d: Daemon): boolean {
-  const r = spawnSync(BIN, ['serve', '--stdio'], { env: d.env, input: '', encoding: 'utf8', timeout: 10_000 });
-  return !/unknown flag --stdio/.test(r.stderr);
-}
-
-/**
  * A bin dir whose `pane` runs the built dist/pane.mjs as `d`'s user (its HOME and XDG
- * dirs): what a remote machine's PATH would hold. With `standIn`, its `serve --stdio`
- * is the preamble and socat to d's socket, for a build without the real one.
+ * dirs): what a remote machine's PATH would hold.
  */
-export function binDirFor(d: Daemon, standIn = false): string {
+export function binDirFor(d: Daemon): string {
   const bin = path.join(d.home, 'bin');
   fs.mkdirSync(bin, { recursive: true });
   const vars = ['HOME', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'XDG_DATA_HOME'].map((k) => `export ${k}='${d.env[k]}'`).join('\n');
-  const stdio = standIn ? `if [ "$1 $2" = "serve --stdio" ]; then printf '\\033PANE-STDIO v1 0.0.0-stand-in\\n'; exec socat - UNIX-CONNECT:'${d.socket}'; fi\n` : '';
-  fs.writeFileSync(path.join(bin, 'pane'), `#!/bin/sh\n${vars}\n${stdio}exec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(bin, 'pane'), `#!/bin/sh\n${vars}\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
   return bin;
 }
 

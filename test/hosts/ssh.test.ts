@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce } from '../cli/harness';
-import { binDirFor, eventually, servesStdio, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
+import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
 
 let remote: Daemon;
 let local: Daemon;
@@ -19,10 +19,7 @@ let n: string;
 beforeAll(async () => {
   buildOnce();
   remote = await startDaemon('remote');
-  const real = servesStdio(remote);
-  // Until the built pane serves --stdio (issue 24.5), a stand-in does (the preamble, then socat to the remote's socket).
-  if (!real) process.stderr.write('ssh.test: this build has no `pane serve --stdio`; the remote runs a stand-in\n');
-  bin = binDirFor(remote, !real);
+  bin = binDirFor(remote);
   sshd = await startSshd(bin);
   local = await startDaemon('local');
   const r = remote.pane(['new', '--', 'sh', '-c', 'echo REMOTE-MARK-$((6*7)); exec cat']);

@@ -5,6 +5,8 @@
 // (`sh -c` into its `pane serve --stdio`). Its panes are HOST:N in `pane ls`, their
 // screens read and their input typed through the local daemon.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce } from '../cli/harness';
 import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
@@ -88,6 +90,17 @@ describe('a host over ssh', () => {
     const after = spawnSync('pgrep', ['-P', String(local.proc.pid), '-f', `ssh .*-p ${sshd.port}`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
     expect(after.some((p) => !kids.includes(p))).toBe(true);
   }, 45_000);
+
+  it('skips what a noisy login prints before the preamble (a host file naming its remote pane program)', () => {
+    // A remote whose session prints a banner first, as a .bashrc that echoes does.
+    fs.writeFileSync(path.join(bin, 'noisy-pane'), `#!/bin/sh\necho 'Welcome to box! Last login: never'\necho '*** maintenance tonight ***'\nexec pane "$@"\n`, { mode: 0o755 });
+    const file = path.join(local.home, '.config', 'pane', 'hosts', 'noisy.json');
+    fs.writeFileSync(file, JSON.stringify({ how: { via: 'ssh', destination: 'root@127.0.0.1', port: sshd.port, configFile: sshd.clientConfig, pane: 'noisy-pane' } }));
+    const c = local.pane(['host', 'connect', 'noisy']);
+    expect(c.status, c.stderr).toBe(0);
+    expect(local.pane(['screen', '-t', `noisy:${n}`]).stdout).toContain('REMOTE-MARK-42');
+    expect(local.pane(['host', 'disconnect', 'noisy']).status).toBe(0);
+  });
 
   it('is left by host disconnect, after which HOST:N is refused naming the fix', () => {
     expect(local.pane(['host', 'disconnect', 'box']).status).toBe(0);

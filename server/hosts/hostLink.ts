@@ -133,6 +133,8 @@ export class HostLink {
     if (!this.wanted) {
       dialed.close?.();
       dialed.transport.close('left while dialling');
+      this.state = 'disconnected';
+      this.changed();
       return;
     }
     const conn = new Connection(dialed.transport, { checkResult: checkResults });

@@ -109,6 +109,13 @@ describe('a host link', () => {
     agent.close();
   });
 
+  it('leaves requests whose pane is no HOST:N to this server (session/new with its first pane spec)', async () => {
+    const s = await c.call('session/new', { name: 'spec', pane: { name: 'first' }, launch: { program: '/bin/cat', args: [] } });
+    const first = (await c.call('session/get', { session: s.session })).focused!;
+    expect(local.server.panes.get(first)?.tag.name).toBe('first');
+    expect((await c.call('pane/get', { pane: `near:${first}` })).n).toBe(first);
+  });
+
   it('marks a host that stops answering stale, then connected again when it answers', async () => {
     gate!.stalled = true;
     await until('stale', async () => (await c.call('host/list', {})).hosts[0]?.state === 'stale' || undefined, STALE_AFTER_MS + 5000);

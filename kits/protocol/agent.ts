@@ -17,7 +17,12 @@ export const AgentNameSchema = z
 export const AGENT_SIGNATURE_PREFIX = 'com.pane.ai.agent.';
 
 /** working: busy on a turn; waiting: wants the human; idle: nothing going on; exited: gone. */
-export const AgentStateSchema = z.enum(['working', 'waiting', 'idle', 'exited']);
+/**
+ * working: on a turn; waiting: needs the person (a permission, a question, a notification);
+ * done: finished its turn and sits at its prompt, asking nothing; idle: silent, nothing
+ * known; exited: its program ended. Shown as working / needs you / done.
+ */
+export const AgentStateSchema = z.enum(['working', 'waiting', 'done', 'idle', 'exited']);
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /**
@@ -313,6 +318,8 @@ export const AgentPaneSchema = z.object({
   cwd: z.string(),
   /** A git worktree made for this launch (isolation: worktree), until removed on request. */
   worktree: z.string().nullable(),
+  /** Where its state came from: reported by the CLI's hooks, or observed (screen, OSC 9/99/777, BEL). */
+  stateSource: z.enum(['reported', 'observed']).optional(),
 });
 
 /** A hook session with no pane (an agent started outside pane that reports through `pane hook`). */

@@ -51,24 +51,26 @@ export interface AgentCounts {
   agents: number;
   waiting: number;
   working: number;
+  done: number;
   unread: number;
 }
 
 /** How many agents (not panes: an agent may show in several) wait, work, have unread mail. */
 export function agentCounts(panes: AppStore['panes']): AgentCounts {
-  const by = new Map<string, { waiting: boolean; working: boolean; unread: boolean }>();
+  const by = new Map<string, { waiting: boolean; working: boolean; done: boolean; unread: boolean }>();
   for (const p of Object.values(panes)) {
     const a = agentOf(p);
     if (!a) continue;
-    const s = by.get(a) ?? { waiting: false, working: false, unread: false };
+    const s = by.get(a) ?? { waiting: false, working: false, done: false, unread: false };
     const state = stateOf(p);
     s.waiting ||= state === 'waiting';
     s.working ||= state === 'working';
+    s.done ||= state === 'done';
     s.unread ||= (Number(p.attrs['agent.unread'] ?? 0) || 0) > 0;
     by.set(a, s);
   }
   const all = [...by.values()];
-  return { agents: all.length, waiting: all.filter((x) => x.waiting).length, working: all.filter((x) => x.working).length, unread: all.filter((x) => x.unread).length };
+  return { agents: all.length, waiting: all.filter((x) => x.waiting).length, working: all.filter((x) => x.working).length, done: all.filter((x) => x.done && !x.waiting && !x.working).length, unread: all.filter((x) => x.unread).length };
 }
 
 /** The panes of agents waiting for the person, in a stable order (session, then pane number). */

@@ -17,8 +17,11 @@ export const PromptFileSchema = z
     name: z.string().min(1).max(50),
     about: z.string().optional(),
     lines: z.number().int().min(1).max(50).default(6),
+    /** The CLI asks the person something (a permission menu, a yes/no question): needs you. */
     waiting: z.array(z.string()).default([]),
     working: z.array(z.string()).default([]),
+    /** Its prompt or input box, asking nothing: done with its turn. */
+    done: z.array(z.string()).default([]),
   })
   .strict();
 
@@ -38,7 +41,7 @@ export function compilePatterns(json: unknown, where: string): { patterns?: Prom
         return [];
       }
     });
-  return { patterns: { name: r.data.name, lines: r.data.lines, waiting: compile(r.data.waiting, 'waiting'), working: compile(r.data.working, 'working') }, errors };
+  return { patterns: { name: r.data.name, lines: r.data.lines, waiting: compile(r.data.waiting, 'waiting'), working: compile(r.data.working, 'working'), done: compile(r.data.done, 'done') }, errors };
 }
 
 export class PromptLibrary {

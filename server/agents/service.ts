@@ -14,8 +14,8 @@ import { NOTHING, parseAccessText, type ParsedAccess } from './access';
 import { checkPane } from './accessCheck';
 import { AccountStore, AGENT_HOME, MAX_ACCOUNT_FILE_BYTES } from './accounts';
 import { lstatBelow, PathRefused } from '../../kits/node/safeFile';
-import type { HookContributor } from './hookAnswer';
 import { NO_DOORS, type AgentDoors } from './doors';
+import type { HookContributor } from './hookAnswer';
 import { unreadCount } from './mailbox';
 import { PromptLibrary } from './prompts';
 import { foldStates, type Transition } from './status';
@@ -32,6 +32,8 @@ export interface PaneRuntime {
   since: number;
   /** True once a hook came from this pane: then hooks alone move its state. */
   cooperative: boolean;
+  /** Where its state came from (finger shows "needs you (observed)"). */
+  stateSource?: 'reported' | 'observed';
   lastOutputAt: number;
   timer: NodeJS.Timeout | undefined;
   prompts: string | null;
@@ -75,9 +77,9 @@ export class AgentService {
   readonly runtimes = new Map<string, AgentRuntime>();
   readonly panes = new Map<number, PaneRuntime>();
   readonly contributors: HookContributor[] = [];
-  /** Hook session id → agent, so later hooks of a session find the same agent. */
   /** Each agent's own pane and hook sockets, opened by the transport side (transport/agentSocket.ts's openAgentDoors). */
   doors: AgentDoors = NO_DOORS;
+  /** Hook session id → agent, so later hooks of a session find the same agent. */
   readonly hookSessions = new Map<string, string>();
   /**
    * The server's record of whose identity a pane's programs carry (its PANE_TOKEN):
@@ -195,7 +197,7 @@ export class AgentService {
     const panes = this.panesOf(name).flatMap((pr) => {
       const p = this.server.panes.get(pr.pane);
       if (!p) return [];
-      return [{ pane: p.n, id: this.server.address(p.n), quadrant: this.quadrant(p), state: pr.state, since: pr.since, cwd: p.cwd, worktree: pr.worktree?.path ?? null }];
+      return [{ pane: p.n, id: this.server.address(p.n), quadrant: this.quadrant(p), state: pr.state, since: pr.since, cwd: p.cwd, worktree: pr.worktree?.path ?? null, ...(pr.stateSource ? { stateSource: pr.stateSource } : {}) }];
     });
     const sessions = [...r.sessions.values()].filter((s) => s.pane === null).map((s) => ({ id: s.id, cwd: s.cwd, state: s.state, since: s.since }));
     const home = account ? this.store.home(name) : null;
@@ -257,9 +259,11 @@ export class AgentService {
     let changedPart = false;
     if (where.pane != null) {
       const pr = this.panes.get(where.pane);
-      if (pr && pr.state !== t.state) {
+      const source = t.source ?? (pr?.cooperative ? 'reported' : 'observed');
+      if (pr && (pr.state !== t.state || pr.stateSource !== source)) {
+        if (pr.state !== t.state) pr.since = now;
         pr.state = t.state;
-        pr.since = now;
+        pr.stateSource = source;
         changedPart = true;
       }
     } else if (where.session) {
@@ -281,8 +285,9 @@ export class AgentService {
       if (r.state === 'waiting') {
         const p = pane ?? this.panesOf(name)[0]?.pane ?? null;
         this.server.publish('agent/waiting', { name, pane: p, id: p === null ? null : this.server.address(p), message: `${name} ${t.notify ?? 'waits for you'}` });
-        this.flushTyped(name);
       }
+      // Mail is typed at its prompt (done), never into a question it asks the person (waiting).
+      if (r.state === 'done') this.flushTyped(name);
     }
     if (changedPart || folded.state !== previous) this.changed(name);
   }
@@ -301,6 +306,7 @@ export class AgentService {
         'agent.unread': String(info.unread),
         'agent.topics': info.topics.join(','),
         'agent.source': info.source,
+        ...(p.stateSource ? { 'agent.state-source': p.stateSource } : {}),
         ...(p.worktree ? { 'agent.worktree': p.worktree } : {}),
       };
       setAttrs(this.server, pane, want);
@@ -333,7 +339,7 @@ export class AgentService {
     const live = this.panesOf(name)
       .map((pr) => ({ pr, p: this.server.panes.get(pr.pane) }))
       .filter((x): x is { pr: PaneRuntime; p: Pane } => x.p !== undefined && x.p.state === 'running');
-    return (live.find((x) => x.pr.state === 'waiting') ?? live[0])?.p;
+    return (live.find((x) => x.pr.state === 'done') ?? live[0])?.p;
   }
 
   typeInto(p: Pane, text: string): void {

@@ -8,7 +8,7 @@ import { foldStates, hookTransition, observeScreen } from './status';
 const rec = path.resolve(__dirname, '../../test/agents/recorded');
 
 describe('hook transitions', () => {
-  it('walks a recorded Claude Code session through waiting, working, waiting and exited', () => {
+  it('walks a recorded Claude Code session through done, working, needs you, done, needs you (idle prompt) and exited', () => {
     const events = fs.readFileSync(path.join(rec, 'claude-session.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const want = JSON.parse(fs.readFileSync(path.join(rec, 'claude-session.states.json'), 'utf8')) as (string | null)[];
     expect(events.map((e) => hookTransition(e)?.state ?? null)).toEqual(want);
@@ -22,8 +22,10 @@ describe('hook transitions', () => {
     expect(hookTransition({ hook_event_name: 'Notification', message: 'x', notification_type: 'auth_success' })).toBeNull();
   });
 
-  it('marks the transitions worth a notification: waiting ones only', () => {
-    expect(hookTransition({ hook_event_name: 'Stop' })?.notify).toBeTruthy();
+  it('marks the transitions worth a notification: needs-you ones only (a finished turn is done, not a call for the person)', () => {
+    expect(hookTransition({ hook_event_name: 'Stop' })).toMatchObject({ state: 'done', reason: 'finished its turn' });
+    expect(hookTransition({ hook_event_name: 'Stop' })?.notify).toBeUndefined();
+    expect(hookTransition({ hook_event_name: 'Notification', notification_type: 'idle_prompt', message: 'Claude is waiting for your input' })).toMatchObject({ state: 'waiting' });
     expect(hookTransition({ hook_event_name: 'Notification', message: 'Claude needs your permission to use Bash' })?.notify).toMatch(/permission/);
     expect(hookTransition({ hook_event_name: 'UserPromptSubmit', prompt: 'x' })?.notify).toBeUndefined();
   });
@@ -34,15 +36,15 @@ describe('observation by prompt patterns', () => {
   const screen = (f: string) => fs.readFileSync(path.join(rec, 'screens', f), 'utf8');
   const cases: [string, string, string][] = [
     ['claude', 'claude-working.txt', 'working'],
-    ['claude', 'claude-waiting.txt', 'waiting'],
+    ['claude', 'claude-waiting.txt', 'done'],
     ['claude', 'claude-permission.txt', 'waiting'],
-    ['aider', 'aider-waiting.txt', 'waiting'],
+    ['aider', 'aider-waiting.txt', 'done'],
     ['aider', 'aider-question.txt', 'waiting'],
     ['aider', 'aider-idle.txt', 'idle'],
     ['codex', 'codex-working.txt', 'working'],
-    ['codex', 'codex-waiting.txt', 'waiting'],
+    ['codex', 'codex-waiting.txt', 'waiting'], // its approval question: needs you
     ['gemini', 'gemini-working.txt', 'working'],
-    ['gemini', 'gemini-waiting.txt', 'waiting'],
+    ['gemini', 'gemini-waiting.txt', 'done'],
   ];
   for (const [cli, file, state] of cases) {
     it(`reads ${file} as ${state} with the ${cli} patterns`, () => {
@@ -50,8 +52,9 @@ describe('observation by prompt patterns', () => {
     });
   }
 
-  it('falls back to the default patterns for an unknown CLI: a shell prompt waits, plain output is idle', () => {
-    expect(observeScreen('building...\n$ ', lib.get('nosuchcli')).state).toBe('waiting');
+  it('falls back to the default patterns for an unknown CLI: a question needs you, a shell prompt is done, plain output is idle', () => {
+    expect(observeScreen('building...\n$ ', lib.get('nosuchcli')).state).toBe('done');
+    expect(observeScreen('overwrite config.json?', lib.get('nosuchcli')).state).toBe('waiting');
     expect(observeScreen('compiled 12 files\n', lib.get(null)).state).toBe('idle');
   });
 

@@ -8,6 +8,8 @@ export interface Transition {
   reason: string;
   /** Worth telling the human (a notification): the agent now waits for them. */
   notify?: string;
+  /** reported: from the CLI's hooks; observed: from its screen, OSC 9/99/777 or BEL. Default: reported once its pane reports through hooks. */
+  source?: 'reported' | 'observed';
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -28,7 +30,7 @@ export function hookTransition(input: Record<string, unknown>): Transition | nul
   const ev = str(input.hook_event_name);
   switch (ev) {
     case 'SessionStart':
-      return { state: 'waiting', reason: `session started (${str(input.source) || 'startup'})`, notify: 'started and waits for a task' };
+      return { state: 'done', reason: `session started (${str(input.source) || 'startup'})` };
     case 'UserPromptSubmit':
       return { state: 'working', reason: `prompt: ${short(str(input.prompt))}` };
     case 'PreToolUse':
@@ -36,7 +38,7 @@ export function hookTransition(input: Record<string, unknown>): Transition | nul
     case 'PostToolUse':
       return { state: 'working', reason: `tool ${str(input.tool_name) || '?'} done` };
     case 'Stop':
-      return { state: 'waiting', reason: 'finished its turn', notify: 'finished and waits for you' };
+      return { state: 'done', reason: 'finished its turn' };
     case 'PermissionRequest':
       return { state: 'waiting', reason: `asks permission for ${str(input.tool_name) || 'a tool'}`, notify: `asks permission for ${str(input.tool_name) || 'a tool'}` };
     case 'Notification':
@@ -54,14 +56,17 @@ export interface PromptPatterns {
   name: string;
   /** How many trailing non-blank screen lines to test. */
   lines: number;
+  /** A question to the person on screen: needs you. */
   waiting: RegExp[];
   working: RegExp[];
+  /** Its prompt, asking nothing: done. */
+  done: RegExp[];
 }
 
 /**
  * After output falls silent: the screen's tail decides. A working pattern wins
- * (a spinner line that says "esc to interrupt"), then a waiting one (a prompt or a
- * question), else the agent is idle: silent and asking nothing.
+ * (a spinner line that says "esc to interrupt"), then a waiting one (a question to
+ * the person), then a done one (its prompt), else the agent is idle: silent, nothing known.
  */
 export function observeScreen(screenText: string, p: PromptPatterns): Transition {
   const tail = screenText
@@ -73,12 +78,14 @@ export function observeScreen(screenText: string, p: PromptPatterns): Transition
   const working = p.working.find((re) => re.test(text));
   if (working) return { state: 'working', reason: `screen shows ${working.source}` };
   const waiting = p.waiting.find((re) => tail.some((l) => re.test(l)) || re.test(text));
-  if (waiting) return { state: 'waiting', reason: `prompt on screen (${p.name})`, notify: `waits at its prompt: ${short(tail.at(-1)?.trim() ?? '', 60)}` };
+  if (waiting) return { state: 'waiting', reason: `question on screen (${p.name})`, notify: `asks: ${short(tail.at(-1)?.trim() ?? '', 60)}` };
+  const done = p.done.find((re) => tail.some((l) => re.test(l)) || re.test(text));
+  if (done) return { state: 'done', reason: `prompt on screen (${p.name})` };
   return { state: 'idle', reason: 'silent, no prompt on screen' };
 }
 
 /** Which state wins the badge when an agent has several panes or sessions: the one that needs the human most. */
-const RANK: Record<AgentState, number> = { waiting: 3, working: 2, idle: 1, exited: 0 };
+const RANK: Record<AgentState, number> = { waiting: 4, working: 3, done: 2, idle: 1, exited: 0 };
 
 export function foldStates(states: readonly { state: AgentState; since: number }[]): { state: AgentState; since: number } | null {
   let best: { state: AgentState; since: number } | null = null;

@@ -151,7 +151,7 @@ export const agentHandlers: HandlerTable = {
     if (p.deliver) {
       const line = `[mail from ${from}]${p.subject ? ` ${p.subject}:` : ''} ${p.body.trim()}`;
       const pane = target;
-      if (pane && svc.runtime(p.to).state === 'waiting') {
+      if (pane && svc.runtime(p.to).state === 'done') {
         svc.typeInto(pane, line);
         typed = 'now';
       } else {

@@ -64,7 +64,7 @@ describe('pane peers', () => {
     const screen = () => s.pane(['screen', '-t', id]).stdout;
     await until('the peers list', () => /pane peers — \d+ agents?\b/.test(screen()) && /zed\s+○ idle/.test(screen()), 20_000);
     s.pane(['hook'], { env: agentEnv('zed'), input: JSON.stringify({ hook_event_name: 'Stop', session_id: 'zz', cwd: s.dir }) });
-    await until('zed shown waiting', () => /zed\s+◆ waiting/.test(screen()), 20_000);
+    await until('zed shown done', () => /zed\s+✓ done/.test(screen()), 20_000);
     expect(screen()).toMatch(/j\/k move · f finger/);
     // What awareness knows of zed joins the view as it learns it.
     expect(s.pane(['awareness', 'prompt', 'zed', 'jwt auth for the login page']).status).toBe(0);
@@ -85,7 +85,7 @@ describe('pane hook', () => {
     expect(s.pane(['finger', 'ada']).stdout).toMatch(/State: working .*reported through hooks/);
     const stop = s.pane(['hook'], { env: agentEnv('ada'), input: events[7]! });
     expect([stop.status, stop.stdout]).toEqual([0, '']);
-    expect(s.pane(['finger', 'ada']).stdout).toMatch(/State: waiting for input/);
+    expect(s.pane(['finger', 'ada']).stdout).toMatch(/State: done/);
   });
 
   it('exits 0 printing nothing, quickly, when no server is reachable, on junk, and on unknown events', () => {

@@ -28,7 +28,7 @@ describe('the Gemini dialect (apps/gemini.json)', () => {
   it('maps the recorded SessionStart and BeforeAgent (with its prompt) and SessionEnd to pane’s events, keeping the session id', () => {
     const start = toPaneInput(gemini, ev('SessionStart'))!;
     expect(start).toMatchObject({ hook_event_name: 'SessionStart', cli_event: 'SessionStart', session_id: '1b109e91-96b8-4722-a29e-3f62ac3d1bca', source: 'startup' });
-    expect(hookTransition(start)?.state).toBe('waiting');
+    expect(hookTransition(start)?.state).toBe('done');
     const prompt = toPaneInput(gemini, ev('BeforeAgent'))!;
     expect(prompt).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'refactor the auth module', session_id: start.session_id });
     expect(hookTransition(prompt)).toMatchObject({ state: 'working', reason: 'prompt: refactor the auth module' });
@@ -43,7 +43,7 @@ describe('the Gemini dialect (apps/gemini.json)', () => {
     expect(read).toMatchObject({ hook_event_name: 'PostToolUse', tool_input: { absolute_path: '/work/proj/src/db.ts', file_path: '/work/proj/src/db.ts' } });
     const perm = toPaneInput(gemini, { ...base, hook_event_name: 'Notification', notification_type: 'ToolPermission', message: 'Tool run_shell_command requires permission', details: {} })!;
     expect(hookTransition(perm)).toMatchObject({ state: 'waiting', notify: 'Tool run_shell_command requires permission' });
-    expect(hookTransition(toPaneInput(gemini, { ...base, hook_event_name: 'AfterAgent', prompt: 'p', prompt_response: 'done' })!)).toMatchObject({ state: 'waiting', reason: 'finished its turn' });
+    expect(hookTransition(toPaneInput(gemini, { ...base, hook_event_name: 'AfterAgent', prompt: 'p', prompt_response: 'done' })!)).toMatchObject({ state: 'done', reason: 'finished its turn' });
   });
 
   it('ignores events it does not map (BeforeModel fires on every model call)', () => {

@@ -4,6 +4,7 @@
 // does not take it back (SCREEN_STATE_DEBOUNCE_MS); ConEmu's OSC 9;4 progress is no
 // notification.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SCREEN_STATE_DEBOUNCE_MS } from '../../server/agents/observer';
 import { until } from '../server/harness';
 import { agentHarness, type AgentHarness } from './helpers';
 
@@ -39,6 +40,22 @@ describe('needs you from terminal notifications', () => {
       expect(p.attrs['agent.state']).toBe('waiting');
     });
   }
+
+  it('keeps "needs you" through the redraws right after the notification (SCREEN_STATE_DEBOUNCE_MS)', async () => {
+    const c = await h.connect();
+    await c.call('agent/add', { name: 'cy' });
+    // Notifies, then redraws a clock line every 100 ms for a second: output, but not work.
+    const redraw = `printf 'thinking...\\n'; sleep 0.3; printf '\\033]9;Approve?\\007'; for i in 1 2 3 4 5 6 7 8 9 10; do printf '\\r%s' "$i"; sleep 0.1; done; exec cat`;
+    await c.call('pane/split', { kind: 'agent', attrs: { agent: 'cy' }, launch: { program: '/bin/sh', args: ['-c', redraw] } });
+    const changes = () => h.events.filter((e) => e.event === 'agent/state-changed' && e.data.name === 'cy');
+    await until('cy needs you', () => changes().some((e) => e.data.state === 'waiting'));
+    const at = Date.now();
+    await until('the redraws over', () => Date.now() - at > 1500);
+    const after = changes().slice(changes().findIndex((e) => e.data.state === 'waiting') + 1);
+    expect(SCREEN_STATE_DEBOUNCE_MS).toBeGreaterThan(1500);
+    expect(after.map((e) => e.data.state)).toEqual([]);
+    expect((await c.call('agent/get', { name: 'cy' })).state).toBe('waiting');
+  });
 
   it('does not take ConEmu’s OSC 9;4 progress for a notification', async () => {
     const c = await h.connect();

@@ -32,13 +32,14 @@ describe('status from hooks', () => {
       expect(r.agent).toBe('ada');
       seen.push(r.state);
     }
-    expect(seen).toEqual(['waiting', 'working', 'working', 'working', 'waiting', 'working', 'working', 'waiting', 'waiting', 'waiting', 'exited']);
+    expect(seen).toEqual(['done', 'working', 'working', 'working', 'waiting', 'working', 'working', 'done', 'waiting', 'waiting', 'exited']);
     const changes = h.events.filter((e) => e.event === 'agent/state-changed' && e.data.name === 'ada').map((e) => e.data.state);
-    expect(changes).toEqual(['waiting', 'working', 'waiting', 'working', 'waiting', 'exited']);
+    expect(changes).toEqual(['done', 'working', 'waiting', 'working', 'done', 'waiting', 'exited']);
+    // Needs you: the permission, then the idle prompt; the finished turn (Stop) is done, not a call.
     const waits = h.events.filter((e) => e.event === 'agent/waiting');
-    expect(waits.length).toBe(3);
-    expect(waits[1]!.data).toMatchObject({ name: 'ada', pane, id: `testhost:${pane}` });
-    expect(String(waits[1]!.data.message)).toMatch(/permission to use Edit/);
+    expect(waits.length).toBe(2);
+    expect(waits[0]!.data).toMatchObject({ name: 'ada', pane, id: `testhost:${pane}` });
+    expect(String(waits[0]!.data.message)).toMatch(/permission to use Edit/);
     const p = await c.call('pane/get', { pane });
     expect(p.attrs).toMatchObject({ agent: 'ada', 'agent.state': 'exited', 'agent.source': 'hooks' });
     expect(p.signature).toBe('com.pane.ai.agent.ada');
@@ -49,7 +50,7 @@ describe('status from hooks', () => {
   it('lists an agent that reports through hooks with no pane, under a name from its project', async () => {
     const c = await h.connect();
     const r = await c.call('agent/hook', { input: recorded[0]! });
-    expect(r).toMatchObject({ agent: 'claude-shop', state: 'waiting' });
+    expect(r).toMatchObject({ agent: 'claude-shop', state: 'done' });
     // SessionStart tells the agent who it is and how the human writes to it.
     const ctx = (r.output as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
     expect(ctx.hookEventName).toBe('SessionStart');
@@ -98,21 +99,25 @@ describe('status from hooks', () => {
 });
 
 describe('status from observation', () => {
-  it('sees output as working, a prompt after silence as waiting, silence without a prompt as idle, and the exit', async () => {
+  it('sees output as working, a prompt after silence as done, a question as needs you (observed), silence without a prompt as idle, and the exit', async () => {
     const c = await h.connect();
     // A stand-in agent CLI: busy output, then the demo prompt; after input, output, then silence.
-    const script = 'for i in 1 2 3 4 5 6; do echo "thinking $i"; sleep 0.15; done; printf "demo> "; read x; echo "ok $x"; sleep 4; exit 0';
+    const script = 'for i in 1 2 3 4 5 6; do echo "thinking $i"; sleep 0.15; done; printf "demo> "; read x; printf "overwrite it? [y/n] "; read y; echo "ok $x"; sleep 4; exit 0';
     const { pane } = await c.call('pane/split', { kind: 'agent', attrs: { agent: 'obs', 'agent.prompts': 'demo-agent' }, launch: { program: '/bin/bash', args: ['-c', script] } });
     const state = async () => (await c.call('agent/get', { name: 'obs' })).state;
     await until('working', async () => (await state()) === 'working');
-    await until('waiting at the prompt', async () => (await state()) === 'waiting');
-    expect(h.events.some((e) => e.event === 'agent/waiting' && e.data.name === 'obs')).toBe(true);
+    await until('done at the prompt', async () => (await state()) === 'done');
+    expect(h.events.some((e) => e.event === 'agent/waiting' && e.data.name === 'obs')).toBe(false);
     expect((await c.call('agent/get', { name: 'obs' })).source).toBe('observed');
     await c.call('pane/input', { pane, data: 'go\r' });
+    await until('needs you at its question', async () => (await state()) === 'waiting');
+    expect(h.events.some((e) => e.event === 'agent/waiting' && e.data.name === 'obs')).toBe(true);
+    expect((await c.call('agent/get', { name: 'obs' })).panes[0]).toMatchObject({ state: 'waiting', stateSource: 'observed' });
+    await c.call('pane/input', { pane, data: 'y\r' });
     await until('idle after silence with no prompt', async () => (await state()) === 'idle');
     await until('exited', async () => (await state()) === 'exited');
     const seq = h.events.filter((e) => e.event === 'agent/state-changed' && e.data.name === 'obs').map((e) => e.data.state);
-    expect(seq.slice(0, 2)).toEqual(['working', 'waiting']);
+    expect(seq.slice(0, 2)).toEqual(['working', 'done']);
     expect(seq.at(-1)).toBe('exited');
     expect(seq).toContain('idle');
   });
@@ -123,7 +128,8 @@ describe('status from observation', () => {
     await c.call('agent/hook', { agent: 'coop', pane, input: { hook_event_name: 'Stop', session_id: 's' } });
     await c.call('pane/input', { pane, data: 'lots of output\r' });
     await new Promise((r) => setTimeout(r, 300));
-    expect((await c.call('agent/get', { name: 'coop' })).state).toBe('waiting');
+    expect((await c.call('agent/get', { name: 'coop' })).state).toBe('done');
+    expect((await c.call('agent/get', { name: 'coop' })).panes[0]!.stateSource).toBe('reported');
   });
 
   it('marks the agent exited when its last pane closes', async () => {

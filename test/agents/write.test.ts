@@ -20,7 +20,7 @@ describe('write with the demo agent', () => {
     expect(run.stderr).toBe('');
     const [name, id] = run.stdout.trim().split(' ') as [string, string];
     const agentPane = id.split(':')[1]!;
-    await until(`${name} waiting after SessionStart`, () => finger(name).state === 'waiting', 30_000);
+    await until(`${name} done after SessionStart`, () => finger(name).state === 'done', 30_000);
 
     // The tag word `write` opens the conversation pane beside the agent.
     expect(s.pane(['exec', '-t', agentPane, 'write']).status).toBe(0);
@@ -34,7 +34,7 @@ describe('write with the demo agent', () => {
     s.pane(['send', '-t', conv, 'add a changelog entry']);
     await until('the line in the agent pane, marked as from the human', () => /\[from \S+\] add a changelog entry/.test(screen(agentPane)), 20_000);
     await until('the agent’s answer in the conversation pane', () => screen(conv).includes(`${name}: on it: add a changelog entry`), 30_000);
-    await until('the agent working', () => ['working', 'waiting'].includes(finger(name).state));
+    await until('the agent working', () => ['working', 'waiting', 'done'].includes(finger(name).state));
 
     // It asks before finishing; the human answers from the conversation pane.
     await until('the question', () => screen(agentPane).includes('[y/n]'), 30_000);
@@ -43,10 +43,10 @@ describe('write with the demo agent', () => {
     await until('the task done', () => screen(agentPane).includes('✔ done'), 30_000);
     const file = path.join(proj, 'demo-work', 'add-a-changelog-entry.md');
     expect(fs.readFileSync(file, 'utf8')).toMatch(/# add a changelog entry[\s\S]*## Checklist/);
-    expect(screen(conv)).toMatch(new RegExp(`— ${name} is (working|waiting)`));
+    expect(screen(conv)).toMatch(new RegExp(`— ${name} is (working|waiting|done)`));
 
     // It obeys mail: --deliver types it in while it waits; it does the task in the mail.
-    await until('waiting again', () => finger(name).state === 'waiting', 20_000);
+    await until('done again, at its prompt', () => finger(name).state === 'done', 20_000);
     const mailed = s.pane(['mail', '-s', 'next', '--deliver', name], { input: 'write release notes\n' });
     expect(mailed.stdout).toMatch(/typed into its pane/);
     await until('the mailed task started', () => /▶ task \(from \S+\): next: write release notes/.test(screen(agentPane)), 30_000);

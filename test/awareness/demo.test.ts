@@ -38,7 +38,7 @@ describe('awareness with two demo agents', () => {
       }
       const ada = launched.ada!;
       const bob = launched.bob!;
-      for (const name of ['ada', 'bob']) await until(`${name} waiting after SessionStart`, () => json<{ state: string }>(['finger', '--json', name]).state === 'waiting', 30_000);
+      for (const name of ['ada', 'bob']) await until(`${name} done after SessionStart`, () => json<{ state: string }>(['finger', '--json', name]).state === 'done', 30_000);
 
       s.pane(['send', '-t', ada, tasks(['style the settings page css layout', 'add jwt auth to the login page', 'jwt auth login session expiry', 'jwt auth login token refresh', 'jwt auth login logout'])]);
       s.pane(['send', '-t', bob, tasks(['database migration for the orders table', 'jwt login auth for the api', 'auth login jwt token verification', 'jwt auth login session cleanup', 'jwt auth login rate limit'])]);

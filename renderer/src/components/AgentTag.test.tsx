@@ -18,9 +18,11 @@ describe('AgentTag', () => {
 
   it('labels the state badge with the state and since-when', () => {
     const since = String(Date.now() - 3 * 60_000);
-    const html = renderToStaticMarkup(<AgentTag pane={pane({ agent: 'ada', 'agent.state': 'waiting', 'agent.since': since })} />);
+    const html = renderToStaticMarkup(<AgentTag pane={pane({ agent: 'ada', 'agent.state': 'waiting', 'agent.since': since, 'agent.state-source': 'observed' })} />);
     expect(html).toContain('class="agent-state agent-state-waiting"');
-    expect(html).toMatch(/aria-label="agent ada waiting since .*\(3 min ago\)"/);
+    expect(html).toMatch(/aria-label="agent ada needs you \(observed\) since .*\(3 min ago\)"/);
+    expect(html).toMatch(/>needs you<\/span>/);
+    expect(renderToStaticMarkup(<AgentTag pane={pane({ agent: 'ada', 'agent.state': 'done' })} />)).toMatch(/class="agent-state agent-state-done"[^>]*>done</);
   });
 
   it('shows unread mail, cut topics with all of them in the tooltip, and the convergence warning', () => {

@@ -4,8 +4,10 @@
 // one short line of text; the details live in tooltips and accessible labels.
 import type { Pane } from '../../../kits/protocol/model';
 
-const STATES = ['working', 'waiting', 'idle', 'exited'] as const;
+const STATES = ['working', 'waiting', 'done', 'idle', 'exited'] as const;
 type AgentState = (typeof STATES)[number];
+/** What the tag says for each state: "waiting" is the agent needing the person. */
+export const STATE_LABEL: Record<AgentState, string> = { working: 'working', waiting: 'needs you', done: 'done', idle: 'idle', exited: 'exited' };
 /** Topics are cut to this many characters in the tag; the tooltip holds them all. */
 const TOPICS_CHARS = 32;
 
@@ -47,6 +49,9 @@ export function AgentTag({ pane }: { pane: Pane }) {
   const a = pane.attrs;
   if (!a.agent) return null;
   const state = a['agent.state'];
+  const label = isState(state) ? STATE_LABEL[state] : state;
+  // reported: the CLI's hooks said so; observed: pane saw it (screen, OSC 9/99/777, BEL).
+  const source = a['agent.state-source'];
   const since = sinceText(a['agent.since']);
   const topics = agentTopics(a);
   const unread = Number(a['agent.unread'] ?? 0) || 0;
@@ -60,11 +65,12 @@ export function AgentTag({ pane }: { pane: Pane }) {
           // A note, not a live region: many agents changing state would chatter; the
           // notices announce what needs the person (waiting, convergence).
           role="note"
-          aria-label={`agent ${a.agent} ${state}${since ? ` ${since}` : ''}`}
-          title={`${state}${since ? ` ${since}` : ''}${a['agent.source'] ? ` · from ${a['agent.source']}` : ''}`}
+          aria-label={`agent ${a.agent} ${label}${source ? ` (${source})` : ''}${since ? ` ${since}` : ''}`}
+          title={`${label}${source ? ` (${source})` : ''}${since ? ` ${since}` : ''}${a['agent.source'] ? ` · from ${a['agent.source']}` : ''}`}
           data-state={state}
+          data-source={source}
         >
-          {state}
+          {label}
         </span>
       ) : null}
       {unread > 0 ? (

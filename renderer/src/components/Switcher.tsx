@@ -1,6 +1,7 @@
 // The cycle switcher (Alt+Tab-like): panes most recently focused first. Pressing the
 // chord again moves on; letting go of its modifiers (or Enter) focuses the choice.
 import { useApp } from '../store';
+import { STATE_LABEL } from './AgentTag';
 import { tagWords } from './TagBar';
 
 export function Switcher() {
@@ -19,6 +20,11 @@ export function Switcher() {
                 <span className="sw-id">{n}</span>
                 <span className="sw-name">{p.tag.name || `pane ${n}`}</span>
                 <span className="sw-q">{p.attrs.quadrant ?? ''}</span>
+                {p.attrs.agent && p.attrs['agent.state'] ? (
+                  <span className={`sw-state agent-state agent-state-${p.attrs['agent.state']}`} data-state={p.attrs['agent.state']}>
+                    {STATE_LABEL[p.attrs['agent.state'] as keyof typeof STATE_LABEL] ?? p.attrs['agent.state']}
+                  </span>
+                ) : null}
                 <span className="sw-words">{tagWords(p).slice(0, 4).join(' ')}</span>
               </li>
             );

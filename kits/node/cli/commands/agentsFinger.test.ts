@@ -39,10 +39,12 @@ describe('finger', () => {
     ]);
   });
 
-  it('says "waiting for input" for a waiting agent', () => {
-    const w = { ...base, state: 'waiting' as const, panes: [{ ...base.panes[0]!, state: 'waiting' as const }] };
-    expect(fingerLong(w, now)).toMatch(/State: waiting for input since/);
-    expect(fingerLong(w, now)).toMatch(/On pane devbox:3 \(top-left\): waiting for input/);
+  it('says "needs you (observed)" for an agent waiting for the person, and where that state came from', () => {
+    const w = { ...base, state: 'waiting' as const, source: 'observed' as const, panes: [{ ...base.panes[0]!, state: 'waiting' as const, stateSource: 'observed' as const }] };
+    expect(fingerLong(w, now)).toMatch(/State: needs you \(observed\) since/);
+    expect(fingerLong(w, now)).toMatch(/On pane devbox:3 \(top-left\): needs you \(observed\) since/);
+    const d = { ...base, state: 'done' as const, panes: [{ ...base.panes[0]!, state: 'done' as const, stateSource: 'reported' as const }] };
+    expect(fingerLong(d, now)).toMatch(/State: done \(reported\) since/);
   });
 
   it('shows an idle agent with no panes, no mail and no plan', () => {
@@ -61,7 +63,7 @@ describe('finger', () => {
   it('lists a hook-only agent by its session, without account lines', () => {
     const text = fingerLong({ ...base, account: false, home: null, app: null, panes: [], sessions: [{ id: '9b1c2d3e-0000-4000', cwd: '/src/x', state: 'waiting', since: now }] }, now);
     expect(text).toMatch(/Directory: \(no account: known from hooks\)/);
-    expect(text).toMatch(/Hook session 9b1c2d3e-000 \(no pane\): waiting for input/);
+    expect(text).toMatch(/Hook session 9b1c2d3e-000 \(no pane\): needs you/);
     expect(text).not.toMatch(/mail/);
   });
 
@@ -69,7 +71,7 @@ describe('finger', () => {
     const rows = fingerShort([base, { ...base, name: 'bob', state: 'waiting', panes: [], unread: 0 }], now);
     expect(rows[0]).toMatch(/^Login\s+State\s+Since\s+Panes\s+Mail\s+Topics\s+Last prompt$/);
     expect(rows[1]).toMatch(/^ada\s+● working\s+1m\s+3 top-left\s+2\s+auth,jwt\s+fix the login redirect$/);
-    expect(rows[2]).toMatch(/^bob\s+◆ waiting/);
+    expect(rows[2]).toMatch(/^bob\s+◆ needs you/);
     expect(fingerAll([])).toMatch(/No agents/);
   });
 

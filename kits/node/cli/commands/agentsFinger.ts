@@ -24,10 +24,20 @@ export function clock(t: number, now: number): string {
 
 const STATE_WORDS: Record<AgentInfo['state'], string> = {
   working: 'working',
-  waiting: 'waiting for input',
+  waiting: 'needs you',
+  done: 'done',
   idle: 'idle',
   exited: 'exited',
 };
+
+/** The source of the pane whose state is the agent's (the one that needs the person most). */
+const stateSourceOf = (a: AgentInfo) => {
+  const s = a.panes.find((p) => p.state === a.state)?.stateSource;
+  return s ? { stateSource: s } : {};
+};
+
+/** "needs you (observed)": the state, and whether the CLI reported it or pane saw it. */
+const stateOf = (p: { state: AgentInfo['state']; stateSource?: 'reported' | 'observed' }) => `${STATE_WORDS[p.state]}${p.stateSource ? ` (${p.stateSource})` : ''}`;
 
 function col(left: string, right: string, width = 40): string {
   return left.length >= width ? `${left}  ${right}` : left.padEnd(width) + right;
@@ -38,11 +48,11 @@ export function fingerLong(a: AgentInfo, now = Date.now()): string {
   const lines: string[] = [];
   lines.push(col(`Login: ${a.name}`, `App: ${a.app ?? (a.account ? '-' : 'unknown (hook-only)')}`));
   lines.push(col(`Directory: ${a.home ?? '(no account: known from hooks)'}`, `Project: ${a.project ?? '-'}`));
-  lines.push(`State: ${STATE_WORDS[a.state]} since ${clock(a.since, now)} (${ago(now - a.since)})${a.source === 'none' ? '' : `, ${a.source === 'hooks' ? 'reported through hooks' : 'observed from its output'}`}`);
+  lines.push(`State: ${stateOf({ state: a.state, ...stateSourceOf(a) })} since ${clock(a.since, now)} (${ago(now - a.since)})${a.source === 'none' ? '' : `, ${a.source === 'hooks' ? 'reported through hooks' : 'observed from its output'}`}`);
   if (a.reports && !a.reports.context) lines.push(`Its CLI (${a.reports.dialect} hooks) takes no context from pane: peers and claims reach it as mail only.`);
   if (a.panes.length === 0 && a.sessions.length === 0) lines.push('No panes.');
   for (const p of a.panes) {
-    lines.push(`On pane ${p.id}${p.quadrant ? ` (${p.quadrant})` : ''}: ${STATE_WORDS[p.state]} since ${clock(p.since, now)} (${ago(now - p.since)}), cwd ${p.cwd}`);
+    lines.push(`On pane ${p.id}${p.quadrant ? ` (${p.quadrant})` : ''}: ${stateOf(p)} since ${clock(p.since, now)} (${ago(now - p.since)}), cwd ${p.cwd}`);
     if (p.worktree) lines.push(`  worktree ${p.worktree}`);
   }
   for (const s of a.sessions) lines.push(`Hook session ${s.id.slice(0, 12)} (no pane): ${STATE_WORDS[s.state]} since ${clock(s.since, now)}, cwd ${s.cwd || '-'}`);
@@ -61,7 +71,7 @@ export function fingerAll(agents: readonly AgentInfo[], now = Date.now()): strin
   return agents.map((a) => fingerLong(a, now)).join('\n\n');
 }
 
-const BADGE: Record<AgentInfo['state'], string> = { working: '● working', waiting: '◆ waiting', idle: '○ idle', exited: '× exited' };
+const BADGE: Record<AgentInfo['state'], string> = { working: '● working', waiting: '◆ needs you', done: '✓ done', idle: '○ idle', exited: '× exited' };
 
 /** The short table: one line per agent (finger -s, and the peers view's rows). */
 export function fingerShort(agents: readonly AgentInfo[], now = Date.now()): string[] {

@@ -94,5 +94,10 @@ describe('a Copilot hook through pane hook --app copilot --event', () => {
       return /Last prompt.*refactor the auth module/.test(f) && /reported through hooks/.test(f) && f;
     }, 20_000);
     expect(finger).toMatch(/Topics: .*auth/);
+    // Copilot takes pane's context; goose ignores what hooks print, and finger says so.
+    expect(finger).not.toMatch(/takes no context/);
+    expect(s.pane(['agent', 'add', 'goo', '--app', 'goose']).status).toBe(0);
+    expect(s.pane(['finger', 'goo']).stdout).toMatch(/Its CLI \(goose hooks\) takes no context from pane: peers and claims reach it as mail only\./);
+    expect((JSON.parse(s.pane(['finger', '--json', 'goo']).stdout) as { reports: unknown }).reports).toEqual({ dialect: 'goose', context: false });
   });
 });

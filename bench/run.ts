@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -8,6 +8,7 @@ import { fairness } from './fairness';
 import { awareness, hookUnderLoad } from './awareness';
 import { bridgeEcho } from './bridgeEcho';
 import { cli } from './cli';
+import { hosts } from './hosts';
 import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
 import { damagedStateRows } from './damagedState';
@@ -25,7 +26,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -85,6 +86,11 @@ try {
     rows.push({ bench: '`pane ls` one-shot (ms) vs `node -e 0`', figure: range(c.paneLs, 1), anchor: `node -e 0 ${range(c.nodeE0, 1)}`, ratio: ratio(c.paneLs.median, c.nodeE0.median), aim: '≤ 1.3×' });
     rows.push({ bench: '`pane ls` one-shot (ms) vs `tmux list-sessions`', figure: range(c.paneLs, 1), anchor: c.tmuxLs ? `tmux ${range(c.tmuxLs, 1)}` : 'tmux n/a', ratio: c.tmuxLs ? ratio(c.paneLs.median, c.tmuxLs.median) : 'n/a', aim: 'report' });
     rows.push({ bench: '`pane ls --json` with 1,000 panes (ms)', figure: range(c.lsJson1000, 1), anchor: '—', ratio: '—', aim: 'report' });
+  }
+  if (only.has('hosts')) {
+    const h = await hosts(dir, runs);
+    rows.push({ bench: `\`pane ls\` with ${h.remotePanes} panes of a joined host (command host, ms) vs \`pane ls\` asked of that host`, figure: range(h.lsLocal, 1), anchor: `direct ${range(h.lsRemoteDirect, 1)}`, ratio: ratio(h.lsLocal.median, h.lsRemoteDirect.median), aim: 'report' });
+    rows.push({ bench: 'a request forwarded to HOST:N (pane/get, µs) vs asked of that host directly', figure: range(h.forwarded, 0), anchor: `direct ${range(h.direct, 0)}`, ratio: ratio(h.forwarded.median, h.direct.median), aim: 'report' });
   }
   if (only.has('awareness')) {
     const a = awareness();

@@ -1,0 +1,81 @@
+// A joined host (issue 26): a second `pane serve` reached as a `command` host
+// (`pane serve --stdio --socket R`), with 100 panes. Measured: `pane ls` on the
+// local daemon listing those 100 as HOST:N, against `pane ls` asked of the remote
+// itself; and a request forwarded to HOST:N (pane/get), against the same request
+// asked of the remote directly. Through ssh the link adds ssh's own cost on top.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { daemonEnv } from '../kits/node/daemonEnv';
+import { client, paneBin, startServerProc, sleep, timeCommand } from './procs';
+import { summarize, type Summary } from './stats';
+
+export interface HostsResult {
+  remotePanes: number;
+  lsLocal: Summary;
+  lsRemoteDirect: Summary;
+  forwarded: Summary;
+  direct: Summary;
+}
+
+/** Calls made for each round-trip figure. */
+const CALLS = 300;
+
+export async function hosts(dir: string, runs: number): Promise<HostsResult> {
+  const rdir = path.join(dir, 'remote');
+  const ldir = path.join(dir, 'local');
+  fs.mkdirSync(rdir, { recursive: true });
+  fs.mkdirSync(path.join(ldir, '.config', 'pane', 'hosts'), { recursive: true });
+  const remote = await startServerProc(rdir);
+  // The local daemon's config dir is its own (XDG_CONFIG_HOME), holding the one host file.
+  fs.writeFileSync(path.join(ldir, '.config', 'pane', 'hosts', 'box.json'), JSON.stringify({ how: { via: 'command', argv: [process.execPath, paneBin, 'serve', '--stdio', '--socket', remote.socket] } }));
+  const lsock = path.join(ldir, 'bench.sock');
+  const local = spawn(process.execPath, [paneBin, 'serve', '--socket', lsock, '--empty'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: daemonEnv({ ...process.env, HOME: ldir, XDG_CONFIG_HOME: path.join(ldir, '.config'), PS1: '$ ' }),
+  });
+  try {
+    const r = await client(remote.socket);
+    await r.call('session/new', { name: 'many', launch: { program: '/bin/cat', args: [] } });
+    // Text panes cost no process: 99 of them and one cat make the 100.
+    for (let i = 0; i < 99; i++) await r.call('float/create', { session: 'many', kind: 'text', name: `t${i}` });
+    const n = (await r.call('pane/list', {})).panes[0]!.n;
+    const deadline = Date.now() + 10_000;
+    while (!fs.existsSync(lsock)) {
+      if (Date.now() > deadline) throw new Error('the local pane serve did not start');
+      await sleep(20);
+    }
+    await sleep(200);
+    const l = await client(lsock);
+    const joined = await l.call('host/connect', { name: 'box' });
+    if (joined.state !== 'connected') throw new Error(`bench host did not join: ${joined.error}`);
+    const lsLocal: number[] = [];
+    const lsRemote: number[] = [];
+    for (let i = 0; i < 2; i++) timeCommand(process.execPath, [paneBin, '--socket', lsock, 'ls']);
+    for (let i = 0; i < Math.max(5, runs * 3); i++) {
+      lsLocal.push(timeCommand(process.execPath, [paneBin, '--socket', lsock, 'ls']));
+      lsRemote.push(timeCommand(process.execPath, [paneBin, '--socket', remote.socket, 'ls']));
+    }
+    const forwarded: number[] = [];
+    const direct: number[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      let t = process.hrtime.bigint();
+      await l.call('pane/get', { pane: `box:${n}` });
+      forwarded.push(Number(process.hrtime.bigint() - t) / 1000);
+      t = process.hrtime.bigint();
+      await r.call('pane/get', { pane: n });
+      direct.push(Number(process.hrtime.bigint() - t) / 1000);
+    }
+    l.close();
+    r.close();
+    return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct) };
+  } finally {
+    if (local.exitCode === null) {
+      const gone = new Promise((res) => local.once('exit', res));
+      local.kill('SIGTERM');
+      await Promise.race([gone, sleep(3000)]);
+      if (local.exitCode === null) local.kill('SIGKILL');
+    }
+    await remote.stop();
+  }
+}

@@ -2,7 +2,6 @@
 import path from 'node:path';
 import { resolveSocketPath } from '../kits/node/paths';
 import { distDir } from './distDir';
-import { startServer } from './main';
 
 const USAGE = `usage: pane serve [--socket PATH] [--host NAME] [--http PORT] [--empty] [--state DIR]
        pane serve --stdio [--socket PATH]
@@ -60,6 +59,8 @@ export async function serve(argv: string[]): Promise<number> {
   const staticDir = path.join(distDir(), 'renderer');
   let running;
   try {
+    // Loaded here, not at the top: `pane serve --stdio` is a relay and starts without the server.
+    const { startServer } = await import('./main');
     running = await startServer({
       socketPath,
       ...(host !== undefined ? { host } : {}),

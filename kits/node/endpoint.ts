@@ -2,11 +2,13 @@
 // place that knows how each kind of endpoint becomes a byte stream. Every stream
 // becomes a Transport through the one adapter (streamTransport.ts); a WebSocket
 // through WsTransport. A new transport is one case here and one in the union.
-import { spawn, type ChildProcess } from 'node:child_process';
+// node:tls, node:child_process and ws are loaded when first used: the one-shot CLI
+// dials a unix socket and would pay ~7 ms at every start for them (decision 020).
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import type { Transport } from '../client/transport';
 import type { Endpoint, ListenEndpoint } from '../protocol/endpoint';
 import { describeEndpoint } from '../protocol/endpointForm';
@@ -39,6 +41,8 @@ export interface DialOptions {
   dropOnClose?: boolean;
   /** For exec: where the child's stderr goes; 'pipe' (default) keeps its tail for error messages. */
   stderr?: 'pipe' | 'inherit';
+  /** For exec: how long the command may take to print its preamble (default STDIO_PREAMBLE_TIMEOUT_MS; `timeoutMs` is not used for it, a remote's login and start take longer than a connect). */
+  preambleTimeoutMs?: number;
   /** For exec: told the skipped byte count and the remote pane version once the preamble is seen. */
   onPreamble?: (p: { version: string; skipped: number }) => void;
 }
@@ -96,12 +100,15 @@ function readPem(e: Endpoint, file: string | undefined): Buffer | undefined {
   }
 }
 
-function dialTls(e: Extract<Endpoint, { kind: 'tls' }>, o: DialOptions): Promise<Transport> {
+async function dialTls(e: Extract<Endpoint, { kind: 'tls' }>, o: DialOptions): Promise<Transport> {
+  const tls = await import('node:tls');
   return new Promise((resolve, reject) => {
     let opts: tls.ConnectionOptions;
     try {
       const [cert, key, ca] = [readPem(e, e.cert), readPem(e, e.key), readPem(e, e.ca)];
-      opts = { host: e.host, port: e.port, servername: e.servername ?? e.host, ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(ca ? { ca } : {}) };
+      // An IP is checked against the certificate's IP names; SNI carries host names only (RFC 6066).
+      const servername = e.servername ?? (net.isIP(e.host) ? undefined : e.host);
+      opts = { host: e.host, port: e.port, ...(servername ? { servername } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(ca ? { ca } : {}) };
     } catch (err) {
       return reject(err);
     }
@@ -143,6 +150,7 @@ async function dialWs(e: Extract<Endpoint, { kind: 'ws' }>, o: DialOptions): Pro
  */
 async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions): Promise<Transport> {
   const [cmd, ...args] = e.argv as [string, ...string[]];
+  const { spawn } = await import('node:child_process');
   const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', o.stderr ?? 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (b: Buffer) => {
@@ -162,7 +170,7 @@ async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions):
   stdin.on('error', () => undefined); // a child that exits early: its exit says why, not EPIPE
   let pre;
   try {
-    pre = await awaitPreamble(stdout, { what: 'it', ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ended });
+    pre = await awaitPreamble(stdout, { what: 'it', ...(o.preambleTimeoutMs !== undefined ? { timeoutMs: o.preambleTimeoutMs } : {}), ended });
   } catch (err) {
     stop(child);
     throw new DialError(e, (err as Error).message);
@@ -187,7 +195,7 @@ function stop(child: ChildProcess): void {
 export interface Listener {
   readonly endpoint: ListenEndpoint;
   /** The server (net.Server or tls.Server), e.g. for its address(). */
-  readonly server: net.Server;
+  readonly server: net.Server | tls.Server;
   close(): Promise<void>;
 }
 
@@ -236,6 +244,7 @@ export async function listen(e: ListenEndpoint, onTransport: OnTransport): Promi
 async function listenTls(e: Extract<Endpoint, { kind: 'tls' }>, onTransport: OnTransport): Promise<Listener> {
   if (e.cert === undefined || e.key === undefined) throw new DialError(e, 'a TLS listener needs cert= and key= (its certificate and private key)');
   const [cert, key, ca] = [readPem(e, e.cert), readPem(e, e.key), readPem(e, e.ca)];
+  const tls = await import('node:tls');
   const srv = tls.createServer({ cert, key, ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) }, (sock) => onTransport(new StreamTransport(sock, sock, 'tls')));
   // A failed handshake (no client certificate, a wrong one) never reaches onTransport; the socket is dropped.
   srv.on('tlsClientError', (_err, sock) => sock.destroy());

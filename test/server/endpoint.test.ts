@@ -1,0 +1,244 @@
+// One real server reached through every Endpoint the seam carries: its unix socket, a
+// child's stdio (the built `pane serve --stdio`, started through its #! line as a user's
+// shell or ssh runs it) and mutual TLS with certificates made by node-forge. Each gives
+// the same answers. Then the stdio door's bounds: a login shell's junk before the
+// preamble is skipped, junk past the bound is refused naming what it saw, a version
+// range that does not meet is named with the fix, and a frame too large is refused.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import forge from 'node-forge';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '../../kits/client/connection';
+import type { WireFrame } from '../../kits/client/transport';
+import { connectCli } from '../../kits/node/cli/connect';
+import { dial, DialError, type Listener } from '../../kits/node/endpoint';
+import { MAX_STREAM_FRAME } from '../../kits/node/framing';
+import type { StreamTransport } from '../../kits/node/streamTransport';
+import { MAX_JSON_FRAME } from '../../kits/protocol/binary';
+import type { Endpoint } from '../../kits/protocol/endpoint';
+import { formatEndpoint } from '../../kits/protocol/endpointForm';
+import type { PaneFault } from '../../kits/protocol/fault';
+import { MAX_STDIO_PREAMBLE_BYTES } from '../../kits/protocol/stdio';
+import { listenTls } from '../../server/transport/tlsServer';
+import { BIN, buildOnce, cleanEnv } from '../cli/harness';
+import { harness, type Harness } from './harness';
+
+let h: Harness;
+let tlsDoor: Listener;
+let certs: Record<'ca' | 'serverCert' | 'serverKey' | 'clientCert' | 'clientKey' | 'strangerCert' | 'strangerKey', string>;
+
+/** A key pair and a certificate for `cn`, signed by `issuer` (or self-signed when none). */
+function certFor(cn: string, o: { issuer?: { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey }; ca?: boolean; ip?: string }) {
+  const keys = forge.pki.rsa.generateKeyPair(2048);
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = `0${forge.util.bytesToHex(forge.random.getBytesSync(8))}`;
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + 3600_000);
+  cert.setSubject([{ name: 'commonName', value: cn }]);
+  cert.setIssuer(o.issuer ? o.issuer.cert.subject.attributes : [{ name: 'commonName', value: cn }]);
+  const ext: object[] = [{ name: 'basicConstraints', cA: o.ca === true }];
+  if (o.ca) ext.push({ name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true });
+  else ext.push({ name: 'extKeyUsage', serverAuth: true, clientAuth: true });
+  if (o.ip) ext.push({ name: 'subjectAltName', altNames: [{ type: 7, ip: o.ip }] });
+  cert.setExtensions(ext);
+  cert.sign(o.issuer?.key ?? keys.privateKey, forge.md.sha256.create());
+  return { cert, key: keys.privateKey, certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) };
+}
+
+/** Runs a command to its end without blocking this process's loop; bounded by its own timeout. */
+function run(cmd: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (b) => (stdout += b));
+    p.stderr.on('data', (b) => (stderr += b));
+    p.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const stdioArgv = (socket: string) => [BIN, 'serve', '--stdio', '--socket', socket];
+const client = { name: 'endpoint test', kind: 'test' as const };
+
+beforeAll(async () => {
+  buildOnce();
+  h = await harness({ shell: '/bin/cat' });
+  const dir = path.join(h.dir, 'tls');
+  fs.mkdirSync(dir, { mode: 0o700 });
+  const ca = certFor('pane test CA', { ca: true });
+  const server = certFor('127.0.0.1', { issuer: ca, ip: '127.0.0.1' });
+  const me = certFor('me', { issuer: ca });
+  const strangerCa = certFor('another CA', { ca: true });
+  const stranger = certFor('stranger', { issuer: strangerCa });
+  const files = { ca: ca.certPem, serverCert: server.certPem, serverKey: server.keyPem, clientCert: me.certPem, clientKey: me.keyPem, strangerCert: stranger.certPem, strangerKey: stranger.keyPem };
+  certs = {} as typeof certs;
+  for (const [k, v] of Object.entries(files)) {
+    const f = path.join(dir, `${k}.pem`);
+    fs.writeFileSync(f, v, { mode: 0o600 });
+    certs[k as keyof typeof certs] = f;
+  }
+  tlsDoor = await listenTls(h.running.services, { kind: 'tls', host: '127.0.0.1', port: 0, cert: certs.serverCert, key: certs.serverKey, ca: certs.ca });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+function tlsPort(): number {
+  const a = tlsDoor.server.address();
+  if (a === null || typeof a === 'string') throw new Error('the TLS door has no port');
+  return a.port;
+}
+
+describe('one server through every endpoint', () => {
+  it('gives the same answers through its unix socket, a child `pane serve --stdio` and mutual TLS', async () => {
+    const endpoints: Endpoint[] = [
+      { kind: 'unix', path: h.socketPath },
+      { kind: 'exec', argv: stdioArgv(h.socketPath) },
+      { kind: 'tls', host: '127.0.0.1', port: tlsPort(), cert: certs.clientCert, key: certs.clientKey, ca: certs.ca },
+    ];
+    const answers = [];
+    for (const e of endpoints) {
+      const c = await connectCli(e, { client });
+      const info = await c.call('server/info', {});
+      const sessions = await c.call('session/list', {});
+      const me = (await c.call('client/list', {})).clients.find((k) => k.id === c.welcome?.client);
+      answers.push({ host: info.host, pid: info.pid, sessions: sessions.sessions.map((s) => s.name), features: c.welcome?.features });
+      // The stdio relay reaches the daemon on its socket; TLS is its own door.
+      expect(me?.transport).toBe(e.kind === 'tls' ? 'tls' : 'unix');
+      c.close();
+    }
+    expect(answers[0]).toEqual({ host: 'testhost', pid: process.pid, sessions: ['main'], features: ['version-range'] });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  }, 60_000);
+
+  it('runs the installed-style `pane` over stdio: --socket takes an exec: endpoint', async () => {
+    // Not spawnSync: the server under test runs in this process and must go on answering.
+    const r = await run(BIN, ['--socket', formatEndpoint({ kind: 'exec', argv: stdioArgv(h.socketPath) }), 'info', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ host: 'testhost', pid: process.pid });
+  }, 40_000);
+
+  it('refuses a TLS client whose certificate another CA signed, and one with none, at the handshake', async () => {
+    for (const who of [{ cert: certs.strangerCert, key: certs.strangerKey }, {}]) {
+      const e = await connectCli({ kind: 'tls', host: '127.0.0.1', port: tlsPort(), ca: certs.ca, ...who }, { client, timeoutMs: 5000 }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(Error);
+      expect((e as Error).name).toBe('NoServerError');
+    }
+    const names = (await (await h.connect(['read'])).call('client/list', {})).clients.map((k) => k.name);
+    expect(names).not.toContain('endpoint test');
+  }, 30_000);
+});
+
+/** Dials an exec endpoint whose command is a shell line. */
+const sh = (line: string, o: Parameters<typeof dial>[1] = {}) => dial({ kind: 'exec', argv: ['sh', '-c', line] }, o);
+
+describe('the stdio door: preamble and bounds', () => {
+  it("skips a login shell's motd before the preamble and speaks after it", async () => {
+    let seen: { version: string; skipped: number } | undefined;
+    const motd = 'Welcome to box!\\n\\nLast login: Tue Nov 24 09:12:01 2026 from 10.0.0.2\\n\\033[1mnew mail\\033[0m\\n';
+    const t = await sh(`printf '${motd}'; exec ${stdioArgv(h.socketPath).join(' ')}`, { onPreamble: (p) => (seen = p) });
+    expect(seen?.skipped).toBeGreaterThan(40);
+    expect(seen?.version).toMatch(/^\d+\.\d+\.\d+/);
+    const c = new Connection(t);
+    await c.hello({ client, capabilities: ['read'] });
+    expect((await c.call('server/info', {})).host).toBe('testhost');
+    c.close();
+  }, 30_000);
+
+  it(`refuses a command that prints more than MAX_STDIO_PREAMBLE_BYTES (${MAX_STDIO_PREAMBLE_BYTES}) without the preamble, naming what it printed`, async () => {
+    const t0 = Date.now();
+    const e = await sh(`yes 'this is no pane' | head -c ${MAX_STDIO_PREAMBLE_BYTES + 5000}; sleep 30`).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(DialError);
+    expect((e as Error).message).toMatch(/^cannot reach `sh -c .*`: it printed \d+ bytes without the pane preamble \(the bound is 65536\); it is no `pane serve --stdio`: is pane installed there/);
+    expect((e as Error).message).toContain('It began: "this is no pane\\nthis is no pane');
+    expect(Date.now() - t0).toBeLessThan(5000);
+  }, 30_000);
+
+  it('names a command that ends before the preamble, with its exit status and stderr', async () => {
+    const e = await sh("echo 'sh: 1: pane: not found' >&2; exit 127").catch((x: unknown) => x);
+    expect((e as Error).message).toMatch(/ended before the pane preamble \(exit 127; stderr: sh: 1: pane: not found\)/);
+  }, 30_000);
+
+  it('names both versions and the fix when the ranges do not meet, and still takes an old single-number hello', async () => {
+    const c = new Connection(await dial({ kind: 'exec', argv: stdioArgv(h.socketPath) }));
+    const e = await c.hello({ client: { ...client, version: '9.0.0' }, capabilities: ['read'], protocol: 9, protocols: [7, 9] }).then(() => null, (x: PaneFault) => x);
+    expect(e?.code).toBe('version-mismatch');
+    expect(e?.message).toMatch(/^client \(pane 9\.0\.0\) speaks protocol 7\.\.9; this server \(pane \S+ on testhost\) speaks 1: upgrade pane on testhost: pane host install testhost \(or there: npm install -g pane@9\.0\.0\)$/);
+    c.close();
+    // A client from before ranges: one number, no features; its welcome has none either.
+    const t = await dial({ kind: 'exec', argv: stdioArgv(h.socketPath) });
+    const reply = new Promise<WireFrame>((r) => t.onFrame(r));
+    t.send(JSON.stringify({ t: 'req', id: 1, method: 'hello', params: { protocol: 1, client, capabilities: ['read'] } }));
+    const w = JSON.parse((await reply) as string) as { ok: boolean; result: Record<string, unknown> };
+    expect(w.ok).toBe(true);
+    expect(w.result.protocol).toBe(1);
+    expect(w.result).not.toHaveProperty('features');
+    t.close();
+  }, 30_000);
+
+  it(`refuses a frame over MAX_JSON_FRAME with too-large and keeps serving, and a length over MAX_STREAM_FRAME (${MAX_STREAM_FRAME}) with a message before closing`, async () => {
+    const c = new Connection(await dial({ kind: 'exec', argv: stdioArgv(h.socketPath) }));
+    await c.hello({ client, capabilities: ['read'] });
+    // A frame the server cannot tie to a request: the refusal comes as an error frame (id null).
+    const refused = new Promise<PaneFault>((r) => c.onError(r));
+    c.notify('session/list', { pad: 'x'.repeat(MAX_JSON_FRAME) } as never);
+    const big = await refused;
+    expect(big.code).toBe('too-large');
+    expect(big.message).toContain(`over the ${MAX_JSON_FRAME} limit`);
+    expect((await c.call('server/info', {})).host).toBe('testhost');
+    c.close();
+    const t = (await dial({ kind: 'exec', argv: stdioArgv(h.socketPath) })) as StreamTransport;
+    const frames: WireFrame[] = [];
+    t.onFrame((f) => frames.push(f));
+    const closed = new Promise<string>((r) => t.onClose(r));
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(MAX_STREAM_FRAME + 1);
+    t.output.write(head);
+    await closed;
+    expect(frames.length).toBe(1);
+    const err = JSON.parse(frames[0] as string) as { error: { code: string; message: string } };
+    expect(err.error.code).toBe('too-large');
+    expect(err.error.message).toBe(`pane serve --stdio: a frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME); the connection is closed — a client of another pane version, or a stream that is no pane protocol`);
+  }, 30_000);
+});
+
+describe('pane serve --stdio and the daemon', () => {
+  it('starts the daemon when none runs, and the daemon (with its panes) outlives the connection', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-stdio-home-'));
+    fs.mkdirSync(path.join(home, 'run'), { mode: 0o700 });
+    const sock = path.join(home, 'run', 'd.sock');
+    const env = [`HOME=${home}`, `XDG_RUNTIME_DIR=${path.join(home, 'run')}`, `XDG_STATE_HOME=${path.join(home, 'state')}`, `XDG_DATA_HOME=${path.join(home, 'data')}`, `XDG_CONFIG_HOME=${path.join(home, 'config')}`, 'SHELL=/bin/cat'];
+    const argv = ['env', ...env, ...stdioArgv(sock)];
+    let pid = 0;
+    try {
+      const c = await connectCli({ kind: 'exec', argv }, { client, timeoutMs: 30_000 });
+      pid = (await c.call('server/info', {})).pid;
+      expect(pid).not.toBe(process.pid);
+      const before = (await c.call('session/list', {})).sessions.map((s) => s.name);
+      c.close();
+      const again = await connectCli({ kind: 'exec', argv }, { client, timeoutMs: 30_000 });
+      expect((await again.call('server/info', {})).pid).toBe(pid);
+      expect((await again.call('session/list', {})).sessions.map((s) => s.name)).toEqual(before);
+      again.close();
+    } finally {
+      if (pid) {
+        process.kill(pid, 'SIGTERM');
+        for (let i = 0; i < 100; i++) {
+          try {
+            process.kill(pid, 0);
+          } catch {
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    }
+  }, 90_000);
+});

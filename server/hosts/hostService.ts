@@ -70,6 +70,12 @@ export class HostService {
   /** Reads the host files again: new hosts get a link, removed ones are left, changed ones dialled anew if they were joined. */
   reload(): void {
     const { hosts, errors } = loadHosts(this.dir);
+    // HOST:N with this server's own name is this server's pane N: a host of that name could never be reached.
+    const own = hosts.get(this.services.server.host);
+    if (own) {
+      hosts.delete(own.name);
+      errors.push({ file: own.file, field: '(file name)', message: `"${own.name}" is this server's own host name (HOST:N with it names this server's panes); rename the file` });
+    }
     this.errors = errors;
     for (const e of errors) this.services.server.publish('client/refused', { door: 'host files', reason: `${e.file}: ${e.field}: ${e.message}` });
     for (const [name, link] of this.links) {

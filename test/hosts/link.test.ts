@@ -116,6 +116,16 @@ describe('a host link', () => {
     expect((await c.call('pane/get', { pane: `near:${first}` })).n).toBe(first);
   });
 
+  it("reports a host file named as this server's own host, and keeps the others", async () => {
+    fs.writeFileSync(path.join(dir, 'hosts', 'near.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
+    hosts.reload();
+    const list = await c.call('host/list', {});
+    expect(list.hosts.map((h) => h.name)).toEqual(['box']);
+    expect(list.errors).toContainEqual(expect.objectContaining({ file: path.join(dir, 'hosts', 'near.json'), field: '(file name)' }));
+    fs.unlinkSync(path.join(dir, 'hosts', 'near.json'));
+    hosts.reload();
+  });
+
   it('marks a host that stops answering stale, then connected again when it answers', async () => {
     gate!.stalled = true;
     await until('stale', async () => (await c.call('host/list', {})).hosts[0]?.state === 'stale' || undefined, STALE_AFTER_MS + 5000);

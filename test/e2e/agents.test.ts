@@ -71,7 +71,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await sh?.close();
   });
 
-  it('launches the demo agent into a pane whose tag names it and shows it waiting, with a notice', async () => {
+  it('launches the demo agent into a pane whose tag names it and shows it done (at its prompt, reported by its hooks), with no call for the person', async () => {
     const proj = path.join(sh.dir, 'proj');
     fs.mkdirSync(proj);
     const run = sh.cli('agent', 'run', '--app', 'demo-agent', '--cwd', proj);
@@ -80,15 +80,16 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     agent = name;
     pane = Number(id.split(':')[1]);
     await waitScreen(sh.page, pane, 'demo>', 30_000);
-    await expect.poll(badgeState, { timeout: 20_000 }).toBe('waiting');
+    await expect.poll(badgeState, { timeout: 20_000 }).toBe('done');
     const tag = region(sh.page, pane).getByRole('toolbar', { name: `tag of ${agent}` });
     await expect.poll(() => tag.count()).toBe(1);
     // The since-when is in the badge's accessible label and tooltip.
-    expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} waiting since `));
-    expect(await badge().getAttribute('title')).toMatch(/^waiting since .* from hooks/);
-    await expect.poll(() => notices().filter({ hasText: `${agent}` }).filter({ hasText: 'is waiting for you' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    await shot(sh.page, 'agents-01-waiting');
-    await tagShot('agents-01-waiting-tag');
+    expect(await badge().textContent()).toBe('done');
+    expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} done \\(reported\\) since `));
+    expect(await badge().getAttribute('title')).toMatch(/^done \(reported\) since .* from hooks/);
+    expect(await notices().filter({ hasText: `${agent}` }).filter({ hasText: 'is waiting for you' }).count()).toBe(0);
+    await shot(sh.page, 'agents-01-done');
+    await tagShot('agents-01-done-tag');
   }, 60_000);
 
   it('shows the badge go working, then waiting again when the agent asks, with a notice that focuses the pane', async () => {
@@ -100,6 +101,9 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await shot(sh.page, 'agents-02-working');
     await waitScreen(sh.page, pane, '[y/n]', 30_000);
     await expect.poll(badgeState, { timeout: 15_000 }).toBe('waiting');
+    expect(await badge().textContent()).toBe('needs you');
+    expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} needs you \\(reported\\) since `));
+    await tagShot('agents-03-needs-you-tag');
     // Move focus away, so clicking the notice has something to do.
     const other = (await view(sh.page)).tiles.find((t) => t !== pane)!;
     await sh.page.evaluate((p) => (window as any).pane.client.act('pane/focus', { pane: p }), other);
@@ -147,7 +151,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
       two.push({ name, pane: Number(id.split(':')[1]) });
     }
     const [x, y] = two as [{ name: string; pane: number }, { name: string; pane: number }];
-    for (const a of two) await expect.poll(() => region(sh.page, a.pane).locator('.agent-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('waiting');
+    for (const a of two) await expect.poll(() => region(sh.page, a.pane).locator('.agent-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('done');
     // Each task asks a y/n question midway; "n" after every task answers it, so all lines go at once.
     const tasks = (xs: string[]) => xs.flatMap((t) => [t, 'n']).join('\n');
     expect(sh.cli('send', '-t', String(x.pane), tasks(['style the settings page css layout', 'add jwt auth to the login page', 'jwt auth login session expiry', 'jwt auth login token refresh'])).code).toBe(0);

@@ -40,6 +40,16 @@ describe.skipIf(chromiumMissing)(`agents' notices${chromiumMissing ? ` (skipped:
       agents.push({ name, pane: Number(id.split(':')[1]) });
     }
     for (const a of agents) await waitScreen(sh.page, a.pane, 'demo>', 30_000);
+    // At its prompt an agent is done, not calling for the person.
+    for (const a of agents) await until(sh.page, `${a.name} done at its prompt`, new Function(`return window.pane.store.getState().panes[${a.pane}]?.attrs['agent.state'] === 'done';`) as () => boolean, 30_000);
+    // Each asks the person for a permission, as Claude Code's Notification hook says it.
+    for (const a of agents) {
+      await sh.page.evaluate(
+        (p) => (window as any).pane.client.act('agent/hook', { pane: p, input: { hook_event_name: 'Notification', session_id: `perm-${p}`, notification_type: 'permission_prompt', message: 'Claude needs your permission to use Edit' } }),
+        a.pane,
+      );
+    }
+    for (const a of agents) await until(sh.page, `${a.name} needing the person`, new Function(`return window.pane.store.getState().panes[${a.pane}]?.attrs['agent.state'] === 'waiting';`) as () => boolean, 30_000)
   }, 90_000);
   afterAll(async () => {
     await sh?.close();
@@ -47,7 +57,7 @@ describe.skipIf(chromiumMissing)(`agents' notices${chromiumMissing ? ` (skipped:
 
   it('counts agents waiting in the status line, and the key jumps to the next one waiting', async () => {
     const counts = sh.page.locator('.sl-agents');
-    await expect.poll(() => counts.getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/^agents: 2 waiting for you, 0 working, 0 with unread mail$/);
+    await expect.poll(() => counts.getAttribute('aria-label'), { timeout: 20_000 }).toMatch(/^agents: 2 need you, 0 working, 0 done, 0 with unread mail$/);
     // Two standing "waiting" notices, one per agent, in the strip.
     await expect.poll(() => strip().locator('.notice[data-key^="waiting:"]').count(), { timeout: 10_000 }).toBe(2);
     const [x, y] = agents as [{ name: string; pane: number }, { name: string; pane: number }];
@@ -133,7 +143,7 @@ describe.skipIf(chromiumMissing)(`agents' notices${chromiumMissing ? ` (skipped:
       const b = await box(sel);
       expect(b.x + b.width, sel).toBeLessThanOrEqual(tagBox.x + tagBox.width + 0.5);
     }
-    expect(await tag.locator('.agent-state').textContent()).toMatch(/^(waiting|working|idle)$/);
+    expect(await tag.locator('.agent-state').textContent()).toMatch(/^(needs you|working|done|idle)$/);
     await region(sh.page, x.pane).locator('.tag').screenshot({ path: `${process.cwd()}/test-results/notices-05-narrow-agent-tag.png` });
     await shot(sh.page, 'notices-06-narrow-window');
   }, 30_000);

@@ -9,20 +9,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce } from '../cli/harness';
-import { startDaemon, type Daemon } from '../hosts/remote';
+import { binDirFor, startDaemon, type Daemon } from '../hosts/remote';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hosts/fakeRemote.mjs');
 let local: Daemon;
+/** A well-behaved host, joined throughout: the bad ones must not disturb it. */
+let good: Daemon;
 let hostsDir: string;
 
 function hostFile(name: string, body: unknown): void {
   fs.writeFileSync(path.join(hostsDir, `${name}.json`), typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-/** A local pane still answers: its screen holds the marker it printed. */
+/** A local pane still answers, and so does the good host's. */
 function localStillServes(): void {
   const r = local.pane(['screen', '-t', '1']);
   expect(r.status, r.stderr).toBe(0);
+  const g = local.pane(['screen', '-t', 'good:1']);
+  expect(g.status, g.stderr).toBe(0);
 }
 
 beforeAll(async () => {
@@ -35,10 +39,14 @@ beforeAll(async () => {
   hostFile('liar', { how: { via: 'command', argv: [process.execPath, FAKE, 'liar'] } });
   hostFile('echo', { how: { via: 'command', argv: ['echo', 'hello'] } });
   hostFile('broken', { how: { via: 'ssh', destination: '-oProxyCommand=touch /tmp/pwned' } });
+  hostFile('mute', { how: { via: 'command', argv: ['cat'] } });
+  good = await startDaemon('good');
+  hostFile('good', { how: { via: 'command', argv: ['sh', '-c', `exec ${binDirFor(good)}/pane serve --stdio`] } });
 }, 120_000);
 
 afterAll(async () => {
   await local?.stop();
+  await good?.stop();
 });
 
 describe('hosts that are not pane', () => {
@@ -53,6 +61,12 @@ describe('hosts that are not pane', () => {
     for (const n of ['junk', 'flood', 'liar', 'echo']) expect(r.stdout).toContain(n);
     expect(r.stdout).not.toMatch(/^broken/m);
     expect(r.stderr).toContain(`${path.join(hostsDir, 'broken.json')}: how.destination:`);
+  });
+
+  it('joins a well-behaved host first, which stays joined through all that follows', () => {
+    const r = local.pane(['host', 'connect', 'good']);
+    expect(r.status, r.stderr).toBe(0);
+    localStillServes();
   });
 
   it('cuts off a remote that sends junk after its preamble, and says what to check', () => {
@@ -87,6 +101,14 @@ describe('hosts that are not pane', () => {
     expect(r.stderr).toMatch(/hello/);
     expect(r.stderr).toMatch(/pane serve --stdio/);
   });
+
+  it('names a remote that prints nothing at all (cat) once the preamble is overdue', () => {
+    const r = local.pane(['host', 'connect', 'mute']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/gave no pane preamble within .*pane serve --stdio/);
+    localStillServes();
+    expect(local.pane(['host', 'ls']).stdout).toMatch(/^good\s.*connected/m);
+  }, 30_000);
 
   it('refuses HOST:N of a host that is not joined, naming it', () => {
     const r = local.pane(['screen', '-t', 'echo:1']);

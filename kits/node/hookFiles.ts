@@ -28,6 +28,52 @@ export function paneHookCommand(pane: string, appId: string, event?: string): st
   return `${pane} hook --app ${q(appId)}${event === undefined ? '' : ` --event ${q(event)}`}`;
 }
 
+/** Command paths pane writes into a hook command between single quotes: nothing a shell would read. */
+const PLAIN_PATH = /^\/[A-Za-z0-9._/+@-]+$/;
+
+let bashFound: { path: string | undefined; from: string } | undefined;
+/** The first executable `bash` on `pathEnv` (then /bin, /usr/bin), remembered per PATH. */
+function findBash(pathEnv: string): string | undefined {
+  if (bashFound?.from === pathEnv) return bashFound.path;
+  const dirs = [...pathEnv.split(':').filter((d) => path.isAbsolute(d)), '/bin', '/usr/bin'];
+  let found: string | undefined;
+  for (const d of dirs) {
+    try {
+      fs.accessSync(path.join(d, 'bash'), fs.constants.X_OK);
+      found = path.join(d, 'bash');
+      break;
+    } catch {
+      // not here
+    }
+  }
+  bashFound = { path: found, from: pathEnv };
+  return found;
+}
+
+/**
+ * How a CLI's command hook runs pane, given pane's entry (dist/pane.mjs; null: `pane` on
+ * PATH). Where bash and pane's fast hook (bin/pane-hook, shipped beside dist/) are there:
+ * `'BASH' 'ROOT/bin/pane-hook' "NODE" "ENTRY"`, which posts the event to $PANE_HOOK_URL with
+ * bash alone (~10 ms, where a Node process takes ~70 ms to start) and runs the Node command
+ * after it only when the pane gives no hook URL; otherwise the Node command itself. Every
+ * CLI that runs a command hook runs it through a shell, so the quotes hold; what follows the
+ * script is `pane hook`'s own command line, so isPaneCommand knows both.
+ */
+export function hookRunner(entry: string | null, o: { node?: string; pathEnv?: string } = {}): string {
+  if (entry === null) return 'pane';
+  const node = `"${o.node ?? process.execPath}" "${entry}"`;
+  let real = entry;
+  try {
+    real = fs.realpathSync(entry); // /usr/bin/pane is a link into the package
+  } catch {
+    // as given
+  }
+  const script = path.resolve(path.dirname(real), '..', 'bin', 'pane-hook');
+  const bash = findBash(o.pathEnv ?? process.env.PATH ?? '');
+  if (bash === undefined || !PLAIN_PATH.test(bash) || !PLAIN_PATH.test(script) || !fs.existsSync(script)) return node;
+  return `'${bash}' '${script}' ${node}`;
+}
+
 /** Is this command pane's own hook (`... pane[.mjs] hook [--app 'ID'] [--event 'NAME']`)? */
 export function isPaneCommand(command: unknown): boolean {
   return typeof command === 'string' && /(^|[\s/"'])pane(\.mjs)?["']?\s+hook(\s+--app\s+'?[A-Za-z0-9._-]+'?)?(\s+--event\s+'?[A-Za-z0-9._:-]+'?)?\s*$/.test(command);

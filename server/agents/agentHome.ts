@@ -11,7 +11,7 @@ import type { AppEntry } from '../../kits/protocol/app';
 import type { HookDialect } from '../../kits/protocol/agent';
 import { lstatBelow, PathRefused, writeBelow } from '../../kits/node/safeFile';
 import { AGENT_HOME } from './accounts';
-import { applyHookPlan, planHookInstall } from '../../kits/node/hookFiles';
+import { applyHookPlan, hookRunner, planHookInstall } from '../../kits/node/hookFiles';
 import { endpointPath } from './doors';
 import { paneEntry } from './programs';
 import type { AgentService } from './service';
@@ -78,7 +78,7 @@ export function prepareHome(svc: AgentService, name: string, app: AppEntry, sand
       const entry = paneEntry(svc);
       // A CLI that runs hooks with a redacted environment (Gemini does on CI) still finds the agent's door.
       const env: Record<string, string> = { PANE_AGENT: name, ...(sandboxed ? { PANE_SOCKET: endpointPath(svc, name) } : {}) };
-      const plan = planHookInstall(d, { home: svc.store.home(name), pane: entry ? `"${process.execPath}" "${entry}"` : 'pane', appId: app.id, env, dataDir: svc.options.dataDir, appFile: app.file });
+      const plan = planHookInstall(d, { home: svc.store.home(name), pane: hookRunner(entry), appId: app.id, env, dataDir: svc.options.dataDir, appFile: app.file });
       applyHookPlan(plan);
       done.hooks = `${d.dialect} hooks (pane's entries) in ${plan.changes.map((c) => `~/${c.rel}`).join(', ')}`;
     } catch (e) {

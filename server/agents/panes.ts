@@ -22,6 +22,7 @@ import { sandboxLaunch } from './sandbox';
 import { paneEntry, which } from './programs';
 import { prepareHome } from './agentHome';
 import { paneHookCommand } from './dialect';
+import { hookRunner } from '../../kits/node/hookFiles';
 
 /** Names handed to agents created on launch, in order (then name-2, name-3...). */
 const NAMES = ['ada', 'bob', 'cleo', 'dax', 'eve', 'finn', 'gus', 'hal', 'ivy', 'jo', 'kai', 'lu', 'max', 'nia', 'otto', 'pia'];
@@ -158,7 +159,7 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
       }
       if (launch && dialect?.install.kind === 'notify-command' && !launch.args.includes(dialect.install.flag!)) {
         const entry = paneEntry(svc);
-        launch.args.push(dialect.install.flag!, paneHookCommand(entry ? `"${process.execPath}" "${entry}"` : 'pane', app?.id ?? '', dialect.install.notifyEvent));
+        launch.args.push(dialect.install.flag!, paneHookCommand(hookRunner(entry), app?.id ?? '', dialect.install.notifyEvent));
       }
       if (launch && dialect !== null && (dialect.install.configDir || Object.keys(dialect.install.env).length > 0)) {
         // The CLI's config dir is the agent's (the person's CODEX_HOME, say, would lead it out of its home), and what its hooks need to run.
@@ -255,7 +256,7 @@ export function shimDir(svc: AgentService): string | null {
 /** A Claude Code settings file whose hooks run `pane hook` for every event pane understands. */
 export function claudeSettingsFile(svc: AgentService, dialect: HookDialect | null = null): string {
   const entry = paneEntry(svc);
-  const command = entry ? `"${process.execPath}" "${entry}" hook` : 'pane hook';
+  const command = `${hookRunner(entry)} hook`;
   // Claude Code's own names, as its dialect (apps/claude.json) lists them; its payload is pane's own (no --app).
   const events = dialect ? Object.keys(dialect.events) : ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'];
   // Claude Code that takes HTTP hooks posts to the server: no process per hook (issue 14).

@@ -120,15 +120,54 @@ export function hookAuth(headers: http.IncomingHttpHeaders, auth: HookAuthority)
   return found[0]!;
 }
 
+/** `pane hook --app ID` and `--event NAME` as a hook URL's query: the same rules as the CLI's (kits/node/cli/hook.ts). */
+const HOOK_QUERY_RULES: Record<keyof HookQuery, { rule: RegExp; words: string }> = {
+  app: { rule: /^[A-Za-z0-9._-]{1,64}$/, words: 'an app id: 1 to 64 letters, digits, . _ -' },
+  event: { rule: /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/, words: 'an event name: a letter, then up to 63 letters, digits, _ . : -' },
+};
+
+/** What a hook URL's query may say (bin/pane-hook posts `/hook?app=gemini&event=X`): the dialect, and the event where the payload lacks it. */
+export interface HookQuery {
+  app?: string;
+  event?: string;
+}
+
+/**
+ * The query of a hook request's target, checked: only `app` and `event`, each once, each
+ * by its rule. A refusal names the parameter, the rule and the fix; null query → {}.
+ */
+export function hookQuery(target: string): HookQuery | string {
+  const at = target.indexOf('?');
+  if (at === -1) return {};
+  const out: HookQuery = {};
+  const fix = 'fix: post to $PANE_HOOK_URL as pane put it, with at most ?app=ID&event=NAME (what `pane hook --app ID --event NAME` takes)';
+  for (const part of target.slice(at + 1).split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = eq === -1 ? part : part.slice(0, eq);
+    const value = eq === -1 ? '' : part.slice(eq + 1);
+    if (key !== 'app' && key !== 'event') return `hook door: the query parameter ${JSON.stringify(key.slice(0, 64))} is not one pane takes (only app and event); ${fix}`;
+    if (out[key] !== undefined) return `hook door: the query names ${key} twice; ${fix}`;
+    // No percent escapes: both rules' characters travel as they are.
+    if (!HOOK_QUERY_RULES[key].rule.test(value)) return `hook door: ${key}=${JSON.stringify(value.slice(0, 80))} is not ${HOOK_QUERY_RULES[key].words}; ${fix}`;
+    out[key] = value;
+  }
+  return out;
+}
+
 /** Answers one hook request as `caller`: status and body (empty body = nothing to say, as `pane hook` prints nothing). */
-export async function answerHook(services: Services, caller: HookCaller, headers: http.IncomingHttpHeaders, body: string): Promise<{ status: number; body: string }> {
+export async function answerHook(services: Services, caller: HookCaller, headers: http.IncomingHttpHeaders, body: string, query: HookQuery = {}): Promise<{ status: number; body: string }> {
   let input: unknown;
   try {
     input = JSON.parse(body);
   } catch {
-    return { status: 400, body: 'the hook body is not JSON' };
+    // With an event named, the payload is optional (Aider's notification sends none), as for `pane hook --event`.
+    if (query.event === undefined) return { status: 400, body: 'the hook body is not JSON' };
+    input = {};
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return { status: 400, body: 'the hook body is not a JSON object' };
+  // As `pane hook --event`: the event's name where the CLI's payload does not carry one.
+  if (query.event !== undefined && typeof (input as Record<string, unknown>).hook_event_name !== 'string') (input as Record<string, unknown>).hook_event_name = query.event;
   const [a, b] = memoryPair();
   // The door has settled who calls: the connection is granted exactly that, and no hello token is looked at.
   const grant = (h: { capabilities: Grant['capabilities'] }): Grant | string => {
@@ -141,7 +180,8 @@ export async function answerHook(services: Services, caller: HookCaller, headers
   const c = new Connection(a, { checkResult: checkResults });
   try {
     await c.hello({ client: { name: 'hook', kind: 'cli' }, capabilities: ['read', 'write'] });
-    const params: { input: Record<string, unknown>; pane?: string; agent?: string } = { input: input as Record<string, unknown> };
+    const params: { input: Record<string, unknown>; pane?: string; agent?: string; app?: string } = { input: input as Record<string, unknown> };
+    if (query.app !== undefined) params.app = query.app;
     // The same checks `pane hook` applies to $PANE_ID and $PANE_AGENT.
     const pane = String(headers['x-pane-id'] ?? '');
     if (/^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/.test(pane)) params.pane = pane;
@@ -177,13 +217,16 @@ function hookServer(services: Services, o: { door: () => string; limit: number; 
       const reply = (status: number, text: string) => {
         if (status >= 400 && status !== 413) refused(`${status} ${text}`);
         if (res.headersSent) return;
-        res.writeHead(status, { 'content-type': status === 200 ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+        // A length, not chunks: bin/pane-hook reads the answer with bash alone.
+        res.writeHead(status, { 'content-type': status === 200 ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
         res.end(text);
       };
       res.once('finish', () => {
         if (h) h.answering = false;
       });
       if (req.method !== 'POST' || (req.url ?? '').split('?')[0] !== '/hook') return reply(404, 'only POST /hook is served here');
+      const query = hookQuery(req.url ?? '');
+      if (typeof query === 'string') return reply(400, query);
       // A browser page may not post here: hooks come from agent CLIs, never with an Origin.
       if (req.headers.origin !== undefined) return reply(403, 'hooks are not taken from web pages (the request has an Origin)');
       const chunks: Buffer[] = [];
@@ -204,7 +247,7 @@ function hookServer(services: Services, o: { door: () => string; limit: number; 
         o.who(req)
           .then((caller) => {
             if (typeof caller === 'string') return reply(401, caller);
-            return answerHook(services, caller, req.headers, Buffer.concat(chunks).toString('utf8')).then((r) => reply(r.status, r.body));
+            return answerHook(services, caller, req.headers, Buffer.concat(chunks).toString('utf8'), query).then((r) => reply(r.status, r.body));
           })
           .catch((e: Error) => reply(statusOf(e), e.message));
       });

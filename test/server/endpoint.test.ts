@@ -65,7 +65,7 @@ const client = { name: 'endpoint test', kind: 'test' as const };
 
 beforeAll(async () => {
   buildOnce();
-  h = await harness({ shell: '/bin/cat' });
+  h = await harness({ shell: '/bin/cat', http: { port: 0 }, secret: 'endpoint-test-secret' });
   const dir = path.join(h.dir, 'tls');
   fs.mkdirSync(dir, { mode: 0o700 });
   const ca = certFor('pane test CA', { ca: true });
@@ -94,26 +94,29 @@ function tlsPort(): number {
 }
 
 describe('one server through every endpoint', () => {
-  it('gives the same answers through its unix socket, a child `pane serve --stdio` and mutual TLS', async () => {
+  it('gives the same answers through its unix socket, a child `pane serve --stdio`, mutual TLS and its WebSocket', async () => {
     const endpoints: Endpoint[] = [
       { kind: 'unix', path: h.socketPath },
       { kind: 'exec', argv: stdioArgv(h.socketPath) },
       { kind: 'tls', host: '127.0.0.1', port: tlsPort(), cert: certs.clientCert, key: certs.clientKey, ca: certs.ca },
+      { kind: 'ws', url: `${h.running.http!.origin.replace('http:', 'ws:')}/ws` },
     ];
     const answers = [];
     for (const e of endpoints) {
-      const c = await connectCli(e, { client });
+      // The WebSocket's door wants the per-launch secret as the hello token; the others ignore a token from the person.
+      const c = await connectCli(e, { client, ...(e.kind === 'ws' ? { token: 'endpoint-test-secret' } : {}) });
       const info = await c.call('server/info', {});
       const sessions = await c.call('session/list', {});
       const me = (await c.call('client/list', {})).clients.find((k) => k.id === c.welcome?.client);
       answers.push({ host: info.host, pid: info.pid, sessions: sessions.sessions.map((s) => s.name), features: c.welcome?.features });
       // The stdio relay reaches the daemon on its socket; TLS is its own door.
-      expect(me?.transport).toBe(e.kind === 'tls' ? 'tls' : 'unix');
+      expect(me?.transport).toBe(e.kind === 'exec' ? 'unix' : e.kind);
       c.close();
     }
     expect(answers[0]).toEqual({ host: 'testhost', pid: process.pid, sessions: ['main'], features: ['version-range'] });
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
+    expect(answers[3]).toEqual(answers[0]);
   }, 60_000);
 
   it('runs the installed-style `pane` over stdio: --socket takes an exec: endpoint', async () => {

@@ -6,7 +6,7 @@
 // are bounded by the framing, and a remote that sends what it was not asked for,
 // or breaks the protocol, is cut off (it never reaches local panes).
 import { checkResults, Connection } from '../../kits/client/index';
-import type { Transport } from '../../kits/client/transport';
+import type { Transport, WireFrame } from '../../kits/client/transport';
 import { PaneFault } from '../../kits/protocol/error';
 import type { HostInfo, HostState } from '../../kits/protocol/host';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
@@ -29,9 +29,10 @@ export const RECONNECT_BASE_MS = 500;
 /** Longest wait between two dials of a dropped link: bounded, and never given up (VS Code Remote's users lost work to a reconnect that gave up). */
 export const RECONNECT_MAX_MS = 30_000;
 /**
- * Frames a remote may send that nobody asked for (events, output of panes not
- * attached) in one heartbeat, past which it is cut off. The link subscribes to
- * nothing, so a pane daemon sends none; a few are forgiven (a refusal with no id).
+ * Frames a remote may send beyond one reply per request, in one heartbeat, past
+ * which it is cut off (events, output of panes not attached, errors or replies to
+ * no request). The link subscribes to nothing, so a pane daemon sends none; a few
+ * are forgiven (a refusal with no id).
  */
 export const MAX_UNSOLICITED_FRAMES = 256;
 /** Characters of a remote's error message passed on to a local client (the frame bound allows 4 MiB). */
@@ -53,7 +54,7 @@ export class HostLink {
   private failures = 0;
   /** The person asked for it to be joined (host connect, autoConnect) and not left since. */
   private wanted = false;
-  private unsolicited = 0;
+  private counted: CountedTransport | null = null;
   private dialing: Promise<void> | null = null;
 
   constructor(
@@ -137,12 +138,13 @@ export class HostLink {
       this.changed();
       return;
     }
-    const conn = new Connection(dialed.transport, { checkResult: checkResults });
+    // Every frame the remote sends is counted against the requests sent it (CountedTransport).
+    // Told on a later tick: frames a remote sent before its hello are handed over while the Connection is being made.
+    const counted = new CountedTransport(dialed.transport, () => queueMicrotask(() => this.conn === conn && this.unasked()));
+    this.counted = counted;
+    const conn = new Connection(counted, { checkResult: checkResults });
     this.conn = conn;
     this.closeDial = dialed.close;
-    this.unsolicited = 0;
-    conn.onEvent(() => this.unasked('an event'));
-    conn.onOutput(() => this.unasked('terminal output'));
     conn.onClose((reason) => {
       if (this.conn === conn) this.drop(`the link closed: ${clean(reason)}`, this.wanted);
     });
@@ -184,7 +186,7 @@ export class HostLink {
 
   private async tick(conn: Connection): Promise<void> {
     if (this.conn !== conn) return;
-    this.unsolicited = 0;
+    this.counted?.newWindow();
     const silent = this.lastHeard === null ? 0 : Date.now() - this.lastHeard;
     if (silent > DROP_AFTER_MS) return this.drop(`it did not answer for ${Math.round(silent / 1000)} s (DROP_AFTER_MS)`, true);
     if (silent > STALE_AFTER_MS && this.state === 'connected') {
@@ -204,9 +206,8 @@ export class HostLink {
     }
   }
 
-  private unasked(what: string): void {
-    if (++this.unsolicited <= MAX_UNSOLICITED_FRAMES) return;
-    this.drop(`it sent more than ${MAX_UNSOLICITED_FRAMES} frames it was not asked for (${what}) within a heartbeat (MAX_UNSOLICITED_FRAMES); check what answers as pane on that host`, false);
+  private unasked(): void {
+    this.drop(`it sent more than ${MAX_UNSOLICITED_FRAMES} frames it was not asked for (events, output, replies to nothing) within a heartbeat (MAX_UNSOLICITED_FRAMES); check what answers as pane on that host`, false);
   }
 
   private drop(reason: string, redial: boolean): void {
@@ -214,6 +215,7 @@ export class HostLink {
     this.heartbeat = null;
     const conn = this.conn;
     this.conn = null;
+    this.counted = null;
     const wasUp = this.state === 'connected' || this.state === 'stale';
     conn?.close();
     this.closeDial?.();
@@ -253,6 +255,53 @@ export class HostLink {
   /** Ends the link for good (the server stops, or the file was removed). */
   dispose(): void {
     this.disconnect('the host file was removed, or the server is stopping');
+  }
+}
+
+/**
+ * The link's transport, counting: a remote may send one frame per request it was
+ * sent (its reply) and MAX_UNSOLICITED_FRAMES more in a heartbeat's window; past
+ * that (events, output, errors or replies to nothing, which the Connection would
+ * drop unseen) `onExcess` is told once and nothing more is passed on.
+ */
+export class CountedTransport implements Transport {
+  private asked = 0;
+  private got = 0;
+  private over = false;
+  constructor(
+    private readonly inner: Transport,
+    private readonly onExcess: () => void,
+  ) {}
+  get kind(): string {
+    return this.inner.kind;
+  }
+  /** Starts a new heartbeat's window (replies still owed carry over). */
+  newWindow(): void {
+    this.asked = Math.max(0, this.asked - this.got);
+    this.got = 0;
+  }
+  send(frame: WireFrame): void {
+    this.asked++;
+    this.inner.send(frame);
+  }
+  onFrame(cb: (frame: WireFrame) => void): void {
+    this.inner.onFrame((f) => {
+      if (this.over) return;
+      if (++this.got > this.asked + MAX_UNSOLICITED_FRAMES) {
+        this.over = true;
+        return this.onExcess();
+      }
+      cb(f);
+    });
+  }
+  onClose(cb: (reason: string) => void): void {
+    this.inner.onClose(cb);
+  }
+  close(reason?: string): void {
+    this.inner.close(reason);
+  }
+  buffered(): number {
+    return this.inner.buffered();
   }
 }
 

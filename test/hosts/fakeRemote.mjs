@@ -3,6 +3,7 @@
 // Each mode prints the stdio preamble (so the dial succeeds) and then:
 //   junk   a length prefix past every bound, then text: bad framing
 //   flood  event frames nobody asked for, as fast as it can (bounded: 200,000)
+//   replies  the same with replies to requests never made
 //   liar   answers hello properly, then pane/list with something that is no pane list
 // Framing as kits/node/framing.ts: u32 BE length (kind byte + payload), u8 kind, payload.
 const mode = process.argv[2];
@@ -18,8 +19,9 @@ if (mode === 'junk') {
   process.stdout.write(Buffer.from([0xff, 0xff, 0xff, 0xff]));
   process.stdout.write('this is not pane\n');
   setTimeout(() => process.exit(0), 30_000);
-} else if (mode === 'flood') {
-  const evt = frame({ t: 'evt', event: 'pane/output', rev: 1, data: { pane: 1, end: 1 } });
+} else if (mode === 'flood' || mode === 'replies') {
+  // Events nobody subscribed to, or replies to requests never made (the Connection would drop those unseen).
+  const evt = mode === 'flood' ? frame({ t: 'evt', event: 'pane/output', rev: 1, data: { pane: 1, end: 1 } }) : frame({ t: 'res', id: 987654, ok: true, result: {} });
   let sent = 0;
   const pump = () => {
     while (sent < 200_000) {

@@ -36,6 +36,7 @@ beforeAll(async () => {
   fs.mkdirSync(hostsDir, { recursive: true });
   hostFile('junk', { how: { via: 'command', argv: [process.execPath, FAKE, 'junk'] } });
   hostFile('flood', { how: { via: 'command', argv: [process.execPath, FAKE, 'flood'] } });
+  hostFile('replies', { how: { via: 'command', argv: [process.execPath, FAKE, 'replies'] } });
   hostFile('liar', { how: { via: 'command', argv: [process.execPath, FAKE, 'liar'] } });
   hostFile('echo', { how: { via: 'command', argv: ['echo', 'hello'] } });
   hostFile('broken', { how: { via: 'ssh', destination: '-oProxyCommand=touch /tmp/pwned' } });
@@ -83,6 +84,13 @@ describe('hosts that are not pane', () => {
     localStillServes();
     const ls = local.pane(['host', 'ls']);
     expect(ls.stdout).toMatch(/^flood .*disconnected/m);
+  });
+
+  it('cuts off a remote that floods replies to requests never made (MAX_UNSOLICITED_FRAMES)', () => {
+    const r = local.pane(['host', 'connect', 'replies']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/MAX_UNSOLICITED_FRAMES/);
+    localStillServes();
   });
 
   it('cuts off a remote whose replies fail their schema', () => {

@@ -1,9 +1,10 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
+import { cliHooks } from './cliHooks';
 import { fairness } from './fairness';
 import { awareness, hookUnderLoad } from './awareness';
 import { bridgeEcho } from './bridgeEcho';
@@ -26,7 +27,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -141,6 +142,17 @@ try {
   if (only.has('sandboxhooks')) {
     const r = await sandboxedHooks(`${dir}/sandboxhooks`, runs);
     rows.push({ bench: 'HTTP hook round trip from inside a sandboxed agent pane (relay → its hook.sock) (ms)', figure: r.note ? `not measured: ${r.note}` : range(r.sandboxed, 2), anchor: `outside, TCP door ${range(r.outside, 2)}`, ratio: r.note ? '—' : ratio(r.sandboxed.median, r.outside.median), aim: '< 10 ms' });
+  }
+  if (only.has('clihooks')) {
+    // Issue 25: each dialect's hook forms from inside a sandboxed agent pane, as its CLI runs them (sh -c for a command).
+    const b = await cliHooks(`${dir}/clihooks`, runs);
+    if (b.note) rows.push({ bench: 'hook round trip per CLI dialect from inside a sandboxed agent pane (ms)', figure: `not measured: ${b.note}`, anchor: '—', ratio: '—', aim: '< 60 ms (command), < 10 ms (HTTP)' });
+    for (const r of b.rows) {
+      rows.push({ bench: `${r.app} command hook \`pane hook${r.app === 'claude' ? '' : ` --app ${r.app}`}\` (Node) from inside a sandboxed agent pane, sh -c to exit (ms)`, figure: range(r.node, 1), anchor: `\`node -e 0\` ${range(b.nodeStart, 1)}`, ratio: ratio(r.node.median, b.nodeStart.median), aim: '< 60 ms' });
+      rows.push({ bench: `${r.app} command hook bin/pane-hook (bash /dev/tcp) from inside a sandboxed agent pane, sh -c to exit (ms)`, figure: range(r.fast, 1), anchor: `bash /dev/tcp POST to a trivial listener ${range(b.bashPost, 1)}`, ratio: ratio(r.fast.median, b.bashPost.median), aim: '< 60 ms' });
+      rows.push({ bench: `${r.app} HTTP hook (in-process POST to $PANE_HOOK_URL${r.app === 'claude' ? '' : `?app=${r.app}`}) from inside a sandboxed agent pane (ms)`, figure: range(r.http, 2), anchor: `POST to a trivial listener ${range(b.httpAnchor, 2)}`, ratio: ratio(r.http.median, b.httpAnchor.median), aim: r.app === 'claude' ? '< 10 ms' : 'report (its CLI has no HTTP hooks)' });
+    }
+    rows.push({ bench: 'state change → status: hook POST to agent/state-changed at a subscribed client, p99 (ms)', figure: `${fmt(b.stateToStatus.p99)} (median ${range(b.stateToStatus, 2)}, n=${b.stateToStatus.n})`, anchor: '—', ratio: '—', aim: 'report' });
   }
   if (only.has('start')) rows.push(...(await startRows(`${dir}/start`, runs)));
   if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));

@@ -127,6 +127,12 @@ describe('bin/pane-hook with no pane', () => {
     }
   });
 
+  it('is installed only where it is shipped: pane’s entry with no bin/pane-hook beside it gets the Node command alone', () => {
+    expect(hookRunner('/nowhere/dist/pane.mjs', { node: '/usr/bin/node' })).toBe('"/usr/bin/node" "/nowhere/dist/pane.mjs"');
+    expect(hookRunner(null)).toBe('pane');
+    expect(hookRunner(BIN, { node: '/usr/bin/node' })).toMatch(new RegExp(`^'/[^']*/bash' '${SCRIPT}' "/usr/bin/node" "${BIN}"$`));
+  });
+
   it('with no hook URL in its environment runs the `pane hook` it stands in for, which exits 0 silently with no server', () => {
     const marker = path.join(dir, 'fell-back');
     // The command after the script is what runs: here one that says so.

@@ -96,7 +96,11 @@ export async function serveStdio(o: StdioServeOptions): Promise<number> {
         stdout.write(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'too-large', message } })));
         code = 1;
         stdin.pause();
-        sock.destroy();
+        // The daemon sees the same length and cuts the connection off itself, in /pane/log.
+        const head = Buffer.alloc(4);
+        head.writeUInt32BE(bad >>> 0);
+        sock.end(head);
+        setTimeout(() => sock.destroy(), 1000).unref();
         return;
       }
       if (!sock.write(chunk)) {

@@ -97,7 +97,11 @@ export class ClientConn {
     };
     services.connections.add(this);
     transport.onFrame((f) => this.receive(f));
-    transport.onClose(() => this.closed());
+    transport.onClose((why) => {
+      // A stream that broke the framing (a length past MAX_STREAM_FRAME, an unknown kind) is cut off: say so in /pane/log.
+      if (why.startsWith('bad framing')) this.server.publish('client/refused', { door: `${transport.kind} client ${this.name}`, reason: `closed: ${why}` });
+      this.closed();
+    });
   }
 
   info() {

@@ -208,6 +208,11 @@ describe('the stdio door: preamble and bounds', () => {
     const err = JSON.parse(frames[0] as string) as { error: { code: string; message: string } };
     expect(err.error.code).toBe('too-large');
     expect(err.error.message).toBe(`pane serve --stdio: a frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME); the connection is closed — a client of another pane version, or a stream that is no pane protocol`);
+    // The daemon cut its side off too, and /pane/log says so.
+    const reader = await h.connect(['read']);
+    await expect
+      .poll(async () => (await reader.call('ns/read', { path: '/log', count: 1 << 20 })).data, { timeout: 5000 })
+      .toMatch(new RegExp(`refused unix client \\S*: closed: bad framing: frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit`));
   }, 30_000);
 });
 

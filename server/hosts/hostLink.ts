@@ -7,7 +7,7 @@
 // or breaks the protocol, is cut off (it never reaches local panes).
 import { checkResults, Connection } from '../../kits/client/index';
 import type { Transport, WireFrame } from '../../kits/client/transport';
-import { PaneFault } from '../../kits/protocol/error';
+import { ErrorCodeSchema, PaneFault } from '../../kits/protocol/error';
 import type { HostInfo, HostState } from '../../kits/protocol/host';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
 import type { Capability } from '../../kits/protocol/method';
@@ -114,7 +114,8 @@ export class HostLink {
     try {
       return await Promise.race([c.call(method, params), deadline]);
     } catch (e) {
-      if (e instanceof PaneFault) throw new PaneFault(e.code, `host ${this.name}: ${clean(e.message)}`, { subject: this.name });
+      // The remote's code only if it is one of ours (a client maps codes to exit statuses), its words bounded.
+      if (e instanceof PaneFault) throw new PaneFault(ErrorCodeSchema.safeParse(e.code).success ? e.code : 'failed', `host ${this.name}: ${clean(e.message)}`, { subject: this.name });
       throw e;
     } finally {
       clearTimeout(timer);

@@ -39,6 +39,13 @@ export const SettingsFileSchema = z
     theme: z.enum(THEME_NAMES).optional(),
     /** Colours over the theme's. */
     colors: ColoursSchema.optional(),
+    /**
+     * A desktop notification when an agent needs you: `off` (the default: the tag, the
+     * status line and the notices strip say it) or `when-hidden` (also a desktop
+     * notification, while its pane is not on screen: another session, behind a zoom,
+     * or the window hidden or unfocused).
+     */
+    agentNotifications: z.enum(['off', 'when-hidden']).optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
@@ -48,6 +55,7 @@ export const SettingsSchema = z.object({
   fontSize: z.number().int(),
   theme: z.enum(THEME_NAMES),
   colors: z.record(z.string(), z.string()),
+  agentNotifications: z.enum(['off', 'when-hidden']).default('off'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -78,6 +86,7 @@ export function resolveSettings(file: SettingsFile | undefined, sources: string[
       fontSize: file?.fontSize ?? DEFAULT_FONT_SIZE,
       theme: file?.theme ?? 'dark',
       colors: Object.fromEntries(Object.entries(file?.colors ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string')),
+      agentNotifications: file?.agentNotifications ?? 'off',
     },
     sources,
     errors: [],

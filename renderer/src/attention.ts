@@ -41,10 +41,20 @@ function desktop(n: number, text: string): void {
   };
 }
 
+/** Whether pane n is on screen now: in the session shown, not behind a zoom or a hidden float, the window shown and focused. */
+function onScreen(st: AppStore, n: number): boolean {
+  if (typeof document !== 'undefined' && (document.hidden || !document.hasFocus())) return false;
+  const s = selectSession(st);
+  const placed = s?.placements.find((p) => p.pane === n);
+  return placed !== undefined && placed.shown;
+}
+
 function raise(n: number, text: string): void {
-  if (!store.getState().panes[n]) return; // gone while the alert settled
-  store.getState().standing(`waiting:${n}`, 'info', text, n);
-  desktop(n, text);
+  const st = store.getState();
+  if (!st.panes[n]) return; // gone while the alert settled
+  st.standing(`waiting:${n}`, 'info', text, n);
+  // A desktop notification only if the person asked for them (settings.json agentNotifications), and only for a pane they cannot see.
+  if (st.settings.settings.agentNotifications === 'when-hidden' && !onScreen(st, n)) desktop(n, text);
 }
 
 function onChange(st: AppStore, prev: AppStore): void {

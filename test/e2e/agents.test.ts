@@ -19,7 +19,7 @@ import { chromiumMissing, CHROMIUM, CHROMIUM_ARGS, region, root, serve, shot, un
  */
 async function openAgentShell() {
   const served = await serve({ entry: 'cli' });
-  const { dir, url, cli, cliIn } = served;
+  const { dir, url, cli, cliIn, configDir } = served;
   const context: BrowserContext = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 800 } });
   const page: Page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
@@ -47,7 +47,7 @@ async function openAgentShell() {
     await context.close().catch(() => undefined);
     await served.stop();
   };
-  return { dir, page, cli, cliIn, close };
+  return { dir, page, cli, cliIn, close, configDir };
 }
 
 let sh: Awaited<ReturnType<typeof openAgentShell>>;
@@ -99,19 +99,27 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     expect(sent.code, sent.stderr).toBe(0);
     await expect.poll(badgeState, { timeout: 15_000, interval: 20 }).toBe('working');
     await shot(sh.page, 'agents-02-working');
+    // Desktop notifications are asked for (settings.json; off by default), and the agent's pane is
+    // hidden behind another pane zoomed: its question is a desktop notification too.
+    fs.writeFileSync(path.join(sh.configDir, 'settings.json'), JSON.stringify({ agentNotifications: 'when-hidden' }));
+    await until(sh.page, 'the setting in force', () => (window as any).pane.store.getState().settings.settings.agentNotifications === 'when-hidden');
+    const other = (await view(sh.page)).tiles.find((t) => t !== pane)!;
+    await sh.page.evaluate((p) => (window as any).pane.client.act('pane/zoom', { pane: p, zoom: true }), other);
     await waitScreen(sh.page, pane, '[y/n]', 30_000);
+    try {
+      await expect.poll(() => sh.page.evaluate(() => (window as any).shownNotifications.map((x: { body: string }) => x.body)), { timeout: 10_000 }).toContain(`${agent} (right) is waiting for you`);
+    } finally {
+      await sh.page.evaluate((p) => (window as any).pane.client.act('pane/zoom', { pane: p, zoom: false }), other);
+    }
     await expect.poll(badgeState, { timeout: 15_000 }).toBe('waiting');
     expect(await badge().textContent()).toBe('needs you');
     expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} needs you \\(reported\\) since `));
     await tagShot('agents-03-needs-you-tag');
     // Move focus away, so clicking the notice has something to do.
-    const other = (await view(sh.page)).tiles.find((t) => t !== pane)!;
     await sh.page.evaluate((p) => (window as any).pane.client.act('pane/focus', { pane: p }), other);
     await until(sh.page, 'focus elsewhere', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${other};`) as () => boolean);
     const note = notices().filter({ hasText: 'is waiting for you' });
     await expect.poll(() => note.count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    // With permission granted (and no Electron bridge), the web Notification API is used too.
-    expect(await sh.page.evaluate(() => (window as any).shownNotifications.map((x: { body: string }) => x.body))).toContain(`${agent} (right) is waiting for you`);
     await shot(sh.page, 'agents-03-asks');
     await note.first().locator('.notice-go').click();
     await until(sh.page, 'the notice focusing the agent pane', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${pane};`) as () => boolean);

@@ -26,7 +26,7 @@ export const StateSnapshotSchema = z.object({
 });
 export type StateSnapshot = z.infer<typeof StateSnapshotSchema>;
 
-export const EventFamilySchema = z.enum(['pane', 'layout', 'focus', 'session', 'client', 'output', 'config', 'agent', 'awareness']);
+export const EventFamilySchema = z.enum(['pane', 'layout', 'focus', 'session', 'client', 'output', 'config', 'agent', 'awareness', 'host']);
 export type EventFamily = z.infer<typeof EventFamilySchema>;
 
 export const clientMethods = {

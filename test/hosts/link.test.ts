@@ -151,8 +151,12 @@ describe('a host link', () => {
     await until('dropped and redialled', async () => (dials > before && (await c.call('host/list', {})).hosts[0]?.state === 'connected') || undefined, DROP_AFTER_MS + 10_000);
   }, DROP_AFTER_MS + 15_000);
 
-  it('leaves on disconnect and refuses HOST:N after, naming the fix', async () => {
+  it('leaves on disconnect, says so in host/changed, and refuses HOST:N after, naming the fix', async () => {
+    const seen: string[] = [];
+    c.events.on('host/changed', (d) => seen.push(d.hosts.map((h) => `${h.name}=${h.state}`).join(',')));
+    await c.call('events/subscribe', { families: ['host'] });
     await c.call('host/disconnect', { name: 'box' });
+    await until('host/changed', () => seen.includes('box=disconnected') || undefined, 5000);
     await expect(c.call('pane/get', { pane: 'box:1' })).rejects.toThrow(/host box is disconnected.*pane host connect box/);
   });
 });

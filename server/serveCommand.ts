@@ -1,6 +1,7 @@
 // `pane serve`: runs a server in the foreground until SIGINT/SIGTERM or server/stop.
 import path from 'node:path';
 import { resolveSocketPath } from '../kits/node/paths';
+import { describeEndpoint, parseEndpoint } from '../kits/protocol/endpointForm';
 import { distDir } from './distDir';
 
 const USAGE = `usage: pane serve [--socket PATH] [--host NAME] [--http PORT] [--empty] [--state DIR]
@@ -48,7 +49,19 @@ export async function serve(argv: string[]): Promise<number> {
     process.stderr.write(`pane serve: --http needs a port number 0..65535\n`);
     return 2;
   }
-  const socketPath = resolveSocketPath(socket);
+  // A server listens, and --stdio attaches, on a unix socket only: `unix:P` or a bare path.
+  let where;
+  try {
+    where = parseEndpoint(resolveSocketPath(socket));
+  } catch (e) {
+    process.stderr.write(`pane serve: ${(e as Error).message}\n`);
+    return 2;
+  }
+  if (where.kind !== 'unix') {
+    process.stderr.write(`pane serve: ${describeEndpoint(where)} is no unix socket; pane serve${stdio ? ' --stdio' : ''} needs --socket PATH (or $PANE_SOCKET a path)\n`);
+    return 2;
+  }
+  const socketPath = where.path;
   if (stdio) {
     if (host !== undefined || http !== undefined || empty || state !== undefined) {
       process.stderr.write(`pane serve: --stdio attaches to the daemon and takes only --socket\n${USAGE}\n`);

@@ -217,6 +217,13 @@ describe('the stdio door: preamble and bounds', () => {
 });
 
 describe('pane serve --stdio and the daemon', () => {
+  it('attaches to a unix socket only: another endpoint is refused by name, and no daemon is started for it', async () => {
+    const r = await run(BIN, ['serve', '--stdio', '--socket', 'exec:ssh box pane serve --stdio']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('pane serve: `ssh box pane serve --stdio` is no unix socket; pane serve --stdio needs --socket PATH (or $PANE_SOCKET a path)\n');
+    expect(r.stdout).toBe('');
+  }, 30_000);
+
   it('starts the daemon when none runs, and the daemon (with its panes) outlives the connection', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-stdio-home-'));
     fs.mkdirSync(path.join(home, 'run'), { mode: 0o700 });

@@ -87,6 +87,23 @@ describe('the hook door’s dialect parameters', () => {
   });
 });
 
+describe('bin/pane-hook on the TCP hook door', () => {
+  it('speaks with the credentials pane put in the pane: the person’s secret is answered; a secret the server did not issue gets nothing, and the refusal is logged', async () => {
+    const fire = (secret: string) => spawnSync('bash', [SCRIPT, 'false', '--app', 'gemini'], { env: cleanEnv({ HOME: dir, PANE_HOOK_URL: hookUrl, PANE_HOOK_TOKEN: secret, PANE_AGENT: 'tcp' }), input: JSON.stringify({ ...recorded('BeforeAgent'), session_id: 'tcp-1', prompt: 'tune the cache eviction' }), encoding: 'utf8', timeout: 20_000 });
+    const forged = fire('not-a-secret-pane-issued');
+    expect(forged.status).toBe(0);
+    expect(forged.stdout).toBe('');
+    expect(forged.stderr).toBe('');
+    await until('the refusal in /pane/log', () => /refused hook door .*401 the X-Pane-Hook secret is not one this server issued/.test(pane(['cat', '/log']).stdout), 10_000);
+    expect(pane(['finger', 'tcp']).stdout).not.toMatch(/tune the cache eviction/);
+    const ok = fire(personSecret);
+    expect(ok.status).toBe(0);
+    expect(ok.stderr).toBe('');
+    expect(JSON.parse(ok.stdout).hookSpecificOutput).toMatchObject({ hookEventName: 'BeforeAgent' });
+    expect(pane(['finger', 'tcp']).stdout).toMatch(/Last prompt .*tune the cache eviction/);
+  });
+});
+
 describe('bin/pane-hook with no pane', () => {
   const run = (env: Record<string, string>, args: string[], input = '{"hook_event_name":"SessionStart"}') => {
     const t0 = Date.now();

@@ -305,7 +305,9 @@ export const agentCommands: CommandSpec[] = [
         }
         const entry = process.argv[1] && /pane(\.mjs)?$/.test(process.argv[1]) ? process.argv[1] : 'pane';
         // Replaces an HTTP hook an earlier pane wrote (its port is no longer served, and could be squatted).
-        const added = installHooks(file, commandHook(entry === 'pane' ? 'pane hook' : `"${process.execPath}" "${path.resolve(entry)}" hook`));
+        // Behind bin/pane-hook where bash is there: no Node process per event in a pane that gives a hook URL.
+        const { hookRunner } = await import('../../hookFiles');
+        const added = installHooks(file, commandHook(`${hookRunner(entry === 'pane' ? null : path.resolve(entry))} hook`));
         ctx.out(added.length ? `${file}: pane hook added for ${added.join(', ')}` : `${file}: pane hooks already there`);
       } else {
         const removed = uninstallHooks(file);

@@ -131,10 +131,12 @@ export function planPane(services: Services, p: SavedPane, cfg: DurabilityConfig
 /**
  * How long a resumed agent has to fail for its resume to count as failed: a CLI that
  * cannot find the conversation (Gemini drops a session that never got a model reply;
- * an id from another machine) exits non-zero at once, well under this; a person's own
- * quit after using it for a while is longer than this and is left alone.
+ * an id from another machine) exits non-zero once it has started, which for a Node CLI
+ * in its sandbox is 3-10 s on an idle machine and several times that on a loaded one
+ * (a whole session of agents coming back at once after a reboot); a person's own quit
+ * exits 0, and a crash after a minute of use is not the resume's.
  */
-export const RESUME_FAIL_WINDOW_MS = 15_000;
+export const RESUME_FAIL_WINDOW_MS = 60_000;
 
 export interface Resumed {
   launch: LaunchSpec;

@@ -3,7 +3,10 @@
 // socket. The page proves itself with the launch cookie or the per-launch secret in
 // hello, which the bridge checks and strips before relaying.
 import type { RawData } from 'ws';
-import { connectUnix } from '../kits/node/socketTransport';
+import { dial } from '../kits/node/endpoint';
+import type { Transport } from '../kits/client/transport';
+import type { Endpoint } from '../kits/protocol/endpoint';
+import { describeEndpoint } from '../kits/protocol/endpointForm';
 import { guardUntilHello, NEEDS_SECRET } from '../server/transport/admission';
 import { startFront, type HttpFront } from '../server/transport/httpFront';
 
@@ -35,14 +38,17 @@ export interface BridgeOptions {
   upstream?: Promise<unknown>;
 }
 
-export async function startBridge(socketPath: string, o: BridgeOptions): Promise<Bridge> {
+/** The window's bridge to the server at `to`: a unix socket path (the daemon's), or any Endpoint (a remote's stdio, TLS). */
+export async function startBridge(to: string | Endpoint, o: BridgeOptions): Promise<Bridge> {
+  const endpoint: Endpoint = typeof to === 'string' ? { kind: 'unix', path: to } : to;
+  const where = typeof to === 'string' ? to : describeEndpoint(endpoint);
   const log = o.log ?? ((line: string) => process.stderr.write(`pane bridge: ${line}\n`));
   const front: HttpFront = await startFront({
     ...(o.port !== undefined ? { port: o.port } : {}),
     staticDir: o.staticDir,
     log,
     onSocket: (ws, { cookie, raw }) => {
-      let upstream: Awaited<ReturnType<typeof connectUnix>> | null = null;
+      let upstream: Transport | null = null;
       let helloed = false;
       let closed = false;
       const queue: (string | Uint8Array)[] = [];
@@ -67,7 +73,7 @@ export async function startBridge(socketPath: string, o: BridgeOptions): Promise
         upstream?.close('renderer closed');
       });
       guardUntilHello(raw, () => helloed, (why) => ws.close(1008, why.slice(0, 120)), { log: (why) => log(`WebSocket closed: ${why}`) });
-      (o.upstream ?? Promise.resolve()).then(() => connectUnix(socketPath)).then(
+      (o.upstream ?? Promise.resolve()).then(() => dial(endpoint)).then(
         (t) => {
           if (closed) return t.close('renderer closed');
           upstream = t;
@@ -75,7 +81,7 @@ export async function startBridge(socketPath: string, o: BridgeOptions): Promise
           t.onClose((reason) => ws.close(1011, `pane server closed: ${reason}`.slice(0, 120)));
           for (const f of queue.splice(0)) t.send(f);
         },
-        (e: Error) => ws.close(1011, `no pane server at ${socketPath}: ${e.message}`.slice(0, 120)),
+        (e: Error) => ws.close(1011, `no pane server at ${where}: ${e.message}`.slice(0, 120)),
       );
     },
   });

@@ -11,10 +11,11 @@ export function exitLabel(exit: Pick<ExitStatus, 'code' | 'signal' | 'signalName
 
 /**
  * Written before a dead pane's notice: leave the alternate screen (a killed vim's
- * screen would hide it), stop mouse and focus reports and bracketed paste (the
+ * screen would hide it) by 1047, not 1049, whose cursor restore puts the cursor at the
+ * top-left when the program never saved one (its notice then overwrote its first lines), stop mouse and focus reports and bracketed paste (the
  * dead program asked for them; nothing reads them now), show the cursor, reset colours.
  */
-const EXIT_RESET = '\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[0m';
+const EXIT_RESET = '\x1b[?1047l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[0m';
 
 /** The program a pane runs, by its file's base name ("vim"), else its tag's name. */
 export function programOf(p: Pick<Pane, 'launch' | 'tag'>): string {

@@ -84,10 +84,12 @@ export const MAX_INPUT_QUEUE = 1 << 20;
 export const KILL_GRACE_MS = 2_000;
 /**
  * Put into the stream when a pane restarts, so the new program does not inherit
- * a dead one's modes: leave the alternate screen, soft reset (DECSTR), new line.
+ * a dead one's modes: leave the alternate screen (1047: 1049's cursor restore would put
+ * the cursor at the top-left, and the new program's first lines over the old output),
+ * soft reset (DECSTR), new line.
  * It goes through the ring like output, so every view sees the same bytes.
  */
-const RESTART_RESET = '\x1b[?1049l\x1b[!p\r\n';
+const RESTART_RESET = '\x1b[?1047l\x1b[!p\r\n';
 
 export interface TerminalLaunch {
   program: string;

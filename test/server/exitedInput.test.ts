@@ -98,4 +98,11 @@ describe('input for a pane whose program ended', () => {
     await ended(pane, 3);
     expect(frameErrors.length).toBe(before);
   });
+
+  it('keeps each run on screen, one below the other (the restart reset leaves the cursor where it was)', async () => {
+    // Before: the restart reset left the alternate screen by 1049, whose cursor restore put a
+    // program that never saved a cursor at the top-left, so each rerun overwrote the first line.
+    const text = (await c.call('pty/screen', { pane, form: 'text' })).text;
+    expect(text.split('\n').filter((l) => l.trim() !== '')).toEqual(['ran-once', 'ran-once', 'ran-once']);
+  });
 });

@@ -6,10 +6,11 @@ import { checkResults, Connection } from '../kits/client/index';
 import { memoryPair } from '../kits/client/memoryTransport';
 import type { Capability } from '../kits/protocol/method';
 import { shedDaemonEnv } from '../kits/node/daemonEnv';
-import { configDir, dataDir as defaultDataDir, defaultSocketPath } from '../kits/node/paths';
+import { configDir, dataDir as defaultDataDir, defaultSocketPath, stateDir as defaultStateDir } from '../kits/node/paths';
 import { attachAgents } from './agents/index';
 import { attachAwareness } from './awareness/index';
 import { attachHosts } from './hosts/index';
+import { attachTlsDoor } from './hosts/tlsDoor';
 import { distDir, runningFromSource } from './distDir';
 import { agentHandlers } from './handlers/agents';
 import { awarenessHandlers } from './handlers/awareness';
@@ -119,6 +120,8 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: cfgDir }, awarenessHandlers);
   // Other hosts' daemons (issue 26): a server with a socket joins those its hosts/ files name.
   if (socketPath) attachHosts(services, { configDir: cfgDir });
+  // Its TLS door for paired hosts, when serve.json asks for one (off by default; server/hosts/tlsDoor.ts).
+  if (socketPath) attachTlsDoor(services, { configDir: cfgDir, stateDir: defaultStateDir(), ...(o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {}) });
   // Claude Code's HTTP hooks: one loopback door per server (the kernel's port) and each sandboxed
   // agent's own socket. Before the state is restored, so restored agent panes get the URL and relay.
   const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(services) : undefined;

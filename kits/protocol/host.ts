@@ -86,6 +86,10 @@ export const TlsHowSchema = z
     cert: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
     key: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
     ca: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
+    /** The name the server's certificate must carry, when not `host`. */
+    servername: z.string().min(1).max(253).optional(),
+    /** The ssh reach `pane host pair NAME` bootstrapped over (kept so pairing again needs no DEST). */
+    pairedVia: SshHowSchema.optional(),
   })
   .strict();
 

@@ -10,6 +10,7 @@ import type { Services } from '../services';
 import { hostArgv } from './hostArgv';
 import type { DialHost } from './hostLink';
 import { HostService } from './hostService';
+import { dialTlsHost } from './tlsDial';
 
 export interface AttachHostsOptions {
   configDir: string;
@@ -31,7 +32,7 @@ export function attachHosts(services: Services, o: AttachHostsOptions): HostServ
   const dialHost: DialHost =
     o.dial ??
     (async (entry) => ({
-      transport: await dial({ kind: 'exec', argv: hostArgv(entry.how, controlDir) }),
+      transport: entry.how.via === 'tls' ? await dialTlsHost(entry.name, entry.how) : await dial({ kind: 'exec', argv: hostArgv(entry.how, controlDir) }),
     }));
   const hosts = new HostService(services, { configDir: o.configDir, controlDir, dial: dialHost });
   services.dispatcher.register(hostHandlers(hosts));

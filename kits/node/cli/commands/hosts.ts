@@ -10,6 +10,7 @@ import { OpError, UsageError } from '../errors';
 import { table } from '../format';
 import { configDir } from '../../paths';
 import { createBelow } from '../../safeFile';
+import { hostPairCommands } from './hostPair';
 
 const NAME = { name: 'NAME', required: true } as const;
 
@@ -141,4 +142,5 @@ export const hostCommands: CommandSpec[] = [
       return 0;
     },
   },
+  ...hostPairCommands,
 ];

@@ -1,0 +1,24 @@
+// The system ssh's argv for a host (issue 26): the person's own client, config,
+// agent and keys, batch mode, connection reuse (ControlMaster). The daemon joins a
+// host with it (`pane serve --stdio` there); `pane host pair` runs `pane host pair-serve`
+// there through the same argv, sharing the daemon's master connection.
+import type { HostHow } from '../protocol/host';
+
+/**
+ * How long ssh's shared master connection outlives its last link (ControlPersist):
+ * a reconnect within it skips the ssh handshake, as kitty's ssh kitten does.
+ */
+export const SSH_CONTROL_PERSIST_S = 60;
+
+/** The ssh argv: batch mode (a prompt would hang the daemon), reuse, the file's options, then `--`, the destination and the remote pane's subcommand (`serve --stdio`; `host pair-serve` for pairing). */
+export function sshArgv(how: Extract<HostHow, { via: 'ssh' }>, controlDir: string, remote: readonly string[] = ['serve', '--stdio']): string[] {
+  const argv = ['ssh', '-T', '-e', 'none', '-o', 'BatchMode=yes'];
+  // %C is a hash of the connection (local host, remote host, port, user): short enough for sun_path.
+  argv.push('-o', 'ControlMaster=auto', '-o', `ControlPath=${controlDir}/%C`, '-o', `ControlPersist=${SSH_CONTROL_PERSIST_S}`);
+  if (how.configFile !== undefined) argv.push('-F', how.configFile);
+  if (how.port !== undefined) argv.push('-p', String(how.port));
+  for (const [k, v] of Object.entries(how.options ?? {})) argv.push('-o', `${k}=${v}`);
+  argv.push('--', how.destination, how.pane ?? 'pane', ...remote);
+  return argv;
+}
+

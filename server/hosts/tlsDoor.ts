@@ -1,0 +1,102 @@
+// The daemon's TLS door from config (issue 26): when ~/.config/pane/serve.json says
+// `tls: {address, port}`, the daemon listens there on mutual TLS with the per-user
+// CA and server certificate of $XDG_STATE_HOME/pane/tls (made by `pane host pair-serve`,
+// which `pane host pair NAME` runs over ssh). The file is watched: pairing writes it
+// and the running daemon opens the door; removing `tls` closes it. Default: no file, no door.
+// A client whose certificate is missing or not signed by the CA fails the handshake;
+// that refusal is told in /pane/log (client/refused) and the server keeps serving.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Listener } from '../../kits/node/endpoint';
+import { ensureCa, ensureServerCert, readCertFile, readServeConfig, tlsStateDir } from '../../kits/node/tlsFiles';
+import type { TlsDoor } from '../../kits/protocol/serve';
+import type { Services } from '../services';
+import { throttledLog } from '../transport/admission';
+import { listenTls } from '../transport/tlsServer';
+
+/** Addresses that listen on every interface: no certificate name. */
+const WILDCARD = new Set(['0.0.0.0', '::']);
+
+/** How long a burst of writes to serve.json is let settle before the door is reopened (an editor writes a file in steps). */
+const SERVE_CONFIG_SETTLE_MS = 150;
+
+export interface TlsDoorOptions {
+  configDir: string;
+  stateDir: string;
+  helloTimeoutMs?: number;
+}
+
+/** Opens the TLS door serve.json asks for and follows the file; returns a stop function. */
+export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void {
+  const { server } = services;
+  const say = (reason: string) => server.publish('client/refused', { door: 'TLS door', reason });
+  let open: { door: TlsDoor; listener: Listener; cert: string | null } | null = null;
+  let busy: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  const apply = async (): Promise<void> => {
+    let want: TlsDoor | undefined;
+    try {
+      want = readServeConfig(o.configDir).tls;
+    } catch (e) {
+      say(`${(e as Error).message}; the TLS door stays as it was (fix the file)`);
+      return;
+    }
+    let certNow: string | null = null;
+    try {
+      certNow = readCertFile(path.join(tlsStateDir(o.stateDir), 'server.pem'));
+    } catch {
+      // Named below when the door is opened with it.
+    }
+    if (open && want && open.door.address === want.address && open.door.port === want.port && open.cert === certNow) return;
+    if (open) {
+      await open.listener.close();
+      open = null;
+    }
+    if (!want || stopped) return;
+    try {
+      const dir = tlsStateDir(o.stateDir);
+      // The certificates pairing made; a daemon whose serve.json was written by hand makes its own CA here.
+      const ca = ensureCa(dir, `pane CA ${server.host ?? ''}`.trim());
+      // Pairing issued it for the names clients dial; by hand, it names the address (or this machine when that is a wildcard).
+      ensureServerCert(dir, ca, [], [WILDCARD.has(want.address) ? os.hostname() : want.address]);
+      const listener = await listenTls(
+        services,
+        { kind: 'tls', host: want.address, port: want.port, cert: path.join(dir, 'server.pem'), key: path.join(dir, 'server.key'), ca: path.join(dir, 'ca.pem') },
+        o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {},
+      );
+      const log = throttledLog((line: string) => server.publish('client/refused', { door: `TLS door ${want!.address}:${want!.port}`, reason: line }));
+      listener.server.on('tlsClientError', (err: NodeJS.ErrnoException, sock) => log(`handshake from ${sock.remoteAddress ?? '?'} refused: ${err.code ?? err.message} (a client needs a certificate signed by this user's CA: pane host pair NAME on its machine)`));
+      open = { door: want, listener, cert: readCertFile(path.join(dir, 'server.pem')) };
+    } catch (e) {
+      say(`cannot open the TLS door ${want.address}:${want.port}: ${(e as Error).message}`);
+    }
+  };
+  const schedule = () => {
+    busy = busy.then(apply, apply);
+  };
+
+  schedule();
+  let timer: NodeJS.Timeout | undefined;
+  let watcher: fs.FSWatcher | undefined;
+  try {
+    fs.mkdirSync(o.configDir, { recursive: true, mode: 0o700 });
+    watcher = fs.watch(o.configDir, (_ev, name) => {
+      if (name !== null && name !== 'serve.json') return;
+      clearTimeout(timer);
+      timer = setTimeout(schedule, SERVE_CONFIG_SETTLE_MS);
+    });
+    watcher.on('error', () => undefined);
+  } catch {
+    // No watchable config dir: the door follows serve.json as it was at start.
+  }
+  const stop = () => {
+    stopped = true;
+    clearTimeout(timer);
+    watcher?.close();
+    void busy.then(() => open?.listener.close());
+  };
+  server.onStop(stop);
+  return stop;
+}

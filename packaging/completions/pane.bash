@@ -5,7 +5,7 @@ _pane_subs() {
     'service') echo 'install' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
     'awareness') echo 'prompt tool agents predictions resolve message inbox context' ;;
-    'host') echo 'add ls rm connect disconnect' ;;
+    'host') echo 'add ls rm connect disconnect pair pair-serve' ;;
   esac
 }
 _pane_flags() {
@@ -75,6 +75,8 @@ _pane_flags() {
     'host rm') echo '--socket -h --help' ;;
     'host connect') echo '--socket -h --help' ;;
     'host disconnect') echo '--socket -h --help' ;;
+    'host pair') echo '--port --address --socket -h --help' ;;
+    'host pair-serve') echo '--socket -h --help' ;;
     'cat') echo '--socket -h --help' ;;
     'tail') echo '-n --lines --socket -h --help' ;;
     'mount') echo '-f --foreground --socket -h --help' ;;
@@ -246,6 +248,10 @@ _pane_value() {
     'host rm --socket') echo '@files' ;;
     'host connect --socket') echo '@files' ;;
     'host disconnect --socket') echo '@files' ;;
+    'host pair --port') echo '' ;;
+    'host pair --address') echo '' ;;
+    'host pair --socket') echo '@files' ;;
+    'host pair-serve --socket') echo '@files' ;;
     'cat --socket') echo '@files' ;;
     'tail -n') echo '' ;;
     'tail --lines') echo '' ;;

@@ -46,7 +46,7 @@ complete -c pane -n __fish_use_subcommand -a handoff -d 'hand one agent’s cont
 complete -c pane -n __fish_use_subcommand -a delegate -d 'which idle agents’ trajectories fit a task'
 complete -c pane -n __fish_use_subcommand -a awareness -d 'awareness commands: prompt, tool, agents, predictions, resolve, message, inbox, context'
 complete -c pane -n __fish_use_subcommand -a sandbox -d 'run PROGRAM inside an agent’s OS sandbox (pane runs this for agent panes; see `pane access NAME`)'
-complete -c pane -n __fish_use_subcommand -a host -d 'host commands: add, ls, rm, connect, disconnect'
+complete -c pane -n __fish_use_subcommand -a host -d 'host commands: add, ls, rm, connect, disconnect, pair, pair-serve'
 complete -c pane -n __fish_use_subcommand -a cat -d 'print namespace files (e.g. /3/body, /index, /log)'
 complete -c pane -n __fish_use_subcommand -a tail -d 'print the last lines of event or log, then follow it until the pane closes (Ctrl-C stops)'
 complete -c pane -n __fish_use_subcommand -a mount -d 'serve the namespace as files at DIR through FUSE (cat DIR/3/body, echo close > DIR/3/ctl)'
@@ -73,11 +73,13 @@ complete -c pane -n '__fish_seen_subcommand_from awareness; and not __fish_seen_
 complete -c pane -n '__fish_seen_subcommand_from awareness; and not __fish_seen_subcommand_from prompt tool agents predictions resolve message inbox context' -a message -d 'message an agent (NAME), a pane (pane:N), a quadrant (quadrant:top-left) or all'
 complete -c pane -n '__fish_seen_subcommand_from awareness; and not __fish_seen_subcommand_from prompt tool agents predictions resolve message inbox context' -a inbox -d 'messages waiting for an agent (and hand them over)'
 complete -c pane -n '__fish_seen_subcommand_from awareness; and not __fish_seen_subcommand_from prompt tool agents predictions resolve message inbox context' -a context -d 'the context an agent is handed at its next turn'
-complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect' -a add -d 'add another machine’s pane (a host file), reached by ssh, a command, or TLS'
-complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect' -a ls -d 'list hosts: how each is reached, whether it is joined, its panes'
-complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect' -a rm -d 'remove a host file (leaving the host; its panes run on there)'
-complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect' -a connect -d 'join a host: its panes appear as NAME:N'
-complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect' -a disconnect -d 'leave a host (its panes run on there)'
+complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect pair pair-serve' -a add -d 'add another machine’s pane (a host file), reached by ssh, a command, or TLS'
+complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect pair pair-serve' -a ls -d 'list hosts: how each is reached, whether it is joined, its panes'
+complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect pair pair-serve' -a rm -d 'remove a host file (leaving the host; its panes run on there)'
+complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect pair pair-serve' -a connect -d 'join a host: its panes appear as NAME:N'
+complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect pair pair-serve' -a disconnect -d 'leave a host (its panes run on there)'
+complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect pair pair-serve' -a pair -d 'give an ssh host a TLS reach: a client certificate from its per-user CA, the CA pinned here'
+complete -c pane -n '__fish_seen_subcommand_from host; and not __fish_seen_subcommand_from add ls rm connect disconnect pair pair-serve' -a pair-serve -d 'the remote half of pane host pair (run over ssh): sign a client certificate request, open the TLS door'
 complete -c pane -n '__fish_seen_subcommand_from ls' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from ls' -l session -r -d 'session name or id (default: the default session)'
 complete -c pane -n '__fish_seen_subcommand_from ls' -s l -l long -d 'with PATH: mode, size and name, as ls -l'
@@ -255,6 +257,9 @@ complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcomman
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from rm' -F
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from connect' -F
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from disconnect' -F
+complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from pair' -l port -r -d 'the TLS port the remote daemon listens on (default: what it has, else 7681)'
+complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from pair' -l address -r -d 'the address it listens on there (default: what it has, else 0.0.0.0)'
+complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from pair' -F
 complete -c pane -n '__fish_seen_subcommand_from cat' -F
 complete -c pane -n '__fish_seen_subcommand_from tail' -s n -l lines -r -d 'lines already there to print first (default 10)'
 complete -c pane -n '__fish_seen_subcommand_from tail' -F

@@ -1,0 +1,90 @@
+// A remote pane's output followed through a real OpenSSH host link (issue 26 item 4):
+// `pane output --follow -t box:N` on the local daemon while the remote pane prints a
+// numbered sequence; the link's ssh child is SIGKILLed mid-stream, the link is dialled
+// again and the stream resumes from its last received offset: every number arrives
+// exactly once, in order. Input typed while the link is down waits in the host's queue
+// and reaches the remote pane in order after reconnection.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, buildOnce } from '../cli/harness';
+import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
+
+let remote: Daemon;
+let local: Daemon;
+let sshd: Sshd;
+const COUNT = 3000;
+
+beforeAll(async () => {
+  buildOnce();
+  remote = await startDaemon('remote');
+  sshd = await startSshd(binDirFor(remote));
+  local = await startDaemon('local');
+  const add = local.pane(['host', 'add', 'box', `ssh://root@127.0.0.1:${sshd.port}`, '--ssh-config', sshd.clientConfig]);
+  expect(add.status, add.stderr).toBe(0);
+  const c = local.pane(['host', 'connect', 'box']);
+  expect(c.status, c.stderr).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  local?.pane(['host', 'disconnect', 'box']);
+  await local?.stop();
+  await sshd?.stop();
+  await remote?.stop();
+});
+
+/** Kills the local daemon's ssh children (the link's transport) by PID; returns them. */
+function killLink(): string[] {
+  const kids = spawnSync('pgrep', ['-P', String(local.proc.pid), '-f', `ssh .*-p ${sshd.port}`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+  expect(kids.length).toBeGreaterThan(0);
+  for (const pid of kids) process.kill(Number(pid), 'SIGKILL');
+  return kids;
+}
+
+function follower(target: string): { proc: ChildProcess; out: () => string } {
+  const proc = spawn(BIN, ['output', '--follow', '--from', '0', '-t', target], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr?.on('data', (c: Buffer) => (out += `[stderr] ${c.toString()}`));
+  return { proc, out: () => out };
+}
+
+describe('a remote pane streamed over ssh', () => {
+  it('follows a numbered sequence across a killed ssh: every number once, in order', async () => {
+    // Pauses every 100 lines so the sequence spans the kill and the redial (~6 s in all).
+    const script = `i=0; while [ $i -lt ${COUNT} ]; do i=$((i+1)); echo N$i; case $i in *00) sleep 0.2;; esac; done; echo SEQ-DONE; exec cat`;
+    const r = remote.pane(['new', '--', 'sh', '-c', script]);
+    expect(r.status, r.stderr).toBe(0);
+    const n = r.stdout.trim();
+    const f = follower(`box:${n}`);
+    try {
+      await eventually('the follower to see N300', () => /\bN3\d\d\b/.test(f.out()), 20_000).catch((e: Error) => {
+        throw new Error(`${e.message}; it printed: ${f.out().slice(-600)}; local log: ${String((local as unknown as { log: string }).log).slice(-800)}`);
+      });
+      const before = f.out().length;
+      killLink();
+      await eventually('the sequence to end at the follower', () => f.out().includes('SEQ-DONE'), 40_000);
+      expect(before).toBeLessThan(f.out().indexOf('SEQ-DONE')); // it really was mid-stream
+      const got = f
+        .out()
+        .split(/\r?\n/)
+        .map((l) => /^N(\d+)$/.exec(l.trim())?.[1])
+        .filter((x): x is string => x !== undefined)
+        .map(Number);
+      expect(got.length).toBe(COUNT);
+      expect(got.every((v, i) => v === i + 1)).toBe(true);
+      expect(f.out()).not.toContain('[stderr]');
+
+      // Input typed while the link is down: queued, delivered in order once it is back.
+      killLink();
+      const first = spawn(BIN, ['send', '-t', `box:${n}`, 'QUEUED-ONE\n'], { env: local.env, cwd: local.home, stdio: 'ignore' });
+      await new Promise((res) => setTimeout(res, 300));
+      const second = spawn(BIN, ['send', '-t', `box:${n}`, 'QUEUED-TWO\n'], { env: local.env, cwd: local.home, stdio: 'ignore' });
+      const codes = await Promise.all([first, second].map((p) => new Promise<number | null>((res) => p.on('exit', (c) => res(c)))));
+      expect(codes).toEqual([0, 0]);
+      await eventually('both lines echoed by the remote cat, in order', () => /QUEUED-ONE[\s\S]*QUEUED-TWO/.test(remote.pane(['screen', '-t', n]).stdout), 20_000);
+      await eventually('the follower to get them too', () => /QUEUED-ONE[\s\S]*QUEUED-TWO/.test(f.out()), 20_000);
+    } finally {
+      f.proc.kill('SIGKILL');
+    }
+  }, 120_000);
+});

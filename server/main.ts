@@ -10,7 +10,7 @@ import { configDir, dataDir as defaultDataDir, defaultSocketPath, stateDir as de
 import { attachAgents } from './agents/index';
 import { attachAwareness } from './awareness/index';
 import { attachHosts } from './hosts/index';
-import { attachTlsDoor } from './hosts/tlsDoor';
+import { attachTlsDoor } from './transport/tlsDoor';
 import { distDir, runningFromSource } from './distDir';
 import { agentHandlers } from './handlers/agents';
 import { awarenessHandlers } from './handlers/awareness';
@@ -120,7 +120,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: cfgDir }, awarenessHandlers);
   // Other hosts' daemons (issue 26): a server with a socket joins those its hosts/ files name.
   if (socketPath) attachHosts(services, { configDir: cfgDir });
-  // Its TLS door for paired hosts, when serve.json asks for one (off by default; server/hosts/tlsDoor.ts).
+  // Its TLS door for paired hosts, when serve.json asks for one (off by default; server/transport/tlsDoor.ts).
   if (socketPath) attachTlsDoor(services, { configDir: cfgDir, stateDir: defaultStateDir(), ...(o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {}) });
   // Claude Code's HTTP hooks: one loopback door per server (the kernel's port) and each sandboxed
   // agent's own socket. Before the state is restored, so restored agent panes get the URL and relay.

@@ -12,8 +12,8 @@ import type { Listener } from '../../kits/node/endpoint';
 import { ensureCa, ensureServerCert, readCertFile, readServeConfig, tlsStateDir } from '../../kits/node/tlsFiles';
 import type { TlsDoor } from '../../kits/protocol/serve';
 import type { Services } from '../services';
-import { throttledLog } from '../transport/admission';
-import { listenTls } from '../transport/tlsServer';
+import { throttledLog } from './admission';
+import { listenTls } from './tlsServer';
 
 /** Addresses that listen on every interface: no certificate name. */
 const WILDCARD = new Set(['0.0.0.0', '::']);

@@ -12,6 +12,7 @@ import type { HostInfo, HostState } from '../../kits/protocol/host';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
 import type { Capability } from '../../kits/protocol/method';
 import type { Pane } from '../../kits/protocol/model';
+import { BinaryKind, decodeBinary } from '../../kits/protocol/binary';
 import { describeHow, type HostEntry } from './hostFiles';
 
 /** How often a joined host is asked for its panes: the heartbeat (its answer also refreshes `pane ls`). */
@@ -56,6 +57,12 @@ export class HostLink {
   private wanted = false;
   private counted: CountedTransport | null = null;
   private dialing: Promise<void> | null = null;
+  /** Counts the link's connections: a stream attached on an older one attaches again (remoteStream.ts). */
+  generation = 0;
+  /** Remote panes attached over this link: their output frames are asked for, not counted as unsolicited. */
+  readonly streaming = new Set<number>();
+  /** Where the remote's output frames go (RemoteStreams.output). */
+  output: ((pane: number, offset: number, data: Uint8Array) => void) | null = null;
 
   constructor(
     public entry: HostEntry,
@@ -141,15 +148,17 @@ export class HostLink {
     }
     // Every frame the remote sends is counted against the requests sent it (CountedTransport).
     // Told on a later tick: frames a remote sent before its hello are handed over while the Connection is being made.
-    const counted = new CountedTransport(dialed.transport, () => queueMicrotask(() => this.conn === conn && this.unasked()));
+    const counted = new CountedTransport(dialed.transport, () => queueMicrotask(() => this.conn === conn && this.unasked()), (f) => this.asked(f));
     this.counted = counted;
     const conn = new Connection(counted, { checkResult: checkResults });
     this.conn = conn;
+    this.streaming.clear();
+    conn.onOutput((p, offset, data) => this.conn === conn && this.output?.(p, offset, data));
     this.closeDial = dialed.close;
     conn.onClose((reason) => {
       if (this.conn === conn) this.drop(`the link closed: ${clean(reason)}`, this.wanted);
     });
-    const caps: Capability[] = this.entry.readOnly ? ['read'] : ['read', 'write'];
+    const caps: Capability[] = this.entry.readOnly ? ['read', 'attach'] : ['read', 'write', 'attach'];
     try {
       const welcome = await withDeadline(conn.hello({ client: { name: `host link ${this.name}`, kind: 'other' }, capabilities: caps }), LINK_HELLO_TIMEOUT_MS, `its hello did not come within ${LINK_HELLO_TIMEOUT_MS} ms (LINK_HELLO_TIMEOUT_MS)`);
       this.remote = { host: String(welcome.server.host).slice(0, 253), version: String(welcome.server.version).slice(0, 100) };
@@ -163,6 +172,7 @@ export class HostLink {
       return this.failed(clean((e as Error).message));
     }
     this.failures = 0;
+    this.generation++;
     this.state = 'connected';
     this.log(`host ${this.name}: joined (${describeHow(this.entry.how)}; remote ${this.remote?.host} pane ${this.remote?.version})`);
     this.heartbeat = setInterval(() => void this.tick(conn), HEARTBEAT_MS);
@@ -205,6 +215,23 @@ export class HostLink {
       // A reply that fails its schema is a lie: that is not a slow host.
       if (e instanceof PaneFault && e.message.startsWith('server sent a malformed')) this.drop(`it answered pane/list with something that is not a pane list (${clean(e.message)})`, false);
     }
+  }
+
+  /** Whether the link will take the person's input for later: joined (wanted) though not up now. */
+  get joined(): boolean {
+    return this.wanted;
+  }
+
+  /** Cuts a remote that lied (remoteStream.ts: an offset going backward); not dialled again. */
+  cut(reason: string): void {
+    this.drop(reason, false);
+  }
+
+  /** An output frame of a pane this link attached: asked for (its bytes are bounded by REMOTE_STREAM_BUFFER). */
+  private asked(f: WireFrame): boolean {
+    if (typeof f === 'string') return false;
+    const b = decodeBinary(f);
+    return typeof b !== 'string' && b.kind === BinaryKind.OUTPUT && this.streaming.has(b.pane);
   }
 
   private unasked(): void {
@@ -272,6 +299,8 @@ export class CountedTransport implements Transport {
   constructor(
     private readonly inner: Transport,
     private readonly onExcess: () => void,
+    /** Frames that are not counted (output of panes the link attached). */
+    private readonly free: (frame: WireFrame) => boolean = () => false,
   ) {}
   get kind(): string {
     return this.inner.kind;
@@ -288,6 +317,7 @@ export class CountedTransport implements Transport {
   onFrame(cb: (frame: WireFrame) => void): void {
     this.inner.onFrame((f) => {
       if (this.over) return;
+      if (this.free(f)) return cb(f);
       if (++this.got > this.asked + MAX_UNSOLICITED_FRAMES) {
         this.over = true;
         return this.onExcess();

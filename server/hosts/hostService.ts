@@ -15,6 +15,17 @@ import type { Services } from '../services';
 import { sshExitArgv } from './hostArgv';
 import { loadHosts, type HostEntry } from './hostFiles';
 import { HostLink, type DialHost } from './hostLink';
+import { PROXY_PANE_BASE, RemoteStreams } from './remoteStream';
+
+/**
+ * Bytes of input (pane/input) a joined host may have waiting while its link is
+ * down, delivered in order once it is up again; past it input is refused by name,
+ * never dropped. A minute of fast typing is ~1 KiB; 64 KiB holds a paste.
+ */
+export const REMOTE_INPUT_QUEUE = 64 << 10;
+
+/** Streaming requests on a remote pane, relayed through one upstream stream per pane (remoteStream.ts). */
+const STREAMED = new Set<MethodName>(['pty/attach', 'pty/detach', 'pty/ack']);
 
 /**
  * Requests forwarded to a joined host's pane when their `pane` is `HOST:N`. The
@@ -56,6 +67,9 @@ export class HostService {
   readonly links = new Map<string, HostLink>();
   errors: ConfigError[] = [];
   private readonly stops: (() => void)[] = [];
+  readonly streams = new RemoteStreams();
+  /** Per host: input waiting for its link, in order, and its size. */
+  private readonly inputs = new Map<string, { bytes: number; chain: Promise<unknown> }>();
 
   constructor(
     private readonly services: Services,
@@ -65,6 +79,12 @@ export class HostService {
     this.reload();
     this.stops.push(pollTargets([{ path: this.dir, kind: 'dir' }], () => this.reload()));
     services.server.onStop(() => this.stop());
+    this.stops.push(
+      services.server.listen((event, data) => {
+        const d = data as { client?: string; pane?: number };
+        if (event === 'client/detached' && d.pane === undefined && d.client) this.streams.detachAll(d.client);
+      }),
+    );
   }
 
   /** Reads the host files again: new hosts get a link, removed ones are left, changed ones dialled anew if they were joined. */
@@ -104,6 +124,7 @@ export class HostService {
         if (/cut off|not joined/.test(line)) this.services.server.publish('client/refused', { door: `host ${entry.name}`, reason: line });
       },
     );
+    link.output = (p, offset, data) => this.streams.output(link, p, offset, data);
     this.links.set(entry.name, link);
     return link;
   }
@@ -132,6 +153,7 @@ export class HostService {
   }
 
   private changed(): void {
+    for (const l of this.links.values()) if (l.state === 'connected') this.streams.resume(l);
     this.services.server.publish('host/changed', this.list());
   }
 
@@ -142,7 +164,13 @@ export class HostService {
    * unknown host, which the server's own resolution refuses by name).
    */
   forward(method: MethodName, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> | undefined {
-    const ref = params.pane as PaneRef | undefined;
+    let ref = params.pane as PaneRef | undefined;
+    // A proxy number (a remote pane's number in this server's frames) names that remote pane.
+    if (typeof ref === 'number' && ref >= PROXY_PANE_BASE) {
+      const s = this.streams.proxy(ref);
+      if (!s) throw new PaneFault('not-found', `pane ${ref} is not a remote pane streamed here (numbers from ${PROXY_PANE_BASE} name attached remote panes)`, { subject: String(ref) });
+      ref = `${s.link.name}:${s.n}`;
+    }
     // Only a string names another host (HOST:N); a number, or a method whose `pane` is not an address (session/new's spec), stays here.
     if (typeof ref !== 'string') return undefined;
     const { host, n } = parsePaneRef(ref);
@@ -151,6 +179,8 @@ export class HostService {
     if (ctx.client.checkAccess !== undefined) {
       throw new PaneFault('denied', `denied: ${method} on ${ref}: an agent's .access names this server's panes only; other hosts' panes are the person's (issue 26)`, { reason: 'remote pane', subject: String(ref) });
     }
+    if (STREAMED.has(method)) return Promise.resolve(this.stream(method, params, link, n, ctx));
+    if (method === 'pane/input' && !link.entry.readOnly) return this.input(link, { ...params, pane: n });
     if (!FORWARDED.has(method)) {
       throw new PaneFault('bad-request', `${method} on ${ref}: this request is not forwarded to other hosts yet (issue 26); run it on ${host} itself, or use pane screen, send, tag, close`, { subject: method });
     }
@@ -166,6 +196,53 @@ export class HostService {
     }
     const remoteHost = link.remote?.host ?? '';
     return link.call(method, out as never).then((r: Result<MethodName>) => requalify(r, remoteHost, host));
+  }
+
+  /** pty/attach, detach and ack of a remote pane: through its one upstream stream, under its proxy number. */
+  private async stream(method: MethodName, params: Record<string, unknown>, link: HostLink, n: number, ctx: HandlerContext): Promise<unknown> {
+    const s = this.streams.get(link, n);
+    const id = ctx.client.sink.id;
+    if (method === 'pty/detach') {
+      s.detach(id);
+      return { pane: s.proxy };
+    }
+    if (method === 'pty/ack') return { pane: s.proxy, unacked: s.ack(id, params.bytes as number) };
+    // A read-only viewer is never waited for (server/handlers/pty.ts's mayPace): the same here.
+    const flow = params.flowControl === true && ctx.client.capabilities.has('write') && ctx.client.canWrite;
+    return s.attach(ctx.client.sink, flow, params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined);
+  }
+
+  /**
+   * pane/input to a remote pane: in order per host, through a queue that holds it
+   * while the link is down (the answer comes once the remote took it); past
+   * REMOTE_INPUT_QUEUE bytes waiting, or for a host not joined, refused by name.
+   */
+  private input(link: HostLink, params: Record<string, unknown>): Promise<unknown> {
+    const size = Buffer.byteLength(String(params.data ?? ''));
+    const q = this.inputs.get(link.name) ?? { bytes: 0, chain: Promise.resolve() };
+    this.inputs.set(link.name, q);
+    const up = link.state === 'connected' || link.state === 'stale';
+    if (!up && !link.joined) return link.call('pane/input', params as never); // refused: not joined, naming pane host connect
+    if (q.bytes + size > REMOTE_INPUT_QUEUE) {
+      throw new PaneFault('failed', `input to ${link.name}:${String(params.pane)} refused: ${q.bytes} bytes already wait for host ${link.name}'s link (${link.state}) and REMOTE_INPUT_QUEUE allows ${REMOTE_INPUT_QUEUE}; wait for pane host ls to show it connected, then send again`, { subject: link.name });
+    }
+    q.bytes += size;
+    const remoteHost = (): string => link.remote?.host ?? '';
+    const run = q.chain.then(async () => {
+      try {
+        // Wait for the link (bounded: a person who leaves the host ends the wait with the refusal below).
+        for (let i = 0; link.state !== 'connected' && link.state !== 'stale'; i++) {
+          if (!link.joined) break;
+          await new Promise((r) => setTimeout(r, 100));
+          if (i > (RECONNECT_WAIT_MS / 100)) break;
+        }
+        return requalify(await link.call('pane/input', params as never), remoteHost(), link.name);
+      } finally {
+        q.bytes -= size;
+      }
+    });
+    q.chain = run.catch(() => undefined);
+    return run;
   }
 
   /** Closes every link and stops ssh's shared masters (none outlives the server). */
@@ -185,6 +262,9 @@ export class HostService {
     }
   }
 }
+
+/** Longest a queued input waits for its host's link before it is refused (the backoff reaches 30 s between dials). */
+export const RECONNECT_WAIT_MS = 120_000;
 
 /** Deepest nesting requalify walks: results are a few levels deep (a pane in a list in a result). */
 const MAX_REQUALIFY_DEPTH = 8;

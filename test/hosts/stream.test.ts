@@ -40,6 +40,13 @@ function killLink(): string[] {
   return kids;
 }
 
+/** How many of the remote daemon's clients are a host link attached to its pane `n`. */
+function linksAttached(n: number): number {
+  const r = remote.pane(['clients', '--json']);
+  const clients = JSON.parse(r.stdout) as { name: string; attached: number[] }[];
+  return clients.filter((c) => c.name.startsWith('host link') && c.attached.includes(n)).length;
+}
+
 function follower(target: string): { proc: ChildProcess; out: () => string } {
   const proc = spawn(BIN, ['output', '--follow', '--from', '0', '-t', target], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -60,8 +67,13 @@ describe('a remote pane streamed over ssh', () => {
       await eventually('the follower to see N300', () => /\bN3\d\d\b/.test(f.out()), 20_000).catch((e: Error) => {
         throw new Error(`${e.message}; it printed: ${f.out().slice(-600)}; local log: ${String((local as unknown as { log: string }).log).slice(-800)}`);
       });
+      // A second reader of the same pane shares the one upstream stream.
+      const g = follower(`box:${n}`);
+      await eventually('the second follower to see N1', () => /\bN1\r?\n/.test(g.out()), 20_000);
+      expect(linksAttached(Number(n))).toBe(1);
+      g.proc.kill('SIGKILL');
       const before = f.out().length;
-      killLink();
+      const dead = killLink();
       await eventually('the sequence to end at the follower', () => f.out().includes('SEQ-DONE'), 40_000);
       expect(before).toBeLessThan(f.out().indexOf('SEQ-DONE')); // it really was mid-stream
       const got = f
@@ -73,6 +85,9 @@ describe('a remote pane streamed over ssh', () => {
       expect(got.length).toBe(COUNT);
       expect(got.every((v, i) => v === i + 1)).toBe(true);
       expect(f.out()).not.toContain('[stderr]');
+      // The stream was attached again on the new link (not only read back by the follower's catch-up).
+      await eventually('the new link to attach the pane upstream', () => linksAttached(Number(n)) === 1, 10_000);
+      expect(dead.length).toBeGreaterThan(0);
 
       // Input typed while the link is down: queued, delivered in order once it is back.
       killLink();

@@ -5,6 +5,8 @@
 //   flood  event frames nobody asked for, as fast as it can (bounded: 200,000)
 //   replies  the same with replies to requests never made
 //   liar   answers hello properly, then pane/list with something that is no pane list
+//   offsets  a pane daemon with no panes whose pty/attach of pane 1 answers, then sends
+//            output at offset 0 and again at offset 2: an offset going backward
 // Framing as kits/node/framing.ts: u32 BE length (kind byte + payload), u8 kind, payload.
 const mode = process.argv[2];
 const frame = (obj) => {
@@ -31,6 +33,38 @@ if (mode === 'junk') {
   };
   process.stdout.on('error', () => process.exit(0));
   pump();
+  setTimeout(() => process.exit(0), 30_000);
+} else if (mode === 'offsets') {
+  const binary = (offset, text) => {
+    const data = Buffer.from(text);
+    const out = Buffer.alloc(5 + 13 + data.length);
+    out.writeUInt32BE(1 + 13 + data.length, 0);
+    out.writeUInt8(1, 4);
+    out.writeUInt8(1, 5); // OUTPUT
+    out.writeUInt32BE(1, 6); // pane 1
+    out.writeDoubleBE(offset, 10);
+    data.copy(out, 18);
+    return out;
+  };
+  let buf = Buffer.alloc(0);
+  process.stdin.on('data', (c) => {
+    buf = Buffer.concat([buf, c]);
+    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+      const len = buf.readUInt32BE(0);
+      const req = buf[4] === 0 ? JSON.parse(buf.subarray(5, 4 + len).toString()) : {};
+      buf = buf.subarray(4 + len);
+      const ok = (result) => process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result }));
+      if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: 'offsets', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read', 'attach'], user: 'u' });
+      else if (req.method === 'pane/list') ok({ panes: [] });
+      else if (req.method === 'pty/ack') ok({ pane: 1, unacked: 0 });
+      else if (req.method === 'pty/attach') {
+        ok({ pane: 1, from: 0, gap: false, streamStart: 0, streamEnd: 0 });
+        process.stdout.write(binary(0, 'LIE-AAAA\r\n'));
+        setTimeout(() => process.stdout.write(binary(2, 'LIE-BACKWARD\r\n')), 300);
+      }
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
   setTimeout(() => process.exit(0), 30_000);
 } else if (mode === 'liar') {
   let buf = Buffer.alloc(0);

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce } from '../cli/harness';
-import { binDirFor, startDaemon, type Daemon } from '../hosts/remote';
+import { spawn } from 'node:child_process';
+import { BIN, buildOnce } from '../cli/harness';
+import { binDirFor, eventually, startDaemon, type Daemon } from '../hosts/remote';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hosts/fakeRemote.mjs');
 let local: Daemon;
@@ -38,6 +39,7 @@ beforeAll(async () => {
   hostFile('flood', { how: { via: 'command', argv: [process.execPath, FAKE, 'flood'] } });
   hostFile('replies', { how: { via: 'command', argv: [process.execPath, FAKE, 'replies'] } });
   hostFile('liar', { how: { via: 'command', argv: [process.execPath, FAKE, 'liar'] } });
+  hostFile('offsets', { how: { via: 'command', argv: [process.execPath, FAKE, 'offsets'] } });
   hostFile('echo', { how: { via: 'command', argv: ['echo', 'hello'] } });
   hostFile('broken', { how: { via: 'ssh', destination: '-oProxyCommand=touch /tmp/pwned' } });
   hostFile('mute', { how: { via: 'command', argv: ['cat'] } });
@@ -102,6 +104,22 @@ describe('hosts that are not pane', () => {
     localStillServes();
   });
 
+  it('cuts off a remote whose stream offsets go backward (remoteStream.ts), and the follower got no byte twice', async () => {
+    expect(local.pane(['host', 'connect', 'offsets']).status).toBe(0);
+    const f = spawn(BIN, ['output', '--follow', '-t', 'offsets:1'], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    f.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await eventually('the link to be cut off', () => /^offsets\s.*disconnected/m.test(local.pane(['host', 'ls']).stdout), 15_000);
+      expect(local.pane(['host', 'ls', '--json']).stdout).toMatch(/offsets only go forward/);
+      expect(out).toContain('LIE-AAAA');
+      expect(out).not.toContain('LIE-BACKWARD');
+      localStillServes();
+    } finally {
+      f.kill('SIGKILL');
+    }
+  }, 30_000);
+
   it('names a remote that speaks no pane and says what to do', () => {
     const r = local.pane(['host', 'connect', 'echo']);
     expect(r.status).not.toBe(0);
@@ -132,9 +150,9 @@ describe('hosts that are not pane', () => {
 });
 
 describe('the bounds of a link', () => {
-  it('names every bound of server/hosts/hostLink.ts in docs/security.md', async () => {
+  it('names every bound of server/hosts/hostLink.ts, remoteStream.ts and hostService.ts in docs/security.md', async () => {
     const doc = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../docs/security.md'), 'utf8');
-    const m = await import('../../server/hosts/hostLink');
+    const m = { ...(await import('../../server/hosts/hostLink')), ...(await import('../../server/hosts/remoteStream')), ...(await import('../../server/hosts/hostService')) };
     const named = Object.entries(m).filter(([k, v]) => /^[A-Z][A-Z0-9_]+$/.test(k) && typeof v === 'number').map(([k]) => k);
     expect(named.length).toBeGreaterThan(5);
     expect(named.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);

@@ -119,7 +119,14 @@ export class RemoteStream {
   }
 
   detach(id: string): void {
-    this.subs.delete(id);
+    if (!this.subs.delete(id)) return;
+    if (this.subs.size === 0 && this.attachedOn === this.link.generation && !this.attaching) {
+      // Nobody reads it here any more: the remote stops sending it (a later reader attaches again from `received`).
+      this.attachedOn = -1;
+      this.link.streaming.delete(this.n);
+      this.link.call('pty/detach', { pane: this.n }).catch(() => undefined);
+      return;
+    }
     this.pumpAll();
   }
 

@@ -8,7 +8,7 @@ import type { PaneServer } from '../paneServer';
 import { Feed } from './feed';
 import type { Interceptor } from './intercept';
 import { field, tagLine } from './lines';
-import type { Fid } from './types';
+import type { Fid, RemoteNs } from './types';
 
 /**
  * Open namespace handles one connection may hold. A FUSE mount is one connection
@@ -54,6 +54,8 @@ export class Namespace {
   private nextFid = 1;
   /** Who intercepts each pane's executions: the reader holding its event file open read-write. */
   private readonly interceptors = new Map<number, Interceptor>();
+  /** The joined hosts' panes (/HOST:N/…), set by attachHosts; undefined on a server that joins none. */
+  remote: RemoteNs | undefined;
 
   constructor(readonly server: PaneServer) {
     for (const p of server.panes.values()) this.remember(p);

@@ -26,7 +26,8 @@ export async function indexRead(c: Call): Promise<Buffer> {
 export async function rootList(c: Call, rows: readonly Row[]): Promise<NsEntry[]> {
   const fixed = rows.filter((r) => /^\/[a-z-]+\/?$/.test(r.path)).map((r) => entry(r, r.path.replace(/\//g, ''), r.feed ? r.feed(c, { path: r.path, name: '' }).size : 0));
   const dir = rows.find((r) => r.path === '/<n>/')!;
-  return [...fixed, ...(await allPanes(c)).map((p) => entry(dir, String(p.n)))];
+  // Then each joined host's panes as HOST:N, answered by that host (server/hosts/remoteNamespace.ts).
+  return [...fixed, ...(await allPanes(c)).map((p) => entry(dir, String(p.n))), ...(c.ns.remote?.rootEntries(c.ctx) ?? [])];
 }
 
 export function paneDirList(c: Call, t: Target, files: readonly Row[]): NsEntry[] {

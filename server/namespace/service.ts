@@ -7,7 +7,7 @@ import type { NsEntry, NsStat } from '../../kits/protocol/namespace';
 import type { HandlerContext } from '../handlers/types';
 import { nsFaults } from './call';
 import { resolve, normalize, type Resolved } from './resolve';
-import type { Call, Fid, WriteOutcome } from './types';
+import type { Call, Fid, RemotePath, RemoteNs, WriteOutcome } from './types';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -52,6 +52,14 @@ function handle(ctx: HandlerContext, id: number, path: string): Fid {
   return f;
 }
 
+/** A path under a joined host's pane (/HOST:N/…) and the namespace that answers it there, or undefined for a local path. */
+function remoteOf(ctx: HandlerContext, path: string): { r: RemotePath; remote: RemoteNs } | undefined {
+  const remote = ctx.services.namespace.remote;
+  if (!remote || path.includes('\0')) return undefined;
+  const r = remote.match(normalize(path));
+  return r ? { r, remote } : undefined;
+}
+
 /** A handle's target, refreshed: the pane it was opened on must still exist. */
 async function current(c: Call, f: Fid): Promise<Resolved> {
   // A stream handle outlives its pane: its reads end (empty) rather than fail, as a pipe's writer closing does.
@@ -60,6 +68,8 @@ async function current(c: Call, f: Fid): Promise<Resolved> {
 }
 
 export async function nsList(ctx: HandlerContext, path: string): Promise<{ path: string; entries: NsEntry[] }> {
+  const far = remoteOf(ctx, path);
+  if (far) return far.remote.list(ctx, far.r);
   const c = call(ctx);
   const { row, target } = await resolve(c, path);
   if (row.type !== 'dir' || !row.list) throw nsFaults.notDir(target.path);
@@ -67,6 +77,8 @@ export async function nsList(ctx: HandlerContext, path: string): Promise<{ path:
 }
 
 export async function nsStat(ctx: HandlerContext, path: string): Promise<NsStat> {
+  const far = remoteOf(ctx, path);
+  if (far) return far.remote.stat(ctx, far.r);
   const c = call(ctx);
   const { row, target } = await resolve(c, path);
   const feed = row.feed?.(c, target);
@@ -83,6 +95,8 @@ export async function nsStat(ctx: HandlerContext, path: string): Promise<NsStat>
 }
 
 export async function nsOpen(ctx: HandlerContext, path: string, mode: 'r' | 'w' | 'rw') {
+  const far = remoteOf(ctx, path);
+  if (far) return openRemote(ctx, far.r, far.remote, mode);
   const c = call(ctx);
   const { row, target } = await resolve(c, path);
   if (row.type === 'dir') throw nsFaults.isDir(target.path);
@@ -109,6 +123,23 @@ export async function nsOpen(ctx: HandlerContext, path: string, mode: 'r' | 'w' 
   return { fid: fid.id, path: fid.path, stream: row.stream === true, size: feed?.size ?? 0 };
 }
 
+/** A handle on a joined host's pane file: checked against the host's own stat, then read and written by path there. */
+async function openRemote(ctx: HandlerContext, r: RemotePath, remote: RemoteNs, mode: 'r' | 'w' | 'rw') {
+  const s = await remote.stat(ctx, r);
+  if (s.type === 'dir') throw nsFaults.isDir(r.local);
+  if (mode !== 'w' && (s.mode & 0o444) === 0) throw nsFaults.notPermitted(r.local, 'write-only');
+  if (mode !== 'r') {
+    remote.mayWrite(ctx, r);
+    if ((s.mode & 0o222) === 0) throw nsFaults.notPermitted(r.local, 'read-only');
+    if (!ctx.client.capabilities.has('write')) throw nsFaults.notPermitted(r.local, 'opening for writing needs the write capability');
+    // Interception (event opened rw) holds the pane's executions for a reader here: not across a link.
+    if (s.stream && mode === 'rw') throw nsFaults.notPermitted(r.local, `intercepting another host's executions is not forwarded; open it read-only to watch, or intercept on ${r.host} itself`);
+  }
+  const row = { path: '/<host>:<n>/*', type: s.type, mode: s.mode, doc: s.doc, read: '', write: '' } as const;
+  const fid = ctx.services.namespace.addFid({ client: ctx.client.id, path: r.local, mode, row, target: { path: r.local, name: s.name }, remote: r });
+  return { fid: fid.id, path: fid.path, stream: s.stream, size: s.size };
+}
+
 export function nsClose(ctx: HandlerContext, id: number) {
   const ns = ctx.services.namespace;
   const f = ns.fid(ctx.client.id, id);
@@ -127,6 +158,11 @@ export interface ReadParams {
 
 export async function nsRead(ctx: HandlerContext, p: ReadParams) {
   const f = p.fid === undefined ? undefined : handle(ctx, p.fid, p.path);
+  const far = f ? (f.remote && ctx.services.namespace.remote ? { r: f.remote, remote: ctx.services.namespace.remote } : undefined) : remoteOf(ctx, p.path);
+  if (far) {
+    if (f && f.mode === 'w') throw nsFaults.notPermitted(far.r.local, `handle ${f.id} was opened write-only`);
+    return far.remote.read(ctx, far.r, p.offset ?? 0, p.count);
+  }
   const c = call(ctx, f);
   const { row, target } = f ? await current(c, f) : await resolve(c, p.path);
   if (row.type === 'dir') throw nsFaults.isDir(target.path);
@@ -165,6 +201,11 @@ export interface WriteParams {
 
 export async function nsWrite(ctx: HandlerContext, p: WriteParams): Promise<{ count: number } & WriteOutcome> {
   const f = p.fid === undefined ? undefined : handle(ctx, p.fid, p.path);
+  const far = f ? (f.remote && ctx.services.namespace.remote ? { r: f.remote, remote: ctx.services.namespace.remote } : undefined) : remoteOf(ctx, p.path);
+  if (far) {
+    if (f && f.mode === 'r') throw nsFaults.notPermitted(far.r.local, `handle ${f.id} was opened read-only`);
+    return far.remote.write(ctx, far.r, p.data, p.encoding);
+  }
   const c = call(ctx, f);
   const { row, target } = f ? await current(c, f) : await resolve(c, p.path);
   if (row.type === 'dir') throw nsFaults.isDir(target.path);

@@ -1,7 +1,7 @@
 // The shapes the namespace table is made of: a row (one file or directory of the
 // tree, with its mode, doc and functions), the call a row function is given,
 // and an open handle. Kept apart so rows, resolver and handlers share them.
-import type { NsEntry } from '../../kits/protocol/namespace';
+import type { NsEntry, NsStat } from '../../kits/protocol/namespace';
 import type { Pane } from '../../kits/protocol/model';
 import type { HandlerContext } from '../handlers/types';
 import type { Feed, FeedReader } from './feed';
@@ -33,6 +33,36 @@ export interface Fid {
   created?: number;
   /** event opened read-write: the pane this handle intercepts. */
   intercepting?: number;
+  /** A joined host's pane file (/HOST:N/…): reads and writes go to that host's namespace. */
+  remote?: RemotePath;
+}
+
+/** A path under a joined host's pane directory: /HOST:N/REST here, /N/REST on that host. */
+export interface RemotePath {
+  host: string;
+  n: number;
+  /** The normalized path as this server names it: /box:3/body. */
+  local: string;
+  /** The same file in the host's own namespace: /3/body. */
+  remote: string;
+}
+
+/**
+ * The joined hosts' panes in this namespace (server/hosts/remoteNamespace.ts sets
+ * it; the namespace imports no host code). Each call is answered by the host's own
+ * namespace over its link, bounded, with the host's rules (readOnly, no agents).
+ */
+export interface RemoteNs {
+  /** The remote pane a normalized path is under, or undefined for a path answered here. */
+  match(path: string): RemotePath | undefined;
+  list(ctx: HandlerContext, r: RemotePath): Promise<{ path: string; entries: NsEntry[] }>;
+  stat(ctx: HandlerContext, r: RemotePath): Promise<NsStat>;
+  read(ctx: HandlerContext, r: RemotePath, offset: number, count: number): Promise<{ data: string; encoding: 'utf8' | 'base64'; offset: number; count: number; eof: boolean }>;
+  /** Throws the named refusal when this client may not write to r (a readOnly host, an agent). */
+  mayWrite(ctx: HandlerContext, r: RemotePath): void;
+  write(ctx: HandlerContext, r: RemotePath, data: string, encoding: 'utf8' | 'base64'): Promise<{ count: number }>;
+  /** The joined hosts' pane directories (HOST:N) for the root listing, as last heard. */
+  rootEntries(ctx: HandlerContext): NsEntry[];
 }
 
 export interface Call {

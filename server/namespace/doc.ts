@@ -44,7 +44,7 @@ export function renderNamespaceDoc(): string {
     '',
     'The tree is reached two ways. Over the protocol with `ns/list`, `ns/stat`, `ns/open`, `ns/read`, `ns/write` and `ns/close` (see docs/protocol.md) — which is what `pane cat PATH`, `pane ls PATH`, `pane write PATH` and `pane tail PATH` use, so they work against any server the socket reaches. And as a real file system: `pane mount DIR` starts a mount process, a protocol client like any other, that serves the tree through FUSE. Paths below are relative to the mount point (`/3/body` is `/pane/3/body` when mounted at `/pane`).',
     '',
-    'Each pane has a directory named by its number `<n>`. `<n>` may also be written `HOST:n`; a host that has not joined this server is not found. Directories list panes as plain numbers.',
+    'Each pane has a directory named by its number `<n>`; `HOST:n` with this server’s own host name is the same pane. A joined host’s pane (issue 26, decision 037) is the directory `HOST:n` beside them, `HOST` the name of its file in `~/.config/pane/hosts/`: the root lists one for each pane the host reported at its last heartbeat, and every list, stat, read and write below it is answered by that host’s own namespace (its `/n/` files), so `cat /box:3/body` is what `cat /3/body` gives on box. Each call waits at most NS_REMOTE_TIMEOUT_MS (5 s) for the host; a host not joined, or one that does not answer, fails the call naming its state (`pane host ls`). A host joined `readOnly` shows its files without write bits and refuses writes (EACCES); an agent sees no other host’s panes. Opening a remote `event` read-write (interception) is refused; read-only it is read by offset. The by-* views and `/index` hold this server’s panes only.',
     '',
     '## FILES',
     '',

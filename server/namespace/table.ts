@@ -103,7 +103,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/', type: 'dir', mode: DIR, list: (c) => rootList(c, NAMESPACE_TABLE),
     doc: 'The namespace root (mounted at /pane or wherever `pane mount DIR` puts it).',
-    read: 'the files and directories below, then one directory per pane', write: '',
+    read: 'the files and directories below, then one directory per pane, then one per joined host’s pane (HOST:N)', write: '',
   },
   {
     path: '/index', type: 'file', mode: RO, content: (c) => indexRead(c),
@@ -155,7 +155,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   ...viewRows('by-session', 'session', 'session name'),
   {
     path: '/<n>/', type: 'dir', mode: DIR, list: (c, t) => paneDirList(c, t, PANE_FILES),
-    doc: 'One pane; <n> is its number, or HOST:N (listed as N).', read: 'tag body input ctl commands attrs event', write: '',
+    doc: 'One pane; <n> is its number here, or HOST:N for a joined host’s pane (answered by that host).', read: 'tag body input ctl commands attrs event', write: '',
   },
   ...PANE_FILES,
 ];

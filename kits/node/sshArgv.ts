@@ -12,13 +12,17 @@ export const SSH_CONTROL_PERSIST_S = 60;
 
 /** The ssh argv: batch mode (a prompt would hang the daemon), reuse, the file's options, then `--`, the destination and the remote pane's subcommand (`serve --stdio`; `host pair-serve` for pairing). */
 export function sshArgv(how: Extract<HostHow, { via: 'ssh' }>, controlDir: string, remote: readonly string[] = ['serve', '--stdio']): string[] {
+  return sshCommandArgv(how, controlDir, [how.pane ?? 'pane', ...remote]);
+}
+
+/** The same ssh argv running `command` on the remote (its shell reads it: `pane host install` sends a script). */
+export function sshCommandArgv(how: Extract<HostHow, { via: 'ssh' }>, controlDir: string, command: readonly string[]): string[] {
   const argv = ['ssh', '-T', '-e', 'none', '-o', 'BatchMode=yes'];
   // %C is a hash of the connection (local host, remote host, port, user): short enough for sun_path.
   argv.push('-o', 'ControlMaster=auto', '-o', `ControlPath=${controlDir}/%C`, '-o', `ControlPersist=${SSH_CONTROL_PERSIST_S}`);
   if (how.configFile !== undefined) argv.push('-F', how.configFile);
   if (how.port !== undefined) argv.push('-p', String(how.port));
   for (const [k, v] of Object.entries(how.options ?? {})) argv.push('-o', `${k}=${v}`);
-  argv.push('--', how.destination, how.pane ?? 'pane', ...remote);
+  argv.push('--', how.destination, ...command);
   return argv;
 }
-

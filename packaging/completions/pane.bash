@@ -5,7 +5,7 @@ _pane_subs() {
     'service') echo 'install' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
     'awareness') echo 'prompt tool agents predictions resolve message inbox context' ;;
-    'host') echo 'add ls rm connect disconnect pair pair-serve' ;;
+    'host') echo 'add ls rm connect disconnect pair pair-serve install' ;;
   esac
 }
 _pane_flags() {
@@ -77,6 +77,7 @@ _pane_flags() {
     'host disconnect') echo '--socket -h --help' ;;
     'host pair') echo '--port --address --socket -h --help' ;;
     'host pair-serve') echo '--socket -h --help' ;;
+    'host install') echo '--tarball --socket -h --help' ;;
     'cat') echo '--socket -h --help' ;;
     'tail') echo '-n --lines --socket -h --help' ;;
     'mount') echo '-f --foreground --socket -h --help' ;;
@@ -252,6 +253,8 @@ _pane_value() {
     'host pair --address') echo '' ;;
     'host pair --socket') echo '@files' ;;
     'host pair-serve --socket') echo '@files' ;;
+    'host install --tarball') echo '@files' ;;
+    'host install --socket') echo '@files' ;;
     'cat --socket') echo '@files' ;;
     'tail -n') echo '' ;;
     'tail --lines') echo '' ;;

@@ -19,7 +19,7 @@ import { configDir, defaultSocketPath, stateDir } from '../../paths';
 import { readBelow, writeBelow } from '../../safeFile';
 
 /** The hosts folder (as hosts.ts has it; not imported from there, which imports this). */
-function hostsDir(): string {
+export function hostsDir(): string {
   return path.join(configDir(), 'hosts');
 }
 
@@ -51,14 +51,14 @@ async function readStdin(s: NodeJS.ReadableStream, max: number): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Runs argv with `input` on stdin; its stdout (bounded) and stderr tail, or why it failed. */
-function runOnce(argv: string[], input: string): Promise<{ code: number | null; out: string; err: string }> {
+/** Runs argv with `input` on stdin; its stdout (bounded) and stderr tail, or why it failed; SIGTERM after `timeoutMs`. */
+export function runOnce(argv: string[], input: string | Buffer, timeoutMs = PAIR_TIMEOUT_MS): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const [cmd, ...args] = argv as [string, ...string[]];
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    const timer = setTimeout(() => child.kill('SIGTERM'), PAIR_TIMEOUT_MS);
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
     child.stdout.on('data', (b: Buffer) => {
       if (out.length < MAX_PAIR_OUTPUT) out += b.toString('utf8');
     });

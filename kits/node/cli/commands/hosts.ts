@@ -10,6 +10,7 @@ import { OpError, UsageError } from '../errors';
 import { table } from '../format';
 import { configDir } from '../../paths';
 import { createBelow } from '../../safeFile';
+import { hostInstallCommands } from './hostInstall';
 import { hostPairCommands } from './hostPair';
 
 const NAME = { name: 'NAME', required: true } as const;
@@ -55,7 +56,7 @@ export const hostCommands: CommandSpec[] = [
     notes: [
       'Writes ~/.config/pane/hosts/NAME.json; the server reads it at once. Join it with `pane host connect NAME`; its panes are then NAME:N everywhere a pane is named.',
       'Further ssh options (IdentityFile, UserKnownHostsFile, ProxyJump …, from an allowlist), the remote pane program (`pane`), `autoConnect` (join at start) and `readOnly` are fields of the file; edit it, and the server applies the change at once.',
-      'DEST is ssh://[USER@]HOST[:PORT] (the system ssh, your own config, agent and keys, in batch mode with connection reuse; the remote runs `pane serve --stdio`), tls://HOST:PORT (not joined yet), or -- ARGV… : any command whose stdio reaches a remote `pane serve --stdio` (`-- docker exec -i box pane serve --stdio`, `-- kubectl exec -i pod -- pane serve --stdio`).',
+      'DEST is ssh://[USER@]HOST[:PORT] (the system ssh, your own config, agent and keys, in batch mode with connection reuse; the remote runs `pane serve --stdio`), tls://HOST:PORT (mutual TLS: `pane host pair NAME` on an ssh host writes the certificates and turns it into one), or -- ARGV… : any command whose stdio reaches a remote `pane serve --stdio` (`-- docker exec -i box pane serve --stdio`, `-- kubectl exec -i pod -- pane serve --stdio`).',
     ],
     async run(ctx, a) {
       const [name, dest] = a.positionals as [string, string | undefined];
@@ -143,4 +144,5 @@ export const hostCommands: CommandSpec[] = [
     },
   },
   ...hostPairCommands,
+  ...hostInstallCommands,
 ];

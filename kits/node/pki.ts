@@ -116,7 +116,13 @@ export function signClientCsr(ca: KeyCert, csrPem: string): { certPem: string; c
   } catch (e) {
     throw new Error(`the certificate request does not read (${(e as Error).message}); run pane host pair again`);
   }
-  if (!csr.verify()) throw new Error('the certificate request is not signed by its own key; run pane host pair again');
+  let verified = false;
+  try {
+    verified = csr.verify();
+  } catch {
+    // node-forge throws ("Encryption block is invalid") for a signature by another key.
+  }
+  if (!verified) throw new Error('the certificate request is not signed by its own key; run pane host pair again');
   const cnAttr = csr.subject.getField('CN') as { value?: string } | null;
   const cn = String(cnAttr?.value ?? 'pane client').slice(0, MAX_CN);
   if (!csr.publicKey) throw new Error('the certificate request carries no public key');

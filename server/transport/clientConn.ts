@@ -18,6 +18,7 @@ import { runningVersion } from '../../kits/node/version';
 import { typeInto } from '../model/input';
 import type { PaneServer } from '../paneServer';
 import type { StreamSink } from '../pty/terminal';
+import { PROXY_PANE_BASE } from '../hosts/remoteStream';
 
 /** What a hello earns: capabilities, who the connection acts as, and an optional per-request access check. */
 export interface Grant {
@@ -224,6 +225,8 @@ export class ClientConn {
     if (typeof b === 'string') return this.protocolError(null, 'bad-request', b);
     if (b.kind !== BinaryKind.INPUT) return this.protocolError(null, 'bad-request', 'clients may send only input binary frames');
     if (!this.capabilities.has('write') || !this.canWrite) return this.protocolError(null, 'denied', `client ${this.name} may not write to panes`);
+    // A remote pane streamed here (its proxy number): pane/input through the dispatcher, which forwards it to its host in order (server/hosts/).
+    if (b.pane >= PROXY_PANE_BASE) return this.remoteInput(b.pane, b.data);
     const pane = this.server.panes.get(b.pane);
     if (!pane) return this.protocolError(null, 'pane-not-found', `pane ${b.pane} not found`);
     try {
@@ -243,6 +246,14 @@ export class ClientConn {
       return this.fail(null, e);
     }
     this.inputRefused.delete(b.pane);
+  }
+
+  /** Keystrokes for a remote pane: checked and forwarded as its pane/input (queued while its link is down); a refusal is an error frame. */
+  private remoteInput(pane: number, data: Uint8Array): void {
+    const params = { pane, data: Buffer.from(data).toString('base64'), encoding: 'base64' };
+    Promise.resolve()
+      .then(() => this.services.dispatcher.dispatch('pane/input', params, this.ctx))
+      .catch((e: unknown) => this.fail(null, e));
   }
 
   private hello(id: number | undefined, params: unknown): void {

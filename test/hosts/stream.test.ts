@@ -6,6 +6,9 @@
 // and reaches the remote pane in order after reconnection.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '../../kits/client/index';
+import { connectUnix } from '../../kits/node/socketTransport';
+import { PROXY_PANE_BASE } from '../../server/hosts/remoteStream';
 import { BIN, buildOnce } from '../cli/harness';
 import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
 
@@ -13,6 +16,8 @@ let remote: Daemon;
 let local: Daemon;
 let sshd: Sshd;
 const COUNT = 3000;
+/** The remote pane of the sequence, which ends in `cat`. */
+let n = '';
 
 beforeAll(async () => {
   buildOnce();
@@ -61,7 +66,7 @@ describe('a remote pane streamed over ssh', () => {
     const script = `i=0; while [ $i -lt ${COUNT} ]; do i=$((i+1)); echo N$i; case $i in *00) sleep 0.2;; esac; done; echo SEQ-DONE; exec cat`;
     const r = remote.pane(['new', '--', 'sh', '-c', script]);
     expect(r.status, r.stderr).toBe(0);
-    const n = r.stdout.trim();
+    n = r.stdout.trim();
     const f = follower(`box:${n}`);
     try {
       await eventually('the follower to see N300', () => /\bN3\d\d\b/.test(f.out()), 20_000).catch((e: Error) => {
@@ -102,4 +107,23 @@ describe('a remote pane streamed over ssh', () => {
       f.proc.kill('SIGKILL');
     }
   }, 120_000);
+
+  it('types a window client\'s binary input frames into the remote pane by its proxy number, also across a killed ssh', async () => {
+    expect(n).not.toBe('');
+    const c = new Connection(await connectUnix(local.socket));
+    try {
+      await c.hello({ client: { name: 'stream test', kind: 'other' }, capabilities: ['read', 'write', 'attach'] });
+      const a = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
+      expect(a.pane).toBeGreaterThanOrEqual(PROXY_PANE_BASE);
+      c.sendInput(a.pane, new TextEncoder().encode('BINARY-ONE\n'));
+      await eventually('the binary input on the remote pane', () => remote.pane(['screen', '-t', n]).stdout.includes('BINARY-ONE'), 20_000);
+      killLink();
+      await new Promise((res) => setTimeout(res, 200));
+      c.sendInput(a.pane, new TextEncoder().encode('BINARY-TWO\n'));
+      c.sendInput(a.pane, new TextEncoder().encode('BINARY-THREE\n'));
+      await eventually('the input typed during the outage, in order', () => /BINARY-TWO[\s\S]*BINARY-THREE/.test(remote.pane(['screen', '-t', n]).stdout), 30_000);
+    } finally {
+      c.close();
+    }
+  }, 60_000);
 });

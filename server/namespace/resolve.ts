@@ -43,7 +43,7 @@ async function paneByRef(c: Call, ref: string, path: string) {
   if (!PANE_REF.test(ref) || !PaneRefSchema.safeParse(/^[0-9]+$/.test(ref) ? Number(ref) : ref).success) throw nsFaults.notFound(path);
   // Another host's pane is answered by that host under /HOST:N/ (service.ts's remoteOf): here its number would name a local pane.
   const host = ref.includes(':') ? ref.slice(0, ref.indexOf(':')) : undefined;
-  if (host !== undefined && host !== c.ns.server.host) throw nsFaults.notFound(path, `${ref} is on host ${host}, not this server: its files are under /${ref}/ while ${host} is joined (pane host ls)`);
+  if (host !== undefined && host !== c.ns.server.host) throw new PaneFault('pane-not-found', `${path}: ${ref} is on host ${host}, not this server: its files are under /${ref}/ while ${host} is joined (pane host ls)`, { subject: path });
   try {
     return await rpc(c, 'pane/get', { pane: /^[0-9]+$/.test(ref) ? Number(ref) : ref });
   } catch (e) {

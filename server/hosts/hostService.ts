@@ -28,10 +28,10 @@ export const REMOTE_INPUT_QUEUE = 64 << 10;
 const STREAMED = new Set<MethodName>(['pty/attach', 'pty/detach', 'pty/ack']);
 
 /**
- * Requests forwarded to a joined host's pane when their `pane` is `HOST:N`. The
- * rest refuse a remote pane by name: streaming (pty/attach, ack) carries bare pane
- * numbers in its binary frames, and agent, awareness and mail requests name local
- * accounts; those come with the window's tiling of remote panes (issue 26).
+ * Requests forwarded to a joined host's pane when their `pane` is `HOST:N`.
+ * Streaming (pty/attach, detach, ack) goes through remoteStream.ts instead, and
+ * pane/input through the host's input queue. The rest refuse a remote pane by
+ * name: agent, awareness and mail requests name local accounts (issue 26).
  */
 export const FORWARDED = new Set<MethodName>([
   'pane/get',

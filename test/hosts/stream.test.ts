@@ -126,4 +126,32 @@ describe('a remote pane streamed over ssh', () => {
       c.close();
     }
   }, 60_000);
+
+  it('a flooding remote pane whose local reader never acks stalls neither the link nor another remote pane', async () => {
+    const flood = remote.pane(['new', '--', 'sh', '-c', 'exec yes flood-flood-flood']);
+    expect(flood.status, flood.stderr).toBe(0);
+    const c = new Connection(await connectUnix(local.socket));
+    try {
+      await c.hello({ client: { name: 'silent reader', kind: 'other' }, capabilities: ['read', 'write', 'attach'] });
+      let got = 0;
+      c.onOutput((_p, _o, data) => void (got += data.byteLength));
+      await c.call('pty/attach', { pane: `box:${flood.stdout.trim()}`, mode: 'from', flowControl: true }); // and never acks
+      await eventually('the silent reader to get its window', () => got > 0, 20_000);
+      // Another remote pane, typed into and followed through the same link meanwhile.
+      const f = follower(`box:${n}`);
+      try {
+        const t0 = Date.now();
+        const send = local.pane(['send', '-t', `box:${n}`, 'BESIDE-THE-FLOOD\n']);
+        expect(send.status, send.stderr).toBe(0);
+        await eventually('the other pane\'s output beside the flood', () => f.out().includes('BESIDE-THE-FLOOD'), 20_000);
+        expect(Date.now() - t0).toBeLessThan(10_000);
+        expect(local.pane(['host', 'ls']).stdout).toMatch(/^box\s.*connected/m);
+      } finally {
+        f.proc.kill('SIGKILL');
+      }
+    } finally {
+      c.close();
+      remote.pane(['close', '-t', flood.stdout.trim()]);
+    }
+  }, 60_000);
 });

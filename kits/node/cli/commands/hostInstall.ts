@@ -14,7 +14,7 @@ import type { CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
 import { readBelow, writeBelow } from '../../safeFile';
 import { paneVersion } from '../../version';
-import { hostsDir, runOnce } from './hostPair';
+import { hostsDir, runOnce, sshControlDir } from './hostPair';
 
 /** How long packing, sending and the remote npm install may take: npm fetches the two dependencies on a slow link. */
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
@@ -70,8 +70,7 @@ export const hostInstallCommands: CommandSpec[] = [
       const file = HostFileSchema.parse(JSON.parse(text));
       const ssh = file.how.via === 'ssh' ? file.how : file.how.via === 'tls' ? file.how.pairedVia : undefined;
       if (ssh === undefined) throw new OpError(`host ${name} is reached by ${file.how.via}; pane host install works over ssh (pane host add ${name} ssh://[USER@]HOST)`);
-      const controlDir = path.join(path.dirname(ctx.socketPath), 'hosts-ssh');
-      fs.mkdirSync(controlDir, { recursive: true, mode: 0o700 });
+      const controlDir = sshControlDir(ctx.socketPath);
 
       let tarball = str(a, 'tarball');
       const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-install-'));

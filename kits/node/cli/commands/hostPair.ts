@@ -23,6 +23,13 @@ export function hostsDir(): string {
   return path.join(configDir(), 'hosts');
 }
 
+/** The daemon's ssh control sockets (beside its unix socket; the default one's when --socket names no path): pairing and install share its connection. */
+export function sshControlDir(socketPath: string): string {
+  const dir = path.join(path.dirname(path.isAbsolute(socketPath) ? socketPath : defaultSocketPath()), 'hosts-ssh');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
 /** The line pair-serve prints its answer on, so anything a login shell prints before it is skipped. */
 const PAIR_MARK = 'PANE-PAIR ';
 /** How long the whole ssh round trip may take (login, key making on the remote, the door opening). */
@@ -133,8 +140,7 @@ export const hostPairCommands: CommandSpec[] = [
       const address = str(a, 'address');
       const request = { csr: csrPem, names: [host], ...(port !== undefined ? { port } : {}), ...(address !== undefined ? { address } : {}) };
       // The daemon's ssh control sockets: a pairing shares its connection when one is up.
-      const controlDir = path.join(path.dirname(ctx.socketPath || defaultSocketPath()), 'hosts-ssh');
-      fs.mkdirSync(controlDir, { recursive: true, mode: 0o700 });
+      const controlDir = sshControlDir(ctx.socketPath);
       const r = await runOnce(sshArgv(ssh, controlDir, ['host', 'pair-serve']), `${JSON.stringify(request)}\n`);
       const line = r.out.split('\n').find((l) => l.startsWith(PAIR_MARK));
       if (line === undefined) {

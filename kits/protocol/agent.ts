@@ -13,6 +13,11 @@ export const AgentNameSchema = z
   .string()
   .regex(/^[a-z][a-z0-9-]{0,31}$/, 'an agent name is a lowercase letter, then lowercase letters, digits or "-" (32 at most)');
 
+/** An agent here (`ada`) or on a joined host (`ada@HOST`, HOST a host file's name; decision 037). */
+export const AgentRefSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,31}(?:@[A-Za-z0-9][A-Za-z0-9._-]{0,252})?$/, 'an agent is NAME or NAME@HOST: a lowercase letter, then lowercase letters, digits or "-" (32 at most), then @ and a joined host\'s name');
+
 /** Every pane an agent runs carries this signature prefix plus its name. */
 export const AGENT_SIGNATURE_PREFIX = 'com.pane.ai.agent.';
 
@@ -328,6 +333,8 @@ export const AgentSessionSchema = z.object({ id: z.string(), cwd: z.string(), st
 /** What finger shows about one agent. */
 export const AgentInfoSchema = z.object({
   name: AgentNameSchema,
+  /** The joined host it runs on, for an agent another host's daemon reported (finger ada@HOST); absent: this server's. */
+  host: z.string().max(253).optional(),
   /** False for an agent known only from hooks (no home). */
   account: z.boolean(),
   home: z.string().nullable(),
@@ -381,8 +388,17 @@ export const AccessReportSchema = z.object({
 const name = AgentNameSchema;
 
 export const agentMethods = {
-  'agent/list': method({ params: z.object({}), result: z.object({ agents: z.array(AgentInfoSchema) }), cap: 'read', doc: 'Every agent: accounts and hook-only ones, with live state.' }),
-  'agent/get': method({ params: z.object({ name }), result: AgentInfoSchema, cap: 'read', doc: 'One agent, as finger shows it.' }),
+  'agent/list': method({
+    params: z.object({ hosts: z.boolean().optional() }),
+    result: z.object({
+      agents: z.array(AgentInfoSchema),
+      /** With hosts: each joined host whose agents are not in the list, and why (stale, no answer in time, refused). */
+      unreached: z.array(z.object({ host: z.string(), reason: z.string() })).optional(),
+    }),
+    cap: 'read',
+    doc: "Every agent: accounts and hook-only ones, with live state; with hosts, each joined host's agents too (host set).",
+  }),
+  'agent/get': method({ params: z.object({ name: AgentRefSchema }), result: AgentInfoSchema, cap: 'read', doc: 'One agent, as finger shows it; NAME@HOST asks that joined host.' }),
   'agent/add': method({
     params: z.object({ name, app: z.string().max(100).optional(), project: z.string().max(4096).optional(), access: AccessSchema.optional(), plan: z.string().max(65536).optional() }),
     result: AgentInfoSchema,

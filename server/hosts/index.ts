@@ -10,6 +10,7 @@ import type { Services } from '../services';
 import { hostArgv } from './hostArgv';
 import type { DialHost } from './hostLink';
 import { HostService } from './hostService';
+import { forwardAgents } from './remoteAgents';
 import { RemoteNamespace } from './remoteNamespace';
 import { dialTlsHost } from './tlsDial';
 
@@ -37,7 +38,7 @@ export function attachHosts(services: Services, o: AttachHostsOptions): HostServ
     }));
   const hosts = new HostService(services, { configDir: o.configDir, controlDir, dial: dialHost });
   services.dispatcher.register(hostHandlers(hosts));
-  services.dispatcher.forward = (method, params, ctx) => hosts.forward(method, params, ctx);
+  services.dispatcher.forward = (method, params, ctx) => forwardAgents(hosts, method, params, ctx) ?? hosts.forward(method, params, ctx);
   services.namespace.remote = new RemoteNamespace(services, hosts);
   return hosts;
 }

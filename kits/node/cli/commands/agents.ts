@@ -163,10 +163,13 @@ export const agentCommands: CommandSpec[] = [
     async run(ctx, a) {
       const c = await ctx.connect();
       const name = a.positionals[0];
-      const agents = name !== undefined ? [await c.call('agent/get', { name })] : (await c.call('agent/list', {})).agents;
+      // With no name: this server's agents and every joined host's (each host waited for a bounded time).
+      const listed = name !== undefined ? { agents: [await c.call('agent/get', { name })], unreached: [] } : await c.call('agent/list', { hosts: true });
+      const agents = listed.agents;
       if (bool(a, 'json')) ctx.out(JSON.stringify(name !== undefined ? agents[0] : agents, null, 2));
       else if (bool(a, 'short')) ctx.out(fingerShort(agents).join('\n'));
       else ctx.out(name !== undefined ? fingerLong(agents[0]!) : fingerAll(agents));
+      for (const u of listed.unreached ?? []) ctx.io.stderr.write(`pane finger: host ${u.host}'s agents not shown: ${u.reason}\n`);
       if (bool(a, 'hold')) await hold(ctx);
       return 0;
     },

@@ -43,10 +43,13 @@ function col(left: string, right: string, width = 40): string {
   return left.length >= width ? `${left}  ${right}` : left.padEnd(width) + right;
 }
 
+/** An agent's login as finger shows it: NAME here, NAME@HOST for a joined host's agent. */
+export const loginOf = (a: AgentInfo): string => (a.host ? `${a.name}@${a.host}` : a.name);
+
 /** One agent, long form. */
 export function fingerLong(a: AgentInfo, now = Date.now()): string {
   const lines: string[] = [];
-  lines.push(col(`Login: ${a.name}`, `App: ${a.app ?? (a.account ? '-' : 'unknown (hook-only)')}`));
+  lines.push(col(`Login: ${loginOf(a)}`, `App: ${a.app ?? (a.account ? '-' : 'unknown (hook-only)')}`));
   lines.push(col(`Directory: ${a.home ?? '(no account: known from hooks)'}`, `Project: ${a.project ?? '-'}`));
   lines.push(`State: ${stateOf({ state: a.state, ...stateSourceOf(a) })} since ${clock(a.since, now)} (${ago(now - a.since)})${a.source === 'none' ? '' : `, ${a.source === 'hooks' ? 'reported through hooks' : 'observed from its output'}`}`);
   if (a.reports && !a.reports.context) lines.push(`Its CLI (${a.reports.dialect} hooks) takes no context from pane: peers and claims reach it as mail only.`);
@@ -76,10 +79,10 @@ const BADGE: Record<AgentInfo['state'], string> = { working: '● working', wait
 /** The short table: one line per agent (finger -s, and the peers view's rows). */
 export function fingerShort(agents: readonly AgentInfo[], now = Date.now()): string[] {
   const rows = agents.map((a) => [
-    a.name,
+    loginOf(a),
     BADGE[a.state],
     ago(now - a.since),
-    a.panes.map((p) => `${p.pane}${p.quadrant ? ` ${p.quadrant}` : ''}`).join(', ') || (a.sessions.length ? 'hooks' : '-'),
+    a.panes.map((p) => `${a.host ? p.id : p.pane}${p.quadrant ? ` ${p.quadrant}` : ''}`).join(', ') || (a.sessions.length ? 'hooks' : '-'),
     a.account ? String(a.unread) : '-',
     a.topics.slice(0, 3).join(',') || '-',
     (a.lastPrompt ?? '').replace(/\s+/g, ' '),

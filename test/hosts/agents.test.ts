@@ -1,0 +1,89 @@
+// Agents across hosts (issue 26): two real in-process pane servers, `near` joined to
+// `far` as host `box` over an in-memory transport; `pane finger ada@box` is asked of
+// far's daemon and answered as box's (host set, panes box:N), `pane finger` lists
+// both servers' agents, an unreachable host is named with why, and an agent of near
+// is refused box's agents as it is refused box's panes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '../../kits/client/connection';
+import { memoryPair } from '../../kits/client/memoryTransport';
+import { fingerLong, fingerShort } from '../../kits/node/cli/commands/agentsFinger';
+import { attachHosts } from '../../server/hosts/index';
+import type { HostService } from '../../server/hosts/hostService';
+import { ClientConn } from '../../server/transport/clientConn';
+import { agentHarness, type AgentHarness } from '../agents/helpers';
+
+let far: AgentHarness;
+let near: AgentHarness;
+let hosts: HostService;
+let c: Connection;
+let farPane: number;
+
+beforeAll(async () => {
+  far = await agentHarness({ host: 'far' });
+  near = await agentHarness({ host: 'near' });
+  fs.mkdirSync(path.join(near.dir, 'cfg', 'hosts'), { recursive: true });
+  fs.writeFileSync(path.join(near.dir, 'cfg', 'hosts', 'box.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
+  fs.writeFileSync(path.join(near.dir, 'cfg', 'hosts', 'gone.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
+  hosts = attachHosts(near.running.services, {
+    configDir: path.join(near.dir, 'cfg'),
+    dial: async (entry) => {
+      if (entry.name === 'gone') throw new Error('no route to gone (the test)');
+      const [a, b] = memoryPair();
+      new ClientConn(far.running.services, b, (h) => ({ capabilities: h.capabilities }));
+      return { transport: a };
+    },
+  });
+  const fc = await far.connect();
+  await fc.call('agent/add', { name: 'ada' });
+  farPane = (await fc.call('float/create', { kind: 'agent', attrs: { agent: 'ada' }, launch: { program: '/bin/cat', args: [] }, x: 0, y: 0, w: 40, h: 12 })).pane;
+  const nc = await near.connect();
+  await nc.call('agent/add', { name: 'bob' });
+  c = nc;
+  expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
+  await c.call('host/connect', { name: 'gone' }).catch(() => undefined);
+}, 30_000);
+
+afterAll(async () => {
+  hosts?.stop();
+  await near?.close();
+  await far?.close();
+});
+
+describe('agents across hosts', () => {
+  it("finger ada@box asks box's daemon and names the answer as box's: host box, panes box:N", async () => {
+    const a = await c.call('agent/get', { name: 'ada@box' });
+    expect(a.name).toBe('ada');
+    expect(a.host).toBe('box');
+    expect(a.panes.map((p) => p.id)).toEqual([`box:${farPane}`]);
+    expect(fingerLong(a)).toMatch(/^Login: ada@box/);
+    expect(fingerLong(a)).toContain(`On pane box:${farPane}`);
+    // The local server has no ada: the bare name is refused here, not answered from box.
+    await expect(c.call('agent/get', { name: 'ada' })).rejects.toThrow(/ada/);
+    // NAME@(this server's own host) is the local agent.
+    expect((await c.call('agent/get', { name: 'bob@near' })).host).toBeUndefined();
+  });
+
+  it('finger ada@HOST of a host with no file is refused naming the file to write', async () => {
+    await expect(c.call('agent/get', { name: 'ada@nowhere' })).rejects.toThrow(/no host nowhere: .*nowhere\.json.*pane host add nowhere/);
+  });
+
+  it("finger with hosts lists both servers' agents and names the host it could not reach", async () => {
+    const r = await c.call('agent/list', { hosts: true });
+    const logins = r.agents.map((a) => (a.host ? `${a.name}@${a.host}` : a.name));
+    expect(logins).toEqual(expect.arrayContaining(['bob', 'ada@box']));
+    expect(logins).not.toContain('ada');
+    expect(r.unreached).toEqual([expect.objectContaining({ host: 'gone' })]);
+    expect(fingerShort(r.agents).join('\n')).toContain(`box:${farPane}`);
+    // Without hosts: this server's agents only, as before.
+    expect((await c.call('agent/list', {})).agents.map((a) => a.name)).toEqual(['bob']);
+  });
+
+  it("refuses an agent of this server box's agents, as it refuses box's panes", async () => {
+    const agent = await near.as('bob');
+    await expect(agent.call('agent/get', { name: 'ada@box' })).rejects.toThrow(/denied: agent\/get of ada@box: an agent sees this server's agents only/);
+    const r = await agent.call('agent/list', { hosts: true });
+    expect(r.agents.some((a) => a.host !== undefined)).toBe(false);
+  });
+});

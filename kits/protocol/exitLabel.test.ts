@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { exitNotice } from './exitLabel';
 
 const { Terminal } = xtermHeadless;
-const exit = { code: 3, signal: null, signalName: null, at: Date.UTC(2026, 0, 1, 14, 3, 7) };
+const exit = { code: 3, signal: null, at: Date.UTC(2026, 0, 1, 14, 3, 7) };
 
 async function drawn(output: string): Promise<string[]> {
   const t = new Terminal({ cols: 80, rows: 8, allowProposedApi: true });

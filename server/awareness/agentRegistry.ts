@@ -116,6 +116,25 @@ export class AgentRegistry {
     }
   }
 
+  /**
+   * The agents a joined host reported (issue 26), named NAME@HOST: they replace every
+   * record of that host (one not reported again is dropped), so a pass pairs them with
+   * this server's agents. The caller has checked and bounded them (server/hosts/remoteAwareness.ts).
+   */
+  mirror(host: string, records: readonly AgentAwareness[]): void {
+    const suffix = `@${host}`;
+    const keep = new Set(records.map((r) => r.name));
+    for (const name of [...this.agents.keys()]) if (name.endsWith(suffix) && !keep.has(name)) this.agents.delete(name);
+    for (const r of records) {
+      const known = this.agents.has(r.name);
+      if (!known && this.agents.size >= MAX_AGENTS) this.prune(0);
+      if (!known && this.agents.size >= MAX_AGENTS) continue;
+      this.agents.set(r.name, r);
+      if (!known) this.h.shown(r);
+    }
+    this.h.changed();
+  }
+
   /** Drops agents stale for longer than `retainMs` (a day, or 0 when the registry is full). */
   prune(retainMs = RETAIN_MS): void {
     const now = this.h.now();

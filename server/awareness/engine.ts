@@ -171,6 +171,12 @@ export class Awareness {
     return { collisions: [...collisions], claimed };
   }
 
+  /** A joined host's agents as NAME@HOST (checked and bounded by the caller), then a pass: convergence across hosts. */
+  mirror(host: string, records: readonly AgentAwareness[]): PassResult {
+    this.agents.mirror(host, records);
+    return this.pass();
+  }
+
   /** The agent's session ended: it leaves predictions and releases its claims. */
   end(name: string): void {
     const a = this.agents.get(name);

@@ -11,6 +11,7 @@ import { hostArgv } from './hostArgv';
 import type { DialHost } from './hostLink';
 import { HostService } from './hostService';
 import { forwardAgents } from './remoteAgents';
+import { RemoteAwareness } from './remoteAwareness';
 import { RemoteNamespace } from './remoteNamespace';
 import { dialTlsHost } from './tlsDial';
 
@@ -40,5 +41,6 @@ export function attachHosts(services: Services, o: AttachHostsOptions): HostServ
   services.dispatcher.register(hostHandlers(hosts));
   services.dispatcher.forward = (method, params, ctx) => forwardAgents(hosts, method, params, ctx) ?? hosts.forward(method, params, ctx);
   services.namespace.remote = new RemoteNamespace(services, hosts);
+  new RemoteAwareness(services, hosts); // joined hosts' agents mirrored into awareness as NAME@HOST
   return hosts;
 }

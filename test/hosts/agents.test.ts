@@ -10,6 +10,7 @@ import type { Connection } from '../../kits/client/connection';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import { fingerLong, fingerShort } from '../../kits/node/cli/commands/agentsFinger';
 import { attachHosts } from '../../server/hosts/index';
+import { REMOTE_AWARENESS_POLL_MS } from '../../server/hosts/remoteAwareness';
 import type { HostService } from '../../server/hosts/hostService';
 import { ClientConn } from '../../server/transport/clientConn';
 import { agentHarness, type AgentHarness } from '../agents/helpers';
@@ -19,6 +20,7 @@ let near: AgentHarness;
 let hosts: HostService;
 let c: Connection;
 let farPane: number;
+let nearPane: number;
 
 beforeAll(async () => {
   far = await agentHarness({ host: 'far' });
@@ -40,6 +42,7 @@ beforeAll(async () => {
   farPane = (await fc.call('float/create', { kind: 'agent', attrs: { agent: 'ada' }, launch: { program: '/bin/cat', args: [] }, x: 0, y: 0, w: 40, h: 12 })).pane;
   const nc = await near.connect();
   await nc.call('agent/add', { name: 'bob' });
+  nearPane = (await nc.call('float/create', { kind: 'agent', attrs: { agent: 'bob' }, launch: { program: '/bin/cat', args: [] }, x: 0, y: 0, w: 40, h: 12 })).pane;
   c = nc;
   expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
   await c.call('host/connect', { name: 'gone' }).catch(() => undefined);
@@ -86,4 +89,45 @@ describe('agents across hosts', () => {
     const r = await agent.call('agent/list', { hosts: true });
     expect(r.agents.some((a) => a.host !== undefined)).toBe(false);
   });
+});
+
+async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const DRIFT = ['refresh the jwt auth token on login', 'jwt login session expiry for auth', 'auth login: verify the jwt token signature', 'jwt auth login token rotation'];
+
+describe('convergence across hosts', () => {
+  it('predicts convergence between a local agent and a remote one, naming it ada@box, and tells the local one', async () => {
+    const ada = await far.as('ada');
+    const bob = await near.as('bob');
+    const proj = path.join(near.dir, 'shop');
+    fs.mkdirSync(proj, { recursive: true });
+    const hook = (conn: Connection, who: string, pane: number, event: string, extra: Record<string, unknown> = {}) =>
+      conn.call('agent/hook', { input: { session_id: `${who}-session`, cwd: proj, hook_event_name: event, ...extra }, pane });
+    await hook(ada, 'ada', farPane, 'SessionStart', { source: 'startup' });
+    await hook(bob, 'bob', nearPane, 'SessionStart', { source: 'startup' });
+    for (const p of DRIFT) {
+      await hook(ada, 'ada', farPane, 'UserPromptSubmit', { prompt: p });
+      await hook(bob, 'bob', nearPane, 'UserPromptSubmit', { prompt: p.replace('refresh', 'review') });
+    }
+    // The next poll mirrors ada's topics here as ada@box, and the pass pairs her with bob.
+    const pred = await until(
+      'a prediction between bob and ada@box',
+      async () => (await c.call('awareness/predictions', {})).active.find((p) => [p.a, p.b].sort().join(' ') === 'ada@box bob'),
+      REMOTE_AWARENESS_POLL_MS * 4,
+    );
+    expect(pred.topics.length).toBeGreaterThan(0);
+    // bob's next turn is told, naming the remote agent as ada@box.
+    const r = await hook(bob, 'bob', nearPane, 'UserPromptSubmit', { prompt: 'jwt auth login token rotation' });
+    expect(JSON.stringify(r.output)).toContain('ada@box');
+    // far itself knows no bob: nothing flows back unasked.
+    expect((await (await far.connect()).call('awareness/agents', { all: true })).agents.map((a) => a.name)).toEqual(['ada']);
+  }, 30_000);
 });

@@ -150,9 +150,9 @@ describe('hosts that are not pane', () => {
 });
 
 describe('the bounds of a link', () => {
-  it('names every bound of server/hosts/hostLink.ts, remoteStream.ts and hostService.ts in docs/security.md', async () => {
+  it('names every bound of server/hosts/hostLink.ts, remoteStream.ts, hostService.ts, remoteAgents.ts and remoteAwareness.ts in docs/security.md', async () => {
     const doc = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../docs/security.md'), 'utf8');
-    const m = { ...(await import('../../server/hosts/hostLink')), ...(await import('../../server/hosts/remoteStream')), ...(await import('../../server/hosts/hostService')) };
+    const m = { ...(await import('../../server/hosts/hostLink')), ...(await import('../../server/hosts/remoteStream')), ...(await import('../../server/hosts/hostService')), ...(await import('../../server/hosts/remoteAgents')), ...(await import('../../server/hosts/remoteAwareness')) };
     const named = Object.entries(m).filter(([k, v]) => /^[A-Z][A-Z0-9_]+$/.test(k) && typeof v === 'number').map(([k]) => k);
     expect(named.length).toBeGreaterThan(5);
     expect(named.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);

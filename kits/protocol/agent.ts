@@ -420,13 +420,14 @@ export const agentMethods = {
   }),
   'agent/mail': method({
     params: z.object({
-      to: name,
+      /** NAME, or NAME@HOST: mailed on that joined host. */
+      to: AgentRefSchema,
       subject: z.string().max(300).default(''),
       body: z.string().max(1 << 20),
       /** Also type it into the agent's pane when (or as soon as) it waits for input. */
       deliver: z.boolean().default(false),
     }),
-    result: z.object({ id: z.string(), to: name, unread: z.number().int(), typed: z.enum(['no', 'now', 'queued']) }),
+    result: z.object({ id: z.string(), to: AgentRefSchema, unread: z.number().int(), typed: z.enum(['no', 'now', 'queued']) }),
     cap: 'write',
     doc: 'Delivers mail to an agent’s Maildir; it reaches the agent as hook context at its next turn.',
   }),

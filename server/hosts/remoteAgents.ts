@@ -60,6 +60,23 @@ export function forwardAgents(hosts: HostService, method: MethodName, params: Re
     }
     return link.call('agent/get', { name }).then((a) => qualifyAgent(a, link));
   }
+  if ((method === 'agent/mail' || method === 'agent/write') && typeof params.to === 'string' && params.to.includes('@')) {
+    const { name, host } = splitAgentRef(params.to);
+    if (host === ctx.server.host) {
+      params.to = name;
+      return undefined;
+    }
+    const link = hosts.link(host!);
+    if (ctx.client.checkAccess !== undefined) {
+      throw new PaneFault('denied', `denied: ${method} to ${name}@${host}: an agent reaches this server's agents only; other hosts' agents are the person's (issue 26)`, { reason: 'remote agent', subject: `${name}@${host}` });
+    }
+    if (link.entry.readOnly) {
+      throw new PaneFault('denied', `denied: host ${host} is joined read-only (readOnly in ${link.entry.file}): ${method} would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject: `${name}@${host}` });
+    }
+    if (method === 'agent/mail') return link.call('agent/mail', { ...(params as never as { subject: string; body: string; deliver: boolean }), to: name }).then((r) => ({ ...r, to: `${name}@${host}` }));
+    // The remote pane the line was typed into is box's number: named here by the agent, not by a number.
+    return link.call('agent/write', { to: name, text: String(params.text) }).then((r) => ({ ...r, to: `${name}@${host}`, pane: null }));
+  }
   if (method === 'agent/list' && params.hosts === true) {
     const local = ctx.services.agents;
     if (!local) return undefined;

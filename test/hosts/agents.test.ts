@@ -103,6 +103,19 @@ async function until<T>(what: string, f: () => Promise<T | undefined> | T | unde
 
 const DRIFT = ['refresh the jwt auth token on login', 'jwt login session expiry for auth', 'auth login: verify the jwt token signature', 'jwt auth login token rotation'];
 
+describe('mail and write across hosts', () => {
+  it("pane mail ada@box lands in ada's mailbox on box; pane write ada@box types into her pane there", async () => {
+    const r = await c.call('agent/mail', { to: 'ada@box', subject: 'from near', body: 'the jwt work overlaps\n' });
+    expect(r.to).toBe('ada@box');
+    const inbox = await (await far.connect()).call('agent/inbox', { name: 'ada', all: true });
+    expect(inbox.messages.map((m) => m.subject)).toContain('from near');
+    const w = await c.call('agent/write', { to: 'ada@box', text: 'hello from near' });
+    expect([w.to, w.pane]).toEqual(['ada@box', null]);
+    const agent = await near.as('bob');
+    await expect(agent.call('agent/mail', { to: 'ada@box', body: 'x' })).rejects.toThrow(/denied: agent\/mail to ada@box/);
+  });
+});
+
 describe('convergence across hosts', () => {
   it('predicts convergence between a local agent and a remote one, naming it ada@box, and tells the local one', async () => {
     const ada = await far.as('ada');

@@ -50,9 +50,18 @@ export async function serve(argv: string[]): Promise<number> {
     return 2;
   }
   // A server listens, and --stdio attaches, on a unix socket only: `unix:P` or a bare path.
+  // The default socket's directory refused (another user's, others may write, a link) is the
+  // operation failing (1); a --socket that parses as no endpoint is a usage error (2).
+  let resolved: string;
+  try {
+    resolved = resolveSocketPath(socket);
+  } catch (e) {
+    process.stderr.write(`pane serve: ${(e as Error).message}\n`);
+    return 1;
+  }
   let where;
   try {
-    where = parseEndpoint(resolveSocketPath(socket));
+    where = parseEndpoint(resolved);
   } catch (e) {
     process.stderr.write(`pane serve: ${(e as Error).message}\n`);
     return 2;

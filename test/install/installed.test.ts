@@ -70,9 +70,9 @@ afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
   it('holds the built program, the app files, the man page and completions, and nothing else', () => {
-    const allowed = /^(LICENSE|README\.md|package\.json|dist\/(pane|screenWorker|start)\.mjs|dist\/chunks\/[^/]+\.mjs|dist\/electron\/(main|preload)\.cjs|dist\/renderer\/.+|apps\/.+|packaging\/.+)$/;
+    const allowed = /^(LICENSE|README\.md|package\.json|dist\/(pane|screenWorker|start)\.mjs|dist\/chunks\/[^/]+\.mjs|dist\/electron\/(main|preload)\.cjs|dist\/renderer\/.+|apps\/.+|packaging\/.+|bin\/pane-hook)$/;
     expect(packedFiles.filter((f) => !allowed.test(f) || f.endsWith('.map'))).toEqual([]);
-    for (const need of ['dist/pane.mjs', 'dist/screenWorker.mjs', 'dist/start.mjs', 'dist/electron/main.cjs', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'apps/terminal.json', 'apps/demo-agent/agent.mjs', 'packaging/man/pane.1', 'packaging/completions/pane.bash']) {
+    for (const need of ['dist/pane.mjs', 'dist/screenWorker.mjs', 'dist/start.mjs', 'dist/electron/main.cjs', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'apps/terminal.json', 'apps/demo-agent/agent.mjs', 'packaging/man/pane.1', 'packaging/completions/pane.bash', 'bin/pane-hook']) {
       expect(packedFiles).toContain(need);
     }
   });

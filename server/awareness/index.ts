@@ -10,7 +10,7 @@ export { AwarenessService } from './service';
 /** Starts awareness on a server's services; `handlers` is the awareness family's table (server/handlers/awareness.ts). */
 export function attachAwareness(services: Services, o: AwarenessServiceOptions, handlers: HandlerTable): AwarenessService {
   if (services.awareness) return services.awareness;
-  const svc = new AwarenessService(services, o);
+  const svc = new AwarenessService({ server: services.server, agents: () => services.agents }, o);
   services.awareness = svc;
   services.dispatcher.register(handlers);
   return svc;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pollTargets } from '../config/poller';
 import type { PaneServer } from '../paneServer';
-import type { Services } from '../services';
+import type { AgentService } from '../agents/service';
 import type { Whereabouts } from './agentRecord';
 import { systemClock, type Clock } from './clock';
 import { DEFAULT_CONFIG, type AwarenessConfig } from './config';
@@ -29,6 +29,15 @@ export interface AwarenessServiceOptions {
   warn?: (m: string) => void;
 }
 
+/**
+ * What awareness uses of the rest of the server: the state owner (panes, its events, its
+ * stop) and the agents service when there is one (asked at each use: it may attach later).
+ */
+export interface AwarenessDeps {
+  server: PaneServer;
+  agents: () => AgentService | undefined;
+}
+
 export class AwarenessService {
   readonly aw: Awareness;
   readonly store: JsonStore;
@@ -43,11 +52,11 @@ export class AwarenessService {
 
   readonly server: PaneServer;
 
-  constructor(
-    readonly services: Services,
-    o: AwarenessServiceOptions,
-  ) {
-    const server = services.server;
+  private readonly agents: () => AgentService | undefined;
+
+  constructor(deps: AwarenessDeps, o: AwarenessServiceOptions) {
+    const server = deps.server;
+    this.agents = deps.agents;
     this.server = server;
     this.warn = o.warn ?? ((m) => console.error(m));
     this.clock = o.clock ?? systemClock;
@@ -68,7 +77,7 @@ export class AwarenessService {
       state: loadState(this.store, config.threshold),
       externalStale: (n) => this.paneGone(n),
       externalIdle: (n) => {
-        const st = services.agents?.runtimes.get(n)?.state;
+        const st = this.agents()?.runtimes.get(n)?.state;
         return st === undefined || st === 'exited' ? undefined : st !== 'working';
       },
       onEvent: (e) => {
@@ -84,14 +93,14 @@ export class AwarenessService {
       aw: this.aw,
       panesOf: (n) => this.panesOf(n),
       setExtras: (n, x) => {
-        const svc = services.agents;
+        const svc = this.agents();
         if (svc?.known(n)) svc.setExtras(n, x);
       },
     });
     // The domain map is a dropped-in file like the rest of the config: edits apply live.
     if (domainsFile) this.stops.push(pollTargets([{ path: domainsFile, kind: 'file' }], () => this.aw.setDomainMap(loadDomainMap(domainsFile, this.warn))));
     this.stops.push(server.listen((event, data) => this.onServerEvent(event, data)));
-    const agents = services.agents;
+    const agents = this.agents();
     if (agents) {
       this.stops.push(agents.addHookContributor((ev) => hookContribution(this, ev)));
       this.stops.push(agents.onCopiesRead((name, refs) => void this.aw.acknowledge(name, refs)));
@@ -126,7 +135,7 @@ export class AwarenessService {
 
   /** Messages go to the addressees' mailboxes too; handed over as context, their copies are read. */
   private mailbox(e: AwarenessEvent): void {
-    const agents = this.services.agents;
+    const agents = this.agents();
     if (!agents) return;
     if (e.kind === 'message') copyToMailboxes(e.message, this.aw, agents, this.warn);
     else if (e.kind === 'delivered') fileCopiesAsRead(e.agent, e.messages.map((m) => m.id), agents);
@@ -137,19 +146,19 @@ export class AwarenessService {
     const out = new Set<number>();
     const p = this.aw.agent(name)?.pane;
     if (p != null) out.add(p);
-    for (const pr of this.services.agents?.panesOf(name) ?? []) out.add(pr.pane);
+    for (const pr of this.agents()?.panesOf(name) ?? []) out.add(pr.pane);
     return [...out].filter((n) => this.server.panes.get(n)?.state === 'running');
   }
 
   quadrantOf(n: number): string | null {
     const p = this.server.panes.get(n);
     if (!p) return null;
-    return p.attrs.quadrant ?? this.services.agents?.quadrant(p) ?? null;
+    return p.attrs.quadrant ?? this.agents()?.quadrant(p) ?? null;
   }
 
   /** Where an agent is: its pane (given, or its agent pane), that pane's quadrant, its cwd. */
   whereabouts(name: string, pane?: number | null, cwd?: string): Whereabouts {
-    const n = pane ?? this.services.agents?.panesOf(name)[0]?.pane ?? null;
+    const n = pane ?? this.agents()?.panesOf(name)[0]?.pane ?? null;
     const w: Whereabouts = {};
     if (n !== null) {
       w.pane = n;
@@ -162,7 +171,7 @@ export class AwarenessService {
 
   /** `ask` or `warn` for a write into another agent's claim, by the project's setting. */
   claimConflictFor(dir: string, agent?: string): ClaimConflict {
-    const agents = this.services.agents;
+    const agents = this.agents();
     // A refused settings file (a link, a FIFO) is the writing agent's doing: its log and /pane/log say so.
     const refused = (e: PathRefused) => (agent && agents ? agents.refused(agent, e, 'awareness/settings') : this.warn(e.message));
     return projectClaimConflict(dir, this.claimConflict, this.warn, refused);
@@ -174,7 +183,7 @@ export class AwarenessService {
     if (!a || a.pane === null) return false;
     const p = this.server.panes.get(a.pane);
     if (p && p.state !== 'exited') return false;
-    const svc = this.services.agents;
+    const svc = this.agents();
     const others = svc?.panesOf(name).some((pr) => this.server.panes.get(pr.pane)?.state === 'running') ?? false;
     const sessions = [...(svc?.runtimes.get(name)?.sessions.values() ?? [])].some((s) => s.pane === null && s.state !== 'exited');
     return !others && !sessions;
@@ -186,7 +195,7 @@ export class AwarenessService {
       const q = attrs.quadrant;
       if (q === undefined) return;
       for (const a of this.aw.all()) if (a.pane === pane && a.quadrant !== q) this.aw.locate(a.name, { quadrant: q });
-      const owner = this.services.agents?.panes.get(pane)?.agent;
+      const owner = this.agents()?.panes.get(pane)?.agent;
       if (owner && this.aw.agent(owner) && this.aw.agent(owner)!.quadrant !== q) this.aw.locate(owner, { pane, quadrant: q });
     } else if (event === 'agent/removed') {
       this.aw.end((data as { name: string }).name);

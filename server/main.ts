@@ -115,7 +115,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   const services = new Services(server, dispatcher, new Namespace(server));
   const agents = attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
   // Each agent's own doors (its pane socket, its hook socket) are transports: opened from this side.
-  openAgentDoors(agents);
+  openAgentDoors(services, agents);
   // After agents: awareness adds its part to their hook answers.
   attachAwareness(services, { dataDir: o.dataDir ?? defaultDataDir(), configDir: cfgDir }, awarenessHandlers);
   // Other hosts' daemons (issue 26): a server with a socket joins those its hosts/ files name.

@@ -31,7 +31,7 @@ export interface HookParams {
 export function dialectOf(svc: AgentService, id: string | undefined): HookDialect | null {
   if (id === undefined) return null;
   try {
-    const hooks = findApp(svc.services.config.apps, id)?.agent?.hooks;
+    const hooks = findApp(svc.deps.config().apps, id)?.agent?.hooks;
     return typeof hooks === 'object' ? hooks : null;
   } catch {
     return null;

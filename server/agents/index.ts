@@ -20,7 +20,17 @@ export { actingAgent, agentOfUser } from './identity';
 /** Starts the agent service on a server's services; `handlers` is the agents family's table (server/handlers/agents.ts). */
 export function attachAgents(services: Services, options: AgentServiceOptions, handlers: HandlerTable): AgentService {
   const { server } = services;
-  const svc = new AgentService(services, options);
+  const svc = new AgentService(
+    {
+      server,
+      namespace: services.namespace,
+      config: () => services.config,
+      hooks: () => services.hooks,
+      persistDir: () => services.persistence?.dir,
+      clients: () => services.connections,
+    },
+    options,
+  );
   services.agents = svc;
   services.dispatcher.register(handlers);
   server.paneContributors.push(agentPaneContributor(() => services.agents));

@@ -49,7 +49,7 @@ function fsNames(svc: AgentService): string[] {
 function appOf(svc: AgentService, id: string | undefined): AppEntry | undefined {
   if (!id) return undefined;
   try {
-    return findApp(svc.services.config.apps, id);
+    return findApp(svc.deps.config().apps, id);
   } catch {
     return undefined;
   }
@@ -260,7 +260,7 @@ export function claudeSettingsFile(svc: AgentService, dialect: HookDialect | nul
   // Claude Code's own names, as its dialect (apps/claude.json) lists them; its payload is pane's own (no --app).
   const events = dialect ? Object.keys(dialect.events) : ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'];
   // Claude Code that takes HTTP hooks posts to the server: no process per hook (issue 14).
-  const hook = httpHookFor(svc.services.hooks) ?? { type: 'command', command, timeout: 5 };
+  const hook = httpHookFor(svc.deps.hooks()) ?? { type: 'command', command, timeout: 5 };
   const hooks = Object.fromEntries(events.map((e) => [e, [{ ...(e.endsWith('ToolUse') ? { matcher: '*' } : {}), hooks: [hook] }]]));
   const file = path.join(svc.options.dataDir, 'claude-settings.json');
   // Written at every launch (the hook URL changes with each server start): whole, then renamed,

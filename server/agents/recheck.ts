@@ -13,7 +13,7 @@ export const ACCESS_RECHECK_MS = 500;
 export function watchAccessChanges(svc: AgentService): () => void {
   const seen = new WeakMap<ClientConn, ParsedAccess>();
   const timer = setInterval(() => {
-    for (const client of svc.services.connections) {
+    for (const client of svc.deps.clients()) {
       const name = svc.agentCaller(client.user);
       if (name === null) continue;
       const parsed = svc.access(name);
@@ -43,7 +43,7 @@ export function recheck(svc: AgentService, name: string, client: ClientConn): vo
     client.attached.delete(n);
     svc.server.publish('client/detached', { client: client.id, name: client.name, pane: n });
   }
-  const ns = svc.services.namespace;
+  const ns = svc.deps.namespace;
   for (const f of ns.fidsOf(client.id)) {
     if (!allowed('ns/open', { path: f.path, mode: f.mode })) ns.closeFid(f);
   }

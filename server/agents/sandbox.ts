@@ -78,7 +78,8 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   if (cwd !== human && cwd !== '/' && !data.startsWith(cwd + path.sep)) write.unshift(cwd);
   // pane's own files: its data (accounts, other agents' homes), its state (the person's saved
   // screens, journal, daemon.log), and its runtime dir (sockets, FUSE mounts of the person's namespace).
-  const state = [...new Set([stateDir(), ...(svc.services.persistence ? [svc.services.persistence.dir] : [])])];
+  const persistDir = svc.deps.persistDir();
+  const state = [...new Set([stateDir(), ...(persistDir !== undefined ? [persistDir] : [])])];
   const runtime = runtimeDir(false);
   const hidden = [data, ...state, runtime, ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
@@ -111,7 +112,7 @@ export function pendingLines(svc: AgentService, name: string): string[] {
   try {
     // Its default app, else the app of a pane it runs now.
     const id = svc.store.read(name, '.app').trim() || (svc.panesOf(name).map((r) => svc.server.panes.get(r.pane)?.attrs.app).find((a) => a) ?? '');
-    app = id ? findApp(svc.services.config.apps, id) : undefined;
+    app = id ? findApp(svc.deps.config().apps, id) : undefined;
   } catch {
     app = undefined;
   }
@@ -159,7 +160,7 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   svc.doors.ensureSocket(name);
   // Its hooks' door: inside the sandbox `pane sandbox` starts a relay on 127.0.0.1:PORT (the
   // server's hook port, so $PANE_HOOK_URL is the same string inside) to this socket.
-  const hooks = svc.services.hooks;
+  const hooks = svc.deps.hooks();
   const relay: Record<string, string> = hooks && process.platform === 'linux' ? { PANE_HOOK_RELAY: `${hooks.port}:${svc.doors.ensureHookSocket(name, path.join(svc.store.home(name), HOOK_SOCKET))}` } : {};
   return {
     launch: {

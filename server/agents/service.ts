@@ -8,8 +8,11 @@ import type { Pane } from '../../kits/protocol/model';
 import type { PaneIdentity } from '../model/lifecycle';
 import { attrsRemoval, setAttrs } from '../model/paneOps';
 import type { PaneServer } from '../paneServer';
-import type { Services } from '../services';
+import type { ConfigService } from '../config/configService';
 import { findApp } from '../config/appFiles';
+import type { Namespace } from '../namespace/namespace';
+import type { ClientConn } from '../transport/clientConn';
+import type { HookEndpoint } from '../transport/hookListener';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
 import { checkPane } from './accessCheck';
 import { AccountStore, AGENT_HOME, MAX_ACCOUNT_FILE_BYTES } from './accounts';
@@ -71,6 +74,22 @@ export interface AgentServiceOptions {
   paneBin?: string;
 }
 
+/**
+ * What the agent service uses of the rest of the server: the state owner, the
+ * namespace (recheck closes handles a changed .access no longer grants), and, asked at
+ * each use because they are set or started later, the config (apps and their hooks),
+ * the hook endpoint, the persistence dir (the sandbox keeps it unwritable) and the
+ * connected clients (recheck walks them).
+ */
+export interface AgentDeps {
+  server: PaneServer;
+  namespace: Namespace;
+  config: () => ConfigService;
+  hooks: () => HookEndpoint | undefined;
+  persistDir: () => string | undefined;
+  clients: () => Iterable<ClientConn>;
+}
+
 export class AgentService {
   readonly store: AccountStore;
   readonly prompts: PromptLibrary;
@@ -95,10 +114,10 @@ export class AgentService {
   readonly server: PaneServer;
 
   constructor(
-    readonly services: Services,
+    readonly deps: AgentDeps,
     readonly options: AgentServiceOptions,
   ) {
-    this.server = services.server;
+    this.server = deps.server;
     this.store = new AccountStore(options.dataDir);
     this.store.onRefused = (name, e) => this.refused(name, e);
     this.prompts = new PromptLibrary(options.promptsDir === undefined ? path.join(configDir(), 'agents', 'prompts') : options.promptsDir);
@@ -229,7 +248,7 @@ export class AgentService {
     if (app === null) return null;
     let hooks: unknown;
     try {
-      hooks = findApp(this.services.config.apps, app)?.agent?.hooks;
+      hooks = findApp(this.deps.config().apps, app)?.agent?.hooks;
     } catch {
       return null;
     }

@@ -12,6 +12,7 @@ import { SocketTransport } from '../../kits/node/socketTransport';
 import { agentGrant } from '../agents/accessCheck';
 import { endpointPath } from '../agents/doors';
 import type { AgentService } from '../agents/service';
+import type { Services } from '../services';
 import { admitStream, ConnectionCap, MAX_AGENT_CONNECTIONS, MAX_AGENT_SOCKET_CONNECTIONS, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
 import { ensureAgentHookSocket } from './hookListener';
@@ -21,15 +22,15 @@ const endpoints = new WeakMap<AgentService, Map<string, net.Server>>();
 const totals = new WeakMap<AgentService, ConnectionCap>();
 
 /** Gives the agent service its doors: each agent's pane socket and hook socket, opened on first need. */
-export function openAgentDoors(svc: AgentService): void {
+export function openAgentDoors(services: Services, svc: AgentService): void {
   svc.doors = {
-    ensureSocket: (name) => ensureEndpoint(svc, name),
-    ensureHookSocket: (name, file) => ensureAgentHookSocket(svc.services, name, file),
+    ensureSocket: (name) => ensureEndpoint(services, svc, name),
+    ensureHookSocket: (name, file) => ensureAgentHookSocket(services, name, file),
   };
 }
 
 /** Listens on the agent's socket (once per agent per server) and returns its path. */
-export function ensureEndpoint(svc: AgentService, name: string): string {
+export function ensureEndpoint(services: Services, svc: AgentService, name: string): string {
   const file = endpointPath(svc, name);
   let all = endpoints.get(svc);
   if (!all) {
@@ -58,8 +59,8 @@ export function ensureEndpoint(svc: AgentService, name: string): string {
     admitStream(
       new SocketTransport(sock, 'unix'),
       caps,
-      (t) => new ClientConn(svc.services, t, (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), false),
-      { timeoutMs: svc.services.admission.helloTimeoutMs, log },
+      (t) => new ClientConn(services, t, (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), false),
+      { timeoutMs: services.admission.helloTimeoutMs, log },
     ),
   );
   srv.on('error', (e) => svc.store.log(name, `its pane socket ${file} failed: ${e.message}`));

@@ -60,7 +60,7 @@ async function hold(file: string, n: number): Promise<net.Socket[]> {
 async function agent(name: string): Promise<string> {
   const human = await h.connect();
   if (!h.svc.store.exists(name)) await human.call('agent/add', { name });
-  return ensureEndpoint(h.svc, name);
+  return ensureEndpoint(h.running.services, h.svc, name);
 }
 
 const refusedLines = () => h.events.filter((e) => e.event === 'client/refused').map((e) => `${e.data.door as string}: ${e.data.reason as string}`);

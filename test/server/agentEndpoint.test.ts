@@ -16,7 +16,7 @@ afterAll(() => h?.close());
 describe('the agent endpoint', () => {
   it("reaches agent ada's own socket by her name, and speaks as ada", async () => {
     await (await h.connect()).call('agent/add', { name: 'ada' });
-    const file = ensureEndpoint(h.svc, 'ada');
+    const file = ensureEndpoint(h.running.services, h.svc, 'ada');
     expect(agentSocketPath('ada', h.svc.store.root)).toBe(file);
     const c = await connectCli({ kind: 'agent', agent: 'ada', root: h.svc.store.root }, { client: { name: 'agent endpoint test', kind: 'test' } });
     expect(c.welcome?.user).toBe('ada');

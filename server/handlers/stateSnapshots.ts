@@ -38,7 +38,7 @@ export const stateHandlers: HandlerTable = {
       throw faults.failed((e as Error).message);
     }
     if (!read) throw faults.failed(`generation ${pick.gen} is damaged and was set aside; pick another (pane restore --list)`);
-    const sessions = await resurrect(services, read.state, { dir: p.dir, config: p.config, keepIds: false }, p.warn);
+    const sessions = await resurrect(p.deps, read.state, { dir: p.dir, config: p.config, keepIds: false }, p.warn);
     return { gen: pick.gen, sessions: sessions.map((s) => ({ session: s.id, name: s.name })) };
   },
 };

@@ -29,8 +29,8 @@ export function resumeFromSaved(saved: unknown, n: number, agent: string | undef
 export const agentsPart: PersistPart = {
   family: 'agents',
   families: ['agent', 'awareness'],
-  save(services): SavedAgents {
-    const svc = services.agents;
+  save(deps): SavedAgents {
+    const svc = deps.agents();
     if (!svc) return { agents: [], hookSessions: {} };
     return {
       agents: [...svc.runtimes.values()].map((r) => ({
@@ -46,8 +46,8 @@ export const agentsPart: PersistPart = {
       hookSessions: Object.fromEntries(svc.hookSessions),
     };
   },
-  load(services, saved) {
-    const svc = services.agents;
+  load(deps, saved) {
+    const svc = deps.agents();
     const r = SavedAgentsSchema.safeParse(saved);
     if (!svc || !r.success) return;
     for (const a of r.data.agents) {
@@ -57,9 +57,9 @@ export const agentsPart: PersistPart = {
     }
     for (const [id, name] of Object.entries(r.data.hookSessions)) svc.hookSessions.set(id, name);
   },
-  resumeOf(services, pane) {
+  resumeOf(deps, pane) {
     const name = pane.attrs.agent;
-    const rt = name ? services.agents?.runtimes.get(name) : undefined;
+    const rt = name ? deps.agents()?.runtimes.get(name) : undefined;
     if (!rt || !name) return undefined;
     const id = newestOf(rt.sessions.values(), pane.n);
     return id ? { agent: name, session: id } : undefined;

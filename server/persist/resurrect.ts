@@ -18,9 +18,9 @@ import { bodyOf } from '../model/bodies/registry';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
 import { restorePane } from '../model/paneOps';
 import { makeSession, publish, restore, restoredName } from '../model/session';
-import type { Services } from '../services';
 import { blockSerialized } from '../pty/historyStore';
 import { resumeFromSaved } from './agentsPart';
+import type { PersistDeps } from './parts';
 import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
 import { readOwnFileAsync } from './stateFiles';
 
@@ -92,8 +92,8 @@ interface Plan {
 }
 
 /** Decides what a saved pane runs now, and what the pane says about it. */
-export function planPane(services: Services, p: SavedPane, cfg: DurabilityConfig): Plan {
-  const server = services.server;
+export function planPane(deps: PersistDeps, p: SavedPane, cfg: DurabilityConfig): Plan {
+  const server = deps.server;
   const home = server.env.HOME ?? os.homedir();
   const base: NewPaneSpec = { name: p.tag.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: { ...p.attrs } };
   const shellHere = (cwd: string): Plan => ({ spec: { ...base, cwd, kind: bodyOf(p.kind).shellKind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: p.launch, notices: [], waiting: false });
@@ -114,7 +114,7 @@ export function planPane(services: Services, p: SavedPane, cfg: DurabilityConfig
     return plan;
   }
   if (bodyOf(p.kind).agent) {
-    const resumed = resumeLaunch(services, p, launch);
+    const resumed = resumeLaunch(deps, p, launch);
     return {
       spec: { ...base, launch: resumed.launch },
       record: resumed.launch,
@@ -148,13 +148,13 @@ export interface Resumed {
 }
 
 /** An agent's launch with its app's resume form and the recorded session id (or its "last" form), or a fresh start saying so. */
-export function resumeLaunch(services: Services, p: SavedPane, saved: LaunchSpec): Resumed {
+export function resumeLaunch(deps: PersistDeps, p: SavedPane, saved: LaunchSpec): Resumed {
   // The record holds the sandboxed argv; the resume form belongs to the CLI's own (the sandbox is wrapped anew).
   const launch = unwrapSandbox(saved);
   const appId = p.attrs.app;
   let resume: ResumeSpec | undefined;
   try {
-    resume = appId ? findApp(services.config.apps, appId)?.resume : undefined;
+    resume = appId ? findApp(deps.config().apps, appId)?.resume : undefined;
   } catch {
     resume = undefined;
   }
@@ -189,8 +189,8 @@ export function stripResume(args: string[], resume: ResumeSpec | undefined): str
 export const argvText = (l: LaunchSpec) => [l.program, ...l.args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 
 /** Recreates every session of `state`; returns them in order. Failures of one pane are said in its place, never fatal. */
-export async function resurrect(services: Services, state: StateFile, o: ResurrectOptions, warn: (m: string) => void): Promise<Session[]> {
-  const server = services.server;
+export async function resurrect(deps: PersistDeps, state: StateFile, o: ResurrectOptions, warn: (m: string) => void): Promise<Session[]> {
+  const server = deps.server;
   const histories = new Map<number, Buffer | null>();
   await Promise.all(state.panes.map(async (p) => histories.set(p.n, await readHistory(o.dir, p, warn))));
   const byN = new Map(state.panes.map((p) => [p.n, p]));
@@ -216,7 +216,7 @@ export async function resurrect(services: Services, state: StateFile, o: Resurre
     if (order) server.reserveN(saved.n);
     // The agents part is journalled at each new hook session; the pane's record may be older.
     const resume = bodyOf(saved.kind).agent ? (resumeFromSaved(state.extra.agents, saved.n, saved.attrs.agent) ?? saved.resume) : saved.resume;
-    created.set(saved.n, startPane(services, session, resume ? { ...saved, resume } : saved, o.config, histories.get(saved.n) ?? null, warn));
+    created.set(saved.n, startPane(deps, session, resume ? { ...saved, resume } : saved, o.config, histories.get(saved.n) ?? null, warn));
   }
   for (let i = 0; i < state.sessions.length; i++) {
     const saved = state.sessions[i]!;
@@ -226,9 +226,9 @@ export async function resurrect(services: Services, state: StateFile, o: Resurre
   return out;
 }
 
-function startPane(services: Services, session: Session, saved: SavedPane, cfg: DurabilityConfig, history: Buffer | null, warn: (m: string) => void): Pane {
-  const server = services.server;
-  let plan = planPane(services, saved, cfg);
+function startPane(deps: PersistDeps, session: Session, saved: SavedPane, cfg: DurabilityConfig, history: Buffer | null, warn: (m: string) => void): Pane {
+  const server = deps.server;
+  let plan = planPane(deps, saved, cfg);
   let pane: Pane;
   try {
     pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });
@@ -248,7 +248,7 @@ function startPane(services: Services, session: Session, saved: SavedPane, cfg: 
     warn(`pane ${saved.address}: no terminal to show its history in`);
   }
   if (plan.notices.length) warn(`pane ${saved.address}: ${plan.notices.join('; ')}`);
-  if (plan.resumed && term) fallBackIfResumeFails(services, pane, plan.resumed, warn);
+  if (plan.resumed && term) fallBackIfResumeFails(deps, pane, plan.resumed, warn);
   return pane;
 }
 
@@ -265,8 +265,8 @@ function without(args: string[], form: string[], from: number): string[] | null 
  * (its CLI lost or never kept the conversation): the pane says so and starts the CLI
  * afresh, with the same wrapping (sandbox, hooks) minus the resume words.
  */
-function fallBackIfResumeFails(services: Services, pane: Pane, resumed: { fresh: LaunchSpec; form: string[] }, warn: (m: string) => void): void {
-  const server = services.server;
+function fallBackIfResumeFails(deps: PersistDeps, pane: Pane, resumed: { fresh: LaunchSpec; form: string[] }, warn: (m: string) => void): void {
+  const server = deps.server;
   const startedAt = Date.now();
   const done = () => {
     stop();

@@ -15,7 +15,7 @@ import { JournalWriter, type JournalRecord } from './journal';
 import { loadState } from './loader';
 import { entryFault, setAside, writeOwnFile } from './stateFiles';
 import { agentsPart } from './agentsPart';
-import type { PersistPart } from './parts';
+import type { PersistDeps, PersistPart } from './parts';
 import { resurrect } from './resurrect';
 
 /**
@@ -118,18 +118,20 @@ export class Persistence {
 
   readonly server: PaneServer;
   readonly parts: readonly PersistPart[];
+  /** Takes it off the services it was opened on (open sets it; close calls it). */
+  private detach: () => void = () => undefined;
 
   private constructor(
-    readonly services: Services,
+    readonly deps: PersistDeps,
     readonly dir: string,
     o: PersistOptions,
   ) {
-    this.server = services.server;
+    this.server = deps.server;
     const say = o.warn ?? ((m) => process.stderr.write(`pane: state: ${m}\n`));
     // What is set aside or skipped is a refusal of the state door: in the log, and in /pane/log as `- refused state directory: …`.
     this.warn = (m) => {
       say(m);
-      if (/set aside|skipped|not replayed/.test(m)) services.server.publish('client/refused', { door: 'state directory', reason: m });
+      if (/set aside|skipped|not replayed/.test(m)) deps.server.publish('client/refused', { door: 'state directory', reason: m });
     };
     this.config = DurabilityConfigSchema.parse(o.config ?? {});
     this.store = new GenerationStore(dir, this.warn);
@@ -142,14 +144,14 @@ export class Persistence {
     const wrong = checkStateDir(o.dir);
     if (wrong) throw new Error(wrong);
     const server = services.server;
-    const p = new Persistence(services, o.dir, o);
+    const p = new Persistence({ server, agents: () => services.agents, config: () => services.config }, o.dir, o);
     await p.lock();
     let restored: Session[] = [];
     try {
       p.store.sweep();
       const state = p.load();
-      for (const part of p.parts) if (state.extra[part.family] !== undefined) part.load(services, state.extra[part.family]);
-      if (p.config.resurrect && state.sessions.length) restored = await resurrect(services, state, { dir: p.dir, config: p.config, keepIds: true }, p.warn);
+      for (const part of p.parts) if (state.extra[part.family] !== undefined) part.load(p.deps, state.extra[part.family]);
+      if (p.config.resurrect && state.sessions.length) restored = await resurrect(p.deps, state, { dir: p.dir, config: p.config, keepIds: true }, p.warn);
       p.gen = p.store.lastGen();
       await p.rotate(); // a fresh generation: the journal starts with the whole state as it now is
     } catch (e) {
@@ -165,6 +167,9 @@ export class Persistence {
     p.historyTimer.unref();
     server.onBeforeStop(() => p.close());
     services.persistence = p;
+    p.detach = () => {
+      if (services.persistence === p) services.persistence = undefined;
+    };
     return { persistence: p, restored };
   }
 
@@ -219,12 +224,12 @@ export class Persistence {
     const sessions = [...s.sessions.values()];
     const panes = sessions.flatMap((x) => s.panesOf(x)).map((p) => this.savedPane(p));
     const extra: Record<string, unknown> = {};
-    for (const part of this.parts) extra[part.family] = part.save(this.services);
+    for (const part of this.parts) extra[part.family] = part.save(this.deps);
     return structuredClone({ version: STATE_VERSION, savedAt: Date.now(), host: s.host, sessions, panes, extra });
   }
 
   private savedPane(p: Pane) {
-    const resume = this.parts.map((x) => x.resumeOf?.(this.services, p)).find((r) => r !== undefined);
+    const resume = this.parts.map((x) => x.resumeOf?.(this.deps, p)).find((r) => r !== undefined);
     return { ...p, cwd: liveCwd(p), address: this.server.address(p.n), ...(resume ? { resume } : {}) };
   }
 
@@ -275,7 +280,7 @@ export class Persistence {
     }
     for (const fam of this.dirtyExtra) {
       const part = this.parts.find((x) => x.family === fam);
-      if (part) recs.push({ k: 'extra', family: fam, v: part.save(this.services) });
+      if (part) recs.push({ k: 'extra', family: fam, v: part.save(this.deps) });
     }
     this.dirtySessions.clear();
     this.dirtyPanes.clear();
@@ -297,7 +302,7 @@ export class Persistence {
     for (const x of this.server.sessions.values()) dump.push({ k: 'session', v: x });
     // The panes as just captured: each pane's live cwd is read from /proc once per generation, not twice.
     for (const { address: _a, resume, ...pane } of state.panes) dump.push({ k: 'pane', v: pane, ...(resume ? { resume } : {}) });
-    for (const part of this.parts) dump.push({ k: 'extra', family: part.family, v: part.save(this.services) });
+    for (const part of this.parts) dump.push({ k: 'extra', family: part.family, v: part.save(this.deps) });
     // The reset says how many records its dump holds: a dump cut short is never applied over a good state.
     dump[0] = { k: 'reset', records: dump.length - 1 };
     this.journal.append(dump);
@@ -411,7 +416,7 @@ export class Persistence {
     this.closed = true;
     await this.journal?.close();
     this.journal = null;
-    if (this.services.persistence === this) this.services.persistence = undefined;
+    this.detach();
     await this.release?.().catch(() => undefined);
   }
 }

@@ -11,7 +11,7 @@ import type { ConfigError } from '../../kits/protocol/keymap';
 import type { Pane } from '../../kits/protocol/model';
 import { pollTargets } from '../config/poller';
 import type { HandlerContext } from '../handlers/types';
-import type { Services } from '../services';
+import type { PaneServer } from '../paneServer';
 import { sshExitArgv } from './hostArgv';
 import { loadHosts, type HostEntry } from './hostFiles';
 import { HostLink, type DialHost } from './hostLink';
@@ -62,6 +62,11 @@ export interface HostServiceOptions {
   dial: DialHost;
 }
 
+/** What the host service uses of the rest of the server: the state owner (its host name, its bus, its stop). */
+export interface HostDeps {
+  server: PaneServer;
+}
+
 export class HostService {
   readonly dir: string;
   readonly links = new Map<string, HostLink>();
@@ -72,15 +77,15 @@ export class HostService {
   private readonly inputs = new Map<string, { bytes: number; chain: Promise<unknown> }>();
 
   constructor(
-    private readonly services: Services,
+    private readonly deps: HostDeps,
     private readonly o: HostServiceOptions,
   ) {
     this.dir = path.join(o.configDir, 'hosts');
     this.reload();
     this.stops.push(pollTargets([{ path: this.dir, kind: 'dir' }], () => this.reload()));
-    services.server.onStop(() => this.stop());
+    deps.server.onStop(() => this.stop());
     this.stops.push(
-      services.server.listen((event, data) => {
+      deps.server.listen((event, data) => {
         const d = data as { client?: string; pane?: number };
         if (event === 'client/detached' && d.pane === undefined && d.client) this.streams.detachAll(d.client);
       }),
@@ -91,13 +96,13 @@ export class HostService {
   reload(): void {
     const { hosts, errors } = loadHosts(this.dir);
     // HOST:N with this server's own name is this server's pane N: a host of that name could never be reached.
-    const own = hosts.get(this.services.server.host);
+    const own = hosts.get(this.deps.server.host);
     if (own) {
       hosts.delete(own.name);
       errors.push({ file: own.file, field: '(file name)', message: `"${own.name}" is this server's own host name (HOST:N with it names this server's panes); rename the file` });
     }
     this.errors = errors;
-    for (const e of errors) this.services.server.publish('client/refused', { door: 'host files', reason: `${e.file}: ${e.field}: ${e.message}` });
+    for (const e of errors) this.deps.server.publish('client/refused', { door: 'host files', reason: `${e.file}: ${e.field}: ${e.message}` });
     for (const [name, link] of this.links) {
       const next = hosts.get(name);
       if (next && JSON.stringify(next) === JSON.stringify(link.entry)) continue;
@@ -121,7 +126,7 @@ export class HostService {
       () => this.changed(),
       (line) => {
         process.stderr.write(`pane: ${line}\n`);
-        if (/cut off|not joined/.test(line)) this.services.server.publish('client/refused', { door: `host ${entry.name}`, reason: line });
+        if (/cut off|not joined/.test(line)) this.deps.server.publish('client/refused', { door: `host ${entry.name}`, reason: line });
       },
     );
     link.output = (p, offset, data) => this.streams.output(link, p, offset, data);
@@ -154,7 +159,7 @@ export class HostService {
 
   private changed(): void {
     for (const l of this.links.values()) if (l.state === 'connected') this.streams.resume(l);
-    this.services.server.publish('host/changed', this.list());
+    this.deps.server.publish('host/changed', this.list());
   }
 
   /**
@@ -174,7 +179,7 @@ export class HostService {
     // Only a string names another host (HOST:N); a number, or a method whose `pane` is not an address (session/new's spec), stays here.
     if (typeof ref !== 'string') return undefined;
     const { host, n } = parsePaneRef(ref);
-    if (host === undefined || host === this.services.server.host || !this.links.has(host)) return undefined;
+    if (host === undefined || host === this.deps.server.host || !this.links.has(host)) return undefined;
     const link = this.link(host);
     if (ctx.client.checkAccess !== undefined) {
       throw new PaneFault('denied', `denied: ${method} on ${ref}: an agent's .access names this server's panes only; other hosts' panes are the person's (issue 26)`, { reason: 'remote pane', subject: String(ref) });

@@ -37,10 +37,10 @@ export function attachHosts(services: Services, o: AttachHostsOptions): HostServ
     (async (entry) => ({
       transport: entry.how.via === 'tls' ? await dialTlsHost(entry.name, entry.how) : await dial({ kind: 'exec', argv: hostArgv(entry.how, controlDir) }),
     }));
-  const hosts = new HostService(services, { configDir: o.configDir, controlDir, dial: dialHost });
+  const hosts = new HostService({ server: services.server }, { configDir: o.configDir, controlDir, dial: dialHost });
   services.dispatcher.register(hostHandlers(hosts));
   services.dispatcher.forward = (method, params, ctx) => forwardAgents(hosts, method, params, ctx) ?? hosts.forward(method, params, ctx);
-  services.namespace.remote = new RemoteNamespace(services, hosts);
-  new RemoteAwareness(services, hosts); // joined hosts' agents mirrored into awareness as NAME@HOST
+  services.namespace.remote = new RemoteNamespace({ server: services.server }, hosts);
+  new RemoteAwareness({ server: services.server, awareness: () => services.awareness }, hosts); // joined hosts' agents mirrored into awareness as NAME@HOST
   return hosts;
 }

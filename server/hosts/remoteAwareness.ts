@@ -10,7 +10,8 @@
 // path names another machine's file) and this server's clock.
 import type { AgentAwareness, AgentView } from '../../kits/protocol/awareness';
 import { AgentNameSchema } from '../../kits/protocol/agent';
-import type { Services } from '../services';
+import type { AwarenessService } from '../awareness/service';
+import type { PaneServer } from '../paneServer';
 import { HEARTBEAT_MS, type HostLink } from './hostLink';
 import type { HostService } from './hostService';
 
@@ -65,23 +66,29 @@ export function mirrorRecord(a: AgentView, host: string, now: number): AgentAwar
   };
 }
 
+/** What the mirror uses of the rest of the server: the state owner, and awareness when there is one (asked at each poll: it may attach later or stop). */
+export interface RemoteAwarenessDeps {
+  server: PaneServer;
+  awareness: () => AwarenessService | undefined;
+}
+
 /** Polls each connected host's agents and mirrors them into the local engine; stopped with the server. */
 export class RemoteAwareness {
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
 
   constructor(
-    private readonly services: Services,
+    private readonly deps: RemoteAwarenessDeps,
     private readonly hosts: HostService,
   ) {
     this.timer = setInterval(() => void this.poll(), REMOTE_AWARENESS_POLL_MS);
     this.timer.unref();
-    services.server.onStop(() => this.stop());
+    deps.server.onStop(() => this.stop());
   }
 
   /** One round over every host (a round still running is not overlapped). */
   async poll(): Promise<void> {
-    const aw = this.services.awareness?.aw;
+    const aw = this.deps.awareness()?.aw;
     if (!aw || this.busy) return;
     this.busy = true;
     try {
@@ -92,7 +99,7 @@ export class RemoteAwareness {
   }
 
   private async pollOne(link: HostLink): Promise<void> {
-    const aw = this.services.awareness?.aw;
+    const aw = this.deps.awareness()?.aw;
     if (!aw) return;
     // A host not joined, or stale, keeps no agents here: they would warn of work nobody can see going on.
     if (link.state !== 'connected') {
@@ -107,7 +114,7 @@ export class RemoteAwareness {
     }
     const why = checkRemoteAgents(agents);
     if (why !== null) {
-      this.services.server.publish('client/refused', { door: `host ${link.name} awareness`, reason: `its agents' records were refused: ${why}; this server's awareness is unchanged (fix or upgrade pane on ${link.name})` });
+      this.deps.server.publish('client/refused', { door: `host ${link.name} awareness`, reason: `its agents' records were refused: ${why}; this server's awareness is unchanged (fix or upgrade pane on ${link.name})` });
       return;
     }
     const now = Date.now();

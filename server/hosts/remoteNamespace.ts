@@ -9,7 +9,7 @@ import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
 import type { HandlerContext } from '../handlers/types';
 import { segments } from '../namespace/resolve';
 import type { RemoteNs, RemotePath } from '../namespace/types';
-import type { Services } from '../services';
+import type { PaneServer } from '../paneServer';
 import type { HostService } from './hostService';
 
 /**
@@ -33,9 +33,14 @@ const HOST_PANE = /^([^:/]+):([1-9][0-9]{0,9})$/;
 /** Permission bits only (a remote's mode cannot claim setuid or a file type). */
 const PERM_BITS = 0o777;
 
+/** What the remote namespace uses of the rest of the server: the state owner (its host name, its bus). */
+export interface RemoteNamespaceDeps {
+  server: PaneServer;
+}
+
 export class RemoteNamespace implements RemoteNs {
   constructor(
-    private readonly services: Services,
+    private readonly deps: RemoteNamespaceDeps,
     private readonly hosts: HostService,
   ) {}
 
@@ -45,7 +50,7 @@ export class RemoteNamespace implements RemoteNs {
     if (!m) return undefined;
     const host = m[1]!;
     // This server's own name, or a name with no host file: the local resolver answers (and refuses by name).
-    if (host === this.services.server.host || !HostNameSchema.safeParse(host).success || !this.hosts.links.has(host)) return undefined;
+    if (host === this.deps.server.host || !HostNameSchema.safeParse(host).success || !this.hosts.links.has(host)) return undefined;
     const n = Number(m[2]);
     const tail = rest.length > 0 ? '/' + rest.join('/') : '';
     return { host, n, local: `/${host}:${n}${tail}`, remote: `/${n}${tail}` };
@@ -102,7 +107,7 @@ export class RemoteNamespace implements RemoteNs {
   private mayTouch(ctx: HandlerContext, r: RemotePath): void {
     if (ctx.client.checkAccess === undefined) return;
     const why = `an agent's .access names this server's panes only; ${r.local} is host ${r.host}'s (the person's own namespace shows it)`;
-    this.services.server.publish('agent/denied', { name: ctx.client.name, method: 'ns', reason: `remote pane: ${why}`, at: Date.now() });
+    this.deps.server.publish('agent/denied', { name: ctx.client.name, method: 'ns', reason: `remote pane: ${why}`, at: Date.now() });
     throw new PaneFault('denied', `denied: ${why}`, { reason: 'remote pane', subject: r.local });
   }
 
@@ -144,6 +149,6 @@ export class RemoteNamespace implements RemoteNs {
   }
 
   private refused(r: RemotePath, reason: string): void {
-    this.services.server.publish('client/refused', { door: `namespace of host ${r.host}`, reason });
+    this.deps.server.publish('client/refused', { door: `namespace of host ${r.host}`, reason });
   }
 }

@@ -3,15 +3,14 @@
 // that the new file no longer grants are ended, each with a refusal in the
 // agent's log and /pane/log — a right taken away is gone at once, not at the next open.
 import type { ParsedAccess } from './access';
-import type { ClientConn } from '../transport/clientConn';
 import { accessChecker } from './accessCheck';
-import type { AgentService } from './service';
+import type { AgentClient, AgentService } from './service';
 
 /** How often open streams are compared with the .access in force: the service re-reads a changed file at most this often. */
 export const ACCESS_RECHECK_MS = 500;
 
 export function watchAccessChanges(svc: AgentService): () => void {
-  const seen = new WeakMap<ClientConn, ParsedAccess>();
+  const seen = new WeakMap<AgentClient, ParsedAccess>();
   const timer = setInterval(() => {
     for (const client of svc.deps.clients()) {
       const name = svc.agentCaller(client.user);
@@ -27,7 +26,7 @@ export function watchAccessChanges(svc: AgentService): () => void {
 }
 
 /** Ends the streams and handles of one connection that its agent's .access no longer allows. */
-export function recheck(svc: AgentService, name: string, client: ClientConn): void {
+export function recheck(svc: AgentService, name: string, client: AgentClient): void {
   const check = accessChecker(svc, name);
   const allowed = (method: string, params: Record<string, unknown>) => {
     try {

@@ -11,7 +11,6 @@ import type { PaneServer } from '../paneServer';
 import type { ConfigService } from '../config/configService';
 import { findApp } from '../config/appFiles';
 import type { Namespace } from '../namespace/namespace';
-import type { ClientConn } from '../transport/clientConn';
 import type { HookEndpoint } from '../transport/hookListener';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
 import { checkPane } from './accessCheck';
@@ -75,6 +74,18 @@ export interface AgentServiceOptions {
 }
 
 /**
+ * What recheck.ts touches of a connected client (a ClientConn has it): who it is, the
+ * panes it has attached and the id its PTY streams are sent to. agents/ knows no connection.
+ */
+export interface AgentClient {
+  readonly id: string;
+  readonly name: string;
+  readonly user: string;
+  readonly attached: Set<number>;
+  readonly sink: { readonly id: string };
+}
+
+/**
  * What the agent service uses of the rest of the server: the state owner, the
  * namespace (recheck closes handles a changed .access no longer grants), and, asked at
  * each use because they are set or started later, the config (apps and their hooks),
@@ -87,7 +98,7 @@ export interface AgentDeps {
   config: () => ConfigService;
   hooks: () => HookEndpoint | undefined;
   persistDir: () => string | undefined;
-  clients: () => Iterable<ClientConn>;
+  clients: () => Iterable<AgentClient>;
 }
 
 export class AgentService {

@@ -5,52 +5,27 @@
 // for pane's own entries in its config.toml (Codex runs no hook not installed by an admin
 // until it is trusted), report its session and prompt through the agent's own door: the
 // prompt reaches `pane finger` with its topics.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxUnavailable } from '../../server/agents/sandbox';
-import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
+import { until } from '../cli/harness';
+import { realCliSkip, startRealCliServer, type RealCliServer } from './realCli';
 
 const codex = process.env.PANE_TEST_CODEX;
-/** Variables by which a CLI takes itself to be in a CI job. */
-const CI_MARKERS = /^(CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|BUILD_ID|RUN_ID|GITHUB_[A-Z_]+|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|JENKINS_URL|TEAMCITY_VERSION|CI_[A-Z_]+)$/;
-const noSandbox = sandboxUnavailable(process.env.PATH);
-const skip = codex === undefined ? 'PANE_TEST_CODEX is unset (npm test installs @openai/codex; run node scripts/agentClis.mjs)' : noSandbox;
+const skip = realCliSkip({ PANE_TEST_CODEX: codex });
 
+let s: RealCliServer;
 let dir: string;
-let socket: string;
 let project: string;
-let server: ChildProcess;
-let env: Record<string, string>;
-const pane = (args: string[], input = '') => {
-  const r = spawnSync(BIN, ['--socket', socket, ...args], { env, input, encoding: 'utf8', timeout: 20_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const pane = (args: string[], input = '') => s.pane(args, input);
 
 describe.skipIf(skip !== null)(`the real Codex CLI in a sandboxed agent pane${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(async () => {
-    buildOnce();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-codex-'));
-    socket = path.join(dir, 's.sock');
-    project = path.join(dir, 'proj');
-    fs.mkdirSync(project);
-    spawnSync('git', ['init', '-q', project]);
-    env = cleanEnv({ HOME: dir, PATH: `${path.dirname(codex!)}:${process.env.PATH}`, OPENAI_API_KEY: 'dummy' });
-    for (const k of Object.keys(env)) if (CI_MARKERS.test(k)) delete env[k];
-    server = spawn(BIN, ['serve', '--socket', socket], { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
-    await until('pane serve', () => fs.existsSync(socket) && pane(['ls']).status === 0, 20_000);
+    s = await startRealCliServer({ prefix: 'pane-codex-', git: true, clis: [codex!], env: { OPENAI_API_KEY: 'dummy' } });
+    ({ dir, project } = s);
   }, 120_000);
 
-  afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const gone = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
-    }
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  afterAll(() => s?.stop());
 
   it('runs with its hooks trusted in the agent’s home, reports its session and prompt, and pane finger shows the prompt with its topics', async () => {
     expect(pane(['agent', 'add', 'cx', '--project', project]).status).toBe(0);
@@ -72,7 +47,7 @@ describe.skipIf(skip !== null)(`the real Codex CLI in a sandboxed agent pane${sk
       const toml = fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8');
       expect(toml).toContain(`[projects.${JSON.stringify(project)}]`);
       expect(toml).toMatch(/# >>> pane hooks trust[\s\S]*\[hooks\.state\."[^"]*hooks\.json:user_prompt_submit:0:0"\]\ntrusted_hash = "sha256:/);
-      const raw = (text: string) => spawnSync(BIN, ['--socket', socket, 'send', '--raw', '-t', id, '-'], { input: text, env }).status;
+      const raw = (text: string) => s.raw(id, text);
       // Its composer, once its start-up screens are past (a trust question, if any, answered yes).
       await until('its composer', () => {
         const s = screen();

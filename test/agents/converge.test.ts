@@ -5,56 +5,32 @@
 // its own hook dialect (Gemini's BeforeAgent, Codex's UserPromptSubmit, both turned into
 // pane's UserPromptSubmit); awareness must see both prompts, predict that the two agents
 // converge on the same topics, and mark each agent's pane with the other.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxUnavailable } from '../../server/agents/sandbox';
-import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
+import { until } from '../cli/harness';
+import { realCliSkip, startRealCliServer, type RealCliServer } from './realCli';
 
 const gemini = process.env.PANE_TEST_GEMINI;
 const codex = process.env.PANE_TEST_CODEX;
-const CI_MARKERS = /^(CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|BUILD_ID|RUN_ID|GITHUB_[A-Z_]+|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|JENKINS_URL|TEAMCITY_VERSION|CI_[A-Z_]+)$/;
-const noSandbox = sandboxUnavailable(process.env.PATH);
-const skip =
-  gemini === undefined || codex === undefined ? 'PANE_TEST_GEMINI or PANE_TEST_CODEX is unset (npm test installs both; run node scripts/agentClis.mjs)' : noSandbox;
+const skip = realCliSkip({ PANE_TEST_GEMINI: gemini, PANE_TEST_CODEX: codex });
 
+let s: RealCliServer;
 let dir: string;
-let socket: string;
 let project: string;
-let server: ChildProcess;
-let env: Record<string, string>;
-const pane = (args: string[], input = '') => {
-  const r = spawnSync(BIN, ['--socket', socket, ...args], { env, input, encoding: 'utf8', timeout: 20_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const pane = (args: string[], input = '') => s.pane(args, input);
 const PROMPT = 'add jwt auth token refresh to the login session';
 
 describe.skipIf(skip !== null)(`Gemini CLI and Codex CLI, both real, converging${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(async () => {
-    buildOnce();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-converge-'));
-    socket = path.join(dir, 's.sock');
-    project = path.join(dir, 'shop');
-    fs.mkdirSync(project);
-    spawnSync('git', ['init', '-q', project]);
-    env = cleanEnv({ HOME: dir, PATH: `${path.dirname(gemini!)}:${path.dirname(codex!)}:${process.env.PATH}`, GEMINI_API_KEY: 'dummy' });
-    for (const k of Object.keys(env)) if (CI_MARKERS.test(k)) delete env[k];
+    s = await startRealCliServer({ prefix: 'pane-converge-', project: 'shop', git: true, clis: [gemini!, codex!], env: { GEMINI_API_KEY: 'dummy' } });
+    ({ dir, project } = s);
+    // The person's Codex login (an API key login): pane copies it into the agent's home at launch.
     fs.mkdirSync(path.join(dir, '.codex'));
     fs.writeFileSync(path.join(dir, '.codex', 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: 'dummy' }));
-    server = spawn(BIN, ['serve', '--socket', socket], { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
-    await until('pane serve', () => fs.existsSync(socket) && pane(['ls']).status === 0, 20_000);
   }, 120_000);
 
-  afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const gone = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
-    }
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  afterAll(() => s?.stop());
 
   it('each one’s prompt reaches pane through its own hooks, and each agent’s pane is marked with the other', async () => {
     const ids: Record<string, string> = {};
@@ -73,7 +49,7 @@ describe.skipIf(skip !== null)(`Gemini CLI and Codex CLI, both real, converging$
       ids[name] = run.stdout.trim().split(':').pop()!;
     }
     const screen = (n: string) => pane(['screen', '-t', ids[n]!]).stdout;
-    const raw = (n: string, text: string) => spawnSync(BIN, ['--socket', socket, 'send', '--raw', '-t', ids[n]!, '-'], { input: text, env }).status;
+    const raw = (n: string, text: string) => s.raw(ids[n]!, text);
     try {
       await until('gem’s prompt box', () => /Type your message/.test(screen('gem')), 90_000).catch((e: Error) => {
         throw new Error(`${e.message}; its screen:\n${screen('gem')}`);

@@ -4,54 +4,28 @@
 // not die on the person's read-only home, and what it writes lands in the agent's home),
 // and its hooks, installed from the app file's dialect into that home, report its session
 // and its prompt through the agent's own door: the prompt reaches `pane finger`.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxUnavailable } from '../../server/agents/sandbox';
-import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
+import { until } from '../cli/harness';
+import { realCliSkip, startRealCliServer, type RealCliServer } from './realCli';
 
 const gemini = process.env.PANE_TEST_GEMINI;
-/** Variables by which a CLI takes itself to be in a CI job (is-in-ci and Gemini's own checks). */
-const CI_MARKERS = /^(CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|BUILD_ID|RUN_ID|GITHUB_[A-Z_]+|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|JENKINS_URL|TEAMCITY_VERSION|CI_[A-Z_]+)$/;
-const noSandbox = sandboxUnavailable(process.env.PATH);
-const skip = gemini === undefined ? 'PANE_TEST_GEMINI is unset (npm test installs @google/gemini-cli; run node scripts/agentClis.mjs)' : noSandbox;
+const skip = realCliSkip({ PANE_TEST_GEMINI: gemini });
 
+let s: RealCliServer;
 let dir: string;
-let socket: string;
 let project: string;
-let server: ChildProcess;
-let env: Record<string, string>;
-const pane = (args: string[], input = '') => {
-  const r = spawnSync(BIN, ['--socket', socket, ...args], { env, input, encoding: 'utf8', timeout: 20_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const pane = (args: string[], input = '') => s.pane(args, input);
 
 describe.skipIf(skip !== null)(`the real Gemini CLI in a sandboxed agent pane${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(async () => {
-    buildOnce();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-gemini-'));
-    socket = path.join(dir, 's.sock');
-    project = path.join(dir, 'proj');
-    fs.mkdirSync(project);
-    // `gemini` on PATH as the app file names it; a dummy key: it never reaches its model (no network in the sandbox).
-    env = cleanEnv({ HOME: dir, PATH: `${path.dirname(gemini!)}:${process.env.PATH}`, GEMINI_API_KEY: 'dummy' });
-    // A person's desktop, not a CI job: Gemini takes CI=true (and the like) for a headless run and
-    // skips its TUI for a model call at once, and on GITHUB_SHA strips its hooks' environment.
-    for (const k of Object.keys(env)) if (CI_MARKERS.test(k)) delete env[k];
-    server = spawn(BIN, ['serve', '--socket', socket], { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
-    await until('pane serve', () => fs.existsSync(socket) && pane(['ls']).status === 0, 20_000);
+    s = await startRealCliServer({ prefix: 'pane-gemini-', clis: [gemini!], env: { GEMINI_API_KEY: 'dummy' } });
+    ({ dir, project } = s);
   }, 120_000);
 
-  afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const gone = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
-    }
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  afterAll(() => s?.stop());
 
   it('runs with the agent’s home as its own, reports its session and prompt through its hooks, and pane finger shows the prompt', async () => {
     expect(pane(['agent', 'add', 'gem', '--project', project]).status).toBe(0);
@@ -86,7 +60,7 @@ describe.skipIf(skip !== null)(`the real Gemini CLI in a sandboxed agent pane${s
         throw new Error(`${e.message}; its screen:\n${screen()}`);
       });
       // The text, then Enter on its own once the TUI shows it (typed together, Enter lands in the paste and is not a submit).
-      const raw = (text: string) => spawnSync(BIN, ['--socket', socket, 'send', '--raw', '-t', id, '-'], { input: text, env }).status;
+      const raw = (text: string) => s.raw(id, text);
       expect(raw('refactor the auth module')).toBe(0);
       await until('the typed prompt', () => /> refactor the auth module/.test(screen()), 20_000);
       expect(raw('\r')).toBe(0);

@@ -9,13 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxUnavailable } from '../../server/agents/sandbox';
-import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
+import { BIN, buildOnce, until } from '../cli/harness';
+import { desktopEnv, realCliSkip } from './realCli';
 
 const gemini = process.env.PANE_TEST_GEMINI;
-const CI_MARKERS = /^(CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|BUILD_ID|RUN_ID|GITHUB_[A-Z_]+|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|JENKINS_URL|TEAMCITY_VERSION|CI_[A-Z_]+)$/;
-const noSandbox = sandboxUnavailable(process.env.PATH);
-const skip = gemini === undefined ? 'PANE_TEST_GEMINI is unset (npm test installs @google/gemini-cli; run node scripts/agentClis.mjs)' : noSandbox;
+const skip = realCliSkip({ PANE_TEST_GEMINI: gemini });
 
 const servers: ChildProcess[] = [];
 let dir: string | undefined;
@@ -32,8 +30,7 @@ describe.skipIf(skip !== null)(`the real Gemini CLI after a kill -9 of the daemo
     const state = path.join(dir, 'state');
     const project = path.join(dir, 'proj');
     fs.mkdirSync(project);
-    const env = cleanEnv({ HOME: dir, PATH: `${path.dirname(gemini!)}:${process.env.PATH}`, GEMINI_API_KEY: 'dummy' });
-    for (const k of Object.keys(env)) if (CI_MARKERS.test(k)) delete env[k];
+    const env = desktopEnv(dir, [gemini!], { GEMINI_API_KEY: 'dummy' });
     const pane = (args: string[]) => spawnSync(BIN, ['--socket', socket, ...args], { env, encoding: 'utf8', timeout: 20_000 });
     const start = async () => {
       const s = spawn(BIN, ['serve', '--socket', socket, '--state', state], { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });

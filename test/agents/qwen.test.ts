@@ -3,50 +3,27 @@
 // `pane serve`, no network, a dummy key. Its Claude-style hooks, merged from apps/qwen.json's
 // dialect into the agent's ~/.qwen/settings.json beside its own settings, report its session
 // and prompt through the agent's own door: the prompt reaches `pane finger` with its topics.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxUnavailable } from '../../server/agents/sandbox';
-import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
+import { until } from '../cli/harness';
+import { realCliSkip, startRealCliServer, type RealCliServer } from './realCli';
 
 const qwen = process.env.PANE_TEST_QWEN;
-const CI_MARKERS = /^(CI|CONTINUOUS_INTEGRATION|BUILD_NUMBER|BUILD_ID|RUN_ID|GITHUB_[A-Z_]+|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|JENKINS_URL|TEAMCITY_VERSION|CI_[A-Z_]+)$/;
-const noSandbox = sandboxUnavailable(process.env.PATH);
-const skip = qwen === undefined ? 'PANE_TEST_QWEN is unset (npm test installs @qwen-code/qwen-code; run node scripts/agentClis.mjs)' : noSandbox;
+const skip = realCliSkip({ PANE_TEST_QWEN: qwen });
 
+let s: RealCliServer;
 let dir: string;
-let socket: string;
 let project: string;
-let server: ChildProcess;
-let env: Record<string, string>;
-const pane = (args: string[], input = '') => {
-  const r = spawnSync(BIN, ['--socket', socket, ...args], { env, input, encoding: 'utf8', timeout: 20_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const pane = (args: string[], input = '') => s.pane(args, input);
 
 describe.skipIf(skip !== null)(`the real Qwen Code CLI in a sandboxed agent pane${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(async () => {
-    buildOnce();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-qwen-'));
-    socket = path.join(dir, 's.sock');
-    project = path.join(dir, 'proj');
-    fs.mkdirSync(project);
-    env = cleanEnv({ HOME: dir, PATH: `${path.dirname(qwen!)}:${process.env.PATH}`, OPENAI_API_KEY: 'dummy' });
-    for (const k of Object.keys(env)) if (CI_MARKERS.test(k)) delete env[k];
-    server = spawn(BIN, ['serve', '--socket', socket], { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
-    await until('pane serve', () => fs.existsSync(socket) && pane(['ls']).status === 0, 20_000);
+    s = await startRealCliServer({ prefix: 'pane-qwen-', clis: [qwen!], env: { OPENAI_API_KEY: 'dummy' } });
+    ({ dir, project } = s);
   }, 120_000);
 
-  afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const gone = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
-    }
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  afterAll(() => s?.stop());
 
   it('reports its session and prompt through its Claude-style hooks, merged beside its own settings, and pane finger shows the prompt', async () => {
     expect(pane(['agent', 'add', 'qw', '--project', project]).status).toBe(0);
@@ -70,7 +47,7 @@ describe.skipIf(skip !== null)(`the real Qwen Code CLI in a sandboxed agent pane
       await until('its prompt box', () => /Type your message/.test(screen()), 60_000).catch((e: Error) => {
         throw new Error(`${e.message}; its screen:\n${screen()}`);
       });
-      const raw = (text: string) => spawnSync(BIN, ['--socket', socket, 'send', '--raw', '-t', id, '-'], { input: text, env }).status;
+      const raw = (text: string) => s.raw(id, text);
       expect(raw('refactor the auth module')).toBe(0);
       await until('the typed prompt', () => /refactor the auth module/.test(screen()), 20_000);
       expect(raw('\r')).toBe(0);

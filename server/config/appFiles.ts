@@ -5,10 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppFileSchema, type AppEntry, type AppList } from '../../kits/protocol/app';
-import { fieldOf } from '../../kits/protocol/keymap';
 import { MAX_APPS_PER_DIR } from '../../kits/protocol/limits';
 import { resolveProgram } from '../pty/nodePtyPort';
-import { readConfigFile } from './readConfig';
+import { readJsonConfig } from './readConfig';
 
 /** Where the built-in apps/ directory is: $PANE_APPS_DIR, else beside the source or bundle. */
 export function builtinAppsDir(): string | null {
@@ -32,25 +31,10 @@ function readDir(dir: string, source: AppEntry['source'], out: Map<string, AppEn
   }
   for (const name of names) {
     const file = path.join(dir, name);
-    const text = readConfigFile(file);
-    if (typeof text !== 'string') {
-      if ('error' in text) errors.push({ file, field: '(file)', message: text.error });
-      continue;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (e) {
-      errors.push({ file, field: '(json)', message: `not valid JSON: ${(e as Error).message}` });
-      continue;
-    }
-    const r = AppFileSchema.safeParse(json);
-    if (!r.success) {
-      for (const i of r.error.issues) errors.push({ file, field: fieldOf(i.path), message: i.message });
-      continue;
-    }
+    const app = readJsonConfig(file, AppFileSchema, errors);
+    if (app === null) continue;
     const id = name.slice(0, -'.json'.length);
-    out.set(id, { ...r.data, id, file, source });
+    out.set(id, { ...app, id, file, source });
   }
 }
 

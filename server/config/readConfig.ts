@@ -2,6 +2,8 @@
 // MAX_CONFIG_FILE_BYTES, opened without blocking (a FIFO or device put where a
 // config file goes is reported, never waited on), else a reason naming the bound.
 import fs from 'node:fs';
+import type { z } from 'zod';
+import { fieldOf, type ConfigError } from '../../kits/protocol/keymap';
 import { MAX_CONFIG_FILE_BYTES } from '../../kits/protocol/limits';
 
 /** The file's text; or `{ missing }` when it does not exist; or `{ error }` saying why it was not read. */
@@ -33,4 +35,30 @@ export function readConfigFile(file: string): string | { missing: true } | { err
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * A JSON config file read within its bound and checked by `schema`: its data, or null with
+ * each problem pushed to `errors` by file and field (the file, its JSON, each schema issue).
+ * A missing file is null with no error.
+ */
+export function readJsonConfig<T>(file: string, schema: z.ZodType<T>, errors: ConfigError[]): T | null {
+  const text = readConfigFile(file);
+  if (typeof text !== 'string') {
+    if ('error' in text) errors.push({ file, field: '(file)', message: text.error });
+    return null;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    errors.push({ file, field: '(json)', message: `not valid JSON: ${(e as Error).message}` });
+    return null;
+  }
+  const r = schema.safeParse(json);
+  if (!r.success) {
+    for (const i of r.error.issues) errors.push({ file, field: fieldOf(i.path), message: i.message });
+    return null;
+  }
+  return r.data;
 }

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HostFileSchema, type HostFile, type HostHow } from '../../kits/protocol/host';
 import { HostNameSchema } from '../../kits/protocol/ids';
-import { fieldOf, type ConfigError } from '../../kits/protocol/keymap';
+import type { ConfigError } from '../../kits/protocol/keymap';
 import { MAX_HOSTS } from '../../kits/protocol/limits';
-import { readConfigFile } from '../config/readConfig';
+import { readJsonConfig } from '../config/readConfig';
 
 export interface HostEntry extends HostFile {
   name: string;
@@ -40,28 +40,13 @@ export function loadHosts(dir: string): HostFiles {
       errors.push({ file, field: '(file name)', message: `"${name}" cannot name a host (it is the HOST of HOST:N): letters, digits, ".", "_" or "-", starting with a letter or digit; rename the file` });
       continue;
     }
-    const text = readConfigFile(file);
-    if (typeof text !== 'string') {
-      if ('error' in text) errors.push({ file, field: '(file)', message: text.error });
+    const host = readJsonConfig(file, HostFileSchema, errors);
+    if (host === null) continue;
+    if (host.name !== undefined && host.name !== name) {
+      errors.push({ file, field: 'name', message: `"${host.name}" differs from the file's name "${name}", which names the host: remove the field or rename the file` });
       continue;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (e) {
-      errors.push({ file, field: '(json)', message: `not valid JSON: ${(e as Error).message}` });
-      continue;
-    }
-    const r = HostFileSchema.safeParse(json);
-    if (!r.success) {
-      for (const i of r.error.issues) errors.push({ file, field: fieldOf(i.path), message: i.message });
-      continue;
-    }
-    if (r.data.name !== undefined && r.data.name !== name) {
-      errors.push({ file, field: 'name', message: `"${r.data.name}" differs from the file's name "${name}", which names the host: remove the field or rename the file` });
-      continue;
-    }
-    hosts.set(name, { ...r.data, name, file });
+    hosts.set(name, { ...host, name, file });
   }
   return { hosts, errors };
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
 import { certNames, fingerprint, issueServerCert, makeCa, makeCsr, signClientCsr } from './pki';
-import { ensureCa, readKeyFile } from './tlsFiles';
+import { ensureCa } from './tlsCerts';
+import { readKeyFile } from './tlsFiles';
 
 describe('pki', () => {
   const ca = makeCa('test CA');

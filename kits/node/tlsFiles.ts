@@ -2,12 +2,11 @@
 // certificate under the state dir's tls/ (keys 0600 in a 0700 folder, written whole
 // through safeFile), and serve.json in the config dir that says whether the door opens.
 // A key file that is a link, not a regular file, not this user's, or readable by
-// others is refused, as OpenSSH refuses such a private key.
-import crypto from 'node:crypto';
+// others is refused, as OpenSSH refuses such a private key. Making certificates is
+// tlsCerts.ts's (it loads node-forge), so a daemon reading serve.json loads none of it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ServeConfigSchema, type ServeConfig } from '../protocol/serve';
-import { certNames, issueServerCert, makeCa, MAX_CERT_NAMES, type KeyCert } from './pki';
 import { readBelow, writeBelow } from './safeFile';
 
 /** Bytes of a PEM file read here: a 2048-bit RSA key or certificate is under 2 KiB. */
@@ -47,39 +46,9 @@ export function readCertFile(file: string): string | null {
   return readBelow(path.dirname(file), path.basename(file), { maxBytes: MAX_PEM_BYTES, where: 'pane’s TLS folder' });
 }
 
-function writePem(dir: string, name: string, pem: string): void {
+/** Writes a PEM file 0600, whole and durable, below `dir`. */
+export function writePem(dir: string, name: string, pem: string): void {
   writeBelow(dir, name, pem, { mode: 0o600, durable: true, where: 'pane’s TLS folder' });
-}
-
-/** The per-user CA in `dir` (ca.pem, ca.key), made on first use. */
-export function ensureCa(dir: string, cn: string): KeyCert {
-  ensurePrivateDir(dir);
-  const certPem = readCertFile(path.join(dir, 'ca.pem'));
-  if (certPem !== null && fs.existsSync(path.join(dir, 'ca.key'))) return { certPem, keyPem: readKeyFile(path.join(dir, 'ca.key')) };
-  const ca = makeCa(cn);
-  // The key first: a ca.pem without its key is made again, never used half.
-  writePem(dir, 'ca.key', ca.keyPem);
-  writePem(dir, 'ca.pem', ca.certPem);
-  return ca;
-}
-
-/**
- * The server certificate in `dir` (server.pem, server.key), issued again when it lacks
- * one of `names` or another CA signed it; with no names, one is issued for `fallback` only when there is none.
- */
-export function ensureServerCert(dir: string, ca: KeyCert, names: readonly string[], fallback: readonly string[] = names): KeyCert {
-  const certPem = readCertFile(path.join(dir, 'server.pem'));
-  let have: string[] = [];
-  if (certPem !== null && fs.existsSync(path.join(dir, 'server.key'))) {
-    const ok = new crypto.X509Certificate(certPem).checkIssued(new crypto.X509Certificate(ca.certPem));
-    have = ok ? certNames(certPem) : [];
-    if (ok && names.every((n) => have.includes(n))) return { certPem, keyPem: readKeyFile(path.join(dir, 'server.key')) };
-  }
-  const all = [...new Set([...(names.length > 0 ? names : fallback), ...have])].slice(0, MAX_CERT_NAMES);
-  const s = issueServerCert(ca, all);
-  writePem(dir, 'server.key', s.keyPem);
-  writePem(dir, 'server.pem', s.certPem);
-  return s;
 }
 
 /** serve.json of `configDir`; {} when there is none. Throws naming the file and field when it does not read. */

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Listener } from '../../kits/node/endpoint';
-import { ensureCa, ensureServerCert, readCertFile, readServeConfig, tlsStateDir } from '../../kits/node/tlsFiles';
+import { readCertFile, readServeConfig, tlsStateDir } from '../../kits/node/tlsFiles';
 import type { TlsDoor } from '../../kits/protocol/serve';
 import type { Services } from '../services';
 import { throttledLog } from './admission';
@@ -57,6 +57,8 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
     if (!want || stopped) return;
     try {
       const dir = tlsStateDir(o.stateDir);
+      // Loaded here, not at the top: making certificates loads node-forge, which a daemon with no door never needs.
+      const { ensureCa, ensureServerCert } = await import('../../kits/node/tlsCerts');
       // The certificates pairing made; a daemon whose serve.json was written by hand makes its own CA here.
       const ca = ensureCa(dir, `pane CA ${server.host ?? ''}`.trim());
       // Pairing issued it for the names clients dial; by hand, it names the address (or this machine when that is a wildcard).

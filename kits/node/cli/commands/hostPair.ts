@@ -177,7 +177,7 @@ export const hostPairCommands: CommandSpec[] = [
       'Reads one JSON request on stdin (a certificate request and the names the client dials), makes this user’s CA and server certificate under $XDG_STATE_HOME/pane/tls if missing (keys 0600), writes ~/.config/pane/serve.json so the daemon listens on TLS (mutual TLS: only certificates this CA signed), and prints the CA, the signed certificate, the port and the server certificate’s fingerprint on one line.',
     ],
     async run(ctx) {
-      const [{ PairRequestSchema, DEFAULT_TLS_PORT }, tlsFiles, { signClientCsr, fingerprint }] = await Promise.all([import('../../../protocol/serve'), import('../../tlsFiles'), import('../../pki')]);
+      const [{ PairRequestSchema, DEFAULT_TLS_PORT }, tlsFiles, tlsCerts, { signClientCsr, fingerprint }] = await Promise.all([import('../../../protocol/serve'), import('../../tlsFiles'), import('../../tlsCerts'), import('../../pki')]);
       const raw = await readStdin(ctx.io.stdin, MAX_PAIR_INPUT);
       let req;
       try {
@@ -190,8 +190,8 @@ export const hostPairCommands: CommandSpec[] = [
       const port = req.port ?? cfg.tls?.port ?? DEFAULT_TLS_PORT;
       const address = req.address ?? cfg.tls?.address ?? '0.0.0.0';
       const dir = tlsFiles.tlsStateDir(stateDir());
-      const ca = tlsFiles.ensureCa(dir, `pane CA ${os.userInfo().username}@${os.hostname()}`.slice(0, 64));
-      const server = tlsFiles.ensureServerCert(dir, ca, req.names);
+      const ca = tlsCerts.ensureCa(dir, `pane CA ${os.userInfo().username}@${os.hostname()}`.slice(0, 64));
+      const server = tlsCerts.ensureServerCert(dir, ca, req.names);
       const { certPem } = signClientCsr(ca, req.csr);
       // Written every time: the daemon's watcher reopens the door when the certificate changed.
       tlsFiles.writeServeConfig(cfgDir, { ...cfg, tls: { address, port } });

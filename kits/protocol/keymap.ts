@@ -45,7 +45,7 @@ export const ACTIONS = {
   'copy.mode': 'Copy mode: move through scrollback, search, select and copy by keyboard',
   'tag.focus': "Move the keyboard to the focused pane's tag toolbar (and back)",
   'notices.history': 'Notices history',
-  'agent.nextWaiting': 'Focus the next agent waiting for you',
+  'agent.nextWaiting': 'Focus the next agent that needs you',
   'session.switcher': 'Sessions: switch, create, rename, close',
   'font.zoomIn': 'Bigger terminal font',
   'font.zoomOut': 'Smaller terminal font',

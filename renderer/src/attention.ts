@@ -80,10 +80,10 @@ function onChange(st: AppStore, prev: AppStore): void {
     }
     if (waiting(p) && !waiting(before)) {
       if (n !== focused) st.ring(n);
-      gate.offer(`${n}:waiting`, () => raise(n, `${name}${where} is waiting for you`));
+      gate.offer(`${n}:waiting`, () => raise(n, `${name}${where} needs you`));
     } else if (!waiting(p) && waiting(before)) {
       gate.withdraw(`${n}:waiting`);
-      st.withdraw(`waiting:${n}`, `${name}${where} no longer waits`);
+      st.withdraw(`waiting:${n}`, `${name}${where} no longer needs you`);
     }
   }
 }

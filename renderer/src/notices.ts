@@ -85,7 +85,7 @@ export function waitingPanes(st: AppStore): number[] {
 export function focusNextWaiting(): void {
   const st = store.getState();
   const list = waitingPanes(st);
-  if (list.length === 0) return st.notify('info', 'no agent is waiting for you');
+  if (list.length === 0) return st.notify('info', 'no agent needs you');
   const focused = selectSession(st)?.focused ?? null;
   const i = focused === null ? -1 : list.indexOf(focused);
   const next = list[(i + 1) % list.length]!;

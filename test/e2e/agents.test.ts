@@ -87,7 +87,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     expect(await badge().textContent()).toBe('done');
     expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} done \\(reported\\) since `));
     expect(await badge().getAttribute('title')).toMatch(/^done \(reported\) since .* from hooks/);
-    expect(await notices().filter({ hasText: `${agent}` }).filter({ hasText: 'is waiting for you' }).count()).toBe(0);
+    expect(await notices().filter({ hasText: `${agent}` }).filter({ hasText: 'needs you' }).count()).toBe(0);
     await shot(sh.page, 'agents-01-done');
     await tagShot('agents-01-done-tag');
   }, 60_000);
@@ -107,7 +107,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await sh.page.evaluate((p) => (window as any).pane.client.act('pane/zoom', { pane: p, zoom: true }), other);
     await waitScreen(sh.page, pane, '[y/n]', 30_000);
     try {
-      await expect.poll(() => sh.page.evaluate(() => (window as any).shownNotifications.map((x: { body: string }) => x.body)), { timeout: 10_000 }).toContain(`${agent} (right) is waiting for you`);
+      await expect.poll(() => sh.page.evaluate(() => (window as any).shownNotifications.map((x: { body: string }) => x.body)), { timeout: 10_000 }).toContain(`${agent} (right) needs you`);
     } finally {
       await sh.page.evaluate((p) => (window as any).pane.client.act('pane/zoom', { pane: p, zoom: false }), other);
     }
@@ -118,7 +118,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     // Move focus away, so clicking the notice has something to do.
     await sh.page.evaluate((p) => (window as any).pane.client.act('pane/focus', { pane: p }), other);
     await until(sh.page, 'focus elsewhere', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${other};`) as () => boolean);
-    const note = notices().filter({ hasText: 'is waiting for you' });
+    const note = notices().filter({ hasText: 'needs you' });
     await expect.poll(() => note.count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await shot(sh.page, 'agents-03-asks');
     await note.first().locator('.notice-go').click();

@@ -10,7 +10,7 @@ const svc = {
   options: { dataDir: '/h/.local/share/pane' },
   store: { home: (n: string) => `/h/.local/share/pane/agents/${n}` },
   server: { env: { HOME: '/h' }, socketPath: '/run/user/1/pane/pane.sock' },
-  services: { persistence: { dir: '/srv/state/pane' } },
+  deps: { persistDir: () => '/srv/state/pane' },
 } as unknown as AgentService;
 
 describe('sandbox settings from .access', () => {

@@ -53,7 +53,7 @@ describe.skipIf(chromiumMissing)(`attaching a window to a running server${chromi
         setTimeout(r, 5000);
       }))),
     );
-    if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 });
   });
 
   it('refuses a page without the launch cookie', async () => {

@@ -10,6 +10,9 @@ import { method } from './method';
 export const FONT_SIZE_MIN = 6;
 export const FONT_SIZE_MAX = 72;
 
+/** How the window guesses echoes (renderer/src/term/predict.ts). */
+export const PREDICTIVE_ECHO_MODES = ['off', 'auto', 'always'] as const;
+
 /** The built-in themes (their palettes live with the renderer). */
 export const THEME_NAMES = ['dark', 'light'] as const;
 
@@ -46,6 +49,13 @@ export const SettingsFileSchema = z
      * or the window hidden or unfocused).
      */
     agentNotifications: z.enum(['off', 'when-hidden']).optional(),
+    /**
+     * Predictive local echo, as Mosh does: typed characters drawn at once, underlined
+     * until the program's echo confirms them, dropped when it does not. `off` (the
+     * default), `auto` (only while a pane's echo is slow, or for a pane of another
+     * host) or `always`. Never on the alternate screen (editors, pagers).
+     */
+    predictiveEcho: z.enum(PREDICTIVE_ECHO_MODES).optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
@@ -56,6 +66,7 @@ export const SettingsSchema = z.object({
   theme: z.enum(THEME_NAMES),
   colors: z.record(z.string(), z.string()),
   agentNotifications: z.enum(['off', 'when-hidden']).default('off'),
+  predictiveEcho: z.enum(PREDICTIVE_ECHO_MODES).default('off'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -87,6 +98,7 @@ export function resolveSettings(file: SettingsFile | undefined, sources: string[
       theme: file?.theme ?? 'dark',
       colors: Object.fromEntries(Object.entries(file?.colors ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string')),
       agentNotifications: file?.agentNotifications ?? 'off',
+      predictiveEcho: file?.predictiveEcho ?? 'off',
     },
     sources,
     errors: [],

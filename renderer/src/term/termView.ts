@@ -8,7 +8,9 @@ import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { AckMeter } from './ackMeter';
 import { FloodRedraw, xtermGate } from './floodRedraw';
+import { LocalEcho } from './localEcho';
 import type { Look } from './look';
+import type { PredictiveEchoMode } from './predict';
 import { StreamCursor } from './streamCursor';
 import { WriteScheduler } from './writeScheduler';
 
@@ -40,6 +42,8 @@ export interface TermHost {
   input(pane: number, data: Uint8Array): void;
   focused(pane: number): void;
   failed(pane: number, message: string): void;
+  /** The pane belongs to another host (predictive echo's 'auto' guesses there). */
+  remote(pane: number): boolean;
 }
 
 
@@ -59,6 +63,8 @@ export class TermView {
   /** The size the server placed this pane at (its PTY's size); null until the first placement. */
   private size: { cols: number; rows: number } | null = null;
   private generation = 0;
+  /** Predictive local echo (settings.json predictiveEcho; off until terminals.ts sets it). */
+  readonly echo: LocalEcho;
   /** Something was written since the Terminal was made: a re-attach needs a fresh one. */
   private dirty = false;
   /** Bytes written recently; the WebGL budget decays it to rank busy panes. */
@@ -74,6 +80,7 @@ export class TermView {
     this.el = document.createElement('div');
     this.el.className = 'term-host';
     this.acks = new AckMeter((n) => this.host.ack(this.pane, n));
+    this.echo = new LocalEcho('off', look, () => this.host.remote(this.pane));
     this.create();
   }
 
@@ -94,8 +101,15 @@ export class TermView {
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
     this.term.loadAddon(new WebLinksAddon());
-    this.term.onData((d) => this.typed(encoder.encode(d)));
-    this.term.onBinary((d) => this.typed(Uint8Array.from(d, (c) => c.charCodeAt(0) & 0xff)));
+    this.term.onData((d) => {
+      this.echo.typed(d);
+      this.typed(encoder.encode(d));
+    });
+    this.term.onBinary((d) => {
+      this.echo.reset();
+      this.typed(Uint8Array.from(d, (c) => c.charCodeAt(0) & 0xff));
+    });
+    this.echo.attach(this.term);
     // Title and bell are not taken from here: the server's screen model sees the same
     // bytes and publishes them as the attrs `title` and `bell` (see attention.ts).
   }
@@ -136,6 +150,7 @@ export class TermView {
     writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
+    this.echo.reset();
     try {
       const r = await this.host.attach(this.pane);
       if (gen !== this.generation || this.disposed) return;
@@ -185,7 +200,10 @@ export class TermView {
       a.data,
       (part, done) =>
         this.term.write(part, () => {
-          if (gen === this.generation) this.acks.parsed(part.byteLength);
+          if (gen === this.generation) {
+            this.acks.parsed(part.byteLength);
+            this.echo.parsed();
+          }
           redraw.parsed(part.byteLength);
           done();
         }),
@@ -196,6 +214,7 @@ export class TermView {
   /** Connection lost: stop expecting output until the next attach. */
   detached(): void {
     this.generation++;
+    this.echo.reset();
     writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
@@ -210,6 +229,7 @@ export class TermView {
     this.size = { cols, rows };
     if (this.term.cols === cols && this.term.rows === rows) return;
     this.redraw.release();
+    this.echo.reset();
     this.term.resize(cols, rows);
   }
 
@@ -228,6 +248,11 @@ export class TermView {
     if (o.fontFamily !== look.fontFamily) o.fontFamily = look.fontFamily;
     if (o.fontSize !== look.fontSize) o.fontSize = look.fontSize;
     o.theme = look.theme;
+    this.echo.setLook(look);
+  }
+
+  setPredictiveEcho(mode: PredictiveEchoMode): void {
+    this.echo.setMode(mode);
   }
 
   setScreenReader(on: boolean): void {
@@ -286,6 +311,7 @@ export class TermView {
     // The pane is gone on the server too: an ack now would only earn a "not found".
     this.acks.reset();
     this.disposeWebgl();
+    this.echo.dispose();
     this.term.dispose();
     this.el.remove();
   }

@@ -34,13 +34,23 @@ const host: TermHost = {
   failed(pane, message) {
     store.getState().notify('error', `pane ${pane}: could not attach: ${message}`);
   },
+  remote(pane) {
+    return isRemote(store.getState(), pane);
+  },
 };
+
+/** A pane of another host: its keys cross a network ('auto' predictive echo guesses there from the first key). */
+function isRemote(st: ReturnType<typeof store.getState>, pane: number): boolean {
+  const p = st.panes[pane];
+  return p !== undefined && (p.kind as string) === 'remote';
+}
 
 /** The pane's terminal, made (and attached) on first use. */
 export function termFor(pane: number): TermView {
   let v = views.get(pane);
   if (!v) {
     v = new TermView(pane, host, store.getState().screenReader, currentLook());
+    v.setPredictiveEcho(store.getState().settings.settings.predictiveEcho);
     views.set(pane, v);
     const pl = placementOf(store.getState(), pane);
     if (pl) v.setSize(pl.cols, pl.rows);
@@ -101,6 +111,7 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
   }
   if (st.screenReader !== prev.screenReader) for (const v of views.values()) v.setScreenReader(st.screenReader);
   if (st.settings !== prev.settings || st.fontZoom !== prev.fontZoom) applyLook();
+  if (st.settings !== prev.settings) for (const v of views.values()) v.setPredictiveEcho(st.settings.settings.predictiveEcho);
   if (st.conn.state !== 'open' && prev.conn.state === 'open') for (const v of views.values()) v.detached();
 }
 
@@ -163,6 +174,14 @@ export function bufferText(pane: number): string | null {
   for (let i = 0; i < b.length; i++) lines.push(b.getLine(i)?.translateToString(true) ?? '');
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines.join('\n');
+}
+
+/** A pane's predictive echo now: the guesses drawn, how many wait, the echo-delay estimate, the last drop. For tests and debugging. */
+export function echoOf(pane: number): { shown: string; pending: number; rttMs: number | null; lastDrop: string | null; mode: string } | null {
+  const v = views.get(pane);
+  if (!v) return null;
+  const p = v.echo.predictor;
+  return { shown: v.echo.shown, pending: p.count, rttMs: p.rttMs, lastDrop: p.lastDrop, mode: p.mode };
 }
 
 /** Which renderer each pane draws with right now (webgl or dom). */

@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { oneLocaleEsbuild } from './oneLocale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
@@ -39,6 +40,8 @@ const node = {
   target: 'node20',
   format: 'esm',
   sourcemap: 'linked',
+  // zod's ~50 locales are left out: English only (scripts/oneLocale.mjs says why).
+  plugins: [oneLocaleEsbuild],
   logLevel: 'warning',
   // node-pty is native (its platform package is chosen at run time); ws has optional native peers; electron is the host.
   external: ['@lydell/node-pty', 'electron', 'bufferutil', 'utf-8-validate', 'fuse-native', '@anthropic-ai/sandbox-runtime'],
@@ -89,7 +92,7 @@ const CLI_GROUPS = [...Object.keys(TABLES), 'ns', 'all'];
 
 const jobs = [];
 if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.mjs', ['kits', 'server', 'scripts']) || stale('dist/start.mjs', ['electron', 'kits', 'server', 'scripts']))) {
-  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, plugins: [apart('./chunks/')] }).then(() => {
+  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, plugins: [oneLocaleEsbuild, apart('./chunks/')] }).then(() => {
     // The bin runs through its shebang (server/bin.ts's first line, kept first by esbuild).
     const bin = path.join(root, 'dist/pane.mjs');
     if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.mjs lost its #!/usr/bin/env node line');
@@ -97,7 +100,7 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.mjs', [
     log('built dist/pane.mjs');
   }));
   const cliBuilds = CLI_GROUPS.map((g) =>
-    build({ ...node, entryPoints: { [`chunks/cli-${g}`]: 'kits/node/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, metafile: true, plugins: [apart('./'), ...(g === 'all' ? [] : [onlyGroup(g)])] }),
+    build({ ...node, entryPoints: { [`chunks/cli-${g}`]: 'kits/node/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, metafile: true, plugins: [oneLocaleEsbuild, apart('./'), ...(g === 'all' ? [] : [onlyGroup(g)])] }),
   );
   // start.mjs (npm start, the daemon, Electron's bridge) shares the split chunks: a window
   // attaching to the daemon loads the launcher only; the server loads for --daemon/--serve (decision 023).

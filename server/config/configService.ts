@@ -27,7 +27,8 @@ export type ConfigHost = Pick<PaneServer, 'publish' | 'onStop' | 'env'>;
 export class ConfigService {
   keymap: KeymapState;
   settings: SettingsState;
-  apps: AppList;
+  /** The app files, read on first use or just after the server is ready, whichever comes first (see `apps`). */
+  private appList: AppList | null = null;
   readonly keymapFile: string;
   readonly settingsFile: string;
   readonly userAppsDir: string;
@@ -45,12 +46,26 @@ export class ConfigService {
     this.appsDir = paths.appsDir === undefined ? builtinAppsDir() : paths.appsDir;
     this.keymap = loadKeymap(this.keymapFile, undefined);
     this.settings = loadSettings(this.settingsFile, undefined);
-    this.apps = this.marked(loadApps(this.appsDir, this.userAppsDir));
+    // The app files are not on the way to the first prompt: reading and checking them (about
+    // twenty zod-validated files, each program looked up on PATH) waits for the next turn of
+    // the event loop, after the daemon is listening, unless someone asks for them sooner.
+    const early = setImmediate(() => void this.apps);
+    this.stops.push(() => clearImmediate(early));
     this.stops.push(pollTargets([{ path: this.keymapFile, kind: 'file' }], () => this.reloadKeymap()));
     this.stops.push(pollTargets([{ path: this.settingsFile, kind: 'file' }], () => this.reloadSettings()));
     const appDirs = [{ path: this.userAppsDir, kind: 'dir' as const }, ...(this.appsDir ? [{ path: this.appsDir, kind: 'dir' as const }] : [])];
     this.stops.push(pollTargets(appDirs, () => this.reloadApps()));
     server.onStop(() => this.stop());
+  }
+
+  /** Every app file, read now if they have not been yet. */
+  get apps(): AppList {
+    this.appList ??= this.marked(loadApps(this.appsDir, this.userAppsDir));
+    return this.appList;
+  }
+
+  set apps(list: AppList) {
+    this.appList = list;
   }
 
   reloadKeymap(): void {

@@ -189,10 +189,11 @@ export class Predictor {
 
   /** Drops every guess; the next run stays hidden until the program echoes one. */
   drop(reason: DropReason): void {
+    // A reset with nothing waiting (a mode change, a resize) dropped nothing worth naming.
+    if (this.pending.length > 0 || reason !== 'reset') this.lastDrop = reason;
     this.pending = [];
     this.proven = false;
     this.floor = null;
-    this.lastDrop = reason;
   }
 
   private sample(ms: number): void {

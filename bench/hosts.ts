@@ -2,11 +2,15 @@
 // (`pane serve --stdio --socket R`), with 100 panes. Measured: `pane ls` on the
 // local daemon listing those 100 as HOST:N, against `pane ls` asked of the remote
 // itself; and a request forwarded to HOST:N (pane/get), against the same request
-// asked of the remote directly. Through ssh the link adds ssh's own cost on top.
+// asked of the remote directly. Through a real OpenSSH host (bench/sshd.ts: sshd on
+// 127.0.0.1 with its own keys, the remote's `pane` on its PATH): keystroke echo of a
+// remote pane against `ssh host cat`, throughput against `ssh host cat FILE`, resume
+// after the link's ssh is killed, and `pane ls` of the 100 panes (hostsSsh.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { daemonEnv } from '../kits/node/daemonEnv';
+import { sshRows, type SshHostResult } from './hostsSsh';
 import { client, paneBin, startServerProc, sleep, timeCommand } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -21,6 +25,8 @@ export interface HostsResult {
   /** MB/s of the same output attached on the remote daemon directly (no link). */
   directMBs: number;
   catMBs: number;
+  /** The ssh host's figures, or why they were not measured (no sshd or ssh here). */
+  ssh: SshHostResult | { skipped: string };
 }
 
 /** Bytes a remote pane prints for the throughput figure (base64: no newline for the tty to double). */
@@ -111,9 +117,13 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     cat.stdout.on('data', (c: Buffer) => (catGot += c.byteLength));
     await new Promise((res) => cat.once('close', res));
     const catMBs = catGot / 1e6 / ((performance.now() - t0) / 1000);
+    // The same remote daemon through a real ssh host; box leaves first so `pane ls` lists its 100 panes once.
+    await l.call('host/disconnect', { name: 'box' });
+    for (const p of [sp.pane, sd.pane]) await r.call('pane/close', { pane: p });
+    const ssh = await sshRows({ dir, remote, r, l, lsock, ldir, localPid: local.pid ?? -1, file, bytes: STREAM_BYTES, runs, lsRemote });
     l.close();
     r.close();
-    return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct), streamMBs, directMBs, catMBs };
+    return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct), streamMBs, directMBs, catMBs, ssh };
   } finally {
     if (local.exitCode === null) {
       const gone = new Promise((res) => local.once('exit', res));

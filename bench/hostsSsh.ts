@@ -1,0 +1,259 @@
+// The hosts bench through a real OpenSSH host (issue 26): sshd on 127.0.0.1 with its
+// own keys (bench/sshd.ts), the remote daemon's `pane` on its PATH, joined by the local
+// daemon as `sbox`. Each figure has its anchor measured in the same run through the
+// same sshd with ssh's own connection reuse: keystroke echo of a remote pane vs
+// `ssh host cat`, a remote pane printing a file vs `ssh host cat FILE` to a pipe,
+// resume after the link's ssh is killed (nothing lost or doubled), and `pane ls`.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Connection } from '../kits/client/connection';
+import { have, paneBin, sleep, timeCommand, type ServerProc } from './procs';
+import { paneWrapperDir, startSshd, type Sshd } from './sshd';
+import { summarize, type Summary } from './stats';
+
+export interface SshHostResult {
+  /** Keystroke to its echo of a remote pane (`stty raw; cat`) reached as sbox:N, at the local client (µs). */
+  echo: Summary;
+  /** The same keystroke echoed by `ssh host cat` (µs). */
+  sshEcho: Summary;
+  /** MB/s of a remote pane printing a file, streamed through the ssh host. */
+  mbs: Summary;
+  /** MB/s of `ssh host cat FILE` into a pipe. */
+  sshMBs: Summary;
+  /** ms from SIGKILL of the link's ssh to the stream's next bytes at the client. */
+  resume: Summary;
+  /** Lines of the counted sequence missing / repeated at the client across the kills, and offset jumps. */
+  lost: number;
+  doubled: number;
+  jumps: number;
+  /** `pane ls` on the local daemon with the remote's panes through the ssh host (ms), and how many it lists. */
+  ls: Summary;
+  lsDirect: Summary;
+  remotePanes: number;
+}
+
+export interface SshBenchCtx {
+  dir: string;
+  remote: ServerProc;
+  /** Client of the remote daemon and of the local one. */
+  r: Connection;
+  l: Connection;
+  lsock: string;
+  /** The local daemon's home (its config dir holds hosts/) and pid. */
+  ldir: string;
+  localPid: number;
+  /** The file printed for the throughput figures, and its size. */
+  file: string;
+  bytes: number;
+  runs: number;
+  /** `pane ls` asked of the remote directly (ms), measured already. */
+  lsRemote: number[];
+}
+
+/** Keystrokes timed for each echo figure (after ECHO_WARMUP untimed). */
+const ECHOES = 200;
+const ECHO_WARMUP = 10;
+/**
+ * Quiet before each keystroke, at least this (up to twice it): typing, not a burst.
+ * The pane server sends the first output after BATCH_MS (5 ms) of quiet at once and
+ * batches the rest, so keystrokes sent back to back would each wait out the batch.
+ */
+const KEY_GAP_MS = 10;
+/** Longest one echo, one file or one resume may take before the bench gives up on it. */
+const WAIT_MS = 30_000;
+/** A silence in the counted sequence this long after the kill is the outage; the frame after it is the resume. */
+const OUTAGE_GAP_MS = 100;
+/** The counted sequence's pace: one line per this many seconds. */
+const SEQ_PACE_S = 0.02;
+
+export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped: string }> {
+  if (!fs.existsSync('/usr/sbin/sshd')) return { skipped: 'no /usr/sbin/sshd (apt-get install openssh-server)' };
+  if (!have('ssh', ['-V'])) return { skipped: 'no ssh client (apt-get install openssh-client)' };
+  const rhome = path.dirname(c.remote.socket);
+  const bin = paneWrapperDir(path.join(c.dir, 'remote-bin'), { HOME: rhome, PANE_SOCKET: c.remote.socket }, paneBin);
+  let sshd: Sshd | undefined;
+  // The anchor's own master connection, as the link has its own (ControlPersist keeps it).
+  const anchorCtl = path.join(c.dir, 'anchor-%C');
+  let anchor: (cmd: string[]) => string[] = () => [];
+  try {
+    sshd = await startSshd(bin);
+    const s = sshd;
+    anchor = (cmd) => ['-T', '-e', 'none', '-o', 'BatchMode=yes', '-o', 'ControlMaster=auto', '-o', `ControlPath=${anchorCtl}`, '-o', 'ControlPersist=60', '-F', s.clientConfig, '-p', String(s.port), '--', 'root@127.0.0.1', ...cmd];
+    const warm = spawnSync('ssh', anchor(['true']), { encoding: 'utf8', timeout: WAIT_MS });
+    if (warm.status !== 0) return { skipped: `ssh to the bench's sshd failed: ${warm.stderr.trim().slice(0, 120)}` };
+    fs.writeFileSync(path.join(c.ldir, '.config', 'pane', 'hosts', 'sbox.json'), JSON.stringify({ how: { via: 'ssh', destination: 'root@127.0.0.1', port: sshd.port, configFile: sshd.clientConfig } }));
+    const joined = await c.l.call('host/connect', { name: 'sbox' });
+    if (joined.state !== 'connected') return { skipped: `the ssh host did not join: ${joined.error}` };
+
+    // `pane ls` first, while the remote holds its 100 panes only.
+    const lsRuns: number[] = [];
+    for (let i = 0; i < 2; i++) timeCommand(process.execPath, [paneBin, '--socket', c.lsock, 'ls']);
+    for (let i = 0; i < Math.max(5, c.runs * 3); i++) lsRuns.push(timeCommand(process.execPath, [paneBin, '--socket', c.lsock, 'ls']));
+    const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
+
+    const { echo, sshEcho } = await echoes(c, anchor);
+    const { mbs, sshMBs } = await throughputs(c, anchor);
+    const resume = await resumes(c, s);
+    return { echo, sshEcho, mbs, sshMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+  } finally {
+    await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
+    if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
+    await sshd?.stop();
+  }
+}
+
+/** A remote pane running `program` on the remote daemon, split from its first pane. */
+async function remotePane(c: SshBenchCtx, script: string): Promise<number> {
+  const first = (await c.r.call('pane/list', {})).panes[0]!.n;
+  return (await c.r.call('pane/split', { pane: first, launch: { program: '/bin/sh', args: ['-c', script] } })).pane;
+}
+
+/** One keystroke from `send` to its byte coming back (seen by `waiter`), in µs. */
+async function echoRound(send: (b: Uint8Array) => void, waiter: { want: number; done: (() => void) | null }): Promise<number> {
+  const ch = 0x61 + Math.floor(Math.random() * 26);
+  await sleep(KEY_GAP_MS * (1 + Math.random()));
+  waiter.want = ch;
+  const got = new Promise<void>((res, rej) => {
+    waiter.done = res;
+    setTimeout(() => rej(new Error('an echo did not come back')), WAIT_MS).unref();
+  });
+  const t = process.hrtime.bigint();
+  send(Uint8Array.of(ch));
+  await got;
+  return Number(process.hrtime.bigint() - t) / 1000;
+}
+
+function waiterOf(): { want: number; done: (() => void) | null; see(data: Uint8Array): void } {
+  const w = {
+    want: -1,
+    done: null as (() => void) | null,
+    see(data: Uint8Array) {
+      if (w.done && data.includes(w.want)) {
+        const d = w.done;
+        w.done = null;
+        d();
+      }
+    },
+  };
+  return w;
+}
+
+async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary }> {
+  // Raw and no tty echo: the byte comes back from cat, as `ssh host cat`'s does.
+  const n = await remotePane(c, 'stty raw -echo; exec cat');
+  await sleep(300);
+  const a = await c.l.call('pty/attach', { pane: `sbox:${n}`, mode: 'from', flowControl: true });
+  const pw = waiterOf();
+  const off = c.l.onOutput((p, _o, data) => p === a.pane && pw.see(data));
+  const ssh = spawn('ssh', anchor(['cat']), { stdio: ['pipe', 'pipe', 'ignore'] });
+  ssh.stdin.setDefaultEncoding('binary');
+  const sw = waiterOf();
+  ssh.stdout.on('data', (d: Buffer) => sw.see(d));
+  const pane: number[] = [];
+  const plain: number[] = [];
+  try {
+    for (let i = 0; i < ECHOES + ECHO_WARMUP; i++) {
+      // Alternated, so both meet the same load on the machine.
+      const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw);
+      const q = await echoRound((b) => ssh.stdin.write(b), sw);
+      if (i >= ECHO_WARMUP) {
+        pane.push(p);
+        plain.push(q);
+      }
+    }
+  } finally {
+    off();
+    ssh.stdin.end();
+    ssh.kill();
+    await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);
+    await c.r.call('pane/close', { pane: n }).catch(() => undefined);
+  }
+  return { echo: summarize(pane), sshEcho: summarize(plain) };
+}
+
+async function throughputs(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ mbs: Summary; sshMBs: Summary }> {
+  const pane: number[] = [];
+  const plain: number[] = [];
+  for (let run = 0; run < c.runs; run++) {
+    const n = await remotePane(c, `sleep 0.5; cat ${c.file}; exec sleep 100`);
+    let got = 0;
+    let first = 0;
+    let last = 0;
+    let proxy = -1;
+    const off = c.l.onOutput((p, _o, data) => {
+      if (p !== proxy) return;
+      if (got === 0) first = performance.now();
+      got += data.byteLength;
+      last = performance.now();
+    });
+    proxy = (await c.l.call('pty/attach', { pane: `sbox:${n}`, mode: 'from', from: 0 })).pane;
+    const until = Date.now() + WAIT_MS;
+    while (got < c.bytes && Date.now() < until) await sleep(10);
+    off();
+    await c.l.call('pty/detach', { pane: proxy }).catch(() => undefined);
+    await c.r.call('pane/close', { pane: n }).catch(() => undefined);
+    pane.push(got / 1e6 / ((last - first) / 1000));
+    // The anchor: the same file through the same sshd, to a pipe, first byte to last.
+    const ssh = spawn('ssh', anchor(['cat', c.file]), { stdio: ['ignore', 'pipe', 'ignore'] });
+    let sGot = 0;
+    let sFirst = 0;
+    let sLast = 0;
+    ssh.stdout.on('data', (d: Buffer) => {
+      if (sGot === 0) sFirst = performance.now();
+      sGot += d.byteLength;
+      sLast = performance.now();
+    });
+    await new Promise((res) => ssh.once('close', res));
+    plain.push(sGot / 1e6 / ((sLast - sFirst) / 1000));
+  }
+  return { mbs: summarize(pane), sshMBs: summarize(plain) };
+}
+
+async function resumes(c: SshBenchCtx, sshd: Sshd): Promise<{ resume: Summary; lost: number; doubled: number; jumps: number }> {
+  const n = await remotePane(c, `i=0; while :; do i=$((i+1)); echo N$i; sleep ${SEQ_PACE_S}; done`);
+  const frames: { at: number; offset: number; text: string }[] = [];
+  let proxy = -1;
+  const off = c.l.onOutput((p, offset, data) => p === proxy && frames.push({ at: performance.now(), offset, text: Buffer.from(data).toString('latin1') }));
+  proxy = (await c.l.call('pty/attach', { pane: `sbox:${n}`, mode: 'from', from: 0 })).pane;
+  const times: number[] = [];
+  try {
+    for (let run = 0; run < c.runs; run++) {
+      await sleep(500);
+      const kids = spawnSync('pgrep', ['-P', String(c.localPid), '-f', `ssh .*-p ${sshd.port}`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
+      if (kids.length === 0) throw new Error('the ssh link has no ssh process to kill');
+      const t0 = performance.now();
+      for (const pid of kids) process.kill(Number(pid), 'SIGKILL');
+      const until = Date.now() + WAIT_MS;
+      let back: number | undefined;
+      while (back === undefined && Date.now() < until) {
+        await sleep(5);
+        for (let i = 1; i < frames.length; i++) if (frames[i]!.at > t0 && frames[i]!.at - Math.max(t0, frames[i - 1]!.at) >= OUTAGE_GAP_MS) back = frames[i]!.at;
+      }
+      if (back === undefined) throw new Error('the stream did not resume after the link\'s ssh was killed');
+      times.push(back - t0);
+    }
+    await sleep(300);
+  } finally {
+    off();
+    await c.l.call('pty/detach', { pane: proxy }).catch(() => undefined);
+    await c.r.call('pane/close', { pane: n }).catch(() => undefined);
+  }
+  let jumps = 0;
+  for (let i = 1; i < frames.length; i++) if (frames[i]!.offset !== frames[i - 1]!.offset + Buffer.byteLength(frames[i - 1]!.text, 'latin1')) jumps++;
+  const seq = frames
+    .map((f) => f.text)
+    .join('')
+    .split(/\r?\n/)
+    .slice(0, -1) // the last line may be cut
+    .map((l) => /^N(\d+)$/.exec(l)?.[1])
+    .filter((x): x is string => x !== undefined)
+    .map(Number);
+  let lost = 0;
+  let doubled = 0;
+  for (let i = 1; i < seq.length; i++) {
+    if (seq[i]! <= seq[i - 1]!) doubled++;
+    else lost += seq[i]! - seq[i - 1]! - 1;
+  }
+  return { resume: summarize(times), lost, doubled, jumps };
+}

@@ -6,7 +6,7 @@ import { AgentAppSchema } from './agent';
 import { PaneRefSchema } from './ids';
 import { ConfigErrorSchema } from './keymap';
 import { method } from './method';
-import { BodyKindSchema, BoundedLaunchSpecSchema, SignatureSchema, SplitDirectionSchema } from './model';
+import { NewBodyKindSchema, BoundedLaunchSpecSchema, SignatureSchema, SplitDirectionSchema } from './model';
 import { boundedRecord, boundedString, MAX_APP_ATTRS, MAX_ATTR_KEY_LENGTH, MAX_ATTR_VALUE_LENGTH } from './limits';
 import { PaneAckSchema } from './pane';
 
@@ -38,7 +38,7 @@ export const AppFileSchema = z
     name: z.string().min(1).max(100),
     signature: SignatureSchema,
     description: z.string().max(500).optional(),
-    kind: BodyKindSchema.default('terminal'),
+    kind: NewBodyKindSchema.default('terminal'),
     /** argv, never a shell string; absent means the user's login shell. */
     launch: BoundedLaunchSpecSchema.optional(),
     /** Extra words the launcher's fuzzy search matches. */

@@ -2,11 +2,12 @@
 // ~/.config/pane/hosts/NAME.json, saying how to reach that daemon's
 // `pane serve --stdio` (ssh, any argv, later TLS); `host/*` lists, joins and leaves them.
 import { z } from 'zod';
-import { HostNameSchema } from './ids';
+import { HostNameSchema, PaneRefSchema, SessionRefSchema } from './ids';
 import { ConfigErrorSchema } from './keymap';
 import { boundedArray, boundedString, MAX_ARG_LENGTH, MAX_ARGS, MAX_PATH_LENGTH, MAX_SSH_OPTIONS } from './limits';
 import { method } from './method';
-import { PaneSchema } from './model';
+import { PaneSchema, SplitDirectionSchema } from './model';
+import { PaneAckSchema } from './pane';
 
 /**
  * ssh -o options a host file may set. Nothing here runs a command or opens a
@@ -139,6 +140,21 @@ export type HostList = z.infer<typeof HostListSchema>;
 
 const NameParam = z.object({ name: HostNameSchema });
 
+/** A joined host's pane, always as HOST:N (a bare N is a local pane, which needs no stand-in). */
+export const RemotePaneRefSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*:[1-9][0-9]*$/, 'a remote pane is HOST:N, e.g. devbox:3');
+
+/** host/show: a joined host's pane tiled (or floated) in a local session, through a local stand-in pane (decision 037). */
+export const HostShowParamsSchema = z.object({
+  /** The remote pane, HOST:N. */
+  remote: RemotePaneRefSchema,
+  /** The local pane to split beside (default: the session's focused pane); a local number or this server's HOST:N. */
+  pane: PaneRefSchema.optional(),
+  session: SessionRefSchema.optional(),
+  direction: SplitDirectionSchema.optional(),
+  /** Float it over the tiles instead of splitting. */
+  float: z.boolean().default(false),
+});
+
 export const hostEventSchemas = {
   /** A host was joined, left, went stale, or its file changed: the whole list. */
   'host/changed': HostListSchema,
@@ -156,6 +172,12 @@ export const hostMethods = {
     result: HostInfoSchema,
     cap: 'admin',
     doc: 'Joins a host: dials it as its file says and waits for its hello (or the reason it failed).',
+  }),
+  'host/show': method({
+    params: HostShowParamsSchema,
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Tiles a joined host\'s pane HOST:N in a local session: a local stand-in pane (kind remote) whose number the layout, focus and keys hold, streaming and typing into the remote pane; closing it leaves the remote pane running.',
   }),
   'host/disconnect': method({
     params: NameParam,

@@ -11,8 +11,14 @@ export const SignatureSchema = z
   .max(200)
   .regex(/^[a-z0-9-]+(\.[A-Za-z0-9_-]+)+$/, 'a signature is reverse-DNS, e.g. com.pane.terminal');
 
-export const BodyKindSchema = z.enum(['terminal', 'text', 'widgets', 'agent']);
+export const BodyKindSchema = z.enum(['terminal', 'text', 'widgets', 'agent', 'remote']);
 export type BodyKind = z.infer<typeof BodyKindSchema>;
+/**
+ * The kinds a request or an app file may ask a new pane to be. `remote` (a local
+ * stand-in tiling a joined host's pane, decision 037) is made only by host/show,
+ * which checks the host and the caller; a split cannot point one at any pane.
+ */
+export const NewBodyKindSchema = BodyKindSchema.exclude(['remote']);
 
 /** One argument of a pane command. */
 export const CommandArgSchema = z.object({

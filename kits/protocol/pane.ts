@@ -2,7 +2,7 @@
 // close, restart, zoom, float/tile, tag, attrs, input, commands.
 import { z } from 'zod';
 import { PaneRefSchema, SessionRefSchema } from './ids';
-import { BoundedLaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, BodyKindSchema, RectSchema } from './model';
+import { BoundedLaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, NewBodyKindSchema, RectSchema } from './model';
 import { method } from './method';
 
 export const PaneAckSchema = z.object({
@@ -25,7 +25,7 @@ export const NewPaneSpecSchema = z.object({
   launch: BoundedLaunchSpecSchema.optional(),
   name: z.string().max(200).optional(),
   signature: SignatureSchema.optional(),
-  kind: BodyKindSchema.optional(),
+  kind: NewBodyKindSchema.optional(),
   owner: z.string().max(100).optional(),
   attrs: z.record(z.string(), z.string()).optional(),
   /** Working directory when no launch spec gives one (default: the neighbour's, else $HOME). */

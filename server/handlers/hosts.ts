@@ -15,6 +15,9 @@ export function hostHandlers(hosts: HostService): HandlerTable {
       return link.info();
     },
 
+    // A joined host's pane tiled here through a local stand-in (server/hosts/standIns.ts); agents are refused there.
+    'host/show': (p, ctx) => hosts.standIns.show(p, ctx),
+
     'host/disconnect': (p) => {
       const link = hosts.link(p.name);
       link.disconnect();

@@ -114,6 +114,9 @@ export const paneHandlers: HandlerTable = {
     const pane = server.pane(p.pane);
     // One source for geometry: the server places panes, so their quadrant is not written from outside.
     if ('quadrant' in p.set) throw faults.badRequest(`quadrant is computed by the server from where pane ${pane.n} is laid out; move the pane to change it`, 'set.quadrant');
+    // A stand-in's binding to its remote pane is host/show's to make (server/hosts/standIns.ts), never an attr write's.
+    const bound = Object.keys(p.set).find((k) => k.startsWith('remote.'));
+    if (bound !== undefined) throw faults.badRequest(`${bound} is set by the server for a stand-in of a remote pane (pane host show HOST:N); it cannot be written`, `set.${bound}`);
     setAttrs(server, pane, p.set, MAX_CLIENT_ATTRS);
     return paneAck(server, pane);
   },

@@ -16,6 +16,7 @@ import { sshExitArgv } from './hostArgv';
 import { loadHosts, type HostEntry } from './hostFiles';
 import { HostLink, type DialHost } from './hostLink';
 import { PROXY_PANE_BASE, RemoteStreams } from './remoteStream';
+import { StandIns } from './standIns';
 
 /**
  * Bytes of input (pane/input) a joined host may have waiting while its link is
@@ -75,12 +76,15 @@ export class HostService {
   readonly streams = new RemoteStreams();
   /** Per host: input waiting for its link, in order, and its size. */
   private readonly inputs = new Map<string, { bytes: number; chain: Promise<unknown> }>();
+  /** Remote panes tiled in local sessions through stand-in panes (standIns.ts). */
+  readonly standIns: StandIns;
 
   constructor(
     private readonly deps: HostDeps,
     private readonly o: HostServiceOptions,
   ) {
     this.dir = path.join(o.configDir, 'hosts');
+    this.standIns = new StandIns(deps.server, this);
     this.reload();
     this.stops.push(pollTargets([{ path: this.dir, kind: 'dir' }], () => this.reload()));
     deps.server.onStop(() => this.stop());
@@ -159,6 +163,7 @@ export class HostService {
 
   private changed(): void {
     for (const l of this.links.values()) if (l.state === 'connected') this.streams.resume(l);
+    this.standIns.sync();
     this.deps.server.publish('host/changed', this.list());
   }
 
@@ -169,6 +174,9 @@ export class HostService {
    * unknown host, which the server's own resolution refuses by name).
    */
   forward(method: MethodName, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> | undefined {
+    // A local stand-in for a remote pane: its terminal requests go to that pane (standIns.ts), the rest stay here.
+    const stand = this.standIns.of(params.pane);
+    if (stand) return this.standIns.route(method, params, ctx, stand);
     let ref = params.pane as PaneRef | undefined;
     // A proxy number (a remote pane's number in this server's frames) names that remote pane.
     if (typeof ref === 'number' && ref >= PROXY_PANE_BASE) {
@@ -222,7 +230,7 @@ export class HostService {
    * while the link is down (the answer comes once the remote took it); past
    * REMOTE_INPUT_QUEUE bytes waiting, or for a host not joined, refused by name.
    */
-  private input(link: HostLink, params: Record<string, unknown>): Promise<unknown> {
+  input(link: HostLink, params: Record<string, unknown>): Promise<unknown> {
     const size = Buffer.byteLength(String(params.data ?? ''));
     const q = this.inputs.get(link.name) ?? { bytes: 0, chain: Promise.resolve() };
     this.inputs.set(link.name, q);
@@ -253,6 +261,7 @@ export class HostService {
   /** Closes every link and stops ssh's shared masters (none outlives the server). */
   stop(): void {
     for (const s of this.stops.splice(0)) s();
+    this.standIns.stop();
     for (const l of this.links.values()) {
       const how = l.entry.how;
       l.dispose();

@@ -81,6 +81,13 @@ function toRequest(pane: Pane, word: string, a: Record<string, string | number>)
       return req('pane/input', { pane: p, data: '\x03' });
     case 'send':
       return req('pane/input', { pane: p, data: `${String(a.text ?? '')}\r` });
+    case 'kill': {
+      // A stand-in's explicit word: the remote pane itself is closed on its host (forwarded as HOST:N).
+      const host = pane.attrs['remote.host'];
+      const n = pane.attrs['remote.n'];
+      if (pane.kind !== 'remote' || !host || !n) return 'only a stand-in for a remote pane has kill (close ends a local pane)';
+      return req('pane/close', { pane: `${host}:${n}` });
+    }
     default:
       return `"${word}" has no default action; an app that declares it handles it through the pane's event stream`;
   }

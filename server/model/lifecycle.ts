@@ -5,7 +5,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { faults } from '../../kits/protocol/error';
 import { statOffMounts } from '../../kits/node/safeFile';
-import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
+import type { BodyKind, LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { PaneSpec } from '../../kits/protocol/pane';
 import { Terminal } from '../pty/terminal';
 import { ACK_STALL_MS, STALL_COOLDOWN_MS } from '../pty/fanout';
@@ -19,7 +19,9 @@ import { tagWords, vocabularyFor } from './vocabulary';
 import { setAttrs } from './paneOps';
 
 /** A new pane as a request describes it (NewPaneSpecSchema), plus what only the server sets. */
-export interface NewPaneSpec extends PaneSpec {
+export interface NewPaneSpec extends Omit<PaneSpec, 'kind'> {
+  /** Any body kind: a request's spec is narrower (NewBodyKindSchema), the server's own may be a `remote` stand-in (server/hosts/standIns.ts). */
+  kind?: BodyKind | undefined;
   /** Server-internal: the user of the connection that asked for the pane (never read from a request). */
   creator?: string | undefined;
   /** Server-internal: whose identity the pane's programs carry, decided by a contributor's `spec`. */

@@ -229,6 +229,8 @@ export class ClientConn {
     if (b.pane >= PROXY_PANE_BASE) return this.remoteInput(b.pane, b.data);
     const pane = this.server.panes.get(b.pane);
     if (!pane) return this.protocolError(null, 'pane-not-found', `pane ${b.pane} not found`);
+    // A stand-in for a remote pane (server/hosts/standIns.ts): the same path, to its host's ordered input queue.
+    if (pane.kind === 'remote') return this.remoteInput(b.pane, b.data);
     try {
       this.checkAccess?.('pane/input', { pane: b.pane });
     } catch (e) {

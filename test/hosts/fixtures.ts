@@ -39,6 +39,7 @@ const list = { hosts: [info], errors: [{ file: '/home/ada/.config/pane/hosts/vm.
 export const hostMethodFixtures = {
   'host/list': { params: { panes: true }, result: { ...list, panes: [pane] } },
   'host/connect': { params: { name: 'devbox' }, result: info },
+  'host/show': { params: { remote: 'devbox:2', pane: 1, direction: 'horizontal', float: false }, result: { session: pane.session, pane: 4, id: 'laptop:4' } },
   'host/disconnect': { params: { name: 'devbox' }, result: { ...info, state: 'disconnected', remote: null, lastHeardMs: null } },
 } as const;
 

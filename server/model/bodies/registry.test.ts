@@ -36,7 +36,7 @@ describe('body registry', () => {
   it('answers a kind no provider serves with a typed failure naming the kind', () => {
     const ask = () => bodyOf('hologram' as BodyKind);
     expect(ask).toThrow(PaneFault);
-    expect(ask).toThrow(/no body provider for kind "hologram" \(known: terminal, agent, text, widgets\)/);
+    expect(ask).toThrow(/no body provider for kind "hologram" \(known: terminal, agent, text, widgets, remote\)/);
     // Names on Object.prototype are not providers.
     expect(() => bodyOf('toString' as BodyKind)).toThrow(/no body provider for kind "toString"/);
   });
@@ -47,7 +47,7 @@ describe('body registry', () => {
 
   it('marks only the agent body as an agent, whose stand-in shell is a plain terminal', () => {
     expect(BodyKindSchema.options.filter((k) => bodyOf(k).agent)).toEqual(['agent']);
-    expect(Object.fromEntries(BodyKindSchema.options.map((k) => [k, bodyOf(k).shellKind]))).toEqual({ terminal: 'terminal', agent: 'terminal', text: 'text', widgets: 'widgets' });
+    expect(Object.fromEntries(BodyKindSchema.options.map((k) => [k, bodyOf(k).shellKind]))).toEqual({ terminal: 'terminal', agent: 'terminal', text: 'text', widgets: 'widgets', remote: 'remote' });
   });
 
   it('gives each kind its words on top of the common ones', () => {

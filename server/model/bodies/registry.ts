@@ -6,6 +6,7 @@ import { faults } from '../../../kits/protocol/error';
 import type { BodyKind } from '../../../kits/protocol/model';
 import { agentBody } from './agent';
 import type { BodyProvider } from './provider';
+import { remoteBody } from './remote';
 import { terminalBody } from './terminal';
 import { textBody } from './text';
 import { widgetsBody } from './widgets';
@@ -15,6 +16,7 @@ const PROVIDERS: { readonly [K in BodyKind]: BodyProvider<K> } = {
   agent: agentBody,
   text: textBody,
   widgets: widgetsBody,
+  remote: remoteBody,
 };
 
 /** The provider of a body kind; a kind with none (a value that skipped the schema) is a typed failure naming it. */

@@ -15,15 +15,17 @@ let sh: Shell;
 /** How long the program sits on each key before echoing it: a slow link, and long enough to look at the guess. */
 const ECHO_DELAY_MS = 800;
 
-/** The slow echo: raw stdin (no tty echo), each byte echoed after the delay; digits echoed as '#'; Ctrl-C ends it. */
+/** The slow echo: raw stdin (no tty echo), each byte echoed after the delay; digits echoed as '#'; '!' enters or leaves the alternate screen; Ctrl-C ends it. */
 const SLOW_ECHO = `
 process.stdin.setRawMode(true);
 process.stdout.write('slow> ');
+let alt = false;
 process.stdin.on('data', (b) => {
   for (const c of b.toString('latin1')) {
     if (c === '\\x03') process.exit(0);
     setTimeout(() => {
-      if (c === '\\x7f') process.stdout.write('\\b \\b');
+      if (c === '!') process.stdout.write((alt = !alt) ? '\\x1b[?1049hALT> ' : '\\x1b[?1049l');
+      else if (c === '\\x7f') process.stdout.write('\\b \\b');
       else if (c === '\\r') process.stdout.write('\\r\\nslow> ');
       else process.stdout.write(/[0-9]/.test(c) ? '#' : c);
     }, ${ECHO_DELAY_MS});
@@ -53,7 +55,7 @@ describe.skipIf(chromiumMissing)(`predictive local echo in Chromium${chromiumMis
     expect((await echo(n)).mode).toBe('off');
   });
 
-  it("draws typed keys underlined before a slow echo, confirms them when it comes, and drops them when the echo differs ('always')", async () => {
+  it("draws typed keys underlined before a slow echo, confirms them when it comes, drops them when the echo differs, makes none on the alternate screen ('always'), and guesses on this slow pane in 'auto'", async () => {
     const n = (await view(sh.page)).focused!;
     fs.writeFileSync(path.join(sh.configDir, 'settings.json'), JSON.stringify({ predictiveEcho: 'always' }));
     await until(sh.page, 'the setting in force', () => (window as any).pane.store.getState().settings.settings.predictiveEcho === 'always');
@@ -98,6 +100,30 @@ describe.skipIf(chromiumMissing)(`predictive local echo in Chromium${chromiumMis
     expect(await cells(n)).toEqual([]);
     await expect.poll(() => promptLine(n), { timeout: 10_000 }).toBe('slow> echo##');
     expect((await echo(n)).shown).toBe('');
+
+    // The alternate screen (a full-screen program): the guesses are dropped and none are made there.
+    await sh.page.keyboard.type('!');
+    const buffer = () => sh.page.evaluate((p) => (window as any).pane.term(p).buffer.active.type as string, n);
+    await expect.poll(buffer, { timeout: 10_000 }).toBe('alternate');
+    await sh.page.keyboard.type('vi');
+    expect(await echo(n)).toMatchObject({ pending: 0, shown: '' });
+    expect(await cells(n)).toEqual([]);
+    await waitScreen(sh.page, n, /ALT> vi$/m);
+    await sh.page.keyboard.type('!');
+    await expect.poll(buffer, { timeout: 10_000 }).toBe('normal');
+    expect(await promptLine(n)).toBe('slow> echo##');
+
+    // 'auto' guesses here: the pane's measured echo delay is far above the threshold.
+    fs.writeFileSync(path.join(sh.configDir, 'settings.json'), JSON.stringify({ predictiveEcho: 'auto' }));
+    await until(sh.page, "'auto' in force", () => (window as any).pane.store.getState().settings.settings.predictiveEcho === 'auto');
+    await sh.page.keyboard.type('x');
+    await expect.poll(() => promptLine(n), { timeout: 10_000 }).toBe('slow> echo##x');
+    await expect.poll(async () => (await echo(n)).pending).toBe(0);
+    await sh.page.keyboard.type('yz');
+    expect((await cells(n)).map((c) => c.ch)).toEqual(['y', 'z']);
+    await expect.poll(() => promptLine(n), { timeout: 10_000 }).toBe('slow> echo##xyz');
+    await expect.poll(() => cells(n)).toEqual([]);
+
     console.log(`predictive echo: guesses drawn ${drawnAfterMs} ms after typing (echo after ${ECHO_DELAY_MS} ms); echo-delay estimate ${Math.round(confirmed.rttMs!)} ms; screenshot ${pic}`);
 
     await sh.page.keyboard.press('Control+C');

@@ -21,6 +21,8 @@ export interface SshHostResult {
   mbs: Summary;
   /** MB/s of `ssh host cat FILE` into a pipe. */
   sshMBs: Summary;
+  /** MB/s of the same pane program attached on the remote daemon directly (its PTY's own pace, no link). */
+  directMBs: Summary;
   /** ms from SIGKILL of the link's ssh to the stream's next bytes at the client. */
   resume: Summary;
   /** Lines of the counted sequence missing / repeated at the client across the kills, and offset jumps. */
@@ -93,9 +95,9 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
     const { echo, sshEcho } = await echoes(c, anchor);
-    const { mbs, sshMBs } = await throughputs(c, anchor);
+    const { mbs, sshMBs, directMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, mbs, sshMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, mbs, sshMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -172,28 +174,35 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
   return { echo: summarize(pane), sshEcho: summarize(plain) };
 }
 
-async function throughputs(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ mbs: Summary; sshMBs: Summary }> {
+/** MB/s of a remote pane printing the file, read by `c` (attached as `name`), first byte to last. */
+async function paneMBs(c: SshBenchCtx, conn: Connection, name: (n: number) => number | string): Promise<number> {
+  const n = await remotePane(c, `sleep 0.5; cat ${c.file}; exec sleep 100`);
+  let got = 0;
+  let first = 0;
+  let last = 0;
+  let proxy = -1;
+  const off = conn.onOutput((p, _o, data) => {
+    if (p !== proxy) return;
+    if (got === 0) first = performance.now();
+    got += data.byteLength;
+    last = performance.now();
+  });
+  proxy = (await conn.call('pty/attach', { pane: name(n) as never, mode: 'from', from: 0 })).pane;
+  const until = Date.now() + WAIT_MS;
+  while (got < c.bytes && Date.now() < until) await sleep(10);
+  off();
+  await conn.call('pty/detach', { pane: proxy }).catch(() => undefined);
+  await c.r.call('pane/close', { pane: n }).catch(() => undefined);
+  return got / 1e6 / ((last - first) / 1000);
+}
+
+async function throughputs(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ mbs: Summary; sshMBs: Summary; directMBs: Summary }> {
   const pane: number[] = [];
   const plain: number[] = [];
+  const direct: number[] = [];
   for (let run = 0; run < c.runs; run++) {
-    const n = await remotePane(c, `sleep 0.5; cat ${c.file}; exec sleep 100`);
-    let got = 0;
-    let first = 0;
-    let last = 0;
-    let proxy = -1;
-    const off = c.l.onOutput((p, _o, data) => {
-      if (p !== proxy) return;
-      if (got === 0) first = performance.now();
-      got += data.byteLength;
-      last = performance.now();
-    });
-    proxy = (await c.l.call('pty/attach', { pane: `sbox:${n}`, mode: 'from', from: 0 })).pane;
-    const until = Date.now() + WAIT_MS;
-    while (got < c.bytes && Date.now() < until) await sleep(10);
-    off();
-    await c.l.call('pty/detach', { pane: proxy }).catch(() => undefined);
-    await c.r.call('pane/close', { pane: n }).catch(() => undefined);
-    pane.push(got / 1e6 / ((last - first) / 1000));
+    pane.push(await paneMBs(c, c.l, (n) => `sbox:${n}`));
+    direct.push(await paneMBs(c, c.r, (n) => n));
     // The anchor: the same file through the same sshd, to a pipe, first byte to last.
     const ssh = spawn('ssh', anchor(['cat', c.file]), { stdio: ['ignore', 'pipe', 'ignore'] });
     let sGot = 0;
@@ -207,7 +216,7 @@ async function throughputs(c: SshBenchCtx, anchor: (cmd: string[]) => string[]):
     await new Promise((res) => ssh.once('close', res));
     plain.push(sGot / 1e6 / ((sLast - sFirst) / 1000));
   }
-  return { mbs: summarize(pane), sshMBs: summarize(plain) };
+  return { mbs: summarize(pane), sshMBs: summarize(plain), directMBs: summarize(direct) };
 }
 
 async function resumes(c: SshBenchCtx, sshd: Sshd): Promise<{ resume: Summary; lost: number; doubled: number; jumps: number }> {

@@ -100,6 +100,7 @@ try {
       rows.push({ bench: 'keystroke echo of a remote pane through an ssh host (INPUT frame → echoed OUTPUT frame at the client, µs) vs `ssh host cat`', figure: range(s.echo, 0), anchor: `ssh cat ${range(s.sshEcho, 0)}`, ratio: ratio(s.echo.median, s.sshEcho.median), aim: '≤ 1.2× (issue 26)' });
       rows.push({ bench: 'keystroke echo through an ssh host, p99 (µs)', figure: fmt(s.echo.p99, 0), anchor: `ssh cat ${fmt(s.sshEcho.p99, 0)}`, ratio: ratio(s.echo.p99, s.sshEcho.p99), aim: 'report' });
       rows.push({ bench: 'a remote pane printing a file through an ssh host (MB/s) vs `ssh host cat FILE` to a pipe', figure: range(s.mbs, 1), anchor: `ssh cat ${range(s.sshMBs, 1)}`, ratio: ratio(s.mbs.median, s.sshMBs.median), aim: '≥ 0.8× (issue 26)' });
+      rows.push({ bench: 'the same remote pane through the ssh host vs attached on that host directly (its PTY\'s own pace; MB/s)', figure: range(s.mbs, 1), anchor: `direct ${range(s.directMBs, 1)}`, ratio: ratio(s.mbs.median, s.directMBs.median), aim: 'report' });
       rows.push({ bench: `resume after the ssh host's link is killed: SIGKILL → the stream's next bytes at the client (ms; lost ${s.lost}, doubled ${s.doubled}, offset jumps ${s.jumps})`, figure: range(s.resume, 0), anchor: '—', ratio: '—', aim: 'report; 0 lost, 0 doubled' });
       rows.push({ bench: `\`pane ls\` with ${s.remotePanes} panes of an ssh host (ms) vs \`pane ls\` asked of that host`, figure: range(s.ls, 1), anchor: `direct ${range(s.lsDirect, 1)}`, ratio: ratio(s.ls.median, s.lsDirect.median), aim: 'report' });
     }

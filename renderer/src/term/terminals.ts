@@ -11,6 +11,8 @@ import { lookOf, type Look } from './look';
 import { TermView, webglReady, type TermHost } from './termView';
 
 const views = new Map<number, TermView>();
+/** Stand-ins of remote panes whose attach failed (their host was not joined): attached again when it is. */
+const unattached = new Set<number>();
 /** ?webgl=0 turns WebGL off; ?webgl=1 uses it even where it is emulated in software (tests). */
 let webglMode: 'auto' | 'off' | 'force' = 'auto';
 
@@ -32,6 +34,7 @@ const host: TermHost = {
     if (s && s.focused !== pane) void client.act('pane/focus', { pane });
   },
   failed(pane, message) {
+    if (store.getState().panes[pane]?.kind === 'remote') unattached.add(pane);
     store.getState().notify('error', `pane ${pane}: could not attach: ${message}`);
   },
   remote(pane) {
@@ -41,8 +44,7 @@ const host: TermHost = {
 
 /** A pane of another host: its keys cross a network ('auto' predictive echo guesses there from the first key). */
 function isRemote(st: ReturnType<typeof store.getState>, pane: number): boolean {
-  const p = st.panes[pane];
-  return p !== undefined && (p.kind as string) === 'remote';
+  return st.panes[pane]?.kind === 'remote';
 }
 
 /** The pane's terminal, made (and attached) on first use. */
@@ -101,6 +103,17 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
     }
   }
   if (st.panes !== prev.panes) for (const v of views.values()) tellExit(v);
+  if (st.panes !== prev.panes && st.conn.state === 'open') {
+    for (const n of unattached) {
+      const p = st.panes[n];
+      const v = views.get(n);
+      if (!p || !v) unattached.delete(n);
+      else if (p.attrs['remote.link'] === 'connected') {
+        unattached.delete(n);
+        void attachTelling(v);
+      }
+    }
+  }
   // Sizes follow placements here, synchronously as the event is applied, not after
   // React renders: output sent for the new size may be written right after this.
   if (st.sessions !== prev.sessions) {

@@ -6,7 +6,9 @@ import { PaneFault } from '../../kits/protocol/error';
 import { HostNameSchema } from '../../kits/protocol/ids';
 import { NS_MAX_COUNT, type NsEntry, type NsStat } from '../../kits/protocol/namespace';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
+import type { Pane } from '../../kits/protocol/model';
 import type { HandlerContext } from '../handlers/types';
+import { decodeName } from '../namespace/lines';
 import { segments } from '../namespace/resolve';
 import type { RemoteNs, RemotePath } from '../namespace/types';
 import type { PaneServer } from '../paneServer';
@@ -30,6 +32,9 @@ const ENTRY_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
 /** A first path element that names another host's pane: HOST:N. */
 const HOST_PANE = /^([^:/]+):([1-9][0-9]{0,9})$/;
 
+/** The views a remote pane appears in, and the pane field each groups by (by-session is not one: a remote pane's session is named on its host). */
+const REMOTE_VIEWS: Record<string, (p: Pane) => string> = { 'by-sig': (p) => p.signature, 'by-owner': (p) => p.owner };
+
 /** Permission bits only (a remote's mode cannot claim setuid or a file type). */
 const PERM_BITS = 0o777;
 
@@ -45,20 +50,33 @@ export class RemoteNamespace implements RemoteNs {
   ) {}
 
   match(path: string): RemotePath | undefined {
-    const [first, ...rest] = segments(path);
+    const segs = segments(path);
+    // /HOST:N/… or a view's /by-sig/SIG/HOST:N/… (the pane must be in that view, as a local one must).
+    const view = segs[0] !== undefined ? REMOTE_VIEWS[segs[0]] : undefined;
+    const at = view !== undefined && segs.length >= 3 ? 2 : 0;
+    const first = segs[at];
     const m = first === undefined ? null : HOST_PANE.exec(first);
     if (!m) return undefined;
     const host = m[1]!;
     // This server's own name, or a name with no host file: the local resolver answers (and refuses by name).
     if (host === this.deps.server.host || !HostNameSchema.safeParse(host).success || !this.hosts.links.has(host)) return undefined;
     const n = Number(m[2]);
+    if (view !== undefined && at === 2) {
+      const key = decodeName(segs[1]!);
+      const p = this.hosts.remotePanes().find((x) => x.host === host && x.n === n);
+      if (!p || view(p) !== key) return undefined; // the local resolver says it is not in that view
+    }
+    const rest = segs.slice(at + 1);
     const tail = rest.length > 0 ? '/' + rest.join('/') : '';
-    return { host, n, local: `/${host}:${n}${tail}`, remote: `/${n}${tail}` };
+    return { host, n, local: '/' + segs.join('/'), remote: `/${n}${tail}` };
   }
 
   rootEntries(ctx: HandlerContext): NsEntry[] {
-    if (ctx.client.checkAccess !== undefined) return [];
-    return this.hosts.remotePanes().map((p) => ({ name: `${p.host}:${p.n}`, type: 'dir' as const, mode: 0o555, size: 0 }));
+    return this.panes(ctx).map((p) => ({ name: `${p.host}:${p.n}`, type: 'dir' as const, mode: 0o555, size: 0 }));
+  }
+
+  panes(ctx: HandlerContext): Pane[] {
+    return ctx.client.checkAccess !== undefined ? [] : this.hosts.remotePanes();
   }
 
   async list(ctx: HandlerContext, r: RemotePath): Promise<{ path: string; entries: NsEntry[] }> {

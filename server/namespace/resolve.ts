@@ -5,7 +5,7 @@ import { PaneFault } from '../../kits/protocol/error';
 import { PaneRefSchema } from '../../kits/protocol/ids';
 import { nsFaults, rpc } from './call';
 import { decodeName } from './lines';
-import { allPanes, viewKey, type View } from './rootFiles';
+import { viewKey, viewPanes, type View } from './rootFiles';
 import { ROWS } from './table';
 import type { Call, Row, Target } from './types';
 
@@ -84,7 +84,7 @@ export async function resolve(c: Call, rawPath: string): Promise<Resolved> {
     const k = VIEW_KEY[view];
     if (rest.length === 0) return { row: row(`/${view}/`), target: { path, name } };
     const key = decodeName(rest[0]!);
-    const panes = await allPanes(c);
+    const panes = await viewPanes(c, view);
     const known = panes.some((p) => viewKey(c, view, p) === key) || (view === 'by-session' && c.ns.server.sessions.size > 0 && [...c.ns.server.sessions.values()].some((s) => s.name === key));
     if (!known) throw nsFaults.notFound(path, `no ${k} ${JSON.stringify(key)} among the panes`);
     if (rest.length === 1) return { row: row(`/${view}/<${k}>/`), target: { path, name, key } };

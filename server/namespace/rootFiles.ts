@@ -17,9 +17,16 @@ export function entry(r: Pick<Row, 'type' | 'mode'>, name: string, size = 0): Ns
   return { name, type: r.type, mode: r.mode, size };
 }
 
+/** The joined hosts' panes as last heard (server/hosts/remoteNamespace.ts), none for an agent or with no host joined. */
+export function remotePanes(c: Call): Pane[] {
+  return c.ns.remote?.panes(c.ctx) ?? [];
+}
+
+/** /index: this server's panes, then each joined host's (its host column the host file's name; its session is named on that host: -). */
 export async function indexRead(c: Call): Promise<Buffer> {
   const panes = await allPanes(c);
-  return utf8(panes.map((p) => indexLine(p, c.ns.sessionName(p.session)) + '\n').join(''));
+  const lines = [...panes.map((p) => indexLine(p, c.ns.sessionName(p.session))), ...remotePanes(c).map((p) => indexLine(p, '-'))];
+  return utf8(lines.map((l) => l + '\n').join(''));
 }
 
 /** The root: fixed names from the table, then one directory per pane. */
@@ -43,16 +50,25 @@ export function viewKey(c: Call, view: View, p: Pane): string {
   return c.ns.sessionName(p.session);
 }
 
+/** A view's panes: this server's, and for by-sig and by-owner each joined host's (a remote session is named on its host, so by-session holds local panes only). */
+export async function viewPanes(c: Call, view: View): Promise<Pane[]> {
+  const local = await allPanes(c);
+  return view === 'by-session' ? local : [...local, ...remotePanes(c)];
+}
+
+/** A pane's directory name in a view: N here, HOST:N for a joined host's. */
+const dirName = (c: Call, p: Pane): string => (p.host === c.ns.server.host ? String(p.n) : `${p.host}:${p.n}`);
+
 export async function viewList(c: Call, view: View, dir: Row): Promise<NsEntry[]> {
   const keys = new Set<string>();
-  for (const p of await allPanes(c)) keys.add(encodeName(viewKey(c, view, p)));
+  for (const p of await viewPanes(c, view)) keys.add(encodeName(viewKey(c, view, p)));
   if (view === 'by-session') for (const s of (await rpc(c, 'session/list', {})).sessions) keys.add(encodeName(s.name));
   return [...keys].sort().map((k) => entry(dir, k));
 }
 
 export async function viewKeyList(c: Call, view: View, key: string, dir: Row): Promise<NsEntry[]> {
-  const panes = (await allPanes(c)).filter((p) => viewKey(c, view, p) === key);
-  return panes.map((p) => entry(dir, String(p.n)));
+  const panes = (await viewPanes(c, view)).filter((p) => viewKey(c, view, p) === key);
+  return panes.map((p) => entry(dir, dirName(c, p)));
 }
 
 // ---- new/ctl -----------------------------------------------------------------

@@ -63,6 +63,8 @@ export interface RemoteNs {
   write(ctx: HandlerContext, r: RemotePath, data: string, encoding: 'utf8' | 'base64'): Promise<{ count: number }>;
   /** The joined hosts' pane directories (HOST:N) for the root listing, as last heard. */
   rootEntries(ctx: HandlerContext): NsEntry[];
+  /** The joined hosts' panes as last heard (`host` their host file's name), for /index and the by-sig and by-owner views; none for an agent. */
+  panes(ctx: HandlerContext): Pane[];
 }
 
 export interface Call {

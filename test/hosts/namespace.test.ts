@@ -121,8 +121,29 @@ describe("a joined host's panes in the namespace", () => {
     expect(piece).toMatchObject({ offset: 4, count: 4 });
     expect(text(piece)).toBe('pane');
     await c.call('ns/close', { fid });
-    // A view path naming a remote pane is not answered from a local pane's number.
-    await expect(c.call('ns/read', { path: `/by-sig/com.pane.terminal/box:${n}/tag` })).rejects.toThrow(/on host box, not this server/);
+    // A view path naming a remote pane is answered by that host, never from a local pane's number.
+    expect(text(await c.call('ns/read', { path: `/by-sig/com.pane.terminal/box:${n}/tag` }))).toMatch(/^far-pane /);
+    await expect(c.call('ns/read', { path: `/by-sig/com.pane.nothing/box:${n}/tag` })).rejects.toThrow(/no sig "com.pane.nothing" among the panes/);
+  });
+
+  it('lists the joined hosts\' panes in /index and the by-sig and by-owner views, not in by-session', async () => {
+    const index = text(await c.call('ns/read', { path: '/index', count: 1 << 20 })).split('\n');
+    // As of the host's last heartbeat (HEARTBEAT_MS), as the root's HOST:N directories are.
+    const far = index.find((l) => l.split(/ +/)[1] === 'box');
+    expect(far, index.join('\n')).toBeDefined();
+    expect(far!.split(/ +/).slice(0, 3)).toEqual([String(n), 'box', '-']);
+    expect(index.some((l) => /near-pane/.test(l) && / near /.test(l))).toBe(true);
+    const bySig = (await c.call('ns/list', { path: '/by-sig/com.pane.terminal' })).entries.map((e) => e.name);
+    expect(bySig).toEqual(expect.arrayContaining([String(n), `box:${n}`, `ro:${n}`]));
+    const owner = remote.server.panes.get(n)!.owner;
+    expect((await c.call('ns/list', { path: `/by-owner/${owner}` })).entries.map((e) => e.name)).toContain(`box:${n}`);
+    const there = await remote.connect().then((r) => r.call('ns/list', { path: `/${n}` }));
+    const viaView = await c.call('ns/list', { path: `/by-owner/${owner}/box:${n}` });
+    expect(viaView.path).toBe(`/by-owner/${owner}/box:${n}`);
+    expect(viaView.entries.map((e) => e.name)).toEqual(there.entries.map((e) => e.name));
+    for (const sess of (await c.call('ns/list', { path: '/by-session' })).entries) {
+      expect((await c.call('ns/list', { path: `/by-session/${sess.name}` })).entries.map((e) => e.name).every((x) => !x.includes(':'))).toBe(true);
+    }
   });
 
   it('writes to a joined host, and a readOnly host refuses writes by name (shown r-- too)', async () => {
@@ -144,6 +165,8 @@ describe("a joined host's panes in the namespace", () => {
     await expect(agent.call('ns/read', { path: `/box:${n}/tag` })).rejects.toThrow(/denied: an agent's \.access names this server's panes only/);
     await expect(agent.call('ns/write', { path: `/box:${n}/input`, data: 'echo agent-was-here\n' })).rejects.toThrow(/denied: an agent's/);
     expect((await agent.call('ns/list', { path: '/' })).entries.map((e) => e.name)).not.toContain(`box:${n}`);
+    expect(text(await agent.call('ns/read', { path: '/index', count: 1 << 20 }))).not.toMatch(/ box /);
+    expect((await agent.call('ns/list', { path: '/by-sig/com.pane.terminal' })).entries.map((e) => e.name)).not.toContain(`box:${n}`);
     agent.close();
   });
 

@@ -64,11 +64,13 @@ const APART = {
   fuseServe: ['kits/node/fuse/serve.ts', '../fuse/serve'],
   fuseMounts: ['kits/node/fuse/mounts.ts', '../fuse/mounts'],
   mcpServer: ['kits/node/mcp/server.ts', '../../mcp/server'],
+  // ws (128 KB) is for a ws:// endpoint only: not parsed by every `pane ls`.
+  wsDial: ['kits/node/wsDial.ts', './wsDial'],
 };
 const apart = (dir) => ({
   name: 'apart',
   setup(b) {
-    b.onResolve({ filter: /serveCommand$|\/(fuse|mcp)\// }, (a) => {
+    b.onResolve({ filter: /serveCommand$|wsDial$|\/(fuse|mcp)\// }, (a) => {
       const name = a.kind === 'dynamic-import' ? Object.keys(APART).find((k) => APART[k][1] === a.path) : undefined;
       return name ? { path: `${dir}${name}.mjs`, external: true } : undefined;
     });

@@ -131,15 +131,12 @@ async function dialTls(e: Extract<Endpoint, { kind: 'tls' }>, o: DialOptions): P
 }
 
 async function dialWs(e: Extract<Endpoint, { kind: 'ws' }>, o: DialOptions): Promise<Transport> {
-  const [{ WebSocket }, { WsTransport }] = await Promise.all([import('ws'), import('./wsTransport')]);
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(e.url, { handshakeTimeout: o.timeoutMs ?? DIAL_TIMEOUT_MS });
-    ws.once('open', () => {
-      ws.removeAllListeners('error');
-      resolve(new WsTransport(ws));
-    });
-    ws.once('error', (err: NodeJS.ErrnoException) => reject(new DialError(e, err.message, err.code)));
-  });
+  const { openWebSocket } = await import('./wsDial');
+  try {
+    return await openWebSocket(e.url, o.timeoutMs ?? DIAL_TIMEOUT_MS);
+  } catch (err) {
+    throw new DialError(e, (err as Error).message, (err as NodeJS.ErrnoException).code);
+  }
 }
 
 /**

@@ -49,9 +49,9 @@ function certFor(cn: string, o: { issuer?: { cert: forge.pki.Certificate; key: f
 }
 
 /** Runs a command to its end without blocking this process's loop; bounded by its own timeout. */
-function run(cmd: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(cmd, args, { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    const p = spawn(cmd, args, { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (b) => (stdout += b));
@@ -125,6 +125,18 @@ describe('one server through every endpoint', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ host: 'testhost', pid: process.pid });
+  }, 40_000);
+
+  it('runs the installed-style `pane` over a ws:// endpoint (ws loaded apart from the CLI bundle, chunks/wsDial.mjs)', async () => {
+    const url = `${h.running.http!.origin.replace('http:', 'ws:')}/ws`;
+    const r = await run(BIN, ['--socket', url, 'info', '--json'], { PANE_TOKEN: 'endpoint-test-secret' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ host: 'testhost', pid: process.pid });
+    // Without the secret the WebSocket's door refuses, named through the same dial.
+    const refused = await run(BIN, ['--socket', url, 'info', '--json']);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).not.toBe('');
   }, 40_000);
 
   it('refuses a TLS client whose certificate another CA signed, and one with none, at the handshake', async () => {

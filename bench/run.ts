@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts) trim it for quick looks.
+// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -17,6 +17,7 @@ import { durable } from './durable';
 import { memory } from './memory';
 import { namespace } from './namespace';
 import { notices } from './notices';
+import { predictEcho } from './predictEcho';
 import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { resizeBench } from './resize';
@@ -27,7 +28,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -104,6 +105,10 @@ try {
       rows.push({ bench: `resume after the ssh host's link is killed: SIGKILL → the stream's next bytes at the client (ms; lost ${s.lost}, doubled ${s.doubled}, offset jumps ${s.jumps})`, figure: range(s.resume, 0), anchor: '—', ratio: '—', aim: 'report; 0 lost, 0 doubled' });
       rows.push({ bench: `\`pane ls\` with ${s.remotePanes} panes of an ssh host (ms) vs \`pane ls\` asked of that host`, figure: range(s.ls, 1), anchor: `direct ${range(s.lsDirect, 1)}`, ratio: ratio(s.ls.median, s.lsDirect.median), aim: 'report' });
     }
+  }
+  if (only.has('predict')) {
+    const p = await predictEcho(5000);
+    rows.push({ bench: 'predictive local echo per keystroke: guess + check against the parsed echo (µs) vs xterm taking that echo (write → parsed)', figure: range(p.predictor, 1), anchor: `xterm ${range(p.parse, 0)}`, ratio: ratio(p.predictor.median, p.parse.median), aim: 'report' });
   }
   if (only.has('awareness')) {
     const a = awareness();

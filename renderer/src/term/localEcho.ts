@@ -6,8 +6,14 @@ import type { IDisposable, Terminal } from '@xterm/xterm';
 import type { Look } from './look';
 import { Predictor, type EchoScreen, type PredictiveEchoMode } from './predict';
 
+/** What screenOf reads of a terminal: xterm.js's (and @xterm/headless's, for the bench) public buffer API. */
+export interface XtermLike {
+  readonly cols: number;
+  readonly buffer: { readonly active: Pick<Terminal['buffer']['active'], 'baseY' | 'cursorY' | 'cursorX' | 'type' | 'getLine'> };
+}
+
 /** xterm's buffer as the predictor sees it: absolute rows, the cursor, the alternate screen. */
-function screenOf(term: Terminal): EchoScreen {
+export function screenOf(term: XtermLike): EchoScreen {
   const b = term.buffer.active;
   return {
     cols: term.cols,

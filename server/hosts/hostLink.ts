@@ -217,6 +217,11 @@ export class HostLink {
     }
   }
 
+  /** When the remote last answered a heartbeat (its pane list), or null. */
+  get heardAt(): number | null {
+    return this.lastHeard;
+  }
+
   /** Whether the link will take the person's input for later: joined (wanted) though not up now. */
   get joined(): boolean {
     return this.wanted;

@@ -14,7 +14,7 @@ import type { HandlerContext } from '../handlers/types';
 import type { PaneServer } from '../paneServer';
 import { sshExitArgv } from './hostArgv';
 import { loadHosts, type HostEntry } from './hostFiles';
-import { HostLink, type DialHost } from './hostLink';
+import { HEARTBEAT_MS, HostLink, type DialHost } from './hostLink';
 import { PROXY_PANE_BASE, RemoteStreams } from './remoteStream';
 import { StandIns } from './standIns';
 
@@ -88,6 +88,10 @@ export class HostService {
     this.reload();
     this.stops.push(pollTargets([{ path: this.dir, kind: 'dir' }], () => this.reload()));
     deps.server.onStop(() => this.stop());
+    // Each heartbeat: remote streams of gone panes, left hosts and no reader freed (remoteStream.ts).
+    const sweep = setInterval(() => this.sweepStreams(), HEARTBEAT_MS);
+    sweep.unref();
+    this.stops.push(() => clearInterval(sweep));
     this.stops.push(
       deps.server.listen((event, data) => {
         const d = data as { client?: string; pane?: number };
@@ -161,7 +165,13 @@ export class HostService {
     return l;
   }
 
+  /** Frees the remote streams nobody can or does read (RemoteStreams.sweep): a link is live while it is this service's and joined. */
+  sweepStreams(now = Date.now()): void {
+    this.streams.sweep((l) => this.links.get(l.name) === l && l.joined, now);
+  }
+
   private changed(): void {
+    this.sweepStreams();
     for (const l of this.links.values()) if (l.state === 'connected') this.streams.resume(l);
     this.standIns.sync();
     this.deps.server.publish('host/changed', this.list());

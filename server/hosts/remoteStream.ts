@@ -6,10 +6,13 @@
 // remote pane (the remote's own flow control), never the link. A dropped link
 // re-attaches from the last received offset: nothing lost or doubled; a gap only
 // when the remote's ring moved past it (the local client sees the offset jump).
+// A stream is freed when its remote pane is gone, its host left or removed, or no
+// local reader has read it for REMOTE_STREAM_IDLE_MS; a remote whose offsets lie
+// (backward, or forward where its own flow control could not have skipped) is cut.
 import { ACK_CHUNK, ACK_IDLE_MS, FLOW_HIGH_MAX } from '../../kits/protocol/flow';
 import { PaneFault } from '../../kits/protocol/error';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
-import { DRAIN_POLL_MS, MAX_FRAME_BYTES, SINK_BUFFER_CAP, type StreamSink } from '../pty/fanout';
+import { ACK_STALL_MS, DRAIN_POLL_MS, MAX_FRAME_BYTES, SINK_BUFFER_CAP, STALL_COOLDOWN_MS, type StreamSink } from '../pty/fanout';
 import type { HostLink } from './hostLink';
 
 /**
@@ -27,6 +30,20 @@ export const PROXY_PANE_BASE = 0x8000_0000;
 export const REMOTE_STREAM_BUFFER = 2 * FLOW_HIGH_MAX;
 /** Unacknowledged bytes a flow-controlled local client may hold of a remote pane (a local pane's largest window). */
 export const PROXY_WINDOW = FLOW_HIGH_MAX;
+/**
+ * How long a remote stream nobody here reads is kept (its bytes, up to
+ * REMOTE_STREAM_BUFFER, and its proxy number): a window reloading or a follower
+ * restarting within it resumes where it was; after it the stream is freed (a later
+ * reader attaches anew, from the remote's own ring).
+ */
+export const REMOTE_STREAM_IDLE_MS = 30_000;
+/**
+ * The remote's fanout skips a flow-controlled client forward only once that client
+ * has left bytes unacknowledged for ACK_STALL_MS (and then for STALL_COOLDOWN_MS
+ * more). Our acks reach it a transit later than we send them, so a skip is believed
+ * when our oldest unacknowledged byte is this old; a forward jump sooner is a lie.
+ */
+export const STALL_SLACK_MS = ACK_STALL_MS / 2;
 
 interface Sub {
   sink: StreamSink;
@@ -49,6 +66,12 @@ export class RemoteStream {
   /** The link connection (generation) the upstream attach was made on. */
   attachedOn = -1;
   private attaching: Promise<void> | null = null;
+  /** When it was made, and since when nobody here reads it (null while someone does). */
+  readonly createdAt = Date.now();
+  idleSince: number | null = Date.now();
+  /** When the oldest byte not yet acknowledged upstream came, and when our acks last lagged enough for the remote to skip us. */
+  private owedSince: number | null = null;
+  private laggedAt: number | null = null;
 
   constructor(
     readonly link: HostLink,
@@ -74,6 +97,11 @@ export class RemoteStream {
     this.attaching = this.link
       .call('pty/attach', { pane: this.n, mode: 'from', ...(at === undefined ? {} : { from: at }), flowControl: true })
       .then((r) => {
+        const lie = attachLie(r, at);
+        if (lie) {
+          this.link.cut(`its pty/attach answer for pane ${this.n} ${lie} (a remote's offsets only go forward, and only past bytes its ring no longer holds)`);
+          throw new PaneFault('failed', `host ${this.link.name} was cut off: its answer for pane ${this.n} ${lie}`, { subject: this.link.name });
+        }
         if (this.received === null) this.received = r.from;
         else if (r.from > this.received) this.received = r.from; // the remote's ring moved past: a gap the readers see as a jump
         this.pumpAll();
@@ -92,11 +120,16 @@ export class RemoteStream {
       this.link.cut(`it sent pane ${this.n}'s output at offset ${offset}, before ${this.received} it had already sent (a remote's offsets only go forward)`);
       return;
     }
+    if (this.received !== null && offset > this.received && !this.mayHaveSkipped()) {
+      this.link.cut(`it sent pane ${this.n}'s output at offset ${offset}, past ${this.received} where its stream stood, though it had no cause to skip (acknowledged within ${STALL_SLACK_MS} ms, STALL_SLACK_MS)`);
+      return;
+    }
     if (data.byteLength === 0) return;
     this.chunks.push({ offset, data: Buffer.from(data) });
     this.held += data.byteLength;
     this.received = offset + data.byteLength;
     while (this.held > REMOTE_STREAM_BUFFER && this.chunks.length > 1) this.held -= (this.chunks.shift() as { data: Buffer }).data.byteLength;
+    if (this.owed === 0) this.owedSince = Date.now();
     this.owed += data.byteLength;
     this.pumpAll();
   }
@@ -114,12 +147,14 @@ export class RemoteStream {
     const end = this.received ?? start;
     const pos = Math.min(end, Math.max(start, from ?? start));
     this.subs.set(sink.id, { sink, pos, flow, sent: 0, acked: 0 });
+    this.idleSince = null;
     this.pumpAll();
     return { pane: this.proxy, from: pos, gap: from !== undefined && from < start, streamStart: start, streamEnd: end, ...(snapshot ? { snapshot } : {}) };
   }
 
   detach(id: string): void {
     if (!this.subs.delete(id)) return;
+    if (this.subs.size === 0) this.idleSince = Date.now();
     if (this.subs.size === 0 && this.attachedOn === this.link.generation && !this.attaching) {
       // Nobody reads it here any more: the remote stops sending it (a later reader attaches again from `received`).
       this.attachedOn = -1;
@@ -165,6 +200,7 @@ export class RemoteStream {
         s.sink.sendOutput(this.proxy, at, data);
       } catch {
         this.subs.delete(s.sink.id);
+        if (this.subs.size === 0) this.idleSince = Date.now();
         return true;
       }
       s.pos = at + data.byteLength;
@@ -183,7 +219,9 @@ export class RemoteStream {
     const send = (): void => {
       this.ackTimer = null;
       const bytes = this.owed;
+      if (this.owedSince !== null && Date.now() - this.owedSince >= STALL_SLACK_MS) this.laggedAt = Date.now();
       this.owed = 0;
+      this.owedSince = null;
       if (bytes > 0 && this.attachedOn === this.link.generation) this.link.call('pty/ack', { pane: this.n, bytes }).catch(() => undefined);
     };
     if (this.owed >= ACK_CHUNK) send();
@@ -193,9 +231,20 @@ export class RemoteStream {
     }
   }
 
+  /**
+   * Whether the remote's fanout may have skipped us forward: our oldest unacknowledged
+   * byte is STALL_SLACK_MS old, or was within the remote's stall and cooldown.
+   */
+  private mayHaveSkipped(): boolean {
+    const now = Date.now();
+    if (this.owedSince !== null && now - this.owedSince >= STALL_SLACK_MS) this.laggedAt = now;
+    return this.laggedAt !== null && now - this.laggedAt <= ACK_STALL_MS + STALL_COOLDOWN_MS;
+  }
+
   /** A new link connection: nothing is owed to the old one; attach again from where we are if anyone reads. */
   resume(): void {
     this.owed = 0;
+    this.owedSince = null;
     if (this.subs.size > 0 && this.attachedOn !== this.link.generation) this.ensureUpstream().catch(() => undefined);
   }
 
@@ -204,6 +253,32 @@ export class RemoteStream {
     if (this.ackTimer) clearTimeout(this.ackTimer);
     this.subs.clear();
   }
+
+  /** Frees it: the remote stops sending it if attached on the live connection, and nothing here holds its bytes. */
+  free(): void {
+    if (this.attachedOn === this.link.generation) {
+      this.attachedOn = -1;
+      this.link.streaming.delete(this.n);
+      this.link.call('pty/detach', { pane: this.n }).catch(() => undefined);
+    }
+    this.dispose();
+    this.chunks = [];
+    this.held = 0;
+  }
+}
+
+/**
+ * What is false in a remote's pty/attach answer for a stream asked `at` (undefined:
+ * from its oldest byte), in words, or null: a start past its own end, an answer from
+ * before the asked offset (bytes we have, sent again), or past it while its ring
+ * still holds it (bytes skipped for no cause).
+ */
+export function attachLie(r: { from: number; streamStart: number; streamEnd: number }, at: number | undefined): string | null {
+  if (r.streamStart > r.streamEnd) return `names a stream starting at ${r.streamStart}, past its own end ${r.streamEnd}`;
+  if (r.from > r.streamEnd) return `starts it at ${r.from}, past its own stream end ${r.streamEnd}`;
+  if (at !== undefined && r.from < at) return `starts it at ${r.from}, before ${at} we asked from and already have`;
+  if (at !== undefined && r.from > at && r.streamStart <= at) return `starts it at ${r.from}, past ${at} we asked from, though its ring still holds from ${r.streamStart}`;
+  return null;
 }
 
 /** Every remote pane streamed here, by `HOST:N` and by proxy number. */
@@ -216,7 +291,7 @@ export class RemoteStreams {
     const key = `${link.name}:${n}`;
     let s = this.byKey.get(key);
     if (s && s.link !== link) {
-      s.dispose();
+      this.free(s);
       s = undefined;
     }
     if (!s) {
@@ -230,6 +305,33 @@ export class RemoteStreams {
 
   proxy(n: number): RemoteStream | undefined {
     return this.byProxy.get(n);
+  }
+
+  /** The `HOST:N` of every remote stream held. */
+  keys(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
+
+  /** Frees one stream and its numbers (remoteStream.ts's header says when). */
+  free(s: RemoteStream): void {
+    s.free();
+    if (this.byKey.get(`${s.link.name}:${s.n}`) === s) this.byKey.delete(`${s.link.name}:${s.n}`);
+    if (this.byProxy.get(s.proxy) === s) this.byProxy.delete(s.proxy);
+  }
+
+  /**
+   * Frees each stream whose link is no longer `live` (its host removed, or left by the
+   * person, or cut for a lie), whose remote pane a heartbeat after its making no
+   * longer lists, or that nobody here has read for REMOTE_STREAM_IDLE_MS.
+   */
+  sweep(live: (link: HostLink) => boolean, now = Date.now()): void {
+    for (const s of [...this.byKey.values()]) {
+      const l = s.link;
+      const up = l.state === 'connected' || l.state === 'stale';
+      const gone = up && l.heardAt !== null && l.heardAt > s.createdAt && !l.panes.some((p) => p.n === s.n);
+      const idle = s.subscribers === 0 && s.idleSince !== null && now - s.idleSince >= REMOTE_STREAM_IDLE_MS;
+      if (!live(l) || gone || idle) this.free(s);
+    }
   }
 
   /** Output from `link`'s remote for its pane `n`. */

@@ -1,0 +1,171 @@
+// Remote streams are bounded and their offsets checked (issue 26): between two real
+// in-process pane servers, each joined host dialled over a memory transport the test
+// can make lie. A stream is freed when its remote pane closes, when the person leaves
+// the host, and when nobody reads it for REMOTE_STREAM_IDLE_MS; a remote whose output
+// or pty/attach answer jumps forward where it could not have is cut off by name, and
+// another host joined beside it goes on answering.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '../../kits/client/connection';
+import { memoryPair } from '../../kits/client/memoryTransport';
+import { BaseTransport, type Transport, type WireFrame } from '../../kits/client/transport';
+import { BinaryKind, decodeBinary, encodeBinary } from '../../kits/protocol/binary';
+import { HEARTBEAT_MS } from '../../server/hosts/hostLink';
+import { attachHosts } from '../../server/hosts/index';
+import type { HostService } from '../../server/hosts/hostService';
+import { REMOTE_STREAM_IDLE_MS } from '../../server/hosts/remoteStream';
+import { startServer, type RunningServer } from '../../server/main';
+import { ClientConn } from '../../server/transport/clientConn';
+
+/** Passes the remote's frames on, or lies in them: output offsets moved forward, or pty/attach answers started past their end. */
+class Liar extends BaseTransport {
+  readonly kind = 'liar';
+  lie: 'none' | 'output' | 'attach' = 'none';
+  constructor(private readonly inner: Transport) {
+    super();
+    inner.onFrame((f) => this.deliver(this.bend(f)));
+    inner.onClose((r) => this.closedBy(r));
+  }
+  private bend(f: WireFrame): WireFrame {
+    if (this.lie === 'output' && typeof f !== 'string') {
+      const b = decodeBinary(f);
+      if (typeof b !== 'string' && b.kind === BinaryKind.OUTPUT) return encodeBinary({ ...b, offset: b.offset + (1 << 20) });
+    }
+    if (this.lie === 'attach' && typeof f === 'string') {
+      const m = JSON.parse(f) as { result?: { from?: number; streamEnd?: number } };
+      if (m.result && typeof m.result.from === 'number' && typeof m.result.streamEnd === 'number') {
+        m.result.from = m.result.streamEnd + 4096;
+        return JSON.stringify(m);
+      }
+    }
+    return f;
+  }
+  send(f: WireFrame): void {
+    this.inner.send(f);
+  }
+  close(reason?: string): void {
+    this.inner.close(reason);
+    this.closedBy(reason ?? 'closed');
+  }
+}
+
+let remote: RunningServer;
+let local: RunningServer;
+let hosts: HostService;
+let c: Connection;
+let rc: Connection;
+let dir: string;
+const liars = new Map<string, Liar>();
+
+async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A pane on the remote printing a line every 100 ms; its number there. */
+async function ticking(): Promise<number> {
+  const s = await rc.call('session/new', { name: `tick${Date.now()}`, launch: { program: '/bin/sh', args: ['-c', 'while :; do echo tick; sleep 0.1; done'] } });
+  return (await rc.call('session/get', { session: s.session })).focused!;
+}
+
+async function stateOf(name: string) {
+  return (await c.call('host/list', {})).hosts.find((h) => h.name === name)!;
+}
+
+beforeAll(async () => {
+  remote = await startServer({ socketPath: null, host: 'far', shell: '/bin/sh' });
+  local = await startServer({ socketPath: null, host: 'near', shell: '/bin/sh' });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-streambounds-'));
+  fs.mkdirSync(path.join(dir, 'hosts'));
+  for (const name of ['box', 'ok']) fs.writeFileSync(path.join(dir, 'hosts', `${name}.json`), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
+  hosts = attachHosts(local.services, {
+    configDir: dir,
+    dial: async (entry) => {
+      const [a, b] = memoryPair();
+      new ClientConn(remote.services, b, (h) => ({ capabilities: h.capabilities }));
+      const liar = new Liar(a);
+      liars.set(entry.name, liar);
+      return { transport: liar };
+    },
+  });
+  c = await local.connect();
+  rc = await remote.connect();
+  for (const name of ['box', 'ok']) expect((await c.call('host/connect', { name })).state).toBe('connected');
+}, 30_000);
+
+afterAll(async () => {
+  hosts?.stop();
+  await local?.stop();
+  await remote?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('remote streams', () => {
+  it('frees a stream, its proxy number and its upstream attach when the remote pane closes', async () => {
+    const n = await ticking();
+    const a = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
+    expect(hosts.streams.proxy(a.pane)).toBeDefined();
+    const link = hosts.links.get('box')!;
+    expect(link.streaming.has(n)).toBe(true);
+    await rc.call('pane/close', { pane: n });
+    await until('the stream freed', () => hosts.streams.proxy(a.pane) === undefined || undefined, 4 * HEARTBEAT_MS);
+    expect(link.streaming.has(n)).toBe(false);
+  }, 20_000);
+
+  it('frees a stream nobody here has read for REMOTE_STREAM_IDLE_MS, and keeps one that is read', async () => {
+    const [read, left] = [await ticking(), await ticking()];
+    const r = await c.call('pty/attach', { pane: `box:${read}`, mode: 'from', flowControl: true });
+    const l = await c.call('pty/attach', { pane: `box:${left}`, mode: 'from', flowControl: true });
+    await c.call('pty/detach', { pane: l.pane });
+    hosts.sweepStreams();
+    expect(hosts.streams.proxy(l.pane)).toBeDefined(); // not yet: a window reloading comes back to it
+    hosts.sweepStreams(Date.now() + REMOTE_STREAM_IDLE_MS);
+    expect(hosts.streams.proxy(l.pane)).toBeUndefined();
+    expect(hosts.streams.proxy(r.pane)).toBeDefined();
+    await c.call('pty/detach', { pane: r.pane });
+  });
+
+  it('frees every stream of a host the person leaves', async () => {
+    const n = await ticking();
+    const a = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
+    await c.call('host/disconnect', { name: 'box' });
+    expect(hosts.streams.proxy(a.pane)).toBeUndefined();
+    expect([...hosts.streams.keys()].filter((k) => k.startsWith('box:'))).toEqual([]);
+    expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
+  });
+
+  it('cuts a host whose output jumps forward though it was acknowledged in time, and the other host goes on', async () => {
+    const n = await ticking();
+    let got = 0;
+    const a = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
+    const off = c.onOutput((p) => p === a.pane && got++);
+    await until('some output', () => got > 1 || undefined, 5000);
+    liars.get('box')!.lie = 'output';
+    const box = await until('box cut off', async () => ((await stateOf('box')).state === 'disconnected' ? stateOf('box') : undefined), 5000);
+    off();
+    expect(box.error).toMatch(/past \d+ where its stream stood, though it had no cause to skip .*STALL_SLACK_MS/);
+    expect(hosts.streams.proxy(a.pane)).toBeUndefined(); // cut for a lie: not dialled again, its streams freed
+    expect((await stateOf('ok')).state).toBe('connected');
+    expect((await c.call('pane/get', { pane: `ok:${n}` })).host).toBe('ok');
+  }, 20_000);
+
+  it('cuts a host whose pty/attach answer starts past its own stream end, and the other host goes on', async () => {
+    expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
+    const n = await ticking();
+    liars.get('box')!.lie = 'attach';
+    await expect(c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true })).rejects.toThrow(/cut off: its answer for pane \d+ starts it at \d+, past its own stream end/);
+    const box = await stateOf('box');
+    expect(box.state).toBe('disconnected');
+    expect(box.error).toMatch(/past its own stream end/);
+    const ok = await c.call('pty/attach', { pane: `ok:${n}`, mode: 'from', flowControl: true });
+    expect(hosts.streams.proxy(ok.pane)).toBeDefined();
+    expect((await stateOf('ok')).state).toBe('connected');
+  }, 20_000);
+});

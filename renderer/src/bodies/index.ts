@@ -8,4 +8,6 @@ export const bodies = new BodyRegistry({
   terminal: TerminalBody,
   // An agent's body is the terminal its program runs in.
   agent: TerminalBody,
+  // A joined host's pane tiled here: the server streams it under the stand-in's number (server/hosts/standIns.ts).
+  remote: TerminalBody,
 });

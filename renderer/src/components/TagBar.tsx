@@ -46,6 +46,29 @@ function toolbarKeys(e: KeyboardEvent<HTMLDivElement>, pane: number): void {
   }
 }
 
+/**
+ * A stand-in for a joined host's pane (kind remote): the tag names HOST:N before the
+ * remote's own tag, and badges the host's link while it is not connected (stale: not
+ * answering its heartbeat; disconnected: input waits for it) or the remote pane gone.
+ */
+function RemoteBadges({ pane }: { pane: Pane }) {
+  if (pane.kind !== 'remote') return null;
+  const at = `${pane.attrs['remote.host'] ?? '?'}:${pane.attrs['remote.n'] ?? '?'}`;
+  const link = pane.attrs['remote.link'] ?? 'disconnected';
+  const gone = pane.attrs['remote.gone'];
+  return (
+    <>
+      <span className="tag-host" title={`pane ${at} of host ${pane.attrs['remote.host'] ?? '?'}, shown here as pane ${pane.n}`}>{at}</span>
+      {link !== 'connected' ? (
+        <span className={`tag-link tag-link-${link.replace(/[^a-z]/g, '-')}`} role="status" aria-label={`host link ${link}`} title={`the link to ${pane.attrs['remote.host'] ?? 'its host'} is ${link} (pane host ls); output resumes and typed keys are delivered when it is back`}>
+          {link === 'stale' ? 'STALE' : link.toUpperCase()}
+        </span>
+      ) : null}
+      {gone ? <span className="tag-link tag-link-gone" role="status" aria-label="remote pane gone" title={gone}>GONE</span> : null}
+    </>
+  );
+}
+
 /** How many words fit: the first word whose right edge passes the words box starts the fold. */
 function fittingWords(box: HTMLElement): number {
   const right = box.getBoundingClientRect().right + 0.5;
@@ -91,6 +114,7 @@ export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; fo
   return (
     <div className="tag" role="toolbar" aria-label={`tag of ${name}`} onKeyDown={(e) => toolbarKeys(e, pane.n)} ref={tagRef}>
       <span className="tag-focus" aria-hidden="true">{focused ? '▶' : '·'}</span>
+      <RemoteBadges pane={pane} />
       <span className="tag-name" title={`${pane.host}:${pane.n} ${pane.signature}`}>{name}</span>
       {zoomed ? <span className="tag-zoom" role="note" aria-label="zoomed: the other panes are hidden" title="zoomed (the zoom key restores the layout)">ZOOM</span> : null}
       <AgentTag pane={pane} />

@@ -30,7 +30,9 @@ export function tellExit(v: TermView): void {
   if (told.get(v) === p.exit.at) return;
   told.set(v, p.exit.at);
   hinted.delete(v);
-  v.term.write(exitNotice(programOf(p), p.exit));
+  // A stand-in whose remote pane is gone from its host: nothing to run again there.
+  const gone = p.kind === 'remote' ? p.attrs['remote.gone'] : undefined;
+  v.term.write(gone ? `\x1b[0m\r\n\x1b[1;31m[${gone}]\x1b[0m — close this pane (the stand-in)\r\n` : exitNotice(programOf(p), p.exit));
 }
 
 /** Keys typed into a dead pane: true when handled here (Enter reruns, else a hint). */

@@ -5,11 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HostFile, HostInfo } from '../../../protocol/host';
 import { bool, str } from '../args';
-import { JSON_FLAG, type CommandSpec } from '../command';
+import { JSON_FLAG, SESSION, TARGET, type CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
 import { table } from '../format';
 import { configDir } from '../../paths';
 import { createBelow } from '../../safeFile';
+import { hostClientCommands } from './hostClients';
 import { hostInstallCommands } from './hostInstall';
 import { hostPairCommands } from './hostPair';
 
@@ -143,6 +144,37 @@ export const hostCommands: CommandSpec[] = [
       return 0;
     },
   },
+  {
+    command: 'host show',
+    summary: 'tile a joined host’s pane HOST:N in this window, beside a local pane',
+    flags: [
+      TARGET,
+      SESSION,
+      { name: 'direction', short: 'd', type: 'enum', value: 'h|v', values: ['horizontal', 'vertical'], aliases: { h: 'horizontal', v: 'vertical' }, doc: 'h = side by side (the remote pane on the right), v = stacked; default h' },
+      { name: 'float', type: 'bool', doc: 'float it over the tiles instead of splitting' },
+    ],
+    positionals: [{ name: 'HOST:N', required: true }],
+    notes: [
+      'Makes a local stand-in pane (kind remote) beside the target (default: $PANE_ID inside a pane, else the focused pane) and prints its number: the layout, focus, zoom, float and keys hold that number, while its screen, output and input are the remote pane’s, streamed over the host’s link. Its tag names HOST:N and shows the link’s state while it is not connected; typing while the link is down waits in order for it.',
+      'A remote pane already shown is focused where it is. `pane close` of the stand-in removes only the stand-in (the remote pane runs on); its `kill` word (or `pane close -t HOST:N`) closes the remote pane. Split splits locally. A host joined read-only shows the pane and refuses typing into it.',
+    ],
+    async run(ctx, a) {
+      const remote = a.positionals[0] as string;
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*:[1-9][0-9]*$/.test(remote)) throw new UsageError(`"${remote}" is no remote pane: write HOST:N (pane ls lists them)`, 'host show');
+      const c = await ctx.connect();
+      const pane = ctx.target(a);
+      const ack = await c.call('host/show', {
+        remote,
+        ...(pane !== undefined ? { pane } : {}),
+        ...(str(a, 'session') !== undefined ? { session: str(a, 'session') as string } : {}),
+        ...(str(a, 'direction') !== undefined ? { direction: str(a, 'direction') as 'horizontal' | 'vertical' } : {}),
+        float: bool(a, 'float'),
+      });
+      ctx.out(String(ack.pane));
+      return 0;
+    },
+  },
   ...hostPairCommands,
+  ...hostClientCommands,
   ...hostInstallCommands,
 ];

@@ -5,7 +5,7 @@ _pane_subs() {
     'service') echo 'install' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
     'awareness') echo 'prompt tool agents predictions resolve message inbox context' ;;
-    'host') echo 'add ls rm connect disconnect pair pair-serve install' ;;
+    'host') echo 'add ls rm connect disconnect show pair pair-serve install' ;;
   esac
 }
 _pane_flags() {
@@ -75,6 +75,7 @@ _pane_flags() {
     'host rm') echo '--socket -h --help' ;;
     'host connect') echo '--socket -h --help' ;;
     'host disconnect') echo '--socket -h --help' ;;
+    'host show') echo '-t --target --session -d --direction --float --socket -h --help' ;;
     'host pair') echo '--port --address --socket -h --help' ;;
     'host pair-serve') echo '--socket -h --help' ;;
     'host install') echo '--tarball --socket -h --help' ;;
@@ -249,6 +250,12 @@ _pane_value() {
     'host rm --socket') echo '@files' ;;
     'host connect --socket') echo '@files' ;;
     'host disconnect --socket') echo '@files' ;;
+    'host show -t') echo '' ;;
+    'host show --target') echo '' ;;
+    'host show --session') echo '' ;;
+    'host show -d') echo 'h v horizontal vertical' ;;
+    'host show --direction') echo 'h v horizontal vertical' ;;
+    'host show --socket') echo '@files' ;;
     'host pair --port') echo '' ;;
     'host pair --address') echo '' ;;
     'host pair --socket') echo '@files' ;;

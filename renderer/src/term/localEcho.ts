@@ -106,7 +106,7 @@ export class LocalEcho {
     if (at === null) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.predictor.expire(performance.now());
+      this.predictor.expire(performance.now(), this.term ? screenOf(this.term) : undefined);
       this.changed();
     }, Math.max(0, at - performance.now()) + 1);
   }

@@ -125,6 +125,41 @@ describe('predictive echo', () => {
     expect(p.lastDrop).toBe('control');
   });
 
+  it('does not take the screen before a key and its backspace for their echo (the screen is the same), and confirms them as echoes come', () => {
+    const { p, g } = proven();
+    p.typed('X', g, 100);
+    p.typed('\x7f', g, 110);
+    p.typed('r', g, 120);
+    // Output that leaves the screen as it was (a bell): nothing is taken as echoed.
+    p.parsed(g, 130);
+    expect(p.count).toBe(3);
+    g.put('X');
+    p.parsed(g, 300);
+    expect(p.count).toBe(2);
+    g.put('\b \b');
+    p.parsed(g, 310);
+    expect(p.count).toBe(1);
+    g.put('r');
+    p.parsed(g, 320);
+    expect(p.count).toBe(0);
+    expect(p.lastDrop).toBeNull();
+  });
+
+  it('confirms at expiry a key and its backspace whose echoes left the screen as it was, rather than dropping them', () => {
+    const { p, g } = proven();
+    p.typed('X', g, 100);
+    p.typed('\x7f', g, 110);
+    g.put('X\b \b');
+    p.parsed(g, 300);
+    expect(p.count).toBe(2);
+    expect(p.expire(100 + PREDICT_EXPIRE_MIN_MS, g)).toBe(true);
+    expect(p.count).toBe(0);
+    expect(p.lastDrop).toBeNull();
+    // Still proven: the next key shows at once.
+    p.typed('y', g, 2000);
+    expect(text(p)).toBe('y');
+  });
+
   it('drops and stops guessing on the alternate screen', () => {
     const { p, g } = proven();
     p.typed('v', g, 100);

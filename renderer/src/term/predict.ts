@@ -73,6 +73,10 @@ export class Predictor {
   private showing = false;
   /** The last drop, for tests and debugging. */
   lastDrop: DropReason | null = null;
+  /** How many drops so far (those lastDrop names). */
+  drops = 0;
+  /** What the screen showed at the last mismatch: the cursor, and the cells the guesses covered. */
+  lastMismatch: string | null = null;
 
   constructor(private current: PredictiveEchoMode = 'off') {}
 
@@ -135,7 +139,11 @@ export class Predictor {
     if (this.pending.length === 0) return;
     if (s.alternate) return this.drop('alternate');
     const k = this.echoed(s);
-    if (k < 0) return this.drop('mismatch');
+    if (k < 0) {
+      const cells = this.pending.map((g) => `${g.kind === 'char' ? g.ch : '⌫'}@${g.row}:${g.col}=${JSON.stringify(s.charAt(g.row, g.col))}`);
+      this.lastMismatch = `cursor ${s.cursorRow}:${s.cursorCol}, guesses from ${this.pending[0]!.from.row}:${this.pending[0]!.from.col}: ${cells.join(' ')}`;
+      return this.drop('mismatch');
+    }
     if (k === 0) return;
     for (let i = 0; i < k; i++) if (this.pending[i]!.kind === 'char') this.sample(now - this.pending[i]!.typedAt);
     this.pending.splice(0, k);
@@ -143,18 +151,22 @@ export class Predictor {
   }
 
   /**
-   * How many guesses the screen has caught up with: the largest k such that the cursor
-   * stands where guess k starts and the first k guesses' cells hold what they guessed
-   * (a later guess of the same cell wins). -1: the cursor is at none of those places.
+   * How many guesses the screen has caught up with: the smallest k such that the screen
+   * is as the first k guesses leave it. The smallest, because a key and its backspace
+   * leave the screen as it was before either: until more output tells them apart, the
+   * two stay pending (drawn as what they will make, which is what is there).
+   * -1: the screen is as no number of guesses would leave it.
    */
   private echoed(s: EchoScreen): number {
-    const p = this.pending;
-    for (let k = p.length; k >= 0; k--) {
-      const at = k < p.length ? p[k]!.from : p[p.length - 1]!.to;
-      if (at.row !== s.cursorRow || at.col !== s.cursorCol) continue;
-      if (this.cellsHold(s, k)) return k;
-    }
+    for (let k = 0; k <= this.pending.length; k++) if (this.showsFirst(s, k)) return k;
     return -1;
+  }
+
+  /** The screen is as the first k guesses leave it: the cursor where guess k starts, and their cells hold what they guessed (a later guess of the same cell wins). */
+  private showsFirst(s: EchoScreen, k: number): boolean {
+    const p = this.pending;
+    const at = k < p.length ? p[k]!.from : p[p.length - 1]!.to;
+    return at.row === s.cursorRow && at.col === s.cursorCol && this.cellsHold(s, k);
   }
 
   private cellsHold(s: EchoScreen, k: number): boolean {
@@ -169,11 +181,18 @@ export class Predictor {
     return true;
   }
 
-  /** Drops guesses the program has sat on too long; true if it dropped any. */
-  expire(now: number): boolean {
+  /**
+   * Guesses the program has sat on too long: confirmed if the screen shows all of them
+   * (a key and its backspace, whose echo could not be told from none until now), else
+   * dropped. True if any went.
+   */
+  expire(now: number, s?: EchoScreen): boolean {
     const first = this.pending[0];
     if (!first || now - first.typedAt < this.expireMs()) return false;
-    this.drop('expired');
+    if (s && !s.alternate && this.showsFirst(s, this.pending.length)) {
+      this.pending = [];
+      this.proven = true;
+    } else this.drop('expired');
     return true;
   }
 
@@ -190,7 +209,10 @@ export class Predictor {
   /** Drops every guess; the next run stays hidden until the program echoes one. */
   drop(reason: DropReason): void {
     // A reset with nothing waiting (a mode change, a resize) dropped nothing worth naming.
-    if (this.pending.length > 0 || reason !== 'reset') this.lastDrop = reason;
+    if (this.pending.length > 0 || reason !== 'reset') {
+      this.lastDrop = reason;
+      this.drops++;
+    }
     this.pending = [];
     this.proven = false;
     this.floor = null;

@@ -190,11 +190,11 @@ export function bufferText(pane: number): string | null {
 }
 
 /** A pane's predictive echo now: the guesses drawn, how many wait, the echo-delay estimate, the last drop. For tests and debugging. */
-export function echoOf(pane: number): { shown: string; pending: number; rttMs: number | null; lastDrop: string | null; mode: string } | null {
+export function echoOf(pane: number): { shown: string; pending: number; rttMs: number | null; lastDrop: string | null; drops: number; lastMismatch: string | null; mode: string } | null {
   const v = views.get(pane);
   if (!v) return null;
   const p = v.echo.predictor;
-  return { shown: v.echo.shown, pending: p.count, rttMs: p.rttMs, lastDrop: p.lastDrop, mode: p.mode };
+  return { shown: v.echo.shown, pending: p.count, rttMs: p.rttMs, lastDrop: p.lastDrop, drops: p.drops, lastMismatch: p.lastMismatch, mode: p.mode };
 }
 
 /** Which renderer each pane draws with right now (webgl or dom). */

@@ -75,7 +75,7 @@ export class HostService {
   private readonly stops: (() => void)[] = [];
   readonly streams = new RemoteStreams();
   /** Per host: input waiting for its link, in order, and its size. */
-  private readonly inputs = new Map<string, { bytes: number; chain: Promise<unknown> }>();
+  private readonly inputs = new Map<string, { bytes: number; chain: Promise<unknown>; refused?: boolean }>();
   /** Remote panes tiled in local sessions through stand-in panes (standIns.ts). */
   readonly standIns: StandIns;
 
@@ -247,7 +247,11 @@ export class HostService {
     const up = link.state === 'connected' || link.state === 'stale';
     if (!up && !link.joined) return link.call('pane/input', params as never); // refused: not joined, naming pane host connect
     if (q.bytes + size > REMOTE_INPUT_QUEUE) {
-      throw new PaneFault('failed', `input to ${link.name}:${String(params.pane)} refused: ${q.bytes} bytes already wait for host ${link.name}'s link (${link.state}) and REMOTE_INPUT_QUEUE allows ${REMOTE_INPUT_QUEUE}; wait for pane host ls to show it connected, then send again`, { subject: link.name });
+      const reason = `input to ${link.name}:${String(params.pane)} refused: ${q.bytes} bytes already wait for host ${link.name}'s link (${link.state}) and REMOTE_INPUT_QUEUE allows ${REMOTE_INPUT_QUEUE}; wait for pane host ls to show it connected, then send again`;
+      // Typed keys never vanish in silence: the sender hears each refusal, and /pane/log the first of a run (not one line per key).
+      if (!q.refused) this.deps.server.publish('client/refused', { door: `host ${link.name}'s input queue`, reason });
+      q.refused = true;
+      throw new PaneFault('failed', reason, { subject: link.name });
     }
     q.bytes += size;
     const remoteHost = (): string => link.remote?.host ?? '';
@@ -262,6 +266,7 @@ export class HostService {
         return requalify(await link.call('pane/input', params as never), remoteHost(), link.name);
       } finally {
         q.bytes -= size;
+        q.refused = false;
       }
     });
     q.chain = run.catch(() => undefined);

@@ -25,7 +25,11 @@ const host: TermHost = {
   },
   input(pane, data) {
     const v = views.get(pane);
-    if (v && deadKey(v, data)) return;
+    if (v && deadKey(v, data)) {
+      // The key goes to no program: no echo will come for a guess of it.
+      v.echo.reset();
+      return;
+    }
     client.sendInput(pane, data);
   },
   focused(pane) {

@@ -1,0 +1,135 @@
+// The doors of a stand-in (a local pane of kind remote tiling a joined host's pane,
+// server/hosts/standIns.ts) between two real in-process pane servers: an agent is
+// refused host/show and every terminal request through a stand-in (its .access names
+// this server's panes only); a read-only host's stand-in shows the pane and refuses
+// keys, by name; no request makes a stand-in by hand (a split of kind remote, an attrs
+// write re-pointing one); a saved stand-in comes back as one.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkResults } from '../../kits/client/checkResults';
+import { Connection } from '../../kits/client/connection';
+import { memoryPair } from '../../kits/client/memoryTransport';
+import { attachHosts } from '../../server/hosts/index';
+import type { HostService } from '../../server/hosts/hostService';
+import { startServer, type RunningServer } from '../../server/main';
+import { ClientConn } from '../../server/transport/clientConn';
+
+let remote: RunningServer;
+let local: RunningServer;
+let hosts: HostService;
+let c: Connection;
+let dir: string;
+/** The remote pane, the local pane, and stand-ins of the remote pane through `box` and through the read-only `ro`. */
+let rn = 0;
+let ln = 0;
+
+beforeAll(async () => {
+  remote = await startServer({ socketPath: null, host: 'far', shell: '/bin/sh' });
+  local = await startServer({ socketPath: null, host: 'near', shell: '/bin/sh' });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-standin-'));
+  fs.mkdirSync(path.join(dir, 'hosts'));
+  fs.writeFileSync(path.join(dir, 'hosts', 'box.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
+  fs.writeFileSync(path.join(dir, 'hosts', 'ro.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] }, readOnly: true }));
+  hosts = attachHosts(local.services, {
+    configDir: dir,
+    dial: async () => {
+      const [a, b] = memoryPair();
+      new ClientConn(remote.services, b, (h) => ({ capabilities: h.capabilities }));
+      return { transport: a };
+    },
+  });
+  c = await local.connect();
+  expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
+  expect((await c.call('host/connect', { name: 'ro' })).state).toBe('connected');
+  const far = await remote.connect();
+  const fs1 = (await far.call('session/new', { name: 'far-work' })).session;
+  rn = remote.server.panesOf(remote.server.session(fs1))[0]!.n;
+  far.close();
+  const ns1 = (await c.call('session/new', { name: 'near-work' })).session;
+  ln = local.server.panesOf(local.server.session(ns1))[0]!.n;
+}, 30_000);
+
+afterAll(async () => {
+  hosts?.stop();
+  await local?.stop();
+  await remote?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A connection that is an agent's: one with an access check (its .access), here one that would allow anything. */
+async function agent(): Promise<Connection> {
+  const [a, b] = memoryPair();
+  new ClientConn(local.services, b, (h) => ({ capabilities: h.capabilities, checkAccess: () => undefined }));
+  const conn = new Connection(a, { checkResult: checkResults });
+  await conn.hello({ client: { name: 'ada', kind: 'agent' }, capabilities: ['read', 'write', 'attach'] });
+  return conn;
+}
+
+describe('a stand-in\'s doors', () => {
+  it('refuses an agent host/show, and every request that would reach the remote pane through a stand-in', async () => {
+    const ada = await agent();
+    try {
+      await expect(ada.call('host/show', { remote: `box:${rn}`, pane: ln })).rejects.toThrow(/denied: host\/show of box:\d+: an agent's \.access names this server's panes only/);
+      const s = (await c.call('host/show', { remote: `box:${rn}`, pane: ln })).pane;
+      for (const call of [
+        () => ada.call('pane/input', { pane: s, data: 'echo agent-was-here\n' }),
+        () => ada.call('pty/attach', { pane: s, mode: 'from' }),
+        () => ada.call('pty/screen', { pane: s }),
+        () => ada.call('pty/read', { pane: s, from: 0 }),
+        () => ada.call('pty/resize', { pane: s, cols: 20, rows: 5 }),
+        () => ada.call('pane/restart', { pane: s }),
+      ]) await expect(call()).rejects.toThrow(/denied: .* it stands in for box:\d+, and an agent's \.access names this server's panes only/);
+      // Its keys as binary frames: an error frame, and nothing typed there.
+      const errors: string[] = [];
+      ada.onError((e) => errors.push(e.message));
+      ada.sendInput(s, new TextEncoder().encode('echo agent-frame-was-here\n'));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(errors.join(' ')).toMatch(/denied: pane\/input on pane \d+: it stands in for box/);
+      expect((await c.call('pty/screen', { pane: s, form: 'text' })).serialized).not.toMatch(/agent-(frame-)?was-here/);
+      await c.call('pane/close', { pane: s });
+    } finally {
+      ada.close();
+    }
+  });
+
+  it('shows a read-only host\'s pane and refuses keys into it by name', async () => {
+    const s = (await c.call('host/show', { remote: `ro:${rn}`, pane: ln })).pane;
+    try {
+      const a = await c.call('pty/attach', { pane: s, mode: 'snapshot' });
+      expect(a.pane).toBe(s);
+      await expect(c.call('pane/input', { pane: s, data: 'echo ro-was-written\n' })).rejects.toThrow(/denied: pane \d+ stands in for ro:\d+ and host ro is joined read-only \(readOnly in .*ro\.json\)/);
+      await expect(c.call('pty/resize', { pane: s, cols: 30, rows: 8 })).rejects.toThrow(/joined read-only/);
+      expect(remote.server.panes.get(rn)?.cols).not.toBe(30);
+    } finally {
+      await c.call('pane/close', { pane: s });
+    }
+  });
+
+  it('makes no stand-in from a request: a split of kind remote and an attrs write re-pointing one are refused', async () => {
+    await expect(c.call('pane/split', { pane: ln, kind: 'remote' as never, attrs: { 'remote.host': 'box', 'remote.n': String(rn) } })).rejects.toThrow(/invalid params for pane\/split: kind/);
+    await expect(c.call('float/create', { kind: 'remote' as never })).rejects.toThrow(/invalid params for float\/create: kind/);
+    const s = (await c.call('host/show', { remote: `box:${rn}`, pane: ln })).pane;
+    try {
+      await expect(c.call('pane/attrs', { pane: s, set: { 'remote.n': '1' } })).rejects.toThrow(/remote\.n is set by the server for a stand-in/);
+      await expect(c.call('pane/attrs', { pane: ln, set: { 'remote.host': 'box' } })).rejects.toThrow(/remote\.host is set by the server/);
+    } finally {
+      await c.call('pane/close', { pane: s });
+    }
+    // Closing the stand-in left the remote pane.
+    expect(remote.server.panes.get(rn)?.state).toBe('running');
+  });
+
+  it('brings a saved stand-in back as one (session/snapshot, session/restore), bound to its remote pane again', async () => {
+    const s = (await c.call('host/show', { remote: `box:${rn}`, pane: ln })).pane;
+    const snap = await c.call('session/snapshot', { session: local.server.pane(s).session });
+    await c.call('pane/close', { pane: s });
+    const restored = await c.call('session/restore', { snapshot: snap, name: 'near-again' });
+    const back = local.server.panesOf(local.server.session(restored.session)).find((p) => p.kind === 'remote');
+    expect(back?.attrs['remote.host']).toBe('box');
+    expect(back?.attrs['remote.n']).toBe(String(rn));
+    const a = await c.call('pty/attach', { pane: back!.n, mode: 'snapshot' });
+    expect(a.pane).toBe(back!.n);
+  });
+});

@@ -4,22 +4,47 @@
 // which `pane host pair NAME` runs over ssh). The file is watched: pairing writes it
 // and the running daemon opens the door; removing `tls` closes it. Default: no file, no door.
 // A client whose certificate is missing or not signed by the CA fails the handshake;
-// that refusal is told in /pane/log (client/refused) and the server keeps serving.
+// one signed by it but absent from the record of issued certificates (tls/clients.json),
+// or revoked there, is refused after it with the reason (decision 038); the record is
+// followed live, and a revocation closes that certificate's live connections at once.
+// Each refusal is told in /pane/log (client/refused) and the server keeps serving.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Listener } from '../../kits/node/endpoint';
+import { clientsStamp, clientVerdict, readClients, CLIENTS_FILE, type ClientsRead } from '../../kits/node/tlsClients';
 import { readCertFile, readServeConfig, tlsStateDir } from '../../kits/node/tlsFiles';
 import type { TlsDoor } from '../../kits/protocol/serve';
 import type { Services } from '../services';
 import { throttledLog } from './admission';
-import { listenTls } from './tlsServer';
+import { listenTls, type TlsClientRule, type TlsListener } from './tlsServer';
 
 /** Addresses that listen on every interface: no certificate name. */
 const WILDCARD = new Set(['0.0.0.0', '::']);
 
 /** How long a burst of writes to serve.json is let settle before the door is reopened (an editor writes a file in steps). */
 const SERVE_CONFIG_SETTLE_MS = 150;
+/** How soon a change to clients.json (a revocation) is applied to live connections: a write is one rename, so this only merges a burst. */
+const CLIENTS_SETTLE_MS = 20;
+/** How often live connections are checked against the record even with no change seen: a missed watch event, an expiry. One lstat. */
+const CLIENTS_RECHECK_MS = 5_000;
+
+/**
+ * The TLS door's rule on a client certificate: in clients.json and not revoked. The
+ * record is read again whenever its inode, size or mtime changed (one lstat a
+ * connection), so a new connection always meets the file as it is now.
+ */
+function recordRule(dir: string): TlsClientRule {
+  let stamp = '';
+  let read: ClientsRead = { ok: false, missing: true, reason: '' };
+  return (peer) => {
+    const now = clientsStamp(dir);
+    if (now !== stamp) {
+      stamp = now;
+      read = readClients(dir);
+    }
+    return clientVerdict(read, dir, peer.fingerprint, peer.name);
+  };
+}
 
 export interface TlsDoorOptions {
   configDir: string;
@@ -31,7 +56,7 @@ export interface TlsDoorOptions {
 export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void {
   const { server } = services;
   const say = (reason: string) => server.publish('client/refused', { door: 'TLS door', reason });
-  let open: { door: TlsDoor; listener: Listener; cert: string | null } | null = null;
+  let open: { door: TlsDoor; listener: TlsListener; cert: string | null } | null = null;
   let busy: Promise<void> = Promise.resolve();
   let stopped = false;
 
@@ -66,7 +91,7 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
       const listener = await listenTls(
         services,
         { kind: 'tls', host: want.address, port: want.port, cert: path.join(dir, 'server.pem'), key: path.join(dir, 'server.key'), ca: path.join(dir, 'ca.pem') },
-        o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {},
+        { clients: recordRule(dir), ...(o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {}) },
       );
       const log = throttledLog((line: string) => server.publish('client/refused', { door: `TLS door ${want!.address}:${want!.port}`, reason: line }));
       listener.server.on('tlsClientError', (err: NodeJS.ErrnoException, sock) => log(`handshake from ${sock.remoteAddress ?? '?'} refused: ${err.code ?? err.message} (a client needs a certificate signed by this user's CA: pane host pair NAME on its machine)`));
@@ -93,10 +118,36 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
   } catch {
     // No watchable config dir: the door follows serve.json as it was at start.
   }
+  // The record of issued client certificates: a revocation closes live connections at once.
+  const recheck = () => open?.listener.recheck();
+  let clientsTimer: NodeJS.Timeout | undefined;
+  let clientsWatcher: fs.FSWatcher | undefined;
+  const watchClients = () => {
+    if (clientsWatcher || stopped) return;
+    try {
+      clientsWatcher = fs.watch(tlsStateDir(o.stateDir), (_ev, name) => {
+        if (name !== null && name !== CLIENTS_FILE) return;
+        clearTimeout(clientsTimer);
+        clientsTimer = setTimeout(recheck, CLIENTS_SETTLE_MS);
+      });
+      clientsWatcher.on('error', () => undefined);
+    } catch {
+      // No tls/ folder yet (no door): tried again at the next recheck.
+    }
+  };
+  const every = setInterval(() => {
+    watchClients();
+    recheck();
+  }, CLIENTS_RECHECK_MS);
+  every.unref();
+  busy = busy.then(watchClients);
   const stop = () => {
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(clientsTimer);
+    clearInterval(every);
     watcher?.close();
+    clientsWatcher?.close();
     void busy.then(() => open?.listener.close());
   };
   server.onStop(stop);

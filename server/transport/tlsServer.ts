@@ -1,10 +1,15 @@
 // A TLS door onto this server: mutual TLS only (a client certificate signed by the
-// endpoint's `ca`), admitted like every stream door (admission.ts: a cap, a hello
-// deadline, a byte limit before hello). Not opened by default: a remote host's pairing
-// (issue 26, `pane host pair`) or a test composes it; the certificate is the identity,
-// so a connection that passed the handshake asks for what the person's socket may.
+// endpoint's `ca`), then the door's `clients` rule on that certificate (the TLS door
+// from serve.json: the record of issued certificates, decision 038), then admitted
+// like every stream door (admission.ts: a cap, a hello deadline, a byte limit before
+// hello). Not opened by default: a remote host's pairing (issue 26, `pane host pair`)
+// or a test composes it; the certificate is the identity, so a connection that passed
+// asks for what the person's socket may. `recheck()` applies the rule again to the
+// connections already in, and closes those it now refuses (a revocation).
+import type tls from 'node:tls';
 import type { ListenEndpoint } from '../../kits/protocol/endpoint';
 import { listen, type Listener } from '../../kits/node/endpoint';
+import type { StreamTransport } from '../../kits/node/streamTransport';
 import type { Services } from '../services';
 import { admitStream, ConnectionCap, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
@@ -12,14 +17,67 @@ import { ClientConn } from './clientConn';
 /** TLS connections at once: remote views of this machine (a few windows, CLIs, mounts); the person's socket's 256 with room to spare is far more than needed. */
 export const MAX_TLS_CONNECTIONS = 64;
 
+/** A client certificate that passed the handshake: its SHA-256 fingerprint and common name. */
+export interface TlsPeer {
+  fingerprint: string;
+  name: string;
+}
+
+/** Why the door refuses this peer (named, with the fix), or null to let it in. */
+export type TlsClientRule = (peer: TlsPeer) => string | null;
+
+export interface TlsListener extends Listener {
+  /** Applies the rule again to every live connection; closes, with the reason, those it refuses. Returns how many. */
+  recheck(): number;
+}
+
+export interface ListenTlsOptions {
+  helloTimeoutMs?: number;
+  /**
+   * Who among the CA's certificates may come in. Required, so no door forgets it: the
+   * TLS door passes the record of issued certificates; a test with its own CA may pass `() => null`.
+   */
+  clients: TlsClientRule;
+}
+
 /** Listens on a TLS endpoint; refuses one without `ca`, whose door would take any client on the network. */
-export async function listenTls(services: Services, e: Extract<ListenEndpoint, { kind: 'tls' }>, o: { helloTimeoutMs?: number } = {}): Promise<Listener> {
+export async function listenTls(services: Services, e: Extract<ListenEndpoint, { kind: 'tls' }>, o: ListenTlsOptions): Promise<TlsListener> {
   if (e.ca === undefined) throw new Error(`tls://${e.host}:${e.port}: a TLS door needs ca= (the CA that signs its clients' certificates); without it anyone who reaches the port would be the person`);
   const { server } = services;
   const door = `TLS door ${e.host}:${e.port}`;
   const cap = new ConnectionCap(MAX_TLS_CONNECTIONS, door);
   const log = throttledLog((line: string) => server.publish('client/refused', { door, reason: line }));
-  const listener = await listen(e, (t) => admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities })), { timeoutMs: o.helloTimeoutMs, log }));
+  const live = new Map<StreamTransport, TlsPeer>();
+  const listener = await listen(e, (t) => {
+    const sock = t.input as tls.TLSSocket;
+    const cert = sock.getPeerCertificate();
+    const peer: TlsPeer = { fingerprint: cert.fingerprint256 ?? '', name: String(cert.subject?.CN ?? '?').slice(0, 64) };
+    const why = peer.fingerprint === '' ? 'no client certificate' : o.clients(peer);
+    if (why !== null) return refuse(t, why, `refused a client from ${sock.remoteAddress ?? '?'}: ${why}`);
+    live.set(t, peer);
+    t.onClose(() => live.delete(t));
+    admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities })), { timeoutMs: o.helloTimeoutMs, log });
+  });
+  /** Tells the client why in an `unauthorized` frame (a hello waiting for its welcome fails with it), logs it, and closes. */
+  const refuse = (t: StreamTransport, why: string, line: string) => {
+    log(line);
+    t.send(JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'unauthorized', message: `${door}: ${why}` } }));
+    t.pauseReading();
+    t.close(why);
+  };
   server.onStop(() => listener.close());
-  return listener;
+  return {
+    ...listener,
+    recheck() {
+      let closed = 0;
+      for (const [t, peer] of [...live]) {
+        const why = o.clients(peer);
+        if (why === null) continue;
+        live.delete(t);
+        closed++;
+        refuse(t, why, `closed a live connection: ${why}`);
+      }
+      return closed;
+    },
+  };
 }

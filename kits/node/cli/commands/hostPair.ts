@@ -99,6 +99,16 @@ async function servesCert(host: string, port: number, fp: string): Promise<boole
   });
 }
 
+/** The SHA-256 of the client certificate in `file`, or undefined when it is gone or does not read. */
+function currentFingerprint(file: string, fingerprint: (pem: string) => string): string | undefined {
+  try {
+    const pem = readBelow(path.dirname(file), path.basename(file));
+    return pem === null ? undefined : fingerprint(pem);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The host part of an ssh destination (user@host, [v6]). */
 function sshHostOf(destination: string): string {
   return destination.replace(/^.*@/, '').replace(/^\[|\]$/g, '');
@@ -110,12 +120,13 @@ export const hostPairCommands: CommandSpec[] = [
     summary: 'give an ssh host a TLS reach: a client certificate from its per-user CA, the CA pinned here',
     flags: [
       { name: 'port', type: 'int', min: 1, max: 65535, value: 'PORT', doc: 'the TLS port the remote daemon listens on (default: what it has, else 7681)' },
-      { name: 'address', type: 'string', value: 'ADDR', doc: 'the address it listens on there (default: what it has, else 0.0.0.0)' },
+      { name: 'address', type: 'string', value: 'ADDR', doc: 'the address it listens on there (default: what it has, else 0.0.0.0, every interface: see the notes)' },
     ],
     positionals: [{ name: 'NAME', required: true }],
     notes: [
       'NAME must be reached by ssh (pane host add NAME ssh://…). The key is made here and only a certificate request goes over ssh; the remote (`pane host pair-serve`) makes its CA and server certificate under its state dir if it has none, writes its ~/.config/pane/serve.json so its daemon listens on TLS, and signs the request.',
-      'The client key, certificate and the remote CA are kept in ~/.config/pane/tls/NAME/ (the key 0600); the host file then says how: tls, verified against that CA only, and keeps the ssh reach so pairing again needs nothing more. Run it again after the remote was set up anew.',
+      'The client key, certificate and the remote CA are kept in ~/.config/pane/tls/NAME/ (the key 0600); the host file then says how: tls, verified against that CA only, and keeps the ssh reach so pairing again needs nothing more. Run it again after the remote was set up anew; pairing again revokes the certificate it replaces.',
+      'Without --address the remote listens on 0.0.0.0 (every interface): a TLS host is there to be reached from other machines, and its door takes only a certificate its CA signed that its record of issued certificates holds, not revoked (pane host clients, pane host revoke there; pane host unpair NAME here). Give --address 127.0.0.1 (an ssh tunnel) or one LAN address to narrow it.',
     ],
     async run(ctx, a) {
       const name = a.positionals[0] as string;
@@ -138,7 +149,9 @@ export const hostPairCommands: CommandSpec[] = [
       const { csrPem, keyPem } = makeCsr(`${os.userInfo().username}@${os.hostname()}`.slice(0, 64));
       const port = int(a, 'port');
       const address = str(a, 'address');
-      const request = { csr: csrPem, names: [host], ...(port !== undefined ? { port } : {}), ...(address !== undefined ? { address } : {}) };
+      // The certificate held for it now, if any: the remote revokes it once the new one is recorded.
+      const replaces = file.how.via === 'tls' && file.how.cert !== undefined ? currentFingerprint(file.how.cert, fingerprint) : undefined;
+      const request = { csr: csrPem, names: [host], ...(port !== undefined ? { port } : {}), ...(address !== undefined ? { address } : {}), ...(replaces !== undefined ? { replaces } : {}) };
       // The daemon's ssh control sockets: a pairing shares its connection when one is up.
       const controlDir = sshControlDir(ctx.socketPath);
       const r = await runOnce(sshArgv(ssh, controlDir, ['host', 'pair-serve']), `${JSON.stringify(request)}\n`);
@@ -164,6 +177,7 @@ export const hostPairCommands: CommandSpec[] = [
       const next = HostFileSchema.parse({ ...(JSON.parse(text) as object), how });
       writeBelow(dir, `${name}.json`, `${JSON.stringify({ ...(JSON.parse(text) as object), how: next.how }, null, 2)}\n`, { mode: 0o600 });
       ctx.out(`${name}: paired; TLS ${host}:${reply.port}, server certificate SHA-256 ${reply.serverFingerprint}, CA ${fingerprint(reply.ca)}`);
+      if (reply.address !== undefined) ctx.out(`  it listens on ${reply.address}:${reply.port} there; this machine's certificate is ${fingerprint(reply.cert)} (pane host clients there lists it; pane host unpair ${name} gives it up)`);
       ctx.out(`  client key and certificate in ${tlsDir}; join it: pane host connect ${name}`);
       if (!reply.listening) ctx.err(`pane: host ${name}: no pane daemon there answered on port ${reply.port} yet; start it there (pane serve) — it opens the TLS door from its serve.json`);
       return 0;
@@ -174,10 +188,16 @@ export const hostPairCommands: CommandSpec[] = [
     summary: 'the remote half of pane host pair (run over ssh): sign a client certificate request, open the TLS door',
     flags: [],
     notes: [
-      'Reads one JSON request on stdin (a certificate request and the names the client dials), makes this user’s CA and server certificate under $XDG_STATE_HOME/pane/tls if missing (keys 0600), writes ~/.config/pane/serve.json so the daemon listens on TLS (mutual TLS: only certificates this CA signed), and prints the CA, the signed certificate, the port and the server certificate’s fingerprint on one line.',
+      'Reads one JSON request on stdin (a certificate request and the names the client dials), makes this user’s CA and server certificate under $XDG_STATE_HOME/pane/tls if missing (keys 0600), records the certificate it signs in $XDG_STATE_HOME/pane/tls/clients.json (revoking the one the request says it replaces), writes ~/.config/pane/serve.json so the daemon listens on TLS (mutual TLS: only certificates this CA signed that the record holds, not revoked), and prints the CA, the signed certificate, the port and the server certificate’s fingerprint on one line.',
     ],
     async run(ctx) {
-      const [{ PairRequestSchema, DEFAULT_TLS_PORT }, tlsFiles, tlsCerts, { signClientCsr, fingerprint }] = await Promise.all([import('../../../protocol/serve'), import('../../tlsFiles'), import('../../tlsCerts'), import('../../pki')]);
+      const [{ PairRequestSchema, DEFAULT_TLS_PORT }, tlsFiles, tlsCerts, { signClientCsr, fingerprint }, { issuedEntry, updateClients }] = await Promise.all([
+        import('../../../protocol/serve'),
+        import('../../tlsFiles'),
+        import('../../tlsCerts'),
+        import('../../pki'),
+        import('../../tlsClients'),
+      ]);
       const raw = await readStdin(ctx.io.stdin, MAX_PAIR_INPUT);
       let req;
       try {
@@ -192,7 +212,13 @@ export const hostPairCommands: CommandSpec[] = [
       const dir = tlsFiles.tlsStateDir(stateDir());
       const ca = tlsCerts.ensureCa(dir, `pane CA ${os.userInfo().username}@${os.hostname()}`.slice(0, 64));
       const server = tlsCerts.ensureServerCert(dir, ca, req.names);
-      const { certPem } = signClientCsr(ca, req.csr);
+      const { certPem, cn } = signClientCsr(ca, req.csr);
+      // Recorded before it is handed out: the door takes only what this record holds (decision 038).
+      const entry = issuedEntry(certPem, cn);
+      await updateClients(dir, (clients) => ({
+        clients: [...clients.map((c) => (c.fingerprint === req.replaces && c.revokedAt === undefined ? { ...c, revokedAt: entry.issuedAt } : c)), entry],
+        result: undefined,
+      }));
       // Written every time: the daemon's watcher reopens the door when the certificate changed.
       tlsFiles.writeServeConfig(cfgDir, { ...cfg, tls: { address, port } });
       const probe = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address;
@@ -203,7 +229,7 @@ export const hostPairCommands: CommandSpec[] = [
         listening = await servesCert(probe, port, serverFp);
         if (!listening) await new Promise((r) => setTimeout(r, 100));
       }
-      const reply: PairReply = { ca: ca.certPem, cert: certPem, serverFingerprint: serverFp, port, listening };
+      const reply: PairReply = { ca: ca.certPem, cert: certPem, serverFingerprint: serverFp, port, address, listening };
       ctx.out(`${PAIR_MARK}${JSON.stringify(reply)}`);
       return 0;
     },

@@ -10,6 +10,7 @@ import { OpError, UsageError } from '../errors';
 import { table } from '../format';
 import { configDir } from '../../paths';
 import { createBelow } from '../../safeFile';
+import { hostClientCommands } from './hostClients';
 import { hostInstallCommands } from './hostInstall';
 import { hostPairCommands } from './hostPair';
 
@@ -174,5 +175,6 @@ export const hostCommands: CommandSpec[] = [
     },
   },
   ...hostPairCommands,
+  ...hostClientCommands,
   ...hostInstallCommands,
 ];

@@ -89,7 +89,9 @@ export class LocalEcho {
 
   /** Drops every guess (resize, re-attach, connection lost). */
   reset(): void {
-    if (this.predictor.count > 0) this.predictor.drop('reset');
+    // Nothing guessed and nothing drawn (always so when off): nothing to do.
+    if (this.predictor.count === 0 && this.drawn === '') return;
+    this.predictor.drop('reset');
     this.changed();
   }
 

@@ -5,7 +5,7 @@ _pane_subs() {
     'service') echo 'install' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
     'awareness') echo 'prompt tool agents predictions resolve message inbox context' ;;
-    'host') echo 'add ls rm connect disconnect show pair pair-serve install' ;;
+    'host') echo 'add ls rm connect disconnect show pair pair-serve clients revoke unpair unpair-serve install' ;;
   esac
 }
 _pane_flags() {
@@ -78,6 +78,10 @@ _pane_flags() {
     'host show') echo '-t --target --session -d --direction --float --socket -h --help' ;;
     'host pair') echo '--port --address --socket -h --help' ;;
     'host pair-serve') echo '--socket -h --help' ;;
+    'host clients') echo '--json --socket -h --help' ;;
+    'host revoke') echo '--socket -h --help' ;;
+    'host unpair') echo '--socket -h --help' ;;
+    'host unpair-serve') echo '--socket -h --help' ;;
     'host install') echo '--tarball --socket -h --help' ;;
     'cat') echo '--socket -h --help' ;;
     'tail') echo '-n --lines --socket -h --help' ;;
@@ -260,6 +264,10 @@ _pane_value() {
     'host pair --address') echo '' ;;
     'host pair --socket') echo '@files' ;;
     'host pair-serve --socket') echo '@files' ;;
+    'host clients --socket') echo '@files' ;;
+    'host revoke --socket') echo '@files' ;;
+    'host unpair --socket') echo '@files' ;;
+    'host unpair-serve --socket') echo '@files' ;;
     'host install --tarball') echo '@files' ;;
     'host install --socket') echo '@files' ;;
     'cat --socket') echo '@files' ;;

@@ -255,22 +255,26 @@ export class HostService {
     }
     q.bytes += size;
     const remoteHost = (): string => link.remote?.host ?? '';
-    const run = q.chain.then(async () => {
-      try {
-        // Wait for the link (bounded: a person who leaves the host ends the wait with the refusal below).
-        for (let i = 0; link.state !== 'connected' && link.state !== 'stale'; i++) {
-          if (!link.joined) break;
-          await new Promise((r) => setTimeout(r, 100));
-          if (i > (RECONNECT_WAIT_MS / 100)) break;
-        }
-        return requalify(await link.call('pane/input', params as never), remoteHost(), link.name);
-      } finally {
+    // The chain orders the sending, not the answers: once the link is up each input is
+    // sent at once (the link's one connection keeps them in order), so keys typed
+    // faster than the link's round trip are not held one round trip apiece.
+    let answer: Promise<Result<'pane/input'>> | undefined;
+    const sent = q.chain.then(async () => {
+      // Wait for the link (bounded: a person who leaves the host ends the wait with the refusal below).
+      for (let i = 0; link.state !== 'connected' && link.state !== 'stale'; i++) {
+        if (!link.joined) break;
+        await new Promise((r) => setTimeout(r, 100));
+        if (i > (RECONNECT_WAIT_MS / 100)) break;
+      }
+      answer = link.call('pane/input', params as never);
+    });
+    q.chain = sent.catch(() => undefined);
+    return sent
+      .then(async () => requalify(await (answer as Promise<Result<'pane/input'>>), remoteHost(), link.name))
+      .finally(() => {
         q.bytes -= size;
         q.refused = false;
-      }
-    });
-    q.chain = run.catch(() => undefined);
-    return run;
+      });
   }
 
   /** Closes every link and stops ssh's shared masters (none outlives the server). */

@@ -3,7 +3,8 @@
 // can make lie. A stream is freed when its remote pane closes, when the person leaves
 // the host, and when nobody reads it for REMOTE_STREAM_IDLE_MS; a remote whose output
 // or pty/attach answer jumps forward where it could not have is cut off by name, and
-// another host joined beside it goes on answering.
+// another host joined beside it goes on answering. Keys typed faster than a far link's
+// round trip are sent at once, in order, not one round trip apiece.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,9 +24,15 @@ import { ClientConn } from '../../server/transport/clientConn';
 class Liar extends BaseTransport {
   readonly kind = 'liar';
   lie: 'none' | 'output' | 'attach' = 'none';
+  /** ms each of the remote's frames is held (in order), as a far link's latency. */
+  delay = 0;
   constructor(private readonly inner: Transport) {
     super();
-    inner.onFrame((f) => this.deliver(this.bend(f)));
+    inner.onFrame((f) => {
+      const bent = this.bend(f);
+      if (this.delay > 0) setTimeout(() => this.deliver(bent), this.delay);
+      else this.deliver(bent);
+    });
     inner.onClose((r) => this.closedBy(r));
   }
   private bend(f: WireFrame): WireFrame {
@@ -167,5 +174,19 @@ describe('remote streams', () => {
     const ok = await c.call('pty/attach', { pane: `ok:${n}`, mode: 'from', flowControl: true });
     expect(hosts.streams.proxy(ok.pane)).toBeDefined();
     expect((await stateOf('ok')).state).toBe('connected');
+  }, 20_000);
+
+  it('sends keys typed faster than the link\'s round trip without waiting for each answer', async () => {
+    const n = await ticking();
+    const far = liars.get('ok')!;
+    far.delay = 200;
+    try {
+      const t0 = Date.now();
+      await Promise.all(Array.from({ length: 10 }, (_, i) => c.call('pane/input', { pane: `ok:${n}`, data: `k${i}` })));
+      // One round trip for all ten (plus the machine's own time), where one apiece took ten.
+      expect(Date.now() - t0).toBeLessThan(4 * far.delay);
+    } finally {
+      far.delay = 0;
+    }
   }, 20_000);
 });

@@ -1,0 +1,143 @@
+// A second machine's pane tiled in the window (issue 26 items 3 and 4): a remote
+// daemon behind a real OpenSSH sshd on 127.0.0.1 is joined as host `box`, one of its
+// panes is placed beside a local pane with `pane host show`, and a real Chromium
+// window (attached to the local daemon) draws both. Keys typed in the window reach the
+// remote shell and its answer comes back; the tag names box:N, and shows STALE while
+// the ssh link is paused, then clears.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binDirFor, startDaemon, startSshd, type Daemon, type Sshd } from '../hosts/remote';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, region, root, shot, until, waitScreen } from './shell';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let remote: Daemon;
+let local: Daemon;
+let sshd: Sshd;
+let bridge: ChildProcess | undefined;
+let context: BrowserContext;
+let url = '';
+let rn = 0;
+let ln = 0;
+let standIn = 0;
+
+/** The processes below `root` (by parent), with their command lines: only what this test started. */
+function descendants(root: number): { pid: number; args: string }[] {
+  const rows = spawnSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).stdout.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+  const out: { pid: number; args: string }[] = [];
+  const seen = new Set([root]);
+  for (let grew = true, rounds = 0; grew && rounds < 16; rounds++) {
+    grew = false;
+    for (const [, pid, ppid, args] of rows) {
+      if (seen.has(Number(ppid)) && !seen.has(Number(pid))) {
+        seen.add(Number(pid));
+        out.push({ pid: Number(pid), args: args! });
+        grew = true;
+      }
+    }
+  }
+  return out;
+}
+
+describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
+  beforeAll(async () => {
+    ensureBuilt();
+    remote = await startDaemon('rt');
+    sshd = await startSshd(binDirFor(remote));
+    local = await startDaemon('lt');
+    const add = local.pane(['host', 'add', 'box', `ssh://root@127.0.0.1:${sshd.port}`, '--ssh-config', sshd.clientConfig]);
+    expect(add.status, add.stderr).toBe(0);
+    const j = local.pane(['host', 'connect', 'box']);
+    expect(j.status, j.stderr).toBe(0);
+    // The remote pane: an interactive sh whose prompt says where it runs.
+    const r = remote.pane(['new', '--', 'env', 'PS1=box$ ', '/bin/sh', '-i']);
+    expect(r.status, r.stderr).toBe(0);
+    rn = Number(r.stdout.trim());
+    const l = local.pane(['new', '--', 'env', 'PS1=here$ ', '/bin/sh', '-i']);
+    expect(l.status, l.stderr).toBe(0);
+    ln = Number(l.stdout.trim());
+    const s = local.pane(['host', 'show', `box:${rn}`, '-t', String(ln)]);
+    expect(s.status, s.stderr).toBe(0);
+    standIn = Number(s.stdout.trim());
+    // The window, attached to the local daemon through the bridge `npm start -- --attach` runs.
+    bridge = spawn(process.execPath, [path.join(root, 'dist/start.mjs'), '--serve', '--attach', local.socket], { env: local.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`the window bridge did not start: ${out}`)), 20_000);
+      const on = (b: Buffer) => {
+        out += b.toString();
+        const m = /serving the window at (\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      };
+      bridge!.stdout!.on('data', on);
+      bridge!.stderr!.on('data', on);
+    });
+    context = await chromium.launchPersistentContext(path.join(local.home, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1100, height: 560 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (bridge && bridge.exitCode === null) {
+      const gone = new Promise((r) => bridge!.once('exit', r));
+      bridge.kill('SIGTERM');
+      await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
+    }
+    local?.pane(['host', 'disconnect', 'box']);
+    await local?.stop();
+    await sshd?.stop();
+    await remote?.stop();
+  });
+
+  it('draws the remote pane beside the local one, types into it and shows its answer; the tag badges a paused link', async () => {
+    const page = await context.newPage();
+    await page.goto(url);
+    await until(page, 'both panes laid out', () => {
+      const st = (window as any).pane.store.getState();
+      const s = st.sessions[st.sessionId];
+      return st.conn.state === 'open' && s ? s.placements.length >= 2 : false;
+    });
+    await waitScreen(page, ln, /here\$ $/m);
+    await waitScreen(page, standIn, /box\$ $/m, 20_000);
+    expect(await region(page, standIn).locator('.tag-host').innerText()).toBe(`box:${rn}`);
+    expect(await region(page, standIn).locator('.tag-link').count()).toBe(0);
+
+    // Keys typed in the window go to the remote shell (by the stand-in's number), its answer comes back.
+    await region(page, standIn).click();
+    await page.waitForFunction((n) => {
+      const st = (window as any).pane.store.getState();
+      return st.sessions[st.sessionId]?.focused === n;
+    }, standIn, { timeout: 10_000 });
+    await page.keyboard.type('echo typed-on-box-$((6*7))\n');
+    await waitScreen(page, standIn, /^typed-on-box-42$/m, 20_000);
+    // The remote daemon's own screen of its pane holds it too: it ran there.
+    expect(remote.pane(['screen', '-t', String(rn)]).stdout).toMatch(/^typed-on-box-42$/m);
+    // And the local pane beside it is untouched by those keys.
+    expect((await page.evaluate((n) => (window as any).pane.screen(n), ln)) as string).not.toContain('typed-on-box');
+    await region(page, ln).click();
+    await page.keyboard.type('echo local-beside\n');
+    await waitScreen(page, ln, /^local-beside$/m);
+    await shot(page, 'e2e-remote-tile');
+
+    // The link paused (its far end, the `pane serve --stdio` our sshd started, stopped: ssh's shared
+    // master carries the bytes, so stopping the local client would not pause it): the stand-in's tag
+    // says STALE; resumed: the badge goes and keys still reach it.
+    const ssh = descendants(sshd.proc.pid!).filter((p) => /serve --stdio/.test(p.args)).map((p) => p.pid);
+    expect(ssh.length).toBeGreaterThan(0);
+    for (const pid of ssh) process.kill(pid, 'SIGSTOP');
+    try {
+      await region(page, standIn).locator('.tag-link', { hasText: 'STALE' }).waitFor({ timeout: 15_000 });
+      await shot(page, 'e2e-remote-tile-stale');
+    } finally {
+      for (const pid of ssh) process.kill(pid, 'SIGCONT');
+    }
+    await region(page, standIn).locator('.tag-link').waitFor({ state: 'detached', timeout: 15_000 });
+    await region(page, standIn).click();
+    await page.keyboard.type('echo after-the-pause\n');
+    await waitScreen(page, standIn, /^after-the-pause$/m, 20_000);
+    await page.close();
+  }, 120_000);
+});

@@ -2,7 +2,7 @@
 // the program's echo made of the screen; the predictor must confirm what matches and
 // drop everything on the first sign that the screen went elsewhere.
 import { describe, expect, it } from 'vitest';
-import { PREDICT_EXPIRE_MIN_MS, PREDICT_MIN_RTT_MS, PREDICT_OFF_RTT_MS, Predictor, type EchoScreen } from './predict';
+import { PREDICT_EXPIRE_MIN_MS, PREDICT_MAX_PENDING, PREDICT_MIN_RTT_MS, PREDICT_OFF_RTT_MS, Predictor, type EchoScreen } from './predict';
 
 class Grid implements EchoScreen {
   cols = 20;
@@ -218,6 +218,16 @@ describe('predictive echo', () => {
     expect(p.shouldShow()).toBe(false);
     // A pane of another host shows them whatever the estimate.
     expect(p.shouldShow(true)).toBe(true);
+  });
+
+  it('holds at most PREDICT_MAX_PENDING guesses: the key past it drops them all', () => {
+    const { p, g } = proven();
+    g.cols = PREDICT_MAX_PENDING + 10;
+    for (let i = 0; i < PREDICT_MAX_PENDING; i++) p.typed('a', g, 100 + i);
+    expect(p.count).toBe(PREDICT_MAX_PENDING);
+    p.typed('\x7f', g, 1000);
+    expect(p.count).toBe(0);
+    expect(p.lastDrop).toBe('edge');
   });
 
   it("does nothing when 'off'", () => {

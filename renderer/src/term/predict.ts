@@ -4,7 +4,7 @@
 // terminal is seen through `EchoScreen`, so tests drive it with a plain grid.
 // As in Mosh, a new run of guesses (after Enter, a control key or any drop) stays
 // hidden until the program echoes one of them: a password prompt never shows the
-// password, and a program that does not echo costs one hidden key, not a wrong one.
+// password, and a program that does not echo never has a key of it drawn.
 
 import type { Settings } from '../../../kits/protocol/settings';
 
@@ -24,7 +24,7 @@ export const RTT_GAIN = 1 / 8;
 /** A guess not confirmed within max(this, RTT_EXPIRE_FACTOR × estimate) is dropped: the program is not echoing it (a key it swallowed, a dead pane). */
 export const PREDICT_EXPIRE_MIN_MS = 1500;
 export const RTT_EXPIRE_FACTOR = 4;
-/** At most this many guesses wait at once; further keys are sent unguessed (one row of typing ahead is plenty; it bounds each check). */
+/** At most this many guesses wait at once; a key past it drops them all (a row or two of typing ahead is plenty; it bounds each check). */
 export const PREDICT_MAX_PENDING = 256;
 
 /** What the predictor needs to see of a terminal. Rows are absolute (scrollback included). */
@@ -104,9 +104,9 @@ export class Predictor {
     if (this.current === 'off') return;
     if (s.alternate) return this.drop('alternate');
     if (data.length > 1) return this.drop(data.startsWith('\x1b') && !data.startsWith(BRACKETED_PASTE) ? 'control' : 'paste');
+    if (this.pending.length >= PREDICT_MAX_PENDING) return this.drop('edge');
     if (data === '\x7f' || data === '\b') return this.backspace(s, now);
     if (!guessable(data)) return this.drop('control');
-    if (this.pending.length >= PREDICT_MAX_PENDING) return this.drop('edge');
     const at = this.cursor(s);
     // Only at the end of what the line holds: typed into the middle, a shell shifts the
     // rest of the line, and a guess drawn over it would hide real text.

@@ -60,6 +60,30 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
   let busy: Promise<void> = Promise.resolve();
   let stopped = false;
 
+  // The record of issued client certificates: a revocation closes live connections at once.
+  const recheck = () => open?.listener.recheck();
+  let clientsTimer: NodeJS.Timeout | undefined;
+  let clientsWatcher: fs.FSWatcher | undefined;
+  const watchClients = () => {
+    if (clientsWatcher || stopped) return;
+    try {
+      clientsWatcher = fs.watch(tlsStateDir(o.stateDir), (_ev, name) => {
+        if (name !== null && name !== CLIENTS_FILE) return;
+        clearTimeout(clientsTimer);
+        clientsTimer = setTimeout(recheck, CLIENTS_SETTLE_MS);
+      });
+      clientsWatcher.on('error', () => undefined);
+    } catch {
+      // No tls/ folder yet (no door): tried again at the next recheck.
+    }
+  };
+  const every = setInterval(() => {
+    if (!open) return;
+    watchClients();
+    recheck();
+  }, CLIENTS_RECHECK_MS);
+  every.unref();
+
   const apply = async (): Promise<void> => {
     let want: TlsDoor | undefined;
     try {
@@ -96,6 +120,7 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
       const log = throttledLog((line: string) => server.publish('client/refused', { door: `TLS door ${want!.address}:${want!.port}`, reason: line }));
       listener.server.on('tlsClientError', (err: NodeJS.ErrnoException, sock) => log(`handshake from ${sock.remoteAddress ?? '?'} refused: ${err.code ?? err.message} (a client needs a certificate signed by this user's CA: pane host pair NAME on its machine)`));
       open = { door: want, listener, cert: readCertFile(path.join(dir, 'server.pem')) };
+      watchClients();
     } catch (e) {
       say(`cannot open the TLS door ${want.address}:${want.port}: ${(e as Error).message}`);
     }
@@ -118,29 +143,6 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
   } catch {
     // No watchable config dir: the door follows serve.json as it was at start.
   }
-  // The record of issued client certificates: a revocation closes live connections at once.
-  const recheck = () => open?.listener.recheck();
-  let clientsTimer: NodeJS.Timeout | undefined;
-  let clientsWatcher: fs.FSWatcher | undefined;
-  const watchClients = () => {
-    if (clientsWatcher || stopped) return;
-    try {
-      clientsWatcher = fs.watch(tlsStateDir(o.stateDir), (_ev, name) => {
-        if (name !== null && name !== CLIENTS_FILE) return;
-        clearTimeout(clientsTimer);
-        clientsTimer = setTimeout(recheck, CLIENTS_SETTLE_MS);
-      });
-      clientsWatcher.on('error', () => undefined);
-    } catch {
-      // No tls/ folder yet (no door): tried again at the next recheck.
-    }
-  };
-  const every = setInterval(() => {
-    watchClients();
-    recheck();
-  }, CLIENTS_RECHECK_MS);
-  every.unref();
-  busy = busy.then(watchClients);
   const stop = () => {
     stopped = true;
     clearTimeout(timer);

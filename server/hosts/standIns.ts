@@ -41,6 +41,14 @@ export class StandIns {
       server.listen((event, data) => {
         if (event === 'layout/changed' || event === 'pane/changed') this.resizeAll();
         else if (event === 'pane/closed') this.forget((data as { pane: number }).pane);
+        else if (event === 'pane/created') {
+          // A stand-in brought back (a restored session, the journal) says its link's state now, not the saved one.
+          const n = (data as { pane: Pane }).pane.n;
+          queueMicrotask(() => {
+            const p = server.panes.get(n);
+            if (p?.kind === 'remote') this.follow(p);
+          });
+        }
       }),
     );
     // Each heartbeat: the link's state on the tag, and the remote pane's fate.

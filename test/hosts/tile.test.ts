@@ -6,7 +6,8 @@
 // it through the layout, and follows it through a paused link (the stale badge) and
 // a killed one (disconnected, then back) with every byte once, in order. Closing the
 // stand-in leaves the remote pane running; closing the remote pane marks it gone.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '../../kits/client/index';
@@ -14,7 +15,7 @@ import { connectUnix } from '../../kits/node/socketTransport';
 import { leaves } from '../../kits/layout/tree';
 import type { Pane } from '../../kits/protocol/model';
 import { PROXY_PANE_BASE } from '../../server/hosts/remoteStream';
-import { buildOnce } from '../cli/harness';
+import { BIN, buildOnce } from '../cli/harness';
 import { binDirFor, eventually, startDaemon, type Daemon } from './remote';
 
 let remote: Daemon;
@@ -27,6 +28,8 @@ let rn = 0;
 let ln = 0;
 let standIn = 0;
 const LINES = 240;
+/** The local daemon started again by the last test (the Daemon's own proc is the first one). */
+let again: ChildProcess | undefined;
 
 beforeAll(async () => {
   buildOnce();
@@ -47,6 +50,11 @@ afterAll(async () => {
   c?.close();
   far?.close();
   local?.pane(['host', 'disconnect', 'box']);
+  if (again && again.exitCode === null) {
+    const gone = new Promise((r) => again!.once('exit', r));
+    again.kill('SIGTERM');
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
+  }
   await local?.stop();
   await remote?.stop();
 });
@@ -179,4 +187,56 @@ describe('a remote pane tiled beside a local one', () => {
     await until('the stand-in marked gone', async () => ((p = await get(again)), p.state === 'exited' && p.attrs['remote.gone'] !== undefined), 15_000);
     expect(p?.attrs['remote.gone']).toMatch(new RegExp(`box:${rn} is no longer on box`));
   }, 60_000);
+
+  it('brings a stand-in back after a daemon restarts on its state, bound again once its host joins', async () => {
+    const r = remote.pane(['new', '--', 'sh', '-c', 'echo BEFORE-RESTART; exec cat']);
+    expect(r.status, r.stderr).toBe(0);
+    const rn2 = Number(r.stdout.trim());
+    // A daemon that keeps its state (`pane serve --state`), with the same host files as the local one.
+    const state = path.join(local.home, 'durable-state');
+    const sock = path.join(local.home, 'run', 'durable.sock');
+    const serve = async (): Promise<ChildProcess> => {
+      const p = spawn(BIN, ['serve', '--socket', sock, '--state', state], { env: local.env, cwd: local.home, stdio: ['ignore', 'ignore', 'pipe'] });
+      let log = '';
+      p.stderr?.on('data', (b: Buffer) => (log += b.toString()));
+      await eventually(`the durable daemon to listen (${log})`, () => fs.existsSync(sock) || p.exitCode !== null, 30_000);
+      expect(p.exitCode, log).toBe(null);
+      return p;
+    };
+    const on = (args: string[]) => local.pane(['--socket', sock, ...args]);
+    again = await serve();
+    expect(on(['host', 'connect', 'box']).status).toBe(0);
+    const mine = Number(on(['new']).stdout.trim());
+    const shown = on(['host', 'show', `box:${rn2}`, '-t', String(mine)]);
+    expect(shown.status, shown.stderr).toBe(0);
+    // Stopped, then started again on the same state, as after a reboot.
+    const exited = new Promise((res) => again!.once('exit', res));
+    again.kill('SIGTERM');
+    await exited;
+    fs.rmSync(sock, { force: true });
+    again = await serve();
+    const d = new Connection(await connectUnix(sock));
+    try {
+      await d.hello({ client: { name: 'tile test window', kind: 'renderer' }, capabilities: ['read', 'write', 'attach'] });
+      const panes = (await d.call('pane/list', {})).panes;
+      const back = panes.find((p) => p.kind === 'remote' && p.attrs['remote.n'] === String(rn2));
+      expect(back, JSON.stringify(panes.map((p) => [p.n, p.kind, p.attrs]))).toBeDefined();
+      expect(back!.attrs['remote.host']).toBe('box');
+      // Its host is not joined yet (no autoConnect): the tag says so, and an attach names the fix.
+      expect(back!.attrs['remote.link']).toBe('disconnected');
+      await expect(d.call('pty/attach', { pane: back!.n, mode: 'snapshot' })).rejects.toThrow(/host box is disconnected.*pane host connect box/);
+      expect(on(['host', 'connect', 'box']).status).toBe(0);
+      await until('the stand-in bound again', async () => (await d.call('pane/get', { pane: back!.n })).attrs['remote.link'] === 'connected', 15_000);
+      const a = await d.call('pty/attach', { pane: back!.n, mode: 'snapshot', flowControl: true });
+      expect(a.pane).toBe(back!.n);
+      expect(a.snapshot?.serialized).toContain('BEFORE-RESTART');
+      let out = '';
+      d.onOutput((p, _o, data) => void (p === back!.n && (out += Buffer.from(data).toString())));
+      d.sendInput(back!.n, new TextEncoder().encode('AFTER-RESTART\n'));
+      await eventually('the echo after the restart', () => out.includes('AFTER-RESTART'), 15_000);
+    } finally {
+      d.close();
+      on(['host', 'disconnect', 'box']);
+    }
+  }, 90_000);
 });

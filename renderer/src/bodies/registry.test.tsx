@@ -27,10 +27,11 @@ describe('body registry', () => {
     expect(html).toContain('This window has no component for a “hologram” body.');
   });
 
-  it('draws terminal and agent bodies as terminals, and the other protocol kinds as named placeholders', () => {
+  it('draws terminal, agent and remote (a joined host\'s pane) bodies as terminals, and the other protocol kinds as named placeholders', () => {
     expect(bodies.componentFor('terminal')).toBe(TerminalBody);
     expect(bodies.componentFor('agent')).toBe(TerminalBody);
-    for (const kind of BodyKindSchema.options.filter((k) => k !== 'terminal' && k !== 'agent')) {
+    expect(bodies.componentFor('remote')).toBe(TerminalBody);
+    for (const kind of BodyKindSchema.options.filter((k) => k !== 'terminal' && k !== 'agent' && k !== 'remote')) {
       expect(bodies.componentFor(kind)).toBe(UndrawnBody);
     }
     // Every registration is a kind of the protocol's enum (kits/protocol/model.ts).

@@ -7,7 +7,7 @@
 // pairing and a revocation at the same moment cannot undo each other.
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { ClientsFileSchema, MAX_CLIENTS_FILE_BYTES, MAX_ISSUED_CLIENTS, type IssuedClient } from '../protocol/serve';
+import { ClientsFileSchema, MAX_CLIENT_NAME, MAX_CLIENTS_FILE_BYTES, MAX_ISSUED_CLIENTS, type IssuedClient } from '../protocol/serve';
 import { lstatBelow, readBelow, writeBelow } from './safeFile';
 
 export const CLIENTS_FILE = 'clients.json';
@@ -94,7 +94,7 @@ export function matchClients(clients: readonly IssuedClient[], query: string): {
 /** The record entry for a certificate pair-serve just signed. */
 export function issuedEntry(certPem: string, name: string, now = new Date()): IssuedClient {
   const x = new crypto.X509Certificate(certPem);
-  return { fingerprint: x.fingerprint256, name: name.slice(0, 64) || 'pane client', issuedAt: now.toISOString(), expires: new Date(x.validTo).toISOString() };
+  return { fingerprint: x.fingerprint256, name: name.slice(0, MAX_CLIENT_NAME) || 'pane client', issuedAt: now.toISOString(), expires: new Date(x.validTo).toISOString() };
 }
 
 /**

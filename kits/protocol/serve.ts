@@ -65,6 +65,8 @@ export type PairReply = z.infer<typeof PairReplySchema>;
  * well under MAX_CLIENTS_FILE_BYTES.
  */
 export const MAX_ISSUED_CLIENTS = 1024;
+/** Characters of the name a client gives (its certificate's common name, user@machine): X.509's ub-common-name. */
+export const MAX_CLIENT_NAME = 64;
 /** Bytes of clients.json read: MAX_ISSUED_CLIENTS records of ~300 bytes, with room. */
 export const MAX_CLIENTS_FILE_BYTES = 512 * 1024;
 
@@ -73,7 +75,7 @@ export const IssuedClientSchema = z
   .object({
     fingerprint: FingerprintSchema,
     /** The name the client gave in its request (user@machine, the certificate's common name). */
-    name: z.string().min(1).max(64),
+    name: z.string().min(1).max(MAX_CLIENT_NAME),
     issuedAt: z.iso.datetime(),
     /** The certificate's notAfter: past it the record may be dropped (the handshake refuses it anyway). */
     expires: z.iso.datetime(),

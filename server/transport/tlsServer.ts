@@ -8,6 +8,7 @@
 // connections already in, and closes those it now refuses (a revocation).
 import type tls from 'node:tls';
 import type { ListenEndpoint } from '../../kits/protocol/endpoint';
+import { MAX_CLIENT_NAME } from '../../kits/protocol/serve';
 import { listen, type Listener } from '../../kits/node/endpoint';
 import type { StreamTransport } from '../../kits/node/streamTransport';
 import type { Services } from '../services';
@@ -21,6 +22,12 @@ export const MAX_TLS_CONNECTIONS = 64;
 export interface TlsPeer {
   fingerprint: string;
   name: string;
+}
+
+/** A certificate's common name for a log line: bounded, control characters replaced (it is the client's own words). */
+function clean(cn: string): string {
+  // eslint-disable-next-line no-control-regex
+  return cn.slice(0, MAX_CLIENT_NAME).replace(/[\x00-\x1f\x7f]/g, '?');
 }
 
 /** Why the door refuses this peer (named, with the fix), or null to let it in. */
@@ -51,7 +58,7 @@ export async function listenTls(services: Services, e: Extract<ListenEndpoint, {
   const listener = await listen(e, (t) => {
     const sock = t.input as tls.TLSSocket;
     const cert = sock.getPeerCertificate();
-    const peer: TlsPeer = { fingerprint: cert.fingerprint256 ?? '', name: String(cert.subject?.CN ?? '?').slice(0, 64) };
+    const peer: TlsPeer = { fingerprint: cert.fingerprint256 ?? '', name: clean(String(cert.subject?.CN ?? '?')) };
     const why = peer.fingerprint === '' ? 'no client certificate' : o.clients(peer);
     if (why !== null) return refuse(t, why, `refused a client from ${sock.remoteAddress ?? '?'}: ${why}`);
     live.set(t, peer);

@@ -138,6 +138,22 @@ describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMis
     await region(page, standIn).click();
     await page.keyboard.type('echo after-the-pause\n');
     await waitScreen(page, standIn, /^after-the-pause$/m, 20_000);
+
+    // The launcher lists the joined host's panes: picking one tiles it beside the focused pane.
+    const r2 = remote.pane(['new', '--', 'env', 'PS1=box-two$ ', '/bin/sh', '-i']);
+    expect(r2.status, r2.stderr).toBe(0);
+    const rn2 = Number(r2.stdout.trim());
+    await page.keyboard.press('Control+Shift+K');
+    await page.getByRole('dialog', { name: 'launcher' }).waitFor({ timeout: 10_000 });
+    await page.keyboard.type(`box:${rn2}`);
+    await page.getByRole('option').filter({ hasText: `box:${rn2}` }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    const tag = page.locator('section[role="region"]').filter({ has: page.locator('.tag-host', { hasText: `box:${rn2}` }) });
+    await tag.first().waitFor({ timeout: 15_000 });
+    const second = Number(await tag.first().getAttribute('data-pane'));
+    expect(second).not.toBe(standIn);
+    await waitScreen(page, second, /box-two\$ $/m, 20_000);
+    await shot(page, 'e2e-remote-tile-launcher');
     await page.close();
   }, 120_000);
 });

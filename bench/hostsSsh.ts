@@ -17,6 +17,8 @@ export interface SshHostResult {
   echo: Summary;
   /** The same keystroke echoed by `ssh host cat` (µs). */
   sshEcho: Summary;
+  /** The same pane typed into and read on the remote daemon directly (µs): what the link and ssh add. */
+  directEcho: Summary;
   /** MB/s of a remote pane printing a file, streamed through the ssh host. */
   mbs: Summary;
   /** MB/s of `ssh host cat FILE` into a pipe. */
@@ -94,10 +96,10 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     for (let i = 0; i < Math.max(5, c.runs * 3); i++) lsRuns.push(timeCommand(process.execPath, [paneBin, '--socket', c.lsock, 'ls']));
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
-    const { echo, sshEcho } = await echoes(c, anchor);
+    const { echo, sshEcho, directEcho } = await echoes(c, anchor);
     const { mbs, sshMBs, directMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, mbs, sshMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, mbs, sshMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -141,37 +143,45 @@ function waiterOf(): { want: number; done: (() => void) | null; see(data: Uint8A
   return w;
 }
 
-async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary }> {
+async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary }> {
   // Raw and no tty echo: the byte comes back from cat, as `ssh host cat`'s does.
   const n = await remotePane(c, 'stty raw -echo; exec cat');
   await sleep(300);
   const a = await c.l.call('pty/attach', { pane: `sbox:${n}`, mode: 'from', flowControl: true });
   const pw = waiterOf();
   const off = c.l.onOutput((p, _o, data) => p === a.pane && pw.see(data));
+  await c.r.call('pty/attach', { pane: n, mode: 'from', flowControl: true });
+  const dw = waiterOf();
+  const offDirect = c.r.onOutput((p, _o, data) => p === n && dw.see(data));
   const ssh = spawn('ssh', anchor(['cat']), { stdio: ['pipe', 'pipe', 'ignore'] });
   ssh.stdin.setDefaultEncoding('binary');
   const sw = waiterOf();
   ssh.stdout.on('data', (d: Buffer) => sw.see(d));
   const pane: number[] = [];
   const plain: number[] = [];
+  const direct: number[] = [];
   try {
     for (let i = 0; i < ECHOES + ECHO_WARMUP; i++) {
-      // Alternated, so both meet the same load on the machine.
+      // Alternated, so all meet the same load on the machine.
       const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw);
       const q = await echoRound((b) => ssh.stdin.write(b), sw);
+      const d = await echoRound((b) => c.r.sendInput(n, b), dw);
       if (i >= ECHO_WARMUP) {
         pane.push(p);
         plain.push(q);
+        direct.push(d);
       }
     }
   } finally {
     off();
+    offDirect();
+    await c.r.call('pty/detach', { pane: n }).catch(() => undefined);
     ssh.stdin.end();
     ssh.kill();
     await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);
     await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   }
-  return { echo: summarize(pane), sshEcho: summarize(plain) };
+  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct) };
 }
 
 /** MB/s of a remote pane printing the file, read by `c` (attached as `name`), first byte to last. */

@@ -255,7 +255,18 @@ export class ClientConn {
     const params = { pane, data: Buffer.from(data).toString('base64'), encoding: 'base64' };
     Promise.resolve()
       .then(() => this.services.dispatcher.dispatch('pane/input', params, this.ctx))
-      .catch((e: unknown) => this.fail(null, e));
+      .then(
+        () => this.inputRefused.delete(pane),
+        (e: unknown) => {
+          // As for a local pane: the refusal is an error frame and a /pane/log line, once until a frame to that pane is taken again.
+          if (e instanceof PaneFault) {
+            if (this.inputRefused.has(pane)) return;
+            this.inputRefused.add(pane);
+            this.server.publish('client/refused', { door: `pane ${pane}'s input`, reason: `${this.transport.kind} client ${this.name}: ${e.message}` });
+          }
+          this.fail(null, e);
+        },
+      );
   }
 
   private hello(id: number | undefined, params: unknown): void {

@@ -101,6 +101,19 @@ describe('a stand-in\'s doors', () => {
       expect(a.pane).toBe(s);
       await expect(c.call('pane/input', { pane: s, data: 'echo ro-was-written\n' })).rejects.toThrow(/denied: pane \d+ stands in for ro:\d+ and host ro is joined read-only \(readOnly in .*ro\.json\)/);
       await expect(c.call('pty/resize', { pane: s, cols: 30, rows: 8 })).rejects.toThrow(/joined read-only/);
+      // Keys as the window types them (binary frames): refused visibly, one error frame and one /pane/log line for a run of them.
+      const errors: string[] = [];
+      const logged: string[] = [];
+      c.onError((e) => errors.push(e.message));
+      const off = local.server.listen((event, data) => void (event === 'client/refused' && logged.push((data as { reason: string }).reason)));
+      try {
+        for (const key of ['l', 's', '\r']) c.sendInput(s, new TextEncoder().encode(key));
+        await new Promise((r) => setTimeout(r, 300));
+      } finally {
+        off();
+      }
+      expect(errors.filter((m) => /joined read-only/.test(m))).toHaveLength(1);
+      expect(logged.filter((m) => /joined read-only/.test(m))).toHaveLength(1);
       expect(remote.server.panes.get(rn)?.cols).not.toBe(30);
     } finally {
       await c.call('pane/close', { pane: s });

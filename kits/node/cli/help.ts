@@ -32,6 +32,12 @@ export function generalHelp(commands: readonly CommandSpec[], defaultSocket: str
   ].join('\n');
 }
 
+/** A group's subcommands with their summaries (`pane host --help`, `pane help host`). */
+export function groupHelp(commands: readonly CommandSpec[], group: string): string {
+  const subs = commands.filter((c) => c.command.startsWith(`${group} `));
+  return [`usage: pane ${group} SUBCOMMAND [ARGS...]`, '', `${group} commands:`, rows(subs.map((c) => [c.command, c.summary])), '', `Run \`pane help ${group} SUBCOMMAND\` (or \`pane ${group} SUBCOMMAND --help\`) for its flags.`, ''].join('\n');
+}
+
 /** One command: usage, flags, notes. */
 export function commandHelp(c: CommandSpec): string {
   const out = [`usage: ${usageLine(c)}`, '', c.summary.charAt(0).toUpperCase() + c.summary.slice(1) + '.'];

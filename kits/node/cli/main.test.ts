@@ -91,6 +91,16 @@ describe('usage errors', () => {
     expect(r.err).toMatch(/^pane — drive a pane server/);
   });
 
+  it('lists a group’s subcommands with their summaries for `pane host --help` and `pane help host`, exiting 0', async () => {
+    for (const argv of [['host', '--help'], ['host', '-h'], ['help', 'host']]) {
+      const r = await run(argv, { PANE_SOCKET: NOWHERE });
+      expect(r.code).toBe(0);
+      expect(r.err).toBe('');
+      expect(r.out).toMatch(/^usage: pane host SUBCOMMAND/);
+      expect(r.out).toMatch(/host connect +join a host: its panes appear as NAME:N/);
+    }
+  });
+
   it('refuses a $PANE_ID that is not a pane id, naming it', async () => {
     const r = await run(['close'], { PANE_ID: 'junk', PANE_SOCKET: NOWHERE });
     expect(r.code).toBe(2);

@@ -17,7 +17,7 @@ import { sandboxCommands } from './commands/sandbox';
 import { hostCommands } from './commands/hosts';
 import { CommandContext, type CliIo } from './context';
 import { EXIT, NoServerError, UsageError, exitCodeOf, messageOf } from './errors';
-import { commandHelp, generalHelp, suggest } from './help';
+import { commandHelp, generalHelp, groupHelp, suggest } from './help';
 import { defaultSocketPath } from '../paths';
 import { PROTOCOL_VERSION } from '../../protocol/version';
 import { paneVersion } from '../version';
@@ -50,12 +50,21 @@ export function commandTable(hook: ServeHook): CommandSpec[] {
         ctx.out(generalHelp(table, defaultSocketPath(false)));
         return EXIT.ok;
       }
+      if (a.positionals.length === 1 && isGroup(table, a.positionals[0] as string)) {
+        ctx.out(groupHelp(table, a.positionals[0] as string));
+        return EXIT.ok;
+      }
       const { spec } = findCommand(table, a.positionals);
       ctx.out(commandHelp(spec));
       return EXIT.ok;
     },
   });
   return table;
+}
+
+/** Whether `word` names a group of subcommands ("session", "host"), not a command. */
+function isGroup(table: readonly CommandSpec[], word: string): boolean {
+  return table.some((c) => c.command.startsWith(`${word} `));
 }
 
 /** Matches the longest command name at the start of argv ("session new" before "session"). */
@@ -128,6 +137,11 @@ export async function runCli(argv: string[], extra: ServeHook, io: Partial<CliIo
     if (g.help || g.rest.length === 0) {
       (g.help ? cio.stdout : cio.stderr).write(generalHelp(table, defaultSocketPath(false)));
       return g.help ? EXIT.ok : EXIT.usage;
+    }
+    // `pane host --help`: the group's subcommands, as `pane --help` lists the commands.
+    if (g.rest.length === 2 && (g.rest[1] === '-h' || g.rest[1] === '--help') && isGroup(table, g.rest[0] as string)) {
+      cio.stdout.write(groupHelp(table, g.rest[0] as string));
+      return EXIT.ok;
     }
     const { spec, rest } = findCommand(table, g.rest);
     command = spec.command;

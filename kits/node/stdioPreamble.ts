@@ -41,7 +41,7 @@ export function awaitPreamble(input: Readable, o: PreambleOptions): Promise<Prea
   const maxBytes = o.maxBytes ?? MAX_STDIO_PREAMBLE_BYTES;
   const timeoutMs = o.timeoutMs ?? STDIO_PREAMBLE_TIMEOUT_MS;
   const magic = Buffer.from(STDIO_MAGIC, 'latin1');
-  const noPane = 'it is no `pane serve --stdio`: is pane installed there (`pane host install NAME`, or `npm install -g pane`), and does the command run `pane serve --stdio`?';
+  const noPane = 'it is no `pane serve --stdio`: is pane installed there (`pane host install NAME` puts this pane there; `pane` on npm is another project), and does the command run `pane serve --stdio`?';
   return new Promise((resolve, reject) => {
     let seen: Buffer = Buffer.alloc(0);
     const done = (e: Error | null, p?: Preamble) => {
@@ -71,7 +71,7 @@ export function awaitPreamble(input: Readable, o: PreambleOptions): Promise<Prea
       const m = /^v(\d+) (\S+)$/.exec(line);
       if (!m) return done(new Error(`${o.what}: a malformed pane preamble "${shown(seen.subarray(at, nl))}"`));
       if (Number(m[1]) !== STDIO_PREAMBLE_VERSION) {
-        return done(new Error(`${o.what} runs pane ${m[2]}, whose stdio preamble is v${m[1]}; this pane speaks v${STDIO_PREAMBLE_VERSION}: install the same pane on both ends (\`pane host install NAME\`, or \`npm install -g pane@${m[2]}\` here)`));
+        return done(new Error(`${o.what} runs pane ${m[2]}, whose stdio preamble is v${m[1]}; this pane speaks v${STDIO_PREAMBLE_VERSION}: install the same pane on both ends (\`pane host install NAME\` puts this one there)`));
       }
       done(null, { version: m[2]!, skipped: at, head: Buffer.from(seen.subarray(nl + 1)) });
     };

@@ -64,7 +64,7 @@ describe('awaitPreamble', () => {
     const s = new PassThrough();
     const p = awaitPreamble(s, { what: 'it' });
     s.write(`${STDIO_MAGIC} v2 3.0.0\n`);
-    await expect(p).rejects.toThrow('it runs pane 3.0.0, whose stdio preamble is v2; this pane speaks v1: install the same pane on both ends (`pane host install NAME`, or `npm install -g pane@3.0.0` here)');
+    await expect(p).rejects.toThrow('it runs pane 3.0.0, whose stdio preamble is v2; this pane speaks v1: install the same pane on both ends (`pane host install NAME` puts this one there)');
   });
 
   it('gives up after its time bound, saying what it saw', async () => {

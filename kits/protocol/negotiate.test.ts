@@ -15,10 +15,10 @@ describe('negotiate', () => {
   });
 
   it('names both versions and tells an old client to upgrade itself', () => {
-    expect(negotiate({ protocol: 1, version: '0.1.0' }, us)).toBe('client (pane 0.1.0) speaks protocol 1; this server (pane 0.3.0 on box) speaks 2..3: upgrade pane where the client runs: npm install -g pane@0.3.0');
+    expect(negotiate({ protocol: 1, version: '0.1.0' }, us)).toBe('client (pane 0.1.0) speaks protocol 1; this server (pane 0.3.0 on box) speaks 2..3: install pane 0.3.0 where the client runs (the same package as here: docs/install.md)');
   });
 
   it('names both versions and tells a newer client to upgrade the host', () => {
-    expect(negotiate({ protocol: 5, protocols: [4, 5], version: '0.9.0' }, us)).toBe('client (pane 0.9.0) speaks protocol 4..5; this server (pane 0.3.0 on box) speaks 2..3: upgrade pane on box: pane host install box (or there: npm install -g pane@0.9.0)');
+    expect(negotiate({ protocol: 5, protocols: [4, 5], version: '0.9.0' }, us)).toBe('client (pane 0.9.0) speaks protocol 4..5; this server (pane 0.3.0 on box) speaks 2..3: upgrade pane on box: from the client\'s machine, pane host install NAME (NAME its host file there), or install pane 0.9.0 on box as you installed it here');
   });
 });

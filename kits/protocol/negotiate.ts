@@ -33,8 +33,8 @@ export function negotiate(offer: Offer, us: Us = { min: MIN_PROTOCOL_VERSION, ma
     const ours = `this server (pane ${us.version} on ${us.host}) speaks ${us.min === us.max ? us.min : `${us.min}..${us.max}`}`;
     const fix =
       cmax < us.min
-        ? `upgrade pane where the client runs: npm install -g pane@${us.version}`
-        : `upgrade pane on ${us.host}: pane host install ${us.host} (or there: npm install -g pane${offer.version ? `@${offer.version}` : ''})`;
+        ? `install pane ${us.version} where the client runs (the same package as here: docs/install.md)`
+        : `upgrade pane on ${us.host}: from the client's machine, pane host install NAME (NAME its host file there), or install pane${offer.version ? ` ${offer.version}` : ''} on ${us.host} as you installed it here`;
     return `${theirs}; ${ours}: ${fix}`;
   }
   const mine = new Set(us.features);

@@ -185,7 +185,7 @@ describe('the stdio door: preamble and bounds', () => {
     const c = new Connection(await dial({ kind: 'exec', argv: stdioArgv(h.socketPath) }));
     const e = await c.hello({ client: { ...client, version: '9.0.0' }, capabilities: ['read'], protocol: 9, protocols: [7, 9] }).then(() => null, (x: PaneFault) => x);
     expect(e?.code).toBe('version-mismatch');
-    expect(e?.message).toMatch(/^client \(pane 9\.0\.0\) speaks protocol 7\.\.9; this server \(pane \S+ on testhost\) speaks 1: upgrade pane on testhost: pane host install testhost \(or there: npm install -g pane@9\.0\.0\)$/);
+    expect(e?.message).toMatch(/^client \(pane 9\.0\.0\) speaks protocol 7\.\.9; this server \(pane \S+ on testhost\) speaks 1: upgrade pane on testhost: from the client's machine, pane host install NAME \(NAME its host file there\), or install pane 9\.0\.0 on testhost as you installed it here$/);
     c.close();
     // A client from before ranges: one number, no features; its welcome has none either.
     const t = await dial({ kind: 'exec', argv: stdioArgv(h.socketPath) });

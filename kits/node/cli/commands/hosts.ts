@@ -39,8 +39,14 @@ export function howOf(dest: string | undefined, argv: string[] | undefined): Hos
   return { via: 'ssh', destination: user === undefined ? host : `${user}@${host}`, ...(port !== undefined ? { port: Number(port) } : {}) };
 }
 
-function hostTable(hosts: readonly HostInfo[]): string {
-  const rows = hosts.map((h) => [h.name, h.how, h.state + (h.readOnly ? ' (read-only)' : ''), h.state === 'disconnected' ? '-' : String(h.panes), h.error ?? '']);
+/** WHY for a host with no error: a stale one says how long it has been silent (the server cuts and redials it at its DROP_AFTER_MS). */
+function why(h: HostInfo): string {
+  return h.state === 'stale' && h.lastHeardMs !== null ? `no answer for ${Math.round(h.lastHeardMs / 1000)} s` : '';
+}
+
+/** `pane host ls`'s table: WHY is the last failure, or how long a stale host has been silent. */
+export function hostTable(hosts: readonly HostInfo[]): string {
+  const rows = hosts.map((h) => [h.name, h.how, h.state + (h.readOnly ? ' (read-only)' : ''), h.state === 'disconnected' ? '-' : String(h.panes), h.error ?? why(h)]);
   return table(['NAME', 'HOW', 'STATE', 'PANES', 'WHY'], rows);
 }
 

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import type { HostInfo } from '../../../protocol/host';
+import { hostTable } from './hosts';
+
+const host = (o: Partial<HostInfo>): HostInfo => ({ name: 'box', file: '/h/box.json', how: 'ssh box', readOnly: false, state: 'connected', error: null, remote: null, panes: 2, lastHeardMs: 500, ...o });
+
+describe('pane host ls table', () => {
+  it('says in WHY how long a stale host has been silent, so stale is not a bare word', () => {
+    expect(hostTable([host({ state: 'stale', lastHeardMs: 7400 })])).toMatch(/box +ssh box +stale +2 +no answer for 7 s$/m);
+  });
+
+  it('leaves WHY empty for a connected host and gives a disconnected one its error and no pane count', () => {
+    const t = hostTable([host({}), host({ name: 'vm', state: 'disconnected', error: 'the link closed: peer closed', lastHeardMs: null })]);
+    expect(t).toMatch(/^box +ssh box +connected +2$/m);
+    expect(t).toMatch(/^vm +ssh box +disconnected +- +the link closed: peer closed$/m);
+  });
+});

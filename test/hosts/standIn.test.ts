@@ -134,6 +134,29 @@ describe('a stand-in\'s doors', () => {
     expect(remote.server.panes.get(rn)?.state).toBe('running');
   });
 
+  it('zooms, floats, tiles, focuses and splits a stand-in as a local pane; a split beside it is a local shell', async () => {
+    const s = (await c.call('host/show', { remote: `box:${rn}`, pane: ln })).pane;
+    try {
+      const session = () => local.server.sessionOf(local.server.pane(s));
+      await c.call('pane/zoom', { pane: s });
+      expect(session().zoomed).toBe(s);
+      await c.call('pane/zoom', { pane: s });
+      await c.call('pane/float', { pane: s, mode: 'float' });
+      expect(session().floating.map((f) => f.pane)).toContain(s);
+      await c.call('pane/float', { pane: s, mode: 'tile' });
+      await c.call('pane/focus', { pane: ln });
+      await c.call('pane/focus', { pane: s });
+      expect(session().focused).toBe(s);
+      const split = (await c.call('pane/split', { pane: s })).pane;
+      expect(local.server.pane(split).kind).toBe('terminal');
+      expect(local.server.terminals.has(split)).toBe(true);
+      expect(remote.server.panes.has(split) && remote.server.pane(split).session === local.server.pane(split).session).toBe(false);
+      await c.call('pane/close', { pane: split });
+    } finally {
+      await c.call('pane/close', { pane: s });
+    }
+  });
+
   it('brings a saved stand-in back as one (session/snapshot, session/restore), bound to its remote pane again', async () => {
     const s = (await c.call('host/show', { remote: `box:${rn}`, pane: ln })).pane;
     const snap = await c.call('session/snapshot', { session: local.server.pane(s).session });

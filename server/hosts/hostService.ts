@@ -161,7 +161,10 @@ export class HostService {
   link(name: string): HostLink {
     if (!this.links.has(name)) this.reload();
     const l = this.links.get(name);
-    if (!l) throw new PaneFault('not-found', `no host ${name}: there is no ${path.join(this.dir, `${name}.json`)}${this.errors.some((e) => path.basename(e.file) === `${name}.json`) ? ' that reads (pane host ls shows why)' : ''}; add it with pane host add ${name} ssh://[USER@]HOST`, { subject: name });
+    // A file that is there but does not read is named with its error, not called missing.
+    const bad = this.errors.find((e) => path.basename(e.file) === `${name}.json`);
+    if (!l && bad) throw new PaneFault('not-found', `host ${name}'s file does not read: ${bad.file}: ${bad.field}: ${bad.message}; fix it (pane host ls lists every error)`, { subject: name });
+    if (!l) throw new PaneFault('not-found', `no host ${name}: there is no ${path.join(this.dir, `${name}.json`)}; add it with pane host add ${name} ssh://[USER@]HOST`, { subject: name });
     return l;
   }
 

@@ -126,6 +126,17 @@ describe('a host link', () => {
     hosts.reload();
   });
 
+  it('names a host file that is there but does not read by its error when it is connected, not as missing', async () => {
+    fs.writeFileSync(path.join(dir, 'hosts', 'typo.json'), JSON.stringify({ how: { via: 'ssh', destination: '-oX' } }));
+    hosts.reload();
+    const e = await c.call('host/connect', { name: 'typo' }).catch((x: Error) => x);
+    expect(String((e as Error).message)).toMatch(/^host typo's file does not read: .*typo\.json: how\.destination: a destination is host or user@host .*; fix it \(pane host ls lists every error\)$/);
+    const none = await c.call('host/connect', { name: 'nosuch' }).catch((x: Error) => x);
+    expect(String((none as Error).message)).toMatch(/^no host nosuch: there is no .*nosuch\.json; add it with pane host add nosuch ssh:/);
+    fs.unlinkSync(path.join(dir, 'hosts', 'typo.json'));
+    hosts.reload();
+  });
+
   it('marks a host that stops answering stale, then connected again when it answers', async () => {
     gate!.stalled = true;
     await until('stale', async () => (await c.call('host/list', {})).hosts[0]?.state === 'stale' || undefined, STALE_AFTER_MS + 5000);

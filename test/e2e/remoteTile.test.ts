@@ -154,6 +154,15 @@ describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMis
     expect(second).not.toBe(standIn);
     await waitScreen(page, second, /box-two\$ $/m, 20_000);
     await shot(page, 'e2e-remote-tile-launcher');
+
+    // The host left and joined again (its streams freed meanwhile): the stand-in says so, then is attached again.
+    expect(local.pane(['host', 'disconnect', 'box']).status).toBe(0);
+    await region(page, standIn).locator('.tag-link', { hasText: 'DISCONNECTED' }).waitFor({ timeout: 10_000 });
+    expect(local.pane(['host', 'connect', 'box']).status).toBe(0);
+    await region(page, standIn).locator('.tag-link').waitFor({ state: 'detached', timeout: 15_000 });
+    await region(page, standIn).click();
+    await page.keyboard.type('echo after-rejoin\n');
+    await waitScreen(page, standIn, /^after-rejoin$/m, 20_000);
     await page.close();
   }, 120_000);
 });

@@ -13,6 +13,8 @@ import { TermView, webglReady, type TermHost } from './termView';
 const views = new Map<number, TermView>();
 /** Stand-ins of remote panes whose attach failed (their host was not joined): attached again when it is. */
 const unattached = new Set<number>();
+/** Each stand-in's host link state as last seen here (remote.link). */
+const linkSeen = new Map<number, string>();
 /** ?webgl=0 turns WebGL off; ?webgl=1 uses it even where it is emulated in software (tests). */
 let webglMode: 'auto' | 'off' | 'force' = 'auto';
 
@@ -108,15 +110,22 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
   }
   if (st.panes !== prev.panes) for (const v of views.values()) tellExit(v);
   if (st.panes !== prev.panes && st.conn.state === 'open') {
-    for (const n of unattached) {
+    for (const [n, v] of views) {
       const p = st.panes[n];
-      const v = views.get(n);
-      if (!p || !v) unattached.delete(n);
-      else if (p.attrs['remote.link'] === 'connected') {
+      if (p?.kind !== 'remote') continue;
+      // A stand-in is attached again when its host is joined again after it was not (the host left
+      // and rejoined frees the server's stream) or after its attach failed; a stale link resumes by itself.
+      const link = p.attrs['remote.link'] ?? '';
+      const was = linkSeen.get(n);
+      linkSeen.set(n, link);
+      const back = link === 'connected' && was !== undefined && was !== 'connected' && was !== 'stale';
+      if (link === 'connected' && (unattached.has(n) || back)) {
         unattached.delete(n);
         void attachTelling(v);
       }
     }
+    for (const n of unattached) if (!views.has(n)) unattached.delete(n);
+    for (const n of linkSeen.keys()) if (!views.has(n)) linkSeen.delete(n);
   }
   // Sizes follow placements here, synchronously as the event is applied, not after
   // React renders: output sent for the new size may be written right after this.

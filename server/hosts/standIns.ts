@@ -215,7 +215,8 @@ export class StandIns {
     this.bound.delete(n);
     const { host, n: rn } = parsePaneRef(b.key);
     const link = host === undefined ? undefined : this.hosts.links.get(host);
-    if (!link) return;
+    // A stream already freed (its host left, its pane gone) is not made again just to be left.
+    if (!link || ![...this.hosts.streams.keys()].includes(b.key)) return;
     const s = this.hosts.streams.get(link, rn);
     for (const id of b.sinks) s.detach(id);
   }

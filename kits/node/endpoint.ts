@@ -140,6 +140,13 @@ async function dialWs(e: Extract<Endpoint, { kind: 'ws' }>, o: DialOptions): Pro
 }
 
 /**
+ * The fix for an ssh that exits 255 before the preamble: that status is ssh's own
+ * failure (the host key, the login, the network), before any pane ran there, so
+ * "is pane installed there" would send the person the wrong way.
+ */
+const SSH_FAILED = "exit 255 is ssh's own failure (the host key, the login or the network), before pane ran there: run that ssh by hand until it logs in with no prompt (pane runs it with BatchMode=yes: a key or an agent, and the host key already in known_hosts)";
+
+/**
  * Spawns the endpoint's argv and speaks the protocol on its stdin/stdout once it has
  * printed the stdio preamble; anything before the preamble (a motd) is skipped, up to
  * the bound. Closing the transport closes the child's stdin; a child still running
@@ -167,7 +174,7 @@ async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions):
   stdin.on('error', () => undefined); // a child that exits early: its exit says why, not EPIPE
   let pre;
   try {
-    pre = await awaitPreamble(stdout, { what: 'it', ...(o.preambleTimeoutMs !== undefined ? { timeoutMs: o.preambleTimeoutMs } : {}), ended });
+    pre = await awaitPreamble(stdout, { what: 'it', ...(o.preambleTimeoutMs !== undefined ? { timeoutMs: o.preambleTimeoutMs } : {}), ended, whyEnded: (said) => (/(^|\/)ssh$/.test(cmd) && /^exit 255\b/.test(said) ? SSH_FAILED : undefined) });
   } catch (err) {
     stop(child);
     throw new DialError(e, (err as Error).message);

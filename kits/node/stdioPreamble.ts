@@ -24,6 +24,8 @@ export interface PreambleOptions {
   timeoutMs?: number;
   /** Said after an early end, e.g. the child's exit status and stderr (once it has exited). */
   ended?: () => Promise<string>;
+  /** The fix to name for an early end instead of "is pane installed there", if the end says another thing failed (ssh's own exit 255). */
+  whyEnded?: (said: string) => string | undefined;
 }
 
 /** Readable text of bytes that may be binary: control characters as \xNN, cut to SHOWN_BYTES. */
@@ -78,7 +80,7 @@ export function awaitPreamble(input: Readable, o: PreambleOptions): Promise<Prea
     const onEnd = () => {
       clearTimeout(timer);
       void (o.ended?.() ?? Promise.resolve('')).then((said) =>
-        done(new Error(`${o.what} ended before the pane preamble${said ? ` (${said})` : ''}; ${noPane}${seen.byteLength > 0 ? ` It printed: "${shown(seen)}"` : ''}`)),
+        done(new Error(`${o.what} ended before the pane preamble${said ? ` (${said})` : ''}; ${o.whyEnded?.(said) ?? noPane}${seen.byteLength > 0 ? ` It printed: "${shown(seen)}"` : ''}`)),
       );
     };
     const onError = (e: Error) => done(new Error(`${o.what}: ${e.message}`));

@@ -6,6 +6,7 @@
 // range that does not meet is named with the fix, and a frame too large is refused.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import forge from 'node-forge';
@@ -179,6 +180,19 @@ describe('the stdio door: preamble and bounds', () => {
   it('names a command that ends before the preamble, with its exit status and stderr', async () => {
     const e = await sh("echo 'sh: 1: pane: not found' >&2; exit 127").catch((x: unknown) => x);
     expect((e as Error).message).toMatch(/ended before the pane preamble \(exit 127; stderr: sh: 1: pane: not found\)/);
+  }, 30_000);
+
+  it("says an ssh that exits 255 before the preamble failed itself (host key, login, network), not that pane is missing there", async () => {
+    // A real ssh to a port nobody listens on: connection refused, ssh's own exit 255.
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const e = await dial({ kind: 'exec', argv: ['ssh', '-F', '/dev/null', '-o', 'BatchMode=yes', '-p', String(port), '--', '127.0.0.1', 'pane', 'serve', '--stdio'] }).catch((x: unknown) => x);
+    expect((e as Error).message).toMatch(/ended before the pane preamble \(exit 255; stderr: .*Connection refused\); exit 255 is ssh's own failure \(the host key, the login or the network\), before pane ran there: run that ssh by hand/);
+    expect((e as Error).message).not.toContain('is pane installed there');
   }, 30_000);
 
   it('names both versions and the fix when the ranges do not meet, and still takes an old single-number hello', async () => {

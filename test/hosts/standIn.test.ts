@@ -58,6 +58,14 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+async function until(what: string, ok: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** A connection that is an agent's: one with an access check (its .access), here one that would allow anything. */
 async function agent(): Promise<Connection> {
   const [a, b] = memoryPair();
@@ -154,6 +162,26 @@ describe('a stand-in\'s doors', () => {
       await c.call('pane/close', { pane: split });
     } finally {
       await c.call('pane/close', { pane: s });
+    }
+  });
+
+  it('follows its remote pane: ended there with its exit status, and running again after a restart through it', async () => {
+    const far = await remote.connect();
+    try {
+      // Ends with 3 on its first run; its second run stays.
+      const mark = path.join(dir, 'ran-once');
+      const ended = (await far.call('pane/split', { pane: rn, launch: { program: '/bin/sh', args: ['-c', `[ -e ${mark} ] && exec sleep 60; touch ${mark}; sleep 0.5; exit 3`] } })).pane;
+      const s = (await c.call('host/show', { remote: `box:${ended}`, pane: ln })).pane;
+      await until('the stand-in ended as its remote pane did', () => local.server.pane(s).state === 'exited', 15_000);
+      expect(local.server.pane(s).exit?.code).toBe(3);
+      expect(local.server.pane(s).attrs['remote.gone']).toBeUndefined();
+      // Enter in the window asks pane/restart of the stand-in: the remote pane runs again, and so does the stand-in.
+      await c.call('pane/restart', { pane: s });
+      await until('the stand-in running again', () => local.server.pane(s).state === 'running', 15_000);
+      await c.call('pane/close', { pane: s });
+      await far.call('pane/close', { pane: ended });
+    } finally {
+      far.close();
     }
   });
 

@@ -124,6 +124,9 @@ describe('a remote pane tiled beside a local one', () => {
     const mine = () => Buffer.concat(frames.filter((f) => f.pane === standIn).map((f) => f.data)).toString();
     await eventually('the sequence to start arriving under the stand-in', () => /\bL5\b/.test(mine()), 20_000);
     expect(frames.every((f) => f.pane === standIn)).toBe(true);
+    // The CLI reads it by its local number too: pane screen and pane output are the remote pane's.
+    expect(local.pane(['screen', '-t', String(standIn)]).stdout).toMatch(/^L1$/m);
+    expect(local.pane(['output', '-t', String(standIn), '--from', '0']).stdout).toMatch(/^L1\r?$/m);
 
     // Its size follows the local layout: the remote pane takes the stand-in's cells.
     const sized = async () => {

@@ -125,20 +125,29 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   // Claude Code's HTTP hooks: one loopback door per server (the kernel's port) and each sandboxed
   // agent's own socket. Before the state is restored, so restored agent panes get the URL and relay.
   const hooks: HookEndpoint | undefined = socketPath ? await listenHooks(services) : undefined;
-  let restored = 0;
-  if (o.stateDir && durability) {
-    dispatcher.register(stateHandlers);
-    try {
-      const r = await Persistence.open(services, { dir: o.stateDir, config: durability, warn });
-      restored = r.restored.length;
-    } catch (e) {
-      await server.stop();
-      throw e;
-    }
-  }
   const limits = o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {};
   services.admission = limits;
-  if (socketPath) await listenUnix(services, socketPath, limits);
+  // The socket is in place before the state is restored: a restored agent's sandbox hides
+  // the socket file, which a dead daemon's stale one, cleared at listen, would have left
+  // missing under it mid-launch. Connections wait until the restore is done.
+  let restoredNow!: () => void;
+  const restoring = new Promise<void>((r) => (restoredNow = r));
+  if (socketPath) await listenUnix(services, socketPath, limits, restoring);
+  let restored = 0;
+  try {
+    if (o.stateDir && durability) {
+      dispatcher.register(stateHandlers);
+      try {
+        const r = await Persistence.open(services, { dir: o.stateDir, config: durability, warn });
+        restored = r.restored.length;
+      } catch (e) {
+        await server.stop();
+        throw e;
+      }
+    }
+  } finally {
+    restoredNow();
+  }
   let http: HttpFront | undefined;
   if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   if ((o.initialSession ?? true) && restored === 0) {

@@ -7,13 +7,21 @@ import type { Services } from '../services';
 import { admitStream, ConnectionCap, MAX_UNIX_CONNECTIONS, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
 
-export async function listenUnix(services: Services, socketPath: string, o: { helloTimeoutMs?: number } = {}): Promise<net.Server> {
+/**
+ * The person's socket. `ready`, when given, holds each connection (its frames wait
+ * in the transport) until it settles: the daemon listens before it restores its
+ * state, so the socket file is in place while restored agents' sandboxes are made
+ * (each hides it), and no client sees a half-restored server.
+ */
+export async function listenUnix(services: Services, socketPath: string, o: { helloTimeoutMs?: number } = {}, ready?: Promise<unknown>): Promise<net.Server> {
   const { server } = services;
   const cap = new ConnectionCap(MAX_UNIX_CONNECTIONS, "the pane server's socket");
   const log = throttledLog((line: string) => server.publish('client/refused', { door: 'unix socket', reason: line }));
-  const listener = await listen({ kind: 'unix', path: socketPath }, (t) =>
-    admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities })), { timeoutMs: o.helloTimeoutMs, log }),
-  );
+  const admit = (t: Parameters<typeof admitStream>[0]) => admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities })), { timeoutMs: o.helloTimeoutMs, log });
+  const listener = await listen({ kind: 'unix', path: socketPath }, (t) => {
+    if (ready) void ready.then(() => admit(t), () => admit(t));
+    else admit(t);
+  });
   server.onStop(() => listener.close());
   return listener.server;
 }

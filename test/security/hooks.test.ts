@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,9 +36,23 @@ function oldHookPort(socketPath: string): number {
   return 20000 + (crypto.createHash('sha256').update(socketPath).digest().readUInt32BE(0) % 12000);
 }
 
-async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-  return { status: r.status, text: await r.text() };
+/**
+ * One POST on a connection of its own, as an agent CLI's hook makes it. Not fetch: its
+ * pool keeps an answered connection open, and the door's cap may cut that idle one for a
+ * newcomer (as it should), which fetch then reuses and reads as "other side closed".
+ */
+function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 let dir: string;

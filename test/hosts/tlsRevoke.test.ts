@@ -168,7 +168,7 @@ describe('revoking and unpairing a TLS-paired host', () => {
     for (const f of ['client.pem', 'client.key', 'ca.pem']) fs.copyFileSync(path.join(localTls(), f), path.join(copy, f));
     const u = local.pane(['host', 'unpair', 'box']);
     expect(u.status, `${u.stderr}\nsshd: ${sshd.log().slice(-1500)}`).toBe(0);
-    expect(u.stdout).toMatch(new RegExp(`^box: unpaired; certificate ${fp} revoked there \\(\\S+\\); removed ${localTls()}; ${hostFile()} reaches it by ssh again \\(root@127\\.0\\.0\\.1\\)$`, 'm'));
+    expect(u.stdout).toMatch(new RegExp(`^box: unpaired; certificate ${fp} revoked there \\(\\S+\\); removed ${localTls()}; ${hostFile()} reaches it by ssh again \\(root@127\\.0\\.0\\.1\\); it is left: join it again with pane host connect box$`, 'm'));
     expect(fs.existsSync(localTls())).toBe(false);
     expect(JSON.parse(fs.readFileSync(hostFile(), 'utf8')).how).toEqual({ via: 'ssh', destination: 'root@127.0.0.1', port: sshd.port, configFile: sshd.clientConfig });
     expect(clients().find((c) => c.fingerprint === fp)?.revokedAt).toBeDefined();

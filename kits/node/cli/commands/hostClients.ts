@@ -164,7 +164,7 @@ export const hostClientCommands: CommandSpec[] = [
       const removed = removeClientFiles(tlsDir);
       const next = HostFileSchema.parse({ ...raw, how: ssh });
       writeBelow(dir, `${name}.json`, `${JSON.stringify({ ...raw, how: next.how }, null, 2)}\n`, { mode: 0o600 });
-      const local = `${removed ? `removed ${tlsDir}` : `${tlsDir} was already gone`}; ${file} reaches it by ssh again (${ssh.destination})`;
+      const local = `${removed ? `removed ${tlsDir}` : `${tlsDir} was already gone`}; ${file} reaches it by ssh again (${ssh.destination}); it is left: join it again with pane host connect ${name}`;
       if (reply !== undefined) {
         const there = reply.found ? `revoked there${reply.revokedAt !== undefined ? ` (${reply.revokedAt})` : ''}` : 'the remote had no record of it (issued before pane kept one): its door refuses it already';
         ctx.out(`${name}: unpaired; certificate ${fp} ${there}; ${local}`);

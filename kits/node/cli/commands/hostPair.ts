@@ -178,7 +178,7 @@ export const hostPairCommands: CommandSpec[] = [
       writeBelow(dir, `${name}.json`, `${JSON.stringify({ ...(JSON.parse(text) as object), how: next.how }, null, 2)}\n`, { mode: 0o600 });
       ctx.out(`${name}: paired; TLS ${host}:${reply.port}, server certificate SHA-256 ${reply.serverFingerprint}, CA ${fingerprint(reply.ca)}`);
       if (reply.address !== undefined) ctx.out(`  it listens on ${reply.address}:${reply.port} there; this machine's certificate is ${fingerprint(reply.cert)} (pane host clients there lists it; pane host unpair ${name} gives it up)`);
-      ctx.out(`  client key and certificate in ${tlsDir}; join it: pane host connect ${name}`);
+      ctx.out(`  client key and certificate in ${tlsDir}; a joined host is dialled again over TLS now, else join it: pane host connect ${name}`);
       if (!reply.listening) ctx.err(`pane: host ${name}: no pane daemon there answered on port ${reply.port} yet; start it there (pane serve) — it opens the TLS door from its serve.json`);
       return 0;
     },

@@ -11,7 +11,7 @@ import { Connection } from '../../kits/client/connection';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import { BaseTransport, type Transport, type WireFrame } from '../../kits/client/transport';
 import { attachHosts } from '../../server/hosts/index';
-import { DROP_AFTER_MS, STALE_AFTER_MS } from '../../server/hosts/hostLink';
+import { DROP_AFTER_MS, RECONNECT_BASE_MS, REDIAL_AT_ONCE_AFTER_MS, STALE_AFTER_MS } from '../../server/hosts/hostLink';
 import type { HostService } from '../../server/hosts/hostService';
 import { startServer, type RunningServer } from '../../server/main';
 import { ClientConn } from '../../server/transport/clientConn';
@@ -137,6 +137,18 @@ describe('a host link', () => {
     hosts.reload();
   });
 
+  it('connects a host as its file says now, even when the file changed a moment before (pane host unpair && pane host connect)', async () => {
+    const file = path.join(dir, 'hosts', 'later.json');
+    fs.writeFileSync(file, JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
+    hosts.reload();
+    fs.writeFileSync(file, JSON.stringify({ how: { via: 'command', argv: ['unused'] }, readOnly: true }));
+    const h = await c.call('host/connect', { name: 'later' });
+    expect(h.readOnly).toBe(true);
+    await c.call('host/disconnect', { name: 'later' });
+    fs.unlinkSync(file);
+    hosts.reload();
+  });
+
   it('marks a host that stops answering stale, then connected again when it answers', async () => {
     gate!.stalled = true;
     await until('stale', async () => (await c.call('host/list', {})).hosts[0]?.state === 'stale' || undefined, STALE_AFTER_MS + 5000);
@@ -155,6 +167,26 @@ describe('a host link', () => {
     const n = (await c.call('host/list', { panes: true })).panes![0]!.n;
     expect((await c.call('pane/get', { pane: `box:${n}` })).host).toBe('box');
   }, 20_000);
+
+  it('dials a link that was up a while again at once, and one that flaps after RECONNECT_BASE_MS', async () => {
+    const connected = () => until('connected', async () => (await c.call('host/list', {})).hosts[0]?.state === 'connected' || undefined, 10_000);
+    await connected();
+    await new Promise((r) => setTimeout(r, REDIAL_AT_ONCE_AFTER_MS + 100));
+    let before = dials;
+    let t0 = Date.now();
+    gate!.close('the test cut a link that was up a while');
+    await until('redialled', () => dials > before || undefined, 10_000);
+    const atOnce = Date.now() - t0;
+    await connected();
+    before = dials;
+    t0 = Date.now();
+    gate!.close('the test cut it again at once');
+    await until('redialled', () => dials > before || undefined, 10_000);
+    const flapping = Date.now() - t0;
+    expect(atOnce).toBeLessThan(RECONNECT_BASE_MS);
+    expect(flapping).toBeGreaterThanOrEqual(RECONNECT_BASE_MS - 5);
+    await connected();
+  }, 30_000);
 
   it('cuts a link silent past DROP_AFTER_MS and dials it again', async () => {
     const before = dials;

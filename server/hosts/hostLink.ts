@@ -27,6 +27,12 @@ export const FORWARD_TIMEOUT_MS = 15_000;
 export const LINK_HELLO_TIMEOUT_MS = 10_000;
 /** First wait before dialling a dropped link again; doubled each failure up to RECONNECT_MAX_MS. */
 export const RECONNECT_BASE_MS = 500;
+/**
+ * A link that had been up this long when it dropped is dialled again at once (a
+ * dropped ssh, a laptop's new network): the first wait is for a link that flaps,
+ * one that drops again before a heartbeat has gone by.
+ */
+export const REDIAL_AT_ONCE_AFTER_MS = 2000;
 /** Longest wait between two dials of a dropped link: bounded, and never given up (VS Code Remote's users lost work to a reconnect that gave up). */
 export const RECONNECT_MAX_MS = 30_000;
 /**
@@ -53,6 +59,8 @@ export class HostLink {
   private heartbeat: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
   private failures = 0;
+  /** When the link last became connected (0 while it is not). */
+  private upSince = 0;
   /** The person asked for it to be joined (host connect, autoConnect) and not left since. */
   private wanted = false;
   private counted: CountedTransport | null = null;
@@ -172,6 +180,7 @@ export class HostLink {
       return this.failed(clean((e as Error).message));
     }
     this.failures = 0;
+    this.upSince = Date.now();
     this.generation++;
     this.state = 'connected';
     this.log(`host ${this.name}: joined (${describeHow(this.entry.how)}; remote ${this.remote?.host} pane ${this.remote?.version})`);
@@ -250,6 +259,8 @@ export class HostLink {
     this.conn = null;
     this.counted = null;
     const wasUp = this.state === 'connected' || this.state === 'stale';
+    const upFor = this.upSince > 0 ? Date.now() - this.upSince : 0;
+    this.upSince = 0;
     conn?.close();
     this.closeDial?.();
     this.closeDial = undefined;
@@ -258,7 +269,7 @@ export class HostLink {
     this.error = reason;
     this.panes = [];
     this.log(`host ${this.name}: cut off: ${reason}`);
-    if (redial && wasUp) this.scheduleRetry();
+    if (redial && wasUp) this.scheduleRetry(upFor >= REDIAL_AT_ONCE_AFTER_MS);
     else if (!redial) this.wanted = false;
     this.changed();
   }
@@ -273,9 +284,10 @@ export class HostLink {
     this.changed();
   }
 
-  private scheduleRetry(): void {
+  /** Dials again after the backoff's wait, or on the next turn for a link that was up a while (REDIAL_AT_ONCE_AFTER_MS). */
+  private scheduleRetry(atOnce = false): void {
     if (this.retry || !this.wanted) return;
-    const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.min(this.failures, 16));
+    const wait = atOnce ? 0 : Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.min(this.failures, 16));
     this.failures++;
     this.retry = setTimeout(() => {
       this.retry = null;

@@ -23,6 +23,8 @@ export interface SshHostResult {
   mbs: Summary;
   /** MB/s of `ssh host cat FILE` into a pipe. */
   sshMBs: Summary;
+  /** MB/s of `ssh -tt host cat FILE` into a pipe: the file through a PTY on the far side, as a pane's output always is. */
+  sshTtyMBs: Summary;
   /** MB/s of the same pane program attached on the remote daemon directly (its PTY's own pace, no link). */
   directMBs: Summary;
   /** ms from SIGKILL of the link's ssh to the stream's next bytes at the client. */
@@ -97,9 +99,9 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
     const { echo, sshEcho, directEcho } = await echoes(c, anchor);
-    const { mbs, sshMBs, directMBs } = await throughputs(c, anchor);
+    const { mbs, sshMBs, sshTtyMBs, directMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, mbs, sshMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, mbs, sshMBs, sshTtyMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -206,27 +208,34 @@ async function paneMBs(c: SshBenchCtx, conn: Connection, name: (n: number) => nu
   return got / 1e6 / ((last - first) / 1000);
 }
 
-async function throughputs(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ mbs: Summary; sshMBs: Summary; directMBs: Summary }> {
+/** MB/s of `ssh … cat FILE` into a pipe, first byte to last. */
+async function sshCatMBs(argv: string[]): Promise<number> {
+  const ssh = spawn('ssh', argv, { stdio: ['ignore', 'pipe', 'ignore'] });
+  let got = 0;
+  let first = 0;
+  let last = 0;
+  ssh.stdout.on('data', (d: Buffer) => {
+    if (got === 0) first = performance.now();
+    got += d.byteLength;
+    last = performance.now();
+  });
+  await new Promise((res) => ssh.once('close', res));
+  return got / 1e6 / ((last - first) / 1000);
+}
+
+async function throughputs(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ mbs: Summary; sshMBs: Summary; sshTtyMBs: Summary; directMBs: Summary }> {
   const pane: number[] = [];
   const plain: number[] = [];
+  const tty: number[] = [];
   const direct: number[] = [];
   for (let run = 0; run < c.runs; run++) {
     pane.push(await paneMBs(c, c.l, (n) => `sbox:${n}`));
     direct.push(await paneMBs(c, c.r, (n) => n));
-    // The anchor: the same file through the same sshd, to a pipe, first byte to last.
-    const ssh = spawn('ssh', anchor(['cat', c.file]), { stdio: ['ignore', 'pipe', 'ignore'] });
-    let sGot = 0;
-    let sFirst = 0;
-    let sLast = 0;
-    ssh.stdout.on('data', (d: Buffer) => {
-      if (sGot === 0) sFirst = performance.now();
-      sGot += d.byteLength;
-      sLast = performance.now();
-    });
-    await new Promise((res) => ssh.once('close', res));
-    plain.push(sGot / 1e6 / ((sLast - sFirst) / 1000));
+    // The anchors: the same file through the same sshd to a pipe, without a PTY (the issue's) and with one on the far side (-tt, as a pane's output always has).
+    plain.push(await sshCatMBs(anchor(['cat', c.file])));
+    tty.push(await sshCatMBs(anchor(['cat', c.file]).map((a) => (a === '-T' ? '-tt' : a))));
   }
-  return { mbs: summarize(pane), sshMBs: summarize(plain), directMBs: summarize(direct) };
+  return { mbs: summarize(pane), sshMBs: summarize(plain), sshTtyMBs: summarize(tty), directMBs: summarize(direct) };
 }
 
 async function resumes(c: SshBenchCtx, sshd: Sshd): Promise<{ resume: Summary; lost: number; doubled: number; jumps: number }> {

@@ -58,7 +58,7 @@ export function forwardAgents(hosts: HostService, method: MethodName, params: Re
     if (ctx.client.checkAccess !== undefined) {
       throw new PaneFault('denied', `denied: agent/get of ${name}@${host}: an agent sees this server's agents only; other hosts' agents are the person's (issue 26)`, { reason: 'remote agent', subject: `${name}@${host}` });
     }
-    return link.call('agent/get', { name }).then((a) => qualifyAgent(a, link));
+    return link.call('agent/get', { name }).then((a) => qualifyAgent(a, link), (e: unknown) => hintsThere(e, name, host));
   }
   if ((method === 'agent/mail' || method === 'agent/write') && typeof params.to === 'string' && params.to.includes('@')) {
     const { name, host } = splitAgentRef(params.to);
@@ -73,9 +73,9 @@ export function forwardAgents(hosts: HostService, method: MethodName, params: Re
     if (link.entry.readOnly) {
       throw new PaneFault('denied', `denied: host ${host} is joined read-only (readOnly in ${link.entry.file}): ${method} would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject: `${name}@${host}` });
     }
-    if (method === 'agent/mail') return link.call('agent/mail', { ...(params as never as { subject: string; body: string; deliver: boolean }), to: name }).then((r) => ({ ...r, to: `${name}@${host}` }));
+    if (method === 'agent/mail') return link.call('agent/mail', { ...(params as never as { subject: string; body: string; deliver: boolean }), to: name }).then((r) => ({ ...r, to: `${name}@${host}` }), (e: unknown) => hintsThere(e, name, host!));
     // The remote pane the line was typed into is box's number: named here by the agent, not by a number.
-    return link.call('agent/write', { to: name, text: String(params.text) }).then((r) => ({ ...r, to: `${name}@${host}`, pane: null }));
+    return link.call('agent/write', { to: name, text: String(params.text) }).then((r) => ({ ...r, to: `${name}@${host}`, pane: null }), (e: unknown) => hintsThere(e, name, host!));
   }
   if (method === 'agent/list' && params.hosts === true) {
     const local = ctx.services.agents;
@@ -124,4 +124,15 @@ export async function listAcross(hosts: HostService): Promise<{ agents: AgentInf
   );
   agents.sort((a, b) => (a.host ?? '').localeCompare(b.host ?? '') || a.name.localeCompare(b.name));
   return { agents, unreached };
+}
+
+/**
+ * A remote's refusal about its agent with its fixes said from here: the remote names
+ * `pane mail ada` and `pane agent add ada`, which typed here would mail or make a
+ * local ada (found walking issue 26); they become `pane mail ada@box` and "on box".
+ */
+export function hintsThere(e: unknown, name: string, host: string): never {
+  if (!(e instanceof PaneFault)) throw e;
+  const m = e.message.replaceAll(`(pane mail ${name})`, `(pane mail ${name}@${host})`).replaceAll(`\`pane agent add ${name}\``, `\`pane agent add ${name}\` on ${host}`);
+  throw new PaneFault(e.code, m, { ...(e.reason !== undefined ? { reason: e.reason } : {}), ...(e.subject !== undefined ? { subject: e.subject } : {}) });
 }

@@ -68,6 +68,10 @@ describe('agents across hosts', () => {
     expect((await c.call('agent/get', { name: 'bob@near' })).host).toBeUndefined();
   });
 
+  it("a remote's refusal names its fix as typed here: pane agent add on box, not a local one", async () => {
+    await expect(c.call('agent/get', { name: 'zed@box' })).rejects.toThrow(/^host box: no agent named zed \(known: .*; add one with `pane agent add zed` on box\)$/);
+  });
+
   it('finger ada@HOST of a host with no file is refused naming the file to write', async () => {
     await expect(c.call('agent/get', { name: 'ada@nowhere' })).rejects.toThrow(/no host nowhere: .*nowhere\.json.*pane host add nowhere/);
   });

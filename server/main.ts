@@ -150,12 +150,6 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   }
   let http: HttpFront | undefined;
   if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
-  if ((o.initialSession ?? true) && restored === 0) {
-    const system = new ClientConn(services, memoryPair()[0], () => ({ capabilities: ['read', 'write', 'attach', 'admin'] }));
-    services.connections.delete(system);
-    system.capabilities = new Set(['read', 'write', 'attach', 'admin']);
-    await dispatcher.dispatch('session/new', {}, system.ctx);
-  }
   const connect = async (caps: Capability[] = ['read', 'write', 'attach', 'admin'], name = 'in-process') => {
     const [a, b] = memoryPair();
     new ClientConn(services, b, (h) => ({ capabilities: h.capabilities }));
@@ -163,6 +157,15 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     await c.hello({ client: { name, kind: 'test' }, capabilities: caps });
     return c;
   };
+  if ((o.initialSession ?? true) && restored === 0) {
+    // The first session is asked for as any client asks: through an in-process connection, closed after.
+    const first = await connect(['read', 'write', 'attach', 'admin'], 'pane (first session)');
+    try {
+      await first.call('session/new', {});
+    } finally {
+      first.close();
+    }
+  }
   return {
     server,
     restored,

@@ -129,6 +129,10 @@ export class HostLink {
     try {
       return await Promise.race([c.call(method, params), deadline]);
     } catch (e) {
+      // The link was cut while this request was on the wire: the remote may have done it (input typed while stale, then the 20 s cut).
+      if (e instanceof PaneFault && this.conn !== c) {
+        throw new PaneFault('failed', `host ${this.name}: the link was cut before ${this.name} answered ${method} (${this.error ?? clean(e.message)}); ${this.name} may have done it all the same: look (pane screen, pane ls) before you send it again`, { subject: this.name });
+      }
       // The remote's code only if it is one of ours (a client maps codes to exit statuses), its words bounded.
       if (e instanceof PaneFault) throw new PaneFault(ErrorCodeSchema.safeParse(e.code).success ? e.code : 'failed', `host ${this.name}: ${clean(e.message)}`, { subject: this.name });
       throw e;

@@ -191,10 +191,15 @@ describe('a host link', () => {
     await connected();
   }, 30_000);
 
-  it('cuts a link silent past DROP_AFTER_MS and dials it again', async () => {
+  it('cuts a link silent past DROP_AFTER_MS and dials it again; a request on the wire then is told it may have been done there', async () => {
+    const n = (await c.call('host/list', { panes: true })).panes![0]!.n;
     const before = dials;
     gate!.stalled = true;
+    // Sent halfway through the silence (so the cut at DROP_AFTER_MS comes before FORWARD_TIMEOUT_MS): its answer is lost with the link.
+    await new Promise((r) => setTimeout(r, DROP_AFTER_MS / 2));
+    const pending = c.call('pane/get', { pane: `box:${n}` }).then(() => null, (e: Error) => e);
     await until('dropped and redialled', async () => (dials > before && (await c.call('host/list', {})).hosts[0]?.state === 'connected') || undefined, DROP_AFTER_MS + 10_000);
+    expect((await pending)?.message).toMatch(/^host box: the link was cut before box answered pane\/get \(it did not answer for \d+ s \(DROP_AFTER_MS\)\); box may have done it all the same: look \(pane screen, pane ls\) before you send it again$/);
   }, DROP_AFTER_MS + 15_000);
 
   it('leaves on disconnect, says so in host/changed, and refuses HOST:N after, naming the fix', async () => {

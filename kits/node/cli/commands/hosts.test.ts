@@ -9,6 +9,10 @@ describe('pane host ls table', () => {
     expect(hostTable([host({ state: 'stale', lastHeardMs: 7400 })])).toMatch(/box +ssh box +stale +2 +no answer for 7 s$/m);
   });
 
+  it('shows no pane count while a host is being dialled (it has not said yet), rather than 0', () => {
+    expect(hostTable([host({ state: 'connecting', panes: 0, lastHeardMs: null })])).toMatch(/^box +ssh box +connecting +-$/m);
+  });
+
   it('leaves WHY empty for a connected host and gives a disconnected one its error and no pane count', () => {
     const t = hostTable([host({}), host({ name: 'vm', state: 'disconnected', error: 'the link closed: peer closed', lastHeardMs: null })]);
     expect(t).toMatch(/^box +ssh box +connected +2$/m);

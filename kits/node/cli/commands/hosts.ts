@@ -46,7 +46,7 @@ function why(h: HostInfo): string {
 
 /** `pane host ls`'s table: WHY is the last failure, or how long a stale host has been silent. */
 export function hostTable(hosts: readonly HostInfo[]): string {
-  const rows = hosts.map((h) => [h.name, h.how, h.state + (h.readOnly ? ' (read-only)' : ''), h.state === 'disconnected' ? '-' : String(h.panes), h.error ?? why(h)]);
+  const rows = hosts.map((h) => [h.name, h.how, h.state + (h.readOnly ? ' (read-only)' : ''), h.state === 'disconnected' || h.state === 'connecting' ? '-' : String(h.panes), h.error ?? why(h)]);
   return table(['NAME', 'HOW', 'STATE', 'PANES', 'WHY'], rows);
 }
 

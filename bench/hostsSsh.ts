@@ -19,6 +19,9 @@ export interface SshHostResult {
   sshEcho: Summary;
   /** The same pane typed into and read on the remote daemon directly (µs): what the link and ssh add. */
   directEcho: Summary;
+  /** Echo through an ssh host whose connection crosses LINK_DELAY_MS each way (a delay proxy as ProxyCommand), and `ssh host cat` over the same (µs). */
+  farEcho: Summary;
+  farSshEcho: Summary;
   /** MB/s of a remote pane printing a file, streamed through the ssh host. */
   mbs: Summary;
   /** MB/s of `ssh host cat FILE` into a pipe. */
@@ -68,6 +71,16 @@ const ECHO_WARMUP = 10;
 const KEY_GAP_MS = 10;
 /** Longest one echo, one file or one resume may take before the bench gives up on it. */
 const WAIT_MS = 30_000;
+/**
+ * One way's delay of the emulated wide-area link (a user-space proxy as ssh's
+ * ProxyCommand; this machine's kernel has no netem): 10 ms, a 20 ms round trip,
+ * about a machine in the same region's cloud. On loopback the anchor's echo is
+ * ~0.4 ms, so any fixed hop dominates the ratio; over a real link it does not.
+ */
+export const LINK_DELAY_MS = 10;
+/** Keystrokes timed over the delayed link (each round ~4 × LINK_DELAY_MS). */
+const FAR_ECHOES = 60;
+
 /** A silence in the counted sequence this long after the kill is the outage; the frame after it is the resume. */
 const OUTAGE_GAP_MS = 100;
 /** The counted sequence's pace: one line per this many seconds. */
@@ -99,9 +112,10 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
     const { echo, sshEcho, directEcho } = await echoes(c, anchor);
+    const { farEcho, farSshEcho } = await farEchoes(c, s);
     const { mbs, sshMBs, sshTtyMBs, directMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, mbs, sshMBs, sshTtyMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, farEcho, farSshEcho, mbs, sshMBs, sshTtyMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -184,6 +198,71 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   }
   return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct) };
+}
+
+/** A ProxyCommand that relays stdin/stdout to host:port, each chunk held LINK_DELAY_MS (in order: equal timeouts fire in the order set). */
+const DELAY_PROXY = `const net = require('node:net');
+const [host, port, ms] = process.argv.slice(2);
+const s = net.connect(Number(port), host);
+s.setNoDelay(true);
+const later = (f) => setTimeout(f, Number(ms));
+process.stdin.on('data', (d) => later(() => s.write(d)));
+s.on('data', (d) => later(() => process.stdout.write(d)));
+process.stdin.on('end', () => later(() => s.end()));
+s.on('close', () => later(() => process.exit(0)));
+s.on('error', () => process.exit(1));
+`;
+
+/**
+ * Keystroke echo when the ssh connection crosses LINK_DELAY_MS each way: the same
+ * remote pane program through a second host file (`far`) whose ssh goes through the
+ * delay proxy, alternated with `ssh host cat` through the same proxy.
+ */
+async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; farSshEcho: Summary }> {
+  const proxy = path.join(c.dir, 'delayProxy.cjs');
+  fs.writeFileSync(proxy, DELAY_PROXY);
+  // Another name than 127.0.0.1, so neither ssh shares the undelayed master connection (ControlPath %C), with the sshd's host key under it.
+  const alias = 'far.pane-bench.invalid';
+  const known = path.join(path.dirname(s.clientConfig), 'known_hosts');
+  const key = fs.readFileSync(known, 'utf8').split('\n')[0]!.split(' ').slice(1).join(' ');
+  fs.appendFileSync(known, `${alias} ${key}\n`);
+  // ProxyCommand runs a command, so a host file may not pass it as an option (SSH_OPTION_ALLOWLIST): it goes in the ssh_config the file names, as a person's would.
+  const config = path.join(c.dir, 'far_ssh_config');
+  fs.writeFileSync(config, `Host ${alias}\n  ProxyCommand ${process.execPath} ${proxy} 127.0.0.1 ${s.port} ${LINK_DELAY_MS}\n  HostKeyAlias ${alias}\n\n${fs.readFileSync(s.clientConfig, 'utf8')}`);
+  fs.writeFileSync(path.join(c.ldir, '.config', 'pane', 'hosts', 'far.json'), JSON.stringify({ how: { via: 'ssh', destination: `root@${alias}`, configFile: config } }));
+  const ctl = path.join(c.dir, 'far-%C');
+  const argv = ['-T', '-e', 'none', '-o', 'BatchMode=yes', '-o', 'ControlMaster=auto', '-o', `ControlPath=${ctl}`, '-o', 'ControlPersist=60', '-F', config, '--', `root@${alias}`];
+  const joined = await c.l.call('host/connect', { name: 'far' });
+  if (joined.state !== 'connected') throw new Error(`the delayed ssh host did not join: ${joined.error}`);
+  const n = await remotePane(c, 'stty raw -echo; exec cat');
+  await sleep(300);
+  const a = await c.l.call('pty/attach', { pane: `far:${n}`, mode: 'from', flowControl: true });
+  const pw = waiterOf();
+  const off = c.l.onOutput((p, _o, data) => p === a.pane && pw.see(data));
+  const ssh = spawn('ssh', [...argv, 'cat'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const sw = waiterOf();
+  ssh.stdout.on('data', (d: Buffer) => sw.see(d));
+  const pane: number[] = [];
+  const plain: number[] = [];
+  try {
+    for (let i = 0; i < FAR_ECHOES + ECHO_WARMUP; i++) {
+      const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw);
+      const q = await echoRound((b) => ssh.stdin.write(b), sw);
+      if (i >= ECHO_WARMUP) {
+        pane.push(p);
+        plain.push(q);
+      }
+    }
+  } finally {
+    off();
+    ssh.stdin.end();
+    ssh.kill();
+    await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);
+    await c.r.call('pane/close', { pane: n }).catch(() => undefined);
+    await c.l.call('host/disconnect', { name: 'far' }).catch(() => undefined);
+    spawnSync('ssh', ['-o', `ControlPath=${ctl}`, '-F', config, '-O', 'exit', `root@${alias}`], { stdio: 'ignore', timeout: 5000 });
+  }
+  return { farEcho: summarize(pane), farSshEcho: summarize(plain) };
 }
 
 /** MB/s of a remote pane printing the file, read by `c` (attached as `name`), first byte to last. */

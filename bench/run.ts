@@ -10,6 +10,7 @@ import { awareness, hookUnderLoad } from './awareness';
 import { bridgeEcho } from './bridgeEcho';
 import { cli } from './cli';
 import { hosts } from './hosts';
+import { LINK_DELAY_MS } from './hostsSsh';
 import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
 import { damagedStateRows } from './damagedState';
@@ -100,6 +101,7 @@ try {
       const s = h.ssh;
       rows.push({ bench: 'keystroke echo of a remote pane through an ssh host (INPUT frame → echoed OUTPUT frame at the client, µs) vs `ssh host cat`', figure: range(s.echo, 0), anchor: `ssh cat ${range(s.sshEcho, 0)}`, ratio: ratio(s.echo.median, s.sshEcho.median), aim: '≤ 1.2× (issue 26)' });
       rows.push({ bench: 'the same remote pane\'s echo through the ssh host vs typed and read on that host\'s daemon directly (µs)', figure: range(s.echo, 0), anchor: `direct ${range(s.directEcho, 0)}`, ratio: ratio(s.echo.median, s.directEcho.median), aim: `report (link and ssh add ${fmt((s.echo.median - s.directEcho.median) / 1000, 2)} ms)` });
+      rows.push({ bench: `keystroke echo of a remote pane through an ssh host whose link crosses ${LINK_DELAY_MS} ms each way (a delay proxy as ProxyCommand; µs) vs \`ssh host cat\` over the same`, figure: range(s.farEcho, 0), anchor: `ssh cat ${range(s.farSshEcho, 0)}`, ratio: ratio(s.farEcho.median, s.farSshEcho.median), aim: '≤ 1.2× (issue 26)' });
       rows.push({ bench: 'keystroke echo through an ssh host, p99 (µs)', figure: fmt(s.echo.p99, 0), anchor: `ssh cat ${fmt(s.sshEcho.p99, 0)}`, ratio: ratio(s.echo.p99, s.sshEcho.p99), aim: 'report' });
       rows.push({ bench: 'a remote pane printing a file through an ssh host (MB/s) vs `ssh host cat FILE` to a pipe', figure: range(s.mbs, 1), anchor: `ssh cat ${range(s.sshMBs, 1)}`, ratio: ratio(s.mbs.median, s.sshMBs.median), aim: '≥ 0.8× (issue 26)' });
       rows.push({ bench: 'the same remote pane through the ssh host (MB/s) vs `ssh -tt host cat FILE` to a pipe (a PTY on the far side, as a pane has)', figure: range(s.mbs, 1), anchor: `ssh -tt cat ${range(s.sshTtyMBs, 1)}`, ratio: ratio(s.mbs.median, s.sshTtyMBs.median), aim: 'report' });

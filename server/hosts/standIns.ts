@@ -150,6 +150,11 @@ export class StandIns {
     const { host, n } = parsePaneRef(key);
     const link = this.linkOf(pane, host as string, method);
     const here = pane.n;
+    // The remote pane closed there: say so by the stand-in, not the remote's bare "pane N not found".
+    const gone = pane.attrs[GONE_ATTR];
+    if (typeof gone === 'string' && method !== 'pty/detach' && method !== 'pty/ack') {
+      throw new PaneFault('failed', `${method} on pane ${here}: ${gone}; close this stand-in (pane close -t ${here})`, { subject: String(here) });
+    }
     if (method === 'pty/attach' || method === 'pty/detach' || method === 'pty/ack') {
       return this.stream(method, params, link, n, ctx, pane);
     }

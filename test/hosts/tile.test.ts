@@ -189,6 +189,8 @@ describe('a remote pane tiled beside a local one', () => {
     let p: Pane | undefined;
     await until('the stand-in marked gone', async () => ((p = await get(again)), p.state === 'exited' && p.attrs['remote.gone'] !== undefined), 15_000);
     expect(p?.attrs['remote.gone']).toMatch(new RegExp(`box:${rn} is no longer on box`));
+    // Its screen is asked of the stand-in: the answer names it and the fix, not the remote's bare "pane N not found".
+    expect(local.pane(['screen', '-t', String(again)]).stderr).toMatch(new RegExp(`^pane: pty/screen on pane ${again}: box:${rn} is no longer on box: closed there; close this stand-in \\(pane close -t ${again}\\)$`, 'm'));
   }, 60_000);
 
   it('brings a stand-in back after a daemon restarts on its state, bound again once its host joins', async () => {

@@ -2,6 +2,7 @@
 // agent and keys, batch mode, connection reuse (ControlMaster). The daemon joins a
 // host with it (`pane serve --stdio` there); `pane host pair` runs `pane host pair-serve`
 // there through the same argv, sharing the daemon's master connection.
+import crypto from 'node:crypto';
 import type { HostHow } from '../protocol/host';
 
 /**
@@ -9,6 +10,18 @@ import type { HostHow } from '../protocol/host';
  * a reconnect within it skips the ssh handshake, as kitty's ssh kitten does.
  */
 export const SSH_CONTROL_PERSIST_S = 60;
+
+/**
+ * The master connection's socket for a host's reach. ssh's %C hashes only the local
+ * host, remote host, port and user, so two host files naming the same account with
+ * different keys or ssh_config would share one connection, the second logged in as
+ * the first; the prefix hashes what else decides how ssh logs in (config file,
+ * options). 12 hex digits keep it well inside a socket path's 108 bytes.
+ */
+export function controlPathOf(how: Extract<HostHow, { via: 'ssh' }>, controlDir: string): string {
+  const reach = JSON.stringify([how.configFile ?? null, Object.entries(how.options ?? {}).sort(([a], [b]) => a.localeCompare(b))]);
+  return `${controlDir}/${crypto.createHash('sha256').update(reach).digest('hex').slice(0, 12)}-%C`;
+}
 
 /** The ssh argv: batch mode (a prompt would hang the daemon), reuse, the file's options, then `--`, the destination and the remote pane's subcommand (`serve --stdio`; `host pair-serve` for pairing). */
 export function sshArgv(how: Extract<HostHow, { via: 'ssh' }>, controlDir: string, remote: readonly string[] = ['serve', '--stdio']): string[] {
@@ -19,7 +32,7 @@ export function sshArgv(how: Extract<HostHow, { via: 'ssh' }>, controlDir: strin
 export function sshCommandArgv(how: Extract<HostHow, { via: 'ssh' }>, controlDir: string, command: readonly string[]): string[] {
   const argv = ['ssh', '-T', '-e', 'none', '-o', 'BatchMode=yes'];
   // %C is a hash of the connection (local host, remote host, port, user): short enough for sun_path.
-  argv.push('-o', 'ControlMaster=auto', '-o', `ControlPath=${controlDir}/%C`, '-o', `ControlPersist=${SSH_CONTROL_PERSIST_S}`);
+  argv.push('-o', 'ControlMaster=auto', '-o', `ControlPath=${controlPathOf(how, controlDir)}`, '-o', `ControlPersist=${SSH_CONTROL_PERSIST_S}`);
   if (how.configFile !== undefined) argv.push('-F', how.configFile);
   if (how.port !== undefined) argv.push('-p', String(how.port));
   for (const [k, v] of Object.entries(how.options ?? {})) argv.push('-o', `${k}=${v}`);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_HOSTS } from '../../kits/protocol/limits';
-import { sshArgv } from './hostArgv';
+import { sshArgv, sshExitArgv } from './hostArgv';
 import { loadHosts } from './hostFiles';
 
 const dirs: string[] = [];
@@ -50,7 +50,17 @@ describe('host files', () => {
     const argv = sshArgv({ via: 'ssh', destination: 'ada@box', port: 2222, options: { IdentityFile: '/k' } }, '/run/pane/hosts-ssh');
     expect(argv[0]).toBe('ssh');
     expect(argv).toContain('BatchMode=yes');
-    expect(argv).toContain('ControlPath=/run/pane/hosts-ssh/%C');
+    expect(argv.find((a) => a.startsWith('ControlPath='))).toMatch(/^ControlPath=\/run\/pane\/hosts-ssh\/[0-9a-f]{12}-%C$/);
     expect(argv.slice(argv.indexOf('--'))).toEqual(['--', 'ada@box', 'pane', 'serve', '--stdio']);
+  });
+
+  it('gives two host files for one account but other keys or ssh_config their own master connection, and one reach the same', () => {
+    const cp = (how: Parameters<typeof sshArgv>[0]) => sshArgv(how, '/run/pane/hosts-ssh').find((a) => a.startsWith('ControlPath='));
+    const a = cp({ via: 'ssh', destination: 'ada@box', options: { IdentityFile: '/k1' } });
+    expect(cp({ via: 'ssh', destination: 'ada@box', options: { IdentityFile: '/k2' } })).not.toBe(a);
+    expect(cp({ via: 'ssh', destination: 'ada@box', configFile: '/c', options: { IdentityFile: '/k1' } })).not.toBe(a);
+    expect(cp({ via: 'ssh', destination: 'ada@box', options: { IdentityFile: '/k1' }, pane: '/opt/pane' })).toBe(a);
+    // And `ssh -O exit` names the same socket as the dial.
+    expect(sshExitArgv({ via: 'ssh', destination: 'ada@box', options: { IdentityFile: '/k1' } }, '/run/pane/hosts-ssh')).toContain(a);
   });
 });

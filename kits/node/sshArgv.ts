@@ -12,15 +12,16 @@ import type { HostHow } from '../protocol/host';
 export const SSH_CONTROL_PERSIST_S = 60;
 
 /**
- * The master connection's socket for a host's reach. ssh's %C hashes only the local
- * host, remote host, port and user, so two host files naming the same account with
- * different keys or ssh_config would share one connection, the second logged in as
- * the first; the prefix hashes what else decides how ssh logs in (config file,
- * options). 12 hex digits keep it well inside a socket path's 108 bytes.
+ * The master connection's socket for a host's reach: a hash of everything in the
+ * host file that decides how ssh logs in (destination, port, config file, options).
+ * ssh's own %C hashes only the local host, remote host, port and user, so two host
+ * files naming one account with other keys or ssh_config would share a connection,
+ * the second logged in as the first. Not %C as well: ssh adds a 17-byte suffix while
+ * it sets the socket up, and a socket path has 108 bytes; 16 hex digits are enough.
  */
 export function controlPathOf(how: Extract<HostHow, { via: 'ssh' }>, controlDir: string): string {
-  const reach = JSON.stringify([how.configFile ?? null, Object.entries(how.options ?? {}).sort(([a], [b]) => a.localeCompare(b))]);
-  return `${controlDir}/${crypto.createHash('sha256').update(reach).digest('hex').slice(0, 12)}-%C`;
+  const reach = JSON.stringify([how.destination, how.port ?? null, how.configFile ?? null, Object.entries(how.options ?? {}).sort(([a], [b]) => a.localeCompare(b))]);
+  return `${controlDir}/${crypto.createHash('sha256').update(reach).digest('hex').slice(0, 16)}`;
 }
 
 /** The ssh argv: batch mode (a prompt would hang the daemon), reuse, the file's options, then `--`, the destination and the remote pane's subcommand (`serve --stdio`; `host pair-serve` for pairing). */

@@ -50,7 +50,7 @@ describe('host files', () => {
     const argv = sshArgv({ via: 'ssh', destination: 'ada@box', port: 2222, options: { IdentityFile: '/k' } }, '/run/pane/hosts-ssh');
     expect(argv[0]).toBe('ssh');
     expect(argv).toContain('BatchMode=yes');
-    expect(argv.find((a) => a.startsWith('ControlPath='))).toMatch(/^ControlPath=\/run\/pane\/hosts-ssh\/[0-9a-f]{12}-%C$/);
+    expect(argv.find((a) => a.startsWith('ControlPath='))).toMatch(/^ControlPath=\/run\/pane\/hosts-ssh\/[0-9a-f]{16}$/);
     expect(argv.slice(argv.indexOf('--'))).toEqual(['--', 'ada@box', 'pane', 'serve', '--stdio']);
   });
 

@@ -1,6 +1,6 @@
 // Sessions (workspaces): new / kill / list / get, viewport, snapshot and restore.
 import { z } from 'zod';
-import { SessionRefSchema } from './ids';
+import { HostNameSchema, SessionRefSchema } from './ids';
 import { BoundedLaunchSpecSchema, ChromeSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
 import { method } from './method';
 import { NewPaneSpecSchema } from './pane';
@@ -34,10 +34,12 @@ export const sessionMethods = {
       viewport: ViewportSchema.optional(),
       /** How the first pane is known: name, signature, kind, owner, attrs. */
       pane: NewPaneSpecSchema.omit({ launch: true, cwd: true }).optional(),
+      /** A joined host (its host file's name): the session is made there, its cwd and program that host's; absent, or this server's own name: here. */
+      host: HostNameSchema.optional(),
     }),
     result: SessionAckSchema,
     cap: 'write',
-    doc: 'Creates a session with one terminal pane.',
+    doc: 'Creates a session with one terminal pane, here or on a joined host (`host`).',
   }),
   'session/kill': method({
     params: z.object({ session: SessionRefSchema }),

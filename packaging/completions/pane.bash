@@ -27,7 +27,7 @@ _pane_flags() {
     'output') echo '-t --target --from -f --follow --socket -h --help' ;;
     'screen') echo '-t --target --ansi --socket -h --help' ;;
     'watch') echo '--state --socket -h --help' ;;
-    'session new') echo '--cwd --socket -h --help' ;;
+    'session new') echo '--cwd --host --socket -h --help' ;;
     'session ls') echo '--json --socket -h --help' ;;
     'session kill') echo '--socket -h --help' ;;
     'session rename') echo '--socket -h --help' ;;
@@ -170,6 +170,7 @@ _pane_value() {
     'screen --socket') echo '@files' ;;
     'watch --socket') echo '@files' ;;
     'session new --cwd') echo '' ;;
+    'session new --host') echo '' ;;
     'session new --socket') echo '@files' ;;
     'session ls --socket') echo '@files' ;;
     'session kill --socket') echo '@files' ;;

@@ -1,5 +1,5 @@
 // Session handlers: new, kill, rename, list, get, viewport, snapshot, restore.
-import { faults } from '../../kits/protocol/error';
+import { faults, PaneFault } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane, killSession } from '../model/lifecycle';
 import { setTag } from '../model/paneOps';
@@ -15,6 +15,8 @@ function ack(s: Session): SessionAck {
 
 export const sessionHandlers: HandlerTable = {
   'session/new': (p, { server, client }) => {
+    // A joined host's session/new is forwarded before it gets here (server/hosts/hostService.ts): any other host is not one.
+    if (p.host !== undefined && p.host !== server.host) throw new PaneFault('not-found', `no host ${p.host} is joined here, so no session can be made there; add it with pane host add ${p.host} ssh://[USER@]HOST and join it with pane host connect ${p.host}`, { subject: p.host });
     const s = model.makeSession(server, p.name, p.viewport);
     let pane: Pane;
     try {

@@ -187,6 +187,8 @@ export class HostService {
    * unknown host, which the server's own resolution refuses by name).
    */
   forward(method: MethodName, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> | undefined {
+    // A session made on a joined host (a host with no pane left has no HOST:N to split from).
+    if (method === 'session/new' && typeof params.host === 'string' && params.host !== this.deps.server.host) return this.newSessionOn(params.host, params, ctx);
     // A local stand-in for a remote pane: its terminal requests go to that pane (standIns.ts), the rest stay here.
     const stand = this.standIns.of(params.pane);
     if (stand) return this.standIns.route(method, params, ctx, stand);
@@ -222,6 +224,20 @@ export class HostService {
     }
     const remoteHost = link.remote?.host ?? '';
     return link.call(method, out as never).then((r: Result<MethodName>) => requalify(r, remoteHost, host));
+  }
+
+  /** session/new on host `name`: the person's (an agent's .access names this server's panes only), refused on a read-only host, the answer as that host gives it. */
+  private newSessionOn(name: string, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> {
+    const link = this.link(name); // an unknown host is refused by name, with the fix
+    if (ctx.client.checkAccess !== undefined) {
+      throw new PaneFault('denied', `denied: session/new on host ${name}: an agent's .access names this server's panes only; other hosts are the person's (issue 26)`, { reason: 'remote pane', subject: name });
+    }
+    if (link.entry.readOnly) {
+      throw new PaneFault('denied', `denied: host ${name} is joined read-only (readOnly in ${link.entry.file}): session/new would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject: name });
+    }
+    const out: Record<string, unknown> = { ...params };
+    delete out.host; // there, it is made on its own host
+    return link.call('session/new', out as never);
   }
 
   /** pty/attach, detach and ack of a remote pane: through its one upstream stream, under its proxy number. */

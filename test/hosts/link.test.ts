@@ -116,6 +116,29 @@ describe('a host link', () => {
     expect((await c.call('pane/get', { pane: `near:${first}` })).n).toBe(first);
   });
 
+  it('makes a session on a joined host (host), refuses an unknown host and an agent by name, and keeps host: own name here', async () => {
+    const before = local.server.sessions.size;
+    const made = await c.call('session/new', { host: 'box', name: 'there', launch: { program: '/bin/cat', args: [] } });
+    expect(made.name).toBe('there');
+    expect([...remote.server.sessions.values()].some((x) => x.id === made.session && x.name === 'there')).toBe(true);
+    expect(local.server.sessions.size).toBe(before);
+    // Its first pane is box:N at once.
+    const first = (await c.call('host/list', { panes: true })).panes!.find((p) => p.session === made.session);
+    expect(first?.host).toBe('box');
+    await expect(c.call('session/new', { host: 'nowhere', name: 'x' })).rejects.toThrow(/no host nowhere: there is no .*nowhere\.json; add it with pane host add nowhere/);
+    const own = await c.call('session/new', { host: 'near', name: 'here-too', launch: { program: '/bin/cat', args: [] } });
+    expect(local.server.sessions.has(own.session)).toBe(true);
+    const [a, b] = memoryPair();
+    new ClientConn(local.services, b, (h) => ({ capabilities: h.capabilities, checkAccess: () => undefined }));
+    const agent = new Connection(a, { checkResult: checkResults });
+    await agent.hello({ client: { name: 'ada', kind: 'agent' }, capabilities: ['read', 'write'] });
+    await expect(agent.call('session/new', { host: 'box', name: 'by-agent' })).rejects.toThrow(/denied: session\/new on host box: an agent's \.access/);
+    agent.close();
+    // A server that joins no hosts makes no session "on" one (never here in its stead).
+    await expect(remote.connect().then((r) => r.call('session/new', { host: 'elsewhere', name: 'y' }))).rejects.toThrow(/no host elsewhere is joined here/);
+    await c.call('session/kill', { session: own.session });
+  });
+
   it("reports a host file named as this server's own host, and keeps the others", async () => {
     fs.writeFileSync(path.join(dir, 'hosts', 'near.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
     hosts.reload();

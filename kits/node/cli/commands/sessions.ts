@@ -13,13 +13,26 @@ export const sessionCommands: CommandSpec[] = [
   {
     command: 'session new',
     summary: 'create a session with one pane',
-    flags: [{ name: 'cwd', type: 'string', value: 'D', doc: 'working directory of its first pane (relative to here)' }],
+    flags: [
+      { name: 'cwd', type: 'string', value: 'D', doc: 'working directory of its first pane (relative to here; with --host, absolute on that host)' },
+      { name: 'host', type: 'string', value: 'HOST', doc: 'make it on a joined host (pane host ls): its panes are HOST:N' },
+    ],
     positionals: [{ name: 'NAME' }],
     program: true,
-    notes: ['Prints the session’s name. The first pane runs PROGRAM ARGS, or the user’s shell.'],
+    notes: ['Prints the session’s name. The first pane runs PROGRAM ARGS, or the user’s shell (with --host, that host’s).'],
     async run(ctx, a) {
       const c = await ctx.connect();
       const name = a.positionals[0];
+      const host = str(a, 'host');
+      if (host !== undefined) {
+        // Another machine's directories: nothing here resolves them.
+        const d = str(a, 'cwd');
+        if (d !== undefined && !d.startsWith('/')) throw new UsageError(`--cwd ${d}: with --host, give a directory as an absolute path on ${host}`, 'session new');
+        const launch = a.program ? { program: a.program[0] as string, args: a.program.slice(1), ...(d !== undefined ? { cwd: d } : {}) } : undefined;
+        const r = await c.call('session/new', { host, ...(name !== undefined ? { name } : {}), ...(d !== undefined ? { cwd: d } : {}), ...(launch ? { launch } : {}) });
+        ctx.out(`${r.name} (on ${host})`);
+        return 0;
+      }
       const cwd = cwdOf(a);
       const launch = a.program ? launchOf(ctx, a) : undefined;
       const r = await c.call('session/new', { ...(name !== undefined ? { name } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(launch ? { launch } : {}) });

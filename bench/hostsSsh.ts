@@ -22,6 +22,9 @@ export interface SshHostResult {
   /** Echo through an ssh host whose connection crosses LINK_DELAY_MS each way (a delay proxy as ProxyCommand), and `ssh host cat` over the same (µs). */
   farEcho: Summary;
   farSshEcho: Summary;
+  /** MB/s of the remote pane printing the file through that delayed ssh host, and of `ssh -tt host cat FILE` over the same. */
+  farMBs: Summary;
+  farSshTtyMBs: Summary;
   /** MB/s of a remote pane printing a file, streamed through the ssh host. */
   mbs: Summary;
   /** MB/s of `ssh host cat FILE` into a pipe. */
@@ -112,10 +115,10 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
     const { echo, sshEcho, directEcho } = await echoes(c, anchor);
-    const { farEcho, farSshEcho } = await farEchoes(c, s);
+    const { farEcho, farSshEcho, farMBs, farSshTtyMBs } = await farEchoes(c, s);
     const { mbs, sshMBs, sshTtyMBs, directMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, farEcho, farSshEcho, mbs, sshMBs, sshTtyMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, mbs, sshMBs, sshTtyMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -218,7 +221,7 @@ s.on('error', () => process.exit(1));
  * remote pane program through a second host file (`far`) whose ssh goes through the
  * delay proxy, alternated with `ssh host cat` through the same proxy.
  */
-async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; farSshEcho: Summary }> {
+async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; farSshEcho: Summary; farMBs: Summary; farSshTtyMBs: Summary }> {
   const proxy = path.join(c.dir, 'delayProxy.cjs');
   fs.writeFileSync(proxy, DELAY_PROXY);
   // Another name than 127.0.0.1, so neither ssh shares the undelayed master connection (ControlPath %C), with the sshd's host key under it.
@@ -244,7 +247,13 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
   ssh.stdout.on('data', (d: Buffer) => sw.see(d));
   const pane: number[] = [];
   const plain: number[] = [];
+  const mbs: number[] = [];
+  const sshMbs: number[] = [];
   try {
+    for (let run = 0; run < c.runs; run++) {
+      mbs.push(await paneMBs(c, c.l, (m) => `far:${m}`));
+      sshMbs.push(await sshCatMBs([...argv.map((x) => (x === '-T' ? '-tt' : x)), 'cat', c.file]));
+    }
     for (let i = 0; i < FAR_ECHOES + ECHO_WARMUP; i++) {
       const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw);
       const q = await echoRound((b) => ssh.stdin.write(b), sw);
@@ -262,7 +271,7 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
     await c.l.call('host/disconnect', { name: 'far' }).catch(() => undefined);
     spawnSync('ssh', ['-o', `ControlPath=${ctl}`, '-F', config, '-O', 'exit', `root@${alias}`], { stdio: 'ignore', timeout: 5000 });
   }
-  return { farEcho: summarize(pane), farSshEcho: summarize(plain) };
+  return { farEcho: summarize(pane), farSshEcho: summarize(plain), farMBs: summarize(mbs), farSshTtyMBs: summarize(sshMbs) };
 }
 
 /** MB/s of a remote pane printing the file, read by `c` (attached as `name`), first byte to last. */

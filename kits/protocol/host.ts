@@ -163,9 +163,9 @@ export const hostEventSchemas = {
 export const hostMethods = {
   'host/list': method({
     params: z.object({ panes: z.boolean().default(false) }),
-    result: HostListSchema.extend({ panes: z.array(PaneSchema).optional() }),
+    result: HostListSchema.extend({ panes: z.array(PaneSchema).optional(), sessions: z.array(z.object({ host: HostNameSchema, id: z.string(), name: z.string() })).optional() }),
     cap: 'read',
-    doc: 'The hosts of ~/.config/pane/hosts/, their state and errors; with `panes`, the panes of the joined ones as HOST:N.',
+    doc: 'The hosts of ~/.config/pane/hosts/, their state and errors; with `panes`, the panes of the joined ones as HOST:N and their sessions (a pane names its session by id).',
   }),
   'host/connect': method({
     params: NameParam,

@@ -7,7 +7,7 @@ import type { HandlerTable } from './types';
 export function hostHandlers(hosts: HostService): HandlerTable {
   return {
     // Other hosts' panes are the person's: an agent's .access names this server's panes only (decision 037).
-    'host/list': async (p, ctx) => ({ ...hosts.list(), ...(p.panes && ctx.client.checkAccess === undefined ? { panes: await hosts.freshPanes() } : {}) }),
+    'host/list': async (p, ctx) => ({ ...hosts.list(), ...(p.panes && ctx.client.checkAccess === undefined ? { panes: await hosts.freshPanes(), sessions: hosts.remoteSessions() } : {}) }),
 
     'host/connect': async (p) => {
       // The folder read again first: a file changed a moment ago (pair, unpair, an edit) is dialled as it is now, not as the poller last saw it.

@@ -53,6 +53,8 @@ export class HostLink {
   error: string | null = null;
   remote: { host: string; version: string } | null = null;
   panes: Pane[] = [];
+  /** The remote's sessions (id and name) as of the last heartbeat: its panes name their session by id. */
+  sessions: { id: string; name: string }[] = [];
   private conn: Connection | null = null;
   private closeDial: (() => void) | undefined;
   private lastHeard: number | null = null;
@@ -202,10 +204,11 @@ export class HostLink {
 
   /** One heartbeat: the remote's panes, host-qualified with this host's name. */
   private async beat(conn: Connection): Promise<void> {
-    const { panes } = await conn.call('pane/list', {});
+    const [{ panes }, { sessions }] = await Promise.all([conn.call('pane/list', {}), conn.call('session/list', {})]);
     if (this.conn !== conn) return;
     this.lastHeard = Date.now();
     this.panes = panes.map((p) => ({ ...p, host: this.name }));
+    this.sessions = sessions.map((s) => ({ id: s.id, name: s.name }));
   }
 
   private async tick(conn: Connection): Promise<void> {
@@ -272,6 +275,7 @@ export class HostLink {
     this.state = 'disconnected';
     this.error = reason;
     this.panes = [];
+    this.sessions = [];
     this.log(`host ${this.name}: cut off: ${reason}`);
     if (redial && wasUp) this.scheduleRetry(upFor >= REDIAL_AT_ONCE_AFTER_MS);
     else if (!redial) this.wanted = false;
@@ -282,6 +286,7 @@ export class HostLink {
     this.state = 'disconnected';
     this.error = reason;
     this.panes = [];
+    this.sessions = [];
     this.log(`host ${this.name}: not joined: ${reason}`);
     // A link that was up once is dialled again; a first dial that fails waits for the person (a wrong file would only fail again).
     if (this.wanted && this.failures > 0) this.scheduleRetry();

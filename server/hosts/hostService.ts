@@ -152,6 +152,11 @@ export class HostService {
     return this.remotePanes();
   }
 
+  /** The sessions of every joined host (HOST the file's name), as last heard: what a remote pane's session id is called there. */
+  remoteSessions(): { host: string; id: string; name: string }[] {
+    return [...this.links.values()].flatMap((l) => (l.state === 'connected' || l.state === 'stale' ? l.sessions.map((s) => ({ host: l.name, ...s })) : []));
+  }
+
   /** The panes of every joined host, as HOST:N (HOST the file's name), as last heard. */
   remotePanes(): Pane[] {
     return [...this.links.values()].flatMap((l) => (l.state === 'connected' || l.state === 'stale' ? l.panes : []));

@@ -46,6 +46,9 @@ function throughHost(name: string): void {
   const ls = local.pane(['ls']);
   expect(ls.status, ls.stderr).toBe(0);
   expect(ls.stdout).toMatch(new RegExp(`^${name}:${n}\\s`, 'm'));
+  // Its session is named as the host names it (HOST:NAME), not by an id only that host knows.
+  const there = JSON.parse(remote.pane(['session', 'ls', '--json']).stdout) as { name: string }[];
+  expect(ls.stdout).toMatch(new RegExp(`^${name}:${n}\\s+${name}:${there[0]!.name}\\s`, 'm'));
   // Local panes stay bare numbers beside them.
   expect(ls.stdout).toMatch(/^1\s/m);
 

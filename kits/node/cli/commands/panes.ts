@@ -84,6 +84,8 @@ export const paneCommands: CommandSpec[] = [
         return 0;
       }
       const names = new Map((sessions?.sessions ?? []).map((s) => [s.id, s.name]));
+      // A joined host's session as HOST:NAME (its panes name it by id, which only that host knows).
+      for (const s of remote?.sessions ?? []) names.set(s.id, `${s.host}:${s.name}`);
       ctx.out(lsTable(list.panes, names, c.host, ctx.io.env.HOME));
       return 0;
     },

@@ -3,81 +3,30 @@
 // cut, so the heartbeat's stale mark and the redial after a drop are seen as they
 // happen. (test/hosts/ssh.test.ts joins a daemon through real ssh.)
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResults } from '../../kits/client/checkResults';
-import { Connection } from '../../kits/client/connection';
-import { memoryPair } from '../../kits/client/memoryTransport';
-import { BaseTransport, type Transport, type WireFrame } from '../../kits/client/transport';
-import { attachHosts } from '../../server/hosts/index';
+import type { Connection } from '../../kits/client/connection';
 import { DROP_AFTER_MS, RECONNECT_BASE_MS, REDIAL_AT_ONCE_AFTER_MS, STALE_AFTER_MS } from '../../server/hosts/hostLink';
 import type { HostService } from '../../server/hosts/hostService';
-import { startServer, type RunningServer } from '../../server/main';
-import { ClientConn } from '../../server/transport/clientConn';
+import type { RunningServer } from '../../server/main';
+import { agentConnection, joinedPair, until, type Gate, type Pair } from './pair';
 
-/** Passes frames both ways until stalled (the remote's answers are then lost, as on a dead network). */
-class Gate extends BaseTransport {
-  readonly kind = 'gate';
-  stalled = false;
-  constructor(private readonly inner: Transport) {
-    super();
-    inner.onFrame((f) => {
-      if (!this.stalled) this.deliver(f);
-    });
-    inner.onClose((r) => this.closedBy(r));
-  }
-  send(f: WireFrame): void {
-    this.inner.send(f);
-  }
-  close(reason?: string): void {
-    this.inner.close(reason);
-    this.closedBy(reason ?? 'closed');
-  }
-}
-
+let pair: Pair<Gate>;
 let remote: RunningServer;
 let local: RunningServer;
 let hosts: HostService;
 let c: Connection;
 let dir: string;
-let gate: Gate | undefined;
-let dials = 0;
-
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** box's gate, the newest dial's; the later tests stall and cut it. */
+const gate = () => pair.gates.get('box');
 
 beforeAll(async () => {
-  remote = await startServer({ socketPath: null, host: 'far', shell: '/bin/sh' });
-  local = await startServer({ socketPath: null, host: 'near', shell: '/bin/sh' });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-link-'));
-  fs.mkdirSync(path.join(dir, 'hosts'));
-  fs.writeFileSync(path.join(dir, 'hosts', 'box.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
-  hosts = attachHosts(local.services, {
-    configDir: dir,
-    dial: async () => {
-      dials++;
-      const [a, b] = memoryPair();
-      new ClientConn(remote.services, b, (h) => ({ capabilities: h.capabilities }));
-      gate = new Gate(a);
-      return { transport: gate };
-    },
-  });
-  c = await local.connect();
+  pair = await joinedPair({ name: 'link', hosts: { box: {} } });
+  ({ remote, local, hosts, c, dir } = pair);
 }, 30_000);
 
 afterAll(async () => {
-  hosts?.stop();
-  await local?.stop();
-  await remote?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await pair?.stop();
 });
 
 describe('a host link', () => {
@@ -98,11 +47,8 @@ describe('a host link', () => {
   });
 
   it("refuses an agent's request for another host's pane, and lists it none of them", async () => {
-    const [a, b] = memoryPair();
     // An agent connection is one with an access check (its .access); this one would allow anything.
-    new ClientConn(local.services, b, (h) => ({ capabilities: h.capabilities, checkAccess: () => undefined }));
-    const agent = new Connection(a, { checkResult: checkResults });
-    await agent.hello({ client: { name: 'ada', kind: 'agent' }, capabilities: ['read', 'write'] });
+    const agent = await agentConnection(local.services, 'ada');
     const n = (await c.call('host/list', { panes: true })).panes![0]!.n;
     await expect(agent.call('pane/input', { pane: `box:${n}`, data: 'echo agent-was-here' })).rejects.toThrow(/denied: .*agent's \.access names this server's panes only/);
     expect((await agent.call('host/list', { panes: true })).panes).toBeUndefined();
@@ -128,10 +74,8 @@ describe('a host link', () => {
     await expect(c.call('session/new', { host: 'nowhere', name: 'x' })).rejects.toThrow(/no host nowhere: there is no .*nowhere\.json; add it with pane host add nowhere/);
     const own = await c.call('session/new', { host: 'near', name: 'here-too', launch: { program: '/bin/cat', args: [] } });
     expect(local.server.sessions.has(own.session)).toBe(true);
-    const [a, b] = memoryPair();
-    new ClientConn(local.services, b, (h) => ({ capabilities: h.capabilities, checkAccess: () => undefined }));
-    const agent = new Connection(a, { checkResult: checkResults });
-    await agent.hello({ client: { name: 'ada', kind: 'agent' }, capabilities: ['read', 'write'] });
+    // An agent connection is one with an access check (its .access); this one would allow anything.
+    const agent = await agentConnection(local.services, 'ada');
     await expect(agent.call('session/new', { host: 'box', name: 'by-agent' })).rejects.toThrow(/denied: session\/new on host box: an agent's \.access/);
     agent.close();
     // A server that joins no hosts makes no session "on" one (never here in its stead).
@@ -165,10 +109,7 @@ describe('a host link', () => {
     fs.writeFileSync(file, JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
     hosts.reload();
     fs.writeFileSync(file, JSON.stringify({ how: { via: 'command', argv: ['unused'] }, readOnly: true }));
-    // The dial keeps the last link's gate: box's is the one the later tests stall.
-    const boxGate = gate;
     const h = await c.call('host/connect', { name: 'later' });
-    gate = boxGate;
     expect(h.readOnly).toBe(true);
     await c.call('host/disconnect', { name: 'later' });
     fs.unlinkSync(file);
@@ -176,18 +117,18 @@ describe('a host link', () => {
   });
 
   it('marks a host that stops answering stale, then connected again when it answers', async () => {
-    gate!.stalled = true;
+    gate()!.stalled = true;
     await until('stale', async () => (await c.call('host/list', {})).hosts[0]?.state === 'stale' || undefined, STALE_AFTER_MS + 5000);
-    gate!.stalled = false;
+    gate()!.stalled = false;
     await until('connected again', async () => (await c.call('host/list', {})).hosts[0]?.state === 'connected' || undefined, 5000);
   }, 20_000);
 
   it('dials a dropped link again (bounded backoff) and forwards through the new one', async () => {
-    const before = dials;
-    gate!.close('the test cut the link');
+    const before = pair.dials;
+    gate()!.close('the test cut the link');
     const h = await until('redialled', async () => {
       const s = (await c.call('host/list', {})).hosts[0];
-      return dials > before && s?.state === 'connected' ? s : undefined;
+      return pair.dials > before && s?.state === 'connected' ? s : undefined;
     }, 10_000);
     expect(h.error).toBeNull();
     const n = (await c.call('host/list', { panes: true })).panes![0]!.n;
@@ -198,16 +139,16 @@ describe('a host link', () => {
     const connected = () => until('connected', async () => (await c.call('host/list', {})).hosts[0]?.state === 'connected' || undefined, 10_000);
     await connected();
     await new Promise((r) => setTimeout(r, REDIAL_AT_ONCE_AFTER_MS + 100));
-    let before = dials;
+    let before = pair.dials;
     let t0 = Date.now();
-    gate!.close('the test cut a link that was up a while');
-    await until('redialled', () => dials > before || undefined, 10_000);
+    gate()!.close('the test cut a link that was up a while');
+    await until('redialled', () => pair.dials > before || undefined, 10_000);
     const atOnce = Date.now() - t0;
     await connected();
-    before = dials;
+    before = pair.dials;
     t0 = Date.now();
-    gate!.close('the test cut it again at once');
-    await until('redialled', () => dials > before || undefined, 10_000);
+    gate()!.close('the test cut it again at once');
+    await until('redialled', () => pair.dials > before || undefined, 10_000);
     const flapping = Date.now() - t0;
     expect(atOnce).toBeLessThan(RECONNECT_BASE_MS);
     expect(flapping).toBeGreaterThanOrEqual(RECONNECT_BASE_MS - 5);
@@ -216,12 +157,12 @@ describe('a host link', () => {
 
   it('cuts a link silent past DROP_AFTER_MS and dials it again; a request on the wire then is told it may have been done there', async () => {
     const n = (await c.call('host/list', { panes: true })).panes![0]!.n;
-    const before = dials;
-    gate!.stalled = true;
+    const before = pair.dials;
+    gate()!.stalled = true;
     // Sent halfway through the silence (so the cut at DROP_AFTER_MS comes before FORWARD_TIMEOUT_MS): its answer is lost with the link.
     await new Promise((r) => setTimeout(r, DROP_AFTER_MS / 2));
     const pending = c.call('pane/get', { pane: `box:${n}` }).then(() => null, (e: Error) => e);
-    await until('dropped and redialled', async () => (dials > before && (await c.call('host/list', {})).hosts[0]?.state === 'connected') || undefined, DROP_AFTER_MS + 10_000);
+    await until('dropped and redialled', async () => (pair.dials > before && (await c.call('host/list', {})).hosts[0]?.state === 'connected') || undefined, DROP_AFTER_MS + 10_000);
     expect((await pending)?.message).toMatch(/^host box: the link was cut before box answered pane\/get \(it did not answer for \d+ s \(DROP_AFTER_MS\)\); box may have done it all the same: look \(pane screen, pane ls\) before you send it again$/);
   }, DROP_AFTER_MS + 15_000);
 

@@ -3,89 +3,42 @@
 // the remote's own /N/ files, a read-only host refuses writes, an agent is
 // refused, a remote that lies about a read is dropped, a stalled host answers
 // within NS_REMOTE_TIMEOUT_MS naming its state. (FUSE: test/hosts/nsFuse.test.ts.)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResults } from '../../kits/client/checkResults';
-import { Connection } from '../../kits/client/connection';
-import { memoryPair } from '../../kits/client/memoryTransport';
-import { BaseTransport, type Transport, type WireFrame } from '../../kits/client/transport';
-import { attachHosts } from '../../server/hosts/index';
-import type { HostService } from '../../server/hosts/hostService';
+import type { Connection } from '../../kits/client/connection';
+import type { WireFrame } from '../../kits/client/transport';
 import { NS_REMOTE_TIMEOUT_MS } from '../../server/hosts/remoteNamespace';
-import { startServer, type RunningServer } from '../../server/main';
-import { ClientConn } from '../../server/transport/clientConn';
+import type { RunningServer } from '../../server/main';
+import { agentConnection, Gate, joinedPair, type Pair } from './pair';
 
-/** Passes frames both ways; stalled, the remote's answers are lost; `lie` rewrites ns/read answers (a remote that lies). */
-class Gate extends BaseTransport {
-  readonly kind = 'gate';
-  stalled = false;
+/** A gate whose `lie` rewrites ns/read answers (a remote that lies). */
+class LyingGate extends Gate {
   lie = false;
-  constructor(private readonly inner: Transport) {
-    super();
-    inner.onFrame((f) => {
-      if (this.stalled) return;
-      if (this.lie && typeof f === 'string' && f.includes('"eof"')) {
-        const m = JSON.parse(f) as { result?: { data: string; count: number } };
-        if (m.result) {
-          m.result.data = 'x'.repeat(200);
-          m.result.count = 200;
-          return this.deliver(JSON.stringify(m));
-        }
+  protected override bend(f: WireFrame): WireFrame {
+    if (this.lie && typeof f === 'string' && f.includes('"eof"')) {
+      const m = JSON.parse(f) as { result?: { data: string; count: number } };
+      if (m.result) {
+        m.result.data = 'x'.repeat(200);
+        m.result.count = 200;
+        return JSON.stringify(m);
       }
-      this.deliver(f);
-    });
-    inner.onClose((r) => this.closedBy(r));
-  }
-  send(f: WireFrame): void {
-    this.inner.send(f);
-  }
-  close(reason?: string): void {
-    this.inner.close(reason);
-    this.closedBy(reason ?? 'closed');
+    }
+    return f;
   }
 }
 
+let pair: Pair<LyingGate>;
 let remote: RunningServer;
 let local: RunningServer;
-let hosts: HostService;
 let c: Connection;
-let dir: string;
-const gates = new Map<string, Gate>();
+let gates: Map<string, LyingGate>;
 /** The remote's pane, and a local pane of the same number whose files must never answer for it. */
 let n: number;
-
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const text = (r: { data: string; encoding: string }) => Buffer.from(r.data, r.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
 
 beforeAll(async () => {
-  remote = await startServer({ socketPath: null, host: 'far', shell: '/bin/sh' });
-  local = await startServer({ socketPath: null, host: 'near', shell: '/bin/sh' });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-nshost-'));
-  fs.mkdirSync(path.join(dir, 'hosts'));
-  fs.writeFileSync(path.join(dir, 'hosts', 'box.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
-  fs.writeFileSync(path.join(dir, 'hosts', 'ro.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] }, readOnly: true }));
-  hosts = attachHosts(local.services, {
-    configDir: dir,
-    dial: async (entry) => {
-      const [a, b] = memoryPair();
-      new ClientConn(remote.services, b, (h) => ({ capabilities: h.capabilities }));
-      const g = new Gate(a);
-      gates.set(entry.name, g);
-      return { transport: g };
-    },
-  });
-  c = await local.connect();
+  pair = await joinedPair({ name: 'nshost', hosts: { box: {}, ro: { readOnly: true } }, gate: (inner) => new LyingGate(inner) });
+  ({ remote, local, c, gates } = pair);
   expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
   expect((await c.call('host/connect', { name: 'ro' })).state).toBe('connected');
   n = (await c.call('host/list', { panes: true })).panes!.find((p) => p.host === 'box')!.n;
@@ -94,10 +47,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  hosts?.stop();
-  await local?.stop();
-  await remote?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await pair?.stop();
 });
 
 describe("a joined host's panes in the namespace", () => {
@@ -158,10 +108,7 @@ describe("a joined host's panes in the namespace", () => {
   });
 
   it("refuses an agent another host's files, and lists it none", async () => {
-    const [a, b] = memoryPair();
-    new ClientConn(local.services, b, (h) => ({ capabilities: h.capabilities, checkAccess: () => undefined }));
-    const agent = new Connection(a, { checkResult: checkResults });
-    await agent.hello({ client: { name: 'ada', kind: 'agent' }, capabilities: ['read', 'write'] });
+    const agent = await agentConnection(local.services, 'ada');
     await expect(agent.call('ns/read', { path: `/box:${n}/tag` })).rejects.toThrow(/denied: an agent's \.access names this server's panes only/);
     await expect(agent.call('ns/write', { path: `/box:${n}/input`, data: 'echo agent-was-here\n' })).rejects.toThrow(/denied: an agent's/);
     expect((await agent.call('ns/list', { path: '/' })).entries.map((e) => e.name)).not.toContain(`box:${n}`);

@@ -5,37 +5,21 @@
 // or pty/attach answer jumps forward where it could not have is cut off by name, and
 // another host joined beside it goes on answering. Keys typed faster than a far link's
 // round trip are sent at once, in order, not one round trip apiece.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
-import { memoryPair } from '../../kits/client/memoryTransport';
-import { BaseTransport, type Transport, type WireFrame } from '../../kits/client/transport';
+import type { WireFrame } from '../../kits/client/transport';
 import { BinaryKind, decodeBinary, encodeBinary } from '../../kits/protocol/binary';
 import { HEARTBEAT_MS } from '../../server/hosts/hostLink';
-import { attachHosts } from '../../server/hosts/index';
 import type { HostService } from '../../server/hosts/hostService';
 import { REMOTE_STREAM_IDLE_MS } from '../../server/hosts/remoteStream';
-import { startServer, type RunningServer } from '../../server/main';
-import { ClientConn } from '../../server/transport/clientConn';
+import type { RunningServer } from '../../server/main';
+import { Gate, joinedPair, until as untilEvery, type Pair } from './pair';
 
-/** Passes the remote's frames on, or lies in them: output offsets moved forward, or pty/attach answers started past their end. */
-class Liar extends BaseTransport {
-  readonly kind = 'liar';
+/** Passes the remote's frames on (held `delay` ms each, as a far link's latency), or lies in them: output offsets moved forward, or pty/attach answers started past their end. */
+class Liar extends Gate {
+  override readonly kind = 'liar';
   lie: 'none' | 'output' | 'attach' = 'none';
-  /** ms each of the remote's frames is held (in order), as a far link's latency. */
-  delay = 0;
-  constructor(private readonly inner: Transport) {
-    super();
-    inner.onFrame((f) => {
-      const bent = this.bend(f);
-      if (this.delay > 0) setTimeout(() => this.deliver(bent), this.delay);
-      else this.deliver(bent);
-    });
-    inner.onClose((r) => this.closedBy(r));
-  }
-  private bend(f: WireFrame): WireFrame {
+  protected override bend(f: WireFrame): WireFrame {
     if (this.lie === 'output' && typeof f !== 'string') {
       const b = decodeBinary(f);
       if (typeof b !== 'string' && b.kind === BinaryKind.OUTPUT) return encodeBinary({ ...b, offset: b.offset + (1 << 20) });
@@ -49,32 +33,16 @@ class Liar extends BaseTransport {
     }
     return f;
   }
-  send(f: WireFrame): void {
-    this.inner.send(f);
-  }
-  close(reason?: string): void {
-    this.inner.close(reason);
-    this.closedBy(reason ?? 'closed');
-  }
 }
 
+let pair: Pair<Liar>;
 let remote: RunningServer;
-let local: RunningServer;
 let hosts: HostService;
 let c: Connection;
 let rc: Connection;
-let dir: string;
-const liars = new Map<string, Liar>();
+let liars: Map<string, Liar>;
 
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(what: string, f: () => Promise<T | undefined | false> | T | undefined | false, ms: number) => untilEvery(what, f, ms, 50);
 
 /** A pane on the remote printing a line every 100 ms; its number there. */
 async function ticking(): Promise<number> {
@@ -87,31 +55,14 @@ async function stateOf(name: string) {
 }
 
 beforeAll(async () => {
-  remote = await startServer({ socketPath: null, host: 'far', shell: '/bin/sh' });
-  local = await startServer({ socketPath: null, host: 'near', shell: '/bin/sh' });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-streambounds-'));
-  fs.mkdirSync(path.join(dir, 'hosts'));
-  for (const name of ['box', 'ok']) fs.writeFileSync(path.join(dir, 'hosts', `${name}.json`), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
-  hosts = attachHosts(local.services, {
-    configDir: dir,
-    dial: async (entry) => {
-      const [a, b] = memoryPair();
-      new ClientConn(remote.services, b, (h) => ({ capabilities: h.capabilities }));
-      const liar = new Liar(a);
-      liars.set(entry.name, liar);
-      return { transport: liar };
-    },
-  });
-  c = await local.connect();
+  pair = await joinedPair({ name: 'streambounds', hosts: { box: {}, ok: {} }, gate: (inner) => new Liar(inner) });
+  ({ remote, hosts, c, gates: liars } = pair);
   rc = await remote.connect();
   for (const name of ['box', 'ok']) expect((await c.call('host/connect', { name })).state).toBe('connected');
 }, 30_000);
 
 afterAll(async () => {
-  hosts?.stop();
-  await local?.stop();
-  await remote?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await pair?.stop();
 });
 
 describe('remote streams', () => {

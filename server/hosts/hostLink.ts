@@ -183,6 +183,11 @@ export class HostLink {
       this.conn = null;
       conn.close();
       dialed.close?.();
+      // The host refused who we are (a revoked or unrecorded certificate): every redial would be refused alike, so the link waits for the person.
+      if (e instanceof PaneFault && e.code === 'unauthorized') {
+        this.wanted = false;
+        return this.failed(`${clean(e.message)}; not dialled again until you pane host connect ${this.name} (after pane host pair ${this.name}, if its owner revoked this machine)`);
+      }
       return this.failed(clean((e as Error).message));
     }
     this.failures = 0;

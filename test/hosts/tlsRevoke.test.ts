@@ -93,9 +93,16 @@ describe('revoking and unpairing a TLS-paired host', () => {
     await eventually('the live link to be cut', () => !/^box\s+tls \S+\s+(connected|stale)\s/.test(hostRow()), 5_000);
     expect(local.pane(['ls']).stdout).not.toMatch(new RegExp(`^box:${n}\\s`, 'm'));
     expect(remoteLog()).toMatch(/^- refused TLS door 127\.0\.0\.1:\d+: closed a live connection: client certificate [0-9A-F:]{23} \(\S+\) refused: revoked here at \S+ \(pane host revoke \/ unpair\): pair again from that machine: pane host pair NAME$/m);
-    // The link dials again by itself (it was up) and is refused with the reason.
+    // The link dials again by itself (it was up), is refused with the reason, and then waits for the person: every redial would be refused alike.
     await eventually('the refusal in pane host ls', () => /revoked here at .*pair again from that machine: pane host pair NAME/.test(hostRow()), 15_000);
-    expect(hostRow()).toMatch(/^box\s+tls \S+\s+(disconnected|connecting)\s/);
+    expect(hostRow()).toMatch(/not dialled again until you pane host connect box/);
+    // No redial: over a backoff's first waits (1 s, 2 s) the host is never seen connecting again.
+    const states = new Set<string>();
+    for (const end = Date.now() + 3000; Date.now() < end; ) {
+      states.add(/^box\s+tls \S+\s+(\S+)/.exec(hostRow())?.[1] ?? '?');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect([...states]).toEqual(['disconnected']);
     const direct = lsPaired();
     expect(direct.status).not.toBe(0);
     expect(direct.stdout).not.toMatch(new RegExp(`^${n}\\s`, 'm'));

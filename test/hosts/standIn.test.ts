@@ -4,21 +4,15 @@
 // this server's panes only); a read-only host's stand-in shows the pane and refuses
 // keys, by name; no request makes a stand-in by hand (a split of kind remote, an attrs
 // write re-pointing one); a saved stand-in comes back as one.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResults } from '../../kits/client/checkResults';
-import { Connection } from '../../kits/client/connection';
-import { memoryPair } from '../../kits/client/memoryTransport';
-import { attachHosts } from '../../server/hosts/index';
-import type { HostService } from '../../server/hosts/hostService';
-import { startServer, type RunningServer } from '../../server/main';
-import { ClientConn } from '../../server/transport/clientConn';
+import type { Connection } from '../../kits/client/connection';
+import type { RunningServer } from '../../server/main';
+import { agentConnection, joinedPair, until, type Gate, type Pair } from './pair';
 
+let pair: Pair<Gate>;
 let remote: RunningServer;
 let local: RunningServer;
-let hosts: HostService;
 let c: Connection;
 let dir: string;
 /** The remote pane, the local pane, and stand-ins of the remote pane through `box` and through the read-only `ro`. */
@@ -26,21 +20,8 @@ let rn = 0;
 let ln = 0;
 
 beforeAll(async () => {
-  remote = await startServer({ socketPath: null, host: 'far', shell: '/bin/sh' });
-  local = await startServer({ socketPath: null, host: 'near', shell: '/bin/sh' });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-standin-'));
-  fs.mkdirSync(path.join(dir, 'hosts'));
-  fs.writeFileSync(path.join(dir, 'hosts', 'box.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] } }));
-  fs.writeFileSync(path.join(dir, 'hosts', 'ro.json'), JSON.stringify({ how: { via: 'command', argv: ['unused'] }, readOnly: true }));
-  hosts = attachHosts(local.services, {
-    configDir: dir,
-    dial: async () => {
-      const [a, b] = memoryPair();
-      new ClientConn(remote.services, b, (h) => ({ capabilities: h.capabilities }));
-      return { transport: a };
-    },
-  });
-  c = await local.connect();
+  pair = await joinedPair({ name: 'standin', hosts: { box: {}, ro: { readOnly: true } } });
+  ({ remote, local, c, dir } = pair);
   expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
   expect((await c.call('host/connect', { name: 'ro' })).state).toBe('connected');
   const far = await remote.connect();
@@ -52,28 +33,10 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  hosts?.stop();
-  await local?.stop();
-  await remote?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await pair?.stop();
 });
 
-async function until(what: string, ok: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** A connection that is an agent's: one with an access check (its .access), here one that would allow anything. */
-async function agent(): Promise<Connection> {
-  const [a, b] = memoryPair();
-  new ClientConn(local.services, b, (h) => ({ capabilities: h.capabilities, checkAccess: () => undefined }));
-  const conn = new Connection(a, { checkResult: checkResults });
-  await conn.hello({ client: { name: 'ada', kind: 'agent' }, capabilities: ['read', 'write', 'attach'] });
-  return conn;
-}
+const agent = () => agentConnection(local.services, 'ada', ['read', 'write', 'attach']);
 
 describe('a stand-in\'s doors', () => {
   it('refuses an agent host/show, and every request that would reach the remote pane through a stand-in', async () => {

@@ -14,6 +14,7 @@ import { REMOTE_AWARENESS_POLL_MS } from '../../server/hosts/remoteAwareness';
 import type { HostService } from '../../server/hosts/hostService';
 import { ClientConn } from '../../server/transport/clientConn';
 import { agentHarness, type AgentHarness } from '../agents/helpers';
+import { until } from './pair';
 
 let far: AgentHarness;
 let near: AgentHarness;
@@ -94,16 +95,6 @@ describe('agents across hosts', () => {
     expect(r.agents.some((a) => a.host !== undefined)).toBe(false);
   });
 });
-
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const DRIFT = ['refresh the jwt auth token on login', 'jwt login session expiry for auth', 'auth login: verify the jwt token signature', 'jwt auth login token rotation'];
 

@@ -1,6 +1,7 @@
 // The shared setup of the host tests (issue 26): two real in-process pane servers,
 // `near` joined to `far` over an in-memory transport the test can stall, delay or
 // make lie, and an agent's connection to a server (one with an access check).
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,8 @@ import { attachHosts } from '../../server/hosts/index';
 import type { HostService } from '../../server/hosts/hostService';
 import { startServer, type RunningServer } from '../../server/main';
 import { ClientConn } from '../../server/transport/clientConn';
+import { BIN } from '../cli/harness';
+import type { Daemon } from './remote';
 
 /** Passes frames both ways; stalled, the remote's answers are lost (a dead network); `delay` holds each of them that many ms (a far link); a subclass's `bend` rewrites them (a remote that lies). */
 export class Gate extends BaseTransport {
@@ -115,4 +118,13 @@ export async function until<T>(what: string, f: () => Promise<T | undefined | fa
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+/** `pane output --follow --from 0 -t TARGET` run against daemon `d`, its stdout and stderr (marked) gathered. */
+export function follower(d: Daemon, target: string): { proc: ChildProcess; out: () => string } {
+  const proc = spawn(BIN, ['output', '--follow', '--from', '0', '-t', target], { env: d.env, cwd: d.home, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr?.on('data', (c: Buffer) => (out += `[stderr] ${c.toString()}`));
+  return { proc, out: () => out };
 }

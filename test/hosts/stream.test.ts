@@ -4,12 +4,13 @@
 // again and the stream resumes from its last received offset: every number arrives
 // exactly once, in order. Input typed while the link is down waits in the host's queue
 // and reaches the remote pane in order after reconnection.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '../../kits/client/index';
 import { connectUnix } from '../../kits/node/socketTransport';
 import { PROXY_PANE_BASE } from '../../server/hosts/remoteStream';
 import { BIN, buildOnce } from '../cli/harness';
+import { follower } from './pair';
 import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
 
 let remote: Daemon;
@@ -52,14 +53,6 @@ function linksAttached(n: number): number {
   return clients.filter((c) => c.name.startsWith('host link') && c.attached.includes(n)).length;
 }
 
-function follower(target: string): { proc: ChildProcess; out: () => string } {
-  const proc = spawn(BIN, ['output', '--follow', '--from', '0', '-t', target], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  proc.stderr?.on('data', (c: Buffer) => (out += `[stderr] ${c.toString()}`));
-  return { proc, out: () => out };
-}
-
 describe('a remote pane streamed over ssh', () => {
   it('follows a numbered sequence across a killed ssh: every number once, in order', async () => {
     // Pauses every 100 lines so the sequence spans the kill and the redial (~6 s in all).
@@ -67,13 +60,13 @@ describe('a remote pane streamed over ssh', () => {
     const r = remote.pane(['new', '--', 'sh', '-c', script]);
     expect(r.status, r.stderr).toBe(0);
     n = r.stdout.trim();
-    const f = follower(`box:${n}`);
+    const f = follower(local, `box:${n}`);
     try {
       await eventually('the follower to see N300', () => /\bN3\d\d\b/.test(f.out()), 20_000).catch((e: Error) => {
         throw new Error(`${e.message}; it printed: ${f.out().slice(-600)}; local log: ${String((local as unknown as { log: string }).log).slice(-800)}`);
       });
       // A second reader of the same pane shares the one upstream stream.
-      const g = follower(`box:${n}`);
+      const g = follower(local, `box:${n}`);
       await eventually('the second follower to see N1', () => /\bN1\r?\n/.test(g.out()), 20_000);
       expect(linksAttached(Number(n))).toBe(1);
       g.proc.kill('SIGKILL');
@@ -138,7 +131,7 @@ describe('a remote pane streamed over ssh', () => {
       await c.call('pty/attach', { pane: `box:${flood.stdout.trim()}`, mode: 'from', flowControl: true }); // and never acks
       await eventually('the silent reader to get its window', () => got > 0, 20_000);
       // Another remote pane, typed into and followed through the same link meanwhile.
-      const f = follower(`box:${n}`);
+      const f = follower(local, `box:${n}`);
       try {
         const t0 = Date.now();
         const send = local.pane(['send', '-t', `box:${n}`, 'BESIDE-THE-FLOOD\n']);

@@ -6,7 +6,7 @@
 // in order. Input while the link is down (the relay refusing to start) waits in the
 // host's queue up to REMOTE_INPUT_QUEUE, is refused by name past it (the sender and
 // /pane/log hear it), and what was queued reaches the remote pane in order.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ import { Connection } from '../../kits/client/index';
 import { connectUnix } from '../../kits/node/socketTransport';
 import { STALE_AFTER_MS } from '../../server/hosts/hostLink';
 import { REMOTE_INPUT_QUEUE } from '../../server/hosts/hostService';
-import { BIN, buildOnce } from '../cli/harness';
+import { buildOnce } from '../cli/harness';
+import { follower } from './pair';
 import { binDirFor, eventually, startDaemon, type Daemon } from './remote';
 
 /** Pipes stdin to its command and the command's stdout back; exits at once while the gate file exists (a host that cannot be reached). */
@@ -66,14 +67,6 @@ function hostState(): string {
   return /\b(connected|stale|connecting|disconnected)\b/.exec(line)?.[1] ?? line;
 }
 
-function follower(target: string): { proc: ChildProcess; out: () => string } {
-  const proc = spawn(BIN, ['output', '--follow', '--from', '0', '-t', target], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout?.on('data', (c: Buffer) => (out += c.toString()));
-  proc.stderr?.on('data', (c: Buffer) => (out += `[stderr] ${c.toString()}`));
-  return { proc, out: () => out };
-}
-
 describe('a host link through a relay the test pauses', () => {
   it('goes stale while the relay is stopped and resumes the stream after, every line once and in order', async () => {
     const count = 2000;
@@ -82,7 +75,7 @@ describe('a host link through a relay the test pauses', () => {
     const r = remote.pane(['new', '--', 'sh', '-c', script]);
     expect(r.status, r.stderr).toBe(0);
     const n = r.stdout.trim();
-    const f = follower(`px:${n}`);
+    const f = follower(local, `px:${n}`);
     try {
       await eventually('the follower to see N100', () => /\bN1\d\d\b/.test(f.out()), 20_000);
       const stopped = relays();

@@ -14,8 +14,9 @@ import { attachHosts } from '../../server/hosts/index';
 import type { HostService } from '../../server/hosts/hostService';
 import { startServer, type RunningServer } from '../../server/main';
 import { ClientConn } from '../../server/transport/clientConn';
-import { BIN } from '../cli/harness';
-import type { Daemon } from './remote';
+import { expect } from 'vitest';
+import { BIN, buildOnce } from '../cli/harness';
+import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
 
 /** Passes frames both ways; stalled, the remote's answers are lost (a dead network); `delay` holds each of them that many ms (a far link); a subclass's `bend` rewrites them (a remote that lies). */
 export class Gate extends BaseTransport {
@@ -127,4 +128,42 @@ export function follower(d: Daemon, target: string): { proc: ChildProcess; out: 
   proc.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   proc.stderr?.on('data', (c: Buffer) => (out += `[stderr] ${c.toString()}`));
   return { proc, out: () => out };
+}
+
+export interface SshDaemons {
+  remote: Daemon;
+  local: Daemon;
+  sshd: Sshd;
+  /** The remote's bin dir (its `pane`), on the ssh sessions' PATH. */
+  bin: string;
+  /** The remote pane that printed MARK-42 and then echoes what it is typed (cat). */
+  n: string;
+  /** Leaves box, then stops the local daemon, sshd and the remote daemon. */
+  stop(): Promise<void>;
+}
+
+/** Builds pane; starts daemon `names.remote`, an sshd whose sessions run its pane, and daemon `names.local`; makes a remote pane printing `${mark}-42` then cat, and waits for the mark unless told not to. */
+export async function sshDaemons(names: { remote: string; local: string }, mark: string, waitForMark = true): Promise<SshDaemons> {
+  buildOnce();
+  const d = {} as SshDaemons;
+  d.stop = async () => {
+    d.local?.pane(['host', 'disconnect', 'box']);
+    await d.local?.stop();
+    await d.sshd?.stop();
+    await d.remote?.stop();
+  };
+  try {
+    d.remote = await startDaemon(names.remote);
+    d.bin = binDirFor(d.remote);
+    d.sshd = await startSshd(d.bin);
+    d.local = await startDaemon(names.local);
+    const r = d.remote.pane(['new', '--', 'sh', '-c', `echo ${mark}-$((6*7)); exec cat`]);
+    expect(r.status, r.stderr).toBe(0);
+    d.n = r.stdout.trim();
+    if (waitForMark) await eventually('the remote pane to print its marker', () => d.remote.pane(['screen', '-t', d.n]).stdout.includes(`${mark}-42`));
+  } catch (e) {
+    await d.stop();
+    throw e;
+  }
+  return d;
 }

@@ -8,9 +8,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce } from '../cli/harness';
-import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
+import { sshDaemons, type SshDaemons } from './pair';
+import { eventually, type Daemon, type Sshd } from './remote';
 
+let daemons: SshDaemons;
 let remote: Daemon;
 let local: Daemon;
 let sshd: Sshd;
@@ -19,22 +20,12 @@ let bin: string;
 let n: string;
 
 beforeAll(async () => {
-  buildOnce();
-  remote = await startDaemon('remote');
-  bin = binDirFor(remote);
-  sshd = await startSshd(bin);
-  local = await startDaemon('local');
-  const r = remote.pane(['new', '--', 'sh', '-c', 'echo REMOTE-MARK-$((6*7)); exec cat']);
-  expect(r.status, r.stderr).toBe(0);
-  n = r.stdout.trim();
-  await eventually('the remote pane to print its marker', () => remote.pane(['screen', '-t', n]).stdout.includes('REMOTE-MARK-42'));
+  daemons = await sshDaemons({ remote: 'remote', local: 'local' }, 'REMOTE-MARK');
+  ({ remote, local, sshd, n, bin } = daemons);
 }, 120_000);
 
 afterAll(async () => {
-  local?.pane(['host', 'disconnect', 'box']);
-  await local?.stop();
-  await sshd?.stop();
-  await remote?.stop();
+  await daemons?.stop();
 });
 
 /** Joins `name` and checks ls, screen and input through it. */

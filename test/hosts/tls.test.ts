@@ -11,9 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueServerCert, makeCa, makeCsr, signClientCsr } from '../../kits/node/pki';
-import { buildOnce } from '../cli/harness';
-import { binDirFor, eventually, freePort, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
+import { sshDaemons, type SshDaemons } from './pair';
+import { eventually, freePort, type Daemon, type Sshd } from './remote';
 
+let daemons: SshDaemons;
 let remote: Daemon;
 let local: Daemon;
 let sshd: Sshd;
@@ -21,22 +22,13 @@ let n: string;
 let port: number;
 
 beforeAll(async () => {
-  buildOnce();
-  remote = await startDaemon('tlsremote');
-  sshd = await startSshd(binDirFor(remote));
-  local = await startDaemon('tlslocal');
-  const r = remote.pane(['new', '--', 'sh', '-c', 'echo TLS-MARK-$((6*7)); exec cat']);
-  expect(r.status, r.stderr).toBe(0);
-  n = r.stdout.trim();
-  await eventually('the remote pane to print its marker', () => remote.pane(['screen', '-t', n]).stdout.includes('TLS-MARK-42'));
+  daemons = await sshDaemons({ remote: 'tlsremote', local: 'tlslocal' }, 'TLS-MARK');
+  ({ remote, local, sshd, n } = daemons);
   port = await freePort();
 }, 120_000);
 
 afterAll(async () => {
-  local?.pane(['host', 'disconnect', 'box']);
-  await local?.stop();
-  await sshd?.stop();
-  await remote?.stop();
+  await daemons?.stop();
 });
 
 const mode = (f: string) => fs.statSync(f).mode & 0o777;

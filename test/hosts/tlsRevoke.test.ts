@@ -13,9 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCsr, signClientCsr } from '../../kits/node/pki';
-import { buildOnce } from '../cli/harness';
-import { binDirFor, eventually, freePort, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
+import { sshDaemons, type SshDaemons } from './pair';
+import { eventually, freePort, type Daemon, type Sshd } from './remote';
 
+let daemons: SshDaemons;
 let remote: Daemon;
 let local: Daemon;
 let sshd: Sshd;
@@ -23,21 +24,13 @@ let n: string;
 let port: number;
 
 beforeAll(async () => {
-  buildOnce();
-  remote = await startDaemon('revremote');
-  sshd = await startSshd(binDirFor(remote));
-  local = await startDaemon('revlocal');
-  const r = remote.pane(['new', '--', 'sh', '-c', 'echo REVOKE-MARK-$((6*7)); exec cat']);
-  expect(r.status, r.stderr).toBe(0);
-  n = r.stdout.trim();
+  daemons = await sshDaemons({ remote: 'revremote', local: 'revlocal' }, 'REVOKE-MARK', false);
+  ({ remote, local, sshd, n } = daemons);
   port = await freePort();
 }, 120_000);
 
 afterAll(async () => {
-  local?.pane(['host', 'disconnect', 'box']);
-  await local?.stop();
-  await sshd?.stop();
-  await remote?.stop();
+  await daemons?.stop();
 });
 
 const me = `${os.userInfo().username}@${os.hostname()}`.slice(0, 64);

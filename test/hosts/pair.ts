@@ -167,3 +167,12 @@ export async function sshDaemons(names: { remote: string; local: string }, mark:
   }
   return d;
 }
+
+/** The numbers of the lines `N<number>` in a follower's output, in the order seen. */
+export function numbered(out: string): number[] {
+  return out
+    .split(/\r?\n/)
+    .map((l) => /^N(\d+)$/.exec(l.trim())?.[1])
+    .filter((x): x is string => x !== undefined)
+    .map(Number);
+}

@@ -10,7 +10,7 @@ import { Connection } from '../../kits/client/index';
 import { connectUnix } from '../../kits/node/socketTransport';
 import { PROXY_PANE_BASE } from '../../server/hosts/remoteStream';
 import { BIN, buildOnce } from '../cli/harness';
-import { follower } from './pair';
+import { follower, numbered } from './pair';
 import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
 
 let remote: Daemon;
@@ -74,12 +74,7 @@ describe('a remote pane streamed over ssh', () => {
       const dead = killLink();
       await eventually('the sequence to end at the follower', () => f.out().includes('SEQ-DONE'), 40_000);
       expect(before).toBeLessThan(f.out().indexOf('SEQ-DONE')); // it really was mid-stream
-      const got = f
-        .out()
-        .split(/\r?\n/)
-        .map((l) => /^N(\d+)$/.exec(l.trim())?.[1])
-        .filter((x): x is string => x !== undefined)
-        .map(Number);
+      const got = numbered(f.out());
       expect(got.length).toBe(COUNT);
       expect(got.every((v, i) => v === i + 1)).toBe(true);
       expect(f.out()).not.toContain('[stderr]');

@@ -15,7 +15,7 @@ import { connectUnix } from '../../kits/node/socketTransport';
 import { STALE_AFTER_MS } from '../../server/hosts/hostLink';
 import { REMOTE_INPUT_QUEUE } from '../../server/hosts/hostService';
 import { buildOnce } from '../cli/harness';
-import { follower } from './pair';
+import { follower, numbered } from './pair';
 import { binDirFor, eventually, startDaemon, type Daemon } from './remote';
 
 /** Pipes stdin to its command and the command's stdout back; exits at once while the gate file exists (a host that cannot be reached). */
@@ -89,12 +89,7 @@ describe('a host link through a relay the test pauses', () => {
       expect(relays()).toEqual(stopped); // the same link went on: no redial
       await eventually('the sequence to end at the follower', () => f.out().includes('SEQ-DONE'), 40_000);
       expect(heldAt).toBeLessThan(f.out().indexOf('SEQ-DONE'));
-      const got = f
-        .out()
-        .split(/\r?\n/)
-        .map((l) => /^N(\d+)$/.exec(l.trim())?.[1])
-        .filter((x): x is string => x !== undefined)
-        .map(Number);
+      const got = numbered(f.out());
       expect(got.length).toBe(count);
       expect(got.every((v, i) => v === i + 1)).toBe(true);
       expect(f.out()).not.toContain('[stderr]');

@@ -176,7 +176,7 @@ export class HostLink {
     try {
       const welcome = await withDeadline(conn.hello({ client: { name: `host link ${this.name}`, kind: 'other' }, capabilities: caps }), LINK_HELLO_TIMEOUT_MS, `its hello did not come within ${LINK_HELLO_TIMEOUT_MS} ms (LINK_HELLO_TIMEOUT_MS)`);
       this.remote = { host: String(welcome.server.host).slice(0, 253), version: String(welcome.server.version).slice(0, 100) };
-      await this.beat(conn);
+      await withDeadline(this.beat(conn), LINK_HELLO_TIMEOUT_MS, `its first pane list did not come within ${LINK_HELLO_TIMEOUT_MS} ms of its hello (LINK_HELLO_TIMEOUT_MS)`);
     } catch (e) {
       // Cut off while saying hello (a flood, a lie): drop() has said why.
       if (this.conn !== conn) return;
@@ -209,11 +209,17 @@ export class HostLink {
 
   /** One heartbeat: the remote's panes, host-qualified with this host's name. */
   private async beat(conn: Connection): Promise<void> {
-    const [{ panes }, { sessions }] = await Promise.all([conn.call('pane/list', {}), conn.call('session/list', {})]);
+    // The session names are for display (pane ls): asked alongside, never waited for, so a remote slow or silent on them is judged by its pane list alone.
+    conn
+      .call('session/list', {})
+      .then(({ sessions }) => {
+        if (this.conn === conn) this.sessions = sessions.map((s) => ({ id: s.id, name: s.name }));
+      })
+      .catch(() => undefined);
+    const { panes } = await conn.call('pane/list', {});
     if (this.conn !== conn) return;
     this.lastHeard = Date.now();
     this.panes = panes.map((p) => ({ ...p, host: this.name }));
-    this.sessions = sessions.map((s) => ({ id: s.id, name: s.name }));
   }
 
   private async tick(conn: Connection): Promise<void> {

@@ -153,7 +153,7 @@ describe('help', () => {
 
   it('shows subcommand help', async () => {
     const r = await run(['help', 'session', 'new']);
-    expect(r.out).toMatch(/^usage: pane session new \[--cwd D\] \[NAME\] \[-- PROGRAM ARGS\.\.\.\]/);
+    expect(r.out).toMatch(/^usage: pane session new \[--cwd D\] \[--host HOST\] \[NAME\] \[-- PROGRAM ARGS\.\.\.\]/);
   });
 
   it('prints general help on --help before any command', async () => {

@@ -55,6 +55,8 @@ export class HostLink {
   panes: Pane[] = [];
   /** The remote's sessions (id and name) as of the last heartbeat: its panes name their session by id. */
   sessions: { id: string; name: string }[] = [];
+  /** The connection a session/list is still unanswered on: one at a time, so a remote that never answers it holds one request, not one per heartbeat. */
+  private sessionsAsking: Connection | null = null;
   private conn: Connection | null = null;
   private closeDial: (() => void) | undefined;
   private lastHeard: number | null = null;
@@ -210,12 +212,18 @@ export class HostLink {
   /** One heartbeat: the remote's panes, host-qualified with this host's name. */
   private async beat(conn: Connection): Promise<void> {
     // The session names are for display (pane ls): asked alongside, never waited for, so a remote slow or silent on them is judged by its pane list alone.
-    conn
-      .call('session/list', {})
-      .then(({ sessions }) => {
-        if (this.conn === conn) this.sessions = sessions.map((s) => ({ id: s.id, name: s.name }));
-      })
-      .catch(() => undefined);
+    if (this.sessionsAsking !== conn) {
+      this.sessionsAsking = conn;
+      conn
+        .call('session/list', {})
+        .then(({ sessions }) => {
+          if (this.conn === conn) this.sessions = sessions.map((s) => ({ id: s.id, name: s.name }));
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.sessionsAsking === conn) this.sessionsAsking = null;
+        });
+    }
     const { panes } = await conn.call('pane/list', {});
     if (this.conn !== conn) return;
     this.lastHeard = Date.now();

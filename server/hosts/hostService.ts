@@ -15,7 +15,7 @@ import type { PaneServer } from '../paneServer';
 import { sshExitArgv } from './hostArgv';
 import { loadHosts, type HostEntry } from './hostFiles';
 import { HEARTBEAT_MS, HostLink, type DialHost } from './hostLink';
-import { PROXY_PANE_BASE, RemoteStreams } from './remoteStream';
+import { paces, PROXY_PANE_BASE, RemoteStreams } from './remoteStream';
 import { StandIns } from './standIns';
 
 /**
@@ -254,9 +254,7 @@ export class HostService {
       return { pane: s.proxy };
     }
     if (method === 'pty/ack') return { pane: s.proxy, unacked: s.ack(id, params.bytes as number) };
-    // A read-only viewer is never waited for (server/handlers/pty.ts's mayPace): the same here.
-    const flow = params.flowControl === true && ctx.client.capabilities.has('write') && ctx.client.canWrite;
-    return s.attach(ctx.client.sink, flow, params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined);
+    return s.attach(ctx.client.sink, paces(params, ctx), params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined);
   }
 
   /**

@@ -13,6 +13,7 @@ import { ACK_CHUNK, ACK_IDLE_MS, FLOW_HIGH_MAX } from '../../kits/protocol/flow'
 import { PaneFault } from '../../kits/protocol/error';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import { ACK_STALL_MS, DRAIN_POLL_MS, MAX_FRAME_BYTES, SINK_BUFFER_CAP, STALL_COOLDOWN_MS, type StreamSink } from '../pty/fanout';
+import type { HandlerContext } from '../handlers/types';
 import type { HostLink } from './hostLink';
 
 /**
@@ -315,6 +316,11 @@ export class RemoteStreams {
     return this.byKey.keys();
   }
 
+  /** Whether HOST:N's stream is held (not freed). */
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
   /** Frees one stream and its numbers (remoteStream.ts's header says when). */
   free(s: RemoteStream): void {
     s.free();
@@ -352,4 +358,9 @@ export class RemoteStreams {
   detachAll(id: string): void {
     for (const s of this.byKey.values()) s.detach(id);
   }
+}
+
+/** Whether a local reader of a remote pane asked for flow control and may have it: a read-only viewer is never waited for (server/handlers/pty.ts's mayPace; agents reach no remote pane at all). */
+export function paces(params: Record<string, unknown>, ctx: HandlerContext): boolean {
+  return params.flowControl === true && ctx.client.capabilities.has('write') && ctx.client.canWrite;
 }

@@ -20,6 +20,7 @@ import type { StreamSink } from '../pty/fanout';
 import type { PaneServer } from '../paneServer';
 import { HEARTBEAT_MS, type HostLink } from './hostLink';
 import type { HostService } from './hostService';
+import { paces } from './remoteStream';
 
 /** Requests on a stand-in that reach its remote pane; every other request (focus, close, zoom, float, split, tag) is the local pane's. */
 const TO_REMOTE = new Set<MethodName>(['pty/attach', 'pty/detach', 'pty/ack', 'pty/screen', 'pty/read', 'pty/resize', 'pane/input', 'pane/restart']);
@@ -196,9 +197,7 @@ export class StandIns {
     }
     const here = pane.n;
     const renamed: StreamSink = { id: sink.id, sendOutput: (_p, offset, data) => sink.sendOutput(here, offset, data), buffered: () => sink.buffered() };
-    // A read-only viewer is never waited for (server/handlers/pty.ts's mayPace): the same here.
-    const flow = params.flowControl === true && ctx.client.capabilities.has('write') && ctx.client.canWrite;
-    const r = await s.attach(renamed, flow, params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined);
+    const r = await s.attach(renamed, paces(params, ctx), params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined);
     b.sinks.add(sink.id);
     return { ...r, pane: here, ...(r.snapshot ? { snapshot: { ...r.snapshot, pane: here } } : {}) };
   }
@@ -221,7 +220,7 @@ export class StandIns {
     const { host, n: rn } = parsePaneRef(b.key);
     const link = host === undefined ? undefined : this.hosts.links.get(host);
     // A stream already freed (its host left, its pane gone) is not made again just to be left.
-    if (!link || ![...this.hosts.streams.keys()].includes(b.key)) return;
+    if (!link || !this.hosts.streams.has(b.key)) return;
     const s = this.hosts.streams.get(link, rn);
     for (const id of b.sinks) s.detach(id);
   }

@@ -50,6 +50,15 @@ export const ptyMethods = {
       from: z.number().int().min(0).optional(),
       /** Whether this client acknowledges parsed bytes (pty/ack); only such clients pause the PTY, and only if they may write to the pane (a read-only viewer is never waited for), each for at most ACK_STALL_MS without acking. */
       flowControl: z.boolean().default(false),
+      /**
+       * The window a flow-controlled client starts with, before its ack rate is measured:
+       * `min` (FLOW_HIGH_MIN; an unknown reader, maybe a slow page, whose Ctrl-C must show
+       * soon) or `max` (FLOW_HIGH_MAX; a relay that buffers and acks as bytes arrive, a
+       * host link: from the floor its window took ~13 acks to open, ~100 ms of a 20 ms
+       * link's stream at 6 MB/s). Either way the window follows the measured rate after.
+       * A server before this field ignores it (`min`).
+       */
+      flowStart: z.enum(['min', 'max']).default('min'),
     }),
     result: StreamWindowSchema.extend({
       pane: z.number().int(),

@@ -45,6 +45,7 @@ export const ptyHandlers: HandlerTable = {
         mode: p.mode,
         ...(p.from !== undefined ? { from: p.from } : {}),
         flowControl: p.flowControl && mayPace(ctx, pane),
+        flowStart: p.flowStart,
       }),
     );
     client.attached.add(pane.n);

@@ -9,6 +9,7 @@ import { RemoteStream } from './remoteStream';
 
 function fakeLink() {
   const acks: number[] = [];
+  const attaches: unknown[] = [];
   const link = {
     name: 'box',
     generation: 1,
@@ -16,13 +17,14 @@ function fakeLink() {
     heardAt: null,
     panes: [],
     cut: vi.fn(),
-    call: vi.fn(async (method: string, params: { bytes?: number }) => {
+    call: vi.fn(async (method: string, params: { bytes?: number; flowStart?: string }) => {
       if (method === 'pty/ack') acks.push(params.bytes ?? 0);
+      if (method === 'pty/attach') attaches.push(params);
       if (method === 'pty/attach') return { pane: 3, from: 0, gap: false, streamStart: 0, streamEnd: 0 };
       return {};
     }),
   };
-  return { link: link as unknown as HostLink, acks };
+  return { link: link as unknown as HostLink, acks, attaches };
 }
 
 const sink = { id: 'c1', sendOutput: () => undefined, buffered: () => 0 };
@@ -47,6 +49,14 @@ describe('RemoteStream acks upstream', () => {
     expect(acks).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(2);
     expect(acks).toEqual([1024 + ACK_CHUNK, 10]);
+    s.dispose();
+  });
+
+  it("attaches upstream flow-controlled with the window open from the start (flowStart 'max'): it buffers and acks as bytes come", async () => {
+    const { link, attaches } = fakeLink();
+    const s = new RemoteStream(link, 3, 0x8000_0001);
+    await s.attach(sink, false, 'from', 0);
+    expect(attaches).toEqual([{ pane: 3, mode: 'from', from: 0, flowControl: true, flowStart: 'max' }]);
     s.dispose();
   });
 });

@@ -96,7 +96,8 @@ export class RemoteStream {
     const at = this.received ?? from;
     this.link.streaming.add(this.n);
     this.attaching = this.link
-      .call('pty/attach', { pane: this.n, mode: 'from', ...(at === undefined ? {} : { from: at }), flowControl: true })
+      // flowStart max: this end buffers REMOTE_STREAM_BUFFER and acks as bytes come, so the remote need not probe it from the smallest window.
+      .call('pty/attach', { pane: this.n, mode: 'from', ...(at === undefined ? {} : { from: at }), flowControl: true, flowStart: 'max' })
       .then((r) => {
         const lie = attachLie(r, at);
         if (lie) {

@@ -50,6 +50,26 @@ describe('Fanout flow window', () => {
     expect(t.f.holding).toBe(false);
   });
 
+  it("opens a relay's window at FLOW_HIGH_MAX before any ack (flowStart 'max'), then follows its measured rate down", () => {
+    const t = setup();
+    const relay: StreamSink = { id: 'r', sendOutput: () => undefined, buffered: () => 0 };
+    const r = t.f.add(relay, true, 'max');
+    t.f.start(r, t.f.limit);
+    expect(r.high).toBe(FLOW_HIGH_MAX);
+    t.f.remove('c'); // only the relay paces the pane now
+    let n = 0;
+    while (!t.f.holding && n++ < 1000) t.output(16 * KiB);
+    expect(r.sent - r.acked).toBeGreaterThan(FLOW_HIGH_MAX); // the floor would have paused it at FLOW_HIGH_MIN
+    expect(r.sent - r.acked).toBeLessThanOrEqual(FLOW_HIGH_MAX + 16 * KiB);
+    // A relay that turns out slow (a 64 KiB ack each second) is sized down like any client.
+    for (let i = 0; i < 40; i++) {
+      t.clock.ms += 1000;
+      t.f.ack('r', 64 * KiB);
+      t.output(64 * KiB);
+    }
+    expect(r.high).toBe(FLOW_HIGH_MIN);
+  });
+
   it('sizes the window to FLOW_TARGET_MS of the rate the client acks at', () => {
     const t = setup();
     drain(t, 40, MID_MS);

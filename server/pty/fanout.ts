@@ -176,10 +176,15 @@ export class Fanout {
     return false;
   }
 
-  /** Adds (or replaces) a sink that waits for start(). A replaced sink's pause is released. */
-  add(sink: StreamSink, flowControl: boolean): SinkState {
+  /**
+   * Adds (or replaces) a sink that waits for start(). A replaced sink's pause is released.
+   * `start` 'max' opens its window at FLOW_HIGH_MAX before any ack is measured (pty/attach's
+   * flowStart: a relay such as a host link); the measured rate sizes it after, as for any.
+   */
+  add(sink: StreamSink, flowControl: boolean, start: 'min' | 'max' = 'min'): SinkState {
     const old = this.sinks.get(sink.id);
-    const s: SinkState = { sink, flowControl, pos: null, sent: 0, acked: 0, high: FLOW_HIGH_MIN, rate: RATE_MIN, mark: null, holding: false, blocked: false, holdSince: null, stalled: false, cooldownUntil: 0 };
+    const open = start === 'max';
+    const s: SinkState = { sink, flowControl, pos: null, sent: 0, acked: 0, high: open ? FLOW_HIGH_MAX : FLOW_HIGH_MIN, rate: open ? RATE_MAX : RATE_MIN, mark: null, holding: false, blocked: false, holdSince: null, stalled: false, cooldownUntil: 0 };
     // Attaching again does not buy a client that stalled a fresh hold.
     const t = this.now();
     for (const [id, until] of this.cooldowns) if (until <= t) this.cooldowns.delete(id);

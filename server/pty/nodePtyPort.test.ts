@@ -60,6 +60,18 @@ describe('NodePtyPort', () => {
     }
   });
 
+  it('writes a keystroke into the terminal in the same turn of the loop (no trip through the thread pool), and its echo comes back', async () => {
+    const p = spawn({ file: 'sh', args: ['-c', 'stty raw -echo; exec cat'] });
+    const got: Buffer[] = [];
+    p.onData((d) => got.push(d));
+    await new Promise((r) => setTimeout(r, 300));
+    p.write(Buffer.from('k'));
+    expect(p.queuedInput?.()).toBe(0); // already in the kernel: nothing waits with us
+    const deadline = Date.now() + 5000;
+    while (!Buffer.concat(got).includes('k') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(Buffer.concat(got).toString()).toContain('k');
+  });
+
   it('delivers output as Buffers and reports the exit code', async () => {
     const p = spawn({ file: 'bash', args: ['-c', 'printf "héllo"; exit 3'] });
     const c = collect(p);

@@ -325,9 +325,9 @@ export class Terminal {
    * snapshot's offset; from: output from `from` (default: the oldest held byte).
    * The first frame goes out on a later turn, after the caller sent its reply.
    */
-  async attach(sink: StreamSink, o: { mode: 'snapshot' | 'from'; from?: number; flowControl: boolean }): Promise<AttachResult> {
+  async attach(sink: StreamSink, o: { mode: 'snapshot' | 'from'; from?: number; flowControl: boolean; flowStart?: 'min' | 'max' }): Promise<AttachResult> {
     if (this.disposed) throw new Error(`terminal ${this.n} is closed`);
-    const s = this.fanout.add(sink, o.flowControl);
+    const s = this.fanout.add(sink, o.flowControl, o.flowStart);
     let snapshot: ScreenSnapshot | undefined;
     let pos: number;
     if (o.mode === 'snapshot') {

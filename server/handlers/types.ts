@@ -13,6 +13,12 @@ export interface HandlerContext {
   services: Services;
   /** Runs another request through this server's dispatcher, as the same client: the same validation, capability checks and typed errors. */
   dispatch<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>>;
+  /**
+   * Set on a pane/input that came as a binary INPUT frame (keystrokes), to the pane number
+   * the frame named: nobody reads its answer, only a refusal (an error frame). Keys for a
+   * remote pane may then go over the host link as a binary frame too (hostService.ts).
+   */
+  keys?: number;
 }
 
 export type HandlerFn<M extends MethodName> = (params: Params<M>, ctx: HandlerContext) => Result<M> | Promise<Result<M>>;

@@ -75,6 +75,8 @@ export class HostLink {
   readonly streaming = new Set<number>();
   /** Where the remote's output frames go (RemoteStreams.output). */
   output: ((pane: number, offset: number, data: Uint8Array) => void) | null = null;
+  /** Where an error the remote sent about no request goes: a refusal of keys sent by sendKeys (hostService.ts). */
+  unanswered: ((fault: PaneFault) => void) | null = null;
 
   constructor(
     public entry: HostEntry,
@@ -170,6 +172,7 @@ export class HostLink {
     this.conn = conn;
     this.streaming.clear();
     conn.onOutput((p, offset, data) => this.conn === conn && this.output?.(p, offset, data));
+    conn.onError((fault) => this.conn === conn && this.unanswered?.(fault));
     this.closeDial = dialed.close;
     conn.onClose((reason) => {
       if (this.conn === conn) this.drop(`the link closed: ${clean(reason)}`, this.wanted);
@@ -200,6 +203,18 @@ export class HostLink {
     this.heartbeat = setInterval(() => void this.tick(conn), HEARTBEAT_MS);
     this.heartbeat.unref();
     this.changed();
+  }
+
+  /**
+   * Keystrokes for remote pane `n` as a binary INPUT frame on the live connection, in
+   * order with everything sent before; false when the link is not up. The remote answers
+   * only a refusal, as an error frame (`unanswered`).
+   */
+  sendKeys(n: number, data: Uint8Array): boolean {
+    const conn = this.conn;
+    if (!conn || (this.state !== 'connected' && this.state !== 'stale')) return false;
+    conn.sendInput(n, data);
+    return true;
   }
 
   /** Asks the remote for its panes now (pane ls), within a heartbeat; the last answer stays on failure. */

@@ -14,7 +14,8 @@ import type { HandlerContext } from '../handlers/types';
 import type { PaneServer } from '../paneServer';
 import { sshExitArgv } from './hostArgv';
 import { loadHosts, type HostEntry } from './hostFiles';
-import { HEARTBEAT_MS, HostLink, type DialHost } from './hostLink';
+import { clean, HEARTBEAT_MS, HostLink, type DialHost } from './hostLink';
+import type { ClientConn } from '../transport/clientConn';
 import { paces, PROXY_PANE_BASE, RemoteStreams } from './remoteStream';
 import { StandIns } from './standIns';
 
@@ -78,6 +79,8 @@ export class HostService {
   private readonly inputs = new Map<string, { bytes: number; chain: Promise<unknown>; refused?: boolean }>();
   /** Remote panes tiled in local sessions through stand-in panes (standIns.ts). */
   readonly standIns: StandIns;
+  /** Per host: the local client that last sent it keys as a binary frame, and the pane it named, to hear the host's refusal. */
+  private readonly keysFrom = new Map<string, { client: ClientConn; pane: number }>();
 
   constructor(
     private readonly deps: HostDeps,
@@ -95,7 +98,10 @@ export class HostService {
     this.stops.push(
       deps.server.listen((event, data) => {
         const d = data as { client?: string; pane?: number };
-        if (event === 'client/detached' && d.pane === undefined && d.client) this.streams.detachAll(d.client);
+        if (event === 'client/detached' && d.pane === undefined && d.client) {
+          this.streams.detachAll(d.client);
+          for (const [host, k] of this.keysFrom) if (k.client.id === d.client) this.keysFrom.delete(host);
+        }
       }),
     );
   }
@@ -138,6 +144,7 @@ export class HostService {
       },
     );
     link.output = (p, offset, data) => this.streams.output(link, p, offset, data);
+    link.unanswered = (fault) => this.keysRefused(link, fault);
     this.links.set(entry.name, link);
     return link;
   }
@@ -213,7 +220,7 @@ export class HostService {
       throw new PaneFault('denied', `denied: ${method} on ${ref}: an agent's .access names this server's panes only; other hosts' panes are the person's (issue 26)`, { reason: 'remote pane', subject: String(ref) });
     }
     if (STREAMED.has(method)) return Promise.resolve(this.stream(method, params, link, n, ctx));
-    if (method === 'pane/input' && !link.entry.readOnly) return this.input(link, { ...params, pane: n });
+    if (method === 'pane/input' && !link.entry.readOnly) return this.input(link, { ...params, pane: n }, ctx);
     if (!FORWARDED.has(method)) {
       throw new PaneFault('bad-request', `${method} on ${ref}: this request is not forwarded to other hosts yet (issue 26); run it on ${host} itself, or use pane screen, send, tag, close`, { subject: method });
     }
@@ -262,11 +269,21 @@ export class HostService {
    * while the link is down (the answer comes once the remote took it); past
    * REMOTE_INPUT_QUEUE bytes waiting, or for a host not joined, refused by name.
    */
-  input(link: HostLink, params: Record<string, unknown>): Promise<unknown> {
+  input(link: HostLink, params: Record<string, unknown>, ctx?: HandlerContext): Promise<unknown> {
     const size = Buffer.byteLength(String(params.data ?? ''));
     const q = this.inputs.get(link.name) ?? { bytes: 0, chain: Promise.resolve() };
     this.inputs.set(link.name, q);
     const up = link.state === 'connected' || link.state === 'stale';
+    // Keystrokes (a binary frame here) with nothing queued before them go on as a binary
+    // frame: no JSON, schema check or answer on either end, and no answer travelling just
+    // ahead of their echo. A refusal comes back as an error frame (keysRefused).
+    if (ctx?.keys !== undefined && q.bytes === 0 && up) {
+      const bytes = Buffer.from(String(params.data ?? ''), params.encoding === 'base64' ? 'base64' : 'utf8');
+      if (link.sendKeys(params.pane as number, bytes)) {
+        this.keysFrom.set(link.name, { client: ctx.client, pane: ctx.keys });
+        return Promise.resolve({ pane: params.pane, bytes: bytes.byteLength });
+      }
+    }
     if (!up && !link.joined) return link.call('pane/input', params as never); // refused: not joined, naming pane host connect
     if (q.bytes + size > REMOTE_INPUT_QUEUE) {
       const reason = `input to ${link.name}:${String(params.pane)} refused: ${q.bytes} bytes already wait for host ${link.name}'s link (${link.state}) and REMOTE_INPUT_QUEUE allows ${REMOTE_INPUT_QUEUE}; wait for pane host ls to show it connected, then send again`;
@@ -297,6 +314,18 @@ export class HostService {
         q.bytes -= size;
         q.refused = false;
       });
+  }
+
+  /**
+   * An error host `link` sent about no request: its refusal of keys sent as a binary frame
+   * (a full input queue, an ended program). It goes to the client that last typed there,
+   * as that client's own refusal would (an error frame and a /pane/log line), naming the host.
+   */
+  private keysRefused(link: HostLink, fault: PaneFault): void {
+    const reason = `host ${link.name} refused: ${clean(fault.message)}`;
+    const k = this.keysFrom.get(link.name);
+    if (!k) return this.deps.server.publish('client/refused', { door: `host ${link.name}`, reason });
+    k.client.refuseKeys(k.pane, new PaneFault(fault.code, reason, { subject: link.name }));
   }
 
   /** Closes every link and stops ssh's shared masters (none outlives the server). */

@@ -161,7 +161,7 @@ export class StandIns {
     }
     if (method === 'pane/input') {
       if (link.entry.readOnly) throw this.readOnly(link, method, pane);
-      return this.hosts.input(link, { ...params, pane: n }).then(() => ({ pane: here, bytes: Buffer.byteLength(String(params.data ?? ''), params.encoding === 'base64' ? 'base64' : 'utf8') }));
+      return this.hosts.input(link, { ...params, pane: n }, ctx).then(() => ({ pane: here, bytes: Buffer.byteLength(String(params.data ?? ''), params.encoding === 'base64' ? 'base64' : 'utf8') }));
     }
     if (method === 'pty/resize' || method === 'pane/restart') {
       if (link.entry.readOnly) throw this.readOnly(link, method, pane);

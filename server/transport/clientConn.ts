@@ -254,19 +254,25 @@ export class ClientConn {
   private remoteInput(pane: number, data: Uint8Array): void {
     const params = { pane, data: Buffer.from(data).toString('base64'), encoding: 'base64' };
     Promise.resolve()
-      .then(() => this.services.dispatcher.dispatch('pane/input', params, this.ctx))
+      .then(() => this.services.dispatcher.dispatch('pane/input', params, { ...this.ctx, keys: pane }))
       .then(
         () => this.inputRefused.delete(pane),
-        (e: unknown) => {
-          // As for a local pane: the refusal is an error frame and a /pane/log line, once until a frame to that pane is taken again.
-          if (e instanceof PaneFault) {
-            if (this.inputRefused.has(pane)) return;
-            this.inputRefused.add(pane);
-            this.server.publish('client/refused', { door: `pane ${pane}'s input`, reason: `${this.transport.kind} client ${this.name}: ${e.message}` });
-          }
-          this.fail(null, e);
-        },
+        (e: unknown) => this.refuseKeys(pane, e),
       );
+  }
+
+  /**
+   * Keystrokes this client sent to `pane` were refused (here, or by the remote host a
+   * remote pane lives on): as for a local pane, an error frame and a /pane/log line,
+   * once until a frame to that pane is taken again.
+   */
+  refuseKeys(pane: number, e: unknown): void {
+    if (e instanceof PaneFault) {
+      if (this.inputRefused.has(pane)) return;
+      this.inputRefused.add(pane);
+      this.server.publish('client/refused', { door: `pane ${pane}'s input`, reason: `${this.transport.kind} client ${this.name}: ${e.message}` });
+    }
+    this.fail(null, e);
   }
 
   private hello(id: number | undefined, params: unknown): void {

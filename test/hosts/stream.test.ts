@@ -115,6 +115,30 @@ describe('a remote pane streamed over ssh', () => {
     }
   }, 60_000);
 
+  it("sends a window's keys over the link as binary frames; a refusal by the host comes back to the typing client, naming the host", async () => {
+    const ended = remote.pane(['new', '--', 'sh', '-c', 'exit 3']);
+    expect(ended.status, ended.stderr).toBe(0);
+    const m = ended.stdout.trim();
+    await eventually('the remote program to end', () => JSON.parse(remote.pane(['ls', '--json']).stdout).some((p: { n: number; state: string }) => String(p.n) === m && p.state === 'exited'), 10_000);
+    const c = new Connection(await connectUnix(local.socket));
+    const errors: string[] = [];
+    c.onError((e) => errors.push(`${e.code}: ${e.message}`));
+    try {
+      await c.hello({ client: { name: 'keys test', kind: 'other' }, capabilities: ['read', 'write', 'attach'] });
+      const a = await c.call('pty/attach', { pane: `box:${m}`, mode: 'from', flowControl: true });
+      c.sendInput(a.pane, new TextEncoder().encode('x'));
+      await eventually('the refusal at the client that typed', () => errors.length > 0, 20_000);
+      expect(errors[0]).toMatch(new RegExp(`host box refused: pane ${m}'s program \\(sh\\) has ended`));
+      // Keys to a live pane right after still go through, in order.
+      const b = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
+      for (const key of ['K', 'E', 'Y', 'S', '\n']) c.sendInput(b.pane, new TextEncoder().encode(key));
+      await eventually('the keys on the remote pane, in order', () => remote.pane(['screen', '-t', n]).stdout.includes('KEYS'), 20_000);
+    } finally {
+      c.close();
+      remote.pane(['close', '-t', m]);
+    }
+  }, 60_000);
+
   it('a flooding remote pane whose local reader never acks stalls neither the link nor another remote pane', async () => {
     const flood = remote.pane(['new', '--', 'sh', '-c', 'exec yes flood-flood-flood']);
     expect(flood.status, flood.stderr).toBe(0);

@@ -84,10 +84,15 @@ describe('a remote pane streamed over ssh', () => {
 
       // Input typed while the link is down: queued, delivered in order once it is back.
       killLink();
-      const first = spawn(BIN, ['send', '-t', `box:${n}`, 'QUEUED-ONE\n'], { env: local.env, cwd: local.home, stdio: 'ignore' });
+      // Each exit is awaited from its spawn: the first may be answered (and exit) while the second is being spawned.
+      const sent = (text: string) => {
+        const p = spawn(BIN, ['send', '-t', `box:${n}`, text], { env: local.env, cwd: local.home, stdio: 'ignore' });
+        return new Promise<number | null>((res) => p.on('exit', (c) => res(c)));
+      };
+      const first = sent('QUEUED-ONE\n');
       await new Promise((res) => setTimeout(res, 300));
-      const second = spawn(BIN, ['send', '-t', `box:${n}`, 'QUEUED-TWO\n'], { env: local.env, cwd: local.home, stdio: 'ignore' });
-      const codes = await Promise.all([first, second].map((p) => new Promise<number | null>((res) => p.on('exit', (c) => res(c)))));
+      const second = sent('QUEUED-TWO\n');
+      const codes = await Promise.all([first, second]);
       expect(codes).toEqual([0, 0]);
       await eventually('both lines echoed by the remote cat, in order', () => /QUEUED-ONE[\s\S]*QUEUED-TWO/.test(remote.pane(['screen', '-t', n]).stdout), 20_000);
       await eventually('the follower to get them too', () => /QUEUED-ONE[\s\S]*QUEUED-TWO/.test(f.out()), 20_000);

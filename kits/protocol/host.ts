@@ -158,6 +158,17 @@ export const HostShowParamsSchema = z.object({
 export const hostEventSchemas = {
   /** A host was joined, left, went stale, or its file changed: the whole list. */
   'host/changed': HostListSchema,
+  /**
+   * A joined host's pane changed there (server/hosts/remoteEvents.ts): the remote's own
+   * `event`, with the pane named `id` HOST:N (HOST the host file's name) and, unless it
+   * closed, as it is now. Never the remote's bare number, which would name a local pane.
+   */
+  'host/pane': z.object({
+    host: HostNameSchema,
+    event: z.enum(['pane/created', 'pane/changed', 'pane/restarted', 'pane/closed', 'pane/exited', 'pane/tag-changed', 'pane/attrs-changed']),
+    id: z.string(),
+    pane: PaneSchema.optional(),
+  }),
 } as const;
 
 export const hostMethods = {

@@ -283,7 +283,7 @@ _pane_value() {
 }
 _pane_positional() {
   case $1 in
-    'watch') echo 'pane layout focus session client output agent awareness' ;;
+    'watch') echo 'pane layout focus session client output config agent awareness host' ;;
     'permit') echo 'rw ro' ;;
     'hook') echo 'install uninstall' ;;
     'mcp') echo 'install' ;;

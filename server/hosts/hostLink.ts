@@ -14,6 +14,8 @@ import type { Capability } from '../../kits/protocol/method';
 import type { Pane } from '../../kits/protocol/model';
 import { BinaryKind, decodeBinary } from '../../kits/protocol/binary';
 import { describeHow, type HostEntry } from './hostFiles';
+import { eventFamily } from '../../kits/protocol/events';
+import { applyRemoteEvent, MAX_REMOTE_EVENTS, type RemotePaneChange } from './remoteEvents';
 
 /** How often a joined host is asked for its panes: the heartbeat (its answer also refreshes `pane ls`). */
 export const HEARTBEAT_MS = 2000;
@@ -37,13 +39,20 @@ export const REDIAL_AT_ONCE_AFTER_MS = 2000;
 export const RECONNECT_MAX_MS = 30_000;
 /**
  * Frames a remote may send beyond one reply per request, in one heartbeat, past
- * which it is cut off (events, output of panes not attached, errors or replies to
- * no request). The link subscribes to nothing, so a pane daemon sends none; a few
- * are forgiven (a refusal with no id).
+ * which it is cut off (output of panes not attached, errors or replies to no
+ * request). Events are bounded apart (MAX_REMOTE_EVENTS, remoteEvents.ts), and the
+ * output of attached panes by their streams, so a pane daemon sends none of these
+ * but the refusal of keys sent as a binary frame (an error with no id).
  */
 export const MAX_UNSOLICITED_FRAMES = 256;
 /** Characters of a remote's error message passed on to a local client (the frame bound allows 4 MiB). */
 export const MAX_REMOTE_MESSAGE = 2000;
+/** Quiet after a remote's pane events before the host's change is told here (stand-ins, host/changed): a burst of them is told once. */
+export const REMOTE_EVENTS_SETTLE_MS = 20;
+/** The head every event frame a pane daemon sends starts with, its name next (server/transport/connections.ts): how the link tells a subscribed event from any other frame without parsing it twice. */
+const EVENT_FRAME_HEAD = '{"t":"evt","event":"';
+/** The family the link subscribes to, and so the only events it takes unbudgeted by MAX_UNSOLICITED_FRAMES. */
+const SUBSCRIBED_FAMILY = 'pane';
 
 /** Dials the process a host file names; resolves with a framed transport once its preamble came. */
 export type DialHost = (host: HostEntry) => Promise<{ transport: Transport; close?: () => void }>;
@@ -75,6 +84,14 @@ export class HostLink {
   readonly streaming = new Set<number>();
   /** Where the remote's output frames go (RemoteStreams.output). */
   output: ((pane: number, offset: number, data: Uint8Array) => void) | null = null;
+  /** Where a change a remote's pane event made goes (hostService.ts: re-published as host/pane). */
+  paneChanged: ((change: RemotePaneChange) => void) | null = null;
+  /** The remote's events taken in this heartbeat (at most MAX_REMOTE_EVENTS), and those dropped past it since the link was made. */
+  private eventsThisBeat = 0;
+  eventsDropped = 0;
+  /** The connection events/subscribe was sent on: events before it were not asked for. */
+  private subscribedOn: Connection | null = null;
+  private settleTimer: NodeJS.Timeout | null = null;
   /** Where an error the remote sent about no request goes: a refusal of keys sent by sendKeys (hostService.ts). */
   unanswered: ((fault: PaneFault) => void) | null = null;
 
@@ -173,6 +190,7 @@ export class HostLink {
     this.streaming.clear();
     conn.onOutput((p, offset, data) => this.conn === conn && this.output?.(p, offset, data));
     conn.onError((fault) => this.conn === conn && this.unanswered?.(fault));
+    conn.onEvent((event, _rev, data) => this.conn === conn && this.remoteEvent(event, data));
     this.closeDial = dialed.close;
     conn.onClose((reason) => {
       if (this.conn === conn) this.drop(`the link closed: ${clean(reason)}`, this.wanted);
@@ -195,6 +213,10 @@ export class HostLink {
       }
       return this.failed(clean((e as Error).message));
     }
+    // The remote's own pane events from here on (remoteEvents.ts), not waited for: a remote that never answers is followed by the heartbeat alone.
+    this.eventsThisBeat = 0;
+    this.subscribedOn = conn;
+    conn.call('events/subscribe', { families: [SUBSCRIBED_FAMILY] }).catch(() => undefined);
     this.failures = 0;
     this.upSince = Date.now();
     this.generation++;
@@ -248,6 +270,7 @@ export class HostLink {
   private async tick(conn: Connection): Promise<void> {
     if (this.conn !== conn) return;
     this.counted?.newWindow();
+    this.eventsThisBeat = 0;
     const silent = this.lastHeard === null ? 0 : Date.now() - this.lastHeard;
     if (silent > DROP_AFTER_MS) return this.drop(`it did not answer for ${Math.round(silent / 1000)} s (DROP_AFTER_MS)`, true);
     if (silent > STALE_AFTER_MS && this.state === 'connected') {
@@ -282,11 +305,38 @@ export class HostLink {
     this.drop(reason, false);
   }
 
-  /** An output frame of a pane this link attached: asked for (its bytes are bounded by REMOTE_STREAM_BUFFER). */
-  private asked(f: WireFrame): boolean {
-    if (typeof f === 'string') return false;
+  /**
+   * How a frame the remote sent is counted (CountedTransport): an output frame of a pane
+   * this link attached is asked for (its bytes are bounded by REMOTE_STREAM_BUFFER); an
+   * event is asked for (the link subscribed) up to MAX_REMOTE_EVENTS a heartbeat, and
+   * dropped unread past it; anything else counts against the requests sent.
+   */
+  private asked(f: WireFrame): FrameCount {
+    if (typeof f === 'string') {
+      if (this.subscribedOn === null || this.subscribedOn !== this.conn || !f.startsWith(EVENT_FRAME_HEAD)) return 'counted';
+      const end = f.indexOf('"', EVENT_FRAME_HEAD.length);
+      if (end < 0 || eventFamily(f.slice(EVENT_FRAME_HEAD.length, end)) !== SUBSCRIBED_FAMILY) return 'counted';
+      if (++this.eventsThisBeat <= MAX_REMOTE_EVENTS) return 'free';
+      if (this.eventsDropped++ === 0) this.log(`host ${this.name}: sent more than ${MAX_REMOTE_EVENTS} pane events within a heartbeat (MAX_REMOTE_EVENTS); the rest are dropped and its pane list catches up at each heartbeat`);
+      return 'drop';
+    }
     const b = decodeBinary(f);
-    return typeof b !== 'string' && b.kind === BinaryKind.OUTPUT && this.streaming.has(b.pane);
+    return typeof b !== 'string' && b.kind === BinaryKind.OUTPUT && this.streaming.has(b.pane) ? 'free' : 'counted';
+  }
+
+  /** One of the remote's pane events: applied to `panes`, told on (paneChanged), and the host's change told once a burst settles; one that does not read cuts the link. */
+  private remoteEvent(event: string, data: unknown): void {
+    if (this.state !== 'connected' && this.state !== 'stale') return;
+    const change = applyRemoteEvent(this.panes, this.name, event, data);
+    if (change === null) return;
+    if (typeof change === 'string') return this.drop(`${clean(change)}: a pane daemon's events follow its schemas`, false);
+    this.paneChanged?.(change);
+    if (this.settleTimer) return;
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      if (this.state === 'connected' || this.state === 'stale') this.changed();
+    }, REMOTE_EVENTS_SETTLE_MS);
+    this.settleTimer.unref();
   }
 
   private unasked(): void {
@@ -296,6 +346,8 @@ export class HostLink {
   private drop(reason: string, redial: boolean): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
     const conn = this.conn;
     this.conn = null;
     this.counted = null;
@@ -352,6 +404,9 @@ export class HostLink {
  * that (events, output, errors or replies to nothing, which the Connection would
  * drop unseen) `onExcess` is told once and nothing more is passed on.
  */
+/** How CountedTransport takes a frame: not counted, counted against the requests sent, or dropped unread. */
+export type FrameCount = 'free' | 'counted' | 'drop';
+
 export class CountedTransport implements Transport {
   private asked = 0;
   private got = 0;
@@ -359,8 +414,8 @@ export class CountedTransport implements Transport {
   constructor(
     private readonly inner: Transport,
     private readonly onExcess: () => void,
-    /** Frames that are not counted (output of panes the link attached). */
-    private readonly free: (frame: WireFrame) => boolean = () => false,
+    /** How each frame is taken (output of panes the link attached, and events it subscribed to, are not counted). */
+    private readonly count: (frame: WireFrame) => FrameCount = () => 'counted',
   ) {}
   get kind(): string {
     return this.inner.kind;
@@ -377,7 +432,9 @@ export class CountedTransport implements Transport {
   onFrame(cb: (frame: WireFrame) => void): void {
     this.inner.onFrame((f) => {
       if (this.over) return;
-      if (this.free(f)) return cb(f);
+      const how = this.count(f);
+      if (how === 'drop') return;
+      if (how === 'free') return cb(f);
       if (++this.got > this.asked + MAX_UNSOLICITED_FRAMES) {
         this.over = true;
         return this.onExcess();

@@ -145,6 +145,9 @@ export class HostService {
     );
     link.output = (p, offset, data) => this.streams.output(link, p, offset, data);
     link.unanswered = (fault) => this.keysRefused(link, fault);
+    // A remote pane's change, told here as it happens, named HOST:N (remoteEvents.ts).
+    link.paneChanged = (c) =>
+      this.deps.server.publish('host/pane', { host: link.name, event: c.event, id: `${link.name}:${c.n}`, ...(c.pane ? { pane: requalify(c.pane, link.remote?.host ?? '', link.name) } : {}) });
     this.links.set(entry.name, link);
     return link;
   }

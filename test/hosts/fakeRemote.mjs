@@ -7,6 +7,9 @@
 //   liar   answers hello properly, then pane/list with something that is no pane list
 //   offsets  a pane daemon with no panes whose pty/attach of pane 1 answers, then sends
 //            output at offset 0 and again at offset 2: an offset going backward
+//   chatty   a pane daemon with one pane that, once subscribed to, retitles it in a loop:
+//            200,000 well-formed pane/changed events as fast as it can
+//   badevent the same, whose one pane/changed event after the subscription is no pane
 // Framing as kits/node/framing.ts: u32 BE length (kind byte + payload), u8 kind, payload.
 const mode = process.argv[2];
 const frame = (obj) => {
@@ -61,6 +64,39 @@ if (mode === 'junk') {
         ok({ pane: 1, from: 0, gap: false, streamStart: 0, streamEnd: 0 });
         process.stdout.write(binary(0, 'LIE-AAAA\r\n'));
         setTimeout(() => process.stdout.write(binary(2, 'LIE-BACKWARD\r\n')), 300);
+      }
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+  setTimeout(() => process.exit(0), 30_000);
+} else if (mode === 'chatty' || mode === 'badevent') {
+  const pane = (title) => ({ n: 1, uuid: '2d8e3f74-9c65-4e3a-9f4c-7b8f9fabd2c3', host: mode, session: '0b6f1c52-7a43-4c1e-9d2a-5f6e7d8c9b0a', signature: 'com.pane.terminal', kind: 'terminal', tag: { name: title, commands: ['close'], user: '' }, vocabulary: [], owner: 'u', cwd: '/', launch: null, pid: 1, pgid: 1, state: 'running', exit: null, cols: 80, rows: 24, attrs: {}, createdAt: 1 });
+  let buf = Buffer.alloc(0);
+  process.stdout.on('error', () => process.exit(0));
+  process.stdin.on('data', (c) => {
+    buf = Buffer.concat([buf, c]);
+    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+      const len = buf.readUInt32BE(0);
+      const req = buf[4] === 0 ? JSON.parse(buf.subarray(5, 4 + len).toString()) : {};
+      buf = buf.subarray(4 + len);
+      const ok = (result) => process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result }));
+      if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: mode, version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read', 'write', 'attach'], user: 'u' });
+      else if (req.method === 'pane/list') ok({ panes: [pane('first')] });
+      else if (req.method === 'session/list') ok({ sessions: [] });
+      else if (req.method === 'events/subscribe') {
+        ok({ rev: 1, host: mode, sessions: [], panes: [pane('first')] });
+        if (mode === 'badevent') {
+          process.stdout.write(frame({ t: 'evt', event: 'pane/changed', rev: 2, data: { pane: { n: 'one', host: 'evil' } } }));
+          continue;
+        }
+        let sent = 0;
+        const pump = () => {
+          while (sent < 200_000) {
+            sent++;
+            if (!process.stdout.write(frame({ t: 'evt', event: 'pane/changed', rev: 2 + sent, data: { pane: pane(`title ${sent}`) } }))) return void process.stdout.once('drain', pump);
+          }
+        };
+        pump();
       }
     }
   });

@@ -45,4 +45,5 @@ export const hostMethodFixtures = {
 
 export const hostEventFixtures = {
   'host/changed': list,
+  'host/pane': { host: 'devbox', event: 'pane/changed', id: 'devbox:2', pane },
 } as const;

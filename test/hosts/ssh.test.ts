@@ -4,10 +4,11 @@
 // daemon's `pane host add/connect`; then the same remote through a `command` host
 // (`sh -c` into its `pane serve --stdio`). Its panes are HOST:N in `pane ls`, their
 // screens read and their input typed through the local daemon.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../cli/harness';
 import { sshDaemons, type SshDaemons } from './pair';
 import { eventually, type Daemon, type Sshd } from './remote';
 
@@ -74,6 +75,34 @@ describe('a host over ssh', () => {
     expect(local.pane(['close', '-t', id]).status).toBe(0);
     expect(remote.pane(['ls']).stdout).not.toMatch(new RegExp(`^${m}\\s`, 'm'));
   });
+
+  it("tells its panes' changes here as they happen (host/pane, named box:N): one opened, retitled and closed on the host itself", async () => {
+    const watch = spawn(BIN, ['watch', 'host'], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    watch.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await new Promise((res) => setTimeout(res, 500)); // pane watch subscribed
+      const made = remote.pane(['new', '--', 'sh', '-c', 'exec cat']);
+      expect(made.status, made.stderr).toBe(0);
+      const m = made.stdout.trim();
+      const seen = (event: string) => out.split('\n').some((l) => l.includes('"event":"host/pane"') && l.includes(`"event":"${event}"`) && l.includes(`"id":"box:${m}"`));
+      await eventually('pane/created of box:M', () => seen('pane/created'), 10_000);
+      expect(local.pane(['ls']).stdout).toMatch(new RegExp(`^box:${m}\\s`, 'm'));
+      expect(remote.pane(['tag', '-t', m, '--user', 'retitled-there']).status).toBe(0);
+      await eventually('its tag change', () => seen('pane/tag-changed') && out.includes('retitled-there'), 10_000);
+      expect(remote.pane(['close', '-t', m]).status).toBe(0);
+      await eventually('pane/closed of box:M', () => seen('pane/closed'), 10_000);
+      expect(local.pane(['ls']).stdout).not.toMatch(new RegExp(`^box:${m}\\s`, 'm'));
+      // Never a bare remote number: each host/pane names the pane box:N, and its pane says host box.
+      for (const l of out.split('\n').filter((x) => x.includes('"event":"host/pane"'))) {
+        const e = JSON.parse(l) as { data: { id: string; pane?: { host: string } } };
+        expect(e.data.id).toMatch(/^box:\d+$/);
+        if (e.data.pane) expect(e.data.pane.host).toBe('box');
+      }
+    } finally {
+      watch.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('is dialled again when its ssh dies, and HOST:N works again', async () => {
     // The daemon's own children running ssh to this sshd: the link's transport process.

@@ -1,8 +1,8 @@
 // The link to another host is a door (issue 26): what the remote sends is untrusted.
 // Against a real `pane serve` daemon with hosts/ files whose commands are not
 // well-behaved pane daemons (test/hosts/fakeRemote.mjs): a remote that prints junk,
-// one that floods frames nobody asked for, one that lies in its replies, one that
-// speaks no pane at all: each is cut off and named with what to do, a bad host file
+// one that floods frames nobody asked for, one that lies in its replies or its events,
+// one that floods events it was asked for (kept, and bounded), one that speaks no pane at all: each is cut off and named with what to do, a bad host file
 // is named by file and field, and the local panes go on answering throughout.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { BIN, buildOnce } from '../cli/harness';
 import { binDirFor, eventually, startDaemon, type Daemon } from '../hosts/remote';
+import { HEARTBEAT_MS } from '../../server/hosts/hostLink';
+import { MAX_REMOTE_EVENTS } from '../../server/hosts/remoteEvents';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hosts/fakeRemote.mjs');
 let local: Daemon;
@@ -40,6 +42,8 @@ beforeAll(async () => {
   hostFile('replies', { how: { via: 'command', argv: [process.execPath, FAKE, 'replies'] } });
   hostFile('liar', { how: { via: 'command', argv: [process.execPath, FAKE, 'liar'] } });
   hostFile('offsets', { how: { via: 'command', argv: [process.execPath, FAKE, 'offsets'] } });
+  hostFile('chatty', { how: { via: 'command', argv: [process.execPath, FAKE, 'chatty'] } });
+  hostFile('badevent', { how: { via: 'command', argv: [process.execPath, FAKE, 'badevent'] } });
   hostFile('echo', { how: { via: 'command', argv: ['echo', 'hello'] } });
   hostFile('broken', { how: { via: 'ssh', destination: '-oProxyCommand=touch /tmp/pwned' } });
   hostFile('mute', { how: { via: 'command', argv: ['cat'] } });
@@ -92,6 +96,44 @@ describe('hosts that are not pane', () => {
     const r = local.pane(['host', 'connect', 'replies']);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/MAX_UNSOLICITED_FRAMES/);
+    localStillServes();
+  });
+
+  it('keeps a remote that retitles its pane in a loop, taking at most MAX_REMOTE_EVENTS of its events a heartbeat and dropping the rest', async () => {
+    const watch = spawn(BIN, ['watch', 'host'], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    watch.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await new Promise((res) => setTimeout(res, 500)); // subscribed before the flood starts
+      const t0 = Date.now();
+      const r = local.pane(['host', 'connect', 'chatty']);
+      expect(r.status, r.stderr).toBe(0);
+      // 200,000 events, more than MAX_UNSOLICITED_FRAMES and MAX_REMOTE_EVENTS: the link stays up, and this server keeps serving.
+      await new Promise((res) => setTimeout(res, 1500));
+      localStillServes();
+      expect(local.pane(['host', 'ls']).stdout).toMatch(/^chatty .*connected/m);
+      expect((local as unknown as { log: string }).log).toMatch(/host chatty: sent more than \d+ pane events within a heartbeat \(MAX_REMOTE_EVENTS\)/);
+      const taken = out.split('\n').filter((l) => l.includes('"event":"host/pane"') && l.includes('"id":"chatty:1"'));
+      // What was taken was told here, named chatty:1; no more than the bound allows in the heartbeats that went by.
+      expect(taken.length, out.slice(0, 800)).toBeGreaterThan(0);
+      expect(taken[0]).toMatch(/"name":"title \d+"/);
+      expect(taken.length).toBeLessThanOrEqual(MAX_REMOTE_EVENTS * (Math.ceil((Date.now() - t0) / HEARTBEAT_MS) + 1));
+    } finally {
+      watch.kill('SIGKILL');
+      local.pane(['host', 'disconnect', 'chatty']);
+    }
+  });
+
+  it('cuts off a remote whose pane event fails its schema, naming the event', async () => {
+    local.pane(['host', 'connect', 'badevent']);
+    let ls = '';
+    for (let i = 0; i < 50 && !/^badevent .*disconnected/m.test(ls); i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      ls = local.pane(['host', 'ls']).stdout;
+    }
+    expect(ls).toMatch(/^badevent .*disconnected/m);
+    expect(ls).toMatch(/pane\/changed event does not read/);
+    expect(local.pane(['ls']).stdout).not.toMatch(/badevent:|evil:/);
     localStillServes();
   });
 
@@ -150,9 +192,9 @@ describe('hosts that are not pane', () => {
 });
 
 describe('the bounds of a link', () => {
-  it('names every bound of server/hosts/hostLink.ts, remoteStream.ts, hostService.ts, remoteAgents.ts and remoteAwareness.ts in docs/security.md', async () => {
+  it('names every bound of server/hosts/hostLink.ts, remoteStream.ts, hostService.ts, remoteAgents.ts, remoteAwareness.ts and remoteEvents.ts in docs/security.md', async () => {
     const doc = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../docs/security.md'), 'utf8');
-    const m = { ...(await import('../../server/hosts/hostLink')), ...(await import('../../server/hosts/remoteStream')), ...(await import('../../server/hosts/hostService')), ...(await import('../../server/hosts/remoteAgents')), ...(await import('../../server/hosts/remoteAwareness')) };
+    const m = { ...(await import('../../server/hosts/hostLink')), ...(await import('../../server/hosts/remoteStream')), ...(await import('../../server/hosts/hostService')), ...(await import('../../server/hosts/remoteAgents')), ...(await import('../../server/hosts/remoteAwareness')), ...(await import('../../server/hosts/remoteEvents')) };
     const named = Object.entries(m).filter(([k, v]) => /^[A-Z][A-Z0-9_]+$/.test(k) && typeof v === 'number').map(([k]) => k);
     expect(named.length).toBeGreaterThan(5);
     expect(named.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);

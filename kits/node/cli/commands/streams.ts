@@ -10,7 +10,7 @@ import { drain, follow } from './follow';
 
 /** Bytes per pane/input call: base64 of this stays under the protocol's 1 MiB data limit. */
 const INPUT_CHUNK = 512 * 1024;
-const FAMILIES = ['pane', 'layout', 'focus', 'session', 'client', 'output', 'agent', 'awareness'] as const;
+const FAMILIES = ['pane', 'layout', 'focus', 'session', 'client', 'output', 'config', 'agent', 'awareness', 'host'] as const;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];

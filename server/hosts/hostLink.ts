@@ -123,6 +123,7 @@ export class HostLink {
   /** Joins the host (once: a second call waits for the first); resolves when connected or failed. */
   connect(): Promise<void> {
     this.wanted = true;
+    this.left = false;
     if (this.state === 'connected' || this.state === 'stale') return Promise.resolve();
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
@@ -133,6 +134,7 @@ export class HostLink {
   /** Leaves the host: the link is closed and not dialled again; its panes run on there. */
   disconnect(reason = 'left by the person (pane host disconnect)'): void {
     this.wanted = false;
+    this.left = true;
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
     this.drop(reason, false);
@@ -294,6 +296,12 @@ export class HostLink {
   get heardAt(): number | null {
     return this.lastHeard;
   }
+
+  /** Left by the person (pane host disconnect), not cut for a lie nor failed: joining it again picks up where its readers were. */
+  get leftByPerson(): boolean {
+    return this.left && !this.wanted;
+  }
+  private left = false;
 
   /** Whether the link will take the person's input for later: joined (wanted) though not up now. */
   get joined(): boolean {

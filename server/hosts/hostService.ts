@@ -183,9 +183,14 @@ export class HostService {
     return l;
   }
 
-  /** Frees the remote streams nobody can or does read (RemoteStreams.sweep): a link is live while it is this service's and joined. */
+  /**
+   * Frees the remote streams nobody can or does read (RemoteStreams.sweep): a link is live
+   * while it is this service's and joined, or left by the person, whose readers (a window,
+   * `pane output --follow`) go on where they were once it is joined again; a removed host
+   * file, a cut for a lie, and REMOTE_STREAM_IDLE_MS with no reader free them.
+   */
   sweepStreams(now = Date.now()): void {
-    this.streams.sweep((l) => this.links.get(l.name) === l && l.joined, now);
+    this.streams.sweep((s) => this.links.get(s.link.name) === s.link && (s.link.joined || (s.link.leftByPerson && s.subscribers > 0)), now);
   }
 
   private changed(): void {

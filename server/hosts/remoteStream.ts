@@ -167,6 +167,11 @@ export class RemoteStream {
     this.pumpAll();
   }
 
+  /** Client `id` went away: its reading as itself and through every stand-in (readerId). */
+  detachClient(id: string): void {
+    for (const k of [...this.subs.keys()]) if (k === id || k.startsWith(`${id}${READER_SEP}`)) this.detach(k);
+  }
+
   ack(id: string, bytes: number): number {
     const s = this.subs.get(id);
     if (!s) return 0;
@@ -330,17 +335,18 @@ export class RemoteStreams {
   }
 
   /**
-   * Frees each stream whose link is no longer `live` (its host removed, or left by the
-   * person, or cut for a lie), whose remote pane a heartbeat after its making no
-   * longer lists, or that nobody here has read for REMOTE_STREAM_IDLE_MS.
+   * Frees each stream whose link is no longer `live` (its host removed, or cut for a
+   * lie; a host the person left keeps the streams still read, hostService.sweepStreams),
+   * whose remote pane a heartbeat after its making no longer lists, or that nobody here
+   * has read for REMOTE_STREAM_IDLE_MS.
    */
-  sweep(live: (link: HostLink) => boolean, now = Date.now()): void {
+  sweep(live: (stream: RemoteStream) => boolean, now = Date.now()): void {
     for (const s of [...this.byKey.values()]) {
       const l = s.link;
       const up = l.state === 'connected' || l.state === 'stale';
       const gone = up && l.heardAt !== null && l.heardAt > s.createdAt && !l.panes.some((p) => p.n === s.n);
       const idle = s.subscribers === 0 && s.idleSince !== null && now - s.idleSince >= REMOTE_STREAM_IDLE_MS;
-      if (!live(l) || gone || idle) this.free(s);
+      if (!live(s) || gone || idle) this.free(s);
     }
   }
 
@@ -357,8 +363,16 @@ export class RemoteStreams {
 
   /** A client went away: it reads no remote pane any more. */
   detachAll(id: string): void {
-    for (const s of this.byKey.values()) s.detach(id);
+    for (const s of this.byKey.values()) s.detachClient(id);
   }
+}
+
+/** Between a client's id and a stand-in's number in a reader id: no client id holds it (ids are hex). */
+const READER_SEP = '@stand-in ';
+
+/** The reader id of client `client` reading a remote pane through stand-in `pane`: one per tile, so two tiles of one remote pane in one window each keep their own place. */
+export function readerId(client: string, pane: number): string {
+  return `${client}${READER_SEP}${pane}`;
 }
 
 /** Whether a local reader of a remote pane asked for flow control and may have it: a read-only viewer is never waited for (server/handlers/pty.ts's mayPace; agents reach no remote pane at all). */

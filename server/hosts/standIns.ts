@@ -20,7 +20,7 @@ import type { StreamSink } from '../pty/fanout';
 import type { PaneServer } from '../paneServer';
 import { HEARTBEAT_MS, type HostLink } from './hostLink';
 import type { HostService } from './hostService';
-import { paces } from './remoteStream';
+import { paces, readerId } from './remoteStream';
 
 /** Requests on a stand-in that reach its remote pane; every other request (focus, close, zoom, float, split, tag) is the local pane's. */
 const TO_REMOTE = new Set<MethodName>(['pty/attach', 'pty/detach', 'pty/ack', 'pty/screen', 'pty/read', 'pty/resize', 'pane/input', 'pane/restart']);
@@ -32,6 +32,8 @@ const GONE_ATTR = 'remote.gone';
 export class StandIns {
   /** Per stand-in: the stream readers attached through it (detached when it closes), and the size last sent to the remote. */
   private readonly bound = new Map<number, { key: string; sinks: Set<string>; sent: string }>();
+  /** The stand-ins' local numbers, kept as panes are made and closed: a layout change resizes them without a walk over every pane. */
+  private readonly numbers = new Set<number>();
   private readonly stops: (() => void)[] = [];
 
   constructor(
@@ -40,13 +42,18 @@ export class StandIns {
   ) {
     this.stops.push(
       server.listen((event, data) => {
-        if (event === 'layout/changed' || event === 'pane/changed') this.resizeAll();
-        else if (event === 'pane/closed') this.forget((data as { pane: number }).pane);
-        else if (event === 'pane/created') {
+        if (event === 'layout/changed' || event === 'pane/changed') {
+          if (this.numbers.size > 0) this.resizeAll();
+        } else if (event === 'pane/closed') {
+          this.numbers.delete((data as { pane: number }).pane);
+          this.forget((data as { pane: number }).pane);
+        } else if (event === 'pane/created') {
+          const made = (data as { pane: Pane }).pane;
+          if (made.kind !== 'remote') return;
+          this.numbers.add(made.n);
           // A stand-in brought back (a restored session, the journal) says its link's state now, not the saved one.
-          const n = (data as { pane: Pane }).pane.n;
           queueMicrotask(() => {
-            const p = server.panes.get(n);
+            const p = server.panes.get(made.n);
             if (p?.kind === 'remote') this.follow(p);
           });
         }
@@ -79,7 +86,13 @@ export class StandIns {
 
   /** Every stand-in now. */
   all(): Pane[] {
-    return [...this.server.panes.values()].filter((p) => p.kind === 'remote');
+    const out: Pane[] = [];
+    for (const n of this.numbers) {
+      const p = this.server.panes.get(n);
+      if (p?.kind === 'remote') out.push(p);
+      else this.numbers.delete(n);
+    }
+    return out;
   }
 
   /**
@@ -186,19 +199,21 @@ export class StandIns {
     const s = this.hosts.streams.get(link, n);
     const sink = ctx.client.sink;
     const b = this.bind(pane);
+    // A reader per client AND stand-in: one window showing box:3 in two tiles (a restored session beside a live one) reads it twice, each at its own place.
+    const id = readerId(sink.id, pane.n);
     if (method === 'pty/detach') {
-      s.detach(sink.id);
-      b.sinks.delete(sink.id);
+      s.detach(id);
+      b.sinks.delete(id);
       return { pane: pane.n };
     }
-    if (method === 'pty/ack') return { pane: pane.n, unacked: s.ack(sink.id, params.bytes as number) };
+    if (method === 'pty/ack') return { pane: pane.n, unacked: s.ack(id, params.bytes as number) };
     if (link.state !== 'connected' && link.state !== 'stale') {
       throw new PaneFault('failed', `pane ${pane.n} stands in for ${remoteOf(pane)}, and host ${link.name} is ${link.state}${link.error ? ` (${link.error})` : ''}: the window attaches it again once ${link.name} is joined (pane host connect ${link.name})`, { subject: link.name });
     }
     const here = pane.n;
-    const renamed: StreamSink = { id: sink.id, sendOutput: (_p, offset, data) => sink.sendOutput(here, offset, data), buffered: () => sink.buffered() };
+    const renamed: StreamSink = { id, sendOutput: (_p, offset, data) => sink.sendOutput(here, offset, data), buffered: () => sink.buffered() };
     const r = await s.attach(renamed, paces(params, ctx), params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined);
-    b.sinks.add(sink.id);
+    b.sinks.add(id);
     return { ...r, pane: here, ...(r.snapshot ? { snapshot: { ...r.snapshot, pane: here } } : {}) };
   }
 

@@ -159,4 +159,26 @@ describe('a stand-in\'s doors', () => {
     const a = await c.call('pty/attach', { pane: back!.n, mode: 'snapshot' });
     expect(a.pane).toBe(back!.n);
   });
+
+  it('streams one remote pane to two stand-ins in one client (a restored session beside the live one), each at its own place', async () => {
+    const s1 = (await c.call('host/show', { remote: `box:${rn}`, pane: ln })).pane;
+    const snap = await c.call('session/snapshot', { session: local.server.pane(s1).session });
+    const restored = await c.call('session/restore', { snapshot: snap, name: 'near-twice' });
+    const s2 = local.server.panesOf(local.server.session(restored.session)).find((p) => p.kind === 'remote' && p.attrs['remote.n'] === String(rn))!.n;
+    expect(s2).not.toBe(s1);
+    const got = new Map<number, string>([[s1, ''], [s2, '']]);
+    const off = c.onOutput((p, _o, data) => got.has(p) && got.set(p, got.get(p)! + Buffer.from(data).toString()));
+    try {
+      await c.call('pty/attach', { pane: s1, mode: 'from' });
+      await c.call('pty/attach', { pane: s2, mode: 'from' });
+      await c.call('pane/input', { pane: `box:${rn}`, data: 'echo BOTH-TILES-$((6*7))\r' });
+      await until('the echo in both tiles', () => got.get(s1)!.includes('BOTH-TILES-42') && got.get(s2)!.includes('BOTH-TILES-42'), 10_000);
+      // One tile leaving does not take the other's stream with it.
+      await c.call('pty/detach', { pane: s2 });
+      await c.call('pane/input', { pane: `box:${rn}`, data: 'echo ONE-TILE-$((6*7))\r' });
+      await until('the echo in the tile still attached', () => got.get(s1)!.includes('ONE-TILE-42'), 10_000);
+    } finally {
+      off();
+    }
+  });
 });

@@ -144,6 +144,27 @@ describe('a remote pane streamed over ssh', () => {
     }
   }, 60_000);
 
+  it('keeps a follower of a remote pane across host disconnect and connect: it goes on where it was', async () => {
+    expect(n).not.toBe('');
+    const f = follower(local, `box:${n}`);
+    try {
+      expect(local.pane(['send', '-t', `box:${n}`, 'BEFORE-LEAVING']).status).toBe(0);
+      await eventually('the follower to see the line before', () => f.out().includes('BEFORE-LEAVING'), 20_000);
+      expect(local.pane(['host', 'disconnect', 'box']).status).toBe(0);
+      // Typed on the host itself while this server has left it.
+      expect(remote.pane(['send', '-t', n, 'WHILE-LEFT']).status).toBe(0);
+      const c = local.pane(['host', 'connect', 'box']);
+      expect(c.status, c.stderr).toBe(0);
+      expect(local.pane(['send', '-t', `box:${n}`, 'AFTER-REJOIN']).status).toBe(0);
+      await eventually('the follower to go on, missing nothing', () => /WHILE-LEFT[\s\S]*AFTER-REJOIN/.test(f.out()), 20_000).catch((e: Error) => {
+        throw new Error(`${e.message}: ${JSON.stringify(f.out().slice(-200))}`);
+      });
+      expect(f.out()).not.toContain('[stderr]');
+    } finally {
+      f.proc.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('a flooding remote pane whose local reader never acks stalls neither the link nor another remote pane', async () => {
     const flood = remote.pane(['new', '--', 'sh', '-c', 'exec yes flood-flood-flood']);
     expect(flood.status, flood.stderr).toBe(0);

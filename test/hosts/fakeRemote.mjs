@@ -20,6 +20,20 @@ const frame = (obj) => {
   return Buffer.concat([head, body]);
 };
 process.stdout.write('Welcome to a noisy login shell\n\x1bPANE-STDIO v1 0.0.0-fake\n');
+/** Calls `answer(req, ok)` for each request frame read from stdin (a binary frame as {}); `ok(result)` replies to it. Exits at the input's end. */
+const onRequests = (answer) => {
+  let buf = Buffer.alloc(0);
+  process.stdin.on('data', (c) => {
+    buf = Buffer.concat([buf, c]);
+    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+      const len = buf.readUInt32BE(0);
+      const req = buf[4] === 0 ? JSON.parse(buf.subarray(5, 4 + len).toString()) : {};
+      buf = buf.subarray(4 + len);
+      answer(req, (result) => process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result })));
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+};
 if (mode === 'junk') {
   process.stdout.write(Buffer.from([0xff, 0xff, 0xff, 0xff]));
   process.stdout.write('this is not pane\n');
@@ -49,74 +63,45 @@ if (mode === 'junk') {
     data.copy(out, 18);
     return out;
   };
-  let buf = Buffer.alloc(0);
-  process.stdin.on('data', (c) => {
-    buf = Buffer.concat([buf, c]);
-    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
-      const len = buf.readUInt32BE(0);
-      const req = buf[4] === 0 ? JSON.parse(buf.subarray(5, 4 + len).toString()) : {};
-      buf = buf.subarray(4 + len);
-      const ok = (result) => process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result }));
-      if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: 'offsets', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read', 'attach'], user: 'u' });
-      else if (req.method === 'pane/list') ok({ panes: [] });
-      else if (req.method === 'pty/ack') ok({ pane: 1, unacked: 0 });
-      else if (req.method === 'pty/attach') {
-        ok({ pane: 1, from: 0, gap: false, streamStart: 0, streamEnd: 0 });
-        process.stdout.write(binary(0, 'LIE-AAAA\r\n'));
-        setTimeout(() => process.stdout.write(binary(2, 'LIE-BACKWARD\r\n')), 300);
-      }
+  onRequests((req, ok) => {
+    if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: 'offsets', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read', 'attach'], user: 'u' });
+    else if (req.method === 'pane/list') ok({ panes: [] });
+    else if (req.method === 'pty/ack') ok({ pane: 1, unacked: 0 });
+    else if (req.method === 'pty/attach') {
+      ok({ pane: 1, from: 0, gap: false, streamStart: 0, streamEnd: 0 });
+      process.stdout.write(binary(0, 'LIE-AAAA\r\n'));
+      setTimeout(() => process.stdout.write(binary(2, 'LIE-BACKWARD\r\n')), 300);
     }
   });
-  process.stdin.on('end', () => process.exit(0));
   setTimeout(() => process.exit(0), 30_000);
 } else if (mode === 'chatty' || mode === 'badevent') {
   const pane = (title) => ({ n: 1, uuid: '2d8e3f74-9c65-4e3a-9f4c-7b8f9fabd2c3', host: mode, session: '0b6f1c52-7a43-4c1e-9d2a-5f6e7d8c9b0a', signature: 'com.pane.terminal', kind: 'terminal', tag: { name: title, commands: ['close'], user: '' }, vocabulary: [], owner: 'u', cwd: '/', launch: null, pid: 1, pgid: 1, state: 'running', exit: null, cols: 80, rows: 24, attrs: {}, createdAt: 1 });
-  let buf = Buffer.alloc(0);
   process.stdout.on('error', () => process.exit(0));
-  process.stdin.on('data', (c) => {
-    buf = Buffer.concat([buf, c]);
-    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
-      const len = buf.readUInt32BE(0);
-      const req = buf[4] === 0 ? JSON.parse(buf.subarray(5, 4 + len).toString()) : {};
-      buf = buf.subarray(4 + len);
-      const ok = (result) => process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result }));
-      if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: mode, version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read', 'write', 'attach'], user: 'u' });
-      else if (req.method === 'pane/list') ok({ panes: [pane('first')] });
-      else if (req.method === 'session/list') ok({ sessions: [] });
-      else if (req.method === 'events/subscribe') {
-        ok({ rev: 1, host: mode, sessions: [], panes: [pane('first')] });
-        if (mode === 'badevent') {
-          process.stdout.write(frame({ t: 'evt', event: 'pane/changed', rev: 2, data: { pane: { n: 'one', host: 'evil' } } }));
-          continue;
-        }
-        let sent = 0;
-        const pump = () => {
-          while (sent < 200_000) {
-            sent++;
-            if (!process.stdout.write(frame({ t: 'evt', event: 'pane/changed', rev: 2 + sent, data: { pane: pane(`title ${sent}`) } }))) return void process.stdout.once('drain', pump);
-          }
-        };
-        pump();
+  onRequests((req, ok) => {
+    if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: mode, version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read', 'write', 'attach'], user: 'u' });
+    else if (req.method === 'pane/list') ok({ panes: [pane('first')] });
+    else if (req.method === 'session/list') ok({ sessions: [] });
+    else if (req.method === 'events/subscribe') {
+      ok({ rev: 1, host: mode, sessions: [], panes: [pane('first')] });
+      if (mode === 'badevent') {
+        process.stdout.write(frame({ t: 'evt', event: 'pane/changed', rev: 2, data: { pane: { n: 'one', host: 'evil' } } }));
+        return;
       }
+      let sent = 0;
+      const pump = () => {
+        while (sent < 200_000) {
+          sent++;
+          if (!process.stdout.write(frame({ t: 'evt', event: 'pane/changed', rev: 2 + sent, data: { pane: pane(`title ${sent}`) } }))) return void process.stdout.once('drain', pump);
+        }
+      };
+      pump();
     }
   });
-  process.stdin.on('end', () => process.exit(0));
   setTimeout(() => process.exit(0), 30_000);
 } else if (mode === 'liar') {
-  let buf = Buffer.alloc(0);
-  process.stdin.on('data', (c) => {
-    buf = Buffer.concat([buf, c]);
-    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
-      const len = buf.readUInt32BE(0);
-      const req = JSON.parse(buf.subarray(5, 4 + len).toString());
-      buf = buf.subarray(4 + len);
-      if (req.method === 'hello') {
-        process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result: { protocol: req.params.protocol, server: { host: 'liar', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read'], user: 'u' } }));
-      } else if (req.method === 'pane/list') {
-        process.stdout.write(frame({ t: 'res', id: req.id, ok: true, result: { panes: [{ n: 'one', host: 'evil' }] } }));
-      }
-    }
+  onRequests((req, ok) => {
+    if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: 'liar', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read'], user: 'u' });
+    else if (req.method === 'pane/list') ok({ panes: [{ n: 'one', host: 'evil' }] });
   });
-  process.stdin.on('end', () => process.exit(0));
   setTimeout(() => process.exit(0), 30_000);
 }

@@ -461,6 +461,15 @@ export class CountedTransport implements Transport {
   }
 }
 
+/**
+ * The one refusal of a change to a host joined read-only (its file's readOnly): `what`
+ * would change it (a method, a write to a file). `about` names what the caller named, a
+ * host or a stand-in of one; the fix is the file's flag.
+ */
+export function readOnlyFault(link: HostLink, what: string, subject: string, about = `host ${link.name}`): PaneFault {
+  return new PaneFault('denied', `denied: ${about} is joined read-only (readOnly in ${link.entry.file}): ${what} would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject });
+}
+
 /** A remote's words, bounded and without control characters, for a local message. */
 export function clean(s: string): string {
   // eslint-disable-next-line no-control-regex

@@ -14,7 +14,7 @@ import type { HandlerContext } from '../handlers/types';
 import type { PaneServer } from '../paneServer';
 import { sshExitArgv } from './hostArgv';
 import { loadHosts, type HostEntry } from './hostFiles';
-import { clean, HEARTBEAT_MS, HostLink, type DialHost } from './hostLink';
+import { clean, HEARTBEAT_MS, HostLink, readOnlyFault, type DialHost } from './hostLink';
 import type { ClientConn } from '../transport/clientConn';
 import { paces, PROXY_PANE_BASE, RemoteStreams } from './remoteStream';
 import { StandIns } from './standIns';
@@ -233,7 +233,7 @@ export class HostService {
       throw new PaneFault('bad-request', `${method} on ${ref}: this request is not forwarded to other hosts yet (issue 26); run it on ${host} itself, or use pane screen, send, tag, close`, { subject: method });
     }
     if (link.entry.readOnly && capabilityOf(method) !== 'read') {
-      throw new PaneFault('denied', `denied: host ${host} is joined read-only (readOnly in ${link.entry.file}): ${method} would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject: String(ref) });
+      throw readOnlyFault(link, method, String(ref));
     }
     const out: Record<string, unknown> = { ...params, pane: n };
     delete out.session; // a session here names a local one
@@ -253,7 +253,7 @@ export class HostService {
       throw new PaneFault('denied', `denied: session/new on host ${name}: an agent's .access names this server's panes only; other hosts are the person's (issue 26)`, { reason: 'remote pane', subject: name });
     }
     if (link.entry.readOnly) {
-      throw new PaneFault('denied', `denied: host ${name} is joined read-only (readOnly in ${link.entry.file}): session/new would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject: name });
+      throw readOnlyFault(link, 'session/new', name);
     }
     const out: Record<string, unknown> = { ...params };
     delete out.host; // there, it is made on its own host

@@ -7,7 +7,7 @@ import { PaneFault } from '../../kits/protocol/error';
 import type { AgentInfo } from '../../kits/protocol/agent';
 import type { MethodName } from '../../kits/protocol/index';
 import type { HandlerContext } from '../handlers/types';
-import type { HostLink } from './hostLink';
+import { readOnlyFault, type HostLink } from './hostLink';
 import type { HostService } from './hostService';
 
 /**
@@ -71,7 +71,7 @@ export function forwardAgents(hosts: HostService, method: MethodName, params: Re
       throw new PaneFault('denied', `denied: ${method} to ${name}@${host}: an agent reaches this server's agents only; other hosts' agents are the person's (issue 26)`, { reason: 'remote agent', subject: `${name}@${host}` });
     }
     if (link.entry.readOnly) {
-      throw new PaneFault('denied', `denied: host ${host} is joined read-only (readOnly in ${link.entry.file}): ${method} would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject: `${name}@${host}` });
+      throw readOnlyFault(link, method, `${name}@${host}`);
     }
     if (method === 'agent/mail') return link.call('agent/mail', { ...(params as never as { subject: string; body: string; deliver: boolean }), to: name }).then((r) => ({ ...r, to: `${name}@${host}` }), (e: unknown) => hintsThere(e, name, host!));
     // The remote pane the line was typed into is box's number: named here by the agent, not by a number.

@@ -12,6 +12,7 @@ import { decodeName } from '../namespace/lines';
 import { segments } from '../namespace/resolve';
 import type { RemoteNs, RemotePath } from '../namespace/types';
 import type { PaneServer } from '../paneServer';
+import { readOnlyFault } from './hostLink';
 import type { HostService } from './hostService';
 
 /**
@@ -107,9 +108,9 @@ export class RemoteNamespace implements RemoteNs {
     this.mayTouch(ctx, r);
     const link = this.hosts.link(r.host);
     if (link.entry.readOnly) {
-      const why = `host ${r.host} is joined read-only (readOnly in ${link.entry.file}): a write to ${r.local} would change it; set readOnly to false there to allow it`;
-      this.refused(r, why);
-      throw new PaneFault('denied', `denied: ${why}`, { reason: 'read-only host', subject: r.local });
+      const f = readOnlyFault(link, `a write to ${r.local}`, r.local);
+      this.refused(r, f.message.slice('denied: '.length));
+      throw f;
     }
   }
 

@@ -18,7 +18,7 @@ import * as model from '../model/session';
 import { bodyOf, chromeOf } from '../../kits/layout/geometry';
 import type { StreamSink } from '../pty/fanout';
 import type { PaneServer } from '../paneServer';
-import { HEARTBEAT_MS, type HostLink } from './hostLink';
+import { HEARTBEAT_MS, readOnlyFault, type HostLink } from './hostLink';
 import type { HostService } from './hostService';
 import { paces, readerId } from './remoteStream';
 
@@ -191,7 +191,7 @@ export class StandIns {
   }
 
   private readOnly(link: HostLink, method: MethodName, pane: Pane): PaneFault {
-    return new PaneFault('denied', `denied: pane ${pane.n} stands in for ${remoteOf(pane)} and host ${link.name} is joined read-only (readOnly in ${link.entry.file}): ${method} would change it; set readOnly to false there to allow it`, { reason: 'read-only host', subject: String(pane.n) });
+    return readOnlyFault(link, method, String(pane.n), `pane ${pane.n} stands in for ${remoteOf(pane)} and host ${link.name}`);
   }
 
   /** The remote pane's stream for a window reading the stand-in: its frames and answers carry the stand-in's number. */

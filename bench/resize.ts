@@ -7,8 +7,14 @@ import path from 'node:path';
 import { launchPane, openShell, type Shell } from './page';
 import { summarize, type Summary } from './stats';
 
-/** The program in every pane: prints `R rows cols` at start and on each SIGWINCH (a redraw, as a full-screen program would). */
-const PROBE = ['/bin/bash', '-c', `trap 'echo "R $(stty size)"' WINCH; echo "R $(stty size)"; while :; do sleep 60 & wait $!; kill $! 2>/dev/null; done`];
+/**
+ * The program in every pane: prints `R rows cols` at start and on each SIGWINCH (a
+ * redraw, as a full-screen program would), each size once. bash can miss a SIGWINCH
+ * that lands while its trap for the last one still runs (two resizes close together,
+ * as the grid's splits make), so it also looks again each second: a missed size is
+ * heard late, not never (the grid then settles; a timed change heard late shows as slow).
+ */
+const PROBE = ['/bin/bash', '-c', `r() { s=$(stty size); [ "$s" = "$last" ] || { last=$s; echo "R $s"; }; }; trap r WINCH; r; while :; do sleep 1 & wait $!; kill $! 2>/dev/null; r; done`];
 /** The two window sizes the bench alternates between: one change of every pane's size each step. */
 const SIZES = [{ width: 1100, height: 700 }, { width: 1280, height: 800 }] as const;
 

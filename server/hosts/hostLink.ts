@@ -76,6 +76,8 @@ export class HostLink {
   private upSince = 0;
   /** The person asked for it to be joined (host connect, autoConnect) and not left since. */
   private wanted = false;
+  /** The person left it (pane host disconnect) and has not joined it since. */
+  private left = false;
   private counted: CountedTransport | null = null;
   private dialing: Promise<void> | null = null;
   /** Counts the link's connections: a stream attached on an older one attaches again (remoteStream.ts). */
@@ -88,7 +90,7 @@ export class HostLink {
   paneChanged: ((change: RemotePaneChange) => void) | null = null;
   /** The remote's events taken in this heartbeat (at most MAX_REMOTE_EVENTS), and those dropped past it since the link was made. */
   private eventsThisBeat = 0;
-  eventsDropped = 0;
+  private eventsDropped = 0;
   /** The connection events/subscribe was sent on: events before it were not asked for. */
   private subscribedOn: Connection | null = null;
   private settleTimer: NodeJS.Timeout | null = null;
@@ -299,9 +301,8 @@ export class HostLink {
 
   /** Left by the person (pane host disconnect), not cut for a lie nor failed: joining it again picks up where its readers were. */
   get leftByPerson(): boolean {
-    return this.left && !this.wanted;
+    return this.left;
   }
-  private left = false;
 
   /** Whether the link will take the person's input for later: joined (wanted) though not up now. */
   get joined(): boolean {

@@ -266,16 +266,16 @@ class NodePtyProcess implements PtyProcess {
   }
 
   /** Whether the master fd is O_NONBLOCK (node-pty makes it so), read once from /proc; elsewhere or unsure, writes stay in the thread pool. */
-  private blockingChecked: boolean | null = null;
+  private nonBlockingFd: boolean | null = null;
   private nonBlocking(fd: number): boolean {
-    if (this.blockingChecked !== null) return this.blockingChecked;
+    if (this.nonBlockingFd !== null) return this.nonBlockingFd;
     try {
       const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
-      this.blockingChecked = flags !== undefined && (parseInt(flags, 8) & fsConstants.O_NONBLOCK) !== 0;
+      this.nonBlockingFd = flags !== undefined && (parseInt(flags, 8) & fsConstants.O_NONBLOCK) !== 0;
     } catch {
-      this.blockingChecked = false;
+      this.nonBlockingFd = false;
     }
-    return this.blockingChecked;
+    return this.nonBlockingFd;
   }
 
   private dropInput(): void {

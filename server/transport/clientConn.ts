@@ -240,12 +240,8 @@ export class ClientConn {
       typeInto(this.server, pane, b.data); // pane/input's path too: one policy for a full queue and an ended program
     } catch (e) {
       if (!(e instanceof PaneFault)) throw e;
-      // A binary frame has no reply: the refusal is an error frame (the kit's onError, the
-      // window's notice) and a /pane/log line, once until a frame to that pane is taken again.
-      if (this.inputRefused.has(b.pane)) return;
-      this.inputRefused.add(b.pane);
-      this.server.publish('client/refused', { door: `pane ${b.pane}'s input`, reason: `${this.transport.kind} client ${this.name}: ${e.message}` });
-      return this.fail(null, e);
+      // A binary frame has no reply: the refusal is an error frame (the kit's onError, the window's notice) and a /pane/log line.
+      return this.refuseKeys(b.pane, e);
     }
     this.inputRefused.delete(b.pane);
   }

@@ -147,7 +147,7 @@ describe('the TCP hook door', () => {
     expect(fired.status).toBe(0);
     expect(pane(['finger', 'eve']).stdout).toMatch(/State: working/);
     // nobody calls the real door with the person's own secret: the door knows the caller's uid, and refuses it.
-    const script = `let said=false;const say=(...a)=>{said=true;console.log(...a)};process.on('exit',()=>{if(!said)console.log('ERR exited with the request unanswered')});fetch(${JSON.stringify(hookUrl)},{method:'POST',headers:{'content-type':'application/json','x-pane-hook':process.env.S},body:'{"hook_event_name":"Stop","session_id":"n1","cwd":"/tmp"}'}).then(async(r)=>{let t;try{t=await r.text()}catch(e){t='(body cut: '+e.message+')'}say(r.status,t)},(e)=>say('ERR',e.message))`;
+    const script = `let said=false;const say=(...a)=>{said=true;process.stdout.write(a.join(' ')+'\\n')};process.on('exit',()=>{if(!said)console.log('ERR exited with the request unanswered')});fetch(${JSON.stringify(hookUrl)},{method:'POST',headers:{'content-type':'application/json','x-pane-hook':process.env.S},body:'{"hook_event_name":"Stop","session_id":"n1","cwd":"/tmp"}'}).then(async(r)=>{let t;try{t=await r.text()}catch(e){t='(body cut: '+e.message+')'}say(r.status,t)},(e)=>say('ERR',e.message))`;
     const other = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '-e', script], { env: { ...process.env, S: personSecret }, encoding: 'utf8', timeout: 60_000 });
     // Closed as soon as its uid is known (or, if its request was quicker, answered 401, its body
     // perhaps cut by that close: under load the two race, and fetch's body read then fails; or
@@ -155,7 +155,8 @@ describe('the TCP hook door', () => {
     expect(other.stdout, `nobody's fetch: status ${other.status}, signal ${other.signal}, stderr ${other.stderr}`).toMatch(/^(401 (the caller is uid 65534, not this server's user|\(body cut: )|ERR )/);
     expect(logText()).toMatch(/refused hook door .*: (401 the caller is uid 65534|a connection from uid 65534, not this server's user)/);
     // Its silent connections hold no slot: each is closed once its uid is known, long before the request deadline.
-    const silent = `const net=require('net');let n=0,worst=0;for(let i=0;i<10;i++){const t0=Date.now();const c=net.connect(${Number(new URL(hookUrl).port)},'127.0.0.1');c.on('error',()=>{});c.on('close',()=>{worst=Math.max(worst,Date.now()-t0);if(++n===10)console.log('CLOSED',worst)})}`;
+    // (The scripts print plain text: npm test sets FORCE_COLOR, under which console.log colours a number.)
+    const silent = `const net=require('net');let n=0,worst=0;for(let i=0;i<10;i++){const t0=Date.now();const c=net.connect(${Number(new URL(hookUrl).port)},'127.0.0.1');c.on('error',()=>{});c.on('close',()=>{worst=Math.max(worst,Date.now()-t0);if(++n===10)process.stdout.write('CLOSED '+worst+'\\n')})}`;
     const held = spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '-e', silent], { encoding: 'utf8', timeout: 20_000 });
     const worst = Number(/^CLOSED (\d+)/.exec(held.stdout)?.[1]);
     expect(worst).toBeLessThan(HOOK_REQUEST_TIMEOUT_MS);

@@ -4,11 +4,14 @@
 // the window does, so panes outlive the connection), writes the stdio preamble
 // (kits/protocol/stdio.ts) and relays bytes both ways. Its authority is the OS account
 // that runs it, the same as any local process's on the daemon's socket.
+import fs from 'node:fs';
 import net from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, MAX_STREAM_FRAME } from '../kits/node/framing';
 import { paneVersion } from '../kits/node/version';
-import { stdioPreamble } from '../kits/protocol/stdio';
+import { stdioFramingRefusal, stdioPreamble, type PipeIdentity } from '../kits/protocol/stdio';
+import { Connection } from '../kits/client/connection';
+import { connectUnix } from '../kits/node/socketTransport';
 import { ensureDaemon } from './daemonStart';
 
 export interface StdioServeOptions {
@@ -55,6 +58,43 @@ export class FrameLengthWatch {
   }
 }
 
+/** This process's stdin and stdout as fstat names them, when both are pipes (the only kind the daemon takes over). */
+function ownPipes(): { stdin: PipeIdentity; stdout: PipeIdentity } | null {
+  try {
+    const [i, o] = [fs.fstatSync(0, { bigint: true }), fs.fstatSync(1, { bigint: true })];
+    if (!i.isFIFO() || !o.isFIFO()) return null;
+    return { stdin: { dev: String(i.dev), ino: String(i.ino) }, stdout: { dev: String(o.dev), ino: String(o.ino) } };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Asks the daemon to take this process's stdio pipes over (stdio/adopt). When it did,
+ * resolves with the exit code once that session ends (the daemon closes this
+ * connection then); otherwise with why not, and nothing was read from stdin, so the
+ * relay can start from the first byte.
+ */
+async function handOver(socketPath: string, pipes: { stdin: PipeIdentity; stdout: PipeIdentity }, preamble: () => void): Promise<number | string> {
+  let conn: Connection;
+  try {
+    conn = new Connection(await connectUnix(socketPath));
+  } catch (e) {
+    return (e as Error).message;
+  }
+  try {
+    await conn.hello({ client: { name: 'pane serve --stdio', kind: 'other', version: paneVersion() }, capabilities: ['admin'] });
+    // Before the daemon reads stdin: the client sends nothing until it has seen this line.
+    preamble();
+    const done = new Promise<number>((resolve) => conn.onClose(() => resolve(0)));
+    await conn.call('stdio/adopt', { pid: process.pid, ...pipes });
+    return await done;
+  } catch (e) {
+    conn.close();
+    return (e as Error).message;
+  }
+}
+
 /** Runs the relay until either side ends; resolves with the exit code. */
 export async function serveStdio(o: StdioServeOptions): Promise<number> {
   const stdin = o.stdin ?? process.stdin;
@@ -66,6 +106,17 @@ export async function serveStdio(o: StdioServeOptions): Promise<number> {
   } catch (e) {
     say(`no pane daemon: ${(e as Error).message}`);
     return 1;
+  }
+  let preambled = false;
+  const preamble = () => {
+    if (!preambled) stdout.write(stdioPreamble(paneVersion()));
+    preambled = true;
+  };
+  // Our own stdio, when both are pipes (sshd's, docker exec's): the daemon takes them over and this process only waits.
+  const pipes = o.stdin === undefined && o.stdout === undefined ? ownPipes() : null;
+  if (pipes) {
+    const adopted = await handOver(o.socketPath, pipes, preamble);
+    if (typeof adopted === 'number') return adopted;
   }
   const sock = await new Promise<net.Socket | Error>((resolve) => {
     const s = net.createConnection({ path: o.socketPath });
@@ -79,7 +130,7 @@ export async function serveStdio(o: StdioServeOptions): Promise<number> {
     say(`cannot reach the pane daemon at ${o.socketPath}: ${sock.message}`);
     return 1;
   }
-  stdout.write(stdioPreamble(paneVersion()));
+  preamble();
   return new Promise<number>((resolve) => {
     let code = 0;
     const watch = new FrameLengthWatch();
@@ -91,7 +142,7 @@ export async function serveStdio(o: StdioServeOptions): Promise<number> {
     stdin.on('data', (chunk: Buffer) => {
       const bad = watch.check(chunk);
       if (bad !== null) {
-        const message = `pane serve --stdio: a frame of ${bad} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME); the connection is closed — a client of another pane version, or a stream that is no pane protocol`;
+        const message = stdioFramingRefusal(`a frame of ${bad} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME)`);
         say(message);
         stdout.write(encodeFrame(JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'too-large', message } })));
         code = 1;

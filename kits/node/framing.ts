@@ -8,6 +8,16 @@ const KIND_BINARY = 1;
 /** Largest length prefix accepted before the payload is even read. */
 export const MAX_STREAM_FRAME = Math.max(MAX_JSON_FRAME, MAX_BINARY_FRAME) + 1;
 
+/** A byte stream that broke the framing: its message names how, its code is the refusal's. */
+export class FramingError extends Error {
+  constructor(
+    readonly code: 'too-large' | 'bad-request',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export function encodeFrame(frame: WireFrame): Buffer {
   const body = typeof frame === 'string' ? Buffer.from(frame, 'utf8') : frame;
   const out = Buffer.allocUnsafe(5 + body.byteLength);
@@ -29,15 +39,15 @@ export class FrameDecoder {
     while (this.size >= 4) {
       const head = this.peek(4);
       const len = head.readUInt32BE(0);
-      if (len < 1) throw new Error('frame length 0: every frame has at least its kind byte');
-      if (len > MAX_STREAM_FRAME) throw new Error(`frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit`);
+      if (len < 1) throw new FramingError('bad-request', 'frame length 0: every frame has at least its kind byte');
+      if (len > MAX_STREAM_FRAME) throw new FramingError('too-large', `frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit`);
       if (this.size < 4 + len) break;
       const all = this.take(4 + len);
       const kind = all[4];
       const payload = all.subarray(5);
       if (kind === KIND_JSON) out.push(payload.toString('utf8'));
       else if (kind === KIND_BINARY) out.push(new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength));
-      else throw new Error(`unknown frame kind ${kind}`);
+      else throw new FramingError('bad-request', `unknown frame kind ${kind}`);
     }
     return out;
   }
@@ -152,8 +162,8 @@ const ASSEMBLY_IDLE_MS = 1_000;
 /** The length prefix at the head of `b`, checked. */
 function frameLength(b: Buffer): number {
   const len = b.readUInt32BE(0);
-  if (len < 1) throw new Error('frame length 0: every frame has at least its kind byte');
-  if (len > MAX_STREAM_FRAME) throw new Error(`frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit`);
+  if (len < 1) throw new FramingError('bad-request', 'frame length 0: every frame has at least its kind byte');
+  if (len > MAX_STREAM_FRAME) throw new FramingError('too-large', `frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit`);
   return len;
 }
 
@@ -163,5 +173,5 @@ function frameOf(all: Buffer): WireFrame {
   const payload = all.subarray(5);
   if (kind === KIND_JSON) return payload.toString('utf8');
   if (kind === KIND_BINARY) return new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
-  throw new Error(`unknown frame kind ${kind}`);
+  throw new FramingError('bad-request', `unknown frame kind ${kind}`);
 }

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { BaseTransport, type WireFrame } from '../client/transport';
-import { encodeFrame, FrameDecoder, ReusedFrameReader } from './framing';
+import { encodeFrame, FrameDecoder, FramingError, ReusedFrameReader } from './framing';
 
 /** Bytes per read once a connection reads into its own buffer (libuv's own read size). */
 export const OWN_READ_BYTES = 64 << 10;
@@ -21,6 +21,11 @@ export interface StreamTransportOptions {
   dropOnClose?: boolean;
   /** Bytes read from the stream before the transport took it (what followed a stdio preamble). */
   head?: Buffer;
+  /**
+   * The last frame sent to a peer whose stream broke the framing, before it is closed
+   * (the stdio door's refusal, which names the problem); none by default.
+   */
+  farewell?: (e: FramingError) => WireFrame;
 }
 
 /** A Transport over a readable and a writable byte stream (the same object for a socket). */
@@ -28,6 +33,7 @@ export class StreamTransport extends BaseTransport {
   readonly kind: string;
   private readonly decoder = new FrameDecoder();
   private readonly dropOnClose: boolean;
+  private readonly farewell: ((e: FramingError) => WireFrame) | undefined;
   private wantOwnReads = false;
   /** One stream both ways (a socket), not a pair (a child's stdout and stdin). */
   private readonly duplex: boolean;
@@ -41,6 +47,7 @@ export class StreamTransport extends BaseTransport {
     super();
     this.kind = kind;
     this.dropOnClose = opts.dropOnClose ?? false;
+    this.farewell = opts.farewell;
     this.duplex = (input as unknown) === output;
     if (output instanceof net.Socket) output.setNoDelay?.(true);
     input.on('data', (chunk: Buffer) => this.take(chunk));
@@ -61,7 +68,7 @@ export class StreamTransport extends BaseTransport {
     try {
       frames = this.decoder.push(chunk);
     } catch (e) {
-      this.close(`bad framing: ${(e as Error).message}`);
+      this.badFraming(e);
       return;
     }
     for (const f of frames) {
@@ -119,11 +126,16 @@ export class StreamTransport extends BaseTransport {
       try {
         reader.push(b.subarray(0, n), (f) => this.closed || this.deliver(f));
       } catch (e) {
-        this.close(`bad framing: ${(e as Error).message}`);
+        this.badFraming(e);
       }
     };
     sock[kBuffer] = buf;
     handle.useUserBuffer(buf);
+  }
+
+  private badFraming(e: unknown): void {
+    if (this.farewell && e instanceof FramingError) this.send(this.farewell(e));
+    this.close(`bad framing: ${(e as Error).message}`);
   }
 
   close(reason = 'closed'): void {

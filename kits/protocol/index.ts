@@ -16,6 +16,7 @@ import { ptyMethods } from './pty';
 import { sessionMethods } from './session';
 import { settingsMethods } from './settings';
 import { stateMethods } from './snapshot';
+import { stdioMethods } from './stdio';
 
 export * from './agent';
 export * from './app';
@@ -47,6 +48,7 @@ export const methods = {
   ...floatingMethods,
   ...ptyMethods,
   ...clientMethods,
+  ...stdioMethods,
   ...appMethods,
   ...keymapMethods,
   ...settingsMethods,

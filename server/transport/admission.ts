@@ -98,7 +98,7 @@ export interface GuardedStream {
  * its client, and the client is guarded until hello (time and bytes). Every stream door (the
  * person's socket, each agent's, a TLS listener) comes in here, so they hold the same rules.
  */
-export function admitStream(t: StreamTransport, caps: ConnectionCap[], start: (t: StreamTransport) => Admitted, o: { timeoutMs?: number | undefined; log?: (line: string) => void } = {}): void {
+export function admitStream<C extends Admitted>(t: StreamTransport, caps: ConnectionCap[], start: (t: StreamTransport) => C, o: { timeoutMs?: number | undefined; log?: (line: string) => void } = {}): C | undefined {
   const { input, output } = t;
   input.on('error', () => undefined);
   output.on('error', () => undefined);
@@ -116,7 +116,7 @@ export function admitStream(t: StreamTransport, caps: ConnectionCap[], start: (t
         input.destroy();
       }, 200).unref(),
     );
-    return;
+    return undefined;
   }
   for (const c of caps) c.open++;
   t.onClose(() => {
@@ -125,6 +125,7 @@ export function admitStream(t: StreamTransport, caps: ConnectionCap[], start: (t
   const conn = start(t);
   const log = o.log;
   guardUntilHello(input, () => conn.helloed, (why) => conn.close(why), { ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}), ...(log ? { log: (why: string) => log(`closed a connection before hello: ${why}`) } : {}) });
+  return conn;
 }
 
 /**

@@ -11,6 +11,7 @@ import { negotiate } from '../../kits/protocol/negotiate';
 import { MIN_PROTOCOL_VERSION, PROTOCOL_FEATURES } from '../../kits/protocol/version';
 import type { Capability } from '../../kits/protocol/method';
 import type { Transport, WireFrame } from '../../kits/client/transport';
+import type { StreamTransport } from '../../kits/node/streamTransport';
 import { describeIssues } from '../handlers/registry';
 import type { HandlerContext } from '../handlers/types';
 import type { Services } from '../services';
@@ -25,6 +26,12 @@ export interface Grant {
   capabilities: Capability[];
   user?: string;
   checkAccess?: (method: string, params: unknown) => void;
+  /**
+   * Set by a door that may take over its caller's stdio pipes (the person's socket only):
+   * admits such a stream through that door, as one more of its connections (stdio/adopt),
+   * and gives its client id, or undefined when the door is full (the stream was refused).
+   */
+  adopt?: (t: StreamTransport) => string | undefined;
 }
 
 /** Decides what a hello may have: the transport's policy (e.g. the WebSocket secret). */
@@ -65,6 +72,8 @@ export class ClientConn {
   readonly connectedAt = Date.now();
   /** Per-method access check, set for agents by their .access (issue 5). */
   checkAccess: ((method: string, params: unknown) => void) | undefined;
+  /** From the door's grant, never a token's: how this client's stdio pipes are admitted (stdio/adopt). */
+  adopt: ((t: StreamTransport) => string | undefined) | undefined;
   private ready = false;
   private families: Set<string> | null = null;
   private consecutiveErrors = 0;
@@ -291,6 +300,8 @@ export class ClientConn {
     this.kind = h.data.client.kind;
     if (grant.user) this.user = grant.user;
     if (grant.checkAccess) this.checkAccess = grant.checkAccess;
+    // A door's own grant alone may carry it: a token's grant (byToken) is someone let in, not the person.
+    if (grant !== byToken) this.adopt = grant.adopt;
     this.capabilities = new Set(grant.capabilities);
     this.canWrite = this.capabilities.has('write');
     const w: Welcome = {

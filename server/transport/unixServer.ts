@@ -3,6 +3,7 @@
 // at most MAX_UNIX_CONNECTIONS, each with a hello deadline (admission.ts).
 import type net from 'node:net';
 import { listen } from '../../kits/node/endpoint';
+import type { StreamTransport } from '../../kits/node/streamTransport';
 import type { Services } from '../services';
 import { admitStream, ConnectionCap, MAX_UNIX_CONNECTIONS, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
@@ -17,7 +18,8 @@ export async function listenUnix(services: Services, socketPath: string, o: { he
   const { server } = services;
   const cap = new ConnectionCap(MAX_UNIX_CONNECTIONS, "the pane server's socket");
   const log = throttledLog((line: string) => server.publish('client/refused', { door: 'unix socket', reason: line }));
-  const admit = (t: Parameters<typeof admitStream>[0]) => admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities })), { timeoutMs: o.helloTimeoutMs, log });
+  // A client here is the person, and may hand its stdio pipes over (stdio/adopt): they come in through this door, under its cap.
+  const admit = (t: StreamTransport): ClientConn | undefined => admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities, adopt: (t) => admit(t)?.id })), { timeoutMs: o.helloTimeoutMs, log });
   const listener = await listen({ kind: 'unix', path: socketPath }, (t) => {
     if (ready) void ready.then(() => admit(t), () => admit(t));
     else admit(t);

@@ -54,6 +54,16 @@ function throughHost(name: string): void {
   return;
 }
 
+/** The remote daemon's clients that the link to box made there (the link's own and its relay's), by name. */
+function linkClients(): { name: string; transport: string }[] {
+  const r = remote.pane(['clients', '--json']);
+  expect(r.status, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { name: string; transport: string }[])
+    .filter((c) => c.name === 'host link box' || c.name === 'pane serve --stdio')
+    .map(({ name, transport }) => ({ name, transport }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
 describe('a host over ssh', () => {
   it('is added, joined, listed as HOST:N, its screen read and its input typed', async () => {
     const add = local.pane(['host', 'add', 'box', `ssh://root@127.0.0.1:${sshd.port}`, '--ssh-config', sshd.clientConfig]);
@@ -62,6 +72,11 @@ describe('a host over ssh', () => {
     await eventually('the typed word on the remote pane', () => remote.pane(['screen', '-t', n]).stdout.includes('typed-through-box'));
     const hosts = local.pane(['host', 'ls']);
     expect(hosts.stdout).toMatch(/^box\s+ssh root@127\.0\.0\.1:\d+\s+connected\s+\d+/m);
+    // sshd gave pane serve --stdio pipes: the remote daemon took them over (stdio/adopt), and the relay only waits.
+    expect(linkClients()).toEqual([
+      { name: 'host link box', transport: 'stdio' },
+      { name: 'pane serve --stdio', transport: 'unix' },
+    ]);
   }, 60_000);
 
   it('opens a pane on the host with split -t HOST:N, lists it at once, and closes it', () => {
@@ -112,6 +127,12 @@ describe('a host over ssh', () => {
     await eventually('the link to drop and come back', () => /^box\s.*connected/m.test(local.pane(['host', 'ls']).stdout) && local.pane(['screen', '-t', `box:${n}`]).stdout.includes('REMOTE-MARK-42'), 30_000);
     const after = spawnSync('pgrep', ['-P', String(local.proc.pid), '-f', `ssh .*-p ${sshd.port}`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
     expect(after.some((p) => !kids.includes(p))).toBe(true);
+    // The killed session's adopted stream and its waiting relay ended with it on the remote: one of each is left, the new link's.
+    await eventually('the old session gone on the remote', () => linkClients().length === 2, 15_000);
+    expect(linkClients()).toEqual([
+      { name: 'host link box', transport: 'stdio' },
+      { name: 'pane serve --stdio', transport: 'unix' },
+    ]);
   }, 45_000);
 
   it('skips what a noisy login prints before the preamble (a host file naming its remote pane program)', () => {

@@ -4,13 +4,13 @@
 // the same answers. Then the stdio door's bounds: a login shell's junk before the
 // preamble is skipped, junk past the bound is refused naming what it saw, a version
 // range that does not meet is named with the fix, and a frame too large is refused.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import forge from 'node-forge';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Connection } from '../../kits/client/connection';
 import type { WireFrame } from '../../kits/client/transport';
 import { connectCli } from '../../kits/node/cli/connect';
@@ -97,6 +97,18 @@ function tlsPort(): number {
 
 describe('one server through every endpoint', () => {
   it('gives the same answers through its unix socket, a child `pane serve --stdio`, mutual TLS and its WebSocket', async () => {
+    // A live process whose stdin and stdout are pipes, truly described: only the door decides.
+    const holder = spawn('sh', ['-c', 'true | sleep 30 | cat > /dev/null'], { stdio: 'ignore' });
+    let pipesPid = 0;
+    for (let i = 0; i < 100 && !pipesPid; i++) {
+      pipesPid = Number(spawnSync('pgrep', ['-P', String(holder.pid), '-x', 'sleep'], { encoding: 'utf8' }).stdout.trim()) || 0;
+      if (!pipesPid) await new Promise((r) => setTimeout(r, 20));
+    }
+    onTestFinished(() => void holder.kill('SIGKILL'));
+    const pipeOf = (pid: number, n: number) => {
+      const st = fs.statSync(`/proc/${pid}/fd/${n}`, { bigint: true });
+      return { dev: String(st.dev), ino: String(st.ino) };
+    };
     const endpoints: Endpoint[] = [
       { kind: 'unix', path: h.socketPath },
       { kind: 'exec', argv: stdioArgv(h.socketPath) },
@@ -113,6 +125,11 @@ describe('one server through every endpoint', () => {
       answers.push({ host: info.host, pid: info.pid, sessions: sessions.sessions.map((s) => s.name), features: c.welcome?.features });
       // The stdio relay reaches the daemon on its socket; TLS is its own door.
       expect(me?.transport).toBe(e.kind === 'exec' ? 'unix' : e.kind);
+      if (e.kind === 'tls' || e.kind === 'ws') {
+        // Only the person's socket hands pipes over: a paired machine or a page may not make this daemon open a local process's stdio.
+        const refused = await c.call('stdio/adopt', { pid: pipesPid, stdin: pipeOf(pipesPid, 0), stdout: pipeOf(pipesPid, 1) }).then(() => null, (x: PaneFault) => x);
+        expect(refused?.message).toBe(`denied: a ${e.kind} client may not hand over its stdio; only the person's own socket takes pipes over (stdio/adopt)`);
+      }
       c.close();
     }
     expect(answers[0]).toEqual({ host: 'testhost', pid: process.pid, sessions: ['main'], features: ['version-range'] });

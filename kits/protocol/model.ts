@@ -37,6 +37,8 @@ export const PaneCommandSchema = z.object({
   args: z.array(CommandArgSchema),
   /** Shown as a word in the tag. */
   inTag: z.boolean().optional(),
+  /** A stand-in's word borrowed from its remote pane's vocabulary: run there (pane/exec on HOST:N), not here. */
+  remote: z.boolean().optional(),
 });
 export type PaneCommand = z.infer<typeof PaneCommandSchema>;
 

@@ -13,6 +13,7 @@ import type { PaneAck } from '../../kits/protocol/pane';
 import type { HandlerContext } from '../handlers/types';
 import { followRemote, remoteOf, REMOTE_HOST_ATTR, REMOTE_LINK_ATTR, REMOTE_N_ATTR } from '../model/bodies/remote';
 import { createPane } from '../model/lifecycle';
+import { tagWords, vocabularyFor } from '../model/vocabulary';
 import { setAttrs, setTag, syncFloatWord } from '../model/paneOps';
 import * as model from '../model/session';
 import { bodyOf, chromeOf } from '../../kits/layout/geometry';
@@ -282,5 +283,30 @@ export class StandIns {
     setAttrs(this.server, pane, { [GONE_ATTR]: null });
     followRemote(this.server, pane, remote.state === 'exited' ? (remote.exit ?? { code: null, signal: null, at: Date.now() }) : null);
     if (remote.tag.name !== pane.tag.name && remote.tag.name !== '') setTag(this.server, pane, { name: remote.tag.name });
+    borrowWords(this.server, pane, remote, host as string);
   }
+}
+
+/**
+ * Words of a remote pane's vocabulary that open views of that host's agent accounts
+ * (agent/open there): the view would open on the host, out of sight here. An agent
+ * across hosts is reached as NAME@HOST (pane finger ada@box) instead.
+ */
+const NOT_BORROWED = new Set(['finger', 'mail', 'write', 'plan', 'access']);
+
+/**
+ * A stand-in's vocabulary: its own words (close, zoom, split, kill…) and the remote
+ * pane's words it lacks (a terminal's restart, an app's own words there), each run on
+ * the remote pane (commandLine.ts forwards them as pane/exec to HOST:N). Kept as the
+ * remote pane's words change, at each heartbeat and event.
+ */
+export function borrowWords(server: PaneServer, pane: Pane, remote: Pane, host: string): void {
+  const own = vocabularyFor('remote');
+  const names = new Set(own.map((c) => c.name));
+  const borrowed = remote.vocabulary.filter((c) => !names.has(c.name) && !NOT_BORROWED.has(c.name)).map((c) => ({ ...c, doc: `${c.doc} (on ${host})`, remote: true }));
+  const next = [...own, ...borrowed];
+  if (JSON.stringify(next) === JSON.stringify(pane.vocabulary)) return;
+  pane.vocabulary = next;
+  pane.tag.commands = tagWords(next);
+  server.paneChanged(pane);
 }

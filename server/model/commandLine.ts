@@ -4,6 +4,7 @@
 import type { MethodName, ParamsIn } from '../../kits/protocol/index';
 import { parseArgs, usage } from '../../kits/protocol/commandArgs';
 import type { Pane } from '../../kits/protocol/model';
+import { remoteOf } from './bodies/remote';
 
 export { usage };
 
@@ -27,6 +28,9 @@ export function parseCommandLine(pane: Pane, line: string): Parsed {
   }
   const args = parseArgs(cmd, rest);
   if (typeof args === 'string') return { ok: false, message: `${word}: ${args}; usage: ${usage(cmd)}` };
+  // A word a stand-in borrowed from its remote pane runs there, as that host parses it.
+  const remote = cmd.remote ? remoteOf(pane) : undefined;
+  if (remote) return { ok: true, request: req('pane/exec', { pane: remote, line: trimmed }), word };
   const request = toRequest(pane, word, args);
   if (typeof request === 'string') return { ok: false, message: `${word}: ${request}` };
   return { ok: true, request, word };
@@ -83,10 +87,9 @@ function toRequest(pane: Pane, word: string, a: Record<string, string | number>)
       return req('pane/input', { pane: p, data: `${String(a.text ?? '')}\r` });
     case 'kill': {
       // A stand-in's explicit word: the remote pane itself is closed on its host (forwarded as HOST:N).
-      const host = pane.attrs['remote.host'];
-      const n = pane.attrs['remote.n'];
-      if (pane.kind !== 'remote' || !host || !n) return 'only a stand-in for a remote pane has kill (close ends a local pane)';
-      return req('pane/close', { pane: `${host}:${n}` });
+      const remote = remoteOf(pane);
+      if (!remote) return 'only a stand-in for a remote pane has kill (close ends a local pane)';
+      return req('pane/close', { pane: remote });
     }
     default:
       return `"${word}" has no default action; an app that declares it handles it through the pane's event stream`;

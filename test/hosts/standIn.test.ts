@@ -4,10 +4,13 @@
 // this server's panes only); a read-only host's stand-in shows the pane and refuses
 // keys, by name; no request makes a stand-in by hand (a split of kind remote, an attrs
 // write re-pointing one); a saved stand-in comes back as one.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
+import { borrowWords } from '../../server/hosts/standIns';
 import type { RunningServer } from '../../server/main';
+import { vocabularyFor } from '../../server/model/vocabulary';
 import { agentConnection, joinedPair, until, type Gate, type Pair } from './pair';
 
 let pair: Pair<Gate>;
@@ -146,6 +149,53 @@ describe('a stand-in\'s doors', () => {
     } finally {
       far.close();
     }
+  });
+
+  it("borrows its remote pane's own words, run there (restart); refused where the host is read-only and to agents", async () => {
+    const far = await remote.connect();
+    const ada = await agent();
+    try {
+      const mark = path.join(dir, 'borrowed-restart');
+      const ended = (await far.call('pane/split', { pane: rn, launch: { program: '/bin/sh', args: ['-c', `echo run >> ${mark}; exit 4`] } })).pane;
+      const s = (await c.call('host/show', { remote: `box:${ended}`, pane: ln })).pane;
+      await until('the remote terminal pane\'s restart borrowed', () => local.server.pane(s).vocabulary.some((w) => w.name === 'restart' && w.remote === true), 15_000);
+      const restart = local.server.pane(s).vocabulary.find((w) => w.name === 'restart')!;
+      expect(restart.doc).toMatch(/\(on box\)$/);
+      expect(local.server.pane(s).tag.commands).toContain('restart');
+      // Its own words stay its own: close removes the stand-in, kill ends the remote pane.
+      expect(local.server.pane(s).vocabulary.filter((w) => w.name === 'close' || w.name === 'kill').map((w) => w.remote)).toEqual([undefined, undefined]);
+      await until('the remote program ended once', () => local.server.pane(s).state === 'exited', 15_000);
+      // The tag's word, as the window and `pane exec` send it: run on box, where the program runs again.
+      const done = await c.call('pane/exec', { pane: s, line: 'restart' });
+      expect(done.done).toBe(true);
+      await until('the remote program ran a second time', () => fs.readFileSync(mark, 'utf8') === 'run\nrun\n', 10_000);
+      // An agent's pane/exec through the stand-in is refused as its other requests are.
+      await expect(ada.call('pane/exec', { pane: s, line: 'restart' })).rejects.toThrow(/denied/);
+      // A read-only host's stand-in has the word but may not run it.
+      const ro = (await c.call('host/show', { remote: `ro:${ended}`, pane: ln })).pane;
+      await until('the read-only stand-in borrowed it too', () => local.server.pane(ro).vocabulary.some((w) => w.name === 'restart' && w.remote === true), 15_000);
+      await expect(c.call('pane/exec', { pane: ro, line: 'restart' })).rejects.toThrow(/read-only/);
+      expect(fs.readFileSync(mark, 'utf8')).toBe('run\nrun\n');
+      await c.call('pane/close', { pane: ro });
+      await c.call('pane/close', { pane: s });
+      await far.call('pane/close', { pane: ended });
+    } finally {
+      ada.close();
+      far.close();
+    }
+  });
+
+  it("does not borrow a remote agent pane's views (finger, mail, write, plan, access): they would open on that host, out of sight", () => {
+    const stand = local.server.panesOf(local.server.session((local.server.pane(ln)).session))[0]!;
+    const fake = { ...stand, kind: 'remote' as const, vocabulary: [...stand.vocabulary], tag: { ...stand.tag }, attrs: { ...stand.attrs } };
+    const agentPane = { ...fake, kind: 'agent' as const, vocabulary: vocabularyFor('agent') };
+    const changed: number[] = [];
+    borrowWords({ paneChanged: (p: { n: number }) => changed.push(p.n) } as never, fake, agentPane, 'box');
+    expect(fake.vocabulary.filter((w) => w.remote).map((w) => w.name)).toEqual(['restart']);
+    expect(changed).toEqual([fake.n]);
+    // Nothing changed, nothing published.
+    borrowWords({ paneChanged: (p: { n: number }) => changed.push(p.n) } as never, fake, agentPane, 'box');
+    expect(changed).toEqual([fake.n]);
   });
 
   it('brings a saved stand-in back as one (session/snapshot, session/restore), bound to its remote pane again', async () => {

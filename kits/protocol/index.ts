@@ -16,7 +16,7 @@ import { ptyMethods } from './pty';
 import { sessionMethods } from './session';
 import { settingsMethods } from './settings';
 import { stateMethods } from './snapshot';
-import { stdioMethods } from './stdio';
+import { stdioMethods } from './stdioAdopt';
 
 export * from './agent';
 export * from './app';

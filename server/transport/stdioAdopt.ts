@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { faults } from '../../kits/protocol/error';
-import { stdioFramingRefusal, type PipeIdentity } from '../../kits/protocol/stdio';
+import { stdioFramingRefusal } from '../../kits/protocol/stdio';
+import type { PipeIdentity } from '../../kits/protocol/stdioAdopt';
 import { StreamTransport } from '../../kits/node/streamTransport';
 
 /** The adopted stream's transport kind, as `client/list` and the door's log lines name it. */

@@ -17,7 +17,7 @@ import { MAX_STREAM_FRAME } from '../../kits/node/framing';
 import type { StreamTransport } from '../../kits/node/streamTransport';
 import { connectUnix } from '../../kits/node/socketTransport';
 import type { PaneFault } from '../../kits/protocol/fault';
-import type { PipeIdentity } from '../../kits/protocol/stdio';
+import type { PipeIdentity } from '../../kits/protocol/stdioAdopt';
 import { ensureEndpoint } from '../../server/transport/agentSocket';
 import { agentHarness, sleep, type AgentHarness } from '../agents/helpers';
 import { BIN, buildOnce } from '../cli/harness';

@@ -5,6 +5,7 @@
 // `ssh host cat`, a remote pane printing a file vs `ssh host cat FILE` to a pipe,
 // resume after the link's ssh is killed (nothing lost or doubled), and `pane ls`.
 import { spawn, spawnSync } from 'node:child_process';
+import pty from '@lydell/node-pty';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Connection } from '../kits/client/connection';
@@ -19,6 +20,8 @@ export interface SshHostResult {
   sshEcho: Summary;
   /** The same pane typed into and read on the remote daemon directly (µs): what the link and ssh add. */
   directEcho: Summary;
+  /** The same keystroke echoed by `ssh -tt host 'stty raw -echo; exec cat'` (µs): ssh with a PTY on the far side, as a pane has. */
+  sshTtyEcho: Summary;
   /** Echo through an ssh host whose connection crosses LINK_DELAY_MS each way (a delay proxy as ProxyCommand), and `ssh host cat` over the same (µs). */
   farEcho: Summary;
   farSshEcho: Summary;
@@ -33,6 +36,8 @@ export interface SshHostResult {
   sshTtyMBs: Summary;
   /** MB/s of the same pane program attached on the remote daemon directly (its PTY's own pace, no link). */
   directMBs: Summary;
+  /** MB/s of `cat FILE` in a PTY read by node-pty alone in this process: the kernel's PTY pace here, the ceiling of any pane. */
+  ptyMBs: Summary;
   /** ms from SIGKILL of the link's ssh to the stream's next bytes at the client. */
   resume: Summary;
   /** Lines of the counted sequence missing / repeated at the client across the kills, and offset jumps. */
@@ -114,11 +119,11 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     for (let i = 0; i < Math.max(5, c.runs * 3); i++) lsRuns.push(timeCommand(process.execPath, [paneBin, '--socket', c.lsock, 'ls']));
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
-    const { echo, sshEcho, directEcho } = await echoes(c, anchor);
+    const { echo, sshEcho, directEcho, sshTtyEcho } = await echoes(c, anchor);
     const { farEcho, farSshEcho, farMBs, farSshTtyMBs } = await farEchoes(c, s);
-    const { mbs, sshMBs, sshTtyMBs, directMBs } = await throughputs(c, anchor);
+    const { mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, mbs, sshMBs, sshTtyMBs, directMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, sshTtyEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -147,6 +152,16 @@ async function echoRound(send: (b: Uint8Array) => void, waiter: { want: number; 
   return Number(process.hrtime.bigint() - t) / 1000;
 }
 
+/** Sends a key until it comes back once (a far side still starting), bounded by WAIT_MS. */
+async function untilEchoed(send: (b: Uint8Array) => void, waiter: { want: number; done: (() => void) | null }): Promise<void> {
+  const until = Date.now() + WAIT_MS;
+  while (Date.now() < until) {
+    const ok = await Promise.race([echoRound(send, waiter).then(() => true), sleep(500).then(() => false)]);
+    if (ok) return;
+  }
+  throw new Error('the far side never echoed a key');
+}
+
 function waiterOf(): { want: number; done: (() => void) | null; see(data: Uint8Array): void } {
   const w = {
     want: -1,
@@ -162,7 +177,7 @@ function waiterOf(): { want: number; done: (() => void) | null; see(data: Uint8A
   return w;
 }
 
-async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary }> {
+async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; sshTtyEcho: Summary }> {
   // Raw and no tty echo: the byte comes back from cat, as `ssh host cat`'s does.
   const n = await remotePane(c, 'stty raw -echo; exec cat');
   await sleep(300);
@@ -176,19 +191,28 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
   ssh.stdin.setDefaultEncoding('binary');
   const sw = waiterOf();
   ssh.stdout.on('data', (d: Buffer) => sw.see(d));
+  // ssh with a PTY on the far side in raw mode, so cat echoes as the pane's does: what a PTY and sshd's reading of it add.
+  const tty = spawn('ssh', anchor(['stty raw -echo; exec cat']).map((x) => (x === '-T' ? '-tt' : x)), { stdio: ['pipe', 'pipe', 'ignore'] });
+  const tw = waiterOf();
+  tty.stdout.on('data', (d: Buffer) => tw.see(d));
   const pane: number[] = [];
   const plain: number[] = [];
   const direct: number[] = [];
+  const ttyEcho: number[] = [];
   try {
+    // Until the far side's stty has run: a key echoed by cat alone.
+    await untilEchoed((b) => tty.stdin.write(b), tw);
     for (let i = 0; i < ECHOES + ECHO_WARMUP; i++) {
       // Alternated, so all meet the same load on the machine.
       const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw);
       const q = await echoRound((b) => ssh.stdin.write(b), sw);
       const d = await echoRound((b) => c.r.sendInput(n, b), dw);
+      const t = await echoRound((b) => tty.stdin.write(b), tw);
       if (i >= ECHO_WARMUP) {
         pane.push(p);
         plain.push(q);
         direct.push(d);
+        ttyEcho.push(t);
       }
     }
   } finally {
@@ -197,10 +221,12 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     await c.r.call('pty/detach', { pane: n }).catch(() => undefined);
     ssh.stdin.end();
     ssh.kill();
+    tty.stdin.end();
+    tty.kill();
     await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);
     await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   }
-  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct) };
+  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), sshTtyEcho: summarize(ttyEcho) };
 }
 
 /** A ProxyCommand that relays stdin/stdout to host:port, each chunk held LINK_DELAY_MS (in order: equal timeouts fire in the order set). */
@@ -296,6 +322,22 @@ async function paneMBs(c: SshBenchCtx, conn: Connection, name: (n: number) => nu
   return got / 1e6 / ((last - first) / 1000);
 }
 
+/** MB/s of `cat FILE` in a PTY of a pane's default size, read by node-pty alone, first byte to last: the kernel's PTY pace. */
+function barePtyMBs(file: string): Promise<number> {
+  return new Promise((resolve) => {
+    const p = pty.spawn('cat', [file], { cols: 80, rows: 24, encoding: null as unknown as string });
+    let got = 0;
+    let first = 0;
+    let last = 0;
+    p.onData((d) => {
+      if (got === 0) first = performance.now();
+      got += d.length;
+      last = performance.now();
+    });
+    p.onExit(() => setTimeout(() => resolve(got / 1e6 / ((last - first) / 1000)), 0));
+  });
+}
+
 /** MB/s of `ssh … cat FILE` into a pipe, first byte to last. */
 async function sshCatMBs(argv: string[]): Promise<number> {
   const ssh = spawn('ssh', argv, { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -311,19 +353,21 @@ async function sshCatMBs(argv: string[]): Promise<number> {
   return got / 1e6 / ((last - first) / 1000);
 }
 
-async function throughputs(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ mbs: Summary; sshMBs: Summary; sshTtyMBs: Summary; directMBs: Summary }> {
+async function throughputs(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ mbs: Summary; sshMBs: Summary; sshTtyMBs: Summary; directMBs: Summary; ptyMBs: Summary }> {
   const pane: number[] = [];
   const plain: number[] = [];
   const tty: number[] = [];
   const direct: number[] = [];
+  const bare: number[] = [];
   for (let run = 0; run < c.runs; run++) {
     pane.push(await paneMBs(c, c.l, (n) => `sbox:${n}`));
     direct.push(await paneMBs(c, c.r, (n) => n));
     // The anchors: the same file through the same sshd to a pipe, without a PTY (the issue's) and with one on the far side (-tt, as a pane's output always has).
     plain.push(await sshCatMBs(anchor(['cat', c.file])));
     tty.push(await sshCatMBs(anchor(['cat', c.file]).map((a) => (a === '-T' ? '-tt' : a))));
+    bare.push(await barePtyMBs(c.file));
   }
-  return { mbs: summarize(pane), sshMBs: summarize(plain), sshTtyMBs: summarize(tty), directMBs: summarize(direct) };
+  return { mbs: summarize(pane), sshMBs: summarize(plain), sshTtyMBs: summarize(tty), directMBs: summarize(direct), ptyMBs: summarize(bare) };
 }
 
 async function resumes(c: SshBenchCtx, sshd: Sshd): Promise<{ resume: Summary; lost: number; doubled: number; jumps: number }> {

@@ -50,6 +50,19 @@ describe('lsTable', () => {
   });
 });
 
+describe('lsTable with a stand-in', () => {
+  it("shows a stand-in's PID and CWD as its remote pane's, named with their host, and where it points when that pane is not listed", () => {
+    const stand = pane({ n: 7, kind: 'remote', signature: 'com.pane.remote', pid: null, cwd: '/home/ada/here', attrs: { 'remote.host': 'box', 'remote.n': '2' } });
+    const far = pane({ n: 2, host: 'box', pid: 999, cwd: '/home/bob/there', attrs: {} });
+    const rows = lsTable([stand, far], new Map(), 'laptop', '/home/ada').split('\n').slice(1);
+    expect(rows[0]?.split(/\s{2,}/).slice(5, 8)).toEqual(['running', 'box:999', 'box:/home/bob/there']);
+    // Its remote pane's own row keeps its number as HOST:N.
+    expect(rows[1]).toMatch(/^box:2\s/);
+    const alone = lsTable([stand], new Map(), 'laptop', '/home/ada').split('\n')[1]!;
+    expect(alone.split(/\s{2,}/).slice(5, 8)).toEqual(['running', '-', '→ box:2']);
+  });
+});
+
 describe('paneId', () => {
   it('is N on its own host and HOST:N elsewhere', () => {
     expect(paneId({ n: 5, host: 'a' }, 'a')).toBe('5');

@@ -58,18 +58,32 @@ export const LS_HEADER = ['ID', 'SESSION', 'SIGNATURE', 'OWNER', 'QUADRANT', 'ST
 
 /** `pane ls`: one row per pane; `sessionNames` maps session uuid → name. */
 export function lsTable(panes: readonly Pane[], sessionNames: ReadonlyMap<string, string>, localHost: string, home?: string): string {
-  const rows = panes.map((p) => [
-    paneId(p, localHost),
-    sessionNames.get(p.session) ?? p.session.slice(0, 8),
-    p.signature,
-    p.owner || '-',
-    p.attrs.quadrant ?? '-',
-    paneState(p),
-    p.pid === null ? '-' : String(p.pid),
-    shortPath(p.cwd, home),
-    tagText(p),
-  ]);
+  const byId = new Map(panes.map((p) => [paneId(p, localHost), p]));
+  const rows = panes.map((p) => {
+    // A stand-in runs nothing here: its PID and CWD are its remote pane's, named with their host (that host's home is not ours).
+    const shows = standsFor(p);
+    const there = shows === undefined ? undefined : byId.get(shows);
+    const host = shows?.slice(0, shows.lastIndexOf(':'));
+    return [
+      paneId(p, localHost),
+      sessionNames.get(p.session) ?? p.session.slice(0, 8),
+      p.signature,
+      p.owner || '-',
+      p.attrs.quadrant ?? '-',
+      paneState(p),
+      shows === undefined ? (p.pid === null ? '-' : String(p.pid)) : there?.pid != null ? `${host}:${there.pid}` : '-',
+      shows === undefined ? shortPath(p.cwd, home) : there ? `${host}:${shortPath(there.cwd, undefined)}` : `→ ${shows}`,
+      tagText(p),
+    ];
+  });
   return table(LS_HEADER, rows);
+}
+
+/** HOST:N of the remote pane a stand-in (kind remote) shows, from its attrs. */
+function standsFor(p: Pane): string | undefined {
+  const host = p.attrs['remote.host'];
+  const n = p.attrs['remote.n'];
+  return p.kind === 'remote' && host && n ? `${host}:${n}` : undefined;
 }
 
 export interface SessionSummary {

@@ -22,6 +22,8 @@ export interface SshHostResult {
   directEcho: Summary;
   /** The same keystroke echoed by `ssh -tt host 'stty raw -echo; exec cat'` (µs): ssh with a PTY on the far side, as a pane has. */
   sshTtyEcho: Summary;
+  /** The same keystroke echoed by the same cat in a tmux session there, reached by `ssh -tt host tmux …` (µs): a multiplexer whose panes outlive the connection, as pane's do. Null without tmux. */
+  tmuxEcho: Summary | null;
   /** Echo through an ssh host whose connection crosses LINK_DELAY_MS each way (a delay proxy as ProxyCommand), and `ssh host cat` over the same (µs). */
   farEcho: Summary;
   farSshEcho: Summary;
@@ -119,11 +121,11 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     for (let i = 0; i < Math.max(5, c.runs * 3); i++) lsRuns.push(timeCommand(process.execPath, [paneBin, '--socket', c.lsock, 'ls']));
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
-    const { echo, sshEcho, directEcho, sshTtyEcho } = await echoes(c, anchor);
+    const { echo, sshEcho, directEcho, sshTtyEcho, tmuxEcho } = await echoes(c, anchor);
     const { farEcho, farSshEcho, farMBs, farSshTtyMBs } = await farEchoes(c, s);
     const { mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, sshTtyEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, sshTtyEcho, tmuxEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -177,7 +179,7 @@ function waiterOf(): { want: number; done: (() => void) | null; see(data: Uint8A
   return w;
 }
 
-async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; sshTtyEcho: Summary }> {
+async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; sshTtyEcho: Summary; tmuxEcho: Summary | null }> {
   // Raw and no tty echo: the byte comes back from cat, as `ssh host cat`'s does.
   const n = await remotePane(c, 'stty raw -echo; exec cat');
   await sleep(300);
@@ -195,24 +197,39 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
   const tty = spawn('ssh', anchor(['stty raw -echo; exec cat']).map((x) => (x === '-T' ? '-tt' : x)), { stdio: ['pipe', 'pipe', 'ignore'] });
   const tw = waiterOf();
   tty.stdout.on('data', (d: Buffer) => tw.see(d));
+  // tmux there, its status line off (nothing else drawn), the same cat in its pane: what a multiplexer whose panes outlive ssh costs.
+  const tmuxName = `panebench${process.pid}`;
+  const withTmux = have('tmux', ['-V']);
+  const tmux = withTmux
+    ? spawn('ssh', anchor(['tmux', '-L', tmuxName, '-f', '/dev/null', 'new-session', '-x', '80', '-y', '24', `'stty raw -echo; exec cat'`, '\\;', 'set', '-g', 'status', 'off']).map((x) => (x === '-T' ? '-tt' : x)), {
+        stdio: ['pipe', 'pipe', 'ignore'],
+        env: { ...process.env, TERM: 'xterm-256color' },
+      })
+    : null;
+  const xw = waiterOf();
+  tmux?.stdout.on('data', (d: Buffer) => xw.see(d));
   const pane: number[] = [];
   const plain: number[] = [];
   const direct: number[] = [];
   const ttyEcho: number[] = [];
+  const tmuxEcho: number[] = [];
   try {
     // Until the far side's stty has run: a key echoed by cat alone.
     await untilEchoed((b) => tty.stdin.write(b), tw);
+    if (tmux) await untilEchoed((b) => tmux.stdin.write(b), xw);
     for (let i = 0; i < ECHOES + ECHO_WARMUP; i++) {
       // Alternated, so all meet the same load on the machine.
       const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw);
       const q = await echoRound((b) => ssh.stdin.write(b), sw);
       const d = await echoRound((b) => c.r.sendInput(n, b), dw);
       const t = await echoRound((b) => tty.stdin.write(b), tw);
+      const x = tmux ? await echoRound((b) => tmux.stdin.write(b), xw) : 0;
       if (i >= ECHO_WARMUP) {
         pane.push(p);
         plain.push(q);
         direct.push(d);
         ttyEcho.push(t);
+        if (tmux) tmuxEcho.push(x);
       }
     }
   } finally {
@@ -223,10 +240,14 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     ssh.kill();
     tty.stdin.end();
     tty.kill();
+    if (tmux) {
+      tmux.kill();
+      spawnSync('ssh', anchor(['tmux', '-L', tmuxName, 'kill-server']), { stdio: 'ignore', timeout: WAIT_MS });
+    }
     await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);
     await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   }
-  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), sshTtyEcho: summarize(ttyEcho) };
+  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), sshTtyEcho: summarize(ttyEcho), tmuxEcho: tmux ? summarize(tmuxEcho) : null };
 }
 
 /** A ProxyCommand that relays stdin/stdout to host:port, each chunk held LINK_DELAY_MS (in order: equal timeouts fire in the order set). */

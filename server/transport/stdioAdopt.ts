@@ -14,7 +14,7 @@
 // (ENXIO) instead of holding the daemon.
 import fs from 'node:fs';
 import net from 'node:net';
-import { faults } from '../../kits/protocol/error';
+import { faults, PaneFault } from '../../kits/protocol/error';
 import { stdioFramingRefusal } from '../../kits/protocol/stdio';
 import type { PipeIdentity } from '../../kits/protocol/stdioAdopt';
 import { StreamTransport } from '../../kits/node/streamTransport';
@@ -30,6 +30,17 @@ function openPipeOf(pid: number, n: 0 | 1, want: PipeIdentity): number {
   const what = n === 0 ? 'stdin' : 'stdout';
   const flags = (n === 0 ? fs.constants.O_RDONLY : fs.constants.O_WRONLY) | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
   const at = `/proc/${pid}/fd/${n}`;
+  const check = (st: fs.BigIntStats): void => {
+    if (!st.isFIFO()) throw faults.failed(`${at} (the caller's ${what}) is no pipe; only pipes are taken over`);
+    if (String(st.dev) !== want.dev || String(st.ino) !== want.ino) throw faults.failed(`${at} is not the ${what} the caller described (device ${st.dev} inode ${st.ino}, not ${want.dev} ${want.ino}): another process, or another pid namespace`);
+  };
+  // Looked at before it is opened: opening a FIFO is itself felt at its other end (a writer blocked in open goes on), so what is not the caller's is never opened.
+  try {
+    check(fs.statSync(at, { bigint: true }));
+  } catch (e) {
+    if (e instanceof PaneFault) throw e;
+    throw faults.failed(`cannot open ${at} (the caller's ${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   let fd: number;
   try {
     fd = fs.openSync(at, flags);
@@ -37,9 +48,8 @@ function openPipeOf(pid: number, n: 0 | 1, want: PipeIdentity): number {
     throw faults.failed(`cannot open ${at} (the caller's ${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   try {
-    const st = fs.fstatSync(fd, { bigint: true });
-    if (!st.isFIFO()) throw faults.failed(`${at} (the caller's ${what}) is no pipe; only pipes are taken over`);
-    if (String(st.dev) !== want.dev || String(st.ino) !== want.ino) throw faults.failed(`${at} is not the ${what} the caller described (device ${st.dev} inode ${st.ino}, not ${want.dev} ${want.ino}): another process, or another pid namespace`);
+    // And again once open: the descriptor may have been replaced in between.
+    check(fs.fstatSync(fd, { bigint: true }));
     return fd;
   } catch (e) {
     fs.closeSync(fd);

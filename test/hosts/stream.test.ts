@@ -192,4 +192,28 @@ describe('a remote pane streamed over ssh', () => {
       remote.pane(['close', '-t', flood.stdout.trim()]);
     }
   }, 60_000);
+  it('ends a follower of a remote pane when its program ends there (every byte, exit 0) or the pane is closed there', async () => {
+    const ended = remote.pane(['new', '--', 'sh', '-c', 'echo FIRST-LINE; sleep 1; echo LAST-LINE; exit 5']);
+    expect(ended.status, ended.stderr).toBe(0);
+    const f = follower(local, `box:${ended.stdout.trim()}`);
+    const code = await new Promise<number | null>((resolve) => {
+      const t = setTimeout(() => resolve(-1), 20_000);
+      f.proc.once('exit', (c) => {
+        clearTimeout(t);
+        resolve(c);
+      });
+    });
+    if (code === -1) f.proc.kill('SIGKILL');
+    expect(code, f.out()).toBe(0);
+    expect(f.out()).toMatch(/FIRST-LINE\r?\n[\s\S]*LAST-LINE\r?\n/);
+
+    const open = remote.pane(['new', '--', 'sh', '-c', 'echo STILL-OPEN; exec sleep 60']);
+    const g = follower(local, `box:${open.stdout.trim()}`);
+    await eventually('the second follower to start', () => g.out().includes('STILL-OPEN'), 20_000);
+    const gone = new Promise<number | null>((resolve) => g.proc.once('exit', resolve));
+    expect(remote.pane(['close', '-t', open.stdout.trim()]).status).toBe(0);
+    const closedCode = await Promise.race([gone, new Promise<string>((r) => setTimeout(() => r('still following'), 20_000))]);
+    if (closedCode === 'still following') g.proc.kill('SIGKILL');
+    expect(closedCode, g.out()).toBe(0);
+  }, 60_000);
 });

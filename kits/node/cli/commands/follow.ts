@@ -141,8 +141,18 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   // Subscribe before attaching, so an exit between the two is not missed.
   // An end that comes before the attach reply names a pane we cannot recognise yet: keep it.
   const endedEarly = new Map<number, boolean>();
-  const snapshot = await c.call('events/subscribe', { families: ['pane'] });
+  // A joined host's pane (HOST:N) ends on its host: its end comes as host/pane naming it so (the local numbers' events are this server's panes).
+  const remote = remoteKey(pane);
+  let remoteEnd: boolean | undefined;
+  const snapshot = await c.call('events/subscribe', { families: remote === undefined ? ['pane'] : ['pane', 'host'] });
   c.onEvent((event, _rev, data) => {
+    if (event === 'host/pane' && remote !== undefined) {
+      const h = data as { host?: string; event?: string; id?: string };
+      if (h.id !== remote || (h.event !== 'pane/exited' && h.event !== 'pane/closed')) return;
+      if (n === -1) remoteEnd = h.event === 'pane/closed';
+      else finish(h.event === 'pane/closed');
+      return;
+    }
     if (event !== 'pane/exited' && event !== 'pane/closed') return;
     const d = data as { pane?: number | { n?: number } };
     const which = typeof d.pane === 'number' ? d.pane : d.pane?.n;
@@ -171,7 +181,13 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   early = undefined;
   for (const [p, offset, data] of held) take(p, offset, data);
   if (endedEarly.has(n)) finish(endedEarly.get(n) === true);
+  else if (remoteEnd !== undefined) finish(remoteEnd);
   else if (snapshot.panes.find((x) => x.n === n && x.host === c.host)?.state === 'exited') finish(false);
+  else if (remote !== undefined) {
+    // Ended there before we subscribed: the host's pane says so itself.
+    const there = await c.call('pane/get', { pane: remote }).catch(() => undefined);
+    if (there?.state === 'exited') finish(false);
+  }
 
   // Ctrl-C is the documented way to stop following: a normal end, exit 0.
   const onSigint = (): void => {
@@ -186,4 +202,10 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     clearInterval(checker);
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** `HOST:N` as the server names a joined host's pane in host/pane events, when `pane` is written so; else undefined. */
+function remoteKey(pane: PaneRef | undefined): string | undefined {
+  const m = typeof pane === 'string' ? /^([^:\s]+):0*(\d+)$/.exec(pane) : null;
+  return m ? `${m[1]}:${m[2]}` : undefined;
 }

@@ -3,7 +3,6 @@
 import { faults } from '../../kits/protocol/error';
 import { PROTOCOL_VERSION } from '../../kits/protocol/hello';
 import { runningVersion } from '../../kits/node/version';
-import { adoptStdio } from '../transport/stdioAdopt';
 import type { HandlerTable } from './types';
 
 export const clientHandlers: HandlerTable = {
@@ -49,14 +48,9 @@ export const clientHandlers: HandlerTable = {
   },
   'stdio/adopt': (p, { client }) => {
     if (!client.adopt) throw faults.denied(`a ${client.transport.kind} client may not hand over its stdio; only the person's own socket takes pipes over (stdio/adopt)`);
-    const t = adoptStdio(p);
-    // One session: the relay's connection and the pipes it handed over end together, whichever goes first.
-    t.onClose(() => client.close('the stdio it handed over has closed'));
-    client.transport.onClose(() => t.close('the pane serve --stdio that handed it over has gone'));
-    const id = client.adopt(t);
-    if (id === undefined) throw faults.failed("the pane server's socket is full; the stdio was not taken over");
-    return { client: id };
+    return { client: client.adopt(p) };
   },
+  'server/tls-recheck': (_p, { services }) => services.tls?.recheck() ?? { door: false, closed: 0 },
   'server/stop': (_p, { server }) => {
     setTimeout(() => void server.stop().then(() => process.emit('pane:stopped' as never)), 10);
     return {};

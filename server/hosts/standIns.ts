@@ -13,8 +13,8 @@ import type { PaneAck } from '../../kits/protocol/pane';
 import type { HandlerContext } from '../handlers/types';
 import { followRemote, remoteOf, REMOTE_HOST_ATTR, REMOTE_LINK_ATTR, REMOTE_N_ATTR } from '../model/bodies/remote';
 import { createPane } from '../model/lifecycle';
-import { tagWords, vocabularyFor } from '../model/vocabulary';
-import { setAttrs, setTag, syncFloatWord } from '../model/paneOps';
+import { vocabularyFor } from '../model/vocabulary';
+import { setAttrs, setTag, setVocabulary, syncFloatWord } from '../model/paneOps';
 import * as model from '../model/session';
 import { bodyOf, chromeOf } from '../../kits/layout/geometry';
 import type { StreamSink } from '../pty/fanout';
@@ -304,9 +304,5 @@ export function borrowWords(server: PaneServer, pane: Pane, remote: Pane, host: 
   const own = vocabularyFor('remote');
   const names = new Set(own.map((c) => c.name));
   const borrowed = remote.vocabulary.filter((c) => !names.has(c.name) && !NOT_BORROWED.has(c.name)).map((c) => ({ ...c, doc: `${c.doc} (on ${host})`, remote: true }));
-  const next = [...own, ...borrowed];
-  if (JSON.stringify(next) === JSON.stringify(pane.vocabulary)) return;
-  pane.vocabulary = next;
-  pane.tag.commands = tagWords(next);
-  server.paneChanged(pane);
+  setVocabulary(server, pane, [...own, ...borrowed]);
 }

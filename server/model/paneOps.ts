@@ -5,8 +5,9 @@
 // so a handler, an agent or the awareness engine says what it wants and never how
 // the model keeps it (test/sessionWrites.test.ts holds that nothing else writes them).
 import { faults } from '../../kits/protocol/error';
-import type { LaunchSpec, Pane, Tag } from '../../kits/protocol/model';
+import type { LaunchSpec, Pane, PaneCommand, Tag } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
+import { tagWords } from './vocabulary';
 
 /**
  * Most attrs a client may leave on one pane: each is sent with every pane/changed
@@ -53,6 +54,20 @@ export function setTag(server: PaneServer, pane: Pane, change: Partial<Tag>): bo
 
 function sameWords(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((w, i) => w === b[i]);
+}
+
+/**
+ * A pane's vocabulary changed (a stand-in borrowing its remote pane's words): the
+ * words and the tag's words with them, the tag keeping `tile` for `float` while the
+ * pane floats. Publishes pane/tag-changed and pane/changed; false when nothing changed.
+ */
+export function setVocabulary(server: PaneServer, pane: Pane, vocabulary: PaneCommand[]): boolean {
+  if (JSON.stringify(vocabulary) === JSON.stringify(pane.vocabulary)) return false;
+  pane.vocabulary = vocabulary;
+  const floating = pane.tag.commands.includes('tile');
+  setTag(server, pane, { commands: tagWords(vocabulary).map((w) => (floating && w === 'float' ? 'tile' : w)) });
+  server.paneChanged(pane);
+  return true;
 }
 
 /** The tag offers `tile` on a floating pane and `float` on a tiled one. */

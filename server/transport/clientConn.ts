@@ -11,13 +11,13 @@ import { negotiate } from '../../kits/protocol/negotiate';
 import { MIN_PROTOCOL_VERSION, PROTOCOL_FEATURES } from '../../kits/protocol/version';
 import type { Capability } from '../../kits/protocol/method';
 import type { Transport, WireFrame } from '../../kits/client/transport';
-import type { StreamTransport } from '../../kits/node/streamTransport';
 import { describeIssues } from '../handlers/registry';
 import type { HandlerContext } from '../handlers/types';
 import type { Services } from '../services';
 import { runningVersion } from '../../kits/node/version';
 import { typeInto } from '../model/input';
 import type { PaneServer } from '../paneServer';
+import type { AdoptRequest } from './stdioAdopt';
 import type { StreamSink } from '../pty/terminal';
 import { PROXY_PANE_BASE } from '../hosts/remoteStream';
 
@@ -27,11 +27,11 @@ export interface Grant {
   user?: string;
   checkAccess?: (method: string, params: unknown) => void;
   /**
-   * Set by a door that may take over its caller's stdio pipes (the person's socket only):
-   * admits such a stream through that door, as one more of its connections (stdio/adopt),
-   * and gives its client id, or undefined when the door is full (the stream was refused).
+   * Set by a door that may take over its caller's stdio pipes (the person's socket only,
+   * stdio/adopt): opens them and admits them through that door, as one more of its
+   * connections tied to the caller's; the new client's id, or a fault.
    */
-  adopt?: (t: StreamTransport) => string | undefined;
+  adopt?: (p: AdoptRequest, relay: ClientConn) => string;
 }
 
 /** Decides what a hello may have: the transport's policy (e.g. the WebSocket secret). */
@@ -72,8 +72,8 @@ export class ClientConn {
   readonly connectedAt = Date.now();
   /** Per-method access check, set for agents by their .access (issue 5). */
   checkAccess: ((method: string, params: unknown) => void) | undefined;
-  /** From the door's grant, never a token's: how this client's stdio pipes are admitted (stdio/adopt). */
-  adopt: ((t: StreamTransport) => string | undefined) | undefined;
+  /** From the door's grant, never a token's: takes this client's stdio pipes over (stdio/adopt); the new client's id. */
+  adopt: ((p: AdoptRequest) => string) | undefined;
   private ready = false;
   private families: Set<string> | null = null;
   private consecutiveErrors = 0;
@@ -301,7 +301,8 @@ export class ClientConn {
     if (grant.user) this.user = grant.user;
     if (grant.checkAccess) this.checkAccess = grant.checkAccess;
     // A door's own grant alone may carry it: a token's grant (byToken) is someone let in, not the person.
-    if (grant !== byToken) this.adopt = grant.adopt;
+    const adopt = grant !== byToken ? grant.adopt : undefined;
+    if (adopt) this.adopt = (p) => adopt(p, this);
     this.capabilities = new Set(grant.capabilities);
     this.canWrite = this.capabilities.has('write');
     const w: Welcome = {

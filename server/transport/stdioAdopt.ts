@@ -18,6 +18,7 @@ import { faults, PaneFault } from '../../kits/protocol/error';
 import { stdioFramingRefusal } from '../../kits/protocol/stdio';
 import type { PipeIdentity } from '../../kits/protocol/stdioAdopt';
 import { StreamTransport } from '../../kits/node/streamTransport';
+import type { ClientConn } from './clientConn';
 
 /** The adopted stream's transport kind, as `client/list` and the door's log lines name it. */
 export const ADOPTED_STDIO_KIND = 'stdio';
@@ -57,11 +58,30 @@ function openPipeOf(pid: number, n: 0 | 1, want: PipeIdentity): number {
   }
 }
 
+/** What stdio/adopt names: the relay's pid and what its fstat says its stdin and stdout are. */
+export interface AdoptRequest {
+  pid: number;
+  stdin: PipeIdentity;
+  stdout: PipeIdentity;
+}
+
 /**
- * The caller's stdin and stdout as a transport of their own. Throws a fault (nothing
- * left open) when either is not the pipe the caller described.
+ * Takes the relay's stdin and stdout over as a connection of the door `admit` admits
+ * to (the person's socket), tied to the relay's own connection: whichever ends first
+ * ends the other. The adopted client's id; a fault (nothing left open) when either fd
+ * is not the pipe described, or the door is full.
  */
-export function adoptStdio(p: { pid: number; stdin: PipeIdentity; stdout: PipeIdentity }): StreamTransport {
+export function adoptStdio(p: AdoptRequest, relay: ClientConn, admit: (t: StreamTransport) => ClientConn | undefined): string {
+  const t = openStdio(p);
+  t.onClose(() => relay.close('the stdio it handed over has closed'));
+  relay.transport.onClose(() => t.close('the pane serve --stdio that handed it over has gone'));
+  const adopted = admit(t);
+  if (!adopted) throw faults.failed("the pane server's socket is full; the stdio was not taken over");
+  return adopted.id;
+}
+
+/** The caller's stdin and stdout as a transport of their own; a fault (nothing left open) when either is not the pipe the caller described. */
+function openStdio(p: AdoptRequest): StreamTransport {
   const inFd = openPipeOf(p.pid, 0, p.stdin);
   let outFd: number;
   try {

@@ -7,6 +7,7 @@ import type { StreamTransport } from '../../kits/node/streamTransport';
 import type { Services } from '../services';
 import { admitStream, ConnectionCap, MAX_UNIX_CONNECTIONS, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
+import { adoptStdio } from './stdioAdopt';
 
 /**
  * The person's socket. `ready`, when given, holds each connection (its frames wait
@@ -19,7 +20,7 @@ export async function listenUnix(services: Services, socketPath: string, o: { he
   const cap = new ConnectionCap(MAX_UNIX_CONNECTIONS, "the pane server's socket");
   const log = throttledLog((line: string) => server.publish('client/refused', { door: 'unix socket', reason: line }));
   // A client here is the person, and may hand its stdio pipes over (stdio/adopt): they come in through this door, under its cap.
-  const admit = (t: StreamTransport): ClientConn | undefined => admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities, adopt: (t) => admit(t)?.id })), { timeoutMs: o.helloTimeoutMs, log });
+  const admit = (t: StreamTransport): ClientConn | undefined => admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities, adopt: (p, relay) => adoptStdio(p, relay, admit) })), { timeoutMs: o.helloTimeoutMs, log });
   const listener = await listen({ kind: 'unix', path: socketPath }, (t) => {
     if (ready) void ready.then(() => admit(t), () => admit(t));
     else admit(t);

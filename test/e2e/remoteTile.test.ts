@@ -122,10 +122,11 @@ describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMis
     await waitScreen(page, ln, /^local-beside$/m);
     await shot(page, 'e2e-remote-tile');
 
-    // The link paused (its far end, the `pane serve --stdio` our sshd started, stopped: ssh's shared
-    // master carries the bytes, so stopping the local client would not pause it): the stand-in's tag
+    // The link paused (its far end, the sshd processes serving the connection, stopped: ssh's shared
+    // master carries the bytes, so stopping the local client would not pause it, and the remote daemon
+    // took `pane serve --stdio`'s pipes over, so stopping that would not either): the stand-in's tag
     // says STALE; resumed: the badge goes and keys still reach it.
-    const ssh = descendants(sshd.proc.pid!).filter((p) => /serve --stdio/.test(p.args)).map((p) => p.pid);
+    const ssh = descendants(sshd.proc.pid!).filter((p) => /^sshd/.test(p.args)).map((p) => p.pid);
     expect(ssh.length).toBeGreaterThan(0);
     for (const pid of ssh) process.kill(pid, 'SIGSTOP');
     try {

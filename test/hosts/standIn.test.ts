@@ -190,11 +190,11 @@ describe('a stand-in\'s doors', () => {
     const fake = { ...stand, kind: 'remote' as const, vocabulary: [...stand.vocabulary], tag: { ...stand.tag }, attrs: { ...stand.attrs } };
     const agentPane = { ...fake, kind: 'agent' as const, vocabulary: vocabularyFor('agent') };
     const changed: number[] = [];
-    borrowWords({ paneChanged: (p: { n: number }) => changed.push(p.n) } as never, fake, agentPane, 'box');
+    borrowWords({ paneChanged: (p: { n: number }) => changed.push(p.n), publish: () => undefined } as never, fake, agentPane, 'box');
     expect(fake.vocabulary.filter((w) => w.remote).map((w) => w.name)).toEqual(['restart']);
     expect(changed).toEqual([fake.n]);
     // Nothing changed, nothing published.
-    borrowWords({ paneChanged: (p: { n: number }) => changed.push(p.n) } as never, fake, agentPane, 'box');
+    borrowWords({ paneChanged: (p: { n: number }) => changed.push(p.n), publish: () => undefined } as never, fake, agentPane, 'box');
     expect(changed).toEqual([fake.n]);
   });
 

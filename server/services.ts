@@ -30,6 +30,8 @@ export class Services {
   persistence: Persistence | undefined;
   /** The TCP hook door (its port the kernel's choice), when this server listens on a socket. */
   hooks: HookEndpoint | undefined;
+  /** The TLS door (serve.json), when this server listens on a socket: its rule applied to live connections now. */
+  tls: { recheck(): { door: boolean; closed: number } } | undefined;
   /** How every stream door admits a connection before hello (startServer's helloTimeoutMs; tests shorten it). */
   admission: { helloTimeoutMs?: number | undefined } = {};
   private configService: ConfigService | undefined;

@@ -68,6 +68,17 @@ export const clientMethods = {
     doc: 'Version, counts and metrics.',
   }),
   'server/stop': method({ params: z.object({}), result: z.object({}), cap: 'admin', doc: 'Stops the server.' }),
+  'server/tls-recheck': method({
+    params: z.object({}),
+    result: z.object({
+      /** Whether serve.json opens a TLS door here now. */
+      door: z.boolean(),
+      /** Live TLS connections it closed: their certificates are revoked (or no longer listed) in tls/clients.json. */
+      closed: z.number().int().min(0),
+    }),
+    cap: 'admin',
+    doc: 'Applies the TLS door’s rule (tls/clients.json) to its live connections now and closes those it refuses; `pane host revoke` asks it so it can say what it cut.',
+  }),
   'server/launch-url': method({
     params: z.object({}),
     result: z.object({ url: z.string() }),

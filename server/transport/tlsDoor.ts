@@ -62,6 +62,8 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
 
   // The record of issued client certificates: a revocation closes live connections at once.
   const recheck = () => open?.listener.recheck();
+  // And when asked (server/tls-recheck, which pane host revoke sends): the same, answered with what it cut.
+  services.tls = { recheck: () => (open ? { door: true, closed: open.listener.recheck() } : { door: false, closed: 0 }) };
   let clientsTimer: NodeJS.Timeout | undefined;
   let clientsWatcher: fs.FSWatcher | undefined;
   const watchClients = () => {

@@ -82,7 +82,10 @@ describe('revoking and unpairing a TLS-paired host', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^revoked ${short} \\(${me.replace(/[.]/g, '\\.')}, issued .*\\): the TLS door here refuses it and closes its live connections$`, 'm'));
     expect(clients()[0]!.revokedAt).toBeDefined();
-    // Cut: no box panes here within a few seconds (the heartbeat alone would take DROP_AFTER_MS, 20 s).
+    // Cut before the command returned, and said: the daemon was asked (server/tls-recheck), not left to its watcher.
+    expect(r.stdout).toMatch(/^the TLS door here holds no live connection with it now( \(it closed 1 just now\))?$/m);
+    expect(remoteLog()).toMatch(/closed a live connection: client certificate/);
+    // Seen here: no box panes within a few seconds (the heartbeat alone would take DROP_AFTER_MS, 20 s).
     await eventually('the live link to be cut', () => !/^box\s+tls \S+\s+(connected|stale)\s/.test(hostRow()), 5_000);
     expect(local.pane(['ls']).stdout).not.toMatch(new RegExp(`^box:${n}\\s`, 'm'));
     expect(remoteLog()).toMatch(/^- refused TLS door 127\.0\.0\.1:\d+: closed a live connection: client certificate [0-9A-F:]{23} \(\S+\) refused: revoked here at \S+ \(pane host revoke \/ unpair\): pair again from that machine: pane host pair NAME$/m);

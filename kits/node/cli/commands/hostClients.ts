@@ -88,7 +88,7 @@ export const hostClientCommands: CommandSpec[] = [
     flags: [],
     positionals: [{ name: 'FINGERPRINT|NAME', required: true }],
     notes: [
-      'FINGERPRINT is the certificate’s SHA-256 as `pane host clients` shows it, whole or its first 8 hex digits or more (colons optional); NAME (user@machine) revokes every certificate issued to that name. The record is changed under a lock and written whole; the daemon here follows it and closes that certificate’s live TLS connections at once, and the client is refused from then on with the reason (its `pane host ls` shows it). It may pair again over ssh (pane host pair NAME there).',
+      'FINGERPRINT is the certificate’s SHA-256 as `pane host clients` shows it, whole or its first 8 hex digits or more (colons optional); NAME (user@machine) revokes every certificate issued to that name. The record is changed under a lock and written whole; the daemon here follows it, and is asked to apply it at once (server/tls-recheck), so that certificate’s live TLS connections are closed before the command returns, and it says so. The client is refused from then on with the reason (its `pane host ls` shows it). It may pair again over ssh (pane host pair NAME there).',
     ],
     async run(ctx, a) {
       const q = a.positionals[0] as string;
@@ -106,6 +106,14 @@ export const hostClientCommands: CommandSpec[] = [
         if (c.revokedAt !== undefined) ctx.out(`${r.shortFingerprint(c.fingerprint)} (${c.name}) was already revoked at ${c.revokedAt}`);
         else ctx.out(`revoked ${r.shortFingerprint(c.fingerprint)} (${c.name}, issued ${when(c.issuedAt)}): the TLS door here refuses it and closes its live connections`);
       }
+      // The daemon follows the file by itself; asked now, the cut is done before this returns, and said.
+      const cut = await ctx.connect().then(
+        (c) => c.call('server/tls-recheck', {}),
+        () => undefined,
+      ).catch(() => undefined);
+      if (cut === undefined) ctx.out('no pane daemon answered here: it refuses the certificate from its start');
+      // Its watcher may have been first: what this call closed is said, and that none is left either way.
+      else if (cut.door) ctx.out(`the TLS door here holds no live connection with it now${cut.closed > 0 ? ` (it closed ${cut.closed} just now)` : ''}`);
       return 0;
     },
   },

@@ -56,6 +56,12 @@ export const FORWARDED = new Set<MethodName>([
   'pty/resize',
 ]);
 
+/** A local client that typed keys into a remote pane, and the local number it typed at (a stand-in's, or the proxy's). */
+interface Typist {
+  client: ClientConn;
+  pane: number;
+}
+
 export interface HostServiceOptions {
   /** The user's config dir; hosts are read from its hosts/ folder. */
   configDir: string;
@@ -80,7 +86,8 @@ export class HostService {
   /** Remote panes tiled in local sessions through stand-in panes (standIns.ts). */
   readonly standIns: StandIns;
   /** Per host: the local client that last sent it keys as a binary frame, and the pane it named, to hear the host's refusal. */
-  private readonly keysFrom = new Map<string, { client: ClientConn; pane: number }>();
+  /** Per host: who last typed keys as a binary frame, into which local pane, by the remote pane's number (and the last of all, for a host whose refusal names none). */
+  private readonly keysFrom = new Map<string, { last: Typist; byPane: Map<number, Typist> }>();
 
   constructor(
     private readonly deps: HostDeps,
@@ -100,7 +107,10 @@ export class HostService {
         const d = data as { client?: string; pane?: number };
         if (event === 'client/detached' && d.pane === undefined && d.client) {
           this.streams.detachAll(d.client);
-          for (const [host, k] of this.keysFrom) if (k.client.id === d.client) this.keysFrom.delete(host);
+          for (const [host, k] of this.keysFrom) {
+            for (const [n, t] of k.byPane) if (t.client.id === d.client) k.byPane.delete(n);
+            if (k.last.client.id === d.client) this.keysFrom.delete(host);
+          }
         }
       }),
     );
@@ -288,7 +298,12 @@ export class HostService {
     if (ctx?.keys !== undefined && q.bytes === 0 && up) {
       const bytes = Buffer.from(String(params.data ?? ''), params.encoding === 'base64' ? 'base64' : 'utf8');
       if (link.sendKeys(params.pane as number, bytes)) {
-        this.keysFrom.set(link.name, { client: ctx.client, pane: ctx.keys });
+        const typist = { client: ctx.client, pane: ctx.keys };
+        const k = this.keysFrom.get(link.name) ?? { last: typist, byPane: new Map<number, Typist>() };
+        k.last = typist;
+        // Bounded by the remote panes typed into since their typists left (deleted on client/detached).
+        k.byPane.set(params.pane as number, typist);
+        this.keysFrom.set(link.name, k);
         return Promise.resolve({ pane: params.pane, bytes: bytes.byteLength });
       }
     }
@@ -333,7 +348,10 @@ export class HostService {
     const reason = `host ${link.name} refused: ${clean(fault.message)}`;
     const k = this.keysFrom.get(link.name);
     if (!k) return this.deps.server.publish('client/refused', { door: `host ${link.name}`, reason });
-    k.client.refuseKeys(k.pane, new PaneFault(fault.code, reason, { subject: link.name }));
+    // The refusal names the remote pane whose keys it refuses (a host from before that names none: the last typist there).
+    const n = fault.subject !== undefined && /^\d+$/.test(fault.subject) ? Number(fault.subject) : undefined;
+    const t = (n === undefined ? undefined : k.byPane.get(n)) ?? k.last;
+    t.client.refuseKeys(t.pane, new PaneFault(fault.code, reason, { subject: `${link.name}:${n ?? '?'}` }));
   }
 
   /** Closes every link and stops ssh's shared masters (none outlives the server). */

@@ -276,6 +276,8 @@ export class ClientConn {
       if (this.inputRefused.has(pane)) return;
       this.inputRefused.add(pane);
       this.server.publish('client/refused', { door: `pane ${pane}'s input`, reason: `${this.transport.kind} client ${this.name}: ${e.message}` });
+      // A frame that answers no request names the pane whose keys it refuses (a host link routes it to that pane's typist by it).
+      if (e.subject === undefined) return this.fail(null, new PaneFault(e.code, e.message, { ...(e.reason === undefined ? {} : { reason: e.reason }), subject: String(pane) }));
     }
     this.fail(null, e);
   }

@@ -138,6 +138,31 @@ describe('a remote pane streamed over ssh', () => {
       const b = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
       for (const key of ['K', 'E', 'Y', 'S', '\n']) c.sendInput(b.pane, new TextEncoder().encode(key));
       await eventually('the keys on the remote pane, in order', () => remote.pane(['screen', '-t', n]).stdout.includes('KEYS'), 20_000);
+
+      // Two clients on one host: one types into another ended pane, the other into the live one in the
+      // same moment, so the other is the host's last typist when the refusal comes back. The refusal
+      // names the remote pane, and reaches the client that typed there, not the last one on the host.
+      const ended2 = remote.pane(['new', '--', 'sh', '-c', 'exit 4']);
+      const m2 = ended2.stdout.trim();
+      await eventually('the second remote program to end', () => JSON.parse(remote.pane(['ls', '--json']).stdout).some((p: { n: number; state: string }) => String(p.n) === m2 && p.state === 'exited'), 10_000);
+      const other = new Connection(await connectUnix(local.socket));
+      const otherErrors: string[] = [];
+      other.onError((e) => otherErrors.push(`${e.code}: ${e.message}`));
+      try {
+        await other.hello({ client: { name: 'keys test, the other', kind: 'other' }, capabilities: ['read', 'write', 'attach'] });
+        const a2 = await c.call('pty/attach', { pane: `box:${m2}`, mode: 'from', flowControl: true });
+        const ob = await other.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
+        errors.length = 0;
+        c.sendInput(a2.pane, new TextEncoder().encode('y'));
+        other.sendInput(ob.pane, new TextEncoder().encode('z'));
+        await eventually('the refusal at the client that typed into the ended pane', () => errors.length > 0, 20_000);
+        expect(errors[0]).toMatch(new RegExp(`host box refused: pane ${m2}'s program \\(sh\\) has ended`));
+        await new Promise((r) => setTimeout(r, 300));
+        expect(otherErrors).toEqual([]);
+      } finally {
+        other.close();
+        remote.pane(['close', '-t', m2]);
+      }
     } finally {
       c.close();
       remote.pane(['close', '-t', m]);

@@ -56,6 +56,14 @@ export const FORWARDED = new Set<MethodName>([
   'pty/resize',
 ]);
 
+/**
+ * Remote panes remembered as refusing keys at once. Each is a pane someone typed into
+ * whose program had ended (or whose input was full) and has not been typed into
+ * successfully since; past this many, refusals are routed as before without being
+ * remembered (the keys go on as binary frames, and a second typist there may not hear).
+ */
+const MAX_REFUSING_PANES = 1024;
+
 /** A local client that typed keys into a remote pane, and the local number it typed at (a stand-in's, or the proxy's). */
 interface Typist {
   client: ClientConn;
@@ -86,6 +94,8 @@ export class HostService {
   /** Remote panes tiled in local sessions through stand-in panes (standIns.ts). */
   readonly standIns: StandIns;
   /** Per host: the local client that last sent it keys as a binary frame, and the pane it named, to hear the host's refusal. */
+  /** HOST:N of remote panes whose keys the host refused as binary frames and has not taken since: their keys go as requests. */
+  private readonly refusing = new Set<string>();
   /** Per host: who last typed keys as a binary frame, into which local pane, by the remote pane's number (and the last of all, for a host whose refusal names none). */
   private readonly keysFrom = new Map<string, { last: Typist; byPane: Map<number, Typist> }>();
 
@@ -295,7 +305,11 @@ export class HostService {
     // Keystrokes (a binary frame here) with nothing queued before them go on as a binary
     // frame: no JSON, schema check or answer on either end, and no answer travelling just
     // ahead of their echo. A refusal comes back as an error frame (keysRefused).
-    if (ctx?.keys !== undefined && q.bytes === 0 && up) {
+    // While the host refuses a pane's keys, they go as requests, each answered: the host says a
+    // refusal of binary frames once a spell per connection, and the link is one connection for
+    // every typist here, so a second typist's keys would be refused there in silence.
+    const spell = `${link.name}:${String(params.pane)}`;
+    if (ctx?.keys !== undefined && q.bytes === 0 && up && !this.refusing.has(spell)) {
       const bytes = Buffer.from(String(params.data ?? ''), params.encoding === 'base64' ? 'base64' : 'utf8');
       if (link.sendKeys(params.pane as number, bytes)) {
         const typist = { client: ctx.client, pane: ctx.keys };
@@ -332,7 +346,11 @@ export class HostService {
     });
     q.chain = sent.catch(() => undefined);
     return sent
-      .then(async () => requalify(await (answer as Promise<Result<'pane/input'>>), remoteHost(), link.name))
+      .then(async () => {
+        const r = requalify(await (answer as Promise<Result<'pane/input'>>), remoteHost(), link.name);
+        this.refusing.delete(spell); // taken: keys go as binary frames again
+        return r;
+      })
       .finally(() => {
         q.bytes -= size;
         q.refused = false;
@@ -351,6 +369,7 @@ export class HostService {
     // The refusal names the remote pane whose keys it refuses (a host from before that names none: the last typist there).
     const n = fault.subject !== undefined && /^\d+$/.test(fault.subject) ? Number(fault.subject) : undefined;
     const t = (n === undefined ? undefined : k.byPane.get(n)) ?? k.last;
+    if (n !== undefined && this.refusing.size < MAX_REFUSING_PANES) this.refusing.add(`${link.name}:${n}`);
     t.client.refuseKeys(t.pane, new PaneFault(fault.code, reason, { subject: `${link.name}:${n ?? '?'}` }));
   }
 

@@ -159,6 +159,12 @@ describe('a remote pane streamed over ssh', () => {
         expect(errors[0]).toMatch(new RegExp(`host box refused: pane ${m2}'s program \\(sh\\) has ended`));
         await new Promise((r) => setTimeout(r, 300));
         expect(otherErrors).toEqual([]);
+        // Then the other types into that ended pane too: the host says a refusal once a spell per
+        // connection, and the link is one connection, so these keys go as requests and it hears its own.
+        const o2 = await other.call('pty/attach', { pane: `box:${m2}`, mode: 'from', flowControl: true });
+        other.sendInput(o2.pane, new TextEncoder().encode('w'));
+        await eventually('the refusal at the second typist of the ended pane', () => otherErrors.length > 0, 20_000);
+        expect(otherErrors[0]).toMatch(new RegExp(`pane ${m2}'s program \\(sh\\) has ended`));
       } finally {
         other.close();
         remote.pane(['close', '-t', m2]);

@@ -53,6 +53,24 @@ function linksAttached(n: number): number {
   return clients.filter((c) => c.name.startsWith('host link') && c.attached.includes(n)).length;
 }
 
+/** A remote pane whose program has exited with `code`, once the remote lists it exited; its number there. */
+async function endedRemotePane(code: number): Promise<string> {
+  const r = remote.pane(['new', '--', 'sh', '-c', `exit ${code}`]);
+  expect(r.status, r.stderr).toBe(0);
+  const m = r.stdout.trim();
+  await eventually(`remote pane ${m} to end`, () => JSON.parse(remote.pane(['ls', '--json']).stdout).some((p: { n: number; state: string }) => String(p.n) === m && p.state === 'exited'), 10_000);
+  return m;
+}
+
+/** A client of the local daemon that may type, and the error frames it hears. */
+async function typist(name: string): Promise<{ c: Connection; errors: string[] }> {
+  const c = new Connection(await connectUnix(local.socket));
+  const errors: string[] = [];
+  c.onError((e) => errors.push(`${e.code}: ${e.message}`));
+  await c.hello({ client: { name, kind: 'other' }, capabilities: ['read', 'write', 'attach'] });
+  return { c, errors };
+}
+
 describe('a remote pane streamed over ssh', () => {
   it('follows a numbered sequence across a killed ssh: every number once, in order', async () => {
     // Pauses every 100 lines so the sequence spans the kill and the redial (~6 s in all).
@@ -121,15 +139,9 @@ describe('a remote pane streamed over ssh', () => {
   }, 60_000);
 
   it("sends a window's keys over the link as binary frames; a refusal by the host comes back to the typing client, naming the host", async () => {
-    const ended = remote.pane(['new', '--', 'sh', '-c', 'exit 3']);
-    expect(ended.status, ended.stderr).toBe(0);
-    const m = ended.stdout.trim();
-    await eventually('the remote program to end', () => JSON.parse(remote.pane(['ls', '--json']).stdout).some((p: { n: number; state: string }) => String(p.n) === m && p.state === 'exited'), 10_000);
-    const c = new Connection(await connectUnix(local.socket));
-    const errors: string[] = [];
-    c.onError((e) => errors.push(`${e.code}: ${e.message}`));
+    const m = await endedRemotePane(3);
+    const { c, errors } = await typist('keys test');
     try {
-      await c.hello({ client: { name: 'keys test', kind: 'other' }, capabilities: ['read', 'write', 'attach'] });
       const a = await c.call('pty/attach', { pane: `box:${m}`, mode: 'from', flowControl: true });
       c.sendInput(a.pane, new TextEncoder().encode('x'));
       await eventually('the refusal at the client that typed', () => errors.length > 0, 20_000);
@@ -142,14 +154,9 @@ describe('a remote pane streamed over ssh', () => {
       // Two clients on one host: one types into another ended pane, the other into the live one in the
       // same moment, so the other is the host's last typist when the refusal comes back. The refusal
       // names the remote pane, and reaches the client that typed there, not the last one on the host.
-      const ended2 = remote.pane(['new', '--', 'sh', '-c', 'exit 4']);
-      const m2 = ended2.stdout.trim();
-      await eventually('the second remote program to end', () => JSON.parse(remote.pane(['ls', '--json']).stdout).some((p: { n: number; state: string }) => String(p.n) === m2 && p.state === 'exited'), 10_000);
-      const other = new Connection(await connectUnix(local.socket));
-      const otherErrors: string[] = [];
-      other.onError((e) => otherErrors.push(`${e.code}: ${e.message}`));
+      const m2 = await endedRemotePane(4);
+      const { c: other, errors: otherErrors } = await typist('keys test, the other');
       try {
-        await other.hello({ client: { name: 'keys test, the other', kind: 'other' }, capabilities: ['read', 'write', 'attach'] });
         const a2 = await c.call('pty/attach', { pane: `box:${m2}`, mode: 'from', flowControl: true });
         const ob = await other.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
         errors.length = 0;

@@ -2,6 +2,7 @@
 // `info` rows. Pure functions of protocol data, so they are unit-tested alone.
 import { exitLabel } from '../../protocol/exitLabel';
 import type { Pane } from '../../protocol/model';
+import { remoteOf } from '../../protocol/standIn';
 
 /** Longest cwd shown in a table before it is shortened from the left. */
 const MAX_CWD = 40;
@@ -61,7 +62,7 @@ export function lsTable(panes: readonly Pane[], sessionNames: ReadonlyMap<string
   const byId = new Map(panes.map((p) => [paneId(p, localHost), p]));
   const rows = panes.map((p) => {
     // A stand-in runs nothing here: its PID and CWD are its remote pane's, named with their host (that host's home is not ours).
-    const shows = standsFor(p);
+    const shows = remoteOf(p);
     const there = shows === undefined ? undefined : byId.get(shows);
     const host = shows?.slice(0, shows.lastIndexOf(':'));
     return [
@@ -77,13 +78,6 @@ export function lsTable(panes: readonly Pane[], sessionNames: ReadonlyMap<string
     ];
   });
   return table(LS_HEADER, rows);
-}
-
-/** HOST:N of the remote pane a stand-in (kind remote) shows, from its attrs. */
-function standsFor(p: Pane): string | undefined {
-  const host = p.attrs['remote.host'];
-  const n = p.attrs['remote.n'];
-  return p.kind === 'remote' && host && n ? `${host}:${n}` : undefined;
 }
 
 export interface SessionSummary {

@@ -6,13 +6,10 @@
 // the remote pane running; the `kill` word closes the remote pane itself.
 import type { ExitStatus, Pane, PaneCommand } from '../../../kits/protocol/model';
 import type { PaneServer } from '../../paneServer';
+import { remoteOf } from '../../../kits/protocol/standIn';
 import type { BodyProvider } from './provider';
 
-/** The attrs a stand-in carries: its host, the remote number, and how its host's link is (the tag's badge). */
-export const REMOTE_HOST_ATTR = 'remote.host';
-export const REMOTE_N_ATTR = 'remote.n';
-/** connected | stale | connecting | disconnected: the link's state, which the tag shows as a badge when not connected. */
-export const REMOTE_LINK_ATTR = 'remote.link';
+export { REMOTE_HOST_ATTR, REMOTE_LINK_ATTR, REMOTE_N_ATTR, remoteOf } from '../../../kits/protocol/standIn';
 
 const REMOTE_WORDS: readonly PaneCommand[] = [
   { name: 'interrupt', doc: 'Send Ctrl-C to the remote pane’s foreground program', args: [] },
@@ -33,14 +30,6 @@ export const remoteBody: BodyProvider<'remote'> = {
   read: async (_io, pane) => Buffer.from(`${remoteOf(pane) ?? 'a remote pane'}: read /${remoteOf(pane) ?? 'HOST:N'}/body for its screen\n`),
   write: async (io, pane) => io.refuse(`it stands in for ${remoteOf(pane) ?? 'a remote pane'}; write to /${pane.n}/input to type into it`),
 };
-
-/** HOST:N of the remote pane a stand-in shows; undefined for any other pane (or a stand-in whose attrs were lost). */
-export function remoteOf(pane: Pane): string | undefined {
-  if (pane.kind !== 'remote') return undefined;
-  const host = pane.attrs[REMOTE_HOST_ATTR];
-  const n = Number(pane.attrs[REMOTE_N_ATTR]);
-  return host && Number.isSafeInteger(n) && n > 0 ? `${host}:${n}` : undefined;
-}
 
 /**
  * A stand-in follows its remote pane's state as the host's heartbeat reports it:

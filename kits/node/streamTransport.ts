@@ -52,10 +52,13 @@ export class StreamTransport extends BaseTransport {
     if (output instanceof net.Socket) output.setNoDelay?.(true);
     input.on('data', (chunk: Buffer) => this.take(chunk));
     input.on('error', (e) => this.closedBy(e.message));
-    input.on('close', () => this.closedBy('peer closed'));
+    // A socket's end closes both ways by itself; a pair's does not: its writing side is let go too (what is queued on it
+    // leaves first), or the peer reading it to its end (sshd, for an adopted stdio) waits on it for ever.
+    const peerGone = () => (this.duplex ? this.closedBy('peer closed') : this.close('peer closed'));
+    input.on('close', peerGone);
     // A stdio pair's reading side may end without 'close' being emitted by the writer: end is the peer going away.
     if (!this.duplex) {
-      input.on('end', () => this.closedBy('peer closed'));
+      input.on('end', peerGone);
       output.on('error', (e) => this.closedBy(e.message));
     }
     // Before any 'data' (those come later, from the event loop): the order on the wire is kept.

@@ -16,15 +16,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { faults, PaneFault } from '../../kits/protocol/error';
 import { stdioFramingRefusal } from '../../kits/protocol/stdio';
+import type { Params } from '../../kits/protocol/index';
 import type { PipeIdentity } from '../../kits/protocol/stdioAdopt';
 import { StreamTransport } from '../../kits/node/streamTransport';
 import type { ClientConn } from './clientConn';
 
 /** The adopted stream's transport kind, as `client/list` and the door's log lines name it. */
 export const ADOPTED_STDIO_KIND = 'stdio';
-
-/** Time a closed adopted stream's last frames have to leave before its stdout is dropped: the grace StreamTransport.close gives. */
-const ADOPTED_FLUSH_MS = 200;
 
 /** Opens the caller's fd `n` (0 or 1) and checks it is the pipe it said; the fd, or a fault naming why not. */
 function openPipeOf(pid: number, n: 0 | 1, want: PipeIdentity): number {
@@ -35,18 +33,18 @@ function openPipeOf(pid: number, n: 0 | 1, want: PipeIdentity): number {
     if (!st.isFIFO()) throw faults.failed(`${at} (the caller's ${what}) is no pipe; only pipes are taken over`);
     if (String(st.dev) !== want.dev || String(st.ino) !== want.ino) throw faults.failed(`${at} is not the ${what} the caller described (device ${st.dev} inode ${st.ino}, not ${want.dev} ${want.ino}): another process, or another pid namespace`);
   };
+  const cannot = (e: unknown): PaneFault => (e instanceof PaneFault ? e : faults.failed(`cannot open ${at} (the caller's ${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
   // Looked at before it is opened: opening a FIFO is itself felt at its other end (a writer blocked in open goes on), so what is not the caller's is never opened.
   try {
     check(fs.statSync(at, { bigint: true }));
   } catch (e) {
-    if (e instanceof PaneFault) throw e;
-    throw faults.failed(`cannot open ${at} (the caller's ${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw cannot(e);
   }
   let fd: number;
   try {
     fd = fs.openSync(at, flags);
   } catch (e) {
-    throw faults.failed(`cannot open ${at} (the caller's ${what}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw cannot(e);
   }
   try {
     // And again once open: the descriptor may have been replaced in between.
@@ -59,11 +57,7 @@ function openPipeOf(pid: number, n: 0 | 1, want: PipeIdentity): number {
 }
 
 /** What stdio/adopt names: the relay's pid and what its fstat says its stdin and stdout are. */
-export interface AdoptRequest {
-  pid: number;
-  stdin: PipeIdentity;
-  stdout: PipeIdentity;
-}
+export type AdoptRequest = Params<'stdio/adopt'>;
 
 /**
  * Takes the relay's stdin and stdout over as a connection of the door `admit` admits
@@ -93,16 +87,7 @@ function openStdio(p: AdoptRequest): StreamTransport {
   const input = new net.Socket({ fd: inFd, readable: true, writable: false });
   const output = new net.Socket({ fd: outFd, readable: false, writable: true });
   // As the relay did before it stepped aside: a stream that breaks the framing is told so in words first.
-  const t = new StreamTransport(input, output, ADOPTED_STDIO_KIND, {
+  return new StreamTransport(input, output, ADOPTED_STDIO_KIND, {
     farewell: (e) => JSON.stringify({ t: 'res', id: null, ok: false, error: { code: e.code, message: stdioFramingRefusal(e.message) } }),
   });
-  // A pair is not one socket: the peer's end of stdin does not close our stdout, which
-  // the far side reads to its end (sshd waits for it). Release both whoever closed, the
-  // output after what is queued on it (a last refusal) has gone.
-  t.onClose(() => {
-    input.destroy();
-    output.end();
-    setTimeout(() => output.destroy(), ADOPTED_FLUSH_MS).unref();
-  });
-  return t;
 }

@@ -89,6 +89,12 @@ export const SandboxPathSchema = z.string().regex(/^(\/|~\/|~$)[^\0]*$/, 'a sand
 export const SandboxAccessSchema = z
   .object({
     write: z.array(SandboxPathSchema).default([]),
+    /**
+     * Paths of the person's home its programs may read. The person's home is hidden
+     * whole (the walls start empty); the agent's home, its project and the tools it runs
+     * are bound in, and these besides.
+     */
+    read: z.array(SandboxPathSchema).default([]),
     denyRead: z.array(SandboxPathSchema).default([...DEFAULT_SANDBOX_DENY_READ]),
     network: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-fA-F:.]+\](:[0-9]{1,5})?$/, 'a network rule is a host, *.domain, or either with :PORT')).default([...DEFAULT_SANDBOX_HOSTS]),
     unsandboxed: z.enum(['refuse', 'allow']).default('refuse'),

@@ -3,6 +3,7 @@
 // touches, then namespace paths. A refusal is a typed `denied` error, a line in
 // the agent's log and an agent/denied event.
 import { PaneFault } from '../../kits/protocol/error';
+import { AUTHORITY } from '../../kits/protocol/authority';
 import { capabilityOf, isMethodName } from '../../kits/protocol/index';
 import type { Capability } from '../../kits/protocol/method';
 import type { Pane } from '../../kits/protocol/model';
@@ -17,8 +18,8 @@ const CREATES = new Set(['pane/split', 'pane/launch', 'float/create', 'session/n
 const LISTS = new Set(['pane/list', 'pane/geometry', 'session/get', 'session/snapshot', 'events/subscribe']);
 /** Requests that act on the focused pane when they name none: the target is checked all the same. */
 const DEFAULT_TARGET = new Set(['pane/focus', 'pane/close', 'pane/restart', 'pane/zoom', 'pane/float', 'pane/tag', 'pane/attrs', 'pane/exec', 'pane/input', 'pane/resize', 'pane/ratio', 'pane/swap']);
-/** Agent-family requests check their own rules in the handler (self-only inbox, plan). */
-const SELF_CHECKED = new Set(['agent/hook', 'agent/inbox', 'agent/plan', 'agent/write', 'agent/list', 'agent/get', 'agent/access']);
+/** Requests whose handler lets an agent act only on itself (self-only inbox, plan): the principal table's `self` rows. */
+const selfChecked = (method: string): boolean => isMethodName(method) && method !== 'hello' && AUTHORITY[method].agent === 'self';
 
 /**
  * Refuses: a typed `denied` error that opens with the rule (`denied: ada's .access
@@ -38,7 +39,7 @@ export function accessChecker(svc: AgentService, name: string): (method: string,
   return (method, raw) => {
     const { access, errors } = svc.access(name);
     const params = (raw ?? {}) as Record<string, unknown>;
-    if (SELF_CHECKED.has(method)) return;
+    if (selfChecked(method)) return;
     if (errors.length > 0) deny(svc, name, method, `call ${method}: its .access is invalid (${errors[0]})`);
     if (!commandAllowed(access, method)) deny(svc, name, method, `call ${method} (.access commands)`, `commands do not allow ${method}`);
     if (isMethodName(method)) {
@@ -134,5 +135,5 @@ export function agentGrant(svc: AgentService, name: string, capabilities: Capabi
   // read and write stay so an agent can always report hooks and read its own mail;
   // every other use of a capability is checked against .access per request.
   const allowed = new Set<Capability>([...access.capabilities, 'read', 'write']);
-  return { capabilities: capabilities.filter((c) => allowed.has(c)), user: name, checkAccess: accessChecker(svc, name) };
+  return { capabilities: capabilities.filter((c) => allowed.has(c)), user: name, principal: { kind: 'agent', name }, checkAccess: accessChecker(svc, name) };
 }

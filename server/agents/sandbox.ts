@@ -58,7 +58,69 @@ function expand(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
 }
 
+/** A path of the person's home bound into an agent's sandbox, and why (`pane access NAME` lists them). */
+export interface Visible {
+  path: string;
+  why: string;
+}
+
+/** Whether `p` is `dir` or below it. */
+function within(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+/** The directory that holds a program's whole install: the top `node_modules`'s parent for a package's script, else its own directory. */
+function installRoot(file: string): string {
+  let real = file;
+  try {
+    real = fs.realpathSync(file);
+  } catch {
+    // not there (yet): its directory as written
+  }
+  const at = real.indexOf(`${path.sep}node_modules${path.sep}`);
+  return at > 0 ? real.slice(0, at) : path.dirname(real);
+}
+
+/**
+ * What of the person's home an agent's programs see: nothing, but what is bound back in.
+ * The home is hidden whole, so a file made there after launch (a new key, a login)
+ * is hidden too; these are the exceptions: the agent's own home, the project it works
+ * in (unless that is the person's home itself), pane's own program and the shims its
+ * panes run, the Node that runs them, the programs it was asked to run and the
+ * directories of PATH that hold them, and what its .access grants (sandbox.read,
+ * sandbox.write).
+ */
+export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program?: string): Visible[] {
+  const human = svc.server.env.HOME ?? os.homedir();
+  const data = svc.options.dataDir;
+  const out: Visible[] = [];
+  const add = (p: string | null | undefined, why: string) => {
+    if (!p || !path.isAbsolute(p)) return;
+    const n = path.resolve(p);
+    if (!within(n, human) || n === human) return; // outside the home it is visible anyway; the home whole is never bound
+    if (out.some((v) => within(n, v.path))) return;
+    for (let i = out.length - 1; i >= 0; i--) if (within(out[i]!.path, n)) out.splice(i, 1);
+    out.push({ path: n, why });
+  };
+  add(svc.store.home(name), 'its home');
+  if (cwd !== human && !within(data, cwd)) add(cwd, 'its project, its working directory');
+  add(path.join(data, 'bin'), "pane's shims (pane, finger, mail, write)");
+  add(path.join(data, 'claude-settings.json'), 'the hook settings pane writes for Claude Code');
+  const entry = paneEntry(svc);
+  if (entry) add(installRoot(entry), "pane's own program");
+  add(path.dirname(path.dirname(process.execPath)), 'the Node.js that runs pane');
+  if (program) {
+    const found = path.isAbsolute(program) ? program : which(program, svc.server.env.PATH ?? process.env.PATH);
+    if (found) add(installRoot(found), `the program it runs (${path.basename(program)})`);
+  }
+  for (const p of access.sandbox.read) add(expand(p, human), '.access sandbox.read');
+  for (const p of access.sandbox.write) add(expand(p, human), '.access sandbox.write');
+  return out;
+}
+
 export interface SandboxSettings {
+  /** pane's own part, taken off before the runtime sees the rest: hidden directories sealed read-only. */
+  pane: { sealed: string[] };
   network: { allowedDomains: string[]; deniedDomains: string[]; allowAllUnixSockets: boolean };
   filesystem: { denyRead: string[]; allowRead: string[]; allowWrite: string[]; denyWrite: string[] };
 }
@@ -70,7 +132,7 @@ export interface SandboxSettings {
  * hidden; network only to the hosts .access lists. Unix sockets stay allowed so `pane` reaches the
  * agent's own socket (the person's is hidden, and the network namespace is its own).
  */
-export function sandboxSettings(svc: AgentService, name: string, access: Access, cwd: string): SandboxSettings {
+export function sandboxSettings(svc: AgentService, name: string, access: Access, cwd: string, program?: string): SandboxSettings {
   const human = svc.server.env.HOME ?? os.homedir();
   const home = svc.store.home(name);
   const data = svc.options.dataDir;
@@ -81,15 +143,18 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   const persistDir = svc.deps.persistDir();
   const state = [...new Set([stateDir(), ...(persistDir !== undefined ? [persistDir] : [])])];
   const runtime = runtimeDir(false);
-  const hidden = [data, ...state, runtime, ...access.sandbox.denyRead.map((p) => expand(p, human))];
+  // The walls start empty: the person's whole home is hidden (a tmpfs over it), and only
+  // what visiblePaths names is bound back in, so what is made there later is hidden too.
+  const hidden = [human, data, ...state, runtime, ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
   return {
+    pane: { sealed: [human] },
     network: { allowedDomains: [...access.sandbox.network], deniedDomains: [], allowAllUnixSockets: true },
     filesystem: {
       denyRead: hidden,
       // Inside pane's hidden state: its own home, the shims and hook settings its programs run,
       // and the shell integration scripts its shells source (runtime dir, shell-<hash>).
-      allowRead: [home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...shellDirs(runtime)],
+      allowRead: [...new Set([home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...visiblePaths(svc, name, access, cwd, program).map((v) => v.path), ...shellDirs(runtime)])],
       allowWrite: write,
       // What makes the account (and what the server files for it, its doors included) is not the agent's to edit.
       denyWrite: ['.access', '.token', '.project', '.app', 'log', 'Maildir', 'pane.sock', HOOK_SOCKET].map((f) => path.join(home, f)),
@@ -117,6 +182,16 @@ export function pendingLines(svc: AgentService, name: string): string[] {
     app = undefined;
   }
   const lines: string[] = homeLines(svc, name, app);
+  const human = svc.server.env.HOME ?? os.homedir();
+  let project = '';
+  try {
+    project = svc.store.read(name, '.project').trim();
+  } catch {
+    project = '';
+  }
+  const { access } = svc.access(name);
+  lines.push(`visible of the person's home (${human}), nothing else:`);
+  for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program)) lines.push(`  ${v.path}  (${v.why})`);
   for (const [n, id] of svc.identity) {
     if (id.agent !== name || id.stamp === undefined) continue;
     if (id.sandbox !== 'bubblewrap') lines.push(`UNSANDBOXED: pane ${n} runs without a sandbox (${id.sandbox?.replace(/^unsandboxed: /, '') ?? 'unknown'})`);
@@ -143,7 +218,7 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   // now is the one that must apply.
   const launch = unwrapSandbox(wanted);
   const { access, errors } = svc.access(name);
-  const settings = sandboxSettings(svc, name, access, cwd);
+  const settings = sandboxSettings(svc, name, access, cwd, launch.program);
   const stamp = sandboxStamp(access);
   const entry = paneEntry(svc);
   const why = errors.length > 0 ? null : (sandboxUnavailable(svc.server.env.PATH ?? process.env.PATH) ?? (entry ? null : 'the pane command (dist/pane.mjs) was not found to start the sandbox'));

@@ -3,7 +3,9 @@
 // all come through here, so every view gets the same checks and typed errors.
 // One Dispatcher per server, built by startServer and handed to every connection.
 import { PaneFault } from '../../kits/protocol/error';
+import { AUTHORITY, PERSON_ONLY_REASON } from '../../kits/protocol/authority';
 import { capabilityOf, isMethodName, methods, type MethodName } from '../../kits/protocol/index';
+import { principalLabel } from '../../kits/protocol/principal';
 import type { HandlerContext, HandlerFn, HandlerTable } from './types';
 
 /** A zod issue as one line naming the field: "ratio: expected number, received string". */
@@ -17,6 +19,23 @@ export function describeIssues(method: string, issues: { path: PropertyKey[]; me
 
 /** Takes a request addressed to another host's pane (server/hosts/): its answer, or undefined to run it here. */
 export type Forwarder = (method: MethodName, params: Record<string, unknown>, ctx: HandlerContext) => Promise<unknown> | undefined;
+
+/**
+ * The principal table's rule for one request (kits/protocol/authority.ts), on every
+ * door alike: what is the person's alone is refused to an agent whatever its .access
+ * says, a joined host causes nothing here, and a read-only client sees no mail.
+ * Each refusal names the rule and the principal.
+ */
+export function refuseByPrincipal(method: Exclude<MethodName, 'hello'>, ctx: HandlerContext): void {
+  const rule = AUTHORITY[method];
+  const who = ctx.client.principal;
+  const refuse = (why: string) => {
+    throw new PaneFault('denied', `refused: ${principalLabel(who)} may not call ${method}: ${why}`, { reason: why, subject: method });
+  };
+  if (who.kind === 'agent' && rule.agent === 'never') refuse(`it ${PERSON_ONLY_REASON[method] ?? 'is the person’s alone'}, whatever an .access grants`);
+  if (who.kind === 'host' && !rule.host) refuse('a joined host shows its own panes and causes nothing on this server');
+  if (ctx.client.readOnly && !rule.readOnly) refuse(capabilityOf(method) === 'read' ? 'a read-only client sees screens and events, not mail or messages' : 'this client is read-only');
+}
 
 export class Dispatcher {
   private readonly table = new Map<string, HandlerFn<MethodName>>();
@@ -38,6 +57,7 @@ export class Dispatcher {
     if (!ctx.client.capabilities.has(cap)) {
       throw new PaneFault('denied', `denied: ${method} needs the ${cap} capability, which this client was not granted`, { reason: `needs ${cap}`, subject: method });
     }
+    refuseByPrincipal(method, ctx);
     const fn = this.table.get(method);
     if (!fn) throw new PaneFault('unknown-method', `method "${method}" has no handler on this server`, { subject: method });
     const parsed = methods[method].params.safeParse(rawParams ?? {});

@@ -2,18 +2,25 @@
 // (pane/executed) and run as the request it names, through the dispatcher it is
 // handed; with fallback 'shell', a word that is no command runs in the session's
 // +Errors pane (acme). pane/exec (handlers/pane.ts) and the write-back of a pane's
-// event file (namespace/paneFiles.ts) both perform lines here.
-import { faults } from '../../kits/protocol/error';
+// event file (namespace/paneFiles.ts) both perform lines here. A line runs as the
+// principal whose words it is: the person's in the person's +Errors shell, an
+// agent's in its own (a pane it makes, so inside its sandbox, and only if its
+// .access lets it make panes), a host's nowhere. Which pane is whose +Errors is the
+// server's own record, never a pane's attrs, which an agent can set.
+import { faults, PaneFault } from '../../kits/protocol/error';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneSpec } from '../../kits/protocol/pane';
 import type { PaneServer } from '../paneServer';
+import { principalKey, principalLabel, type Principal } from '../../kits/protocol/principal';
 import { parseCommandLine } from './commandLine';
 import * as model from './session';
 
 /** What performing a line needs: the state, and a way to run a request as the caller (a handler's context is one). */
 export interface ExecContext {
   server: PaneServer;
+  /** Whose words the line is: its effects run with that principal's authority. */
+  client: { principal: Principal };
   dispatch<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>>;
 }
 
@@ -27,6 +34,16 @@ export async function execDefault(ctx: ExecContext, pane: Pane, line: string, or
   return { pane: pane.n, done: true };
 }
 
+/** Each session's +Errors pane per principal (session id NUL principal key → pane number): the server's record, not an attr. */
+const errorsByServer = new WeakMap<PaneServer, Map<string, number>>();
+function errorsPanes(server: PaneServer): Map<string, number> {
+  let m = errorsByServer.get(server);
+  if (!m) errorsByServer.set(server, (m = new Map()));
+  return m;
+}
+
+const refused = (reason: string) => new PaneFault('denied', `refused: ${reason}`, { reason });
+
 /** Single-quotes a word for sh. */
 function shQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -39,8 +56,14 @@ function shQuote(s: string): string {
  */
 async function runInErrorsPane(ctx: ExecContext, pane: Pane, line: string, origin: string, by: string) {
   const { server } = ctx;
+  const who = ctx.client.principal;
+  if (who.kind === 'host') throw refused(`${principalLabel(who)} may not run a line in a shell here (a host’s words run on that host)`);
   const s = server.sessionOf(pane);
-  let errors = server.panesOf(s).find((p) => p.attrs.errors === '1' && p.state === 'running');
+  const mine = errorsPanes(server);
+  const key = `${s.id}\u0000${principalKey(who)}`;
+  const known = mine.get(key);
+  let errors = known === undefined ? undefined : server.panes.get(known);
+  if (errors && (errors.state !== 'running' || errors.session !== s.id)) errors = undefined;
   if (!errors) {
     const tiled = model.isTiled(s, pane.n);
     const spec = {
@@ -53,6 +76,9 @@ async function runInErrorsPane(ctx: ExecContext, pane: Pane, line: string, origi
       ? await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'vertical', ratio: 75, ...spec })
       : await ctx.dispatch('float/create', { session: s.id, ...spec });
     errors = server.pane(ack.pane);
+    // An agent's launch is walled by the agent service (owner = the agent, its sandbox): check it took.
+    if (who.kind === 'agent' && errors.owner !== who.name) throw refused(`${principalLabel(who)} may not run a line in a pane that is not its own`);
+    mine.set(key, errors.n);
     model.publish(server, model.focus(s, pane.n));
   }
   server.publish('pane/executed', { pane: pane.n, line, origin, by });

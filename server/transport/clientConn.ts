@@ -20,11 +20,17 @@ import type { PaneServer } from '../paneServer';
 import type { AdoptRequest } from './stdioAdopt';
 import type { StreamSink } from '../pty/terminal';
 import { PROXY_PANE_BASE } from '../hosts/remoteStream';
+import { PERSON, type Principal } from '../../kits/protocol/principal';
 
 /** What a hello earns: capabilities, who the connection acts as, and an optional per-request access check. */
 export interface Grant {
   capabilities: Capability[];
   user?: string;
+  /**
+   * Who the connection speaks for, decided by the door from its own facts. Unset: an
+   * agent when `user` names one (its socket, its token), else the person.
+   */
+  principal?: Principal;
   checkAccess?: (method: string, params: unknown) => void;
   /**
    * Set by a door that may take over its caller's stdio pipes (the person's socket only,
@@ -66,6 +72,8 @@ export class ClientConn {
   name = '?';
   kind = 'other';
   user: string;
+  /** Who every request of this connection speaks for (its door's grant decides, at hello). */
+  principal: Principal = PERSON;
   capabilities = new Set<Capability>();
   canWrite = false;
   readonly attached = new Set<number>();
@@ -112,6 +120,11 @@ export class ClientConn {
       if (why.startsWith('bad framing')) this.server.publish('client/refused', { door: `${transport.kind} client ${this.name}`, reason: `closed: ${why}` });
       this.closed();
     });
+  }
+
+  /** A read-only client: its door granted no write capability (a viewer). `pane permit CLIENT ro` only stops its typing (canWrite). */
+  get readOnly(): boolean {
+    return !this.capabilities.has('write');
   }
 
   info() {
@@ -301,6 +314,7 @@ export class ClientConn {
     this.name = h.data.client.name;
     this.kind = h.data.client.kind;
     if (grant.user) this.user = grant.user;
+    this.principal = grant.principal ?? (grant.user ? { kind: 'agent', name: grant.user } : PERSON);
     if (grant.checkAccess) this.checkAccess = grant.checkAccess;
     // A door's own grant alone may carry it: a token's grant (byToken) is someone let in, not the person.
     const adopt = grant !== byToken ? grant.adopt : undefined;

@@ -63,7 +63,7 @@ export async function listenTls(services: Services, e: Extract<ListenEndpoint, {
     if (why !== null) return refuse(t, why, `refused a client from ${sock.remoteAddress ?? '?'}: ${why}`);
     live.set(t, peer);
     t.onClose(() => live.delete(t));
-    admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities })), { timeoutMs: o.helloTimeoutMs, log });
+    admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities, principal: { kind: 'person', via: `tls:${peer.name}` } })), { timeoutMs: o.helloTimeoutMs, log });
   });
   /** Tells the client why in an `unauthorized` frame (a hello waiting for its welcome fails with it), logs it, and closes. */
   const refuse = (t: StreamTransport, why: string, line: string) => {

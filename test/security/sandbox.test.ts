@@ -46,6 +46,11 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     fs.mkdirSync(project);
     fs.mkdirSync(path.join(human, '.ssh'), { mode: 0o700 });
     fs.writeFileSync(path.join(human, '.ssh', 'id_ed25519'), 'SECRET-KEY\n');
+    // The person's logins for three agent CLIs, by the paths those CLIs keep them at.
+    for (const [dir, file] of [['.claude', '.credentials.json'], ['.codex', 'auth.json'], ['.gemini', 'oauth_creds.json']]) {
+      fs.mkdirSync(path.join(human, dir!), { recursive: true });
+      fs.writeFileSync(path.join(human, dir!, file!), `PERSONS-LOGIN-${dir}\n`);
+    }
     expect(s.pane(['agent', 'add', 'ada', '--project', project]).status).toBe(0);
     expect(s.pane(['agent', 'add', 'bob', '--plan', 'BOBS-PLAN']).status).toBe(0);
     const r = s.pane(['agent', 'run', 'ada', '--', 'bash', '--norc', '--noprofile']);
@@ -108,6 +113,56 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     const bob = await inside('PANE_TOKEN= PANE_AGENT= pane plan bob stolen');
     expect(bob.status).not.toBe(0);
     expect(s.pane(['plan', 'bob']).stdout).toMatch(/BOBS-PLAN/);
+  });
+
+  it('sees nothing of the person’s home but what is bound in: logins, keys made after launch, everything else', async () => {
+    // Logins by full path (the old list of hidden paths did not name them).
+    for (const f of ['.claude/.credentials.json', '.codex/auth.json', '.gemini/oauth_creds.json']) {
+      const r = await inside(`cat ${human}/${f}`);
+      expect(r.status, f).not.toBe(0);
+      expect(r.out).not.toContain('PERSONS-LOGIN');
+    }
+    // A key made after the agent started is hidden too: the home is hidden whole.
+    fs.writeFileSync(path.join(human, '.ssh', 'id_new'), 'NEW-SECRET\n');
+    fs.writeFileSync(path.join(human, 'notes.txt'), 'PERSONS-NOTES\n');
+    expect((await inside(`cat ${human}/.ssh/id_new ${human}/notes.txt`)).out).not.toMatch(/NEW-SECRET|PERSONS-NOTES/);
+    // A write into the hidden home is refused, not swallowed by a throwaway tmpfs.
+    const w = await inside(`echo x > ${human}/planted`);
+    expect(w.status).not.toBe(0);
+    expect(w.out).toMatch(/Read-only file system|Permission denied/);
+    // Everything readable under the home, listed from inside, is under what `pane access` says is visible.
+    const access = s.pane(['access', 'ada']).stdout;
+    const visible = [...access.matchAll(/^ +(\/\S+) {2}\(/gm)].map((m) => m[1]!);
+    expect(visible, access).toContain(project);
+    expect(visible).toContain(path.join(human, '.local/share/pane/agents/ada'));
+    const listed = await inside(`find ${human} -mindepth 1 \\( -type f -o -type l \\) 2>/dev/null | head -n 5000`);
+    const files = listed.out.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('/'));
+    expect(files.length).toBeGreaterThan(0);
+    const outside = files.filter((f) => !visible.some((v) => f === v || f.startsWith(`${v}/`)));
+    expect(outside).toEqual([]);
+  });
+
+  it('runs its own line in its own sandboxed +Errors pane, never in the person’s shell', async () => {
+    const marker = path.join(human, 'ran-as-the-person');
+    const r = await inside(`pane exec -t ${shell} --shell 'touch ${marker}; echo AGENT-LINE-$((6*7))'`);
+    const errors = Number(/\+Errors \(pane ([0-9]+)\)/.exec(r.out)?.[1]);
+    expect(errors, r.out).toBeGreaterThan(0);
+    const deadline = Date.now() + 15_000;
+    while (!/AGENT-LINE-42/.test(s.pane(['cat', `/${errors}/body`]).stdout) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 150));
+    expect(s.pane(['cat', `/${errors}/body`]).stdout).toMatch(/AGENT-LINE-42/);
+    // It ran inside ada's walls: the file in the person's home was not made, and the pane is ada's, under bubblewrap.
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(s.pane(['cat', `/${errors}/attrs`]).stdout).toMatch(/agent\.sandbox.*bubblewrap/);
+    expect(s.pane(['cat', `/${errors}/attrs`]).stdout).toMatch(/^owner\s*=?\s*ada$/m);
+    // The person's line goes to the person's own +Errors, even after ada marks its pane as one.
+    expect((await inside(`pane attr -t ${shell} errors=1`)).status).toBe(0);
+    const mine = s.pane(['exec', '-t', '1', '--shell', 'echo PERSON-LINE-$((7*6))']);
+    expect(mine.stderr).toBe('');
+    const personErrors = Number(/\+Errors \(pane ([0-9]+)\)/.exec(mine.stdout)?.[1]);
+    expect(personErrors).not.toBe(shell);
+    expect(personErrors).not.toBe(errors);
+    await new Promise((res) => setTimeout(res, 500));
+    expect(s.pane(['cat', `/${shell}/body`]).stdout).not.toMatch(/PERSON-LINE/);
   });
 
   it('shows a .access edit as pending until the next launch', async () => {

@@ -110,7 +110,9 @@ export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; fo
   }, [wordsKey]);
 
   const folded = words.slice(fit);
-  const run = (w: string) => void execWord(pane.n, w, 'tag');
+  // A word of the vocabulary as drawn: if the pane no longer has it when the click lands
+  // (a host withdrew it), the server refuses it; it is never run as a shell line.
+  const run = (w: string) => void execWord(pane.n, w, 'tag-word');
   return (
     <div className="tag" role="toolbar" aria-label={`tag of ${name}`} onKeyDown={(e) => toolbarKeys(e, pane.n)} ref={tagRef}>
       <span className="tag-focus" aria-hidden="true">{focused ? '▶' : '·'}</span>

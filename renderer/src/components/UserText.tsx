@@ -20,7 +20,7 @@ export async function execWord(pane: number, line: string, origin: string): Prom
   const l = line.trim();
   if (l === '') return;
   if (l === 'close') return closePane(pane); // from the window, a busy pane asks first
-  const r = await client.act('pane/exec', { pane, line: l, origin, fallback: origin === 'tag' || origin === 'tag-user' ? 'shell' : 'error' });
+  const r = await client.act('pane/exec', { pane, line: l, origin, fallback: origin === 'tag' || origin === 'tag-user' ? 'shell' : 'error' }); // only the tag's free text (the person's own words) may run as a shell line
   if (r?.output) store.getState().notify('info', r.output.slice(0, 500));
 }
 

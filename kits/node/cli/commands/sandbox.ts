@@ -23,6 +23,29 @@ export function keepTerminal(wrapped: string): string {
 }
 
 /**
+ * Makes the tmpfs bubblewrap puts over each hidden directory in `sealed` read-only
+ * (`--remount-ro`, after every mount: what was bound back in below it keeps its
+ * own flags). Without it a write into the person's hidden home "succeeds" into a
+ * tmpfs that vanishes with the sandbox; with it the program is told, as for any
+ * read-only place. The option goes before bwrap's own `--` (outside quotes).
+ */
+export function sealHidden(wrapped: string, sealed: readonly string[]): string {
+  if (sealed.length === 0) return wrapped;
+  let quote: string | null = null;
+  for (let i = 0; i < wrapped.length; i++) {
+    const ch = wrapped[i]!;
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (wrapped.startsWith(' -- ', i)) {
+      const opts = sealed.filter((d) => wrapped.slice(0, i).includes(`--tmpfs ${q(d)}`) || wrapped.slice(0, i).includes(`--tmpfs ${d} `)).map((d) => ` --remount-ro ${q(d)}`);
+      return wrapped.slice(0, i) + opts.join('') + wrapped.slice(i);
+    }
+  }
+  return wrapped;
+}
+
+/**
  * How long the relay below may take to listen before the program starts anyway
  * (polled every 10 ms): socat listens within a few ms; a program's first hook
  * (SessionStart) comes after its own start-up, and one lost hook is all a slow
@@ -72,6 +95,9 @@ export const sandboxCommands: CommandSpec[] = [
       } catch (e) {
         throw new UsageError(`--settings is not JSON: ${(e as Error).message}`, 'sandbox');
       }
+      // pane's own part of the settings (not the runtime's): the hidden directories to seal read-only.
+      const sealed = ((config as { pane?: { sealed?: unknown } }).pane?.sealed ?? []) as unknown[];
+      if (typeof config === 'object' && config !== null) delete (config as { pane?: unknown }).pane;
       const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
       try {
         await SandboxManager.initialize(config as Parameters<typeof SandboxManager.initialize>[0]);
@@ -85,7 +111,7 @@ export const sandboxCommands: CommandSpec[] = [
       const relay = process.platform === 'linux' ? hookRelay(process.env.PANE_HOOK_RELAY) : '';
       delete process.env.PANE_HOOK_RELAY;
       const command = `${relay}${tmp ? `TMPDIR=${q(tmp)} ` : ''}exec ${[program, ...args].map(q).join(' ')}`;
-      const wrapped = keepTerminal(await SandboxManager.wrapWithSandbox(command));
+      const wrapped = sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(command)), sealed.filter((d): d is string => typeof d === 'string' && d.startsWith('/')));
       const child = spawn(wrapped, { shell: true, stdio: 'inherit' });
       // Ctrl-C and Ctrl-Z are for the program (the pane's foreground); this process only carries it.
       for (const sig of ['SIGINT', 'SIGQUIT', 'SIGTSTP'] as const) process.on(sig, () => undefined);

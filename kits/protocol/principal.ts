@@ -1,0 +1,33 @@
+// Who an action speaks for. Every door decides it once, from its own facts (which
+// socket, the peer's credentials, a token it issued, a certificate), and every
+// effect of the request — a line run, a word, a file opened, a program started —
+// is done with that principal's authority, never the person's by default.
+// Capsicum's rule: authority travels with the handle, not with an ambient identity.
+// Zod-free: the CLI's start-up path reads it.
+
+export type Principal =
+  /** The person whose daemon this is: their own socket, their window, their paired machines. */
+  | { kind: 'person'; via?: string }
+  /** An agent account: its own socket, its token, its hooks. Bounded by its .access. */
+  | { kind: 'agent'; name: string }
+  /** A joined host: what its link brings here (its panes, words, events) acts as it. */
+  | { kind: 'host'; name: string };
+
+export const PERSON: Principal = Object.freeze({ kind: 'person' });
+
+/** How a refusal or a log line names a principal: "the person", "agent ada", "host box". */
+export function principalLabel(p: Principal): string {
+  switch (p.kind) {
+    case 'person':
+      return 'the person';
+    case 'agent':
+      return `agent ${p.name}`;
+    case 'host':
+      return `host ${p.name}`;
+  }
+}
+
+/** A stable key for per-principal state (one +Errors pane each): `person`, `agent:ada`, `host:box`. */
+export function principalKey(p: Principal): string {
+  return p.kind === 'person' ? 'person' : `${p.kind}:${p.name}`;
+}

@@ -114,7 +114,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'awareness/resolve': { agent: 'access', readOnly: false, host: false },
   'awareness/handoff': { agent: 'access', readOnly: false, host: false },
   'awareness/delegate': { agent: 'access', readOnly: true, host: false },
-  'awareness/context': { agent: 'access', readOnly: true, host: false },
+  'awareness/context': { agent: 'access', readOnly: false, host: false },
   'state/generations': { agent: 'access', readOnly: true, host: false },
   'state/save': { agent: 'access', readOnly: false, host: false },
   'state/restore': { agent: 'access', readOnly: false, host: false },
@@ -131,6 +131,12 @@ export const PERSON_ONLY_REASON: Partial<Record<MethodName, string>> = {
   'client/permission': 'changes what other clients may do',
   'server/tls-recheck': 'the person’s TLS door',
 };
+
+/**
+ * Events that carry mail or messages (who wrote whom, subjects, words typed to an
+ * agent): never sent to a read-only client, which sees screens and the rest.
+ */
+export const PRIVATE_EVENTS: ReadonlySet<string> = new Set(['agent/mailed', 'agent/said', 'awareness/messaged']);
 
 export function authorityOf(method: MethodName): MethodAuthority | undefined {
   return method === 'hello' ? undefined : AUTHORITY[method];

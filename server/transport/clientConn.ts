@@ -122,9 +122,9 @@ export class ClientConn {
     });
   }
 
-  /** A read-only client: its door granted no write capability (a viewer). `pane permit CLIENT ro` only stops its typing (canWrite). */
+  /** A read-only client: its door granted it neither write nor admin (a viewer). `pane permit CLIENT ro` only stops its typing (canWrite). */
   get readOnly(): boolean {
-    return !this.capabilities.has('write');
+    return !this.capabilities.has('write') && !this.capabilities.has('admin');
   }
 
   info() {

@@ -2,6 +2,7 @@
 // model's bus and puts each event on the wire of every client that asked for
 // its family, names a stream sink's holder for the model's refusals, and closes
 // every connection when the server stops. The model never sees a connection.
+import { PRIVATE_EVENTS } from '../../kits/protocol/authority';
 import { eventFamily } from '../../kits/protocol/events';
 import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
 import type { PaneServer } from '../paneServer';
@@ -60,8 +61,10 @@ export class Connections implements Iterable<ClientConn> {
   private deliver(event: string, data: unknown, rev: number): void {
     const fam = eventFamily(event);
     let frame: string | undefined;
+    const priv = PRIVATE_EVENTS.has(event);
     for (const c of this.set) {
       if (!c.wantsEvent(fam)) continue;
+      if (priv && c.readOnly) continue; // the principal table: a read-only client sees no mail or messages
       frame ??= fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
       c.sendRaw(frame);
     }

@@ -168,7 +168,7 @@ describe('through the namespace', () => {
     await ada.call('ns/open', { path: `/${mine}/event`, mode: 'r' });
   });
 
-  it('lets a read-only client read another’s mail and messages without handing them over', async () => {
+  it('refuses a read-only client another’s mail and messages, naming the rule, and hands nothing over', async () => {
     const human = await h.connect();
     await human.call('agent/add', { name: 'ada' });
     await human.call('agent/mail', { to: 'ada', subject: 'task', body: 'do it' });
@@ -176,12 +176,13 @@ describe('through the namespace', () => {
     const ro = await h.connect(['read'], 'viewer');
     const unread = h.svc.info('ada').unread;
     expect(unread).toBeGreaterThan(0);
-    expect((await ro.call('agent/inbox', { name: 'ada' })).messages.map((m) => m.subject)).toContain('task');
+    const inbox = await refusal(ro.call('agent/inbox', { name: 'ada' }));
+    expect(inbox.message).toMatch(/refused: the person may not call agent\/inbox: a read-only client sees screens and events, not mail or messages/);
     expect(h.svc.info('ada').unread).toBe(unread);
-    const first = await ro.call('awareness/inbox', { agent: 'ada' });
-    const again = await ro.call('awareness/inbox', { agent: 'ada' });
-    expect(again.messages.map((m) => m.id)).toEqual(first.messages.map((m) => m.id));
-    expect(first.messages.length).toBeGreaterThan(0);
+    const aw = await refusal(ro.call('awareness/inbox', { agent: 'ada' }));
+    expect(aw.message).toMatch(/read-only client sees screens and events, not mail or messages/);
+    // The person, with write, still reads it.
+    expect((await human.call('agent/inbox', { name: 'ada', markRead: false })).messages.map((m) => m.subject)).toContain('task');
   });
 
   it('re-checks open streams and interceptors when the .access changes', async () => {

@@ -1,6 +1,6 @@
 // Attack class: a read-only client acting. A client whose hello asked for `read`
-// alone may look at everything it is shown and change nothing: no mail or message
-// of any agent's (its own included) is handed over by its reading, no namespace
+// alone may look at screens and events and change nothing: it is refused every
+// agent's mail and messages (its own included; the principal table), so none is handed over, no namespace
 // file is written or intercepted, no pane is focused, typed into or paused. One
 // case per way mail and messages are read, and per other door that acts.
 // (Pausing, through flow control, is held in flowHold.test.ts against a real server.)
@@ -26,36 +26,38 @@ const refusal = (p: Promise<unknown>) => p.then(() => ({ code: 'none', message: 
 const owed = () => ({ unread: h.svc.info('ada').unread, pending: h.running.services.awareness!.aw.pending('ada').map((m) => m.id) });
 
 describe('a read-only client only looks', () => {
-  it('reads another agent’s mail (agent/inbox, markRead by default) without handing it over', async () => {
+  it('is refused another agent’s mail (agent/inbox), and hands nothing over', async () => {
     const before = owed();
     expect(before.unread).toBeGreaterThan(0);
     const ro = await h.connect(['read'], 'viewer');
-    const r = await ro.call('agent/inbox', { name: 'ada' });
-    expect(r.messages.map((m) => m.subject)).toContain('task');
+    const e = await refusal(ro.call('agent/inbox', { name: 'ada' }));
+    expect(e.message).toMatch(/refused: the person may not call agent\/inbox: a read-only client sees screens and events, not mail or messages/);
     expect(owed()).toEqual(before);
-    // A client with write (the person) does hand it over: the case above is not vacuous.
+    // A client with write (the person) does read and hand it over: the case above is not vacuous.
     await human.call('agent/inbox', { name: 'ada' });
     expect(owed().unread).toBe(0);
   });
 
-  it('reads another agent’s awareness messages (awareness/inbox, awareness/context) without handing them over', async () => {
+  it('is refused another agent’s awareness messages (awareness/inbox, awareness/context, awareness/messages)', async () => {
     const before = owed();
     expect(before.pending.length).toBeGreaterThan(0);
     const ro = await h.connect(['read'], 'viewer');
-    expect((await ro.call('awareness/inbox', { agent: 'ada' })).messages.map((m) => m.id)).toEqual(before.pending);
-    expect((await ro.call('awareness/context', { agent: 'ada' })).text).toMatch(/ping/);
+    for (const [m, p] of [['awareness/inbox', { agent: 'ada' }], ['awareness/context', { agent: 'ada' }], ['awareness/messages', {}]] as const) {
+      const e = await refusal(ro.call(m, p as never));
+      expect(e.message, m).toMatch(/read-only client sees screens and events, not mail or messages/);
+    }
     expect(owed()).toEqual(before);
+    expect((await human.call('awareness/context', { agent: 'ada' })).text).toMatch(/ping/);
   });
 
-  it('hands nothing over when the agent itself reads through a read-only connection', async () => {
+  it('hands nothing over when the agent itself asks through a read-only connection; its read-write one reads', async () => {
     const before = owed();
     const ada = await h.as('ada', ['read']);
-    expect((await ada.call('agent/inbox', {})).messages.map((m) => m.subject)).toContain('task');
-    expect((await ada.call('awareness/inbox', {})).messages.length).toBe(before.pending.length);
+    expect((await refusal(ada.call('agent/inbox', {}))).message).toMatch(/refused: agent ada may not call agent\/inbox/);
+    expect((await refusal(ada.call('awareness/inbox', {}))).message).toMatch(/refused: agent ada may not call awareness\/inbox/);
     expect(owed()).toEqual(before);
-    // Its read-write connection does.
     const rw = await h.as('ada');
-    await rw.call('agent/inbox', {});
+    expect((await rw.call('agent/inbox', {})).messages.map((m) => m.subject)).toContain('task');
     await rw.call('awareness/inbox', {});
     expect(owed()).toEqual({ unread: 0, pending: [] });
   });

@@ -102,7 +102,8 @@ describe('stdio/adopt refuses what it cannot prove', () => {
     const pid = await kidOf(sh.pid!, 'sleep');
     const e = await refusal(a, { pid, stdin: identity(pid, 0), stdout: identity(pid, 1) });
     expect(e.code).toBe('denied');
-    expect(e.message).toMatch(/only the person's own socket takes pipes over \(stdio\/adopt\)/);
+    // The principal table refuses it first, whatever the .access grants.
+    expect(e.message).toMatch(/refused: agent mallory may not call stdio\/adopt: it takes over the caller’s pipes as the person/);
     expect([held(identity(pid, 0)), held(identity(pid, 1))]).toEqual([0, 0]);
     a.close();
   });

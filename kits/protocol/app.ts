@@ -20,15 +20,53 @@ const resumeArgs = z.array(z.string().max(200)).min(1).max(20);
  * ["--restore-chat-history"]). `at` says where they go: after `launch.args` (flags), or
  * before them (a subcommand such as `codex resume ID`).
  */
+/**
+ * What a session id must look like when an app file names no pattern of its own: a
+ * letter or digit first (so never an option, `-…`), then letters, digits and `._:-`,
+ * at most 128 in all (UUIDs, ULIDs, Codex's and Gemini's ids). An id is an agent's
+ * word, reported by its hooks: anything else is dropped, never put in an argv.
+ */
+export const DEFAULT_SESSION_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$';
+
+/** Whether `source` compiles as a regular expression (an app file's idPattern). */
+function compiles(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const ResumeSpecSchema = z
   .object({
     args: resumeArgs.optional(),
     last: resumeArgs.optional(),
     at: z.enum(['end', 'start']).default('end'),
+    /**
+     * The CLI's session ids, as a regular expression matched against the whole id
+     * (DEFAULT_SESSION_ID_PATTERN when absent). An id that does not match, or that starts
+     * with `-`, is never passed: the agent resumes with `last`, and /pane/log says why.
+     */
+    idPattern: z.string().min(1).max(200).refine(compiles, { message: 'resume.idPattern is not a regular expression' }).optional(),
   })
   .strict()
   .refine((r) => r.args !== undefined || r.last !== undefined, { message: 'resume needs `args` (with {session}) or `last` (the form without an id)' })
-  .refine((r) => r.args === undefined || r.args.some((a) => a.includes('{session}')), { message: 'resume.args must place the session id somewhere: one of them holds {session}' });
+  .refine((r) => r.args === undefined || r.args.some((a) => a.includes('{session}')), { message: 'resume.args must place the session id somewhere: one of them holds {session}' })
+  .refine((r) => r.args === undefined || r.args.every((a) => !a.includes('{session}') || a === '{session}'), { message: 'resume.args must give {session} an argument of its own (["--resume", "{session}"], not "--resume={session}")' });
+
+/** Whether `id` may go into a relaunched CLI's argv as its session id, per `resume` (its own pattern, or the default). */
+export function sessionIdAllowed(id: string, resume: { idPattern?: string | undefined }): boolean {
+  if (id.startsWith('-') || id.length > 200) return false;
+  let re: RegExp;
+  try {
+    re = new RegExp(resume.idPattern ?? DEFAULT_SESSION_ID_PATTERN);
+  } catch {
+    return false;
+  }
+  const m = re.exec(id);
+  return m !== null && m.index === 0 && m[0] === id;
+}
 export type ResumeSpec = z.infer<typeof ResumeSpecSchema>;
 
 /** One app file, e.g. apps/terminal.json. */

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import type { ResumeSpec } from '../../kits/protocol/app';
+import { sessionIdAllowed, type ResumeSpec } from '../../kits/protocol/app';
 import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol/snapshot';
 import { which } from '../agents/programs';
@@ -165,12 +165,15 @@ export function resumeLaunch(deps: PersistDeps, p: SavedPane, saved: LaunchSpec)
   const base: LaunchSpec = { ...launch, args: stripResume(launch.args, resume) };
   const program = path.basename(launch.program);
   if (!resume) return { launch: base, notice: `${program} has no resume entry in its app file; started afresh` };
-  const id = p.resume?.session;
-  const form = id && resume.args ? resume.args.map((a) => a.replaceAll('{session}', id)) : resume.last;
-  if (!form) return { launch: base, notice: 'no conversation id was reported by its hooks before the restart; started afresh' };
+  const reported = p.resume?.session;
+  // The id is the agent's word (its hooks reported it): into the argv only as the app file's pattern allows, as an argument of its own.
+  const id = reported !== undefined && sessionIdAllowed(reported, resume) ? reported : undefined;
+  const dropped = reported !== undefined && id === undefined ? `the reported conversation id ${JSON.stringify(reported.slice(0, 80))} is not an id ${program}'s app file allows (resume.idPattern); ` : '';
+  const form = id && resume.args ? resume.args.map((a) => (a === '{session}' ? id : a)) : resume.last;
+  if (!form) return { launch: base, notice: `${dropped || 'no conversation id was reported by its hooks before the restart; '}started afresh` };
   const args = resume.at === 'start' ? [...form, ...base.args] : [...base.args, ...form];
   const how = id && resume.args ? `conversation ${id}` : 'its latest conversation (no id was reported)';
-  return { launch: { ...base, args }, fresh: base, form, ...(id && resume.args ? {} : { notice: `resuming ${how}` }) };
+  return { launch: { ...base, args }, fresh: base, form, ...(id && resume.args ? {} : { notice: `${dropped}resuming ${how}` }) };
 }
 
 /** Whether `args` at `i` hold `form` (a `{session}` word matches any one word). */

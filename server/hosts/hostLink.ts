@@ -8,6 +8,7 @@
 import { checkResults, Connection } from '../../kits/client/index';
 import type { Transport, WireFrame } from '../../kits/client/transport';
 import { ErrorCodeSchema, PaneFault } from '../../kits/protocol/error';
+import { shown } from '../../kits/protocol/shown';
 import type { HostInfo, HostState } from '../../kits/protocol/host';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
 import type { Capability } from '../../kits/protocol/method';
@@ -15,7 +16,7 @@ import type { Pane } from '../../kits/protocol/model';
 import { BinaryKind, decodeBinary } from '../../kits/protocol/binary';
 import { describeHow, type HostEntry } from './hostFiles';
 import { eventFamily } from '../../kits/protocol/events';
-import { applyRemoteEvent, MAX_REMOTE_EVENTS, type RemotePaneChange } from './remoteEvents';
+import { applyRemoteEvent, MAX_REMOTE_EVENT_BYTES, MAX_REMOTE_EVENT_BYTES_PER_BEAT, MAX_REMOTE_EVENTS, type RemotePaneChange } from './remoteEvents';
 
 /** How often a joined host is asked for its panes: the heartbeat (its answer also refreshes `pane ls`). */
 export const HEARTBEAT_MS = 2000;
@@ -90,7 +91,11 @@ export class HostLink {
   paneChanged: ((change: RemotePaneChange) => void) | null = null;
   /** The remote's events taken in this heartbeat (at most MAX_REMOTE_EVENTS), and those dropped past it since the link was made. */
   private eventsThisBeat = 0;
+  /** Bytes of the events taken in this heartbeat (at most MAX_REMOTE_EVENT_BYTES_PER_BEAT). */
+  private eventBytesThisBeat = 0;
   private eventsDropped = 0;
+  /** Events dropped for their size (over MAX_REMOTE_EVENT_BYTES, or the heartbeat's bytes) since the link was made: said once. */
+  private bigEventsDropped = 0;
   /** The connection events/subscribe was sent on: events before it were not asked for. */
   private subscribedOn: Connection | null = null;
   private settleTimer: NodeJS.Timeout | null = null;
@@ -275,6 +280,7 @@ export class HostLink {
     if (this.conn !== conn) return;
     this.counted?.newWindow();
     this.eventsThisBeat = 0;
+    this.eventBytesThisBeat = 0;
     const silent = this.lastHeard === null ? 0 : Date.now() - this.lastHeard;
     if (silent > DROP_AFTER_MS) return this.drop(`it did not answer for ${Math.round(silent / 1000)} s (DROP_AFTER_MS)`, true);
     if (silent > STALE_AFTER_MS && this.state === 'connected') {
@@ -325,6 +331,12 @@ export class HostLink {
       if (this.subscribedOn === null || this.subscribedOn !== this.conn || !f.startsWith(EVENT_FRAME_HEAD)) return 'counted';
       const end = f.indexOf('"', EVENT_FRAME_HEAD.length);
       if (end < 0 || eventFamily(f.slice(EVENT_FRAME_HEAD.length, end)) !== SUBSCRIBED_FAMILY) return 'counted';
+      // Bounded in bytes as well as count: one event, and all of a heartbeat's.
+      if (f.length > MAX_REMOTE_EVENT_BYTES || this.eventBytesThisBeat + f.length > MAX_REMOTE_EVENT_BYTES_PER_BEAT) {
+        if (this.bigEventsDropped++ === 0) this.log(`host ${this.name}: sent a pane event of ${f.length} bytes${f.length > MAX_REMOTE_EVENT_BYTES ? ` (over MAX_REMOTE_EVENT_BYTES, ${MAX_REMOTE_EVENT_BYTES})` : ` past the ${MAX_REMOTE_EVENT_BYTES_PER_BEAT} bytes of events a heartbeat may bring (MAX_REMOTE_EVENT_BYTES_PER_BEAT)`}; such events are dropped and its pane list catches up at each heartbeat`);
+        return 'drop';
+      }
+      this.eventBytesThisBeat += f.length;
       if (++this.eventsThisBeat <= MAX_REMOTE_EVENTS) return 'free';
       if (this.eventsDropped++ === 0) this.log(`host ${this.name}: sent more than ${MAX_REMOTE_EVENTS} pane events within a heartbeat (MAX_REMOTE_EVENTS); the rest are dropped and its pane list catches up at each heartbeat`);
       return 'drop';
@@ -474,7 +486,7 @@ export function readOnlyFault(link: HostLink, what: string, subject: string, abo
 /** A remote's words, bounded and without control characters, for a local message. */
 export function clean(s: string): string {
   // eslint-disable-next-line no-control-regex
-  const t = s.replace(/[\n\r\t]+/g, ' ').replace(/[\x00-\x1f\x7f]/g, '?');
+  const t = shown(s);
   return t.length > MAX_REMOTE_MESSAGE ? `${t.slice(0, MAX_REMOTE_MESSAGE)}…` : t;
 }
 

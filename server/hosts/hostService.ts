@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PaneFault } from '../../kits/protocol/error';
+import { shown } from '../../kits/protocol/shown';
 import type { HostList } from '../../kits/protocol/host';
 import { parsePaneRef, type PaneRef } from '../../kits/protocol/ids';
 import { capabilityOf, type MethodName, type Result } from '../../kits/protocol/index';
@@ -159,7 +160,7 @@ export class HostService {
       this.o.dial,
       () => this.changed(),
       (line) => {
-        process.stderr.write(`pane: ${line}\n`);
+        process.stderr.write(`pane: ${shown(line)}\n`);
         if (/cut off|not joined/.test(line)) this.deps.server.publish('client/refused', { door: `host ${entry.name}`, reason: line });
       },
     );
@@ -399,8 +400,20 @@ export const RECONNECT_WAIT_MS = 120_000;
 const MAX_REQUALIFY_DEPTH = 8;
 
 /**
+ * An id a host returned, as this server names it: always `ALIAS:…`. A host names only
+ * its own panes, so `REMOTEHOST:N`, a bare `N` (a host that lies, or an old one) and
+ * `OTHER:N` alike become `ALIAS:N`: an unqualified id from a host would name one of
+ * the person's local panes to whoever acts on it next (a script's `pane send -t $P`).
+ */
+export function qualifyId(id: string, remoteHost: string, alias: string): string {
+  if (remoteHost !== '' && id.startsWith(`${remoteHost}:`)) return `${alias}:${id.slice(remoteHost.length + 1)}`;
+  const i = id.lastIndexOf(':');
+  return `${alias}:${i < 0 ? id : id.slice(i + 1)}`;
+}
+
+/**
  * A remote's answer with its panes named as this server names them: `host` fields
- * and `HOST:N` ids of the remote's own host name become the host file's name.
+ * become the host file's name, and every `id` is qualified with it (qualifyId).
  */
 export function requalify<T>(v: T, remoteHost: string, alias: string, depth = 0): T {
   if (depth > MAX_REQUALIFY_DEPTH || v === null || typeof v !== 'object') return v;
@@ -408,7 +421,7 @@ export function requalify<T>(v: T, remoteHost: string, alias: string, depth = 0)
   const o: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     if (k === 'host' && typeof x === 'string') o[k] = alias;
-    else if (k === 'id' && typeof x === 'string' && remoteHost !== '' && x.startsWith(`${remoteHost}:`)) o[k] = `${alias}:${x.slice(remoteHost.length + 1)}`;
+    else if (k === 'id' && typeof x === 'string') o[k] = qualifyId(x, remoteHost, alias);
     else o[k] = requalify(x, remoteHost, alias, depth + 1);
   }
   return o as T;

@@ -22,6 +22,20 @@ const relayed = new Set<string>(hostEventSchemas['host/pane'].shape.event.option
  * than a person follows, and bounds the work a chatty or hostile remote buys.
  */
 export const MAX_REMOTE_EVENTS = 1000;
+/**
+ * Bytes of one remote pane event. A pane as an event carries its tag, attrs and
+ * vocabulary: a few KiB for a terminal, tens for an app with many words. Past this
+ * the event is dropped unread (a pane that big is a host filling this server), and
+ * the heartbeat's list, bounded apart, catches up.
+ */
+export const MAX_REMOTE_EVENT_BYTES = 64 << 10;
+/**
+ * Bytes of events a remote may have taken in one heartbeat, whatever their count:
+ * 1000 events of 512 KiB held 144 MiB of this server's memory before this bound.
+ * 1 MiB a heartbeat is hundreds of ordinary events; past it the rest are dropped
+ * until the next heartbeat.
+ */
+export const MAX_REMOTE_EVENT_BYTES_PER_BEAT = 1 << 20;
 
 /** What one remote event changed: the remote's pane number and, unless it closed, its entry now. */
 export interface RemotePaneChange {

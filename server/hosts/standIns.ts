@@ -300,9 +300,43 @@ const NOT_BORROWED = new Set(['finger', 'mail', 'write', 'plan', 'access']);
  * the remote pane (commandLine.ts forwards them as pane/exec to HOST:N). Kept as the
  * remote pane's words change, at each heartbeat and event.
  */
+/**
+ * Words borrowed from one remote pane. A terminal has about sixteen and an app a few
+ * dozen; past this a host is sending a vocabulary no person reads, and every copy of it
+ * costs this server (the tag, the window's state, the palette). The rest are left out.
+ */
+export const MAX_BORROWED_WORDS = 64;
+/** A borrowed word's name, in characters: longer names are not words a person types (the rest of the word is left out). */
+export const MAX_BORROWED_NAME = 40;
+/** A borrowed word's doc, in characters (cut with …): one line in the palette. */
+export const MAX_BORROWED_DOC = 200;
+/** Arguments of one borrowed word: the built-in words take at most three. */
+export const MAX_BORROWED_ARGS = 8;
+/** An argument's name, doc or one of its values, in characters; and how many values an enum argument may list. */
+const MAX_BORROWED_ARG_TEXT = 100;
+const MAX_BORROWED_ARG_VALUES = 32;
+
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
 export function borrowWords(server: PaneServer, pane: Pane, remote: Pane, host: string): void {
   const own = vocabularyFor('remote');
   const names = new Set(own.map((c) => c.name));
-  const borrowed = remote.vocabulary.filter((c) => !names.has(c.name) && !NOT_BORROWED.has(c.name)).map((c) => ({ ...c, doc: `${c.doc} (on ${host})`, remote: true }));
+  // A host's words are its own: capped in count and size, their text escaped where shown.
+  const borrowed = remote.vocabulary
+    .filter((c) => !names.has(c.name) && !NOT_BORROWED.has(c.name) && c.name.length <= MAX_BORROWED_NAME)
+    .slice(0, MAX_BORROWED_WORDS)
+    .map((c) => ({
+      name: c.name,
+      doc: `${cut(c.doc, MAX_BORROWED_DOC)} (on ${host})`,
+      args: c.args.slice(0, MAX_BORROWED_ARGS).map((a) => ({
+        name: cut(a.name, MAX_BORROWED_ARG_TEXT),
+        type: a.type,
+        ...(a.values ? { values: a.values.slice(0, MAX_BORROWED_ARG_VALUES).map((v) => cut(v, MAX_BORROWED_ARG_TEXT)) } : {}),
+        ...(a.optional !== undefined ? { optional: a.optional } : {}),
+        ...(a.doc !== undefined ? { doc: cut(a.doc, MAX_BORROWED_ARG_TEXT) } : {}),
+      })),
+      ...(c.inTag !== undefined ? { inTag: c.inTag } : {}),
+      remote: true,
+    }));
   setVocabulary(server, pane, [...own, ...borrowed]);
 }

@@ -1,6 +1,7 @@
 // The two stream files, event and log, as growing files: what path reads and
 // FUSE's cat/tail -f see (a generation of recent lines), and per-handle queues
 // for readers that block for more (acme's event file, `pane tail`).
+import { shownKeepingTabs } from '../../kits/protocol/shown';
 
 /**
  * A feed keeps at most `keep` bytes of recent lines for path reads. When a line
@@ -23,7 +24,8 @@ export class Feed {
   }
 
   append(line: string): void {
-    const b = Buffer.from(line.replace(/[\r\n]+/g, ' ') + '\n', 'utf8');
+    // A line may quote a host's or an agent's words: escaped, so it can never start a line of its own or drive a terminal that tails it.
+    const b = Buffer.from(shownKeepingTabs(line) + '\n', 'utf8');
     if (this.bytes + b.byteLength > this.keep) {
       this.chunks = [];
       this.bytes = 0;

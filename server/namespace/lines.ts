@@ -1,6 +1,7 @@
 // The text of the namespace's small files: index and ctl lines, the tag line,
 // attrs as key=value, commands. Pure functions of protocol data, so each format
 // is written once here and its doc in the table says the same thing.
+import { shownKeepingTabs } from '../../kits/protocol/shown';
 import type { Pane, PaneCommand, Rect } from '../../kits/protocol/model';
 import { usage } from '../model/commandLine';
 
@@ -22,7 +23,8 @@ export function decodeName(s: string): string {
 /** acme's tag: the name, the command words, a bar, then the user's text. */
 export function tagLine(p: Pick<Pane, 'tag'>): string {
   const head = [p.tag.name, ...p.tag.commands].filter((w) => w !== '').join(' ');
-  return `${head} | ${p.tag.user}`.replace(/[\r\n]+/g, ' ').trimEnd();
+  // A name or user text may be a host's or a program's words: escaped, one line.
+  return shownKeepingTabs(`${head} | ${p.tag.user}`.replace(/[\r\n]+/g, ' ')).trimEnd();
 }
 
 export function stateWord(p: Pick<Pane, 'state' | 'exit'>): string {
@@ -81,7 +83,8 @@ export function attrsText(p: Pane, sessionName: string, hostAddress: string, rec
 
 /** commands: one word per line — its usage (args as the parser reads them), a tab, its doc. */
 export function commandsText(vocab: readonly PaneCommand[]): string {
-  return vocab.map((c) => `${usage(c)}\t${c.doc}\n`).join('');
+  // A doc may be a host's words (a stand-in's borrowed words): escaped, one line each.
+  return vocab.map((c) => `${usage(c)}\t${shownKeepingTabs(c.doc)}\n`).join('');
 }
 
 /**

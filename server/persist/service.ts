@@ -54,6 +54,17 @@ export interface PersistOptions {
   parts?: readonly PersistPart[];
 }
 
+/**
+ * A pane as journaled: a stand-in's words borrowed from its host (remote: true) are
+ * the host's, borrowed again when its link comes back, so they are not saved (a host
+ * that churns its vocabulary would otherwise write the whole pane at every change).
+ */
+export function withoutBorrowedWords<P extends { vocabulary: Pane['vocabulary']; tag: Pane['tag'] }>(p: P): P {
+  const borrowed = new Set(p.vocabulary.filter((c) => c.remote).map((c) => c.name));
+  if (borrowed.size === 0) return p;
+  return { ...p, vocabulary: p.vocabulary.filter((c) => !c.remote), tag: { ...p.tag, commands: p.tag.commands.filter((w) => !borrowed.has(w)) } };
+}
+
 /** Reads $XDG_CONFIG_HOME/pane/durability.json; a bad file is reported and the defaults used. */
 export function loadDurabilityConfig(file: string, warn: (m: string) => void): DurabilityConfig {
   let raw: unknown = {};
@@ -222,11 +233,14 @@ export class Persistence {
   capture(): StateFile {
     const s = this.server;
     const sessions = [...s.sessions.values()];
-    const panes = sessions.flatMap((x) => s.panesOf(x)).map((p) => this.savedPane(p));
+    const panes = sessions.flatMap((x) => s.panesOf(x)).map((p) => withoutBorrowedWords(this.savedPane(p)));
     const extra: Record<string, unknown> = {};
     for (const part of this.parts) extra[part.family] = part.save(this.deps);
     return structuredClone({ version: STATE_VERSION, savedAt: Date.now(), host: s.host, sessions, panes, extra });
   }
+
+  /** Each pane's last journal record as written in this generation: a record equal to it is not written again. */
+  private lastPaneRecord = new Map<number, string>();
 
   private savedPane(p: Pane) {
     const resume = this.parts.map((x) => x.resumeOf?.(this.deps, p)).find((r) => r !== undefined);
@@ -235,7 +249,7 @@ export class Persistence {
 
   private paneRecord(p: Pane): JournalRecord {
     const { address: _a, resume, ...pane } = this.savedPane(p);
-    return { k: 'pane', v: pane, ...(resume ? { resume } : {}) };
+    return { k: 'pane', v: withoutBorrowedWords(pane), ...(resume ? { resume } : {}) };
   }
 
   /** Marks what an event touched; the journal gets the entities' new state within JOURNAL_BATCH_MS. */
@@ -276,7 +290,18 @@ export class Persistence {
     }
     for (const n of this.dirtyPanes) {
       const p = s.panes.get(n);
-      recs.push(p ? this.paneRecord(p) : { k: 'pane-gone', n });
+      if (!p) {
+        this.lastPaneRecord.delete(n);
+        recs.push({ k: 'pane-gone', n });
+        continue;
+      }
+      // Coalesced: a change that leaves the saved pane as it was (a stand-in's borrowed
+      // words churning on its host, which are never saved) writes nothing.
+      const rec = this.paneRecord(p);
+      const text = JSON.stringify(rec);
+      if (this.lastPaneRecord.get(n) === text) continue;
+      this.lastPaneRecord.set(n, text);
+      recs.push(rec);
     }
     for (const fam of this.dirtyExtra) {
       const part = this.parts.find((x) => x.family === fam);
@@ -296,6 +321,7 @@ export class Persistence {
     this.flush();
     const state = this.capture();
     const gen = ++this.gen;
+    this.lastPaneRecord.clear();
     const old = this.journal;
     this.journal = new JournalWriter(this.dir, gen);
     const dump: JournalRecord[] = [{ k: 'reset' }];

@@ -10,6 +10,11 @@
 //   chatty   a pane daemon with one pane that, once subscribed to, retitles it in a loop:
 //            200,000 well-formed pane/changed events as fast as it can
 //   badevent the same, whose one pane/changed event after the subscription is no pane
+//   escaper  a pane daemon whose every string is hostile: a host name, version, session
+//            name, pane name, cwd and title full of terminal escapes (OSC 52 clipboard,
+//            OSC 0 title, CSI, 8-bit CSI, a newline and a forged log line), a vocabulary
+//            of 5,000 long words, and an unqualified id ("1") for every pane it makes;
+//            once subscribed, 300 events of 512 KiB each
 // Framing as kits/node/framing.ts: u32 BE length (kind byte + payload), u8 kind, payload.
 const mode = process.argv[2];
 const frame = (obj) => {
@@ -98,6 +103,34 @@ if (mode === 'junk') {
     }
   });
   setTimeout(() => process.exit(0), 30_000);
+} else if (mode === 'escaper') {
+  const ESC = '\x1b';
+  const evil = (s) => `${s}${ESC}]52;c;cGF3bmVk\x07${ESC}]0;owned\x07${ESC}[2J\u009b31m\nFORGED pane: host box: trusted\u202e`;
+  const vocabulary = Array.from({ length: 5000 }, (_, i) => ({ name: `w${i}`, doc: `${'x'.repeat(250)}${ESC}[31m`, args: [] }));
+  const pane = (title) => ({ n: 1, uuid: '2d8e3f74-9c65-4e3a-9f4c-7b8f9fabd2c3', host: 'escaper', session: '0b6f1c52-7a43-4c1e-9d2a-5f6e7d8c9b0a', signature: 'com.pane.terminal', kind: 'terminal', tag: { name: evil('name'), commands: ['close'], user: evil('user') }, vocabulary, owner: 'u', cwd: evil('/tmp/cwd'), launch: null, pid: 1, pgid: 1, state: 'running', exit: null, cols: 80, rows: 24, attrs: { title: evil(title) }, createdAt: 1 });
+  process.stdout.on('error', () => process.exit(0));
+  onRequests((req, ok) => {
+    if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: evil('box'), version: evil('9.9'), pid: 1 }, client: 'x', capabilities: ['read', 'write', 'attach'], user: 'u' });
+    else if (req.method === 'pane/list') ok({ panes: [pane('title')] });
+    else if (req.method === 'session/list') ok({ sessions: [{ id: '0b6f1c52-7a43-4c1e-9d2a-5f6e7d8c9b0a', name: evil('work'), panes: 1, focused: 1, createdAt: 1 }] });
+    else if (req.method === 'pane/split' || req.method === 'pane/launch') ok({ session: '0b6f1c52-7a43-4c1e-9d2a-5f6e7d8c9b0a', pane: 1, id: '1' });
+    else if (req.method === 'pty/attach') ok({ pane: 1, from: 0, gap: false, streamStart: 0, streamEnd: 0 });
+    else if (req.method === 'pty/ack' || req.method === 'pty/detach') ok({ pane: 1, unacked: 0 });
+    else if (req.method === 'pty/resize') ok({ pane: 1, cols: 80, rows: 24 });
+    else if (req.method === 'events/subscribe') {
+      ok({ rev: 1, host: 'escaper', sessions: [], panes: [pane('title')] });
+      const fat = frame({ t: 'evt', event: 'pane/attrs-changed', rev: 2, data: { pane: 1, attrs: { title: 'y'.repeat(512 << 10) } } });
+      let sent = 0;
+      const pump = () => {
+        while (sent < 300) {
+          sent++;
+          if (!process.stdout.write(fat)) return void process.stdout.once('drain', pump);
+        }
+      };
+      pump();
+    }
+  });
+  setTimeout(() => process.exit(0), 60_000);
 } else if (mode === 'liar') {
   onRequests((req, ok) => {
     if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: 'liar', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read'], user: 'u' });

@@ -13,6 +13,7 @@ import { BIN, buildOnce } from '../cli/harness';
 import { binDirFor, eventually, startDaemon, type Daemon } from '../hosts/remote';
 import { HEARTBEAT_MS } from '../../server/hosts/hostLink';
 import { MAX_REMOTE_EVENTS } from '../../server/hosts/remoteEvents';
+import { MAX_BORROWED_DOC, MAX_BORROWED_WORDS } from '../../server/hosts/standIns';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../hosts/fakeRemote.mjs');
 let local: Daemon;
@@ -44,6 +45,7 @@ beforeAll(async () => {
   hostFile('offsets', { how: { via: 'command', argv: [process.execPath, FAKE, 'offsets'] } });
   hostFile('chatty', { how: { via: 'command', argv: [process.execPath, FAKE, 'chatty'] } });
   hostFile('badevent', { how: { via: 'command', argv: [process.execPath, FAKE, 'badevent'] } });
+  hostFile('escaper', { how: { via: 'command', argv: [process.execPath, FAKE, 'escaper'] } });
   hostFile('echo', { how: { via: 'command', argv: ['echo', 'hello'] } });
   hostFile('broken', { how: { via: 'ssh', destination: '-oProxyCommand=touch /tmp/pwned' } });
   hostFile('mute', { how: { via: 'command', argv: ['cat'] } });
@@ -122,6 +124,43 @@ describe('hosts that are not pane', () => {
       watch.kill('SIGKILL');
       local.pane(['host', 'disconnect', 'chatty']);
     }
+  });
+
+  it('shows a host’s words escaped everywhere, qualifies every id it returns, and bounds its events and words in bytes', async () => {
+    // eslint-disable-next-line no-control-regex
+    const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202e]/;
+    const connect = local.pane(['host', 'connect', 'escaper']);
+    expect(connect.status, connect.stderr).toBe(0);
+    expect(connect.stdout + connect.stderr).not.toMatch(CONTROL);
+    expect(connect.stdout).toContain('\\e]52;c;');
+    await eventually('escaper joined', () => /^escaper .*connected/m.test(local.pane(['host', 'ls']).stdout));
+    for (const args of [['host', 'ls'], ['ls'], ['ls', '-a'], ['session', 'ls']]) {
+      const r = local.pane(args);
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(CONTROL);
+    }
+    expect(local.pane(['ls']).stdout).toMatch(/escaper:1/);
+    // The host answers a split with the unqualified id "1": it is printed as its own, escaper:1, never as local pane 1.
+    const split = local.pane(['split', '-t', 'escaper:1']);
+    expect(split.stdout.trim(), split.stderr).toBe('escaper:1');
+    // Tiled here, its 5,000 words are borrowed at most MAX_BORROWED_WORDS, each cut to size.
+    const show = local.pane(['host', 'show', 'escaper:1']);
+    expect(show.status, show.stderr).toBe(0);
+    const stand = Number(show.stdout.trim());
+    const words = local.pane(['cat', `/${stand}/commands`]).stdout.split('\n').filter((l) => l.includes('(on escaper)'));
+    expect(words.length).toBe(MAX_BORROWED_WORDS);
+    expect(Math.max(...words.map((w) => w.length))).toBeLessThan(MAX_BORROWED_DOC + 40);
+    expect(words.join('\n').replace(/\t/g, ' ')).not.toMatch(CONTROL);
+    // Its 512 KiB events were dropped for their size and said once; the log and /pane/log carry no escape and no forged line.
+    await eventually('the big events dropped and said', () => /over MAX_REMOTE_EVENT_BYTES/.test((local as unknown as { log: string }).log));
+    const daemonLog = (local as unknown as { log: string }).log;
+    expect(daemonLog).not.toMatch(/\x1b|\x07|\u009b/);
+    expect(daemonLog.split('\n').filter((l) => l.startsWith('FORGED'))).toEqual([]);
+    const paneLog = local.pane(['cat', '/log']).stdout;
+    expect(paneLog.replace(/\t/g, ' ')).not.toMatch(CONTROL);
+    expect(paneLog.split('\n').filter((l) => l.startsWith('FORGED'))).toEqual([]);
+    localStillServes();
+    local.pane(['close', '-t', String(stand)]);
+    local.pane(['host', 'disconnect', 'escaper']);
   });
 
   it('cuts off a remote whose pane event fails its schema, naming the event', async () => {

@@ -2,6 +2,7 @@
 // `info` rows. Pure functions of protocol data, so they are unit-tested alone.
 import { exitLabel } from '../../protocol/exitLabel';
 import type { Pane } from '../../protocol/model';
+import { shown } from '../../protocol/shown';
 import { remoteOf } from '../../protocol/standIn';
 
 /** Longest cwd shown in a table before it is shortened from the left. */
@@ -12,7 +13,8 @@ const MAX_CWD = 40;
  * padded (it is free text, like the tag). Header is the first row.
  */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const all = [header, ...rows];
+  // Every cell may hold someone else's words (a host's cwd, an agent's title): escaped, one line each.
+  const all = [header, ...rows.map((r) => r.map(shown))];
   const widths = header.map((_, c) => Math.max(...all.map((r) => width(r[c] ?? ''))));
   return all
     .map((r) =>

@@ -1,6 +1,7 @@
 // The launcher (Ctrl+Shift+K): the app files the server found in apps/ and the
 // user's config dir, ranked by name and keywords first (ui/appMatch.ts); Enter
 // launches one beside the focused pane. Apps whose program is missing say how to get it.
+import { shown } from '../../../kits/protocol/shown';
 import { useEffect, useMemo, useState } from 'react';
 import { installHint, type AppEntry } from '../../../kits/protocol/app';
 import type { Pane } from '../../../kits/protocol/model';
@@ -28,7 +29,7 @@ export async function showRemote(p: Pane): Promise<void> {
 /** A launcher row: an app file, or a joined host's pane to tile here. */
 type Item = AppEntry | { remote: Pane };
 const isRemote = (i: Item): i is { remote: Pane } => 'remote' in i;
-const remoteName = (p: Pane) => `${p.host}:${p.n} ${p.tag.name}`;
+const remoteName = (p: Pane) => shown(`${p.host}:${p.n} ${p.tag.name}`);
 
 export function Launcher() {
   const apps = useApp((s) => s.apps.apps);
@@ -58,7 +59,7 @@ export function Launcher() {
           <span className="pk-label">
             <Highlight text={remoteName(i.remote)} hit={hit} />
           </span>
-          <span className="pk-doc">{`tile pane ${i.remote.n} of host ${i.remote.host} here (${i.remote.cwd})`}</span>
+          <span className="pk-doc">{shown(`tile pane ${i.remote.n} of host ${i.remote.host} here (${i.remote.cwd})`)}</span>
         </>
       ) : (
         <>

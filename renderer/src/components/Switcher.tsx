@@ -1,5 +1,6 @@
 // The cycle switcher (Alt+Tab-like): panes most recently focused first. Pressing the
 // chord again moves on; letting go of its modifiers (or Enter) focuses the choice.
+import { shown } from '../../../kits/protocol/shown';
 import { useApp } from '../store';
 import { STATE_LABEL } from './AgentTag';
 import { tagWords } from './TagBar';
@@ -18,7 +19,7 @@ export function Switcher() {
             return (
               <li key={n} role="option" aria-selected={i === ov.index} className={i === ov.index ? 'selected' : ''}>
                 <span className="sw-id">{n}</span>
-                <span className="sw-name">{p.tag.name || `pane ${n}`}</span>
+                <span className="sw-name">{shown(p.tag.name || `pane ${n}`)}</span>
                 <span className="sw-q">{p.attrs.quadrant ?? ''}</span>
                 {p.attrs.agent && p.attrs['agent.state'] ? (
                   <span className={`sw-state agent-state agent-state-${p.attrs['agent.state']}`} data-state={p.attrs['agent.state']}>

@@ -3,6 +3,7 @@
 // assistive tech; click or middle-click on a word executes it. When the tag is too
 // narrow, badges and topics shrink first, then the words that no longer fit fold
 // into an overflow menu (…) the keyboard reaches like any other toolbar control.
+import { shown } from '../../../kits/protocol/shown';
 import { exitLabel } from '../../../kits/protocol/exitLabel';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Pane } from '../../../kits/protocol/model';
@@ -81,7 +82,8 @@ export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; fo
   const words = tagWords(pane);
   const docs = new Map(pane.vocabulary.map((c) => [c.name, c.doc]));
   const quadrant = pane.attrs.quadrant;
-  const name = pane.tag.name || `pane ${pane.n}`;
+  // A name or title may be a host's or a program's words: control characters shown escaped.
+  const name = shown(pane.tag.name || `pane ${pane.n}`);
   const tagRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLSpanElement>(null);
   const [fit, setFit] = useState(words.length);
@@ -120,7 +122,7 @@ export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; fo
       <span className="tag-name" title={`${pane.host}:${pane.n} ${pane.signature}`}>{name}</span>
       {zoomed ? <span className="tag-zoom" role="note" aria-label="zoomed: the other panes are hidden" title="zoomed (the zoom key restores the layout)">ZOOM</span> : null}
       <AgentTag pane={pane} />
-      {pane.attrs.title && pane.attrs.title !== name ? <span className="tag-title" title="terminal title">{pane.attrs.title}</span> : null}
+      {pane.attrs.title && shown(pane.attrs.title) !== name ? <span className="tag-title" title="terminal title">{shown(pane.attrs.title)}</span> : null}
       {quadrant ? (
         <span className="tag-quadrant" role="note" aria-label={`quadrant ${quadrant}`} title={`quadrant: ${quadrant}`}>
           {QUADRANT_SHORT[quadrant] ?? quadrant}

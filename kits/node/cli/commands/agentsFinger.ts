@@ -1,6 +1,7 @@
 // finger(1) for agents, as pure text: the long form (one block per agent: panes
 // with quadrant and state, project, last prompt, topics, claims, mail, .plan) and
 // the short table (finger -s, and the peers view). Shared by the CLI and `pane mcp`.
+import { shown, shownKeepingTabs } from '../../../protocol/shown';
 import type { AgentInfo } from '../../../protocol/agent';
 
 /** "3s", "4m", "2h05m", "3d": how long ago, short enough for a table cell. */
@@ -66,7 +67,8 @@ export function fingerLong(a: AgentInfo, now = Date.now()): string {
   const plan = a.plan.replace(/\s+$/, '');
   if (plan === '') lines.push('No Plan.');
   else lines.push('Plan:', ...plan.split('\n').map((l) => `  ${l}`));
-  return lines.join('\n');
+  // A plan, a cwd, a prompt are the agent's (or its host's) words: each line escaped, so none drives the terminal or starts a line of its own.
+  return lines.map(shownKeepingTabs).join('\n');
 }
 
 export function fingerAll(agents: readonly AgentInfo[], now = Date.now()): string {
@@ -86,7 +88,7 @@ export function fingerShort(agents: readonly AgentInfo[], now = Date.now()): str
     a.account ? String(a.unread) : '-',
     a.topics.slice(0, 3).join(',') || '-',
     (a.lastPrompt ?? '').replace(/\s+/g, ' '),
-  ]);
+  ].map(shown));
   const head = ['Login', 'State', 'Since', 'Panes', 'Mail', 'Topics', 'Last prompt'];
   const widths = head.map((h, i) => Math.min(i === 6 ? 60 : 24, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
   const fmt = (r: string[]) =>

@@ -1,6 +1,7 @@
 // `pane host ...` (issue 26): add, list, remove, join and leave other machines'
 // pane daemons. A host is a file, ~/.config/pane/hosts/NAME.json, which the
 // server watches; add and rm write and remove it, connect and disconnect ask the server.
+import { shown } from '../../../protocol/shown';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HostFile, HostInfo } from '../../../protocol/host';
@@ -135,7 +136,8 @@ export const hostCommands: CommandSpec[] = [
       const c = await ctx.connect();
       const h = await c.call('host/connect', { name: a.positionals[0] as string });
       if (h.state === 'disconnected') throw new OpError(`host ${h.name} is not joined: ${h.error ?? 'it did not answer'}`);
-      ctx.out(`${h.name}: ${h.state}, ${h.panes} pane${h.panes === 1 ? '' : 's'}${h.remote ? ` (${h.remote.host}, pane ${h.remote.version})` : ''}`);
+      // The remote's host name and version are its own words: escaped.
+      ctx.out(shown(`${h.name}: ${h.state}, ${h.panes} pane${h.panes === 1 ? '' : 's'}${h.remote ? ` (${h.remote.host}, pane ${h.remote.version})` : ''}`));
       return 0;
     },
   },

@@ -42,10 +42,17 @@ export function cwdOf(a: ParsedArgs): string | undefined {
   return d === undefined ? undefined : path.resolve(d);
 }
 
-/** Prints a new pane's id the way the user types it. */
-function printAck(ctx: CommandContext, host: string, ack: { pane: number; id: string }): void {
+/**
+ * Prints a new pane's id the way the user types it. When the request went to a joined
+ * host (`-t box:1`), the answer must name that host's pane: an unqualified id, or one of
+ * another host, is refused rather than printed, since a script acts on what this prints.
+ */
+function printAck(ctx: CommandContext, host: string, ack: { pane: number; id: string }, asked?: PaneRef): void {
   const i = ack.id.lastIndexOf(':');
-  ctx.out(paneId({ n: ack.pane, host: i < 0 ? host : ack.id.slice(0, i) }, host));
+  const at = i < 0 ? host : ack.id.slice(0, i);
+  const target = typeof asked === 'string' && asked.includes(':') ? asked.slice(0, asked.lastIndexOf(':')) : host;
+  if (target !== host && at !== target) throw new OpError(`host ${target} answered with pane id ${JSON.stringify(ack.id.slice(0, 80))}, which is not one of its own; not printed`);
+  ctx.out(paneId({ n: ack.pane, host: at }, host));
 }
 
 /** Params for the commands that take only a target. */
@@ -155,7 +162,7 @@ export const paneCommands: CommandSpec[] = [
         ...(str(a, 'name') !== undefined ? { name: str(a, 'name') } : {}),
         ...(str(a, 'sig') !== undefined ? { signature: str(a, 'sig') } : {}),
       });
-      printAck(ctx, c.host, ack);
+      printAck(ctx, c.host, ack, ctx.target(a));
       return 0;
     },
   },

@@ -245,13 +245,60 @@ export async function listen(e: ListenEndpoint, onTransport: OnTransport): Promi
   };
 }
 
+/**
+ * How long a TLS peer has, from its connection, to finish the handshake. Node's default
+ * is 120 s, during which a silent connection holds a descriptor: 400 of them had brought
+ * the daemon near its open-file limit (the person's own `pane ls` failed). A handshake
+ * takes milliseconds on a LAN and well under a second across the world; 5 s is generous.
+ */
+export const TLS_HANDSHAKE_TIMEOUT_MS = 5_000;
+/**
+ * Connections still in their TLS handshake at once, on one listener: a few windows and CLIs of
+ * the person's other machines connect at a time; 32 is ample, and bounds what peers that
+ * have proven nothing can hold.
+ */
+export const MAX_TLS_HANDSHAKES = 32;
+/** The same from one address: one machine reconnecting several clients at once, not a flood. */
+export const MAX_TLS_HANDSHAKES_PER_ADDRESS = 8;
+
 async function listenTls(e: Extract<Endpoint, { kind: 'tls' }>, onTransport: OnTransport): Promise<Listener> {
   if (e.cert === undefined || e.key === undefined) throw new DialError(e, 'a TLS listener needs cert= and key= (its certificate and private key)');
   const [cert, key, ca] = [readPem(e, e.cert), readPem(e, e.key), readPem(e, e.ca)];
   const tls = await import('node:tls');
-  const srv = tls.createServer({ cert, key, ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) }, (sock) => onTransport(new StreamTransport(sock, sock, 'tls')));
-  // A failed handshake (no client certificate, a wrong one) never reaches onTransport; the socket is dropped.
+  const srv = tls.createServer({ cert, key, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) }, (sock) => onTransport(new StreamTransport(sock, sock, 'tls')));
+  // A failed handshake (no client certificate, a wrong one, none within the deadline) never reaches onTransport; the socket is dropped.
   srv.on('tlsClientError', (_err, sock) => sock.destroy());
+  // Before the handshake a peer has proven nothing: at most MAX_TLS_HANDSHAKES such
+  // connections at once, MAX_TLS_HANDSHAKES_PER_ADDRESS of them from one address; past
+  // either the new one is closed at once, before any TLS work is spent on it.
+  const pending = new Map<string, number>();
+  /** Each connection in its handshake, by its peer's address and port: what settles it once its handshake is done. */
+  const settles = new Map<string, () => void>();
+  let pendingAll = 0;
+  srv.on('connection', (raw: net.Socket) => {
+    const from = raw.remoteAddress ?? '?';
+    const mine = pending.get(from) ?? 0;
+    if (pendingAll >= MAX_TLS_HANDSHAKES || mine >= MAX_TLS_HANDSHAKES_PER_ADDRESS) {
+      raw.destroy();
+      return;
+    }
+    pending.set(from, mine + 1);
+    pendingAll++;
+    const key = `${from} ${raw.remotePort ?? '?'}`;
+    let done = false;
+    const settle = () => {
+      if (done) return;
+      done = true;
+      settles.delete(key);
+      pendingAll--;
+      const left = (pending.get(from) ?? 1) - 1;
+      if (left <= 0) pending.delete(from);
+      else pending.set(from, left);
+    };
+    settles.set(key, settle);
+    raw.once('close', settle);
+  });
+  srv.on('secureConnection', (sock: tls.TLSSocket) => settles.get(`${sock.remoteAddress ?? '?'} ${sock.remotePort ?? '?'}`)?.());
   await new Promise<void>((resolve, reject) => {
     srv.once('error', reject);
     srv.listen(e.port, e.host, () => {

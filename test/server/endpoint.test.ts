@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { Connection } from '../../kits/client/connection';
 import type { WireFrame } from '../../kits/client/transport';
 import { connectCli } from '../../kits/node/cli/connect';
-import { dial, DialError, type Listener } from '../../kits/node/endpoint';
+import { dial, DialError, MAX_TLS_HANDSHAKES_PER_ADDRESS, TLS_HANDSHAKE_TIMEOUT_MS, type Listener } from '../../kits/node/endpoint';
 import { MAX_STREAM_FRAME } from '../../kits/node/framing';
 import type { StreamTransport } from '../../kits/node/streamTransport';
 import { MAX_JSON_FRAME } from '../../kits/protocol/binary';
@@ -166,6 +166,36 @@ describe('one server through every endpoint', () => {
     }
     const names = (await (await h.connect(['read'])).call('client/list', {})).clients.map((k) => k.name);
     expect(names).not.toContain('endpoint test');
+  }, 30_000);
+
+  it('holds no connection in its handshake past TLS_HANDSHAKE_TIMEOUT_MS, and at most MAX_TLS_HANDSHAKES_PER_ADDRESS from one address, while a real client gets in', async () => {
+    // 400 silent TCP connections, as a scanner or an attacker leaves them: no ClientHello ever.
+    const silent: net.Socket[] = [];
+    const closedAt = new Map<net.Socket, number>();
+    const t0 = Date.now();
+    await Promise.all(
+      Array.from({ length: 400 }, () =>
+        new Promise<void>((resolve) => {
+          const s = net.connect(tlsPort(), '127.0.0.1', () => resolve());
+          s.on('error', () => resolve());
+          s.on('close', () => closedAt.set(s, Date.now() - t0));
+          silent.push(s);
+        }),
+      ),
+    );
+    onTestFinished(() => silent.forEach((s) => s.destroy()));
+    // Past the per-address cap they are closed at once, before any TLS work.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(closedAt.size).toBeGreaterThanOrEqual(400 - MAX_TLS_HANDSHAKES_PER_ADDRESS);
+    // A real client still gets in: its handshake is not one of the held ones once they end, and the door was never wedged.
+    const deadline = Date.now() + TLS_HANDSHAKE_TIMEOUT_MS + 5_000;
+    while (closedAt.size < 400 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(closedAt.size).toBe(400);
+    const late = [...closedAt.values()].sort((a, b) => b - a)[0]!;
+    expect(late).toBeLessThan(TLS_HANDSHAKE_TIMEOUT_MS + 2_000);
+    const c = await connectCli({ kind: 'tls', host: '127.0.0.1', port: tlsPort(), ca: certs.ca, cert: certs.clientCert, key: certs.clientKey }, { client, timeoutMs: 5000 });
+    expect((await c.call('server/info', {})).host).toBe('testhost');
+    c.close();
   }, 30_000);
 });
 

@@ -13,7 +13,7 @@ import { bool } from '../args';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
 import { table } from '../format';
-import { stateDir } from '../../paths';
+import { configDir, stateDir } from '../../paths';
 import { readBelow, writeBelow } from '../../safeFile';
 import { clientTlsDir, hostsDir, runOnce, sshControlDir } from './hostPair';
 
@@ -74,6 +74,15 @@ export const hostClientCommands: CommandSpec[] = [
         ctx.out(JSON.stringify({ file: r.file, clients }, null, 2));
         return 0;
       }
+      const { readServeConfig } = await import('../../tlsFiles');
+      let door = 'no TLS door is configured here (serve.json has no tls)';
+      try {
+        const tls = readServeConfig(configDir()).tls;
+        if (tls) door = `the TLS door here listens on ${tls.address}:${tls.port}${tls.address === '127.0.0.1' || tls.address === '::1' ? ' (loopback only)' : tls.address === '0.0.0.0' || tls.address === '::' ? ' (every interface)' : ''}`;
+      } catch (e) {
+        door = `serve.json does not read: ${(e as Error).message}`;
+      }
+      ctx.out(door);
       if (clients.length === 0) {
         ctx.out(`no client certificates issued here (${r.file}); another machine pairs with: pane host pair NAME`);
         return 0;

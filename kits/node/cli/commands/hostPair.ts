@@ -114,19 +114,22 @@ function sshHostOf(destination: string): string {
   return destination.replace(/^.*@/, '').replace(/^\[|\]$/g, '');
 }
 
+/** Where a TLS door listens when pairing names no address: this machine only (issue 33; decision 038's 0.0.0.0 default is gone). */
+export const DEFAULT_TLS_ADDRESS = '127.0.0.1';
+
 export const hostPairCommands: CommandSpec[] = [
   {
     command: 'host pair',
     summary: 'give an ssh host a TLS reach: a client certificate from its per-user CA, the CA pinned here',
     flags: [
       { name: 'port', type: 'int', min: 1, max: 65535, value: 'PORT', doc: 'the TLS port the remote daemon listens on (default: what it has, else 7681)' },
-      { name: 'address', type: 'string', value: 'ADDR', doc: 'the address it listens on there (default: what it has, else 0.0.0.0, every interface: see the notes)' },
+      { name: 'address', type: 'string', value: 'ADDR', doc: 'the address it listens on there (default: what it has, else 127.0.0.1 only: see the notes)' },
     ],
     positionals: [{ name: 'NAME', required: true }],
     notes: [
       'NAME must be reached by ssh (pane host add NAME ssh://…). The key is made here and only a certificate request goes over ssh; the remote (`pane host pair-serve`) makes its CA and server certificate under its state dir if it has none, writes its ~/.config/pane/serve.json so its daemon listens on TLS, and signs the request.',
       'The client key, certificate and the remote CA are kept in ~/.config/pane/tls/NAME/ (the key 0600); the host file then says how: tls, verified against that CA only, and keeps the ssh reach so pairing again needs nothing more. Run it again after the remote was set up anew; pairing again revokes the certificate it replaces.',
-      'Without --address the remote listens on 0.0.0.0 (every interface): a TLS host is there to be reached from other machines, and its door takes only a certificate its CA signed that its record of issued certificates holds, not revoked (pane host clients, pane host revoke there; pane host unpair NAME here). Give --address 127.0.0.1 (an ssh tunnel) or one LAN address to narrow it.',
+      'The address the remote listens on is chosen here, never assumed: without --address (and where it had none) it listens on 127.0.0.1 only, reached from this machine through an ssh tunnel; name one LAN address (--address 192.0.2.7), or 0.0.0.0 for every interface, to let other machines dial it. Its door takes only a certificate its CA signed that its record of issued certificates holds, not revoked (pane host clients there says the address and lists them; pane host revoke there; pane host unpair NAME here).',
     ],
     async run(ctx, a) {
       const name = a.positionals[0] as string;
@@ -177,7 +180,7 @@ export const hostPairCommands: CommandSpec[] = [
       const next = HostFileSchema.parse({ ...(JSON.parse(text) as object), how });
       writeBelow(dir, `${name}.json`, `${JSON.stringify({ ...(JSON.parse(text) as object), how: next.how }, null, 2)}\n`, { mode: 0o600 });
       ctx.out(`${name}: paired; TLS ${host}:${reply.port}, server certificate SHA-256 ${reply.serverFingerprint}, CA ${fingerprint(reply.ca)}`);
-      if (reply.address !== undefined) ctx.out(`  it listens on ${reply.address}:${reply.port} there; this machine's certificate is ${fingerprint(reply.cert)} (pane host clients there lists it; pane host unpair ${name} gives it up)`);
+      if (reply.address !== undefined) ctx.out(`  it listens on ${reply.address}:${reply.port} there${reply.address === DEFAULT_TLS_ADDRESS ? ' (loopback only: reach it through an ssh tunnel, or pair again with --address ADDR)' : ''}; this machine's certificate is ${fingerprint(reply.cert)} (pane host clients there lists it; pane host unpair ${name} gives it up)`);
       ctx.out(`  client key and certificate in ${tlsDir}; a joined host is dialled again over TLS now, else join it: pane host connect ${name}`);
       if (!reply.listening) ctx.err(`pane: host ${name}: no pane daemon there answered on port ${reply.port} yet; start it there (pane serve) — it opens the TLS door from its serve.json`);
       return 0;
@@ -208,7 +211,8 @@ export const hostPairCommands: CommandSpec[] = [
       const cfgDir = configDir();
       const cfg = tlsFiles.readServeConfig(cfgDir);
       const port = req.port ?? cfg.tls?.port ?? DEFAULT_TLS_PORT;
-      const address = req.address ?? cfg.tls?.address ?? '0.0.0.0';
+      // Chosen at pairing: loopback unless the person named an address (or one was chosen before).
+      const address = req.address ?? cfg.tls?.address ?? DEFAULT_TLS_ADDRESS;
       const dir = tlsFiles.tlsStateDir(stateDir());
       const ca = tlsCerts.ensureCa(dir, `pane CA ${os.userInfo().username}@${os.hostname()}`.slice(0, 64));
       const server = tlsCerts.ensureServerCert(dir, ca, req.names);

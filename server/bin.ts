@@ -17,7 +17,8 @@ const argv = process.argv.slice(2);
 const cliFile = `./chunks/cli-${argv.length === 1 && argv[0] === 'hook' ? 'ns' : (groupOf(argv) ?? 'all')}.mjs`;
 const cli = (await import(new URL(cliFile, import.meta.url).href)) as typeof import('../kits/node/cli/entry');
 if (argv.length === 1 && argv[0] === 'hook') {
-  process.exitCode = await cli.hookMain();
+  // Ends at its budget whatever else is open (its stdin, a silent server): stdout to a pipe is written synchronously on Linux, so nothing said is lost.
+  process.exit(await cli.hookMain());
 } else {
   const code = await cli.runCli(argv, {
     serve: (args) => import('./serveCommand').then((m) => m.serve(args)),

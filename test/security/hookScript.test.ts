@@ -144,6 +144,32 @@ describe('bin/pane-hook with no pane', () => {
     }
   });
 
+  it('`pane hook` returns within its budget whatever its stdin does: left open by the CLI, against a server that never answers', async () => {
+    const held: net.Socket[] = [];
+    const sock = path.join(dir, 'silent.sock');
+    const mute = net.createServer((s) => held.push(s));
+    await new Promise<void>((r) => mute.listen(sock, r));
+    try {
+      for (const args of [['hook'], ['hook', '--app', 'gemini']]) {
+        const t0 = Date.now();
+        const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv({ HOME: dir, PANE_SOCKET: sock }), stdio: ['pipe', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout!.on('data', (c) => (out += c));
+        // The payload, and stdin never closed: as a CLI that forgets to end its hook's stdin.
+        child.stdin!.write(JSON.stringify(recorded('SessionStart')));
+        const code = await new Promise<number | null>((r) => child.once('exit', r));
+        const ms = Date.now() - t0;
+        child.stdin!.destroy();
+        expect(code, args.join(' ')).toBe(0);
+        expect(out).toBe('');
+        expect(ms, args.join(' ')).toBeLessThan(HOOK_BUDGET_MS + 1500);
+      }
+    } finally {
+      for (const s of held) s.destroy();
+      mute.close();
+    }
+  });
+
   it('is installed only where it is shipped: pane’s entry with no bin/pane-hook beside it gets the Node command alone', () => {
     expect(hookRunner('/nowhere/dist/pane.mjs', { node: '/usr/bin/node' })).toBe('"/usr/bin/node" "/nowhere/dist/pane.mjs"');
     expect(hookRunner(null)).toBe('pane');

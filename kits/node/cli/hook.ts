@@ -88,5 +88,15 @@ export async function runHook(h: HookRun): Promise<number> {
   finished = true;
   // A server that took the hello but never answers must not keep this process alive past its budget.
   client?.close();
+  // Nor may a stdin the agent CLI left open (a listener on it holds the loop): let it go.
+  releaseStdin(h.stdin);
   return 0;
+}
+
+/** Stops listening to stdin and lets it go, so an open pipe nobody closes cannot keep `pane hook` past its budget. */
+function releaseStdin(stdin: NodeJS.ReadableStream): void {
+  stdin.removeAllListeners('data');
+  stdin.removeAllListeners('end');
+  stdin.pause();
+  (stdin as { destroy?: () => void }).destroy?.();
 }

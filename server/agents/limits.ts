@@ -10,6 +10,19 @@
  */
 export const MAX_DELIVERY_QUEUE = 64;
 /**
+ * Bytes of the mail lines waiting to be typed into one agent's pane, all together.
+ * The count alone let 48 queued mails of 1 MiB hold 47 MiB; a line is typed at a
+ * prompt, where a few KiB is already long. Past it, --deliver is refused with `busy`
+ * and nothing is filed (the refusal says to send it without --deliver).
+ */
+export const MAX_DELIVERY_QUEUE_BYTES = 256 << 10;
+/**
+ * Bytes of one mail typed into an agent's pane (`--deliver`): a prompt takes a
+ * paragraph, not a file. A longer body is cut there with a note that the whole
+ * mail is in its Maildir (`pane mail --read`).
+ */
+export const MAX_DELIVERED_LINE_BYTES = 16 << 10;
+/**
  * Hook session records one agent keeps (one per session id its hooks name). A
  * real agent runs a handful of sessions; a hook sender inventing ids would
  * otherwise grow the map forever. The oldest beyond this are forgotten.

@@ -18,7 +18,7 @@ import { findApp } from '../config/appFiles';
 import { setAttrs } from '../model/paneOps';
 import { rects } from '../../kits/layout/tree';
 import type { HandlerContext, HandlerTable } from './types';
-import { MAX_DELIVERY_QUEUE } from '../agents/limits';
+import { MAX_DELIVERED_LINE_BYTES, MAX_DELIVERY_QUEUE, MAX_DELIVERY_QUEUE_BYTES } from '../agents/limits';
 
 function svcOf(ctx: HandlerContext): AgentService {
   const s = ctx.services.agents;
@@ -94,6 +94,14 @@ const PEERS_MIN_COLS = 72;
 /** A floating peers view when no pane is wide enough to split: the table's width, a screenful of agents. */
 const PEERS_FLOAT = { cols: 110, rows: 28 };
 
+/** The line `--deliver` types for a mail: the whole of it, or its first MAX_DELIVERED_LINE_BYTES and where the rest is. */
+function deliveredLine(from: string, subject: string, body: string): string {
+  const line = `[mail from ${from}]${subject ? ` ${subject}:` : ''} ${body.trim()}`;
+  if (Buffer.byteLength(line) <= MAX_DELIVERED_LINE_BYTES) return line;
+  const cut = Buffer.from(line).subarray(0, MAX_DELIVERED_LINE_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
+  return `${cut}… (cut at ${MAX_DELIVERED_LINE_BYTES} bytes: the whole mail is in its Maildir, pane mail --read)`;
+}
+
 export const agentHandlers: HandlerTable = {
   'agent/list': (_p, ctx) => ({ agents: svcOf(ctx).list() }),
 
@@ -138,8 +146,12 @@ export const agentHandlers: HandlerTable = {
     const svc = svcOf(ctx);
     needAccount(svc, p.to);
     const from = ctx.client.user;
-    if (p.deliver && svc.runtime(p.to).typeWhenWaiting.length >= MAX_DELIVERY_QUEUE) {
-      throw new PaneFault('busy', `${p.to} has ${MAX_DELIVERY_QUEUE} mails waiting to be typed already; send without --deliver, or wait until it reads them`, { subject: p.to });
+    const line = deliveredLine(from, p.subject, p.body);
+    if (p.deliver) {
+      const queued = svc.runtime(p.to).typeWhenWaiting;
+      if (queued.length >= MAX_DELIVERY_QUEUE) throw new PaneFault('busy', `${p.to} has ${MAX_DELIVERY_QUEUE} mails waiting to be typed already; send without --deliver, or wait until it reads them`, { subject: p.to });
+      const bytes = queued.reduce((n, q) => n + Buffer.byteLength(q.line), 0);
+      if (bytes + Buffer.byteLength(line) > MAX_DELIVERY_QUEUE_BYTES) throw new PaneFault('busy', `${p.to} has ${bytes} bytes of mail waiting to be typed already (MAX_DELIVERY_QUEUE_BYTES, ${MAX_DELIVERY_QUEUE_BYTES}); send without --deliver, or wait until it reads them`, { subject: p.to });
     }
     const dir = path.join(svc.store.home(p.to), 'Maildir');
     const me = caller(ctx);
@@ -149,7 +161,6 @@ export const agentHandlers: HandlerTable = {
     const id = deliverOrRefuse(svc, p.to, dir, { from, to: p.to, subject: p.subject, body: p.body });
     let typed: 'no' | 'now' | 'queued' = 'no';
     if (p.deliver) {
-      const line = `[mail from ${from}]${p.subject ? ` ${p.subject}:` : ''} ${p.body.trim()}`;
       const pane = target;
       if (pane && svc.runtime(p.to).state === 'done') {
         svc.typeInto(pane, line);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Connection } from '../../kits/client/connection';
 import { encodeFrame, FrameDecoder } from '../../kits/node/framing';
-import { MAX_DELIVERY_QUEUE, MAX_HOOK_SESSIONS_PER_AGENT } from '../../server/agents/limits';
+import { MAX_DELIVERED_LINE_BYTES, MAX_DELIVERY_QUEUE, MAX_DELIVERY_QUEUE_BYTES, MAX_HOOK_SESSIONS_PER_AGENT } from '../../server/agents/limits';
 import { MAX_COLS, MAX_ROWS } from '../../server/model/sizeLimits';
 import { MAX_HANDLES_PER_CLIENT } from '../../server/namespace/namespace';
 import { MAX_INPUT_QUEUE } from '../../server/pty/terminal';
@@ -216,6 +216,29 @@ describe('bounds on what clients make panes hold', () => {
     expect(e.code).toBe('busy');
     // Without --deliver the mail still goes to the Maildir.
     await c.call('agent/mail', { to: 'busyagent', body: 'kept' });
+  });
+
+  it(`holds at most MAX_DELIVERY_QUEUE_BYTES (${MAX_DELIVERY_QUEUE_BYTES}) of mail waiting to be typed, each line at most MAX_DELIVERED_LINE_BYTES`, async () => {
+    await c.call('agent/add', { name: 'bigmail' });
+    const mib = 'm'.repeat((1 << 20) - 16);
+    let taken = 0;
+    let e: { code: string; message: string } | undefined;
+    for (let i = 0; i < 48 && e === undefined; i++) {
+      e = await c.call('agent/mail', { to: 'bigmail', body: `${i} ${mib}`, deliver: true }).then(() => {
+        taken++;
+        return undefined;
+      }, (x: { code: string; message: string }) => x);
+    }
+    expect(e?.code).toBe('busy');
+    expect(e?.message).toMatch(/MAX_DELIVERY_QUEUE_BYTES/);
+    const queued = h.svc.runtimes.get('bigmail')!.typeWhenWaiting;
+    expect(queued.length).toBe(taken);
+    const bytes = queued.reduce((n, q) => n + Buffer.byteLength(q.line), 0);
+    expect(bytes).toBeLessThanOrEqual(MAX_DELIVERY_QUEUE_BYTES);
+    for (const q of queued) expect(Buffer.byteLength(q.line)).toBeLessThan(MAX_DELIVERED_LINE_BYTES + 200);
+    expect(queued[0]!.line).toMatch(/the whole mail is in its Maildir/);
+    // Every mail taken is filed whole in the Maildir; the refused one is not filed (the refusal says to send it without --deliver).
+    expect(h.svc.info('bigmail').unread).toBe(taken);
   });
 
   it(`keeps at most MAX_HOOK_SESSIONS_PER_AGENT (${MAX_HOOK_SESSIONS_PER_AGENT}) hook session records per agent`, async () => {

@@ -15,6 +15,8 @@
 //            OSC 0 title, CSI, 8-bit CSI, a newline and a forged log line), a vocabulary
 //            of 5,000 long words, and an unqualified id ("1") for every pane it makes;
 //            once subscribed, 300 events of 512 KiB each
+//   churner  a pane daemon with one pane whose vocabulary (200 words) changes 4 times a
+//            second, as pane/changed events, for 20 s
 // Framing as kits/node/framing.ts: u32 BE length (kind byte + payload), u8 kind, payload.
 const mode = process.argv[2];
 const frame = (obj) => {
@@ -128,6 +130,27 @@ if (mode === 'junk') {
         }
       };
       pump();
+    }
+  });
+  setTimeout(() => process.exit(0), 60_000);
+} else if (mode === 'churner') {
+  let turn = 0;
+  const pane = () => ({ n: 1, uuid: '2d8e3f74-9c65-4e3a-9f4c-7b8f9fabd2c3', host: 'churner', session: '0b6f1c52-7a43-4c1e-9d2a-5f6e7d8c9b0a', signature: 'com.pane.app', kind: 'terminal', tag: { name: 'churn', commands: ['close'], user: '' }, vocabulary: Array.from({ length: 200 }, (_, i) => ({ name: `w${i}`, doc: `word ${i} of turn ${turn} ${'d'.repeat(150)}`, args: [], inTag: i < 3 })), owner: 'u', cwd: '/', launch: null, pid: 1, pgid: 1, state: 'running', exit: null, cols: 80, rows: 24, attrs: {}, createdAt: 1 });
+  process.stdout.on('error', () => process.exit(0));
+  onRequests((req, ok) => {
+    if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: 'churner', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read', 'write', 'attach'], user: 'u' });
+    else if (req.method === 'pane/list') ok({ panes: [pane()] });
+    else if (req.method === 'session/list') ok({ sessions: [] });
+    else if (req.method === 'pty/attach') ok({ pane: 1, from: 0, gap: false, streamStart: 0, streamEnd: 0 });
+    else if (req.method === 'pty/ack' || req.method === 'pty/detach') ok({ pane: 1, unacked: 0 });
+    else if (req.method === 'pty/resize') ok({ pane: 1, cols: 80, rows: 24 });
+    else if (req.method === 'events/subscribe') {
+      ok({ rev: 1, host: 'churner', sessions: [], panes: [pane()] });
+      const timer = setInterval(() => {
+        turn++;
+        process.stdout.write(frame({ t: 'evt', event: 'pane/changed', rev: 2 + turn, data: { pane: pane() } }));
+        if (turn >= 80) clearInterval(timer);
+      }, 250);
     }
   });
   setTimeout(() => process.exit(0), 60_000);

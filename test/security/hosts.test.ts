@@ -35,7 +35,7 @@ function localStillServes(): void {
 
 beforeAll(async () => {
   buildOnce();
-  local = await startDaemon('local');
+  local = await startDaemon('local', { state: true });
   hostsDir = path.join(local.home, '.config', 'pane', 'hosts');
   fs.mkdirSync(hostsDir, { recursive: true });
   hostFile('junk', { how: { via: 'command', argv: [process.execPath, FAKE, 'junk'] } });
@@ -46,6 +46,7 @@ beforeAll(async () => {
   hostFile('chatty', { how: { via: 'command', argv: [process.execPath, FAKE, 'chatty'] } });
   hostFile('badevent', { how: { via: 'command', argv: [process.execPath, FAKE, 'badevent'] } });
   hostFile('escaper', { how: { via: 'command', argv: [process.execPath, FAKE, 'escaper'] } });
+  hostFile('churner', { how: { via: 'command', argv: [process.execPath, FAKE, 'churner'] } });
   hostFile('echo', { how: { via: 'command', argv: ['echo', 'hello'] } });
   hostFile('broken', { how: { via: 'ssh', destination: '-oProxyCommand=touch /tmp/pwned' } });
   hostFile('mute', { how: { via: 'command', argv: ['cat'] } });
@@ -161,6 +162,28 @@ describe('hosts that are not pane', () => {
     localStillServes();
     local.pane(['close', '-t', String(stand)]);
     local.pane(['host', 'disconnect', 'escaper']);
+  });
+
+  it('writes nothing to the state directory while a tiled remote pane churns its vocabulary (borrowed words are never journaled)', async () => {
+    expect(local.pane(['host', 'connect', 'churner']).status).toBe(0);
+    await eventually('churner joined', () => /^churner .*connected/m.test(local.pane(['host', 'ls']).stdout));
+    const show = local.pane(['host', 'show', 'churner:1']);
+    expect(show.status, show.stderr).toBe(0);
+    const stand = Number(show.stdout.trim());
+    const state = path.join(local.home, '.state', 'pane');
+    const size = () => fs.readdirSync(state).filter((f) => f.startsWith('journal-')).reduce((n, f) => n + fs.statSync(path.join(state, f)).size, 0);
+    // Borrowed: the stand-in's words follow the host's.
+    await eventually('the words borrowed', () => /word 1 of turn/.test(local.pane(['cat', `/${stand}/commands`]).stdout));
+    await new Promise((r) => setTimeout(r, 600));
+    const before = size();
+    const turnBefore = /word 1 of turn (\d+)/.exec(local.pane(['cat', `/${stand}/commands`]).stdout)![1];
+    await new Promise((r) => setTimeout(r, 3_000));
+    const turnAfter = /word 1 of turn (\d+)/.exec(local.pane(['cat', `/${stand}/commands`]).stdout)![1];
+    expect(Number(turnAfter)).toBeGreaterThan(Number(turnBefore));
+    // 12 changes of a 200-word vocabulary went by: each was ~40 KiB as a whole-pane record before.
+    expect(size() - before).toBeLessThan(4096);
+    local.pane(['close', '-t', String(stand)]);
+    local.pane(['host', 'disconnect', 'churner']);
   });
 
   it('cuts off a remote whose pane event fails its schema, naming the event', async () => {

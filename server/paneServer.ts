@@ -44,6 +44,12 @@ export class PaneServer {
   readonly sessions = new Map<string, Session>();
   readonly panes = new Map<number, Pane>();
   readonly terminals = new Map<number, Terminal>();
+  /**
+   * Each session's +Errors pane per principal (session id NUL principal key → pane number),
+   * kept by model/execLine.ts: the server's own record of whose shell a line runs in, never
+   * a pane's attrs (which an agent can set).
+   */
+  readonly errorsPanes = new Map<string, number>();
   /** Where every change is published; connections and in-process observers subscribe to it. */
   readonly bus = new EventBus();
   readonly ptyPort: PtyPort;

@@ -183,9 +183,15 @@ export const paneMethods = {
       pane: PaneRefSchema.optional(),
       data: z.string().max(1 << 20),
       encoding: z.enum(['utf8', 'base64']).default('utf8'),
+      /**
+       * Then press Enter as a keystroke of its own, once the program has taken the text
+       * (its echo came and settled): what a person does, and what a TUI that reads a
+       * burst as a paste needs to submit. The answer comes after the Enter.
+       */
+      submit: z.boolean().default(false),
     }),
     result: z.object({ pane: z.number().int(), bytes: z.number().int() }),
     cap: 'write',
-    doc: 'Writes bytes to a pane’s PTY (direct input), as binary INPUT frames do: to a pane whose program ended, Enter alone runs it again and any other input is refused, naming the pane and how to rerun or close it.',
+    doc: 'Writes bytes to a pane’s PTY (direct input), as binary INPUT frames do; with submit, then Enter as its own keystroke once the program has taken them. To a pane whose program ended, Enter alone runs it again and any other input is refused, naming the pane and how to rerun or close it.',
   }),
 };

@@ -19,6 +19,7 @@ import { lstatBelow, PathRefused } from '../../kits/node/safeFile';
 import { NO_DOORS, type AgentDoors } from './doors';
 import type { HookContributor } from './hookAnswer';
 import { unreadCount } from './mailbox';
+import { typeAndSubmit } from '../model/input';
 import { PromptLibrary } from './prompts';
 import { foldStates, type Transition } from './status';
 
@@ -375,15 +376,10 @@ export class AgentService {
   typeInto(p: Pane, text: string): void {
     const t = this.server.terminals.get(p.n);
     if (!t?.running) return;
-    // Text first, then Enter on its own: TUIs that treat a fast paste+CR as a newline still submit.
-    t.write(typable(text));
-    setTimeout(() => {
-      try {
-        if (t.running) t.write('\r');
-      } catch {
-        /* busy: the program stopped reading its input (MAX_INPUT_QUEUE); the text waits there */
-      }
-    }, 30);
+    // Text first, then Enter on its own once the program has taken it (model/input.ts): TUIs that treat a fast paste+CR as a newline still submit.
+    typeAndSubmit(this.server, p, typable(text)).catch(() => {
+      /* busy: the program stopped reading its input (MAX_INPUT_QUEUE); the text waits there */
+    });
   }
 
   private flushTyped(name: string): void {

@@ -6,7 +6,7 @@ import type { Params, Result } from '../../kits/protocol/index';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { restartPane } from '../model/exited';
-import { typeInto } from '../model/input';
+import { typeAndSubmit, typeInto } from '../model/input';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
 import { MAX_CLIENT_ATTRS, readForeground, setAttrs, setTag, syncFloatWord } from '../model/paneOps';
 import { PaneFault } from '../../kits/protocol/error';
@@ -136,6 +136,7 @@ export const paneHandlers: HandlerTable = {
     const pane = server.pane(p.pane);
     if (!client.canWrite) throw faults.denied(`client ${client.name} may not write to panes`);
     // Binary INPUT frames take the same path (transport/clientConn.ts): an ended program's pane reruns on Enter, refuses other keys.
+    if (p.submit) return typeAndSubmit(server, pane, Buffer.from(p.data, p.encoding === 'base64' ? 'base64' : 'utf8')).then((taken) => ({ pane: pane.n, bytes: taken.bytes }));
     const taken = typeInto(server, pane, p.data, p.encoding === 'base64' ? 'base64' : 'utf8');
     return { pane: pane.n, bytes: taken.bytes };
   },

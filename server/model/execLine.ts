@@ -34,14 +34,6 @@ export async function execDefault(ctx: ExecContext, pane: Pane, line: string, or
   return { pane: pane.n, done: true };
 }
 
-/** Each session's +Errors pane per principal (session id NUL principal key → pane number): the server's record, not an attr. */
-const errorsByServer = new WeakMap<PaneServer, Map<string, number>>();
-function errorsPanes(server: PaneServer): Map<string, number> {
-  let m = errorsByServer.get(server);
-  if (!m) errorsByServer.set(server, (m = new Map()));
-  return m;
-}
-
 const refused = (reason: string) => new PaneFault('denied', `refused: ${reason}`, { reason });
 
 /** Single-quotes a word for sh. */
@@ -59,7 +51,7 @@ async function runInErrorsPane(ctx: ExecContext, pane: Pane, line: string, origi
   const who = ctx.client.principal;
   if (who.kind === 'host') throw refused(`${principalLabel(who)} may not run a line in a shell here (a host’s words run on that host)`);
   const s = server.sessionOf(pane);
-  const mine = errorsPanes(server);
+  const mine = server.errorsPanes;
   const key = `${s.id}\u0000${principalKey(who)}`;
   const known = mine.get(key);
   let errors = known === undefined ? undefined : server.panes.get(known);

@@ -50,3 +50,51 @@ export function typeInto(server: PaneServer, pane: Pane, data: string | Uint8Arr
   t.write(typeof data === 'string' ? Buffer.from(data, encoding) : data);
   return { bytes: size, rerun: false };
 }
+
+/**
+ * The shortest gap between the text and its Enter. A TUI that reads a burst as a paste
+ * (Gemini, Codex, Copilot, Qwen 0.15, Claude for long text) makes its Enter a newline
+ * in the box; one read later it is the submit key. tmux's send-keys sends them as
+ * separate keys for the same reason.
+ */
+export const SUBMIT_GAP_MIN_MS = 30;
+/** Quiet after the program's echo that counts as "it has taken the text": a TUI redraws its box in one burst. */
+export const SUBMIT_SETTLE_MS = 25;
+/**
+ * The longest wait for that echo before Enter is sent anyway: a program that echoes
+ * nothing (a shell with `stty -echo`, a busy one) still gets its Enter, a little late.
+ */
+export const SUBMIT_WAIT_MAX_MS = 600;
+/** How often the pane's stream is looked at while waiting. */
+const SUBMIT_POLL_MS = 5;
+
+/**
+ * Types `text` as a person does: the text, then — once the program has taken it (its
+ * echo came and settled, or SUBMIT_WAIT_MAX_MS went by) — Enter as a keystroke of its
+ * own. Every door that types for someone (pane/input with submit, mail delivery, pane
+ * write, MCP's send) comes here. Resolves once Enter is written; the same refusals as
+ * typeInto, for the text and for the Enter.
+ */
+export async function typeAndSubmit(server: PaneServer, pane: Pane, text: string | Uint8Array): Promise<InputTaken> {
+  if (text.length === 0) return typeInto(server, pane, '\r'); // nothing to wait for: Enter alone (which also reruns an ended program)
+  const t = server.terminals.get(pane.n);
+  const before = t?.streamEnd ?? 0;
+  const taken = typeInto(server, pane, text);
+  if (taken.rerun || !t) return taken;
+  const start = Date.now();
+  let last = before;
+  let lastChange = start;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, SUBMIT_POLL_MS));
+    const now = Date.now();
+    const end = t.streamEnd;
+    if (end !== last) {
+      last = end;
+      lastChange = now;
+    }
+    const echoed = last > before && now - lastChange >= SUBMIT_SETTLE_MS;
+    if ((echoed && now - start >= SUBMIT_GAP_MIN_MS) || now - start >= SUBMIT_WAIT_MAX_MS || !t.running) break;
+  }
+  const enter = typeInto(server, pane, '\r');
+  return { bytes: taken.bytes + enter.bytes, rerun: false };
+}

@@ -59,11 +59,9 @@ describe.skipIf(skip !== null)(`the real Gemini CLI in a sandboxed agent pane${s
       await until('its prompt box', () => /Type your message/.test(screen()), 60_000).catch((e: Error) => {
         throw new Error(`${e.message}; its screen:\n${screen()}`);
       });
-      // The text, then Enter on its own once the TUI shows it (typed together, Enter lands in the paste and is not a submit).
-      const raw = (text: string) => s.raw(id, text);
-      expect(raw('refactor the auth module')).toBe(0);
-      await until('the typed prompt', () => /> refactor the auth module/.test(screen()), 20_000);
-      expect(raw('\r')).toBe(0);
+      // Typed as a user does, with one `pane send`: the text, then Enter pressed on its own once the TUI has taken it (a burst would be a paste).
+      const sent = pane(['send', '-t', id, 'refactor the auth module']);
+      expect(sent.status, sent.stderr).toBe(0);
       const finger = await until('gem’s prompt in pane finger', () => {
         const f = pane(['finger', 'gem']).stdout;
         return /Last prompt .*refactor the auth module/.test(f) && /Topics: .*auth/.test(f) && f;

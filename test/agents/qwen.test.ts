@@ -47,10 +47,9 @@ describe.skipIf(skip !== null)(`the real Qwen Code CLI in a sandboxed agent pane
       await until('its prompt box', () => /Type your message/.test(screen()), 60_000).catch((e: Error) => {
         throw new Error(`${e.message}; its screen:\n${screen()}`);
       });
-      const raw = (text: string) => s.raw(id, text);
-      expect(raw('refactor the auth module')).toBe(0);
-      await until('the typed prompt', () => /refactor the auth module/.test(screen()), 20_000);
-      expect(raw('\r')).toBe(0);
+      // Typed as a user does, with one `pane send`.
+      const sent = pane(['send', '-t', id, 'refactor the auth module']);
+      expect(sent.status, sent.stderr).toBe(0);
       const finger = await until('qw’s prompt in pane finger', () => {
         const f = pane(['finger', 'qw']).stdout;
         return /Last prompt .*refactor the auth module/.test(f) && /Topics: .*auth/.test(f) && f;

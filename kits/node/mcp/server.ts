@@ -55,10 +55,10 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
 
   mcp.registerTool(
     'send_input',
-    { description: 'Type text into a pane you may write (Enter added unless enter is false).', inputSchema: { pane: paneRef, text: z.string().max(65536), enter: z.boolean().default(true) } },
+    { description: 'Type text into a pane you may write, then press Enter as its own key once the program has taken it (unless enter is false), as a person does.', inputSchema: { pane: paneRef, text: z.string().max(65536), enter: z.boolean().default(true) } },
     ({ pane, text: t, enter }) =>
       tool(async () => {
-        const r = await c.call('pane/input', { pane, data: enter ? `${t}\r` : t });
+        const r = await c.call('pane/input', { pane, data: t, submit: enter });
         return `sent ${r.bytes} bytes to pane ${r.pane}`;
       }),
   );

@@ -47,18 +47,22 @@ export const streamCommands: CommandSpec[] = [
     positionals: [{ name: 'TEXT', required: true, variadic: true }],
     notes: [
       'TEXT words are joined by spaces. A lone - reads the bytes from stdin.',
-      'Text mode types the text as a keyboard would: line breaks are sent as Enter (\\r), then one Enter ends it. Coding agents and other TUIs treat \\n as a line break inside their input, \\r as submit.',
+      'Text mode types the text as a keyboard would: line breaks inside it are sent as Enter (\\r); then, once the program has taken the text (its echo came and settled, at most 0.6 s), Enter is pressed as a key of its own, so coding agents and other TUIs that read a burst as a paste submit it. -n leaves it unsubmitted.',
       'Use -- before TEXT that starts with "-": pane send -t 3 -- -v',
     ],
     async run(ctx, a) {
       const input = a.positionals.length === 1 && a.positionals[0] === '-' ? await readAll(ctx.io.stdin) : Buffer.from(a.positionals.join(' '), 'utf8');
-      const bytes = sendBytes(input, { raw: bool(a, 'raw'), noNewline: bool(a, 'no-newline') });
+      const raw = bool(a, 'raw');
+      // The text without its Enter: the Enter is pressed by the server as a key of its own, once the program has taken the text (pane/input submit).
+      const submit = !raw && !bool(a, 'no-newline');
+      const bytes = sendBytes(input, { raw, noNewline: true });
       const c = await ctx.connect();
       let pane = ctx.target(a);
       let at = 0;
       do {
         const chunk = bytes.subarray(at, at + INPUT_CHUNK);
-        const r = await c.call('pane/input', { ...(pane === undefined ? {} : { pane }), data: chunk.toString('base64'), encoding: 'base64' });
+        const last = at + INPUT_CHUNK >= bytes.byteLength;
+        const r = await c.call('pane/input', { ...(pane === undefined ? {} : { pane }), data: chunk.toString('base64'), encoding: 'base64', ...(last && submit ? { submit: true } : {}) });
         // Later chunks go to the pane the first one reached, even if focus moves meanwhile.
         pane ??= r.pane;
         at += INPUT_CHUNK;

@@ -196,12 +196,33 @@ export function withCodexTrust(toml: string, trust: { key: string; hash: string 
   const b = toml.indexOf(CODEX_TRUST_BEGIN);
   const e = toml.indexOf(CODEX_TRUST_END);
   if ((b === -1) !== (e === -1) || (b !== -1 && e < b)) return null;
-  const theirs = b === -1 ? toml : toml.slice(0, b) + toml.slice(e + CODEX_TRUST_END.length).replace(/^\n/, '');
+  // What Codex wrote inside pane's block is Codex's: it appends new tables (a folder's
+  // trust, [tui]) before the file's trailing comment, which is pane's end marker. Those
+  // are kept, moved before the block; only pane's own [hooks.state."…"] tables are replaced.
+  const kept = b === -1 ? '' : codexTablesIn(toml.slice(b + CODEX_TRUST_BEGIN.length, e));
+  const outside = b === -1 ? toml : toml.slice(0, b) + toml.slice(e + CODEX_TRUST_END.length).replace(/^\n/, '');
+  const theirs = kept === '' ? outside : `${outside.replace(/\n*$/, outside.trim() === '' ? '' : '\n')}${outside.trim() === '' ? '' : '\n'}${kept}`;
   const mine = trust.filter((t) => !theirs.includes(`"${t.key}"`));
   const base = theirs.replace(/\n*$/, theirs.trim() === '' ? '' : '\n');
   if (mine.length === 0) return base;
   const block = [CODEX_TRUST_BEGIN, ...mine.map((t) => `[hooks.state.${JSON.stringify(t.key)}]\ntrusted_hash = ${JSON.stringify(t.hash)}`), CODEX_TRUST_END].join('\n');
   return `${base}${base === '' ? '' : '\n'}${block}\n`;
+}
+
+/**
+ * The TOML inside pane's trust block that is not pane's: every table but `[hooks.state.…]`
+ * (the only tables pane writes there), with its lines as they were. Empty when none.
+ */
+export function codexTablesIn(block: string): string {
+  const out: string[] = [];
+  let mine = true; // text before any table header in the block is pane's (its marker's line end)
+  for (const line of block.split('\n')) {
+    const header = /^\s*\[\[?\s*([^\]]*)\]/.exec(line);
+    if (header) mine = /^hooks\.state\./.test(header[1]!.trim());
+    if (!mine) out.push(line);
+  }
+  while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop();
+  return out.length === 0 ? '' : `${out.join('\n')}\n`;
 }
 
 function mergeDeep(base: Settings, over: Record<string, unknown>): Settings {

@@ -52,14 +52,19 @@ export function typeInto(server: PaneServer, pane: Pane, data: string | Uint8Arr
 }
 
 /**
- * The shortest gap between the text and its Enter. A TUI that reads a burst as a paste
+ * The shortest gap between the text and its Enter (a fast typist's gap between keys). A TUI that reads a burst as a paste
  * (Gemini, Codex, Copilot, Qwen 0.15, Claude for long text) makes its Enter a newline
  * in the box; one read later it is the submit key. tmux's send-keys sends them as
  * separate keys for the same reason.
  */
-export const SUBMIT_GAP_MIN_MS = 30;
-/** Quiet after the program's echo that counts as "it has taken the text": a TUI redraws its box in one burst. */
-export const SUBMIT_SETTLE_MS = 25;
+export const SUBMIT_GAP_MIN_MS = 80;
+/**
+ * Quiet after the program's echo that counts as "it has taken the text": a TUI redraws
+ * its box in one burst, but one that detects pastes by timing (Codex's paste burst)
+ * holds the text a few tens of ms before it flushes it; a person's next key comes
+ * later than this too.
+ */
+export const SUBMIT_SETTLE_MS = 60;
 /**
  * The longest wait for that echo before Enter is sent anyway: a program that echoes
  * nothing (a shell with `stty -echo`, a busy one) still gets its Enter, a little late.

@@ -73,4 +73,47 @@ describe.skipIf(skip !== null)(`the real Codex CLI in a sandboxed agent pane${sk
       pane(['close', '-t', id]);
     }
   }, 240_000);
+
+  it('keeps the folder trust the person gave it: answered once in a fresh home, not asked again at the next launch', async () => {
+    expect(pane(['agent', 'add', 'cy', '--project', project]).status).toBe(0);
+    const home = path.join(dir, '.local/share/pane/agents/cy');
+    // The person's API-key login, which pane copies in (without one Codex asks how to log in first).
+    fs.mkdirSync(path.join(dir, '.codex'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.codex', 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: 'dummy' }));
+    const launch = () => {
+      const run = pane(['agent', 'run', 'cy', '--app', 'codex']);
+      expect(run.status, run.stderr).toBe(0);
+      return run.stdout.trim().split(':').pop()!;
+    };
+    const first = launch();
+    const screen = (id: string) => pane(['screen', '-t', id]).stdout;
+    const TRUST = /Trust this folder\?/;
+    // A fresh home: its composer shows, then (a few seconds on) Codex asks whether to trust the folder.
+    await until('the trust question', () => TRUST.test(screen(first)), 90_000).catch((e: Error) => {
+      throw new Error(`${e.message}; its screen:\n${screen(first)}`);
+    });
+    // The person answers as they would: 1 (Trust and continue), with pane send.
+    expect(pane(['send', '-t', first, '1']).status).toBe(0);
+    await until('its composer, past the question', () => !TRUST.test(screen(first)) && /Ask Codex/.test(screen(first)), 30_000).catch((e: Error) => {
+      throw new Error(`${e.message}; its screen:\n${screen(first)}`);
+    });
+    const toml = () => fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8');
+    await until('Codex to record the trust', () => toml().includes(`[projects.${JSON.stringify(project)}]`), 20_000).catch((e: Error) => {
+      throw new Error(`${e.message}; config.toml:\n${toml()}`);
+    });
+    pane(['close', '-t', first]);
+    // Relaunched (pane rewrites its hooks and their trust at each launch): its composer, and no question in the seconds it took to come the first time.
+    const second = launch();
+    try {
+      await until('its composer', () => /Ask Codex/.test(screen(second)), 90_000);
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        expect(screen(second)).not.toMatch(TRUST);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(toml()).toContain(`[projects.${JSON.stringify(project)}]`);
+    } finally {
+      pane(['close', '-t', second]);
+    }
+  }, 240_000);
 });

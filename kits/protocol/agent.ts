@@ -76,6 +76,9 @@ export const DEFAULT_SANDBOX_HOSTS = [
 /** Paths no sandboxed program of an agent may read by default (besides pane's own state and other agents' homes, always denied). */
 export const DEFAULT_SANDBOX_DENY_READ = ['~/.ssh', '~/.gnupg', '~/.aws', '~/.azure', '~/.config/gcloud', '~/.kube', '~/.docker', '~/.netrc', '~/.git-credentials', '~/.config/gh'] as const;
 
+/** A host an agent's sandboxed programs may reach: a host, `*.domain`, or either with `:PORT`. */
+export const NetworkRuleSchema = z.string().max(253).regex(/^(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-fA-F:.]+\](:[0-9]{1,5})?$/, 'a network rule is a host, *.domain, or either with :PORT');
+
 /** A path in a sandbox rule: absolute, or under the human's home (`~/...`). */
 export const SandboxPathSchema = z.string().regex(/^(\/|~\/|~$)[^\0]*$/, 'a sandbox path is absolute (/...) or under the home (~/...)');
 
@@ -96,7 +99,9 @@ export const SandboxAccessSchema = z
      */
     read: z.array(SandboxPathSchema).default([]),
     denyRead: z.array(SandboxPathSchema).default([...DEFAULT_SANDBOX_DENY_READ]),
-    network: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-fA-F:.]+\](:[0-9]{1,5})?$/, 'a network rule is a host, *.domain, or either with :PORT')).default([...DEFAULT_SANDBOX_HOSTS]),
+    network: z.array(NetworkRuleSchema).default([...DEFAULT_SANDBOX_HOSTS]),
+    /** Also the hosts its app file says its CLI needs (`agent.network`), merged at launch. `false` keeps it to `network` alone. */
+    appNetwork: z.boolean().default(true),
     unsandboxed: z.enum(['refuse', 'allow']).default('refuse'),
     /**
      * The person's login for the agent's CLI (the files its app file names under `agent.home.credentials`,
@@ -314,6 +319,12 @@ export const AgentAppSchema = z
     isolation: z.enum(['none', 'worktree']).default('none'),
     /** Shown when the program is not installed. */
     install: z.string().max(300).optional(),
+    /**
+     * The hosts its CLI needs to work: its model API, its login, its model list. Merged into
+     * the agent's sandbox network allowance at each launch (unless its .access says
+     * `sandbox.appNetwork: false`); `pane access NAME` lists them.
+     */
+    network: z.array(NetworkRuleSchema).max(32).default([]),
     /** How replies reach a `pane write` conversation: the agent runs `pane write`, or its output is shown. */
     converse: z.enum(['write', 'output']).default('output'),
   })

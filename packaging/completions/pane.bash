@@ -22,7 +22,7 @@ _pane_flags() {
     'float') echo '-t --target --x --y --w --h --tile --raise --lower --z --layer --hide --show --socket -h --help' ;;
     'tag') echo '-t --target --name --user --append --socket -h --help' ;;
     'attr') echo '-t --target --json --socket -h --help' ;;
-    'exec') echo '-t --target --socket -h --help' ;;
+    'exec') echo '-t --target --shell --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
     'output') echo '-t --target --from -f --follow --socket -h --help' ;;
     'screen') echo '-t --target --ansi --socket -h --help' ;;

@@ -16,7 +16,7 @@ complete -c pane -n __fish_use_subcommand -a float -d 'move a pane between tilin
 complete -c pane -n __fish_use_subcommand -a tag -d 'show or set a pane’s tag (name, command words, user text)'
 complete -c pane -n __fish_use_subcommand -a attr -d 'show a pane’s attrs, or set (KEY=VALUE) and delete (KEY=) them'
 complete -c pane -n __fish_use_subcommand -a exec -d 'execute a word of the pane’s command vocabulary, as a tag click does'
-complete -c pane -n __fish_use_subcommand -a send -d 'type text into a pane (Enter appended), or send raw bytes'
+complete -c pane -n __fish_use_subcommand -a send -d 'type text into a pane and submit it (Enter pressed once the program has it), or send raw bytes'
 complete -c pane -n __fish_use_subcommand -a output -d 'print a pane’s output by stream offset; --follow keeps streaming'
 complete -c pane -n __fish_use_subcommand -a screen -d 'print the pane’s scrollback and screen as text, and how its program ended if it has'
 complete -c pane -n __fish_use_subcommand -a watch -d 'print events as JSON lines, until Ctrl-C'
@@ -136,6 +136,7 @@ complete -c pane -n '__fish_seen_subcommand_from attr' -s t -l target -r -d 'the
 complete -c pane -n '__fish_seen_subcommand_from attr' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from attr' -F
 complete -c pane -n '__fish_seen_subcommand_from exec' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
+complete -c pane -n '__fish_seen_subcommand_from exec' -l shell -d 'a line that is no word of the pane runs as a shell line in your +Errors pane (acme); an agent’s runs in its own sandboxed one'
 complete -c pane -n '__fish_seen_subcommand_from exec' -F
 complete -c pane -n '__fish_seen_subcommand_from send' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from send' -s n -l no-newline -d 'do not press Enter at the end'
@@ -270,7 +271,7 @@ complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcomman
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from show' -l float -d 'float it over the tiles instead of splitting'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from show' -F
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from pair' -l port -r -d 'the TLS port the remote daemon listens on (default: what it has, else 7681)'
-complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from pair' -l address -r -d 'the address it listens on there (default: what it has, else 0.0.0.0, every interface: see the notes)'
+complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from pair' -l address -r -d 'the address it listens on there (default: what it has, else 127.0.0.1 only: see the notes)'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from pair' -F
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from clients' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from revoke' -F

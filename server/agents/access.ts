@@ -16,7 +16,7 @@ export const NOTHING: Access = {
   panes: { read: [], write: [] },
   namespace: { read: [], write: [] },
   commands: { allow: [], deny: ['*'] },
-  sandbox: { write: [], read: [], denyRead: [...DEFAULT_SANDBOX_DENY_READ], network: [], unsandboxed: 'refuse', credentials: 'none' },
+  sandbox: { write: [], read: [], appNetwork: false, denyRead: [...DEFAULT_SANDBOX_DENY_READ], network: [], unsandboxed: 'refuse', credentials: 'none' },
 };
 
 export function parseAccessText(text: string): ParsedAccess {

@@ -220,7 +220,8 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
 function walled(server: PaneServer, svc: AgentService, spec: NewPaneSpec, id: { agent: string; agentPane: boolean }): NewPaneSpec {
   const launch = spec.launch ?? { program: server.shell, args: [] };
   const cwd = launch.cwd ?? spec.cwd ?? server.env.HOME ?? os.homedir();
-  const s = sandboxLaunch(svc, id.agent, launch, cwd);
+  // The hosts its CLI needs (its app file's agent.network): its model API, login and model list.
+  const s = sandboxLaunch(svc, id.agent, launch, cwd, appOf(svc, spec.attrs?.app)?.agent?.network ?? []);
   const unsandboxed = s.mode !== 'bubblewrap';
   const name = spec.name ?? path.basename(launch.program);
   return {

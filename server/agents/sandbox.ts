@@ -118,6 +118,11 @@ export function visiblePaths(svc: AgentService, name: string, access: Access, cw
   return out;
 }
 
+/** The hosts an agent's sandbox may reach: its .access network, and its app's hosts unless `sandbox.appNetwork` is false. */
+export function networkOf(access: Access, appHosts: readonly string[]): string[] {
+  return [...new Set([...access.sandbox.network, ...(access.sandbox.appNetwork ? appHosts : [])])];
+}
+
 export interface SandboxSettings {
   /** pane's own part, taken off before the runtime sees the rest: hidden directories sealed read-only. */
   pane: { sealed: string[] };
@@ -132,7 +137,7 @@ export interface SandboxSettings {
  * hidden; network only to the hosts .access lists. Unix sockets stay allowed so `pane` reaches the
  * agent's own socket (the person's is hidden, and the network namespace is its own).
  */
-export function sandboxSettings(svc: AgentService, name: string, access: Access, cwd: string, program?: string): SandboxSettings {
+export function sandboxSettings(svc: AgentService, name: string, access: Access, cwd: string, program?: string, appHosts: readonly string[] = []): SandboxSettings {
   const human = svc.server.env.HOME ?? os.homedir();
   const home = svc.store.home(name);
   const data = svc.options.dataDir;
@@ -149,7 +154,7 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
   return {
     pane: { sealed: [human] },
-    network: { allowedDomains: [...access.sandbox.network], deniedDomains: [], allowAllUnixSockets: true },
+    network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: true },
     filesystem: {
       denyRead: hidden,
       // Inside pane's hidden state: its own home, the shims and hook settings its programs run,
@@ -190,6 +195,8 @@ export function pendingLines(svc: AgentService, name: string): string[] {
     project = '';
   }
   const { access } = svc.access(name);
+  const hosts = app?.agent?.network ?? [];
+  if (hosts.length > 0) lines.push(access.sandbox.appNetwork ? `its CLI's hosts (app ${app!.id}, merged into network at launch): ${hosts.join(', ')}` : `its CLI's hosts (app ${app!.id}) are NOT merged (.access sandbox.appNetwork is false): ${hosts.join(', ')}`);
   lines.push(`visible of the person's home (${human}), nothing else:`);
   for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program)) lines.push(`  ${v.path}  (${v.why})`);
   for (const [n, id] of svc.identity) {
@@ -212,15 +219,16 @@ export interface SandboxLaunch {
  * Wraps an agent pane's program in its sandbox. Where no sandbox can run, goes on
  * unsandboxed only if the .access says `unsandboxed: "allow"`, else throws a typed refusal.
  */
-export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpec, cwd: string): SandboxLaunch {
+export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpec, cwd: string, appHosts: readonly string[] = []): SandboxLaunch {
   // A launch that is already a sandbox (a pane brought back from a snapshot records the
   // wrapped argv) is unwrapped first: walls inside walls fail, and the .access in force
   // now is the one that must apply.
   const launch = unwrapSandbox(wanted);
   const { access, errors } = svc.access(name);
-  const settings = sandboxSettings(svc, name, access, cwd, launch.program);
+  const settings = sandboxSettings(svc, name, access, cwd, launch.program, appHosts);
   const stamp = sandboxStamp(access);
   const entry = paneEntry(svc);
+  if (appHosts.length > 0 && access.sandbox.appNetwork) svc.store.log(name, `network: its app's hosts too (${appHosts.join(', ')})`);
   const why = errors.length > 0 ? null : (sandboxUnavailable(svc.server.env.PATH ?? process.env.PATH) ?? (entry ? null : 'the pane command (dist/pane.mjs) was not found to start the sandbox'));
   if (why !== null) {
     if (access.sandbox.unsandboxed !== 'allow') {

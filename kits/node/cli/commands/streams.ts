@@ -38,7 +38,7 @@ function aim(ctx: CommandContext, a: ParsedArgs): { pane?: PaneRef } {
 export const streamCommands: CommandSpec[] = [
   {
     command: 'send',
-    summary: 'type text into a pane (Enter appended), or send raw bytes',
+    summary: 'type text into a pane and submit it (Enter pressed once the program has it), or send raw bytes',
     flags: [
       TARGET,
       { name: 'no-newline', short: 'n', type: 'bool', doc: 'do not press Enter at the end' },

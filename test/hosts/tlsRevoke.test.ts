@@ -51,7 +51,7 @@ const connected = () => /^box\s+tls \S+\s+connected\s/.test(hostRow());
 function pair(): void {
   const p = local.pane(['host', 'pair', 'box', '--port', String(port), '--address', '127.0.0.1']);
   expect(p.status, `${p.stderr}\nsshd: ${sshd.log().slice(-1500)}`).toBe(0);
-  expect(p.stdout).toContain(`it listens on 127.0.0.1:${port} there; this machine's certificate is ${myFp()}`);
+  expect(p.stdout).toContain(`it listens on 127.0.0.1:${port} there (loopback only: reach it through an ssh tunnel, or pair again with --address ADDR); this machine's certificate is ${myFp()}`);
 }
 
 async function join(): Promise<void> {
@@ -72,6 +72,7 @@ describe('revoking and unpairing a TLS-paired host', () => {
     const ls = remote.pane(['host', 'clients']);
     expect(ls.status, ls.stderr).toBe(0);
     expect(ls.stdout).toMatch(/^FINGERPRINT\s+NAME\s+ISSUED\s+EXPIRES\s+REVOKED$/m);
+    expect(ls.stdout).toContain(`the TLS door here listens on 127.0.0.1:${port} (loopback only)`);
     expect(ls.stdout).toMatch(new RegExp(`^${myFp().split(':').slice(0, 8).join(':')}\\s+${me.replace(/[.]/g, '\\.')}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\dZ\\s+\\d{4}-.*\\s-$`, 'm'));
     await join();
   }, 60_000);

@@ -156,7 +156,8 @@ export type AccessInput = z.input<typeof AccessSchema>;
  * pane's own hook events: named as Claude Code names them (the first CLI pane spoke to); every
  * dialect's events are turned into these before the state machine, awareness and claims see them.
  */
-export const PaneHookEventSchema = z.enum(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'SessionEnd']);
+/** pane's hook events (Claude Code's names): StopFailure is a turn an API error ended (Claude Code's; done, with the error named). */
+export const PaneHookEventSchema = z.enum(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionEnd']);
 export type PaneHookEvent = z.infer<typeof PaneHookEventSchema>;
 
 /** A path relative to the agent's home: no `..`, not absolute (checked again without links when used). */

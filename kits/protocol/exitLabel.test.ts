@@ -32,3 +32,14 @@ describe('exitNotice', () => {
     expect(lines.at(-1)).toMatch(/^\[sh exited 3/);
   });
 });
+
+describe('programOf', () => {
+  it('names the agent CLI a sandboxed pane runs, not the node that carries its sandbox', async () => {
+    const { programOf } = await import('./exitLabel');
+    const tag = { name: 'cl', commands: [], user: '' };
+    const launch = { program: '/usr/bin/node', args: ['/x/dist/pane.mjs', 'sandbox', '--settings', '{}', '--', '/home/p/.local/bin/claude', '--settings', 'f.json'] };
+    expect(programOf({ launch, tag })).toBe('claude');
+    expect(programOf({ launch: { program: '/usr/bin/make', args: ['-j4'] }, tag })).toBe('make');
+    expect(programOf({ launch: null, tag })).toBe('cl');
+  });
+});

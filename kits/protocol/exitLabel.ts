@@ -19,7 +19,10 @@ const EXIT_RESET = '\x1b[?1047l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[
 
 /** The program a pane runs, by its file's base name ("vim"), else its tag's name. */
 export function programOf(p: Pick<Pane, 'launch' | 'tag'>): string {
-  return (p.launch?.program ?? p.tag.name).split('/').pop() || 'the program';
+  // An agent's program runs through `pane sandbox --settings JSON -- PROGRAM ARGS`: the program is the one after --, not node.
+  const a = p.launch?.args ?? [];
+  const inner = a[1] === 'sandbox' && a[2] === '--settings' && a[4] === '--' ? a[5] : undefined;
+  return (inner ?? p.launch?.program ?? p.tag.name).split('/').pop() || 'the program';
 }
 
 /** "[make exited 2 at 14:03:07]": which program, how it ended, when. */

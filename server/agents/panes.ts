@@ -255,14 +255,21 @@ export function shimDir(svc: AgentService): string | null {
 }
 
 /** A Claude Code settings file whose hooks run `pane hook` for every event pane understands. */
+/** Claude Code's hook events that run only as command hooks, whatever the settings say (an http hook on them never fires). */
+export const CLAUDE_COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set(['SessionStart']);
+
 export function claudeSettingsFile(svc: AgentService, dialect: HookDialect | null = null): string {
   const entry = paneEntry(svc);
   const command = `${hookRunner(entry)} hook`;
   // Claude Code's own names, as its dialect (apps/claude.json) lists them; its payload is pane's own (no --app).
-  const events = dialect ? Object.keys(dialect.events) : ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'];
-  // Claude Code that takes HTTP hooks posts to the server: no process per hook (issue 14).
-  const hook = httpHookFor(svc.deps.hooks()) ?? { type: 'command', command, timeout: 5 };
-  const hooks = Object.fromEntries(events.map((e) => [e, [{ ...(e.endsWith('ToolUse') ? { matcher: '*' } : {}), hooks: [hook] }]]));
+  const events = dialect ? Object.keys(dialect.events) : ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'];
+  // Claude Code that takes HTTP hooks posts to the server: no process per hook (issue 14). The
+  // events it runs only as commands (SessionStart: measured with 2.1.197 and 2.1.332, an http
+  // hook on it never runs) go through bin/pane-hook, which posts to the same door with bash.
+  const commandHook = { type: 'command', command, timeout: 5 };
+  const http = httpHookFor(svc.deps.hooks());
+  const hookFor = (e: string) => (http && !CLAUDE_COMMAND_ONLY_EVENTS.has(e) ? http : commandHook);
+  const hooks = Object.fromEntries(events.map((e) => [e, [{ ...(e.endsWith('ToolUse') ? { matcher: '*' } : {}), hooks: [hookFor(e)] }]]));
   const file = path.join(svc.options.dataDir, 'claude-settings.json');
   // Written at every launch (the hook URL changes with each server start): whole, then renamed,
   // so a Claude Code starting beside another launch never reads half a file.

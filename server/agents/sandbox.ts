@@ -111,7 +111,11 @@ export function visiblePaths(svc: AgentService, name: string, access: Access, cw
   add(path.dirname(path.dirname(process.execPath)), 'the Node.js that runs pane');
   if (program) {
     const found = path.isAbsolute(program) ? program : which(program, svc.server.env.PATH ?? process.env.PATH);
-    if (found) add(installRoot(found), `the program it runs (${path.basename(program)})`);
+    if (found) {
+      // Where PATH finds it (a link in ~/.local/bin, say) and where that leads (its package or install).
+      add(path.dirname(found), `the directory of PATH that holds ${path.basename(program)}`);
+      add(installRoot(found), `the program it runs (${path.basename(program)})`);
+    }
   }
   for (const p of access.sandbox.read) add(expand(p, human), '.access sandbox.read');
   for (const p of access.sandbox.write) add(expand(p, human), '.access sandbox.write');

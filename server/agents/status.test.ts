@@ -14,6 +14,14 @@ describe('hook transitions', () => {
     expect(events.map((e) => hookTransition(e)?.state ?? null)).toEqual(want);
   });
 
+  it('ends a turn an API error cut short (Claude Code’s StopFailure) as done, naming the error, and tells the person', () => {
+    const t = hookTransition({ hook_event_name: 'StopFailure', error: 'rate_limit_error: 429 Too Many Requests' });
+    expect(t?.state).toBe('done');
+    expect(t?.reason).toBe('its turn ended on an error: rate_limit_error: 429 Too Many Requests');
+    expect(t?.notify).toMatch(/429/);
+    expect(hookTransition({ hook_event_name: 'StopFailure' })?.reason).toBe('its turn ended on an error: an API error');
+  });
+
   it('ignores unknown events and notifications that do not ask the human', () => {
     expect(hookTransition({ hook_event_name: 'PreCompact' })).toBeNull();
     expect(hookTransition({ hook_event_name: 'SomethingNew', x: 1 })).toBeNull();

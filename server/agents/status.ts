@@ -39,6 +39,11 @@ export function hookTransition(input: Record<string, unknown>): Transition | nul
       return { state: 'working', reason: `tool ${str(input.tool_name) || '?'} done` };
     case 'Stop':
       return { state: 'done', reason: 'finished its turn' };
+    case 'StopFailure': {
+      // Claude Code: the turn ended on an API error (no Stop follows). Done, the error named, and worth telling.
+      const err = short(str(input.error) || str(input.error_message) || str(input.message) || str(input.reason) || 'an API error');
+      return { state: 'done', reason: `its turn ended on an error: ${err}`, notify: `its turn ended on an error: ${err}` };
+    }
     case 'PermissionRequest':
       return { state: 'waiting', reason: `asks permission for ${str(input.tool_name) || 'a tool'}`, notify: `asks permission for ${str(input.tool_name) || 'a tool'}` };
     case 'Notification':

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { lstatBelow, readBelow, writeBelow } from '../safeFile';
 
 /** The events pane listens to (Claude Code's hook names). */
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd'] as const;
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'] as const;
 
 /** One hook as Claude Code's settings hold it: a command, or an HTTP POST. */
 export interface HookSpec {

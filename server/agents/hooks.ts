@@ -154,10 +154,13 @@ async function handlePaneHook(svc: AgentService, p: HookParams, caller: string |
     session.pane = pane;
     const pr = svc.panes.get(pane);
     if (pr && !pr.cooperative) {
-      // From now on this pane reports itself: observation stops guessing.
+      // From now on this pane reports itself: observation only looks for its questions (observer.ts).
       pr.cooperative = true;
       clearTimeout(pr.timer);
+      pr.timer = undefined;
     }
+    // A hook after a question on screen means it was answered and the CLI went on: the hook's state wins.
+    if (pr && pr.question && event !== 'SessionStart') pr.question = undefined;
   }
   if (str(input.cwd)) session.cwd = str(input.cwd);
   if (event === 'UserPromptSubmit' && str(input.prompt)) {
@@ -165,7 +168,12 @@ async function handlePaneHook(svc: AgentService, p: HookParams, caller: string |
     r.lastPromptAt = now;
   }
   const t = hookTransition(input);
-  if (t) {
+  const asking = pane !== null ? svc.panes.get(pane)?.question : undefined;
+  if (t && asking) {
+    // A question still on its screen stands (SessionStart comes before Gemini's and Qwen's login dialogs): the hook's state waits behind it.
+    asking.before = t.state;
+    asking.source = 'reported';
+  } else if (t) {
     if (pane !== null) svc.transition(name, { pane }, t, now);
     else {
       // Keep the session's own state in step too: it is what finger shows for hook-only agents.

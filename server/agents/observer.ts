@@ -4,7 +4,7 @@
 // follows agent panes' lives (created, restarted, exited, closed) from events.
 import type { Pane } from '../../kits/protocol/model';
 import type { AgentService, PaneRuntime } from './service';
-import { observeScreen } from './status';
+import { observeScreen, questionOnScreen } from './status';
 
 /** Quiet this long after output before the screen is read: long enough for a TUI to finish a redraw. */
 export const SILENCE_MS = 1200;
@@ -17,6 +17,13 @@ export const RECHECK_MS = 2500;
  * the same reason; a Codex shown working long after it stopped is the bug it avoids).
  */
 export const SCREEN_STATE_DEBOUNCE_MS = 3000;
+/**
+ * Output this soon after the person (or pane send) typed into the pane is its echo, not
+ * work: a CLI redraws its input box at every key, and without this a person typing a
+ * prompt flipped it working↔done at each key. A program that starts working after Enter
+ * keeps printing past it.
+ */
+export const ECHO_MS = 250;
 
 export function watchAgentPanes(svc: AgentService): () => void {
   const { server } = svc;
@@ -44,9 +51,40 @@ export function watchAgentPanes(svc: AgentService): () => void {
     svc.changed(name);
   };
 
+  /**
+   * A pane that reports through hooks is still looked at for questions (a login, folder
+   * trust, an API key): one on screen is "needs you" whatever its hooks said, and when it
+   * is answered the state its hooks gave comes back.
+   */
+  const checkQuestion = (pr: PaneRuntime) => {
+    const t = server.terminals.get(pr.pane);
+    if (!t?.running) return;
+    t.snapshot().then(
+      (snap) => {
+        if (svc.panes.get(pr.pane) !== pr || Date.now() - pr.lastOutputAt < SILENCE_MS) return;
+        const q = questionOnScreen(snap.text, svc.prompts.get(pr.prompts));
+        if (q !== null && !pr.question) {
+          pr.question = { before: pr.state, source: pr.stateSource };
+          svc.transition(pr.agent, { pane: pr.pane }, { state: 'waiting', reason: `question on screen: ${q}`, notify: `asks: ${q}`, source: 'observed' });
+        } else if (q === null && pr.question) {
+          const back = pr.question;
+          pr.question = undefined;
+          svc.transition(pr.agent, { pane: pr.pane }, { state: back.before === 'waiting' ? 'done' : back.before, reason: 'its question was answered', source: back.source ?? 'reported' });
+        }
+      },
+      () => undefined,
+    );
+  };
+
   const check = (pr: PaneRuntime) => {
     pr.timer = undefined;
-    if (pr.cooperative || pr.state === 'exited') return;
+    if (pr.state === 'exited') return;
+    if (pr.cooperative) {
+      const quiet = Date.now() - pr.lastOutputAt;
+      if (quiet < SILENCE_MS) pr.timer = setTimeout(() => check(pr), SILENCE_MS - quiet);
+      else checkQuestion(pr);
+      return;
+    }
     const quiet = Date.now() - pr.lastOutputAt;
     if (quiet < SILENCE_MS) {
       pr.timer = setTimeout(() => check(pr), SILENCE_MS - quiet);
@@ -72,11 +110,20 @@ export function watchAgentPanes(svc: AgentService): () => void {
         break;
       case 'pane/output': {
         const pr = svc.panes.get((data as { pane: number }).pane);
-        if (!pr || pr.cooperative) return;
-        pr.lastOutputAt = Date.now();
-        if (held(pr.pane)) return;
-        if (pr.state !== 'working') svc.transition(pr.agent, { pane: pr.pane }, { state: 'working', reason: 'output' });
+        if (!pr) return;
+        const now = Date.now();
+        pr.lastOutputAt = now;
+        // Reporting through hooks: only its questions are looked for, once its output falls silent.
+        if (pr.cooperative) {
+          pr.timer ??= setTimeout(() => check(pr), SILENCE_MS);
+          return;
+        }
         pr.timer ??= setTimeout(() => check(pr), SILENCE_MS);
+        if (held(pr.pane)) return;
+        // The echo of what was just typed is not work.
+        const typedAt = server.terminals.get(pr.pane)?.lastInputAt ?? 0;
+        if (now - typedAt < ECHO_MS) return;
+        if (pr.state !== 'working') svc.transition(pr.agent, { pane: pr.pane }, { state: 'working', reason: 'output' });
         break;
       }
       case 'pane/attrs-changed': {

@@ -10,6 +10,12 @@ import codex from './prompts/codex.json';
 import fallback from './prompts/default.json';
 import demo from './prompts/demo-agent.json';
 import gemini from './prompts/gemini.json';
+import qwen from './prompts/qwen.json';
+import copilot from './prompts/copilot.json';
+import opencode from './prompts/opencode.json';
+import cursor from './prompts/cursor.json';
+import goose from './prompts/goose.json';
+import amp from './prompts/amp.json';
 import type { PromptPatterns } from './status';
 
 export const PromptFileSchema = z
@@ -22,10 +28,15 @@ export const PromptFileSchema = z
     working: z.array(z.string()).default([]),
     /** Its prompt or input box, asking nothing: done with its turn. */
     done: z.array(z.string()).default([]),
+    /**
+     * Questions it asks before or outside a turn (first run, login, folder trust, API key,
+     * permission), found anywhere on the screen: needs you whatever its hooks said, until answered.
+     */
+    questions: z.array(z.string()).default([]),
   })
   .strict();
 
-const builtin: unknown[] = [claude, codex, aider, gemini, demo, fallback];
+const builtin: unknown[] = [claude, codex, aider, gemini, qwen, copilot, opencode, cursor, goose, amp, demo, fallback];
 
 /** Compiles one file's patterns; returns problems instead of throwing. */
 export function compilePatterns(json: unknown, where: string): { patterns?: PromptPatterns; errors: string[] } {
@@ -41,7 +52,7 @@ export function compilePatterns(json: unknown, where: string): { patterns?: Prom
         return [];
       }
     });
-  return { patterns: { name: r.data.name, lines: r.data.lines, waiting: compile(r.data.waiting, 'waiting'), working: compile(r.data.working, 'working'), done: compile(r.data.done, 'done') }, errors };
+  return { patterns: { name: r.data.name, lines: r.data.lines, waiting: compile(r.data.waiting, 'waiting'), working: compile(r.data.working, 'working'), done: compile(r.data.done, 'done'), questions: compile(r.data.questions, 'questions') }, errors };
 }
 
 export class PromptLibrary {

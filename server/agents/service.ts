@@ -43,6 +43,8 @@ export interface PaneRuntime {
   worktree: { path: string; branch: string; repo: string } | null;
   /** An ordinary pane in which an agent CLI was started by hand (known from its hooks). */
   adopted?: boolean;
+  /** A question on its screen (login, trust, API key…) made it "needs you": the state it had before, given back when the question goes. */
+  question?: { before: AgentState; source: 'reported' | 'observed' | undefined } | undefined;
 }
 
 export interface SessionRuntime {

@@ -66,6 +66,23 @@ export interface PromptPatterns {
   working: RegExp[];
   /** Its prompt, asking nothing: done. */
   done: RegExp[];
+  /**
+   * Questions a CLI asks before or outside a turn — first run, login, folder trust,
+   * API key, permission — found anywhere on its screen: needs you, whatever its hooks
+   * last said (a CLI that reported SessionStart before its login dialog is not done).
+   */
+  questions: RegExp[];
+}
+
+/** The question on screen, if any: the first line a `questions` pattern matches (the whole screen, not its tail). */
+export function questionOnScreen(screenText: string, p: PromptPatterns): string | null {
+  const lines = screenText.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  for (const re of p.questions) {
+    const line = lines.find((l) => re.test(l));
+    if (line !== undefined) return short(line, 80);
+    if (re.test(screenText)) return short(re.source, 80);
+  }
+  return null;
 }
 
 /**
@@ -80,6 +97,8 @@ export function observeScreen(screenText: string, p: PromptPatterns): Transition
     .filter((l) => l.trim() !== '')
     .slice(-p.lines);
   const text = tail.join('\n');
+  const question = questionOnScreen(screenText, p);
+  if (question !== null) return { state: 'waiting', reason: `question on screen: ${question}`, notify: `asks: ${question}` };
   const working = p.working.find((re) => re.test(text));
   if (working) return { state: 'working', reason: `screen shows ${working.source}` };
   const waiting = p.waiting.find((re) => tail.some((l) => re.test(l)) || re.test(text));

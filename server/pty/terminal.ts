@@ -255,7 +255,11 @@ export class Terminal {
     if (!this.proc) return;
     this.checkInput(bytes.byteLength);
     this.proc.write(bytes);
+    this.lastInputAt = Date.now();
   }
+
+  /** When a key (or any input) last reached the program: output right after it is its echo, not work (the agents' observer). */
+  lastInputAt = 0;
 
   /**
    * Throws a `busy` PaneFault when `bytes` more input would pass MAX_INPUT_QUEUE: asked

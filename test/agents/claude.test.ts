@@ -42,6 +42,10 @@ describe.skipIf(skip !== null)(`the real Claude Code in a sandboxed agent pane${
       await until('the trust question', () => /trust this folder/i.test(screen()), 60_000).catch((e: Error) => {
         throw new Error(`${e.message}; its screen:\n${screen()}`);
       });
+      // Asked, it needs the person (it was "idle (observed)" before questions were looked for).
+      await until('cl to need the person', () => /State: needs you/.test(pane(['finger', 'cl']).stdout), 20_000).catch((e: Error) => {
+        throw new Error(`${e.message}; finger:\n${pane(['finger', 'cl']).stdout}`);
+      });
       expect(s.raw(id, '\x1b[B')).toBe(0);
       await new Promise((r) => setTimeout(r, 300));
       expect(pane(['send', '-t', id, '']).status).toBe(0);
@@ -53,6 +57,7 @@ describe.skipIf(skip !== null)(`the real Claude Code in a sandboxed agent pane${
         throw new Error(`${e.message}; finger:\n${pane(['finger', 'cl']).stdout}\nits screen:\n${screen()}`);
       });
       expect(pane(['finger', 'cl']).stdout).toMatch(/reported through hooks/);
+      await until('the question gone from its state', () => !/State: needs you/.test(pane(['finger', 'cl']).stdout), 20_000);
       expect(pane(['finger', 'cl']).stdout).not.toMatch(/Last prompt/);
     } finally {
       pane(['close', '-t', id]);

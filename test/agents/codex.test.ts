@@ -92,10 +92,17 @@ describe.skipIf(skip !== null)(`the real Codex CLI in a sandboxed agent pane${sk
     await until('the trust question', () => TRUST.test(screen(first)), 90_000).catch((e: Error) => {
       throw new Error(`${e.message}; its screen:\n${screen(first)}`);
     });
+    // While the question is up it needs the person, whatever its hooks said.
+    await until('cy to need the person', () => /State: needs you .*question on screen|State: needs you/.test(pane(['finger', 'cy']).stdout), 20_000).catch((e: Error) => {
+      throw new Error(`${e.message}; finger:\n${pane(['finger', 'cy']).stdout}`);
+    });
     // The person answers as they would: 1 (Trust and continue), with pane send.
     expect(pane(['send', '-t', first, '1']).status).toBe(0);
     await until('its composer, past the question', () => !TRUST.test(screen(first)) && /Ask Codex/.test(screen(first)), 30_000).catch((e: Error) => {
       throw new Error(`${e.message}; its screen:\n${screen(first)}`);
+    });
+    await until('cy no longer needing the person', () => !/State: needs you/.test(pane(['finger', 'cy']).stdout), 20_000).catch((e: Error) => {
+      throw new Error(`${e.message}; finger:\n${pane(['finger', 'cy']).stdout}`);
     });
     const toml = () => fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8');
     await until('Codex to record the trust', () => toml().includes(`[projects.${JSON.stringify(project)}]`), 20_000).catch((e: Error) => {

@@ -25,9 +25,9 @@ describe('the record of issued client certificates', () => {
     await updateClients(dir, () => ({ clients: [entry(1), entry(2, { revokedAt: new Date().toISOString() })], result: undefined }));
     const read = readClients(dir);
     expect(clientVerdict(read, dir, fp(1), 'u@m1')).toBeNull();
-    expect(clientVerdict(read, dir, fp(2), 'u@m2')).toMatch(/refused: revoked here at .* pair again from that machine: pane host pair NAME$/);
+    expect(clientVerdict(read, dir, fp(2), 'u@m2')).toMatch(/refused: revoked here at .* pair that machine again, from it: pane host pair HOST \(HOST: the name this host has in its hosts\/\)$/);
     expect(clientVerdict(read, dir, fp(3), 'x@y')).toMatch(/refused: it is not in .*clients\.json/);
-    expect(clientVerdict(readClients(path.join(dir, 'none')), dir, fp(1), 'u@m1')).toMatch(/there is no record of issued client certificates .* pair again/);
+    expect(clientVerdict(readClients(path.join(dir, 'none')), dir, fp(1), 'u@m1')).toMatch(/there is no record of issued client certificates .* pair that machine again/);
     fs.writeFileSync(path.join(dir, 'clients.json'), '{"clients": 7}');
     expect(clientVerdict(readClients(dir), dir, fp(1), 'u@m1')).toMatch(/does not read \(.*clients\.json: clients: .*\); fix it, or remove it/);
   });

@@ -72,7 +72,8 @@ export function shortFingerprint(fp: string): string {
  */
 export function clientVerdict(read: ClientsRead, tlsDir: string, fp: string, cn: string): string | null {
   const file = clientsFilePath(tlsDir);
-  const again = 'pair again from that machine: pane host pair NAME';
+  // Said to the machine that was refused (its link shows it) and logged here: pairing is done from that machine, naming this host as it calls it.
+  const again = 'pair that machine again, from it: pane host pair HOST (HOST: the name this host has in its hosts/)';
   if (!read.ok && read.missing) return `client certificate ${shortFingerprint(fp)} (${cn}) refused: there is no record of issued client certificates (${file}); certificates issued before pane kept one are no longer honoured: ${again}`;
   if (!read.ok) return `client certificate ${shortFingerprint(fp)} (${cn}) refused: the record of issued client certificates does not read (${read.reason}); fix it, or remove it and pair every client again (pane host pair NAME there)`;
   const c = read.clients.find((x) => x.fingerprint === fp);

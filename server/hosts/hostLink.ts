@@ -383,7 +383,8 @@ export class HostLink {
     this.error = reason;
     this.panes = [];
     this.sessions = [];
-    this.log(`host ${this.name}: cut off: ${reason}`);
+    // The person leaving is no refusal: said as what it is (/pane/log files only cut-offs as refusals).
+    this.log(this.left ? `host ${this.name}: left: ${reason}` : `host ${this.name}: cut off: ${reason}`);
     if (redial && wasUp) this.scheduleRetry(upFor >= REDIAL_AT_ONCE_AFTER_MS);
     else if (!redial) this.wanted = false;
     this.changed();

@@ -89,9 +89,9 @@ describe('revoking and unpairing a TLS-paired host', () => {
     // Seen here: no box panes within a few seconds (the heartbeat alone would take DROP_AFTER_MS, 20 s).
     await eventually('the live link to be cut', () => !/^box\s+tls \S+\s+(connected|stale)\s/.test(hostRow()), 5_000);
     expect(local.pane(['ls']).stdout).not.toMatch(new RegExp(`^box:${n}\\s`, 'm'));
-    expect(remoteLog()).toMatch(/^- refused TLS door 127\.0\.0\.1:\d+: closed a live connection: client certificate [0-9A-F:]{23} \(\S+\) refused: revoked here at \S+ \(pane host revoke \/ unpair\): pair again from that machine: pane host pair NAME$/m);
+    expect(remoteLog()).toMatch(/^- refused TLS door 127\.0\.0\.1:\d+: closed a live connection: client certificate [0-9A-F:]{23} \(\S+\) refused: revoked here at \S+ \(pane host revoke \/ unpair\): pair that machine again, from it: pane host pair HOST \(HOST: the name this host has in its hosts\/\)$/m);
     // The link dials again by itself (it was up), is refused with the reason, and then waits for the person: every redial would be refused alike.
-    await eventually('the refusal in pane host ls', () => /revoked here at .*pair again from that machine: pane host pair NAME/.test(hostRow()), 15_000);
+    await eventually('the refusal in pane host ls', () => /revoked here at .*pair that machine again, from it: pane host pair HOST/.test(hostRow()), 15_000);
     expect(hostRow()).toMatch(/not dialled again until you pane host connect box/);
     // No redial: over a backoff's first waits (1 s, 2 s) the host is never seen connecting again.
     const states = new Set<string>();
@@ -150,7 +150,7 @@ describe('revoking and unpairing a TLS-paired host', () => {
       fs.rmSync(record());
       const gone = lsPaired();
       expect(gone.status).not.toBe(0);
-      expect(gone.stderr).toContain(`refused: there is no record of issued client certificates (${record()}); certificates issued before pane kept one are no longer honoured: pair again from that machine: pane host pair NAME`);
+      expect(gone.stderr).toContain(`refused: there is no record of issued client certificates (${record()}); certificates issued before pane kept one are no longer honoured: pair that machine again, from it: pane host pair HOST (HOST: the name this host has in its hosts/)`);
       fs.writeFileSync(record(), '{"clients": [{"fingerprint": "nope"}]}\n', { mode: 0o600 });
       const bad = lsPaired();
       expect(bad.status).not.toBe(0);

@@ -184,6 +184,9 @@ describe('hosts that are not pane', () => {
     expect(size() - before).toBeLessThan(4096);
     local.pane(['close', '-t', String(stand)]);
     local.pane(['host', 'disconnect', 'churner']);
+    // The person leaving a host is no refusal: /pane/log does not file it as one, and the daemon says "left".
+    await eventually('the leave said', () => /host churner: left: left by the person/.test((local as unknown as { log: string }).log));
+    expect(local.pane(['cat', '/log']).stdout).not.toMatch(/refused host churner: .*left by the person/);
   });
 
   it('cuts off a remote whose pane event fails its schema, naming the event', async () => {

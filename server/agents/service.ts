@@ -236,16 +236,19 @@ export class AgentService {
     const home = account ? this.store.home(name) : null;
     const line = (f: '.project' | '.app') => (account ? this.store.read(name, f).trim() || null : null);
     const sessionCwd = sessions[0]?.cwd ?? null;
+    // An agent run with --app or --cwd and no account default: what its running pane says.
+    const first = panes[0] ? this.server.panes.get(panes[0].pane) : undefined;
+    const app = line('.app') ?? first?.attrs.app ?? null;
     return {
       name,
       account,
       home,
-      app: line('.app'),
-      project: line('.project') ?? sessionCwd,
+      app,
+      project: line('.project') ?? first?.launch?.cwd ?? first?.cwd ?? sessionCwd,
       state: r.state,
       since: r.since,
       source: this.sourceOf(name, sessions.length > 0),
-      reports: this.reportsOf(line('.app')),
+      reports: this.reportsOf(app),
       panes,
       sessions,
       lastPrompt: r.lastPrompt,

@@ -217,13 +217,15 @@ export const agentHandlers: HandlerTable = {
 
   'agent/launch': async (p, ctx) => {
     const svc = svcOf(ctx);
-    // `pane agent run NAME -- PROGRAM ARGS`: any program as the agent (a shell too), no app file.
+    // `pane agent run NAME -- PROGRAM ARGS`: any program as the agent (a shell too), no app file;
+    // with --app as well, that program with the app's integration (its hooks, questions, resume,
+    // hosts and environment): another build of the same CLI, say. Never the app silently dropped.
     const given = p.program ? { program: p.program[0]!, args: p.program.slice(1), ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
-    const appId = given ? '' : (p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : ''));
+    const appId = given ? (p.app ?? '') : (p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : ''));
     const list = ctx.services.config.apps;
-    const app = given ? undefined : findApp(list, appId || 'demo-agent');
-    if (!given && !app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
-    const launch = given ?? (app?.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined);
+    const app = given && !p.app ? undefined : findApp(list, appId || 'demo-agent');
+    if ((!given || p.app) && !app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
+    const launch = given ? { ...given, ...(app?.launch?.env ? { env: { ...app.launch.env } } : {}) } : app?.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
     const target = p.pane !== undefined ? { pane: p.pane } : roomiest(ctx, p.session, p.direction);
     const attrs: Record<string, string> = { ...(app?.attrs ?? {}), ...(app ? { app: app.id } : {}), ...(p.name ? { agent: p.name } : {}), ...(p.isolation ? { 'agent.isolation': p.isolation } : {}) };
     const ack = await ctx.dispatch(

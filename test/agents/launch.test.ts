@@ -30,6 +30,21 @@ afterEach(async () => {
 });
 
 describe('launching agents', () => {
+  it('keeps --app with -- PROGRAM (the program with the app’s integration), and finger names the app and the --cwd project', async () => {
+    const c = await h.connect();
+    await c.call('agent/add', { name: 'oneoff' });
+    const dir = fs.mkdtempSync(path.join(h.dir, 'work-'));
+    const r = await c.call('agent/launch', { name: 'oneoff', app: 'iso', program: ['/bin/sh', '-c', 'echo started-mine; exec cat'], cwd: dir, isolation: 'none' });
+    await waitForOutput(c, r.pane, /started-mine/);
+    const p = await c.call('pane/get', { pane: r.pane });
+    expect(p.attrs.app).toBe('iso');
+    const info = await c.call('agent/get', { name: 'oneoff' });
+    expect(info.app).toBe('iso');
+    expect(info.project).toBe(dir);
+    const e = await c.call('agent/launch', { name: 'oneoff', app: 'no-such-app', program: ['/bin/cat'] }).catch((x: Error) => x);
+    expect((e as Error).message).toMatch(/no app "no-such-app"/);
+  });
+
   it('gives a launched agent an account, its signature, PANE_AGENT, a token and the finger/mail/write shims', async () => {
     const c = await h.connect();
     const r = await c.call('agent/launch', { app: 'envdump' });

@@ -41,6 +41,24 @@ export interface AppWindow {
   child: ChildProcess;
   exited: Promise<number>;
   cleanup(): void;
+  /** The browser's last lines on stderr (at most STDERR_KEPT bytes): why it exited, when it did. */
+  stderr(): string;
+  /** What pane changed for this user, said once at start (root: Chromium's sandbox is off). */
+  notes: string[];
+}
+
+/** Bytes of the browser's stderr kept, to name why it exited: its last complaint, not its whole log. */
+const STDERR_KEPT = 4096;
+
+/**
+ * Chromium refuses to start as root unless its own sandbox is off ("Running as root
+ * without --no-sandbox is not supported"). A person who runs pane as root (a container,
+ * a VM they own) gets the window with --no-sandbox, and is told so: the page it shows is
+ * pane's own renderer from 127.0.0.1, not the web.
+ */
+export function rootFlags(uid: number | undefined = process.getuid?.()): { flags: string[]; notes: string[] } {
+  if (uid !== 0 || process.platform !== 'linux') return { flags: [], notes: [] };
+  return { flags: ['--no-sandbox'], notes: ["running as root: Chromium's own sandbox is off (--no-sandbox), as Chromium requires for root; the window shows only pane's page from 127.0.0.1"] };
 }
 
 export function openAppWindow(browser: string, pageUrl: string): AppWindow {
@@ -49,9 +67,11 @@ export function openAppWindow(browser: string, pageUrl: string): AppWindow {
   const opener = path.join(profile, 'open.html');
   const safe = pageUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   fs.writeFileSync(opener, `<!doctype html><meta http-equiv="refresh" content="0;url=${safe}"><title>pane</title>`, { mode: 0o600 });
+  const root = rootFlags();
   const child = spawn(
     browser,
     [
+      ...root.flags,
       `--app=file://${opener}`,
       `--user-data-dir=${profile}`,
       '--no-first-run',
@@ -62,8 +82,12 @@ export function openAppWindow(browser: string, pageUrl: string): AppWindow {
       '--class=pane',
       '--window-size=1280,820',
     ],
-    { stdio: 'ignore' },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  let err = '';
+  child.stderr?.on('data', (b: Buffer) => {
+    err = (err + b.toString('utf8')).slice(-STDERR_KEPT);
+  });
   const cleanup = () => {
     try {
       fs.rmSync(profile, { recursive: true, force: true, maxRetries: PROFILE_RM_RETRIES, retryDelay: PROFILE_RM_RETRY_MS });
@@ -75,5 +99,5 @@ export function openAppWindow(browser: string, pageUrl: string): AppWindow {
     child.once('exit', (code) => resolve(code ?? 0));
     child.once('error', () => resolve(1));
   });
-  return { child, exited, cleanup };
+  return { child, exited, cleanup, stderr: () => err, notes: root.notes };
 }

@@ -189,6 +189,7 @@ async function main(): Promise<number> {
   // The browser starts now, while the daemon may still be starting: both take hundreds of milliseconds.
   say(`opening ${path.basename(browser)} (Electron is not installed here)`);
   const win = openAppWindow(browser, hosted.launchUrl());
+  for (const n of win.notes) say(n);
   if (!(await attached())) {
     win.child.kill();
     await win.exited;
@@ -204,7 +205,15 @@ async function main(): Promise<number> {
     await hosted.stop();
     return 0;
   }
-  say(`the browser exited (${code}); still serving at ${hosted.launchUrl()}`);
+  // Its own words on why (the last lines it wrote that are not Chromium's routine noise), then the way back in.
+  const why = win
+    .stderr()
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^\[\d+:\d+:\d+\/[\d.]+:(INFO|VERBOSE)/.test(l))
+    .slice(-3)
+    .join(' / ');
+  say(`the browser exited (${code})${why ? `: ${why.slice(0, 600)}` : ''}; still serving at ${hosted.launchUrl()}`);
   return new Promise(() => undefined);
 }
 

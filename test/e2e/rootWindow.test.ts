@@ -1,0 +1,75 @@
+// `npm start` as root with a display, as a newcomer in a container or a VM of their own
+// meets it: Chromium refuses root unless its sandbox is off, and before this pane said
+// only "the browser exited (1)". Now the window opens (--no-sandbox, said once), shown
+// on a real X server (Xvfb) by the real system Chromium — no headless, no wrapper — and
+// its renderer attaches to the daemon. And a unit check of the flags for other users.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rootFlags } from '../../electron/chromium';
+import { ensureBuilt, root } from './shell';
+
+const isRoot = process.getuid?.() === 0;
+const xvfb = spawnSync('Xvfb', ['-help']).error === undefined;
+const chromium = fs.existsSync('/usr/bin/chromium');
+const why = !isRoot ? 'not root' : !xvfb ? 'no Xvfb' : !chromium ? 'no /usr/bin/chromium' : null;
+
+const procs: ChildProcess[] = [];
+let dir = '';
+afterAll(async () => {
+  if (dir) spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), 'stop', '--yes'], { env: envOf(), timeout: 15_000 });
+  for (const p of procs.reverse()) if (p.exitCode === null && p.signalCode === null) p.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  if (dir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+});
+
+const envOf = (display = ':0') => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: dir,
+  SHELL: '/bin/bash',
+  LANG: 'C.UTF-8',
+  TMPDIR: dir,
+  DISPLAY: display,
+  XDG_RUNTIME_DIR: path.join(dir, 'run'),
+  XDG_CONFIG_HOME: path.join(dir, 'config'),
+  XDG_DATA_HOME: path.join(dir, 'data'),
+  XDG_STATE_HOME: path.join(dir, 'state'),
+});
+
+describe('Chromium flags', () => {
+  it('turns Chromium’s own sandbox off for root only, and says so', () => {
+    expect(rootFlags(0).flags).toEqual(['--no-sandbox']);
+    expect(rootFlags(0).notes[0]).toMatch(/running as root: Chromium's own sandbox is off/);
+    expect(rootFlags(1000)).toEqual({ flags: [], notes: [] });
+  });
+});
+
+describe.skipIf(why !== null)(`npm start as root on a real X display${why ? ` (skipped: ${why})` : ''}`, () => {
+  it('opens the window (Chromium with --no-sandbox, said once) and its renderer attaches to the daemon', async () => {
+    ensureBuilt();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-root-'));
+    const display = `:${90 + (process.pid % 9)}`;
+    const x = spawn('Xvfb', [display, '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+    procs.push(x);
+    await new Promise((r) => setTimeout(r, 800));
+    let out = '';
+    const start = spawn(process.execPath, [path.join(root, 'dist/start.mjs')], { env: envOf(display), stdio: ['ignore', 'pipe', 'pipe'] });
+    procs.push(start);
+    start.stdout!.on('data', (b: Buffer) => (out += String(b)));
+    start.stderr!.on('data', (b: Buffer) => (out += String(b)));
+    const pane = (args: string[]) => spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), ...args], { env: envOf(display), encoding: 'utf8', timeout: 15_000 });
+    const deadline = Date.now() + 60_000;
+    let clients = '';
+    while (Date.now() < deadline && !/renderer/.test(clients)) {
+      if (start.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 500));
+      clients = pane(['cat', '/server/clients']).stdout;
+    }
+    expect(clients, `start.mjs said:\n${out}`).toMatch(/renderer/);
+    expect(out).toMatch(/running as root: Chromium's own sandbox is off \(--no-sandbox\)/);
+    expect(out).not.toMatch(/the browser exited/);
+  }, 90_000);
+});

@@ -81,6 +81,18 @@ function installRoot(file: string): string {
   return at > 0 ? real.slice(0, at) : path.dirname(real);
 }
 
+/** The package a pane entry (…/dist/pane.mjs) belongs to: the folder above dist/ (a checkout, or node_modules/pane). */
+function packageRoot(entry: string): string {
+  let real = entry;
+  try {
+    real = fs.realpathSync(entry);
+  } catch {
+    // as given
+  }
+  const dir = path.dirname(real);
+  return path.basename(dir) === 'dist' ? path.dirname(dir) : installRoot(real);
+}
+
 /**
  * What of the person's home an agent's programs see: nothing, but what is bound back in.
  * The home is hidden whole, so a file made there after launch (a new key, a login)
@@ -106,8 +118,10 @@ export function visiblePaths(svc: AgentService, name: string, access: Access, cw
   if (cwd !== human && !within(data, cwd)) add(cwd, 'its project, its working directory');
   add(path.join(data, 'bin'), "pane's shims (pane, finger, mail, write)");
   add(path.join(data, 'claude-settings.json'), 'the hook settings pane writes for Claude Code');
+  // pane's whole package (dist/, bin/pane-hook, node_modules/), not dist/ alone: hook commands run
+  // bin/pane-hook, and a clean rebuild replaces dist/ (a bind of the old one would go stale).
   const entry = paneEntry(svc);
-  if (entry) add(installRoot(entry), "pane's own program");
+  if (entry) add(packageRoot(entry), "pane's own program (its package: dist/, bin/pane-hook, node_modules/)");
   add(path.dirname(path.dirname(process.execPath)), 'the Node.js that runs pane');
   if (program) {
     const found = path.isAbsolute(program) ? program : which(program, svc.server.env.PATH ?? process.env.PATH);

@@ -5,6 +5,16 @@ import { extractTopics, hashText, pathTopics, singular, tokenize, vocabOf } from
 const v = vocabOf(makeConfig({ identityNoise: ['ada', 'devbox-7'] }));
 
 describe('topics', () => {
+  it('reads a path typed in a prompt by its name, never its fragments (src, ts) as topics', () => {
+    const v = vocabOf(makeConfig());
+    const t = extractTopics('write tests for the expired session token handling in src/auth/login.ts refreshToken', v);
+    expect(t).not.toContain('src');
+    expect(t).not.toContain('ts');
+    expect(t).toEqual(expect.arrayContaining(['auth', 'login', 'token']));
+    expect(extractTopics('fix the crash at lib/parser/index.js:42 and ./util/io.ts', v)).not.toEqual(expect.arrayContaining(['lib']));
+    expect(extractTopics('look at main.go', v)).not.toContain('go');
+  });
+
   it('splits identifiers the way code names things', () => {
     expect(tokenize('handleAuthLogin jwt_verify refresh-token HTTPServer')).toEqual(['handle', 'auth', 'login', 'jwt', 'verify', 'refresh', 'token', 'http', 'server']);
   });

@@ -57,12 +57,23 @@ function topByFrequency(words: string[], n: number): string[] {
     .map(([w]) => w);
 }
 
-/** The key topics of one prompt. */
+/** A word of a prompt that is a path (`src/auth/login.ts`, `./x`, `login.ts:42`): its words are read as a path's. */
+const PATH_WORD = /^(?:\.{0,2}\/|~\/)?(?:[\w.@-]+\/)+[\w.@-]*(?::\d+)*$|^[\w@-]+\.(?:[jt]sx?|mjs|cjs|py|rs|go|rb|java|kt|c|h|cc|cpp|hpp|cs|swift|md|json|ya?ml|toml|sh)(?::\d+)*$/;
+
+/**
+ * The key topics of one prompt. A path typed in it contributes what its name says
+ * (`src/auth/login.ts` → auth, login), never its fragments (`src`, `ts`): those are
+ * shared by every file of every project, and made unrelated work look alike.
+ */
 export function extractTopics(text: string, v: Vocab): string[] {
-  return topByFrequency(
-    tokenize(text).filter((w) => !v.drop.has(w)),
-    v.topN,
-  );
+  const words: string[] = [];
+  for (const raw of text.split(/\s+/)) {
+    const w = raw.replace(/^[`'"(<[]+|[`'",;)>\].!?]+$/g, '');
+    if (w === '') continue;
+    if (PATH_WORD.test(w)) for (const t of tokenize(w.replace(/(?::\d+)+$/, '').replace(/\.[A-Za-z0-9]+$/, ''))) !v.pathDrop.has(t) && words.push(t);
+    else for (const t of tokenize(w)) !v.drop.has(t) && words.push(t);
+  }
+  return topByFrequency(words, v.topN);
 }
 
 /**

@@ -54,7 +54,8 @@ export const sessionMethods = {
     doc: 'Renames a session (names are unique: another session with that name is an error).',
   }),
   'session/list': method({
-    params: z.object({}),
+    /** host: a joined host's sessions, asked of it over its link (named as it names them). */
+    params: z.object({ host: z.string().min(1).max(253).optional() }),
     result: z.object({ sessions: z.array(SessionSummarySchema) }),
     cap: 'read',
     doc: 'Lists sessions.',

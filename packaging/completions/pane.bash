@@ -28,7 +28,7 @@ _pane_flags() {
     'screen') echo '-t --target --ansi --socket -h --help' ;;
     'watch') echo '--state --socket -h --help' ;;
     'session new') echo '--cwd --host --socket -h --help' ;;
-    'session ls') echo '--json --socket -h --help' ;;
+    'session ls') echo '--json --host --socket -h --help' ;;
     'session kill') echo '--socket -h --help' ;;
     'session rename') echo '--socket -h --help' ;;
     'session save') echo '--socket -h --help' ;;
@@ -172,6 +172,7 @@ _pane_value() {
     'session new --cwd') echo '' ;;
     'session new --host') echo '' ;;
     'session new --socket') echo '@files' ;;
+    'session ls --host') echo '' ;;
     'session ls --socket') echo '@files' ;;
     'session kill --socket') echo '@files' ;;
     'session rename --socket') echo '@files' ;;

@@ -53,7 +53,7 @@ complete -c pane -n __fish_use_subcommand -a mount -d 'serve the namespace as fi
 complete -c pane -n __fish_use_subcommand -a umount -d 'unmount a namespace mounted with pane mount'
 complete -c pane -n __fish_use_subcommand -a help -d 'list the commands, or show one command’s usage and flags'
 complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a new -d 'create a session with one pane'
-complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a ls -d 'list sessions'
+complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a ls -d 'list sessions: this server’s, then each joined host’s as HOST:NAME'
 complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a kill -d 'end a session and every pane in it'
 complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a rename -d 'rename a session (names are unique)'
 complete -c pane -n '__fish_seen_subcommand_from session; and not __fish_seen_subcommand_from new ls kill rename save restore' -a save -d 'print a session’s snapshot as JSON (for `session restore`)'
@@ -153,6 +153,7 @@ complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcom
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from new' -l host -r -d 'make it on a joined host (pane host ls): its panes are HOST:N'
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from new' -F
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from ls' -l json -d 'print the protocol objects as JSON'
+complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from ls' -l host -r -d 'only that joined host’s sessions'
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from kill' -F
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from rename' -F
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from save' -F

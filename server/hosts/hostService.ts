@@ -29,6 +29,8 @@ export const REMOTE_INPUT_QUEUE = 64 << 10;
 
 /** Streaming requests on a remote pane, relayed through one upstream stream per pane (remoteStream.ts). */
 const STREAMED = new Set<MethodName>(['pty/attach', 'pty/detach', 'pty/ack']);
+/** Session requests that go to a joined host when their session is HOST:NAME. */
+const SESSION_FORWARDED = new Set<MethodName>(['session/get', 'session/kill', 'session/rename']);
 
 /**
  * Requests forwarded to a joined host's pane when their `pane` is `HOST:N`.
@@ -230,6 +232,13 @@ export class HostService {
   forward(method: MethodName, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> | undefined {
     // A session made on a joined host (a host with no pane left has no HOST:N to split from).
     if (method === 'session/new' && typeof params.host === 'string' && params.host !== this.deps.server.host) return this.newSessionOn(params.host, params, ctx);
+    // A joined host's sessions, and one of them named HOST:NAME (pane session ls --host, pane session kill box:work).
+    if (method === 'session/list' && typeof params.host === 'string' && params.host !== this.deps.server.host) return this.onHost(params.host, method, {}, ctx);
+    if (SESSION_FORWARDED.has(method) && typeof params.session === 'string') {
+      const i = params.session.indexOf(':');
+      const host = i > 0 ? params.session.slice(0, i) : '';
+      if (host !== '' && host !== this.deps.server.host && this.links.has(host)) return this.onHost(host, method, { ...params, session: params.session.slice(i + 1) }, ctx);
+    }
     // A local stand-in for a remote pane: its terminal requests go to that pane (standIns.ts), the rest stay here.
     const stand = this.standIns.of(params.pane);
     if (stand) return this.standIns.route(method, params, ctx, stand);
@@ -265,6 +274,17 @@ export class HostService {
     }
     const remoteHost = link.remote?.host ?? '';
     return link.call(method, out as never).then((r: Result<MethodName>) => requalify(r, remoteHost, host));
+  }
+
+  /** A session request asked of joined host `name` (the person's only; a read-only host answers reads alone), its answer named as this server names it. */
+  private onHost(name: string, method: MethodName, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> {
+    const link = this.link(name); // an unknown host is refused by name, with the fix
+    if (ctx.client.checkAccess !== undefined) {
+      throw new PaneFault('denied', `denied: ${method} on host ${name}: an agent's .access names this server's sessions only; other hosts are the person's`, { reason: 'remote session', subject: name });
+    }
+    if (link.entry.readOnly && capabilityOf(method) !== 'read') throw readOnlyFault(link, method, name);
+    const remoteHost = link.remote?.host ?? '';
+    return link.call(method, params as never).then((r: Result<MethodName>) => requalify(r, remoteHost, name));
   }
 
   /** session/new on host `name`: the person's (an agent's .access names this server's panes only), refused on a read-only host, the answer as that host gives it. */

@@ -42,11 +42,27 @@ export const sessionCommands: CommandSpec[] = [
   },
   {
     command: 'session ls',
-    summary: 'list sessions',
-    flags: [JSON_FLAG],
+    summary: 'list sessions: this server’s, then each joined host’s as HOST:NAME',
+    flags: [JSON_FLAG, { name: 'host', type: 'string', value: 'HOST', doc: 'only that joined host’s sessions' }],
+    notes: ['A joined host’s session is named HOST:NAME: `pane session kill box:work` and `pane session rename box:work w2` act on it there.'],
     async run(ctx, a) {
       const c = await ctx.connect();
-      const { sessions } = await c.call('session/list', {});
+      const only = str(a, 'host');
+      const named = (host: string | null, list: { name: string }[]) => list.map((s) => (host === null ? s : { ...s, name: `${host}:${s.name}`, host }));
+      let sessions: ({ name: string; host?: string } & Parameters<typeof sessionTable>[0][number])[];
+      if (only !== undefined) sessions = named(only, (await c.call('session/list', { host: only })).sessions) as typeof sessions;
+      else {
+        sessions = (await c.call('session/list', {})).sessions;
+        // Each joined host that answers: its sessions after this server's (one that does not is named on stderr, the rest listed).
+        const { hosts } = await c.call('host/list', {}).catch(() => ({ hosts: [] as { name: string; state: string }[] }));
+        for (const h of hosts.filter((x) => x.state === 'connected' || x.state === 'stale')) {
+          try {
+            sessions.push(...(named(h.name, (await c.call('session/list', { host: h.name })).sessions) as typeof sessions));
+          } catch (e) {
+            ctx.err(`pane: host ${h.name}: its sessions are not listed: ${(e as Error).message}`);
+          }
+        }
+      }
       ctx.out(bool(a, 'json') ? JSON.stringify(sessions, null, 2) : sessionTable(sessions));
       return 0;
     },

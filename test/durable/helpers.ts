@@ -1,7 +1,7 @@
 // Shared by the durability tests: a temp home with a state dir, servers started on it
 // in turn (in-process, real PTYs, or the `pane` bin as a process to kill -9), and
 // bounded polling.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,4 +81,32 @@ export async function startDaemon(hm: Home, procs: ChildProcess[], client: strin
   const c = new Connection(await connectUnix(socket), { checkResult: checkResults });
   await c.hello({ client: { name: client, kind: 'test' }, capabilities: ['read', 'write', 'attach', 'admin'] });
   return { proc, c, log: () => out };
+}
+
+/** A `pane serve` of the built bin run as a process on home `hm` (its state dir, a socket in it), to be killed -9 and started again. */
+export interface BinDaemon {
+  env: Record<string, string>;
+  socket: string;
+  /** `pane ARGS` against it, waited for. */
+  pane(args: string[], o?: { env?: Record<string, string>; input?: string }): SpawnSyncReturns<string>;
+  /** Starts it (again); resolves once it listens. */
+  start(): Promise<{ proc: ChildProcess; out: () => string }>;
+}
+
+export function binDaemon(hm: Home, bin: string, binDir: string, root: string, procs: ChildProcess[]): BinDaemon {
+  const socket = path.join(hm.dir, 's.sock');
+  const env = { ...hm.env, PATH: `${binDir}:${path.dirname(process.execPath)}:${hm.env.PATH}`, SHELL: '/bin/sh', XDG_CONFIG_HOME: path.join(hm.dir, 'config'), XDG_DATA_HOME: path.join(hm.dir, 'data'), PANE_SOCKET: socket, PANE_APPS_DIR: path.join(root, 'apps') };
+  return {
+    env,
+    socket,
+    pane: (args, o = {}) => spawnSync(process.execPath, [bin, ...args], { env: { ...env, ...o.env }, encoding: 'utf8', timeout: 15_000, input: o.input ?? '' }),
+    async start() {
+      const proc = spawn(process.execPath, [bin, 'serve', '--socket', socket, '--host', 'testhost', '--state', hm.stateDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      procs.push(proc);
+      let out = '';
+      proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+      await until(`the server to listen: ${out}`, () => /listening/.test(out), 30_000);
+      return { proc, out: () => out };
+    },
+  };
 }

@@ -5,13 +5,13 @@
 // each pane with that CLI's own resume form and id, or its "last" form where the CLI
 // has no ids (aider). A stand-in that exits 1 when asked to resume is started afresh,
 // the pane saying why.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppFileSchema } from '../../kits/protocol/app';
 import { ensureBuilt, root } from '../e2e/shell';
-import { home, until, type Home } from './helpers';
+import { binDaemon, home, until, type Home } from './helpers';
 
 let h: Home | undefined;
 const procs: ChildProcess[] = [];
@@ -73,18 +73,9 @@ describe('agents after a kill -9 of the daemon', () => {
     }
     const proj = path.join(hm.dir, 'shop');
     fs.mkdirSync(proj);
-    const socket = path.join(hm.dir, 's.sock');
-    const env = { ...hm.env, PATH: `${bin}:${path.dirname(process.execPath)}:${hm.env.PATH}`, SHELL: '/bin/sh', XDG_CONFIG_HOME: path.join(hm.dir, 'config'), XDG_DATA_HOME: path.join(hm.dir, 'data'), PANE_SOCKET: socket, PANE_APPS_DIR: path.join(root, 'apps') };
-    const pane = (args: string[], o: { env?: Record<string, string>; input?: string } = {}) =>
-      spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...o.env }, encoding: 'utf8', timeout: 15_000, input: o.input ?? '' });
-    const start = async () => {
-      const proc = spawn(process.execPath, [BIN, 'serve', '--socket', socket, '--host', 'testhost', '--state', hm.stateDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      procs.push(proc);
-      let out = '';
-      proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-      await until(`the server to listen: ${out}`, () => /listening/.test(out), 30_000);
-      return { proc, out: () => out };
-    };
+    const d = binDaemon(hm, BIN, bin, root, procs);
+    const pane = d.pane;
+    const start = d.start;
     const screen = (n: number) => pane(['screen', '-t', String(n)]).stdout.replace(/\n/g, '');
     const panes = () => JSON.parse(pane(['ls', '--json']).stdout) as { n: number; pid: number | null; attrs: Record<string, string>; launch: { program: string; args: string[] } | null }[];
 

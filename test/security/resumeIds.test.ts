@@ -5,12 +5,12 @@
 // dropped, said, and the agent resumes with its `last` form instead; a good id still
 // resumes its own conversation (the case above is not vacuous). Through the real
 // daemon, `pane hook` and a stand-in `claude` on PATH that records its argv.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION_ID_PATTERN, ResumeSpecSchema, sessionIdAllowed } from '../../kits/protocol/app';
-import { home, until, type Home } from '../durable/helpers';
+import { binDaemon, home, until, type Home } from '../durable/helpers';
 import { ensureBuilt, root } from '../e2e/shell';
 
 let h: Home | undefined;
@@ -49,17 +49,9 @@ describe('session ids are data, never options', () => {
     fs.mkdirSync(proj);
     // A stand-in claude: records its argv (one line per run, NUL-free), then waits like an interactive CLI.
     fs.writeFileSync(path.join(bin, 'claude'), `#!/bin/sh\nfor a in "$@"; do printf '[%s]' "$a"; done >> "$PWD/$PANE_AGENT.runs"; echo >> "$PWD/$PANE_AGENT.runs"\necho "started: claude"\nexec cat\n`, { mode: 0o755 });
-    const socket = path.join(hm.dir, 's.sock');
-    const env = { ...hm.env, PATH: `${bin}:${path.dirname(process.execPath)}:${hm.env.PATH}`, SHELL: '/bin/sh', XDG_CONFIG_HOME: path.join(hm.dir, 'config'), XDG_DATA_HOME: path.join(hm.dir, 'data'), PANE_SOCKET: socket, PANE_APPS_DIR: path.join(root, 'apps') };
-    const pane = (args: string[], o: { env?: Record<string, string>; input?: string } = {}) => spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...o.env }, encoding: 'utf8', timeout: 15_000, input: o.input ?? '' });
-    const start = async () => {
-      const proc = spawn(process.execPath, [BIN, 'serve', '--socket', socket, '--host', 'testhost', '--state', hm.stateDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      procs.push(proc);
-      let out = '';
-      proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-      await until(`the server to listen: ${out}`, () => /listening/.test(out), 30_000);
-      return { proc, out: () => out };
-    };
+    const d = binDaemon(hm, BIN, bin, root, procs);
+    const pane = d.pane;
+    const start = d.start;
     const panes = () => JSON.parse(pane(['ls', '--json']).stdout) as { n: number; pid: number | null; attrs: Record<string, string> }[];
     const screen = (n: number) => pane(['screen', '-t', String(n)]).stdout;
     const ids: Record<string, string> = { evil: '--rcfile=/tmp/pwned', lines: 'abc\n--dangerously-skip-permissions', good: '0f8b7c1e-5a55-4c4e-9d1b-2f1a6f0c9e3a' };

@@ -30,7 +30,10 @@ export function refuseByPrincipal(method: Exclude<MethodName, 'hello'>, ctx: Han
   const rule = AUTHORITY[method];
   const who = ctx.client.principal;
   const refuse = (why: string) => {
-    throw new PaneFault('denied', `refused: ${principalLabel(who)} may not call ${method}: ${why}`, { reason: why, subject: method });
+    const message = `refused: ${principalLabel(who)} may not call ${method}: ${why}`;
+    // Logged once a spell per client and method (/pane/log, the daemon's log): a client that asks again and again is one line.
+    if (ctx.client.noteRefusal?.(method)) ctx.server.publish('client/refused', { door: `${ctx.client.transport?.kind ?? 'a'} client ${ctx.client.name ?? '?'}`, reason: message });
+    throw new PaneFault('denied', message, { reason: why, subject: method });
   };
   if (who.kind === 'agent' && rule.agent === 'never') refuse(`it ${PERSON_ONLY_REASON[method] ?? 'is the person’s alone'}, whatever an .access grants`);
   if (who.kind === 'host' && !rule.host) refuse('a joined host shows its own panes and causes nothing on this server');

@@ -122,6 +122,16 @@ export class ClientConn {
     });
   }
 
+  /** Methods the principal table refused this client, each logged once (refuseByPrincipal). */
+  private readonly refusedMethods = new Set<string>();
+
+  /** Whether a refusal of `method` is new for this client (to be logged); later ones are not. Bounded by the method count. */
+  noteRefusal(method: string): boolean {
+    if (this.refusedMethods.has(method)) return false;
+    this.refusedMethods.add(method);
+    return true;
+  }
+
   /** A read-only client: its door granted it neither write nor admin (a viewer). `pane permit CLIENT ro` only stops its typing (canWrite). */
   get readOnly(): boolean {
     return !this.capabilities.has('write') && !this.capabilities.has('admin');

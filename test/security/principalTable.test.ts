@@ -114,6 +114,11 @@ describe('the principal table through real connections', () => {
       const e = (await ada.call(m, {} as never).catch((x: Error) => x)) as Error;
       expect(e.message, m).toMatch(new RegExp(`refused: agent ada may not call ${m}`));
     }
+    // Logged once a spell: asked again, the refusal is said to the caller but not written again.
+    await ada.call('server/launch-url', {} as never).catch(() => undefined);
+    const logged = h.events.filter((e) => e.event === 'client/refused' && String(e.data.reason).includes('may not call server/launch-url'));
+    expect(logged).toHaveLength(1);
+    expect(String(logged[0]!.data.reason)).toMatch(/^refused: agent ada may not call server\/launch-url: it mints a window token/);
     // A row the agent may use still goes to its .access: pane/list with panes.read * is fine.
     expect((await ada.call('pane/list', {})).panes.length).toBeGreaterThan(0);
   });

@@ -69,13 +69,28 @@ export const SUBMIT_SETTLE_MS = 60;
  * The longest wait for that echo before Enter is sent anyway: a program that echoes
  * nothing (a shell with `stty -echo`, a busy one) still gets its Enter, a little late.
  */
-export const SUBMIT_WAIT_MAX_MS = 600;
+export const SUBMIT_WAIT_MAX_MS = 1500;
+/**
+ * Characters of the text's end looked for in the program's output after the write: a TUI
+ * redraws its input box with the text in it, so seeing them there means it has read the
+ * text (output that is not about it — a start-up still drawing, a spinner — does not count).
+ */
+const ECHO_TAIL = 6;
+/** Bytes of output after the write searched for that echo: a redrawn box, not a flood. */
+const ECHO_SCAN_BYTES = 256 << 10;
+
+/** `data` as text a screen shows: escape sequences and control characters gone. */
+function visible(data: Buffer): string {
+  // eslint-disable-next-line no-control-regex
+  return data.toString('utf8').replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|[\x00-\x1f\x7f]/g, '');
+}
 /** How often the pane's stream is looked at while waiting. */
 const SUBMIT_POLL_MS = 5;
 
 /**
- * Types `text` as a person does: the text, then — once the program has taken it (its
- * echo came and settled, or SUBMIT_WAIT_MAX_MS went by) — Enter as a keystroke of its
+ * Types `text` as a person does: the text, then — once the program has taken it (the
+ * end of the text came back in its output and the output settled, or SUBMIT_WAIT_MAX_MS
+ * went by) — Enter as a keystroke of its
  * own. Every door that types for someone (pane/input with submit, mail delivery, pane
  * write, MCP's send) comes here. Resolves once Enter is written; the same refusals as
  * typeInto, for the text and for the Enter.
@@ -87,8 +102,11 @@ export async function typeAndSubmit(server: PaneServer, pane: Pane, text: string
   const taken = typeInto(server, pane, text);
   if (taken.rerun || !t) return taken;
   const start = Date.now();
+  // The end of the text as the program would draw it back (its last visible characters, no spaces: a box may wrap there).
+  const tail = (typeof text === 'string' ? text : Buffer.from(text).toString('utf8')).replace(/[\x00-\x1f\x7f\s]+/g, '').slice(-ECHO_TAIL);
   let last = before;
   let lastChange = start;
+  let seen = tail === '';
   for (;;) {
     await new Promise((r) => setTimeout(r, SUBMIT_POLL_MS));
     const now = Date.now();
@@ -96,8 +114,9 @@ export async function typeAndSubmit(server: PaneServer, pane: Pane, text: string
     if (end !== last) {
       last = end;
       lastChange = now;
+      if (!seen) seen = visible(t.read(before, ECHO_SCAN_BYTES).data).replace(/\s+/g, '').includes(tail);
     }
-    const echoed = last > before && now - lastChange >= SUBMIT_SETTLE_MS;
+    const echoed = seen && last > before && now - lastChange >= SUBMIT_SETTLE_MS;
     if ((echoed && now - start >= SUBMIT_GAP_MIN_MS) || now - start >= SUBMIT_WAIT_MAX_MS || !t.running) break;
   }
   const enter = typeInto(server, pane, '\r');

@@ -47,7 +47,7 @@ export const streamCommands: CommandSpec[] = [
     positionals: [{ name: 'TEXT', required: true, variadic: true }],
     notes: [
       'TEXT words are joined by spaces. A lone - reads the bytes from stdin.',
-      'Text mode types the text as a keyboard would: line breaks inside it are sent as Enter (\\r); then, once the program has taken the text (its echo came and settled, at most 0.6 s), Enter is pressed as a key of its own, so coding agents and other TUIs that read a burst as a paste submit it. -n leaves it unsubmitted.',
+      'Text mode types the text as a keyboard would: line breaks inside it are sent as Enter (\\r); then, once the program has taken the text (the end of the text came back in its output and settled, at most 1.5 s), Enter is pressed as a key of its own, so coding agents and other TUIs that read a burst as a paste submit it. -n leaves it unsubmitted.',
       'Use -- before TEXT that starts with "-": pane send -t 3 -- -v',
     ],
     async run(ctx, a) {

@@ -79,17 +79,13 @@ export function watchAgentPanes(svc: AgentService): () => void {
   const check = (pr: PaneRuntime) => {
     pr.timer = undefined;
     if (pr.state === 'exited') return;
-    if (pr.cooperative) {
-      const quiet = Date.now() - pr.lastOutputAt;
-      if (quiet < SILENCE_MS) pr.timer = setTimeout(() => check(pr), SILENCE_MS - quiet);
-      else checkQuestion(pr);
-      return;
-    }
     const quiet = Date.now() - pr.lastOutputAt;
     if (quiet < SILENCE_MS) {
       pr.timer = setTimeout(() => check(pr), SILENCE_MS - quiet);
       return;
     }
+    // Reporting through hooks: only its questions are looked for.
+    if (pr.cooperative) return checkQuestion(pr);
     const t = server.terminals.get(pr.pane);
     if (!t?.running) return;
     t.snapshot().then(
@@ -113,13 +109,9 @@ export function watchAgentPanes(svc: AgentService): () => void {
         if (!pr) return;
         const now = Date.now();
         pr.lastOutputAt = now;
-        // Reporting through hooks: only its questions are looked for, once its output falls silent.
-        if (pr.cooperative) {
-          pr.timer ??= setTimeout(() => check(pr), SILENCE_MS);
-          return;
-        }
         pr.timer ??= setTimeout(() => check(pr), SILENCE_MS);
-        if (held(pr.pane)) return;
+        // Reporting through hooks: its output is not observed as work (only its questions, once it falls silent).
+        if (pr.cooperative || held(pr.pane)) return;
         // The echo of what was just typed is not work.
         const typedAt = server.terminals.get(pr.pane)?.lastInputAt ?? 0;
         if (now - typedAt < ECHO_MS) return;

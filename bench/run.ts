@@ -1,11 +1,12 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict) trim it for quick looks.
+// (comma list: throughput,roundtrip,follow,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict) trim it for quick looks.
 import fs from 'node:fs';
 import { agents } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
 import { cliHooks } from './cliHooks';
 import { fairness } from './fairness';
+import { followBench } from './follow';
 import { awareness, hookUnderLoad } from './awareness';
 import { bridgeEcho } from './bridgeEcho';
 import { cli } from './cli';
@@ -29,7 +30,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -38,8 +39,24 @@ const MiB = 1024 * 1024;
 
 if (!withTmux) console.error('bench: tmux is not installed; tmux anchors are skipped (apt-get install tmux)');
 
+/** Sections that threw: each gets a FAILED row with its error, and the bench exits 1 after printing every other row. */
+const failedSections: string[] = [];
+/** Runs one section when PANE_BENCH_ONLY asks for it; a section that throws is reported as failed, and the rest still run. */
+async function section(name: string, body: () => Promise<void>): Promise<void> {
+  if (!only.has(name)) return;
+  const before = rows.length;
+  try {
+    await body();
+  } catch (e) {
+    failedSections.push(name);
+    const why = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 200);
+    console.error(`bench: section ${name} failed:`, e);
+    rows.push({ bench: `${name}: FAILED${rows.length > before ? ` after ${rows.length - before} row(s)` : ''}`, figure: why, anchor: '—', ratio: '—', aim: 'runs' });
+  }
+}
+
 try {
-  if (only.has('throughput')) {
+  await section('throughput', async () => {
     for (const r of await throughput(dir, mb, runs, withTmux)) {
       rows.push({
         bench: `output ${fmt(r.mb, 0)} MB, ${r.name} (MB/s) vs tmux`,
@@ -56,14 +73,20 @@ try {
         aim: 'report',
       });
     }
-  }
-  if (only.has('roundtrip')) {
+  });
+  await section('roundtrip', async () => {
     for (const r of await roundtrip(dir)) {
       rows.push({ bench: `round trip, ${r.clients} client(s), median (µs)`, figure: range(r.pane.median === r.pane.median ? r.pane : r.pane, 0), anchor: `newline-JSON echo ${range(r.echo, 0)}`, ratio: ratio(r.pane.median, r.echo.median), aim: '≤ 1.5×' });
       rows.push({ bench: `round trip, ${r.clients} client(s), p99 (µs)`, figure: fmt(r.pane.p99, 0), anchor: `echo ${fmt(r.echo.p99, 0)}`, ratio: ratio(r.pane.p99, r.echo.p99), aim: 'report' });
     }
-  }
-  if (only.has('memory')) {
+  });
+  await section('follow', async () => {
+    // Issue 35's procedure: a follower that stops silently loses the end of every long log.
+    const f = await followBench(`${dir}/follow`, Math.max(10, runs * 3), withTmux);
+    rows.push({ bench: `\`pane output --follow\` of a ${fmt(f.mb, 0)} MB cat, two busy loops: rounds stalled (10 s without a byte before the end)`, figure: `${f.stalls} of ${f.rounds}`, anchor: '—', ratio: '—', aim: '0' });
+    rows.push({ bench: `the same follower's pace, rounds that finished (MB/s) vs tmux printing the file under the same load`, figure: range(f.pane, 1), anchor: f.tmux ? `tmux ${range(f.tmux, 1)}` : 'tmux n/a', ratio: f.tmux ? ratio(f.pane.median, f.tmux.median) : 'n/a', aim: 'report' });
+  });
+  await section('memory', async () => {
     const m = await memory(dir, Math.min(runs, 3), withTmux);
     rows.push({
       bench: 'memory per pane, full 10,000-line scrollback, settled (MiB)',
@@ -83,14 +106,14 @@ try {
     rows.push({ bench: 'memory per full pane, peak right after filling (MiB)', figure: range(mib(m.paneFullPeak), 1), anchor: m.tmuxFull ? `tmux ${fmt(m.tmuxFull.median / MiB, 1)}` : 'tmux n/a', ratio: m.tmuxFull ? ratio(m.paneFullPeak.median, m.tmuxFull.median) : 'n/a', aim: 'report' });
     rows.push({ bench: 'memory with 20 full panes, peak right after filling (MiB)', figure: range(mib(m.pane20Peak), 1), anchor: m.tmux20 ? `tmux ${fmt(m.tmux20.median / MiB, 1)}` : 'tmux n/a', ratio: m.tmux20 ? ratio(m.pane20Peak.median, m.tmux20.median) : 'n/a', aim: 'report' });
     rows.push({ bench: 'server RSS with 100 idle panes (MiB)', figure: fmt(m.idle100 / MiB, 1), anchor: `1 pane ${fmt(m.idleBaseline / MiB, 1)}`, ratio: `${fmt((m.idle100 - m.idleBaseline) / 99 / MiB)} MiB/pane`, aim: 'report' });
-  }
-  if (only.has('cli')) {
+  });
+  await section('cli', async () => {
     const c = await cli(dir, Math.max(10, runs * 5), withTmux);
     rows.push({ bench: '`pane ls` one-shot (ms) vs `node -e 0`', figure: range(c.paneLs, 1), anchor: `node -e 0 ${range(c.nodeE0, 1)}`, ratio: ratio(c.paneLs.median, c.nodeE0.median), aim: '≤ 1.3×' });
     rows.push({ bench: '`pane ls` one-shot (ms) vs `tmux list-sessions`', figure: range(c.paneLs, 1), anchor: c.tmuxLs ? `tmux ${range(c.tmuxLs, 1)}` : 'tmux n/a', ratio: c.tmuxLs ? ratio(c.paneLs.median, c.tmuxLs.median) : 'n/a', aim: 'report' });
     rows.push({ bench: '`pane ls --json` with 1,000 panes (ms)', figure: range(c.lsJson1000, 1), anchor: '—', ratio: '—', aim: 'report' });
-  }
-  if (only.has('hosts')) {
+  });
+  await section('hosts', async () => {
     const h = await hosts(dir, runs);
     rows.push({ bench: `\`pane ls\` with ${h.remotePanes} panes of a joined host (command host, ms) vs \`pane ls\` asked of that host`, figure: range(h.lsLocal, 1), anchor: `direct ${range(h.lsRemoteDirect, 1)}`, ratio: ratio(h.lsLocal.median, h.lsRemoteDirect.median), aim: 'report' });
     rows.push({ bench: 'a request forwarded to HOST:N (pane/get, µs) vs asked of that host directly', figure: range(h.forwarded, 0), anchor: `direct ${range(h.direct, 0)}`, ratio: ratio(h.forwarded.median, h.direct.median), aim: 'report' });
@@ -113,12 +136,12 @@ try {
       rows.push({ bench: `resume after the ssh host's link is killed: SIGKILL → the stream's next bytes at the client (ms; lost ${s.lost}, doubled ${s.doubled}, offset jumps ${s.jumps})`, figure: range(s.resume, 0), anchor: '—', ratio: '—', aim: 'report; 0 lost, 0 doubled' });
       rows.push({ bench: `\`pane ls\` with ${s.remotePanes} panes of an ssh host (ms) vs \`pane ls\` asked of that host`, figure: range(s.ls, 1), anchor: `direct ${range(s.lsDirect, 1)}`, ratio: ratio(s.ls.median, s.lsDirect.median), aim: 'report' });
     }
-  }
-  if (only.has('predict')) {
+  });
+  await section('predict', async () => {
     const p = await predictEcho(5000);
     rows.push({ bench: 'predictive local echo per keystroke: guess + check against the parsed echo (µs) vs xterm taking that echo (write → parsed)', figure: range(p.predictor, 1), anchor: `xterm ${range(p.parse, 0)}`, ratio: ratio(p.predictor.median, p.parse.median), aim: 'report' });
-  }
-  if (only.has('awareness')) {
+  });
+  await section('awareness', async () => {
     const a = awareness();
     rows.push({ bench: `awareness: convergence pass, 100 agents × 10-snapshot windows, ${a.typicalPredictions} predictions (ms)`, figure: range(a.pass100, 2), anchor: `25 agents ${range(a.pass25, 2)}`, ratio: ratio(a.pass100.median, a.pass25.median), aim: '< 5 ms' });
     rows.push({ bench: `awareness: same, crowded (5 groups of 20), ${a.crowdedPredictions} predictions (ms)`, figure: range(a.crowded100, 2), anchor: '—', ratio: '—', aim: 'report' });
@@ -126,8 +149,8 @@ try {
     const hl = await hookUnderLoad(dir, runs);
     rows.push({ bench: `awareness: \`pane hook\` round trip while others send ${fmt(hl.rate, 1)} hooks/s (ms)`, figure: range(hl.loaded, 1), anchor: `quiet server ${range(hl.idle, 1)}`, ratio: ratio(hl.loaded.median, hl.idle.median), aim: 'report' });
     rows.push({ bench: 'awareness: server CPU per hook under that load (ms)', figure: fmt(hl.serverCpuPerHook, 2), anchor: '—', ratio: '—', aim: 'report' });
-  }
-  if (only.has('namespace')) {
+  });
+  await section('namespace', async () => {
     const ns = await namespace(dir, Math.max(5, runs * 2), withTmux);
     const fuseNote = ns.fuseWhy ? `FUSE n/a (${ns.fuseWhy.slice(0, 60)})` : '';
     rows.push({ bench: '`pane cat /N/body`, 10,000-line scrollback, CLI (ms) vs tmux capture-pane', figure: range(ns.catCli, 1), anchor: ns.tmuxCapture ? `tmux ${range(ns.tmuxCapture, 1)}` : 'tmux n/a', ratio: ns.tmuxCapture ? ratio(ns.catCli.median, ns.tmuxCapture.median) : 'n/a', aim: 'report' });
@@ -136,39 +159,39 @@ try {
     rows.push({ bench: '`cat MNT/index` with 1,000 panes, FUSE (ms)', figure: ns.indexFuse ? range(ns.indexFuse, 1) : fuseNote, anchor: '—', ratio: '—', aim: 'report' });
     rows.push({ bench: '`ls MNT/by-sig/*` with 1,000 panes, FUSE (ms)', figure: ns.bySigFuse ? range(ns.bySigFuse, 1) : fuseNote, anchor: '—', ratio: '—', aim: 'report' });
     rows.push({ bench: 'ctl write → its line on event, median (µs)', figure: range(ns.ctlToEvent, 0), anchor: '—', ratio: '—', aim: 'report' });
-  }
-  if (only.has('agents')) {
+  });
+  await section('agents', async () => {
     const a = await agents(dir, runs);
     rows.push({ bench: '`pane hook` round trip, process start to answer (ms)', figure: range(a.hook, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hook.median, a.nodeStdin.median), aim: '< 80 ms' });
     rows.push({ bench: '`pane hook` with no server (ms)', figure: range(a.hookNoServer, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hookNoServer.median, a.nodeStdin.median), aim: 'exit 0, silent' });
     rows.push({ bench: '`pane finger` one-shot, 50 agents (ms)', figure: range(a.finger50, 1), anchor: `agent/list round trip ${range(a.list50, 2)}`, ratio: '—', aim: 'report' });
     rows.push({ bench: 'agent launch to first prompt, sandboxed (bubblewrap) vs plain pane (ms)', figure: a.sandboxNote ? `not measured: ${a.sandboxNote}` : range(a.launchSandboxed, 0), anchor: `plain pane ${range(a.launchPlain, 0)}`, ratio: a.sandboxNote ? '—' : ratio(a.launchSandboxed.median, a.launchPlain.median), aim: 'report' });
-  }
-  if (only.has('fairness')) {
+  });
+  await section('fairness', async () => {
     const f = await fairness(`${dir}/fairness`, runs);
     rows.push({ bench: 'server: `yes` flooding one pane, echo in another, p99 (ms)', figure: fmt(f.echoFlood.p99), anchor: `no flood ${fmt(f.echoIdle.p99)}`, ratio: ratio(f.echoFlood.p99, f.echoIdle.p99), aim: 'report' });
     rows.push({ bench: 'server: same, median (ms)', figure: range(f.echoFlood, 2), anchor: `no flood ${range(f.echoIdle, 2)}`, ratio: ratio(f.echoFlood.median, f.echoIdle.median), aim: 'report' });
     const mbs = f.shares.map((b) => b / 1e6);
     rows.push({ bench: 'server: 4 panes flooding at once, each pane’s MB/s (min share / max share)', figure: mbs.map((m) => fmt(m, 1)).join(' / '), anchor: `1 alone ${fmt(f.alone / 1e6, 1)}`, ratio: ratio(Math.min(...mbs), Math.max(...mbs)), aim: 'even' });
-  }
-  if (only.has('bridge')) {
+  });
+  await section('bridge', async () => {
     // What `npm start`'s bridge (page WebSocket → daemon socket, electron/bridge.ts) adds to a keystroke's echo.
     const b = await bridgeEcho(`${dir}/bridge`);
     rows.push({ bench: 'keystroke echo through the window bridge (WebSocket → bridge → daemon socket), median (ms)', figure: range(b.bridged, 2), anchor: `WebSocket to the daemon, no bridge ${range(b.ws, 2)}`, ratio: ratio(b.bridged.median, b.ws.median), aim: `report (bridge adds ${fmt(b.bridged.median - b.ws.median, 2)} ms)` });
     rows.push({ bench: 'keystroke echo through the window bridge, p99 (ms)', figure: fmt(b.bridged.p99), anchor: `no bridge ${fmt(b.ws.p99)}`, ratio: ratio(b.bridged.p99, b.ws.p99), aim: 'report' });
     rows.push({ bench: 'keystroke echo over the daemon\'s unix socket (CLI path), median / p99 (ms)', figure: `${range(b.unix, 2)} / ${fmt(b.unix.p99)}`, anchor: '—', ratio: '—', aim: 'report' });
-  }
-  if (only.has('hooks')) {
+  });
+  await section('hooks', async () => {
     for (const r of await hooks(`${dir}/hooks`, runs)) {
       const load = r.rate ? `while another agent posts ${r.rate} hooks/s` : 'quiet';
       rows.push({ bench: `HTTP hook round trip, ${load} (ms)`, figure: range(r.http, 2), anchor: `\`pane hook\` ${range(r.command, 1)}`, ratio: ratio(r.http.median, r.command.median), aim: r.rate === 10 ? '< 20 ms' : '< 10 ms' });
     }
-  }
-  if (only.has('sandboxhooks')) {
+  });
+  await section('sandboxhooks', async () => {
     const r = await sandboxedHooks(`${dir}/sandboxhooks`, runs);
     rows.push({ bench: 'HTTP hook round trip from inside a sandboxed agent pane (relay → its hook.sock) (ms)', figure: r.note ? `not measured: ${r.note}` : range(r.sandboxed, 2), anchor: `outside, TCP door ${range(r.outside, 2)}`, ratio: r.note ? '—' : ratio(r.sandboxed.median, r.outside.median), aim: '< 10 ms' });
-  }
-  if (only.has('clihooks')) {
+  });
+  await section('clihooks', async () => {
     // Issue 25: each dialect's hook forms from inside a sandboxed agent pane, as its CLI runs them (sh -c for a command).
     const b = await cliHooks(`${dir}/clihooks`, runs);
     if (b.note) rows.push({ bench: 'hook round trip per CLI dialect from inside a sandboxed agent pane (ms)', figure: `not measured: ${b.note}`, anchor: '—', ratio: '—', aim: '< 60 ms (command), < 10 ms (HTTP)' });
@@ -178,11 +201,11 @@ try {
       rows.push({ bench: `${r.app} HTTP hook (in-process POST to $PANE_HOOK_URL${r.app === 'claude' ? '' : `?app=${r.app}`}) from inside a sandboxed agent pane (ms)`, figure: range(r.http, 2), anchor: `POST to a trivial listener ${range(b.httpAnchor, 2)}`, ratio: ratio(r.http.median, b.httpAnchor.median), aim: r.app === 'claude' ? '< 10 ms' : 'report (its CLI has no HTTP hooks)' });
     }
     rows.push({ bench: 'state change → status: hook POST to agent/state-changed at a subscribed client, p99 (ms)', figure: `${fmt(b.stateToStatus.p99)} (median ${range(b.stateToStatus, 2)}, n=${b.stateToStatus.n})`, anchor: '—', ratio: '—', aim: 'report' });
-  }
-  if (only.has('start')) rows.push(...(await startRows(`${dir}/start`, runs)));
-  if (only.has('renderer')) rows.push(...(await renderer(dir, mb, runs, withTmux)));
-  if (only.has('ctrlc')) rows.push(...(await ctrlcRows(dir, runs, withTmux)));
-  if (only.has('notices')) {
+  });
+  await section('start', async () => void rows.push(...(await startRows(`${dir}/start`, runs))));
+  await section('renderer', async () => void rows.push(...(await renderer(dir, mb, runs, withTmux))));
+  await section('ctrlc', async () => void rows.push(...(await ctrlcRows(dir, runs, withTmux))));
+  await section('notices', async () => {
     const n = await notices(`${dir}/notices`);
     rows.push({
       bench: `notices: ${n.agents} agents converging in pairs → notices on screen (most at once; at the end)`,
@@ -191,17 +214,21 @@ try {
       ratio: `${n.pairs} pairs`,
       aim: '≤ 5',
     });
-  }
-  if (only.has('install')) rows.push(...(await installRows(dir, Math.max(10, runs * 5))));
-  if (only.has('resize')) {
+  });
+  await section('install', async () => void rows.push(...(await installRows(dir, Math.max(10, runs * 5)))));
+  await section('resize', async () => {
     const r = await resizeBench(dir, runs);
     rows.push({ bench: `window resize → every PTY resized and redrawn, ${r.panes} panes (ms, incl. the window's 120 ms settle delay)`, figure: range(r.ms, 0), anchor: `sizes heard per PTY per change: at most ${r.perChange}`, ratio: '—', aim: 'report' });
-  }
-  if (only.has('durable')) rows.push(...(await durable(dir, runs, withTmux)));
-  if (only.has('damaged')) rows.push(...(await damagedStateRows(`${dir}/damaged`, runs)));
+  });
+  await section('durable', async () => void rows.push(...(await durable(dir, runs, withTmux))));
+  await section('damaged', async () => void rows.push(...(await damagedStateRows(`${dir}/damaged`, runs))));
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
 console.log(`\npane bench — ${new Date().toISOString()} — node ${process.version}, ${(await import('node:os')).cpus().length} cores, ${runs} runs, ${mb} MB outputs\n`);
 console.log(table(rows));
+if (failedSections.length > 0) {
+  console.error(`\nbench: ${failedSections.length} section(s) failed: ${failedSections.join(', ')}`);
+  process.exitCode = 1;
+}

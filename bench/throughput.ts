@@ -9,10 +9,16 @@ import { ACK_CHUNK } from '../kits/protocol/flow';
 import { client, sleep, startServerProc, tmux, type ServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 
-/** Builds the two kinds of output: base64 lines, and `ls -lR --color=always` listings. */
-export function makeFiles(dir: string, mb: number): { name: string; file: string; bytes: number }[] {
+/** A file of `mb` MiB of base64 lines (76 columns, as `base64` writes them): a build log's shape. */
+export function base64File(dir: string, mb: number): string {
   const b64 = path.join(dir, 'base64.txt');
   execFileSync('sh', ['-c', `head -c ${Math.round((mb * 1024 * 1024 * 3) / 4)} /dev/urandom | base64 -w 76 > ${b64}`]);
+  return b64;
+}
+
+/** Builds the two kinds of output: base64 lines, and `ls -lR --color=always` listings. */
+export function makeFiles(dir: string, mb: number): { name: string; file: string; bytes: number }[] {
+  const b64 = base64File(dir, mb);
   const ls = path.join(dir, 'ls.txt');
   const chunk = execFileSync('ls', ['-lR', '--color=always', '/usr/share', '/usr/lib'], { maxBuffer: 1 << 30 });
   const fd = fs.openSync(ls, 'w');

@@ -2,7 +2,7 @@
 // but never lost, duplicates after a re-attach are trimmed (and acked), and the
 // WebGL budget goes to the focused and busiest visible panes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AckMeter } from './ackMeter';
+import { AckMeter } from '../../../kits/client/ackMeter';
 import { StreamCursor } from './streamCursor';
 import { chooseWebgl } from './webglBudget';
 

@@ -6,7 +6,7 @@ import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
-import { AckMeter } from './ackMeter';
+import { AckMeter } from '../../../kits/client/ackMeter';
 import { FloodRedraw, xtermGate } from './floodRedraw';
 import { LocalEcho } from './localEcho';
 import type { Look } from './look';

@@ -14,6 +14,10 @@ class FakeServer {
   private outputCbs: ((p: number, o: number, d: Buffer) => void)[] = [];
   private eventCbs: ((e: string, r: number, d: unknown) => void)[] = [];
   host = 'h';
+  /** Bytes pushed as frames, and bytes the follower acked (pty/ack). */
+  framed = 0;
+  acked = 0;
+  attachParams: Record<string, unknown> = {};
   private attachedCb: () => void = () => {};
   /** Resolves once the attach reply has been handed back. */
   readonly attached = new Promise<void>((r) => (this.attachedCb = r));
@@ -22,7 +26,11 @@ class FakeServer {
   emit(bytes: string): void {
     const at = this.data.byteLength;
     this.data = Buffer.concat([this.data, Buffer.from(bytes)]);
-    for (const cb of this.outputCbs) cb(1, at, Buffer.from(bytes));
+    this.push(at, Buffer.from(bytes));
+  }
+  push(at: number, bytes: Buffer): void {
+    this.framed += bytes.byteLength;
+    for (const cb of this.outputCbs) cb(1, at, bytes);
   }
   exit(): void {
     for (const cb of this.eventCbs) cb('pane/exited', 1, { pane: 1 });
@@ -34,14 +42,19 @@ class FakeServer {
       onOutput: (cb: (p: number, o: number, d: Buffer) => void) => this.outputCbs.push(cb),
       onEvent: (cb: (e: string, r: number, d: unknown) => void) => this.eventCbs.push(cb),
       onClose: () => {},
-      call: async (method: string, params: { from?: number; maxBytes?: number }) => {
+      call: async (method: string, params: { from?: number; maxBytes?: number; bytes?: number }) => {
         await new Promise((r) => setImmediate(r));
+        if (method === 'pty/ack') {
+          this.acked += params.bytes ?? 0;
+          return { pane: 1, unacked: this.framed - this.acked };
+        }
         if (method === 'events/subscribe') return { rev: 0, host: 'h', sessions: [], panes: [{ n: 1, host: 'h', state: 'running' }] };
         if (method === 'pty/attach') {
+          this.attachParams = params;
           // Like the real server, the backlog goes out as a frame; here it overtakes the reply.
           const from = params.from ?? this.start;
           const backlog = this.data.subarray(from);
-          if (backlog.byteLength > 0) for (const cb of this.outputCbs) cb(1, from, Buffer.from(backlog));
+          if (backlog.byteLength > 0) this.push(from, Buffer.from(backlog));
           setImmediate(() => this.attachedCb());
           return { pane: 1, from, gap: false, streamStart: this.start, streamEnd: this.data.byteLength };
         }
@@ -130,7 +143,7 @@ describe('follow', () => {
     await srv.attached;
     srv.emit('ab');
     // A duplicate of bytes already written (e.g. a resend after a reattach) is trimmed by offset.
-    (srv as unknown as { outputCbs: ((p: number, o: number, d: Buffer) => void)[] }).outputCbs.forEach((cb) => cb(1, 8, Buffer.from('89abc')));
+    srv.push(8, Buffer.from('89abc'));
     srv.data = Buffer.concat([srv.data, Buffer.from('c')]);
     srv.exit();
     expect(await running).toBe(0);
@@ -155,6 +168,24 @@ describe('follow', () => {
     await out.flushed();
     expect(out.text()).toBe(want);
     expect(err()).toBe('');
+  });
+
+  it('asks for flow control and acks every byte a frame brought: written once stdout took it, dropped (duplicates, frames while catching up) at once', async () => {
+    const srv = new FakeServer();
+    const out = slowOut(1);
+    const { ctx } = ctxWith(out.stream);
+    const running = follow(ctx, srv.client(), 1, undefined, 2048);
+    await srv.attached;
+    expect(srv.attachParams.flowControl).toBe(true);
+    for (let i = 0; i < 40; i++) srv.emit(`${i} ${'y'.repeat(300)}\n`);
+    // A resend of bytes already written: trimmed, and acked all the same.
+    srv.push(0, srv.data.subarray(0, 500));
+    srv.exit();
+    expect(await running).toBe(0);
+    await out.flushed();
+    // Acks are coalesced (ACK_IDLE_MS): wait out the last timer.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(srv.acked).toBe(srv.framed);
   });
 
   it('notes the bytes the ring dropped while it was catching up, and loses nothing else', async () => {

@@ -1,12 +1,17 @@
 // `pane output --follow`: write a pane's bytes to stdout in order, each exactly
-// once, until its program exits, the pane closes, or Ctrl-C. A stdout slower than
-// the pane neither grows our memory without bound nor pauses the pane (no flow
-// control: a stalled `| less` must not freeze a pane the user is working in):
-// past a backlog limit we drop live frames and catch up from the ring by offset.
+// once, until its program exits, the pane closes, or Ctrl-C. The follower is a
+// flow-controlled client, as a window is: it acks what its stdout has taken, and
+// the server pauses a flooding program while the follower is a window behind, so
+// a reader slowed by a loaded machine still gets every byte (issue 35: without
+// acks a follower starved of CPU fell a ring behind and lost megabytes). A stdout
+// that stops (a `| less` left paused) holds the pane at most the server's
+// ACK_STALL_MS; after that the follower is unpaced, and past a backlog limit we
+// drop live frames, catch up from the ring by offset, and say what was lost.
 import type { PaneRef } from '../../../protocol/ids';
 import type { CommandContext } from '../context';
 import { EXIT } from '../errors';
 import type { Connection } from '../../../client/connection';
+import { AckMeter } from '../../../client/ackMeter';
 
 /** Bytes queued for stdout before we stop taking live frames and read the ring instead. */
 export const FOLLOW_MAX_QUEUED = 8 << 20;
@@ -56,9 +61,15 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   let endWith: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => (endWith = resolve));
 
-  const write = (bytes: Uint8Array): void => {
+  // Every byte a frame brought is acked once stdout has it, or at once when dropped (a
+  // duplicate, or while catching up from the ring): the server waits for all of them.
+  const acks = new AckMeter((bytes) => void c.call('pty/ack', { pane: n, bytes }).catch(() => undefined));
+  const write = (bytes: Uint8Array, ack: number): void => {
     queued += bytes.byteLength;
-    writing = writing.then(() => ctx.writeBytes(bytes)).then(() => void (queued -= bytes.byteLength));
+    writing = writing.then(() => ctx.writeBytes(bytes)).then(() => {
+      queued -= bytes.byteLength;
+      acks.parsed(ack);
+    });
   };
 
   /** Whether catchUp is running; a catch-up that stopped early (a failed read) is started again by the check below. */
@@ -93,12 +104,13 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   };
 
   const take = (p: number, offset: number, data: Uint8Array): void => {
-    if (p !== n || ended || behind) return;
+    if (p !== n) return;
+    if (ended || behind) return acks.parsed(data.byteLength);
     if (offset > next) gapNote(ctx, n, next, offset);
     const skip = Math.max(0, next - offset);
-    if (skip >= data.byteLength) return;
+    if (skip >= data.byteLength) return acks.parsed(data.byteLength);
     next = offset + data.byteLength;
-    write(data.subarray(skip));
+    write(data.subarray(skip), data.byteLength);
     if (queued > maxQueued) {
       behind = true;
       catching = catchUp();
@@ -133,6 +145,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     // any catch-up) picks up what the server had not pushed yet, skipping nothing.
     void catching
       .then(() => writing)
+      .then(() => acks.flush())
       .then(() => (closed ? undefined : drain(ctx, c, n, next).then(() => undefined)))
       .catch(() => undefined)
       .then(() => endWith(EXIT.ok));
@@ -173,7 +186,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     endWith(EXIT.failed);
   });
 
-  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }) });
+  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }), flowControl: true });
   n = r.pane;
   if (r.gap && from !== undefined) gapNote(ctx, n, from, r.streamStart);
   next = r.from;
@@ -199,6 +212,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   try {
     return await done;
   } finally {
+    acks.reset();
     clearInterval(checker);
     process.removeListener('SIGINT', onSigint);
   }

@@ -12,7 +12,7 @@ import { Connection } from '../../kits/client/connection';
 import { follow } from '../../kits/node/cli/commands/follow';
 import { CommandContext } from '../../kits/node/cli/context';
 import { connectUnix } from '../../kits/node/socketTransport';
-import { BIN, buildOnce, cleanEnv, serve, type Served } from './harness';
+import { BIN, buildOnce, cleanEnv, serve, type Served } from '../cli/harness';
 
 const ROUNDS = 100;
 /** Rounds through the built `pane output --follow` itself (a process each, so fewer). */

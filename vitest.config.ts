@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['kits/**/*.test.ts', 'server/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'electron/**/*.test.ts', 'test/**/*.test.ts'],
-    // test/soak/ is its own tier (vitest.soak.config.ts), run after these by `npm test`.
-    exclude: ['node_modules/**', 'dist/**', 'test/soak/**'],
+    // test/soak/ and test/nodeLine/ are tiers of their own (vitest.soak.config.ts, vitest.nodeLine.config.ts), run after these by `npm test`.
+    exclude: ['node_modules/**', 'dist/**', 'test/soak/**', 'test/nodeLine/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureAgentClis } from './agentClis.mjs';
+import { NODE_LINE, ensureLatestAgentClis, ensureNodeLine } from './nodeLines.mjs';
 import { ensureSystemDeps } from './systemDeps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,12 +16,25 @@ const agentClis = ensureAgentClis();
 /**
  * The tiers, in order: the main suite (vitest.config.ts), then the soak tier
  * (vitest.soak.config.ts: long runs under load that must not share the cores with
- * other tests). Arguments go to both, so `npm test -- test/soak/x.test.ts` runs that
+ * other tests), then a smoke tier on Node NODE_LINE (vitest.nodeLine.config.ts:
+ * install, start, the agent CLIs at their latest) run by that Node, installed from
+ * npm. Arguments go to every tier, so `npm test -- test/soak/x.test.ts` runs that
  * soak alone; a tier none of whose files match is skipped, not failed.
  */
 const TIERS = [
-  { name: 'main', config: 'vitest.config.ts' },
-  { name: 'soak', config: 'vitest.soak.config.ts' },
+  { name: 'main', config: 'vitest.config.ts', env: () => ({}) },
+  { name: 'soak', config: 'vitest.soak.config.ts', env: () => ({}) },
+  {
+    name: `node ${NODE_LINE}`,
+    config: 'vitest.nodeLine.config.ts',
+    // Node NODE_LINE first on PATH: vitest runs on it, and so does every `node` and `#!/usr/bin/env node` the tests start.
+    env: () => {
+      const bin = ensureNodeLine();
+      if (!bin) return undefined;
+      return { clis: ensureLatestAgentClis(bin), PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, PANE_TEST_NODE_LINE: NODE_LINE };
+    },
+    node: () => path.join(ensureNodeLine({ quiet: true }) ?? '', 'node'),
+  },
 ];
 
 let passed = 0;
@@ -28,9 +42,18 @@ let failed = 0;
 let skipped = 0;
 let code = 0;
 for (const tier of TIERS) {
+  const extra = tier.env();
+  if (!extra) {
+    // Said why already (no registry, another platform): counted as skipped, never as passed.
+    skipped++;
+    continue;
+  }
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pane-test-')), 'report.json');
-  const args = ['vitest', 'run', '--config', tier.config, '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
-  const child = spawn('npx', args, { cwd: root, stdio: 'inherit', env: { ...agentClis, ...process.env, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') } });
+  const args = [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', tier.config, '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
+  // The CLIs the tier drives (the pinned ones, or its own latest), unless the person named others; then the tier's PATH.
+  const { clis = {}, ...own } = extra;
+  const env = { ...agentClis, ...clis, ...process.env, ...own, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') };
+  const child = spawn(tier.node ? tier.node() : process.execPath, args, { cwd: root, stdio: 'inherit', env });
   const c = await new Promise((resolve) => child.on('exit', (x, sig) => resolve(x ?? (sig ? 1 : 0))));
   let tierFailed = 0;
   try {

@@ -321,6 +321,13 @@ export const AgentAppSchema = z
     /** Shown when the program is not installed. */
     install: z.string().max(300).optional(),
     /**
+     * The oldest Node.js major line its CLI's current releases run on (their package's
+     * `engines`). On an older Node, `npm install -g` quietly picks an older release
+     * whose engines fit (Claude Code 2.1.197 and Qwen Code 0.15.10 on Node 20), so the
+     * install hint says which Node the current one needs.
+     */
+    nodeMajor: z.number().int().min(16).max(99).optional(),
+    /**
      * The hosts its CLI needs to work: its model API, its login, its model list. Merged into
      * the agent's sandbox network allowance at each launch (unless its .access says
      * `sandbox.appNetwork: false`); `pane access NAME` lists them.

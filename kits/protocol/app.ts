@@ -107,9 +107,21 @@ export const AppEntrySchema = AppFileSchema.extend({
 });
 export type AppEntry = z.infer<typeof AppEntrySchema>;
 
-/** How to get an app's program: its file's `install`, an agent's `agent.install`, else a plain hint. */
-export function installHint(a: AppEntry): string {
-  return a.install ?? a.agent?.install ?? `install ${a.launch?.program ?? 'its program'} so that it is on PATH`;
+/**
+ * What an install hint adds for a CLI whose current release needs Node `major` or newer
+ * (its app file's `agent.nodeMajor`): nothing when `running` (a Node version, e.g.
+ * process.versions.node) is new enough, else which Node it needs.
+ */
+export function nodeNeed(major: number | undefined, running?: string): string {
+  if (major === undefined) return '';
+  if (running !== undefined && Number(running.split('.')[0]) >= major) return '';
+  return ` (its current release needs Node ${major} or newer${running === undefined ? '' : `, and this is Node ${running}`}: on an older Node npm installs an older release)`;
+}
+
+/** How to get an app's program: its file's `install`, an agent's `agent.install`, else a plain hint; with the Node its current release needs, where its file says (see nodeNeed). */
+export function installHint(a: AppEntry, running?: string): string {
+  const how = a.install ?? a.agent?.install ?? `install ${a.launch?.program ?? 'its program'} so that it is on PATH`;
+  return how + nodeNeed(a.agent?.nodeMajor, running);
 }
 
 export const AppListSchema = z.object({ apps: z.array(AppEntrySchema), errors: z.array(ConfigErrorSchema) });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AGENT_SIGNATURE_PREFIX, AgentNameSchema, type AgentApp, type HookDialect } from '../../kits/protocol/agent';
 import { PaneFault } from '../../kits/protocol/error';
-import type { AppEntry } from '../../kits/protocol/app';
+import { nodeNeed, type AppEntry } from '../../kits/protocol/app';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { findApp } from '../config/appFiles';
 import { bodyOf } from '../model/bodies/registry';
@@ -129,7 +129,7 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
       const bin = shimDir(svc);
       if (launch && !which(launch.program, `${bin ? `${bin}:` : ''}${launch.env?.PATH ?? server.env.PATH ?? ''}`)) {
         const what = app ? `${app.name} (${launch.program})` : launch.program;
-        const how = agentApp.install ? `; install it with: ${agentApp.install}` : '';
+        const how = agentApp.install ? `; install it with: ${agentApp.install}${nodeNeed(agentApp.nodeMajor, process.versions.node)}` : '';
         throw new PaneFault('failed', `${what} is not installed: no ${launch.program} on PATH${how}`, { reason: 'not installed', subject: launch.program });
       }
       const name = by !== null ? identityForAgent(svc, by, spec, app) : chooseAgent(svc, spec, app);

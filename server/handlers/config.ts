@@ -21,7 +21,7 @@ export const configHandlers: HandlerTable = {
       throw new PaneFault('failed', `no app "${p.app}" (known: ${known})`, { reason: 'no such app', subject: p.app });
     }
     if (app.installed === false && ctx.services.config.recheckInstalled().apps.find((a) => a.id === app.id)?.installed === false) {
-      throw new PaneFault('failed', `${app.name} is not installed (${app.launch?.program} is not on PATH): ${installHint(app)}`, { reason: 'not installed', subject: app.id });
+      throw new PaneFault('failed', `${app.name} is not installed (${app.launch?.program} is not on PATH): ${installHint(app, process.versions.node)}`, { reason: 'not installed', subject: app.id });
     }
     const launch = app.launch ? { ...app.launch, ...(app.launch.cwd === undefined && p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
     const spec = {

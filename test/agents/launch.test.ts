@@ -22,6 +22,8 @@ beforeEach(async () => {
   fs.writeFileSync(path.join(apps, 'terminal.json'), JSON.stringify({ name: 'Terminal', signature: 'com.pane.terminal' }));
   fs.writeFileSync(path.join(apps, 'envdump.json'), JSON.stringify({ name: 'Env dump', signature: 'com.x.envdump', kind: 'agent', launch: { program: '/bin/sh', args: ['-c', 'echo "agent=$PANE_AGENT token=${PANE_TOKEN%-*} human=$PANE_HUMAN"; for w in finger mail write pane; do command -v $w; done; exec cat'] } }));
   fs.writeFileSync(path.join(apps, 'ghost.json'), JSON.stringify({ name: 'Ghost CLI', signature: 'com.x.ghost', kind: 'agent', launch: { program: 'ghost-cli-not-here', args: [] }, agent: { install: 'npm i -g ghost-cli' } }));
+  // Its current release needs a Node newer than any: the hint says so, naming the Node the server runs.
+  fs.writeFileSync(path.join(apps, 'future.json'), JSON.stringify({ name: 'Future CLI', signature: 'com.x.future', kind: 'agent', launch: { program: 'future-cli-not-here', args: [] }, agent: { install: 'npm i -g future-cli', nodeMajor: 99 } }));
   fs.writeFileSync(path.join(apps, 'iso.json'), JSON.stringify({ name: 'Isolated', signature: 'com.x.iso', kind: 'agent', launch: { program: '/bin/cat', args: [] }, agent: { isolation: 'worktree' } }));
   attachConfig(h.running.services, { configDir: path.join(h.dir, 'config'), appsDir: apps });
 });
@@ -90,6 +92,7 @@ describe('launching agents', () => {
     const c = await h.connect();
     await expect(c.call('agent/launch', { app: 'ghost' })).rejects.toThrow(/Ghost CLI \(ghost-cli-not-here\) is not installed: no ghost-cli-not-here on PATH; install it with: npm i -g ghost-cli/);
     expect((await c.call('agent/list', {})).agents).toEqual([]);
+    await expect(c.call('agent/launch', { app: 'future' })).rejects.toThrow(`Future CLI (future-cli-not-here) is not installed: no future-cli-not-here on PATH; install it with: npm i -g future-cli (its current release needs Node 99 or newer, and this is Node ${process.versions.node}: on an older Node npm installs an older release)`);
   });
 
   it('gives a worktree launch its own branch and worktree, shown in attrs, removed only on request with the branch kept', async () => {

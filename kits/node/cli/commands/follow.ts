@@ -186,7 +186,9 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     endWith(EXIT.failed);
   });
 
-  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }), flowControl: true });
+  // flowStart max: a follower writes to a file or pipe and acks as fast as that takes the bytes; a
+  // Ctrl-C drawn late is no concern of its (a window's is), so it need not probe up from the smallest window.
+  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }), flowControl: true, flowStart: 'max' });
   n = r.pane;
   if (r.gap && from !== undefined) gapNote(ctx, n, from, r.streamStart);
   next = r.from;

@@ -47,6 +47,7 @@ export const ptyMethods = {
     params: one.extend({
       /** snapshot: screen state first, then output from its offset; from: output from an offset. */
       mode: z.enum(['snapshot', 'from']).default('snapshot'),
+      /** Mode `from`: the first offset wanted (default the oldest held); one past the stream's end means the end, so output starts with what the program prints next. */
       from: z.number().int().min(0).optional(),
       /** Whether this client acknowledges parsed bytes (pty/ack); only such clients pause the PTY, and only if they may write to the pane (a read-only viewer is never waited for), each for at most ACK_STALL_MS without acking. */
       flowControl: z.boolean().default(false),

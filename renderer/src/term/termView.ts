@@ -38,6 +38,8 @@ export function webglReady(then: () => void): boolean {
 
 export interface TermHost {
   attach(pane: number): Promise<{ from: number; snapshot?: { serialized: string; cols: number; rows: number } | undefined }>;
+  /** Attaches again with output from `from` on, no snapshot (an offset past the end means the end: what comes next). */
+  attachFrom(pane: number, from: number): Promise<{ from: number }>;
   ack(pane: number, bytes: number): void;
   input(pane: number, data: Uint8Array): void;
   focused(pane: number): void;
@@ -48,6 +50,22 @@ export interface TermHost {
 
 
 const encoder = new TextEncoder();
+
+/**
+ * Keys a terminal's line discipline turns into a signal (INTR ^C, QUIT ^\, SUSP ^Z).
+ * The kernel flushes the PTY's output queue when it sends one; what is queued
+ * between the PTY and this page is dropped the same way (see interrupted()).
+ */
+const INTERRUPT_KEYS = new Set([0x03, 0x1c, 0x1a]);
+/**
+ * An interrupt key drops this pane's waiting output only when at least this much
+ * waits to be parsed: a flood (the scheduler's FLOOD_BATCH is 16 KiB), not the few
+ * KiB a prompt or a TUI's redraw leaves queued. Measured under `yes` on 2 cores,
+ * ~112 KiB were still parsed after the key (233 ms, issue 35).
+ */
+export const INTERRUPT_DROP_MIN = 32 << 10;
+/** An offset past any stream's end: pty/attach clamps it to the end, so output resumes with what comes next. */
+const LIVE_END = Number.MAX_SAFE_INTEGER;
 
 export class TermView {
   readonly el: HTMLDivElement;
@@ -119,6 +137,40 @@ export class TermView {
     this.redraw.release();
     writes.keyed(this.pane);
     this.host.input(this.pane, data);
+    if (data.byteLength <= 4 && data.some((b) => INTERRUPT_KEYS.has(b))) this.interrupted();
+  }
+
+  /**
+   * An interrupt key was typed. Under a flood, the output waiting here (parsed at the
+   * page's pace, ~1 MiB/s for `yes` on a loaded machine) would keep drawing for a
+   * quarter second after the program stopped; a terminal drops it instead (the
+   * kernel flushes the PTY's queue on the signal), and so does this: the waiting
+   * bytes are forgotten and the stream resumes at its live end, so what comes next
+   * (the shell's prompt) is drawn at once. The server's screen model keeps every
+   * byte (`pane screen`, the body, a later attach). Not for a full-screen program
+   * (alternate screen: it takes the key itself and owns every cell), a remote pane
+   * (its stream is relayed), or a queue below INTERRUPT_DROP_MIN.
+   */
+  private interrupted(): void {
+    if (this.term.buffer.active.type !== 'normal' || this.host.remote(this.pane)) return;
+    if (writes.queued(this.pane) < INTERRUPT_DROP_MIN) return;
+    void this.resumeAtEnd();
+  }
+
+  private async resumeAtEnd(): Promise<void> {
+    const gen = ++this.generation;
+    writes.drop(this.pane);
+    this.cursor.stop();
+    this.acks.reset();
+    this.echo.reset();
+    try {
+      const r = await this.host.attachFrom(this.pane, LIVE_END);
+      if (gen !== this.generation || this.disposed) return;
+      for (const f of this.cursor.start(r.from)) this.write(f.offset, f.data);
+    } catch {
+      // Attach as usual (a snapshot): the pane's screen, whatever was dropped.
+      if (gen === this.generation && !this.disposed) void this.attach();
+    }
   }
 
   /** Puts the terminal's element into `parent` (a tile or a floating window). */

@@ -22,6 +22,9 @@ const host: TermHost = {
   async attach(pane) {
     return client.call('pty/attach', { pane, mode: 'snapshot', flowControl: true });
   },
+  async attachFrom(pane, from) {
+    return client.call('pty/attach', { pane, mode: 'from', from, flowControl: true });
+  },
   ack(pane, bytes) {
     client.connection?.notify('pty/ack', { pane, bytes });
   },

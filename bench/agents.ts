@@ -2,9 +2,11 @@
 // for on every event), next to `node -e 0` so Node's own start-up is visible; and
 // finger with 50 agents, as a one-shot CLI and as one agent/list round trip.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Connection } from '../kits/client/connection';
 import { sandboxUnavailable } from '../server/agents/sandbox';
-import { client, paneBin, startServerProc, sleep } from './procs';
+import { client, paneBin, root, startServerProc, sleep } from './procs';
 import { summarize, type Summary } from './stats';
 
 export interface AgentsResult {
@@ -106,4 +108,50 @@ async function launchToPrompt(c: Connection, n: number): Promise<Pick<AgentsResu
     if (note === null) sandboxed.push(await untilPrompt(c, () => c.call('agent/launch', { name: 'sbx', program: [SHELL.program, ...SHELL.args] })));
   }
   return { launchSandboxed: summarize(sandboxed.length ? sandboxed : [0]), launchPlain: summarize(plain), sandboxNote: note };
+}
+
+/** Where a sandboxed launch's time goes, phase by phase, each in a fresh Node as `pane sandbox` runs. */
+export interface SandboxPhases {
+  /** Loading @anthropic-ai/sandbox-runtime (ms). */
+  load: Summary;
+  /** SandboxManager.initialize: its HTTP and SOCKS proxies and their bridges (ms). */
+  proxies: Summary;
+  /** wrapWithSandbox: building the bubblewrap command line (ms). */
+  wrap: Summary;
+  /** Running the wrapped `true`: bubblewrap, the seccomp helper and the in-sandbox bridges (ms). */
+  run: Summary;
+  /** The floor: `bwrap --ro-bind / / true` (ms). */
+  bwrap: Summary;
+}
+
+/** The phases of `pane sandbox` for `true`, `runs` times in fresh processes; null (with why) where there is no bubblewrap. */
+export function sandboxPhases(runs: number): SandboxPhases | string {
+  const why = sandboxUnavailable(process.env.PATH);
+  if (why !== null) return why;
+  const entry = createRequire(path.join(root, 'package.json')).resolve('@anthropic-ai/sandbox-runtime');
+  const script = `
+    const t0 = performance.now();
+    const { SandboxManager } = await import(${JSON.stringify(entry)});
+    const t1 = performance.now();
+    await SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: ['/tmp'], denyWrite: [] } });
+    const t2 = performance.now();
+    const w = await SandboxManager.wrapWithSandbox('exec /bin/true');
+    const t3 = performance.now();
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync(w, { shell: true, stdio: 'ignore' });
+    const t4 = performance.now();
+    await SandboxManager.reset();
+    process.stdout.write(JSON.stringify({ status: r.status, load: t1 - t0, proxies: t2 - t1, wrap: t3 - t2, run: t4 - t3 }));
+  `;
+  const out: Record<'load' | 'proxies' | 'wrap' | 'run' | 'bwrap', number[]> = { load: [], proxies: [], wrap: [], run: [], bwrap: [] };
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const m = JSON.parse(r.stdout || '{}') as { status?: number; load: number; proxies: number; wrap: number; run: number };
+    if (m.status !== 0) throw new Error(`sandbox phases: the wrapped true failed (${r.stderr.trim().slice(0, 200)})`);
+    for (const k of ['load', 'proxies', 'wrap', 'run'] as const) out[k].push(m[k]);
+    const t0 = performance.now();
+    spawnSync('bwrap', ['--ro-bind', '/', '/', '/bin/true']);
+    out.bwrap.push(performance.now() - t0);
+  }
+  return { load: summarize(out.load), proxies: summarize(out.proxies), wrap: summarize(out.wrap), run: summarize(out.run), bwrap: summarize(out.bwrap) };
 }

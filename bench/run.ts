@@ -2,7 +2,7 @@
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
 // (comma list: throughput,roundtrip,follow,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict) trim it for quick looks.
 import fs from 'node:fs';
-import { agents } from './agents';
+import { agents, sandboxPhases } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
 import { cliHooks } from './cliHooks';
 import { fairness } from './fairness';
@@ -166,6 +166,13 @@ try {
     rows.push({ bench: '`pane hook` with no server (ms)', figure: range(a.hookNoServer, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hookNoServer.median, a.nodeStdin.median), aim: 'exit 0, silent' });
     rows.push({ bench: '`pane finger` one-shot, 50 agents (ms)', figure: range(a.finger50, 1), anchor: `agent/list round trip ${range(a.list50, 2)}`, ratio: '—', aim: 'report' });
     rows.push({ bench: 'agent launch to first prompt, sandboxed (bubblewrap) vs plain pane (ms)', figure: a.sandboxNote ? `not measured: ${a.sandboxNote}` : range(a.launchSandboxed, 0), anchor: `plain pane ${range(a.launchPlain, 0)}`, ratio: a.sandboxNote ? '—' : ratio(a.launchSandboxed.median, a.launchPlain.median), aim: 'report' });
+    // Issue 35: what bubblewrap and the proxies cost, measured apart (the aim for the whole launch is < 150 ms).
+    const ph = sandboxPhases(Math.max(5, runs * 2));
+    if (typeof ph === 'string') rows.push({ bench: '`pane sandbox` phases', figure: `not measured: ${ph}`, anchor: '—', ratio: '—', aim: '—' });
+    else {
+      const total = ph.load.median + ph.proxies.median + ph.wrap.median + ph.run.median;
+      rows.push({ bench: '`pane sandbox` for `true`, by phase: loading sandbox-runtime / its proxies (initialize) / wrapWithSandbox / running the wrapped command (ms)', figure: `${range(ph.load, 0)} / ${range(ph.proxies, 0)} / ${range(ph.wrap, 0)} / ${range(ph.run, 0)}`, anchor: `bwrap alone ${range(ph.bwrap, 1)}`, ratio: ratio(total, ph.bwrap.median), aim: 'report (launch < 150 ms)' });
+    }
   });
   await section('fairness', async () => {
     const f = await fairness(`${dir}/fairness`, runs);

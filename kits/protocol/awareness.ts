@@ -102,7 +102,10 @@ export const SnapshotSchema = z.object({
   at: ms,
   hash: z.string(),
   topics: z.array(z.string()),
+  /** Files its tools touched in that turn. */
   files: z.array(z.string()),
+  /** Files its prompt named (`src/auth/token.ts:42`), resolved against its cwd: two agents asked about one file converge, whatever their words (state from before this field reads as none). */
+  mentions: z.array(z.string()).max(16).default([]),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 

@@ -3,7 +3,7 @@
 // snapshot), with the trajectory and key topics recomputed from the window.
 import type { AgentAwareness, Snapshot } from '../../kits/protocol/awareness';
 import type { AwarenessConfig } from './config';
-import { extractTopics, hashText, pathTopics, type Vocab } from './topics';
+import { extractTopics, hashText, pathTopics, promptPaths, type Vocab } from './topics';
 import { classify, keyTopics, pushSnapshot } from './trajectory';
 
 /** The last prompt is kept for finger and handoff, cut so one pasted log cannot bloat the state. */
@@ -55,7 +55,7 @@ function recompute(a: AgentAwareness, cfg: AwarenessConfig): void {
 /** A prompt: a new snapshot of its topics. Returns the topics. */
 export function applyPrompt(a: AgentAwareness, text: string, now: number, cfg: AwarenessConfig, v: Vocab): string[] {
   const topics = extractTopics(text, v);
-  const snap: Snapshot = { at: now, hash: hashText(text), topics, files: [] };
+  const snap: Snapshot = { at: now, hash: hashText(text), topics, files: [], mentions: promptPaths(text, a.cwd) };
   a.window = pushSnapshot(a.window, snap, cfg.window);
   a.promptCount++;
   a.lastPrompt = text.length > LAST_PROMPT_CHARS ? `${text.slice(0, LAST_PROMPT_CHARS)}…` : text;
@@ -76,7 +76,7 @@ export function applyTool(a: AgentAwareness, files: readonly string[], now: numb
   if (files.length === 0) return false;
   let cur = a.window[a.window.length - 1];
   if (!cur) {
-    cur = { at: now, hash: 'tool', topics: [], files: [] };
+    cur = { at: now, hash: 'tool', topics: [], files: [], mentions: [] };
     a.window = [cur];
   } else {
     cur = { ...cur, topics: [...cur.topics], files: [...cur.files] };

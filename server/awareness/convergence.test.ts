@@ -7,17 +7,22 @@ import {
   domainProximityConfidence,
   jaccard,
   mutualDeepeningConfidence,
+  OTHER_REPO_FACTOR,
+  placed,
   recommend,
+  SAME_REPO_BONUS,
+  SHARED_FILE_BASE,
+  SHARED_FILE_BONUS,
   type Profile,
 } from './convergence';
 import { bestSharedDomain, indexDomains } from './domains';
 
 const idx = indexDomains({ auth: ['auth', 'jwt', 'login', 'session', 'oauth'], db: ['sql', 'migration'] });
-const prof = (name: string, o: { key?: string[]; prev?: string[]; deep?: string[]; stable?: string[] }): Profile => {
+const prof = (name: string, o: { key?: string[]; prev?: string[]; deep?: string[]; stable?: string[]; files?: string[]; repo?: string }): Profile => {
   const key = o.key ?? [];
   const domains = new Map<string, number>();
   for (const t of key) for (const d of idx.get(t) ?? []) domains.set(d, (domains.get(d) ?? 0) + 1);
-  return { name, key, keySet: new Set(key), prevKeySet: new Set(o.prev ?? key), deepening: new Set(o.deep ?? []), stable: new Set(o.stable ?? []), domains };
+  return { name, key, keySet: new Set(key), prevKeySet: new Set(o.prev ?? key), deepening: new Set(o.deep ?? []), stable: new Set(o.stable ?? []), domains, files: new Set(o.files ?? []), repo: o.repo ?? null };
 };
 
 describe("the seed's formulas", () => {
@@ -107,6 +112,32 @@ describe('detecting convergence between two agents', () => {
 
   it('says nothing about agents on unrelated work', () => {
     expect(detectPair(prof('ada', { key: ['css'], deep: ['css'] }), prof('bob', { key: ['sql'], deep: ['sql'] }), 0.35, idx, 10)).toEqual([]);
+  });
+
+  it('weighs where they work over the words they share: one file and one repository above more shared words elsewhere (issue 34)', () => {
+    // Different prompts about one function in one file of one repository: few words in common.
+    const claude = prof('claude', { key: ['refresh', 'token', 'expiry', 'retry'], files: ['/r/shop/src/auth/token.ts'], repo: '/r/shop' });
+    const qwen = prof('qwen', { key: ['token', 'rotation', 'bug', 'cache'], files: ['/r/shop/src/auth/token.ts'], repo: '/r/shop' });
+    // A third agent in an unrelated repository, with more of the same words.
+    const gem = prof('gem', { key: ['refresh', 'token', 'expiry', 'cache'], files: ['/r/blog/src/token.ts'], repo: '/r/blog' });
+    const best = (x: Profile, y: Profile) => Math.max(0, ...detectPair(x, y, 0.1, idx, 10).map((d) => d.confidence));
+    const same = best(claude, qwen);
+    expect(same).toBeGreaterThan(best(claude, gem));
+    expect(same).toBeGreaterThan(best(qwen, gem));
+    // The shared file is named among the topics.
+    expect(detectPair(claude, qwen, 0.1, idx, 10).some((d) => d.topics.includes('token.ts'))).toBe(true);
+  });
+
+  it('finds two agents on one file even when their words share nothing', () => {
+    const d = detectPair(prof('ada', { key: ['css'], files: ['/r/x/a.ts'], repo: '/r/x' }), prof('bob', { key: ['sql'], files: ['/r/x/a.ts'], repo: '/r/x' }), 0.35, idx, 10);
+    expect(d).toEqual([{ type: 'approaching', a: 'ada', b: 'bob', topics: ['a.ts'], domain: null, confidence: SHARED_FILE_BASE + SHARED_FILE_BONUS + SAME_REPO_BONUS, distance: 0 }]);
+  });
+
+  it('places a confidence: files and one repository add, two repositories halve', () => {
+    expect(placed(0.5, 0, 'unknown')).toBe(0.5);
+    expect(placed(0.5, 0, 'other')).toBe(0.5 * OTHER_REPO_FACTOR);
+    expect(placed(0.5, 1, 'same')).toBeCloseTo(0.5 + SHARED_FILE_BONUS + SAME_REPO_BONUS);
+    expect(placed(0.5, 10, 'same')).toBe(1);
   });
 
   it('scores a shared domain by the share of both agents’ topics inside it', () => {

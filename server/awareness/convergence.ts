@@ -15,6 +15,10 @@ export interface Profile {
   deepening: Set<string>;
   stable: Set<string>;
   domains: Map<string, number>;
+  /** Files across its window: touched by its tools or named in its prompts. */
+  files: Set<string>;
+  /** The repository it works in (the git top level of its cwd), when known. */
+  repo: string | null;
 }
 
 export interface Detection {
@@ -29,6 +33,29 @@ export interface Detection {
 
 /** Jaccard overlap at which two agents are on the same work: the top of the threshold range. */
 export const COLLISION_OVERLAP = 0.7;
+
+/*
+ * Where two agents work weighs more than the words they share (issue 34: two CLIs
+ * asked about one function in one file of one repository scored 48%, a pair in an
+ * unrelated repository 59%). Each signal's confidence (the seed's formulas, below)
+ * is then weighed by place: a file both touched or named adds SHARED_FILE_BONUS
+ * (for up to MAX_FILE_BONUSES files), one repository adds SAME_REPO_BONUS, and two
+ * different repositories scale it by OTHER_REPO_FACTOR (the same words there are
+ * about different code). A shared file is a signal of its own when the words share
+ * nothing: SHARED_FILE_BASE plus the bonuses.
+ */
+export const SHARED_FILE_BONUS = 0.15;
+export const MAX_FILE_BONUSES = 3;
+export const SAME_REPO_BONUS = 0.1;
+export const OTHER_REPO_FACTOR = 0.5;
+export const SHARED_FILE_BASE = 0.4;
+
+/** A signal's confidence weighed by where the two agents work. */
+export function placed(confidence: number, sharedFiles: number, repos: 'same' | 'other' | 'unknown'): number {
+  const c = repos === 'other' ? confidence * OTHER_REPO_FACTOR : confidence;
+  const bonus = SHARED_FILE_BONUS * Math.min(MAX_FILE_BONUSES, sharedFiles) + (repos === 'same' ? SAME_REPO_BONUS : 0);
+  return Math.min(1, c + bonus);
+}
 
 // The seed's formulas, one function each, so the table tests read like the seed.
 export const mutualDeepeningConfidence = (shared: number) => Math.min(1, 0.6 + 0.1 * shared);
@@ -58,16 +85,24 @@ export function distanceEstimate(now: number, before: number, horizon: number): 
 /** Profiles change only when the window does (every update replaces the window array), so they are cached on it. */
 const profileCache = new WeakMap<readonly unknown[], { idx: DomainIndex; p: Profile }>();
 
-export function profileOf(a: AgentAwareness, idx: DomainIndex, topN: number): Profile {
+export function profileOf(a: AgentAwareness, idx: DomainIndex, topN: number, repoOf: (cwd: string) => string | null = () => null): Profile {
+  const repo = a.cwd === null ? null : repoOf(a.cwd);
   const hit = profileCache.get(a.window);
-  if (hit && hit.idx === idx && hit.p.name === a.name) return hit.p;
-  const p = freshProfile(a, idx, topN);
+  if (hit && hit.idx === idx && hit.p.name === a.name && hit.p.repo === repo) return hit.p;
+  const p = freshProfile(a, idx, topN, repo);
   profileCache.set(a.window, { idx, p });
   return p;
 }
 
-function freshProfile(a: AgentAwareness, idx: DomainIndex, topN: number): Profile {
+function freshProfile(a: AgentAwareness, idx: DomainIndex, topN: number, repo: string | null): Profile {
+  const files = new Set<string>();
+  for (const s of a.window) {
+    for (const f of s.files) files.add(f);
+    for (const f of s.mentions ?? []) files.add(f);
+  }
   return {
+    files,
+    repo,
     name: a.name,
     key: a.keyTopics,
     keySet: new Set(a.keyTopics),
@@ -86,10 +121,28 @@ function intersect(x: Set<string>, y: Set<string>): string[] {
 }
 const NONE: string[] = [];
 
-/** Every signal between two agents. `threshold` gates the two overlap signals (approaching, domain proximity). */
+/** Every signal between two agents, weighed by where they work (see placed). `threshold` gates the two overlap signals (approaching, domain proximity). */
 export function detectPair(p: Profile, q: Profile, threshold: number, idx: DomainIndex, horizon: number): Detection[] {
-  const out: Detection[] = [];
   const [a, b] = p.name < q.name ? [p, q] : [q, p];
+  const shared = intersect(a.files, b.files);
+  const repos = a.repo === null || b.repo === null ? 'unknown' : a.repo === b.repo ? 'same' : 'other';
+  const out = wordSignals(a, b, threshold, idx, horizon);
+  const names = shared.map((f) => f.slice(f.lastIndexOf('/') + 1));
+  // One file, whatever the words: the strongest sign of the same work.
+  if (shared.length > 0 && !out.some((d) => d.type === 'approaching')) {
+    out.push({ type: 'approaching', a: a.name, b: b.name, topics: names, domain: null, confidence: SHARED_FILE_BASE, distance: 0 });
+  }
+  for (const d of out) {
+    d.confidence = placed(d.confidence, shared.length, repos);
+    // The shared files are named beside the shared words: "converge on token, token.ts".
+    for (const n of names) if (!d.topics.includes(n)) d.topics = [...d.topics, n];
+  }
+  return out;
+}
+
+/** The seed's four signals from the two agents' words alone. */
+function wordSignals(a: Profile, b: Profile, threshold: number, idx: DomainIndex, horizon: number): Detection[] {
+  const out: Detection[] = [];
   const mutual = intersect(a.deepening, b.deepening);
   if (mutual.length > 0) out.push({ type: 'mutual-deepening', a: a.name, b: b.name, topics: mutual, domain: null, confidence: mutualDeepeningConfidence(mutual.length), distance: null });
   const j = jaccard(a.keySet, b.keySet);
@@ -151,6 +204,7 @@ export function detectAll(profiles: readonly Profile[], threshold: number, idx: 
     for (const l of m.values()) for (let a = 0; a < l.length; a++) for (let b = a + 1; b < l.length; b++) touch(l[a]!, l[b]!);
   };
   within(lists((p) => p.keySet));
+  within(lists((p) => p.files));
   within(lists((p) => p.domains.keys()));
   const deep = lists((p) => p.deepening);
   within(deep);

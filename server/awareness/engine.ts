@@ -88,6 +88,7 @@ export class Awareness {
       isLive: (n) => this.agents.has(n) && !this.isStale(n),
       coordinated: (a, b, since) => this.coordinated(a, b, since),
       idx: () => this.domainBook.idx,
+      repoOf: (d) => o.repoOf?.(d) ?? null,
       emit: (e) => this.emit(e),
       changed: () => this.changed('predictions'),
     });

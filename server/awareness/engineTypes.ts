@@ -41,6 +41,8 @@ export interface AwarenessOptions {
   externalStale?: (name: string) => boolean;
   /** The agents' status machine, where it has one: waiting or idle means free for work. */
   externalIdle?: (name: string) => boolean | undefined;
+  /** The repository a directory belongs to (its git top level), or null; convergence weighs one repository over two. */
+  repoOf?: (cwd: string) => string | null;
   onEvent?: (e: AwarenessEvent) => void;
   onChange?: (parts: Part[]) => void;
   state?: AwarenessState;

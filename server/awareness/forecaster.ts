@@ -21,6 +21,8 @@ export interface ForecastHost {
   coordinated(a: string, b: string, since: number): boolean;
   /** The domain index as it stands (profiles are cached per index). */
   idx(): DomainIndex;
+  /** The repository of a cwd (its git top level), or null. */
+  repoOf(cwd: string): string | null;
   emit(e: AwarenessEvent): void;
   /** The predictions' part of the state changed. */
   changed(): void;
@@ -48,7 +50,7 @@ export class Forecaster {
   pass(): PassResult {
     const idx = this.h.idx();
     const { topN, window } = this.h.cfg;
-    const profiles = this.h.live().map((a) => profileOf(a, idx, topN));
+    const profiles = this.h.live().map((a) => profileOf(a, idx, topN, (d) => this.h.repoOf(d)));
     const r = applyDetections(this.st, detectAll(profiles, this.st.threshold, idx, window), this.env());
     this.report(r);
     return r;

@@ -15,6 +15,7 @@ import { hookContribution } from './hook';
 import { copyToMailboxes, fileCopiesAsRead } from './mailCopies';
 import { loadDomainMap, loadState, Saver } from './persist';
 import { Presenter } from './presenter';
+import { RepoLookup } from './repos';
 import { configFrom, projectClaimConflict, readSettings, type ClaimConflict } from './settings';
 import { JsonStore } from './store';
 import type { PathRefused } from '../../kits/node/safeFile';
@@ -41,6 +42,7 @@ export interface AwarenessDeps {
 export class AwarenessService {
   readonly aw: Awareness;
   readonly store: JsonStore;
+  private readonly repos = new RepoLookup();
   readonly presenter: Presenter;
   private readonly saver: Saver;
   private readonly claimConflict: ClaimConflict;
@@ -76,6 +78,7 @@ export class AwarenessService {
       ...(domainsFile ? { domains: loadDomainMap(domainsFile, this.warn) } : {}),
       state: loadState(this.store, config.threshold),
       externalStale: (n) => this.paneGone(n),
+      repoOf: (d) => this.repos.of(d),
       externalIdle: (n) => {
         const st = this.agents()?.runtimes.get(n)?.state;
         return st === undefined || st === 'exited' ? undefined : st !== 'working';

@@ -1,5 +1,6 @@
 // Topic extraction: a prompt (or a file path) becomes its top few subject words,
 // with stop words, convergence noise and identity noise removed.
+import path from 'node:path';
 import type { AwarenessConfig } from './config';
 import { PATH_NOISE } from './config';
 
@@ -74,6 +75,29 @@ export function extractTopics(text: string, v: Vocab): string[] {
     else for (const t of tokenize(w)) !v.drop.has(t) && words.push(t);
   }
   return topByFrequency(words, v.topN);
+}
+
+/** At most this many paths of one prompt count as files it names (a pasted listing is not a subject). */
+export const MAX_PROMPT_PATHS = 16;
+
+/**
+ * The files a prompt names (`src/auth/login.ts`, `./x.py:12`, `login.ts`), line
+ * numbers dropped, resolved against `cwd` when relative and one is known. A bare
+ * directory (`src/`) is not a file. In order of first mention, without repeats.
+ */
+export function promptPaths(text: string, cwd?: string | null): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/\s+/)) {
+    const w = raw.replace(/^[`'"(<[]+|[`'",;)>\].!?]+$/g, '');
+    if (w === '' || !PATH_WORD.test(w)) continue;
+    const file = w.replace(/(?::\d+)+$/, '');
+    // A directory is not a file; a path in the asker's home (`~/`) means a different place for each agent.
+    if (file.endsWith('/') || file.startsWith('~/') || !/[^/]\.[A-Za-z0-9]+$/.test(file)) continue;
+    const abs = file.startsWith('/') ? path.posix.normalize(file) : cwd ? path.posix.join(cwd, file) : path.posix.normalize(file);
+    if (!out.includes(abs)) out.push(abs);
+    if (out.length >= MAX_PROMPT_PATHS) break;
+  }
+  return out;
 }
 
 /**

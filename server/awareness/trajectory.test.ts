@@ -3,7 +3,7 @@ import type { Snapshot } from '../../kits/protocol/awareness';
 import { classify, keyTopics, pushSnapshot, recentFiles } from './trajectory';
 
 const shape = { recent: 3, deepeningShare: 0.6 };
-const snap = (topics: string[], files: string[] = []): Snapshot => ({ at: 0, hash: '', topics, files });
+const snap = (topics: string[], files: string[] = []): Snapshot => ({ at: 0, hash: '', topics, files, mentions: [] });
 /** Scripted prompt sequence → window, as the engine builds it. */
 function windowOf(seq: string[][], size = 10): Snapshot[] {
   let w: Snapshot[] = [];

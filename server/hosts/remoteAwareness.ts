@@ -58,7 +58,7 @@ export function mirrorRecord(a: AgentView, host: string, now: number): AgentAwar
     lastPrompt: a.lastPrompt,
     promptCount: a.promptCount,
     keyTopics: [...a.keyTopics],
-    window: a.window.map((s) => ({ at: now, hash: s.hash.slice(0, 64), topics: [...s.topics], files: [] })),
+    window: a.window.map((s) => ({ at: now, hash: s.hash.slice(0, 64), topics: [...s.topics], files: [], mentions: [] })),
     trajectory: { deepening: [...a.trajectory.deepening], emerging: [...a.trajectory.emerging], fading: [...a.trajectory.fading], stable: [...a.trajectory.stable] },
     createdAt: now,
     lastActive: now,

@@ -64,7 +64,11 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
   );
 
   mcp.registerTool('finger', { description: 'What an agent (or every agent) is on: state, panes and quadrants, last prompt, topics, mail, .plan.', inputSchema: { name: z.string().optional() } }, ({ name }) =>
-    tool(async () => (name ? fingerLong(await c.call('agent/get', { name })) : fingerAll((await c.call('agent/list', {})).agents))),
+    tool(async () => {
+      // Whom each converges with, where the caller's .access lets it read the predictions.
+      const active = (await c.call('awareness/predictions', {}).catch(() => undefined))?.active ?? [];
+      return name ? fingerLong(await c.call('agent/get', { name }), Date.now(), active) : fingerAll((await c.call('agent/list', {})).agents, Date.now(), active);
+    }),
   );
 
   mcp.registerTool(

@@ -168,7 +168,11 @@ export const agentCommands: CommandSpec[] = [
       const agents = listed.agents;
       if (bool(a, 'json')) ctx.out(JSON.stringify(name !== undefined ? agents[0] : agents, null, 2));
       else if (bool(a, 'short')) ctx.out(fingerShort(agents).join('\n'));
-      else ctx.out(name !== undefined ? fingerLong(agents[0]!) : fingerAll(agents));
+      else {
+        // Whom each converges with: the open predictions (a server without awareness has none to give).
+        const active = (await c.call('awareness/predictions', {}).catch(() => undefined))?.active ?? [];
+        ctx.out(name !== undefined ? fingerLong(agents[0]!, Date.now(), active) : fingerAll(agents, Date.now(), active));
+      }
       for (const u of listed.unreached ?? []) ctx.io.stderr.write(`pane finger: host ${u.host}'s agents not shown: ${u.reason}\n`);
       if (bool(a, 'hold')) await hold(ctx);
       return 0;

@@ -39,6 +39,14 @@ describe('finger', () => {
     ]);
   });
 
+  it('names whom the agent converges with, strongest first, from the open predictions; never for a joined host’s agent', () => {
+    const p = (b: string, confidence: number, topics: string[]) => ({ id: `p-${b}`, type: 'approaching' as const, a: 'ada', b, topics, domain: null, confidence, distance: 0, createdAt: now, message: '' });
+    const predictions = [p('gem', 0.3, ['token']), p('qwen', 0.73, ['token', 'refresh', 'token.ts']), p('bob', 0.5, ['css'])] as never[];
+    expect(fingerLong(base, now, predictions).split('\n')).toContain('Converging with: qwen 73% on token, refresh, token.ts (approaching); bob 50% on css (approaching); gem 30% on token (approaching)');
+    expect(fingerLong({ ...base, host: 'box' }, now, predictions)).not.toMatch(/Converging/);
+    expect(fingerLong(base, now)).not.toMatch(/Converging/);
+  });
+
   it('says "needs you (observed)" for an agent waiting for the person, and where that state came from', () => {
     const w = { ...base, state: 'waiting' as const, source: 'observed' as const, panes: [{ ...base.panes[0]!, state: 'waiting' as const, stateSource: 'observed' as const }] };
     expect(fingerLong(w, now)).toMatch(/State: needs you \(observed\) since/);

@@ -3,6 +3,18 @@
 // the short table (finger -s, and the peers view). Shared by the CLI and `pane mcp`.
 import { shown, shownKeepingTabs } from '../../../protocol/shown';
 import type { AgentInfo } from '../../../protocol/agent';
+import type { Prediction } from '../../../protocol/awareness';
+import { partnersOf } from '../../../protocol/partners';
+
+/** Peers named in finger's "Converging with" line: the strongest, as the tag names them. */
+export const FINGER_PARTNERS = 3;
+
+/** "qwen 73% on token, refresh, token.ts (approaching)": whom the agent converges with, strongest first. */
+export function convergingLine(name: string, predictions: readonly Prediction[]): string | null {
+  const partners = partnersOf(name, predictions).slice(0, FINGER_PARTNERS);
+  if (partners.length === 0) return null;
+  return `Converging with: ${partners.map((x) => `${x.name} ${Math.round(x.prediction.confidence * 100)}% on ${x.prediction.topics.slice(0, 4).join(', ') || '-'} (${x.prediction.type})`).join('; ')}`;
+}
 
 /** "3s", "4m", "2h05m", "3d": how long ago, short enough for a table cell. */
 export function ago(ms: number): string {
@@ -47,8 +59,8 @@ function col(left: string, right: string, width = 40): string {
 /** An agent's login as finger shows it: NAME here, NAME@HOST for a joined host's agent. */
 export const loginOf = (a: AgentInfo): string => (a.host ? `${a.name}@${a.host}` : a.name);
 
-/** One agent, long form. */
-export function fingerLong(a: AgentInfo, now = Date.now()): string {
+/** One agent, long form; `predictions` (this server's open ones) add whom it converges with. */
+export function fingerLong(a: AgentInfo, now = Date.now(), predictions: readonly Prediction[] = []): string {
   const lines: string[] = [];
   lines.push(col(`Login: ${loginOf(a)}`, `App: ${a.app ?? (a.account ? '-' : 'unknown (hook-only)')}`));
   lines.push(col(`Directory: ${a.home ?? '(no account: known from hooks)'}`, `Project: ${a.project ?? '-'}`));
@@ -62,6 +74,9 @@ export function fingerLong(a: AgentInfo, now = Date.now()): string {
   for (const s of a.sessions) lines.push(`Hook session ${s.id.slice(0, 12)} (no pane): ${STATE_WORDS[s.state]} since ${clock(s.since, now)}, cwd ${s.cwd || '-'}`);
   if (a.lastPrompt !== null) lines.push(`Last prompt${a.lastPromptAt !== null ? ` (${clock(a.lastPromptAt, now)})` : ''}: ${a.lastPrompt.replace(/\s+/g, ' ').slice(0, 200)}`);
   if (a.topics.length > 0) lines.push(`Topics: ${a.topics.join(', ')}`);
+  // This server's predictions name this server's agents; a joined host's agent is converged with there.
+  const converging = a.host ? null : convergingLine(a.name, predictions);
+  if (converging) lines.push(converging);
   if (a.claims.length > 0) lines.push(`Claims: ${a.claims.join(', ')}`);
   if (a.account) lines.push(a.unread === 0 ? 'No unread mail.' : `${a.unread} unread mail${a.unread > 1 ? 's' : ''}.`);
   const plan = a.plan.replace(/\s+$/, '');
@@ -71,9 +86,9 @@ export function fingerLong(a: AgentInfo, now = Date.now()): string {
   return lines.map(shownKeepingTabs).join('\n');
 }
 
-export function fingerAll(agents: readonly AgentInfo[], now = Date.now()): string {
+export function fingerAll(agents: readonly AgentInfo[], now = Date.now(), predictions: readonly Prediction[] = []): string {
   if (agents.length === 0) return 'No agents. Add one with `pane agent add NAME`, or launch one: `pane agent run`.';
-  return agents.map((a) => fingerLong(a, now)).join('\n\n');
+  return agents.map((a) => fingerLong(a, now, predictions)).join('\n\n');
 }
 
 const BADGE: Record<AgentInfo['state'], string> = { working: '● working', waiting: '◆ needs you', done: '✓ done', idle: '○ idle', exited: '× exited' };

@@ -87,10 +87,15 @@ function isPaneEntry(d: HookDialect, e: unknown): boolean {
   return Array.isArray(hooks) && hooks.some((h) => obj(h)?.name === PANE_HOOK_NAME || isPaneCommand(obj(h)?.[d.install.commandKey]));
 }
 
+/** Codex clamps a SessionEnd hook's timeout to this, warning at every start (0.169.0); pane writes no more, and the trust hash is of that entry. */
+const CODEX_SESSION_END_MAX_S = 3;
+
 /** One pane hook entry in the CLI's file format. */
 export function paneEntry(d: HookDialect, cliEvent: string, command: string, env: Record<string, string>): Record<string, unknown> {
   const i = d.install;
-  const timeout = i.timeoutUnit === 'ms' ? DIALECT_HOOK_TIMEOUT_MS : DIALECT_HOOK_TIMEOUT_MS / 1000;
+  const full = i.timeoutUnit === 'ms' ? DIALECT_HOOK_TIMEOUT_MS : DIALECT_HOOK_TIMEOUT_MS / 1000;
+  // Codex clamps SessionEnd's and warns at every start ("⚠ 1 warning"): write what it allows.
+  const timeout = i.trust === 'codex-config' && d.events[cliEvent] === 'SessionEnd' ? Math.min(full, CODEX_SESSION_END_MAX_S) : full;
   const hook: Record<string, unknown> = { ...(i.named ? { name: PANE_HOOK_NAME } : {}), type: 'command', [i.commandKey]: command, [i.timeoutKey]: timeout };
   if (i.named && Object.keys(env).length > 0) hook.env = env;
   if (i.format === 'flat') return hook;
@@ -140,9 +145,6 @@ export function withoutPaneHooks(d: HookDialect, settings: Settings): { settings
 
 /** snake_case of a Claude-style event name, as Codex keys its hook trust (PreToolUse → pre_tool_use). */
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-
-/** Codex clamps a SessionEnd hook's timeout to this (its warning, 0.169.0): the hash is of the clamped entry. */
-const CODEX_SESSION_END_MAX_S = 3;
 
 /**
  * Codex runs a hook not installed by an admin only once it is trusted: `[hooks.state."KEY"]

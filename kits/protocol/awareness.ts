@@ -2,6 +2,7 @@
 // to each other (messages), what they hold (claims) and where they are heading
 // (convergence predictions). The server's state files are these same shapes.
 import { z } from 'zod';
+import { AgentStateSchema } from './agent';
 import { method } from './method';
 
 const name = z.string().min(1).max(100);
@@ -209,7 +210,8 @@ export type PredictionState = z.infer<typeof PredictionStateSchema>;
 // ---- requests and events ---------------------------------------------------
 
 /** An agent with its label ("ada (top-left)") as every view names it. */
-export const AgentViewSchema = AgentAwarenessSchema.extend({ label: z.string(), stale: z.boolean(), idle: z.boolean() });
+/** `idle`: free for work (delegation's sense: not working); `state`: the agent's state as finger shows it, where the server's agents know it. */
+export const AgentViewSchema = AgentAwarenessSchema.extend({ label: z.string(), stale: z.boolean(), idle: z.boolean(), state: AgentStateSchema.optional() });
 export type AgentView = z.infer<typeof AgentViewSchema>;
 
 /**

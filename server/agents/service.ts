@@ -55,6 +55,21 @@ export interface SessionRuntime {
   pane: number | null;
 }
 
+/**
+ * How long an agent with no account (one-off: `pane agent run NAME -- PROGRAM`, or
+ * known only from hooks) stays in `agent ls` and finger once everything of it has
+ * exited: long enough to see it end and read why, not forever (issue 34). `pane
+ * finger NAME` still answers while its pane is open.
+ */
+export const ONE_OFF_LINGER_MS = 10 * 60_000;
+
+/** Whether an agent without an account is listed: something of it runs, or ended less than ONE_OFF_LINGER_MS ago. */
+export function oneOffListed(sessions: Iterable<Pick<SessionRuntime, 'state' | 'since'>>, panes: readonly Pick<PaneRuntime, 'state' | 'since'>[], now: number): boolean {
+  const shown = (x: { state: AgentState; since: number }) => x.state !== 'exited' || now - x.since < ONE_OFF_LINGER_MS;
+  for (const x of sessions) if (shown(x)) return true;
+  return panes.some(shown);
+}
+
 export interface AgentRuntime {
   name: string;
   sessions: Map<string, SessionRuntime>;
@@ -151,10 +166,11 @@ export class AgentService {
     return r;
   }
 
-  /** Known agents: accounts, plus hook-only agents with a live runtime. */
+  /** Listed agents: accounts, plus one-off and hook-only agents while something of theirs runs or lately ended (oneOffListed). */
   names(): string[] {
     const all = new Set(this.store.list());
-    for (const [n, r] of this.runtimes) if (r.sessions.size > 0 || this.panesOf(n).length > 0) all.add(n);
+    const now = Date.now();
+    for (const [n, r] of this.runtimes) if (oneOffListed(r.sessions.values(), this.panesOf(n), now)) all.add(n);
     return [...all].sort();
   }
 

@@ -2,6 +2,7 @@
 // stale or idle. Records are created on first sight, placed as panes move, and
 // dropped a day after they go stale; the engine wires time and events in.
 import { faults } from '../../kits/protocol/error';
+import type { AgentState } from '../../kits/protocol/agent';
 import type { AgentAwareness, AgentView } from '../../kits/protocol/awareness';
 import { newAgent, place, type Whereabouts } from './agentRecord';
 
@@ -11,6 +12,8 @@ export interface RegistryHost {
   idleAfterMs: number;
   /** The server knows more: e.g. the agent's pane has exited. */
   externalStale?: ((name: string) => boolean) | undefined;
+  /** The agent's state as the agents service (and finger) shows it, where it knows it. */
+  externalState?: ((name: string) => AgentState | undefined) | undefined;
   /** The agents' status machine, where it has one: waiting or idle means free for work. */
   externalIdle?: ((name: string) => boolean | undefined) | undefined;
   /** An agent appeared, came back or moved. */
@@ -80,7 +83,8 @@ export class AgentRegistry {
 
   /** An agent as the protocol shows it: with its label and whether it is stale or idle. */
   view(a: AgentAwareness): AgentView {
-    return { ...a, label: this.label(a.name), stale: this.isStale(a.name), idle: this.isIdle(a) };
+    const state = this.h.externalState?.(a.name);
+    return { ...a, label: this.label(a.name), stale: this.isStale(a.name), idle: this.isIdle(a), ...(state ? { state } : {}) };
   }
 
   /** The agent's record, created on first sight (the registry full: stale ones make room). */

@@ -55,6 +55,7 @@ export class Awareness {
       idleAfterMs: this.cfg.idleAfterMs,
       externalStale: o.externalStale,
       externalIdle: o.externalIdle,
+      externalState: o.externalState,
       shown: (agent) => this.emit({ kind: 'agent', agent }),
       changed: () => this.changed('registry'),
     });

@@ -1,6 +1,7 @@
 // The engine's contract with its host: the events it emits, the state it is
 // built from and hands back (one part per state file), and the options that
 // inject time, ids and what the server knows about agents.
+import type { AgentState } from '../../kits/protocol/agent';
 import type { AgentAwareness, Message, Prediction, PredictionState, Resolution } from '../../kits/protocol/awareness';
 import type { ClaimChanges, ClaimsState } from './claims';
 import type { Clock } from './clock';
@@ -41,6 +42,8 @@ export interface AwarenessOptions {
   externalStale?: (name: string) => boolean;
   /** The agents' status machine, where it has one: waiting or idle means free for work. */
   externalIdle?: (name: string) => boolean | undefined;
+  /** The agent's state as finger shows it (done, needs you, ...), where the agents service knows it. */
+  externalState?: (name: string) => AgentState | undefined;
   /** The repository a directory belongs to (its git top level), or null; convergence weighs one repository over two. */
   repoOf?: (cwd: string) => string | null;
   onEvent?: (e: AwarenessEvent) => void;

@@ -79,6 +79,7 @@ export class AwarenessService {
       state: loadState(this.store, config.threshold),
       externalStale: (n) => this.paneGone(n),
       repoOf: (d) => this.repos.of(d),
+      externalState: (n) => this.agents()?.runtimes.get(n)?.state,
       externalIdle: (n) => {
         const st = this.agents()?.runtimes.get(n)?.state;
         return st === undefined || st === 'exited' ? undefined : st !== 'working';

@@ -66,6 +66,8 @@ describe.skipIf(skip !== null)(`the real Codex CLI in a sandboxed agent pane${sk
         throw new Error(`${e.message}; finger:\n${pane(['finger', 'cx']).stdout}\nits screen:\n${screen()}`);
       });
       expect(finger).toMatch(/reported through hooks/);
+      // pane's hooks are ones Codex takes as written: no start-up warning (it clamped SessionEnd's timeout of 5 s to 3 s and said so).
+      expect(screen()).not.toMatch(/\d+ warning/);
       // Its sessions land in the agent's home (CODEX_HOME is the agent's), not the person's.
       expect(fs.existsSync(path.join(home, '.codex', 'sessions'))).toBe(true);
       expect(fs.readdirSync(path.join(dir, '.codex'))).toEqual(['auth.json']);

@@ -110,6 +110,8 @@ describe('awareness in the server', () => {
     expect(notices[0]!.predictions.sort()).toEqual(preds.active.map((p) => p.id).sort());
     const peers = await c.call('awareness/agents', {});
     expect(peers.agents.map((a) => a.label)).toEqual(['ada (top-left)', 'bob (bottom-right)']);
+    // The state `awareness agents` shows is finger's, not its own idea of idle (issue 34).
+    for (const a of peers.agents) expect(a.state).toBe((await c.call('agent/get', { name: a.name })).state);
 
     // ada's pane moves: bob's warning names ada where she is now.
     await c.call('float/move', { pane: ada.pane, ...SPOT['bottom-left']! });

@@ -35,7 +35,8 @@ export function clock(t: number, now: number): string {
   return `${d.toLocaleString('en-US', { month: 'short' })} ${d.getDate()} ${hm}`;
 }
 
-const STATE_WORDS: Record<AgentInfo['state'], string> = {
+/** An agent's state in words, as finger and `awareness agents` say it. */
+export const STATE_WORDS: Record<AgentInfo['state'], string> = {
   working: 'working',
   waiting: 'needs you',
   done: 'done',

@@ -9,6 +9,7 @@ import { JSON_FLAG, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { OpError, UsageError } from '../errors';
 import { table } from '../format';
+import { STATE_WORDS } from './agentsFinger';
 
 const AS = { name: 'as', type: 'string', value: 'NAME', doc: 'act for this agent (default: the agent running this, else you)' } as const;
 const MESSAGE_TYPES = ['info', 'question', 'answer', 'request', 'handoff', 'warning', 'done', 'ack'] as const;
@@ -209,7 +210,7 @@ function subcommands(): CommandSpec[] {
             ? 'no agents'
             : table(
                 ['AGENT', 'PROMPTS', 'TOPICS', 'TRAJECTORY'],
-                r.agents.map((x) => [x.label + (x.stale ? ' (stale)' : x.idle ? ' (idle)' : ''), String(x.promptCount), x.keyTopics.slice(0, 5).join(', '), `deepening ${x.trajectory.deepening.slice(0, 3).join(', ') || '—'}; emerging ${x.trajectory.emerging.slice(0, 3).join(', ') || '—'}`]),
+                r.agents.map((x) => [x.label + (x.stale ? ' (stale)' : x.state ? ` (${STATE_WORDS[x.state]})` : x.idle ? ' (idle)' : ''), String(x.promptCount), x.keyTopics.slice(0, 5).join(', '), `deepening ${x.trajectory.deepening.slice(0, 3).join(', ') || '—'}; emerging ${x.trajectory.emerging.slice(0, 3).join(', ') || '—'}`]),
               ),
         );
       },

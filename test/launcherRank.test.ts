@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppFileSchema, type AppEntry } from '../kits/protocol/app';
-import { rankApps } from '../renderer/src/ui/appMatch';
+import { launcherOrder, rankApps } from '../renderer/src/ui/appMatch';
 
 const dir = path.join(import.meta.dirname, '..', 'apps');
 const apps: AppEntry[] = fs
@@ -57,5 +57,15 @@ describe('launcher ranking', () => {
   it('keeps the file order for an empty query and drops what does not match at all', () => {
     expect(order('')).toEqual(apps.map((a) => a.name));
     expect(order('zzzq')).toEqual([]);
+  });
+
+  it('shows first what runs here, the terminal and the demo agent at the top, and what is to install after it (a newcomer with no agent CLI)', () => {
+    // As on a fresh machine: the agent CLIs (and aider's python) are not on PATH.
+    const fresh = apps.map((a) => ({ ...a, installed: ['terminal', 'demo-agent', 'scratch', 'top', 'peers'].includes(a.id) }));
+    const { runs, toInstall } = launcherOrder(fresh);
+    expect(runs.map((a) => a.name)).toEqual(['Terminal', 'Demo agent', 'Scratch shell', 'System monitor', ...runs.slice(4).map((a) => a.name)]);
+    expect(runs.every((a) => a.installed)).toBe(true);
+    expect(toInstall.length).toBe(apps.length - runs.length);
+    expect(toInstall.map((a) => a.name)).toEqual([...toInstall.map((a) => a.name)].sort((x, y) => x.localeCompare(y)));
   });
 });

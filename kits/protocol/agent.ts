@@ -303,8 +303,12 @@ export const AgentAppSchema = z
   .object({
     /** Prompt-pattern set for observation (server/agents/prompts/NAME.json); default: the app id. */
     prompts: z.string().max(50).optional(),
-    /** How the CLI reports: not at all, or a hook dialect (above); `claude-settings` is the older name of apps/claude.json's dialect (a --settings file). */
-    hooks: z.union([z.enum(['none', 'claude-settings']), HookDialectSchema]).default('none'),
+    /**
+     * How the CLI reports: not at all (`none`: pane reads its screen), by itself (`self`: the
+     * program runs `pane hook` on its own, as the demo agent does; pane installs nothing), or a
+     * hook dialect (above); `claude-settings` is the older name of apps/claude.json's dialect (a --settings file).
+     */
+    hooks: z.union([z.enum(['none', 'self', 'claude-settings']), HookDialectSchema]).default('none'),
     /**
      * What the CLI keeps in its home: inside its sandbox HOME is the agent's home, so its state,
      * sessions and login land there. `credentials`: the person's login files for it (relative to the

@@ -101,6 +101,7 @@ export function homeLines(svc: AgentService, name: string, app: AppEntry | undef
   const d = typeof app.agent.hooks === 'object' ? app.agent.hooks : null;
   if (d !== null) lines.push(`  hooks:      ${d.dialect} dialect, ${installWords(d)}${Object.keys(d.install.settings).length ? ` with ${JSON.stringify(d.install.settings)}` : ''}${d.context.length ? '' : "; pane's context does not reach it (its CLI takes none)"}`);
   else if (app.agent.hooks === 'claude-settings') lines.push(`  hooks:      a --settings file pane writes at each launch`);
+  else if (app.agent.hooks === 'self') lines.push(`  hooks:      its own: the program runs \`pane hook\` itself (pane installs none)`);
   else lines.push(`  hooks:      none; its state is read from its screen`);
   const args = app.launch?.args ?? [];
   const env = Object.entries(app.launch?.env ?? {}).map(([k, v]) => `${k}=${v}`);

@@ -39,6 +39,9 @@ describe('awareness with two demo agents', () => {
       const ada = launched.ada!;
       const bob = launched.bob!;
       for (const name of ['ada', 'bob']) await until(`${name} done after SessionStart`, () => json<{ state: string }>(['finger', '--json', name]).state === 'done', 30_000);
+      // access and finger agree on how it reports: through hooks it runs itself (issue 34: access said "none").
+      expect(s.pane(['finger', 'ada']).stdout).toMatch(/reported through hooks/);
+      expect(s.pane(['access', 'ada']).stdout).toMatch(/hooks: +its own: the program runs `pane hook` itself/);
 
       s.pane(['send', '-t', ada, tasks(['style the settings page css layout', 'add jwt auth to the login page', 'jwt auth login session expiry', 'jwt auth login token refresh', 'jwt auth login logout'])]);
       s.pane(['send', '-t', bob, tasks(['database migration for the orders table', 'jwt login auth for the api', 'auth login jwt token verification', 'jwt auth login session cleanup', 'jwt auth login rate limit'])]);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, serve, servePerFile } from './harness';
+import { NO_SERVER_HINT } from '../../kits/node/cli/errors';
 
 const srv = servePerFile();
 
@@ -75,7 +76,7 @@ describe('exit 3: no server', () => {
   it('says where it looked and how to start one (--socket)', () => {
     const r = spawnSync(BIN, ['ls', '--socket', none], { env: cleanEnv(), encoding: 'utf8' });
     expect(r.status).toBe(3);
-    expect(r.stderr).toBe(`pane: no pane server at ${none}; start one with \`pane serve\`\n`);
+    expect(r.stderr).toBe(`pane: no pane server at ${none}; ${NO_SERVER_HINT}\n`);
   });
 
   it('looks at $PANE_SOCKET when there is no --socket', () => {

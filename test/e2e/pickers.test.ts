@@ -20,6 +20,20 @@ describe.skipIf(chromiumMissing)(`launcher and palette in Chromium${chromiumMiss
     await sh?.close();
   });
 
+  it('opens on what runs here: Terminal first, the demo agent next, and the apps to install after them', async () => {
+    await sh.page.keyboard.press('Control+Shift+K');
+    await input('launcher').waitFor();
+    await expect.poll(() => options('launcher').count()).toBeGreaterThan(4);
+    const rows = await options('launcher').allTextContents();
+    expect(rows[0]).toContain('Terminal');
+    expect(rows[1]).toContain('Demo agent');
+    // Once one row is "to install", every row after it is too.
+    const firstToInstall = rows.findIndex((r) => r.includes('to install'));
+    if (firstToInstall >= 0) expect(rows.slice(firstToInstall).every((r) => r.includes('to install') || r.includes('remote'))).toBe(true);
+    await shot(sh.page, 'pickers-00-launcher-first-screen');
+    await sh.page.keyboard.press('Escape');
+  });
+
   it('ranks System monitor first for "top" (its keyword), not Terminal', async () => {
     await sh.page.keyboard.press('Control+Shift+K');
     await input('launcher').waitFor();

@@ -288,12 +288,16 @@ describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing
     const status = sh.page.getByRole('contentinfo', { name: 'status' });
     await expect.poll(() => status.innerText(), { timeout: 10_000 }).toContain('bindings["Ctrl+Shfit+E"]');
     expect(await status.innerText()).toContain('keymap.json');
+    // The notice stands until the file is fixed (not only a few seconds), and goes with the fix.
+    const notice = () => sh.page.evaluate(() => (window as any).pane.store.getState().notices.filter((x: { text: string }) => x.text.includes('Ctrl+Shfit+E')).length);
+    expect(await notice()).toBe(1);
     await shot(sh.page, 'e2e-14-keymap-error');
     const n = (await view(sh.page)).tiles.length;
     await sh.page.keyboard.press('Control+Shift+E'); // still bound: the previous keymap is kept
     await until(sh.page, 'a split', new Function(`const st = window.pane.store.getState(); const s = st.sessions[st.sessionId]; return (function l(n){return !n?0:n.type==='leaf'?1:l(n.a)+l(n.b)})(s.layout) === ${n + 1}`) as () => boolean);
     fs.writeFileSync(file, JSON.stringify({ bindings: { 'Alt+Shift+N': 'pane.zoom' } }));
     await expect.poll(() => status.innerText(), { timeout: 10_000 }).not.toContain('keymap error');
+    expect(await notice()).toBe(0);
     const f = await focused();
     await sh.page.keyboard.press('Alt+Shift+KeyN');
     await waitView('zoom via the new binding', `s.zoomed === ${f}`);

@@ -6,6 +6,7 @@ import { connectCli } from '../../kits/node/cli/connect';
 import { agentSocketPath } from '../../kits/node/endpoint';
 import { ensureEndpoint } from '../../server/transport/agentSocket';
 import { agentHarness, type AgentHarness } from '../agents/helpers';
+import { NO_SERVER_HINT } from '../../kits/node/cli/errors';
 
 let h: AgentHarness;
 beforeAll(async () => {
@@ -28,6 +29,6 @@ describe('the agent endpoint', () => {
   it('names the agent when nothing listens for it', async () => {
     const e = await connectCli({ kind: 'agent', agent: 'nobody', root: h.svc.store.root }).catch((x: unknown) => x);
     expect((e as Error).name).toBe('NoServerError');
-    expect((e as Error).message).toBe("no pane server at agent nobody's socket; start one with `pane serve`");
+    expect((e as Error).message).toBe(`no pane server at agent nobody's socket; ${NO_SERVER_HINT}`);
   });
 });

@@ -16,6 +16,13 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * What to run when nothing answers. The daemon first: it keeps panes across windows, crashes and
+ * reboots (`pane start`, or `npm start` in a checkout); `pane serve` is a server in that terminal
+ * that keeps no state (issue 34: the hint named only it).
+ */
+export const NO_SERVER_HINT = 'start pane with `pane start` (its daemon keeps your panes), or `pane serve` for a server in this terminal that keeps no state';
+
 /** Nothing answers at the socket: exit 3. */
 export class NoServerError extends Error {
   constructor(
@@ -23,11 +30,7 @@ export class NoServerError extends Error {
     /** Why, in a few words, when it is not simply "nothing listens there". */
     readonly why?: string,
   ) {
-    super(
-      why === undefined
-        ? `no pane server at ${socketPath}; start one with \`pane serve\``
-        : `no pane server at ${socketPath} (${why}); start one with \`pane serve\``,
-    );
+    super(`no pane server at ${socketPath}${why === undefined ? '' : ` (${why})`}; ${NO_SERVER_HINT}`);
     this.name = 'NoServerError';
   }
 }

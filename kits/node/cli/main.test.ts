@@ -22,6 +22,7 @@ import { hostCommands } from './commands/hosts';
 import { GROUP_OF, groupOf, type GroupName } from './groups';
 import { commandTable, runCli } from './main';
 import { nsCommands } from './nsCommands';
+import { NO_SERVER_HINT } from './errors';
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}) {
   const stdout = new PassThrough();
@@ -201,7 +202,7 @@ describe('no server', () => {
   it('exits 3 naming the socket from --socket', async () => {
     const r = await run(['ls', '--socket', NOWHERE]);
     expect(r.code).toBe(3);
-    expect(r.err).toBe(`pane: no pane server at ${NOWHERE}; start one with \`pane serve\`\n`);
+    expect(r.err).toBe(`pane: no pane server at ${NOWHERE}; ${NO_SERVER_HINT}\n`);
   });
 
   it('exits 3 naming the socket from $PANE_SOCKET', async () => {

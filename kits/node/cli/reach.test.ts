@@ -9,7 +9,7 @@ import { encodeBinary } from '../../protocol/envelope';
 import { encodeFrame, FrameDecoder } from '../framing';
 import { connectCli } from './connect';
 import { PaneFault } from '../../protocol/fault';
-import { NoServerError, exitCodeOf } from './errors';
+import { NO_SERVER_HINT, NoServerError, exitCodeOf } from './errors';
 import { reachServer } from './reach';
 
 const cleanups: (() => void)[] = [];
@@ -125,7 +125,7 @@ describe('reaching no server', () => {
     const p = tmpSock();
     const e = await reachServer(p).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NoServerError);
-    expect((e as Error).message).toBe(`no pane server at ${p}; start one with \`pane serve\``);
+    expect((e as Error).message).toBe(`no pane server at ${p}; ${NO_SERVER_HINT}`);
     expect(exitCodeOf(e)).toBe(3);
   });
 

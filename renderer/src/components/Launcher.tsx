@@ -7,7 +7,7 @@ import { installHint, type AppEntry } from '../../../kits/protocol/app';
 import type { Pane } from '../../../kits/protocol/model';
 import { client } from '../net/client';
 import { selectSession, store, useApp } from '../store';
-import { appKeys, appText } from '../ui/appMatch';
+import { appKeys, appText, launcherOrder } from '../ui/appMatch';
 import { Highlight, Picker } from './Picker';
 
 export async function launch(app: AppEntry): Promise<void> {
@@ -41,7 +41,11 @@ export function Launcher() {
     // The joined hosts' panes, as each answered its last heartbeat (none when no host is joined).
     void client.call('host/list', { panes: true }).then((l) => setRemotes(l.panes ?? []), () => undefined);
   }, []);
-  const items = useMemo<Item[]>(() => [...apps, ...remotes.map((remote) => ({ remote }))], [apps, remotes]);
+  // What runs here first, then joined hosts' panes, then what is to install (ties in a search keep this order too).
+  const items = useMemo<Item[]>(() => {
+    const { runs, toInstall } = launcherOrder(apps);
+    return [...runs, ...remotes.map((remote) => ({ remote })), ...toInstall];
+  }, [apps, remotes]);
   return (
     <Picker<Item>
       id="launcher"
@@ -63,7 +67,7 @@ export function Launcher() {
         </>
       ) : (
         <>
-          <span className="pk-kind">{i.source === 'user' ? 'user app' : 'app'}</span>
+          <span className="pk-kind">{i.installed === false ? 'to install' : i.source === 'user' ? 'user app' : 'app'}</span>
           <span className="pk-label">
             <Highlight text={i.name} hit={hit} />
             {i.installed === false ? <span className="pk-missing"> not installed</span> : null}

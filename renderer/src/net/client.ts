@@ -25,6 +25,22 @@ export interface NoticeSink {
 /** Backoff between reconnect attempts: quick at first (a server restart), then patient. */
 const BACKOFF_MS = [100, 250, 500, 1000, 2000];
 
+/**
+ * A config file's errors as standing notices, one per file and field: shown until the
+ * file is fixed, then withdrawn ("fixed"), not left on screen after the fix (issue 34).
+ */
+function configErrors(kind: 'keymap' | 'settings' | 'apps', errors: readonly { file: string; field: string; message: string }[], kept: string): void {
+  const st = store.getState();
+  const prefix = `config:${kind}:`;
+  const now = new Set<string>();
+  for (const e of errors) {
+    const key = `${prefix}${e.file}:${e.field}`;
+    now.add(key);
+    st.standing(key, 'error', `${e.file}: ${e.field}: ${e.message}${kept}`);
+  }
+  for (const n of store.getState().notices) if (n.key?.startsWith(prefix) && !now.has(n.key)) st.withdraw(n.key, `${n.text.split(': ')[0]}: fixed`);
+}
+
 export class Client {
   private conn: Connection | null = null;
   private readonly onConnect: Listener[] = [];
@@ -122,20 +138,18 @@ export class Client {
   }
 
   private keymapArrived(k: KeymapState): void {
-    const st = store.getState();
-    st.setKeymap(k);
-    for (const e of k.errors) st.notify('error', `${e.file}: ${e.field}: ${e.message} (previous keymap kept)`);
+    store.getState().setKeymap(k);
+    configErrors('keymap', k.errors, ' (previous keymap kept)');
   }
 
   private settingsArrived(s: SettingsState): void {
-    const st = store.getState();
-    st.setSettings(s);
-    for (const e of s.errors) st.notify('error', `${e.file}: ${e.field}: ${e.message} (previous settings kept)`);
+    store.getState().setSettings(s);
+    configErrors('settings', s.errors, ' (previous settings kept)');
   }
 
   private appsArrived(a: AppList): void {
     store.getState().setApps(a);
-    for (const e of a.errors) store.getState().notify('error', `${e.file}: ${e.field}: ${e.message}`);
+    configErrors('apps', a.errors, '');
   }
 
   private async loadConfig(conn: Connection): Promise<void> {

@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,follow,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict) trim it for quick looks.
+// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict) trim it for quick looks.
 import fs from 'node:fs';
 import { agents, sandboxPhases } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -24,13 +24,14 @@ import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { resizeBench } from './resize';
 import { roundtrip } from './roundtrip';
+import { scale, SCALE_SIZES } from './scale';
 import { startRows } from './startPath';
 import { fmt, range, table, type Row, type Summary } from './stats';
 import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -106,6 +107,16 @@ try {
     rows.push({ bench: 'memory per full pane, peak right after filling (MiB)', figure: range(mib(m.paneFullPeak), 1), anchor: m.tmuxFull ? `tmux ${fmt(m.tmuxFull.median / MiB, 1)}` : 'tmux n/a', ratio: m.tmuxFull ? ratio(m.paneFullPeak.median, m.tmuxFull.median) : 'n/a', aim: 'report' });
     rows.push({ bench: 'memory with 20 full panes, peak right after filling (MiB)', figure: range(mib(m.pane20Peak), 1), anchor: m.tmux20 ? `tmux ${fmt(m.tmux20.median / MiB, 1)}` : 'tmux n/a', ratio: m.tmux20 ? ratio(m.pane20Peak.median, m.tmux20.median) : 'n/a', aim: 'report' });
     rows.push({ bench: 'server RSS with 100 idle panes (MiB)', figure: fmt(m.idle100 / MiB, 1), anchor: `1 pane ${fmt(m.idleBaseline / MiB, 1)}`, ratio: `${fmt((m.idle100 - m.idleBaseline) / 99 / MiB)} MiB/pane`, aim: 'report' });
+  });
+  await section('scale', async () => {
+    // Issue 35: 20, 100 and 200 panes; each row's growth from the smallest to the largest (10× is linear).
+    const sc = await scale(dir, runs, withTmux);
+    const lo = sc[0]!;
+    const hi = sc[sc.length - 1]!;
+    const MiBs = (b: number) => fmt(b / MiB, 1);
+    rows.push({ bench: `scale: \`pane ls --json\` with ${SCALE_SIZES.join(' / ')} panes (ms)`, figure: sc.map((r) => fmt(r.ls.median, 1)).join(' / '), anchor: `growth ${fmt(hi.ls.median / lo.ls.median)}× for ${fmt(hi.panes / lo.panes, 0)}× the panes`, ratio: '—', aim: 'linear or better' });
+    rows.push({ bench: `scale: a split and its close, round trip, with ${SCALE_SIZES.join(' / ')} panes (ms)`, figure: sc.map((r) => fmt(r.change.median, 1)).join(' / '), anchor: `growth ${fmt(hi.change.median / lo.change.median)}×`, ratio: '—', aim: 'linear or better' });
+    rows.push({ bench: `scale: daemon RSS with ${SCALE_SIZES.join(' / ')} panes of \`cat\` (MiB) vs a tmux server with as many windows`, figure: sc.map((r) => MiBs(r.rss)).join(' / '), anchor: hi.tmuxRss === null ? 'tmux n/a' : `tmux ${sc.map((r) => MiBs(r.tmuxRss ?? Number.NaN)).join(' / ')}`, ratio: hi.tmuxRss === null ? 'n/a' : ratio(hi.rss, hi.tmuxRss), aim: `≤ 1.0× at ${hi.panes}; growth ${fmt(hi.rss / lo.rss)}×` });
   });
   await section('cli', async () => {
     const c = await cli(dir, Math.max(10, runs * 5), withTmux);

@@ -14,6 +14,7 @@ import type { StreamTransport } from '../../kits/node/streamTransport';
 import type { Services } from '../services';
 import { admitStream, ConnectionCap, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
+import { shown } from '../../kits/protocol/shown';
 
 /** TLS connections at once: remote views of this machine (a few windows, CLIs, mounts); the person's socket's 256 with room to spare is far more than needed. */
 export const MAX_TLS_CONNECTIONS = 64;
@@ -24,10 +25,9 @@ export interface TlsPeer {
   name: string;
 }
 
-/** A certificate's common name for a log line: bounded, control characters replaced (it is the client's own words). */
+/** A certificate's common name for a log line: bounded, and escaped as all text from a peer is (it is the client's own words). */
 function clean(cn: string): string {
-  // eslint-disable-next-line no-control-regex
-  return cn.slice(0, MAX_CLIENT_NAME).replace(/[\x00-\x1f\x7f]/g, '?');
+  return shown(cn.slice(0, MAX_CLIENT_NAME));
 }
 
 /** Why the door refuses this peer (named, with the fix), or null to let it in. */

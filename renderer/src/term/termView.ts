@@ -158,11 +158,7 @@ export class TermView {
   }
 
   private async resumeAtEnd(): Promise<void> {
-    const gen = ++this.generation;
-    writes.drop(this.pane);
-    this.cursor.stop();
-    this.acks.reset();
-    this.echo.reset();
+    const gen = this.restartStream();
     try {
       const r = await this.host.attachFrom(this.pane, LIVE_END);
       if (gen !== this.generation || this.disposed) return;
@@ -196,13 +192,19 @@ export class TermView {
     this.opened = true;
   }
 
-  /** Attaches (or re-attaches) to the pane's stream: snapshot first, then output from its offset. */
-  async attach(): Promise<void> {
+  /** Forgets the stream as it was (queued writes, offsets, pending acks, echo guesses) before attaching again; returns the new generation. */
+  private restartStream(): number {
     const gen = ++this.generation;
     writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
     this.echo.reset();
+    return gen;
+  }
+
+  /** Attaches (or re-attaches) to the pane's stream: snapshot first, then output from its offset. */
+  async attach(): Promise<void> {
+    const gen = this.restartStream();
     try {
       const r = await this.host.attach(this.pane);
       if (gen !== this.generation || this.disposed) return;

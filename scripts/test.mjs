@@ -1,5 +1,6 @@
 // `npm test`: makes sure the system packages the suites use are there, runs
-// every suite with vitest (the main tier, then the soak tier), and ends with one line "N passed, N failed, N skipped".
+// every suite with vitest (the main tier, the soak tier, then a smoke tier on
+// Node 24), and ends with one line "N passed, N failed, N skipped".
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,9 +32,8 @@ const TIERS = [
     env: () => {
       const bin = ensureNodeLine();
       if (!bin) return undefined;
-      return { clis: ensureLatestAgentClis(bin), PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, PANE_TEST_NODE_LINE: NODE_LINE };
+      return { node: path.join(bin, 'node'), clis: ensureLatestAgentClis(bin), PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, PANE_TEST_NODE_LINE: NODE_LINE };
     },
-    node: () => path.join(ensureNodeLine({ quiet: true }) ?? '', 'node'),
   },
 ];
 
@@ -51,9 +51,10 @@ for (const tier of TIERS) {
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pane-test-')), 'report.json');
   const args = [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', tier.config, '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
   // The CLIs the tier drives (the pinned ones, or its own latest), unless the person named others; then the tier's PATH.
-  const { clis = {}, ...own } = extra;
+  // The tier's own Node runs vitest where it names one.
+  const { clis = {}, node = process.execPath, ...own } = extra;
   const env = { ...agentClis, ...clis, ...process.env, ...own, FORCE_COLOR: process.env.CI ? '0' : (process.env.FORCE_COLOR ?? '1') };
-  const child = spawn(tier.node ? tier.node() : process.execPath, args, { cwd: root, stdio: 'inherit', env });
+  const child = spawn(node, args, { cwd: root, stdio: 'inherit', env });
   const c = await new Promise((resolve) => child.on('exit', (x, sig) => resolve(x ?? (sig ? 1 : 0))));
   let tierFailed = 0;
   try {

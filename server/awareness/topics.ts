@@ -61,6 +61,17 @@ function topByFrequency(words: string[], n: number): string[] {
 /** A word of a prompt that is a path (`src/auth/login.ts`, `./x`, `login.ts:42`): its words are read as a path's. */
 const PATH_WORD = /^(?:\.{0,2}\/|~\/)?(?:[\w.@-]+\/)+[\w.@-]*(?::\d+)*$|^[\w@-]+\.(?:[jt]sx?|mjs|cjs|py|rs|go|rb|java|kt|c|h|cc|cpp|hpp|cs|swift|md|json|ya?ml|toml|sh)(?::\d+)*$/;
 
+/** A prompt's words with the quotes, brackets and punctuation around them taken off (empty ones skipped). */
+function* promptWords(text: string): Generator<string> {
+  for (const raw of text.split(/\s+/)) {
+    const w = raw.replace(/^[`'"(<[]+|[`'",;)>\].!?]+$/g, '');
+    if (w !== '') yield w;
+  }
+}
+
+/** A path word without its `:line[:col]`. */
+const withoutLine = (w: string) => w.replace(/(?::\d+)+$/, '');
+
 /**
  * The key topics of one prompt. A path typed in it contributes what its name says
  * (`src/auth/login.ts` → auth, login), never its fragments (`src`, `ts`): those are
@@ -68,10 +79,8 @@ const PATH_WORD = /^(?:\.{0,2}\/|~\/)?(?:[\w.@-]+\/)+[\w.@-]*(?::\d+)*$|^[\w@-]+
  */
 export function extractTopics(text: string, v: Vocab): string[] {
   const words: string[] = [];
-  for (const raw of text.split(/\s+/)) {
-    const w = raw.replace(/^[`'"(<[]+|[`'",;)>\].!?]+$/g, '');
-    if (w === '') continue;
-    if (PATH_WORD.test(w)) for (const t of tokenize(w.replace(/(?::\d+)+$/, '').replace(/\.[A-Za-z0-9]+$/, ''))) !v.pathDrop.has(t) && words.push(t);
+  for (const w of promptWords(text)) {
+    if (PATH_WORD.test(w)) for (const t of tokenize(withoutLine(w).replace(/\.[A-Za-z0-9]+$/, ''))) !v.pathDrop.has(t) && words.push(t);
     else for (const t of tokenize(w)) !v.drop.has(t) && words.push(t);
   }
   return topByFrequency(words, v.topN);
@@ -87,10 +96,9 @@ export const MAX_PROMPT_PATHS = 16;
  */
 export function promptPaths(text: string, cwd?: string | null): string[] {
   const out: string[] = [];
-  for (const raw of text.split(/\s+/)) {
-    const w = raw.replace(/^[`'"(<[]+|[`'",;)>\].!?]+$/g, '');
-    if (w === '' || !PATH_WORD.test(w)) continue;
-    const file = w.replace(/(?::\d+)+$/, '');
+  for (const w of promptWords(text)) {
+    if (!PATH_WORD.test(w)) continue;
+    const file = withoutLine(w);
     // A directory is not a file; a path in the asker's home (`~/`) means a different place for each agent.
     if (file.endsWith('/') || file.startsWith('~/') || !/[^/]\.[A-Za-z0-9]+$/.test(file)) continue;
     const abs = file.startsWith('/') ? path.posix.normalize(file) : cwd ? path.posix.join(cwd, file) : path.posix.normalize(file);

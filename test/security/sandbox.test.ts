@@ -2,6 +2,7 @@
 // -- bash` through the built CLI, bubblewrap underneath. Inside, the kernel holds
 // the .access: no writes outside its paths, hidden paths stay hidden, the person's
 // socket cannot be reached — and `pane` still works, as ada and only as ada.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,10 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     human = s.dir;
     project = path.join(s.dir, 'proj');
     fs.mkdirSync(project);
+    // A repository with editor settings of its own: what the agent may not rewrite.
+    execFileSync('git', ['init', '-q', project]);
+    fs.mkdirSync(path.join(project, '.vscode'));
+    fs.writeFileSync(path.join(project, '.vscode', 'settings.json'), '{}\n');
     fs.mkdirSync(path.join(human, '.ssh'), { mode: 0o700 });
     fs.writeFileSync(path.join(human, '.ssh', 'id_ed25519'), 'SECRET-KEY\n');
     // The person's logins for three agent CLIs, by the paths those CLIs keep them at.
@@ -165,6 +170,29 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     expect(s.pane(['cat', `/${shell}/body`]).stdout).not.toMatch(/PERSON-LINE/);
   });
 
+  it('leaves nothing in its project, keeps what is there from its writes, and never blocks the person', async () => {
+    // While it runs, the project holds what the person and the agent put there, and nothing else:
+    // no empty .bashrc, .mcp.json or `.idea` file standing in for what is absent.
+    expect(fs.readdirSync(project).sort()).toEqual(['.git', '.vscode', 'inside.txt']);
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: project, encoding: 'utf8' });
+    expect(status.split('\n').filter(Boolean).sort()).toEqual(['?? .vscode/settings.json', '?? inside.txt']);
+    // What exists and runs when the person next works here is read-only to the agent.
+    for (const f of ['.vscode/settings.json', '.git/hooks/pre-commit', '.git/config']) {
+      const r = await inside(`echo pwned >> ${project}/${f}`);
+      expect(r.status, f).not.toBe(0);
+      expect(r.out, f).toMatch(/Read-only file system|Permission denied/);
+    }
+    expect(fs.existsSync(path.join(project, '.git/hooks/pre-commit'))).toBe(false);
+    expect(fs.readFileSync(path.join(project, '.git/config'), 'utf8')).not.toContain('pwned');
+    expect(fs.readFileSync(path.join(project, '.vscode/settings.json'), 'utf8')).toBe('{}\n');
+    // The person makes an editor folder while the agent runs; the agent goes on with its work.
+    fs.mkdirSync(path.join(project, '.idea'));
+    fs.writeFileSync(path.join(project, '.idea', 'workspace.xml'), '<project/>\n');
+    expect((await inside(`mkdir -p ${project}/src && echo ok > ${project}/src/a.ts && cat ${project}/.idea/workspace.xml`)).out).toContain('<project/>');
+    fs.rmSync(path.join(project, '.idea'), { recursive: true });
+    fs.rmSync(path.join(project, 'src'), { recursive: true });
+  });
+
   it('shows a .access edit as pending until the next launch', async () => {
     const file = path.join(human, '.local/share/pane/agents/ada/.access');
     const a = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -177,6 +205,21 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       await new Promise((res) => setTimeout(res, 200));
     }
     expect(out).toMatch(new RegExp(`pending: pane ${shell} runs with the sandbox of its launch; this \\.access applies at its next launch`));
+  });
+
+  it('says, when it ends, what it made in its project that tools run or obey (absent ones are watched, not stood in for)', async () => {
+    const made = await inside(`echo '{"mcpServers":{}}' > ${project}/.mcp.json && echo made`);
+    expect(made.out).toContain('made');
+    s.pane(['send', '-t', String(shell), 'exit']);
+    const deadline = Date.now() + 15_000;
+    let body = '';
+    while (Date.now() < deadline && !/appeared in/.test(body)) {
+      body = s.pane(['cat', `/${shell}/body`]).stdout;
+      await new Promise((res) => setTimeout(res, 150));
+    }
+    expect(body).toMatch(new RegExp(`while this agent ran, \\.mcp\\.json appeared in ${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    // And after the sandbox, the project holds what the two of them made: nothing of pane's.
+    expect(fs.readdirSync(project).sort()).toEqual(['.git', '.mcp.json', '.vscode', 'inside.txt']);
   });
 });
 

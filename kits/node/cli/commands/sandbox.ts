@@ -4,9 +4,13 @@
 // This process stays outside, holding the network proxies, until the program ends;
 // inside, a relay carries the agent's HTTP hooks to its own hook socket.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
 import { str } from '../args';
+import { runtimeDir } from '../../paths';
+import { madeSince, projectGuards } from '../../projectGuard';
 
 /** Shell-quotes one word for the `bash -c` string the runtime runs inside the sandbox. */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -77,6 +81,40 @@ export function hookRelay(relay: string | undefined): string {
   ].join('\n');
 }
 
+/**
+ * Adds to the settings' denyWrite the guards of `project` that exist, if the
+ * settings let the program write there (a guard bound over a hidden place would
+ * show it). Returns what was found, the absent ones to look at after.
+ */
+async function guardProject(config: unknown, project: string): Promise<{ absent: string[] }> {
+  const fsConf = (config as { filesystem?: { allowWrite?: unknown; denyWrite?: unknown } } | null)?.filesystem;
+  const writes = Array.isArray(fsConf?.allowWrite) ? (fsConf.allowWrite as unknown[]).filter((w): w is string => typeof w === 'string') : [];
+  if (!fsConf || !writes.some((w) => project === w || project.startsWith(w.endsWith('/') ? w : w + '/'))) return { absent: [] };
+  const { DANGEROUS_FILES, getDangerousDirectories } = await import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js');
+  const guards = projectGuards(project, { files: DANGEROUS_FILES, dirs: getDangerousDirectories() });
+  if (guards.truncated) process.stderr.write(`pane: ${project} is too wide to look through whole before a launch; what lies past the first directories is not guarded\n`);
+  fsConf.denyWrite = [...(Array.isArray(fsConf.denyWrite) ? fsConf.denyWrite : []), ...guards.existing];
+  return { absent: guards.absent };
+}
+
+/** An empty directory of pane's own, outside everything a sandbox may write. */
+function emptyWrapDir(): string {
+  const dir = path.join(runtimeDir(), 'sandbox-wrap');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o500 });
+  return dir;
+}
+
+/** Runs `f` with the process in `dir`, then back where it was. */
+async function inDirectory<T>(dir: string, f: () => Promise<T>): Promise<T> {
+  const was = process.cwd();
+  process.chdir(dir);
+  try {
+    return await f();
+  } finally {
+    process.chdir(was);
+  }
+}
+
 export const sandboxCommands: CommandSpec[] = [
   {
     command: 'sandbox',
@@ -99,6 +137,10 @@ export const sandboxCommands: CommandSpec[] = [
       const sealed = ((config as { pane?: { sealed?: unknown } }).pane?.sealed ?? []) as unknown[];
       if (typeof config === 'object' && config !== null) delete (config as { pane?: unknown }).pane;
       const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+      // The project: where the program starts. Its guards are pane's (see projectGuard.ts), not the
+      // runtime's, which puts a placeholder in the project for each one missing there.
+      const project = process.cwd();
+      const guards = await guardProject(config, project);
       try {
         await SandboxManager.initialize(config as Parameters<typeof SandboxManager.initialize>[0]);
       } catch (e) {
@@ -111,8 +153,12 @@ export const sandboxCommands: CommandSpec[] = [
       const relay = process.platform === 'linux' ? hookRelay(process.env.PANE_HOOK_RELAY) : '';
       delete process.env.PANE_HOOK_RELAY;
       const command = `${relay}${tmp ? `TMPDIR=${q(tmp)} ` : ''}exec ${[program, ...args].map(q).join(' ')}`;
-      const wrapped = sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(command)), sealed.filter((d): d is string => typeof d === 'string' && d.startsWith('/')));
-      const child = spawn(wrapped, { shell: true, stdio: 'inherit' });
+      // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the
+      // working directory land on nothing; the program still starts in the project.
+      const wrapped = await inDirectory(emptyWrapDir(), async () =>
+        sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(command)), sealed.filter((d): d is string => typeof d === 'string' && d.startsWith('/'))),
+      );
+      const child = spawn(wrapped, { shell: true, stdio: 'inherit', cwd: project });
       // Ctrl-C and Ctrl-Z are for the program (the pane's foreground); this process only carries it.
       for (const sig of ['SIGINT', 'SIGQUIT', 'SIGTSTP'] as const) process.on(sig, () => undefined);
       for (const sig of ['SIGTERM', 'SIGHUP'] as const) process.on(sig, () => child.kill(sig));
@@ -122,6 +168,12 @@ export const sandboxCommands: CommandSpec[] = [
       });
       SandboxManager.cleanupAfterCommand?.();
       await SandboxManager.reset().catch(() => undefined);
+      const made = madeSince(guards.absent);
+      if (made.length > 0) {
+        process.stderr.write(
+          `pane: while this agent ran, ${made.map((p) => path.relative(project, p)).join(', ')} appeared in ${project}: tools run or obey these when the folder is opened (editor tasks, MCP servers, shell settings). Read them before you trust them.\n`,
+        );
+      }
       return code;
     },
   },

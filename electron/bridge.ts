@@ -12,16 +12,20 @@ import { startFront, type HttpFront } from '../server/transport/httpFront';
 
 export type Bridge = HttpFront;
 
-/** The hello frame without its token when the page may go on; null when not. */
+/**
+ * The hello frame without its token when the page may go on; null when not. A hello
+ * carrying an attach grant goes on without the cookie or the secret: the server
+ * checks the grant, and the page is its guest or is refused there.
+ */
 function helloFrame(frame: string, ok: (token: string | undefined) => boolean): string | null {
-  let msg: { t?: string; method?: string; params?: { token?: unknown } };
+  let msg: { t?: string; method?: string; params?: { token?: unknown; grant?: unknown } };
   try {
     msg = JSON.parse(frame);
   } catch {
     return null;
   }
   if (msg === null || typeof msg !== 'object' || msg.t !== 'req' || msg.method !== 'hello' || typeof msg.params !== 'object' || msg.params === null) return null;
-  if (!ok(typeof msg.params.token === 'string' ? msg.params.token : undefined)) return null;
+  if (typeof msg.params.grant !== 'string' && !ok(typeof msg.params.token === 'string' ? msg.params.token : undefined)) return null;
   delete msg.params.token;
   return JSON.stringify(msg);
 }

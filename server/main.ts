@@ -15,6 +15,7 @@ import { distDir, runningFromSource } from './distDir';
 import { agentHandlers } from './handlers/agents';
 import { awarenessHandlers } from './handlers/awareness';
 import { builtinHandlers } from './handlers/dispatch';
+import { GrantBook } from './grants/book';
 import { Dispatcher } from './handlers/registry';
 import { Namespace } from './namespace/namespace';
 import { stateHandlers } from './handlers/stateSnapshots';
@@ -113,6 +114,8 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   for (const t of builtinHandlers) dispatcher.register(t);
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   const services = new Services(server, dispatcher, new Namespace(server));
+  // Attach grants: kept in the state dir by a server with a socket (a daemon), in memory otherwise.
+  services.grants = new GrantBook(socketPath ? defaultStateDir() : undefined, (m) => process.stderr.write(`pane: ${m}\n`));
   const agents = attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);
   // Each agent's own doors (its pane socket, its hook socket) are transports: opened from this side.
   openAgentDoors(services, agents);

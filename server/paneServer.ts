@@ -62,6 +62,8 @@ export class PaneServer {
   readonly ackStallMs: number | undefined;
   /** Mints a one-time window URL on this server's HTTP front; null without one (server/transport/wsServer.ts sets it). */
   launchUrl: (() => string) | null = null;
+  /** The HTTP front's origin (http://127.0.0.1:PORT), when this server has one: where a grant's window URL points. */
+  frontOrigin: string | null = null;
   socketPath: string | null;
   /** What extensions add to every new pane (agents: identity, shims, sandbox); asked by model/lifecycle.ts. */
   readonly paneContributors: PaneContributor[] = [];

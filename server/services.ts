@@ -12,6 +12,7 @@ import type { Namespace } from './namespace/namespace';
 import type { PaneServer } from './paneServer';
 import type { Persistence } from './persist/service';
 import type { Grant } from './transport/clientConn';
+import type { GrantBook } from './grants/book';
 import { Connections } from './transport/connections';
 import type { HookEndpoint } from './transport/hookListener';
 
@@ -32,6 +33,8 @@ export class Services {
   hooks: HookEndpoint | undefined;
   /** The TLS door (serve.json), when this server listens on a socket: its rule applied to live connections now. */
   tls: { recheck(): { door: boolean; closed: number } } | undefined;
+  /** The attach grants this server issued (grant/create), when it has one: a hello's grant is checked here. */
+  grants: GrantBook | undefined;
   /** How every stream door admits a connection before hello (startServer's helloTimeoutMs; tests shorten it). */
   admission: { helloTimeoutMs?: number | undefined } = {};
   private configService: ConfigService | undefined;

@@ -15,6 +15,8 @@ export const ClientInfoSchema = z.object({
   canWrite: z.boolean(),
   attached: z.array(z.number().int()),
   connectedAt: z.number(),
+  /** Who it speaks for: "the person", "agent ada", "grant g1a2b3c4d (read-only)". */
+  principal: z.string().optional(),
 });
 
 /** The whole state at one revision: what a subscriber sees before any event. */

@@ -33,6 +33,8 @@ export const eventSchemas = {
   'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   /** A door turned a connection away (its cap, its hello deadline, its byte limit before hello): /pane/log says which and why. */
   'client/refused': z.object({ door: z.string(), reason: z.string() }),
+  /** An attach grant issued or revoked (grant/create, grant/revoke): /pane/log keeps who was let in, never the token. */
+  'grant/changed': z.object({ id: z.string(), change: z.enum(['issued', 'revoked']), mode: z.enum(['ro', 'rw']).optional(), expiresAt: z.number().optional(), closed: z.number().int().optional() }),
   ...keymapEventSchemas,
   ...settingsEventSchemas,
   ...appEventSchemas,

@@ -2,6 +2,7 @@
 // (granted capabilities) or a typed refusal. Nothing else is accepted before it.
 import { z } from 'zod';
 import { CAPABILITIES, method } from './method';
+import { GrantWelcomeSchema } from './grant';
 
 export { PROTOCOL_VERSION } from './version';
 
@@ -22,6 +23,8 @@ export const HelloParamsSchema = z.object({
   client: z.object({ name: z.string().max(100), kind: ClientKindSchema, version: z.string().max(40).optional() }),
   capabilities: z.array(CapabilitySchema).min(1),
   token: z.string().max(512).optional(),
+  /** An attach grant's token (grant/create): this client speaks as that grant, with its mode, until it expires or is revoked. */
+  grant: z.string().max(200).optional(),
 });
 export type HelloParams = z.infer<typeof HelloParamsSchema>;
 
@@ -35,6 +38,8 @@ export const WelcomeSchema = z.object({
   capabilities: z.array(CapabilitySchema),
   /** Who this connection acts as: a user name, or agent name when a token names one. */
   user: z.string(),
+  /** Set when the client came in with a grant: what it is and when it ends (the window says "read-only" and the time). */
+  grant: GrantWelcomeSchema.optional(),
 });
 export type Welcome = z.infer<typeof WelcomeSchema>;
 

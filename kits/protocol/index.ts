@@ -6,6 +6,7 @@ import { appMethods } from './app';
 import { awarenessMethods } from './awareness';
 import { clientMethods } from './client';
 import { floatingMethods } from './floating';
+import { grantMethods } from './grant';
 import { helloMethods } from './hello';
 import { hostMethods } from './host';
 import { keymapMethods } from './keymap';
@@ -27,6 +28,7 @@ export * from './envelope';
 export * from './error';
 export * from './events';
 export * from './floating';
+export * from './grant';
 export * from './hello';
 export * from './host';
 export * from './ids';
@@ -57,6 +59,7 @@ export const methods = {
   ...awarenessMethods,
   ...stateMethods,
   ...hostMethods,
+  ...grantMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

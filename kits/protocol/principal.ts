@@ -11,7 +11,9 @@ export type Principal =
   /** An agent account: its own socket, its token, its hooks. Bounded by its .access. */
   | { kind: 'agent'; name: string }
   /** A joined host: what its link brings here (its panes, words, events) acts as it. */
-  | { kind: 'host'; name: string };
+  | { kind: 'host'; name: string }
+  /** Someone the person let in with an attach grant (grant/create): its mode bounds it, its expiry ends it. */
+  | { kind: 'grant'; id: string; mode: 'ro' | 'rw' };
 
 export const PERSON: Principal = Object.freeze({ kind: 'person' });
 
@@ -24,10 +26,12 @@ export function principalLabel(p: Principal): string {
       return `agent ${p.name}`;
     case 'host':
       return `host ${p.name}`;
+    case 'grant':
+      return `grant ${p.id} (${p.mode === 'ro' ? 'read-only' : 'read-write'})`;
   }
 }
 
-/** A stable key for per-principal state (one +Errors pane each): `person`, `agent:ada`, `host:box`. */
+/** A stable key for per-principal state (one +Errors pane each): `person`, `agent:ada`, `host:box`, `grant:g1a2b3c4d`. */
 export function principalKey(p: Principal): string {
-  return p.kind === 'person' ? 'person' : `${p.kind}:${p.name}`;
+  return p.kind === 'person' ? 'person' : p.kind === 'grant' ? `grant:${p.id}` : `${p.kind}:${p.name}`;
 }

@@ -2,6 +2,7 @@
 _pane_subs() {
   case $1 in
     'session') echo 'new ls kill rename save restore' ;;
+    'grant') echo 'new ls revoke' ;;
     'service') echo 'install' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
     'awareness') echo 'prompt tool agents predictions resolve message inbox context' ;;
@@ -40,6 +41,9 @@ _pane_flags() {
     'permit') echo '--socket -h --help' ;;
     'url') echo '--socket -h --help' ;;
     'stop') echo '-y --yes --socket -h --help' ;;
+    'grant new') echo '--rw --for --note --json --socket -h --help' ;;
+    'grant ls') echo '--json --socket -h --help' ;;
+    'grant revoke') echo '--socket -h --help' ;;
     'restore') echo '--list --at --json --socket -h --help' ;;
     'service install') echo '--print --socket -h --help' ;;
     'agent add') echo '--access --app --project --plan --socket -h --help' ;;
@@ -184,6 +188,11 @@ _pane_value() {
     'permit --socket') echo '@files' ;;
     'url --socket') echo '@files' ;;
     'stop --socket') echo '@files' ;;
+    'grant new --for') echo '' ;;
+    'grant new --note') echo '' ;;
+    'grant new --socket') echo '@files' ;;
+    'grant ls --socket') echo '@files' ;;
+    'grant revoke --socket') echo '@files' ;;
     'restore --at') echo '' ;;
     'restore --socket') echo '@files' ;;
     'service install --socket') echo '@files' ;;
@@ -310,7 +319,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop grant restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

@@ -37,6 +37,7 @@ export function refuseByPrincipal(method: Exclude<MethodName, 'hello'>, ctx: Han
   };
   if (who.kind === 'agent' && rule.agent === 'never') refuse(`it ${PERSON_ONLY_REASON[method] ?? 'is the person’s alone'}, whatever an .access grants`);
   if (who.kind === 'host' && !rule.host) refuse('a joined host shows its own panes and causes nothing on this server');
+  if (who.kind === 'grant' && !rule.guest) refuse(PERSON_ONLY_REASON[method] ? `it ${PERSON_ONLY_REASON[method]}: the person's alone` : who.mode === 'ro' ? 'a read-only grant sees screens and events' : 'a grant types into and runs the words of the panes it sees; it starts no program and changes nothing else');
   if (ctx.client.readOnly && !rule.readOnly) refuse(capabilityOf(method) === 'read' ? 'a read-only client sees screens and events, not mail or messages' : 'this client is read-only');
 }
 

@@ -50,6 +50,7 @@ async function runInErrorsPane(ctx: ExecContext, pane: Pane, line: string, origi
   const { server } = ctx;
   const who = ctx.client.principal;
   if (who.kind === 'host') throw refused(`${principalLabel(who)} may not run a line in a shell here (a host’s words run on that host)`);
+  if (who.kind === 'grant') throw refused(`${principalLabel(who)} may not run a line in a shell here (a grant runs the words panes have, never a line of its own)`);
   const s = server.sessionOf(pane);
   const mine = server.errorsPanes;
   const key = `${s.id}\u0000${principalKey(who)}`;

@@ -208,6 +208,9 @@ export class Namespace {
       case 'client/refused':
         // A door turning a connection away: `- refused DOOR: REASON`.
         return this.logLine(null, 'refused', `${d.door as string}: ${d.reason as string}`);
+      case 'grant/changed':
+        // `- grant ID issued ro until ISO` / `- grant ID revoked (N closed)`.
+        return this.logLine(null, 'grant', d.change === 'issued' ? `${d.id as string} issued ${d.mode as string} until ${new Date(d.expiresAt as number).toISOString()}` : `${d.id as string} revoked (${d.closed as number} closed)`);
       case 'client/attached':
       case 'client/detached': {
         const verb = event === 'client/attached' ? 'attach' : 'detach';

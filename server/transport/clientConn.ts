@@ -20,7 +20,7 @@ import type { PaneServer } from '../paneServer';
 import type { AdoptRequest } from './stdioAdopt';
 import type { StreamSink } from '../pty/terminal';
 import { PROXY_PANE_BASE } from '../hosts/remoteStream';
-import { PERSON, type Principal } from '../../kits/protocol/principal';
+import { PERSON, principalLabel, type Principal } from '../../kits/protocol/principal';
 
 /** What a hello earns: capabilities, who the connection acts as, and an optional per-request access check. */
 export interface Grant {
@@ -38,10 +38,12 @@ export interface Grant {
    * connections tied to the caller's; the new client's id, or a fault.
    */
   adopt?: (p: AdoptRequest, relay: ClientConn) => string;
+  /** An attach grant's end (epoch ms): the client is closed then. */
+  expiresAt?: number;
 }
 
 /** Decides what a hello may have: the transport's policy (e.g. the WebSocket secret). */
-export type Authorizer = (hello: { token?: string | undefined; capabilities: Capability[] }) => Grant | string;
+export type Authorizer = (hello: { token?: string | undefined; capabilities: Capability[]; grant?: string }) => Grant | string;
 
 /** A client that sends this many bad frames in a row is disconnected (it is not speaking pane). */
 const MAX_CONSECUTIVE_ERRORS = 1000;
@@ -83,6 +85,8 @@ export class ClientConn {
   /** From the door's grant, never a token's: takes this client's stdio pipes over (stdio/adopt); the new client's id. */
   adopt: ((p: AdoptRequest) => string) | undefined;
   private ready = false;
+  /** A grant's guest: the timer that closes it when the grant expires. */
+  private expiry: NodeJS.Timeout | undefined;
   private families: Set<string> | null = null;
   private consecutiveErrors = 0;
   /** While its backlog is over MAX_UNREAD_BACKLOG: the timer that resumes reading it. */
@@ -148,6 +152,7 @@ export class ClientConn {
       canWrite: this.canWrite,
       attached: [...this.attached],
       connectedAt: this.connectedAt,
+      principal: principalLabel(this.principal),
     };
   }
 
@@ -169,6 +174,12 @@ export class ClientConn {
   }
 
   close(reason: string): void {
+    this.transport.close(reason);
+  }
+
+  /** Tells the client why in an error frame (its onError), then closes it: a guest whose grant ended learns so. */
+  closeSaying(code: PaneError['code'], reason: string): void {
+    this.transport.send(JSON.stringify({ t: 'res', id: null, ok: false, error: { code, message: reason } }));
     this.transport.close(reason);
   }
 
@@ -314,9 +325,12 @@ export class ClientConn {
     );
     if (typeof agreed === 'string') return this.protocolError(id, 'version-mismatch', agreed);
     const byToken = h.data.token === undefined || !this.tokensHonoured ? undefined : this.services.tokenAuthority?.({ token: h.data.token, capabilities: h.data.capabilities });
-    const grant = byToken ?? this.authorize({ token: h.data.token, capabilities: h.data.capabilities });
+    const doorGrant = byToken ?? this.authorize({ token: h.data.token, capabilities: h.data.capabilities, ...(h.data.grant !== undefined ? { grant: h.data.grant } : {}) });
+    // An attach grant's token makes this client its guest, whatever the door would have let it be.
+    const grant = typeof doorGrant === 'string' || h.data.grant === undefined ? doorGrant : this.byAttachGrant(h.data.grant, h.data.capabilities, byToken !== undefined);
     if (typeof grant === 'string') {
       this.fail(id, new PaneFault('unauthorized', grant));
+      if (h.data.grant !== undefined) this.server.publish('client/refused', { door: `${this.transport.kind} client ${h.data.client.name.slice(0, 100)}`, reason: `hello with a grant refused: ${grant}` });
       this.close(grant);
       return;
     }
@@ -339,14 +353,38 @@ export class ClientConn {
       client: this.id,
       capabilities: [...this.capabilities],
       user: this.user,
+      ...(this.principal.kind === 'grant' && grant.expiresAt !== undefined ? { grant: { id: this.principal.id, mode: this.principal.mode, expiresAt: grant.expiresAt } } : {}),
     };
     this.reply(id, w, 'hello');
+    if (grant.expiresAt !== undefined) {
+      // The grant's end is this client's: closed then, in words.
+      this.expiry = setTimeout(() => this.closeSaying('unauthorized', `grant ${this.principal.kind === 'grant' ? this.principal.id : ''} expired; ask the person for a new one`), Math.max(0, grant.expiresAt - Date.now()));
+      this.expiry.unref();
+    }
     // Frames are handled as they arrive (binary input is copied into the PTY's queue), so reads may reuse one buffer.
     this.transport.reuseReadBuffer?.();
     this.server.publish('client/attached', { client: this.id, name: this.name });
   }
 
+  /**
+   * What an attach grant's token earns: its guest, with the capabilities asked for that
+   * its mode allows (ro: read and attach; rw: write too; never admin), or why not.
+   */
+  private byAttachGrant(token: string, asked: readonly Capability[], withAgentToken: boolean): Grant | string {
+    if (!this.tokensHonoured) return 'an agent’s socket speaks as its agent; a grant is for someone the person lets in';
+    if (withAgentToken) return 'a hello carries an agent’s token or a grant, not both';
+    const book = this.services.grants;
+    if (!book) return 'this server issues no grants';
+    const r = book.check(token);
+    if (!r.ok) return r.reason;
+    const allowed: Capability[] = r.grant.mode === 'ro' ? ['read', 'attach'] : ['read', 'write', 'attach'];
+    const capabilities = asked.filter((c) => allowed.includes(c));
+    if (capabilities.length === 0) return `grant ${r.grant.id} (${r.grant.mode}) allows ${allowed.join(', ')}; the hello asked for none of them`;
+    return { capabilities, user: `grant ${r.grant.id}`, principal: { kind: 'grant', id: r.grant.id, mode: r.grant.mode }, expiresAt: r.grant.expiresAt };
+  }
+
   private closed(): void {
+    if (this.expiry) clearTimeout(this.expiry);
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     this.backlogTimer = null;
     if (!this.services.connections.delete(this)) return;

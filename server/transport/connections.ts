@@ -64,7 +64,7 @@ export class Connections implements Iterable<ClientConn> {
     const priv = PRIVATE_EVENTS.has(event);
     for (const c of this.set) {
       if (!c.wantsEvent(fam)) continue;
-      if (priv && c.readOnly) continue; // the principal table: a read-only client sees no mail or messages
+      if (priv && (c.readOnly || c.principal.kind === 'grant')) continue; // the principal table: a read-only client or a grant's guest sees no mail or messages
       frame ??= fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
       c.sendRaw(frame);
     }

@@ -26,11 +26,13 @@ export async function listenHttp(services: Services, o: { port?: number; staticD
     secret: o.secret,
     log,
     onSocket: (ws, { cookie, raw }) => {
-      const conn = new ClientConn(services, new WsTransport(ws), (h) => (cookie || front.tokenOk(h.token) ? { capabilities: h.capabilities } : NEEDS_SECRET));
+      // A hello with an attach grant needs neither: the grant is checked as the hello is (ClientConn), and makes it a guest.
+      const conn = new ClientConn(services, new WsTransport(ws), (h) => (cookie || front.tokenOk(h.token) || h.grant !== undefined ? { capabilities: h.capabilities } : NEEDS_SECRET));
       guardUntilHello(raw, () => conn.helloed, (why) => conn.close(why), { log: (why) => log(`WebSocket closed: ${why}`), ...(o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {}) });
     },
   });
   server.launchUrl = () => front.launchUrl();
+  server.frontOrigin = front.origin;
   server.onStop(() => front.close());
   return front;
 }

@@ -39,7 +39,7 @@ export function renderAuthorityDoc(): string {
   const agent = { access: 'by its .access', self: 'only for itself', never: 'never' } as const;
   const rows = names.map((m) => {
     const r = AUTHORITY[m];
-    return `| \`${m}\` | ${methods[m].cap} | yes | ${agent[r.agent]} | ${r.readOnly ? 'yes' : 'no'} | ${r.host ? 'yes' : 'no'} |`;
+    return `| \`${m}\` | ${methods[m].cap} | yes | ${agent[r.agent]} | ${r.readOnly ? 'yes' : 'no'} | ${r.host ? 'yes' : 'no'} | ${r.guest ? (r.readOnly ? 'yes' : 'read-write only') : 'no'} |`;
   });
   return [
     '# Who may call what',
@@ -47,8 +47,8 @@ export function renderAuthorityDoc(): string {
     'Generated from `kits/protocol/authority.ts` by `npm run docs`; the dispatcher applies it to every request on every door',
     '(server/handlers/registry.ts, `refuseByPrincipal`), after the capability check. See docs/security.md for the doors.',
     '',
-    '| method | capability | the person | an agent | a read-only client | a joined host |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| method | capability | the person | an agent | a read-only client | a joined host | a grant\'s guest |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
   ].join('\n');
@@ -72,7 +72,19 @@ describe('the principal table', () => {
       const host = verdict(m, { kind: 'host', name: 'box' }, ALL);
       if (row.host) expect(host, m).toBeNull();
       else expect(host, m).toMatch(new RegExp(`^refused: host box may not call ${m}: a joined host shows its own panes`));
+      // A read-write grant: the guest column; a read-only grant: the guest and the read-only columns both.
+      const rw = verdict(m, { kind: 'grant', id: 'g00000001', mode: 'rw' }, ['read', 'write', 'attach']);
+      if (row.guest) expect(rw, m).toBeNull();
+      else expect(rw, m).toMatch(new RegExp(`^refused: grant g00000001 \\(read-write\\) may not call ${m}: `));
+      const roGrant = verdict(m, { kind: 'grant', id: 'g00000002', mode: 'ro' }, ['read', 'attach']);
+      if (row.guest && row.readOnly) expect(roGrant, m).toBeNull();
+      else expect(roGrant, m).toMatch(new RegExp(`^refused: grant g00000002 \\(read-only\\) may not call ${m}: `));
     }
+  });
+
+  it('lets a grant\'s guest do nothing the person alone may, nor start a program, nor read mail', () => {
+    for (const m of names) if (AUTHORITY[m].agent === 'never') expect(AUTHORITY[m].guest, m).toBe(false);
+    for (const m of ['pane/split', 'pane/launch', 'apps/launch', 'agent/launch', 'float/create', 'pane/restart', 'agent/inbox', 'awareness/messages', 'ns/write', 'session/viewport', 'pty/resize', 'server/stop', 'host/connect'] as const) expect(AUTHORITY[m].guest, m).toBe(false);
   });
 
   it('keeps mail and messages from read-only clients, and the person’s own doors from agents', () => {

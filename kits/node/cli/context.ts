@@ -32,7 +32,9 @@ export class CommandContext {
     if (!this.client) {
       try {
         const token = this.identityToken();
-        this.client = reachServer(this.socketPath, { ...(token === undefined ? {} : { token }), dropOnClose: true });
+        // $PANE_GRANT: this CLI speaks as the guest of the attach grant someone handed its user (pane grant).
+        const grant = this.io.env.PANE_GRANT;
+        this.client = reachServer(this.socketPath, { ...(token === undefined ? {} : { token }), ...(grant ? { grant } : {}), dropOnClose: true });
       } catch (e) {
         return Promise.reject(e);
       }

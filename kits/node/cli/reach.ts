@@ -49,6 +49,8 @@ export interface ReachOptions {
   capabilities?: Capability[];
   /** An agent's $PANE_TOKEN, so the server acts as (and limits) that agent. */
   token?: string;
+  /** An attach grant's token ($PANE_GRANT): the server takes this client as that grant's guest. */
+  grant?: string;
   timeoutMs?: number;
   /** Checks each result (kits/client/checkResults.ts); the one-shot CLI trusts them for display. */
   checkResult?: ResultCheck;
@@ -73,6 +75,7 @@ export async function reachServer(where: string | Endpoint, opts: ReachOptions =
   });
   const hello: Omit<HelloParams, 'protocol'> = { client: { version: paneVersion(), ...(opts.client ?? CLI_CLIENT) }, capabilities: opts.capabilities ?? CLI_CAPABILITIES };
   if (opts.token !== undefined) hello.token = opts.token;
+  if (opts.grant !== undefined) hello.grant = opts.grant;
   try {
     await Promise.race([conn.hello(hello), late]);
     return conn;

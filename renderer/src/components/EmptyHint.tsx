@@ -8,7 +8,7 @@ export function EmptyHint() {
   if (conn.state !== 'open') {
     return (
       <div className="empty-hint" role="status">
-        {conn.state === 'connecting' ? 'connecting to the pane server…' : `no connection to the pane server (${conn.detail ?? 'closed'}); retrying…`}
+        {conn.state === 'connecting' ? 'connecting to the pane server…' : conn.state === 'ended' ? `disconnected from the pane server: ${conn.detail ?? 'closed'}` : `no connection to the pane server (${conn.detail ?? 'closed'}); retrying…`}
       </div>
     );
   }

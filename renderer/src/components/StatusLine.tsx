@@ -15,6 +15,7 @@ export function StatusLine() {
   const settings = useApp((s) => s.settings);
   const zoom = useApp((s) => s.fontZoom);
   const conn = useApp((s) => s.conn);
+  const viewer = useApp((s) => s.viewer);
   const sr = useApp((s) => s.screenReader);
   const agents = useApp(useShallow((s) => agentCounts(s.panes)));
   const err = keymap.errors[0];
@@ -32,6 +33,11 @@ export function StatusLine() {
       {zoomedName !== null ? <span className="sl-zoom" role="status">ZOOM {zoomedName}</span> : null}
       {zoom !== 0 ? <span className="sl-font" role="status">font {settings.settings.fontSize + zoom}px</span> : null}
       {prefix ? <span className="sl-prefix" role="status">PREFIX</span> : null}
+      {viewer && conn.state === 'open' ? (
+        <span className="sl-viewer" role="status" title={`attach grant ${viewer.id}`}>
+          {viewer.mode === 'ro' ? 'READ-ONLY' : 'GUEST'} · until {new Date(viewer.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+        </span>
+      ) : null}
       {sr ? <span className="sl-sr">screen reader</span> : null}
       {err ? (
         <span className="sl-error" role="alert">
@@ -56,7 +62,7 @@ export function StatusLine() {
         {bindingFor(keymap, 'palette.open') ?? ''} palette · {bindingFor(keymap, 'launcher.open') ?? ''} launcher
       </span>
       <span className={`sl-conn sl-${conn.state}`} role="status">
-        {conn.state === 'open' ? 'connected' : conn.state === 'connecting' ? 'connecting…' : 'reconnecting…'}
+        {conn.state === 'open' ? 'connected' : conn.state === 'connecting' ? 'connecting…' : conn.state === 'ended' ? 'disconnected' : 'reconnecting…'}
       </span>
     </footer>
   );

@@ -10,6 +10,7 @@ import type { Pane } from '../../../kits/protocol/model';
 import { toolbarItems } from '../keys/tagFocus';
 import { termFor } from '../term/terminals';
 import { AgentTag } from './AgentTag';
+import { useApp } from '../store';
 import { OverflowMenu } from './OverflowMenu';
 import { execWord, UserText } from './UserText';
 
@@ -79,7 +80,9 @@ function fittingWords(box: HTMLElement): number {
 }
 
 export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; focused: boolean; bell: boolean; zoomed?: boolean }) {
-  const words = tagWords(pane);
+  // A read-only guest runs no word: its tag shows the name and state, not buttons that would be refused.
+  const readOnly = useApp((s) => s.viewer?.mode === 'ro');
+  const words = readOnly ? [] : tagWords(pane);
   const docs = new Map(pane.vocabulary.map((c) => [c.name, c.doc]));
   const quadrant = pane.attrs.quadrant;
   // A name or title may be a host's or a program's words: control characters shown escaped.

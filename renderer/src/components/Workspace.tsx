@@ -32,15 +32,17 @@ export function Workspace() {
 
   const sessionId = session?.id;
   const vp = session?.viewport;
+  const guest = useApp((s) => s.viewer !== null);
   useEffect(() => {
-    if (!sessionId || !vp || size.w === 0 || !measured) return;
+    // A grant's guest never resizes the person's panes: it shows them at the size the person's window gives them.
+    if (!sessionId || !vp || size.w === 0 || !measured || guest) return;
     const cols = Math.max(2, Math.floor(size.w / cell.w));
     const rows = Math.max(2, Math.floor(size.h / cell.h));
     const chrome = chromeFor(cell);
     if (cols === vp.cols && rows === vp.rows && chrome.cols === vp.chrome?.cols && chrome.rows === vp.chrome?.rows) return;
     const t = setTimeout(() => void client.act('session/viewport', { session: sessionId, cols, rows, chrome }), VIEWPORT_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [sessionId, vp?.cols, vp?.rows, vp?.chrome?.cols, vp?.chrome?.rows, size.w, size.h, cell.w, cell.h, measured]);
+  }, [sessionId, vp?.cols, vp?.rows, vp?.chrome?.cols, vp?.chrome?.rows, size.w, size.h, cell.w, cell.h, measured, guest]);
 
   const placements = session?.placements;
   const tiles = useMemo(() => (placements ?? []).filter((p) => p.shown && !p.floating), [placements]);

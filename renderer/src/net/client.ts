@@ -10,7 +10,7 @@ import type { KeymapState } from '../../../kits/protocol/keymap';
 import type { SettingsState } from '../../../kits/protocol/settings';
 import type { AwarenessNotice } from '../../../kits/protocol/awareness';
 import { store } from '../store';
-import { findEndpoint, takeEarlySocket } from './endpoint';
+import { findEndpoint, forgetGrant, takeEarlySocket } from './endpoint';
 import { BrowserWsTransport } from './browserWsTransport';
 
 type Listener = (conn: Connection) => void;
@@ -99,7 +99,9 @@ export class Client {
       performance.mark('pane:ws');
       const conn = new Connection(t, { checkResult: checkResults });
       this.wire(conn);
-      await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach', 'admin'], ...(ep.token ? { token: ep.token } : {}) });
+      const welcome = await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach', 'admin'], ...(ep.token ? { token: ep.token } : {}), ...(ep.grant ? { grant: ep.grant } : {}) });
+      // A grant's guest: read-only or read-write, until its expiry (the status line says so; ro never types).
+      store.getState().setViewer(welcome.grant ?? null);
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
       const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness'] });
       this.conn = conn;
@@ -114,7 +116,9 @@ export class Client {
     } catch (e) {
       // A refused hello (wrong secret) or a failed subscribe: drop this socket before retrying.
       t?.close('connect failed');
-      this.lost(e instanceof Error ? e.message : String(e));
+      const why = e instanceof Error ? e.message : String(e);
+      if (e instanceof PaneFault && e.code === 'unauthorized' && this.grantRefused(why)) return;
+      this.lost(why);
     }
   }
 
@@ -160,7 +164,25 @@ export class Client {
     await conn.call('apps/list', {}).then((a) => this.appsArrived(a), shown);
     await conn.call('settings/get', {}).then((s) => this.settingsArrived(s), shown);
     // Servers without awareness answer an error: no convergence notices then.
-    await conn.call('awareness/notices', {}).then((r) => this.notices?.loaded(r.notices), () => undefined);
+    // A grant's guest sees no convergence notices (they name agents' messages): not asked.
+    if (store.getState().viewer === null) await conn.call('awareness/notices', {}).then((r) => this.notices?.loaded(r.notices), () => undefined);
+  }
+
+  /**
+   * A grant that no longer lets this window in (revoked, expired, mistyped): retrying
+   * cannot help, so the window stops, says why, and forgets the grant (this tab
+   * opens as the person's only through a launch URL again). True when that was it.
+   */
+  private grantRefused(why: string): boolean {
+    const st = store.getState();
+    if (st.viewer === null && !forgetGrant()) return false;
+    forgetGrant();
+    // The viewer stays as it was (its tags keep no words); the window is done.
+    st.withdraw('read-only', 'the grant ended');
+    this.conn = null;
+    st.setConn({ state: 'ended', detail: why });
+    st.standing('grant', 'error', `this window's grant no longer lets it in: ${why}`);
+    return true;
   }
 
   private lost(reason: string): void {

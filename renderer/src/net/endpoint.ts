@@ -7,6 +7,36 @@
 export interface Endpoint {
   url: string;
   token: string | undefined;
+  /** An attach grant's token the page was opened with (#grant=TOKEN): the window is that grant's guest. */
+  grant?: string | undefined;
+}
+
+/** Where a tab keeps the grant it was opened with, so a reload or reconnect stays the same guest. */
+const GRANT_KEY = 'pane.grant';
+
+/**
+ * The attach grant this window was opened with: `#grant=TOKEN` in the address (a
+ * fragment, never sent to a server), taken out of the address bar and history at
+ * once and kept for this tab alone (sessionStorage), so reloads stay its guest.
+ */
+export function takeGrant(): string | undefined {
+  const m = /(?:^#|&)grant=([A-Za-z0-9_-]{1,200})(?:&|$)/.exec(window.location.hash);
+  if (m) {
+    try {
+      window.sessionStorage.setItem(GRANT_KEY, m[1]!);
+    } catch {
+      // storage refused: the grant holds for this page load
+    }
+    const clean = new URL(window.location.href);
+    clean.hash = '';
+    window.history.replaceState(null, '', clean.toString());
+    return m[1]!;
+  }
+  try {
+    return window.sessionStorage.getItem(GRANT_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What electron/preload.ts exposes on window.paneHost. */
@@ -47,14 +77,26 @@ export function takeEarlySocket(): EarlySocket | null {
   return null;
 }
 
+/** Forgets the grant this tab kept; true when there was one. */
+export function forgetGrant(): boolean {
+  try {
+    const had = window.sessionStorage.getItem(GRANT_KEY) !== null;
+    window.sessionStorage.removeItem(GRANT_KEY);
+    return had;
+  } catch {
+    return false;
+  }
+}
+
 /** The server's socket: the preload bridge's in Electron, else `ws` beside the page (public/early-socket.js opens the same URL). */
 export async function findEndpoint(): Promise<Endpoint> {
-  if (window.paneHost) return window.paneHost.endpoint();
+  const grant = takeGrant();
+  if (window.paneHost) return { ...(await window.paneHost.endpoint()), grant };
   const ws = new URL('ws', window.location.href);
   ws.protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   ws.search = '';
   ws.hash = '';
-  return { url: ws.toString(), token: undefined };
+  return { url: ws.toString(), token: undefined, grant };
 }
 
 /** The session named in the URL (?session=NAME), if any. */

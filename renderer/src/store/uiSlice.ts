@@ -38,7 +38,14 @@ export interface HistoryEntry {
   what: 'shown' | 'updated' | 'withdrawn';
 }
 
-export type ConnState = { state: 'connecting' | 'open' | 'closed'; detail?: string };
+/** `ended`: closed for good (a grant that no longer lets this window in); `closed` is retried. */
+export type ConnState = { state: 'connecting' | 'open' | 'closed' | 'ended'; detail?: string };
+/** What a grant's guest window was told at hello: which grant, its mode, when it ends. */
+export interface Viewer {
+  id: string;
+  mode: 'ro' | 'rw';
+  expiresAt: number;
+}
 
 export interface UiSlice {
   overlay: Overlay | null;
@@ -56,6 +63,9 @@ export interface UiSlice {
   /** The cell was measured with the page's fonts loaded: only then is the viewport reported. */
   cellMeasured: boolean;
   conn: ConnState;
+  /** Set when this window is an attach grant's guest (its welcome said so): ro never types, no guest resizes. */
+  viewer: Viewer | null;
+  setViewer(v: Viewer | null): void;
   setOverlay(o: Overlay | null): void;
   notify(level: Notice['level'], text: string, pane?: number): void;
   dismiss(id: number): void;
@@ -98,6 +108,7 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   cell: { w: 8, h: 17 },
   cellMeasured: false,
   conn: { state: 'connecting' },
+  viewer: null,
   setOverlay: (overlay) => set({ overlay }),
   notify(level, text, pane) {
     const id = nextNotice++;
@@ -148,4 +159,5 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
     set({ cell, cellMeasured: measured });
   },
   setConn: (conn) => set({ conn }),
+  setViewer: (viewer) => set({ viewer }),
 });

@@ -29,6 +29,12 @@ const host: TermHost = {
     client.connection?.notify('pty/ack', { pane, bytes });
   },
   input(pane, data) {
+    const viewer = store.getState().viewer;
+    if (viewer?.mode === 'ro') {
+      // A read-only guest types nothing: said once a spell, as a standing notice, not per key.
+      store.getState().standing('read-only', 'info', `read-only: this window watches (grant ${viewer.id}); keys are not sent`);
+      return;
+    }
     const v = views.get(pane);
     if (v && deadKey(v, data)) {
       // The key goes to no program: no echo will come for a guess of it.
@@ -40,7 +46,7 @@ const host: TermHost = {
   focused(pane) {
     const st = store.getState();
     const s = st.sessionId ? st.sessions[st.sessionId] : undefined;
-    if (s && s.focused !== pane) void client.act('pane/focus', { pane });
+    if (s && s.focused !== pane && store.getState().viewer?.mode !== 'ro') void client.act('pane/focus', { pane });
   },
   failed(pane, message) {
     if (store.getState().panes[pane]?.kind === 'remote') unattached.add(pane);

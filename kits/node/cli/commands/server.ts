@@ -2,6 +2,7 @@
 // info, connected clients and their write permission, stop.
 import { bool } from '../args';
 import { OpError } from '../errors';
+import { grantCommands } from './grants';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import { keyValues, table } from '../format';
 import { stopCommand } from './durable';
@@ -95,5 +96,6 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
       },
     },
     stopCommand,
+    ...grantCommands,
   ];
 }

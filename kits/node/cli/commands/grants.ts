@@ -1,0 +1,76 @@
+// `pane grant new`: attach grants for someone the person lets in — read-only or
+// read-write, until a time — and `pane grant ls` / `pane grant revoke ID`.
+import { JSON_FLAG, type CommandSpec } from '../command';
+import { UsageError } from '../errors';
+import { bool, str } from '../args';
+import { table } from '../format';
+import { DEFAULT_GRANT_TTL_MS, MAX_GRANT_TTL_MS, MIN_GRANT_TTL_MS } from '../../../protocol/grantLimits';
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `2h`, `7d` (or plain seconds) as milliseconds; a UsageError names what is wrong. */
+export function parseDuration(text: string, command: string): number {
+  const m = /^([0-9]+)([smhd]?)$/.exec(text.trim());
+  if (!m) throw new UsageError(`--for: '${text}' is not a duration (e.g. 90s, 30m, 2h, 7d)`, command);
+  const ms = Number(m[1]) * UNITS[m[2] || 's']!;
+  if (ms < MIN_GRANT_TTL_MS || ms > MAX_GRANT_TTL_MS) throw new UsageError(`--for: ${text} is outside ${MIN_GRANT_TTL_MS / 1000}s..${MAX_GRANT_TTL_MS / UNITS.d!}d`, command);
+  return ms;
+}
+
+const at = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 19).replace('T', ' ') + 'Z');
+
+export const grantCommands: CommandSpec[] = [
+  {
+    command: 'grant new',
+    summary: 'let someone in: print an attach grant (read-only unless --rw) that expires, for a window or a client',
+    flags: [
+      { name: 'rw', type: 'bool', doc: 'read-write: the guest may type into and run the words of the panes it sees (never start programs, reshape the desktop, or read mail)' },
+      { name: 'for', type: 'string', value: 'DURATION', doc: `how long it lives: 90s, 30m, 2h, 7d (default ${DEFAULT_GRANT_TTL_MS / 60_000}m, at most ${MAX_GRANT_TTL_MS / UNITS.d!}d)` },
+      { name: 'note', type: 'string', value: 'TEXT', doc: 'whom it is for, shown by pane grant ls' },
+      JSON_FLAG,
+    ],
+    notes: [
+      'The token is printed once; the server keeps only its SHA-256. A window opens with the URL (the token rides in its #fragment, which a browser never sends to a server); a CLI uses it as PANE_GRANT=TOKEN pane ... . A read-only guest sees screens and events, never agents’ mail or messages, and does not resize the person’s panes. Every guest is closed when its grant expires or is revoked (pane grant revoke ID).',
+    ],
+    async run(ctx, a) {
+      const ttl = str(a, 'for');
+      const note = str(a, 'note');
+      const c = await ctx.connect();
+      const g = await c.call('grant/create', { mode: bool(a, 'rw') ? 'rw' : 'ro', ...(ttl !== undefined ? { ttlMs: parseDuration(ttl, 'grant new') } : {}), ...(note !== undefined ? { note } : {}) });
+      if (bool(a, 'json')) {
+        ctx.out(JSON.stringify(g, null, 2));
+        return 0;
+      }
+      ctx.out(`grant ${g.id} (${g.mode === 'ro' ? 'read-only' : 'read-write'}) until ${at(g.expiresAt)}`);
+      ctx.out(`token: ${g.token}`);
+      ctx.out(g.url ? `window: ${g.url}` : 'window: add #grant=TOKEN to the address of any pane window (this server has no HTTP front of its own)');
+      ctx.out(`client: PANE_GRANT=${g.token} pane ls`);
+      return 0;
+    },
+  },
+  {
+    command: 'grant ls',
+    summary: 'list the attach grants alive: mode, expiry, uses, guests connected now',
+    flags: [JSON_FLAG],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const { grants } = await c.call('grant/list', {});
+      if (bool(a, 'json')) ctx.out(JSON.stringify(grants, null, 2));
+      else if (grants.length === 0) ctx.out('no grants alive (pane grant new issues one)');
+      else ctx.out(table(['ID', 'MODE', 'EXPIRES', 'USES', 'LAST USED', 'GUESTS', 'NOTE'], grants.map((g) => [g.id, g.mode, at(g.expiresAt), String(g.uses), at(g.lastUsedAt), String(g.clients), g.note ?? '-'])));
+      return 0;
+    },
+  },
+  {
+    command: 'grant revoke',
+    summary: 'revoke an attach grant: its token lets no one in again, and its guests are closed now',
+    flags: [],
+    positionals: [{ name: 'ID', required: true }],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const r = await c.call('grant/revoke', { id: a.positionals[0] as string });
+      ctx.out(`revoked ${r.id}; closed ${r.closed} guest${r.closed === 1 ? '' : 's'}`);
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,74 @@
+// Attach grants: what the person hands another person (or a second screen) to
+// watch or share this desktop, in the runtime contract's terms (001: attach-session
+// gives a grant {token, expires}; attach-open takes the token). A grant is a
+// bearer token with a mode and an expiry; the server keeps only its hash, lists
+// what it issued, and revoking one closes every client that came in with it.
+// Anchors: Zellij's web tokens (stored hashed, read-only ones attach as watchers),
+// tmux's `attach -r`, VS Code Live Share's read-only guests.
+import { z } from 'zod';
+import { method } from './method';
+import { MAX_GRANT_NOTE, MAX_GRANT_TTL_MS, MAX_GRANTS, MIN_GRANT_TTL_MS, DEFAULT_GRANT_TTL_MS } from './grantLimits';
+
+export * from './grantLimits';
+
+/** `ro`: screens and events, no typing; `rw`: types into and runs the words of the panes it sees, no more (docs/security.md). */
+export const GrantModeSchema = z.enum(['ro', 'rw']);
+export type GrantMode = z.infer<typeof GrantModeSchema>;
+
+export const GrantIdSchema = z.string().regex(/^g[0-9a-f]{8}$/, 'a grant id is g and 8 hex digits (pane grant ls)');
+
+/** One grant as the person sees it: never its token (the server no longer has it). */
+export const GrantInfoSchema = z.object({
+  id: GrantIdSchema,
+  mode: GrantModeSchema,
+  note: z.string().max(MAX_GRANT_NOTE).optional(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  /** Hellos it let in. */
+  uses: z.number().int().nonnegative(),
+  lastUsedAt: z.number().optional(),
+  /** Clients connected with it now. */
+  clients: z.number().int().nonnegative(),
+});
+export type GrantInfo = z.infer<typeof GrantInfoSchema>;
+
+/** The grants file in the state dir (0600): each grant with the SHA-256 of its token, never the token. */
+export const GrantRecordSchema = GrantInfoSchema.omit({ clients: true }).extend({ hash: z.string().regex(/^[0-9a-f]{64}$/) });
+export type GrantRecord = z.infer<typeof GrantRecordSchema>;
+export const GrantsFileSchema = z.object({ version: z.literal(1), grants: z.array(GrantRecordSchema).max(MAX_GRANTS) });
+
+/** What a client that came in with a grant is told in its welcome. */
+export const GrantWelcomeSchema = z.object({ id: GrantIdSchema, mode: GrantModeSchema, expiresAt: z.number() });
+
+export const grantMethods = {
+  'grant/create': method({
+    params: z.object({
+      mode: GrantModeSchema.default('ro'),
+      ttlMs: z.number().int().min(MIN_GRANT_TTL_MS).max(MAX_GRANT_TTL_MS).default(DEFAULT_GRANT_TTL_MS),
+      note: z.string().max(MAX_GRANT_NOTE).optional(),
+    }),
+    result: z.object({
+      id: GrantIdSchema,
+      /** The bearer token, said once: the server keeps its hash. */
+      token: z.string(),
+      mode: GrantModeSchema,
+      expiresAt: z.number(),
+      /** A window URL (the token in its fragment, never sent to a server) when this server has an HTTP front. */
+      url: z.string().optional(),
+    }),
+    cap: 'admin',
+    doc: 'Issues an attach grant: a token that lets one more window or client in, read-only or read-write, until it expires or is revoked.',
+  }),
+  'grant/list': method({
+    params: z.object({}),
+    result: z.object({ grants: z.array(GrantInfoSchema) }),
+    cap: 'admin',
+    doc: 'Lists the grants alive: mode, expiry, uses and the clients connected with each.',
+  }),
+  'grant/revoke': method({
+    params: z.object({ id: GrantIdSchema }),
+    result: z.object({ id: GrantIdSchema, closed: z.number().int() }),
+    cap: 'admin',
+    doc: 'Revokes a grant: its token lets no one in again, and every client that came in with it is closed.',
+  }),
+};

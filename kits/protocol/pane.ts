@@ -173,6 +173,12 @@ export const paneMethods = {
        * the pane's cwd, its output going to the session's +Errors pane.
        */
       fallback: z.enum(['error', 'shell']).default('error'),
+      /**
+       * The revision of the vocabulary the caller saw (vocabularyRevision): when the
+       * pane's words changed since, the line is refused, never run with another meaning
+       * nor sent to a shell. Absent: resolved against the vocabulary of the moment.
+       */
+      vocabulary: z.string().regex(/^[0-9a-f]{8}$/).optional(),
     }),
     result: z.object({ pane: z.number().int(), done: z.boolean(), output: z.string().optional() }),
     cap: 'write',

@@ -1,5 +1,6 @@
 // Pane handlers: the tiled-layout operations of the runtime contract plus tag,
 // attrs, command execution and direct input.
+import { vocabularyRevision } from '../../kits/protocol/vocabRevision';
 import { faults } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
 import type { Params, Result } from '../../kits/protocol/index';
@@ -122,6 +123,10 @@ export const paneHandlers: HandlerTable = {
   },
   'pane/exec': async (p, ctx) => {
     const pane = ctx.server.pane(p.pane);
+    // The words the caller saw, or none: a click on a word that changed meaning since is refused.
+    if (p.vocabulary !== undefined && p.vocabulary !== vocabularyRevision(pane.vocabulary)) {
+      throw faults.failed(`refused: the words of pane ${pane.n} changed since they were shown (revision ${p.vocabulary}, now ${vocabularyRevision(pane.vocabulary)}); nothing was run — look at its tag again`);
+    }
     // acme's event interception: a reader holding /pane/<n>/event open read-write
     // gets the line instead, and writes back the ones it wants done by default
     // (server/namespace/paneFiles.ts performs those with model/execLine.ts's execDefault).

@@ -1,4 +1,6 @@
 // The runtime contract end to end over the protocol, with real bash panes.
+import { vocabularyRevision } from '../../kits/protocol/vocabRevision';
+import { setVocabulary } from '../../server/model/paneOps';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
 import { PaneFault } from '../../kits/protocol/error';
@@ -147,6 +149,23 @@ describe('sessions and panes', () => {
     expect(panes.filter((p) => p.attrs.errors === '1')).toHaveLength(1);
     expect((await c.call('session/get', {})).focused).toBe(first.n);
     await c.call('pane/close', { pane: errors });
+  });
+
+  it('refuses a word named at a vocabulary revision that is gone, running nothing, and runs one named at the current one', async () => {
+    const p = (await c.call('pane/list', {})).panes[0]!;
+    const seen = vocabularyRevision(p.vocabulary);
+    // Its words change under the caller (as a joined host's do when the host withdraws one): `echo` becomes a word.
+    const server = h.running.server;
+    setVocabulary(server, server.pane(p.n), [...p.vocabulary, { name: 'echo', doc: 'a word that was not there', args: [] }]);
+    const now = (await c.call('pane/get', { pane: p.n })).vocabulary;
+    expect(vocabularyRevision(now)).not.toBe(seen);
+    const e = await c.call('pane/exec', { pane: p.n, line: 'echo stale-$((6*7))', origin: 'tag', fallback: 'shell', vocabulary: seen }).catch((x: Error) => x);
+    expect((e as Error).message).toMatch(new RegExp(`refused: the words of pane ${p.n} changed since they were shown \\(revision ${seen}, now [0-9a-f]{8}\\); nothing was run`));
+    expect((await c.call('pane/list', {})).panes.filter((q) => q.attrs.errors === '1')).toHaveLength(0);
+    setVocabulary(server, server.pane(p.n), p.vocabulary);
+    const r = await c.call('pane/exec', { pane: p.n, line: 'zoom', vocabulary: seen });
+    expect(r.done).toBe(true);
+    await c.call('pane/exec', { pane: p.n, line: 'zoom', vocabulary: seen });
   });
 
   it('restarts a pane with a new process and continues its stream offsets', async () => {

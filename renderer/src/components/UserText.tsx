@@ -1,6 +1,7 @@
 // The free text at the end of a tag, editable as in acme. Enter saves it
 // (pane/tag); a middle-click on a word, or Ctrl+Enter at the caret, executes that
 // word: a pane command if it names one, else (server-side) a shell command.
+import { vocabularyRevision } from '../../../kits/protocol/vocabRevision';
 import { useEffect, useRef } from 'react';
 import { closePane } from '../closePane';
 import { client } from '../net/client';
@@ -20,7 +21,9 @@ export async function execWord(pane: number, line: string, origin: string): Prom
   const l = line.trim();
   if (l === '') return;
   if (l === 'close') return closePane(pane); // from the window, a busy pane asks first
-  const r = await client.act('pane/exec', { pane, line: l, origin, fallback: origin === 'tag' || origin === 'tag-user' ? 'shell' : 'error' }); // only the tag's free text (the person's own words) may run as a shell line
+  // The vocabulary this window shows: a word whose meaning changed since is refused by the server, never run otherwise.
+  const words = store.getState().panes[pane]?.vocabulary;
+  const r = await client.act('pane/exec', { pane, line: l, origin, fallback: origin === 'tag' || origin === 'tag-user' ? 'shell' : 'error', ...(words ? { vocabulary: vocabularyRevision(words) } : {}) }); // only the tag's free text (the person's own words) may run as a shell line
   if (r?.output) store.getState().notify('info', r.output.slice(0, 500));
 }
 

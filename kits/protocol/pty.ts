@@ -1,6 +1,9 @@
 // Terminal streams: attach (snapshot, then output from its offset), read by
 // offset, acknowledge parsed bytes (flow control), screen text, PTY size.
 import { z } from 'zod';
+import { MAX_GRID_ROWS } from './gridLimits';
+
+export { MAX_GRID_ROWS } from './gridLimits';
 import { PaneRefSchema } from './ids';
 import { method } from './method';
 
@@ -101,6 +104,34 @@ export const ptyMethods = {
     result: ScreenSnapshotSchema,
     cap: 'read',
     doc: 'The screen model now: text and serialized state, each with as much history as fits one reply beside the other; `form: "text"` gives the text alone, with the whole history.',
+  }),
+  'pty/grid': method({
+    params: one.extend({
+      /** Rows wanted at most: a viewer on a slow link asks for what it shows. */
+      rows: z.number().int().min(1).max(MAX_GRID_ROWS).default(50),
+      /** The first row, counted from the oldest line of history (0); absent: the last `rows` rows (the bottom, where output lands). */
+      top: z.number().int().min(0).optional(),
+      /** The `offset` of the caller's last answer: unchanged since, the reply says so and carries no rows. */
+      base: z.number().int().min(0).optional(),
+    }),
+    result: z.object({
+      pane: z.number().int(),
+      /** Stream offset these rows reflect (the next call's `base`). */
+      offset: z.number().int().min(0),
+      cols: z.number().int(),
+      rows: z.number().int(),
+      /** Rows of history and screen in all (trailing blank rows trimmed): a scrollbar's length. */
+      total: z.number().int().min(0),
+      /** The index of the first row given. */
+      top: z.number().int().min(0),
+      /** Plain text, one string a row, at most `rows` of them; empty when `unchanged`. */
+      lines: z.array(z.string()),
+      cursor: z.object({ x: z.number().int(), y: z.number().int() }),
+      /** Nothing was printed since `base`: the caller's rows stand. */
+      unchanged: z.boolean(),
+    }),
+    cap: 'read',
+    doc: 'A window of a pane’s rows as plain text (history and screen): `rows` of them from `top`, or the last ones; with `base`, nothing when nothing changed. What a viewer on a slow link asks for instead of the whole screen and history.',
   }),
   'pty/resize': method({
     params: one.extend({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) }),

@@ -26,7 +26,7 @@ _pane_flags() {
     'exec') echo '-t --target --shell --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
     'output') echo '-t --target --from -f --follow --socket -h --help' ;;
-    'screen') echo '-t --target --ansi --socket -h --help' ;;
+    'screen') echo '-t --target --ansi --rows --top --socket -h --help' ;;
     'watch') echo '--state --socket -h --help' ;;
     'session new') echo '--cwd --host --socket -h --help' ;;
     'session ls') echo '--json --host --socket -h --help' ;;
@@ -171,6 +171,8 @@ _pane_value() {
     'output --socket') echo '@files' ;;
     'screen -t') echo '' ;;
     'screen --target') echo '' ;;
+    'screen --rows') echo '' ;;
+    'screen --top') echo '' ;;
     'screen --socket') echo '@files' ;;
     'watch --socket') echo '@files' ;;
     'session new --cwd') echo '' ;;

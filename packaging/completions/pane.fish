@@ -151,6 +151,8 @@ complete -c pane -n '__fish_seen_subcommand_from output' -l from -r -d 'stream o
 complete -c pane -n '__fish_seen_subcommand_from output' -s f -l follow -d 'then stream new output until the pane exits or Ctrl-C'
 complete -c pane -n '__fish_seen_subcommand_from screen' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from screen' -l ansi -d 'print the serialized terminal state (escape sequences) instead of plain text'
+complete -c pane -n '__fish_seen_subcommand_from screen' -l rows -r -d 'only N rows: the last ones, or from --top (what a slow link needs)'
+complete -c pane -n '__fish_seen_subcommand_from screen' -l top -r -d 'with --rows: the first row, counted from the oldest line of history (0)'
 complete -c pane -n '__fish_seen_subcommand_from watch' -l state -d 'first print the state the events apply to, as {"event":"state",...}'
 complete -c pane -n '__fish_seen_subcommand_from watch' -a 'pane layout focus session client output config agent awareness host'
 complete -c pane -n '__fish_seen_subcommand_from session; and __fish_seen_subcommand_from new' -l cwd -r -d 'working directory of its first pane (relative to here; with --host, absolute on that host)'

@@ -80,6 +80,15 @@ export const ptyHandlers: HandlerTable = {
     const pane = server.pane(p.pane);
     return whileAlive(server, pane.n, server.terminal(pane).snapshot({ textOnly: p.form === 'text' }));
   },
+  'pty/grid': async (p, { server }) => {
+    const pane = server.pane(p.pane);
+    const t = server.terminal(pane);
+    const snap = await whileAlive(server, pane.n, t.snapshot({ textOnly: true }));
+    const all = snap.text === '' ? [] : snap.text.split('\n');
+    const top = p.top ?? Math.max(0, all.length - p.rows);
+    const unchanged = p.base !== undefined && p.base === snap.offset;
+    return { pane: pane.n, offset: snap.offset, cols: snap.cols, rows: snap.rows, total: all.length, top, lines: unchanged ? [] : all.slice(top, top + p.rows), cursor: snap.cursor, unchanged };
+  },
   'pty/resize': (p, { server }) => {
     const pane = server.pane(p.pane);
     server.terminal(pane); // a pane without one is refused, naming its body

@@ -56,6 +56,7 @@ export const FORWARDED = new Set<MethodName>([
   'pane/float',
   'pty/read',
   'pty/screen',
+  'pty/grid',
   'pty/resize',
 ]);
 

@@ -168,6 +168,26 @@ describe('sessions and panes', () => {
     await c.call('pane/exec', { pane: p.n, line: 'zoom', vocabulary: seen });
   });
 
+  it('gives a window of rows (the last ones, or from a top), and nothing when nothing changed since the caller\'s base', async () => {
+    const a = await c.call('pane/launch', { launch: { program: '/bin/sh', args: ['-c', 'for i in $(seq 1 300); do echo row-$i; done; exec sleep 60'] } });
+    await waitForOutput(c, a.pane, /row-300/);
+    const last = await until('all 300 rows on the screen model', async () => {
+      const g = await c.call('pty/grid', { pane: a.pane, rows: 5 });
+      return g.lines.at(-1) === 'row-300' ? g : null;
+    });
+    expect(last.lines).toEqual(['row-296', 'row-297', 'row-298', 'row-299', 'row-300']);
+    expect(last.total).toBe(300);
+    expect(last.top).toBe(295);
+    expect(last.unchanged).toBe(false);
+    const first = await c.call('pty/grid', { pane: a.pane, rows: 3, top: 0 });
+    expect(first.lines).toEqual(['row-1', 'row-2', 'row-3']);
+    const again = await c.call('pty/grid', { pane: a.pane, rows: 5, base: last.offset });
+    expect(again).toMatchObject({ unchanged: true, lines: [], offset: last.offset, total: 300 });
+    const tooMany = await c.call('pty/grid', { pane: a.pane, rows: 5000 }).catch((e: Error) => e.message);
+    expect(tooMany).toMatch(/invalid params for pty\/grid: rows: .*1000/);
+    await c.call('pane/close', { pane: a.pane });
+  });
+
   it('restarts a pane with a new process and continues its stream offsets', async () => {
     const p = (await c.call('pane/list', {})).panes[0]!;
     const before = await c.call('pty/read', { pane: p.n, from: 0 });

@@ -2,10 +2,11 @@
 // follow output by offset, print the screen, watch events as JSON lines.
 import { paneExitLine } from '../../../protocol/exitLabel';
 import type { PaneRef } from '../../../protocol/ids';
+import { MAX_GRID_ROWS } from '../../../protocol/gridLimits';
 import { bool, int, type ParsedArgs } from '../args';
 import { TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
-import { EXIT } from '../errors';
+import { EXIT, UsageError } from '../errors';
 import { drain, follow } from './follow';
 
 /** Bytes per pane/input call: base64 of this stays under the protocol's 1 MiB data limit. */
@@ -91,9 +92,23 @@ export const streamCommands: CommandSpec[] = [
   {
     command: 'screen',
     summary: 'print the pane’s scrollback and screen as text, and how its program ended if it has',
-    flags: [TARGET, { name: 'ansi', type: 'bool', doc: 'print the serialized terminal state (escape sequences) instead of plain text' }],
+    flags: [
+      TARGET,
+      { name: 'ansi', type: 'bool', doc: 'print the serialized terminal state (escape sequences) instead of plain text' },
+      { name: 'rows', type: 'int', value: 'N', min: 1, max: MAX_GRID_ROWS, doc: 'only N rows: the last ones, or from --top (what a slow link needs)' },
+      { name: 'top', type: 'int', value: 'ROW', min: 0, doc: 'with --rows: the first row, counted from the oldest line of history (0)' },
+    ],
     async run(ctx, a) {
       const c = await ctx.connect();
+      const rows = int(a, 'rows');
+      const top = int(a, 'top');
+      if (top !== undefined && rows === undefined) throw new UsageError('--top needs --rows', 'screen');
+      if (rows !== undefined) {
+        if (bool(a, 'ansi')) throw new UsageError('--rows gives plain text; --ansi gives the whole screen', 'screen');
+        const g = await c.call('pty/grid', { ...aim(ctx, a), rows, ...(top !== undefined ? { top } : {}) });
+        if (g.lines.length > 0) ctx.out(g.lines.join('\n'));
+        return 0;
+      }
       const ansi = bool(a, 'ansi');
       const s = await c.call('pty/screen', { ...aim(ctx, a), form: ansi ? 'both' : 'text' });
       if (ansi) {

@@ -4,6 +4,7 @@
 // transient ones (errors, results) follow and time out. A notice about a pane is a
 // button that focuses it; the full list is the history (its key is shown here).
 // The line is always there, so a notice coming or going never resizes a pane.
+import { shown } from '../../../kits/protocol/shown';
 import { focusPane } from '../attention';
 import { bindingFor } from '../keys/bindingFor';
 import { store, useApp } from '../store';
@@ -32,10 +33,10 @@ export function Notices() {
                 if (!n.key) store.getState().dismiss(n.id);
               }}
             >
-              {n.text}
+              {shown(n.text)}
             </button>
           ) : (
-            <span className="notice-text">{n.text}</span>
+            <span className="notice-text">{shown(n.text)}</span>
           )}
           <button
             type="button"

@@ -3,6 +3,7 @@
 // creates one named by what was typed ("new session" row); F2 renames the chosen
 // session; Delete twice closes it with its panes; Escape leaves. Sessions are the
 // server's; this window only chooses which one it shows (kept in the URL).
+import { shown } from '../../../kits/protocol/shown';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Session } from '../../../kits/protocol/model';
 import { client } from '../net/client';
@@ -127,7 +128,7 @@ export function Sessions() {
               {r.kind === 'session' ? (
                 <>
                   <span className="ss-cur">{r.s.id === current ? '●' : ''}</span>
-                  <span className="ss-name">{r.s.name}</span>
+                  <span className="ss-name">{shown(r.s.name)}</span>
                   <span className="pk-doc">
                     {r.panes} pane{r.panes === 1 ? '' : 's'}
                     {closing === r.s.id ? ' — press Delete again to close it and its panes' : ''}

@@ -2,6 +2,7 @@
 // config error if a user's file is broken (the previous one stays), the agents that
 // want the person (waiting, working, unread mail — always shown), the connection,
 // key hints.
+import { shown } from '../../../kits/protocol/shown';
 import { bindingFor } from '../keys/bindingFor';
 import { agentCounts } from '../notices';
 import { selectSession, useApp } from '../store';
@@ -28,7 +29,7 @@ export function StatusLine() {
   return (
     <footer className="statusline" aria-label="status">
       <span className="sl-session" title={bindingFor(keymap, 'session.switcher') ? `sessions: ${bindingFor(keymap, 'session.switcher')}` : undefined}>
-        {session ? `${session.name} · ${count} pane${count === 1 ? '' : 's'}` : 'no session'}
+        {session ? `${shown(session.name)} · ${count} pane${count === 1 ? '' : 's'}` : 'no session'}
       </span>
       {zoomedName !== null ? <span className="sl-zoom" role="status">ZOOM {zoomedName}</span> : null}
       {zoom !== 0 ? <span className="sl-font" role="status">font {settings.settings.fontSize + zoom}px</span> : null}

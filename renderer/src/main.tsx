@@ -1,5 +1,6 @@
 // The renderer's entry: zod jitless (CSP), the store, the connection, keys, the
 // measured cell, then React. Order matters: jitless before any schema runs.
+import { imagesReady } from './term/images';
 import './jitless';
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
@@ -65,6 +66,6 @@ client.onConnected(() => {
 });
 
 // Exposed for end-to-end tests and debugging: the store, and what each terminal shows.
-(window as unknown as { pane: unknown }).pane = { store, client, measureCell, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term, redrawHeld: (n: number) => existingTerm(n)?.redrawHeld ?? false, echo: echoOf };
+(window as unknown as { pane: unknown }).pane = { store, client, measureCell, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term, redrawHeld: (n: number) => existingTerm(n)?.redrawHeld ?? false, echo: echoOf, imagesReady };
 
 createRoot(document.getElementById('root') as HTMLElement).render(<App />);

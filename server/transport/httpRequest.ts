@@ -69,7 +69,8 @@ export function readCookie(header: string | undefined, name: string): string | n
 export function csp(port: number): string {
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    // 'wasm-unsafe-eval': the sixel decoder of the image addon is WebAssembly (renderer/src/term/images.ts); JS eval stays forbidden.
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",

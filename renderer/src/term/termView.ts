@@ -4,6 +4,7 @@
 // the cols×rows the server placed the pane at (setSize); it never measures or fits.
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
+import { withImages, withoutImages } from './images';
 import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { AckMeter } from '../../../kits/client/ackMeter';
@@ -119,6 +120,7 @@ export class TermView {
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
     this.term.loadAddon(new WebLinksAddon());
+    withImages(this.term);
     this.term.onData((d) => {
       this.echo.typed(d);
       this.typed(encoder.encode(d));
@@ -228,6 +230,7 @@ export class TermView {
     this.disposeWebgl();
     this.redraw.release();
     this.redraw = new FloodRedraw(null);
+    withoutImages(this.term);
     this.term.dispose();
     this.el.replaceChildren();
     this.opened = false;
@@ -366,6 +369,7 @@ export class TermView {
     this.acks.reset();
     this.disposeWebgl();
     this.echo.dispose();
+    withoutImages(this.term);
     this.term.dispose();
     this.el.remove();
   }

@@ -40,7 +40,11 @@ const textOf = (r: TextResult) => r.content.map((c) => c.text).join('\n');
 describe('pane mcp', () => {
   it('offers the pane tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['check_claim', 'claim', 'finger', 'list_panes', 'mail', 'post_message', 'read_mail', 'read_pane', 'release', 'send_input', 'update_plan']);
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'pane_words', 'post_message', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'zoom_pane'].sort(),
+    );
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['handoff', 'situation']);
   });
 
   it('lists panes, reads a screen, and fingers agents', async () => {
@@ -77,6 +81,59 @@ describe('pane mcp', () => {
     const posted = await call('post_message', { to: 'bob', type: 'question', text: 'are you on auth?' });
     expect(posted.isError).toBeFalsy();
     expect(textOf(posted)).toMatch(/^posted question message \S+ to bob$/);
+  });
+
+  it('drives the desktop within its .access: splits (in its sandbox), reads words, runs one at the revision it saw, zooms and closes its own pane; the person’s pane refuses it', async () => {
+    const made = await call('split', { program: '/bin/cat', name: 'from-mcp' });
+    expect(made.isError, textOf(made)).toBeFalsy();
+    const n = Number(/^pane (\d+)$/.exec(textOf(made))![1]);
+    expect(s.pane(['cat', `/${n}/attrs`]).stdout).toMatch(/^owner\s*=?\s*ada$/m);
+    const words = textOf(await call('pane_words', { pane: n }));
+    const rev = /vocabulary revision ([0-9a-f]{8})/.exec(words)![1]!;
+    expect(words).toMatch(/^zoom\b/m);
+    expect(textOf(await call('run_word', { pane: n, line: 'zoom', revision: rev }))).toMatch(/ran "zoom" on pane/);
+    expect(s.pane(['cat', '/log']).stdout).toMatch(new RegExp(`^${n} zoom on$`, 'm'));
+    expect(textOf(await call('zoom_pane', { pane: n }))).toBe(`zoom: pane ${n}`);
+    const stale = await call('run_word', { pane: n, line: 'zoom', revision: '00000000' });
+    expect(stale.isError).toBe(true);
+    expect(textOf(stale)).toMatch(/the words of pane \d+ changed since they were shown .* nothing was run/);
+    for (const tool of ['close_pane', 'zoom_pane', 'focus_pane'] as const) {
+      const r = await call(tool, { pane: 1 });
+      expect(r.isError, tool).toBe(true);
+      expect(textOf(r), tool).toMatch(/denied: ada's \.access panes\.write does not include pane 1/);
+    }
+    expect(textOf(await call('list_sessions'))).toMatch(/^main\t\d+ panes?\tfocused/m);
+    expect(textOf(await call('list_hosts'))).toBe('no hosts');
+    expect(textOf(await call('close_pane', { pane: n }))).toBe(`close: pane ${n}`);
+  });
+
+  it('tells a subscriber when a pane’s body and the desktop’s events change, and when panes come and go', async () => {
+    const { ResourceUpdatedNotificationSchema, ResourceListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const updated: string[] = [];
+    let listChanged = 0;
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+    const n = Number(own.split(':').pop());
+    await client.subscribeResource({ uri: `pane://${n}/body` });
+    await client.subscribeResource({ uri: 'pane://events' });
+    await call('send_input', { pane: n, text: 'subscribed-marker' });
+    const made = await call('split', { program: '/bin/cat' });
+    const m = Number(/^pane (\d+)$/.exec(textOf(made))![1]);
+    for (let i = 0; i < 50 && !(updated.includes(`pane://${n}/body`) && updated.includes('pane://events') && listChanged > 0); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(updated).toContain(`pane://${n}/body`);
+    expect(updated).toContain('pane://events');
+    expect(listChanged).toBeGreaterThan(0);
+    const events = (await client.readResource({ uri: 'pane://events' })).contents[0] as { text: string };
+    expect(events.text.split('\n').map((l) => JSON.parse(l).event)).toContain('pane/created');
+    await client.unsubscribeResource({ uri: `pane://${n}/body` });
+    await call('close_pane', { pane: m });
+  });
+
+  it('offers prompts filled with the live state', async () => {
+    const r = await client.getPrompt({ name: 'situation' });
+    expect((r.messages[0]!.content as { text: string }).text).toMatch(/You are ada in pane[\s\S]*Login: ada|ada/);
+    const h = await client.getPrompt({ name: 'handoff', arguments: { to: 'bob' } });
+    expect((h.messages[0]!.content as { text: string }).text).toMatch(/Write a handoff for bob[\s\S]*plan from MCP/);
   });
 
   it('serves pane bodies as resources', async () => {

@@ -49,7 +49,9 @@ describe.skipIf(chromiumMissing)(`launcher and palette in Chromium${chromiumMiss
     await sh.page.keyboard.type('codex');
     const first = options('launcher').first();
     await expect.poll(() => first.textContent()).toContain('Codex CLI');
-    expect(await first.textContent()).toContain('not installed');
+    // Said once, in the kind column: not "to install" and "not installed" both.
+    expect(await first.locator('.pk-kind').textContent()).toBe('to install');
+    expect(await first.textContent()).not.toContain('not installed');
     expect(await first.textContent()).toMatch(/codex is not on PATH — npm install/);
     await shot(sh.page, 'pickers-01-not-installed');
     await sh.page.keyboard.press('Enter');

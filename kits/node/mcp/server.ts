@@ -10,6 +10,10 @@ import { plainText } from '../cli/commands/agentsWrite';
 import { connectCli } from '../cli/connect';
 import type { CommandContext } from '../cli/context';
 import { paneVersion } from '../version';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { eventSchemas, type EventName } from '../../protocol/events';
+import { vocabularyRevision } from '../../protocol/vocabRevision';
+import { shown } from '../../protocol/shown';
 
 const paneRef = z.union([z.number().int().positive(), z.string().regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/)]).describe('pane id: N or HOST:N');
 
@@ -27,14 +31,23 @@ async function tool(f: () => Promise<string>): Promise<ToolResult> {
   }
 }
 
+/** A subscribed resource is told of a change at most this often: a flooding pane is one update a quarter second, not one per frame. */
+export const MCP_UPDATE_MS = 250;
+/** Events the `pane://events` resource keeps, newest last: enough to see what happened since a model last looked. */
+export const MCP_EVENTS_KEPT = 200;
+
 /** The MCP server bound to one pane connection (exported for tests, which use the SDK's client over memory). */
 export function buildMcpServer(c: Connection, who: string): McpServer {
-  const mcp = new McpServer({ name: 'pane', version: paneVersion() }, { instructions: `pane tools, acting as ${who}. Panes are addressed by number (N or HOST:N).` });
+  const mcp = new McpServer(
+    { name: 'pane', version: paneVersion() },
+    { instructions: `pane tools, acting as ${who}. Panes are addressed by number (N or HOST:N). Every tool runs with ${who}'s authority (its .access).`, capabilities: { resources: { subscribe: true, listChanged: true } } },
+  );
+  followChanges(mcp, c);
 
   mcp.registerTool('list_panes', { description: 'List every pane: id, tag name, signature, state, cwd (and agent state for agent panes).', inputSchema: {} }, () =>
     tool(async () => {
       const { panes } = await c.call('pane/list', {});
-      return panes.map((p) => `${p.n}\t${p.tag.name}\t${p.signature}\t${p.state}${p.attrs['agent.state'] ? ` (${p.attrs['agent.state']})` : ''}\t${p.cwd}`).join('\n') || 'no panes';
+      return panes.map((p) => `${p.n}\t${shown(p.tag.name)}\t${p.signature}\t${p.state}${p.attrs['agent.state'] ? ` (${p.attrs['agent.state']})` : ''}\t${p.cwd}`).join('\n') || 'no panes';
     }),
   );
 
@@ -144,6 +157,120 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
       }),
   );
 
+  // The desktop's verbs, as the person has them in the tag and the CLI: each a request of the
+  // agent's own connection, so its .access decides and a refusal comes back as a tool error.
+  mcp.registerTool(
+    'pane_words',
+    { description: 'A pane’s command vocabulary: each word, its arguments and what it does, and the revision to name when running one (run_word).', inputSchema: { pane: paneRef } },
+    ({ pane }) =>
+      tool(async () => {
+        const p = await c.call('pane/get', { pane });
+        const words = p.vocabulary.map((w) => `${w.name}${w.args.map((a) => ` ${a.optional ? '[' : '<'}${a.name}${a.values ? `:${a.values.join('|')}` : ''}${a.optional ? ']' : '>'}`).join('')}\t${w.doc}`);
+        return `pane ${p.n} (${shown(p.tag.name)}), vocabulary revision ${vocabularyRevision(p.vocabulary)}\n${words.join('\n')}`;
+      }),
+  );
+
+  mcp.registerTool(
+    'run_word',
+    {
+      description: 'Run a word of a pane’s vocabulary with its arguments (as a click on its tag does). Give the revision pane_words returned: if the pane’s words changed since, nothing runs.',
+      inputSchema: { pane: paneRef, line: z.string().min(1).max(4000), revision: z.string().regex(/^[0-9a-f]{8}$/).optional() },
+    },
+    ({ pane, line, revision }) =>
+      tool(async () => {
+        const r = await c.call('pane/exec', { pane, line, origin: 'mcp', fallback: 'error', ...(revision ? { vocabulary: revision } : {}) });
+        return r.output ?? `ran "${line}" on pane ${r.pane}`;
+      }),
+  );
+
+  mcp.registerTool(
+    'split',
+    {
+      description: 'Split a pane and run a program in the new one (argv, no shell), or a shell; returns the new pane’s id. Your panes run inside your sandbox.',
+      inputSchema: {
+        pane: paneRef.optional(),
+        direction: z.enum(['horizontal', 'vertical']).default('horizontal'),
+        program: z.string().min(1).max(4096).optional(),
+        args: z.array(z.string().max(4096)).max(256).default([]),
+        cwd: z.string().max(4096).optional(),
+        name: z.string().max(200).optional(),
+      },
+    },
+    ({ pane, direction, program, args, cwd, name }) =>
+      tool(async () => {
+        const r = await c.call('pane/split', {
+          ...(pane !== undefined ? { pane } : {}),
+          direction,
+          ...(program ? { launch: { program, args, ...(cwd ? { cwd } : {}) } } : {}),
+          ...(name ? { name } : {}),
+        });
+        return `pane ${r.pane}`;
+      }),
+  );
+
+  for (const [name, description, run] of [
+    ['focus_pane', 'Focus a pane (the window shows it focused).', (pane: string | number) => c.call('pane/focus', { pane })],
+    ['zoom_pane', 'Zoom a pane to the whole view, or unzoom (toggles).', (pane: string | number) => c.call('pane/zoom', { pane })],
+    ['float_pane', 'Float a tiled pane over the others, or tile a floating one (toggles).', (pane: string | number) => c.call('pane/float', { pane })],
+    ['close_pane', 'Close a pane, ending its program.', (pane: string | number) => c.call('pane/close', { pane })],
+  ] as const) {
+    mcp.registerTool(name, { description, inputSchema: { pane: paneRef } }, ({ pane }) =>
+      tool(async () => {
+        const r = await run(pane);
+        return `${name.replace('_pane', '')}: pane ${r.pane}`;
+      }),
+    );
+  }
+
+  mcp.registerTool('list_sessions', { description: 'The sessions (desktops) of this server: name, panes, which is focused.', inputSchema: {} }, () =>
+    tool(async () => {
+      const { sessions } = await c.call('session/list', {});
+      return sessions.map((x) => `${shown(x.name)}\t${x.panes} pane${x.panes === 1 ? '' : 's'}\tfocused ${x.focused ?? '-'}`).join('\n') || 'no sessions';
+    }),
+  );
+
+  mcp.registerTool('list_hosts', { description: 'Joined hosts: name, state, how they are reached, their panes (HOST:N).', inputSchema: {} }, () =>
+    tool(async () => {
+      const { hosts } = await c.call('host/list', {});
+      return hosts.map((h) => `${shown(h.name)}\t${h.state}\t${shown(h.how)}\t${h.panes} panes${h.error ? `\t${shown(h.error)}` : ''}`).join('\n') || 'no hosts';
+    }),
+  );
+
+  mcp.registerTool('claims', { description: 'Every claim agents hold now: who, what, how long.', inputSchema: {} }, () =>
+    tool(async () => {
+      const { claims } = await c.call('awareness/claims', {});
+      return claims.map((k) => `${shown(k.holder)}\t${k.scope}\t${shown(k.path)}${k.reason ? `\t${shown(k.reason)}` : ''}`).join('\n') || 'no claims';
+    }),
+  );
+
+  mcp.registerPrompt(
+    'situation',
+    { description: 'Where things stand: every agent’s state and work, the claims held, and who converges with whom — to read before starting or handing off.' },
+    async () => {
+      const active = (await c.call('awareness/predictions', {}).catch(() => undefined))?.active ?? [];
+      const agents = fingerAll((await c.call('agent/list', {})).agents, Date.now(), active);
+      const claims = (await c.call('awareness/claims', {}).catch(() => ({ claims: [] }))).claims.map((k) => `- ${k.holder} holds ${k.path} (${k.scope})`).join('\n') || '- none';
+      return { messages: [{ role: 'user', content: { type: 'text', text: `You are ${who} in pane. The agents now:\n\n${agents}\n\nClaims:\n${claims}\n\nBefore editing a file another agent works on, claim it (claim) or message them (post_message).` } }] };
+    },
+  );
+
+  mcp.registerPrompt(
+    'handoff',
+    { description: 'Hand your work to another agent: a message template with your plan and claims filled in.', argsSchema: { to: z.string().min(1) } },
+    async ({ to }) => {
+      const me = await c.call('agent/get', { name: who }).catch(() => undefined);
+      const plan = me?.plan?.trim() || '(no .plan)';
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Write a handoff for ${to}: what is done, what is left, what to watch. Your .plan says:\n\n${plan}\n\nThen send it with post_message (to: ${to}, type: handoff) and release your claims.` } }] };
+    },
+  );
+
+  mcp.registerResource(
+    'events',
+    'pane://events',
+    { description: `What happened lately on the desktop, a JSON line an event (the last ${MCP_EVENTS_KEPT}); subscribe to be told of each change.`, mimeType: 'application/x-ndjson' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/x-ndjson', text: recentEvents(c).join('\n') }] }),
+  );
+
   mcp.registerResource(
     'pane-body',
     new ResourceTemplate('pane://{pane}/body', {
@@ -161,6 +288,60 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
     },
   );
   return mcp;
+}
+
+const eventLogs = new WeakMap<Connection, string[]>();
+/** The events the connection heard, oldest first, at most MCP_EVENTS_KEPT. */
+function recentEvents(c: Connection): string[] {
+  return eventLogs.get(c) ?? [];
+}
+
+/**
+ * Follows the desktop for subscribers: `resources/subscribe` on `pane://N/body` or
+ * `pane://events` is told (notifications/resources/updated) when it changes, at most
+ * every MCP_UPDATE_MS; panes coming and going change the resource list (listChanged).
+ * Events reach this connection only as far as its principal may see them.
+ */
+function followChanges(mcp: McpServer, c: Connection): void {
+  const subscribed = new Set<string>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  const log: string[] = [];
+  eventLogs.set(c, log);
+  const updated = (uri: string) => {
+    if (!subscribed.has(uri) || timers.has(uri)) return;
+    timers.set(
+      uri,
+      setTimeout(() => {
+        timers.delete(uri);
+        if (subscribed.has(uri)) void mcp.server.sendResourceUpdated({ uri }).catch(() => undefined);
+      }, MCP_UPDATE_MS),
+    );
+  };
+  mcp.server.setRequestHandler(SubscribeRequestSchema, (req) => {
+    subscribed.add(req.params.uri);
+    return {};
+  });
+  mcp.server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
+    subscribed.delete(req.params.uri);
+    return {};
+  });
+  const heard = (event: string, data: unknown) => {
+    if (event !== 'pane/output') {
+      log.push(JSON.stringify({ event, at: new Date().toISOString(), data }));
+      if (log.length > MCP_EVENTS_KEPT) log.splice(0, log.length - MCP_EVENTS_KEPT);
+      updated('pane://events');
+    }
+    const pane = (data as { pane?: unknown } | null)?.pane;
+    const n = typeof pane === 'number' ? pane : typeof (pane as { n?: unknown } | undefined)?.n === 'number' ? (pane as { n: number }).n : undefined;
+    if (n !== undefined) updated(`pane://${n}/body`);
+    if (event === 'pane/created' || event === 'pane/closed') mcp.sendResourceListChanged();
+  };
+  for (const e of Object.keys(eventSchemas) as EventName[]) c.events.on(e, (data) => heard(e, data));
+  void c.call('events/subscribe', {}).catch(() => undefined);
+  c.onClose(() => {
+    for (const t of timers.values()) clearTimeout(t);
+    timers.clear();
+  });
 }
 
 /** `pane mcp`: connects as the running agent and serves MCP on stdin/stdout until stdin closes. */

@@ -67,10 +67,9 @@ export function Launcher() {
         </>
       ) : (
         <>
-          <span className="pk-kind">{i.installed === false ? 'to install' : i.source === 'user' ? 'user app' : 'app'}</span>
+          <span className={`pk-kind${i.installed === false ? ' pk-missing' : ''}`}>{i.installed === false ? 'to install' : i.source === 'user' ? 'user app' : 'app'}</span>
           <span className="pk-label">
             <Highlight text={i.name} hit={hit} />
-            {i.installed === false ? <span className="pk-missing"> not installed</span> : null}
           </span>
           <span className="pk-doc">{i.installed === false ? `${i.launch?.program} is not on PATH — ${installHint(i)}` : (i.description ?? i.signature)}</span>
         </>

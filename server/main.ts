@@ -16,6 +16,8 @@ import { agentHandlers } from './handlers/agents';
 import { awarenessHandlers } from './handlers/awareness';
 import { builtinHandlers } from './handlers/dispatch';
 import { GrantBook } from './grants/book';
+import { refreshAppWords } from './model/appWords';
+import type { AppList } from '../kits/protocol/app';
 import { Dispatcher } from './handlers/registry';
 import { Namespace } from './namespace/namespace';
 import { stateHandlers } from './handlers/stateSnapshots';
@@ -114,6 +116,10 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   for (const t of builtinHandlers) dispatcher.register(t);
   // The namespace listens from the start, so /pane/log and event files miss nothing.
   const services = new Services(server, dispatcher, new Namespace(server));
+  // Live app words: when an app file changes, its panes take its words as the file now says.
+  server.listen((event, data) => {
+    if (event === 'apps/changed') refreshAppWords(server, (data as AppList).apps);
+  });
   // Attach grants: kept in the state dir by a server with a socket (a daemon), in memory otherwise.
   services.grants = new GrantBook(socketPath ? defaultStateDir() : undefined, (m) => process.stderr.write(`pane: ${m}\n`));
   const agents = attachAgents(services, { dataDir: o.dataDir ?? defaultDataDir() }, agentHandlers);

@@ -6,7 +6,7 @@ import { AgentAppSchema } from './agent';
 import { PaneRefSchema } from './ids';
 import { ConfigErrorSchema } from './keymap';
 import { method } from './method';
-import { NewBodyKindSchema, BoundedLaunchSpecSchema, SignatureSchema, SplitDirectionSchema } from './model';
+import { NewBodyKindSchema, BoundedLaunchSpecSchema, CommandArgSchema, InputActionShape, RunActionShape, SignatureSchema, SplitDirectionSchema } from './model';
 import { boundedRecord, boundedString, MAX_APP_ATTRS, MAX_ATTR_KEY_LENGTH, MAX_ATTR_VALUE_LENGTH } from './limits';
 import { PaneAckSchema } from './pane';
 
@@ -70,6 +70,21 @@ export function sessionIdAllowed(id: string, resume: { idPattern?: string | unde
 export type ResumeSpec = z.infer<typeof ResumeSpecSchema>;
 
 /** One app file, e.g. apps/terminal.json. */
+/** Words one app file may add: a tag holds a handful; a palette of dozens per app is noise. */
+export const MAX_APP_WORDS = 32;
+/** Arguments one app word takes at most. */
+export const MAX_APP_WORD_ARGS = 8;
+
+const appWordShape = {
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'a word is a letter, then letters, digits, _ or - (40 at most)'),
+  doc: z.string().min(1).max(200),
+  args: z.array(CommandArgSchema).max(MAX_APP_WORD_ARGS).default([]),
+  inTag: z.boolean().optional(),
+};
+/** One word an app file adds: its name, doc and arguments, and either `input` (typed) or `run` (a program beside the pane). */
+export const AppWordSchema = z.union([z.object({ ...appWordShape, ...InputActionShape }).strict(), z.object({ ...appWordShape, ...RunActionShape }).strict()]);
+export type AppWord = z.infer<typeof AppWordSchema>;
+
 export const AppFileSchema = z
   .object({
     $schema: z.string().max(500).optional(),
@@ -92,6 +107,13 @@ export const AppFileSchema = z
     install: z.string().max(300).optional(),
     /** How to continue a conversation after a restart (see ResumeSpecSchema). */
     resume: ResumeSpecSchema.optional(),
+    /**
+     * Words this app's panes add to their vocabulary: shown in the tag (`inTag`), the
+     * palette, /pane/N/commands, `pane exec` and MCP alike; each types into the pane
+     * or runs a program beside it (WordActionSchema). A word of pane's own cannot be
+     * redefined.
+     */
+    commands: z.array(AppWordSchema).max(MAX_APP_WORDS).optional(),
   })
   .strict();
 export type AppFile = z.infer<typeof AppFileSchema>;

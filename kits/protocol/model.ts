@@ -30,6 +30,25 @@ export const CommandArgSchema = z.object({
 });
 export type CommandArg = z.infer<typeof CommandArgSchema>;
 
+/** Longest text an app word types into its pane. */
+export const MAX_WORD_INPUT = 4000;
+
+/**
+ * What a word an app file declares does (its `commands`): types text into its pane
+ * (`input`, then Enter unless `submit` is false), or runs a program beside it
+ * (`run`: argv, never a shell string). `{ARG}` stands for an argument's value: in
+ * `input` anywhere, in `run` only as a whole argv element (a value starting with
+ * `-` is refused there, never taken as an option). It runs as whoever runs the
+ * word, through the same requests a person's keys and splits go through.
+ */
+export const InputActionShape = { input: z.string().min(1).max(MAX_WORD_INPUT), submit: z.boolean().optional() };
+export const RunActionShape = {
+  run: z.object({ program: z.string().min(1).max(4096), args: z.array(z.string().max(4096)).max(64).default([]) }).strict(),
+  placement: z.enum(['split', 'float']).optional(),
+};
+export const WordActionSchema = z.union([z.object(InputActionShape).strict(), z.object(RunActionShape).strict()]);
+export type WordAction = z.infer<typeof WordActionSchema>;
+
 /** A word of a pane's command vocabulary: what the tag, palette, ctl and CLI share. */
 export const PaneCommandSchema = z.object({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/),
@@ -39,6 +58,8 @@ export const PaneCommandSchema = z.object({
   inTag: z.boolean().optional(),
   /** A stand-in's word borrowed from its remote pane's vocabulary: run there (pane/exec on HOST:N), not here. */
   remote: z.boolean().optional(),
+  /** A word an app file added: what it does (absent for pane's own words). */
+  action: WordActionSchema.optional(),
 });
 export type PaneCommand = z.infer<typeof PaneCommandSchema>;
 

@@ -10,12 +10,19 @@ interface Word {
   doc: string;
   args: readonly { name: string; type: string; values?: readonly string[] | undefined; optional?: boolean | undefined }[];
   remote?: boolean | undefined;
+  /** An app word's action: what it does is part of its meaning. */
+  action?: unknown;
+}
+
+/** JSON with every object's keys in order: the same action hashes alike whichever end built it. */
+function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 }
 
 /** FNV-1a (32 bits) of every word's name, doc, arguments and where it runs, in order; 8 hex digits. */
 export function vocabularyRevision(words: readonly Word[]): string {
   const text = words
-    .map((w) => [w.name, w.doc, w.remote ? 'r' : '', ...w.args.map((a) => `${a.name}:${a.type}:${a.optional ? '?' : ''}:${(a.values ?? []).join(',')}`)].join('\u0001'))
+    .map((w) => [w.name, w.doc, w.remote ? 'r' : '', w.action === undefined ? '' : canonical(w.action), ...w.args.map((a) => `${a.name}:${a.type}:${a.optional ? '?' : ''}:${(a.values ?? []).join(',')}`)].join('\u0001'))
     .join('\u0002');
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

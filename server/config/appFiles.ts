@@ -8,6 +8,7 @@ import { AppFileSchema, type AppEntry, type AppList } from '../../kits/protocol/
 import { MAX_APPS_PER_DIR } from '../../kits/protocol/limits';
 import { resolveProgram } from '../pty/nodePtyPort';
 import { readJsonConfig } from './readConfig';
+import { shadowedWords } from '../model/appWords';
 
 /** Where the built-in apps/ directory is: $PANE_APPS_DIR, else beside the source or bundle. */
 export function builtinAppsDir(): string | null {
@@ -44,6 +45,7 @@ export function loadApps(builtinDir: string | null, userDir: string): AppList {
   const errors: AppList['errors'] = [];
   if (builtinDir) readDir(builtinDir, 'builtin', out, errors);
   readDir(userDir, 'user', out, errors);
+  for (const app of out.values()) errors.push(...shadowedWords(app));
   return { apps: [...out.values()].sort((a, b) => a.name.localeCompare(b.name)), errors };
 }
 

@@ -5,6 +5,8 @@ import type { PaneAck } from '../../kits/protocol/pane';
 import { installHint } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
 import type { HandlerTable } from './types';
+import { setVocabulary } from '../model/paneOps';
+import { vocabularyWithApp } from '../model/appWords';
 
 export const configHandlers: HandlerTable = {
   'keymap/get': (_p, { services }) => services.config.keymap,
@@ -45,6 +47,11 @@ export const configHandlers: HandlerTable = {
       ack = await ctx.dispatch('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec });
     }
     if (app.tag) await ctx.dispatch('pane/tag', { pane: ack.pane, user: app.tag });
+    // Its app's words join its vocabulary (tag, palette, /pane/N/commands, pane exec, MCP).
+    if (app.commands?.length) {
+      const pane = ctx.server.panes.get(ack.pane);
+      if (pane) setVocabulary(ctx.server, pane, vocabularyWithApp(pane.kind, app));
+    }
     return ack;
   },
 };

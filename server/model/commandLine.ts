@@ -5,6 +5,7 @@ import type { MethodName, ParamsIn } from '../../kits/protocol/index';
 import { parseArgs, usage } from '../../kits/protocol/commandArgs';
 import type { Pane } from '../../kits/protocol/model';
 import { remoteOf } from './bodies/remote';
+import { appWordRequest } from './appWords';
 
 export { usage };
 
@@ -31,7 +32,8 @@ export function parseCommandLine(pane: Pane, line: string): Parsed {
   // A word a stand-in borrowed from its remote pane runs there, as that host parses it.
   const remote = cmd.remote ? remoteOf(pane) : undefined;
   if (remote) return { ok: true, request: req('pane/exec', { pane: remote, line: trimmed }), word };
-  const request = toRequest(pane, word, args);
+  // A word an app file added: the request its action stands for, as whoever runs it.
+  const request = cmd.action ? appWordRequest(pane, cmd, args) : toRequest(pane, word, args);
   if (typeof request === 'string') return { ok: false, message: `${word}: ${request}` };
   return { ok: true, request, word };
 }

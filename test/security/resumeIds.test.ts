@@ -48,7 +48,7 @@ describe('session ids are data, never options', () => {
     fs.mkdirSync(bin);
     fs.mkdirSync(proj);
     // A stand-in claude: records its argv (one line per run, NUL-free), then waits like an interactive CLI.
-    fs.writeFileSync(path.join(bin, 'claude'), `#!/bin/sh\nfor a in "$@"; do printf '[%s]' "$a"; done >> "$PWD/$PANE_AGENT.runs"; echo >> "$PWD/$PANE_AGENT.runs"\necho "started: claude"\nexec cat\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'claude'), `#!/bin/sh\n# Only an agent's run is recorded (pane also asks \`claude --version\`, from its own directory).\nif [ -n "$PANE_AGENT" ]; then for a in "$@"; do printf '[%s]' "$a"; done >> "$PWD/$PANE_AGENT.runs"; echo >> "$PWD/$PANE_AGENT.runs"; fi\necho "started: claude"\nexec cat\n`, { mode: 0o755 });
     const d = binDaemon(hm, BIN, bin, root, procs);
     const pane = d.pane;
     const start = d.start;

@@ -13,6 +13,7 @@ import type { PaneServer } from './paneServer';
 import type { Persistence } from './persist/service';
 import type { Grant } from './transport/clientConn';
 import type { GrantBook } from './grants/book';
+import { ViewportBoard, type WindowSizePolicy } from './model/viewports';
 import { Connections } from './transport/connections';
 import type { HookEndpoint } from './transport/hookListener';
 
@@ -33,6 +34,12 @@ export class Services {
   hooks: HookEndpoint | undefined;
   /** The TLS door (serve.json), when this server listens on a socket: its rule applied to live connections now. */
   tls: { recheck(): { door: boolean; closed: number } } | undefined;
+  /** Each window's size per session, and which the session is laid out in (settings' windowSize). */
+  readonly viewports = new ViewportBoard();
+  /** The windowSize policy in force. */
+  get windowSize(): WindowSizePolicy {
+    return this.configService?.settings.settings.windowSize ?? 'latest';
+  }
   /** The attach grants this server issued (grant/create), when it has one: a hello's grant is checked here. */
   grants: GrantBook | undefined;
   /** How every stream door admits a connection before hello (startServer's helloTimeoutMs; tests shorten it). */

@@ -32,6 +32,9 @@ const ColoursSchema = z.object(Object.fromEntries(COLOUR_KEYS.map((k) => [k, col
 export const DEFAULT_FONT_FAMILY = '"DejaVu Sans Mono", "Cascadia Mono", Menlo, Consolas, "Noto Color Emoji", "Noto Sans Mono CJK SC", "Noto Sans CJK SC", monospace';
 export const DEFAULT_FONT_SIZE = 13;
 
+/** How a session's size is chosen among the windows that show it (settings' windowSize). */
+export const WINDOW_SIZE_POLICIES = ['latest', 'smallest', 'largest'] as const;
+
 export const SettingsFileSchema = z
   .object({
     $schema: z.string().optional(),
@@ -56,6 +59,12 @@ export const SettingsFileSchema = z
      * host) or `always`. Never on the alternate screen (editors, pagers).
      */
     predictiveEcho: z.enum(PREDICTIVE_ECHO_MODES).optional(),
+    /**
+     * Which window's size a session is laid out in when several show it (tmux's
+     * window-size): `latest` (the default: the window last resized or typed in),
+     * `smallest` (every window sees it whole) or `largest`. A grant's guest never counts.
+     */
+    windowSize: z.enum(WINDOW_SIZE_POLICIES).optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
@@ -67,6 +76,7 @@ export const SettingsSchema = z.object({
   colors: z.record(z.string(), z.string()),
   agentNotifications: z.enum(['off', 'when-hidden']).default('off'),
   predictiveEcho: z.enum(PREDICTIVE_ECHO_MODES).default('off'),
+  windowSize: z.enum(WINDOW_SIZE_POLICIES).default('latest'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -99,6 +109,7 @@ export function resolveSettings(file: SettingsFile | undefined, sources: string[
       colors: Object.fromEntries(Object.entries(file?.colors ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string')),
       agentNotifications: file?.agentNotifications ?? 'off',
       predictiveEcho: file?.predictiveEcho ?? 'off',
+      windowSize: file?.windowSize ?? 'latest',
     },
     sources,
     errors: [],

@@ -48,9 +48,11 @@ export const sessionHandlers: HandlerTable = {
     })),
   }),
   'session/get': (p, { server }) => server.session(p.session),
-  'session/viewport': (p, { server }) => {
+  'session/viewport': (p, { server, services, client }) => {
     const s = server.session(p.session);
-    model.publish(server, model.setViewport(s, p));
+    // This window's size; the session takes the one the windowSize policy picks among its windows.
+    const { session: _s, ...size } = p;
+    model.publish(server, model.setViewport(s, services.viewports.report(s, client.id, size, services.windowSize)));
     return ack(s);
   },
   'session/snapshot': (p, { server }) => {

@@ -23,6 +23,7 @@ import { PROXY_PANE_BASE } from '../hosts/remoteStream';
 import { PERSON, principalLabel, type Principal } from '../../kits/protocol/principal';
 import { shown } from '../../kits/protocol/shown';
 import { throttledLog } from './admission';
+import { applyViewport } from '../model/viewports';
 
 /** What a hello earns: capabilities, who the connection acts as, and an optional per-request access check. */
 export interface Grant {
@@ -296,6 +297,8 @@ export class ClientConn {
     } catch (e) {
       return this.fail(null, e);
     }
+    // Typing makes this window the latest (windowSize "latest"): the session takes its size again.
+    applyViewport(this.server, pane.session, this.services.viewports.touch(pane.session, this.id, this.services.windowSize));
     try {
       typeInto(this.server, pane, b.data); // pane/input's path too: one policy for a full queue and an ended program
     } catch (e) {
@@ -402,6 +405,8 @@ export class ClientConn {
 
   private closed(): void {
     if (this.expiry) clearTimeout(this.expiry);
+    // Its windows no longer count: each session it showed takes the size of the windows left.
+    for (const g of this.services.viewports.gone(this.id, this.services.windowSize)) applyViewport(this.server, g.session, g.size);
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     this.backlogTimer = null;
     if (!this.services.connections.delete(this)) return;

@@ -113,6 +113,12 @@ export const ptyMethods = {
       top: z.number().int().min(0).optional(),
       /** The `offset` of the caller's last answer: unchanged since, the reply says so and carries no rows. */
       base: z.number().int().min(0).optional(),
+      /**
+       * Answer with the rows that differ from the caller's last answer (`changed`), not
+       * all of them, when `base` is that answer's offset and the window is the same;
+       * otherwise every row, with `desynced` set (the server no longer has that base).
+       */
+      delta: z.boolean().default(false),
     }),
     result: z.object({
       pane: z.number().int(),
@@ -129,6 +135,12 @@ export const ptyMethods = {
       cursor: z.object({ x: z.number().int(), y: z.number().int() }),
       /** Nothing was printed since `base`: the caller's rows stand. */
       unchanged: z.boolean(),
+      /** With `delta`: how many rows the window moved down since `base` (new output at the bottom); the caller drops that many from its top first. */
+      shift: z.number().int().min(0).optional(),
+      /** With `delta`: the rows that changed since `base`, after the shift, by their index in the window (0 = `top`); `lines` is then empty. */
+      changed: z.array(z.object({ row: z.number().int().min(0), text: z.string() })).optional(),
+      /** With `delta`: the server could not answer from `base` (another window, or a base it no longer keeps), so `lines` holds every row. */
+      desynced: z.boolean().optional(),
     }),
     cap: 'read',
     doc: 'A window of a pane’s rows as plain text (history and screen): `rows` of them from `top`, or the last ones; with `base`, nothing when nothing changed. What a viewer on a slow link asks for instead of the whole screen and history.',

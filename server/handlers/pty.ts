@@ -1,5 +1,6 @@
 // Terminal stream handlers: attach (snapshot then output), detach, ack (flow
 // control), read by offset, screen text, PTY size.
+import { MAX_GRID_BASES } from '../../kits/protocol/gridLimits';
 import { MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import { faults } from '../../kits/protocol/error';
 import { jsonFrameOver } from '../../kits/protocol/frameSize';
@@ -80,14 +81,27 @@ export const ptyHandlers: HandlerTable = {
     const pane = server.pane(p.pane);
     return whileAlive(server, pane.n, server.terminal(pane).snapshot({ textOnly: p.form === 'text' }));
   },
-  'pty/grid': async (p, { server }) => {
+  'pty/grid': async (p, { server, client }) => {
     const pane = server.pane(p.pane);
     const t = server.terminal(pane);
     const snap = await whileAlive(server, pane.n, t.snapshot({ textOnly: true }));
     const all = snap.text === '' ? [] : snap.text.split('\n');
     const top = p.top ?? Math.max(0, all.length - p.rows);
     const unchanged = p.base !== undefined && p.base === snap.offset;
-    return { pane: pane.n, offset: snap.offset, cols: snap.cols, rows: snap.rows, total: all.length, top, lines: unchanged ? [] : all.slice(top, top + p.rows), cursor: snap.cursor, unchanged };
+    const lines = all.slice(top, top + p.rows);
+    const head = { pane: pane.n, offset: snap.offset, cols: snap.cols, rows: snap.rows, total: all.length, top, cursor: snap.cursor, unchanged };
+    if (!p.delta) return { ...head, lines: unchanged ? [] : lines };
+    // Grid delta (001): what this client was last sent of this pane, and what differs from it now.
+    const had = client.gridBases.get(pane.n);
+    client.gridBases.delete(pane.n);
+    client.gridBases.set(pane.n, { offset: snap.offset, top, lines });
+    if (client.gridBases.size > MAX_GRID_BASES) client.gridBases.delete(client.gridBases.keys().next().value!);
+    // Following the bottom, the window moves down as output comes: its rows shift up by that much first.
+    const shift = had ? top - had.top : 0;
+    if (!had || p.base === undefined || had.offset !== p.base || shift < 0 || shift > p.rows || had.lines.length > p.rows) return { ...head, lines, desynced: true };
+    const changed: { row: number; text: string }[] = [];
+    for (let i = 0; i < Math.max(lines.length, had.lines.length - shift); i++) if (lines[i] !== had.lines[i + shift]) changed.push({ row: i, text: lines[i] ?? '' });
+    return { ...head, lines: [], changed, shift, desynced: false };
   },
   'pty/resize': (p, { server }) => {
     const pane = server.pane(p.pane);

@@ -103,6 +103,8 @@ export class ClientConn {
   /** From the door's grant, never a token's: takes this client's stdio pipes over (stdio/adopt); the new client's id. */
   adopt: ((p: AdoptRequest) => string) | undefined;
   private ready = false;
+  /** pty/grid's last answer per pane, for its next delta (at most MAX_GRID_BASES, oldest forgotten first). */
+  readonly gridBases = new Map<number, { offset: number; top: number; lines: string[] }>();
   /** A grant's guest: the timer that closes it when the grant expires. */
   private expiry: NodeJS.Timeout | undefined;
   private families: Set<string> | null = null;

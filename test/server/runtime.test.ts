@@ -188,6 +188,40 @@ describe('sessions and panes', () => {
     await c.call('pane/close', { pane: a.pane });
   });
 
+  it('answers a grid delta from the caller\'s base: the shift and the changed rows rebuild exactly what a whole answer holds', async () => {
+    const a = await c.call('pane/launch', { launch: { program: '/bin/sh', args: ['-c', 'for i in $(seq 1 40); do echo start-$i; done; exec cat'] } });
+    await waitForOutput(c, a.pane, /start-40/);
+    const first = await until('the first window with all rows', async () => {
+      const g = await c.call('pty/grid', { pane: a.pane, rows: 10, delta: true });
+      return g.lines.includes('start-40') ? g : null;
+    });
+    expect(first.desynced).toBe(true);
+    let mine = first.lines;
+    let base = first.offset;
+    for (const text of ['one more', 'and another', 'x']) {
+      await c.call('pane/input', { pane: a.pane, data: `${text}\r` });
+      const g = await until(`"${text}" echoed`, async () => {
+        const d = await c.call('pty/grid', { pane: a.pane, rows: 10, delta: true, base });
+        return d.unchanged ? null : d;
+      });
+      expect(g.desynced).toBe(false);
+      expect(g.lines).toEqual([]);
+      // Apply it as a viewer would: drop `shift` rows from the top, then set each changed row.
+      mine = mine.slice(g.shift ?? 0);
+      for (const ch of g.changed ?? []) mine[ch.row] = ch.text;
+      mine = mine.slice(0, 10);
+      base = g.offset;
+      const whole = await c.call('pty/grid', { pane: a.pane, rows: 10 });
+      expect(mine.join('\n').trimEnd()).toBe(whole.lines.join('\n').trimEnd());
+      expect((g.changed ?? []).length).toBeLessThan(10); // less than the whole window went over the wire
+    }
+    // A base this client was never given: every row, said so.
+    const wrong = await c.call('pty/grid', { pane: a.pane, rows: 10, delta: true, base: 1 });
+    expect(wrong.desynced).toBe(true);
+    expect(wrong.lines.length).toBe(10);
+    await c.call('pane/close', { pane: a.pane });
+  });
+
   it('restarts a pane with a new process and continues its stream offsets', async () => {
     const p = (await c.call('pane/list', {})).panes[0]!;
     const before = await c.call('pty/read', { pane: p.n, from: 0 });

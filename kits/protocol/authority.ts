@@ -79,6 +79,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'client/list': { agent: 'access', readOnly: true, host: false, guest: true },
   'client/permission': { agent: 'never', readOnly: false, host: false, guest: false },
   'server/info': { agent: 'access', readOnly: true, host: false, guest: true },
+  'server/metrics': { agent: 'access', readOnly: true, host: false, guest: false },
   'server/stop': { agent: 'access', readOnly: false, host: false, guest: false },
   'server/tls-recheck': { agent: 'never', readOnly: false, host: false, guest: false },
   'server/launch-url': { agent: 'never', readOnly: false, host: false, guest: false },

@@ -7,6 +7,7 @@ import { awarenessMethods } from './awareness';
 import { clientMethods } from './client';
 import { floatingMethods } from './floating';
 import { grantMethods } from './grant';
+import { metricsMethods } from './metrics';
 import { helloMethods } from './hello';
 import { hostMethods } from './host';
 import { keymapMethods } from './keymap';
@@ -29,6 +30,7 @@ export * from './error';
 export * from './events';
 export * from './floating';
 export * from './grant';
+export * from './metrics';
 export * from './hello';
 export * from './host';
 export * from './ids';
@@ -60,6 +62,7 @@ export const methods = {
   ...stateMethods,
   ...hostMethods,
   ...grantMethods,
+  ...metricsMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

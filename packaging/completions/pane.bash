@@ -44,6 +44,7 @@ _pane_flags() {
     'grant new') echo '--rw --for --note --json --socket -h --help' ;;
     'grant ls') echo '--json --socket -h --help' ;;
     'grant revoke') echo '--socket -h --help' ;;
+    'metrics') echo '--listen --socket -h --help' ;;
     'restore') echo '--list --at --json --socket -h --help' ;;
     'service install') echo '--print --socket -h --help' ;;
     'agent add') echo '--access --app --project --plan --socket -h --help' ;;
@@ -195,6 +196,8 @@ _pane_value() {
     'grant new --socket') echo '@files' ;;
     'grant ls --socket') echo '@files' ;;
     'grant revoke --socket') echo '@files' ;;
+    'metrics --listen') echo '' ;;
+    'metrics --socket') echo '@files' ;;
     'restore --at') echo '' ;;
     'restore --socket') echo '@files' ;;
     'service install --socket') echo '@files' ;;
@@ -321,7 +324,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop grant restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop grant metrics restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

@@ -29,6 +29,7 @@ complete -c pane -n __fish_use_subcommand -a permit -d 'grant (rw) or revoke (ro
 complete -c pane -n __fish_use_subcommand -a url -d 'print a one-time URL that opens a window on this server in a browser'
 complete -c pane -n __fish_use_subcommand -a stop -d 'stop the pane daemon: every pane and program ends (asks first on a terminal)'
 complete -c pane -n __fish_use_subcommand -a grant -d 'grant commands: new, ls, revoke'
+complete -c pane -n __fish_use_subcommand -a metrics -d 'the daemon’s and each pane’s figures as Prometheus text; --listen serves them for a scraper'
 complete -c pane -n __fish_use_subcommand -a restore -d 'list the kept snapshot generations, or bring one back beside the current sessions'
 complete -c pane -n __fish_use_subcommand -a service -d 'service commands: install'
 complete -c pane -n __fish_use_subcommand -a agent -d 'agent commands: add, ls, rm, run, demo, worktree-rm'
@@ -175,6 +176,7 @@ complete -c pane -n '__fish_seen_subcommand_from grant; and __fish_seen_subcomma
 complete -c pane -n '__fish_seen_subcommand_from grant; and __fish_seen_subcommand_from new' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from grant; and __fish_seen_subcommand_from ls' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from grant; and __fish_seen_subcommand_from revoke' -F
+complete -c pane -n '__fish_seen_subcommand_from metrics' -l listen -r -d 'serve GET /metrics there (loopback unless an address is named; 0 picks a free port) until stopped'
 complete -c pane -n '__fish_seen_subcommand_from restore' -l list -d 'list generations: number, time, sessions, panes, size'
 complete -c pane -n '__fish_seen_subcommand_from restore' -l at -r -d 'the generation to bring back, by number or as the newest saved at or before TIME'
 complete -c pane -n '__fish_seen_subcommand_from restore' -l json -d 'print the protocol objects as JSON'

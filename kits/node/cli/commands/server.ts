@@ -3,6 +3,7 @@
 import { bool } from '../args';
 import { OpError } from '../errors';
 import { grantCommands } from './grants';
+import { metricsCommands } from './metrics';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import { keyValues, table } from '../format';
 import { stopCommand } from './durable';
@@ -97,5 +98,6 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
     },
     stopCommand,
     ...grantCommands,
+    ...metricsCommands,
   ];
 }

@@ -15,6 +15,7 @@ import type { Grant } from './transport/clientConn';
 import type { GrantBook } from './grants/book';
 import { ViewportBoard, type WindowSizePolicy } from './model/viewports';
 import { Connections } from './transport/connections';
+import { throttledLog } from './transport/admission';
 import type { HookEndpoint } from './transport/hookListener';
 
 /**
@@ -40,6 +41,12 @@ export class Services {
   get windowSize(): WindowSizePolicy {
     return this.configService?.settings.settings.windowSize ?? 'latest';
   }
+  /**
+   * The log of hellos whose grant was refused, a few lines a second at most: a page may
+   * relay made-up grants as fast as it connects (the bridge passes them on for the
+   * daemon to check), and must not push every other line out of /pane/log.
+   */
+  readonly grantRefusals: (line: string) => void;
   /** The attach grants this server issued (grant/create), when it has one: a hello's grant is checked here. */
   grants: GrantBook | undefined;
   /** How every stream door admits a connection before hello (startServer's helloTimeoutMs; tests shorten it). */
@@ -54,6 +61,7 @@ export class Services {
     readonly namespace: Namespace,
   ) {
     this.connections = new Connections(server);
+    this.grantRefusals = throttledLog((line) => server.publish('client/refused', { door: 'grants', reason: line }));
   }
 
   /** The config service, started on first use with the user's config dir (attachConfig starts it early, or from other dirs). */

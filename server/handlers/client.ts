@@ -5,7 +5,7 @@ import { PROTOCOL_VERSION } from '../../kits/protocol/hello';
 import { runningVersion } from '../../kits/node/version';
 import type { HandlerTable } from './types';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { processTable, treeUsage } from '../metrics/procStats';
+import { processTable, treeUsage } from '../pty/procStats';
 
 /** A histogram's nanoseconds as seconds; 0 before its first sample (an empty histogram reports nonsense). */
 const seconds = (ns: number) => (Number.isFinite(ns) && ns > 0 && ns < 1e15 ? ns / 1e9 : 0);

@@ -22,7 +22,6 @@ import type { StreamSink } from '../pty/terminal';
 import { PROXY_PANE_BASE } from '../hosts/remoteStream';
 import { PERSON, principalLabel, type Principal } from '../../kits/protocol/principal';
 import { shown } from '../../kits/protocol/shown';
-import { throttledLog } from './admission';
 import { applyViewport } from '../model/viewports';
 
 /** What a hello earns: capabilities, who the connection acts as, and an optional per-request access check. */
@@ -71,21 +70,6 @@ export const MAX_UNREAD_REPLIES = 4096;
 const UNREAD_LOW = 64 << 10;
 /** How often a client whose reading was stopped is checked for having read its backlog. */
 const BACKLOG_POLL_MS = 50;
-
-/**
- * Per server, the log of hellos whose grant was refused, a few lines a second at most:
- * a page may relay made-up grants as fast as it connects (the bridge passes them on for
- * the daemon to check), and must not push every other line out of /pane/log.
- */
-const grantRefusalLogs = new WeakMap<PaneServer, (line: string) => void>();
-function grantRefusals(server: PaneServer): (line: string) => void {
-  let log = grantRefusalLogs.get(server);
-  if (!log) {
-    log = throttledLog((line) => server.publish('client/refused', { door: 'grants', reason: line }));
-    grantRefusalLogs.set(server, log);
-  }
-  return log;
-}
 
 export class ClientConn {
   readonly id = crypto.randomUUID().slice(0, 8);
@@ -352,7 +336,7 @@ export class ClientConn {
     const grant = typeof doorGrant === 'string' || h.data.grant === undefined ? doorGrant : this.byAttachGrant(h.data.grant, h.data.capabilities, byToken !== undefined);
     if (typeof grant === 'string') {
       this.fail(id, new PaneFault('unauthorized', grant));
-      if (h.data.grant !== undefined) grantRefusals(this.server)(`${this.transport.kind} client ${shown(h.data.client.name.slice(0, 100))}: hello with a grant refused: ${grant}`);
+      if (h.data.grant !== undefined) this.services.grantRefusals(`${this.transport.kind} client ${shown(h.data.client.name.slice(0, 100))}: hello with a grant refused: ${grant}`);
       this.close(grant);
       return;
     }

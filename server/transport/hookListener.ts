@@ -217,8 +217,11 @@ function hookServer(services: Services, o: { door: () => string; limit: number; 
       const reply = (status: number, text: string) => {
         if (status >= 400 && status !== 413) refused(`${status} ${text}`);
         if (res.headersSent) return;
-        // A length, not chunks: bin/pane-hook reads the answer with bash alone.
-        res.writeHead(status, { 'content-type': status === 200 ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+        // A length, not chunks: bin/pane-hook reads the answer with bash alone. One request a
+        // connection: a CLI's HTTP client that kept the socket could send its next hook on it
+        // just as the door's idle or request deadline closes it ("other side closed"), and
+        // that hook would be lost; a new loopback connection per hook costs microseconds.
+        res.writeHead(status, { 'content-type': status === 200 ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text), connection: 'close' });
         res.end(text);
       };
       res.once('finish', () => {

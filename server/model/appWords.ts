@@ -6,6 +6,7 @@
 import type { AppEntry, AppWord } from '../../kits/protocol/app';
 import type { PaneCommand, WordAction } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
+import { hasControls } from '../../kits/protocol/shown';
 import { setVocabulary } from './paneOps';
 import { vocabularyFor } from './vocabulary';
 
@@ -52,8 +53,7 @@ function fill(text: string, args: Record<string, string | number>): string {
 export function appWordRequest(pane: { n: number; cwd: string; session: string }, word: PaneCommand, args: Record<string, string | number>): { method: 'pane/input'; params: { pane: number; data: string; submit: boolean } } | { method: 'pane/launch' | 'float/create'; params: Record<string, unknown> } | string {
   const action = word.action!;
   for (const [k, v] of Object.entries(args)) {
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f-\u009f]/.test(String(v))) return `argument ${k} holds a control character; a word's arguments are text, never keys`;
+    if (hasControls(String(v))) return `argument ${k} holds a control character; a word's arguments are text, never keys`;
   }
   if ('input' in action) return { method: 'pane/input', params: { pane: pane.n, data: fill(action.input, args), submit: action.submit ?? true } };
   const argv: string[] = [];

@@ -60,11 +60,12 @@ export class GrantBook {
     this.prune();
   }
 
-  private save(): void {
+  /** Writes the book; `durable` (fsync) for what must survive a power cut — an issue or a revoke, not a use counted. */
+  private save(durable = true): void {
     if (!this.dir) return;
     try {
       fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      writeBelow(this.dir, GRANTS_FILE, `${JSON.stringify({ version: 1, grants: this.grants }, null, 2)}\n`, { mode: 0o600, mkdir: true, durable: true, where: WHERE });
+      writeBelow(this.dir, GRANTS_FILE, `${JSON.stringify({ version: 1, grants: this.grants }, null, 2)}\n`, { mode: 0o600, mkdir: true, durable, where: WHERE });
     } catch (e) {
       this.warn(`grants: cannot write ${this.dir}/${GRANTS_FILE}: ${(e as Error).message} (the grants hold until the daemon stops)`);
     }
@@ -104,7 +105,8 @@ export class GrantBook {
     if (found.expiresAt <= t) return { ok: false, reason: `grant ${found.id} expired at ${new Date(found.expiresAt).toISOString()} (ask for a new one: pane grant new)` };
     found.uses++;
     found.lastUsedAt = t;
-    this.save();
+    // Every hello with the grant passes here: its count needs no fsync.
+    this.save(false);
     return { ok: true, grant: found };
   }
 

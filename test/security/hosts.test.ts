@@ -219,6 +219,8 @@ describe('hosts that are not pane', () => {
     try {
       await eventually('the link to be cut off', () => /^offsets\s.*disconnected/m.test(local.pane(['host', 'ls']).stdout), 15_000);
       expect(local.pane(['host', 'ls', '--json']).stdout).toMatch(/offsets only go forward/);
+      // The follower is a process of its own: what it was sent before the cut reaches its stdout a moment later.
+      await eventually('the follower to print what came before the cut', () => out.includes('LIE-AAAA'), 10_000);
       expect(out).toContain('LIE-AAAA');
       expect(out).not.toContain('LIE-BACKWARD');
       localStillServes();

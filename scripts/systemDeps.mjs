@@ -30,6 +30,8 @@ const NEEDS = [
   // Remote hosts (issue 26) are tested through a real sshd the test starts on 127.0.0.1 with its own keys.
   { pkg: 'openssh-server', present: () => fs.existsSync('/usr/sbin/sshd') },
   { pkg: 'openssh-client', present: () => spawnSync('ssh', ['-V']).status === 0 && spawnSync('ssh-keygen', ['-l', '-f', '/dev/null']).error === undefined },
+  // Plumbing opens a clicked file:line in an editor pane: vim is the editor the window test drives (test/e2e/plumb.test.ts).
+  { pkg: 'vim', present: () => fs.existsSync('/usr/bin/vim') },
   // `pane metrics` is scraped by a real Prometheus server the test starts on 127.0.0.1, and its text checked by promtool.
   { pkg: 'prometheus', present: () => spawnSync('prometheus', ['--version']).status === 0 && spawnSync('promtool', ['--version']).status === 0 },
 ];

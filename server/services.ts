@@ -3,6 +3,7 @@
 // services registered on it (namespace, config, agents, awareness, the hello
 // token authority). startServer builds one and hands
 // it to every connection; handlers reach it as ctx.services, never by a lookup.
+import path from 'node:path';
 import type { Capability } from '../kits/protocol/method';
 import type { AgentService } from './agents/service';
 import type { AwarenessService } from './awareness/service';
@@ -11,6 +12,7 @@ import type { Dispatcher } from './handlers/registry';
 import type { Namespace } from './namespace/namespace';
 import type { PaneServer } from './paneServer';
 import type { Persistence } from './persist/service';
+import { PlumbService } from './plumb/service';
 import type { Grant } from './transport/clientConn';
 import type { GrantBook } from './grants/book';
 import { ViewportBoard, type WindowSizePolicy } from './model/viewports';
@@ -52,6 +54,7 @@ export class Services {
   /** How every stream door admits a connection before hello (startServer's helloTimeoutMs; tests shorten it). */
   admission: { helloTimeoutMs?: number | undefined } = {};
   private configService: ConfigService | undefined;
+  private plumber: PlumbService | undefined;
   /** Every connected client: subscribed to the server's bus, closed when it stops. */
   readonly connections: Connections;
 
@@ -62,6 +65,11 @@ export class Services {
   ) {
     this.connections = new Connections(server);
     this.grantRefusals = throttledLog((line) => server.publish('client/refused', { door: 'grants', reason: line }));
+  }
+
+  /** The plumber: rule files beside the config (plumbing), a project's .pane/plumbing, the ports under /pane/plumb/. */
+  get plumb(): PlumbService {
+    return (this.plumber ??= new PlumbService(this.server, path.dirname(this.config.keymapFile)));
   }
 
   /** The config service, started on first use with the user's config dir (attachConfig starts it early, or from other dirs). */

@@ -118,14 +118,14 @@ export const SERVER_ORDER: string[][] = [
   ['namespace'],
   ['config'],
   ['agents'],
-  ['persist', 'awareness', 'grants'],
+  ['persist', 'awareness', 'grants', 'plumb'],
   ['handlers'],
   ['hosts'],
   ['transport'],
   ['services.ts', 'main.ts', 'serveCommand.ts', 'bin.ts', 'distDir.ts'],
 ];
 const TOP = SERVER_ORDER.length - 1;
-const ORDER_RULE = 'server/ folders import only downward in the written order (value imports; type-only imports are exempt): pty <- shell <- model <- namespace <- config <- agents <- persist, awareness, grants <- handlers <- hosts <- transport <- main';
+const ORDER_RULE = 'server/ folders import only downward in the written order (value imports; type-only imports are exempt): pty <- shell <- model <- namespace <- config <- agents <- persist, awareness, grants, plumb <- handlers <- hosts <- transport <- main';
 
 /** The folder (or top-level file) of server/ a path is in, and its rank in SERVER_ORDER (-1 when it has none). */
 function serverPlace(rel: string): { place: string; rank: number } {

@@ -130,6 +130,10 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'host/connect': { agent: 'access', readOnly: false, host: false, guest: false },
   'host/show': { agent: 'access', readOnly: false, host: false, guest: false },
   'host/disconnect': { agent: 'access', readOnly: false, host: false, guest: false },
+  // A plumbed message's actions run as the caller (its .access bounds the pane it names and what a rule starts); a guest clicks nothing into action.
+  'plumb/send': { agent: 'access', readOnly: false, host: false, guest: false },
+  'plumb/test': { agent: 'access', readOnly: true, host: false, guest: false },
+  'plumb/rules': { agent: 'access', readOnly: true, host: false, guest: false },
   'grant/create': { agent: 'never', readOnly: false, host: false, guest: false },
   'grant/list': { agent: 'never', readOnly: false, host: false, guest: false },
   'grant/revoke': { agent: 'never', readOnly: false, host: false, guest: false },

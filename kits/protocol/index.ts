@@ -14,6 +14,7 @@ import { keymapMethods } from './keymap';
 import { namespaceMethods } from './namespace';
 import type { Capability, MethodSpec } from './method';
 import { paneMethods } from './pane';
+import { plumbMethods } from './plumb';
 import { ptyMethods } from './pty';
 import { sessionMethods } from './session';
 import { settingsMethods } from './settings';
@@ -39,6 +40,7 @@ export * from './method';
 export * from './model';
 export * from './namespace';
 export * from './pane';
+export * from './plumb';
 export * from './pty';
 export * from './session';
 export * from './settings';
@@ -63,6 +65,7 @@ export const methods = {
   ...hostMethods,
   ...grantMethods,
   ...metricsMethods,
+  ...plumbMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;

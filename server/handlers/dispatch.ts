@@ -5,9 +5,10 @@ import { clientHandlers } from './client';
 import { floatingHandlers } from './floating';
 import { namespaceHandlers } from './namespace';
 import { paneHandlers } from './pane';
+import { plumbHandlers } from './plumb';
 import { ptyHandlers } from './pty';
 import { sessionHandlers } from './session';
 import { configHandlers } from './config';
 import type { HandlerTable } from './types';
 
-export const builtinHandlers: readonly HandlerTable[] = [sessionHandlers, paneHandlers, floatingHandlers, ptyHandlers, clientHandlers, namespaceHandlers, configHandlers, grantHandlers];
+export const builtinHandlers: readonly HandlerTable[] = [sessionHandlers, paneHandlers, floatingHandlers, ptyHandlers, clientHandlers, namespaceHandlers, configHandlers, grantHandlers, plumbHandlers];

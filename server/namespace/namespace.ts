@@ -208,6 +208,8 @@ export class Namespace {
       case 'client/refused':
         // A door turning a connection away: `- refused DOOR: REASON`.
         return this.logLine(null, 'refused', `${d.door as string}: ${d.reason as string}`);
+      case 'plumb/fired':
+        return this.logLine((d.pane as number | undefined) ?? null, 'plumb', `${field(d.by as string)} ${d.rule as string} ${d.action as string}`);
       case 'grant/changed':
         // `- grant ID issued ro until ISO` / `- grant ID revoked (N closed)`.
         return this.logLine(null, 'grant', d.change === 'issued' ? `${d.id as string} issued ${d.mode as string} until ${new Date(d.expiresAt as number).toISOString()}` : `${d.id as string} revoked (${d.closed as number} closed)`);

@@ -3,6 +3,7 @@
 // too), and hands back the row with the pane or view key it is about.
 import { PaneFault } from '../../kits/protocol/error';
 import { PaneRefSchema } from '../../kits/protocol/ids';
+import { PortNameSchema } from '../../kits/protocol/plumb';
 import { nsFaults, rpc } from './call';
 import { decodeName } from './lines';
 import { viewKey, viewPanes, type View } from './rootFiles';
@@ -64,6 +65,12 @@ function paneFile(path: string, name: string, rest: string[], pane: Target['pane
   return { row: file, target: { path, name: rest[0]!, ...(pane ? { pane } : {}) } };
 }
 
+/** A named child of a fixed directory: /plumb/PORT (a port exists once it is named). */
+function placeholder(dir: string, name: string): Row | undefined {
+  if (dir === 'plumb' && PortNameSchema.safeParse(name).success) return ROWS.get('/plumb/<port>');
+  return undefined;
+}
+
 export async function resolve(c: Call, rawPath: string): Promise<Resolved> {
   if (rawPath.includes('\0')) throw nsFaults.bad(rawPath, 'a path has no NUL bytes');
   const segs = segments(rawPath);
@@ -75,7 +82,7 @@ export async function resolve(c: Call, rawPath: string): Promise<Resolved> {
   if (fixed && !VIEWS.has(a)) {
     if (rest.length === 0) return { row: fixed, target: { path, name } };
     if (fixed.type === 'file') throw nsFaults.notDir(path);
-    const child = rest.length === 1 ? ROWS.get(`/${a}/${rest[0]}`) : undefined;
+    const child = rest.length === 1 ? (ROWS.get(`/${a}/${rest[0]}`) ?? placeholder(a, rest[0]!)) : undefined;
     if (!child) throw nsFaults.notFound(path);
     return { row: child, target: { path, name } };
   }

@@ -150,6 +150,18 @@ export const NAMESPACE_TABLE: readonly Row[] = [
     read: 'one line each, newest first: GEN ISO-TIME sessions N panes N bytes N',
     write: '`save` writes a generation now; `restore GEN|TIME` brings one back beside the current sessions',
   },
+  {
+    path: '/plumb/', type: 'dir', mode: DIR,
+    list: (c) => c.ctx.services.plumb.portList(c.ctx.services.plumb.rulesFor(undefined).rules).map((p) => entry({ type: 'file', mode: RO }, p.port)),
+    doc: 'The plumber’s ports (docs/plumbing.md): editors, agents and `pane plumb read PORT` listen on them.',
+    read: 'one file per port a rule sends to or someone reads (edit, web, git, …)', write: '',
+  },
+  {
+    path: '/plumb/<port>', type: 'file', stream: true, mode: RO, feed: (c, t) => c.ctx.services.plumb.port(t.name),
+    doc: 'A port: every message a rule sends to it, one JSON line each.',
+    read: 'a growing file of {src, dst, wdir, type, data, attrs, rule} lines; through an open handle a read blocks for the next, and messages held while nobody read come first (for two minutes, the newest 16)',
+    write: '',
+  },
   ...viewRows('by-sig', 'sig', 'app signature'),
   ...viewRows('by-owner', 'owner', 'owner (a user or agent)'),
   ...viewRows('by-session', 'session', 'session name'),

@@ -11,7 +11,7 @@ export type GroupName = (typeof GROUPS)[number];
 export const GROUP_OF: Readonly<Record<string, GroupName>> = {
   ls: 'panes', new: 'panes', split: 'panes', focus: 'panes', close: 'panes', zoom: 'panes', restart: 'panes', swap: 'panes', resize: 'panes',
   float: 'floating',
-  tag: 'tags', attr: 'tags', exec: 'tags',
+  tag: 'tags', attr: 'tags', exec: 'tags', plumb: 'tags',
   send: 'streams', output: 'streams', screen: 'streams', watch: 'streams',
   session: 'sessions',
   serve: 'server', start: 'server', info: 'server', clients: 'server', permit: 'server', url: 'server', stop: 'server', grant: 'server', metrics: 'server',

@@ -10,6 +10,7 @@ import { Terminal } from '@xterm/xterm';
 import { AckMeter } from '../../../kits/client/ackMeter';
 import { FloodRedraw, xtermGate } from './floodRedraw';
 import { LocalEcho } from './localEcho';
+import { PlumbLinks, type PlumbHost } from './plumbLinks';
 import type { Look } from './look';
 import type { PredictiveEchoMode } from './predict';
 import { StreamCursor } from './streamCursor';
@@ -37,7 +38,7 @@ export function webglReady(then: () => void): boolean {
   return false;
 }
 
-export interface TermHost {
+export interface TermHost extends PlumbHost {
   attach(pane: number): Promise<{ from: number; snapshot?: { serialized: string; cols: number; rows: number } | undefined }>;
   /** Attaches again with output from `from` on, no snapshot (an offset past the end means the end: what comes next). */
   attachFrom(pane: number, from: number): Promise<{ from: number }>;
@@ -115,11 +116,22 @@ export class TermView {
       cursorBlink: false,
       // The server's PTY owns line discipline; do not translate.
       convertEol: false,
+      // An OSC 8 hyperlink is plumbed like any text clicked: the rules decide what its address opens.
+      linkHandler: { activate: (_e, uri) => this.host.plumb(this.pane, uri, undefined), allowNonHttpProtocols: true },
       ...(this.size ?? {}),
     });
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
-    this.term.loadAddon(new WebLinksAddon());
+    // Clicks on what a plumbing rule matches (file:line, tracebacks, URLs, commits) go to the server's plumber; a window it plumbs nothing for keeps plain web links.
+    const term = this.term;
+    let plain = false;
+    this.term.registerLinkProvider(
+      new PlumbLinks(term, this.pane, this.host, () => {
+        if (plain || term !== this.term) return;
+        plain = true;
+        term.loadAddon(new WebLinksAddon());
+      }),
+    );
     withImages(this.term);
     this.term.onData((d) => {
       this.echo.typed(d);

@@ -55,7 +55,41 @@ const host: TermHost = {
   remote(pane) {
     return isRemote(store.getState(), pane);
   },
+  async patterns(pane) {
+    if (plumbRefused || store.getState().viewer) return null;
+    try {
+      const r = await client.call('plumb/rules', { pane });
+      return r.rules.flatMap((x) => (x.pattern !== undefined ? [x.pattern] : []));
+    } catch (e) {
+      // A server without a plumber, or one that plumbs nothing for this window: plain web links from now on.
+      if ((e as { code?: string }).code === 'unknown-method' || (e as { code?: string }).code === 'denied') plumbRefused = true;
+      return plumbRefused ? null : [];
+    }
+  },
+  plumb(pane, text, click) {
+    void plumbClick(pane, text, click);
+  },
 };
+
+/** Set once the server says it plumbs nothing for this window. */
+let plumbRefused = false;
+
+/** A click on plumbable text: the server's rules decide; an address to open comes back for this window to open. */
+async function plumbClick(pane: number, text: string, click: number | undefined): Promise<void> {
+  const st = store.getState();
+  if (plumbRefused || st.viewer) {
+    if (/^https?:\/\//.test(text) && click === undefined) window.open(text, '_blank', 'noopener,noreferrer');
+    return;
+  }
+  try {
+    const r = await client.call('plumb/send', { pane, text, ...(click !== undefined ? { click } : {}) });
+    if (r.open) window.open(r.open, '_blank', 'noopener,noreferrer');
+    else if (!r.fired) st.notify('info', `plumb: ${r.action}`, pane);
+    for (const e of r.errors) st.notify('warn', `plumbing rules: ${e.file}:${e.line}: ${e.message}`);
+  } catch (e) {
+    st.notify('error', `plumb: ${(e as Error).message}`, pane);
+  }
+}
 
 /** A pane of another host: its keys cross a network ('auto' predictive echo guesses there from the first key). */
 function isRemote(st: ReturnType<typeof store.getState>, pane: number): boolean {

@@ -1,6 +1,7 @@
 // Commands on what a pane says about itself: its acme-style tag, its attrs, and
 // the words of its command vocabulary (what a tag click executes).
 import { bool, str } from '../args';
+import { plumbCommands } from './plumb';
 import { JSON_FLAG, TARGET, type CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
 
@@ -71,6 +72,7 @@ export const tagCommands: CommandSpec[] = [
       return 0;
     },
   },
+  ...plumbCommands,
 ];
 
 /** The focused pane of the default session. */

@@ -1,0 +1,98 @@
+// Plumbing in real Chromium, as a person clicks: a compiler error printed in a pane
+// is underlined under the mouse and a click lands on its line in an editor pane
+// (vim, beside the pane); a traceback line clicked next goes to the same editor
+// pane (reused, at that line); a URL opens in a new browser page. The rules are
+// pane's shipped ones; the clicks are real mouse events on the cells.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, CHROMIUM, openShell, shot, until, waitScreen, type Shell } from './shell';
+
+const vim = spawnSync('vi', ['--version']).status === 0;
+let sh: Shell;
+
+/** The page coordinates of the middle of `needle`'s first cell on pane n's screen. */
+async function cellOf(n: number, needle: string): Promise<{ x: number; y: number }> {
+  return sh.page.evaluate(
+    ([p, s]) => {
+      const t = (window as any).pane.term(p);
+      const buf = t.buffer.active;
+      for (let y = 0; y < t.rows; y++) {
+        const text: string = buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '';
+        const x = text.indexOf(s as string);
+        if (x < 0) continue;
+        const r = t.element.querySelector('.xterm-screen').getBoundingClientRect();
+        const w = r.width / t.cols;
+        const h = r.height / t.rows;
+        return { x: r.left + (x + 1.5) * w, y: r.top + (y + 0.5) * h };
+      }
+      throw new Error(`${s as string} is not on pane ${p as number}'s screen`);
+    },
+    [n, needle] as const,
+  );
+}
+
+const focused = () => sh.page.evaluate(() => (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId].focused as number);
+const paneNumbers = () => sh.page.evaluate(() => Object.keys((window as any).pane.store.getState().panes).map(Number));
+
+describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : !vim ? ' (skipped: no vi; apt-get install vim)' : ''}`, () => {
+  let src: number;
+  beforeAll(async () => {
+    sh = await openShell({ viewport: { width: 1200, height: 700 } });
+    fs.mkdirSync(path.join(sh.dir, 'proj', 'src'), { recursive: true });
+    fs.writeFileSync(path.join(sh.dir, 'proj', 'src', 'app.ts'), Array.from({ length: 300 }, (_, i) => `const row${i + 1} = ${i + 1};`).join('\n') + '\n');
+    fs.writeFileSync(path.join(sh.dir, 'proj', 'tool.py'), Array.from({ length: 80 }, (_, i) => `x${i + 1} = ${i + 1}`).join('\n') + '\n');
+    src = await focused();
+    sh.cli('send', '-t', String(src), `cd ${path.join(sh.dir, 'proj')} && clear`);
+  }, 60_000);
+  afterAll(async () => {
+    await sh?.close();
+  });
+
+  it('underlines a compiler error under the mouse, and a click opens vim beside the pane at its line and column', async () => {
+    sh.cli('send', '-t', String(src), `printf 'src/app.ts:150:7 - error TS2322: Type "string" is not assignable\\n'`);
+    await waitScreen(sh.page, src, /^src\/app\.ts:150:7 - error/m);
+    const before = await paneNumbers();
+    const at = await cellOf(src, 'src/app.ts:150');
+    await sh.page.mouse.move(at.x, at.y);
+    // xterm draws a link's underline while the mouse is over it: the link the rules made is there.
+    await until(sh.page, 'the link under the mouse', () => document.querySelector('.xterm-screen')?.classList.contains('xterm-cursor-pointer') || [...document.querySelectorAll('.xterm')].some((e) => e.classList.contains('xterm-cursor-pointer')));
+    await shot(sh.page, 'plumb-hover');
+    await sh.page.evaluate((b) => ((window as any).before = b), before);
+    await sh.page.mouse.click(at.x, at.y);
+    const editor = await until(sh.page, 'an editor pane', () => Object.keys((window as any).pane.store.getState().panes).map(Number).find((n) => !(window as any).before.includes(n)) ?? null);
+    // vim's ruler says line 150, column 7, and the line is on screen.
+    const screenText = await waitScreen(sh.page, editor, /150,7\s+\d+%/);
+    expect(screenText).toContain('const row150 = 150;');
+    await shot(sh.page, 'plumb-editor');
+    const r = sh.cli('cat', '/log');
+    expect(r.stdout).toMatch(new RegExp(`^${src} plumb the_person \\(shipped\\):\\d+ opened .*app\\.ts:150:7 with vi in pane ${editor}$`, 'm'));
+  });
+
+  it('a traceback line clicked next lands in the same editor pane, at its line', async () => {
+    const editors = (await paneNumbers()).filter((n) => n !== src);
+    expect(editors).toHaveLength(1);
+    sh.cli('send', '-t', String(src), `printf 'Traceback (most recent call last):\\n  File "tool.py", line 42, in <module>\\nNameError: nope\\n'`);
+    await waitScreen(sh.page, src, /File "tool\.py", line 42/);
+    const at = await cellOf(src, 'File "tool.py"');
+    await sh.page.mouse.click(at.x + 8, at.y);
+    await waitScreen(sh.page, editors[0]!, /"tool\.py"|x42 = 42/);
+    await waitScreen(sh.page, editors[0]!, /42,1\s+\d+%/);
+    expect(await paneNumbers()).toHaveLength(2);
+  });
+
+  it('a URL clicked opens in a new browser page', async () => {
+    // The page the window opens is answered here: nothing leaves the machine.
+    await sh.context.route('https://example.invalid/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>guide</title>' }));
+    sh.cli('send', '-t', String(src), `clear; printf 'docs at https://example.invalid/guide/plumb.html, read them\\n'`);
+    await waitScreen(sh.page, src, /docs at https:/);
+    const popup = sh.context.waitForEvent('page', { timeout: 15_000 });
+    const at = await cellOf(src, 'https://example.invalid');
+    await sh.page.mouse.click(at.x + 20, at.y);
+    const page = await popup;
+    expect(page.url()).toBe('https://example.invalid/guide/plumb.html');
+    await page.close().catch(() => undefined);
+  });
+});

@@ -24,15 +24,38 @@ export const PORT_HOLD_MS = 120_000;
 export const MAX_HELD_PER_PORT = 16;
 /** Recent messages a port's file shows to a plain read (cat), as /pane/log does. */
 const PORT_FEED_KEEP = 64 * 1024;
-/** The same text firing the same rule this often within SAME_WINDOW_MS is a rule that plumbs to itself: stopped. */
-export const MAX_SAME_FIRINGS = 5;
-export const SAME_WINDOW_MS = 2_000;
+/**
+ * The same text firing the same rule this often within SAME_WINDOW_MS is a rule that
+ * plumbs to itself (a reader sending back what it reads): stopped. A person clicking
+ * one error again and again stays far below it; a loop, however slow each turn, passes it.
+ */
+export const MAX_SAME_FIRINGS = 8;
+export const SAME_WINDOW_MS = 10_000;
 /** A `git rev-parse` asking whether a hash is a commit: a slow repository does not hold up a click for long. */
 export const REV_CHECK_MS = 2_000;
 /** How far up from wdir to look for a project's .pane/plumbing. */
 const MAX_PROJECT_DEPTH = 32;
 /** Programs whose panes take `:e +LINE FILE` (the editor pane reused for the next click). */
 const VIM_LIKE = new Set(['vim', 'nvim', 'vi', 'vim.basic', 'vim.tiny', 'view', 'gvim']);
+
+/** The facts rules ask, from the filesystem and git (bounded: a slow repository answers "no" after REV_CHECK_MS). */
+export function fsChecks(home: string): Checks {
+  return {
+    home,
+    kind: async (p) => {
+      try {
+        const st = await fs.promises.stat(p);
+        return st.isFile() ? 'file' : st.isDirectory() ? 'dir' : null;
+      } catch {
+        return null;
+      }
+    },
+    isRev: (wdir, rev) =>
+      new Promise((resolve) => {
+        execFile('git', ['-C', wdir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { timeout: REV_CHECK_MS, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (err) => resolve(!err));
+      }),
+  };
+}
 
 /** A port: a stream file whose readers each get every message; with none, messages wait (bounded). */
 export class PortFeed extends Feed {
@@ -170,24 +193,6 @@ export class PlumbService {
     };
   }
 
-  private checks(): Checks {
-    return {
-      home: this.server.env.HOME ?? process.env.HOME ?? '/',
-      kind: async (p) => {
-        try {
-          const st = await fs.promises.stat(p);
-          return st.isFile() ? 'file' : st.isDirectory() ? 'dir' : null;
-        } catch {
-          return null;
-        }
-      },
-      isRev: (wdir, rev) =>
-        new Promise((resolve) => {
-          execFile('git', ['-C', wdir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { timeout: REV_CHECK_MS, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (err) => resolve(!err));
-        }),
-    };
-  }
-
   /** plumb/test and plumb/send: the rule that fires, and (unless `dry`) what it does, as the caller. */
   async plumb(p: { pane?: number | string | undefined; text: string; click?: number | undefined; wdir?: string | undefined; port?: string | undefined }, ctx: HandlerContext, dry: boolean): Promise<PlumbOutcome> {
     const source = p.pane !== undefined ? ctx.server.pane(p.pane) : undefined;
@@ -200,7 +205,7 @@ export class PlumbService {
     const { rules, errors } = this.rulesFor(wdir);
     const msg: Message = { src: source ? `pane ${source.n}` : principalLabel(ctx.client.principal), dst: p.port, wdir, type: 'text', data: p.text, click: p.click, attrs: {} };
     const tried: string[] = [];
-    const fired = await firstMatch(rules, msg, this.checks(), dry ? tried : undefined);
+    const fired = await firstMatch(rules, msg, fsChecks(this.server.env.HOME ?? process.env.HOME ?? '/'), dry ? tried : undefined);
     if (!fired) return { fired: false, action: 'no rule matches', ...(dry ? { tried } : {}), errors };
     const base = { fired: true, rule: `${fired.rule.file}:${fired.rule.line}`, data: fired.data, attrs: fired.attrs, errors, ...(dry ? { tried } : {}) };
     if (dry) return { ...base, action: `would ${describeActions(fired.rule)}` };

@@ -62,7 +62,7 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     await shot(sh.page, 'plumb-hover');
     await sh.page.evaluate((b) => ((window as any).before = b), before);
     await sh.page.mouse.click(at.x, at.y);
-    const editor = await until(sh.page, 'an editor pane', () => Object.keys((window as any).pane.store.getState().panes).map(Number).find((n) => !(window as any).before.includes(n)) ?? null);
+    const editor = (await until(sh.page, 'an editor pane', () => Object.keys((window as any).pane.store.getState().panes).map(Number).find((n) => !(window as any).before.includes(n)) ?? null))!;
     // vim's ruler says line 150, column 7, and the line is on screen.
     const screenText = await waitScreen(sh.page, editor, /150,7\s+\d+%/);
     expect(screenText).toContain('const row150 = 150;');

@@ -1,6 +1,7 @@
 # bash completion for pane(1): generated from the CLI’s command table by kits/node/cli/completions.ts; do not edit.
 _pane_subs() {
   case $1 in
+    'plumb') echo 'send test read rules' ;;
     'session') echo 'new ls kill rename save restore' ;;
     'grant') echo 'new ls revoke' ;;
     'service') echo 'install' ;;
@@ -24,6 +25,10 @@ _pane_flags() {
     'tag') echo '-t --target --name --user --append --socket -h --help' ;;
     'attr') echo '-t --target --json --socket -h --help' ;;
     'exec') echo '-t --target --shell --socket -h --help' ;;
+    'plumb send') echo '-t --target --click --wdir --port --json --socket -h --help' ;;
+    'plumb test') echo '-t --target --click --wdir --port --json --socket -h --help' ;;
+    'plumb read') echo '--socket -h --help' ;;
+    'plumb rules') echo '-t --target --wdir --json --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
     'output') echo '-t --target --from -f --follow --socket -h --help' ;;
     'screen') echo '-t --target --ansi --rows --top --socket -h --help' ;;
@@ -163,6 +168,23 @@ _pane_value() {
     'exec -t') echo '' ;;
     'exec --target') echo '' ;;
     'exec --socket') echo '@files' ;;
+    'plumb send -t') echo '' ;;
+    'plumb send --target') echo '' ;;
+    'plumb send --click') echo '' ;;
+    'plumb send --wdir') echo '@files' ;;
+    'plumb send --port') echo '' ;;
+    'plumb send --socket') echo '@files' ;;
+    'plumb test -t') echo '' ;;
+    'plumb test --target') echo '' ;;
+    'plumb test --click') echo '' ;;
+    'plumb test --wdir') echo '@files' ;;
+    'plumb test --port') echo '' ;;
+    'plumb test --socket') echo '@files' ;;
+    'plumb read --socket') echo '@files' ;;
+    'plumb rules -t') echo '' ;;
+    'plumb rules --target') echo '' ;;
+    'plumb rules --wdir') echo '@files' ;;
+    'plumb rules --socket') echo '@files' ;;
     'send -t') echo '' ;;
     'send --target') echo '' ;;
     'send --socket') echo '@files' ;;
@@ -324,7 +346,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec send output screen watch session serve start info clients permit url stop grant metrics restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec plumb send output screen watch session serve start info clients permit url stop grant metrics restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

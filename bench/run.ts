@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict) trim it for quick looks.
+// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb) trim it for quick looks.
 import fs from 'node:fs';
 import { agents, sandboxPhases } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -20,6 +20,7 @@ import { memory } from './memory';
 import { namespace } from './namespace';
 import { notices } from './notices';
 import { predictEcho } from './predictEcho';
+import { plumbClick } from './plumb';
 import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { resizeBench } from './resize';
@@ -31,7 +32,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -147,6 +148,10 @@ try {
       rows.push({ bench: `resume after the ssh host's link is killed: SIGKILL → the stream's next bytes at the client (ms; lost ${s.lost}, doubled ${s.doubled}, offset jumps ${s.jumps})`, figure: range(s.resume, 0), anchor: '—', ratio: '—', aim: 'report; 0 lost, 0 doubled' });
       rows.push({ bench: `\`pane ls\` with ${s.remotePanes} panes of an ssh host (ms) vs \`pane ls\` asked of that host`, figure: range(s.ls, 1), anchor: `direct ${range(s.lsDirect, 1)}`, ratio: ratio(s.ls.median, s.lsDirect.median), aim: 'report' });
     }
+  });
+  await section('plumb', async () => {
+    const p = await plumbClick(1000, 200);
+    rows.push({ bench: `plumbing: a click on a compiler error, 1,000 rules tried before the one that fires (${p.fired}; ms)`, figure: range(p.many, 2), anchor: `shipped rules alone ${range(p.shipped, 2)}`, ratio: ratio(p.many.median, p.shipped.median), aim: '< 5 ms' });
   });
   await section('predict', async () => {
     const p = await predictEcho(5000);

@@ -41,7 +41,7 @@ describe('pane mcp', () => {
   it('offers the pane tools', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'pane_words', 'post_message', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'zoom_pane'].sort(),
+      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'pane_words', 'plumb', 'post_message', 'read_lines', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'zoom_pane'].sort(),
     );
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['handoff', 'situation']);
@@ -105,6 +105,39 @@ describe('pane mcp', () => {
     expect(textOf(await call('list_sessions'))).toMatch(/^main\t\d+ panes?\tfocused/m);
     expect(textOf(await call('list_hosts'))).toBe('no hosts');
     expect(textOf(await call('close_pane', { pane: n }))).toBe(`close: pane ${n}`);
+  });
+
+  it('pages through a pane’s scrollback by range', async () => {
+    const made = await call('split', { program: '/bin/sh', args: ['-c', 'seq 1 300; exec cat'] });
+    const n = Number(/^pane (\d+)$/.exec(textOf(made))![1]);
+    let last = '';
+    for (let i = 0; i < 100 && !/^300$/m.test(last); i++) {
+      last = textOf(await call('read_lines', { pane: n, rows: 5 }));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const total = Number(/of (\d+)$/m.exec(last)![1]);
+    expect(total).toBeGreaterThanOrEqual(300);
+    const page = textOf(await call('read_lines', { pane: n, top: 99, rows: 3 }));
+    expect(page).toBe(`pane ${n}: rows 99..101 of ${total}\n100\n101\n102`);
+    expect(textOf(await call('close_pane', { pane: n }))).toBe(`close: pane ${n}`);
+  });
+
+  it('plumbs as the agent: a compiler error opens its file at the line in an editor pane of its own; test says why, and nothing runs', async () => {
+    const proj = path.join(s.dir, 'mcp-proj');
+    fs.mkdirSync(path.join(proj, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(proj, 'src', 'main.rs'), 'fn main() {}\n'.repeat(40));
+    const tested = textOf(await call('plumb', { text: 'error[E0425]: cannot find value  --> src/main.rs:12:9', click: 40, wdir: proj, test: true }));
+    expect(tested).toMatch(/^\(shipped\):\d+: would to edit, client editor$/m);
+    expect(tested).toContain(`data ${path.join(proj, 'src/main.rs')}`);
+    expect(tested).toMatch(/^tried \(shipped\):\d+: data matches /m);
+    const done = textOf(await call('plumb', { text: 'src/main.rs:12:9', wdir: proj }));
+    const n = Number(/in pane (\d+)$/m.exec(done)?.[1]);
+    expect(done).toMatch(/^\(shipped\):\d+: opened .*main\.rs:12:9 with \S+ in pane \d+$/m);
+    expect(s.pane(['cat', `/${n}/attrs`]).stdout).toMatch(/^owner\s*=?\s*ada$/m);
+    const refused = await call('plumb', { text: 'src/main.rs:3', pane: 1 });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/denied: ada's \.access panes\.write does not include pane 1/);
+    await call('close_pane', { pane: n });
   });
 
   it('tells a subscriber when a pane’s body and the desktop’s events change, and when panes come and go', async () => {

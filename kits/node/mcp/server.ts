@@ -14,6 +14,8 @@ import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextp
 import { eventSchemas, type EventName } from '../../protocol/events';
 import { vocabularyRevision } from '../../protocol/vocabRevision';
 import { shown } from '../../protocol/shown';
+import { MAX_GRID_ROWS } from '../../protocol/gridLimits';
+import { MAX_PLUMB_TEXT } from '../../protocol/plumb';
 
 const paneRef = z.union([z.number().int().positive(), z.string().regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/)]).describe('pane id: N or HOST:N');
 
@@ -63,6 +65,40 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
         const end = (await c.call('pty/read', { pane, maxBytes: 1 })).streamEnd;
         const r = await c.call('pty/read', { pane, from: Math.max(0, end - maxBytes), maxBytes });
         return plainText(r.data);
+      }),
+  );
+
+  mcp.registerTool(
+    'read_lines',
+    {
+      description: 'Read a range of a pane’s rows as plain text — its history and screen, row 0 the oldest kept — with the total, so you can page through a long scrollback: `top` and `rows`, or leave `top` out for the last rows.',
+      inputSchema: { pane: paneRef, top: z.number().int().min(0).optional(), rows: z.number().int().min(1).max(MAX_GRID_ROWS).default(50) },
+    },
+    ({ pane, top, rows }) =>
+      tool(async () => {
+        const g = await c.call('pty/grid', { pane, rows, ...(top !== undefined ? { top } : {}) });
+        return `pane ${g.pane}: rows ${g.top}..${g.top + g.lines.length - 1} of ${g.total}\n${g.lines.map((l) => shown(l)).join('\n')}`;
+      }),
+  );
+
+  mcp.registerTool(
+    'plumb',
+    {
+      description:
+        'Plumb text as a click on it would (docs/plumbing.md): a compiler error or traceback line opens the file at its line in an editor pane, a commit runs git show, text for a port goes to its readers. `click` is the offset in `text` the click was at (without one the whole text must match); `test` only says which rule would fire and why earlier ones did not. Runs as you, within your .access.',
+      inputSchema: { text: z.string().min(1).max(MAX_PLUMB_TEXT), click: z.number().int().min(0).optional(), pane: paneRef.optional(), wdir: z.string().max(4096).optional(), test: z.boolean().default(false) },
+    },
+    ({ text: t, click, pane, wdir, test }) =>
+      tool(async () => {
+        const params = { text: t, ...(click !== undefined ? { click } : {}), ...(pane !== undefined ? { pane } : {}), ...(wdir !== undefined ? { wdir } : {}) };
+        const r = test ? await c.call('plumb/test', params) : await c.call('plumb/send', params);
+        const lines = [r.fired ? `${r.rule}: ${r.action}` : r.action];
+        if (r.data !== undefined) lines.push(`data ${shown(r.data)}`);
+        const attrs = Object.entries(r.attrs ?? {});
+        if (attrs.length > 0) lines.push(`attrs ${attrs.map(([k, v]) => `${k}=${shown(v)}`).join(' ')}`);
+        for (const x of r.tried ?? []) lines.push(`tried ${shown(x)}`);
+        for (const e of r.errors) lines.push(`rule file error ${shown(e.file)}:${e.line}: ${shown(e.message)}`);
+        return lines.join('\n');
       }),
   );
 

@@ -41,6 +41,7 @@ export const ACTIONS = {
   'palette.open': 'Command palette',
   'find.open': 'Find in scrollback',
   'terminal.copy': 'Copy the selection',
+  'terminal.plumb': 'Open the selection as a click on it would (plumbing: file:line in an editor, a URL, a commit)',
   'terminal.screenReader': 'Toggle screen-reader mode',
   'copy.mode': 'Copy mode: move through scrollback, search, select and copy by keyboard',
   'tag.focus': "Move the keyboard to the focused pane's tag toolbar (and back)",
@@ -91,6 +92,7 @@ export const DEFAULT_BINDINGS: Record<string, Action> = {
   'Ctrl+Shift+P': 'palette.open',
   'Ctrl+Shift+F': 'find.open',
   'Ctrl+Shift+C': 'terminal.copy',
+  'Ctrl+Shift+B': 'terminal.plumb',
   'Ctrl+Shift+Y': 'copy.mode',
   'Ctrl+Shift+G': 'tag.focus',
   'Ctrl+Shift+H': 'notices.history',
@@ -111,7 +113,7 @@ export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
   '{': 'swap.prev', '}': 'swap.next',
   'Ctrl+Left': 'resize.left', 'Ctrl+Right': 'resize.right', 'Ctrl+Up': 'resize.up', 'Ctrl+Down': 'resize.down',
   z: 'pane.zoom', x: 'pane.close', '!': 'pane.float', w: 'switcher.next', k: 'launcher.open', ':': 'palette.open',
-  '/': 'find.open', '[': 'copy.mode', y: 'terminal.copy',
+  '/': 'find.open', '[': 'copy.mode', y: 'terminal.copy', p: 'terminal.plumb',
   g: 'tag.focus', h: 'notices.history', a: 'agent.nextWaiting', s: 'session.switcher',
 };
 

@@ -8,7 +8,7 @@ import { client } from './net/client';
 import { selectSession, store } from './store';
 import { focusNextWaiting } from './notices';
 import { toggleTagFocus } from './keys/tagFocus';
-import { existingTerm } from './term/terminals';
+import { existingTerm, plumbClick } from './term/terminals';
 import { FONT_SIZE_MAX, FONT_SIZE_MIN } from '../../kits/protocol/settings';
 
 /** Cells a resize chord moves an edge: columns are narrower than rows are tall. */
@@ -53,6 +53,16 @@ function copySelection(): void {
   const text = focused !== null ? existingTerm(focused)?.term.getSelection() ?? '' : '';
   if (text === '') return;
   navigator.clipboard?.writeText(text).catch(() => store.getState().notify('error', 'could not copy: clipboard refused'));
+}
+
+/** The selection, plumbed as a click on it would be (the whole selection must match a rule). */
+function plumbSelection(): void {
+  const { st, focused } = ctx();
+  const text = focused !== null ? (existingTerm(focused)?.term.getSelection() ?? '').trim() : '';
+  if (focused === null || text === '') return st.notify('info', 'select text first (the mouse, or copy mode’s v), then plumb it; in copy mode o plumbs the line at the cursor');
+  // The selection is used up, as a click would leave none.
+  existingTerm(focused)?.term.clearSelection();
+  void plumbClick(focused, text, undefined);
 }
 
 /** Quitting the daemon is explicit: say what will end, and ask. */
@@ -138,6 +148,7 @@ export async function runAction(action: Action): Promise<void> {
       break;
     case 'terminal':
       if (id === 'terminal.copy') return copySelection();
+      if (id === 'terminal.plumb') return plumbSelection();
       if (id === 'terminal.screenReader') {
         st.setScreenReader(!st.screenReader);
         return st.notify('info', `screen-reader mode ${st.screenReader ? 'off' : 'on'}`);

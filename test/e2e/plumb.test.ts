@@ -83,6 +83,46 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     expect(await paneNumbers()).toHaveLength(2);
   });
 
+  it('by keyboard: copy mode’s o on an error line opens it at its line; Ctrl+Shift+B plumbs a selection', async () => {
+    const editor = (await paneNumbers()).find((n) => n !== src)!;
+    await sh.page.evaluate((n) => (window as any).pane.client.act('pane/focus', { pane: n }), src);
+    sh.cli('send', '-t', String(src), `clear; printf 'lib/ok\\n  --> src/app.ts:222:4\\n'`);
+    await waitScreen(sh.page, src, /--> src\/app\.ts:222:4/);
+    await until(sh.page, 'pane focused', () => (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId].focused !== null);
+    await sh.page.keyboard.press('Control+Shift+Y');
+    await sh.page.waitForSelector('.copybar');
+    // The copy cursor starts at the prompt: up to the error line, onto its path, then o.
+    const rowsUp = await sh.page.evaluate((p) => {
+      const t = (window as any).pane.term(p);
+      const b = t.buffer.active;
+      for (let y = b.baseY + b.cursorY; y >= 0; y--) if ((b.getLine(y)?.translateToString(true) ?? '').includes('--> src/app.ts')) return b.baseY + b.cursorY - y;
+      return -1;
+    }, src);
+    expect(rowsUp).toBeGreaterThan(0);
+    for (let i = 0; i < rowsUp; i++) await sh.page.keyboard.press('k');
+    await sh.page.keyboard.press('0');
+    for (let i = 0; i < 8; i++) await sh.page.keyboard.press('l');
+    await sh.page.keyboard.press('o');
+    await waitScreen(sh.page, editor, /222,4\s+\d+%/);
+    // The editor took the focus; back to the pane with the text. A selection, plumbed by the key.
+    await sh.page.evaluate((n) => (window as any).pane.client.act('pane/focus', { pane: n }), src);
+    await until(sh.page, 'the source pane focused', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${src}`) as () => boolean);
+    sh.cli('send', '-t', String(src), `clear; printf 'see tool.py\\n'`);
+    await waitScreen(sh.page, src, /^see tool\.py$/m);
+    await sh.page.evaluate((p) => {
+      const t = (window as any).pane.term(p);
+      const b = t.buffer.active;
+      for (let y = b.baseY + b.cursorY; y >= 0; y--) {
+        const x = (b.getLine(y)?.translateToString(true) ?? '').indexOf('tool.py');
+        if (x >= 0 && (b.getLine(y)?.translateToString(true) ?? '').startsWith('see')) return t.select(x, y, 'tool.py'.length);
+      }
+    }, src);
+    await sh.page.keyboard.press('Control+Shift+B');
+    // vim says it (re)opened the file, at the line it was last on there.
+    await waitScreen(sh.page, editor, /"~\/proj\/tool\.py" 80 lines/);
+    expect(await sh.page.evaluate((p) => (window as any).pane.term(p).hasSelection(), src)).toBe(false);
+  });
+
   it('a URL clicked opens in a new browser page', async () => {
     // The page the window opens is answered here: nothing leaves the machine.
     await sh.context.route('https://example.invalid/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>guide</title>' }));

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { IDecoration, IMarker, Terminal } from '@xterm/xterm';
 import { store } from '../store';
 import { CopyCursor, type Lines } from '../term/copyCursor';
-import { termFor } from '../term/terminals';
+import { plumbClick, termFor } from '../term/terminals';
 
 function linesOf(term: Terminal): Lines {
   const b = () => term.buffer.active;
@@ -109,6 +109,14 @@ export function CopyMode({ pane }: { pane: number }) {
         return leave();
       }
       if (e.key === 'y' || e.key === 'Enter') return copy();
+      if (e.key === 'o') {
+        // Plumb: the selection, or the line under the cursor clicked at the cursor (a compiler error, a URL, a commit).
+        const sel = term.getSelection().trim();
+        const line = term.buffer.active.getLine(cur.cursor.y)?.translateToString(true) ?? '';
+        if (sel !== '') void plumbClick(pane, sel, undefined);
+        else if (cur.cursor.x < line.length) void plumbClick(pane, line, cur.cursor.x);
+        return leave();
+      }
       if (e.key === '/' || e.key === '?') return setTyping({ dir: e.key === '/' ? 1 : -1, query: '' });
       if (e.key === 'n' || e.key === 'N') {
         const s = last.current;

@@ -75,7 +75,7 @@ const host: TermHost = {
 let plumbRefused = false;
 
 /** A click on plumbable text: the server's rules decide; an address to open comes back for this window to open. */
-async function plumbClick(pane: number, text: string, click: number | undefined): Promise<void> {
+export async function plumbClick(pane: number, text: string, click: number | undefined): Promise<void> {
   const st = store.getState();
   if (plumbRefused || st.viewer) {
     if (/^https?:\/\//.test(text) && click === undefined) window.open(text, '_blank', 'noopener,noreferrer');

@@ -7,7 +7,7 @@ import os from 'node:os';
 import { faults, PaneFault } from '../kits/protocol/error';
 import type { EventData, EventName } from '../kits/protocol/events';
 import { parsePaneRef, type PaneRef } from '../kits/protocol/ids';
-import type { Pane, Session, Viewport } from '../kits/protocol/model';
+import type { Pane, PaneCommand, Session, Viewport } from '../kits/protocol/model';
 import type { StateSnapshot } from '../kits/protocol/client';
 import { leaves } from '../kits/layout/tree';
 import { EventBus, type BusListener } from './model/bus';
@@ -50,6 +50,8 @@ export class PaneServer {
    * a pane's attrs (which an agent can set).
    */
   readonly errorsPanes = new Map<string, number>();
+  /** Words the reader of each pane's event file registered (namespace/paneFiles.ts), by pane: part of its vocabulary while that reader holds the file. */
+  readonly readerWords = new Map<number, PaneCommand[]>();
   /** Where every change is published; connections and in-process observers subscribe to it. */
   readonly bus = new EventBus();
   readonly ptyPort: PtyPort;

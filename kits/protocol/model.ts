@@ -60,6 +60,8 @@ export const PaneCommandSchema = z.object({
   remote: z.boolean().optional(),
   /** A word an app file added: what it does (absent for pane's own words). */
   action: WordActionSchema.optional(),
+  /** A word the reader holding /N/event open read-write registered: offered to that reader when run, gone when it lets go. */
+  reader: z.boolean().optional(),
 });
 export type PaneCommand = z.infer<typeof PaneCommandSchema>;
 

@@ -10,6 +10,7 @@ import { restartPane } from '../model/exited';
 import { typeAndSubmit, typeInto } from '../model/input';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
 import { MAX_CLIENT_ATTRS, readForeground, setAttrs, setTag, syncFloatWord } from '../model/paneOps';
+import { parseCommandLine } from '../model/commandLine';
 import { PaneFault } from '../../kits/protocol/error';
 import { execDefault } from '../model/execLine';
 import * as model from '../model/session';
@@ -132,6 +133,12 @@ export const paneHandlers: HandlerTable = {
     // (server/namespace/paneFiles.ts performs those with model/execLine.ts's execDefault).
     const interceptor = ctx.services.namespace.interceptorOf(pane.n);
     if (interceptor) {
+      // A word the reader added is checked against the arguments it declared before it is handed over.
+      const word = pane.vocabulary.find((w) => w.reader && w.name === p.line.trim().split(/\s+/)[0]);
+      if (word) {
+        const parsed = parseCommandLine(pane, p.line);
+        if (!parsed.ok && !/has no default action/.test(parsed.message)) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
+      }
       interceptor.offer(p.line.trim(), p.origin ?? 'protocol', ctx.client.user);
       return { pane: pane.n, done: true, output: `handed to the reader of /pane/${pane.n}/event` };
     }

@@ -29,14 +29,35 @@ export function shadowedWords(app: AppEntry): { file: string; field: string; mes
   return (app.commands ?? []).flatMap((w, i) => (own.has(w.name) ? [{ file: app.file, field: `commands.${i}.name`, message: `"${w.name}" is a word of pane's own for a ${app.kind} pane and cannot be redefined; the word is left out` }] : []));
 }
 
-/** After apps/changed: every live pane of an app gets the app's words as the file now says (its revision changes with them). */
+/** After apps/changed: every live pane of an app gets the app's words as the file now says (its revision changes with them); its reader's words stay. */
 export function refreshAppWords(server: PaneServer, apps: readonly AppEntry[]): void {
   const byId = new Map(apps.map((a) => [a.id, a]));
   for (const pane of server.panes.values()) {
     const id = pane.attrs.app;
     if (id === undefined || pane.kind === 'remote') continue;
-    setVocabulary(server, pane, vocabularyWithApp(pane.kind, byId.get(id)));
+    setVocabulary(server, pane, [...vocabularyWithApp(pane.kind, byId.get(id)), ...(server.readerWords.get(pane.n) ?? [])]);
   }
+}
+
+/** Words a reader of /N/event may hold on one pane: a tag has room for few, and each is a JSON line in every pane event. */
+export const MAX_READER_WORDS = 32;
+
+/**
+ * The words the reader of a pane's event file registers: they join its vocabulary
+ * (the tag, the palette, /N/commands, pane exec, MCP) after its own and its app's,
+ * and go when the reader lets go (`words` empty). A word that would shadow one the
+ * pane has already is refused by name.
+ */
+export function setReaderWords(server: PaneServer, pane: { n: number; vocabulary: PaneCommand[] } & Parameters<typeof setVocabulary>[1], words: PaneCommand[]): string | undefined {
+  const base = pane.vocabulary.filter((w) => !w.reader);
+  const taken = new Set(base.map((w) => w.name));
+  const clash = words.find((w) => taken.has(w.name));
+  if (clash) return `"${clash.name}" is a word pane ${pane.n} has already; a reader adds words, it does not redefine them`;
+  if (words.length > MAX_READER_WORDS) return `a reader may add at most ${MAX_READER_WORDS} words to a pane (MAX_READER_WORDS)`;
+  if (words.length === 0) server.readerWords.delete(pane.n);
+  else server.readerWords.set(pane.n, words);
+  setVocabulary(server, pane, [...base, ...words]);
+  return undefined;
 }
 
 /** `{NAME}` in `text` replaced by each argument's value. */

@@ -5,6 +5,7 @@
 import { PaneFault } from '../../kits/protocol/error';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
+import { setReaderWords } from '../model/appWords';
 import { Feed } from './feed';
 import type { Interceptor } from './intercept';
 import { field, tagLine } from './lines';
@@ -67,8 +68,12 @@ export class Namespace {
   }
 
   setInterceptor(pane: number, i: Interceptor | null): void {
-    if (i === null) this.interceptors.delete(pane);
-    else this.interceptors.set(pane, i);
+    if (i !== null) return void this.interceptors.set(pane, i);
+    this.interceptors.delete(pane);
+    // The words that reader added go with it.
+    const live = this.server.panes.get(pane);
+    if (live && this.server.readerWords.has(pane)) setReaderWords(this.server, live, []);
+    this.server.readerWords.delete(pane);
   }
 
   // ---- feeds ----------------------------------------------------------------

@@ -3,7 +3,9 @@
 // requests (pane/tag, pane/attrs, pane/input, pane/exec) through dispatch.
 import { PaneFault } from '../../kits/protocol/error';
 import { paneExitLine } from '../../kits/protocol/exitLabel';
-import type { Pane } from '../../kits/protocol/model';
+import type { CommandArg, Pane, PaneCommand } from '../../kits/protocol/model';
+import { hasControls } from '../../kits/protocol/shown';
+import { setReaderWords } from '../model/appWords';
 import { bodyOf } from '../model/bodies/registry';
 import type { BodyIO } from '../model/bodies/provider';
 import { parseCommandLine } from '../model/commandLine';
@@ -156,6 +158,55 @@ export async function attrsWrite(c: Call, t: Target, data: Buffer): Promise<Writ
   return {};
 }
 
+/** One argument of a `word` line: <name> required, [name] optional, :a|b its values, :int a number, ... the rest of the line. */
+function argOf(spec: string): CommandArg | string {
+  const m = /^([<[])([A-Za-z][A-Za-z0-9_-]*)(\.\.\.)?(?::([^>\]]+))?([>\]])$/.exec(spec);
+  if (!m || (m[1] === '<') !== (m[5] === '>')) return `"${spec}" is not an argument: write <name>, [name], <name:a|b>, <name:int> or <name...>`;
+  const [, open, name, rest, kind] = m as unknown as [string, string, string, string | undefined, string | undefined];
+  const base = { name: name, ...(open === '[' ? { optional: true } : {}) };
+  if (rest) return { ...base, type: 'text' };
+  if (kind === 'int') return { ...base, type: 'int' };
+  if (kind !== undefined) return { ...base, type: 'enum', values: kind.split('|').filter((v) => v !== '') };
+  return { ...base, type: 'string' };
+}
+
+/**
+ * `word NAME [ARG...] [-- DOC]` and `unword NAME`, written by the reader holding the
+ * event file open read-write: words of the pane's vocabulary while it holds the file,
+ * offered to it (an "offered" line) when someone runs them.
+ */
+function readerWordLine(c: Call, p: Pane, line: string, at: (e: unknown) => unknown): void {
+  if (c.fid?.intercepting !== p.n) throw at(new PaneFault('not-permitted', `only the reader holding /${p.n}/event open read-write adds words to pane ${p.n}, and they last while it holds it`));
+  const live = c.ns.server.panes.get(p.n);
+  if (!live) throw at(nsFaults.bad(`/${p.n}/event`, `pane ${p.n} is gone`));
+  const now = live.vocabulary.filter((w) => w.reader);
+  const [head, doc] = line.split(/\s--(?:\s|$)/, 2) as [string, string | undefined];
+  const [verb, name, ...specs] = head.trim().split(/\s+/);
+  if (!name || !/^[A-Za-z][A-Za-z0-9_-]{0,31}$/.test(name)) throw at(new PaneFault('bad-request', `${verb} needs a word: a letter, then letters, digits, - and _ (at most 32)`));
+  let next: PaneCommand[];
+  if (verb === 'unword') {
+    if (!now.some((w) => w.name === name)) throw at(new PaneFault('bad-request', `pane ${p.n} has no word "${name}" of this reader's`));
+    next = now.filter((w) => w.name !== name);
+  } else {
+    const args: CommandArg[] = [];
+    for (const spec of specs) {
+      const a = argOf(spec);
+      if (typeof a === 'string') throw at(new PaneFault('bad-request', a));
+      args.push(a);
+    }
+    if (args.some((a, k) => a.type === 'text' && k < args.length - 1)) throw at(new PaneFault('bad-request', 'an argument with ... takes the rest of the line: it comes last'));
+    const text = (doc ?? '').trim();
+    if (hasControls(text) || text.length > MAX_WORD_DOC) throw at(new PaneFault('bad-request', `a word's doc is text of at most ${MAX_WORD_DOC} characters`));
+    const word: PaneCommand = { name, doc: text || `${name} (added by the reader of /${p.n}/event)`, args, inTag: true, reader: true };
+    next = [...now.filter((w) => w.name !== name), word];
+  }
+  const refused = setReaderWords(c.ns.server, live, next);
+  if (refused) throw at(new PaneFault('bad-request', refused));
+}
+
+/** A reader's word's doc: one line of the palette. */
+const MAX_WORD_DOC = 200;
+
 /**
  * event write-back: each line names an offered execution by its number (the
  * first field of its "offered" line; the whole line may be echoed back), which
@@ -164,6 +215,10 @@ export async function attrsWrite(c: Call, t: Target, data: Buffer): Promise<Writ
 export async function eventWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
   const p = paneOf(t);
   for (const [i, line] of writtenLines(data).entries()) {
+    if (/^(?:word|unword)(?:\s|$)/.test(line)) {
+      readerWordLine(c, p, line, (e) => atLine(e, t.path, i, line));
+      continue;
+    }
     const m = /^(\d+)(?:\s|$)/.exec(line);
     if (!m) throw atLine(new PaneFault('bad-request', 'write back the number of an "offered" line to have it performed by default'), t.path, i, line);
     const seq = Number(m[1]);

@@ -80,7 +80,7 @@ export const PANE_FILES: readonly Row[] = [
     path: '/<n>/event', type: 'file', stream: true, mode: RW, feed: (c, t) => c.ns.eventFeed(t.pane!.n), put: eventWrite,
     doc: 'The pane’s events, one per line: SEQ KIND ORIGIN BY TEXT.',
     read: 'a growing file; through an open handle a read blocks until the next event. Opened read-write: this reader intercepts command executions',
-    write: 'the SEQ of an "offered" line: performs that command by default',
+    write: 'the SEQ of an "offered" line: performs that command by default. Through the read-write handle, `word NAME [<arg>|[arg]|<arg:a|b>|<arg:int>|<arg...>]... -- DOC` adds a word to the pane’s vocabulary (tag, palette, commands, pane exec, MCP) for as long as the handle is open, offered to this reader when run; `unword NAME` takes it back',
   },
 ];
 

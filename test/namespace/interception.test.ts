@@ -112,3 +112,45 @@ describe('event interception', () => {
     expect(await cat(ro, `/${n}/event`)).toContain(' executed ');
   });
 });
+
+describe('words a reader adds', () => {
+  it('appear in the tag, commands and the vocabulary while the reader holds the file, run as offers with their arguments checked, and vanish when it lets go', async () => {
+    const path = `/${n}/event`;
+    const { fid } = await app.call('ns/open', { path, mode: 'rw' });
+    await app.call('ns/write', { path, fid, data: 'word deploy <env:staging|prod> [tag] -- Deploy the build\nword note <text...>\n' });
+    const p = await user.call('pane/get', { pane: n });
+    expect(p.tag.commands).toEqual(expect.arrayContaining(['deploy', 'note']));
+    expect(p.vocabulary.find((w) => w.name === 'deploy')).toEqual({
+      name: 'deploy', doc: 'Deploy the build', inTag: true, reader: true,
+      args: [{ name: 'env', type: 'enum', values: ['staging', 'prod'] }, { name: 'tag', type: 'string', optional: true }],
+    });
+    expect(await cat(user, `/${n}/commands`)).toMatch(/^deploy staging\|prod \[tag\]\tDeploy the build$/m);
+    // Run: offered to the reader, with its line; a bad argument is refused before it is offered.
+    await user.call('pane/exec', { pane: n, line: 'deploy prod v2', origin: 'tag' });
+    expect(await nextLine(app, path, fid, / offered tag \S+ deploy prod v2$/)).toMatch(/^\d+ offered /);
+    const bad = await fault(user.call('pane/exec', { pane: n, line: 'deploy qa', origin: 'tag' }));
+    expect(bad.code).toBe('bad-request');
+    expect(bad.message).toBe('deploy: env must be one of staging, prod, not "qa"; usage: deploy staging|prod [tag]');
+    // Only the interceptor adds words; none shadows the pane's own; a bad spec is named.
+    expect((await fault(user.call('ns/write', { path, data: 'word sneaky\n' }))).code).toBe('not-permitted');
+    expect((await fault(app.call('ns/write', { path, fid, data: 'word zoom\n' }))).message).toMatch(/"zoom" is a word pane \d+ has already/);
+    expect((await fault(app.call('ns/write', { path, fid, data: 'word x <a\n' }))).message).toMatch(/"<a" is not an argument/);
+    // unword takes one back; closing the handle takes the rest.
+    await app.call('ns/write', { path, fid, data: 'unword note\n' });
+    expect((await user.call('pane/get', { pane: n })).tag.commands).not.toContain('note');
+    await app.call('ns/close', { fid });
+    const after = await user.call('pane/get', { pane: n });
+    expect(after.vocabulary.some((w) => w.reader)).toBe(false);
+    expect(after.tag.commands).not.toContain('deploy');
+  });
+
+  it('go when the reader’s connection ends', async () => {
+    const path = `/${n}/event`;
+    const gone = await h.connect(undefined, 'word-reader');
+    const { fid } = await gone.call('ns/open', { path, mode: 'rw' });
+    await gone.call('ns/write', { path, fid, data: 'word build\n' });
+    expect((await user.call('pane/get', { pane: n })).tag.commands).toContain('build');
+    gone.close();
+    await until('the reader’s words to go', async () => !(await user.call('pane/get', { pane: n })).tag.commands.includes('build'));
+  });
+});

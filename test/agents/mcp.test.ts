@@ -41,7 +41,7 @@ describe('pane mcp', () => {
   it('offers the pane tools', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'pane_words', 'plumb', 'post_message', 'read_lines', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'zoom_pane'].sort(),
+      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'launch_app', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'pane_words', 'plumb', 'post_message', 'predictions', 'read_lines', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'write_to', 'zoom_pane'].sort(),
     );
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['handoff', 'situation']);
@@ -138,6 +138,16 @@ describe('pane mcp', () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/denied: ada's \.access panes\.write does not include pane 1/);
     await call('close_pane', { pane: n });
+  });
+
+  it('launches an app, says a line to the person, and reads predictions, as the agent', async () => {
+    const launched = await call('launch_app', { app: 'terminal' });
+    expect(launched.isError, textOf(launched)).toBeFalsy();
+    const n = Number(/^pane (\d+)$/.exec(textOf(launched))![1]);
+    expect(s.pane(['cat', `/${n}/attrs`]).stdout).toMatch(/^owner\s*=?\s*ada$/m);
+    await call('close_pane', { pane: n });
+    expect(textOf(await call('write_to', { text: 'done with the parser' }))).toMatch(/^said to /);
+    expect(textOf(await call('predictions'))).toMatch(/^no open predictions\naccuracy: /);
   });
 
   it('tells a subscriber when a pane’s body and the desktop’s events change, and when panes come and go', async () => {

@@ -258,6 +258,34 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
     );
   }
 
+  mcp.registerTool(
+    'launch_app',
+    { description: 'Launch an app (its id, signature or name, as `pane ls` of apps and the launcher name them) in a new pane beside one; returns the pane. Yours run in your sandbox.', inputSchema: { app: z.string().min(1).max(200), pane: paneRef.optional(), direction: z.enum(['horizontal', 'vertical']).optional(), cwd: z.string().max(4096).optional() } },
+    ({ app, pane, direction, cwd }) =>
+      tool(async () => {
+        const r = await c.call('apps/launch', { app, ...(pane !== undefined ? { pane } : {}), ...(direction ? { direction } : {}), ...(cwd ? { cwd } : {}) });
+        return `pane ${r.pane}`;
+      }),
+  );
+
+  mcp.registerTool(
+    'write_to',
+    { description: 'Say one line to another agent (typed into its input, marked as from you) or, with no `to`, to the person — write(1)’s conversation.', inputSchema: { to: z.string().max(100).optional(), text: z.string().min(1).max(8192) } },
+    ({ to, text: t }) =>
+      tool(async () => {
+        const r = await c.call('agent/write', { ...(to ? { to } : {}), text: t });
+        return `said to ${shown(r.to)}${r.pane !== null ? ` (pane ${r.pane})` : ''}`;
+      }),
+  );
+
+  mcp.registerTool('predictions', { description: 'Where agents are converging on the same work: each open prediction (who, on what, how sure, what to do) and how accurate past ones were.', inputSchema: {} }, () =>
+    tool(async () => {
+      const r = await c.call('awareness/predictions', {});
+      const lines = r.active.map((p) => `${shown(p.a)} ↔ ${shown(p.b)}\t${p.type}\t${Math.round(p.confidence * 100)}%\t${p.topics.map(shown).join(', ')}${p.domain ? `\t${shown(p.domain)}` : ''}\t${shown(p.recommendation)}`);
+      return [...(lines.length > 0 ? lines : ['no open predictions']), `accuracy: ${JSON.stringify(r.accuracy)}; threshold ${r.threshold}`].join('\n');
+    }),
+  );
+
   mcp.registerTool('list_sessions', { description: 'The sessions (desktops) of this server: name, panes, which is focused.', inputSchema: {} }, () =>
     tool(async () => {
       const { sessions } = await c.call('session/list', {});

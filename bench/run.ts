@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb) trim it for quick looks.
+// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp) trim it for quick looks.
 import fs from 'node:fs';
 import { agents, sandboxPhases } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -21,6 +21,7 @@ import { namespace } from './namespace';
 import { notices } from './notices';
 import { predictEcho } from './predictEcho';
 import { plumbClick } from './plumb';
+import { mcpRoundTrip } from './mcp';
 import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { resizeBench } from './resize';
@@ -32,7 +33,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -152,6 +153,11 @@ try {
   await section('plumb', async () => {
     const p = await plumbClick(1000, 200);
     rows.push({ bench: `plumbing: a click on a compiler error, 1,000 rules tried before the one that fires (${p.fired}; ms)`, figure: range(p.many, 2), anchor: `shipped rules alone ${range(p.shipped, 2)}`, ratio: ratio(p.many.median, p.shipped.median), aim: '< 5 ms' });
+  });
+  await section('mcp', async () => {
+    const r = await mcpRoundTrip(dir, 200, Math.max(10, runs * 3));
+    rows.push({ bench: 'an MCP tool call (list_panes, the SDK client over stdio to `pane mcp`; µs) vs the same request on the socket (pane/list)', figure: range(r.mcp, 0), anchor: `protocol ${range(r.protocol, 0)}`, ratio: ratio(r.mcp.median, r.protocol.median), aim: 'report' });
+    rows.push({ bench: 'the same MCP tool call vs the CLI’s `pane ls` one-shot (µs)', figure: range(r.mcp, 0), anchor: `pane ls ${range(r.cli, 0)}`, ratio: ratio(r.mcp.median, r.cli.median), aim: 'report' });
   });
   await section('predict', async () => {
     const p = await predictEcho(5000);

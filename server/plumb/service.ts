@@ -10,6 +10,8 @@ import path from 'node:path';
 import type { PlumbError, PlumbOutcome } from '../../kits/protocol/plumb';
 import type { Pane } from '../../kits/protocol/model';
 import { principalLabel } from '../../kits/protocol/principal';
+import { PaneFault } from '../../kits/protocol/error';
+import { agentSees } from '../agents/sandbox';
 import { hasControls } from '../../kits/protocol/shown';
 import type { HandlerContext } from '../handlers/types';
 import { Feed, type FeedReader } from '../namespace/feed';
@@ -202,16 +204,22 @@ export class PlumbService {
     if (p.click !== undefined && p.click >= p.text.length) return { fired: false, action: `the click offset ${p.click} is past the text's end (${p.text.length} characters)`, errors: [] };
     const wdir = p.wdir ?? source?.cwd ?? this.server.env.HOME ?? '/';
     if (!path.isAbsolute(wdir)) return { fired: false, action: `wdir ${wdir} is not an absolute path`, errors: [] };
+    // An agent's message is checked against what its sandbox shows it, no more: the plumber reads files as the server.
+    const who = ctx.client.principal;
+    const sees = who.kind === 'agent' && ctx.services.agents ? (f: string) => agentSees(ctx.services.agents!, who.name, f) : () => true;
+    if (!sees(wdir)) throw new PaneFault('denied', `denied: agent ${who.kind === 'agent' ? who.name : ''} plumbs from the directories its sandbox shows it; ${wdir} is not one`, { reason: 'wdir outside the sandbox', subject: 'plumb' });
     const { rules, errors } = this.rulesFor(wdir);
     const msg: Message = { src: source ? `pane ${source.n}` : principalLabel(ctx.client.principal), dst: p.port, wdir, type: 'text', data: p.text, click: p.click, attrs: {} };
     const tried: string[] = [];
-    const fired = await firstMatch(rules, msg, fsChecks(this.server.env.HOME ?? process.env.HOME ?? '/'), dry ? tried : undefined);
+    const real = fsChecks(this.server.env.HOME ?? process.env.HOME ?? '/');
+    const checks: Checks = { ...real, kind: async (f) => (sees(f) ? real.kind(f) : null) };
+    const fired = await firstMatch(rules, msg, checks, dry ? tried : undefined);
     if (!fired) return { fired: false, action: 'no rule matches', ...(dry ? { tried } : {}), errors };
     const base = { fired: true, rule: `${fired.rule.file}:${fired.rule.line}`, data: fired.data, attrs: fired.attrs, errors, ...(dry ? { tried } : {}) };
     if (dry) return { ...base, action: `would ${describeActions(fired.rule)}` };
     const loop = this.loopCheck(fired);
     if (loop) return { ...base, fired: false, action: loop };
-    const done = await this.act(fired, msg, source, ctx);
+    const done = await this.act(fired, msg, source, ctx, sees);
     ctx.server.publish('plumb/fired', { ...(source ? { pane: source.n } : {}), rule: base.rule, action: done.action, by: principalLabel(ctx.client.principal) });
     return { ...base, ...done };
   }
@@ -228,7 +236,7 @@ export class PlumbService {
     return undefined;
   }
 
-  private async act(f: Fired, msg: Message, source: Pane | undefined, ctx: HandlerContext): Promise<Omit<PlumbOutcome, 'fired' | 'errors'>> {
+  private async act(f: Fired, msg: Message, source: Pane | undefined, ctx: HandlerContext, sees: (file: string) => boolean): Promise<Omit<PlumbOutcome, 'fired' | 'errors'>> {
     const to = f.rule.actions.find((a) => a.verb === 'to');
     const port = to?.words[0];
     const line = JSON.stringify({ src: msg.src, dst: port ?? '', wdir: msg.wdir, type: msg.type, data: f.data, attrs: f.attrs, rule: `${f.rule.file}:${f.rule.line}` });
@@ -247,7 +255,7 @@ export class PlumbService {
       if (f.rule.origin === 'project' && !msg.data.includes(f.data)) throw new Error(`${f.rule.file}:${f.rule.line}: a project's rule opens only an address that was in the text clicked`);
       return { action: `open ${f.data} in the window's browser`, open: f.data };
     }
-    if (fallback.verb === 'client') return this.editor(f, source, ctx);
+    if (fallback.verb === 'client') return this.editor(f, source, ctx, sees);
     const argv = argvOf(fallback, f.vars);
     if (typeof argv === 'string') throw new Error(`${f.rule.file}:${fallback.line}: ${argv}`);
     const [program, ...args] = argv as [string, ...string[]];
@@ -261,9 +269,9 @@ export class PlumbService {
    * escaped as vim reads it), else $VISUAL/$EDITOR (default vi) opens in a pane
    * beside the one clicked. Either way as the caller: its typing and its launch.
    */
-  private async editor(f: Fired, source: Pane | undefined, ctx: HandlerContext): Promise<Omit<PlumbOutcome, 'fired' | 'errors'>> {
+  private async editor(f: Fired, source: Pane | undefined, ctx: HandlerContext, sees: (file: string) => boolean): Promise<Omit<PlumbOutcome, 'fired' | 'errors'>> {
     const file = path.resolve(f.vars.wdir ?? '/', f.data);
-    const st = await fs.promises.stat(file).catch(() => null);
+    const st = sees(file) ? await fs.promises.stat(file).catch(() => null) : null;
     if (!st?.isFile()) throw new Error(`the editor opens files; ${file} is not one`);
     if (hasControls(file)) throw new Error('the file name holds a control character; it is not typed into an editor');
     const line = /^[0-9]{1,9}$/.test(f.attrs.line ?? '') ? Number(f.attrs.line) : undefined;

@@ -154,6 +154,14 @@ describe('pane plumb', () => {
     expect(panes.find((p) => p.n === r.pane)?.owner).toBe('ada');
     expect(sh(['cat', '/log']).stdout).toMatch(new RegExp(`^- plumb agent_ada \\(shipped\\):\\d+ opened .*x\\.ts:3 with vi in pane ${r.pane}$`, 'm'));
     sh(['close', '-t', String(r.pane)]);
+    // What its sandbox hides, the plumber does not look at for it: the person's files outside its project.
+    fs.mkdirSync(path.join(s.dir, 'private'), { recursive: true });
+    fs.writeFileSync(path.join(s.dir, 'private', 'notes.txt'), 'x\n');
+    const probe = json(['plumb', 'test', '--wdir', proj, `${path.join(s.dir, 'private', 'notes.txt')}:1`], ada);
+    expect(probe.fired).toBe(false);
+    expect(json(['plumb', 'test', '--wdir', s.dir, `${path.join(s.dir, 'private', 'notes.txt')}:1`]).fired).toBe(true);
+    const outside = sh(['plumb', 'test', '--wdir', path.join(s.dir, 'private'), 'notes.txt'], ada);
+    expect(outside.stderr).toMatch(/denied: agent ada plumbs from the directories its sandbox shows it; .*private is not one/);
   });
 
   it('a guest with an attach grant plumbs nothing, read-write or not', () => {

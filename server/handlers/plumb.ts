@@ -4,6 +4,7 @@
 // `failed` error naming the rule; the other rules and the server keep serving.
 import { PaneFault, faults } from '../../kits/protocol/error';
 import { dataPattern, describeActions } from '../plumb/rules';
+import { seesFor } from '../plumb/service';
 import type { HandlerTable } from './types';
 
 export const plumbHandlers: HandlerTable = {
@@ -19,7 +20,7 @@ export const plumbHandlers: HandlerTable = {
   'plumb/rules': (p, ctx) => {
     const source = p.pane !== undefined ? ctx.server.pane(p.pane) : undefined;
     const wdir = p.wdir ?? source?.cwd;
-    const { rules, errors } = ctx.services.plumb.rulesFor(wdir);
+    const { rules, errors } = ctx.services.plumb.rulesFor(wdir, seesFor(ctx, wdir));
     return {
       rules: rules.map((r) => {
         const pattern = dataPattern(r);

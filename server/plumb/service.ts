@@ -59,6 +59,19 @@ export function fsChecks(home: string): Checks {
   };
 }
 
+/**
+ * What the caller may have the plumber look at: for an agent, what its sandbox shows
+ * it (the plumber reads files as the server); refuses a wdir outside that.
+ */
+export function seesFor(ctx: HandlerContext, wdir: string | undefined): (file: string) => boolean {
+  const who = ctx.client.principal;
+  if (who.kind !== 'agent' || !ctx.services.agents) return () => true;
+  const agents = ctx.services.agents;
+  const sees = (f: string) => agentSees(agents, who.name, f);
+  if (wdir !== undefined && !sees(wdir)) throw new PaneFault('denied', `denied: agent ${who.name} plumbs from the directories its sandbox shows it; ${wdir} is not one`, { reason: 'wdir outside the sandbox', subject: 'plumb' });
+  return sees;
+}
+
 /** A port: a stream file whose readers each get every message; with none, messages wait (bounded). */
 export class PortFeed extends Feed {
   private held: { line: string; at: number }[] = [];
@@ -181,10 +194,12 @@ export class PlumbService {
   }
 
   /** The rules for a message from `wdir`, in the order they are tried: the person's, the project's (confined), the shipped. */
-  rulesFor(wdir: string | undefined): RuleSet {
+  rulesFor(wdir: string | undefined, sees: (file: string) => boolean = () => true): RuleSet {
     const user = this.file(this.userFile, 'user', this.shipped.vars);
     const vars = { ...this.shipped.vars, ...(user?.vars ?? {}) };
-    const projectPath = wdir ? this.projectFile(wdir) : undefined;
+    // A project file the caller's sandbox does not show it (a link to the person's key, say) is not read for it: its errors would quote it.
+    const found = wdir ? this.projectFile(wdir) : undefined;
+    const projectPath = found !== undefined && sees(found) ? found : undefined;
     const project = projectPath ? this.file(projectPath, 'project', vars) : undefined;
     const personal = [...(user?.rules ?? []), ...this.shipped.rules];
     const starts = new Set(personal.flatMap((r) => r.actions.filter((a) => a.verb === 'start').map(startKey)));
@@ -205,10 +220,8 @@ export class PlumbService {
     const wdir = p.wdir ?? source?.cwd ?? this.server.env.HOME ?? '/';
     if (!path.isAbsolute(wdir)) return { fired: false, action: `wdir ${wdir} is not an absolute path`, errors: [] };
     // An agent's message is checked against what its sandbox shows it, no more: the plumber reads files as the server.
-    const who = ctx.client.principal;
-    const sees = who.kind === 'agent' && ctx.services.agents ? (f: string) => agentSees(ctx.services.agents!, who.name, f) : () => true;
-    if (!sees(wdir)) throw new PaneFault('denied', `denied: agent ${who.kind === 'agent' ? who.name : ''} plumbs from the directories its sandbox shows it; ${wdir} is not one`, { reason: 'wdir outside the sandbox', subject: 'plumb' });
-    const { rules, errors } = this.rulesFor(wdir);
+    const sees = seesFor(ctx, wdir);
+    const { rules, errors } = this.rulesFor(wdir, sees);
     const msg: Message = { src: source ? `pane ${source.n}` : principalLabel(ctx.client.principal), dst: p.port, wdir, type: 'text', data: p.text, click: p.click, attrs: {} };
     const tried: string[] = [];
     const real = fsChecks(this.server.env.HOME ?? process.env.HOME ?? '/');

@@ -162,6 +162,14 @@ describe('pane plumb', () => {
     expect(json(['plumb', 'test', '--wdir', s.dir, `${path.join(s.dir, 'private', 'notes.txt')}:1`]).fired).toBe(true);
     const outside = sh(['plumb', 'test', '--wdir', path.join(s.dir, 'private'), 'notes.txt'], ada);
     expect(outside.stderr).toMatch(/denied: agent ada plumbs from the directories its sandbox shows it; .*private is not one/);
+    // A project rule file that is a link to the person's secret is not read for the agent (its errors would quote it).
+    fs.writeFileSync(path.join(s.dir, 'private', 'secret'), 'SECRET-LINE-1 not a rule\n');
+    fs.mkdirSync(path.join(proj, '.pane'), { recursive: true });
+    fs.symlinkSync(path.join(s.dir, 'private', 'secret'), path.join(proj, '.pane', 'plumbing'));
+    expect(sh(['plumb', 'rules', '--wdir', proj, '--json'], ada).stdout).not.toContain('SECRET-LINE');
+    expect(JSON.stringify(json(['plumb', 'test', '--wdir', proj, 'x'], ada))).not.toContain('SECRET-LINE');
+    expect(sh(['plumb', 'rules', '--wdir', proj, '--json']).stdout).toContain('SECRET-LINE'); // the person may read their own file
+    fs.rmSync(path.join(proj, '.pane'), { recursive: true });
   });
 
   it('a guest with an attach grant plumbs nothing, read-write or not', () => {

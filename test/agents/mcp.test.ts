@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, buildOnce, cleanEnv, serve, type Served } from '../cli/harness';
@@ -123,7 +124,8 @@ describe('pane mcp', () => {
   });
 
   it('plumbs as the agent: a compiler error opens its file at the line in an editor pane of its own; test says why, and nothing runs', async () => {
-    const proj = path.join(s.dir, 'mcp-proj');
+    // Outside the person's home, which ada's sandbox hides (and so the plumber does not look there for it).
+    const proj = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-mcp-proj-'));
     fs.mkdirSync(path.join(proj, 'src'), { recursive: true });
     fs.writeFileSync(path.join(proj, 'src', 'main.rs'), 'fn main() {}\n'.repeat(40));
     const tested = textOf(await call('plumb', { text: 'error[E0425]: cannot find value  --> src/main.rs:12:9', click: 40, wdir: proj, test: true }));
@@ -138,6 +140,10 @@ describe('pane mcp', () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/denied: ada's \.access panes\.write does not include pane 1/);
     await call('close_pane', { pane: n });
+    // The person's home, hidden from ada's sandbox, is no place it plumbs from.
+    const hidden = await call('plumb', { text: 'x.ts:1', wdir: s.dir, test: true });
+    expect(textOf(hidden)).toMatch(/denied: agent ada plumbs from the directories its sandbox shows it/);
+    fs.rmSync(proj, { recursive: true, force: true });
   });
 
   it('launches an app, says a line to the person, and reads predictions, as the agent', async () => {

@@ -78,6 +78,17 @@ describe('pane mcp to a client written from the specification', () => {
     expect(notes.some((m) => m.method === 'notifications/resources/updated')).toBe(true);
     const body = (await request('resources/read', { uri: `pane://${n}/body` })).result as { contents: { text: string }[] };
     expect(body.contents[0]!.text).toContain('wire-hello');
+    // Its tag and the index are resources too, followed the same way.
+    expect((await request('resources/subscribe', { uri: `pane://${n}/tag` })).error).toBeUndefined();
+    expect((await request('resources/subscribe', { uri: 'pane://index' })).error).toBeUndefined();
+    notes.length = 0;
+    expect((await toolText('run_word', { pane: n, line: 'name wired' })).isError).toBe(false);
+    for (let i = 0; i < 100 && !['pane://index', `pane://${n}/tag`].every((u) => notes.some((m) => m.method === 'notifications/resources/updated' && (m.params as { uri: string }).uri === u)); i++) await new Promise((r) => setTimeout(r, 50));
+    const tag = (await request('resources/read', { uri: `pane://${n}/tag` })).result as { contents: { text: string }[] };
+    expect(tag.contents[0]!.text).toMatch(/^wired /);
+    const index = (await request('resources/read', { uri: 'pane://index' })).result as { contents: { text: string }[] };
+    expect(index.contents[0]!.text).toMatch(new RegExp(`^${n} .* wired `, 'm'));
+    expect(notes.filter((m) => m.method === 'notifications/resources/updated').map((m) => (m.params as { uri: string }).uri)).toEqual(expect.arrayContaining(['pane://index', `pane://${n}/tag`]));
     expect((await toolText('run_word', { pane: n, line: 'zoom' })).text).toMatch(/ran "zoom" on pane/);
     const refused = await toolText('close_pane', { pane: 1 });
     expect(refused.isError).toBe(true);

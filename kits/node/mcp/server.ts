@@ -335,6 +335,31 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/x-ndjson', text: recentEvents(c).join('\n') }] }),
   );
 
+  /** A namespace file's text (the same /pane files the CLI cats). */
+  const nsText = async (path: string) => {
+    const r = await c.call('ns/read', { path, count: 1 << 20 });
+    return Buffer.from(r.data, r.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+  };
+
+  mcp.registerResource(
+    'index',
+    'pane://index',
+    { description: 'Every pane you may see, one fixed-width line each (id host session signature owner quadrant state cwd, then the tag), as /pane/index; subscribe to be told when panes come, go or change.', mimeType: 'text/plain' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: await nsText('/index') }] }),
+  );
+
+  mcp.registerResource(
+    'pane-tag',
+    new ResourceTemplate('pane://{pane}/tag', {
+      list: async () => {
+        const { panes } = await c.call('pane/list', {});
+        return { resources: panes.map((p) => ({ uri: `pane://${p.n}/tag`, name: `pane ${p.n} tag: ${p.tag.name}`, mimeType: 'text/plain' })) };
+      },
+    }),
+    { description: 'A pane’s tag line: its name, its command words, the user’s text (as /pane/N/tag); subscribe to follow it.', mimeType: 'text/plain' },
+    async (uri, vars) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: await nsText(`/${Number(vars.pane)}/tag`) }] }),
+  );
+
   mcp.registerResource(
     'pane-body',
     new ResourceTemplate('pane://{pane}/body', {
@@ -361,8 +386,8 @@ function recentEvents(c: Connection): string[] {
 }
 
 /**
- * Follows the desktop for subscribers: `resources/subscribe` on `pane://N/body` or
- * `pane://events` is told (notifications/resources/updated) when it changes, at most
+ * Follows the desktop for subscribers: `resources/subscribe` on `pane://N/body`,
+ * `pane://N/tag`, `pane://index` or `pane://events` is told (notifications/resources/updated) when it changes, at most
  * every MCP_UPDATE_MS; panes coming and going change the resource list (listChanged).
  * Events reach this connection only as far as its principal may see them.
  */
@@ -398,6 +423,8 @@ function followChanges(mcp: McpServer, c: Connection): void {
     const pane = (data as { pane?: unknown } | null)?.pane;
     const n = typeof pane === 'number' ? pane : typeof (pane as { n?: unknown } | undefined)?.n === 'number' ? (pane as { n: number }).n : undefined;
     if (n !== undefined) updated(`pane://${n}/body`);
+    if (n !== undefined && event !== 'pane/output') updated(`pane://${n}/tag`);
+    if (['pane/created', 'pane/closed', 'pane/changed', 'pane/tag-changed', 'pane/exited', 'layout/changed', 'focus/changed'].includes(event)) updated('pane://index');
     if (event === 'pane/created' || event === 'pane/closed') mcp.sendResourceListChanged();
   };
   for (const e of Object.keys(eventSchemas) as EventName[]) c.events.on(e, (data) => heard(e, data));

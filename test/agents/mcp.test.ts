@@ -45,7 +45,7 @@ describe('pane mcp', () => {
       ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'launch_app', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'pane_words', 'plumb', 'post_message', 'predictions', 'read_lines', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'write_to', 'zoom_pane'].sort(),
     );
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name).sort()).toEqual(['handoff', 'situation']);
+    expect(prompts.map((p) => p.name).sort()).toEqual(['handoff', 'review', 'situation']);
   });
 
   it('lists panes, reads a screen, and fingers agents', async () => {
@@ -183,6 +183,8 @@ describe('pane mcp', () => {
     expect((r.messages[0]!.content as { text: string }).text).toMatch(/You are ada in pane[\s\S]*Login: ada|ada/);
     const h = await client.getPrompt({ name: 'handoff', arguments: { to: 'bob' } });
     expect((h.messages[0]!.content as { text: string }).text).toMatch(/Write a handoff for bob[\s\S]*plan from MCP/);
+    const rv = await client.getPrompt({ name: 'review', arguments: { to: 'bob', focus: 'the retry loop' } });
+    expect((rv.messages[0]!.content as { text: string }).text).toMatch(/Ask bob to review your work[\s\S]*above all: the retry loop[\s\S]*plan from MCP[\s\S]*post_message \(to: bob, type: request\)/);
   });
 
   it('serves pane bodies as resources', async () => {

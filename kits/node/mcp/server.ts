@@ -328,6 +328,28 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
     },
   );
 
+  mcp.registerPrompt(
+    'review',
+    { description: 'Ask another agent (or the person) to review your work: a request filled with what you hold claims on and your .plan, to send with post_message.', argsSchema: { to: z.string().min(1), focus: z.string().max(2000).optional() } },
+    async ({ to, focus }) => {
+      const me = await c.call('agent/get', { name: who }).catch(() => undefined);
+      const plan = me?.plan?.trim() || '(no .plan)';
+      const mine = (await c.call('awareness/claims', {}).catch(() => ({ claims: [] }))).claims.filter((k) => k.holder === who).map((k) => `- ${k.path}`);
+      const files = mine.join('\n') || '- (no claims: name the files yourself)';
+      return {
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'text',
+              text: `Ask ${to} to review your work. Say what changed and why, what you are unsure of${focus ? ` (above all: ${focus})` : ''}, and how to try it. The files you hold:\n${files}\n\nYour .plan says:\n\n${plan}\n\nThen send it with post_message (to: ${to}, type: request), keep your claims until the review is answered, and read the answer with read_mail.`,
+            },
+          },
+        ],
+      };
+    },
+  );
+
   mcp.registerResource(
     'events',
     'pane://events',

@@ -42,7 +42,7 @@ describe('pane mcp', () => {
   it('offers the pane tools', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'launch_app', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'pane_words', 'plumb', 'post_message', 'predictions', 'read_lines', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'write_to', 'zoom_pane'].sort(),
+      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'launch_app', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'new_session', 'pane_words', 'plumb', 'post_message', 'predictions', 'read_lines', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'write_to', 'zoom_pane'].sort(),
     );
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['handoff', 'review', 'situation']);
@@ -154,6 +154,10 @@ describe('pane mcp', () => {
     await call('close_pane', { pane: n });
     expect(textOf(await call('write_to', { text: 'done with the parser' }))).toMatch(/^said to /);
     expect(textOf(await call('predictions'))).toMatch(/^no open predictions\naccuracy: /);
+    const sess = textOf(await call('new_session', { name: 'ada-work', program: '/bin/cat' }));
+    expect(sess).toMatch(/^session ada-work, pane \d+$/);
+    expect(textOf(await call('list_sessions'))).toMatch(/^ada-work\t1 pane\t/m);
+    await call('close_pane', { pane: Number(/pane (\d+)$/.exec(sess)![1]) });
   });
 
   it('tells a subscriber when a pane’s body and the desktop’s events change, and when panes come and go', async () => {

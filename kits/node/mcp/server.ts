@@ -286,6 +286,17 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
     }),
   );
 
+  mcp.registerTool(
+    'new_session',
+    { description: 'Make a new session (a desktop of its own) with one pane running a program (argv, no shell) or a shell; returns its name and its pane. Yours run in your sandbox.', inputSchema: { name: z.string().min(1).max(100).optional(), program: z.string().min(1).max(4096).optional(), args: z.array(z.string().max(4096)).max(256).default([]), cwd: z.string().max(4096).optional() } },
+    ({ name, program, args, cwd }) =>
+      tool(async () => {
+        const r = await c.call('session/new', { ...(name ? { name } : {}), ...(cwd ? { cwd } : {}), ...(program ? { launch: { program, args, ...(cwd ? { cwd } : {}) } } : {}) });
+        const s = await c.call('session/get', { session: r.session });
+        return `session ${shown(r.name)}, pane ${s.focused ?? '-'}`;
+      }),
+  );
+
   mcp.registerTool('list_sessions', { description: 'The sessions (desktops) of this server: name, panes, which is focused.', inputSchema: {} }, () =>
     tool(async () => {
       const { sessions } = await c.call('session/list', {});

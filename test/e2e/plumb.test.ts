@@ -13,13 +13,13 @@ import { chromiumMissing, CHROMIUM, openShell, shot, until, waitScreen, type She
 const vim = spawnSync('vi', ['--version']).status === 0;
 let sh: Shell;
 
-/** The page coordinates of the middle of `needle`'s first cell on pane n's screen. */
+/** The page coordinates of the middle of `needle`'s first cell on pane n's screen, on the lowest row that has it (the output, not the command line that printed it). */
 async function cellOf(n: number, needle: string): Promise<{ x: number; y: number }> {
   return sh.page.evaluate(
     ([p, s]) => {
       const t = (window as any).pane.term(p);
       const buf = t.buffer.active;
-      for (let y = 0; y < t.rows; y++) {
+      for (let y = t.rows - 1; y >= 0; y--) {
         const text: string = buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '';
         const x = text.indexOf(s as string);
         if (x < 0) continue;
@@ -32,6 +32,13 @@ async function cellOf(n: number, needle: string): Promise<{ x: number; y: number
     },
     [n, needle] as const,
   );
+}
+
+/** A person's click on a link: the mouse comes over it (the link is underlined once the server says a rule takes it), then clicks. */
+async function clickLink(x: number, y: number): Promise<void> {
+  await sh.page.mouse.move(x, y);
+  await until(sh.page, 'the link under the mouse', () => [...document.querySelectorAll('.xterm, .xterm-screen')].some((e) => e.classList.contains('xterm-cursor-pointer')));
+  await sh.page.mouse.click(x, y);
 }
 
 const focused = () => sh.page.evaluate(() => (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId].focused as number);
@@ -55,10 +62,15 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     sh.cli('send', '-t', String(src), `printf 'src/app.ts:150:7 - error TS2322: Type "string" is not assignable\\n'`);
     await waitScreen(sh.page, src, /^src\/app\.ts:150:7 - error/m);
     const before = await paneNumbers();
+    // A plain word is no link, though a bare-path pattern matches it: the server says no rule takes it.
+    const word = await cellOf(src, 'assignable');
+    await sh.page.mouse.move(word.x, word.y);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await sh.page.evaluate(() => [...document.querySelectorAll('.xterm, .xterm-screen')].some((e) => e.classList.contains('xterm-cursor-pointer')))).toBe(false);
     const at = await cellOf(src, 'src/app.ts:150');
     await sh.page.mouse.move(at.x, at.y);
     // xterm draws a link's underline while the mouse is over it: the link the rules made is there.
-    await until(sh.page, 'the link under the mouse', () => document.querySelector('.xterm-screen')?.classList.contains('xterm-cursor-pointer') || [...document.querySelectorAll('.xterm')].some((e) => e.classList.contains('xterm-cursor-pointer')));
+    await until(sh.page, 'the link under the mouse', () => [...document.querySelectorAll('.xterm, .xterm-screen')].some((e) => e.classList.contains('xterm-cursor-pointer')));
     await shot(sh.page, 'plumb-hover');
     await sh.page.evaluate((b) => ((window as any).before = b), before);
     await sh.page.mouse.click(at.x, at.y);
@@ -77,7 +89,7 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     sh.cli('send', '-t', String(src), `printf 'Traceback (most recent call last):\\n  File "tool.py", line 42, in <module>\\nNameError: nope\\n'`);
     await waitScreen(sh.page, src, /File "tool\.py", line 42/);
     const at = await cellOf(src, 'File "tool.py"');
-    await sh.page.mouse.click(at.x + 8, at.y);
+    await clickLink(at.x + 8, at.y);
     await waitScreen(sh.page, editors[0]!, /"tool\.py"|x42 = 42/);
     await waitScreen(sh.page, editors[0]!, /42,1\s+\d+%/);
     expect(await paneNumbers()).toHaveLength(2);
@@ -130,9 +142,18 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     await waitScreen(sh.page, src, /docs at https:/);
     const popup = sh.context.waitForEvent('page', { timeout: 15_000 });
     const at = await cellOf(src, 'https://example.invalid');
-    await sh.page.mouse.click(at.x + 20, at.y);
+    await clickLink(at.x + 20, at.y);
     const page = await popup;
     expect(page.url()).toBe('https://example.invalid/guide/plumb.html');
     await page.close().catch(() => undefined);
+  });
+
+  it('an OSC 8 link a program prints is plumbed too: a file:// one opens the file in the editor pane', async () => {
+    const editor = (await paneNumbers()).find((n) => n !== src)!;
+    sh.cli('send', '-t', String(src), `clear; printf '\\e]8;;file://%s\\e\\\\open-the-link\\e]8;;\\e\\\\ after\\n' "$PWD/src/app.ts"`);
+    await waitScreen(sh.page, src, /^open-the-link after$/m);
+    const at = await cellOf(src, 'open-the-link after');
+    await clickLink(at.x + 10, at.y);
+    await waitScreen(sh.page, editor, /app\.ts" 300 lines/);
   });
 });

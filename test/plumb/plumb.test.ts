@@ -8,7 +8,7 @@
 // forever answered in linear time.
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reachServer } from '../../kits/node/cli/reach';
 import { BIN, buildOnce, cleanEnv, collect, serve, until, type Served } from '../cli/harness';
@@ -51,6 +51,29 @@ describe('pane plumb', () => {
     const none = sh(['plumb', 'test', '--wdir', proj, 'nothing to see']);
     expect(none.status).toBe(1);
     expect(none.stderr).toContain('no rule matches');
+  });
+
+  it('a commit hash in a repository runs git show in a pane beside, in that repository', async () => {
+    const repo = path.join(s.dir, 'repo');
+    fs.mkdirSync(repo);
+    const git = (...a: string[]) => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' } }).trim();
+    git('init', '-q');
+    fs.writeFileSync(path.join(repo, 'f.txt'), 'one\n');
+    git('add', '.');
+    git('commit', '-qm', 'the-first-commit-subject');
+    const hash = git('rev-parse', '--short=9', 'HEAD');
+    const line = `${hash} the-first-commit-subject`;
+    const r = json(['plumb', 'send', '--wdir', repo, '--click', '3', line]);
+    expect(r.action).toMatch(new RegExp(`^started git show ${hash} in pane \\d+$`));
+    expect(r.pane).toBeGreaterThan(1);
+    const shown = await until('git show on the pane', () => {
+      const out = sh(['screen', '-t', String(r.pane)]).stdout;
+      return out.includes('the-first-commit-subject') && out.includes('+one') ? out : false;
+    });
+    expect(shown).toContain(`commit ${git('rev-parse', 'HEAD')}`);
+    sh(['close', '-t', String(r.pane)]);
+    // A hash that is no commit there fires nothing.
+    expect(json(['plumb', 'test', '--wdir', repo, 'deadbeef12']).fired).toBe(false);
   });
 
   it("a rule file's error is named by file and line; its other rules work; an edit applies at once", async () => {

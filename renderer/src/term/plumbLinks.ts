@@ -11,10 +11,16 @@ import type { RE2JS } from 're2js';
 export const PATTERNS_TTL_MS = 5_000;
 /** Rows of one wrapped line looked at: a longer logical line is plumbed by its nearest rows. */
 const MAX_WRAPPED_ROWS = 64;
+/** Candidates asked of the server per row hovered: a line of many words is checked at its first few. */
+const MAX_CHECKS_PER_ROW = 12;
+/** How long a candidate's answer is kept (a file made later is found after this). */
+const CHECK_TTL_MS = 5_000;
 
 export interface PlumbHost {
   /** The patterns for the pane's rules, or null when this window plumbs nothing (a guest; an old server). */
   patterns(pane: number): Promise<string[] | null>;
+  /** Whether a click at `click` in `text` would fire a rule (plumb/test): a pattern alone underlines every word a bare-path rule could take. */
+  fires(pane: number, text: string, click: number): Promise<boolean>;
   /** A click on the text at `click`. */
   plumb(pane: number, text: string, click: number | undefined): void;
 }
@@ -90,14 +96,28 @@ export class PlumbLinks implements ILinkProvider {
     return this.loading;
   }
 
+  private readonly checked = new Map<string, { at: number; fires: Promise<boolean> }>();
+
   provideLinks(bufferLineNumber: number, callback: (links: ILink[] | undefined) => void): void {
     const fresh = this.patterns && Date.now() - this.patterns.at < PATTERNS_TTL_MS;
-    const go = () => callback(this.linksAt(bufferLineNumber - 1));
+    const go = () => void this.linksAt(bufferLineNumber - 1).then(callback, () => callback(undefined));
     if (fresh) go();
     else void this.refresh().then(go);
   }
 
-  private linksAt(y: number): ILink[] | undefined {
+  /** Whether the server would fire a rule there, asked once a candidate (and again after CHECK_TTL_MS). */
+  private fires(text: string, click: number): Promise<boolean> {
+    const key = `${click}\0${text}`;
+    const now = Date.now();
+    const hit = this.checked.get(key);
+    if (hit && now - hit.at < CHECK_TTL_MS) return hit.fires;
+    if (this.checked.size > 500) this.checked.clear();
+    const fires = this.host.fires(this.pane, text, click).catch(() => false);
+    this.checked.set(key, { at: now, fires });
+    return fires;
+  }
+
+  private async linksAt(y: number): Promise<ILink[] | undefined> {
     const list = this.patterns?.list;
     if (!list || list.length === 0) return undefined;
     const { first, text, starts } = logicalLine(this.term, y);
@@ -116,7 +136,12 @@ export class PlumbLinks implements ILinkProvider {
       }
     }
     if (spans.length === 0) return undefined;
-    return spans.map(({ s, e }) => ({
+    // Only what a rule really takes is a link: a bare-path pattern matches every word, the server knows which are files.
+    const checked = spans.slice(0, MAX_CHECKS_PER_ROW);
+    const ok = await Promise.all(checked.map(({ s }) => this.fires(text, s)));
+    const live = checked.filter((_, i) => ok[i]);
+    if (live.length === 0) return undefined;
+    return live.map(({ s, e }) => ({
       range: { start: cellOf(first, starts, s), end: cellOf(first, starts, e - 1) },
       text: text.slice(s, e),
       decorations: { underline: true, pointerCursor: true },

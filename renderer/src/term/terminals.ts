@@ -66,6 +66,10 @@ const host: TermHost = {
       return plumbRefused ? null : [];
     }
   },
+  async fires(pane, text, click) {
+    if (plumbRefused || store.getState().viewer) return false;
+    return (await client.call('plumb/test', { pane, text, click })).fired;
+  },
   plumb(pane, text, click) {
     void plumbClick(pane, text, click);
   },

@@ -146,6 +146,8 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     const page = await popup;
     expect(page.url()).toBe('https://example.invalid/guide/plumb.html');
     await page.close().catch(() => undefined);
+    // Back to the window, as a person returning from the browser.
+    await sh.page.bringToFront();
   });
 
   it('an OSC 8 link a program prints is plumbed too: a file:// one opens the file in the editor pane', async () => {
@@ -153,7 +155,18 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     sh.cli('send', '-t', String(src), `clear; printf '\\e]8;;file://%s\\e\\\\open-the-link\\e]8;;\\e\\\\ after\\n' "$PWD/src/app.ts"`);
     await waitScreen(sh.page, src, /^open-the-link after$/m);
     const at = await cellOf(src, 'open-the-link after');
+    // The mouse comes from elsewhere on the screen, as a hand's does.
+    await sh.page.mouse.move(at.x + 10, at.y + 200);
     await clickLink(at.x + 10, at.y);
-    await waitScreen(sh.page, editor, /app\.ts" 300 lines/);
+    const log = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const l = sh.cli('cat', '/log').stdout;
+        if (/plumb the_person \(shipped\):\d+ opened \S*\/proj\/src\/app\.ts in the editor in pane/.test(l)) return l;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return sh.cli('cat', '/log').stdout;
+    })();
+    expect(log).toMatch(new RegExp(`plumb the_person \\(shipped\\):\\d+ opened \\S*/proj/src/app\\.ts in the editor in pane ${editor}$`, 'm'));
+    await waitScreen(sh.page, editor, /^const row\d+ = \d+;$/m);
   });
 });

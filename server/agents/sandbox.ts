@@ -186,22 +186,25 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
 }
 
 /**
- * Whether agent `name`'s programs can see path `p` (resolved through links) in a
- * sandbox working in its project: not hidden, or bound back in. What pane does for
- * the agent outside its sandbox (the plumber's file checks) goes no further.
+ * What agent `name`'s programs can see (paths resolved through links) in a sandbox
+ * working in its project: not hidden, or bound back in. What pane does for the agent
+ * outside its sandbox (the plumber's file checks) goes no further. The sandbox's
+ * settings are worked out once, for every path the returned check is asked about.
  */
-export function agentSees(svc: AgentService, name: string, p: string): boolean {
+export function agentSees(svc: AgentService, name: string): (p: string) => boolean {
   const access = svc.access(name).access;
   const project = svc.store.read(name, '.project').trim();
   const cwd = project && path.isAbsolute(project) ? project : svc.store.home(name);
   const { filesystem } = sandboxSettings(svc, name, access, cwd);
-  let real = path.resolve(p);
-  try {
-    real = fs.realpathSync(real);
-  } catch {
-    // not there: as written (a check on it fails anyway)
-  }
-  return filesystem.allowRead.some((d) => within(real, d)) || filesystem.allowWrite.some((d) => within(real, d)) || !filesystem.denyRead.some((d) => within(real, d));
+  return (p) => {
+    let real = path.resolve(p);
+    try {
+      real = fs.realpathSync(real);
+    } catch {
+      // not there: as written (a check on it fails anyway)
+    }
+    return filesystem.allowRead.some((d) => within(real, d)) || filesystem.allowWrite.some((d) => within(real, d)) || !filesystem.denyRead.some((d) => within(real, d));
+  };
 }
 
 /** What of an .access shapes a launch's sandbox: an edit that changes it is pending for panes launched before. */

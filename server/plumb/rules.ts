@@ -114,7 +114,6 @@ export function parseRules(text: string, file: string, origin: Origin, vars: Rec
       return;
     }
     const r = parseSet(b.lines, file, origin, own);
-    if (typeof r === 'string') return;
     if ('error' in r) errors.push(r.error);
     else rules.push(r.rule);
   };
@@ -140,7 +139,7 @@ export function parseRules(text: string, file: string, origin: Origin, vars: Rec
   return { rules, errors, vars: own };
 }
 
-function parseSet(lines: { n: number; text: string }[], file: string, origin: Origin, vars: Record<string, string>): { rule: Rule } | { error: PlumbError } | string {
+function parseSet(lines: { n: number; text: string }[], file: string, origin: Origin, vars: Record<string, string>): { rule: Rule } | { error: PlumbError } {
   const rule: Rule = { file, line: lines[0]!.n, origin, patterns: [], actions: [] };
   const err = (n: number, message: string) => ({ error: { file, line: n, message } });
   for (const { n, text } of lines) {

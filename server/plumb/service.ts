@@ -66,8 +66,7 @@ export function fsChecks(home: string): Checks {
 export function seesFor(ctx: HandlerContext, wdir: string | undefined): (file: string) => boolean {
   const who = ctx.client.principal;
   if (who.kind !== 'agent' || !ctx.services.agents) return () => true;
-  const agents = ctx.services.agents;
-  const sees = (f: string) => agentSees(agents, who.name, f);
+  const sees = agentSees(ctx.services.agents, who.name);
   if (wdir !== undefined && !sees(wdir)) throw new PaneFault('denied', `denied: agent ${who.name} plumbs from the directories its sandbox shows it; ${wdir} is not one`, { reason: 'wdir outside the sandbox', subject: 'plumb' });
   return sees;
 }

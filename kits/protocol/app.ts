@@ -9,6 +9,7 @@ import { method } from './method';
 import { NewBodyKindSchema, BoundedLaunchSpecSchema, CommandArgSchema, InputActionShape, RunActionShape, SignatureSchema, SplitDirectionSchema } from './model';
 import { boundedRecord, boundedString, MAX_APP_ATTRS, MAX_ATTR_KEY_LENGTH, MAX_ATTR_VALUE_LENGTH } from './limits';
 import { PaneAckSchema } from './pane';
+import { WidgetNodeSchema, widgetBoundsErrors } from './widget';
 
 const resumeArgs = z.array(z.string().max(200)).min(1).max(20);
 
@@ -85,13 +86,14 @@ const appWordShape = {
 export const AppWordSchema = z.union([z.object({ ...appWordShape, ...InputActionShape }).strict(), z.object({ ...appWordShape, ...RunActionShape }).strict()]);
 export type AppWord = z.infer<typeof AppWordSchema>;
 
-export const AppFileSchema = z
+const AppFileObject = z
   .object({
     $schema: z.string().max(500).optional(),
     name: z.string().min(1).max(100),
     signature: SignatureSchema,
     description: z.string().max(500).optional(),
-    kind: NewBodyKindSchema.default('terminal'),
+    /** `widget` is taken for `widgets` (the issue's and Wave's word for it). */
+    kind: z.preprocess((k) => (k === 'widget' ? 'widgets' : k), NewBodyKindSchema.default('terminal')),
     /** argv, never a shell string; absent means the user's login shell. */
     launch: BoundedLaunchSpecSchema.optional(),
     /** Extra words the launcher's fuzzy search matches. */
@@ -114,12 +116,19 @@ export const AppFileSchema = z
      * redefined.
      */
     commands: z.array(AppWordSchema).max(MAX_APP_WORDS).optional(),
+    /** For kind widgets: the tree of components its pane shows (kits/protocol/widget.ts). */
+    widget: WidgetNodeSchema.optional(),
   })
   .strict();
+export const AppFileSchema = AppFileObject.superRefine((a, ctx) => {
+    if (a.kind === 'widgets' && a.widget === undefined) ctx.addIssue({ code: 'custom', path: ['widget'], message: 'a widgets app declares its tree in `widget` (a row, column or grid of components)' });
+    if (a.kind !== 'widgets' && a.widget !== undefined) ctx.addIssue({ code: 'custom', path: ['widget'], message: `\`widget\` is for kind widgets; this app is kind ${a.kind}` });
+    if (a.widget) for (const e of widgetBoundsErrors(a.widget)) ctx.addIssue({ code: 'custom', path: e.field.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)), message: e.message });
+  });
 export type AppFile = z.infer<typeof AppFileSchema>;
 
 /** An app as listed: the file's content plus where it came from. */
-export const AppEntrySchema = AppFileSchema.extend({
+export const AppEntrySchema = AppFileObject.extend({
   /** The file's base name without .json: what `apps/launch` takes. */
   id: z.string(),
   file: z.string(),

@@ -22,6 +22,9 @@ import type { Call, Target, WriteOutcome } from './types';
  */
 export const BODY_REUSE_MS = 10_000;
 
+/** Bytes of one bound file a widget's body text reads: its tables show the first rows, its log the last of these. */
+export const WIDGET_READ_BYTES = 256 << 10;
+
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 
 function paneOf(t: Target): Pane {
@@ -70,6 +73,12 @@ function bodyIO(c: Call, t: Target): BodyIO {
     },
     refuse: (hint) => {
       throw nsFaults.notPermitted(t.path, hint);
+    },
+    widget: (p) => (p.attrs['app'] === undefined ? undefined : c.ctx.services.config.apps.apps.find((a) => a.id === p.attrs['app'])?.widget),
+    readPath: async (path) => {
+      // Through the dispatcher as the body's reader: what they may not read, the widget's text shows refused.
+      const r = await c.ctx.dispatch('ns/read', { path, count: WIDGET_READ_BYTES });
+      return r.encoding === 'base64' ? Buffer.from(r.data, 'base64').toString('utf8') : r.data;
     },
   };
 }

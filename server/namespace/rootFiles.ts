@@ -146,3 +146,39 @@ export async function metricsRead(c: Call): Promise<Buffer> {
   ];
   return utf8(m.map(([k, v]) => `${k} ${v}\n`).join(''));
 }
+
+/** Characters of an agent's last prompt /agents shows: a board's line, not the conversation. */
+export const AGENTS_PROMPT_CHARS = 300;
+
+/**
+ * /agents: one JSON object a line per agent the caller may see (agent/list as the
+ * caller: an agent sees what its .access lets it), for boards and scripts: name, host,
+ * state and since, its first pane, app, project, last prompt (cut), topics, claims, unread.
+ */
+export async function agentsRead(c: Call): Promise<Buffer> {
+  const { agents } = await rpc(c, 'agent/list', {});
+  const lines = agents.map((a) =>
+    JSON.stringify({
+      name: a.name,
+      host: a.host ?? null,
+      state: a.state,
+      since: a.since,
+      source: a.source,
+      pane: a.panes[0]?.pane ?? null,
+      worktree: a.panes[0]?.worktree ?? null,
+      app: a.app,
+      project: a.project,
+      prompt: a.lastPrompt === null ? null : a.lastPrompt.length > AGENTS_PROMPT_CHARS ? `${a.lastPrompt.slice(0, AGENTS_PROMPT_CHARS - 1)}…` : a.lastPrompt,
+      topics: a.topics,
+      claims: a.claims,
+      unread: a.unread,
+    }),
+  );
+  return utf8(lines.map((l) => l + '\n').join(''));
+}
+
+/** /server/panes: one JSON object a line per pane, server/metrics' per-pane figures (output bytes, clients, processes, CPU seconds, resident bytes). */
+export async function panesMetricsRead(c: Call): Promise<Buffer> {
+  const m = await rpc(c, 'server/metrics', {});
+  return utf8(m.panes.map((p) => JSON.stringify({ ...p, rssMiB: Math.round((p.rssBytes / (1 << 20)) * 10) / 10 }) + '\n').join(''));
+}

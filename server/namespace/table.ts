@@ -20,6 +20,8 @@ import {
   entry,
   indexRead,
   metricsRead,
+  agentsRead,
+  panesMetricsRead,
   newCtlRead,
   newCtlWrite,
   paneDirList,
@@ -118,6 +120,12 @@ export const NAMESPACE_TABLE: readonly Row[] = [
     write: '',
   },
   {
+    path: '/agents', type: 'file', mode: RO, content: (c) => agentsRead(c),
+    doc: 'Every agent the reader may see, one JSON object a line (what an agents board binds).',
+    read: 'name host state since source pane worktree app project prompt (cut at 300 characters) topics claims unread',
+    write: '',
+  },
+  {
     path: '/new/', type: 'dir', mode: DIR, list: () => [entry({ type: 'file', mode: RW }, 'ctl')],
     doc: 'Makes new panes.', read: 'ctl', write: '',
   },
@@ -130,7 +138,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/server/', type: 'dir', mode: DIR,
     list: () => NAMESPACE_TABLE.filter((r) => r.path.startsWith('/server/') && r.path !== '/server/').map((r) => entry(r, r.path.slice('/server/'.length))),
-    doc: 'The server itself.', read: 'version clients metrics snapshots', write: '',
+    doc: 'The server itself.', read: 'version clients metrics panes snapshots', write: '',
   },
   {
     path: '/server/version', type: 'file', mode: RO, content: (c) => versionRead(c),
@@ -143,6 +151,11 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/server/metrics', type: 'file', mode: RO, content: (c) => metricsRead(c),
     doc: 'Counts and sizes.', read: '"name value" lines: panes sessions clients rev uptime_ms rss_bytes heap_used_bytes pid ns_open_handles ns_log_bytes', write: '',
+  },
+  {
+    path: '/server/panes', type: 'file', mode: RO, content: (c) => panesMetricsRead(c),
+    doc: 'What each pane costs, from /proc (server/metrics’ per-pane figures).',
+    read: 'one JSON object a line: pane kind signature session agent state outputBytes attached processes cpuSeconds rssBytes rssMiB', write: '',
   },
   {
     path: '/server/snapshots', type: 'file', mode: RW, content: (c) => snapshotsRead(c), put: (c, _t, d) => snapshotsWrite(c, d),

@@ -2,6 +2,7 @@
 // it adds to the pane's vocabulary, and what /pane/<n>/body reads and takes. One
 // provider per kind in this folder; registry.ts picks it by `pane.kind`.
 import type { BodyKind, Pane, PaneCommand } from '../../../kits/protocol/model';
+import type { WidgetNode } from '../../../kits/protocol/widget';
 
 /**
  * What a provider may ask of the view serving its body (the /pane namespace
@@ -16,6 +17,10 @@ export interface BodyIO {
   appendText(pane: Pane, data: Buffer): void;
   /** Refuses a write the body cannot take, with a hint naming what to do instead. */
   refuse(hint: string): never;
+  /** The widget tree of the pane's app (a widgets body's), or undefined when its app file is gone. */
+  widget(pane: Pane): WidgetNode | undefined;
+  /** A namespace file's text, read as whoever reads the body (their authority, their refusals). */
+  readPath(path: string): Promise<string>;
 }
 
 /** One kind of pane body, as the server serves it. */

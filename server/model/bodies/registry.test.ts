@@ -24,6 +24,8 @@ function recordingIO() {
       asked.push(`refuse ${hint}`);
       throw new Error(hint);
     },
+    widget: (p) => (asked.push(`widget ${p.n}`), { type: 'column', children: [{ type: 'text', label: 'Panes', bind: { path: '/server/metrics', as: 'kv', pick: 'panes' } }] }),
+    readPath: async (path) => (asked.push(`read ${path}`), 'panes 3\nclients 1\n'),
   };
   return { io, asked };
 }
@@ -59,14 +61,14 @@ describe('body registry', () => {
     expect(names('widgets')).toEqual(names('text'));
   });
 
-  it('serves the body file through the provider: screen, held text, nothing', async () => {
+  it('serves the body file through the provider: screen, held text, the widget tree as text', async () => {
     const { io, asked } = recordingIO();
     expect((await bodyOf('terminal').read(io, pane('terminal'), 0)).toString()).toBe('screen\n');
     expect((await bodyOf('text').read(io, pane('text'), 0)).toString()).toBe('held');
-    expect((await bodyOf('widgets').read(io, pane('widgets'), 0)).byteLength).toBe(0);
+    expect((await bodyOf('widgets').read(io, pane('widgets'), 0)).toString()).toBe('column\n  text Panes: 3\n');
     await bodyOf('text').write(io, pane('text'), Buffer.from('more'));
     await expect(bodyOf('terminal').write(io, pane('terminal'), Buffer.from('ls'))).rejects.toThrow('write to /7/input');
     await expect(bodyOf('widgets').write(io, pane('widgets'), Buffer.from('x'))).rejects.toThrow('a widget pane has no writable body');
-    expect(asked).toEqual(['screen 7', 'text 7', 'append 7 more', 'refuse its body is the terminal screen; write to /7/input to type into it', 'refuse a widget pane has no writable body']);
+    expect(asked).toEqual(['screen 7', 'text 7', 'widget 7', 'read /server/metrics', 'append 7 more', 'refuse its body is the terminal screen; write to /7/input to type into it', 'refuse a widget pane has no writable body; its actions are its words (/N/ctl)']);
   });
 });

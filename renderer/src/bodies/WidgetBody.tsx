@@ -1,0 +1,485 @@
+// A widget pane's body (issue 37): the tree its app file declares, drawn from the
+// fixed catalogue. Bound values are namespace files read by this window as whoever
+// it is (ns/read), again whenever the server's state moves (its rev, at most every
+// WIDGET_REFRESH_MS) and on a binding's own timer; actions run as whoever clicked
+// (pane/exec, ns/write) and a refusal shows where it was clicked. Every value is text
+// to React — escaped, never markup — and the markdown here makes elements, never HTML.
+import { useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
+import { bindingKey, MAX_WIDGET_ROWS, widgetBindings, type Binding, type WidgetAction, type WidgetNode } from '../../../kits/protocol/widget';
+import { actionRequest, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
+import { client } from '../net/client';
+import { store, useApp } from '../store';
+import type { BodyProps } from './registry';
+
+/** Re-reads after a change of the server's state wait at least this long since the last: a burst of events is one read. */
+export const WIDGET_REFRESH_MS = 250;
+/** Bytes of a bound file read: a table's rows, a log's tail (the rest is left unread, and said). */
+export const WIDGET_READ_BYTES = 256 << 10;
+
+type Values = ReadonlyMap<string, Bound>;
+
+/** A bound file's text as this window may read it; a stream (a log) from its tail, a file from its start. */
+async function readText(path: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+  try {
+    const st = await client.call('ns/stat', { path });
+    const offset = st.stream && st.size > WIDGET_READ_BYTES ? st.size - WIDGET_READ_BYTES : 0;
+    const r = await client.call('ns/read', { path, offset, count: WIDGET_READ_BYTES });
+    const text = r.encoding === 'base64' ? new TextDecoder().decode(Uint8Array.from(atob(r.data), (ch) => ch.charCodeAt(0))) : r.data;
+    return { ok: true, text: offset > 0 ? text.slice(text.indexOf('\n') + 1) : text };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Each path read once, each binding of it parsed its own way. */
+async function readBindings(which: readonly Binding[]): Promise<[string, Bound][]> {
+  const paths = [...new Set(which.map((b) => b.path))];
+  const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readText(p)] as const)));
+  return which.map((b) => {
+    const t = texts.get(b.path)!;
+    return [bindingKey(b), t.ok ? parseBound(b, t.text) : t];
+  });
+}
+
+/** The values of a tree's bindings, read now, after each change of state (throttled) and on each binding's timer. */
+function useBindings(bindings: readonly Binding[]): Values {
+  const [values, setValues] = useState<Values>(new Map());
+  const rev = useApp((s) => s.rev);
+  const busy = useRef(false);
+  const again = useRef(false);
+  const last = useRef(0);
+  const key = bindings.map(bindingKey).join('\n');
+
+  const readAll = useMemo(() => {
+    let alive = true;
+    const run = async (which: readonly Binding[]) => {
+      if (busy.current) {
+        again.current = true;
+        return;
+      }
+      busy.current = true;
+      last.current = performance.now();
+      const got = await readBindings(which);
+      busy.current = false;
+      if (!alive) return;
+      setValues((old) => {
+        const next = new Map(old);
+        for (const [k, v] of got) next.set(k, v);
+        return next;
+      });
+      if (again.current) {
+        again.current = false;
+        void run(bindings);
+      }
+    };
+    return {
+      run,
+      stop: () => {
+        alive = false;
+      },
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  useEffect(() => () => readAll.stop(), [readAll]);
+
+  // Every change of the server's state: one read of every binding, at most every WIDGET_REFRESH_MS.
+  useEffect(() => {
+    const wait = Math.max(0, WIDGET_REFRESH_MS - (performance.now() - last.current));
+    const t = setTimeout(() => void readAll.run(bindings), wait);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rev, readAll]);
+
+  // Timed bindings (metrics, logs): their own period.
+  useEffect(() => {
+    const periods = [...new Set(bindings.flatMap((b) => (b.every === undefined ? [] : [b.every])))];
+    const timers = periods.map((every) => setInterval(() => void readAll.run(bindings.filter((b) => b.every === every)), every * 1000));
+    return () => timers.forEach(clearInterval);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [readAll]);
+
+  return values;
+}
+
+/** Runs an action as this window's principal; the answer (done, or the refusal) is shown where it was clicked. */
+async function runAction(widgetPane: number, a: WidgetAction, row: Row): Promise<string> {
+  const req = actionRequest(a, row);
+  if (!req.ok) return `refused: ${req.error}`;
+  try {
+    if (req.method === 'pane/exec') await client.call('pane/exec', { pane: req.pane ?? widgetPane, line: req.line, origin: 'widget' });
+    else await client.call('ns/write', { path: req.path, data: req.data });
+    return '';
+  } catch (e) {
+    return `refused: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
+function actionLabel(a: WidgetAction): string {
+  return a.label ?? ('run' in a ? a.run : `write ${a.write}`);
+}
+
+/** A button running an action, with its outcome beside it until the next click. */
+function ActionButton({ pane, action, row, label }: { pane: number; action: WidgetAction; row: Row; label?: string }) {
+  const [said, setSaid] = useState('');
+  return (
+    <span className="wg-action">
+      <button type="button" onClick={() => void runAction(pane, action, row).then(setSaid)}>
+        {label ?? actionLabel(action)}
+      </button>
+      {said ? (
+        <span className="wg-refused" role="alert">
+          {said}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function Missing({ bound }: { bound: Bound | undefined }) {
+  if (bound === undefined) return <span className="wg-muted">…</span>;
+  return bound.ok ? null : <span className="wg-error">{bound.error}</span>;
+}
+
+/** The small markdown of a widget: headings, paragraphs, lists, `code`, **bold**, *em*, fenced code. Elements only. */
+export function Markdown({ text }: { text: string }): JSX.Element {
+  const blocks: ReactNode[] = [];
+  const lines = text.split('\n');
+  let i = 0;
+  const inline = (s: string): ReactNode[] =>
+    s.split(/(`[^`]+`|\*\*[^*]+\*\*|\*[^*]+\*)/).map((part, k) => {
+      if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return <code key={k}>{part.slice(1, -1)}</code>;
+      if (part.startsWith('**') && part.endsWith('**') && part.length > 3) return <strong key={k}>{part.slice(2, -2)}</strong>;
+      if (part.startsWith('*') && part.endsWith('*') && part.length > 1) return <em key={k}>{part.slice(1, -1)}</em>;
+      return part;
+    });
+  while (i < lines.length) {
+    const l = lines[i]!;
+    if (l.startsWith('```')) {
+      const body: string[] = [];
+      for (i++; i < lines.length && !lines[i]!.startsWith('```'); i++) body.push(lines[i]!);
+      i++;
+      blocks.push(<pre key={blocks.length}>{body.join('\n')}</pre>);
+      continue;
+    }
+    const h = /^(#{1,4})\s+(.*)$/.exec(l);
+    if (h) {
+      const level = Math.min(6, h[1]!.length + 2);
+      const Tag = `h${level}` as 'h3';
+      blocks.push(<Tag key={blocks.length}>{inline(h[2]!)}</Tag>);
+      i++;
+      continue;
+    }
+    if (/^\s*[-*]\s+/.test(l)) {
+      const items: ReactNode[] = [];
+      for (; i < lines.length && /^\s*[-*]\s+/.test(lines[i]!); i++) items.push(<li key={items.length}>{inline(lines[i]!.replace(/^\s*[-*]\s+/, ''))}</li>);
+      blocks.push(<ul key={blocks.length}>{items}</ul>);
+      continue;
+    }
+    if (l.trim() === '') {
+      i++;
+      continue;
+    }
+    const para: string[] = [];
+    for (; i < lines.length && lines[i]!.trim() !== '' && !/^(#{1,4}\s|```|\s*[-*]\s)/.test(lines[i]!); i++) para.push(lines[i]!);
+    blocks.push(<p key={blocks.length}>{inline(para.join(' '))}</p>);
+  }
+  return <div className="wg-markdown">{blocks}</div>;
+}
+
+/** A number's recent history as a line (the window keeps it: MAX_SPARK_POINTS at most). */
+function Spark({ id, label, value, points, unit, tall }: { id: string; label: string; value: number | undefined; points: number; unit?: string | undefined; tall: boolean }) {
+  const hist = useRef<number[]>([]);
+  const lastSeen = useRef<number | undefined>(undefined);
+  if (value !== undefined && value !== lastSeen.current) {
+    hist.current = [...hist.current, value].slice(-points);
+    lastSeen.current = value;
+  }
+  const h = tall ? 80 : 24;
+  const w = 160;
+  const xs = hist.current;
+  const lo = Math.min(...xs, 0);
+  const hi = Math.max(...xs, 1);
+  const d = xs.map((v, k) => `${k === 0 ? 'M' : 'L'}${((k / Math.max(1, points - 1)) * w).toFixed(1)},${(h - ((v - lo) / (hi - lo || 1)) * (h - 2) - 1).toFixed(1)}`).join(' ');
+  const shown = value === undefined ? '—' : `${value}${unit ? ` ${unit}` : ''}`;
+  return (
+    <div className={tall ? 'wg-chart' : 'wg-spark'} data-widget={id}>
+      <span className="wg-label">{label}</span>
+      <svg role="img" aria-label={`${label}: ${shown}`} width={w} height={h} viewBox={`0 0 ${w} ${h}`}>
+        <path d={d} fill="none" stroke="currentColor" strokeWidth="1.5" />
+      </svg>
+      <span className="wg-value">{shown}</span>
+    </div>
+  );
+}
+
+/** A pane's screen, its last rows, read from /N/body; a click focuses the pane. */
+function TerminalSlot({ pane, rows, label }: { pane: number; rows: number; label?: string | undefined }) {
+  const rev = useApp((s) => s.rev);
+  const [text, setText] = useState('');
+  useEffect(() => {
+    let alive = true;
+    const t = setTimeout(() => {
+      void client.call('ns/read', { path: `/${pane}/body`, count: WIDGET_READ_BYTES }).then(
+        (r) => alive && setText((r.encoding === 'utf8' ? r.data : '').split('\n').slice(-rows - 1).join('\n')),
+        (e: unknown) => alive && setText(e instanceof Error ? e.message : String(e)),
+      );
+    }, WIDGET_REFRESH_MS);
+    return () => {
+      alive = false;
+      clearTimeout(t);
+    };
+  }, [rev, pane, rows]);
+  return (
+    <div className="wg-terminal">
+      <button type="button" className="wg-slot-head" onClick={() => void client.act('pane/focus', { pane })}>
+        {label ?? `pane ${pane}`}
+      </button>
+      <pre aria-label={`${label ?? `pane ${pane}`}: its screen`}>{text}</pre>
+    </div>
+  );
+}
+
+function DiffText({ text }: { text: string }) {
+  return (
+    <pre className="wg-diff">
+      {text.split('\n').map((l, k) => (
+        <span key={k} className={l.startsWith('+') && !l.startsWith('+++') ? 'wg-add' : l.startsWith('-') && !l.startsWith('---') ? 'wg-del' : l.startsWith('@@') ? 'wg-hunk' : undefined}>
+          {l}
+          {'\n'}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
+function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; pane: number; path: string }): JSX.Element {
+  const bound = 'bind' in node && node.bind ? values.get(bindingKey(node.bind)) : undefined;
+  const value = bound?.ok ? bound.value : undefined;
+  const id = node.id ?? path;
+  const label = node.label;
+  switch (node.type) {
+    case 'row':
+    case 'column':
+    case 'grid':
+      return (
+        <div className={`wg-${node.type}`} data-widget={id} role="group" aria-label={label} style={node.type === 'grid' ? { gridTemplateColumns: `repeat(${node.columns ?? 2}, minmax(0, 1fr))` } : undefined}>
+          {label ? <div className="wg-heading">{label}</div> : null}
+          {node.children.map((c, k) => (
+            <Node key={k} node={c} values={values} pane={pane} path={`${path}.${k}`} />
+          ))}
+        </div>
+      );
+    case 'text':
+      return (
+        <div className={`wg-text wg-${node.style ?? 'plain'}`} data-widget={id}>
+          {label ? <span className="wg-label">{label}</span> : null}
+          <span className="wg-value">{node.bind ? shownValue(value) : node.text}</span>
+          <Missing bound={node.bind ? bound : { ok: true, value: null }} />
+        </div>
+      );
+    case 'markdown':
+      return (
+        <div data-widget={id}>
+          <Markdown text={node.bind ? shownValue(value) : (node.text ?? '')} />
+          {node.bind ? <Missing bound={bound} /> : null}
+        </div>
+      );
+    case 'diff':
+      return (
+        <div data-widget={id}>
+          {label ? <div className="wg-heading">{label}</div> : null}
+          <DiffText text={node.bind ? shownValue(value) : (node.text ?? '')} />
+          {node.bind ? <Missing bound={bound} /> : null}
+        </div>
+      );
+    case 'table': {
+      const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
+      return (
+        <div className="wg-table" data-widget={id}>
+          {label ? <div className="wg-heading">{label}</div> : null}
+          <Missing bound={bound} />
+          {bound?.ok && rows.length === 0 ? <div className="wg-muted">{node.empty ?? 'nothing'}</div> : null}
+          {rows.length > 0 ? (
+            <table aria-label={label}>
+              <thead>
+                <tr>
+                  {node.columns.map((c) => (
+                    <th key={c.field} scope="col">
+                      {c.title}
+                    </th>
+                  ))}
+                  {node.actions?.length ? <th scope="col">actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r, k) => (
+                  <tr key={k}>
+                    {node.columns.map((c) => (
+                      <td key={c.field}>{shownValue(pickField(r, c.field))}</td>
+                    ))}
+                    {node.actions?.length ? (
+                      <td>
+                        {node.actions.map((a, j) => (
+                          <ActionButton key={j} pane={pane} action={a} row={r} />
+                        ))}
+                      </td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+        </div>
+      );
+    }
+    case 'list': {
+      const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
+      return (
+        <div className="wg-list" data-widget={id}>
+          {label ? <div className="wg-heading">{label}</div> : null}
+          <Missing bound={bound} />
+          {bound?.ok && rows.length === 0 ? <div className="wg-muted">{node.empty ?? 'nothing'}</div> : null}
+          <ul aria-label={label}>
+            {rows.map((r, k) => (
+              <li key={k}>
+                <span>{node.item.replace(/\{([A-Za-z][A-Za-z0-9_.$-]*)\}/g, (_a, f: string) => shownValue(pickField(r, f)))}</span>
+                {node.actions?.map((a, j) => (
+                  <ActionButton key={j} pane={pane} action={a} row={r} />
+                ))}
+              </li>
+            ))}
+          </ul>
+        </div>
+      );
+    }
+    case 'log': {
+      const lines = shownValue(value).split('\n').filter((l) => l !== '').slice(-node.lines);
+      return (
+        <div className="wg-log" data-widget={id}>
+          {label ? <div className="wg-heading">{label}</div> : null}
+          <Missing bound={bound} />
+          <pre role="log" aria-label={label ?? node.bind.path} tabIndex={0}>
+            {lines.join('\n')}
+          </pre>
+        </div>
+      );
+    }
+    case 'progress': {
+      const n = typeof value === 'number' ? value : Number(shownValue(value));
+      const ok = Number.isFinite(n) && bound?.ok === true;
+      return (
+        <div className="wg-progress" data-widget={id}>
+          <span className="wg-label">{label}</span>
+          <progress max={node.max} value={ok ? Math.min(n, node.max) : undefined} aria-label={label} />
+          <span className="wg-value">{ok ? `${n}${node.unit ? ` ${node.unit}` : ''}` : ''}</span>
+          <Missing bound={bound} />
+        </div>
+      );
+    }
+    case 'sparkline':
+    case 'chart': {
+      const n = typeof value === 'number' ? value : Number(shownValue(value));
+      return (
+        <div data-widget={id}>
+          <Spark id={id} label={label ?? node.bind.path} value={Number.isFinite(n) && bound?.ok ? n : undefined} points={node.points} unit={node.unit} tall={node.type === 'chart'} />
+          <Missing bound={bound} />
+        </div>
+      );
+    }
+    case 'button':
+      return (
+        <div data-widget={id}>
+          <ActionButton pane={pane} action={node.action} row={{}} label={node.label} />
+        </div>
+      );
+    case 'input':
+      return <InputWidget id={id} pane={pane} node={node} />;
+    case 'select':
+      return <SelectWidget id={id} pane={pane} node={node} />;
+    case 'terminal':
+      return <TerminalSlot pane={node.pane} rows={node.rows} label={label} />;
+  }
+}
+
+function InputWidget({ id, pane, node }: { id: string; pane: number; node: Extract<WidgetNode, { type: 'input' }> }) {
+  const [text, setText] = useState('');
+  const [said, setSaid] = useState('');
+  return (
+    <form
+      className="wg-input"
+      data-widget={id}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void runAction(pane, node.action, { value: text }).then((s) => {
+          setSaid(s);
+          if (s === '') setText('');
+        });
+      }}
+    >
+      <label>
+        <span className="wg-label">{node.label}</span>
+        <input value={text} placeholder={node.placeholder} onChange={(e) => setText(e.target.value)} />
+      </label>
+      {said ? (
+        <span className="wg-refused" role="alert">
+          {said}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+function SelectWidget({ id, pane, node }: { id: string; pane: number; node: Extract<WidgetNode, { type: 'select' }> }) {
+  const [said, setSaid] = useState('');
+  return (
+    <div className="wg-select" data-widget={id}>
+      <label>
+        <span className="wg-label">{node.label}</span>
+        <select defaultValue="" onChange={(e) => void runAction(pane, node.action, { value: e.target.value }).then(setSaid)}>
+          <option value="" disabled>
+            choose…
+          </option>
+          {node.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {said ? (
+        <span className="wg-refused" role="alert">
+          {said}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The widget body: its app's tree, or a note naming why there is none. */
+export function WidgetBody({ pane, focused }: BodyProps) {
+  const appId = useApp((s) => s.panes[pane]?.attrs['app']);
+  const app = useApp((s) => s.apps.apps.find((a) => a.id === appId));
+  const tree = app?.widget;
+  const bindings = useMemo(() => (tree ? widgetBindings(tree) : []), [tree]);
+  const values = useBindings(bindings);
+  const ref = useRef<HTMLDivElement>(null);
+  const overlayOpen = useApp((s) => s.overlay !== null);
+
+  // The focused widget pane takes the keyboard: Tab walks its controls.
+  useEffect(() => {
+    if (focused && !overlayOpen && ref.current && !ref.current.contains(document.activeElement)) ref.current.focus();
+  }, [focused, overlayOpen]);
+
+  if (!tree)
+    return (
+      <div className="pane-body pane-body-undrawn" role="note">
+        {appId ? `No widget: the app file “${appId}” is gone or declares no widget.` : 'No widget: this pane names no app.'}
+      </div>
+    );
+  return (
+    <div className="pane-body wg-body" ref={ref} tabIndex={-1} aria-label={`${app?.name ?? 'widget'} widget`} onKeyDown={(e) => e.key === 'Escape' && store.getState().overlay === null && (e.currentTarget as HTMLElement).focus()}>
+      <Node node={tree} values={values} pane={pane} path="w" />
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+// Widget panes (issue 37) in a real Chromium window on a real server: a JSON file
+// dropped into the user's apps directory becomes an app; its pane shows values bound
+// to namespace files, live; its actions run as the window's principal and a refusal
+// shows where it was clicked; a bad file is reported by file and field; deleting the
+// file takes the app away; the shipped widgets draw (screenshots in test-results/).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, CHROMIUM, openShell, region, shot, until, view, waitScreen, type Shell } from './shell';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let sh: Shell;
+
+const launch = (app: string) => sh.page.evaluate(async (id) => ((await (window as any).pane.client.call('apps/launch', { app: id })) as { pane: number }).pane, app);
+
+/** Waits until the app list the window holds has (or lacks) an app. */
+const appListed = (id: string, present = true) =>
+  until(sh.page, `app ${id} ${present ? 'listed' : 'gone'}`, new Function(`return (window.pane.store.getState().apps.apps.some((a) => a.id === ${JSON.stringify(id)})) === ${present}`) as () => boolean);
+
+describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
+  let shellPane: number;
+  let appsDir: string;
+
+  beforeAll(async () => {
+    sh = await openShell({ viewport: { width: 1400, height: 860 } });
+    shellPane = (await view(sh.page)).focused!;
+    appsDir = path.join(sh.configDir, 'apps');
+    fs.mkdirSync(appsDir, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await sh?.close();
+  });
+
+  it('a dropped file becomes a live widget pane: bound values follow the state, actions run as the window, refusals show where clicked', async () => {
+    const file = {
+      name: 'Watch',
+      signature: 'com.example.watch',
+      kind: 'widget',
+      widget: {
+        type: 'column',
+        children: [
+          { type: 'text', id: 'tag', label: 'shell tag', bind: { path: `/${shellPane}/tag` } },
+          { type: 'table', id: 'index', label: 'panes', bind: { path: '/index', as: 'lines', fields: ['id', 'host', 'session', 'sig', 'owner', 'quadrant', 'state', 'cwd', 'tag'] }, columns: [{ title: 'pane', field: 'id' }, { title: 'app', field: 'sig' }, { title: 'state', field: 'state' }], actions: [{ label: 'zoom', run: 'zoom', pane: '{id}' }] },
+          { type: 'input', id: 'rename', label: 'rename the shell', action: { run: 'name', args: ['{value}'], pane: String(shellPane) } },
+          { type: 'button', id: 'bad', label: 'close pane 999', action: { write: '/999/ctl', data: 'close' } },
+          { type: 'text', id: 'missing', label: 'nothing', bind: { path: '/no/such/file' } },
+        ],
+      },
+    };
+    fs.writeFileSync(path.join(appsDir, 'watch.json'), JSON.stringify(file));
+    await appListed('watch');
+    const w = await launch('watch');
+    const body = region(sh.page, w).locator('.wg-body');
+    await body.waitFor();
+    // The tag as the file reads now: the shell's name.
+    const tagNow = sh.cli('cat', `/${shellPane}/tag`).stdout.trim();
+    await until(sh.page, 'the bound tag shown', new Function(`return document.querySelector('section[data-pane="${w}"] [data-widget="tag"] .wg-value')?.textContent === ${JSON.stringify(tagNow)}`) as () => boolean);
+    // A table row per pane, the widget's own included.
+    await until(sh.page, 'a row per pane', new Function(`return document.querySelectorAll('section[data-pane="${w}"] [data-widget="index"] tbody tr').length === 2`) as () => boolean);
+    // A path that does not exist says so where its value would be.
+    expect(await body.locator('[data-widget="missing"] .wg-error').textContent()).toMatch(/no\/such\/file/);
+
+    // Live: the shell's tag changed from the CLI shows without a reload; markup in it stays text.
+    expect(sh.cli('tag', '-t', String(shellPane), '--name', '<img src=x onerror=alert(1)>build').code).toBe(0);
+    await until(sh.page, 'the new tag shown', new Function(`return (document.querySelector('section[data-pane="${w}"] [data-widget="tag"] .wg-value')?.textContent ?? '').startsWith('<img src=x onerror=alert(1)>build')`) as () => boolean);
+    expect(await body.locator('img').count()).toBe(0);
+
+    // An input's action runs the word as the window: the shell's tag name changes.
+    await body.locator('[data-widget="rename"] input').fill('renamed-by-widget');
+    await body.locator('[data-widget="rename"] input').press('Enter');
+    await until(sh.page, 'the shell renamed', new Function(`return window.pane.store.getState().panes[${shellPane}].tag.name === 'renamed-by-widget'`) as () => boolean);
+    // A value that would be two arguments or a line is refused before anything is sent.
+    await body.locator('[data-widget="rename"] input').fill('-rf');
+    await body.locator('[data-widget="rename"] input').press('Enter');
+    await until(sh.page, 'the refusal shown', new Function(`return /starts with "-"/.test(document.querySelector('section[data-pane="${w}"] [data-widget="rename"] .wg-refused')?.textContent ?? '')`) as () => boolean);
+    // A row's action: zoom the shell, from its row.
+    await body.locator('[data-widget="index"] tbody tr', { hasText: 'com.pane' }).first().locator('button', { hasText: 'zoom' }).click();
+    await until(sh.page, 'a pane zoomed', () => {
+      const st = (window as any).pane.store.getState();
+      return st.sessions[st.sessionId].zoomed != null;
+    });
+    await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/zoom', { pane: n, on: false }), (await view(sh.page)).zoomed ?? shellPane).catch(() => undefined);
+    // A refused action shows the server's refusal beside the button.
+    await body.locator('[data-widget="bad"] button').click();
+    await until(sh.page, 'the server refusal shown', new Function(`return /refused: .*999/.test(document.querySelector('section[data-pane="${w}"] [data-widget="bad"] .wg-refused')?.textContent ?? '')`) as () => boolean);
+
+    // The pane's body file is the tree as text, values read as the reader.
+    const text = sh.cli('cat', `/${w}/body`).stdout;
+    expect(text).toContain('text shell tag: renamed-by-widget');
+    expect(text).toMatch(/table panes: 2 rows/);
+    expect(text).toMatch(/text nothing: \[.*no\/such\/file/);
+    await shot(sh.page, 'widget-watch');
+
+    // The file edited: the pane redraws from the new tree. Deleted: the app goes and the pane says so.
+    file.widget.children.unshift({ type: 'markdown', id: 'md', text: '# Watching\n\n- **live** values' } as any);
+    fs.writeFileSync(path.join(appsDir, 'watch.json'), JSON.stringify(file));
+    await until(sh.page, 'the edited tree drawn', new Function(`return document.querySelector('section[data-pane="${w}"] [data-widget="md"] strong')?.textContent === 'live'`) as () => boolean);
+    fs.rmSync(path.join(appsDir, 'watch.json'));
+    await appListed('watch', false);
+    await until(sh.page, 'the pane says its app is gone', new Function(`return /app file “watch” is gone/.test(document.querySelector('section[data-pane="${w}"] .pane-body-undrawn')?.textContent ?? '')`) as () => boolean);
+    await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/close', { pane: n }), w);
+  }, 90_000);
+
+  it('a widget file with an error is reported by file and field, and the other apps keep working', async () => {
+    fs.writeFileSync(path.join(appsDir, 'broken.json'), JSON.stringify({ name: 'Broken', signature: 'com.example.broken', kind: 'widgets', widget: { type: 'column', children: [{ type: 'gauge', bind: { path: '/index' } }] } }));
+    await until(sh.page, 'the error as a notice', () => (window as any).pane.store.getState().notices.some((n: { text: string }) => /broken\.json: widget\.children\[0\]\.type: Invalid discriminator value\. Expected 'row' \| 'column'/.test(n.text)));
+    await appListed('agents-board');
+    fs.rmSync(path.join(appsDir, 'broken.json'));
+  }, 30_000);
+
+  it('the shipped widgets draw: agents board, pane monitor, pane log', async () => {
+    const board = await launch('agents-board');
+    await until(sh.page, 'the board empty note', new Function(`return /No agents yet/.test(document.querySelector('section[data-pane="${board}"] [data-widget="agents"]')?.textContent ?? '')`) as () => boolean);
+    await until(sh.page, 'the board log has lines', new Function(`return (document.querySelector('section[data-pane="${board}"] pre[role="log"]')?.textContent ?? '').includes('new')`) as () => boolean);
+    // An agent started as a person would: its row appears, live, with its prompt; focus goes to its pane from the row.
+    const proj = path.join(sh.dir, 'proj');
+    fs.mkdirSync(proj);
+    const run = sh.cli('agent', 'run', '--app', 'demo-agent', '--cwd', proj);
+    expect(run.code, run.stderr).toBe(0);
+    const [name, id] = run.stdout.trim().split(' ') as [string, string];
+    const agentPane = Number(id.split(':')[1]);
+    await waitScreen(sh.page, agentPane, 'demo>', 30_000);
+    expect(sh.cli('send', '-t', String(agentPane), 'tidy the parser in src/parse.ts').code).toBe(0);
+    const row = region(sh.page, board).locator('[data-widget="agents"] tbody tr', { hasText: name });
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('tidy the parser in src/parse.ts');
+    expect(await row.locator('td').nth(3).textContent()).toBe(String(agentPane));
+    await region(sh.page, agentPane).locator('.tag').first().click({ position: { x: 2, y: 2 } }).catch(() => undefined);
+    await region(sh.page, board).click({ position: { x: 5, y: 40 } });
+    await until(sh.page, 'the board focused', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${board}`) as () => boolean);
+    await row.locator('button', { hasText: 'focus' }).click();
+    await until(sh.page, 'the agent focused from its row', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${agentPane}`) as () => boolean);
+    await shot(sh.page, 'widget-agents-board');
+    await sh.page.evaluate(async (ns) => Promise.all(ns.map((n) => (window as any).pane.client.call('pane/close', { pane: n }))), [board, agentPane]);
+
+    const mon = await launch('pane-monitor');
+    // Each figure is its own field of /server/metrics: panes is the count of panes, not the last field read.
+    await until(sh.page, 'the monitor counts panes', new Function(`return Number(document.querySelector('section[data-pane="${mon}"] .wg-grid .wg-value')?.textContent) === Object.keys(window.pane.store.getState().panes).length`) as () => boolean);
+    await until(sh.page, 'a row per pane with its memory', new Function(`return document.querySelectorAll('section[data-pane="${mon}"] [data-widget="panes"] tbody tr').length >= 2`) as () => boolean);
+    const memory = await region(sh.page, mon).locator('[data-widget="panes"] tbody tr').first().locator('td').nth(6).textContent();
+    expect(Number(memory)).toBeGreaterThan(0);
+    await shot(sh.page, 'widget-pane-monitor');
+    await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/close', { pane: n }), mon);
+
+    const log = await launch('pane-log');
+    await until(sh.page, 'the log shows the monitor closing', new Function(`return (document.querySelector('section[data-pane="${log}"] pre[role="log"]')?.textContent ?? '').includes('close')`) as () => boolean);
+    await shot(sh.page, 'widget-pane-log');
+  }, 60_000);
+});

@@ -60,13 +60,19 @@ export class ConfigService {
 
   /** Every app file, read now if they have not been yet. */
   get apps(): AppList {
-    this.appList ??= this.marked(loadApps(this.appsDir, this.userAppsDir));
+    if (!this.appList) {
+      this.appList = this.marked(loadApps(this.appsDir, this.userAppsDir));
+      this.logAppErrors();
+    }
     return this.appList;
   }
 
   set apps(list: AppList) {
     this.appList = list;
   }
+
+  /** The app file errors /pane/log has been told of (said again only after they were fixed and came back). */
+  private saidAppErrors = new Set<string>();
 
   reloadKeymap(): void {
     this.keymap = loadKeymap(this.keymapFile, this.keymap);
@@ -81,6 +87,18 @@ export class ConfigService {
   reloadApps(): void {
     this.apps = this.marked(loadApps(this.appsDir, this.userAppsDir));
     this.server.publish('apps/changed', this.apps);
+    this.logAppErrors();
+  }
+
+  /** App file errors not said yet reach /pane/log (`- refused app files: FILE: FIELD: MESSAGE`), each once while it stands. */
+  private logAppErrors(): void {
+    const now = new Set<string>();
+    for (const e of this.apps.errors) {
+      const line = `${e.file}: ${e.field}: ${e.message}`;
+      now.add(line);
+      if (!this.saidAppErrors.has(line)) this.server.publish('client/refused', { door: 'app files', reason: line });
+    }
+    this.saidAppErrors = now;
   }
 
   /** Looks at PATH again (someone may have installed a program since); publishes when that changed anything. */

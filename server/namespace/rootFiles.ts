@@ -157,6 +157,8 @@ export const AGENTS_PROMPT_CHARS = 300;
  */
 export async function agentsRead(c: Call): Promise<Buffer> {
   const { agents } = await rpc(c, 'agent/list', {});
+  // Mail is not a viewer's: a grant's guest or a read-only client reads no unread count (null).
+  const viewer = c.ctx.client.principal.kind === 'grant' || c.ctx.client.readOnly;
   const lines = agents.map((a) =>
     JSON.stringify({
       name: a.name,
@@ -171,7 +173,7 @@ export async function agentsRead(c: Call): Promise<Buffer> {
       prompt: a.lastPrompt === null ? null : a.lastPrompt.length > AGENTS_PROMPT_CHARS ? `${a.lastPrompt.slice(0, AGENTS_PROMPT_CHARS - 1)}…` : a.lastPrompt,
       topics: a.topics,
       claims: a.claims,
-      unread: a.unread,
+      unread: viewer ? null : a.unread,
     }),
   );
   return utf8(lines.map((l) => l + '\n').join(''));

@@ -100,16 +100,25 @@ export const paneCommands: CommandSpec[] = [
   {
     command: 'new',
     summary: 'open a new pane (creating the session if there is none)',
-    flags: [SESSION, CWD, SIG, NAME, { name: 'float', type: 'bool', doc: 'open it in the floating layer instead of the tiling' }],
+    flags: [SESSION, CWD, SIG, NAME, { name: 'float', type: 'bool', doc: 'open it in the floating layer instead of the tiling' }, { name: 'app', type: 'string', value: 'APP', doc: 'launch an app file instead (its id, signature or name: agents-board, pane-monitor, …), as the launcher does' }],
     program: true,
     notes: [
       'Splits the focused pane of the session (side by side), or, when --session names no session (or there is none at all), creates that session with this as its first pane.',
       'Runs PROGRAM with ARGS as argv (never through a shell), or the user’s shell. Prints the new pane’s id.',
+      'With --app, the app file says what runs and where (a widget app opens its widget pane); PROGRAM, --sig and --float do not apply.',
     ],
     async run(ctx, a) {
       const c = await ctx.connect();
       const session = str(a, 'session');
       const launch = launchOf(ctx, a);
+      const app = str(a, 'app');
+      if (app !== undefined) {
+        if (launch || str(a, 'sig') !== undefined || bool(a, 'float')) throw new UsageError('--app launches what its app file says: give no PROGRAM, --sig or --float with it', 'new');
+        const ack = await c.call('apps/launch', { app, ...(session !== undefined ? { session } : {}), ...(cwdOf(a) !== undefined ? { cwd: cwdOf(a) as string } : {}) });
+        if (str(a, 'name') !== undefined) await c.call('pane/tag', { pane: ack.pane, name: str(a, 'name') as string });
+        printAck(ctx, c.host, ack);
+        return 0;
+      }
       const spec = {
         ...(launch ? { launch } : {}),
         ...(str(a, 'name') !== undefined ? { name: str(a, 'name') } : {}),

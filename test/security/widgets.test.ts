@@ -1,0 +1,91 @@
+// Widget panes' doors through the real daemon and socket: a widget's body text reads
+// its bound files as whoever reads the body (a guest gets the guest's refusals, not the
+// person's figures); /agents gives a viewer no mail count and an agent only what its
+// .access lets it read; a widget pane takes no body writes; a bad widget file is
+// reported by file and field and the other apps keep working.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce, cleanEnv, serve, type Served } from '../cli/harness';
+
+let s: Served;
+let w: number;
+const sh = (args: string[], env: Record<string, string> = {}) => s.pane(args, { env: cleanEnv(env) });
+
+describe('widget panes: whose authority reads and acts', () => {
+  beforeAll(async () => {
+    buildOnce();
+    s = await serve();
+    const apps = path.join(s.dir, '.config', 'pane', 'apps');
+    fs.mkdirSync(apps, { recursive: true });
+    fs.writeFileSync(
+      path.join(apps, 'costs.json'),
+      JSON.stringify({
+        name: 'Costs',
+        signature: 'com.example.costs',
+        kind: 'widget',
+        widget: { type: 'column', children: [{ type: 'table', label: 'panes', bind: { path: '/server/panes', as: 'jsonl' }, columns: [{ title: 'pane', field: 'pane' }, { title: 'rss', field: 'rssMiB' }] }, { type: 'text', label: 'agents', bind: { path: '/agents', as: 'text' } }] },
+      }),
+    );
+    fs.writeFileSync(path.join(apps, 'bad.json'), JSON.stringify({ name: 'Bad', signature: 'com.example.bad', kind: 'widgets', widget: { type: 'table', bind: { path: 'relative' }, columns: [] } }));
+    const r = sh(['new', '--app', 'costs']);
+    expect(r.status, r.stderr).toBe(0);
+    w = Number(r.stdout.trim().split(':').pop());
+  }, 60_000);
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('the body text reads bound files as its reader: the person sees the figures, a guest its own refusal', () => {
+    const mine = sh(['cat', `/${w}/body`]).stdout;
+    expect(mine).toMatch(/^  table panes: 2 rows$/m);
+    expect(mine).toMatch(new RegExp(`^    ${w}\t0$`, 'm'));
+    const g = JSON.parse(sh(['grant', 'new', '--json']).stdout) as { token: string };
+    const theirs = sh(['cat', `/${w}/body`], { PANE_GRANT: g.token });
+    expect(theirs.status, theirs.stderr).toBe(0);
+    expect(theirs.stdout).toMatch(/^  table panes: \[.*grant g[0-9a-f]{8} \(read-only\) may not call server\/metrics.*\]$/m);
+    expect(theirs.stdout).not.toMatch(/\t0$/m);
+  });
+
+  it('/agents gives a viewer no mail count, and an agent only what its .access lets it read', async () => {
+    expect(sh(['agent', 'add', 'ada']).status).toBe(0);
+    expect(s.pane(['mail', 'ada', '--subject', 'hello'], { env: cleanEnv(), input: 'a note\n' }).status).toBe(0);
+    const person = sh(['cat', '/agents']).stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; unread: number | null });
+    expect(person.find((a) => a.name === 'ada')?.unread).toBe(1);
+    const g = JSON.parse(sh(['grant', 'new', '--json']).stdout) as { token: string };
+    const viewer = sh(['cat', '/agents'], { PANE_GRANT: g.token }).stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; unread: number | null });
+    expect(viewer.find((a) => a.name === 'ada')?.unread).toBeNull();
+    const home = path.join(s.dir, '.local/share/pane/agents/ada');
+    const token = fs.readFileSync(path.join(home, '.token'), 'utf8').trim();
+    // Its default .access reads the namespace: it sees the board's rows, as finger shows them.
+    expect(sh(['cat', '/agents'], { PANE_AGENT: 'ada', PANE_TOKEN: token }).stdout).toContain('"name":"ada"');
+    // An .access that reads only its own panes does not read /agents.
+    const access = JSON.parse(fs.readFileSync(path.join(home, '.access'), 'utf8')) as { namespace: { read: string[] } };
+    fs.writeFileSync(path.join(home, '.access'), JSON.stringify({ ...access, namespace: { ...access.namespace, read: ['/pane/self/**'] } }));
+    // (The daemon looks at an .access again after half a second.)
+    await new Promise((r) => setTimeout(r, 600));
+    const asAda = sh(['cat', '/agents'], { PANE_AGENT: 'ada', PANE_TOKEN: token });
+    expect(asAda.status).not.toBe(0);
+    expect(asAda.stderr).toMatch(/namespace\.read does not include \/pane\/agents|read \/pane\/agents \(\.access namespace\)/);
+  });
+
+  it('a widget pane takes no body writes, and a guest runs no word on it that it may not run itself', () => {
+    const w1 = sh(['write', `/${w}/body`, 'x']);
+    expect(w1.status).not.toBe(0);
+    expect(w1.stderr).toMatch(/a widget pane has no writable body/);
+    const g = JSON.parse(sh(['grant', 'new', '--json']).stdout) as { token: string };
+    const close = sh(['write', `/${w}/ctl`, 'close'], { PANE_GRANT: g.token });
+    expect(close.status).not.toBe(0);
+    expect(sh(['ls']).stdout).toMatch(new RegExp(`^ *${w} `, 'm'));
+  });
+
+  it('a bad widget file is named by file and field; the good ones launch', () => {
+    const r = sh(['new', '--app', 'bad']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/bad/);
+    expect(sh(['cat', '/log']).stdout).toMatch(/^- refused app files: .*bad\.json: widget\.columns: .*$/m);
+    expect(sh(['cat', '/log']).stdout).toMatch(/^- refused app files: .*bad\.json: widget\.bind\.path: a namespace path starts with "\/".*$/m);
+    const apps = sh(['new', '--app', 'pane-log']);
+    expect(apps.status, apps.stderr).toBe(0);
+  });
+});

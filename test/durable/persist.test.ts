@@ -86,3 +86,25 @@ describe('a server with a state dir', () => {
     await a.stop();
   }, 60_000);
 });
+
+describe('a widget pane across a restart', () => {
+  it('comes back as the same widget of the same app, its body the tree with values read now', async () => {
+    h = home();
+    const a = await h.start();
+    const c = await a.connect();
+    const w = await c.call('apps/launch', { app: 'pane-monitor' });
+    expect(a.server.panes.get(w.pane)?.kind).toBe('widgets');
+    await a.stop();
+
+    const b = await h.start();
+    const back = b.server.panes.get(w.pane)!;
+    expect(back.kind).toBe('widgets');
+    expect(back.attrs['app']).toBe('pane-monitor');
+    expect(back.tag.name).toBe('Pane monitor');
+    const c2 = await b.connect();
+    const body = (await c2.call('ns/read', { path: `/${w.pane}/body` })).data;
+    expect(body).toMatch(/^  table Panes: 2 rows$/m);
+    expect(body).toMatch(new RegExp(`^    ${w.pane}\\twidgets\\t`, 'm'));
+    await b.stop();
+  }, 60_000);
+});

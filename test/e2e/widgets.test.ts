@@ -5,11 +5,24 @@
 // file takes the app away; the shipped widgets draw (screenshots in test-results/).
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, CHROMIUM, openShell, region, shot, until, view, waitScreen, type Shell } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let sh: Shell;
+
+/** axe-core's findings inside one pane's widget body (Playwright's evaluate is not bound by the page's CSP). */
+async function axeFindings(pane: number | null): Promise<string[]> {
+  const source = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await sh.page.evaluate(source);
+  return sh.page.evaluate(async (n) => {
+    const r = await (window as any).axe.run(n === null ? document : document.querySelector(`section[data-pane="${n}"] .wg-body`), { resultTypes: ['violations'] });
+    return r.violations.map((v: { id: string; nodes: { target: string[] }[] }) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).join(', ')}`);
+  }, pane);
+}
 
 const launch = (app: string) => sh.page.evaluate(async (id) => ((await (window as any).pane.client.call('apps/launch', { app: id })) as { pane: number }).pane, app);
 
@@ -90,6 +103,7 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     expect(text).toMatch(/table panes: 2 rows/);
     expect(text).toMatch(/text nothing: \[.*no\/such\/file/);
     await shot(sh.page, 'widget-watch');
+    expect(await axeFindings(w)).toEqual([]);
 
     // The file edited: the pane redraws from the new tree. Deleted: the app goes and the pane says so.
     file.widget.children.unshift({ type: 'markdown', id: 'md', text: '# Watching\n\n- **live** values' } as any);
@@ -130,6 +144,7 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     await row.locator('button', { hasText: 'focus' }).click();
     await until(sh.page, 'the agent focused from its row', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${agentPane}`) as () => boolean);
     await shot(sh.page, 'widget-agents-board');
+    expect(await axeFindings(board)).toEqual([]);
     await sh.page.evaluate(async (ns) => Promise.all(ns.map((n) => (window as any).pane.client.call('pane/close', { pane: n }))), [board, agentPane]);
 
     const mon = await launch('pane-monitor');
@@ -139,10 +154,14 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     const memory = await region(sh.page, mon).locator('[data-widget="panes"] tbody tr').first().locator('td').nth(6).textContent();
     expect(Number(memory)).toBeGreaterThan(0);
     await shot(sh.page, 'widget-pane-monitor');
+    expect(await axeFindings(mon)).toEqual([]);
     await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/close', { pane: n }), mon);
 
     const log = await launch('pane-log');
     await until(sh.page, 'the log shows the monitor closing', new Function(`return (document.querySelector('section[data-pane="${log}"] pre[role="log"]')?.textContent ?? '').includes('close')`) as () => boolean);
     await shot(sh.page, 'widget-pane-log');
+    expect(await axeFindings(log)).toEqual([]);
+    // The whole window with the log open: the main view holds none either.
+    expect(await axeFindings(null)).toEqual([]);
   }, 60_000);
 });

@@ -45,7 +45,11 @@ export function NoticeHistory() {
               <span className="hist-text">{h.text}</span>
             </li>
           ))}
-          {list.length === 0 ? <li className="picker-empty">no notices yet</li> : null}
+          {list.length === 0 ? (
+            <li className="picker-empty" role="option" aria-selected={false} aria-disabled="true">
+              no notices yet
+            </li>
+          ) : null}
         </ul>
       </div>
     </div>

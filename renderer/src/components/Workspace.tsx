@@ -52,6 +52,7 @@ export function Workspace() {
 
   return (
     <main className={`workspace${zoomedTile ? ' zoomed' : ''}`} ref={ref} aria-label={session ? `session ${session.name}` : 'no session'}>
+      <h1 className="sr-only">{session ? `pane: session ${session.name}` : 'pane'}</h1>
       {tiles.map((t) => {
         const left = t.x * cell.w;
         const top = t.y * cell.h;

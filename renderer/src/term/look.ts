@@ -9,13 +9,13 @@ export const THEMES: Record<Settings['theme'], ITheme & { chrome: Record<string,
     background: '#16181d', foreground: '#d7dae0', cursor: '#e5c07b', selectionBackground: '#3e4451',
     black: '#282c34', red: '#e06c75', green: '#98c379', yellow: '#e5c07b', blue: '#61afef', magenta: '#c678dd', cyan: '#56b6c2', white: '#d7dae0',
     brightBlack: '#5c6370', brightRed: '#ef8189', brightGreen: '#a9d68b', brightYellow: '#f0d08f', brightBlue: '#7cc0f5', brightMagenta: '#d58fe6', brightCyan: '#6fcad5', brightWhite: '#ffffff',
-    chrome: { '--bg': '#0f1115', '--pane-bg': '#16181d', '--tag-bg': '#20232a', '--tag-bg-focused': '#2c3340', '--fg': '#d7dae0', '--dim': '#7f8794', '--divider': '#2a2e36', '--accent': '#e5c07b', '--chip-bg': '#262a33', '--status-bg': '#1a1d23' },
+    chrome: { '--bg': '#0f1115', '--pane-bg': '#16181d', '--tag-bg': '#20232a', '--tag-bg-focused': '#2c3340', '--fg': '#d7dae0', '--dim': '#9aa1ad', '--divider': '#2a2e36', '--accent': '#e5c07b', '--chip-bg': '#262a33', '--status-bg': '#1a1d23' },
   },
   light: {
     background: '#fafafa', foreground: '#383a42', cursor: '#526fff', selectionBackground: '#cfd6e6',
     black: '#383a42', red: '#e45649', green: '#50a14f', yellow: '#986801', blue: '#4078f2', magenta: '#a626a4', cyan: '#0184bc', white: '#a0a1a7',
     brightBlack: '#696c77', brightRed: '#e06c75', brightGreen: '#62b35f', brightYellow: '#c18401', brightBlue: '#61afef', brightMagenta: '#c678dd', brightCyan: '#56b6c2', brightWhite: '#ffffff',
-    chrome: { '--bg': '#e5e5e6', '--pane-bg': '#fafafa', '--tag-bg': '#eaeaeb', '--tag-bg-focused': '#d4dcef', '--fg': '#383a42', '--dim': '#696c77', '--divider': '#c8c8ca', '--accent': '#9a6700', '--chip-bg': '#dcdde2', '--status-bg': '#dedee0' },
+    chrome: { '--bg': '#e5e5e6', '--pane-bg': '#fafafa', '--tag-bg': '#eaeaeb', '--tag-bg-focused': '#d4dcef', '--fg': '#383a42', '--dim': '#585b66', '--divider': '#c8c8ca', '--accent': '#9a6700', '--chip-bg': '#dcdde2', '--status-bg': '#dedee0' },
   },
 };
 

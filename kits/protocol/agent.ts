@@ -522,6 +522,33 @@ export const agentMethods = {
     cap: 'write',
     doc: 'Opens a view of an agent in a pane: finger, mail, plan, access float; write and peers split beside it.',
   }),
+  'agent/diff': method({
+    params: z.object({ pane: PaneRefSchema }),
+    result: z.object({
+      worktree: z.string(),
+      branch: z.string(),
+      /** The commit the branch started from (where it meets the repository's HEAD). */
+      base: z.string(),
+      files: z.array(z.object({ status: z.string(), path: z.string() })),
+      /** Unified diff since the base, untracked files shown as new; cut with a note past the server's bound. */
+      diff: z.string(),
+    }),
+    cap: 'read',
+    doc: "What an agent pane's worktree changed since its branch's base, file by file, with the diff.",
+  }),
+  'agent/review': method({
+    params: z.object({
+      pane: PaneRefSchema,
+      verdict: z.enum(['accept', 'reject']),
+      /** One file (a path in the worktree); absent: every change. */
+      file: z.string().min(1).max(4096).optional(),
+      /** accept: the commit message (default: names the agent). */
+      message: z.string().max(2000).optional(),
+    }),
+    result: z.object({ done: z.string() }),
+    cap: 'write',
+    doc: "The reviewer's verdict on an agent pane's worktree: accept commits its changes (all, or one file) to its branch; reject restores them to the branch's last commit.",
+  }),
   'agent/worktree-remove': method({
     params: z.object({ pane: PaneRefSchema, force: z.boolean().default(false) }),
     result: z.object({ path: z.string(), branch: z.string() }),

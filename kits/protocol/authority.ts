@@ -100,6 +100,8 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'agent/write': { agent: 'self', readOnly: false, host: false, guest: false },
   'agent/launch': { agent: 'access', readOnly: false, host: false, guest: false },
   'agent/open': { agent: 'access', readOnly: false, host: false, guest: false },
+  'agent/diff': { agent: 'access', readOnly: true, host: false, guest: false },
+  'agent/review': { agent: 'access', readOnly: false, host: false, guest: false },
   'agent/worktree-remove': { agent: 'access', readOnly: false, host: false, guest: false },
   'ns/list': { agent: 'access', readOnly: true, host: false, guest: true },
   'ns/stat': { agent: 'access', readOnly: true, host: false, guest: true },

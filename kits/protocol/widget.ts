@@ -43,7 +43,8 @@ export type BindFormat = z.infer<typeof BindFormatSchema>;
 
 export const BindingSchema = z
   .object({
-    path: nsPathTemplate.refine((p) => !p.includes('{'), 'a bound path is fixed: {field} templates belong in actions'),
+    /** `{ATTR}` takes the widget pane's own attribute (one path segment): a review widget's `/{review.pane}/diff`. */
+    path: nsPathTemplate,
     as: BindFormatSchema.default('text'),
     /** A field of the parsed value (json, jsonl's rows are left whole; kv: a name). */
     pick: pick.optional(),

@@ -2,7 +2,7 @@
 // {field}s filled as data — one word where one belongs, never a line, a key or an option.
 import { describe, expect, it } from 'vitest';
 import { BindingSchema, WidgetActionSchema } from './widget';
-import { actionRequest, parseBound, rowsOf, shownValue } from './widgetValues';
+import { actionRequest, boundPath, parseBound, rowsOf, shownValue } from './widgetValues';
 
 const bind = (b: object) => BindingSchema.parse(b);
 const act = (a: object) => WidgetActionSchema.parse(a);
@@ -36,8 +36,16 @@ describe('bound values', () => {
     expect(shownValue(null)).toBe('');
   });
 
-  it('refuses a bound path with a template, and a path that is not absolute', () => {
-    expect(BindingSchema.safeParse({ path: '/{pane}/tag' }).success).toBe(false);
+  it("fills a bound path's {ATTR} from the widget pane's own attributes, one path segment each", () => {
+    expect(boundPath('/{review.pane}/diff', { 'review.pane': '7' })).toEqual({ ok: true, path: '/7/diff' });
+    expect(boundPath('/{review.pane}/diff', {})).toEqual({ ok: false, error: '/{review.pane}/diff: this pane has no attribute review.pane' });
+    expect(boundPath('/{p}/diff', { p: '../server' })).toEqual({ ok: false, error: '/{p}/diff: p ("../server") is not one path segment' });
+    expect(boundPath('/{p}/diff', { p: '7\n' }).ok).toBe(false);
+    expect(boundPath('/{p}/diff', { p: 'toString' })).toEqual({ ok: true, path: '/toString/diff' });
+    expect(boundPath('/{constructor}/diff', {}).ok).toBe(false);
+  });
+
+  it('refuses a bound path that is not absolute, and a timer faster than a second', () => {
     expect(BindingSchema.safeParse({ path: 'index' }).success).toBe(false);
     expect(BindingSchema.safeParse({ path: '/server/metrics', every: 0.1 }).success).toBe(false);
   });

@@ -14,6 +14,8 @@ export type Bound = { ok: true; value: unknown } | { ok: false; error: string };
 /** A dotted field of a JSON value ("panes.0.n"); undefined when any step is missing. */
 export function pickField(v: unknown, field: string | undefined): unknown {
   if (field === undefined) return v;
+  // A key that holds dots itself (a pane attribute: review.pane) is taken whole first.
+  if (v !== null && typeof v === 'object' && field.includes('.') && Object.hasOwn(v, field)) return (v as Record<string, unknown>)[field];
   let at: unknown = v;
   for (const k of field.split('.')) {
     if (at === null || typeof at !== 'object') return undefined;
@@ -122,6 +124,23 @@ function oneWord(field: string, v: string): string | undefined {
   return undefined;
 }
 
+/** A path segment a value may be: one word, not `.` or `..`, no `/`. */
+function segment(field: string, v: string): string | undefined {
+  return oneWord(field, v) ?? (v === '..' || v === '.' || v.includes('/') ? `${field} ("${v}") is not one path segment` : undefined);
+}
+
+/** A binding's path with `{ATTR}` taken from the widget pane's own attributes (each one path segment), or why not. */
+export function boundPath(path: string, attrs: Readonly<Record<string, string>>): { ok: true; path: string } | { ok: false; error: string } {
+  let error: string | undefined;
+  const text = path.replace(/\{([A-Za-z][A-Za-z0-9_.$-]*)\}/g, (_all, k: string) => {
+    const v = Object.hasOwn(attrs, k) ? attrs[k]! : undefined;
+    if (v === undefined) error ??= `this pane has no attribute ${k}`;
+    else error ??= CONTROL.test(v) ? `${k} holds a control character` : segment(k, v);
+    return v ?? '';
+  });
+  return error === undefined ? { ok: true, path: text } : { ok: false, error: `${path}: ${error}` };
+}
+
 /** What an action asks of the server once its templates are filled, or why it cannot run. */
 export type ActionRequest =
   | { ok: true; method: 'pane/exec'; pane: number | undefined; line: string }
@@ -152,7 +171,7 @@ export function actionRequest(a: WidgetAction, row: Row): ActionRequest {
     }
     return { ok: true, method: 'pane/exec', pane, line: [a.run, ...args].join(' ') };
   }
-  const p = fill(a.write, row, (field, v) => oneWord(field, v) ?? (v === '..' || v === '.' || v.includes('/') ? `${field} ("${v}") is not one path segment` : undefined));
+  const p = fill(a.write, row, segment);
   if (!p.ok) return p;
   const d = fill(a.data, row, () => undefined);
   if (!d.ok) return d;

@@ -13,7 +13,7 @@ _pane_subs() {
 _pane_flags() {
   case $1 in
     'ls') echo '--json --session -l --long --socket -h --help' ;;
-    'new') echo '--session --cwd --sig --name --float --socket -h --help' ;;
+    'new') echo '--session --cwd --sig --name --float --app --socket -h --help' ;;
     'split') echo '-t --target -d --direction -r --ratio --cwd --sig --name --socket -h --help' ;;
     'focus') echo '-t --target -d --direction --socket -h --help' ;;
     'close') echo '-t --target --socket -h --help' ;;
@@ -109,6 +109,7 @@ _pane_value() {
     'new --cwd') echo '' ;;
     'new --sig') echo '' ;;
     'new --name') echo '' ;;
+    'new --app') echo '' ;;
     'new --socket') echo '@files' ;;
     'split -t') echo '' ;;
     'split --target') echo '' ;;

@@ -105,6 +105,7 @@ complete -c pane -n '__fish_seen_subcommand_from new' -l cwd -r -d 'working dire
 complete -c pane -n '__fish_seen_subcommand_from new' -l sig -r -d 'app signature, reverse-DNS (e.g. com.example.tool)'
 complete -c pane -n '__fish_seen_subcommand_from new' -l name -r -d 'tag name of the new pane'
 complete -c pane -n '__fish_seen_subcommand_from new' -l float -d 'open it in the floating layer instead of the tiling'
+complete -c pane -n '__fish_seen_subcommand_from new' -l app -r -d 'launch an app file instead (its id, signature or name: agents-board, pane-monitor, …), as the launcher does'
 complete -c pane -n '__fish_seen_subcommand_from new' -F
 complete -c pane -n '__fish_seen_subcommand_from split' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from split' -s d -l direction -x -a 'horizontal vertical' -d 'h = side by side (new pane on the right), v = stacked (new pane below); default h'

@@ -13,6 +13,8 @@ import { PathRefused } from '../../kits/node/safeFile';
 import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
+import { MAX_REVIEW_FILES, reviewBase, reviewDiff, reviewFiles, reviewVerdict } from '../agents/review';
+import type { PaneRef } from '../../kits/protocol/ids';
 import { pendingLines } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { setAttrs } from '../model/paneOps';
@@ -100,6 +102,17 @@ function deliveredLine(from: string, subject: string, body: string): string {
   if (Buffer.byteLength(line) <= MAX_DELIVERED_LINE_BYTES) return line;
   const cut = Buffer.from(line).subarray(0, MAX_DELIVERED_LINE_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
   return `${cut}… (cut at ${MAX_DELIVERED_LINE_BYTES} bytes: the whole mail is in its Maildir, pane mail --read)`;
+}
+
+/** The worktree of an agent pane a review reads or changes, its pane checked for the caller (an agent: by its .access). */
+function reviewed(ctx: HandlerContext, ref: PaneRef, method: string, mode: 'read' | 'write') {
+  const svc = svcOf(ctx);
+  const pane = ctx.server.pane(ref);
+  const pr = svc.panes.get(pane.n);
+  if (!pr?.worktree) throw faults.failed(`pane ${pane.n} has no worktree of its own to review (an agent launched with --worktree has one)`);
+  const me = caller(ctx);
+  if (me !== null) checkPane(svc, me, method, pane, mode);
+  return { w: pr.worktree, agent: pr.agent, pane };
 }
 
 export const agentHandlers: HandlerTable = {
@@ -281,6 +294,20 @@ export const agentHandlers: HandlerTable = {
     }
     const r = await ctx.dispatch('float/create', { ...(anchor ? { session: anchor.session } : {}), ...spec });
     return { session: r.session, pane: r.pane, id: r.id };
+  },
+
+  'agent/diff': (p, ctx) => {
+    const { w } = reviewed(ctx, p.pane, 'agent/diff', 'read');
+    const base = reviewBase(w);
+    return { worktree: w.path, branch: w.branch, base, files: reviewFiles(w, base).slice(0, MAX_REVIEW_FILES), diff: reviewDiff(w, base) };
+  },
+
+  'agent/review': (p, ctx) => {
+    const { w, agent, pane } = reviewed(ctx, p.pane, 'agent/review', 'write');
+    const done = reviewVerdict(w, { verdict: p.verdict, file: p.file, message: p.message, agent, person: ctx.server.user });
+    svcOf(ctx).store.log(agent, `review of ${w.branch} in pane ${pane.n}: ${done}`);
+    svcOf(ctx).changed(agent);
+    return { done };
   },
 
   'agent/worktree-remove': (p, ctx) => {

@@ -83,6 +83,10 @@ function toRequest(pane: Pane, word: string, a: Record<string, string | number>)
     case 'plan':
     case 'access':
       return req('agent/open', { pane: p, view: word });
+    case 'review':
+      // The shipped diff-review widget (apps/diff-review.json), its bindings filled from review.pane.
+      if (pane.attrs['agent.worktree'] === undefined) return `pane ${p} has no worktree of its own to review (an agent launched with --worktree has one)`;
+      return req('float/create', { kind: 'widgets', name: `review ${pane.tag.name}`, signature: 'com.pane.diff-review', attrs: { app: 'diff-review', 'review.pane': String(p) } });
     case 'interrupt':
       return req('pane/input', { pane: p, data: '\x03' });
     case 'send':

@@ -242,3 +242,28 @@ export async function eventWrite(c: Call, t: Target, data: Buffer): Promise<Writ
   }
   return {};
 }
+
+/** /<n>/diff: what an agent pane's worktree changed since its branch's base (agent/diff as the reader). */
+export async function diffRead(c: Call, t: Target): Promise<Buffer> {
+  return utf8((await rpc(c, 'agent/diff', { pane: paneOf(t).n })).diff);
+}
+
+/** /<n>/review: one line per changed file, `STATUS PATH` (git's letters; ? for a file git does not track). */
+export async function reviewRead(c: Call, t: Target): Promise<Buffer> {
+  const d = await rpc(c, 'agent/diff', { pane: paneOf(t).n });
+  return utf8(d.files.map((f) => `${f.status} ${f.path}\n`).join(''));
+}
+
+/** /<n>/review write: `accept [FILE]` or `reject [FILE]`, one per line, each an agent/review of the writer. */
+export async function reviewWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
+  for (const [i, line] of writtenLines(data).entries()) {
+    const m = /^(accept|reject)(?:\s+(.+))?$/.exec(line);
+    if (!m) throw nsFaults.bad(t.path, `line ${i + 1}: "${line}" is not accept [FILE] or reject [FILE]`);
+    try {
+      await rpc(c, 'agent/review', { pane: paneOf(t).n, verdict: m[1] as 'accept' | 'reject', ...(m[2] !== undefined ? { file: m[2] } : {}) });
+    } catch (e) {
+      throw atLine(e, t.path, i, line);
+    }
+  }
+  return {};
+}

@@ -10,8 +10,11 @@ import {
   commandsRead,
   ctlRead,
   ctlWrite,
+  diffRead,
   eventWrite,
   inputWrite,
+  reviewRead,
+  reviewWrite,
   tagRead,
   tagWrite,
 } from './paneFiles';
@@ -77,6 +80,18 @@ export const PANE_FILES: readonly Row[] = [
     doc: 'Attributes, computed and user-defined.',
     read: 'key=value lines: id sig kind owner session cwd pid quadrant geometry state exit size, then the pane’s own attrs sorted',
     write: 'key=value lines set user-defined keys, key= deletes one; computed keys are refused',
+  },
+  {
+    path: '/<n>/diff', type: 'file', mode: RO, content: diffRead,
+    doc: 'What an agent pane’s worktree changed since its branch’s base (panes without a worktree answer so).',
+    read: 'a unified diff, files git does not track yet shown as new; cut with a note past 512 KiB',
+    write: '',
+  },
+  {
+    path: '/<n>/review', type: 'file', mode: RW, content: reviewRead, put: reviewWrite,
+    doc: 'Review of an agent pane’s worktree: its changed files, and the verdict on them.',
+    read: 'STATUS PATH lines (M modified, A added, D deleted, R renamed, ? untracked)',
+    write: '`accept [FILE]` commits the changes (all, or one file) to the agent’s branch; `reject [FILE]` restores them to its last commit',
   },
   {
     path: '/<n>/event', type: 'file', stream: true, mode: RW, feed: (c, t) => c.ns.eventFeed(t.pane!.n), put: eventWrite,
@@ -180,7 +195,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   ...viewRows('by-session', 'session', 'session name'),
   {
     path: '/<n>/', type: 'dir', mode: DIR, list: (c, t) => paneDirList(c, t, PANE_FILES),
-    doc: 'One pane; <n> is its number here, or HOST:N for a joined host’s pane (answered by that host).', read: 'tag body input ctl commands attrs event', write: '',
+    doc: 'One pane; <n> is its number here, or HOST:N for a joined host’s pane (answered by that host).', read: 'tag body input ctl commands attrs diff review event', write: '',
   },
   ...PANE_FILES,
 ];

@@ -55,6 +55,11 @@ export const agentMethodFixtures = {
   'agent/write': { params: { to: 'ada', text: 'use the staging database' }, result: { from: 'me', to: 'ada', pane: 3 } },
   'agent/launch': { params: { app: 'demo-agent', direction: 'vertical' }, result: { ...paneAck, agent: 'bob' } },
   'agent/open': { params: { pane: 3, view: 'write' }, result: { session: uuid, pane: 5, id: 'devbox:5' } },
+  'agent/diff': {
+    params: { pane: 3 },
+    result: { worktree: '/home/me/src/shop/.pane/worktrees/ada-20261121-101500', branch: 'pane/ada-20261121-101500', base: '3f2a9c1d0e8b7a6f5e4d3c2b1a0f9e8d7c6b5a49', files: [{ status: 'M', path: 'src/parse.ts' }, { status: '?', path: 'notes.md' }], diff: 'diff --git a/src/parse.ts b/src/parse.ts\n--- a/src/parse.ts\n+++ b/src/parse.ts\n@@ -1 +1 @@\n-old\n+new\n' },
+  },
+  'agent/review': { params: { pane: 3, verdict: 'accept', file: 'src/parse.ts' }, result: { done: 'committed 1 file to pane/ada-20261121-101500: 9c1e2d3' } },
   'agent/worktree-remove': { params: { pane: 3 }, result: { path: '/home/me/src/shop/.pane/worktrees/ada-20261121-101500', branch: 'pane/ada-20261121-101500' } },
 };
 

@@ -32,6 +32,8 @@ export function renderManPage(table: readonly CommandSpec[], version: string): s
   const lines = [
     `.\\" pane(1): generated from the CLI's command table by kits/node/cli/manPage.ts; do not edit.`,
     `.TH PANE 1 "" "pane ${version}" "User Commands"`,
+    // Ragged right: a usage line stretched to the margin reads "pane  new".
+    '.ad l',
     '.SH NAME',
     'pane \\- drive a pane server: tiling terminals and AI coding agents as peers',
     '.SH SYNOPSIS',

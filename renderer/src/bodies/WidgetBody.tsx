@@ -4,9 +4,9 @@
 // WIDGET_REFRESH_MS) and on a binding's own timer; actions run as whoever clicked
 // (pane/exec, ns/write) and a refusal shows where it was clicked. Every value is text
 // to React — escaped, never markup — and the markdown here makes elements, never HTML.
-import { useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
 import { bindingKey, MAX_WIDGET_ROWS, widgetBindings, type Binding, type WidgetAction, type WidgetNode } from '../../../kits/protocol/widget';
-import { actionRequest, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
+import { actionRequest, boundPath, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
 import { client } from '../net/client';
 import { store, useApp } from '../store';
 import type { BodyProps } from './registry';
@@ -17,6 +17,14 @@ export const WIDGET_REFRESH_MS = 250;
 export const WIDGET_READ_BYTES = 256 << 10;
 
 type Values = ReadonlyMap<string, Bound>;
+const NO_ATTRS: Readonly<Record<string, string>> = {};
+
+/**
+ * What every component of one widget shares: `refresh` reads every binding again now
+ * (after an action, so its outcome shows at once); `attrs` are the widget pane's own,
+ * which an action's {ATTR} may name (a row's fields come first).
+ */
+const Ctx = createContext<{ refresh: () => void; attrs: Readonly<Record<string, string>> }>({ refresh: () => undefined, attrs: {} });
 
 /** A bound file's text as this window may read it; a stream (a log) from its tail, a file from its start. */
 async function readText(path: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
@@ -31,23 +39,27 @@ async function readText(path: string): Promise<{ ok: true; text: string } | { ok
   }
 }
 
-/** Each path read once, each binding of it parsed its own way. */
-async function readBindings(which: readonly Binding[]): Promise<[string, Bound][]> {
-  const paths = [...new Set(which.map((b) => b.path))];
+/** Each path read once (its {ATTR}s from the widget pane's attributes), each binding of it parsed its own way. */
+async function readBindings(which: readonly Binding[], attrs: Readonly<Record<string, string>>): Promise<[string, Bound][]> {
+  const resolved = which.map((b) => [b, boundPath(b.path, attrs)] as const);
+  const paths = [...new Set(resolved.flatMap(([, r]) => (r.ok ? [r.path] : [])))];
   const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readText(p)] as const)));
-  return which.map((b) => {
-    const t = texts.get(b.path)!;
+  return resolved.map(([b, r]) => {
+    if (!r.ok) return [bindingKey(b), r];
+    const t = texts.get(r.path)!;
     return [bindingKey(b), t.ok ? parseBound(b, t.text) : t];
   });
 }
 
 /** The values of a tree's bindings, read now, after each change of state (throttled) and on each binding's timer. */
-function useBindings(bindings: readonly Binding[]): Values {
+function useBindings(bindings: readonly Binding[], attrs: Readonly<Record<string, string>>): { values: Values; refresh: () => void } {
   const [values, setValues] = useState<Values>(new Map());
   const rev = useApp((s) => s.rev);
   const busy = useRef(false);
   const again = useRef(false);
   const last = useRef(0);
+  const attrsNow = useRef(attrs);
+  attrsNow.current = attrs;
   const key = bindings.map(bindingKey).join('\n');
 
   const readAll = useMemo(() => {
@@ -59,7 +71,7 @@ function useBindings(bindings: readonly Binding[]): Values {
       }
       busy.current = true;
       last.current = performance.now();
-      const got = await readBindings(which);
+      const got = await readBindings(which, attrsNow.current);
       busy.current = false;
       if (!alive) return;
       setValues((old) => {
@@ -99,7 +111,8 @@ function useBindings(bindings: readonly Binding[]): Values {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [readAll]);
 
-  return values;
+  const refresh = useMemo(() => () => void readAll.run(bindings), [readAll]); // eslint-disable-line react-hooks/exhaustive-deps
+  return { values, refresh };
 }
 
 /** Runs an action as this window's principal; the answer (done, or the refusal) is shown where it was clicked. */
@@ -122,9 +135,10 @@ function actionLabel(a: WidgetAction): string {
 /** A button running an action, with its outcome beside it until the next click. */
 function ActionButton({ pane, action, row, label }: { pane: number; action: WidgetAction; row: Row; label?: string }) {
   const [said, setSaid] = useState('');
+  const { refresh, attrs } = useContext(Ctx);
   return (
     <span className="wg-action">
-      <button type="button" onClick={() => void runAction(pane, action, row).then(setSaid)}>
+      <button type="button" onClick={() => void runAction(pane, action, { ...attrs, ...row }).then((s) => (setSaid(s), refresh()))}>
         {label ?? actionLabel(action)}
       </button>
       {said ? (
@@ -405,15 +419,17 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
 function InputWidget({ id, pane, node }: { id: string; pane: number; node: Extract<WidgetNode, { type: 'input' }> }) {
   const [text, setText] = useState('');
   const [said, setSaid] = useState('');
+  const { refresh, attrs } = useContext(Ctx);
   return (
     <form
       className="wg-input"
       data-widget={id}
       onSubmit={(e) => {
         e.preventDefault();
-        void runAction(pane, node.action, { value: text }).then((s) => {
+        void runAction(pane, node.action, { ...attrs, value: text }).then((s) => {
           setSaid(s);
           if (s === '') setText('');
+          refresh();
         });
       }}
     >
@@ -432,11 +448,12 @@ function InputWidget({ id, pane, node }: { id: string; pane: number; node: Extra
 
 function SelectWidget({ id, pane, node }: { id: string; pane: number; node: Extract<WidgetNode, { type: 'select' }> }) {
   const [said, setSaid] = useState('');
+  const { refresh, attrs } = useContext(Ctx);
   return (
     <div className="wg-select" data-widget={id}>
       <label>
         <span className="wg-label">{node.label}</span>
-        <select defaultValue="" onChange={(e) => void runAction(pane, node.action, { value: e.target.value }).then(setSaid)}>
+        <select defaultValue="" onChange={(e) => void runAction(pane, node.action, { ...attrs, value: e.target.value }).then((s) => (setSaid(s), refresh()))}>
           <option value="" disabled>
             choose…
           </option>
@@ -462,7 +479,9 @@ export function WidgetBody({ pane, focused }: BodyProps) {
   const app = useApp((s) => s.apps.apps.find((a) => a.id === appId));
   const tree = app?.widget;
   const bindings = useMemo(() => (tree ? widgetBindings(tree) : []), [tree]);
-  const values = useBindings(bindings);
+  const attrs = useApp((s) => s.panes[pane]?.attrs) ?? NO_ATTRS;
+  const { values, refresh } = useBindings(bindings, attrs);
+  const ctx = useMemo(() => ({ refresh, attrs }), [refresh, attrs]);
   const ref = useRef<HTMLDivElement>(null);
   const overlayOpen = useApp((s) => s.overlay !== null);
 
@@ -479,7 +498,9 @@ export function WidgetBody({ pane, focused }: BodyProps) {
     );
   return (
     <div className="pane-body wg-body" ref={ref} tabIndex={-1} aria-label={`${app?.name ?? 'widget'} widget`} onKeyDown={(e) => e.key === 'Escape' && store.getState().overlay === null && (e.currentTarget as HTMLElement).focus()}>
-      <Node node={tree} values={values} pane={pane} path="w" />
+      <Ctx.Provider value={ctx}>
+        <Node node={tree} values={values} pane={pane} path="w" />
+      </Ctx.Provider>
     </div>
   );
 }

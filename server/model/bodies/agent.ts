@@ -13,6 +13,7 @@ const AGENT_WORDS: readonly PaneCommand[] = [
   { name: 'access', doc: 'Show what the agent may touch (its .access)', args: [], inTag: true },
   { name: 'focus', doc: 'Focus the agent’s pane', args: [], inTag: true },
   { name: 'interrupt', doc: 'Send Ctrl-C to the agent', args: [], inTag: true },
+  { name: 'review', doc: 'Review what the agent changed in its worktree: file by file, accept (commit) or reject (restore)', args: [] },
   ...TERMINAL_WORDS.filter((c) => c.name !== 'interrupt'),
 ];
 

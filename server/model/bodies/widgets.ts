@@ -4,16 +4,18 @@
 // the reader reads them — so `cat /pane/N/body`, an agent and a screen reader get
 // what the window shows. Not writable: actions are words and ctl writes.
 import { MAX_WIDGET_ROWS, walkWidget, type Binding, type WidgetNode } from '../../../kits/protocol/widget';
-import { parseBound, pickField, rowsOf, shownValue, type Bound } from '../../../kits/protocol/widgetValues';
+import { boundPath, parseBound, pickField, rowsOf, shownValue, type Bound } from '../../../kits/protocol/widgetValues';
 import type { BodyIO, BodyProvider } from './provider';
 
 /** Rows of a table or list the body text shows (the window shows up to MAX_WIDGET_ROWS). */
 export const WIDGET_TEXT_ROWS = 50;
 
-async function readBound(io: BodyIO, b: Binding, cache: Map<string, Promise<string>>): Promise<Bound> {
+async function readBound(io: BodyIO, b: Binding, attrs: Readonly<Record<string, string>>, cache: Map<string, Promise<string>>): Promise<Bound> {
+  const at = boundPath(b.path, attrs);
+  if (!at.ok) return at;
   try {
-    let text = cache.get(b.path);
-    if (!text) cache.set(b.path, (text = io.readPath(b.path)));
+    let text = cache.get(at.path);
+    if (!text) cache.set(at.path, (text = io.readPath(at.path)));
     return parseBound(b, await text);
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
@@ -21,7 +23,7 @@ async function readBound(io: BodyIO, b: Binding, cache: Map<string, Promise<stri
 }
 
 /** One line per component, indented by depth; bound values read now. */
-export async function widgetText(io: BodyIO, root: WidgetNode): Promise<string> {
+export async function widgetText(io: BodyIO, root: WidgetNode, attrs: Readonly<Record<string, string>> = {}): Promise<string> {
   const cache = new Map<string, Promise<string>>();
   const out: string[] = [];
   for (const { node, depth } of walkWidget(root)) {
@@ -33,7 +35,7 @@ export async function widgetText(io: BodyIO, root: WidgetNode): Promise<string> 
       out.push(head + lit + extra);
       continue;
     }
-    const v = await readBound(io, node.bind, cache);
+    const v = await readBound(io, node.bind, attrs, cache);
     if (!v.ok) {
       out.push(`${head}: [${v.error}]`);
       continue;
@@ -66,7 +68,7 @@ export const widgetsBody: BodyProvider<'widgets'> = {
   vocabulary: (common) => [...common],
   read: async (io, pane, offset) => {
     const tree = io.widget(pane);
-    const text = tree ? await widgetText(io, tree) : `no widget: the app file of pane ${pane.n} (${pane.attrs['app'] ?? 'none'}) is gone or has no widget\n`;
+    const text = tree ? await widgetText(io, tree, pane.attrs) : `no widget: the app file of pane ${pane.n} (${pane.attrs['app'] ?? 'none'}) is gone or has no widget\n`;
     return Buffer.from(text, 'utf8').subarray(offset);
   },
   write: async (io) => io.refuse('a widget pane has no writable body; its actions are its words (/N/ctl)'),

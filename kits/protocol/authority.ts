@@ -53,6 +53,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'pane/restart': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/zoom': { agent: 'access', readOnly: false, host: false, guest: true },
   'pane/float': { agent: 'access', readOnly: false, host: false, guest: false },
+  'pane/hide': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/tag': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/attrs': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/exec': { agent: 'access', readOnly: false, host: false, guest: true },

@@ -52,6 +52,18 @@ export const ACTIONS = {
   'font.zoomOut': 'Smaller terminal font',
   'font.zoomReset': 'Terminal font size from the settings',
   'server.stop': 'Stop the pane daemon (every pane and program ends; asks first)',
+  'pane.hide': 'Hide (minimise) the focused pane, tile or float; the dock and the status line show it again',
+  'dock.open': 'Dock: every pane, agent and hidden pane of the session; Enter shows and focuses one',
+  'layer.scratch': 'Show or hide the scratch layer (its floats as one; the first press opens a scratch shell there)',
+  'snap.top-left': 'Snap the focused pane to the top-left quarter (floating it)',
+  'snap.top': 'Snap the focused pane to the top half (floating it)',
+  'snap.top-right': 'Snap the focused pane to the top-right quarter (floating it)',
+  'snap.left': 'Snap the focused pane to the left half (floating it)',
+  'snap.full': 'Snap the focused pane to the whole view (floating it)',
+  'snap.right': 'Snap the focused pane to the right half (floating it)',
+  'snap.bottom-left': 'Snap the focused pane to the bottom-left quarter (floating it)',
+  'snap.bottom': 'Snap the focused pane to the bottom half (floating it)',
+  'snap.bottom-right': 'Snap the focused pane to the bottom-right quarter (floating it)',
 } as const;
 export type ActionId = keyof typeof ACTIONS;
 export const ACTION_IDS = Object.keys(ACTIONS) as ActionId[];
@@ -98,6 +110,9 @@ export const DEFAULT_BINDINGS: Record<string, Action> = {
   'Ctrl+Shift+H': 'notices.history',
   'Ctrl+Shift+A': 'agent.nextWaiting',
   'Ctrl+Shift+D': 'session.switcher',
+  'Ctrl+Shift+M': 'pane.hide',
+  'Alt+Shift+M': 'dock.open',
+  'Alt+Shift+S': 'layer.scratch',
   // The browser's and WezTerm's zoom keys; Ctrl+Shift+= is Ctrl++ on a US keyboard.
   'Ctrl+=': 'font.zoomIn',
   'Ctrl+Shift+=': 'font.zoomIn',
@@ -115,6 +130,9 @@ export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
   z: 'pane.zoom', x: 'pane.close', '!': 'pane.float', w: 'switcher.next', k: 'launcher.open', ':': 'palette.open',
   '/': 'find.open', '[': 'copy.mode', y: 'terminal.copy', p: 'terminal.plumb',
   g: 'tag.focus', h: 'notices.history', a: 'agent.nextWaiting', s: 'session.switcher',
+  m: 'pane.hide', d: 'dock.open', '`': 'layer.scratch',
+  // The nine snap zones laid out as a numeric keypad: 7 8 9 the top row, 5 the whole view.
+  '7': 'snap.top-left', '8': 'snap.top', '9': 'snap.top-right', '4': 'snap.left', '5': 'snap.full', '6': 'snap.right', '1': 'snap.bottom-left', '2': 'snap.bottom', '3': 'snap.bottom-right',
 };
 
 /** A table of chord → action; null unbinds. Bounded in count, chord and action length (limits.ts). */

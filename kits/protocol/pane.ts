@@ -138,6 +138,16 @@ export const paneMethods = {
     cap: 'write',
     doc: 'Moves a pane between the tiled tree and the floating layer.',
   }),
+  'pane/hide': method({
+    params: z.object({
+      ...target,
+      /** true: minimise (a tile leaves the layout, a float is hidden); false: show it again where it was (a tile back in the tiling). */
+      hidden: z.boolean().default(true),
+    }),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Hides (minimises) a pane, tile or float, its program running on; shows a hidden one again (the dock lists them).',
+  }),
   'pane/tag': method({
     params: z.object({
       pane: PaneRefSchema.optional(),

@@ -18,6 +18,8 @@ _pane_flags() {
     'focus') echo '-t --target -d --direction --socket -h --help' ;;
     'close') echo '-t --target --socket -h --help' ;;
     'zoom') echo '-t --target --on --off --socket -h --help' ;;
+    'hide') echo '-t --target --socket -h --help' ;;
+    'show') echo '-t --target --socket -h --help' ;;
     'restart') echo '-t --target --socket -h --help' ;;
     'swap') echo '-t --target --with -d --direction --socket -h --help' ;;
     'resize') echo '-t --target -d --direction -n --cells --socket -h --help' ;;
@@ -132,6 +134,12 @@ _pane_value() {
     'zoom -t') echo '' ;;
     'zoom --target') echo '' ;;
     'zoom --socket') echo '@files' ;;
+    'hide -t') echo '' ;;
+    'hide --target') echo '' ;;
+    'hide --socket') echo '@files' ;;
+    'show -t') echo '' ;;
+    'show --target') echo '' ;;
+    'show --socket') echo '@files' ;;
     'restart -t') echo '' ;;
     'restart --target') echo '' ;;
     'restart --socket') echo '@files' ;;
@@ -347,7 +355,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom restart swap resize float tag attr exec plumb send output screen watch session serve start info clients permit url stop grant metrics restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom hide show restart swap resize float tag attr exec plumb send output screen watch session serve start info clients permit url stop grant metrics restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

@@ -10,6 +10,7 @@ import { focusNextWaiting } from './notices';
 import { toggleTagFocus } from './keys/tagFocus';
 import { existingTerm, plumbClick } from './term/terminals';
 import { FONT_SIZE_MAX, FONT_SIZE_MIN } from '../../kits/protocol/settings';
+import { zoneRect, type SnapZone } from './layout/snap';
 
 /** Cells a resize chord moves an edge: columns are narrower than rows are tall. */
 const RESIZE_COLS = 4;
@@ -65,6 +66,39 @@ function plumbSelection(): void {
   void plumbClick(focused, text, undefined);
 }
 
+/** The layer the scratch key shows and hides as one. */
+export const SCRATCH_LAYER = 'scratch';
+
+/** A layer's floats shown or hidden together; the first press, with none there, opens a scratch shell in it. */
+async function toggleLayer(layer: string): Promise<void> {
+  const { session } = ctx();
+  if (!session) return;
+  const floats = session.floating.filter((f) => f.layer === layer);
+  if (floats.length === 0) return void (await client.act('float/create', { session: session.id, layer, name: layer }));
+  const show = floats.every((f) => !f.visible);
+  for (const f of floats) await client.act('float/visible', { pane: f.pane, visible: show });
+  if (show) await client.act('float/focus', { pane: floats[floats.length - 1]!.pane });
+}
+
+/** The focused pane floated into one of the nine zones of the session's view (layout/snap.ts, in cells). */
+async function snapTo(pane: number, zone: SnapZone): Promise<void> {
+  const { session } = ctx();
+  if (!session) return;
+  const { cols, rows } = session.viewport;
+  const r = zoneRect(zone, cols, rows);
+  const x = Math.round(r.x);
+  const y = Math.round(r.y);
+  const cell = { x, y, w: Math.max(1, Math.round(r.x + r.w) - x), h: Math.max(1, Math.round(r.y + r.h) - y) };
+  const now = session.floating.find((f) => f.pane === pane);
+  if (!now) return void (await client.act('pane/float', { pane, mode: 'float', ...cell }));
+  // The server keeps a float inside the view: shrink before a move that the old size would push back, else move first.
+  const shrinkFirst = cell.x + now.w > cols || cell.y + now.h > rows;
+  if (shrinkFirst) await client.act('float/resize', { pane, w: cell.w, h: cell.h });
+  await client.act('float/move', { pane, x: cell.x, y: cell.y });
+  if (!shrinkFirst) await client.act('float/resize', { pane, w: cell.w, h: cell.h });
+  await client.act('float/focus', { pane });
+}
+
 /** Quitting the daemon is explicit: say what will end, and ask. */
 async function stopDaemon(): Promise<void> {
   const panes = Object.values(store.getState().panes);
@@ -96,7 +130,15 @@ export async function runAction(action: Action): Promise<void> {
       if (id === 'pane.close') return closePane(pane);
       if (id === 'pane.close.now') return closePaneNow(pane);
       if (id === 'pane.float') return void (await client.act('pane/float', { pane, mode: 'toggle' }));
+      if (id === 'pane.hide') return void (await client.act('pane/hide', { pane, hidden: true }));
       break;
+    case 'dock':
+      return st.setOverlay(st.overlay?.kind === 'dock' ? null : { kind: 'dock' });
+    case 'layer':
+      return toggleLayer(SCRATCH_LAYER);
+    case 'snap':
+      if (pane === undefined) return st.notify('info', 'no pane is focused');
+      return snapTo(pane, arg as SnapZone);
     case 'focus':
       if (!session) return;
       return void (await client.act('pane/focus', { session: session.id, ...(pane !== undefined ? { pane } : {}), direction: arg as FocusDirection }));

@@ -28,6 +28,9 @@ function refreshPgid(server: PaneServer, p: Pane): Pane {
   return p;
 }
 
+/** Set on a tile that pane/hide took out of the tiling: showing it puts it back there. */
+export const HIDDEN_TILE_ATTR = 'hidden.tile';
+
 export const paneHandlers: HandlerTable = {
   'pane/list': (p, { server }) => {
     const sessions = p.session === undefined ? [...server.sessions.values()] : [server.session(p.session)];
@@ -98,6 +101,30 @@ export const paneHandlers: HandlerTable = {
     const s = server.sessionOf(pane);
     model.publish(server, model.setFloating(s, pane.n, p.mode, { x: p.x, y: p.y, w: p.w, h: p.h }));
     syncFloatWord(server, pane, model.isFloating(s, pane.n));
+    return paneAck(server, pane);
+  },
+  'pane/hide': async (p, ctx) => {
+    const { server } = ctx;
+    const pane = server.pane(p.pane, p.session);
+    const s = server.sessionOf(pane);
+    const floating = model.isFloating(s, pane.n);
+    const visible = s.floating.find((f) => f.pane === pane.n)?.visible ?? true;
+    if (p.hidden) {
+      if (floating && !visible) return paneAck(server, pane);
+      // A tile leaves the tiling as a hidden float and remembers it was one (HIDDEN_TILE_ATTR), so show puts it back.
+      if (!floating) {
+        await ctx.dispatch('pane/float', { pane: pane.n, mode: 'float' });
+        setAttrs(server, pane, { [HIDDEN_TILE_ATTR]: '1' });
+      }
+      await ctx.dispatch('float/visible', { pane: pane.n, visible: false });
+      return paneAck(server, pane);
+    }
+    if (floating && !visible) await ctx.dispatch('float/visible', { pane: pane.n, visible: true });
+    if (pane.attrs[HIDDEN_TILE_ATTR] !== undefined) {
+      setAttrs(server, pane, { [HIDDEN_TILE_ATTR]: null });
+      if (model.isFloating(s, pane.n)) await ctx.dispatch('pane/float', { pane: pane.n, mode: 'tile' });
+    }
+    await ctx.dispatch('pane/focus', { pane: pane.n });
     return paneAck(server, pane);
   },
   'pane/tag': (p, { server }) => {

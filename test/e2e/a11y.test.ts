@@ -70,6 +70,7 @@ describe.skipIf(chromiumMissing)(`accessibility of the window${chromiumMissing ?
     ['the sessions picker', 'Control+Shift+D', '.sessions'],
     ['the find bar', 'Control+Shift+F', '.findbar'],
     ['copy mode', 'Control+Shift+Y', '.copybar'],
+    ['the dock', 'Alt+Shift+M', '.picker[data-picker="dock"]'],
   ] as const) {
     it(name, async () => {
       await sh.page.keyboard.press(key);

@@ -27,11 +27,13 @@ describe('body registry', () => {
     expect(html).toContain('This window has no component for a “hologram” body.');
   });
 
-  it('draws terminal, agent and remote (a joined host\'s pane) bodies as terminals, and the other protocol kinds as named placeholders', () => {
+  it('draws terminal, agent and remote (a joined host\'s pane) bodies as terminals, widgets as widgets, and the text kind as a named placeholder', () => {
     expect(bodies.componentFor('terminal')).toBe(TerminalBody);
     expect(bodies.componentFor('agent')).toBe(TerminalBody);
     expect(bodies.componentFor('remote')).toBe(TerminalBody);
-    for (const kind of BodyKindSchema.options.filter((k) => k !== 'terminal' && k !== 'agent' && k !== 'remote')) {
+    expect(bodies.componentFor('widgets')).not.toBe(UndrawnBody);
+    expect(bodies.componentFor('widgets')).not.toBe(TerminalBody);
+    for (const kind of BodyKindSchema.options.filter((k) => k !== 'terminal' && k !== 'agent' && k !== 'remote' && k !== 'widgets')) {
       expect(bodies.componentFor(kind)).toBe(UndrawnBody);
     }
     // Every registration is a kind of the protocol's enum (kits/protocol/model.ts).

@@ -2,7 +2,7 @@
 // status line, never over a pane), the status line, and whichever overlay is open.
 // Overlays load on first use (their own chunks): the first frame needs none of them.
 import { useApp } from '../store';
-import { ConfirmClose, Launcher, NoticeHistory, Palette, Sessions, Switcher } from './Deferred';
+import { ConfirmClose, Dock, Launcher, NoticeHistory, Palette, Sessions, Switcher } from './Deferred';
 import { Notices } from './Notices';
 import { StatusLine } from './StatusLine';
 import { Workspace } from './Workspace';
@@ -19,6 +19,7 @@ export function App() {
       {overlay === 'switcher' ? <Switcher /> : null}
       {overlay === 'history' ? <NoticeHistory /> : null}
       {overlay === 'sessions' ? <Sessions /> : null}
+      {overlay === 'dock' ? <Dock /> : null}
       {overlay === 'confirm-close' ? <ConfirmClose /> : null}
     </div>
   );

@@ -54,6 +54,7 @@ export const Launcher = deferred(() => import('./Launcher'), (m) => m.Launcher);
 export const Switcher = deferred(() => import('./Switcher'), (m) => m.Switcher);
 export const NoticeHistory = deferred(() => import('./NoticeHistory'), (m) => m.NoticeHistory);
 export const Sessions = deferred(() => import('./Sessions'), (m) => m.Sessions);
+export const Dock = deferred(() => import('./Dock'), (m) => m.Dock);
 export const ConfirmClose = deferred(() => import('./ConfirmClose'), (m) => m.ConfirmClose);
 export const CopyMode = deferred(() => import('./CopyMode'), (m) => m.CopyMode);
 export const FindBar = deferred(() => import('./FindBar'), (m) => m.FindBar);

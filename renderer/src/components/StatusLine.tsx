@@ -5,6 +5,7 @@
 import { shown } from '../../../kits/protocol/shown';
 import { bindingFor } from '../keys/bindingFor';
 import { agentCounts } from '../notices';
+import { client } from '../net/client';
 import { selectSession, useApp } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 
@@ -26,6 +27,10 @@ export function StatusLine() {
     return z != null ? (s.panes[z]?.tag.name || `pane ${z}`) : null;
   });
   const waitKey = bindingFor(keymap, 'agent.nextWaiting');
+  // The dock's strip: hidden panes, each a button that shows it again (the dock key lists every pane).
+  const hidden = useApp(useShallow((s) => (selectSession(s)?.floating ?? []).filter((f) => !f.visible).map((f) => f.pane)));
+  const names = useApp((s) => s.panes);
+  const dockKey = bindingFor(keymap, 'dock.open');
   return (
     <footer className="statusline" aria-label="status">
       <span className="sl-session" title={bindingFor(keymap, 'session.switcher') ? `sessions: ${bindingFor(keymap, 'session.switcher')}` : undefined}>
@@ -48,6 +53,16 @@ export function StatusLine() {
       {serr ? (
         <span className="sl-error" role="alert">
           settings error: {serr.file}: {serr.field}: {serr.message} — previous settings kept
+        </span>
+      ) : null}
+      {hidden.length > 0 ? (
+        <span className="sl-hidden" role="group" aria-label="hidden panes" title={dockKey ? `dock: ${dockKey}` : undefined}>
+          hidden:
+          {hidden.map((n) => (
+            <button key={n} type="button" className="sl-chip" onClick={() => void client.act('pane/hide', { pane: n, hidden: false })}>
+              {shown(names[n]?.tag.name || `pane ${n}`)}
+            </button>
+          ))}
         </span>
       ) : null}
       <span className="sl-fill" />

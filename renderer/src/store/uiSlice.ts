@@ -11,6 +11,7 @@ export type Overlay =
   | { kind: 'copy'; pane: number }
   | { kind: 'history' }
   | { kind: 'sessions' }
+  | { kind: 'dock' }
   /** Closing would end `program` in `pane`: y/n. */
   | { kind: 'confirm-close'; pane: number; program: string }
   | { kind: 'switcher'; order: number[]; index: number; /** commit on modifier release */ held: boolean };

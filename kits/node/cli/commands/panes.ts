@@ -198,6 +198,24 @@ export const paneCommands: CommandSpec[] = [
       return 0;
     },
   },
+  {
+    command: 'hide',
+    summary: 'hide (minimise) a pane, tile or float; its program runs on and `pane show` or the dock brings it back',
+    flags: [TARGET],
+    async run(ctx, a) {
+      await (await ctx.connect()).call('pane/hide', { ...aim(ctx, a), hidden: true });
+      return 0;
+    },
+  },
+  {
+    command: 'show',
+    summary: 'show a hidden pane again where it was (a tile back in the tiling) and focus it',
+    flags: [TARGET],
+    async run(ctx, a) {
+      await (await ctx.connect()).call('pane/hide', { ...aim(ctx, a), hidden: false });
+      return 0;
+    },
+  },
   { command: 'restart', summary: 'relaunch the pane’s program in place', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/restart') },
   {
     command: 'swap',

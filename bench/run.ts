@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp) trim it for quick looks.
+// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets) trim it for quick looks.
 import fs from 'node:fs';
 import { agents, sandboxPhases } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -19,6 +19,7 @@ import { durable } from './durable';
 import { memory } from './memory';
 import { namespace } from './namespace';
 import { notices } from './notices';
+import { widgetsBench } from './widgets';
 import { predictEcho } from './predictEcho';
 import { plumbClick } from './plumb';
 import { mcpRoundTrip } from './mcp';
@@ -33,7 +34,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -243,6 +244,11 @@ try {
       ratio: `${n.pairs} pairs`,
       aim: '≤ 5',
     });
+  });
+  await section('widgets', async () => {
+    const w = await widgetsBench(`${dir}/widgets`, runs);
+    rows.push({ bench: `widget: the agents board bound to /agents with ${w.agents} agents, a prompt recorded → the frame showing it (ms)`, figure: `${range(w.update, 1)}, p99 ${fmt(w.update.p99)} (n=${w.update.n})`, anchor: '—', ratio: '—', aim: 'p99 < 50 ms' });
+    rows.push({ bench: `widget: page JS heap with the agents board (${w.agents} agents) open vs a terminal pane in its place (MiB)`, figure: fmt(w.heapBoard, 1), anchor: `terminal pane ${fmt(w.heapTerminal, 1)}`, ratio: ratio(w.heapBoard, w.heapTerminal), aim: 'report' });
   });
   await section('install', async () => void rows.push(...(await installRows(dir, Math.max(10, runs * 5)))));
   await section('resize', async () => {

@@ -103,7 +103,8 @@ export class Client {
       // A grant's guest: read-only or read-write, until its expiry (the status line says so; ro never types).
       store.getState().setViewer(welcome.grant ?? null);
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
-      const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness'] });
+      // 'agent': an agent's state, prompt or mail changed — widgets bound to /agents read again (a pane-less agent changes no pane).
+      const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness', 'agent'] });
       this.conn = conn;
       store.getState().applySnapshot(snap);
       this.attempt = 0;

@@ -1,0 +1,83 @@
+// Widget panes (issue 37): the shipped agents board bound to /agents with 100 agents,
+// in Debian's Chromium on a real `pane serve --http`. Each step records one agent's
+// prompt as its hooks would (awareness/prompt, a new word in its topics) and times
+// it from the request to the frame that shows the word in the board (a rAF after the
+// DOM changed). Steps are spaced past the widget's refresh bound (WIDGET_REFRESH_MS)
+// so each measures a read, not the throttle. Also: the page's JS heap with the board
+// open against the same page with a terminal pane there instead.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { openShell } from './page';
+import { sleep } from './procs';
+import { summarize, type Summary } from './stats';
+
+export interface WidgetsResult {
+  agents: number;
+  /** request → frame showing the change (ms) */
+  update: Summary;
+  /** JS heap of the page (MiB): with the board pane, and with a terminal pane in its place. */
+  heapBoard: number;
+  heapTerminal: number;
+}
+
+/** Agents the board lists: the issue's figure. */
+const AGENTS = 100;
+/** Between steps: past the widget's 250 ms refresh bound, so a step is never throttled. */
+const STEP_GAP_MS = 350;
+
+export async function widgetsBench(dir: string, runs: number): Promise<WidgetsResult> {
+  const sh = await openShell(dir);
+  try {
+    const { c, page } = sh;
+    for (let i = 0; i < AGENTS; i++) await c.call('agent/add', { name: `wb${i}` });
+    const heap = async () => {
+      await page.call('HeapProfiler.collectGarbage');
+      const { usedSize } = await page.call<{ usedSize: number }>('Runtime.getHeapUsage');
+      return usedSize / (1 << 20);
+    };
+    // A terminal pane in the board's place first, for the memory anchor.
+    const term = await c.call('pane/split', { pane: sh.first });
+    await page.waitForFunction((n) => (window as any).pane.term(n)?.element != null, term.pane, { timeout: 15_000 });
+    await sleep(500);
+    const heapTerminal = await heap();
+    await c.call('pane/close', { pane: term.pane });
+    const board = await c.call('apps/launch', { app: 'agents-board', pane: sh.first });
+    await page.waitForFunction(
+      ({ n, want }) => document.querySelectorAll(`section[data-pane="${n}"] [data-widget="agents"] tbody tr`).length === want,
+      { n: board.pane, want: AGENTS },
+      { timeout: 30_000 },
+    );
+    await sleep(500);
+    const heapBoard = await heap();
+    const steps = Math.max(20, runs * 10);
+    const times: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      const word = `zebra${i}x${Date.now() % 100000}`;
+      // The page notes when the word is drawn: the first frame after the DOM holds it.
+      const seen = page.evaluate(
+        ({ n, word }) =>
+          new Promise<number>((resolve) => {
+            const root = document.querySelector(`section[data-pane="${n}"]`)!;
+            const done = () => requestAnimationFrame(() => resolve(performance.timeOrigin + performance.now()));
+            if (root.textContent?.includes(word)) return done();
+            const mo = new MutationObserver(() => {
+              if (!root.textContent?.includes(word)) return;
+              mo.disconnect();
+              done();
+            });
+            mo.observe(root, { subtree: true, childList: true, characterData: true });
+            setTimeout(() => (mo.disconnect(), resolve(Number.NaN)), 10_000);
+          }),
+        { n: board.pane, word },
+      );
+      await sleep(20); // the observer is in place
+      const t0 = performance.timeOrigin + performance.now();
+      await c.call('awareness/prompt', { agent: `wb${i % AGENTS}`, text: `${word} ${word} ${word}` });
+      const t1 = await seen;
+      if (Number.isFinite(t1)) times.push(t1 - t0);
+      await sleep(STEP_GAP_MS);
+    }
+    return { agents: AGENTS, update: summarize(times), heapBoard, heapTerminal };
+  } finally {
+    await sh.close();
+  }
+}

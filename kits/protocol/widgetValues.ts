@@ -103,6 +103,11 @@ export function shownValue(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/** A list item's template with the row's fields, for display (no checks: this is shown, not run). */
+export function itemText(template: string, row: Row): string {
+  return template.replace(/\{([A-Za-z][A-Za-z0-9_.$-]*)\}/g, (_all, f: string) => shownValue(pickField(row, f)));
+}
+
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** `{field}` in `template` filled from the row; every value checked by `check` (a refusal names the field). */

@@ -1,5 +1,6 @@
 // Client and server handlers: hello, event subscription, client list, write
 // permission, server info and stop.
+import { bodyOf } from '../model/bodies/registry';
 import { faults } from '../../kits/protocol/error';
 import { PROTOCOL_VERSION } from '../../kits/protocol/hello';
 import { runningVersion } from '../../kits/node/version';
@@ -61,7 +62,7 @@ export const clientHandlers: HandlerTable = {
     for (const c of services.connections) for (const n of c.attached) attached.set(n, (attached.get(n) ?? 0) + 1);
     const panes = [...server.panes.values()].map((p) => {
       const usage = p.pid !== null && p.state === 'running' ? treeUsage(table, p.pid) : { processes: 0, cpuSeconds: 0, rssBytes: 0 };
-      const agent = p.attrs.agent ?? (p.kind === 'agent' ? p.owner : undefined);
+      const agent = p.attrs.agent ?? (bodyOf(p.kind).agent ? p.owner : undefined);
       return {
         pane: p.n,
         kind: p.kind,

@@ -5,6 +5,7 @@
 // its input through the host's ordered queue, its size from the local layout. Each
 // heartbeat the stand-in follows its host's link (the tag's stale badge) and its
 // remote pane (ended, or gone). Closing it removes only the stand-in.
+import { bodyOf as providerOf } from '../model/bodies/registry';
 import { faults, PaneFault } from '../../kits/protocol/error';
 import { parsePaneRef, type PaneRef } from '../../kits/protocol/ids';
 import type { MethodName, Params } from '../../kits/protocol/index';
@@ -50,12 +51,12 @@ export class StandIns {
           this.forget((data as { pane: number }).pane);
         } else if (event === 'pane/created') {
           const made = (data as { pane: Pane }).pane;
-          if (made.kind !== 'remote') return;
+          if (!providerOf(made.kind).standIn) return;
           this.numbers.add(made.n);
           // A stand-in brought back (a restored session, the journal) says its link's state now, not the saved one.
           queueMicrotask(() => {
             const p = server.panes.get(made.n);
-            if (p?.kind === 'remote') this.follow(p);
+            if (p && providerOf(p.kind).standIn) this.follow(p);
           });
         }
       }),
@@ -82,7 +83,7 @@ export class StandIns {
       return undefined;
     }
     const p = this.server.panes.get(n);
-    return p?.kind === 'remote' ? p : undefined;
+    return p && providerOf(p.kind).standIn ? p : undefined;
   }
 
   /** Every stand-in now. */
@@ -90,7 +91,7 @@ export class StandIns {
     const out: Pane[] = [];
     for (const n of this.numbers) {
       const p = this.server.panes.get(n);
-      if (p?.kind === 'remote') out.push(p);
+      if (p && providerOf(p.kind).standIn) out.push(p);
       else this.numbers.delete(n);
     }
     return out;
@@ -289,10 +290,11 @@ export class StandIns {
 
 /**
  * Words of a remote pane's vocabulary that open views of that host's agent accounts
- * (agent/open there): the view would open on the host, out of sight here. An agent
+ * (agent/open there) or its diff review (a widget there): the view would open on the
+ * host, out of sight here. An agent
  * across hosts is reached as NAME@HOST (pane finger ada@box) instead.
  */
-const NOT_BORROWED = new Set(['finger', 'mail', 'write', 'plan', 'access']);
+const NOT_BORROWED = new Set(['finger', 'mail', 'write', 'plan', 'access', 'review']);
 
 /**
  * A stand-in's vocabulary: its own words (close, zoom, split, kill…) and the remote

@@ -3,6 +3,7 @@
 // Running one (commandLine.ts) becomes an ordinary request of whoever ran it —
 // pane/input for `input`, pane/launch or float/create for `run` — so an agent's
 // .access, a guest's grant and the sandbox apply exactly as to their own keys.
+import { bodyOf } from './bodies/registry';
 import type { AppEntry, AppWord } from '../../kits/protocol/app';
 import type { PaneCommand, WordAction } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
@@ -34,7 +35,7 @@ export function refreshAppWords(server: PaneServer, apps: readonly AppEntry[]): 
   const byId = new Map(apps.map((a) => [a.id, a]));
   for (const pane of server.panes.values()) {
     const id = pane.attrs.app;
-    if (id === undefined || pane.kind === 'remote') continue;
+    if (id === undefined || bodyOf(pane.kind).standIn) continue;
     setVocabulary(server, pane, [...vocabularyWithApp(pane.kind, byId.get(id)), ...(server.readerWords.get(pane.n) ?? [])]);
   }
 }

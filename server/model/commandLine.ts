@@ -6,6 +6,7 @@ import { parseArgs, usage } from '../../kits/protocol/commandArgs';
 import type { Pane } from '../../kits/protocol/model';
 import { remoteOf } from './bodies/remote';
 import { appWordRequest } from './appWords';
+import { bodyOf } from './bodies/registry';
 
 export { usage };
 
@@ -44,6 +45,9 @@ function req<M extends MethodName>(method: M, params: ParamsIn<M>): CommandReque
 
 function toRequest(pane: Pane, word: string, a: Record<string, string | number>): CommandRequest | string {
   const p = pane.n;
+  // A word of the pane's body (an agent's views, a stand-in's kill) means what its provider says.
+  const own = bodyOf(pane.kind).meaning?.(pane, word, a);
+  if (own !== undefined) return own as CommandRequest;
   switch (word) {
     case 'close':
       return req('pane/close', { pane: p });
@@ -77,26 +81,10 @@ function toRequest(pane: Pane, word: string, a: Record<string, string | number>)
       return req('float/resize', { pane: p, w: a.w as number, h: a.h as number });
     case 'restart':
       return req('pane/restart', { pane: p });
-    case 'finger':
-    case 'mail':
-    case 'write':
-    case 'plan':
-    case 'access':
-      return req('agent/open', { pane: p, view: word });
-    case 'review':
-      // The shipped diff-review widget (apps/diff-review.json), its bindings filled from review.pane.
-      if (pane.attrs['agent.worktree'] === undefined) return `pane ${p} has no worktree of its own to review (an agent launched with --worktree has one)`;
-      return req('float/create', { kind: 'widgets', name: `review ${pane.tag.name}`, signature: 'com.pane.diff-review', attrs: { app: 'diff-review', 'review.pane': String(p) } });
     case 'interrupt':
       return req('pane/input', { pane: p, data: '\x03' });
     case 'send':
       return req('pane/input', { pane: p, data: `${String(a.text ?? '')}\r` });
-    case 'kill': {
-      // A stand-in's explicit word: the remote pane itself is closed on its host (forwarded as HOST:N).
-      const remote = remoteOf(pane);
-      if (!remote) return 'only a stand-in for a remote pane has kill (close ends a local pane)';
-      return req('pane/close', { pane: remote });
-    }
     default:
       return `"${word}" has no default action; an app that declares it handles it through the pane's event stream`;
   }

@@ -99,7 +99,7 @@ export function planPane(deps: PersistDeps, p: SavedPane, cfg: DurabilityConfig)
   const shellHere = (cwd: string): Plan => ({ spec: { ...base, cwd, kind: bodyOf(p.kind).shellKind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: p.launch, notices: [], waiting: false });
   // A stand-in for a remote pane runs nothing here: it comes back as one, and the hosts service
   // re-binds it when its host joins (server/hosts/standIns.ts; its tag shows the link's state till then).
-  if (p.kind === 'remote') return { spec: { ...base, cwd: isDir(p.cwd) ? p.cwd : home, ...(p.launch ? { launch: p.launch } : {}) }, record: p.launch, notices: [], waiting: false };
+  if (bodyOf(p.kind).standIn) return { spec: { ...base, cwd: isDir(p.cwd) ? p.cwd : home, ...(p.launch ? { launch: p.launch } : {}) }, record: p.launch, notices: [], waiting: false };
   const isShell = p.attrs['default-shell'] === '1' || p.launch === null;
   if (!isDir(p.cwd)) {
     const plan = shellHere(home);

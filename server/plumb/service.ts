@@ -4,6 +4,7 @@
 // the rule that fires names — as the caller: a program it starts, an editor pane
 // it opens or types into, goes through the dispatcher with the caller's context,
 // so an agent's .access, a grant and the sandbox apply as to its own requests.
+import { bodyOf } from '../model/bodies/registry';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -212,7 +213,7 @@ export class PlumbService {
   /** plumb/test and plumb/send: the rule that fires, and (unless `dry`) what it does, as the caller. */
   async plumb(p: { pane?: number | string | undefined; text: string; click?: number | undefined; wdir?: string | undefined; port?: string | undefined }, ctx: HandlerContext, dry: boolean): Promise<PlumbOutcome> {
     const source = p.pane !== undefined ? ctx.server.pane(p.pane) : undefined;
-    if (source?.kind === 'remote') {
+    if (source !== undefined && bodyOf(source.kind).standIn) {
       return { fired: false, action: `pane ${source.n} is a host's pane (${source.attrs['remote'] ?? 'remote'}): its files are on that host; plumb there (pane plumb send on that host)`, errors: [] };
     }
     if (p.click !== undefined && p.click >= p.text.length) return { fired: false, action: `the click offset ${p.click} is past the text's end (${p.text.length} characters)`, errors: [] };
@@ -313,7 +314,7 @@ export class PlumbService {
 
   /** A pane of the source's session (else any) whose foreground is one of vim's family. */
   private editorPane(source: Pane | undefined): number | undefined {
-    const vimIn = (p: Pane) => p.kind === 'terminal' && VIM_LIKE.has(this.server.terminals.get(p.n)?.foreground()?.command ?? '');
+    const vimIn = (p: Pane) => bodyOf(p.kind).runsProgram && !bodyOf(p.kind).agent && VIM_LIKE.has(this.server.terminals.get(p.n)?.foreground()?.command ?? '');
     const panes = [...this.server.panes.values()];
     return (panes.find((p) => p.session === source?.session && p.n !== source?.n && vimIn(p)) ?? panes.find((p) => p.n !== source?.n && vimIn(p)))?.n;
   }

@@ -1,6 +1,7 @@
 // One connected client: the handshake, its capabilities and write permission,
 // its event subscription and attached streams. Every inbound frame is validated;
 // a bad one gets a typed error and the server goes on serving everyone.
+import { bodyOf } from '../model/bodies/registry';
 import crypto from 'node:crypto';
 import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import { checkRequestFrame } from '../../kits/protocol/frameCheck';
@@ -277,7 +278,7 @@ export class ClientConn {
     const pane = this.server.panes.get(b.pane);
     if (!pane) return this.protocolError(null, 'pane-not-found', `pane ${b.pane} not found`);
     // A stand-in for a remote pane (server/hosts/standIns.ts): the same path, to its host's ordered input queue.
-    if (pane.kind === 'remote') return this.remoteInput(b.pane, b.data);
+    if (bodyOf(pane.kind).standIn) return this.remoteInput(b.pane, b.data);
     try {
       this.checkAccess?.('pane/input', { pane: b.pane });
     } catch (e) {

@@ -185,7 +185,7 @@ describe('a stand-in\'s doors', () => {
     }
   });
 
-  it("does not borrow a remote agent pane's views (finger, mail, write, plan, access): they would open on that host, out of sight", () => {
+  it("does not borrow a remote agent pane's views (finger, mail, write, plan, access, review): they would open on that host, out of sight", () => {
     const stand = local.server.panesOf(local.server.session((local.server.pane(ln)).session))[0]!;
     const fake = { ...stand, kind: 'remote' as const, vocabulary: [...stand.vocabulary], tag: { ...stand.tag }, attrs: { ...stand.attrs } };
     const agentPane = { ...fake, kind: 'agent' as const, vocabulary: vocabularyFor('agent') };

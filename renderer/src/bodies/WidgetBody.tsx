@@ -6,7 +6,7 @@
 // to React — escaped, never markup — and the markdown here makes elements, never HTML.
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
 import { bindingKey, MAX_WIDGET_ROWS, widgetBindings, type Binding, type WidgetAction, type WidgetNode } from '../../../kits/protocol/widget';
-import { actionRequest, boundPath, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
+import { actionRequest, boundPath, itemText, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
 import { client } from '../net/client';
 import { store, useApp } from '../store';
 import type { BodyProps } from './registry';
@@ -147,6 +147,18 @@ function ActionButton({ pane, action, row, label }: { pane: number; action: Widg
         </span>
       ) : null}
     </span>
+  );
+}
+
+/** A bound component's frame: its heading, its value's error (or the empty note), then what it draws. */
+function Framed({ className, id, label, bound, empty, count, children }: { className?: string; id: string; label?: string | undefined; bound: Bound | undefined; empty?: string | undefined; count?: number; children: ReactNode }) {
+  return (
+    <div className={className} data-widget={id}>
+      {label ? <div className="wg-heading">{label}</div> : null}
+      <Missing bound={bound} />
+      {empty !== undefined && bound?.ok && count === 0 ? <div className="wg-muted">{empty}</div> : null}
+      {children}
+    </div>
   );
 }
 
@@ -301,19 +313,14 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
       );
     case 'diff':
       return (
-        <div data-widget={id}>
-          {label ? <div className="wg-heading">{label}</div> : null}
+        <Framed id={id} label={label} bound={node.bind ? bound : { ok: true, value: null }}>
           <DiffText text={node.bind ? shownValue(value) : (node.text ?? '')} />
-          {node.bind ? <Missing bound={bound} /> : null}
-        </div>
+        </Framed>
       );
     case 'table': {
       const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
       return (
-        <div className="wg-table" data-widget={id}>
-          {label ? <div className="wg-heading">{label}</div> : null}
-          <Missing bound={bound} />
-          {bound?.ok && rows.length === 0 ? <div className="wg-muted">{node.empty ?? 'nothing'}</div> : null}
+        <Framed className="wg-table" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
           {rows.length > 0 ? (
             <table aria-label={label}>
               <thead>
@@ -344,39 +351,34 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
               </tbody>
             </table>
           ) : null}
-        </div>
+        </Framed>
       );
     }
     case 'list': {
       const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
       return (
-        <div className="wg-list" data-widget={id}>
-          {label ? <div className="wg-heading">{label}</div> : null}
-          <Missing bound={bound} />
-          {bound?.ok && rows.length === 0 ? <div className="wg-muted">{node.empty ?? 'nothing'}</div> : null}
+        <Framed className="wg-list" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
           <ul aria-label={label}>
             {rows.map((r, k) => (
               <li key={k}>
-                <span>{node.item.replace(/\{([A-Za-z][A-Za-z0-9_.$-]*)\}/g, (_a, f: string) => shownValue(pickField(r, f)))}</span>
+                <span>{itemText(node.item, r)}</span>
                 {node.actions?.map((a, j) => (
                   <ActionButton key={j} pane={pane} action={a} row={r} />
                 ))}
               </li>
             ))}
           </ul>
-        </div>
+        </Framed>
       );
     }
     case 'log': {
       const lines = shownValue(value).split('\n').filter((l) => l !== '').slice(-node.lines);
       return (
-        <div className="wg-log" data-widget={id}>
-          {label ? <div className="wg-heading">{label}</div> : null}
-          <Missing bound={bound} />
+        <Framed className="wg-log" id={id} label={label} bound={bound}>
           <pre role="log" aria-label={label ?? node.bind.path} tabIndex={0}>
             {lines.join('\n')}
           </pre>
-        </div>
+        </Framed>
       );
     }
     case 'progress': {

@@ -3,6 +3,7 @@
 // assistive tech; click or middle-click on a word executes it. When the tag is too
 // narrow, badges and topics shrink first, then the words that no longer fit fold
 // into an overflow menu (…) the keyboard reaches like any other toolbar control.
+import { standsIn } from '../bodies/traits';
 import { shown } from '../../../kits/protocol/shown';
 import { exitLabel } from '../../../kits/protocol/exitLabel';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -54,7 +55,7 @@ function toolbarKeys(e: KeyboardEvent<HTMLDivElement>, pane: number): void {
  * answering its heartbeat; disconnected: input waits for it) or the remote pane gone.
  */
 function RemoteBadges({ pane }: { pane: Pane }) {
-  if (pane.kind !== 'remote') return null;
+  if (!standsIn(pane.kind)) return null;
   const at = `${pane.attrs['remote.host'] ?? '?'}:${pane.attrs['remote.n'] ?? '?'}`;
   const link = pane.attrs['remote.link'] ?? 'disconnected';
   const gone = pane.attrs['remote.gone'];

@@ -1,6 +1,7 @@
 // A pane whose program ended, in this window: its terminal says how and when (written
 // into this window's xterm, not into the pane's stream, so `pane output` stays the
 // program's own bytes), Enter reruns it, and any other key gets a hint — never silence.
+import { standsIn } from '../bodies/traits';
 import { DEAD_KEY_HINT, exitNotice, programOf } from '../../../kits/protocol/exitLabel';
 import { client } from '../net/client';
 import { store } from '../store';
@@ -31,7 +32,7 @@ export function tellExit(v: TermView): void {
   told.set(v, p.exit.at);
   hinted.delete(v);
   // A stand-in whose remote pane is gone from its host: nothing to run again there.
-  const gone = p.kind === 'remote' ? p.attrs['remote.gone'] : undefined;
+  const gone = standsIn(p.kind) ? p.attrs['remote.gone'] : undefined;
   v.term.write(gone ? `\x1b[0m\r\n\x1b[1;31m[${gone}]\x1b[0m — close this pane (the stand-in)\r\n` : exitNotice(programOf(p), p.exit));
 }
 

@@ -1,6 +1,7 @@
 // All terminal bodies of this window: one TermView per pane, created on first
 // sight and disposed when the pane closes. Routes output frames to them, re-attaches
 // after a reconnect, sizes each to its server placement, hands out the WebGL budget.
+import { standsIn } from '../bodies/traits';
 import type { Placement } from '../../../kits/protocol/model';
 import { client } from '../net/client';
 import { store } from '../store';
@@ -49,7 +50,7 @@ const host: TermHost = {
     if (s && s.focused !== pane && store.getState().viewer?.mode !== 'ro') void client.act('pane/focus', { pane });
   },
   failed(pane, message) {
-    if (store.getState().panes[pane]?.kind === 'remote') unattached.add(pane);
+    if (standsIn(store.getState().panes[pane]?.kind)) unattached.add(pane);
     store.getState().notify('error', `pane ${pane}: could not attach: ${message}`);
   },
   remote(pane) {
@@ -97,7 +98,7 @@ export async function plumbClick(pane: number, text: string, click: number | und
 
 /** A pane of another host: its keys cross a network ('auto' predictive echo guesses there from the first key). */
 function isRemote(st: ReturnType<typeof store.getState>, pane: number): boolean {
-  return st.panes[pane]?.kind === 'remote';
+  return standsIn(st.panes[pane]?.kind);
 }
 
 /** The pane's terminal, made (and attached) on first use. */
@@ -159,7 +160,7 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
   if (st.panes !== prev.panes && st.conn.state === 'open') {
     for (const [n, v] of views) {
       const p = st.panes[n];
-      if (p?.kind !== 'remote') continue;
+      if (!p || !standsIn(p.kind)) continue;
       // A stand-in is attached again when its host is joined again after it was not (the host left
       // and rejoined frees the server's stream) or after its attach failed; a stale link resumes by itself.
       const link = p.attrs['remote.link'] ?? '';

@@ -17,8 +17,20 @@ const AGENT_WORDS: readonly PaneCommand[] = [
   ...TERMINAL_WORDS.filter((c) => c.name !== 'interrupt'),
 ];
 
+const VIEWS = new Set(['finger', 'mail', 'write', 'plan', 'access']);
+
 export const agentBody: BodyProvider<'agent'> = {
   ...terminalBody,
+  meaning: (pane, word) => {
+    // Each opens a view of the agent (server/handlers/agents.ts, agent/open).
+    if (VIEWS.has(word)) return { method: 'agent/open', params: { pane: pane.n, view: word as 'finger' } };
+    if (word === 'review') {
+      // The shipped diff-review widget (apps/diff-review.json), its bindings filled from review.pane.
+      if (pane.attrs['agent.worktree'] === undefined) return `pane ${pane.n} has no worktree of its own to review (an agent launched with --worktree has one)`;
+      return { method: 'float/create', params: { kind: 'widgets', name: `review ${pane.tag.name}`, signature: 'com.pane.diff-review', attrs: { app: 'diff-review', 'review.pane': String(pane.n) } } };
+    }
+    return terminalBody.meaning?.(pane, word, {});
+  },
   kind: 'agent',
   agent: true,
   // Its shell is an ordinary terminal: no agent runs in it.

@@ -2,6 +2,7 @@
 // it adds to the pane's vocabulary, and what /pane/<n>/body reads and takes. One
 // provider per kind in this folder; registry.ts picks it by `pane.kind`.
 import type { BodyKind, Pane, PaneCommand } from '../../../kits/protocol/model';
+import type { MethodName, ParamsIn } from '../../../kits/protocol/index';
 import type { WidgetNode } from '../../../kits/protocol/widget';
 
 /**
@@ -23,6 +24,12 @@ export interface BodyIO {
   readPath(path: string): Promise<string>;
 }
 
+/** The protocol request a word stands for. */
+export interface WordRequest<M extends MethodName = MethodName> {
+  method: M;
+  params: ParamsIn<M>;
+}
+
 /** One kind of pane body, as the server serves it. */
 export interface BodyProvider<K extends BodyKind = BodyKind> {
   readonly kind: K;
@@ -38,10 +45,22 @@ export interface BodyProvider<K extends BodyKind = BodyKind> {
    * resurrection resumes its conversation (server/persist/resurrect.ts).
    */
   readonly agent: boolean;
+  /**
+   * The pane stands in for a joined host's pane (decision 037): no program runs here;
+   * its stream, input, resize and words go through the hosts service to that host, it
+   * is restored as a stand-in (never relaunched), and nothing here reads its files.
+   */
+  readonly standIn: boolean;
   /** The kind a pane of this body comes back as when what it ran cannot start again and a shell stands in for it. */
   readonly shellKind: BodyKind;
   /** The pane's vocabulary, given the words every pane has. */
   vocabulary(common: readonly PaneCommand[]): PaneCommand[];
+  /**
+   * What this body's own words mean: the request `word` with its checked `args` stands
+   * for (run as whoever runs the word), a sentence when it cannot run, or undefined for
+   * a word that is not this body's (the words every pane has, server/model/commandLine.ts).
+   */
+  meaning?(pane: Pane, word: string, args: Readonly<Record<string, string | number>>): WordRequest | string | undefined;
   /** /pane/<n>/body read from `offset`. */
   read(io: BodyIO, pane: Pane, offset: number): Promise<Buffer>;
   /** /pane/<n>/body write (resolves once taken, or throws through `io.refuse`). */

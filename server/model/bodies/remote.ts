@@ -21,12 +21,19 @@ export const remoteBody: BodyProvider<'remote'> = {
   kind: 'remote',
   runsProgram: false,
   agent: false,
+  standIn: true,
   shellKind: 'remote',
   // `close` removes the stand-in only; the remote pane runs on.
   vocabulary: (common) => [
     ...common.map((c) => (c.name === 'close' ? { ...c, doc: 'Remove this stand-in from the layout (the remote pane runs on; kill ends it)' } : c)),
     ...REMOTE_WORDS,
   ],
+  meaning: (pane, word) => {
+    // The stand-in's own word: the remote pane itself is closed on its host (forwarded as HOST:N).
+    if (word !== 'kill') return undefined;
+    const remote = remoteOf(pane);
+    return remote ? { method: 'pane/close', params: { pane: remote } } : `pane ${pane.n} names no remote pane to close`;
+  },
   read: async (_io, pane) => Buffer.from(`${remoteOf(pane) ?? 'a remote pane'}: read /${remoteOf(pane) ?? 'HOST:N'}/body for its screen\n`),
   write: async (io, pane) => io.refuse(`it stands in for ${remoteOf(pane) ?? 'a remote pane'}; write to /${pane.n}/input to type into it`),
 };

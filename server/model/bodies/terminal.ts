@@ -14,6 +14,7 @@ export const terminalBody: BodyProvider<'terminal'> = {
   kind: 'terminal',
   runsProgram: true,
   agent: false,
+  standIn: false,
   shellKind: 'terminal',
   vocabulary: (common) => [...common, ...TERMINAL_WORDS],
   read: (io, pane, offset) => io.screen(pane, offset),

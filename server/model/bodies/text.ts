@@ -6,6 +6,7 @@ export const textBody: BodyProvider<'text'> = {
   kind: 'text',
   runsProgram: false,
   agent: false,
+  standIn: false,
   shellKind: 'text',
   vocabulary: (common) => [...common],
   read: async (io, pane) => io.text(pane),

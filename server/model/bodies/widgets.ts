@@ -4,7 +4,7 @@
 // the reader reads them — so `cat /pane/N/body`, an agent and a screen reader get
 // what the window shows. Not writable: actions are words and ctl writes.
 import { MAX_WIDGET_ROWS, walkWidget, type Binding, type WidgetNode } from '../../../kits/protocol/widget';
-import { boundPath, parseBound, pickField, rowsOf, shownValue, type Bound } from '../../../kits/protocol/widgetValues';
+import { boundPath, itemText, parseBound, pickField, rowsOf, shownValue, type Bound } from '../../../kits/protocol/widgetValues';
 import type { BodyIO, BodyProvider } from './provider';
 
 /** Rows of a table or list the body text shows (the window shows up to MAX_WIDGET_ROWS). */
@@ -45,7 +45,7 @@ export async function widgetText(io: BodyIO, root: WidgetNode, attrs: Readonly<R
       out.push(`${head}: ${rows.length} row${rows.length === 1 ? '' : 's'}`);
       if (node.type === 'table') out.push(`${pad}  ${node.columns.map((c) => c.title).join('\t')}`);
       for (const r of rows.slice(0, Math.min(WIDGET_TEXT_ROWS, MAX_WIDGET_ROWS))) {
-        const line = node.type === 'table' ? node.columns.map((c) => shownValue(pickField(r, c.field))).join('\t') : node.type === 'list' ? fillShown(node.item, r) : shownValue(r['value']);
+        const line = node.type === 'table' ? node.columns.map((c) => shownValue(pickField(r, c.field))).join('\t') : node.type === 'list' ? itemText(node.item, r) : shownValue(r['value']);
         out.push(`${pad}  ${line}`);
       }
       continue;
@@ -55,15 +55,11 @@ export async function widgetText(io: BodyIO, root: WidgetNode, attrs: Readonly<R
   return out.join('\n') + '\n';
 }
 
-/** A list item's template with the row's fields, shown (no checks: this is display, not an action). */
-function fillShown(template: string, r: Record<string, unknown>): string {
-  return template.replace(/\{([A-Za-z][A-Za-z0-9_.$-]*)\}/g, (_a, f: string) => shownValue(pickField(r, f)));
-}
-
 export const widgetsBody: BodyProvider<'widgets'> = {
   kind: 'widgets',
   runsProgram: false,
   agent: false,
+  standIn: false,
   shellKind: 'widgets',
   vocabulary: (common) => [...common],
   read: async (io, pane, offset) => {

@@ -14,6 +14,8 @@ export interface WidgetsResult {
   agents: number;
   /** request → frame showing the change (ms) */
   update: Summary;
+  /** the first event of the change at the page → frame showing it (ms): the widget's own part */
+  fromEvent: Summary;
   /** JS heap of the page (MiB): with the board pane, and with a terminal pane in its place. */
   heapBoard: number;
   heapTerminal: number;
@@ -48,8 +50,17 @@ export async function widgetsBench(dir: string, runs: number): Promise<WidgetsRe
     );
     await sleep(500);
     const heapBoard = await heap();
+    // Every change of the page's rev (an event applied), by the wall clock both sides share.
+    await page.evaluate(() => {
+      const w = window as any;
+      w.__revAt = [] as number[];
+      w.pane.store.subscribe((st: any, old: any) => {
+        if (st.rev !== old.rev) w.__revAt.push(performance.timeOrigin + performance.now());
+      });
+    });
     const steps = Math.max(20, runs * 10);
     const times: number[] = [];
+    const fromEvent: number[] = [];
     for (let i = 0; i < steps; i++) {
       const word = `zebra${i}x${Date.now() % 100000}`;
       // The page notes when the word is drawn: the first frame after the DOM holds it.
@@ -73,10 +84,14 @@ export async function widgetsBench(dir: string, runs: number): Promise<WidgetsRe
       const t0 = performance.timeOrigin + performance.now();
       await c.call('awareness/prompt', { agent: `wb${i % AGENTS}`, text: `${word} ${word} ${word}` });
       const t1 = await seen;
-      if (Number.isFinite(t1)) times.push(t1 - t0);
+      if (Number.isFinite(t1)) {
+        times.push(t1 - t0);
+        const ev = await page.evaluate((after) => ((window as any).__revAt as number[]).find((t) => t >= after) ?? Number.NaN, t0);
+        if (Number.isFinite(ev) && ev <= t1) fromEvent.push(t1 - ev);
+      }
       await sleep(STEP_GAP_MS);
     }
-    return { agents: AGENTS, update: summarize(times), heapBoard, heapTerminal };
+    return { agents: AGENTS, update: summarize(times), fromEvent: summarize(fromEvent), heapBoard, heapTerminal };
   } finally {
     await sh.close();
   }

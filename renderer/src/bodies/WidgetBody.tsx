@@ -4,7 +4,7 @@
 // WIDGET_REFRESH_MS) and on a binding's own timer; actions run as whoever clicked
 // (pane/exec, ns/write) and a refusal shows where it was clicked. Every value is text
 // to React — escaped, never markup — and the markdown here makes elements, never HTML.
-import { createContext, useContext, useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
+import { createContext, memo, useContext, useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
 import { bindingKey, MAX_WIDGET_ROWS, widgetBindings, type Binding, type WidgetAction, type WidgetNode } from '../../../kits/protocol/widget';
 import { actionRequest, boundPath, itemText, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
 import { client } from '../net/client';
@@ -26,11 +26,20 @@ const NO_ATTRS: Readonly<Record<string, string>> = {};
  */
 const Ctx = createContext<{ refresh: () => void; attrs: Readonly<Record<string, string>> }>({ refresh: () => undefined, attrs: {} });
 
+/** Paths known to be streams (a log): read from their tail. A path is stat'ed once; a file is read from its start in one request. */
+const streams = new Map<string, boolean>();
+
 /** A bound file's text as this window may read it; a stream (a log) from its tail, a file from its start. */
 async function readText(path: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
   try {
-    const st = await client.call('ns/stat', { path });
-    const offset = st.stream && st.size > WIDGET_READ_BYTES ? st.size - WIDGET_READ_BYTES : 0;
+    let stream = streams.get(path);
+    let size = 0;
+    if (stream === undefined || stream) {
+      const st = await client.call('ns/stat', { path });
+      streams.set(path, (stream = st.stream));
+      size = st.size;
+    }
+    const offset = stream && size > WIDGET_READ_BYTES ? size - WIDGET_READ_BYTES : 0;
     const r = await client.call('ns/read', { path, offset, count: WIDGET_READ_BYTES });
     const text = r.encoding === 'base64' ? new TextDecoder().decode(Uint8Array.from(atob(r.data), (ch) => ch.charCodeAt(0))) : r.data;
     return { ok: true, text: offset > 0 ? text.slice(text.indexOf('\n') + 1) : text };
@@ -39,15 +48,15 @@ async function readText(path: string): Promise<{ ok: true; text: string } | { ok
   }
 }
 
-/** Each path read once (its {ATTR}s from the widget pane's attributes), each binding of it parsed its own way. */
-async function readBindings(which: readonly Binding[], attrs: Readonly<Record<string, string>>): Promise<[string, Bound][]> {
+/** Each path read once (its {ATTR}s from the widget pane's attributes), each binding of it parsed its own way; with the text it came from (the same text is the same value: nothing redraws). */
+async function readBindings(which: readonly Binding[], attrs: Readonly<Record<string, string>>): Promise<[string, Bound, string][]> {
   const resolved = which.map((b) => [b, boundPath(b.path, attrs)] as const);
   const paths = [...new Set(resolved.flatMap(([, r]) => (r.ok ? [r.path] : [])))];
   const texts = new Map(await Promise.all(paths.map(async (p) => [p, await readText(p)] as const)));
   return resolved.map(([b, r]) => {
-    if (!r.ok) return [bindingKey(b), r];
+    if (!r.ok) return [bindingKey(b), r, `!${r.error}`];
     const t = texts.get(r.path)!;
-    return [bindingKey(b), t.ok ? parseBound(b, t.text) : t];
+    return t.ok ? [bindingKey(b), parseBound(b, t.text), `${r.path}\n${t.text}`] : [bindingKey(b), t, `!${t.error}`];
   });
 }
 
@@ -56,6 +65,8 @@ function useBindings(bindings: readonly Binding[], attrs: Readonly<Record<string
   const [values, setValues] = useState<Values>(new Map());
   const rev = useApp((s) => s.rev);
   const busy = useRef(false);
+  /** The text each binding's value was parsed from. */
+  const seen = useRef(new Map<string, string>());
   const again = useRef(false);
   const last = useRef(0);
   const attrsNow = useRef(attrs);
@@ -64,21 +75,25 @@ function useBindings(bindings: readonly Binding[], attrs: Readonly<Record<string
 
   const readAll = useMemo(() => {
     let alive = true;
-    const run = async (which: readonly Binding[]) => {
+    // `timed`: a binding's own timer; it does not count against the bound on reads after events.
+    const run = async (which: readonly Binding[], timed = false) => {
       if (busy.current) {
         again.current = true;
         return;
       }
       busy.current = true;
-      last.current = performance.now();
+      if (!timed) last.current = performance.now();
       const got = await readBindings(which, attrsNow.current);
       busy.current = false;
       if (!alive) return;
-      setValues((old) => {
-        const next = new Map(old);
-        for (const [k, v] of got) next.set(k, v);
-        return next;
-      });
+      const changed = got.filter(([k, , text]) => seen.current.get(k) !== text);
+      for (const [k, , text] of changed) seen.current.set(k, text);
+      if (changed.length > 0)
+        setValues((old) => {
+          const next = new Map(old);
+          for (const [k, v] of changed) next.set(k, v);
+          return next;
+        });
       if (again.current) {
         again.current = false;
         void run(bindings);
@@ -106,7 +121,7 @@ function useBindings(bindings: readonly Binding[], attrs: Readonly<Record<string
   // Timed bindings (metrics, logs): their own period.
   useEffect(() => {
     const periods = [...new Set(bindings.flatMap((b) => (b.every === undefined ? [] : [b.every])))];
-    const timers = periods.map((every) => setInterval(() => void readAll.run(bindings.filter((b) => b.every === every)), every * 1000));
+    const timers = periods.map((every) => setInterval(() => void readAll.run(bindings.filter((b) => b.every === every), true), every * 1000));
     return () => timers.forEach(clearInterval);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [readAll]);
@@ -149,6 +164,27 @@ function ActionButton({ pane, action, row, label }: { pane: number; action: Widg
     </span>
   );
 }
+
+/** One row of a table; drawn again only when its row's text changes (a board of 100 agents redraws the one that moved). */
+const TableRow = memo(
+  function TableRow({ row, node, pane }: { row: Row; rowText: string; node: Extract<WidgetNode, { type: 'table' }>; pane: number }) {
+    return (
+      <tr>
+        {node.columns.map((c) => (
+          <td key={c.field}>{shownValue(pickField(row, c.field))}</td>
+        ))}
+        {node.actions?.length ? (
+          <td>
+            {node.actions.map((a, j) => (
+              <ActionButton key={j} pane={pane} action={a} row={row} />
+            ))}
+          </td>
+        ) : null}
+      </tr>
+    );
+  },
+  (a, b) => a.rowText === b.rowText && a.node === b.node && a.pane === b.pane,
+);
 
 /** A bound component's frame: its heading, its value's error (or the empty note), then what it draws. */
 function Framed({ className, id, label, bound, empty, count, children }: { className?: string; id: string; label?: string | undefined; bound: Bound | undefined; empty?: string | undefined; count?: number; children: ReactNode }) {
@@ -335,18 +371,7 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
               </thead>
               <tbody>
                 {rows.map((r, k) => (
-                  <tr key={k}>
-                    {node.columns.map((c) => (
-                      <td key={c.field}>{shownValue(pickField(r, c.field))}</td>
-                    ))}
-                    {node.actions?.length ? (
-                      <td>
-                        {node.actions.map((a, j) => (
-                          <ActionButton key={j} pane={pane} action={a} row={r} />
-                        ))}
-                      </td>
-                    ) : null}
-                  </tr>
+                  <TableRow key={k} row={r} rowText={JSON.stringify(r)} node={node} pane={pane} />
                 ))}
               </tbody>
             </table>

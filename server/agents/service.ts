@@ -119,6 +119,20 @@ export interface AgentDeps {
   clients: () => Iterable<AgentClient>;
 }
 
+/** How long info() takes an agent's account files as read (accountFilesOf). */
+export const ACCOUNT_FILES_TTL_MS = 1000;
+/** Agents whose account files are kept at once: past it the memory starts over (a listing reads them again). */
+const MAX_ACCOUNT_FILES_KEPT = 4096;
+
+interface AccountFiles {
+  at: number;
+  home: string | null;
+  app: string | null;
+  project: string | null;
+  plan: string;
+  unread: number;
+}
+
 export class AgentService {
   readonly store: AccountStore;
   readonly prompts: PromptLibrary;
@@ -137,6 +151,8 @@ export class AgentService {
    */
   readonly identity = new Map<number, PaneIdentity>();
   private accessCache = new Map<string, { mtime: number; checkedAt: number; parsed: ParsedAccess }>();
+  /** What info() last read of each agent's home (accountFilesOf). */
+  private accountFiles = new Map<string, AccountFiles>();
   /** When each refused file was last logged: finger and the tag read the same files often, one line a minute is enough. */
   private refusedAt = new Map<string, number>();
 
@@ -250,7 +266,8 @@ export class AgentService {
     });
     const sessions = [...r.sessions.values()].filter((s) => s.pane === null).map((s) => ({ id: s.id, cwd: s.cwd, state: s.state, since: s.since }));
     const home = account ? this.store.home(name) : null;
-    const line = (f: '.project' | '.app') => (account ? this.store.read(name, f).trim() || null : null);
+    const files = this.accountFilesOf(name, home);
+    const line = (f: '.project' | '.app') => (f === '.app' ? files.app : files.project);
     const sessionCwd = sessions[0]?.cwd ?? null;
     // An agent run with --app or --cwd and no account default: what its running pane says.
     const first = panes[0] ? this.server.panes.get(panes[0].pane) : undefined;
@@ -271,9 +288,34 @@ export class AgentService {
       lastPromptAt: r.lastPromptAt,
       topics: r.topics,
       claims: r.claims,
-      unread: home ? unreadCount(path.join(home, 'Maildir'), { refused: (e) => this.refused(name, e) }) : 0,
-      plan: account ? this.store.read(name, '.plan') : '',
+      unread: files.unread,
+      plan: files.plan,
     };
+  }
+
+  /**
+   * What info() reads from an agent's home — .app, .project, .plan and the Maildir's
+   * unread count — kept ACCOUNT_FILES_TTL_MS: a board of 100 agents lists them all on
+   * every change, and each read walks the home without following links (~1 ms an agent
+   * here). Whatever pane changes itself (changed()) is read again at once; a file an
+   * agent edits in its own home shows within the TTL.
+   */
+  private accountFilesOf(name: string, home: string | null): AccountFiles {
+    const now = Date.now();
+    const kept = this.accountFiles.get(name);
+    if (kept && kept.home === home && now - kept.at < ACCOUNT_FILES_TTL_MS) return kept;
+    const line = (f: '.project' | '.app') => (home !== null ? this.store.read(name, f).trim() || null : null);
+    const files: AccountFiles = {
+      at: now,
+      home,
+      app: line('.app'),
+      project: line('.project'),
+      plan: home !== null ? this.store.read(name, '.plan') : '',
+      unread: home !== null ? unreadCount(path.join(home, 'Maildir'), { refused: (e) => this.refused(name, e) }) : 0,
+    };
+    if (this.accountFiles.size >= MAX_ACCOUNT_FILES_KEPT) this.accountFiles.clear();
+    this.accountFiles.set(name, files);
+    return files;
   }
 
   /** Its app's hook dialect, and whether its CLI takes pane's context in its hooks' answers (finger says when not). */
@@ -345,7 +387,13 @@ export class AgentService {
   }
 
   /** Re-publishes what finger shows about an agent, and mirrors it into its panes' attrs. */
+  /** An agent's account files changed behind info()'s back (a mail copied in): the next listing reads them. */
+  accountFilesChanged(name: string): void {
+    this.accountFiles.delete(name);
+  }
+
   changed(name: string): void {
+    this.accountFiles.delete(name);
     const info = this.info(name);
     this.server.publish('agent/changed', { agent: info });
     for (const p of info.panes) {

@@ -44,6 +44,7 @@ export function copyToMailboxes(m: Message, aw: Awareness, agents: AgentService,
     const dir = path.join(agents.store.home(name), 'Maildir');
     try {
       const id = deliver(dir, { from: m.from, to: name, subject: copySubject(m), body: copyBody(m, aw), ref: m.id }, m.at);
+      agents.accountFilesChanged(name);
       agents.server.publish('agent/mailed', { to: name, from: m.from, subject: copySubject(m), id, unread: unreadCount(dir) });
     } catch (e) {
       if (e instanceof PathRefused) agents.refused(name, e, 'awareness/message');

@@ -79,6 +79,21 @@ describe('widget panes: whose authority reads and acts', () => {
     expect(sh(['ls']).stdout).toMatch(new RegExp(`^ *${w} `, 'm'));
   });
 
+  it('a widget bound to its own body or another widget\'s is answered at once, and the server keeps serving', () => {
+    const apps = path.join(s.dir, '.config', 'pane', 'apps');
+    const next = Math.max(...(JSON.parse(sh(['ls', '--json']).stdout) as { n: number }[]).map((p) => p.n)) + 1;
+    fs.writeFileSync(path.join(apps, 'loop.json'), JSON.stringify({ name: 'Loop', signature: 'com.example.loop', kind: 'widget', widget: { type: 'column', children: [{ type: 'text', label: 'me', bind: { path: `/${next}/body` } }, { type: 'text', label: 'them', bind: { path: `/${w}/body` } }, { type: 'text', label: 'via a view', bind: { path: `/by-sig/com.example.loop/${next}/body` } }] } }));
+    const r = sh(['new', '--app', 'loop']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(Number(r.stdout.trim().split(':').pop())).toBe(next);
+    const text = sh(['cat', `/${next}/body`]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(`text me: [/${next}/body: a body is shown in the window, not read into a widget's text]`);
+    expect(text.stdout).toContain(`text them: [/${w}/body: a body is shown in the window, not read into a widget's text]`);
+    expect(text.stdout).toContain('text via a view: [/by-sig/com.example.loop/');
+    expect(sh(['ls']).status).toBe(0);
+  });
+
   it('a bad widget file is named by file and field; the good ones launch', () => {
     const r = sh(['new', '--app', 'bad']);
     expect(r.status).not.toBe(0);

@@ -13,6 +13,9 @@ export const WIDGET_TEXT_ROWS = 50;
 async function readBound(io: BodyIO, b: Binding, attrs: Readonly<Record<string, string>>, cache: Map<string, Promise<string>>): Promise<Bound> {
   const at = boundPath(b.path, attrs);
   if (!at.ok) return at;
+  // A body is not read into a widget's text: a widget bound to its own body (or two to each
+  // other's) would read itself without end. The window reads and shows it; the text names it.
+  if (/\/body$/.test(at.path)) return { ok: false, error: `${at.path}: a body is shown in the window, not read into a widget's text` };
   try {
     let text = cache.get(at.path);
     if (!text) cache.set(at.path, (text = io.readPath(at.path)));

@@ -160,8 +160,9 @@ async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions):
   child.stderr?.on('data', (b: Buffer) => {
     stderr = (stderr + b.toString('utf8')).slice(-STDERR_KEPT);
   });
+  // 'close', not 'exit': the child's stderr may still be arriving when it has exited, and its last line is the reason.
   const exited = new Promise<string>((resolve) => {
-    child.once('exit', (code, signal) => resolve(signal ? `killed by ${signal}` : `exit ${code}`));
+    child.once('close', (code, signal) => resolve(signal ? `killed by ${signal}` : `exit ${code}`));
     child.once('error', (err) => resolve(err.message));
   });
   const ended = async () => {

@@ -2,6 +2,7 @@
 // addresses and publishes every change on its bus (model/bus.ts) with a monotonic
 // rev. It knows no channel: the transport side subscribes to the bus and keeps its
 // own connections (transport/connections.ts); startServer (main.ts) composes both.
+import { LatencyBook } from './metrics/latency';
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { faults, PaneFault } from '../kits/protocol/error';
@@ -54,6 +55,8 @@ export class PaneServer {
   readonly readerWords = new Map<number, PaneCommand[]>();
   /** Where every change is published; connections and in-process observers subscribe to it. */
   readonly bus = new EventBus();
+  /** Echo, hook and request latency histograms (server/metrics/latency.ts), read by server/metrics. */
+  readonly latency = new LatencyBook();
   readonly ptyPort: PtyPort;
   readonly screen: ScreenHost;
   readonly env: Record<string, string>;

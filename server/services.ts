@@ -43,6 +43,10 @@ export class Services {
   get windowSize(): WindowSizePolicy {
     return this.configService?.settings.settings.windowSize ?? 'latest';
   }
+  /** Whether the HTTP front serves GET /metrics (settings' metricsScrape), read at each scrape. */
+  get metricsScrape(): boolean {
+    return this.config.settings.settings.metricsScrape;
+  }
   /**
    * The log of hellos whose grant was refused, a few lines a second at most: a page may
    * relay made-up grants as fast as it connects (the bridge passes them on for the

@@ -112,6 +112,7 @@ export function violations(base = root): string[] {
  * composition: main.ts, serveCommand.ts and their like).
  */
 export const SERVER_ORDER: string[][] = [
+  ['metrics'],
   ['pty'],
   ['shell'],
   ['model', 'paneServer.ts'],

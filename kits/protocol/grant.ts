@@ -7,13 +7,19 @@
 // tmux's `attach -r`, VS Code Live Share's read-only guests.
 import { z } from 'zod';
 import { method } from './method';
-import { MAX_GRANT_NOTE, MAX_GRANT_TTL_MS, MAX_GRANTS, MIN_GRANT_TTL_MS, DEFAULT_GRANT_TTL_MS } from './grantLimits';
+import { MAX_GRANT_NOTE, MAX_GRANTS, MAX_METRICS_GRANT_TTL_MS, MIN_GRANT_TTL_MS, DEFAULT_GRANT_TTL_MS } from './grantLimits';
 
 export * from './grantLimits';
 
-/** `ro`: screens and events, no typing; `rw`: types into and runs the words of the panes it sees, no more (docs/security.md). */
-export const GrantModeSchema = z.enum(['ro', 'rw']);
+/**
+ * `ro`: screens and events, no typing; `rw`: types into and runs the words of the panes
+ * it sees, no more; `metrics`: lets no client in at all — a scraper sends it as a bearer
+ * token to the HTTP front's GET /metrics, and reads counts and sizes (docs/security.md).
+ */
+export const GrantModeSchema = z.enum(['ro', 'rw', 'metrics']);
 export type GrantMode = z.infer<typeof GrantModeSchema>;
+/** The modes that let a client in (a hello with the token). */
+export type AttachMode = Exclude<GrantMode, 'metrics'>;
 
 export const GrantIdSchema = z.string().regex(/^g[0-9a-f]{8}$/, 'a grant id is g and 8 hex digits (pane grant ls)');
 
@@ -38,13 +44,14 @@ export type GrantRecord = z.infer<typeof GrantRecordSchema>;
 export const GrantsFileSchema = z.object({ version: z.literal(1), grants: z.array(GrantRecordSchema).max(MAX_GRANTS) });
 
 /** What a client that came in with a grant is told in its welcome. */
-export const GrantWelcomeSchema = z.object({ id: GrantIdSchema, mode: GrantModeSchema, expiresAt: z.number() });
+export const GrantWelcomeSchema = z.object({ id: GrantIdSchema, mode: GrantModeSchema.exclude(['metrics']), expiresAt: z.number() });
 
 export const grantMethods = {
   'grant/create': method({
     params: z.object({
       mode: GrantModeSchema.default('ro'),
-      ttlMs: z.number().int().min(MIN_GRANT_TTL_MS).max(MAX_GRANT_TTL_MS).default(DEFAULT_GRANT_TTL_MS),
+      /** At most MAX_GRANT_TTL_MS for ro and rw (the handler says so), MAX_METRICS_GRANT_TTL_MS for metrics. */
+      ttlMs: z.number().int().min(MIN_GRANT_TTL_MS).max(MAX_METRICS_GRANT_TTL_MS).default(DEFAULT_GRANT_TTL_MS),
       note: z.string().max(MAX_GRANT_NOTE).optional(),
     }),
     result: z.object({
@@ -57,7 +64,7 @@ export const grantMethods = {
       url: z.string().optional(),
     }),
     cap: 'admin',
-    doc: 'Issues an attach grant: a token that lets one more window or client in, read-only or read-write, until it expires or is revoked.',
+    doc: 'Issues a grant: a token that lets one more window or client in, read-only or read-write — or, a metrics grant, lets a scraper read GET /metrics on the HTTP front — until it expires or is revoked.',
   }),
   'grant/list': method({
     params: z.object({}),

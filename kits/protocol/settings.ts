@@ -65,6 +65,12 @@ export const SettingsFileSchema = z
      * `smallest` (every window sees it whole) or `largest`. A grant's guest never counts.
      */
     windowSize: z.enum(WINDOW_SIZE_POLICIES).optional(),
+    /**
+     * Serve GET /metrics (Prometheus text) on the daemon's HTTP front: off by default.
+     * A scrape is answered only to the window's own cookie or to a metrics grant's
+     * bearer token (`pane grant new --metrics`), never to anyone else on the machine.
+     */
+    metricsScrape: z.boolean().optional(),
   })
   .strict();
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
@@ -77,6 +83,7 @@ export const SettingsSchema = z.object({
   agentNotifications: z.enum(['off', 'when-hidden']).default('off'),
   predictiveEcho: z.enum(PREDICTIVE_ECHO_MODES).default('off'),
   windowSize: z.enum(WINDOW_SIZE_POLICIES).default('latest'),
+  metricsScrape: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -110,6 +117,7 @@ export function resolveSettings(file: SettingsFile | undefined, sources: string[
       agentNotifications: file?.agentNotifications ?? 'off',
       predictiveEcho: file?.predictiveEcho ?? 'off',
       windowSize: file?.windowSize ?? 'latest',
+      metricsScrape: file?.metricsScrape ?? false,
     },
     sources,
     errors: [],

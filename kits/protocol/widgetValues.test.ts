@@ -12,9 +12,9 @@ describe('bound values', () => {
     expect(parseBound(bind({ path: '/3/tag' }), 'sh close |\n')).toEqual({ ok: true, value: 'sh close |' });
     expect(parseBound(bind({ path: '/log' }), 'a\nb\n')).toEqual({ ok: true, value: 'a\nb\n' });
     const metrics = 'panes 3\nclients 1\nrss_bytes 123456\n';
-    expect(parseBound(bind({ path: '/server/metrics', as: 'kv', pick: 'clients' }), metrics)).toEqual({ ok: true, value: '1' });
-    expect(parseBound(bind({ path: '/server/metrics', as: 'number', pick: 'rss_bytes' }), metrics)).toEqual({ ok: true, value: 123456 });
-    expect(parseBound(bind({ path: '/server/metrics', as: 'number', pick: 'nope' }), metrics)).toEqual({ ok: false, error: '/server/metrics: no number for nope' });
+    expect(parseBound(bind({ path: '/server/stats', as: 'kv', pick: 'clients' }), metrics)).toEqual({ ok: true, value: '1' });
+    expect(parseBound(bind({ path: '/server/stats', as: 'number', pick: 'rss_bytes' }), metrics)).toEqual({ ok: true, value: 123456 });
+    expect(parseBound(bind({ path: '/server/stats', as: 'number', pick: 'nope' }), metrics)).toEqual({ ok: false, error: '/server/stats: no number for nope' });
     expect(parseBound(bind({ path: '/index', as: 'lines', fields: ['id', 'host', 'rest'] }), '  1 box  a b c\n\n')).toEqual({ ok: true, value: [{ line: '  1 box  a b c', id: '1', host: 'box', rest: 'a b c' }] });
     expect(parseBound(bind({ path: '/x', as: 'json', pick: 'a.0.b' }), '{"a":[{"b":7}]}')).toEqual({ ok: true, value: 7 });
     expect(parseBound(bind({ path: '/agents', as: 'jsonl' }), '{"name":"ada"}\n{"name":"bo"}\n')).toEqual({ ok: true, value: [{ name: 'ada' }, { name: 'bo' }] });
@@ -47,7 +47,7 @@ describe('bound values', () => {
 
   it('refuses a bound path that is not absolute, and a timer faster than a second', () => {
     expect(BindingSchema.safeParse({ path: 'index' }).success).toBe(false);
-    expect(BindingSchema.safeParse({ path: '/server/metrics', every: 0.1 }).success).toBe(false);
+    expect(BindingSchema.safeParse({ path: '/server/stats', every: 0.1 }).success).toBe(false);
   });
 });
 

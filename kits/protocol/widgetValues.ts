@@ -25,7 +25,7 @@ export function pickField(v: unknown, field: string | undefined): unknown {
   return at;
 }
 
-/** "name value" lines (the shape of /server/metrics) as an object; a line of one word maps to "". */
+/** "name value" lines (the shape of /server/stats) as an object; a line of one word maps to "". */
 function kvOf(text: string): Record<string, string> {
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const line of text.split('\n')) {

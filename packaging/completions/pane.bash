@@ -48,10 +48,11 @@ _pane_flags() {
     'permit') echo '--socket -h --help' ;;
     'url') echo '--socket -h --help' ;;
     'stop') echo '-y --yes --socket -h --help' ;;
-    'grant new') echo '--rw --for --note --json --socket -h --help' ;;
+    'grant new') echo '--rw --metrics --for --note --json --socket -h --help' ;;
     'grant ls') echo '--json --socket -h --help' ;;
     'grant revoke') echo '--socket -h --help' ;;
     'metrics') echo '--listen --socket -h --help' ;;
+    'top') echo '-d --interval -n --iterations --sort --socket -h --help' ;;
     'restore') echo '--list --at --json --socket -h --help' ;;
     'service install') echo '--print --socket -h --help' ;;
     'agent add') echo '--access --app --project --plan --socket -h --help' ;;
@@ -229,6 +230,12 @@ _pane_value() {
     'grant revoke --socket') echo '@files' ;;
     'metrics --listen') echo '' ;;
     'metrics --socket') echo '@files' ;;
+    'top -d') echo '' ;;
+    'top --interval') echo '' ;;
+    'top -n') echo '' ;;
+    'top --iterations') echo '' ;;
+    'top --sort') echo '' ;;
+    'top --socket') echo '@files' ;;
     'restore --at') echo '' ;;
     'restore --socket') echo '@files' ;;
     'service install --socket') echo '@files' ;;
@@ -355,7 +362,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom hide show restart swap resize float tag attr exec plumb send output screen watch session serve start info clients permit url stop grant metrics restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom hide show restart swap resize float tag attr exec plumb send output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

@@ -1,5 +1,6 @@
 // grant/create, grant/list, grant/revoke: the person's attach grants (server/grants/book.ts).
 import { faults } from '../../kits/protocol/error';
+import { MAX_GRANT_TTL_MS } from '../../kits/protocol/grantLimits';
 import type { ClientConn } from '../transport/clientConn';
 import type { Services } from '../services';
 import type { HandlerTable } from './types';
@@ -14,6 +15,7 @@ const guestsOf = (services: Services, id: string): ClientConn[] => [...services.
 
 export const grantHandlers: HandlerTable = {
   'grant/create': (p, { server, services }) => {
+    if (p.mode !== 'metrics' && p.ttlMs > MAX_GRANT_TTL_MS) throw faults.badRequest(`an attach grant lives ${MAX_GRANT_TTL_MS / 86_400_000} days at most (asked for ${Math.ceil(p.ttlMs / 86_400_000)}); longer sharing is a paired machine (pane host pair)`);
     let made;
     try {
       made = book(services).create(p.mode, p.ttlMs, p.note);
@@ -23,7 +25,9 @@ export const grantHandlers: HandlerTable = {
     const { record, token } = made;
     server.publish('grant/changed', { id: record.id, change: 'issued', mode: record.mode, expiresAt: record.expiresAt });
     // The token in the fragment: a browser never sends it to a server, nor keeps it in a Referer.
-    return { id: record.id, token, mode: record.mode, expiresAt: record.expiresAt, ...(server.frontOrigin ? { url: `${server.frontOrigin}/#grant=${token}` } : {}) };
+    // A metrics grant opens no window: its URL is the scrape path (the token goes in a header, never in it).
+    const url = !server.frontOrigin ? undefined : record.mode === 'metrics' ? `${server.frontOrigin}/metrics` : `${server.frontOrigin}/#grant=${token}`;
+    return { id: record.id, token, mode: record.mode, expiresAt: record.expiresAt, ...(url ? { url } : {}) };
   },
   'grant/list': (_p, { services }) => ({ grants: book(services).list((id) => guestsOf(services, id).length) }),
   'grant/revoke': (p, { server, services }) => {

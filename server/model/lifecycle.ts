@@ -156,6 +156,7 @@ function startTerminal(server: PaneServer, pane: Pane): void {
       console.error(`pane server: pane ${pane.n}: ${reason}`);
       server.publish('client/refused', { door: `pane ${pane.n}'s output`, reason });
     },
+    onEcho: (seconds) => server.latency.echo.observe(seconds),
     onOutput: (end) => {
       server.noteOutput(pane.n, end);
       noteActivity(server, pane.n);

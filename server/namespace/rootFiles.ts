@@ -1,5 +1,8 @@
 // The files and directories above the panes: index, new/ctl, server/*, and the
 // listings of the root, pane directories and the by-* views.
+import { RateSampler } from '../metrics/rates';
+import { histogramQuantile } from '../../kits/protocol/metrics';
+import { prometheusText } from '../../kits/protocol/prometheus';
 import type { NsEntry } from '../../kits/protocol/namespace';
 import type { Pane } from '../../kits/protocol/model';
 import { nsFaults, rectOf, rpc } from './call';
@@ -130,7 +133,8 @@ export async function clientsRead(c: Call): Promise<Buffer> {
   );
 }
 
-export async function metricsRead(c: Call): Promise<Buffer> {
+/** /server/stats: "name value" lines of counts and sizes (server/info as the reader), for widgets and shell scripts. */
+export async function statsRead(c: Call): Promise<Buffer> {
   const i = await rpc(c, 'server/info', {});
   const m: [string, number | string][] = [
     ['panes', i.panes],
@@ -145,6 +149,38 @@ export async function metricsRead(c: Call): Promise<Buffer> {
     ['ns_log_bytes', c.ns.log.size],
   ];
   return utf8(m.map(([k, v]) => `${k} ${v}\n`).join(''));
+}
+
+/**
+ * /server/metrics: server/metrics as the reader (an agent by its .access, never a
+ * grant's guest), in Prometheus text (kits/protocol/prometheus.ts), with the
+ * namespace's own open handles and log size.
+ */
+export async function metricsRead(c: Call): Promise<Buffer> {
+  const m = await rpc(c, 'server/metrics', {});
+  return utf8(
+    prometheusText(m, [
+      ['pane_namespace_open_handles', 'Files open through the /pane namespace (9P fids, FUSE handles).', c.ns.openFids()],
+      ['pane_namespace_log_bytes', 'Bytes /pane/log holds now.', c.ns.log.size],
+    ]),
+  );
+}
+
+/** Milliseconds to a tenth, for people reading a latency. */
+const ms = (s: number | null) => (s === null ? null : Math.round(s * 10000) / 10);
+
+/**
+ * /server/latency: one JSON object a line per latency histogram (echo, hook, each
+ * request method seen), with its count and the median, p99 and mean in milliseconds,
+ * read off its buckets (the monitor widget's table; Prometheus reads /server/metrics).
+ */
+export async function latencyRead(c: Call): Promise<Buffer> {
+  const m = await rpc(c, 'server/metrics', {});
+  return utf8(
+    m.latency
+      .map((h) => JSON.stringify({ name: h.name, ...h.labels, count: h.count, p50Ms: ms(histogramQuantile(h, 0.5)), p99Ms: ms(histogramQuantile(h, 0.99)), meanMs: h.count ? ms(h.sum / h.count) : null }) + '\n')
+      .join(''),
+  );
 }
 
 /** Characters of an agent's last prompt /agents shows: a board's line, not the conversation. */
@@ -179,8 +215,15 @@ export async function agentsRead(c: Call): Promise<Buffer> {
   return utf8(lines.map((l) => l + '\n').join(''));
 }
 
-/** /server/panes: one JSON object a line per pane, server/metrics' per-pane figures (output bytes, clients, processes, CPU seconds, resident bytes). */
+/** /server/panes: one JSON object a line per pane, server/metrics' per-pane figures (output bytes, clients, processes, CPU seconds, resident bytes, storage I/O) with its CPU percent and output bytes a second (server/metrics/rates.ts). */
 export async function panesMetricsRead(c: Call): Promise<Buffer> {
   const m = await rpc(c, 'server/metrics', {});
-  return utf8(m.panes.map((p) => JSON.stringify({ ...p, rssMiB: Math.round((p.rssBytes / (1 << 20)) * 10) / 10 }) + '\n').join(''));
+  const server = c.ctx.server;
+  let sampler = samplers.get(server);
+  if (!sampler) samplers.set(server, (sampler = new RateSampler()));
+  const rates = sampler.rates(m.panes);
+  return utf8(m.panes.map((p) => JSON.stringify({ ...p, ...rates.get(p.pane), rssMiB: Math.round((p.rssBytes / (1 << 20)) * 10) / 10 }) + '\n').join(''));
 }
+
+/** Each server's rate samples, shared by every reader of /server/panes. */
+const samplers = new WeakMap<object, RateSampler>();

@@ -23,6 +23,8 @@ import {
   entry,
   indexRead,
   metricsRead,
+  statsRead,
+  latencyRead,
   agentsRead,
   panesMetricsRead,
   newCtlRead,
@@ -164,13 +166,21 @@ export const NAMESPACE_TABLE: readonly Row[] = [
     doc: 'Connected clients.', read: 'one line each: id name kind user transport capabilities write|read-only attached-panes', write: '',
   },
   {
-    path: '/server/metrics', type: 'file', mode: RO, content: (c) => metricsRead(c),
+    path: '/server/stats', type: 'file', mode: RO, content: (c) => statsRead(c),
     doc: 'Counts and sizes.', read: '"name value" lines: panes sessions clients rev uptime_ms rss_bytes heap_used_bytes pid ns_open_handles ns_log_bytes', write: '',
+  },
+  {
+    path: '/server/metrics', type: 'file', mode: RO, content: (c) => metricsRead(c),
+    doc: 'The daemon’s and each pane’s figures and the latency histograms, in Prometheus text (as `pane metrics` prints them).', read: 'Prometheus text exposition 0.0.4: pane_* gauges, counters and the pane_echo_seconds, pane_hook_duration_seconds, pane_request_duration_seconds histograms', write: '',
+  },
+  {
+    path: '/server/latency', type: 'file', mode: RO, content: (c) => latencyRead(c),
+    doc: 'Each latency histogram read off: how many, the median, p99 and mean.', read: 'one JSON object a line: name (echo, hook, request), method (a request’s), count, p50Ms, p99Ms, meanMs', write: '',
   },
   {
     path: '/server/panes', type: 'file', mode: RO, content: (c) => panesMetricsRead(c),
     doc: 'What each pane costs, from /proc (server/metrics’ per-pane figures).',
-    read: 'one JSON object a line: pane kind signature session agent state outputBytes attached processes cpuSeconds rssBytes rssMiB', write: '',
+    read: 'one JSON object a line: pane kind signature session agent state outputBytes attached processes cpuSeconds rssBytes ioReadBytes ioWriteBytes, cpuPercent and outputBytesPerSecond over the last second or two (null at first), rssMiB', write: '',
   },
   {
     path: '/server/snapshots', type: 'file', mode: RW, content: (c) => snapshotsRead(c), put: (c, _t, d) => snapshotsWrite(c, d),

@@ -1,6 +1,7 @@
 // One terminal pane's runtime: its process (through the PtyPort), the byte ring
 // that remembers its output, the screen model fed off the hot path, and the
 // stream to attached clients with flow control. The server core drives it.
+import { ECHO_WAIT_MS } from '../metrics/latency';
 import { PaneFault } from '../../kits/protocol/error';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
 import { MAX_COLS, MAX_ROWS } from './sizeLimits';
@@ -109,6 +110,8 @@ export interface TerminalOptions {
   screen: ScreenHost;
   ringBytes?: number;
   onOutput?: (end: number) => void;
+  /** Seconds from input written to the program to its next output (its echo), within ECHO_WAIT_MS. */
+  onEcho?: (seconds: number) => void;
   onExit?: (s: { code: number | null; signal: number | null }) => void;
   onTitle?: (t: string) => void;
   /** BEL, or (with `via`) a desktop notification the program asked for (OSC 9/99/777), with its text. */
@@ -256,7 +259,11 @@ export class Terminal {
     this.checkInput(bytes.byteLength);
     this.proc.write(bytes);
     this.lastInputAt = Date.now();
+    this.echoFrom ??= this.now();
   }
+
+  /** When input waiting for its echo was written (this.now()), or null: the first key of a burst counts. */
+  private echoFrom: number | null = null;
 
   /** When a key (or any input) last reached the program: output right after it is its echo, not work (the agents' observer). */
   lastInputAt = 0;
@@ -412,7 +419,9 @@ export class Terminal {
     this.ptyPaused = false;
     this.orphan = null;
     proc.onData((d) => {
-      if (this.proc === proc) this.onData(d);
+      if (this.proc !== proc) return;
+      this.noteEcho();
+      this.onData(d);
     });
     proc.onExit((s) => {
       if (this.proc === proc || this.orphan === proc) this.onProcExit(s);
@@ -430,6 +439,14 @@ export class Terminal {
     const t = setTimeout(() => p.kill('SIGKILL'), KILL_GRACE_MS);
     t.unref();
     p.onExit(() => clearTimeout(t));
+  }
+
+  /** The program's output after input: its echo, timed (what is written into the pane by pane itself is not). */
+  private noteEcho(): void {
+    if (this.echoFrom === null) return;
+    const ms = this.now() - this.echoFrom;
+    this.echoFrom = null;
+    if (ms <= ECHO_WAIT_MS) this.o.onEcho?.(ms / 1000);
   }
 
   private onData(d: Buffer): void {

@@ -5,6 +5,7 @@ import { bodyOf } from '../model/bodies/registry';
 import crypto from 'node:crypto';
 import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import { checkRequestFrame } from '../../kits/protocol/frameCheck';
+import { isMethodName } from '../../kits/protocol/index';
 import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
 import { PaneFault, type PaneError } from '../../kits/protocol/error';
 import { HelloParamsSchema, PROTOCOL_VERSION, type Welcome } from '../../kits/protocol/hello';
@@ -254,14 +255,27 @@ export class ClientConn {
         return this.hello(id, params);
       }
       this.consecutiveErrors = 0;
+      // Timed by method (the protocol's own names only: the histogram's labels stay bounded).
+      const t0 = performance.now();
+      const timed = () => {
+        if (isMethodName(method)) this.server.latency.request(method, (performance.now() - t0) / 1000);
+      };
       let result: unknown;
       try {
         result = this.services.dispatcher.dispatch(method, params, this.ctx);
       } catch (e) {
+        timed();
         return this.fail(id, e);
       }
-      if (result instanceof Promise) result.then((r) => this.reply(id, r, method), (e) => this.fail(id, e));
-      else this.reply(id, result, method);
+      if (result instanceof Promise)
+        result.then(
+          (r) => (timed(), this.reply(id, r, method)),
+          (e) => (timed(), this.fail(id, e)),
+        );
+      else {
+        timed();
+        this.reply(id, result, method);
+      }
     } catch (e) {
       this.fail(null, e);
     }
@@ -384,6 +398,7 @@ export class ClientConn {
     if (!book) return 'this server issues no grants';
     const r = book.check(token);
     if (!r.ok) return r.reason;
+    if (r.grant.mode === 'metrics') return `grant ${r.grant.id} is a metrics grant: a scraper sends it to GET /metrics on the HTTP front; it lets no client in`;
     const allowed: Capability[] = r.grant.mode === 'ro' ? ['read', 'attach'] : ['read', 'write', 'attach'];
     const capabilities = asked.filter((c) => allowed.includes(c));
     if (capabilities.length === 0) return `grant ${r.grant.id} (${r.grant.mode}) allows ${allowed.join(', ')}; the hello asked for none of them`;

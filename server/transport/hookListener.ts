@@ -247,10 +247,14 @@ function hookServer(services: Services, o: { door: () => string; limit: number; 
       req.on('end', () => {
         if (over) return;
         if (h) h.answering = true;
+        const t0 = performance.now();
         o.who(req)
           .then((caller) => {
             if (typeof caller === 'string') return reply(401, caller);
-            return answerHook(services, caller, req.headers, Buffer.concat(chunks).toString('utf8'), query).then((r) => reply(r.status, r.body));
+            return answerHook(services, caller, req.headers, Buffer.concat(chunks).toString('utf8'), query).then((r) => {
+              services.server.latency.hook.observe((performance.now() - t0) / 1000);
+              reply(r.status, r.body);
+            });
           })
           .catch((e: Error) => reply(statusOf(e), e.message));
       });

@@ -72,6 +72,19 @@ export interface FrontOptions {
   /** Where refusals are written (default: stderr). */
   log?: (line: string) => void;
   onSocket(ws: WebSocket, s: FrontSocket): void;
+  /**
+   * GET /metrics: who asks (the window's cookie, or a bearer token) and the answer —
+   * Prometheus text, or a refusal's status and words. Absent: /metrics is not served.
+   */
+  scrape?(who: { cookie: boolean; bearer: string | undefined }): ScrapeAnswer;
+}
+
+export type ScrapeAnswer = { status: 200; text: string; type: string } | { status: 401 | 403 | 404; why: string };
+
+/** A bearer token from an Authorization header (RFC 6750), or undefined; a malformed header is no token. */
+function bearerOf(header: string | undefined): string | undefined {
+  const m = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header ?? '');
+  return m?.[1];
 }
 
 export interface HttpFront {
@@ -158,6 +171,15 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
         location: clean,
         ...(fresh ? { 'set-cookie': `${cookieName()}=${cookieValue}; HttpOnly; SameSite=Strict; Path=/` } : {}),
       });
+    }
+    if (target.path === '/metrics' && o.scrape) {
+      const r = o.scrape({ cookie: hasCookie(req), bearer: bearerOf(req.headers.authorization) });
+      if (r.status !== 200) {
+        if (r.status !== 404) log(`${r.status} /metrics: ${r.why}: ${describe(req)}`);
+        return send(res, r.status, r.why, r.status === 401 ? { 'www-authenticate': 'Bearer realm="pane metrics"' } : {});
+      }
+      res.writeHead(200, { 'content-type': r.type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      return void res.end(req.method === 'HEAD' ? undefined : r.text);
     }
     if (!o.staticDir) return send(res, 404, 'no renderer build configured');
     const root = path.resolve(o.staticDir);

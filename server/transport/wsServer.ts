@@ -5,7 +5,9 @@ import { WsTransport } from '../../kits/node/wsTransport';
 import type { Services } from '../services';
 import { guardUntilHello, NEEDS_SECRET, throttledLog } from './admission';
 import { ClientConn } from './clientConn';
-import { startFront, type HttpFront } from './httpFront';
+import { startFront, type HttpFront, type ScrapeAnswer } from './httpFront';
+import { collectMetrics } from '../handlers/collectMetrics';
+import { PROMETHEUS_CONTENT_TYPE, prometheusText } from '../../kits/protocol/prometheus';
 
 /** The server's end of a window's WebSocket: the kits' Node WebSocket transport (it knows no side). */
 export { WsTransport as ServerWsTransport };
@@ -30,9 +32,27 @@ export async function listenHttp(services: Services, o: { port?: number; staticD
       const conn = new ClientConn(services, new WsTransport(ws), (h) => (cookie || front.tokenOk(h.token) || h.grant !== undefined ? { capabilities: h.capabilities } : NEEDS_SECRET));
       guardUntilHello(raw, () => conn.helloed, (why) => conn.close(why), { log: (why) => log(`WebSocket closed: ${why}`), ...(o.helloTimeoutMs !== undefined ? { timeoutMs: o.helloTimeoutMs } : {}) });
     },
+    scrape: (who) => scrapeAnswer(services, who),
   });
   server.launchUrl = () => front.launchUrl();
   server.frontOrigin = front.origin;
   server.onStop(() => front.close());
   return front;
+}
+
+/**
+ * GET /metrics on the front (settings' metricsScrape): the person's window (its cookie)
+ * or a scraper holding a metrics grant's token may read the figures; an attach grant's
+ * token may not (its guest reads no server/metrics), nor anyone without one.
+ */
+function scrapeAnswer(services: Services, who: { cookie: boolean; bearer: string | undefined }): ScrapeAnswer {
+  if (!services.metricsScrape) return { status: 404, why: 'metrics are not served here: "metricsScrape": true in settings.json turns GET /metrics on' };
+  if (!who.cookie) {
+    if (who.bearer === undefined) return { status: 401, why: 'a scrape needs Authorization: Bearer TOKEN with a metrics grant’s token (pane grant new --metrics)' };
+    const r = services.grants?.check(who.bearer);
+    if (!r) return { status: 401, why: 'this server issues no grants' };
+    if (!r.ok) return { status: 401, why: r.reason };
+    if (r.grant.mode !== 'metrics') return { status: 403, why: `grant ${r.grant.id} is an attach grant (${r.grant.mode}); a scrape needs a metrics grant (pane grant new --metrics)` };
+  }
+  return { status: 200, text: prometheusText(collectMetrics(services)), type: PROMETHEUS_CONTENT_TYPE };
 }

@@ -148,11 +148,16 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     await sh.page.evaluate(async (ns) => Promise.all(ns.map((n) => (window as any).pane.client.call('pane/close', { pane: n }))), [board, agentPane]);
 
     const mon = await launch('pane-monitor');
-    // Each figure is its own field of /server/metrics: panes is the count of panes, not the last field read.
+    // Each figure is its own field of /server/stats: panes is the count of panes, not the last field read.
     await until(sh.page, 'the monitor counts panes', new Function(`return Number(document.querySelector('section[data-pane="${mon}"] .wg-grid .wg-value')?.textContent) === Object.keys(window.pane.store.getState().panes).length`) as () => boolean);
     await until(sh.page, 'a row per pane with its memory', new Function(`return document.querySelectorAll('section[data-pane="${mon}"] [data-widget="panes"] tbody tr').length >= 2`) as () => boolean);
-    const memory = await region(sh.page, mon).locator('[data-widget="panes"] tbody tr').first().locator('td').nth(6).textContent();
+    const memory = await region(sh.page, mon).locator('[data-widget="panes"] tbody tr').first().locator('td').nth(7).textContent();
     expect(Number(memory)).toBeGreaterThan(0);
+    // The latency table: the echo of what the window typed, and the requests the window made (its own reads among them), with medians.
+    const echo = region(sh.page, mon).locator('[data-widget="latency"] tbody tr', { hasText: 'echo' });
+    await expect.poll(async () => Number(await echo.locator('td').nth(2).textContent()), { timeout: 10_000 }).toBeGreaterThan(0);
+    const reads = region(sh.page, mon).locator('[data-widget="latency"] tbody tr', { hasText: 'ns/read' });
+    await expect.poll(async () => Number(await reads.first().locator('td').nth(3).textContent()), { timeout: 10_000 }).toBeGreaterThan(0);
     await shot(sh.page, 'widget-pane-monitor');
     expect(await axeFindings(mon)).toEqual([]);
     await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/close', { pane: n }), mon);

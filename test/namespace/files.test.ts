@@ -219,7 +219,7 @@ describe('the root files', () => {
   it('server files say version, clients and metrics', async () => {
     expect(await cat(c, '/server/version')).toMatch(/^pane \d+\.\d+\.\d+ protocol \d+ host testhost\n$/);
     expect(await cat(c, '/server/clients')).toContain(' in-process ');
-    expect(await cat(c, '/server/metrics')).toMatch(/^panes \d+\nsessions 1\n/);
+    expect(await cat(c, '/server/stats')).toMatch(/^panes \d+\nsessions 1\n/);
   });
 
   it('views hold the same pane directories, and a pane outside a view is not found there', async () => {

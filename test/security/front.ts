@@ -87,7 +87,7 @@ export function rawRequest(port: number, bytes: string | Buffer): Promise<RawRep
 }
 
 /** A WebSocket to the front that says hello; resolves with the reply (ok or the error). */
-export function wsHello(port: number, o: { cookie?: string; origin?: string; token?: string } = {}): Promise<{ ok: boolean; error?: { code: string; message: string }; closed?: string }> {
+export function wsHello(port: number, o: { cookie?: string; origin?: string; token?: string; grant?: string } = {}): Promise<{ ok: boolean; error?: { code: string; message: string }; closed?: string }> {
   return new Promise((resolve) => {
     const headers: Record<string, string> = {};
     if (o.cookie) headers.cookie = o.cookie;
@@ -96,7 +96,7 @@ export function wsHello(port: number, o: { cookie?: string; origin?: string; tok
       ws.terminate();
       resolve({ ok: false, closed: 'timeout' });
     }, 10_000);
-    ws.on('open', () => ws.send(JSON.stringify({ t: 'req', id: 1, method: 'hello', params: { protocol: 1, client: { name: 'security test', kind: 'test' }, capabilities: ['read'], ...(o.token ? { token: o.token } : {}) } })));
+    ws.on('open', () => ws.send(JSON.stringify({ t: 'req', id: 1, method: 'hello', params: { protocol: 1, client: { name: 'security test', kind: 'test' }, capabilities: ['read'], ...(o.token ? { token: o.token } : {}), ...(o.grant ? { grant: o.grant } : {}) } })));
     ws.on('message', (d) => {
       const m = JSON.parse(String(d)) as { t: string; id: number; ok: boolean; error?: { code: string; message: string } };
       if (m.t !== 'res' || m.id !== 1) return;

@@ -14,7 +14,7 @@ export const GROUP_OF: Readonly<Record<string, GroupName>> = {
   tag: 'tags', attr: 'tags', exec: 'tags', plumb: 'tags',
   send: 'streams', output: 'streams', screen: 'streams', watch: 'streams',
   session: 'sessions',
-  serve: 'server', start: 'server', info: 'server', clients: 'server', permit: 'server', url: 'server', stop: 'server', grant: 'server', metrics: 'server',
+  serve: 'server', start: 'server', info: 'server', clients: 'server', permit: 'server', url: 'server', stop: 'server', grant: 'server', metrics: 'server', top: 'server',
   restore: 'durable', service: 'durable',
   agent: 'agents', access: 'agents', finger: 'agents', mail: 'agents', write: 'agents', plan: 'agents', peers: 'agents', hook: 'agents', mcp: 'agents',
   claims: 'awareness', claim: 'awareness', release: 'awareness', handoff: 'awareness', delegate: 'awareness', awareness: 'awareness',

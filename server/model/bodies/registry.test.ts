@@ -24,7 +24,7 @@ function recordingIO() {
       asked.push(`refuse ${hint}`);
       throw new Error(hint);
     },
-    widget: (p) => (asked.push(`widget ${p.n}`), { type: 'column', children: [{ type: 'text', label: 'Panes', bind: { path: '/server/metrics', as: 'kv', pick: 'panes' } }] }),
+    widget: (p) => (asked.push(`widget ${p.n}`), { type: 'column', children: [{ type: 'text', label: 'Panes', bind: { path: '/server/stats', as: 'kv', pick: 'panes' } }] }),
     readPath: async (path) => (asked.push(`read ${path}`), 'panes 3\nclients 1\n'),
   };
   return { io, asked };
@@ -69,6 +69,6 @@ describe('body registry', () => {
     await bodyOf('text').write(io, pane('text'), Buffer.from('more'));
     await expect(bodyOf('terminal').write(io, pane('terminal'), Buffer.from('ls'))).rejects.toThrow('write to /7/input');
     await expect(bodyOf('widgets').write(io, pane('widgets'), Buffer.from('x'))).rejects.toThrow('a widget pane has no writable body');
-    expect(asked).toEqual(['screen 7', 'text 7', 'widget 7', 'read /server/metrics', 'append 7 more', 'refuse its body is the terminal screen; write to /7/input to type into it', 'refuse a widget pane has no writable body; its actions are its words (/N/ctl)']);
+    expect(asked).toEqual(['screen 7', 'text 7', 'widget 7', 'read /server/stats', 'append 7 more', 'refuse its body is the terminal screen; write to /7/input to type into it', 'refuse a widget pane has no writable body; its actions are its words (/N/ctl)']);
   });
 });

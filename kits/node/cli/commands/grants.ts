@@ -4,28 +4,31 @@ import { JSON_FLAG, type CommandSpec } from '../command';
 import { UsageError } from '../errors';
 import { bool, str } from '../args';
 import { table } from '../format';
-import { DEFAULT_GRANT_TTL_MS, MAX_GRANT_TTL_MS, MIN_GRANT_TTL_MS } from '../../../protocol/grantLimits';
+import { DEFAULT_GRANT_TTL_MS, MAX_GRANT_TTL_MS, MAX_METRICS_GRANT_TTL_MS, MIN_GRANT_TTL_MS } from '../../../protocol/grantLimits';
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `90s`, `30m`, `2h`, `7d` (or plain seconds) as milliseconds; a UsageError names what is wrong. */
-export function parseDuration(text: string, command: string): number {
+export function parseDuration(text: string, command: string, max = MAX_GRANT_TTL_MS): number {
   const m = /^([0-9]+)([smhd]?)$/.exec(text.trim());
   if (!m) throw new UsageError(`--for: '${text}' is not a duration (e.g. 90s, 30m, 2h, 7d)`, command);
   const ms = Number(m[1]) * UNITS[m[2] || 's']!;
-  if (ms < MIN_GRANT_TTL_MS || ms > MAX_GRANT_TTL_MS) throw new UsageError(`--for: ${text} is outside ${MIN_GRANT_TTL_MS / 1000}s..${MAX_GRANT_TTL_MS / UNITS.d!}d`, command);
+  if (ms < MIN_GRANT_TTL_MS || ms > max) throw new UsageError(`--for: ${text} is outside ${MIN_GRANT_TTL_MS / 1000}s..${max / UNITS.d!}d`, command);
   return ms;
 }
+
+const MODE_WORDS = { ro: 'read-only', rw: 'read-write', metrics: 'metrics: a scraper’s, lets no client in' } as const;
 
 const at = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 19).replace('T', ' ') + 'Z');
 
 export const grantCommands: CommandSpec[] = [
   {
     command: 'grant new',
-    summary: 'let someone in: print an attach grant (read-only unless --rw) that expires, for a window or a client',
+    summary: 'let someone in: print an attach grant (read-only unless --rw) that expires, for a window or a client; --metrics: a scraper’s token',
     flags: [
       { name: 'rw', type: 'bool', doc: 'read-write: the guest may type into and run the words of the panes it sees (never start programs, reshape the desktop, or read mail)' },
-      { name: 'for', type: 'string', value: 'DURATION', doc: `how long it lives: 90s, 30m, 2h, 7d (default ${DEFAULT_GRANT_TTL_MS / 60_000}m, at most ${MAX_GRANT_TTL_MS / UNITS.d!}d)` },
+      { name: 'metrics', type: 'bool', doc: `for a scraper: the bearer token of GET /metrics on the HTTP front (with "metricsScrape": true in settings.json); lets no client in; may live ${MAX_METRICS_GRANT_TTL_MS / UNITS.d!}d` },
+      { name: 'for', type: 'string', value: 'DURATION', doc: `how long it lives: 90s, 30m, 2h, 7d (default ${DEFAULT_GRANT_TTL_MS / 60_000}m, at most ${MAX_GRANT_TTL_MS / UNITS.d!}d; a metrics grant ${MAX_METRICS_GRANT_TTL_MS / UNITS.d!}d)` },
       { name: 'note', type: 'string', value: 'TEXT', doc: 'whom it is for, shown by pane grant ls' },
       JSON_FLAG,
     ],
@@ -35,14 +38,22 @@ export const grantCommands: CommandSpec[] = [
     async run(ctx, a) {
       const ttl = str(a, 'for');
       const note = str(a, 'note');
+      if (bool(a, 'rw') && bool(a, 'metrics')) throw new UsageError('--rw and --metrics: a grant is one of read-only, read-write or metrics', 'grant new');
+      const mode = bool(a, 'metrics') ? 'metrics' : bool(a, 'rw') ? 'rw' : 'ro';
       const c = await ctx.connect();
-      const g = await c.call('grant/create', { mode: bool(a, 'rw') ? 'rw' : 'ro', ...(ttl !== undefined ? { ttlMs: parseDuration(ttl, 'grant new') } : {}), ...(note !== undefined ? { note } : {}) });
+      const g = await c.call('grant/create', { mode, ...(ttl !== undefined ? { ttlMs: parseDuration(ttl, 'grant new', mode === 'metrics' ? MAX_METRICS_GRANT_TTL_MS : MAX_GRANT_TTL_MS) } : {}), ...(note !== undefined ? { note } : {}) });
       if (bool(a, 'json')) {
         ctx.out(JSON.stringify(g, null, 2));
         return 0;
       }
-      ctx.out(`grant ${g.id} (${g.mode === 'ro' ? 'read-only' : 'read-write'}) until ${at(g.expiresAt)}`);
+      ctx.out(`grant ${g.id} (${MODE_WORDS[g.mode]}) until ${at(g.expiresAt)}`);
       ctx.out(`token: ${g.token}`);
+      if (g.mode === 'metrics') {
+        const target = g.url ? new URL(g.url).host : 'HOST:PORT';
+        ctx.out(`scrape: ${g.url ?? 'GET /metrics on the HTTP front (this server has none: pane serve --http PORT, or npm start)'} with the header Authorization: Bearer TOKEN, once settings.json says "metricsScrape": true`);
+        ctx.out(`prometheus.yml: scrape_configs: [{job_name: pane, authorization: {credentials_file: FILE_WITH_THE_TOKEN}, static_configs: [{targets: ['${target}']}]}]`);
+        return 0;
+      }
       ctx.out(g.url ? `window: ${g.url}` : 'window: add #grant=TOKEN to the address of any pane window (this server has no HTTP front of its own)');
       ctx.out(`client: PANE_GRANT=${g.token} pane ls`);
       return 0;

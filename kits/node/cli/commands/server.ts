@@ -4,6 +4,7 @@ import { bool } from '../args';
 import { OpError } from '../errors';
 import { grantCommands } from './grants';
 import { metricsCommands } from './metrics';
+import { topCommands } from './top';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import { keyValues, table } from '../format';
 import { stopCommand } from './durable';
@@ -99,5 +100,6 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
     stopCommand,
     ...grantCommands,
     ...metricsCommands,
+    ...topCommands,
   ];
 }

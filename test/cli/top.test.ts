@@ -1,0 +1,71 @@
+// `pane top` through the built CLI against a real daemon, as a person uses it: printed
+// for a script (-n), and typed into a pane's shell with `pane send`, sorted by a key
+// and quit with q, the shell's screen back as it was.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, buildOnce, serve, type Served } from './harness';
+
+let s: Served;
+const screen = (n: number) => s.pane(['screen', '-t', String(n)]).stdout;
+async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('pane top', () => {
+  beforeAll(async () => {
+    buildOnce();
+    s = await serve();
+  }, 60_000);
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('-n prints frames a script reads: a busy pane first by CPU, with its processes, memory and output rate', async () => {
+    // A bounded busy loop (a count, not forever) that also writes: CPU and output a second.
+    const busy = s.pane(['new', '--', 'sh', '-c', 'i=0; while [ $i -lt 4000000 ]; do i=$((i+1)); [ $((i % 20000)) -eq 0 ] && echo tick-$i; done; sleep 30']);
+    expect(busy.status, busy.stderr).toBe(0);
+    const n = busy.stdout.trim().split(':').pop()!;
+    await until('the busy pane ticking', () => screen(Number(n)).includes('tick-'));
+    const r = s.pane(['top', '-n', '2', '--interval', '0.7']);
+    expect(r.status, r.stderr).toBe(0);
+    const frames = r.stdout.split(/\n\n(?=pane top — )/);
+    expect(frames).toHaveLength(2);
+    const last = frames[1]!.split('\n');
+    expect(last[0]).toMatch(/^pane top — .* · 2 panes · /);
+    expect(last[2]).toMatch(/^latency: echo (-|p50 \S+ p99 \S+ \(\d+\)) · hook - · requests p50 \S+ p99 \S+ \(\d+\)$/);
+    const header = last.findIndex((l) => /^PANE\s+SESSION\s+KIND\s+AGENT\s+STATE\s+PROCS\s+CPU%▾\s+MEM\s+OUT\/s\s+READ\/s\s+WRITE\/s\s+VIEWERS$/.test(l));
+    expect(header, frames[1]).toBeGreaterThan(0);
+    const first = last[header + 1]!.trim().split(/\s+/);
+    expect(first[0]).toBe(n);
+    expect(Number(first[6])).toBeGreaterThan(20);
+    expect(first[8]).not.toBe('0');
+    const sorted = s.pane(['top', '-n', '1', '--interval', '0.5', '--sort', 'pane']).stdout.split('\n');
+    const h2 = sorted.findIndex((l) => l.startsWith('PANE▾'));
+    // By pane number, ascending.
+    expect(sorted[h2 + 1]!.trim().split(/\s+/)[0]).toBe('1');
+    expect(sorted[h2 + 2]!.trim().split(/\s+/)[0]).toBe(n);
+    expect(s.pane(['close', '-t', n]).status).toBe(0);
+  }, 60_000);
+
+  it('names a bad interval or sort', () => {
+    expect(s.pane(['top', '--interval', '0.1']).stderr).toContain("--interval: '0.1' is not a number of seconds in 0.5..60");
+    expect(s.pane(['top', '--sort', 'name']).stderr).toContain("--sort: 'name' is not one of cpu, mem, out, pane");
+  });
+
+  it('typed into a shell: live on the alternate screen, sorted by m, gone with q', async () => {
+    await until('a prompt', () => /[$#] *$/m.test(screen(1)));
+    expect(s.pane(['send', '-t', '1', `clear; ${process.execPath} ${BIN} top --interval 0.5`]).status).toBe(0);
+    await until('the top frame', () => /^PANE\s+SESSION/m.test(screen(1)) && /CPU%▾/.test(screen(1)));
+    expect(screen(1)).toMatch(/sort: c CPU · m memory · o output · p pane — q quits/);
+    expect(s.pane(['send', '--raw', '-t', '1', 'm']).status).toBe(0);
+    await until('sorted by memory', () => /MEM▾/.test(screen(1)));
+    expect(s.pane(['send', '--raw', '-t', '1', 'q']).status).toBe(0);
+    await until('the shell back', () => !/PANE\s+SESSION/.test(screen(1)) && /[$#] *$/m.test(screen(1)));
+    expect(s.pane(['send', '-t', '1', 'echo top-exit-$?']).status).toBe(0);
+    await until('top exited 0', () => screen(1).includes('top-exit-0'));
+  }, 60_000);
+});

@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets) trim it for quick looks.
+// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics) trim it for quick looks.
 import fs from 'node:fs';
 import { agents, sandboxPhases } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -20,6 +20,7 @@ import { memory } from './memory';
 import { namespace } from './namespace';
 import { notices } from './notices';
 import { widgetsBench } from './widgets';
+import { metricsCost } from './metricsCost';
 import { predictEcho } from './predictEcho';
 import { plumbClick } from './plumb';
 import { mcpRoundTrip } from './mcp';
@@ -34,7 +35,7 @@ import { throughput } from './throughput';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -250,6 +251,12 @@ try {
     rows.push({ bench: `widget: the agents board bound to /agents with ${w.agents} agents, the event at the page → the frame showing the change (ms)`, figure: `${range(w.fromEvent, 1)}, p99 ${fmt(w.fromEvent.p99)} (n=${w.fromEvent.n})`, anchor: '—', ratio: '—', aim: 'p99 < 50 ms' });
     rows.push({ bench: `widget: the same, from the request that records the prompt (awareness/prompt, its convergence pass included) (ms)`, figure: `${range(w.update, 1)}, p99 ${fmt(w.update.p99)} (n=${w.update.n})`, anchor: '—', ratio: '—', aim: 'report' });
     rows.push({ bench: `widget: page JS heap with the agents board (${w.agents} agents) open vs a terminal pane in its place (MiB)`, figure: fmt(w.heapBoard, 1), anchor: `terminal pane ${fmt(w.heapTerminal, 1)}`, ratio: ratio(w.heapBoard, w.heapTerminal), aim: 'report' });
+  });
+  await section('metrics', async () => {
+    const m = await metricsCost(`${dir}/metrics`);
+    rows.push({ bench: `metrics: collecting server/metrics with ${m.panes} panes once a second (the monitor's, pane top's pace), daemon CPU (% of one core)`, figure: fmt(m.perCollectMs / 10, 2), anchor: `the daemon alone ${fmt(m.idlePercent, 2)}%; at Prometheus's 15 s ${fmt(m.perCollectMs / 150, 3)}%; ${fmt(m.perCollectMs, 2)} ms CPU a collection`, ratio: '—', aim: '< 1%' });
+    rows.push({ bench: `metrics: one server/metrics collection with ${m.panes} panes (/proc walk, every tree, histograms), request → answer (ms)`, figure: range(m.collect, 2), anchor: '—', ratio: '—', aim: 'report' });
+    rows.push({ bench: 'metrics: one latency observation on the hot path (ns) vs the performance.now() it needs', figure: fmt(m.observeNs, 1), anchor: `performance.now() ${fmt(m.nowNs, 1)} ns`, ratio: ratio(m.observeNs, m.nowNs), aim: 'report' });
   });
   await section('install', async () => void rows.push(...(await installRows(dir, Math.max(10, runs * 5)))));
   await section('resize', async () => {

@@ -6,31 +6,40 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { ServerMetrics } from '../../kits/protocol/metrics';
 import { runningVersion } from '../../kits/node/version';
 import { bodyOf } from '../model/bodies/registry';
-import { childrenOf, processTable, treeUsage } from '../pty/procStats';
+import { NO_USAGE, ProcSampler } from '../pty/procStats';
 import type { Services } from '../services';
 
 /** A histogram's nanoseconds as seconds; 0 before its first sample (an empty histogram reports nonsense). */
 const seconds = (ns: number) => (Number.isFinite(ns) && ns > 0 && ns < 1e15 ? ns / 1e9 : 0);
 
-/** The event loop's delay, sampled every 10 ms from the first collection on (reset at each). */
+/**
+ * How often the event loop's delay is sampled (ms): a timer that fires this often for
+ * as long as the daemon runs. 10 ms cost about 1% of a core on a VM (the bench's
+ * metrics rows); 50 ms still catches every stall a person feels (a frame is 16 ms,
+ * and a stall of any length delays the sample that spans it by that much).
+ */
+export const LOOP_SAMPLE_MS = 50;
+
+/** The event loop's delay, sampled from the first collection on (reset at each). */
 let loop: IntervalHistogram | undefined;
 function loopDelay(): IntervalHistogram {
   if (!loop) {
-    loop = monitorEventLoopDelay({ resolution: 10 });
+    loop = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
     loop.enable();
   }
   return loop;
 }
 
+/** What /proc holds of each pane's tree, read only where it can have changed (one per daemon process). */
+const sampler = new ProcSampler();
+
 export function collectMetrics(services: Services): ServerMetrics {
   const { server } = services;
-  const table = processTable();
-  const children = childrenOf(table);
+  const running = [...server.panes.values()].filter((p) => p.pid !== null && p.state === 'running').map((p) => p.pid!);
+  const usage = sampler.usage(running);
   const attached = new Map<number, number>();
   for (const c of services.connections) for (const n of c.attached) attached.set(n, (attached.get(n) ?? 0) + 1);
-  const idle = { processes: 0, cpuSeconds: 0, rssBytes: 0, ioReadBytes: 0, ioWriteBytes: 0 };
   const panes = [...server.panes.values()].map((p) => {
-    const usage = p.pid !== null && p.state === 'running' ? treeUsage(table, p.pid, children) : idle;
     const agent = p.attrs.agent ?? (bodyOf(p.kind).agent ? p.owner : undefined);
     return {
       pane: p.n,
@@ -41,7 +50,7 @@ export function collectMetrics(services: Services): ServerMetrics {
       state: p.state,
       outputBytes: server.terminals.get(p.n)?.streamEnd ?? 0,
       attached: attached.get(p.n) ?? 0,
-      ...usage,
+      ...((p.pid !== null && p.state === 'running' ? usage.get(p.pid) : undefined) ?? NO_USAGE),
     };
   });
   const m = process.memoryUsage();

@@ -1,14 +1,23 @@
 // CPU, memory and storage I/O of a process tree from /proc (Linux): what node_exporter's
 // process collector reads, for each pane's program and its descendants. Elsewhere, nothing.
+//
+// Reading /proc costs a syscall round per file (tens of microseconds each on a VM), and
+// a collection runs every second while a monitor is open, so the sampler reads only
+// what can have changed: a process's parent never changes (but to a reaper, never into
+// a pane's tree), so a process first seen outside every pane's tree is not read again;
+// a tree's processes have their stat read each time, and their io only when their CPU
+// time moved (a process that ran no tick did next to no I/O). Every FULL_WALK_MS the
+// whole of /proc is read again, which also mends a PID reused between two collections.
 import fs from 'node:fs';
 
 /** Clock ticks a second in /proc/PID/stat (sysconf(_SC_CLK_TCK)): 100 on every Linux pane runs on. */
 const CLK_TCK = 100;
 /** Bytes in a page of /proc/PID/stat's rss (the x86-64 and arm64 default). */
 const PAGE_BYTES = 4096;
+/** How often every process is read again, whatever the cache says: what a missed byte of I/O or a reused PID can cost, at most. */
+export const FULL_WALK_MS = 10_000;
 
 interface Stat {
-  pid: number;
   ppid: number;
   cpuSeconds: number;
   rssBytes: number;
@@ -27,24 +36,7 @@ function readStat(pid: number): Stat | null {
   const utime = Number(rest[11]);
   const stime = Number(rest[12]);
   const rss = Number(rest[21]);
-  return { pid, ppid, cpuSeconds: (utime + stime) / CLK_TCK, rssBytes: rss * PAGE_BYTES };
-}
-
-/** Every process's parent, read once per scrape (one readdir of /proc). */
-export function processTable(): Map<number, Stat> {
-  const out = new Map<number, Stat>();
-  let names: string[];
-  try {
-    names = fs.readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const n of names) {
-    if (!/^[0-9]+$/.test(n)) continue;
-    const s = readStat(Number(n));
-    if (s) out.set(s.pid, s);
-  }
-  return out;
+  return { ppid, cpuSeconds: (utime + stime) / CLK_TCK, rssBytes: rss * PAGE_BYTES };
 }
 
 /** Storage bytes a process caused to be read and written (/proc/PID/io; 0 when it is not ours to read). */
@@ -68,39 +60,90 @@ export interface TreeUsage {
   ioWriteBytes: number;
 }
 
-/** Each process's children, from one process table (built once per collection, for every pane's tree). */
-export function childrenOf(table: Map<number, Stat>): Map<number, number[]> {
-  const children = new Map<number, number[]>();
-  for (const s of table.values()) {
-    const list = children.get(s.ppid);
-    if (list) list.push(s.pid);
-    else children.set(s.ppid, [s.pid]);
-  }
-  return children;
+export const NO_USAGE: TreeUsage = { processes: 0, cpuSeconds: 0, rssBytes: 0, ioReadBytes: 0, ioWriteBytes: 0 };
+
+interface Known extends Stat {
+  /** The collection that last read its stat. */
+  seen: number;
+  io: { read: number; written: number } | null;
+  /** Its CPU seconds when its io was read. */
+  ioAtCpu: number;
 }
 
-/** The tree under `root` (itself included): how many processes, their CPU seconds, resident bytes and storage I/O. */
-export function treeUsage(table: Map<number, Stat>, root: number, children: Map<number, number[]> = childrenOf(table)): TreeUsage {
-  let processes = 0;
-  let cpuSeconds = 0;
-  let rssBytes = 0;
-  let ioReadBytes = 0;
-  let ioWriteBytes = 0;
-  const todo = [root];
-  const seen = new Set<number>();
-  while (todo.length > 0) {
-    const pid = todo.pop()!;
-    if (seen.has(pid)) continue;
-    seen.add(pid);
-    const s = table.get(pid);
-    if (!s) continue;
-    processes++;
-    cpuSeconds += s.cpuSeconds;
-    rssBytes += s.rssBytes;
-    const io = readIo(pid);
-    ioReadBytes += io.read;
-    ioWriteBytes += io.written;
-    todo.push(...(children.get(pid) ?? []));
+export class ProcSampler {
+  private readonly known = new Map<number, Known>();
+  private lastFull = -Infinity;
+  private round = 0;
+  /** Files read by the last collection (the bench's and the tests' look at the cache). */
+  lastReads = 0;
+
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly proc = '/proc',
+  ) {}
+
+  private read(pid: number): Known | null {
+    const s = readStat(pid);
+    this.lastReads++;
+    if (!s) {
+      this.known.delete(pid);
+      return null;
+    }
+    const had = this.known.get(pid);
+    const k: Known = { ...s, seen: this.round, io: had?.io ?? null, ioAtCpu: had?.ioAtCpu ?? -1 };
+    this.known.set(pid, k);
+    return k;
   }
-  return { processes, cpuSeconds, rssBytes, ioReadBytes, ioWriteBytes };
+
+  /** Each root's tree (the root and every descendant): processes, CPU seconds, resident bytes, storage I/O. */
+  usage(roots: readonly number[]): Map<number, TreeUsage> {
+    this.round++;
+    this.lastReads = 0;
+    const at = this.now();
+    const full = at - this.lastFull >= FULL_WALK_MS;
+    if (full) this.lastFull = at;
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.proc);
+    } catch {
+      return new Map();
+    }
+    const alive = new Set<number>();
+    for (const n of names) if (/^[0-9]+$/.test(n)) alive.add(Number(n));
+    for (const pid of this.known.keys()) if (!alive.has(pid)) this.known.delete(pid);
+    // New processes (and, on a full walk, every one): their parent tells whose tree they join.
+    for (const pid of alive) if (full || !this.known.has(pid)) this.read(pid);
+    const children = new Map<number, number[]>();
+    for (const [pid, k] of this.known) {
+      const list = children.get(k.ppid);
+      if (list) list.push(pid);
+      else children.set(k.ppid, [pid]);
+    }
+    const out = new Map<number, TreeUsage>();
+    for (const root of roots) {
+      const u = { ...NO_USAGE };
+      const seen = new Set<number>();
+      for (const todo = [root]; todo.length > 0; ) {
+        const pid = todo.pop()!;
+        if (seen.has(pid)) continue;
+        seen.add(pid);
+        let k = this.known.get(pid);
+        if (k && k.seen !== this.round) k = this.read(pid) ?? undefined;
+        if (!k) continue;
+        if (k.io === null || full || k.cpuSeconds !== k.ioAtCpu) {
+          k.io = readIo(pid);
+          k.ioAtCpu = k.cpuSeconds;
+          this.lastReads++;
+        }
+        u.processes++;
+        u.cpuSeconds += k.cpuSeconds;
+        u.rssBytes += k.rssBytes;
+        u.ioReadBytes += k.io.read;
+        u.ioWriteBytes += k.io.written;
+        for (const c of children.get(pid) ?? []) todo.push(c);
+      }
+      out.set(root, u);
+    }
+    return out;
+  }
 }

@@ -3,13 +3,13 @@
 // settings/changed and apps/changed so every
 // window applies an edit the moment it is saved. One per server.
 import path from 'node:path';
-import type { AppList } from '../../kits/protocol/app';
+import type { AppEntry, AppList } from '../../kits/protocol/app';
 import type { KeymapState } from '../../kits/protocol/keymap';
 import type { SettingsState } from '../../kits/protocol/settings';
 import { configDir } from '../../kits/node/paths';
 import type { PaneServer } from '../paneServer';
 import type { Services } from '../services';
-import { builtinAppsDir, loadApps, markInstalled } from './appFiles';
+import { builtinAppsDir, findApp, loadApps, markInstalled } from './appFiles';
 import { loadKeymap } from './keymapFile';
 import { pollTargets } from './poller';
 import { loadSettings } from './settingsFile';
@@ -82,6 +82,14 @@ export class ConfigService {
   reloadSettings(): void {
     this.settings = loadSettings(this.settingsFile, this.settings);
     this.server.publish('settings/changed', this.settings);
+  }
+
+  /** The app `ref` names (id, signature or name); on a miss the app folders are read again once: a file dropped a moment ago, before their poll saw it, is found. */
+  findApp(ref: string): AppEntry | undefined {
+    const hit = findApp(this.apps, ref);
+    if (hit) return hit;
+    this.reloadApps();
+    return findApp(this.apps, ref);
   }
 
   reloadApps(): void {

@@ -235,8 +235,8 @@ export const agentHandlers: HandlerTable = {
     // hosts and environment): another build of the same CLI, say. Never the app silently dropped.
     const given = p.program ? { program: p.program[0]!, args: p.program.slice(1), ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
     const appId = given ? (p.app ?? '') : (p.app ?? (p.name && svc.store.exists(p.name) ? svc.store.read(p.name, '.app').trim() : ''));
+    const app = given && !p.app ? undefined : ctx.services.config.findApp(appId || 'demo-agent');
     const list = ctx.services.config.apps;
-    const app = given && !p.app ? undefined : findApp(list, appId || 'demo-agent');
     if ((!given || p.app) && !app) throw new PaneFault('failed', `no app "${appId || 'demo-agent'}" (known: ${list.apps.map((a) => a.id).join(', ') || 'none'})`, { reason: 'no such app', subject: appId });
     const launch = given ? { ...given, ...(app?.launch?.env ? { env: { ...app.launch.env } } : {}) } : app?.launch ? { ...app.launch, ...(p.cwd !== undefined ? { cwd: p.cwd } : {}) } : undefined;
     const target = p.pane !== undefined ? { pane: p.pane } : roomiest(ctx, p.session, p.direction);

@@ -3,7 +3,6 @@
 import { PaneFault } from '../../kits/protocol/error';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { installHint } from '../../kits/protocol/app';
-import { findApp } from '../config/appFiles';
 import type { HandlerTable } from './types';
 import { setVocabulary } from '../model/paneOps';
 import { vocabularyWithApp } from '../model/appWords';
@@ -16,8 +15,8 @@ export const configHandlers: HandlerTable = {
   'apps/list': (_p, { services }) => services.config.recheckInstalled(),
 
   'apps/launch': async (p, ctx) => {
+    const app = ctx.services.config.findApp(p.app);
     const list = ctx.services.config.apps;
-    const app = findApp(list, p.app);
     if (!app) {
       const known = list.apps.map((a) => a.id).join(', ') || 'none';
       throw new PaneFault('failed', `no app "${p.app}" (known: ${known})`, { reason: 'no such app', subject: p.app });

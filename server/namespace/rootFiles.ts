@@ -1,5 +1,6 @@
 // The files and directories above the panes: index, new/ctl, server/*, and the
 // listings of the root, pane directories and the by-* views.
+import { partnersOf } from '../../kits/protocol/partners';
 import { RateSampler } from '../metrics/rates';
 import { histogramQuantile } from '../../kits/protocol/metrics';
 import { prometheusText } from '../../kits/protocol/prometheus';
@@ -183,16 +184,22 @@ export async function latencyRead(c: Call): Promise<Buffer> {
   );
 }
 
+/** Topics of a convergence /agents names: enough to say where two agents meet. */
+const CONVERGE_TOPICS = 3;
+
 /** Characters of an agent's last prompt /agents shows: a board's line, not the conversation. */
 export const AGENTS_PROMPT_CHARS = 300;
 
 /**
  * /agents: one JSON object a line per agent the caller may see (agent/list as the
  * caller: an agent sees what its .access lets it), for boards and scripts: name, host,
- * state and since, its first pane, app, project, last prompt (cut), topics, claims, unread.
+ * state and since, its first pane, app, project, last prompt (cut), topics, claims,
+ * whom it converges with (peer, confidence, the topics), unread.
  */
 export async function agentsRead(c: Call): Promise<Buffer> {
   const { agents } = await rpc(c, 'agent/list', {});
+  // Whom each converges with, when the reader may see predictions (a server without awareness has none).
+  const predictions = await rpc(c, 'awareness/predictions', {}).then((r) => r.active, () => []);
   // Mail is not a viewer's: a grant's guest or a read-only client reads no unread count (null).
   const viewer = c.ctx.client.principal.kind === 'grant' || c.ctx.client.readOnly;
   const lines = agents.map((a) =>
@@ -209,6 +216,7 @@ export async function agentsRead(c: Call): Promise<Buffer> {
       prompt: a.lastPrompt === null ? null : a.lastPrompt.length > AGENTS_PROMPT_CHARS ? `${a.lastPrompt.slice(0, AGENTS_PROMPT_CHARS - 1)}…` : a.lastPrompt,
       topics: a.topics,
       claims: a.claims,
+      converges: partnersOf(a.name, predictions).map(({ name, prediction: p }) => `${name} ${Math.round(p.confidence * 100)}% on ${p.topics.slice(0, CONVERGE_TOPICS).join(', ')}`),
       unread: viewer ? null : a.unread,
     }),
   );

@@ -139,7 +139,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/agents', type: 'file', mode: RO, content: (c) => agentsRead(c),
     doc: 'Every agent the reader may see, one JSON object a line (what an agents board binds).',
-    read: 'name host state since source pane worktree app project prompt (cut at 300 characters) topics claims unread (null for a grant’s guest or a read-only client: no mail)',
+    read: 'name host state since source pane worktree app project prompt (cut at 300 characters) topics claims converges ("PEER NN% on TOPICS" for each open convergence prediction) unread (null for a grant’s guest or a read-only client: no mail)',
     write: '',
   },
   {

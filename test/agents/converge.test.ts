@@ -106,6 +106,9 @@ describe.skipIf(skip !== null)(`Gemini CLI and Codex CLI on one file, Qwen Code 
       expect(best('cx,gem'), JSON.stringify(active())).toBeGreaterThan(best('cx,qw'));
       // finger names the strongest first, as the tag does.
       expect(pane(['finger', 'gem']).stdout).toMatch(/^Converging with: cx \d+% on .*token\.ts/m);
+      // The agents board's file says it too, the strongest first.
+      const board = pane(['cat', '/agents']).stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; converges: string[] });
+      expect(board.find((a) => a.name === 'gem')?.converges[0], JSON.stringify(board)).toMatch(/^cx \d+% on .*token\.ts/);
       const attrs = (n: string) => JSON.parse(pane(['attr', '-t', ids[n]!, '--json']).stdout) as Record<string, string>;
       await until('the converge attr on both panes, the strongest peer first', () => /^cx/.test(attrs('gem')['awareness.converge'] ?? '') && /^gem/.test(attrs('cx')['awareness.converge'] ?? ''), 30_000).catch((e: Error) => {
         throw new Error(`${e.message}; gem: ${JSON.stringify(attrs('gem'))}\ncx: ${JSON.stringify(attrs('cx'))}`);

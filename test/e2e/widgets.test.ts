@@ -143,6 +143,15 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     await until(sh.page, 'the board focused', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${board}`) as () => boolean);
     await row.locator('button', { hasText: 'focus' }).click();
     await until(sh.page, 'the agent focused from its row', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${agentPane}`) as () => boolean);
+    // Mail from its row: the agent's mail view opens (its own pane, attrs view=mail), as the tag's word does.
+    await row.locator('button', { hasText: 'mail' }).click();
+    await until(sh.page, 'the mail view open for the agent', new Function(`return Object.values(window.pane.store.getState().panes).some((p) => p.attrs?.view === 'mail' && p.attrs?.['view.agent'] === ${JSON.stringify(name)})`) as () => boolean);
+    const mailPane = await sh.page.evaluate((who) => Number(Object.values((window as any).pane.store.getState().panes as Record<string, { n: number; attrs?: Record<string, string> }>).find((p) => p.attrs?.view === 'mail' && p.attrs?.['view.agent'] === who)!.n), name);
+    await waitScreen(sh.page, mailPane, `To: ${name}`, 15_000);
+    await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/close', { pane: n }), mailPane);
+    // Its worktree's diff: this agent has none, and the refusal shows beside the button.
+    await row.locator('button', { hasText: 'diff' }).click();
+    await expect.poll(() => region(sh.page, board).textContent(), { timeout: 10_000 }).toContain('has no worktree of its own to review');
     await shot(sh.page, 'widget-agents-board');
     expect(await axeFindings(board)).toEqual([]);
     await sh.page.evaluate(async (ns) => Promise.all(ns.map((n) => (window as any).pane.client.call('pane/close', { pane: n }))), [board, agentPane]);

@@ -147,36 +147,45 @@ function actionLabel(a: WidgetAction): string {
   return a.label ?? ('run' in a ? a.run : `write ${a.write}`);
 }
 
-/** A button running an action, with its outcome beside it until the next click. */
-function ActionButton({ pane, action, row, label }: { pane: number; action: WidgetAction; row: Row; label?: string }) {
+/** What an action answered when it was refused, where it was clicked (an alert: a screen reader says it). */
+function Said({ text }: { text: string }) {
+  return text ? (
+    <span className="wg-refused" role="alert">
+      {text}
+    </span>
+  ) : null;
+}
+
+/**
+ * A button running an action. Its outcome shows beside it until the next click, or —
+ * in a table, whose narrow actions cell would wrap it word by word — goes to `onSaid`,
+ * which shows it on a line of its own under the row.
+ */
+function ActionButton({ pane, action, row, label, onSaid }: { pane: number; action: WidgetAction; row: Row; label?: string; onSaid?: (text: string) => void }) {
   const [said, setSaid] = useState('');
   const { refresh, attrs } = useContext(Ctx);
   return (
     <span className="wg-action">
-      <button type="button" onClick={() => void runAction(pane, action, { ...attrs, ...row }).then((s) => (setSaid(s), refresh()))}>
+      <button type="button" onClick={() => void runAction(pane, action, { ...attrs, ...row }).then((s) => ((onSaid ?? setSaid)(s), refresh()))}>
         {label ?? actionLabel(action)}
       </button>
-      {said ? (
-        <span className="wg-refused" role="alert">
-          {said}
-        </span>
-      ) : null}
+      {onSaid ? null : <Said text={said} />}
     </span>
   );
 }
 
 /** One row of a table; drawn again only when its row's text changes (a board of 100 agents redraws the one that moved). */
 const TableRow = memo(
-  function TableRow({ row, node, pane }: { row: Row; rowText: string; node: Extract<WidgetNode, { type: 'table' }>; pane: number }) {
+  function TableRow({ row, node, pane, onSaid }: { row: Row; rowText: string; node: Extract<WidgetNode, { type: 'table' }>; pane: number; onSaid: (text: string) => void }) {
     return (
       <tr>
         {node.columns.map((c) => (
           <td key={c.field}>{shownValue(pickField(row, c.field))}</td>
         ))}
         {node.actions?.length ? (
-          <td>
+          <td className="wg-actions">
             {node.actions.map((a, j) => (
-              <ActionButton key={j} pane={pane} action={a} row={row} />
+              <ActionButton key={j} pane={pane} action={a} row={row} onSaid={onSaid} />
             ))}
           </td>
         ) : null}
@@ -185,6 +194,42 @@ const TableRow = memo(
   },
   (a, b) => a.rowText === b.rowText && a.node === b.node && a.pane === b.pane,
 );
+
+/**
+ * A table: its rows (wider than the pane, it scrolls on its own, by keyboard too: the
+ * region takes focus), and under it what the last action clicked in it answered, whole
+ * and in view (a narrow actions cell would wrap it word by word).
+ */
+function TableWidget({ id, label, bound, value, node, pane }: { id: string; label: string | undefined; bound: Bound | undefined; value: unknown; node: Extract<WidgetNode, { type: 'table' }>; pane: number }) {
+  const [said, setSaid] = useState('');
+  const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
+  return (
+    <Framed className="wg-table" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
+      {rows.length > 0 ? (
+        <div className="wg-scroll" role="region" aria-label={`${label ?? 'table'}, scrollable`} tabIndex={0}>
+          <table aria-label={label}>
+            <thead>
+              <tr>
+                {node.columns.map((c) => (
+                  <th key={c.field} scope="col">
+                    {c.title}
+                  </th>
+                ))}
+                {node.actions?.length ? <th scope="col">actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, k) => (
+                <TableRow key={k} row={r} rowText={JSON.stringify(r)} node={node} pane={pane} onSaid={setSaid} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Said text={said} />
+    </Framed>
+  );
+}
 
 /** A bound component's frame: its heading, its value's error (or the empty note), then what it draws. */
 function Framed({ className, id, label, bound, empty, count, children }: { className?: string; id: string; label?: string | undefined; bound: Bound | undefined; empty?: string | undefined; count?: number; children: ReactNode }) {
@@ -353,32 +398,8 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
           <DiffText text={node.bind ? shownValue(value) : (node.text ?? '')} />
         </Framed>
       );
-    case 'table': {
-      const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
-      return (
-        <Framed className="wg-table" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
-          {rows.length > 0 ? (
-            <table aria-label={label}>
-              <thead>
-                <tr>
-                  {node.columns.map((c) => (
-                    <th key={c.field} scope="col">
-                      {c.title}
-                    </th>
-                  ))}
-                  {node.actions?.length ? <th scope="col">actions</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r, k) => (
-                  <TableRow key={k} row={r} rowText={JSON.stringify(r)} node={node} pane={pane} />
-                ))}
-              </tbody>
-            </table>
-          ) : null}
-        </Framed>
-      );
-    }
+    case 'table':
+      return <TableWidget id={id} label={label} bound={bound} value={value} node={node} pane={pane} />;
     case 'list': {
       const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
       return (
@@ -464,11 +485,7 @@ function InputWidget({ id, pane, node }: { id: string; pane: number; node: Extra
         <span className="wg-label">{node.label}</span>
         <input value={text} placeholder={node.placeholder} onChange={(e) => setText(e.target.value)} />
       </label>
-      {said ? (
-        <span className="wg-refused" role="alert">
-          {said}
-        </span>
-      ) : null}
+      <Said text={said} />
     </form>
   );
 }
@@ -491,11 +508,7 @@ function SelectWidget({ id, pane, node }: { id: string; pane: number; node: Extr
           ))}
         </select>
       </label>
-      {said ? (
-        <span className="wg-refused" role="alert">
-          {said}
-        </span>
-      ) : null}
+      <Said text={said} />
     </div>
   );
 }

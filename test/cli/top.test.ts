@@ -1,11 +1,10 @@
 // `pane top` through the built CLI against a real daemon, as a person uses it: printed
 // for a script (-n), and typed into a pane's shell with `pane send`, sorted by a key
 // and quit with q, the shell's screen back as it was.
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildOnce, serve, type Served } from './harness';
+import { describe, expect, it } from 'vitest';
+import { BIN, servePerFile } from './harness';
 
-let s: Served;
+const s = servePerFile();
 const screen = (n: number) => s.pane(['screen', '-t', String(n)]).stdout;
 async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -16,14 +15,6 @@ async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void
 }
 
 describe('pane top', () => {
-  beforeAll(async () => {
-    buildOnce();
-    s = await serve();
-  }, 60_000);
-  afterAll(async () => {
-    await s?.stop();
-  });
-
   it('-n prints frames a script reads: a busy pane first by CPU, with its processes, memory and output rate', async () => {
     // A bounded busy loop (a count, not forever) that also writes: CPU and output a second.
     const busy = s.pane(['new', '--', 'sh', '-c', 'i=0; while [ $i -lt 4000000 ]; do i=$((i+1)); [ $((i % 20000)) -eq 0 ] && echo tick-$i; done; sleep 30']);

@@ -67,6 +67,19 @@ async function simple(ctx: CommandContext, a: ParsedArgs, method: 'pane/close' |
   return 0;
 }
 
+/** `pane hide` and `pane show`: one request (pane/hide) each way. */
+function hideCommand(command: 'hide' | 'show', hidden: boolean, summary: string): CommandSpec {
+  return {
+    command,
+    summary,
+    flags: [TARGET],
+    async run(ctx, a) {
+      await (await ctx.connect()).call('pane/hide', { ...aim(ctx, a), hidden });
+      return 0;
+    },
+  };
+}
+
 export const paneCommands: CommandSpec[] = [
   {
     command: 'ls',
@@ -198,24 +211,8 @@ export const paneCommands: CommandSpec[] = [
       return 0;
     },
   },
-  {
-    command: 'hide',
-    summary: 'hide (minimise) a pane, tile or float; its program runs on and `pane show` or the dock brings it back',
-    flags: [TARGET],
-    async run(ctx, a) {
-      await (await ctx.connect()).call('pane/hide', { ...aim(ctx, a), hidden: true });
-      return 0;
-    },
-  },
-  {
-    command: 'show',
-    summary: 'show a hidden pane again where it was (a tile back in the tiling) and focus it',
-    flags: [TARGET],
-    async run(ctx, a) {
-      await (await ctx.connect()).call('pane/hide', { ...aim(ctx, a), hidden: false });
-      return 0;
-    },
-  },
+  hideCommand('hide', true, 'hide (minimise) a pane, tile or float; its program runs on and `pane show` or the dock brings it back'),
+  hideCommand('show', false, 'show a hidden pane again where it was (a tile back in the tiling) and focus it'),
   { command: 'restart', summary: 'relaunch the pane’s program in place', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/restart') },
   {
     command: 'swap',

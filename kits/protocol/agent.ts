@@ -539,15 +539,16 @@ export const agentMethods = {
   'agent/review': method({
     params: z.object({
       pane: PaneRefSchema,
-      verdict: z.enum(['accept', 'reject']),
-      /** One file (a path in the worktree); absent: every change. */
+      /** accept, reject, or open: the file in the editor beside the agent's pane ($VISUAL/$EDITOR, default vi), as the caller. */
+      verdict: z.enum(['accept', 'reject', 'open']),
+      /** One file (a path in the worktree); absent: every change (open needs one). */
       file: z.string().min(1).max(4096).optional(),
       /** accept: the commit message (default: names the agent). */
       message: z.string().max(2000).optional(),
     }),
     result: z.object({ done: z.string() }),
     cap: 'write',
-    doc: "The reviewer's verdict on an agent pane's worktree: accept commits its changes (all, or one file) to its branch; reject restores them to the branch's last commit.",
+    doc: "The reviewer's verdict on an agent pane's worktree: accept commits its changes (all, or one file) to its branch; reject restores them to the branch's last commit; open shows one changed file in an editor pane beside it.",
   }),
   'agent/worktree-remove': method({
     params: z.object({ pane: PaneRefSchema, force: z.boolean().default(false) }),

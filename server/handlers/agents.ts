@@ -13,7 +13,7 @@ import { PathRefused } from '../../kits/node/safeFile';
 import type { AgentService } from '../agents/service';
 import { shimDir } from '../agents/panes';
 import { removeWorktree } from '../agents/worktree';
-import { MAX_REVIEW_FILES, reviewBase, reviewDiff, reviewFiles, reviewVerdict } from '../agents/review';
+import { MAX_REVIEW_FILES, reviewBase, reviewDiff, reviewFiles, reviewPath, reviewVerdict } from '../agents/review';
 import type { PaneRef } from '../../kits/protocol/ids';
 import { pendingLines } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
@@ -302,8 +302,17 @@ export const agentHandlers: HandlerTable = {
     return { worktree: w.path, branch: w.branch, base, files: reviewFiles(w, base).slice(0, MAX_REVIEW_FILES), diff: reviewDiff(w, base) };
   },
 
-  'agent/review': (p, ctx) => {
+  'agent/review': async (p, ctx) => {
     const { w, agent, pane } = reviewed(ctx, p.pane, 'agent/review', 'write');
+    if (p.verdict === 'open') {
+      // One changed file in the editor, launched as the caller (its .access decides pane/launch): never a path outside the worktree, never an option.
+      if (p.file === undefined) throw faults.badRequest('open needs a file: one the review lists', 'file');
+      const rel = reviewPath(w, p.file);
+      if (!reviewFiles(w, reviewBase(w)).some((f) => f.path === rel && !f.status.startsWith('D'))) throw faults.badRequest(`${p.file} is not a changed file of the worktree (the review lists what can be opened)`, p.file);
+      const [program, ...flags] = (ctx.server.env.VISUAL || ctx.server.env.EDITOR || 'vi').trim().split(/\s+/) as [string, ...string[]];
+      const r = await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'horizontal', launch: { program, args: [...flags, path.join(w.path, rel)], cwd: w.path }, name: path.basename(rel) });
+      return { done: `opened ${rel} with ${program} in pane ${r.pane}` };
+    }
     const done = reviewVerdict(w, { verdict: p.verdict, file: p.file, message: p.message, agent, person: ctx.server.user });
     svcOf(ctx).store.log(agent, `review of ${w.branch} in pane ${pane.n}: ${done}`);
     svcOf(ctx).changed(agent);

@@ -254,13 +254,17 @@ export async function reviewRead(c: Call, t: Target): Promise<Buffer> {
   return utf8(d.files.map((f) => `${f.status} ${f.path}\n`).join(''));
 }
 
-/** /<n>/review write: `accept [FILE]` or `reject [FILE]`, one per line, each an agent/review of the writer. */
+/**
+ * /<n>/review write, one per line, each as the writer: `accept [FILE]` or `reject
+ * [FILE]`, or `open FILE` — a changed file of the worktree in an editor pane beside the
+ * agent's ($VISUAL/$EDITOR): each an agent/review.
+ */
 export async function reviewWrite(c: Call, t: Target, data: Buffer): Promise<WriteOutcome> {
   for (const [i, line] of writtenLines(data).entries()) {
-    const m = /^(accept|reject)(?:\s+(.+))?$/.exec(line);
-    if (!m) throw nsFaults.bad(t.path, `line ${i + 1}: "${line}" is not accept [FILE] or reject [FILE]`);
+    const m = /^(accept|reject|open)(?:\s+(.+))?$/.exec(line);
+    if (!m || (m[1] === 'open' && m[2] === undefined)) throw nsFaults.bad(t.path, `line ${i + 1}: "${line}" is not accept [FILE], reject [FILE] or open FILE`);
     try {
-      await rpc(c, 'agent/review', { pane: paneOf(t).n, verdict: m[1] as 'accept' | 'reject', ...(m[2] !== undefined ? { file: m[2] } : {}) });
+      await rpc(c, 'agent/review', { pane: paneOf(t).n, verdict: m[1] as 'accept' | 'reject' | 'open', ...(m[2] !== undefined ? { file: m[2] } : {}) });
     } catch (e) {
       throw atLine(e, t.path, i, line);
     }

@@ -93,7 +93,7 @@ export const PANE_FILES: readonly Row[] = [
     path: '/<n>/review', type: 'file', mode: RW, content: reviewRead, put: reviewWrite,
     doc: 'Review of an agent pane’s worktree: its changed files, and the verdict on them.',
     read: 'STATUS PATH lines (M modified, A added, D deleted, R renamed, ? untracked)',
-    write: '`accept [FILE]` commits the changes (all, or one file) to the agent’s branch; `reject [FILE]` restores them to its last commit',
+    write: '`accept [FILE]` commits the changes (all, or one file) to the agent’s branch; `reject [FILE]` restores them to its last commit; `open FILE` opens a changed file in $VISUAL/$EDITOR beside the agent’s pane',
   },
   {
     path: '/<n>/event', type: 'file', stream: true, mode: RW, feed: (c, t) => c.ns.eventFeed(t.pane!.n), put: eventWrite,

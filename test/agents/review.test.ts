@@ -64,8 +64,23 @@ describe('reviewing an agent worktree', () => {
       ['accept -p', /is not a file of the worktree/],
       ['reject .git/config', /outside the agent's worktree/],
       ['accept c.txt', /c\.txt has no change to accept/],
-      ['approve a.txt', /is not accept \[FILE\] or reject \[FILE\]/],
+      ['approve a.txt', /is not accept \[FILE\], reject \[FILE\] or open FILE/],
     ] as const) await expect(c.call('ns/write', { path: `/${r.pane}/review`, data: line }), line).rejects.toThrow(why);
+
+    // Open one in the editor: a pane beside the agent's runs $EDITOR on the worktree's file, as the caller; only a file the review lists.
+    const before = new Set((await c.call('pane/list', {})).panes.map((p) => p.n));
+    h.running.server.env.EDITOR = 'cat'; // the person's $EDITOR as the daemon has it
+    await c.call('ns/write', { path: `/${r.pane}/review`, data: 'open new file.txt' });
+    const opened = (await c.call('pane/list', {})).panes.find((p) => !before.has(p.n))!;
+    expect(opened.launch).toMatchObject({ program: 'cat', args: [path.join(wt, 'new file.txt')], cwd: wt });
+    for (const [line, why] of [
+      ['open c.txt', /c\.txt is not a changed file of the worktree/],
+      ['open b.txt', /b\.txt is not a changed file of the worktree/],
+      ['open ../../etc/passwd', /outside the agent's worktree/],
+      ['open -c:!id', /is not a file of the worktree/],
+      ['open', /is not accept \[FILE\], reject \[FILE\] or open FILE/],
+    ] as const) await expect(c.call('ns/write', { path: `/${r.pane}/review`, data: line }), line).rejects.toThrow(why);
+    await c.call('pane/close', { pane: opened.n });
 
     // Accept one file: a commit on the agent's branch, authored by the agent.
     await c.call('ns/write', { path: `/${r.pane}/review`, data: 'accept a.txt' });

@@ -6,7 +6,8 @@
 // size or a time, and labels are pane numbers, kinds, session and agent names — never
 // screen text or titles. Checked by promtool in test/cli/metrics.test.ts.
 // Why by hand rather than prom-client: docs/decisions/048-prometheus-text-by-hand.md.
-import { LATENCY_BUCKETS_S, LATENCY_KINDS, type LatencyKind, type ServerMetrics } from './metrics';
+import { LATENCY_BUCKETS_S, LATENCY_KINDS, type LatencyKind } from './latency';
+import type { ServerMetrics } from './metrics';
 
 /** The content type a scraper is answered with. */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

@@ -3,7 +3,8 @@
 // an observation is a few comparisons and additions — no allocation, no timer — and a
 // series is a fixed array of LATENCY_BUCKETS_S counts (kits/protocol/metrics.ts).
 // Cumulative since the daemon started, as a Prometheus histogram is.
-import { LATENCY_BUCKETS_S, type Histogram, type LatencyKind } from '../../kits/protocol/metrics';
+import { LATENCY_BUCKETS_S, type LatencyKind } from '../../kits/protocol/latency';
+import type { Histogram } from '../../kits/protocol/metrics';
 
 /** One series: per-bucket counts (not cumulative until read), their sum and count. */
 export class LatencySeries {

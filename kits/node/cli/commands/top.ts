@@ -4,7 +4,8 @@
 // interval on the alternate screen, sorted by a key; or printed N times (`-n N`, or
 // once when stdout is not a terminal) for scripts. Every figure is server/metrics';
 // rates are this client's differences between two answers.
-import { histogramQuantile, LATENCY_BUCKETS_S, type Histogram, type PaneMetrics, type ServerMetrics } from '../../../protocol/metrics';
+import { histogramQuantile, LATENCY_BUCKETS_S } from '../../../protocol/latency';
+import type { Histogram, PaneMetrics, ServerMetrics } from '../../../protocol/metrics';
 import { shown } from '../../../protocol/shown';
 import type { CommandSpec } from '../command';
 import type { CommandContext } from '../context';

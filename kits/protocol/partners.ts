@@ -20,3 +20,11 @@ export function partnersOf(name: string, predictions: readonly Prediction[]): Pa
   }
   return out;
 }
+
+/** Topics a convergence is named by: enough to say where two agents meet (token, refresh, token.ts). */
+export const PARTNER_TOPICS = 4;
+
+/** "qwen 73% on token, refresh, token.ts": one partner as finger and the agents board name it. */
+export function partnerText(p: Partner): string {
+  return `${p.name} ${Math.round(p.prediction.confidence * 100)}% on ${p.prediction.topics.slice(0, PARTNER_TOPICS).join(', ') || '-'}`;
+}

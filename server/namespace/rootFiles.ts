@@ -1,6 +1,6 @@
 // The files and directories above the panes: index, new/ctl, server/*, and the
 // listings of the root, pane directories and the by-* views.
-import { partnersOf } from '../../kits/protocol/partners';
+import { partnersOf, partnerText } from '../../kits/protocol/partners';
 import { RateSampler } from '../metrics/rates';
 import { histogramQuantile } from '../../kits/protocol/metrics';
 import { prometheusText } from '../../kits/protocol/prometheus';
@@ -184,9 +184,6 @@ export async function latencyRead(c: Call): Promise<Buffer> {
   );
 }
 
-/** Topics of a convergence /agents names: enough to say where two agents meet. */
-const CONVERGE_TOPICS = 3;
-
 /** Characters of an agent's last prompt /agents shows: a board's line, not the conversation. */
 export const AGENTS_PROMPT_CHARS = 300;
 
@@ -216,7 +213,7 @@ export async function agentsRead(c: Call): Promise<Buffer> {
       prompt: a.lastPrompt === null ? null : a.lastPrompt.length > AGENTS_PROMPT_CHARS ? `${a.lastPrompt.slice(0, AGENTS_PROMPT_CHARS - 1)}…` : a.lastPrompt,
       topics: a.topics,
       claims: a.claims,
-      converges: partnersOf(a.name, predictions).map(({ name, prediction: p }) => `${name} ${Math.round(p.confidence * 100)}% on ${p.topics.slice(0, CONVERGE_TOPICS).join(', ')}`),
+      converges: partnersOf(a.name, predictions).map(partnerText),
       unread: viewer ? null : a.unread,
     }),
   );

@@ -155,7 +155,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/server/', type: 'dir', mode: DIR,
     list: () => NAMESPACE_TABLE.filter((r) => r.path.startsWith('/server/') && r.path !== '/server/').map((r) => entry(r, r.path.slice('/server/'.length))),
-    doc: 'The server itself.', read: 'version clients metrics panes snapshots', write: '',
+    doc: 'The server itself.', read: 'version clients stats metrics latency panes snapshots', write: '',
   },
   {
     path: '/server/version', type: 'file', mode: RO, content: (c) => versionRead(c),

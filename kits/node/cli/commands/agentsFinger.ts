@@ -4,7 +4,7 @@
 import { shown, shownKeepingTabs } from '../../../protocol/shown';
 import type { AgentInfo } from '../../../protocol/agent';
 import type { Prediction } from '../../../protocol/awareness';
-import { partnersOf } from '../../../protocol/partners';
+import { partnersOf, partnerText } from '../../../protocol/partners';
 
 /** Peers named in finger's "Converging with" line: the strongest, as the tag names them. */
 export const FINGER_PARTNERS = 3;
@@ -13,7 +13,7 @@ export const FINGER_PARTNERS = 3;
 export function convergingLine(name: string, predictions: readonly Prediction[]): string | null {
   const partners = partnersOf(name, predictions).slice(0, FINGER_PARTNERS);
   if (partners.length === 0) return null;
-  return `Converging with: ${partners.map((x) => `${x.name} ${Math.round(x.prediction.confidence * 100)}% on ${x.prediction.topics.slice(0, 4).join(', ') || '-'} (${x.prediction.type})`).join('; ')}`;
+  return `Converging with: ${partners.map((x) => `${partnerText(x)} (${x.prediction.type})`).join('; ')}`;
 }
 
 /** "3s", "4m", "2h05m", "3d": how long ago, short enough for a table cell. */

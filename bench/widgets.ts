@@ -6,6 +6,7 @@
 // so each measures a read, not the throttle. Also: the page's JS heap with the board
 // open against the same page with a terminal pane there instead.
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { histogramQuantile, LATENCY_BUCKETS_S } from '../kits/protocol/latency';
 import { openShell } from './page';
 import { sleep } from './procs';
 import { summarize, type Summary } from './stats';
@@ -16,6 +17,8 @@ export interface WidgetsResult {
   update: Summary;
   /** the first event of the change at the page → frame showing it (ms): the widget's own part */
   fromEvent: Summary;
+  /** The daemon's time answering the board's reads during the steps (ns/read, from its histogram; ms). */
+  serverRead: { p50: number; p99: number; n: number };
   /** JS heap of the page (MiB): with the board pane, and with a terminal pane in its place. */
   heapBoard: number;
   heapTerminal: number;
@@ -58,6 +61,9 @@ export async function widgetsBench(dir: string, runs: number): Promise<WidgetsRe
         if (st.rev !== old.rev) w.__revAt.push(performance.timeOrigin + performance.now());
       });
     });
+    // The daemon's own part of each refresh: its ns/read histogram, before and after the steps.
+    const readsOf = async () => (await c.call('server/metrics', {})).latency.find((h) => h.name === 'request' && h.labels.method === 'ns/read') ?? { buckets: LATENCY_BUCKETS_S.map(() => 0), count: 0, sum: 0 };
+    const readsBefore = await readsOf();
     const steps = Math.max(20, runs * 10);
     const times: number[] = [];
     const fromEvent: number[] = [];
@@ -91,7 +97,10 @@ export async function widgetsBench(dir: string, runs: number): Promise<WidgetsRe
       }
       await sleep(STEP_GAP_MS);
     }
-    return { agents: AGENTS, update: summarize(times), fromEvent: summarize(fromEvent), heapBoard, heapTerminal };
+    const readsAfter = await readsOf();
+    const reads = { buckets: readsAfter.buckets.map((n, i) => n - (readsBefore.buckets[i] ?? 0)), count: readsAfter.count - readsBefore.count, sum: readsAfter.sum - readsBefore.sum };
+    const serverRead = { p50: (histogramQuantile(reads, 0.5) ?? Number.NaN) * 1000, p99: (histogramQuantile(reads, 0.99) ?? Number.NaN) * 1000, n: reads.count };
+    return { agents: AGENTS, update: summarize(times), fromEvent: summarize(fromEvent), serverRead, heapBoard, heapTerminal };
   } finally {
     await sh.close();
   }

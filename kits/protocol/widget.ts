@@ -46,7 +46,7 @@ export const BindingSchema = z
     /** `{ATTR}` takes the widget pane's own attribute (one path segment): a review widget's `/{review.pane}/diff`. */
     path: nsPathTemplate,
     as: BindFormatSchema.default('text'),
-    /** A field of the parsed value (json, jsonl's rows are left whole; kv: a name). */
+    /** A field of the parsed value (json: a dotted path; lines: a row and its field, e.g. 0.name; kv: a name; jsonl's rows are left whole). */
     pick: pick.optional(),
     /** For `lines`: names of the blank-separated columns, the last taking the rest of the line. */
     fields: z.array(id).max(MAX_WIDGET_COLUMNS).optional(),

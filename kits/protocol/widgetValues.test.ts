@@ -8,6 +8,10 @@ const bind = (b: object) => BindingSchema.parse(b);
 const act = (a: object) => WidgetActionSchema.parse(a);
 
 describe('bound values', () => {
+  it('picks one field of one line', () => {
+    expect(parseBound(BindingSchema.parse({ path: '/3/tag', as: 'lines', fields: ['name', 'words'], pick: '0.name' }), 'ada close zoom | notes\n')).toEqual({ ok: true, value: 'ada' });
+  });
+
   it('parses a file as text, kv, number, lines with fields, json with a pick, and jsonl', () => {
     expect(parseBound(bind({ path: '/3/tag' }), 'sh close |\n')).toEqual({ ok: true, value: 'sh close |' });
     expect(parseBound(bind({ path: '/log' }), 'a\nb\n')).toEqual({ ok: true, value: 'a\nb\n' });

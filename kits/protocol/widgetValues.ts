@@ -69,7 +69,9 @@ export function parseBound(b: Binding, text: string): Bound {
       }
       case 'lines': {
         const lines = text.split('\n').filter((l) => l.trim() !== '');
-        return { ok: true, value: lines.map((l) => (b.fields && b.fields.length > 0 ? fieldsOf(l, b.fields) : { line: l })) };
+        const rows = lines.map((l) => (b.fields && b.fields.length > 0 ? fieldsOf(l, b.fields) : { line: l }));
+        // `pick` takes one field of one row (`0.name`: the first line's first field).
+        return { ok: true, value: b.pick ? pickField(rows, b.pick) : rows };
       }
       case 'json':
         return { ok: true, value: pickField(JSON.parse(text) as unknown, b.pick) };

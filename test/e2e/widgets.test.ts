@@ -3,6 +3,7 @@
 // to namespace files, live; its actions run as the window's principal and a refusal
 // shows where it was clicked; a bad file is reported by file and field; deleting the
 // file takes the app away; the shipped widgets draw (screenshots in test-results/).
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -178,4 +179,42 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     // The whole window with the log open: the main view holds none either.
     expect(await axeFindings(null)).toEqual([]);
   }, 60_000);
+
+  it('the diff review on a real worktree: the review word opens it, a file accepted from its row is a commit on the agent’s branch, reject restores the rest', async () => {
+    // A repository and an agent launched on it with a worktree of its own, as a person would.
+    const repo = path.join(sh.dir, 'shop');
+    fs.mkdirSync(repo);
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'p', GIT_AUTHOR_EMAIL: 'p@x', GIT_COMMITTER_NAME: 'p', GIT_COMMITTER_EMAIL: 'p@x' } });
+    git(repo, 'init', '-q');
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n');
+    fs.writeFileSync(path.join(repo, 'b.txt'), 'keep me\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'init');
+    const run = sh.cli('agent', 'run', '--app', 'demo-agent', '--cwd', repo, '--worktree');
+    expect(run.code, run.stderr).toBe(0);
+    const agentPane = Number(run.stdout.trim().split(' ')[1]!.split(':')[1]);
+    const wt = await sh.page.evaluate((n) => (window as any).pane.store.getState().panes[n]?.attrs?.['agent.worktree'] as string | undefined, agentPane);
+    expect(wt).toBeTruthy();
+    fs.writeFileSync(path.join(wt!, 'a.txt'), 'two\n');
+    fs.rmSync(path.join(wt!, 'b.txt'));
+    expect(sh.cli('exec', '-t', String(agentPane), 'review').code).toBe(0);
+    await until(sh.page, 'the review widget', () => Object.values((window as any).pane.store.getState().panes).some((p: any) => p.attrs?.app === 'diff-review'));
+    const review = await sh.page.evaluate(() => (Object.values((window as any).pane.store.getState().panes) as any[]).find((p) => p.attrs?.app === 'diff-review').n as number);
+    const rows = region(sh.page, review).locator('[data-widget="files"] tbody tr');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => region(sh.page, review).locator('[data-widget="diff"]').textContent(), { timeout: 10_000 }).toContain('+two');
+    // Its title is the agent pane's name, not its tag's words.
+    expect(await region(sh.page, review).locator('[data-widget="who"] .wg-value').textContent()).toBe(run.stdout.trim().split(' ')[0]);
+    await shot(sh.page, 'widget-diff-review');
+    expect(await axeFindings(review)).toEqual([]);
+    // Accept a.txt from its row: a commit on the agent's branch (the list is against the branch's base, so it stays listed).
+    await rows.filter({ hasText: 'a.txt' }).locator('button', { hasText: 'accept' }).click();
+    await expect.poll(() => git(wt!, 'log', '-1', '--format=%s'), { timeout: 10_000 }).toMatch(/a\.txt, accepted in review/);
+    // Reject all: b.txt is back; what is left against the base is the accepted commit.
+    await region(sh.page, review).locator('button', { hasText: 'reject all' }).click();
+    await expect.poll(() => fs.existsSync(path.join(wt!, 'b.txt')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
+    expect(await rows.first().textContent()).toContain('a.txt');
+    expect(git(repo, 'log', '-1', '--format=%s').trim()).toBe('init'); // the person's branch is untouched
+  }, 90_000);
 });

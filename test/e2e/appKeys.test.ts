@@ -59,6 +59,8 @@ describe.skipIf(missing.length > 0)(`browser shortcuts in the --app window${miss
     xdo('windowfocus', '--sync', w);
     // The window is connected and has the keyboard when typing in it reaches the shell.
     await poll('typing to reach the shell', () => {
+      // Focus again each try: under load the window can map before it takes the keyboard, and a lost focus would lose every try after.
+      xdo('windowfocus', w);
       xdo('type', '--delay', '20', 'echo re""ady');
       xdo('key', 'Return');
       return /\nready\n/.test(screenText());

@@ -22,7 +22,8 @@ describe.skipIf(chromiumMissing)(`the desktop by keyboard${chromiumMissing ? ` (
     sh = await openShell({ viewport: { width: 1280, height: 800 } });
     first = (await view(sh.page)).focused!;
     await sh.page.keyboard.press('Control+Shift+E');
-    await until(sh.page, 'a second pane', () => Object.keys((window as any).pane.store.getState().panes).length === 2);
+    // The split's pane and its focus are two events: wait for both (under load they arrive apart).
+    await until(sh.page, 'a second pane, focused', new Function(`const st = window.pane.store.getState(); return Object.keys(st.panes).length === 2 && st.sessions[st.sessionId].focused !== ${first}`) as () => boolean);
     second = (await session()).focused;
     expect(second).not.toBe(first);
     expect(sh.cli('tag', '-t', String(first), '--name', 'builds').code).toBe(0);

@@ -66,7 +66,7 @@ export class PaneServer {
   readonly maxTerminals: number;
   readonly ackStallMs: number | undefined;
   /** Mints a one-time window URL on this server's HTTP front; null without one (server/transport/wsServer.ts sets it). */
-  launchUrl: (() => string) | null = null;
+  launchUrl: ((query?: string) => string) | null = null;
   /** The HTTP front's origin (http://127.0.0.1:PORT), when this server has one: where a grant's window URL points. */
   frontOrigin: string | null = null;
   socketPath: string | null;

@@ -38,6 +38,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'session/list': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/get': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/viewport': { agent: 'access', readOnly: false, host: false, guest: false },
+  'session/attach': { agent: 'never', readOnly: false, host: false, guest: false },
   'session/snapshot': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/restore': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/list': { agent: 'access', readOnly: true, host: false, guest: true },
@@ -149,6 +150,7 @@ export const PERSON_ONLY_REASON: Partial<Record<MethodName, string>> = {
   'client/permission': 'changes what other clients may do',
   'server/tls-recheck': 'the person’s TLS door',
   'grant/create': 'lets someone else in',
+  'session/attach': 'changes what the person’s windows show, or mints a window token',
   'grant/list': 'lists who was let in',
   'grant/revoke': 'decides who is let in',
 };

@@ -29,6 +29,8 @@ export const eventSchemas = {
   'session/created': z.object({ session: SessionSchema }),
   'session/closed': z.object({ session: z.string(), name: z.string() }),
   'session/renamed': z.object({ session: z.string(), name: z.string() }),
+  /** session/attach: the windows showing session `from` switch to `session`. */
+  'session/attached': z.object({ session: z.string(), name: z.string(), from: z.string() }),
   'client/attached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   /** A door turned a connection away (its cap, its hello deadline, its byte limit before hello): /pane/log says which and why. */

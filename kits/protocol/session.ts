@@ -1,6 +1,6 @@
 // Sessions (workspaces): new / kill / list / get, viewport, snapshot and restore.
 import { z } from 'zod';
-import { HostNameSchema, SessionRefSchema } from './ids';
+import { HostNameSchema, PaneRefSchema, SessionRefSchema } from './ids';
 import { BoundedLaunchSpecSchema, ChromeSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
 import { method } from './method';
 import { NewPaneSpecSchema } from './pane';
@@ -77,6 +77,26 @@ export const sessionMethods = {
     result: SessionSnapshotSchema,
     cap: 'read',
     doc: 'The session as plain data, for saving.',
+  }),
+  'session/attach': method({
+    params: z.object({
+      /** A session here (name or id), or a joined host's as HOST:NAME. */
+      session: SessionRefSchema,
+      /** The caller's pane: the windows showing its session switch to this one. Absent: no window is told, and a URL is made for one. */
+      from: PaneRefSchema.optional(),
+    }),
+    result: SessionAckSchema.extend({
+      /** Windows told to show it (those that showed the `from` pane's session). */
+      windows: z.number().int(),
+      /** A one-time URL opening a window on it, when no window was told and this server has an HTTP front (the person only). */
+      url: z.string().optional(),
+      /** For HOST:NAME: the host, how many of its panes this attach tiled, and those already tiled in another local session. */
+      host: HostNameSchema.optional(),
+      tiled: z.number().int().optional(),
+      elsewhere: z.array(z.string()).optional(),
+    }),
+    cap: 'write',
+    doc: 'Shows a session in a window, as tmux attach: the windows showing the caller\'s pane switch to it (or a one-time URL opens one). A joined host\'s session (HOST:NAME) is first made a local view: a session of stand-ins laid out as there, following it.',
   }),
   'session/restore': method({
     params: z.object({ snapshot: SessionSnapshotSchema, name: z.string().min(1).max(100).optional() }),

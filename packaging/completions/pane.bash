@@ -2,7 +2,7 @@
 _pane_subs() {
   case $1 in
     'plumb') echo 'send test read rules' ;;
-    'session') echo 'new ls kill rename save restore' ;;
+    'session') echo 'new ls kill attach rename save restore' ;;
     'grant') echo 'new ls revoke' ;;
     'service') echo 'install' ;;
     'agent') echo 'add ls rm run demo worktree-rm' ;;
@@ -38,6 +38,7 @@ _pane_flags() {
     'session new') echo '--cwd --host --socket -h --help' ;;
     'session ls') echo '--json --host --socket -h --help' ;;
     'session kill') echo '--socket -h --help' ;;
+    'session attach') echo '--json --host -t --target --socket -h --help' ;;
     'session rename') echo '--socket -h --help' ;;
     'session save') echo '--socket -h --help' ;;
     'session restore') echo '--name --socket -h --help' ;;
@@ -214,6 +215,10 @@ _pane_value() {
     'session ls --host') echo '' ;;
     'session ls --socket') echo '@files' ;;
     'session kill --socket') echo '@files' ;;
+    'session attach --host') echo '' ;;
+    'session attach -t') echo '' ;;
+    'session attach --target') echo '' ;;
+    'session attach --socket') echo '@files' ;;
     'session rename --socket') echo '@files' ;;
     'session save --socket') echo '@files' ;;
     'session restore --name') echo '' ;;

@@ -55,6 +55,17 @@ export const sessionHandlers: HandlerTable = {
     model.publish(server, model.setViewport(s, services.viewports.report(s, client.id, size, services.windowSize)));
     return ack(s);
   },
+  'session/attach': (p, { server, services, client }) => {
+    // A joined host's session (HOST:NAME) was made a local view before it got here (server/hosts/hostService.ts).
+    const s = server.session(p.session);
+    const from = p.from === undefined ? undefined : server.sessionOf(server.pane(p.from));
+    // The windows showing the caller's session switch (the caller itself, a CLI, shows none).
+    const windows = from === undefined ? 0 : services.viewports.clientsOf(from.id).filter((c) => c !== client.id).length;
+    if (from !== undefined && from.id !== s.id) server.publish('session/attached', { session: s.id, name: s.name, from: from.id });
+    // No window was told: a one-time URL opens one on it (the launch token is the person's, as pane url's).
+    const url = windows === 0 && server.launchUrl ? server.launchUrl(`session=${encodeURIComponent(s.name)}`) : undefined;
+    return { ...ack(s), windows, ...(url !== undefined ? { url } : {}) };
+  },
   'session/snapshot': (p, { server }) => {
     const s = server.session(p.session);
     return { version: 1 as const, session: structuredClone(s), panes: structuredClone(server.panesOf(s)) };

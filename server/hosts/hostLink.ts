@@ -65,6 +65,8 @@ export class HostLink {
   panes: Pane[] = [];
   /** The remote's sessions (id and name) as of the last heartbeat: its panes name their session by id. */
   sessions: { id: string; name: string }[] = [];
+  /** When `sessions` was last heard (0: not yet on this link). */
+  sessionsAt = 0;
   /** The connection a session/list is still unanswered on: one at a time, so a remote that never answers it holds one request, not one per heartbeat. */
   private sessionsAsking: Connection | null = null;
   private conn: Connection | null = null;
@@ -263,7 +265,9 @@ export class HostLink {
       conn
         .call('session/list', {})
         .then(({ sessions }) => {
-          if (this.conn === conn) this.sessions = sessions.map((s) => ({ id: s.id, name: s.name }));
+          if (this.conn !== conn) return;
+          this.sessions = sessions.map((s) => ({ id: s.id, name: s.name }));
+          this.sessionsAt = Date.now();
         })
         .catch(() => undefined)
         .finally(() => {

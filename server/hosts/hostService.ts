@@ -7,7 +7,7 @@ import { PaneFault } from '../../kits/protocol/error';
 import { shown } from '../../kits/protocol/shown';
 import type { HostList } from '../../kits/protocol/host';
 import { parsePaneRef, type PaneRef } from '../../kits/protocol/ids';
-import { capabilityOf, type MethodName, type Result } from '../../kits/protocol/index';
+import { capabilityOf, type MethodName, type Params, type Result } from '../../kits/protocol/index';
 import type { ConfigError } from '../../kits/protocol/keymap';
 import type { Pane } from '../../kits/protocol/model';
 import { pollTargets } from '../config/poller';
@@ -19,6 +19,9 @@ import { clean, HEARTBEAT_MS, HostLink, readOnlyFault, type DialHost } from './h
 import type { ClientConn } from '../transport/clientConn';
 import { paces, PROXY_PANE_BASE, RemoteStreams } from './remoteStream';
 import { StandIns } from './standIns';
+import { HostSessions, viewName } from './hostSessions';
+import { killSession } from '../model/lifecycle';
+import * as sessionModel from '../model/session';
 
 /**
  * Bytes of input (pane/input) a joined host may have waiting while its link is
@@ -97,6 +100,8 @@ export class HostService {
   private readonly inputs = new Map<string, { bytes: number; chain: Promise<unknown>; refused?: boolean }>();
   /** Remote panes tiled in local sessions through stand-in panes (standIns.ts). */
   readonly standIns: StandIns;
+  /** Joined hosts' sessions attached here as local views (hostSessions.ts). */
+  readonly sessions: HostSessions;
   /** Per host: the local client that last sent it keys as a binary frame, and the pane it named, to hear the host's refusal. */
   /** HOST:N of remote panes whose keys the host refused as binary frames and has not taken since: their keys go as requests. */
   private readonly refusing = new Set<string>();
@@ -109,6 +114,8 @@ export class HostService {
   ) {
     this.dir = path.join(o.configDir, 'hosts');
     this.standIns = new StandIns(deps.server, this);
+    this.sessions = new HostSessions(deps.server, this.standIns, this.links);
+    this.standIns.afterSync = () => this.sessions.sync();
     this.reload();
     this.stops.push(pollTargets([{ path: this.dir, kind: 'dir' }], () => this.reload()));
     deps.server.onStop(() => this.stop());
@@ -235,10 +242,14 @@ export class HostService {
     if (method === 'session/new' && typeof params.host === 'string' && params.host !== this.deps.server.host) return this.newSessionOn(params.host, params, ctx);
     // A joined host's sessions, and one of them named HOST:NAME (pane session ls --host, pane session kill box:work).
     if (method === 'session/list' && typeof params.host === 'string' && params.host !== this.deps.server.host) return this.onHost(params.host, method, {}, ctx);
-    if (SESSION_FORWARDED.has(method) && typeof params.session === 'string') {
+    if ((SESSION_FORWARDED.has(method) || method === 'session/attach') && typeof params.session === 'string') {
       const i = params.session.indexOf(':');
       const host = i > 0 ? params.session.slice(0, i) : '';
-      if (host !== '' && host !== this.deps.server.host && this.links.has(host)) return this.onHost(host, method, { ...params, session: params.session.slice(i + 1) }, ctx);
+      if (host !== '' && host !== this.deps.server.host && this.links.has(host)) {
+        const name = params.session.slice(i + 1);
+        if (method === 'session/attach') return this.attachSession(host, name, params, ctx);
+        return this.onHost(host, method, { ...params, session: name }, ctx).then((r) => this.viewFollows(host, name, method, params, r));
+      }
     }
     // A local stand-in for a remote pane: its terminal requests go to that pane (standIns.ts), the rest stay here.
     const stand = this.standIns.of(params.pane);
@@ -275,6 +286,25 @@ export class HostService {
     }
     const remoteHost = link.remote?.host ?? '';
     return link.call(method, out as never).then((r: Result<MethodName>) => requalify(r, remoteHost, host));
+  }
+
+  /** session/attach of HOST:NAME: its local view made or brought up to date (hostSessions.ts), then attached as any local session. */
+  private async attachSession(host: string, name: string, params: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> {
+    const a = await this.sessions.attach(host, name, ctx);
+    const r = await ctx.dispatch('session/attach', { ...(params as Params<'session/attach'>), session: a.session.id });
+    return { ...r, host, tiled: a.tiled, elsewhere: a.elsewhere };
+  }
+
+  /** After a host's session was killed or renamed from here, its local view (if open) ends or takes the new name. */
+  private viewFollows(host: string, name: string, method: MethodName, params: Record<string, unknown>, r: unknown): unknown {
+    const view = this.sessions.viewOf(host, (r as { name?: string }).name ?? name) ?? this.sessions.viewOf(host, name);
+    if (!view) return r;
+    if (method === 'session/kill') killSession(this.deps.server, view);
+    else if (method === 'session/rename' && typeof params.name === 'string') {
+      const next = viewName(host, params.name);
+      if (![...this.deps.server.sessions.values()].some((x) => x.name === next)) sessionModel.publish(this.deps.server, sessionModel.rename(this.deps.server, view, next));
+    }
+    return r;
   }
 
   /** A session request asked of joined host `name` (the person's only; a read-only host answers reads alone), its answer named as this server names it. */

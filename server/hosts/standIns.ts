@@ -107,18 +107,14 @@ export class StandIns {
     }
     const { host, n } = parsePaneRef(p.remote);
     if (host === undefined || host === this.server.host) throw faults.badRequest(`${p.remote} is a pane of this server; host/show takes another host's pane as HOST:N`, 'remote');
-    const link = this.hosts.link(host);
-    if (link.state !== 'connected' && link.state !== 'stale') {
-      throw new PaneFault('failed', `host ${host} is ${link.state}${link.error ? ` (${link.error})` : ''}: join it first (pane host connect ${host})`, { subject: host });
-    }
+    const link = this.joinedLink(host);
     let remote = link.panes.find((x) => x.n === n);
     if (!remote) {
       await link.refresh();
       remote = link.panes.find((x) => x.n === n);
     }
     if (!remote) throw new PaneFault('pane-not-found', `pane ${p.remote} not found: host ${host} has ${link.panes.map((x) => `${host}:${x.n}`).join(', ') || 'no panes'} (pane ls lists them)`, { subject: p.remote });
-    const key = `${host}:${n}`;
-    const shown = this.all().find((x) => remoteOf(x) === key);
+    const shown = this.shownAs(`${host}:${n}`);
     if (shown) {
       const s = this.server.sessionOf(shown);
       model.publish(this.server, model.isFloating(s, shown.n) ? model.focusFloat(s, shown.n) : model.focusPane(s, shown.n));
@@ -126,15 +122,7 @@ export class StandIns {
     }
     const at = p.pane === undefined ? undefined : this.server.pane(p.pane, p.session);
     const s: Session = at ? this.server.sessionOf(at) : this.server.session(p.session);
-    const spec = {
-      kind: 'remote' as const,
-      name: remote.tag.name,
-      signature: 'com.pane.remote',
-      // What the stand-in "runs", as views that print a program name say it (the exit line, pane ls).
-      launch: { program: key, args: [] },
-      attrs: { [REMOTE_HOST_ATTR]: host, [REMOTE_N_ATTR]: String(n), [REMOTE_LINK_ATTR]: link.state },
-      creator: ctx.client.user,
-    };
+    const spec = this.specFor(link, remote, ctx.client.user);
     let pane: Pane;
     if (p.float) {
       const rect = model.defaultFloatRect(s);
@@ -149,6 +137,34 @@ export class StandIns {
     }
     this.follow(pane);
     return { session: s.id, pane: pane.n, id: this.server.address(pane.n) };
+  }
+
+  /** The link of a joined host (connected, or stale and still held), or a refusal naming its state and the fix. */
+  joinedLink(host: string): HostLink {
+    const link = this.hosts.link(host);
+    if (link.state !== 'connected' && link.state !== 'stale') {
+      throw new PaneFault('failed', `host ${host} is ${link.state}${link.error ? ` (${link.error})` : ''}: join it first (pane host connect ${host})`, { subject: host });
+    }
+    return link;
+  }
+
+  /** The stand-in tiling remote pane `key` (HOST:N), wherever it is: a remote pane is tiled once (one stream, one size). */
+  shownAs(key: string): Pane | undefined {
+    return this.all().find((x) => remoteOf(x) === key);
+  }
+
+  /** What a stand-in for `remote` (a pane of `link`'s host, numbered as there) is made of. */
+  specFor(link: HostLink, remote: Pane, creator: string) {
+    const key = `${link.name}:${remote.n}`;
+    return {
+      kind: 'remote' as const,
+      name: remote.tag.name,
+      signature: 'com.pane.remote',
+      // What the stand-in "runs", as views that print a program name say it (the exit line, pane ls).
+      launch: { program: key, args: [] },
+      attrs: { [REMOTE_HOST_ATTR]: link.name, [REMOTE_N_ATTR]: String(remote.n), [REMOTE_LINK_ATTR]: link.state },
+      creator,
+    };
   }
 
   /**
@@ -262,7 +278,11 @@ export class StandIns {
   sync(): void {
     for (const pane of this.all()) this.follow(pane);
     this.resizeAll();
+    this.afterSync?.();
   }
+
+  /** Run after each sync: the attached host sessions follow theirs (hostSessions.ts). */
+  afterSync: (() => void) | undefined;
 
   private follow(pane: Pane): void {
     const key = remoteOf(pane);

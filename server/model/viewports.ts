@@ -50,6 +50,14 @@ export class ViewportBoard {
     return out;
   }
 
+  /** The clients whose windows show session `sessionId`: those whose latest size report was for it (a window reports the session it switches to). */
+  clientsOf(sessionId: string): string[] {
+    const m = this.bySession.get(sessionId);
+    if (!m) return [];
+    const later = (client: string, at: number) => [...this.bySession.entries()].some(([id, other]) => id !== sessionId && (other.get(client)?.at ?? 0) > at);
+    return [...m.entries()].filter(([client, r]) => !later(client, r.at)).map(([client]) => client);
+  }
+
   /** A session that is gone. */
   forget(sessionId: string): void {
     this.bySession.delete(sessionId);

@@ -34,7 +34,7 @@ export async function listenHttp(services: Services, o: { port?: number; staticD
     },
     scrape: (who) => scrapeAnswer(services, who),
   });
-  server.launchUrl = () => front.launchUrl();
+  server.launchUrl = (query) => front.launchUrl(query);
   server.frontOrigin = front.origin;
   server.onStop(() => front.close());
   return front;

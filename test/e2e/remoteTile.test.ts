@@ -166,4 +166,35 @@ describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMis
     await waitScreen(page, standIn, /^after-rejoin$/m, 20_000);
     await page.close();
   }, 120_000);
+
+  it('switches the window to a joined host\'s session when `pane session attach HOST:NAME` is typed in one of its panes', async () => {
+    const made = remote.pane(['session', 'new', 'work', '--', 'env', 'PS1=work$ ', '/bin/sh', '-i']);
+    expect(made.status, made.stderr).toBe(0);
+    const page = await context.newPage();
+    await page.goto(url);
+    await waitScreen(page, ln, /\$ $/m);
+    await region(page, ln).click();
+    await page.keyboard.type(`${binDirFor(local)}/pane session attach box:work\n`);
+    // The window that showed the pane it ran in now shows box:work: one tile standing in for box's pane, its prompt drawn.
+    await until(page, 'the window on box:work', () => {
+      const st = (window as any).pane.store.getState();
+      return st.sessions[st.sessionId]?.name === 'box:work' && st.sessions[st.sessionId].placements.length === 1;
+    }, 20_000);
+    const tile = Number(await page.locator('section[role="region"]').first().getAttribute('data-pane'));
+    await waitScreen(page, tile, /work\$ $/m, 20_000);
+    expect(await region(page, tile).locator('.tag-host').innerText()).toMatch(/^box:\d+$/);
+    expect(new URL(page.url()).searchParams.get('session')).toBe('box:work');
+    await region(page, tile).click();
+    await page.keyboard.type('echo in-work-$((2*21))\n');
+    await waitScreen(page, tile, /^in-work-42$/m, 20_000);
+    await shot(page, 'e2e-session-attach-host');
+    // Ended on box: the view ends, and the window shows a session of its own again.
+    expect(local.pane(['session', 'kill', 'box:work']).status).toBe(0);
+    await until(page, 'the window back on a local session', () => {
+      const st = (window as any).pane.store.getState();
+      const s = st.sessions[st.sessionId];
+      return s !== undefined && s.name !== 'box:work';
+    }, 20_000);
+    await page.close();
+  }, 120_000);
 });

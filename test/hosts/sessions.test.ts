@@ -1,7 +1,8 @@
 // A joined host's sessions, from here (issue 34, item 7): `pane session ls` lists this
-// server's and then each joined host's as HOST:NAME, `--host HOST` that host's alone, and
-// `pane session kill HOST:NAME` / `rename` act on that host's session. Through a real
-// second daemon joined as a command host (`pane serve --stdio`).
+// server's and then each joined host's as HOST:NAME, `--host HOST` that host's alone,
+// `pane session kill HOST:NAME` / `rename` act on that host's session, and `pane session
+// attach HOST:NAME` tiles it here as a local view that follows it. Through a real second
+// daemon joined as a command host (`pane serve --stdio`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,4 +48,86 @@ describe('sessions on a joined host', () => {
     // A name with no joined host in front is this server's, as before.
     expect(local.pane(['session', 'kill', 'nosuch:thing']).stderr).toMatch(/not found|no session/i);
   });
+});
+
+interface LsPane {
+  n: number;
+  session: string;
+  kind: string;
+  attrs: Record<string, string>;
+}
+const localPanes = (): LsPane[] => JSON.parse(local.pane(['ls', '--json']).stdout) as LsPane[];
+const sessionsHere = (): { id: string; name: string; panes: number }[] => JSON.parse(local.pane(['session', 'ls', '--json']).stdout);
+
+describe('attaching a joined host\'s session', () => {
+  it('tiles its panes here as a local view laid out as there, follows panes opened and closed there, and ends with it', async () => {
+    const first = box.pane(['session', 'new', 'build', '--', 'sh']);
+    expect(first.status, first.stderr).toBe(0);
+    const boxPanes = () => (JSON.parse(box.pane(['ls', '--json']).stdout) as LsPane[]).filter((p) => p.session === buildId());
+    const buildId = () => (JSON.parse(box.pane(['session', 'ls', '--json']).stdout) as { id: string; name: string }[]).find((x) => x.name === 'build')!.id;
+    const firstN = boxPanes()[0]!.n;
+    const split = box.pane(['split', '-t', String(firstN), '-d', 'v', '--', 'sh']);
+    expect(split.status, split.stderr).toBe(0);
+    await eventually('box:build listed here', () => /^box:build\s+2\s/m.test(local.pane(['session', 'ls']).stdout));
+
+    // Outside any pane (no $PANE_ID): no window is told, and this daemon has no HTTP front to make a URL.
+    const a = local.pane(['session', 'attach', 'box:build']);
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.stdout).toMatch(/^box:build \(2 of box’s panes tiled here\)$/m);
+    expect(a.stdout).toMatch(/no window was told/);
+    const view = () => sessionsHere().find((x) => x.name === 'box:build');
+    expect(view()?.panes).toBe(2);
+    const tiles = () => localPanes().filter((p) => p.session === view()?.id);
+    expect(tiles().every((p) => p.kind === 'remote')).toBe(true);
+    expect(tiles().map((p) => `box:${p.attrs['remote.n']}`).sort()).toEqual(boxPanes().map((p) => `box:${p.n}`).sort());
+    // Laid out as there: a vertical split of the two.
+    const layout = JSON.parse(local.pane(['session', 'save', view()!.id]).stdout).sessions[0].layout;
+    expect(layout.type).toBe('split');
+    expect(layout.direction).toBe('vertical');
+
+    // Attaching again tiles nothing twice; --host is the same as HOST:NAME.
+    const again = local.pane(['session', 'attach', '--host', 'box', 'build']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/its panes were tiled here already/);
+    expect(tiles()).toHaveLength(2);
+
+    // A pane opened there is tiled here; one closed there leaves.
+    const third = box.pane(['split', '-t', String(firstN), '--', 'sh']);
+    expect(third.status, third.stderr).toBe(0);
+    await eventually('the new pane tiled here', () => tiles().length === 3);
+    expect(box.pane(['close', '-t', String(firstN)]).status).toBe(0);
+    await eventually('the closed pane gone here', () => tiles().length === 2 && !tiles().some((p) => p.attrs['remote.n'] === String(firstN)));
+
+    // Closing a tile here leaves its remote pane running there, and the tile closed (past a heartbeat); attaching again brings it back.
+    const t0 = tiles()[0]!;
+    expect(local.pane(['close', '-t', String(t0.n)]).status).toBe(0);
+    expect(boxPanes().map((p) => String(p.n))).toContain(t0.attrs['remote.n']);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(tiles()).toHaveLength(1);
+    expect(local.pane(['session', 'attach', 'box:build']).stdout).toMatch(/1 of box’s panes tiled here/);
+    expect(tiles()).toHaveLength(2);
+
+    // Ended there (from here, by name): the view ends too.
+    expect(local.pane(['session', 'kill', 'box:build']).status).toBe(0);
+    await eventually('the view ended', () => view() === undefined);
+    expect(box.pane(['session', 'ls']).stdout).not.toMatch(/^build\s/m);
+  }, 60_000);
+
+  it('escapes a host\'s control characters in the view\'s name, and names an unknown session or host', async () => {
+    const evil = 'x\u001b]0;owned\u0007y';
+    expect(box.pane(['session', 'new', evil, '--', 'sh']).status).toBe(0);
+    await eventually('the session listed there', () => (JSON.parse(box.pane(['session', 'ls', '--json']).stdout) as { name: string }[]).some((x) => x.name === evil));
+    const a = local.pane(['session', 'attach', `box:${evil}`]);
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.stdout).not.toContain('\u001b');
+    expect(sessionsHere().map((x) => x.name)).toContain('box:x\\e]0;owned\\x07y');
+    // Listed from here, the host's own name is escaped too.
+    expect(local.pane(['session', 'ls']).stdout).not.toContain('\u001b');
+    const none = local.pane(['session', 'attach', 'box:nosuch']);
+    expect(none.status).not.toBe(0);
+    expect(none.stderr).toMatch(/host box: .*nosuch/);
+    const nohost = local.pane(['session', 'attach', 'nohost:thing']);
+    expect(nohost.status).not.toBe(0);
+    expect(nohost.stderr).toMatch(/nohost:thing/);
+  }, 60_000);
 });

@@ -91,7 +91,8 @@ export interface SessionSummary {
 }
 
 export function sessionTable(sessions: readonly SessionSummary[]): string {
-  const rows = sessions.map((s) => [s.name, String(s.panes), s.focused === null ? '-' : String(s.focused), s.id]);
+  // A joined host's session names are its own words: escaped, as every peer's text.
+  const rows = sessions.map((s) => [shown(s.name), String(s.panes), s.focused === null ? '-' : String(s.focused), s.id]);
   return table(['NAME', 'PANES', 'FOCUSED', 'ID'], rows);
 }
 

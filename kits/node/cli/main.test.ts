@@ -62,7 +62,7 @@ describe('usage errors', () => {
     [['send', '--raw', '-n', 'x'], /--raw and -n cannot be used together/],
     [['output', '--from', '-1'], /--from: -1 is below the minimum 0/],
     [['watch', 'panes'], /FAMILY: 'panes' is not one of pane, layout, focus, session, client, output/],
-    [['session'], /^pane: session needs a subcommand: new, ls, kill, rename, save, restore/],
+    [['session'], /^pane: session needs a subcommand: new, ls, kill, attach, rename, save, restore/],
     [['session', 'nuke'], /unknown session command 'nuke'/],
     [['session', 'kill'], /^pane session kill: missing NAME/],
     [['session', 'new', 'a', 'b'], /unexpected argument 'b'/],

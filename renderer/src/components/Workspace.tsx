@@ -33,14 +33,21 @@ export function Workspace() {
   const sessionId = session?.id;
   const vp = session?.viewport;
   const guest = useApp((s) => s.viewer !== null);
+  const reportedFor = useRef<string | null>(null);
   useEffect(() => {
     // A grant's guest never resizes the person's panes: it shows them at the size the person's window gives them.
     if (!sessionId || !vp || size.w === 0 || !measured || guest) return;
     const cols = Math.max(2, Math.floor(size.w / cell.w));
     const rows = Math.max(2, Math.floor(size.h / cell.h));
     const chrome = chromeFor(cell);
-    if (cols === vp.cols && rows === vp.rows && chrome.cols === vp.chrome?.cols && chrome.rows === vp.chrome?.rows) return;
-    const t = setTimeout(() => void client.act('session/viewport', { session: sessionId, cols, rows, chrome }), VIEWPORT_DEBOUNCE_MS);
+    // Said once per session shown even when the size already matches (the server then knows this window shows it: session/attach tells such windows);
+    // after that only a change is said, so two windows never answer each other's sizes.
+    const same = cols === vp.cols && rows === vp.rows && chrome.cols === vp.chrome?.cols && chrome.rows === vp.chrome?.rows;
+    if (same && reportedFor.current === sessionId) return;
+    const t = setTimeout(() => {
+      reportedFor.current = sessionId;
+      void client.act('session/viewport', { session: sessionId, cols, rows, chrome });
+    }, VIEWPORT_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [sessionId, vp?.cols, vp?.rows, vp?.chrome?.cols, vp?.chrome?.rows, size.w, size.h, cell.w, cell.h, measured, guest]);
 

@@ -107,6 +107,12 @@ export const createServerSlice: StateSlice<ServerSlice> = (set, get) => ({
         if (s) set({ sessions: { ...st.sessions, [s.id]: { ...s, name: e.name } } });
         break;
       }
+      case 'session/attached': {
+        // `pane session attach` run in a pane of the session this window shows: this window shows the attached one.
+        const e = d as EventData<'session/attached'>;
+        if (e.from === st.sessionId && get().sessions[e.session]) get().showSession(e.session);
+        break;
+      }
       case 'session/closed': {
         const e = d as EventData<'session/closed'>;
         const sessions = { ...st.sessions };

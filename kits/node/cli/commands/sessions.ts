@@ -3,10 +3,11 @@
 import fs from 'node:fs';
 import type { SessionSnapshot } from '../../../protocol/session';
 import { bool, str } from '../args';
-import { JSON_FLAG, type CommandSpec } from '../command';
+import { JSON_FLAG, TARGET, type CommandSpec } from '../command';
 import { STATE_VERSION } from '../../../protocol/stateVersion';
 import { OpError, UsageError } from '../errors';
 import { sessionTable } from '../format';
+import { shown } from '../../../protocol/shown';
 import { cwdOf, launchOf } from './panes';
 
 export const sessionCommands: CommandSpec[] = [
@@ -63,7 +64,11 @@ export const sessionCommands: CommandSpec[] = [
           }
         }
       }
-      ctx.out(bool(a, 'json') ? JSON.stringify(sessions, null, 2) : sessionTable(sessions));
+      // A local session with a joined host's session's name is its view here (pane session attach HOST:NAME): one row in the table, marked in --json.
+      const hostRows = new Set(sessions.filter((s) => s.host !== undefined).map((s) => shown(s.name)));
+      const isView = (s: (typeof sessions)[number]) => s.host === undefined && hostRows.has(s.name);
+      if (bool(a, 'json')) ctx.out(JSON.stringify(sessions.map((s) => (isView(s) ? { ...s, viewOf: s.name } : s)), null, 2));
+      else ctx.out(sessionTable(sessions.filter((s) => !isView(s))));
       return 0;
     },
   },
@@ -75,6 +80,40 @@ export const sessionCommands: CommandSpec[] = [
     async run(ctx, a) {
       const c = await ctx.connect();
       await c.call('session/kill', { session: a.positionals[0] as string });
+      return 0;
+    },
+  },
+  {
+    command: 'session attach',
+    summary: 'show a session in the window, as tmux attach (HOST:NAME: a joined host’s, tiled here)',
+    flags: [
+      JSON_FLAG,
+      { name: 'host', type: 'string', value: 'HOST', doc: 'a joined host’s session (the same as HOST:NAME)' },
+      { ...TARGET, doc: 'the pane whose window switches (default: $PANE_ID inside a pane; outside one, a one-time URL opens a window)' },
+    ],
+    positionals: [{ name: 'NAME', required: true }],
+    notes: [
+      'Inside a pane of the window, the window switches to NAME. Anywhere else (an ssh terminal, a script) it prints a one-time URL that opens a window on NAME, as `pane url` does.',
+      'A joined host’s session HOST:NAME becomes a local session of that name whose tiles stand in for its panes, laid out as there; it follows that session (panes opened or closed there come and go here) until it ends there. Closing a tile leaves the remote pane running; `pane session kill HOST:NAME` ends the session on HOST.',
+    ],
+    async run(ctx, a) {
+      const c = await ctx.connect();
+      const given = a.positionals[0] as string;
+      const host = str(a, 'host');
+      if (host !== undefined && given.includes(':')) throw new UsageError(`${given} names its host already; give --host ${host} with a bare session name, or HOST:NAME alone`, 'session attach');
+      const session = host !== undefined ? `${host}:${given}` : given;
+      const from = ctx.target(a);
+      const r = await c.call('session/attach', { session, ...(from !== undefined ? { from } : {}) });
+      if (bool(a, 'json')) {
+        ctx.out(JSON.stringify(r, null, 2));
+        return 0;
+      }
+      const tiled = r.host !== undefined ? ` (${r.tiled === 0 ? 'its panes were tiled here already' : `${r.tiled} of ${r.host}’s panes tiled here`})` : '';
+      ctx.out(`${r.name}${tiled}`);
+      for (const e of r.elsewhere ?? []) ctx.err(`pane: ${e} already, so it is not tiled again here (a remote pane is tiled once: close that tile and attach again to have it here)`);
+      if (r.windows > 0) ctx.out(`shown in ${r.windows === 1 ? 'the window' : `${r.windows} windows`} that showed ${from === undefined ? 'the pane' : `pane ${String(from)}`}`);
+      else if (r.url !== undefined) ctx.out(`open it in a browser (the URL works once): ${r.url}`);
+      else ctx.out(from === undefined ? 'no window was told: run this inside a pane of the window, or pick it in the window’s session list' : `no window shows pane ${String(from)}'s session: pick ${r.name} in the window’s session list`);
       return 0;
     },
   },

@@ -55,7 +55,7 @@ COMP_WORDS=(${line.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${line.length - 
 
   it('bash completes commands, subcommands, flags and flag values', () => {
     expect(bashOffers(['se'])).toEqual(['send', 'session', 'serve', 'service']);
-    expect(bashOffers(['session', ''])).toEqual(['new', 'ls', 'kill', 'rename', 'save', 'restore']);
+    expect(bashOffers(['session', ''])).toEqual(['new', 'ls', 'kill', 'attach', 'rename', 'save', 'restore']);
     expect(bashOffers(['split', '--d'])).toEqual(['--direction']);
     expect(bashOffers(['split', '-d', ''])).toEqual(['h', 'v', 'horizontal', 'vertical']);
     expect(bashOffers(['--socket', '/tmp/x', 'watch', 'lay'])).toEqual(['layout']);

@@ -40,6 +40,12 @@ export interface StartOptions {
   socketPath?: string | null;
   host?: string;
   http?: { port?: number; staticDir?: string };
+  /**
+   * Without `http`: the renderer's files, served from an HTTP front opened on
+   * 127.0.0.1 (any port) the first time the person asks for a window's URL (pane url,
+   * session attach, grant new), so those work against any daemon.
+   */
+  frontOnDemand?: { staticDir: string };
   secret?: string;
   /** Create a first session `main` with a shell (default true). */
   initialSession?: boolean;
@@ -159,6 +165,14 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   }
   let http: HttpFront | undefined;
   if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
+  else if (o.frontOnDemand) {
+    const { staticDir } = o.frontOnDemand;
+    let opening: Promise<unknown> | null = null;
+    server.openFront = () => (opening ??= listenHttp(services, { port: 0, staticDir, ...limits }).catch((e: Error) => {
+      opening = null; // a failed bind is tried again at the next ask
+      throw e;
+    })).then(() => undefined);
+  }
   const connect = async (caps: Capability[] = ['read', 'write', 'attach', 'admin'], name = 'in-process') => {
     const [a, b] = memoryPair();
     new ClientConn(services, b, (h) => ({ capabilities: h.capabilities }));

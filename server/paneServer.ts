@@ -67,6 +67,8 @@ export class PaneServer {
   readonly ackStallMs: number | undefined;
   /** Mints a one-time window URL on this server's HTTP front; null without one (server/transport/wsServer.ts sets it). */
   launchUrl: ((query?: string) => string) | null = null;
+  /** Opens the HTTP front now when the daemon started without one (main.ts' frontOnDemand); null when it cannot. */
+  openFront: (() => Promise<void>) | null = null;
   /** The HTTP front's origin (http://127.0.0.1:PORT), when this server has one: where a grant's window URL points. */
   frontOrigin: string | null = null;
   socketPath: string | null;

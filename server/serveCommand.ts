@@ -86,7 +86,7 @@ export async function serve(argv: string[]): Promise<number> {
     running = await startServer({
       socketPath,
       ...(host !== undefined ? { host } : {}),
-      ...(http !== undefined ? { http: { port: http, staticDir } } : {}),
+      ...(http !== undefined ? { http: { port: http, staticDir } } : { frontOnDemand: { staticDir } }),
       initialSession: !empty,
       ...(state !== undefined ? { stateDir: state } : {}),
     });

@@ -5,6 +5,7 @@ import { faults } from '../../kits/protocol/error';
 import { PROTOCOL_VERSION } from '../../kits/protocol/hello';
 import { runningVersion } from '../../kits/node/version';
 import type { HandlerTable } from './types';
+import type { PaneServer } from '../paneServer';
 import { collectMetrics } from './collectMetrics';
 
 export const clientHandlers: HandlerTable = {
@@ -43,11 +44,12 @@ export const clientHandlers: HandlerTable = {
     };
   },
   'server/metrics': (_p, { services }) => collectMetrics(services),
-  'server/launch-url': (_p, { server, client }) => {
+  'server/launch-url': async (_p, { server, client }) => {
     // The URL's cookie grants whatever its page asks for, as the person: never to an agent.
     if (client.checkAccess) throw faults.denied('an agent may not open a window as the person (server/launch-url)');
-    if (!server.launchUrl) throw faults.failed('this server has no HTTP front; start it with `pane serve --http PORT` (or `npm start`)');
-    return { url: server.launchUrl() };
+    const launchUrl = await frontUrl(server);
+    if (!launchUrl) throw faults.failed('this server has no HTTP front; start it with `pane serve --http PORT` (or `npm start`)');
+    return { url: launchUrl() };
   },
   'stdio/adopt': (p, { client }) => {
     if (!client.adopt) throw faults.denied(`a ${client.transport.kind} client may not hand over its stdio; only the person's own socket takes pipes over (stdio/adopt)`);
@@ -59,3 +61,13 @@ export const clientHandlers: HandlerTable = {
     return {};
   },
 };
+
+/**
+ * The front's launch-URL maker, the front opened first if this daemon started without
+ * one (a daemon `npm start` started serves its window through its own bridge): undefined
+ * where no front can be had (a server without renderer files, in-memory tests).
+ */
+export async function frontUrl(server: PaneServer): Promise<((query?: string) => string) | undefined> {
+  if (!server.launchUrl && server.openFront) await server.openFront();
+  return server.launchUrl ?? undefined;
+}

@@ -4,6 +4,7 @@ import { MAX_GRANT_TTL_MS } from '../../kits/protocol/grantLimits';
 import type { ClientConn } from '../transport/clientConn';
 import type { Services } from '../services';
 import type { HandlerTable } from './types';
+import { frontUrl } from './client';
 
 const book = (services: Services) => {
   if (!services.grants) throw faults.failed('this server issues no grants (it was started without its socket)');
@@ -14,8 +15,10 @@ const book = (services: Services) => {
 const guestsOf = (services: Services, id: string): ClientConn[] => [...services.connections].filter((c) => c.principal.kind === 'grant' && c.principal.id === id);
 
 export const grantHandlers: HandlerTable = {
-  'grant/create': (p, { server, services }) => {
+  'grant/create': async (p, { server, services }) => {
     if (p.mode !== 'metrics' && p.ttlMs > MAX_GRANT_TTL_MS) throw faults.badRequest(`an attach grant lives ${MAX_GRANT_TTL_MS / 86_400_000} days at most (asked for ${Math.ceil(p.ttlMs / 86_400_000)}); longer sharing is a paired machine (pane host pair)`);
+    // A window's address to give: the front opened first if this daemon had none (a failure to open it leaves the grant without a URL).
+    await frontUrl(server).catch(() => undefined);
     let made;
     try {
       made = book(services).create(p.mode, p.ttlMs, p.note);

@@ -8,6 +8,7 @@ import { leaves } from '../../kits/layout/tree';
 import * as model from '../model/session';
 import type { SessionAck } from '../../kits/protocol/session';
 import type { HandlerTable } from './types';
+import { frontUrl } from './client';
 
 function ack(s: Session): SessionAck {
   return { session: s.id, name: s.name };
@@ -55,7 +56,7 @@ export const sessionHandlers: HandlerTable = {
     model.publish(server, model.setViewport(s, services.viewports.report(s, client.id, size, services.windowSize)));
     return ack(s);
   },
-  'session/attach': (p, { server, services, client }) => {
+  'session/attach': async (p, { server, services, client }) => {
     // A joined host's session (HOST:NAME) was made a local view before it got here (server/hosts/hostService.ts).
     const s = server.session(p.session);
     const from = p.from === undefined ? undefined : server.sessionOf(server.pane(p.from));
@@ -63,7 +64,8 @@ export const sessionHandlers: HandlerTable = {
     const windows = from === undefined ? 0 : services.viewports.clientsOf(from.id).filter((c) => c !== client.id).length;
     if (from !== undefined && from.id !== s.id) server.publish('session/attached', { session: s.id, name: s.name, from: from.id });
     // No window was told: a one-time URL opens one on it (the launch token is the person's, as pane url's).
-    const url = windows === 0 && server.launchUrl ? server.launchUrl(`session=${encodeURIComponent(s.name)}`) : undefined;
+    const launchUrl = windows === 0 ? await frontUrl(server).catch(() => undefined) : undefined;
+    const url = launchUrl?.(`session=${encodeURIComponent(s.name)}`);
     return { ...ack(s), windows, ...(url !== undefined ? { url } : {}) };
   },
   'session/snapshot': (p, { server }) => {

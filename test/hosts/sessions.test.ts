@@ -70,11 +70,13 @@ describe('attaching a joined host\'s session', () => {
     expect(split.status, split.stderr).toBe(0);
     await eventually('box:build listed here', () => /^box:build\s+2\s/m.test(local.pane(['session', 'ls']).stdout));
 
-    // Outside any pane (no $PANE_ID): no window is told, and this daemon has no HTTP front to make a URL.
+    // Outside any pane (no $PANE_ID): no window is told; a one-time URL opens one on it (the daemon opens its front for it).
     const a = local.pane(['session', 'attach', 'box:build']);
     expect(a.status, a.stderr).toBe(0);
     expect(a.stdout).toMatch(/^box:build \(2 of box’s panes tiled here\)$/m);
-    expect(a.stdout).toMatch(/no window was told/);
+    const url = /open it in a browser \(the URL works once\): (\S+)/.exec(a.stdout)?.[1];
+    expect(url).toBeDefined();
+    expect(new URL(url!).searchParams.get('session')).toBe('box:build');
     const view = () => sessionsHere().find((x) => x.name === 'box:build');
     expect(view()?.panes).toBe(2);
     const tiles = () => localPanes().filter((p) => p.session === view()?.id);

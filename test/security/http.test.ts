@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridge, type Bridge } from '../../electron/bridge';
-import { root } from '../e2e/shell';
+import fs from 'node:fs';
+import { ensureBuilt, root } from '../e2e/shell';
+import { startDaemon, type Daemon } from '../hosts/remote';
 import { agentHarness, type AgentHarness } from '../agents/helpers';
 import { exchangeLaunch, paneServe, rawRequest, wsHello, type Served } from './front';
 
@@ -147,6 +149,61 @@ describe('the HTTP front of the Electron bridge (electron/bridge.ts)', () => {
     expect(logged.join('\n')).not.toContain(cookie!.split('=')[1]!);
   });
 });
+
+describe('a daemon started without --http (as the one `npm start` starts: its window comes through its own bridge)', () => {
+  let d: Daemon;
+  beforeAll(async () => {
+    ensureBuilt();
+    d = await startDaemon('front');
+  }, 60_000);
+  afterAll(() => d?.stop());
+
+  it('opens its front on 127.0.0.1 the first time the person asks for a URL, with the same one-time launch rules; an agent opens nothing', async () => {
+    // An agent's ask is refused before any port is opened (the daemon listens only for its hooks).
+    const before = listening(d.proc.pid!);
+    expect(d.pane(['agent', 'add', 'eve']).status).toBe(0);
+    const eveTok = fs.readFileSync(path.join(d.home, '.data', 'pane', 'agents', 'eve', '.token'), 'utf8').trim();
+    const asEve = spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), 'url'], { encoding: 'utf8', timeout: 15_000, env: { ...d.env, PANE_AGENT: 'eve', PANE_TOKEN: eveTok } });
+    expect(asEve.status).not.toBe(0);
+    expect(asEve.stderr).toMatch(/denied|agent/);
+    expect(listening(d.proc.pid!)).toEqual(before);
+    const r = d.pane(['url']);
+    expect(r.status, r.stderr).toBe(0);
+    const url = r.stdout.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?launch=/);
+    expect(listening(d.proc.pid!).filter((a) => !before.includes(a))).toEqual([`127.0.0.1:${new URL(url).port}`]);
+    expect((await exchangeLaunch(url)).status).toBe(303);
+    expect((await exchangeLaunch(url)).status).toBe(403);
+    // The same front for the next ask; the window's page is served, a foreign Host is refused.
+    const again = d.pane(['url']).stdout.trim();
+    expect(new URL(again).port).toBe(new URL(url).port);
+    const port = Number(new URL(url).port);
+    await expectStillServes(port);
+    expect((await rawRequest(port, get('/', `evil.example:${port}`, 'Connection: close\r\n'))).code).toBe(403);
+  });
+});
+
+/** The TCP addresses process `pid` listens on (from /proc/net/tcp by its socket inodes). */
+function listening(pid: number): string[] {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const out: string[] = [];
+  for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 10 || f[3] !== '0A' || !inodes.has(f[9]!)) continue; // 0A: LISTEN
+    const [hex, portHex] = f[1]!.split(':') as [string, string];
+    const ip = [3, 2, 1, 0].map((i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)).join('.');
+    out.push(`${ip}:${parseInt(portHex, 16)}`);
+  }
+  return out;
+}
 
 describe('server/launch-url', () => {
   let h: AgentHarness;

@@ -89,7 +89,7 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
       summary: 'print a one-time URL that opens a window on this server in a browser',
       flags: [],
       notes: [
-        'The server must serve HTTP (`pane serve --http PORT`, `npm start`). The URL works once: opening it sets an HttpOnly cookie in that browser and spends the token, so a copy left in scrollback or history opens nothing. Run it again for another browser.',
+        'A daemon that serves no HTTP yet (the one `npm start` starts: its window comes through its own bridge) opens its front on 127.0.0.1, on a port of its choosing, for this. The URL works once: opening it sets an HttpOnly cookie in that browser and spends the token, so a copy left in scrollback or history opens nothing. Run it again for another browser.',
       ],
       async run(ctx) {
         const c = await ctx.connect();

@@ -66,8 +66,9 @@ export const SUBMIT_GAP_MIN_MS = 80;
  */
 export const SUBMIT_SETTLE_MS = 60;
 /**
- * The longest wait for that echo before Enter is sent anyway: a program that echoes
- * nothing (a shell with `stty -echo`, a busy one) still gets its Enter, a little late.
+ * The longest wait for that echo before Enter is sent anyway: a program that reads each
+ * key and echoes nothing (a busy one) still gets its Enter, a little late. One that reads
+ * whole lines (a shell under `stty -echo`, a password prompt) gets it at the shortest gap.
  */
 export const SUBMIT_WAIT_MAX_MS = 1500;
 /**
@@ -107,9 +108,15 @@ export async function typeAndSubmit(server: PaneServer, pane: Pane, text: string
   let last = before;
   let lastChange = start;
   let seen = tail === '';
+  // No echo by the shortest gap: a program that reads whole lines (a password prompt, a shell under `stty -echo`) takes the
+  // Enter now whatever it shows, as the kernel's line editor has the text already; a TUI (each key read) is waited for.
+  let lineMode: Promise<boolean | undefined> | undefined;
+  let lines = false;
   for (;;) {
     await new Promise((r) => setTimeout(r, SUBMIT_POLL_MS));
     const now = Date.now();
+    if (!seen && lineMode === undefined && now - start >= SUBMIT_GAP_MIN_MS) lineMode = t.readsLines().then((x) => (lines = x === true));
+    if (lines) break;
     const end = t.streamEnd;
     if (end !== last) {
       last = end;

@@ -2,6 +2,7 @@
 // prebuilt per-platform binaries, decision 032): bytes in and out (encoding null),
 // and an exit that is reported only after the output stream reached its end,
 // because on Linux node-pty can lose the last kilobytes at exit (node-pty issue #726).
+import { execFile } from 'node:child_process';
 import { constants as fsConstants, readFileSync, readlinkSync, readSync, write as fdWrite, writeSync } from 'node:fs';
 import { statOffMounts } from '../../kits/node/safeFile';
 import path from 'node:path';
@@ -327,7 +328,23 @@ class NodePtyProcess implements PtyProcess {
     const pgid = readTpgid(this.pid);
     return pgid === null ? null : processInfo(pgid);
   }
+
+  readsLines(): Promise<boolean | undefined> {
+    const pts = (this.p as unknown as { ptsName?: string }).ptsName;
+    if (this.status || !pts) return Promise.resolve(undefined);
+    // Node has no tcgetattr: stty reads the terminal's modes (it opens the pts without making it anyone's controlling terminal).
+    return new Promise((resolve) => {
+      execFile('stty', ['-F', pts, '-a'], { timeout: STTY_TIMEOUT_MS, encoding: 'utf8' }, (err, out) => {
+        if (err) return resolve(undefined);
+        const words = out.split(/\s+/);
+        resolve(words.includes('icanon') ? true : words.includes('-icanon') ? false : undefined);
+      });
+    });
+  }
 }
+
+/** How long reading a terminal's modes with stty may take (a few ms; more means a loaded machine, and the caller waits its own way). */
+const STTY_TIMEOUT_MS = 500;
 
 /** A process's command (argv[0]'s base name, else /proc comm) and cwd, read from /proc; null when it is gone. */
 export function processInfo(pid: number): ForegroundInfo | null {

@@ -30,6 +30,12 @@ export interface PtyProcess {
   foregroundPgid(): number | null;
   /** What runs in the foreground (its group leader's command and cwd), where the platform tells it. */
   foreground(): ForegroundInfo | null;
+  /**
+   * Whether the terminal reads whole lines (termios ICANON: the kernel's line editor, as
+   * a shell under `stty -echo` or a password prompt has it) rather than each key (a TUI,
+   * readline): undefined where it cannot be told.
+   */
+  readsLines?(): Promise<boolean | undefined>;
 }
 
 /** The terminal's foreground process group: what the user is running in it right now. */

@@ -214,6 +214,11 @@ export class Terminal {
     return this.proc?.foregroundPgid() ?? null;
   }
   /** The foreground process group's command and cwd, where the OS tells; null when nothing runs. */
+  /** Whether its program reads whole lines (the kernel's line editor) rather than each key; undefined where that cannot be told. */
+  readsLines(): Promise<boolean | undefined> {
+    return this.proc?.readsLines?.() ?? Promise.resolve(undefined);
+  }
+
   foreground(): ForegroundInfo | null {
     return this.proc?.foreground() ?? null;
   }

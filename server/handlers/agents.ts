@@ -21,6 +21,7 @@ import { setAttrs } from '../model/paneOps';
 import { rects } from '../../kits/layout/tree';
 import type { HandlerContext, HandlerTable } from './types';
 import { MAX_DELIVERED_LINE_BYTES, MAX_DELIVERY_QUEUE, MAX_DELIVERY_QUEUE_BYTES } from '../agents/limits';
+import { editorCommand } from '../plumb/service';
 
 function svcOf(ctx: HandlerContext): AgentService {
   const s = ctx.services.agents;
@@ -309,7 +310,7 @@ export const agentHandlers: HandlerTable = {
       if (p.file === undefined) throw faults.badRequest('open needs a file: one the review lists', 'file');
       const rel = reviewPath(w, p.file);
       if (!reviewFiles(w, reviewBase(w)).some((f) => f.path === rel && !f.status.startsWith('D'))) throw faults.badRequest(`${p.file} is not a changed file of the worktree (the review lists what can be opened)`, p.file);
-      const [program, ...flags] = (ctx.server.env.VISUAL || ctx.server.env.EDITOR || 'vi').trim().split(/\s+/) as [string, ...string[]];
+      const [program, ...flags] = editorCommand(ctx.server.env);
       const r = await ctx.dispatch('pane/launch', { pane: pane.n, direction: 'horizontal', launch: { program, args: [...flags, path.join(w.path, rel)], cwd: w.path }, name: path.basename(rel) });
       return { done: `opened ${rel} with ${program} in pane ${r.pane}` };
     }

@@ -302,8 +302,7 @@ export class PlumbService {
         // Not the caller's to type into (an agent's .access): an editor of its own opens instead.
       }
     }
-    const editor = (this.server.env.VISUAL || this.server.env.EDITOR || 'vi').trim().split(/\s+/);
-    const [program, ...flags] = editor as [string, ...string[]];
+    const [program, ...flags] = editorCommand(this.server.env);
     // Where it opens: vim's family takes a column too (cursor()), nano +LINE,COL, any other the common +LINE.
     const name = path.basename(program);
     const where = line === undefined ? [] : VIM_LIKE.has(name) && col !== undefined ? [`+call cursor(${line},${col})`] : name === 'nano' && col !== undefined ? [`+${line},${col}`] : [`+${line}`];
@@ -318,6 +317,17 @@ export class PlumbService {
     const panes = [...this.server.panes.values()];
     return (panes.find((p) => p.session === source?.session && p.n !== source?.n && vimIn(p)) ?? panes.find((p) => p.n !== source?.n && vimIn(p)))?.n;
   }
+}
+
+/**
+ * The person's editor as argv: $VISUAL, else $EDITOR, else vi, split at blanks as a
+ * shell would split a plain command (`code -w`, `emacs -nw`). Whoever opens a file in it
+ * (a plumbed click, a diff review's `open`) adds the file as an absolute path, never
+ * an argument that could start with `-`.
+ */
+export function editorCommand(env: Readonly<Record<string, string | undefined>>): [string, ...string[]] {
+  const words = (env.VISUAL || env.EDITOR || 'vi').trim().split(/\s+/).filter((w) => w !== '');
+  return words.length > 0 ? (words as [string, ...string[]]) : ['vi'];
 }
 
 /** A file name as vim's :e reads it: its specials (space, %, #, |, ", \) escaped. */

@@ -12,14 +12,19 @@ const MAX_CWD = 40;
  * Lays rows out in columns padded to the widest cell; the last column is never
  * padded (it is free text, like the tag). Header is the first row.
  */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[], o: { right?: ReadonlySet<number> } = {}): string {
   // Every cell may hold someone else's words (a host's cwd, an agent's title): escaped, one line each.
   const all = [header, ...rows.map((r) => r.map(shown))];
   const widths = header.map((_, c) => Math.max(...all.map((r) => width(r[c] ?? ''))));
+  // Columns in o.right (numbers) are right-aligned, the rest left-aligned; the last left-aligned cell is not padded.
+  const pad = (cell: string, c: number, last: boolean) => {
+    const gap = ' '.repeat((widths[c] ?? 0) - width(cell));
+    return o.right?.has(c) ? gap + cell : last ? cell : cell + gap;
+  };
   return all
     .map((r) =>
       r
-        .map((cell, c) => (c === r.length - 1 ? cell : cell + ' '.repeat((widths[c] ?? 0) - width(cell))))
+        .map((cell, c) => pad(cell, c, c === r.length - 1))
         .join('  ')
         .trimEnd(),
     )

@@ -11,6 +11,7 @@ import type { CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { UsageError } from '../errors';
 import { int, str } from '../args';
+import { table } from '../format';
 
 /** Seconds between redraws when none is named; htop's default is 1.5 s, top's 3 s. */
 export const TOP_DEFAULT_INTERVAL_S = 2;
@@ -106,10 +107,8 @@ export function topFrame(now: ServerMetrics, before: ServerMetrics | null, secon
     size(r.readPerSecond),
     size(r.writePerSecond),
     String(r.pane.attached),
-  ].map((c) => shown(c)));
-  const all = [HEADER.map((h, i) => (SORTS[o.sort] === h ? `${h}▾` : h)), ...cells];
-  const widths = HEADER.map((_, c) => Math.max(...all.map((r) => [...(r[c] ?? '')].length)));
-  for (const r of all) lines.push(r.map((cell, c) => (RIGHT.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd());
+  ]);
+  lines.push(...table(HEADER.map((h) => (SORTS[o.sort] === h ? `${h}▾` : h)), cells, { right: RIGHT }).split('\n'));
   if (rows.length === 0) lines.push('(no panes)');
   return lines;
 }

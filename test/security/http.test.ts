@@ -9,7 +9,10 @@ import fs from 'node:fs';
 import { ensureBuilt, root } from '../e2e/shell';
 import { startDaemon, type Daemon } from '../hosts/remote';
 import { agentHarness, type AgentHarness } from '../agents/helpers';
-import { exchangeLaunch, paneServe, rawRequest, wsHello, type Served } from './front';
+import { exchangeLaunch, listenersOf, paneServe, rawRequest, wsHello, type Served } from './front';
+
+/** The TCP addresses process `pid` listens on. */
+const listening = (pid: number) => listenersOf(pid).filter((l) => l.kind === 'tcp').map((l) => l.where);
 
 const get = (target: string, host: string, extra = '') => `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${extra}\r\n`;
 const upgrade = (target: string, host: string) =>
@@ -182,28 +185,6 @@ describe('a daemon started without --http (as the one `npm start` starts: its wi
     expect((await rawRequest(port, get('/', `evil.example:${port}`, 'Connection: close\r\n'))).code).toBe(403);
   });
 });
-
-/** The TCP addresses process `pid` listens on (from /proc/net/tcp by its socket inodes). */
-function listening(pid: number): string[] {
-  const inodes = new Set<string>();
-  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  const out: string[] = [];
-  for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
-    const f = line.trim().split(/\s+/);
-    if (f.length < 10 || f[3] !== '0A' || !inodes.has(f[9]!)) continue; // 0A: LISTEN
-    const [hex, portHex] = f[1]!.split(':') as [string, string];
-    const ip = [3, 2, 1, 0].map((i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)).join('.');
-    out.push(`${ip}:${parseInt(portHex, 16)}`);
-  }
-  return out;
-}
 
 describe('server/launch-url', () => {
   let h: AgentHarness;

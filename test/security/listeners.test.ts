@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxUnavailable } from '../../server/agents/sandbox';
 import { root } from '../e2e/shell';
-import { paneServe, wsHello, exchangeLaunch, type Served } from './front';
+import { listenersOf, paneServe, wsHello, exchangeLaunch, type Listener, type Served } from './front';
 
 const why = sandboxUnavailable(process.env.PATH);
 
@@ -54,55 +54,6 @@ beforeAll(async () => {
   expect(await wsHello(s.port, { cookie: cookie!, origin: `http://127.0.0.1:${s.port}` })).toEqual({ ok: true });
 }, 90_000);
 afterAll(() => s?.stop());
-
-interface Listener {
-  kind: 'tcp' | 'unix';
-  /** 127.0.0.1:PORT, or the socket's path. */
-  where: string;
-  port?: number;
-}
-
-/** The socket inodes the process holds open (its fds pointing at socket:[N]). */
-function socketInodes(pid: number): Set<string> {
-  const out = new Set<string>();
-  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) out.add(m[1]!);
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return out;
-}
-
-/** Listening sockets of process `pid`: TCP in LISTEN state (0A), unix with SO_ACCEPTCON (flag 0x10000). */
-function listenersOf(pid: number): Listener[] {
-  const mine = socketInodes(pid);
-  const out: Listener[] = [];
-  for (const table of ['tcp', 'tcp6']) {
-    let text = '';
-    try {
-      text = fs.readFileSync(`/proc/${pid}/net/${table}`, 'latin1');
-    } catch {
-      continue;
-    }
-    for (const line of text.trim().split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f[3] !== '0A' || !mine.has(f[9]!)) continue;
-      const [hexIp, hexPort] = f[1]!.split(':');
-      const ip = table === 'tcp' ? hexIp!.match(/../g)!.reverse().map((b) => parseInt(b, 16)).join('.') : `[${hexIp}]`;
-      const port = parseInt(hexPort!, 16);
-      out.push({ kind: 'tcp', where: `${ip}:${port}`, port });
-    }
-  }
-  for (const line of fs.readFileSync('/proc/net/unix', 'latin1').trim().split('\n').slice(1)) {
-    const f = line.trim().split(/\s+/);
-    if ((parseInt(f[3]!, 16) & 0x10000) === 0 || !mine.has(f[6]!)) continue;
-    out.push({ kind: 'unix', where: f[7] ?? '(unnamed)' });
-  }
-  return out;
-}
 
 /** Which door a listener is, by what the test opened; null for one nobody accounts for. */
 function doorOf(l: Listener): string | null {

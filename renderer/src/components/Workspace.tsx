@@ -32,24 +32,29 @@ export function Workspace() {
 
   const sessionId = session?.id;
   const vp = session?.viewport;
+  const hasViewport = vp !== undefined;
   const guest = useApp((s) => s.viewer !== null);
-  const reportedFor = useRef<string | null>(null);
+  const online = useApp((s) => s.conn.state === 'open');
+  /** What this window last told the server (session, its size in cells, its chrome), since it connected. */
+  const reported = useRef<string | null>(null);
   useEffect(() => {
+    if (!online) reported.current = null; // a new connection (a restarted server) is told again
     // A grant's guest never resizes the person's panes: it shows them at the size the person's window gives them.
-    if (!sessionId || !vp || size.w === 0 || !measured || guest) return;
+    if (!online || !sessionId || !hasViewport || size.w === 0 || !measured || guest) return;
     const cols = Math.max(2, Math.floor(size.w / cell.w));
     const rows = Math.max(2, Math.floor(size.h / cell.h));
     const chrome = chromeFor(cell);
-    // Said once per session shown even when the size already matches (the server then knows this window shows it: session/attach tells such windows);
-    // after that only a change is said, so two windows never answer each other's sizes.
-    const same = cols === vp.cols && rows === vp.rows && chrome.cols === vp.chrome?.cols && chrome.rows === vp.chrome?.rows;
-    if (same && reportedFor.current === sessionId) return;
+    // Said when this window's own size (or the session it shows) changes, never because the session's size did: another
+    // window of another size set that (the windowSize policy chose it), and answering with ours would flip it back and
+    // forth between the two windows. Said once per session shown even when it matches (session/attach tells such windows).
+    const key = `${sessionId} ${cols}x${rows} ${chrome.cols}x${chrome.rows}`;
+    if (reported.current === key) return;
     const t = setTimeout(() => {
-      reportedFor.current = sessionId;
+      reported.current = key;
       void client.act('session/viewport', { session: sessionId, cols, rows, chrome });
     }, VIEWPORT_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [sessionId, vp?.cols, vp?.rows, vp?.chrome?.cols, vp?.chrome?.rows, size.w, size.h, cell.w, cell.h, measured, guest]);
+  }, [online, sessionId, hasViewport, size.w, size.h, cell.w, cell.h, measured, guest]);
 
   const placements = session?.placements;
   const tiles = useMemo(() => (placements ?? []).filter((p) => p.shown && !p.floating), [placements]);

@@ -23,6 +23,13 @@ import type { StandIns } from './standIns';
 /** A host's session name as the local view's name holds it, in characters: the protocol's own bound on a session name. */
 const MAX_REMOTE_SESSION_NAME = 100;
 
+/**
+ * Tiles one view holds at most. A person's session has a handful of panes (tmux caps
+ * nothing, but a window of more than this shows each too small to read); a host that
+ * answers with thousands is lying, and each stand-in costs this server a pane.
+ */
+export const MAX_VIEW_TILES = 64;
+
 /** What attaching made or found. */
 export interface Attached {
   session: Session;
@@ -66,6 +73,10 @@ export class HostSessions {
     }
     const link = this.standIns.joinedLink(host);
     const snap = (await link.call('session/snapshot', { session: name })) as SessionSnapshot;
+    const wanted = [...leaves(snap.session.layout), ...snap.session.floating.map((f) => f.pane)];
+    if (wanted.length > MAX_VIEW_TILES || snap.panes.length > MAX_VIEW_TILES) {
+      throw new PaneFault('failed', `${host}:${name} has ${Math.max(wanted.length, snap.panes.length)} panes, more than a view holds (MAX_VIEW_TILES, ${MAX_VIEW_TILES}); tile the ones you want with pane host show ${host}:N`, { subject: `${host}:${name}` });
+    }
     const view = this.viewOf(host, snap.session.name);
     const user = ctx.client.user;
     const highest = Math.max(0, ...snap.panes.map((p) => p.n));
@@ -80,7 +91,7 @@ export class HostSessions {
     const elsewhere: string[] = [];
     const byN = new Map(snap.panes.map((p) => [p.n, p]));
     try {
-      for (const n of [...leaves(snap.session.layout), ...snap.session.floating.map((f) => f.pane)]) {
+      for (const n of wanted) {
         const remote = byN.get(n);
         if (!remote) continue; // a layout naming a pane its list lacks: the host's to mend; the rest are shown
         const other = this.standIns.shownAs(`${host}:${n}`);
@@ -148,6 +159,7 @@ export class HostSessions {
   private fill(s: Session, link: HostLink, remotes: readonly Pane[], user: string | undefined): string[] {
     const elsewhere: string[] = [];
     for (const remote of remotes) {
+      if (this.server.panesOf(s).length >= MAX_VIEW_TILES) break; // the rest stay on the host, reachable as HOST:N
       const key = `${link.name}:${remote.n}`;
       const other = this.standIns.shownAs(key);
       if (other) {

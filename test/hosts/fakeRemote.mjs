@@ -17,6 +17,8 @@
 //            once subscribed, 300 events of 512 KiB each
 //   churner  a pane daemon with one pane whose vocabulary (200 words) changes 4 times a
 //            second, as pane/changed events, for 20 s
+//   hoard    a pane daemon whose one session `work` holds 1,000 panes (a chain of
+//            splits) in its pane list and its snapshot: more than a view tiles
 // Framing as kits/node/framing.ts: u32 BE length (kind byte + payload), u8 kind, payload.
 const mode = process.argv[2];
 const frame = (obj) => {
@@ -152,6 +154,22 @@ if (mode === 'junk') {
         if (turn >= 80) clearInterval(timer);
       }, 250);
     }
+  });
+  setTimeout(() => process.exit(0), 60_000);
+} else if (mode === 'hoard') {
+  const sid = '0b6f1c52-7a43-4c1e-9d2a-5f6e7d8c9b0a';
+  const N = 1000;
+  const pane = (n) => ({ n, uuid: `2d8e3f74-9c65-4e3a-9f4c-${String(n).padStart(12, '0')}`, host: 'hoard', session: sid, signature: 'com.pane.terminal', kind: 'terminal', tag: { name: `p${n}`, commands: ['close'], user: '' }, vocabulary: [], owner: 'u', cwd: '/', launch: null, pid: 1, pgid: 1, state: 'running', exit: null, cols: 80, rows: 24, attrs: {}, createdAt: 1 });
+  const panes = Array.from({ length: N }, (_, i) => pane(i + 1));
+  let layout = { type: 'leaf', pane: N };
+  for (let n = N - 1; n >= 1; n--) layout = { type: 'split', direction: 'horizontal', ratio: 50, a: { type: 'leaf', pane: n }, b: layout };
+  const session = { id: sid, name: 'work', host: 'hoard', layout, floating: [], focused: 1, zoomed: null, viewport: { cols: 160, rows: 48 }, placements: [], createdAt: 1 };
+  onRequests((req, ok) => {
+    if (req.method === 'hello') ok({ protocol: req.params.protocol, server: { host: 'hoard', version: '0.0.0', pid: 1 }, client: 'x', capabilities: ['read', 'write', 'attach'], user: 'u' });
+    else if (req.method === 'pane/list') ok({ panes });
+    else if (req.method === 'session/list') ok({ sessions: [{ id: sid, name: 'work', panes: N, focused: 1, createdAt: 1 }] });
+    else if (req.method === 'session/snapshot') ok({ version: 1, session, panes });
+    else if (req.method === 'events/subscribe') ok({ rev: 1, host: 'hoard', sessions: [session], panes });
   });
   setTimeout(() => process.exit(0), 60_000);
 } else if (mode === 'liar') {

@@ -47,6 +47,7 @@ beforeAll(async () => {
   hostFile('badevent', { how: { via: 'command', argv: [process.execPath, FAKE, 'badevent'] } });
   hostFile('escaper', { how: { via: 'command', argv: [process.execPath, FAKE, 'escaper'] } });
   hostFile('churner', { how: { via: 'command', argv: [process.execPath, FAKE, 'churner'] } });
+  hostFile('hoard', { how: { via: 'command', argv: [process.execPath, FAKE, 'hoard'] } });
   hostFile('echo', { how: { via: 'command', argv: ['echo', 'hello'] } });
   hostFile('broken', { how: { via: 'ssh', destination: '-oProxyCommand=touch /tmp/pwned' } });
   hostFile('mute', { how: { via: 'command', argv: ['cat'] } });
@@ -265,5 +266,20 @@ describe('the bounds of a link', () => {
     const named = Object.entries(m).filter(([k, v]) => /^[A-Z][A-Z0-9_]+$/.test(k) && typeof v === 'number').map(([k]) => k);
     expect(named.length).toBeGreaterThan(5);
     expect(named.filter((k) => !doc.includes(`\`${k}\``))).toEqual([]);
+  });
+
+  it('refuses to attach a host session past MAX_VIEW_TILES, making no session and no stand-in here', async () => {
+    expect(local.pane(['host', 'connect', 'hoard']).status).toBe(0);
+    await eventually('hoard joined', () => /^hoard .*connected/m.test(local.pane(['host', 'ls']).stdout));
+    const before = local.pane(['ls', '--json']).stdout;
+    const r = local.pane(['session', 'attach', 'hoard:work']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/hoard:work has 1000 panes, more than a view holds \(MAX_VIEW_TILES, 64\)/);
+    // The host's own session is listed (as hoard:work, with its host); no local view of it was made.
+    const rows = JSON.parse(local.pane(['session', 'ls', '--json']).stdout) as { name: string; host?: string }[];
+    expect(rows.filter((x) => x.host === undefined).map((x) => x.name)).not.toContain('hoard:work');
+    expect(JSON.parse(local.pane(['ls', '--json']).stdout).filter((p: { kind: string }) => p.kind === 'remote').length).toBe(JSON.parse(before).filter((p: { kind: string }) => p.kind === 'remote').length);
+    expect(local.pane(['host', 'disconnect', 'hoard']).status).toBe(0);
+    localStillServes();
   });
 });

@@ -52,8 +52,10 @@ describe.skipIf(chromiumMissing)(`accessibility of the window${chromiumMissing ?
 
   it('the close confirmation, over a pane running a program', async () => {
     const p = (await view(sh.page)).focused!;
-    sh.cli('send', '-t', String(p), 'sleep 300');
-    await until(sh.page, 'sleep running', new Function(`return /sleep/.test(window.pane.store.getState().panes[${p}].tag.name)`) as () => boolean);
+    const sent = sh.cli('send', '-t', String(p), 'sleep 300');
+    expect(sent.code, sent.stderr).toBe(0);
+    // Its tag names the foreground program once the shell has run it (a loaded machine takes longer to get there).
+    await until(sh.page, 'sleep running', new Function(`return /sleep/.test(window.pane.store.getState().panes[${p}].tag.name)`) as () => boolean, 30_000);
     await sh.page.keyboard.press('Control+Shift+X');
     await sh.page.locator('[role="alertdialog"], .confirm-close').first().waitFor();
     const found = await findings();

@@ -39,3 +39,8 @@ export function hasControls(s: string): boolean {
   CONTROLS.lastIndex = 0;
   return CONTROLS.test(s);
 }
+
+/** `s` in at most `n` characters: cut to n-1 and ended with `…` when longer (a name, a subject, a reason on one line). */
+export function clip(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}

@@ -2,6 +2,7 @@
 // which state, what observation of a pane (output, silence, screen text) means,
 // and how several panes and sessions fold into one badge. No clocks, no I/O.
 import type { AgentState } from '../../kits/protocol/agent';
+import { clip } from '../../kits/protocol/shown';
 
 export interface Transition {
   state: AgentState;
@@ -13,7 +14,7 @@ export interface Transition {
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const short = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const short = (s: string, n = 80) => clip(s, n);
 
 /** Notifications that mean "the agent is blocked on the human" (Claude Code's permission and idle prompts). */
 function isWaitingNotification(input: Record<string, unknown>): boolean {

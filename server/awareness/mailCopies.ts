@@ -11,10 +11,11 @@ import { deliver, markSeenByRef, unreadCount } from '../agents/mailbox';
 import { PathRefused } from '../../kits/node/safeFile';
 import type { Awareness } from './engine';
 import { targets, type Addressee } from './messages';
+import { clip } from '../../kits/protocol/shown';
 
 const firstLine = (s: string) => {
   const line = s.trim().split('\n', 1)[0] ?? '';
-  return line.length > 72 ? `${line.slice(0, 71)}…` : line;
+  return clip(line, 72);
 };
 
 /** "[high question] which token format?": the subject of a copy. */

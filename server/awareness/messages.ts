@@ -2,6 +2,7 @@
 // quadrant or all) and one bounded log. Delivery is per reader, so a broadcast
 // reaches each agent once, at its next turn.
 import type { Message, MessageType, Priority, Target } from '../../kits/protocol/awareness';
+import { clip } from '../../kits/protocol/shown';
 
 /** Who an agent is, as far as targets go. */
 export interface Addressee {
@@ -38,7 +39,7 @@ export function targets(m: Message, who: Addressee): boolean {
 export const MAX_MESSAGE_CHARS = 8000;
 
 export function post(log: Message[], m: NewMessage, now: number, id: string, max: number): Message {
-  const text = m.text.length > MAX_MESSAGE_CHARS ? `${m.text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : m.text;
+  const text = clip(m.text, MAX_MESSAGE_CHARS);
   const msg: Message = { id, ...m, text, at: now, deliveredTo: [] };
   log.push(msg);
   if (log.length > max) log.splice(0, log.length - max);

@@ -301,8 +301,11 @@ export class HostService {
     if (!view) return r;
     if (method === 'session/kill') killSession(this.deps.server, view);
     else if (method === 'session/rename' && typeof params.name === 'string') {
-      const next = viewName(host, params.name);
-      if (![...this.deps.server.sessions.values()].some((x) => x.name === next)) sessionModel.publish(this.deps.server, sessionModel.rename(this.deps.server, view, next));
+      try {
+        sessionModel.publish(this.deps.server, sessionModel.rename(this.deps.server, view, viewName(host, params.name)));
+      } catch {
+        // a local session has that name already: the view keeps its old one (the host's session was renamed all the same)
+      }
     }
     return r;
   }

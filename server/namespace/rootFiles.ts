@@ -10,6 +10,7 @@ import { nsFaults, rectOf, rpc } from './call';
 import { ctlLine, encodeName, field, indexLine, splitProgramLine } from './lines';
 import { runCtl } from './paneFiles';
 import type { Call, Row, Target, WriteOutcome } from './types';
+import { clip } from '../../kits/protocol/shown';
 
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 
@@ -210,7 +211,7 @@ export async function agentsRead(c: Call): Promise<Buffer> {
       worktree: a.panes[0]?.worktree ?? null,
       app: a.app,
       project: a.project,
-      prompt: a.lastPrompt === null ? null : a.lastPrompt.length > AGENTS_PROMPT_CHARS ? `${a.lastPrompt.slice(0, AGENTS_PROMPT_CHARS - 1)}…` : a.lastPrompt,
+      prompt: a.lastPrompt === null ? null : clip(a.lastPrompt, AGENTS_PROMPT_CHARS),
       topics: a.topics,
       claims: a.claims,
       converges: partnersOf(a.name, predictions).map(partnerText),

@@ -19,6 +19,7 @@ import { GrantBook } from './grants/book';
 import { refreshAppWords } from './model/appWords';
 import type { AppList } from '../kits/protocol/app';
 import { Dispatcher } from './handlers/registry';
+import { sessionEnded } from './handlers/grants';
 import { Namespace } from './namespace/namespace';
 import { stateHandlers } from './handlers/stateSnapshots';
 import { loadDurabilityConfig, Persistence } from './persist/service';
@@ -125,6 +126,11 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   // Live app words: when an app file changes, its panes take its words as the file now says.
   server.listen((event, data) => {
     if (event === 'apps/changed') refreshAppWords(server, (data as AppList).apps);
+    // A grant shows one session: when it ends, so do the grant and its guests.
+    if (event === 'session/closed') {
+      const d = data as { session: string; name: string };
+      sessionEnded(server, services, d.session, d.name);
+    }
   });
   // Attach grants: kept in the state dir by a server with a socket (a daemon), in memory otherwise.
   services.grants = new GrantBook(socketPath ? defaultStateDir() : undefined, (m) => process.stderr.write(`pane: ${m}\n`));

@@ -7,6 +7,7 @@
 // tmux's `attach -r`, VS Code Live Share's read-only guests.
 import { z } from 'zod';
 import { method } from './method';
+import { PaneRefSchema, SessionRefSchema } from './ids';
 import { MAX_GRANT_NOTE, MAX_GRANTS, MAX_METRICS_GRANT_TTL_MS, MIN_GRANT_TTL_MS, DEFAULT_GRANT_TTL_MS } from './grantLimits';
 
 export * from './grantLimits';
@@ -28,6 +29,8 @@ export const GrantInfoSchema = z.object({
   id: GrantIdSchema,
   mode: GrantModeSchema,
   note: z.string().max(MAX_GRANT_NOTE).optional(),
+  /** An attach grant's session (its id): its guests see that session's panes and nothing beyond them. A metrics grant has none. */
+  session: z.string().min(1).max(100).optional(),
   createdAt: z.number(),
   expiresAt: z.number(),
   /** Hellos it let in. */
@@ -35,16 +38,18 @@ export const GrantInfoSchema = z.object({
   lastUsedAt: z.number().optional(),
   /** Clients connected with it now. */
   clients: z.number().int().nonnegative(),
+  /** Its session's name now (grant/list). */
+  sessionName: z.string().optional(),
 });
 export type GrantInfo = z.infer<typeof GrantInfoSchema>;
 
 /** The grants file in the state dir (0600): each grant with the SHA-256 of its token, never the token. */
-export const GrantRecordSchema = GrantInfoSchema.omit({ clients: true }).extend({ hash: z.string().regex(/^[0-9a-f]{64}$/) });
+export const GrantRecordSchema = GrantInfoSchema.omit({ clients: true, sessionName: true }).extend({ hash: z.string().regex(/^[0-9a-f]{64}$/) });
 export type GrantRecord = z.infer<typeof GrantRecordSchema>;
 export const GrantsFileSchema = z.object({ version: z.literal(1), grants: z.array(GrantRecordSchema).max(MAX_GRANTS) });
 
 /** What a client that came in with a grant is told in its welcome. */
-export const GrantWelcomeSchema = z.object({ id: GrantIdSchema, mode: GrantModeSchema.exclude(['metrics']), expiresAt: z.number() });
+export const GrantWelcomeSchema = z.object({ id: GrantIdSchema, mode: GrantModeSchema.exclude(['metrics']), expiresAt: z.number(), /** The session it shows (id): the only one its guest sees. */ session: z.string().optional() });
 
 export const grantMethods = {
   'grant/create': method({
@@ -53,6 +58,10 @@ export const grantMethods = {
       /** At most MAX_GRANT_TTL_MS for ro and rw (the handler says so), MAX_METRICS_GRANT_TTL_MS for metrics. */
       ttlMs: z.number().int().min(MIN_GRANT_TTL_MS).max(MAX_METRICS_GRANT_TTL_MS).default(DEFAULT_GRANT_TTL_MS),
       note: z.string().max(MAX_GRANT_NOTE).optional(),
+      /** The session an attach grant shows (name or id). Absent: the session of the `from` pane, else the first session. */
+      session: SessionRefSchema.optional(),
+      /** The caller's pane (PANE_ID): its session is the one shared when none is named. */
+      from: PaneRefSchema.optional(),
     }),
     result: z.object({
       id: GrantIdSchema,
@@ -62,9 +71,11 @@ export const grantMethods = {
       expiresAt: z.number(),
       /** A window URL (the token in its fragment, never sent to a server) when this server has an HTTP front. */
       url: z.string().optional(),
+      /** An attach grant's session: its guests see it alone. */
+      session: z.object({ id: z.string(), name: z.string() }).optional(),
     }),
     cap: 'admin',
-    doc: 'Issues a grant: a token that lets one more window or client in, read-only or read-write — or, a metrics grant, lets a scraper read GET /metrics on the HTTP front — until it expires or is revoked.',
+    doc: 'Issues a grant: a token that lets one more window or client in to one session, read-only or read-write — or, a metrics grant, lets a scraper read GET /metrics on the HTTP front — until it expires or is revoked.',
   }),
   'grant/list': method({
     params: z.object({}),

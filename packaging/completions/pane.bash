@@ -49,7 +49,7 @@ _pane_flags() {
     'permit') echo '--socket -h --help' ;;
     'url') echo '--socket -h --help' ;;
     'stop') echo '-y --yes --socket -h --help' ;;
-    'grant new') echo '--rw --metrics --for --note --json --socket -h --help' ;;
+    'grant new') echo '--session --rw --read-only --metrics --for --expires --note --name --json --socket -h --help' ;;
     'grant ls') echo '--json --socket -h --help' ;;
     'grant revoke') echo '--socket -h --help' ;;
     'metrics') echo '--listen --socket -h --help' ;;
@@ -228,8 +228,11 @@ _pane_value() {
     'permit --socket') echo '@files' ;;
     'url --socket') echo '@files' ;;
     'stop --socket') echo '@files' ;;
+    'grant new --session') echo '' ;;
     'grant new --for') echo '' ;;
+    'grant new --expires') echo '' ;;
     'grant new --note') echo '' ;;
+    'grant new --name') echo '' ;;
     'grant new --socket') echo '@files' ;;
     'grant ls --socket') echo '@files' ;;
     'grant revoke --socket') echo '@files' ;;

@@ -14,11 +14,12 @@ describe('GrantBook', () => {
     fresh();
     let t = 1_000_000;
     const a = new GrantBook(dir, undefined, () => t);
-    const { record, token } = a.create('rw', 60_000, 'for bob');
+    const { record, token } = a.create('rw', 60_000, 'for bob', 'sess-1');
     const b = new GrantBook(dir, undefined, () => t);
     const r = b.check(token);
     expect(r.ok && r.grant.id).toBe(record.id);
-    expect(b.list(() => 0)[0]).toMatchObject({ id: record.id, mode: 'rw', note: 'for bob', uses: 1, clients: 0 });
+    expect(b.list(() => 0, (id) => (id === 'sess-1' ? 'work' : undefined))[0]).toMatchObject({ id: record.id, mode: 'rw', note: 'for bob', session: 'sess-1', sessionName: 'work', uses: 1, clients: 0 });
+    expect(b.ofSession('sess-1')).toEqual([record.id]);
     expect(fs.readFileSync(path.join(dir, GRANTS_FILE), 'utf8')).not.toContain(token);
     t += 60_001;
     expect(b.check(token)).toMatchObject({ ok: false });
@@ -36,11 +37,23 @@ describe('GrantBook', () => {
 
   it(`keeps at most ${MAX_GRANTS} alive, and revoking one lets its token in no more`, () => {
     const b = new GrantBook(undefined);
-    const made = Array.from({ length: MAX_GRANTS }, () => b.create('ro', 60_000, undefined));
-    expect(() => b.create('ro', 60_000, undefined)).toThrow(/revoke some/);
+    const made = Array.from({ length: MAX_GRANTS }, () => b.create('ro', 60_000, undefined, 's'));
+    expect(() => b.create('ro', 60_000, undefined, 's')).toThrow(/revoke some/);
     expect(b.revoke(made[0]!.record.id)).toBe(true);
     expect(b.check(made[0]!.token)).toMatchObject({ ok: false });
     expect(b.check(made[1]!.token)).toMatchObject({ ok: true });
     expect(b.revoke('g00000000')).toBe(false);
+  });
+
+  it('honours no attach grant that names no session (one an older pane wrote would show every session)', () => {
+    fresh();
+    const a = new GrantBook(dir);
+    const { record, token } = a.create('ro', 60_000, undefined);
+    const r = new GrantBook(dir).check(token);
+    expect(r).toMatchObject({ ok: false });
+    expect(!r.ok && r.reason).toContain(`grant ${record.id} names no session`);
+    // a metrics grant shows no session and needs none
+    const m = a.create('metrics', 60_000, undefined);
+    expect(a.check(m.token)).toMatchObject({ ok: true });
   });
 });

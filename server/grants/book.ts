@@ -80,7 +80,7 @@ export class GrantBook {
   }
 
   /** Issues a grant; its token is returned here and nowhere else. */
-  create(mode: GrantMode, ttlMs: number, note: string | undefined): { record: GrantRecord; token: string } {
+  create(mode: GrantMode, ttlMs: number, note: string | undefined, session?: string): { record: GrantRecord; token: string } {
     if (this.prune()) this.save();
     if (this.grants.length >= MAX_GRANTS) throw new Error(`${MAX_GRANTS} grants are alive, the most pane keeps; revoke some (pane grant ls, pane grant revoke ID)`);
     const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
@@ -88,7 +88,7 @@ export class GrantBook {
     do id = `g${crypto.randomBytes(4).toString('hex')}`;
     while (this.grants.some((g) => g.id === id));
     const t = this.now();
-    const record: GrantRecord = { id, mode, ...(note ? { note } : {}), createdAt: t, expiresAt: t + ttlMs, uses: 0, hash: sha256(token) };
+    const record: GrantRecord = { id, mode, ...(note ? { note } : {}), ...(session !== undefined ? { session } : {}), createdAt: t, expiresAt: t + ttlMs, uses: 0, hash: sha256(token) };
     this.grants.push(record);
     this.save();
     return { record, token };
@@ -103,6 +103,8 @@ export class GrantBook {
     for (const g of this.grants) if (crypto.timingSafeEqual(Buffer.from(g.hash, 'hex'), hash)) found = g;
     if (!found) return { ok: false, reason: 'no such grant: it was revoked, it expired, or the token is mistyped (ask for a new one: pane grant new)' };
     if (found.expiresAt <= t) return { ok: false, reason: `grant ${found.id} expired at ${new Date(found.expiresAt).toISOString()} (ask for a new one: pane grant new)` };
+    // An attach grant from before grants named their session would show every session: none is honoured.
+    if (found.mode !== 'metrics' && found.session === undefined) return { ok: false, reason: `grant ${found.id} names no session (an older pane issued it); ask for a new one: pane grant new --session NAME` };
     found.uses++;
     found.lastUsedAt = t;
     // Every hello with the grant passes here: its count needs no fsync.
@@ -116,9 +118,17 @@ export class GrantBook {
     return g !== undefined && g.expiresAt > this.now();
   }
 
-  list(clientsOf: (id: string) => number): GrantInfo[] {
+  list(clientsOf: (id: string) => number, sessionName: (id: string) => string | undefined = () => undefined): GrantInfo[] {
     if (this.prune()) this.save();
-    return this.grants.map(({ hash: _hash, ...g }) => ({ ...g, clients: clientsOf(g.id) }));
+    return this.grants.map(({ hash: _hash, ...g }) => {
+      const name = g.session === undefined ? undefined : sessionName(g.session);
+      return { ...g, clients: clientsOf(g.id), ...(name !== undefined ? { sessionName: name } : {}) };
+    });
+  }
+
+  /** The grants that show session `id` (to revoke when it ends). */
+  ofSession(id: string): string[] {
+    return this.grants.filter((g) => g.session === id).map((g) => g.id);
   }
 
   /** Revokes `id`; false when there is no such grant. */

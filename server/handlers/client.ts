@@ -7,6 +7,7 @@ import { runningVersion } from '../../kits/node/version';
 import type { HandlerTable } from './types';
 import type { PaneServer } from '../paneServer';
 import { collectMetrics } from './collectMetrics';
+import { scopeOf, scopedSnapshot } from '../grants/scope';
 
 export const clientHandlers: HandlerTable = {
   // hello itself is answered by ClientConn (it must run before capabilities exist).
@@ -14,13 +15,15 @@ export const clientHandlers: HandlerTable = {
     // Synchronous on purpose: the reply is sent before any later event, so the
     // snapshot and the event stream meet with no gap and no overlap.
     client.subscribe(p.families);
-    return server.snapshot();
+    const scope = scopeOf(client.principal);
+    return scope === undefined ? server.snapshot() : scopedSnapshot(server.snapshot(), scope);
   },
   'events/unsubscribe': (_p, { client }) => {
     client.subscribe(undefined, false);
     return {};
   },
-  'client/list': (_p, { services }) => ({ clients: [...services.connections].map((c) => c.info()) }),
+  // A guest sees the clients of its own grant alone (not who else is connected).
+  'client/list': (_p, { services, client }) => ({ clients: [...services.connections].filter((c) => client.principal.kind !== 'grant' || (c.principal.kind === 'grant' && c.principal.id === client.principal.id)).map((c) => c.info()) }),
   'client/permission': (p, { services }) => {
     const c = services.connections.find((x) => x.id === p.client);
     if (!c) throw faults.failed(`client ${p.client} is not connected`);

@@ -3,6 +3,7 @@ import { faults } from '../../kits/protocol/error';
 import { MAX_GRANT_TTL_MS } from '../../kits/protocol/grantLimits';
 import type { ClientConn } from '../transport/clientConn';
 import type { Services } from '../services';
+import type { PaneServer } from '../paneServer';
 import type { HandlerTable } from './types';
 import { frontUrl } from './client';
 
@@ -18,26 +19,43 @@ export const grantHandlers: HandlerTable = {
   'grant/create': async (p, { server, services }) => {
     if (p.mode !== 'metrics' && p.ttlMs > MAX_GRANT_TTL_MS) throw faults.badRequest(`an attach grant lives ${MAX_GRANT_TTL_MS / 86_400_000} days at most (asked for ${Math.ceil(p.ttlMs / 86_400_000)}); longer sharing is a paired machine (pane host pair)`);
     // A window's address to give: the front opened first if this daemon had none (a failure to open it leaves the grant without a URL).
+    // An attach grant shows one session: the one named, else the caller's pane's, else the first.
+    const session = p.mode === 'metrics' ? undefined : p.session !== undefined ? server.session(p.session) : p.from !== undefined ? server.sessionOf(server.pane(p.from)) : server.session();
     await frontUrl(server).catch(() => undefined);
     let made;
     try {
-      made = book(services).create(p.mode, p.ttlMs, p.note);
+      made = book(services).create(p.mode, p.ttlMs, p.note, session?.id);
     } catch (e) {
       throw faults.failed((e as Error).message);
     }
     const { record, token } = made;
-    server.publish('grant/changed', { id: record.id, change: 'issued', mode: record.mode, expiresAt: record.expiresAt });
+    server.publish('grant/changed', { id: record.id, change: 'issued', mode: record.mode, expiresAt: record.expiresAt, ...(session ? { session: session.id } : {}) });
     // The token in the fragment: a browser never sends it to a server, nor keeps it in a Referer.
     // A metrics grant opens no window: its URL is the scrape path (the token goes in a header, never in it).
     const url = !server.frontOrigin ? undefined : record.mode === 'metrics' ? `${server.frontOrigin}/metrics` : `${server.frontOrigin}/#grant=${token}`;
-    return { id: record.id, token, mode: record.mode, expiresAt: record.expiresAt, ...(url ? { url } : {}) };
+    return { id: record.id, token, mode: record.mode, expiresAt: record.expiresAt, ...(url ? { url } : {}), ...(session ? { session: { id: session.id, name: session.name } } : {}) };
   },
-  'grant/list': (_p, { services }) => ({ grants: book(services).list((id) => guestsOf(services, id).length) }),
+  'grant/list': (_p, { server, services }) => ({ grants: book(services).list((id) => guestsOf(services, id).length, (id) => server.sessions.get(id)?.name) }),
   'grant/revoke': (p, { server, services }) => {
     if (!book(services).revoke(p.id)) throw faults.failed(`no grant ${p.id} (pane grant ls lists those alive)`);
-    const guests = guestsOf(services, p.id);
-    for (const c of guests) c.closeSaying('unauthorized', `grant ${p.id} was revoked by the person`);
-    server.publish('grant/changed', { id: p.id, change: 'revoked', closed: guests.length });
-    return { id: p.id, closed: guests.length };
+    return { id: p.id, closed: closeGuests(server, services, p.id, `grant ${p.id} was revoked by the person`) };
   },
 };
+
+/** Closes grant `id`'s guests, saying why, and tells every subscriber the grant is gone; how many were closed. */
+function closeGuests(server: PaneServer, services: Services, id: string, why: string): number {
+  const guests = guestsOf(services, id);
+  for (const c of guests) c.closeSaying('unauthorized', why);
+  server.publish('grant/changed', { id, change: 'revoked', closed: guests.length });
+  return guests.length;
+}
+
+/** A session ended: the grants that showed it are revoked (no other session is theirs to show) and their guests told. */
+export function sessionEnded(server: PaneServer, services: Services, sessionId: string, name: string): void {
+  const grants = services.grants;
+  if (!grants) return;
+  for (const id of grants.ofSession(sessionId)) {
+    grants.revoke(id);
+    closeGuests(server, services, id, `session ${name}, which grant ${id} showed, has ended`);
+  }
+}

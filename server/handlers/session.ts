@@ -9,6 +9,7 @@ import * as model from '../model/session';
 import type { SessionAck } from '../../kits/protocol/session';
 import type { HandlerTable } from './types';
 import { frontUrl } from './client';
+import { scopeOf } from '../grants/scope';
 
 function ack(s: Session): SessionAck {
   return { session: s.id, name: s.name };
@@ -39,8 +40,9 @@ export const sessionHandlers: HandlerTable = {
     model.publish(server, model.rename(server, s, p.name));
     return ack(s);
   },
-  'session/list': (_p, { server }) => ({
-    sessions: [...server.sessions.values()].map((s) => ({
+  'session/list': (_p, { server, client }) => ({
+    // A grant's guest sees its own session alone.
+    sessions: [...server.sessions.values()].filter((s) => (scopeOf(client.principal) ?? s.id) === s.id).map((s) => ({
       id: s.id,
       name: s.name,
       panes: server.panesOf(s).length,

@@ -25,6 +25,7 @@ import { PROXY_PANE_BASE } from '../hosts/remoteStream';
 import { PERSON, principalLabel, type Principal } from '../../kits/protocol/principal';
 import { shown } from '../../kits/protocol/shown';
 import { applyViewport } from '../model/viewports';
+import { scopeChecker } from '../grants/scope';
 
 /** What a hello earns: capabilities, who the connection acts as, and an optional per-request access check. */
 export interface Grant {
@@ -374,7 +375,7 @@ export class ClientConn {
       client: this.id,
       capabilities: [...this.capabilities],
       user: this.user,
-      ...(this.principal.kind === 'grant' && grant.expiresAt !== undefined ? { grant: { id: this.principal.id, mode: this.principal.mode, expiresAt: grant.expiresAt } } : {}),
+      ...(this.principal.kind === 'grant' && grant.expiresAt !== undefined ? { grant: { id: this.principal.id, mode: this.principal.mode, expiresAt: grant.expiresAt, session: this.principal.session } } : {}),
     };
     this.reply(id, w, 'hello');
     if (grant.expiresAt !== undefined) {
@@ -402,7 +403,11 @@ export class ClientConn {
     const allowed: Capability[] = r.grant.mode === 'ro' ? ['read', 'attach'] : ['read', 'write', 'attach'];
     const capabilities = asked.filter((c) => allowed.includes(c));
     if (capabilities.length === 0) return `grant ${r.grant.id} (${r.grant.mode}) allows ${allowed.join(', ')}; the hello asked for none of them`;
-    return { capabilities, user: `grant ${r.grant.id}`, principal: { kind: 'grant', id: r.grant.id, mode: r.grant.mode }, expiresAt: r.grant.expiresAt };
+    const session = r.grant.session!; // book.check refuses an attach grant without one
+    if (!this.server.sessions.has(session)) return `grant ${r.grant.id}'s session has ended; ask the person for a new one`;
+    const principal = { kind: 'grant', id: r.grant.id, mode: r.grant.mode, session } as const;
+    // Every request is held to the grant's session (server/grants/scope.ts): its panes, its files, nothing beyond.
+    return { capabilities, user: `grant ${r.grant.id}`, principal, expiresAt: r.grant.expiresAt, checkAccess: scopeChecker(this.server, session, principalLabel(principal)) };
   }
 
   private closed(): void {

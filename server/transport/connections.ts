@@ -3,18 +3,19 @@
 // its family, names a stream sink's holder for the model's refusals, and closes
 // every connection when the server stops. The model never sees a connection.
 import { PRIVATE_EVENTS } from '../../kits/protocol/authority';
+import { guestHears } from '../grants/scope';
 import { eventFamily } from '../../kits/protocol/events';
 import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
 import type { PaneServer } from '../paneServer';
 import type { ClientConn } from './clientConn';
 
 /** What the registry needs of the state owner: its bus, the naming of a sink's holder, and its stop. */
-export type ConnectionsHost = Pick<PaneServer, 'bus' | 'describeSink' | 'onDisconnect'>;
+export type ConnectionsHost = Pick<PaneServer, 'bus' | 'describeSink' | 'onDisconnect' | 'panes'>;
 
 export class Connections implements Iterable<ClientConn> {
   private readonly set = new Set<ClientConn>();
 
-  constructor(server: ConnectionsHost) {
+  constructor(private readonly server: ConnectionsHost) {
     server.bus.subscribe((event, data, rev) => this.deliver(event, data, rev), { wire: true });
     server.describeSink = (sinkId) => {
       const c = this.find((x) => x.sink.id === sinkId);
@@ -65,6 +66,7 @@ export class Connections implements Iterable<ClientConn> {
     for (const c of this.set) {
       if (!c.wantsEvent(fam)) continue;
       if (priv && (c.readOnly || c.principal.kind === 'grant')) continue; // the principal table: a read-only client or a grant's guest sees no mail or messages
+      if (c.principal.kind === 'grant' && !guestHears(this.server, c.principal.session, event, data)) continue; // a guest hears of its session alone
       frame ??= fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
       c.sendRaw(frame);
     }

@@ -73,10 +73,10 @@ describe('the principal table', () => {
       if (row.host) expect(host, m).toBeNull();
       else expect(host, m).toMatch(new RegExp(`^refused: host box may not call ${m}: a joined host shows its own panes`));
       // A read-write grant: the guest column; a read-only grant: the guest and the read-only columns both.
-      const rw = verdict(m, { kind: 'grant', id: 'g00000001', mode: 'rw' }, ['read', 'write', 'attach']);
+      const rw = verdict(m, { kind: 'grant', id: 'g00000001', mode: 'rw', session: 's' }, ['read', 'write', 'attach']);
       if (row.guest) expect(rw, m).toBeNull();
       else expect(rw, m).toMatch(new RegExp(`^refused: grant g00000001 \\(read-write\\) may not call ${m}: `));
-      const roGrant = verdict(m, { kind: 'grant', id: 'g00000002', mode: 'ro' }, ['read', 'attach']);
+      const roGrant = verdict(m, { kind: 'grant', id: 'g00000002', mode: 'ro', session: 's' }, ['read', 'attach']);
       if (row.guest && row.readOnly) expect(roGrant, m).toBeNull();
       else expect(roGrant, m).toMatch(new RegExp(`^refused: grant g00000002 \\(read-only\\) may not call ${m}: `));
     }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce, cleanEnv, serve, type Served } from '../cli/harness';
+import { reachServer } from '../../kits/node/cli/reach';
 
 let s: Served;
 let w: number;
@@ -43,7 +44,8 @@ describe('widget panes: whose authority reads and acts', () => {
     const g = JSON.parse(sh(['grant', 'new', '--json']).stdout) as { token: string };
     const theirs = sh(['cat', `/${w}/body`], { PANE_GRANT: g.token });
     expect(theirs.status, theirs.stderr).toBe(0);
-    expect(theirs.stdout).toMatch(/^  table panes: \[.*grant g[0-9a-f]{8} \(read-only\) may not call server\/metrics.*\]$/m);
+    // A guest reads its grant's session alone: /server/panes is beyond it.
+    expect(theirs.stdout).toMatch(/^  table panes: \[.*grant g[0-9a-f]{8} \(read-only\) may not call ns\/[a-z]+: it shows session .*'s panes alone.*\]$/m);
     expect(theirs.stdout).not.toMatch(/\t0$/m);
   });
 
@@ -53,8 +55,15 @@ describe('widget panes: whose authority reads and acts', () => {
     const person = sh(['cat', '/agents']).stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; unread: number | null });
     expect(person.find((a) => a.name === 'ada')?.unread).toBe(1);
     const g = JSON.parse(sh(['grant', 'new', '--json']).stdout) as { token: string };
-    const viewer = sh(['cat', '/agents'], { PANE_GRANT: g.token }).stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; unread: number | null });
-    expect(viewer.find((a) => a.name === 'ada')?.unread).toBeNull();
+    // A guest reads no /agents at all (its grant shows one session's panes); a read-only client reads no mail count there.
+    const viewer = sh(['cat', '/agents'], { PANE_GRANT: g.token });
+    expect(viewer.status).not.toBe(0);
+    expect(viewer.stderr).toMatch(/it shows session .*'s panes alone; \/agents is beyond them/);
+    const ro = await reachServer(s.socket, { capabilities: ['read'] });
+    const got = await ro.call('ns/read', { path: '/agents', count: 65536 });
+    const rows = Buffer.from(got.data, got.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { name: string; unread: number | null });
+    ro.close();
+    expect(rows.find((a) => a.name === 'ada')?.unread).toBeNull();
     const home = path.join(s.dir, '.local/share/pane/agents/ada');
     const token = fs.readFileSync(path.join(home, '.token'), 'utf8').trim();
     // Its default .access reads the namespace: it sees the board's rows, as finger shows them.

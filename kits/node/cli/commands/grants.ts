@@ -4,6 +4,7 @@ import { JSON_FLAG, type CommandSpec } from '../command';
 import { UsageError } from '../errors';
 import { bool, str } from '../args';
 import { table } from '../format';
+import { shown } from '../../../protocol/shown';
 import { DEFAULT_GRANT_TTL_MS, MAX_GRANT_TTL_MS, MAX_METRICS_GRANT_TTL_MS, MIN_GRANT_TTL_MS } from '../../../protocol/grantLimits';
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -24,29 +25,46 @@ const at = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).to
 export const grantCommands: CommandSpec[] = [
   {
     command: 'grant new',
-    summary: 'let someone in: print an attach grant (read-only unless --rw) that expires, for a window or a client; --metrics: a scraper’s token',
+    summary: 'let someone in to one session: print an attach grant (read-only unless --rw) that expires, for a window or a client; --metrics: a scraper’s token',
     flags: [
-      { name: 'rw', type: 'bool', doc: 'read-write: the guest may type into and run the words of the panes it sees (never start programs, reshape the desktop, or read mail)' },
+      { name: 'session', type: 'string', value: 'NAME', doc: 'the session it shows, its guest seeing that session’s panes and nothing else (default: the session of the pane you type in, else the first)' },
+      { name: 'rw', type: 'bool', doc: 'read-write: the guest may type into and run the words of its session’s panes (never start programs, reshape the desktop, or read mail)' },
+      { name: 'read-only', type: 'bool', doc: 'read-only, the default: screens and events, no key in' },
       { name: 'metrics', type: 'bool', doc: `for a scraper: the bearer token of GET /metrics on the HTTP front (with "metricsScrape": true in settings.json); lets no client in; may live ${MAX_METRICS_GRANT_TTL_MS / UNITS.d!}d` },
       { name: 'for', type: 'string', value: 'DURATION', doc: `how long it lives: 90s, 30m, 2h, 7d (default ${DEFAULT_GRANT_TTL_MS / 60_000}m, at most ${MAX_GRANT_TTL_MS / UNITS.d!}d; a metrics grant ${MAX_METRICS_GRANT_TTL_MS / UNITS.d!}d)` },
+      { name: 'expires', type: 'string', value: 'DURATION', doc: 'the same as --for' },
       { name: 'note', type: 'string', value: 'TEXT', doc: 'whom it is for, shown by pane grant ls' },
+      { name: 'name', type: 'string', value: 'LABEL', doc: 'the same as --note' },
       JSON_FLAG,
     ],
     notes: [
       'The token is printed once; the server keeps only its SHA-256. A window opens with the URL (the token rides in its #fragment, which a browser never sends to a server); a CLI uses it as PANE_GRANT=TOKEN pane ... . A read-only guest sees screens and events, never agents’ mail or messages, and does not resize the person’s panes. Every guest is closed when its grant expires or is revoked (pane grant revoke ID).',
     ],
     async run(ctx, a) {
-      const ttl = str(a, 'for');
-      const note = str(a, 'note');
-      if (bool(a, 'rw') && bool(a, 'metrics')) throw new UsageError('--rw and --metrics: a grant is one of read-only, read-write or metrics', 'grant new');
+      const one = (x: string, y: string) => {
+        if (str(a, x) !== undefined && str(a, y) !== undefined) throw new UsageError(`--${x} and --${y} say the same; give one`, 'grant new');
+        return str(a, x) ?? str(a, y);
+      };
+      const ttl = one('for', 'expires');
+      const note = one('note', 'name');
+      const session = str(a, 'session');
+      if ([bool(a, 'rw'), bool(a, 'metrics'), bool(a, 'read-only')].filter(Boolean).length > 1) throw new UsageError('--read-only, --rw and --metrics: a grant is one of them', 'grant new');
       const mode = bool(a, 'metrics') ? 'metrics' : bool(a, 'rw') ? 'rw' : 'ro';
+      if (mode === 'metrics' && session !== undefined) throw new UsageError('--session: a metrics grant shows no session (it reads counts and sizes)', 'grant new');
+      const from = mode === 'metrics' || session !== undefined ? undefined : ctx.target(a);
       const c = await ctx.connect();
-      const g = await c.call('grant/create', { mode, ...(ttl !== undefined ? { ttlMs: parseDuration(ttl, 'grant new', mode === 'metrics' ? MAX_METRICS_GRANT_TTL_MS : MAX_GRANT_TTL_MS) } : {}), ...(note !== undefined ? { note } : {}) });
+      const g = await c.call('grant/create', {
+        mode,
+        ...(ttl !== undefined ? { ttlMs: parseDuration(ttl, 'grant new', mode === 'metrics' ? MAX_METRICS_GRANT_TTL_MS : MAX_GRANT_TTL_MS) } : {}),
+        ...(note !== undefined ? { note } : {}),
+        ...(session !== undefined ? { session } : {}),
+        ...(from !== undefined ? { from } : {}),
+      });
       if (bool(a, 'json')) {
         ctx.out(JSON.stringify(g, null, 2));
         return 0;
       }
-      ctx.out(`grant ${g.id} (${MODE_WORDS[g.mode]}) until ${at(g.expiresAt)}`);
+      ctx.out(`grant ${g.id} (${MODE_WORDS[g.mode]})${g.session ? ` of session ${shown(g.session.name)}` : ''} until ${at(g.expiresAt)}`);
       ctx.out(`token: ${g.token}`);
       if (g.mode === 'metrics') {
         const target = g.url ? new URL(g.url).host : 'HOST:PORT';
@@ -68,7 +86,7 @@ export const grantCommands: CommandSpec[] = [
       const { grants } = await c.call('grant/list', {});
       if (bool(a, 'json')) ctx.out(JSON.stringify(grants, null, 2));
       else if (grants.length === 0) ctx.out('no grants alive (pane grant new issues one)');
-      else ctx.out(table(['ID', 'MODE', 'EXPIRES', 'USES', 'LAST USED', 'GUESTS', 'NOTE'], grants.map((g) => [g.id, g.mode, at(g.expiresAt), String(g.uses), at(g.lastUsedAt), String(g.clients), g.note ?? '-'])));
+      else ctx.out(table(['ID', 'MODE', 'SESSION', 'EXPIRES', 'USES', 'LAST USED', 'GUESTS', 'NOTE'], grants.map((g) => [g.id, g.mode, g.session === undefined ? '-' : shown(g.sessionName ?? '(ended)'), at(g.expiresAt), String(g.uses), at(g.lastUsedAt), String(g.clients), shown(g.note ?? '-')])));
       return 0;
     },
   },

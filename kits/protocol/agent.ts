@@ -49,8 +49,8 @@ export const NamespaceGlobSchema = z.string().regex(/^\/pane(\/[^\s]*)?$/, 'a na
 /** A method name or glob over method names: `pane/*`, `agent/mail`, `*`. */
 export const CommandGlobSchema = z.string().regex(/^(\*|[a-z-]+\/(\*|[a-z-]+)|[a-z-]+)$/, 'a command rule is a method name or glob, e.g. pane/* or agent/mail');
 
-/** Methods no agent gets unless its .access allows them by name (deny wins over allow). */
-export const DEFAULT_DENIED_COMMANDS = ['server/stop', 'client/permission', 'agent/add', 'agent/remove'] as const;
+/** Methods no agent gets unless its .access says otherwise (deny wins over allow): stopping the server, changing other clients, making agents, letting anyone in (grant/*). */
+export const DEFAULT_DENIED_COMMANDS = ['server/stop', 'client/permission', 'agent/add', 'agent/remove', 'grant/*'] as const;
 
 /**
  * Hosts an agent's sandboxed programs may reach by default: the model APIs of the

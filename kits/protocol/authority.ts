@@ -138,9 +138,9 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'plumb/send': { agent: 'access', readOnly: false, host: false, guest: false },
   'plumb/test': { agent: 'access', readOnly: true, host: false, guest: false },
   'plumb/rules': { agent: 'access', readOnly: true, host: false, guest: false },
-  'grant/create': { agent: 'never', readOnly: false, host: false, guest: false },
-  'grant/list': { agent: 'never', readOnly: false, host: false, guest: false },
-  'grant/revoke': { agent: 'never', readOnly: false, host: false, guest: false },
+  'grant/create': { agent: 'access', readOnly: false, host: false, guest: false },
+  'grant/list': { agent: 'access', readOnly: false, host: false, guest: false },
+  'grant/revoke': { agent: 'access', readOnly: false, host: false, guest: false },
 };
 
 /** Why these are the person's alone (the refusal names it). */
@@ -149,10 +149,7 @@ export const PERSON_ONLY_REASON: Partial<Record<MethodName, string>> = {
   'server/launch-url': 'mints a window token with the person’s rights',
   'client/permission': 'changes what other clients may do',
   'server/tls-recheck': 'the person’s TLS door',
-  'grant/create': 'lets someone else in',
   'session/attach': 'changes what the person’s windows show, or mints a window token',
-  'grant/list': 'lists who was let in',
-  'grant/revoke': 'decides who is let in',
 };
 
 /**

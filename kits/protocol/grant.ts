@@ -31,6 +31,8 @@ export const GrantInfoSchema = z.object({
   note: z.string().max(MAX_GRANT_NOTE).optional(),
   /** An attach grant's session (its id): its guests see that session's panes and nothing beyond them. A metrics grant has none. */
   session: z.string().min(1).max(100).optional(),
+  /** Who issued it when not the person: an agent (`agent:NAME`), within its .access. */
+  by: z.string().max(200).optional(),
   createdAt: z.number(),
   expiresAt: z.number(),
   /** Hellos it let in. */

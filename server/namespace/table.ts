@@ -37,6 +37,7 @@ import {
   type View,
 } from './rootFiles';
 import { snapshotsRead, snapshotsWrite } from './snapshotFiles';
+import { grantsRead, grantsWrite } from './grantFiles';
 import type { Row } from './types';
 
 /** Modes as ls shows them: directories r-x, read-only r--, read-write rw-, write-only -w-. */
@@ -155,7 +156,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
   {
     path: '/server/', type: 'dir', mode: DIR,
     list: () => NAMESPACE_TABLE.filter((r) => r.path.startsWith('/server/') && r.path !== '/server/').map((r) => entry(r, r.path.slice('/server/'.length))),
-    doc: 'The server itself.', read: 'version clients stats metrics latency panes snapshots', write: '',
+    doc: 'The server itself.', read: 'version clients stats metrics latency panes grants snapshots', write: '',
   },
   {
     path: '/server/version', type: 'file', mode: RO, content: (c) => versionRead(c),
@@ -181,6 +182,12 @@ export const NAMESPACE_TABLE: readonly Row[] = [
     path: '/server/panes', type: 'file', mode: RO, content: (c) => panesMetricsRead(c),
     doc: 'What each pane costs, from /proc (server/metrics’ per-pane figures).',
     read: 'one JSON object a line: pane kind signature session agent state outputBytes attached processes cpuSeconds rssBytes ioReadBytes ioWriteBytes, cpuPercent and outputBytesPerSecond over the last second or two (null at first), rssMiB', write: '',
+  },
+  {
+    path: '/server/grants', type: 'file', mode: RW, content: (c) => grantsRead(c), put: (c, _t, d) => grantsWrite(c, d),
+    doc: 'The attach grants alive (the person’s: never an agent’s or a guest’s to read).',
+    read: 'one JSON object a line: id mode session sessionName note createdAt expiresAt uses lastUsedAt clients (never a token); through the handle that issued one: that grant with its token and URL',
+    write: '`new [ro|rw] [session NAME] [for DURATION] [name LABEL…]` issues one (read it back through the same handle); `revoke ID` revokes one and closes its guests',
   },
   {
     path: '/server/snapshots', type: 'file', mode: RW, content: (c) => snapshotsRead(c), put: (c, _t, d) => snapshotsWrite(c, d),

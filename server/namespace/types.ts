@@ -31,6 +31,8 @@ export interface Fid {
   content?: Buffer;
   /** new/ctl: the pane created through this handle. */
   created?: number;
+  /** /server/grants: the grant issued through this handle, with its token (JSON), read back through it alone. */
+  issued?: string;
   /** event opened read-write: the pane this handle intercepts. */
   intercepting?: number;
   /** A joined host's pane file (/HOST:N/…): reads and writes go to that host's namespace. */

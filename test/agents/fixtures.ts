@@ -39,7 +39,7 @@ export const agentMethodFixtures = {
         capabilities: ['read', 'write', 'attach'],
         panes: { read: ['*'], write: ['self'] },
         namespace: { read: ['/pane/**'], write: ['/pane/self/**'] },
-        commands: { allow: ['*'], deny: ['server/stop', 'client/permission', 'agent/add', 'agent/remove'] },
+        commands: { allow: ['*'], deny: ['server/stop', 'client/permission', 'agent/add', 'agent/remove', 'grant/*'] },
       },
       errors: [],
       summary: ['capabilities: read, write, attach', 'write panes:  self'],

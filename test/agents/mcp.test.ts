@@ -20,15 +20,21 @@ beforeAll(async () => {
   const token = fs.readFileSync(path.join(s.dir, '.local/share/pane/agents/ada/.token'), 'utf8').trim();
   // A pane the agent made itself is its own to write.
   own = s.pane(['split', '--', '/bin/cat'], { env: cleanEnv({ PANE_AGENT: 'ada', PANE_TOKEN: token, PANE_SOCKET: s.socket }) }).stdout.trim();
+  client = await mcpAs(token);
+}, 120_000);
+
+/** `pane mcp` started as ada (its token), through the SDK's own client: its capabilities are those of ada's .access now. */
+async function mcpAs(token: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: BIN,
     args: ['--socket', s.socket, 'mcp'],
     env: cleanEnv({ PANE_AGENT: 'ada', PANE_TOKEN: token, PANE_SOCKET: s.socket }),
     stderr: 'pipe',
   });
-  client = new Client({ name: 'pane-test', version: '1.0.0' });
-  await client.connect(transport);
-}, 120_000);
+  const c = new Client({ name: 'pane-test', version: '1.0.0' });
+  await c.connect(transport);
+  return c;
+}
 afterAll(async () => {
   await client?.close();
   if (s) await quietly(() => s.stop(), s.dir);
@@ -42,7 +48,7 @@ describe('pane mcp', () => {
   it('offers the pane tools', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'launch_app', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'new_session', 'pane_words', 'plumb', 'post_message', 'predictions', 'read_lines', 'read_mail', 'read_pane', 'release', 'run_word', 'send_input', 'split', 'update_plan', 'write_to', 'zoom_pane'].sort(),
+      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'grant_session', 'launch_app', 'list_grants', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'new_session', 'pane_words', 'plumb', 'post_message', 'predictions', 'read_lines', 'read_mail', 'read_pane', 'release', 'revoke_grant', 'run_word', 'send_input', 'split', 'update_plan', 'write_to', 'zoom_pane'].sort(),
     );
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['handoff', 'review', 'situation']);
@@ -202,5 +208,47 @@ describe('pane mcp', () => {
       if (!text.includes('resource-marker')) await new Promise((res) => setTimeout(res, 100));
     }
     expect(text).toContain('resource-marker');
+  });
+
+  it('grants a session only within its .access: refused by default, read-only where it reads every pane, never read-write beyond its own, its own grants alone listed and revoked', async () => {
+    const home = path.join(s.dir, '.local/share/pane/agents/ada');
+    const file = path.join(home, '.access');
+    const before = fs.readFileSync(file, 'utf8');
+    // By default letting anyone in is denied (grant/* in commands.deny, no admin).
+    const refused = await call('grant_session', { session: 'main' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/denied: .*(admin|grant\/create)/);
+    const person = JSON.parse(s.pane(['grant', 'new', '--json', '--name', 'the person’s']).stdout) as { id: string };
+    try {
+      const access = JSON.parse(before) as Record<string, unknown>;
+      fs.writeFileSync(file, JSON.stringify({ ...access, capabilities: ['read', 'write', 'attach', 'admin'], commands: { allow: ['*'], deny: ['server/stop', 'client/permission', 'agent/add', 'agent/remove'] } }));
+      await new Promise((r) => setTimeout(r, 700)); // the daemon looks at an .access again after half a second
+      // A new `pane mcp`: a connection's capabilities are settled at its hello.
+      const admin = await mcpAs(fs.readFileSync(path.join(home, '.token'), 'utf8').trim());
+      const call = async (name: string, args: Record<string, unknown> = {}) => (await admin.callTool({ name, arguments: args })) as TextResult;
+      // panes.read is * (it reads pane 1): a read-only grant of the person's session is within it; read-write is not.
+      const rw = await call('grant_session', { session: 'main', mode: 'rw' });
+      expect(rw.isError).toBe(true);
+      expect(textOf(rw)).toMatch(/ada's \.access panes\.write does not include pane 1 of session main; an agent grants only what it may do itself/);
+      const ro = textOf(await call('grant_session', { session: 'main', expires: '10m', name: 'for review' }));
+      expect(ro).toMatch(/^grant (g[0-9a-f]{8}) \(read-only\) of session main until /);
+      const id = /^grant (g[0-9a-f]{8})/.exec(ro)![1]!;
+      const token = /^token: (\S+)$/m.exec(ro)![1]!;
+      // The token lets a guest in, bound to that session.
+      expect(s.pane(['ls'], { env: cleanEnv({ PANE_GRANT: token }) }).status).toBe(0);
+      // Its own grants alone: the person's is neither listed nor revocable by it.
+      const mine = textOf(await call('list_grants'));
+      expect(mine).toContain(id);
+      expect(mine).not.toContain(person.id);
+      const theirs = await call('revoke_grant', { id: person.id });
+      expect(theirs.isError).toBe(true);
+      expect(textOf(theirs)).toMatch(new RegExp(`no grant ${person.id} issued by agent ada`));
+      expect(textOf(await call('revoke_grant', { id }))).toBe(`revoked ${id}; closed 0 guests`);
+      expect(s.pane(['grant', 'ls', '--json']).stdout).not.toContain(id);
+      await admin.close();
+    } finally {
+      fs.writeFileSync(file, before);
+      s.pane(['grant', 'revoke', person.id]);
+    }
   });
 });

@@ -16,6 +16,7 @@ import { vocabularyRevision } from '../../protocol/vocabRevision';
 import { shown } from '../../protocol/shown';
 import { MAX_GRID_ROWS } from '../../protocol/gridLimits';
 import { MAX_PLUMB_TEXT } from '../../protocol/plumb';
+import { grantDuration, MAX_GRANT_NOTE } from '../../protocol/grantLimits';
 
 const paneRef = z.union([z.number().int().positive(), z.string().regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/)]).describe('pane id: N or HOST:N');
 
@@ -308,6 +309,35 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
     tool(async () => {
       const { hosts } = await c.call('host/list', {});
       return hosts.map((h) => `${shown(h.name)}\t${h.state}\t${shown(h.how)}\t${h.panes} panes${h.error ? `\t${shown(h.error)}` : ''}`).join('\n') || 'no hosts';
+    }),
+  );
+
+  mcp.registerTool(
+    'grant_session',
+    {
+      description: 'Let someone watch (ro) or type into (rw) one session, until a time: issues an attach grant and returns its token and window URL. Within your .access: every pane of the session must be yours to read (ro) or write (rw).',
+      inputSchema: { session: z.string().min(1).max(100).describe('session name or id'), mode: z.enum(['ro', 'rw']).default('ro'), expires: z.string().default('1h').describe('90s, 30m, 2h, 7d'), name: z.string().max(MAX_GRANT_NOTE).optional().describe('whom it is for') },
+    },
+    ({ session, mode, expires, name }) =>
+      tool(async () => {
+        const ttlMs = grantDuration(expires);
+        if (typeof ttlMs === 'string') throw new Error(`expires: ${ttlMs}`);
+        const g = await c.call('grant/create', { mode, ttlMs, session, ...(name !== undefined ? { note: name } : {}) });
+        return [`grant ${g.id} (${mode === 'ro' ? 'read-only' : 'read-write'}) of session ${shown(g.session?.name ?? session)} until ${new Date(g.expiresAt).toISOString()}`, `token: ${g.token}`, ...(g.url ? [`window: ${g.url}`] : [])].join('\n');
+      }),
+  );
+
+  mcp.registerTool('list_grants', { description: 'The attach grants you issued that are alive: id, mode, session, expiry, guests connected.', inputSchema: {} }, () =>
+    tool(async () => {
+      const { grants } = await c.call('grant/list', {});
+      return grants.map((g) => `${g.id}\t${g.mode}\t${shown(g.sessionName ?? '-')}\tuntil ${new Date(g.expiresAt).toISOString()}\t${g.clients} guest${g.clients === 1 ? '' : 's'}${g.note ? `\t${shown(g.note)}` : ''}`).join('\n') || 'no grants';
+    }),
+  );
+
+  mcp.registerTool('revoke_grant', { description: 'Revoke an attach grant you issued: its token lets no one in again and its guests are closed now.', inputSchema: { id: z.string().regex(/^g[0-9a-f]{8}$/) } }, ({ id }) =>
+    tool(async () => {
+      const r = await c.call('grant/revoke', { id });
+      return `revoked ${r.id}; closed ${r.closed} guest${r.closed === 1 ? '' : 's'}`;
     }),
   );
 

@@ -5,16 +5,14 @@ import { UsageError } from '../errors';
 import { bool, str } from '../args';
 import { table } from '../format';
 import { shown } from '../../../protocol/shown';
-import { DEFAULT_GRANT_TTL_MS, MAX_GRANT_TTL_MS, MAX_METRICS_GRANT_TTL_MS, MIN_GRANT_TTL_MS } from '../../../protocol/grantLimits';
+import { DEFAULT_GRANT_TTL_MS, grantDuration, MAX_GRANT_TTL_MS, MAX_METRICS_GRANT_TTL_MS } from '../../../protocol/grantLimits';
 
-const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DAY_MS = 86_400_000;
 
 /** `90s`, `30m`, `2h`, `7d` (or plain seconds) as milliseconds; a UsageError names what is wrong. */
 export function parseDuration(text: string, command: string, max = MAX_GRANT_TTL_MS): number {
-  const m = /^([0-9]+)([smhd]?)$/.exec(text.trim());
-  if (!m) throw new UsageError(`--for: '${text}' is not a duration (e.g. 90s, 30m, 2h, 7d)`, command);
-  const ms = Number(m[1]) * UNITS[m[2] || 's']!;
-  if (ms < MIN_GRANT_TTL_MS || ms > max) throw new UsageError(`--for: ${text} is outside ${MIN_GRANT_TTL_MS / 1000}s..${max / UNITS.d!}d`, command);
+  const ms = grantDuration(text, max);
+  if (typeof ms === 'string') throw new UsageError(`--for: ${ms}`, command);
   return ms;
 }
 
@@ -30,8 +28,8 @@ export const grantCommands: CommandSpec[] = [
       { name: 'session', type: 'string', value: 'NAME', doc: 'the session it shows, its guest seeing that session’s panes and nothing else (default: the session of the pane you type in, else the first)' },
       { name: 'rw', type: 'bool', doc: 'read-write: the guest may type into and run the words of its session’s panes (never start programs, reshape the desktop, or read mail)' },
       { name: 'read-only', type: 'bool', doc: 'read-only, the default: screens and events, no key in' },
-      { name: 'metrics', type: 'bool', doc: `for a scraper: the bearer token of GET /metrics on the HTTP front (with "metricsScrape": true in settings.json); lets no client in; may live ${MAX_METRICS_GRANT_TTL_MS / UNITS.d!}d` },
-      { name: 'for', type: 'string', value: 'DURATION', doc: `how long it lives: 90s, 30m, 2h, 7d (default ${DEFAULT_GRANT_TTL_MS / 60_000}m, at most ${MAX_GRANT_TTL_MS / UNITS.d!}d; a metrics grant ${MAX_METRICS_GRANT_TTL_MS / UNITS.d!}d)` },
+      { name: 'metrics', type: 'bool', doc: `for a scraper: the bearer token of GET /metrics on the HTTP front (with "metricsScrape": true in settings.json); lets no client in; may live ${MAX_METRICS_GRANT_TTL_MS / DAY_MS}d` },
+      { name: 'for', type: 'string', value: 'DURATION', doc: `how long it lives: 90s, 30m, 2h, 7d (default ${DEFAULT_GRANT_TTL_MS / 60_000}m, at most ${MAX_GRANT_TTL_MS / DAY_MS}d; a metrics grant ${MAX_METRICS_GRANT_TTL_MS / DAY_MS}d)` },
       { name: 'expires', type: 'string', value: 'DURATION', doc: 'the same as --for' },
       { name: 'note', type: 'string', value: 'TEXT', doc: 'whom it is for, shown by pane grant ls' },
       { name: 'name', type: 'string', value: 'LABEL', doc: 'the same as --note' },

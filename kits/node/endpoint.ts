@@ -215,8 +215,8 @@ export type OnTransport = (t: StreamTransport) => void;
  * without one signed by it (mutual TLS); without `ca` it takes any client, so a caller
  * must then authenticate in the hello.
  */
-export async function listen(e: ListenEndpoint, onTransport: OnTransport): Promise<Listener> {
-  if (e.kind === 'tls') return listenTls(e, onTransport);
+export async function listen(e: ListenEndpoint, onTransport: OnTransport, o: ListenOptions = {}): Promise<Listener> {
+  if (e.kind === 'tls') return listenTls(e, onTransport, o);
   const socketPath = e.path;
   const dir = path.dirname(socketPath);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -262,11 +262,21 @@ export const MAX_TLS_HANDSHAKES = 32;
 /** The same from one address: one machine reconnecting several clients at once, not a flood. */
 export const MAX_TLS_HANDSHAKES_PER_ADDRESS = 8;
 
-async function listenTls(e: Extract<Endpoint, { kind: 'tls' }>, onTransport: OnTransport): Promise<Listener> {
+export interface ListenOptions {
+  /**
+   * TLS with `ca`: a peer without a certificate the CA signed finishes the handshake
+   * all the same (\`authorized\` false on its socket) instead of being dropped, for a
+   * door that lets such a peer in on other proof (an attach grant's token in its hello)
+   * and as nothing more. A certificate is still asked for, and checked.
+   */
+  certOptional?: boolean;
+}
+
+async function listenTls(e: Extract<Endpoint, { kind: 'tls' }>, onTransport: OnTransport, o: ListenOptions): Promise<Listener> {
   if (e.cert === undefined || e.key === undefined) throw new DialError(e, 'a TLS listener needs cert= and key= (its certificate and private key)');
   const [cert, key, ca] = [readPem(e, e.cert), readPem(e, e.key), readPem(e, e.ca)];
   const tls = await import('node:tls');
-  const srv = tls.createServer({ cert, key, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...(ca ? { ca, requestCert: true, rejectUnauthorized: true } : {}) }, (sock) => onTransport(new StreamTransport(sock, sock, 'tls')));
+  const srv = tls.createServer({ cert, key, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...(ca ? { ca, requestCert: true, rejectUnauthorized: !o.certOptional } : {}) }, (sock) => onTransport(new StreamTransport(sock, sock, 'tls')));
   // A failed handshake (no client certificate, a wrong one, none within the deadline) never reaches onTransport; the socket is dropped.
   srv.on('tlsClientError', (_err, sock) => sock.destroy());
   // Before the handshake a peer has proven nothing: at most MAX_TLS_HANDSHAKES such

@@ -59,7 +59,7 @@ export function ensureEndpoint(services: Services, svc: AgentService, name: stri
     admitStream(
       new SocketTransport(sock, 'unix'),
       caps,
-      (t) => new ClientConn(services, t, (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), false),
+      (t) => new ClientConn(services, t, (hello) => (svc.store.exists(name) ? agentGrant(svc, name, hello.capabilities) : `agent ${name} has no account any more`), 'none'),
       { timeoutMs: services.admission.helloTimeoutMs, log },
     ),
   );

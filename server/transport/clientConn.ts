@@ -112,8 +112,12 @@ export class ClientConn {
     readonly services: Services,
     readonly transport: Transport,
     private readonly authorize: Authorizer,
-    /** False on an endpoint whose authorizer alone says who connects (an agent's own socket): hello tokens are not looked at. */
-    private readonly tokensHonoured = true,
+    /**
+     * Which hello tokens this door looks at: an agent's token and an attach grant (the
+     * person's doors); a grant alone (a TLS peer without a certificate: a viewer from
+     * another machine); or none (an agent's own socket, whose authorizer alone says who connects).
+     */
+    private readonly tokens: 'agent-and-grant' | 'grant' | 'none' = 'agent-and-grant',
   ) {
     const server = services.server;
     this.server = server;
@@ -346,7 +350,7 @@ export class ClientConn {
       { min: MIN_PROTOCOL_VERSION, max: PROTOCOL_VERSION, features: PROTOCOL_FEATURES, version: runningVersion(), host: this.server.host },
     );
     if (typeof agreed === 'string') return this.protocolError(id, 'version-mismatch', agreed);
-    const byToken = h.data.token === undefined || !this.tokensHonoured ? undefined : this.services.tokenAuthority?.({ token: h.data.token, capabilities: h.data.capabilities });
+    const byToken = h.data.token === undefined || this.tokens !== 'agent-and-grant' ? undefined : this.services.tokenAuthority?.({ token: h.data.token, capabilities: h.data.capabilities });
     const doorGrant = byToken ?? this.authorize({ token: h.data.token, capabilities: h.data.capabilities, ...(h.data.grant !== undefined ? { grant: h.data.grant } : {}) });
     // An attach grant's token makes this client its guest, whatever the door would have let it be.
     const grant = typeof doorGrant === 'string' || h.data.grant === undefined ? doorGrant : this.byAttachGrant(h.data.grant, h.data.capabilities, byToken !== undefined);
@@ -393,7 +397,7 @@ export class ClientConn {
    * its mode allows (ro: read and attach; rw: write too; never admin), or why not.
    */
   private byAttachGrant(token: string, asked: readonly Capability[], withAgentToken: boolean): Grant | string {
-    if (!this.tokensHonoured) return 'an agent’s socket speaks as its agent; a grant is for someone the person lets in';
+    if (this.tokens === 'none') return 'an agent’s socket speaks as its agent; a grant is for someone the person lets in';
     if (withAgentToken) return 'a hello carries an agent’s token or a grant, not both';
     const book = this.services.grants;
     if (!book) return 'this server issues no grants';

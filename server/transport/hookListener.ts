@@ -176,7 +176,7 @@ export async function answerHook(services: Services, caller: HookCaller, headers
     if (!svc?.store.exists(caller.agent)) return `agent ${caller.agent} has no account any more`;
     return agentGrant(svc, caller.agent, h.capabilities);
   };
-  new ClientConn(services, b, grant, false);
+  new ClientConn(services, b, grant, 'none');
   const c = new Connection(a, { checkResult: checkResults });
   try {
     await c.hello({ client: { name: 'hook', kind: 'cli' }, capabilities: ['read', 'write'] });

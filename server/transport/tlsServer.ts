@@ -1,10 +1,12 @@
-// A TLS door onto this server: mutual TLS only (a client certificate signed by the
-// endpoint's `ca`), then the door's `clients` rule on that certificate (the TLS door
+// A TLS door onto this server: mutual TLS for the person's paired machines (a client
+// certificate signed by the endpoint's `ca`), then the door's `clients` rule on that certificate (the TLS door
 // from serve.json: the record of issued certificates, decision 038), then admitted
 // like every stream door (admission.ts: a cap, a hello deadline, a byte limit before
 // hello). Not opened by default: a remote host's pairing (issue 26, `pane host pair`)
 // or a test composes it; the certificate is the identity, so a connection that passed
-// asks for what the person's socket may. `recheck()` applies the rule again to the
+// asks for what the person's socket may. A peer with no such certificate is a viewer:
+// let in only with an attach grant's token in its hello, as that grant's guest (held to
+// its session), and refused otherwise. `recheck()` applies the rule again to the
 // connections already in, and closes those it now refuses (a revocation).
 import type tls from 'node:tls';
 import type { ListenEndpoint } from '../../kits/protocol/endpoint';
@@ -55,16 +57,39 @@ export async function listenTls(services: Services, e: Extract<ListenEndpoint, {
   const cap = new ConnectionCap(MAX_TLS_CONNECTIONS, door);
   const log = throttledLog((line: string) => server.publish('client/refused', { door, reason: line }));
   const live = new Map<StreamTransport, TlsPeer>();
-  const listener = await listen(e, (t) => {
+  /** A peer without a certificate the CA signed: let in only with an attach grant's token in its hello, as that grant's guest (an agent's token is not looked at). */
+  const viewer = (t: StreamTransport) => {
     const sock = t.input as tls.TLSSocket;
-    const cert = sock.getPeerCertificate();
-    const peer: TlsPeer = { fingerprint: cert.fingerprint256 ?? '', name: clean(String(cert.subject?.CN ?? '?')) };
-    const why = peer.fingerprint === '' ? 'no client certificate' : o.clients(peer);
-    if (why !== null) return refuse(t, why, `refused a client from ${sock.remoteAddress ?? '?'}: ${why}`);
-    live.set(t, peer);
-    t.onClose(() => live.delete(t));
-    admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities, principal: { kind: 'person', via: `tls:${peer.name}` } })), { timeoutMs: o.helloTimeoutMs, log });
-  });
+    const had = sock.getPeerCertificate()?.fingerprint256 ? 'one this user’s CA did not sign' : 'none';
+    return new ClientConn(
+      services,
+      t,
+      (h) => {
+        if (h.grant !== undefined) return { capabilities: [] };
+        log(`refused a client from ${sock.remoteAddress ?? '?'}: no certificate signed by this user's CA (${had}; a paired machine brings one: pane host pair NAME on its machine) and no attach grant`);
+        return `${door}: no client certificate signed by this user's CA: a paired machine brings one (pane host pair), a viewer an attach grant (PANE_GRANT=TOKEN; pane grant new)`;
+      },
+      'grant',
+    );
+  };
+  const listener = await listen(
+    e,
+    (t) => {
+      const sock = t.input as tls.TLSSocket;
+      if (!sock.authorized) {
+        admitStream(t, [cap], viewer, { timeoutMs: o.helloTimeoutMs, log });
+        return;
+      }
+      const cert = sock.getPeerCertificate();
+      const peer: TlsPeer = { fingerprint: cert.fingerprint256 ?? '', name: clean(String(cert.subject?.CN ?? '?')) };
+      const why = peer.fingerprint === '' ? 'no client certificate' : o.clients(peer);
+      if (why !== null) return refuse(t, why, `refused a client from ${sock.remoteAddress ?? '?'}: ${why}`);
+      live.set(t, peer);
+      t.onClose(() => live.delete(t));
+      admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities, principal: { kind: 'person', via: `tls:${peer.name}` } })), { timeoutMs: o.helloTimeoutMs, log });
+    },
+    { certOptional: true },
+  );
   /** Tells the client why in an `unauthorized` frame (a hello waiting for its welcome fails with it), logs it, and closes. */
   const refuse = (t: StreamTransport, why: string, line: string) => {
     log(line);

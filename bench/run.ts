@@ -32,10 +32,11 @@ import { scale, SCALE_SIZES } from './scale';
 import { startRows } from './startPath';
 import { fmt, range, table, type Row, type Summary } from './stats';
 import { throughput } from './throughput';
+import { LINK_BITS_PER_S, LINK_RTT_MS, slowLink } from './slowLink';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics,slowlink').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -245,6 +246,16 @@ try {
       ratio: `${n.pairs} pairs`,
       aim: '≤ 5',
     });
+  });
+  await section('slowlink', async () => {
+    // Issue 36.4: a session of 16 full panes over a throttled link; the window on a slow link asks each pane's screen alone.
+    const s = await slowLink(dir, Math.max(3, runs));
+    const link = `${LINK_BITS_PER_S / 1e6} Mbit/s, ${LINK_RTT_MS} ms RTT`;
+    const KiB = (b: number) => fmt(b / 1024, 0);
+    rows.push({ bench: `attach 16 full panes over ${link}: the screen alone, as a window on a slow link asks (ms)`, figure: range(s.screen, 0), anchor: `full snapshot (2,000 rows each) ${range(s.full, 0)}`, ratio: ratio(s.full.median, s.screen.median), aim: '≥ 5× faster' });
+    rows.push({ bench: `attach 16 full panes over ${link}: plain rows (pty/grid, 50 each) (ms)`, figure: range(s.grid, 0), anchor: `full snapshot ${range(s.full, 0)}`, ratio: ratio(s.full.median, s.grid.median), aim: 'report' });
+    rows.push({ bench: `attach 16 full panes over ${link}: bytes on the wire, screen alone (KiB)`, figure: KiB(s.screenBytes), anchor: `full snapshot ${KiB(s.fullBytes)}`, ratio: ratio(s.screenBytes, s.fullBytes), aim: 'report' });
+    rows.push({ bench: `one pane flooding over ${link}: grid deltas every 100 ms, bytes/s to the viewer (KiB/s)`, figure: KiB(s.gridBytesPerS), anchor: `raw output ${KiB(s.rawBytesPerS)}`, ratio: ratio(s.gridBytesPerS, s.rawBytesPerS), aim: 'report' });
   });
   await section('widgets', async () => {
     const w = await widgetsBench(`${dir}/widgets`, runs);

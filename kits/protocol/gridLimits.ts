@@ -8,3 +8,12 @@ export const MAX_GRID_ROWS = 1000;
  * forgotten and its next call answers whole (`desynced`).
  */
 export const MAX_GRID_BASES = 64;
+
+/**
+ * Scrollback lines an attach snapshot carries at most (pty/attach's history; its
+ * default). Serializing costs ~25-50 us a line on the one worker all panes share, so
+ * a full 10,000-line history would hold a window opening on many panes for seconds;
+ * 2,000 lines redraw the screen with ample history at ~0.1 s. pty/screen still gives
+ * all, and older output stays readable by offset (pty/read) and by row (pty/grid).
+ */
+export const ATTACH_HISTORY_MAX = 2_000;

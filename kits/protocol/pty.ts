@@ -1,7 +1,7 @@
 // Terminal streams: attach (snapshot, then output from its offset), read by
 // offset, acknowledge parsed bytes (flow control), screen text, PTY size.
 import { z } from 'zod';
-import { MAX_GRID_ROWS } from './gridLimits';
+import { ATTACH_HISTORY_MAX, MAX_GRID_ROWS } from './gridLimits';
 
 export { MAX_GRID_ROWS } from './gridLimits';
 import { PaneRefSchema } from './ids';
@@ -63,6 +63,12 @@ export const ptyMethods = {
        * A server before this field ignores it (`min`).
        */
       flowStart: z.enum(['min', 'max']).default('min'),
+      /**
+       * Mode `snapshot`: rows of scrollback the snapshot carries besides the screen (at
+       * most ATTACH_HISTORY, the default). A window on a slow or metered link asks 0: the
+       * visible screen first, then only what is printed after.
+       */
+      history: z.number().int().min(0).max(ATTACH_HISTORY_MAX).optional(),
     }),
     result: StreamWindowSchema.extend({
       pane: z.number().int(),

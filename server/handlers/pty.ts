@@ -47,6 +47,7 @@ export const ptyHandlers: HandlerTable = {
         ...(p.from !== undefined ? { from: p.from } : {}),
         flowControl: p.flowControl && mayPace(ctx, pane),
         flowStart: p.flowStart,
+        ...(p.history !== undefined ? { history: p.history } : {}),
       }),
     );
     client.attached.add(pane.n);

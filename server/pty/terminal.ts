@@ -1,6 +1,7 @@
 // One terminal pane's runtime: its process (through the PtyPort), the byte ring
 // that remembers its output, the screen model fed off the hot path, and the
 // stream to attached clients with flow control. The server core drives it.
+import { ATTACH_HISTORY_MAX } from '../../kits/protocol/gridLimits';
 import { ECHO_WAIT_MS } from '../metrics/latency';
 import { PaneFault } from '../../kits/protocol/error';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
@@ -66,14 +67,8 @@ const SCREEN_LAG_LOW = 1 / 2;
 export const RING_IDLE_MS = 10_000;
 /** What a quiet pane keeps of its ring: its last screenful or two of output. */
 export const RING_IDLE_KEEP = 64 << 10;
-/**
- * Scrollback lines an attach snapshot carries. Serializing costs ~25-50 us a
- * line on the one worker all panes share, so a full 10,000-line history would
- * hold a window opening on many panes for seconds; 2,000 lines redraw the
- * screen with ample history at ~0.1 s. pty/screen (snapshot()) still gives all,
- * and older output stays readable by offset (pty/read).
- */
-export const ATTACH_HISTORY = 2_000;
+/** Scrollback lines an attach snapshot carries unless the attach asks fewer (kits/protocol/gridLimits.ts says why). */
+export const ATTACH_HISTORY = ATTACH_HISTORY_MAX;
 /**
  * Input bytes that may wait for a program that does not read them (the kernel
  * takes ~4 KiB, node-pty queues the rest in our memory). 1 MiB is a very large
@@ -341,7 +336,7 @@ export class Terminal {
    * snapshot's offset; from: output from `from` (default: the oldest held byte).
    * The first frame goes out on a later turn, after the caller sent its reply.
    */
-  async attach(sink: StreamSink, o: { mode: 'snapshot' | 'from'; from?: number; flowControl: boolean; flowStart?: 'min' | 'max' }): Promise<AttachResult> {
+  async attach(sink: StreamSink, o: { mode: 'snapshot' | 'from'; from?: number; flowControl: boolean; flowStart?: 'min' | 'max'; history?: number }): Promise<AttachResult> {
     if (this.disposed) throw new Error(`terminal ${this.n} is closed`);
     const s = this.fanout.add(sink, o.flowControl, o.flowStart);
     let snapshot: ScreenSnapshot | undefined;
@@ -350,7 +345,7 @@ export class Terminal {
       this.flush(); // the snapshot then covers all the screen model has been handed
       this.catchUp(); // what it has not parsed yet the client gets from the ring, after the snapshot
       try {
-        snapshot = await this.o.screen.snapshot(this.n, { history: ATTACH_HISTORY });
+        snapshot = await this.o.screen.snapshot(this.n, { history: Math.min(o.history ?? ATTACH_HISTORY, ATTACH_HISTORY) });
       } catch (e) {
         this.fanout.drop(s);
         throw e;

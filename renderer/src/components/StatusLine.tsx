@@ -44,6 +44,11 @@ export function StatusLine() {
           {viewer.mode === 'ro' ? 'READ-ONLY' : 'GUEST'} · until {new Date(viewer.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
         </span>
       ) : null}
+      {conn.state === 'open' && conn.link?.slow ? (
+        <span className="sl-link" role="status" title={`round trip ${conn.link.rttMs} ms: each pane shows its screen first, without its older history (?link=fast in the address pulls it)`}>
+          slow link · {conn.link.rttMs} ms
+        </span>
+      ) : null}
       {sr ? <span className="sl-sr">screen reader</span> : null}
       {err ? (
         <span className="sl-error" role="alert">

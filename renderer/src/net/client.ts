@@ -1,6 +1,7 @@
 // The window's link to the pane server: connects, says hello, subscribes (state
 // first, then events into the store), fetches keymap and apps, and reconnects with
 // backoff when the socket drops. A new Connection per link, since one is single-use.
+import { judgeLink } from './link';
 import { checkResults, Connection } from '../../../kits/client/index';
 import type { AppList } from '../../../kits/protocol/app';
 import { PaneFault } from '../../../kits/protocol/error';
@@ -99,16 +100,23 @@ export class Client {
       performance.mark('pane:ws');
       const conn = new Connection(t, { checkResult: checkResults });
       this.wire(conn);
+      const helloAt = performance.now();
       const welcome = await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach', 'admin'], ...(ep.token ? { token: ep.token } : {}), ...(ep.grant ? { grant: ep.grant } : {}) });
       // A grant's guest: read-only or read-write, until its expiry (the status line says so; ro never types).
       store.getState().setViewer(welcome.grant ?? null);
+      // The link, measured: its round trip decides how much history each pane's attach pulls (net/link.ts).
+      // The lesser of two round trips (the hello's, a small request's): a first hello also waits on the page's and the server's start.
+      const helloRtt = performance.now() - helloAt;
+      const infoAt = performance.now();
+      await conn.call('server/info', {}).catch(() => undefined);
+      const link = judgeLink(Math.min(helloRtt, performance.now() - infoAt));
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
       // 'agent': an agent's state, prompt or mail changed — widgets bound to /agents read again (a pane-less agent changes no pane).
       const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness', 'agent'] });
       this.conn = conn;
       store.getState().applySnapshot(snap);
       this.attempt = 0;
-      store.getState().setConn({ state: 'open' });
+      store.getState().setConn({ state: 'open', link });
       // Start-up phases for the cold-start bench (bench/startPath.ts) and the Performance panel.
       performance.mark('pane:open');
       conn.onClose((reason) => this.lost(reason));

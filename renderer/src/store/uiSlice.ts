@@ -40,7 +40,8 @@ export interface HistoryEntry {
 }
 
 /** `ended`: closed for good (a grant that no longer lets this window in); `closed` is retried. */
-export type ConnState = { state: 'connecting' | 'open' | 'closed' | 'ended'; detail?: string };
+/** link: the connection's measured round trip (the hello's) and whether it is slow enough to attach screens first (net/link.ts). */
+export type ConnState = { state: 'connecting' | 'open' | 'closed' | 'ended'; detail?: string; link?: { rttMs: number; slow: boolean } };
 /** What a grant's guest window was told at hello: which grant, its mode, when it ends. */
 export interface Viewer {
   id: string;

@@ -4,6 +4,7 @@
 import { standsIn } from '../bodies/traits';
 import type { Placement } from '../../../kits/protocol/model';
 import { client } from '../net/client';
+import { SLOW_LINK_HISTORY } from '../net/link';
 import { store } from '../store';
 import { measureCell } from '../ui/measureCell';
 import { attachTelling, deadKey, tellExit } from './deadPane';
@@ -21,7 +22,9 @@ let webglMode: 'auto' | 'off' | 'force' = 'auto';
 
 const host: TermHost = {
   async attach(pane) {
-    return client.call('pty/attach', { pane, mode: 'snapshot', flowControl: true });
+    // On a slow link the visible screen alone (net/link.ts): it shows in a round trip, and only what is printed after follows.
+    const slow = store.getState().conn.link?.slow === true;
+    return client.call('pty/attach', { pane, mode: 'snapshot', flowControl: true, ...(slow ? { history: SLOW_LINK_HISTORY } : {}) });
   },
   async attachFrom(pane, from) {
     return client.call('pty/attach', { pane, mode: 'from', from, flowControl: true });

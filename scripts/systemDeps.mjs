@@ -27,6 +27,8 @@ const NEEDS = [
   { pkg: 'bubblewrap', present: () => spawnSync('bwrap', ['--version']).status === 0 },
   { pkg: 'socat', present: () => spawnSync('socat', ['-V']).status === 0 },
   { pkg: 'ripgrep', present: () => spawnSync('rg', ['--version']).status === 0 },
+  // A real program printing sixel into a pane (test/e2e/images.test.ts): img2sixel.
+  { pkg: 'libsixel-bin', present: () => fs.existsSync('/usr/bin/img2sixel') },
   // Remote hosts (issue 26) are tested through a real sshd the test starts on 127.0.0.1 with its own keys.
   { pkg: 'openssh-server', present: () => fs.existsSync('/usr/sbin/sshd') },
   { pkg: 'openssh-client', present: () => spawnSync('ssh', ['-V']).status === 0 && spawnSync('ssh-keygen', ['-l', '-f', '/dev/null']).error === undefined },

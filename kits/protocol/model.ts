@@ -175,6 +175,8 @@ export type Floating = z.infer<typeof FloatingSchema>;
 export const ChromeSchema = z.object({
   cols: z.number().int().min(0).max(16),
   rows: z.number().int().min(0).max(16),
+  /** The window's cell in CSS pixels: how many rows an image a program prints covers in the server's screen model. */
+  cell: z.object({ w: z.number().min(1).max(200), h: z.number().min(1).max(400) }).optional(),
 });
 export type Chrome = z.infer<typeof ChromeSchema>;
 

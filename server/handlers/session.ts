@@ -55,6 +55,8 @@ export const sessionHandlers: HandlerTable = {
     const s = server.session(p.session);
     // This window's size; the session takes the one the windowSize policy picks among its windows.
     const { session: _s, ...size } = p;
+    // Its cell size: how many rows an image covers in the screen model (server/pty/screenImages.ts).
+    if (p.chrome?.cell) server.screen.cellSize(p.chrome.cell.w, p.chrome.cell.h);
     model.publish(server, model.setViewport(s, services.viewports.report(s, client.id, size, services.windowSize)));
     return ack(s);
   },

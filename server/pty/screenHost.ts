@@ -107,6 +107,11 @@ export class ScreenHost {
     if (this.panes.has(pane)) this.post({ type: 'resize', pane, cols, rows });
   }
 
+  /** The window's cell size in CSS px (its viewport report): how many rows an image a program prints covers. */
+  cellSize(w: number, h: number): void {
+    this.post({ type: 'cell', w, h });
+  }
+
   /** Bytes of this pane's output sent to the worker and not yet parsed. */
   backlog(pane: number): number {
     return this.panes.get(pane)?.backlog ?? 0;

@@ -8,6 +8,8 @@ export type ToWorker =
   /** `history`: most scrollback lines to include (default: all the screen keeps). */
   | { type: 'snapshot'; pane: number; id: number; history?: number; textOnly?: boolean }
   | { type: 'close'; pane: number }
+  /** The window's cell size in CSS pixels (its viewport report): how many rows an image covers (screenImages.ts). */
+  | { type: 'cell'; w: number; h: number }
   /**
    * Writes the pane's screen + last `history` lines, serialized with attributes and
    * gzipped: full history blocks as `BLOCKPREFIX-…gz` files beside `file` (each written

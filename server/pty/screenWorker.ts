@@ -12,6 +12,7 @@ import { writeAtomic } from '../../kits/node/atomicFile';
 import { blockRows, blockSerialized, lastRows } from './historyStore';
 import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
+import { DEFAULT_CELL, ScreenImages } from './screenImages';
 
 // @xterm/headless is CommonJS: Node's ESM loader puts it under `default`, esbuild may not.
 type HeadlessModule = typeof headless;
@@ -21,6 +22,8 @@ interface Screen {
   term: InstanceType<HeadlessModule['Terminal']>;
   serialize: SerializeAddon;
   history: ScreenHistory;
+  /** The images on it (sixel, iTerm2 inline), replayed into a snapshot. */
+  images: ScreenImages;
   /** Names this screen's saved blocks with: fresh per screen, so a reopened pane never reuses an old name. */
   id: string;
   /** Block files the last save referenced (full path → bytes): a full block never changes, so each is written once. */
@@ -37,6 +40,8 @@ const port = parentPort;
 if (!port) throw new Error('screenWorker must run in a worker thread');
 const opts = workerData as WorkerOptions;
 const screens = new Map<number, Screen>();
+/** The window's cell size (CSS px), for an image's height in rows: the last a window reported. */
+let cell: { w: number; h: number } = { ...DEFAULT_CELL };
 
 // Reports are coalesced per turn of the loop: a flood of bells or titles costs
 // one message per pane per turn, not one per byte.
@@ -94,7 +99,7 @@ function open(pane: number, cols: number, rows: number): void {
   const term = new xterm.Terminal({ cols, rows, scrollback: xtermScrollback(opts.scrollback), allowProposedApi: true });
   const serialize = new SerializeAddon();
   term.loadAddon(serialize);
-  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null };
+  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), images: new ScreenImages(term, () => cell), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null };
   term.onTitleChange((t) => {
     s.title = t;
     titles.set(pane, t);
@@ -150,7 +155,7 @@ function forms(s: Screen, history: number, textOnly: boolean, older: { rows: num
   const lines = alt ? [] : blockRows(compact);
   for (let i = buf.baseY - (alt ? 0 : live); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
-  return { text: lines.join('\n'), serialized: textOnly ? '' : blockSerialized(compact) + s.serialize.serialize({ scrollback: live }) };
+  return { text: lines.join('\n'), serialized: textOnly ? '' : blockSerialized(compact) + s.serialize.serialize({ scrollback: live }) + s.images.replay() };
 }
 
 /**
@@ -218,7 +223,7 @@ async function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): Promise<
     names.unshift(name);
     need -= b.lines;
   }
-  const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }));
+  const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }) + s.images.replay());
   // The tail's write below syncs the directory for every block renamed before it.
   await Promise.all(toWrite.map((w) => writeAtomic(w.file, w.data, { syncDir: false })));
   await writeAtomic(m.file, data);
@@ -284,6 +289,9 @@ function handle(m: ToWorker): void {
     }
     case 'close':
       closeScreen(m.pane);
+      return;
+    case 'cell':
+      cell = { w: m.w, h: m.h };
       return;
   }
 }

@@ -96,4 +96,35 @@ describe.skipIf(chromiumMissing)(`images in panes${chromiumMissing ? ` (skipped:
     expect(blue).toBeGreaterThan(64 * 32 * 0.8);
     await shot(sh.page, 'images-02-inline');
   });
+
+  it('keeps an image img2sixel printed in the server’s screen model: a window attaching later draws it, in place, and the text below it stays below', async () => {
+    const file = path.join(sh.dir, 'green.png');
+    fs.writeFileSync(file, png(96, 48, [0, 200, 0]));
+    const n = await sh.page.evaluate(() => (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId].focused as number);
+    sh.cli('send', '-t', String(n), `clear; echo ABOVE-IMG; img2sixel ${file}; echo BELOW-IMG`);
+    await waitScreen(sh.page, n, 'BELOW-IMG');
+    const first = await until(sh.page, 'green pixels in the first window', () => {
+      const k = (window as any).countColour([0, 200, 0]);
+      return k > 1000 ? k : null;
+    });
+    // The server's model moved its cursor below the image as the window did: its text puts BELOW-IMG as many rows down.
+    const rowOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle));
+    const model = sh.cli('screen', '-t', String(n)).stdout;
+    const shown = await waitScreen(sh.page, n, 'BELOW-IMG');
+    expect(rowOf(model, 'BELOW-IMG') - rowOf(model, 'ABOVE-IMG')).toBe(rowOf(shown, 'BELOW-IMG') - rowOf(shown, 'ABOVE-IMG'));
+    expect(rowOf(model, 'BELOW-IMG') - rowOf(model, 'ABOVE-IMG')).toBeGreaterThan(2);
+    // A second window, opened now: its attach snapshot carries the image.
+    const late = await sh.context.newPage();
+    await late.goto(sh.page.url());
+    await until(late, 'the late window to connect', () => (window as any).pane?.store.getState().conn.state === 'open');
+    await until(late, 'the image addon to load in the late window', () => (window as any).pane.imagesReady() === true);
+    await waitScreen(late, n, 'BELOW-IMG');
+    const again = await until(late, 'green pixels in the late window', () => {
+      const k = (window as any).countColour([0, 200, 0]);
+      return k > 1000 ? k : null;
+    });
+    expect(again).toBeGreaterThan(first * 0.8);
+    await shot(late, 'images-03-late-attach');
+    await late.close();
+  });
 });

@@ -51,7 +51,7 @@ export function Workspace() {
     if (reported.current === key) return;
     const t = setTimeout(() => {
       reported.current = key;
-      void client.act('session/viewport', { session: sessionId, cols, rows, chrome });
+      void client.act('session/viewport', { session: sessionId, cols, rows, chrome: { ...chrome, cell: { w: cell.w, h: cell.h } } });
     }, VIEWPORT_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [online, sessionId, hasViewport, size.w, size.h, cell.w, cell.h, measured, guest]);

@@ -53,6 +53,21 @@ export function withImages(term: Terminal): void {
   );
 }
 
+/** Longest a snapshot holding images waits for the addon's chunk before it is drawn without them. */
+export const IMAGE_WAIT_MS = 3_000;
+/** A sixel or an inline image in `text` (a snapshot the server's screen model replays them into). */
+const HAS_IMAGE = /\x1bP[0-9;:]*q|\x1b\]1337;File=/;
+
+/**
+ * Resolves once images can be drawn in terminals given `withImages` (at once when they
+ * can, or when `text` holds none), or after IMAGE_WAIT_MS: a snapshot with images waits
+ * for the addon before it is written, since one written before is drawn as text alone.
+ */
+export function imagesFor(text: string): Promise<void> {
+  if (mod || loading === null || !HAS_IMAGE.test(text)) return Promise.resolve();
+  return Promise.race([loading.then(() => undefined), new Promise<void>((r) => setTimeout(r, IMAGE_WAIT_MS))]);
+}
+
 /** A terminal going away before the chunk arrived. */
 export function withoutImages(term: Terminal): void {
   waiting.delete(term);

@@ -4,7 +4,7 @@
 // the cols×rows the server placed the pane at (setSize); it never measures or fits.
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { withImages, withoutImages } from './images';
+import { imagesFor, withImages, withoutImages } from './images';
 import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { AckMeter } from '../../../kits/client/ackMeter';
@@ -221,6 +221,9 @@ export class TermView {
     const gen = this.restartStream();
     try {
       const r = await this.host.attach(this.pane);
+      if (gen !== this.generation || this.disposed) return;
+      // A snapshot the server replayed images into waits for the image addon (output meanwhile is held until the cursor starts).
+      if (r.snapshot) await imagesFor(r.snapshot.serialized);
       if (gen !== this.generation || this.disposed) return;
       if (this.dirty) this.rebuild();
       this.dirty = true;

@@ -130,7 +130,10 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     if (event === 'session/closed') {
       const d = data as { session: string; name: string };
       sessionEnded(server, services, d.session, d.name);
+      services.contexts.sessionGone(d.session);
     }
+    // No context keeps a closed pane focused or zoomed.
+    if (event === 'pane/closed') services.contexts.paneGone((data as { session: string }).session, (data as { pane: number }).pane);
   });
   // Attach grants: kept in the state dir by a server with a socket (a daemon), in memory otherwise.
   services.grants = new GrantBook(socketPath ? defaultStateDir() : undefined, (m) => process.stderr.write(`pane: ${m}\n`));

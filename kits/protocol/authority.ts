@@ -38,6 +38,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'session/list': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/get': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/viewport': { agent: 'access', readOnly: false, host: false, guest: false },
+  'session/context': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/attach': { agent: 'never', readOnly: false, host: false, guest: false },
   'session/snapshot': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/restore': { agent: 'access', readOnly: false, host: false, guest: false },

@@ -25,7 +25,8 @@ export const eventSchemas = {
   /** New output exists past `end`; for readers that poll by offset rather than attach. */
   'pane/output': z.object({ pane: n, end: z.number().int() }),
   'layout/changed': z.object({ session: SessionSchema }),
-  'focus/changed': z.object({ session: z.string(), focused: n.nullable(), zoomed: n.nullable() }),
+  /** `context`: a context's focus moved (session/context), not the session's own: only windows in that context follow it. */
+  'focus/changed': z.object({ session: z.string(), focused: n.nullable(), zoomed: n.nullable(), context: z.string().optional() }),
   'session/created': z.object({ session: SessionSchema }),
   'session/closed': z.object({ session: z.string(), name: z.string() }),
   'session/renamed': z.object({ session: z.string(), name: z.string() }),

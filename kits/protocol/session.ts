@@ -6,6 +6,8 @@ import { method } from './method';
 import { NewPaneSpecSchema } from './pane';
 
 export const SessionAckSchema = z.object({ session: z.string().uuid(), name: z.string() });
+/** A context's name: a word a person types (`pairing`, `review`), or a guest's own `grant:ID`. */
+export const ContextNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 'a context is named by a word of letters, digits, ".", "_", ":" or "-" (64 at most)');
 export type SessionAck = z.infer<typeof SessionAckSchema>;
 
 export const SessionSummarySchema = z.object({
@@ -77,6 +79,16 @@ export const sessionMethods = {
     result: SessionSnapshotSchema,
     cap: 'read',
     doc: 'The session as plain data, for saving.',
+  }),
+  'session/context': method({
+    params: z.object({
+      session: SessionRefSchema.optional(),
+      /** The context to follow (made from the session's focus and zoom when new); null: the session's own again. Absent: a guest's own (grant:ID), else the session's own. */
+      context: ContextNameSchema.nullable().optional(),
+    }),
+    result: z.object({ session: z.string().uuid(), context: z.string().nullable(), focused: z.number().int().nullable(), zoomed: z.number().int().nullable() }),
+    cap: 'read',
+    doc: 'Follows a context of a session: a named view with its own focus and zoom. This client’s focus and zoom then move the context, never the session’s own (what other windows show); a grant’s guest is always in one.',
   }),
   'session/attach': method({
     params: z.object({

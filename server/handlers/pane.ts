@@ -14,8 +14,23 @@ import { parseCommandLine } from '../model/commandLine';
 import { PaneFault } from '../../kits/protocol/error';
 import { execDefault } from '../model/execLine';
 import * as model from '../model/session';
+import type { ContextView } from '../model/contexts';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
+
+/**
+ * The context the caller follows in session `sessionId` (model/contexts.ts), if any: a
+ * grant's guest always follows one (its own, grant:ID, unless it chose another).
+ */
+function contextOf(ctx: HandlerContext, sessionId: string): { name: string; view: ContextView } | undefined {
+  const { services, client, server } = ctx;
+  const had = services.contexts.of(client.id, sessionId);
+  if (had || client.principal.kind !== 'grant') return had;
+  const s = server.sessions.get(sessionId)!;
+  const name = `grant:${client.principal.id}`;
+  const view = services.contexts.choose(client.id, sessionId, name, { focused: s.focused, zoomed: s.zoomed })!;
+  return { name, view };
+}
 
 export function paneAck(server: PaneServer, p: Pane): PaneAck {
   return { session: p.session, pane: p.n, id: server.address(p.n) };
@@ -45,11 +60,19 @@ export const paneHandlers: HandlerTable = {
   },
   'pane/split': (p, { server, client }) => split(server, p, client.user),
   'pane/launch': (p, { server, client }) => split(server, p, client.user),
-  'pane/focus': (p, { server }) => {
+  'pane/focus': (p, ctx) => {
+    const { server } = ctx;
     let target = server.pane(p.pane, p.session);
     const s = server.sessionOf(target);
-    if (p.direction) target = server.pane(model.focusTarget(s, p.pane === undefined ? (s.focused ?? target.n) : target.n, p.direction));
-    model.publish(server, model.focusPane(s, target.n));
+    const c = contextOf(ctx, s.id);
+    if (c && p.pane === undefined && c.view.focused !== null && server.panes.has(c.view.focused)) target = server.pane(c.view.focused);
+    if (p.direction) target = server.pane(model.focusTarget(s, p.pane === undefined ? ((c ? c.view.focused : s.focused) ?? target.n) : target.n, p.direction));
+    if (c) {
+      // A context's focus moves, not the session's own (model/contexts.ts).
+      if (c.view.zoomed !== null && c.view.zoomed !== target.n) c.view.zoomed = null;
+      c.view.focused = target.n;
+      server.publish('focus/changed', { session: s.id, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
+    } else model.publish(server, model.focusPane(s, target.n));
     return paneAck(server, target);
   },
   'pane/resize': (p, { server }) => {
@@ -91,9 +114,19 @@ export const paneHandlers: HandlerTable = {
     restartPane(server, pane);
     return paneAck(server, pane);
   },
-  'pane/zoom': (p, { server }) => {
-    const pane = server.pane(p.pane, p.session);
-    model.publish(server, model.zoom(server.sessionOf(pane), pane.n, p.zoom));
+  'pane/zoom': (p, ctx) => {
+    const { server } = ctx;
+    let pane = server.pane(p.pane, p.session);
+    const s = server.sessionOf(pane);
+    const c = contextOf(ctx, s.id);
+    if (c) {
+      // A context's zoom: no placement and no PTY size changes; its windows show the pane alone at its size.
+      if (p.pane === undefined && c.view.focused !== null && server.panes.has(c.view.focused)) pane = server.pane(c.view.focused);
+      const on = p.zoom ?? c.view.zoomed !== pane.n;
+      c.view.zoomed = on ? pane.n : null;
+      if (on) c.view.focused = pane.n;
+      server.publish('focus/changed', { session: s.id, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
+    } else model.publish(server, model.zoom(s, pane.n, p.zoom));
     return paneAck(server, pane);
   },
   'pane/float': (p, { server }) => {

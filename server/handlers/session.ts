@@ -60,6 +60,20 @@ export const sessionHandlers: HandlerTable = {
     model.publish(server, model.setViewport(s, services.viewports.report(s, client.id, size, services.windowSize)));
     return ack(s);
   },
+  'session/context': (p, { server, services, client }) => {
+    const s = server.session(p.session);
+    // A guest is never in the session's own view: its focus would move the person's.
+    const guest = client.principal.kind === 'grant' ? `grant:${client.principal.id}` : null;
+    if (p.context === null && guest !== null) throw faults.denied(`a grant's guest follows a context of its own (${guest}) or a named one; the session's own focus is the person's`);
+    const name = p.context ?? guest;
+    let v;
+    try {
+      v = services.contexts.choose(client.id, s.id, name, { focused: s.focused, zoomed: s.zoomed });
+    } catch (e) {
+      throw faults.failed((e as Error).message);
+    }
+    return { session: s.id, context: name, focused: v ? v.focused : s.focused, zoomed: v ? v.zoomed : s.zoomed };
+  },
   'session/attach': async (p, { server, services, client }) => {
     // A joined host's session (HOST:NAME) was made a local view before it got here (server/hosts/hostService.ts).
     const s = server.session(p.session);

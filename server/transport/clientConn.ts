@@ -418,6 +418,7 @@ export class ClientConn {
     if (this.expiry) clearTimeout(this.expiry);
     // Its windows no longer count: each session it showed takes the size of the windows left.
     for (const g of this.services.viewports.gone(this.id, this.services.windowSize)) applyViewport(this.server, g.session, g.size);
+    this.services.contexts.clientGone(this.id);
     if (this.backlogTimer) clearInterval(this.backlogTimer);
     this.backlogTimer = null;
     if (!this.services.connections.delete(this)) return;

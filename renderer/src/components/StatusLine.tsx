@@ -18,6 +18,7 @@ export function StatusLine() {
   const zoom = useApp((s) => s.fontZoom);
   const conn = useApp((s) => s.conn);
   const viewer = useApp((s) => s.viewer);
+  const context = useApp((s) => (s.context && s.context.session === s.sessionId ? s.context.name : null));
   const sr = useApp((s) => s.screenReader);
   const agents = useApp(useShallow((s) => agentCounts(s.panes)));
   const err = keymap.errors[0];
@@ -36,6 +37,11 @@ export function StatusLine() {
       <span className="sl-session" title={bindingFor(keymap, 'session.switcher') ? `sessions: ${bindingFor(keymap, 'session.switcher')}` : undefined}>
         {session ? `${shown(session.name)} · ${count} pane${count === 1 ? '' : 's'}` : 'no session'}
       </span>
+      {context !== null ? (
+        <span className="sl-context" role="status" title="this window's own focus and zoom (session/context); the session's other windows keep theirs">
+          context {shown(context)}
+        </span>
+      ) : null}
       {zoomedName !== null ? <span className="sl-zoom" role="status">ZOOM {zoomedName}</span> : null}
       {zoom !== 0 ? <span className="sl-font" role="status">font {settings.settings.fontSize + zoom}px</span> : null}
       {prefix ? <span className="sl-prefix" role="status">PREFIX</span> : null}

@@ -59,13 +59,16 @@ export function Workspace() {
   const placements = session?.placements;
   const tiles = useMemo(() => (placements ?? []).filter((p) => p.shown && !p.floating), [placements]);
   const zoomedTile = session?.zoomed != null && tiles.some((t) => t.pane === session.zoomed);
+  // A context's zoom (session/context) moves no placement: the zoomed pane is shown alone, at its own size, from the top left.
+  const contextZoom = zoomedTile && tiles.length > 1;
+  const shownTiles = contextZoom ? tiles.filter((t) => t.pane === session!.zoomed).map((t) => ({ ...t, x: 0, y: 0 })) : tiles;
   const lines = useMemo(() => (session && !zoomedTile && session.zoomed === null ? dividers(session.layout, session.viewport) : []), [session?.layout, session?.viewport, session?.zoomed, zoomedTile]);
   const wsRect = useCallback(() => ref.current?.getBoundingClientRect(), []);
 
   return (
     <main className={`workspace${zoomedTile ? ' zoomed' : ''}`} ref={ref} aria-label={session ? `session ${session.name}` : 'no session'}>
       <h1 className="sr-only">{session ? `pane: session ${session.name}` : 'pane'}</h1>
-      {tiles.map((t) => {
+      {shownTiles.map((t) => {
         const left = t.x * cell.w;
         const top = t.y * cell.h;
         // A tile on the view's right or bottom edge reaches the window's edge; its

@@ -115,6 +115,7 @@ export class Client {
       const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness', 'agent'] });
       this.conn = conn;
       store.getState().applySnapshot(snap);
+      await this.followContext(conn);
       this.attempt = 0;
       store.getState().setConn({ state: 'open', link });
       // Start-up phases for the cold-start bench (bench/startPath.ts) and the Performance panel.
@@ -148,6 +149,21 @@ export class Client {
     }
     conn.onOutput((pane, offset, data) => this.outputCb?.(pane, offset, data));
     conn.onError((e) => store.getState().notify('error', e.message));
+  }
+
+  /**
+   * The context this window follows (`?context=NAME`; a grant's guest always one, its
+   * own unless named): its focus and zoom are its own, over the session's.
+   */
+  private async followContext(conn: Connection): Promise<void> {
+    const st = store.getState();
+    const wanted = new URLSearchParams(location.search).get('context');
+    if (!st.sessionId || (wanted === null && st.viewer === null)) return st.setContext(null);
+    const r = await conn.call('session/context', { session: st.sessionId, ...(wanted !== null ? { context: wanted } : {}) }).catch((e: unknown) => {
+      st.notify('error', e instanceof Error ? e.message : String(e));
+      return undefined;
+    });
+    st.setContext(r && r.context !== null ? { name: r.context, session: r.session, focused: r.focused, zoomed: r.zoomed } : null);
   }
 
   private keymapArrived(k: KeymapState): void {

@@ -14,10 +14,25 @@ export interface ServerSlice {
   /** The session this window shows (the first, unless the URL names one). */
   sessionId: string | null;
   wantedSession: string | null;
+  /** The context this window follows in its session (session/context): its own focus and zoom, over the session's. */
+  context: ViewContext | null;
+  setContext(c: ViewContext | null): void;
   applySnapshot(s: StateSnapshot): void;
   applyEvent<E extends EventName>(name: E, data: EventData<E>, rev: number): void;
   /** Shows another session in this window (and names it in the URL, so a reload keeps it). */
   showSession(id: string): void;
+}
+
+export interface ViewContext {
+  name: string;
+  session: string;
+  focused: number | null;
+  zoomed: number | null;
+}
+
+/** A session as this window shows it: in its context, the context's focus and zoom. */
+function viewed(s: Session, c: ViewContext | null): Session {
+  return c && c.session === s.id ? { ...s, focused: c.focused, zoomed: c.zoomed } : s;
 }
 
 function pickSession(sessions: Record<string, Session>, current: string | null, wanted: string | null): string | null {
@@ -34,6 +49,13 @@ export const createServerSlice: StateSlice<ServerSlice> = (set, get) => ({
   panes: {},
   sessionId: null,
   wantedSession: null,
+  context: null,
+
+  setContext(c) {
+    set({ context: c });
+    const s = c ? get().sessions[c.session] : undefined;
+    if (s) set({ sessions: { ...get().sessions, [s.id]: viewed(s, c) } });
+  },
 
   showSession(id) {
     const s = get().sessions[id];
@@ -45,7 +67,7 @@ export const createServerSlice: StateSlice<ServerSlice> = (set, get) => ({
   },
 
   applySnapshot(s) {
-    const sessions = Object.fromEntries(s.sessions.map((x) => [x.id, x]));
+    const sessions = Object.fromEntries(s.sessions.map((x) => [x.id, viewed(x, get().context)]));
     const panes = Object.fromEntries(s.panes.map((p) => [p.n, p]));
     set({ rev: s.rev, host: s.host, sessions, panes, sessionId: pickSession(sessions, get().sessionId, get().wantedSession) });
   },
@@ -90,13 +112,17 @@ export const createServerSlice: StateSlice<ServerSlice> = (set, get) => ({
       }
       case 'layout/changed':
       case 'session/created': {
-        const s = (d as EventData<'layout/changed'>).session;
+        const s = viewed((d as EventData<'layout/changed'>).session, st.context);
         const sessions = { ...st.sessions, [s.id]: s };
         set({ sessions, sessionId: pickSession(sessions, st.sessionId, st.wantedSession) });
         break;
       }
       case 'focus/changed': {
         const e = d as EventData<'focus/changed'>;
+        // The session's own focus, or a context's: this window follows the one it is in, no other.
+        const mine = st.context && st.context.session === e.session ? st.context.name : null;
+        if ((e.context ?? null) !== mine) break;
+        if (st.context && mine !== null) set({ context: { ...st.context, focused: e.focused, zoomed: e.zoomed } });
         const s = st.sessions[e.session];
         if (s) set({ sessions: { ...st.sessions, [s.id]: { ...s, focused: e.focused, zoomed: e.zoomed } } });
         break;

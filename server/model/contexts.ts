@@ -1,0 +1,67 @@
+// Contexts (issue 36.3; 001's contexts a client retargets): a named view of a session
+// with its own focus and zoom, so two people on one session each look where they
+// want. A window or client that chose a context for a session moves that context's
+// focus and zoom, never the session's own (what every other window shows), and hears
+// only that context's focus changes (`focus/changed` carries `context`). A grant's
+// guest is always in a context (`grant:ID` unless it names another): a guest's
+// focus or zoom never moves the person's. A context zoom changes no placement and no
+// PTY size: the window shows the zoomed pane alone at the size it has (letterboxed).
+// Contexts live while the server does; they are views, not state.
+
+/** Contexts one session holds at most: one per viewer, and a few named ones. */
+export const MAX_CONTEXTS_PER_SESSION = 64;
+
+export interface ContextView {
+  focused: number | null;
+  zoomed: number | null;
+}
+
+export class ContextBoard {
+  /** session id → context name → its focus and zoom. */
+  private readonly views = new Map<string, Map<string, ContextView>>();
+  /** client id → session id → the context it chose there. */
+  private readonly chosen = new Map<string, Map<string, string>>();
+
+  /** Client `client` follows context `name` of session `session` (made from `start` when new); null: the session's own again. */
+  choose(client: string, session: string, name: string | null, start: ContextView): ContextView | null {
+    if (name === null) {
+      this.chosen.get(client)?.delete(session);
+      return null;
+    }
+    let m = this.views.get(session);
+    if (!m) this.views.set(session, (m = new Map()));
+    let v = m.get(name);
+    if (!v) {
+      if (m.size >= MAX_CONTEXTS_PER_SESSION) throw new Error(`session has ${MAX_CONTEXTS_PER_SESSION} contexts, the most pane keeps (MAX_CONTEXTS_PER_SESSION)`);
+      m.set(name, (v = { ...start }));
+    }
+    let c = this.chosen.get(client);
+    if (!c) this.chosen.set(client, (c = new Map()));
+    c.set(session, name);
+    return v;
+  }
+
+  /** The context client `client` follows in `session`, if any. */
+  of(client: string, session: string): { name: string; view: ContextView } | undefined {
+    const name = this.chosen.get(client)?.get(session);
+    const view = name === undefined ? undefined : this.views.get(session)?.get(name);
+    return name === undefined || !view ? undefined : { name, view };
+  }
+
+  /** A pane that left: no context keeps it focused or zoomed. */
+  paneGone(session: string, n: number): void {
+    for (const v of this.views.get(session)?.values() ?? []) {
+      if (v.focused === n) v.focused = null;
+      if (v.zoomed === n) v.zoomed = null;
+    }
+  }
+
+  clientGone(client: string): void {
+    this.chosen.delete(client);
+  }
+
+  sessionGone(session: string): void {
+    this.views.delete(session);
+    for (const c of this.chosen.values()) c.delete(session);
+  }
+}

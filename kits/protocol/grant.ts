@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { method } from './method';
 import { PaneRefSchema, SessionRefSchema } from './ids';
+import { ContextNameSchema } from './session';
 import { MAX_GRANT_NOTE, MAX_GRANTS, MAX_METRICS_GRANT_TTL_MS, MIN_GRANT_TTL_MS, DEFAULT_GRANT_TTL_MS } from './grantLimits';
 
 export * from './grantLimits';
@@ -31,6 +32,8 @@ export const GrantInfoSchema = z.object({
   note: z.string().max(MAX_GRANT_NOTE).optional(),
   /** An attach grant's session (its id): its guests see that session's panes and nothing beyond them. A metrics grant has none. */
   session: z.string().min(1).max(100).optional(),
+  /** The context of that session its guests follow (shared with whoever else follows it); absent: one of their own, grant:ID. */
+  context: ContextNameSchema.optional(),
   /** Who issued it when not the person: an agent (`agent:NAME`), within its .access. */
   by: z.string().max(200).optional(),
   createdAt: z.number(),
@@ -64,6 +67,8 @@ export const grantMethods = {
       session: SessionRefSchema.optional(),
       /** The caller's pane (PANE_ID): its session is the one shared when none is named. */
       from: PaneRefSchema.optional(),
+      /** A context of that session for its guests to follow (`pane grant new --context pair`, with the person's window on ?context=pair: one focus and zoom for both). */
+      context: ContextNameSchema.optional(),
     }),
     result: z.object({
       id: GrantIdSchema,

@@ -13,7 +13,7 @@ export type Principal =
   /** A joined host: what its link brings here (its panes, words, events) acts as it. */
   | { kind: 'host'; name: string }
   /** Someone the person let in with an attach grant (grant/create): its mode bounds it, its expiry ends it. */
-  | { kind: 'grant'; id: string; mode: 'ro' | 'rw'; /** The one session it shows (its id): its guest sees nothing beyond that session's panes. */ session: string };
+  | { kind: 'grant'; id: string; mode: 'ro' | 'rw'; /** The one session it shows (its id): its guest sees nothing beyond that session's panes. */ session: string; /** The context its guests follow there (session/context); absent: grant:ID, their own. */ context?: string };
 
 export const PERSON: Principal = Object.freeze({ kind: 'person' });
 

@@ -33,7 +33,7 @@ _pane_flags() {
     'plumb rules') echo '-t --target --wdir --json --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
     'output') echo '-t --target --from -f --follow --socket -h --help' ;;
-    'screen') echo '-t --target --ansi --rows --top --socket -h --help' ;;
+    'screen') echo '-t --target --ansi --rows --top --offset --socket -h --help' ;;
     'watch') echo '--state --socket -h --help' ;;
     'session new') echo '--cwd --host --socket -h --help' ;;
     'session ls') echo '--json --host --socket -h --help' ;;
@@ -49,7 +49,7 @@ _pane_flags() {
     'permit') echo '--socket -h --help' ;;
     'url') echo '--socket -h --help' ;;
     'stop') echo '-y --yes --socket -h --help' ;;
-    'grant new') echo '--session --rw --read-only --metrics --for --expires --note --name --json --socket -h --help' ;;
+    'grant new') echo '--session --context --rw --read-only --metrics --for --expires --note --name --json --socket -h --help' ;;
     'grant ls') echo '--json --socket -h --help' ;;
     'grant revoke') echo '--socket -h --help' ;;
     'metrics') echo '--listen --socket -h --help' ;;
@@ -207,6 +207,7 @@ _pane_value() {
     'screen --target') echo '' ;;
     'screen --rows') echo '' ;;
     'screen --top') echo '' ;;
+    'screen --offset') echo '' ;;
     'screen --socket') echo '@files' ;;
     'watch --socket') echo '@files' ;;
     'session new --cwd') echo '' ;;
@@ -229,6 +230,7 @@ _pane_value() {
     'url --socket') echo '@files' ;;
     'stop --socket') echo '@files' ;;
     'grant new --session') echo '' ;;
+    'grant new --context') echo '' ;;
     'grant new --for') echo '' ;;
     'grant new --expires') echo '' ;;
     'grant new --note') echo '' ;;

@@ -80,7 +80,7 @@ export class GrantBook {
   }
 
   /** Issues a grant; its token is returned here and nowhere else. */
-  create(mode: GrantMode, ttlMs: number, note: string | undefined, session?: string, by?: string): { record: GrantRecord; token: string } {
+  create(mode: GrantMode, ttlMs: number, note: string | undefined, session?: string, by?: string, context?: string): { record: GrantRecord; token: string } {
     if (this.prune()) this.save();
     if (this.grants.length >= MAX_GRANTS) throw new Error(`${MAX_GRANTS} grants are alive, the most pane keeps; revoke some (pane grant ls, pane grant revoke ID)`);
     const token = crypto.randomBytes(TOKEN_BYTES).toString('base64url');
@@ -88,7 +88,7 @@ export class GrantBook {
     do id = `g${crypto.randomBytes(4).toString('hex')}`;
     while (this.grants.some((g) => g.id === id));
     const t = this.now();
-    const record: GrantRecord = { id, mode, ...(note ? { note } : {}), ...(session !== undefined ? { session } : {}), ...(by !== undefined ? { by } : {}), createdAt: t, expiresAt: t + ttlMs, uses: 0, hash: sha256(token) };
+    const record: GrantRecord = { id, mode, ...(note ? { note } : {}), ...(session !== undefined ? { session } : {}), ...(by !== undefined ? { by } : {}), ...(context !== undefined ? { context } : {}), createdAt: t, expiresAt: t + ttlMs, uses: 0, hash: sha256(token) };
     this.grants.push(record);
     this.save();
     return { record, token };

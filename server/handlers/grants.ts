@@ -35,7 +35,7 @@ export const grantHandlers: HandlerTable = {
     if (who.kind !== 'agent') await frontUrl(server).catch(() => undefined);
     let made;
     try {
-      made = book(services).create(p.mode, p.ttlMs, p.note, session?.id, who.kind === 'agent' ? principalKey(who) : undefined);
+      made = book(services).create(p.mode, p.ttlMs, p.note, session?.id, who.kind === 'agent' ? principalKey(who) : undefined, p.mode === 'metrics' ? undefined : p.context);
     } catch (e) {
       throw faults.failed((e as Error).message);
     }

@@ -27,7 +27,7 @@ function contextOf(ctx: HandlerContext, sessionId: string): { name: string; view
   const had = services.contexts.of(client.id, sessionId);
   if (had || client.principal.kind !== 'grant') return had;
   const s = server.sessions.get(sessionId)!;
-  const name = `grant:${client.principal.id}`;
+  const name = client.principal.context ?? `grant:${client.principal.id}`;
   const view = services.contexts.choose(client.id, sessionId, name, { focused: s.focused, zoomed: s.zoomed })!;
   return { name, view };
 }

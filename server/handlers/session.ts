@@ -63,7 +63,7 @@ export const sessionHandlers: HandlerTable = {
   'session/context': (p, { server, services, client }) => {
     const s = server.session(p.session);
     // A guest is never in the session's own view: its focus would move the person's.
-    const guest = client.principal.kind === 'grant' ? `grant:${client.principal.id}` : null;
+    const guest = client.principal.kind === 'grant' ? (client.principal.context ?? `grant:${client.principal.id}`) : null;
     if (p.context === null && guest !== null) throw faults.denied(`a grant's guest follows a context of its own (${guest}) or a named one; the session's own focus is the person's`);
     const name = p.context ?? guest;
     let v;

@@ -9,7 +9,7 @@ import { rpc } from './call';
 import type { Call, WriteOutcome } from './types';
 
 /** What a write to /server/grants takes: one command a line. */
-const USAGE = '"new [ro|rw] [session NAME] [for DURATION] [name LABEL…]" or "revoke ID"';
+const USAGE = '"new [ro|rw] [session NAME] [context NAME] [for DURATION] [name LABEL…]" or "revoke ID"';
 
 export async function grantsRead(c: Call): Promise<Buffer> {
   if (c.fid?.issued !== undefined) return Buffer.from(`${c.fid.issued}\n`);
@@ -34,12 +34,13 @@ export async function grantsWrite(c: Call, data: Buffer): Promise<WriteOutcome> 
   return {};
 }
 
-function newParams(words: string[]): { mode: 'ro' | 'rw'; session?: string; ttlMs?: number; note?: string } {
-  const out: { mode: 'ro' | 'rw'; session?: string; ttlMs?: number; note?: string } = { mode: 'ro' };
+function newParams(words: string[]): { mode: 'ro' | 'rw'; session?: string; context?: string; ttlMs?: number; note?: string } {
+  const out: { mode: 'ro' | 'rw'; session?: string; context?: string; ttlMs?: number; note?: string } = { mode: 'ro' };
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     if (w === 'ro' || w === 'rw') out.mode = w;
     else if (w === 'session' && words[i + 1] !== undefined) out.session = words[++i]!;
+    else if (w === 'context' && words[i + 1] !== undefined) out.context = words[++i]!;
     else if (w === 'for' && words[i + 1] !== undefined) {
       const ms = grantDuration(words[++i]!);
       if (typeof ms === 'string') throw bad(`for: ${ms}`);
@@ -47,7 +48,7 @@ function newParams(words: string[]): { mode: 'ro' | 'rw'; session?: string; ttlM
     } else if (w === 'name' && i + 1 < words.length) {
       out.note = words.slice(i + 1).join(' ').slice(0, MAX_GRANT_NOTE);
       break;
-    } else throw bad(`new: "${w.slice(0, 40)}" is not ro, rw, session NAME, for DURATION or name LABEL`);
+    } else throw bad(`new: "${w.slice(0, 40)}" is not ro, rw, session NAME, context NAME, for DURATION or name LABEL`);
   }
   return out;
 }

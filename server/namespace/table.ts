@@ -187,7 +187,7 @@ export const NAMESPACE_TABLE: readonly Row[] = [
     path: '/server/grants', type: 'file', mode: RW, content: (c) => grantsRead(c), put: (c, _t, d) => grantsWrite(c, d),
     doc: 'The attach grants alive (the person’s: never an agent’s or a guest’s to read).',
     read: 'one JSON object a line: id mode session sessionName note createdAt expiresAt uses lastUsedAt clients (never a token); through the handle that issued one: that grant with its token and URL',
-    write: '`new [ro|rw] [session NAME] [for DURATION] [name LABEL…]` issues one (read it back through the same handle); `revoke ID` revokes one and closes its guests',
+    write: '`new [ro|rw] [session NAME] [context NAME] [for DURATION] [name LABEL…]` issues one (read it back through the same handle); `revoke ID` revokes one and closes its guests',
   },
   {
     path: '/server/snapshots', type: 'file', mode: RW, content: (c) => snapshotsRead(c), put: (c, _t, d) => snapshotsWrite(c, d),

@@ -409,7 +409,7 @@ export class ClientConn {
     if (capabilities.length === 0) return `grant ${r.grant.id} (${r.grant.mode}) allows ${allowed.join(', ')}; the hello asked for none of them`;
     const session = r.grant.session!; // book.check refuses an attach grant without one
     if (!this.server.sessions.has(session)) return `grant ${r.grant.id}'s session has ended; ask the person for a new one`;
-    const principal = { kind: 'grant', id: r.grant.id, mode: r.grant.mode, session } as const;
+    const principal = { kind: 'grant', id: r.grant.id, mode: r.grant.mode, session, ...(r.grant.context !== undefined ? { context: r.grant.context } : {}) } as const;
     // Every request is held to the grant's session (server/grants/scope.ts): its panes, its files, nothing beyond.
     return { capabilities, user: `grant ${r.grant.id}`, principal, expiresAt: r.grant.expiresAt, checkAccess: scopeChecker(this.server, session, principalLabel(principal)) };
   }

@@ -38,7 +38,7 @@ describe('/server/grants', () => {
     expect(guest.stderr).toMatch(/shows session main's panes alone/);
     // Bad lines are named, and nothing is issued by them.
     for (const [line, why] of [
-      ['new xx', /"xx" is not ro, rw, session NAME, for DURATION or name LABEL/],
+      ['new xx', /"xx" is not ro, rw, session NAME, context NAME, for DURATION or name LABEL/],
       ['new for 9d', /for: 9d is outside 1s\.\.7d/],
       ['new session nope', /nope/],
       ['grant everything', /takes "new \[ro\|rw\]/],

@@ -76,4 +76,20 @@ describe('contexts: a view of a session with its own focus and zoom', () => {
     guest.close();
     own.close();
   });
+
+  it('a grant naming a context puts its guest in that one: the person following it shares one focus with the guest', async () => {
+    const g = JSON.parse(s.pane(['grant', 'new', '--rw', '--context', 'pair', '--json']).stdout) as { id: string; token: string };
+    const person = await reachServer(s.socket);
+    await person.call('session/context', { context: 'pair' });
+    const guest = await reachServer(s.socket, { grant: g.token });
+    expect(await guest.call('session/context', {})).toMatchObject({ context: 'pair' });
+    await guest.call('pane/focus', { pane: two });
+    expect(await person.call('session/context', { context: 'pair' })).toMatchObject({ focused: two });
+    const own = await reachServer(s.socket);
+    expect((await own.call('session/get', {})).focused).toBe(one);
+    const bad = s.pane(['grant', 'new', '--context', 'no spaces']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/a context is named by a word/);
+    for (const x of [person, guest, own]) x.close();
+  });
 });

@@ -26,6 +26,7 @@ export const grantCommands: CommandSpec[] = [
     summary: 'let someone in to one session: print an attach grant (read-only unless --rw) that expires, for a window or a client; --metrics: a scraper’s token',
     flags: [
       { name: 'session', type: 'string', value: 'NAME', doc: 'the session it shows, its guest seeing that session’s panes and nothing else (default: the session of the pane you type in, else the first)' },
+      { name: 'context', type: 'string', value: 'NAME', doc: 'a context of the session for the guest to follow: with your window on ?context=NAME, you share one focus and zoom (default: a context of its own)' },
       { name: 'rw', type: 'bool', doc: 'read-write: the guest may type into and run the words of its session’s panes (never start programs, reshape the desktop, or read mail)' },
       { name: 'read-only', type: 'bool', doc: 'read-only, the default: screens and events, no key in' },
       { name: 'metrics', type: 'bool', doc: `for a scraper: the bearer token of GET /metrics on the HTTP front (with "metricsScrape": true in settings.json); lets no client in; may live ${MAX_METRICS_GRANT_TTL_MS / DAY_MS}d` },
@@ -50,6 +51,8 @@ export const grantCommands: CommandSpec[] = [
       const mode = bool(a, 'metrics') ? 'metrics' : bool(a, 'rw') ? 'rw' : 'ro';
       if (mode === 'metrics' && session !== undefined) throw new UsageError('--session: a metrics grant shows no session (it reads counts and sizes)', 'grant new');
       const from = mode === 'metrics' || session !== undefined ? undefined : ctx.target(a);
+      const context = str(a, 'context');
+      if (mode === 'metrics' && context !== undefined) throw new UsageError('--context: a metrics grant shows no session', 'grant new');
       const c = await ctx.connect();
       const g = await c.call('grant/create', {
         mode,
@@ -57,6 +60,7 @@ export const grantCommands: CommandSpec[] = [
         ...(note !== undefined ? { note } : {}),
         ...(session !== undefined ? { session } : {}),
         ...(from !== undefined ? { from } : {}),
+        ...(context !== undefined ? { context } : {}),
       });
       if (bool(a, 'json')) {
         ctx.out(JSON.stringify(g, null, 2));

@@ -97,14 +97,19 @@ export const streamCommands: CommandSpec[] = [
       { name: 'ansi', type: 'bool', doc: 'print the serialized terminal state (escape sequences) instead of plain text' },
       { name: 'rows', type: 'int', value: 'N', min: 1, max: MAX_GRID_ROWS, doc: 'only N rows: the last ones, or from --top (what a slow link needs)' },
       { name: 'top', type: 'int', value: 'ROW', min: 0, doc: 'with --rows: the first row, counted from the oldest line of history (0)' },
+      { name: 'offset', type: 'int', value: 'K', min: 0, doc: 'with --rows: the N rows that end K rows above the last one (scrolled back K rows)' },
     ],
     async run(ctx, a) {
       const c = await ctx.connect();
       const rows = int(a, 'rows');
-      const top = int(a, 'top');
-      if (top !== undefined && rows === undefined) throw new UsageError('--top needs --rows', 'screen');
+      let top = int(a, 'top');
+      const offset = int(a, 'offset');
+      if ((top !== undefined || offset !== undefined) && rows === undefined) throw new UsageError(`--${top !== undefined ? 'top' : 'offset'} needs --rows`, 'screen');
+      if (top !== undefined && offset !== undefined) throw new UsageError('--top counts from the oldest row, --offset from the newest: give one', 'screen');
       if (rows !== undefined) {
         if (bool(a, 'ansi')) throw new UsageError('--rows gives plain text; --ansi gives the whole screen', 'screen');
+        // Counted back from the newest row: where that is, asked first (one row), then the window.
+        if (offset !== undefined) top = Math.max(0, (await c.call('pty/grid', { ...aim(ctx, a), rows: 1 })).total - rows - offset);
         const g = await c.call('pty/grid', { ...aim(ctx, a), rows, ...(top !== undefined ? { top } : {}) });
         if (g.lines.length > 0) ctx.out(g.lines.join('\n'));
         return 0;

@@ -34,6 +34,8 @@ export const eventSchemas = {
   'session/attached': z.object({ session: z.string(), name: z.string(), from: z.string() }),
   'client/attached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
   'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
+  /** A grant's guest typed into a pane (the first time on its connection): `by` names the grant. */
+  'client/typed': z.object({ client: z.string(), name: z.string(), by: z.string(), pane: n }),
   /** A door turned a connection away (its cap, its hello deadline, its byte limit before hello): /pane/log says which and why. */
   'client/refused': z.object({ door: z.string(), reason: z.string() }),
   /** An attach grant issued or revoked (grant/create, grant/revoke): /pane/log keeps who was let in, never the token. */

@@ -207,6 +207,7 @@ export const paneHandlers: HandlerTable = {
   'pane/input': (p, { server, client }) => {
     const pane = server.pane(p.pane);
     if (!client.canWrite) throw faults.denied(`client ${client.name} may not write to panes`);
+    client.noteTyping?.(pane.n);
     // Binary INPUT frames take the same path (transport/clientConn.ts): an ended program's pane reruns on Enter, refuses other keys.
     if (p.submit) return typeAndSubmit(server, pane, Buffer.from(p.data, p.encoding === 'base64' ? 'base64' : 'utf8')).then((taken) => ({ pane: pane.n, bytes: taken.bytes }));
     const taken = typeInto(server, pane, p.data, p.encoding === 'base64' ? 'base64' : 'utf8');

@@ -218,6 +218,9 @@ export class Namespace {
       case 'grant/changed':
         // `- grant ID issued ro until ISO` / `- grant ID revoked (N closed)`.
         return this.logLine(null, 'grant', d.change === 'issued' ? `${d.id as string} issued ${d.mode as string} until ${new Date(d.expiresAt as number).toISOString()}` : `${d.id as string} revoked (${d.closed as number} closed)`);
+      case 'client/typed':
+        // `N typed grant G (read-write) CLIENT`: a guest's keys reached the pane (once a connection).
+        return this.logLine(d.pane as number, 'typed', `${field(d.by as string)} ${d.client as string}`);
       case 'client/attached':
       case 'client/detached': {
         const verb = event === 'client/attached' ? 'attach' : 'detach';

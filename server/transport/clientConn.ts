@@ -137,6 +137,16 @@ export class ClientConn {
     });
   }
 
+  /** Panes a grant's guest has typed into on this connection: each said once in /pane/log, under the grant's name. */
+  private readonly typedInto = new Set<number>();
+
+  /** A guest's keys reached pane `n`: the first time on this connection, /pane/log says which grant typed there (client/typed). */
+  noteTyping(n: number): void {
+    if (this.principal.kind !== 'grant' || this.typedInto.has(n)) return;
+    this.typedInto.add(n);
+    this.server.publish('client/typed', { client: this.id, name: this.name, by: principalLabel(this.principal), pane: n });
+  }
+
   /** Methods the principal table refused this client, each logged once (refuseByPrincipal). */
   private readonly refusedMethods = new Set<string>();
 
@@ -313,6 +323,7 @@ export class ClientConn {
       return this.refuseKeys(b.pane, e);
     }
     this.inputRefused.delete(b.pane);
+    this.noteTyping(b.pane);
   }
 
   /** Keystrokes for a remote pane: checked and forwarded as its pane/input (queued while its link is down); a refusal is an error frame. */

@@ -59,6 +59,10 @@ describe('attach grants', () => {
     const deadline = Date.now() + 10_000;
     while (!fs.existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(fs.existsSync(marker)).toBe(true);
+    // Its typing is in /pane/log under the grant's name (once a connection and pane, not per key).
+    const typed = s.pane(['cat', '/log']).stdout.split('\n').filter((l) => / typed /.test(l));
+    expect(typed.length, s.pane(['cat', '/log']).stdout).toBe(1);
+    expect(typed[0]).toContain(`grant_${g.id}_(read-write)`); // a log field holds no space
     for (const [args, why] of [
       [['split', '-t', '1'], /refused: grant g[0-9a-f]{8} \(read-write\) may not call pane\/launch|may not call pane\/split/],
       [['exec', '-t', '1', '--shell', 'touch /tmp/nope'], /refused: grant g[0-9a-f]{8} \(read-write\) may not run a line in a shell here/],

@@ -4,7 +4,7 @@
 // the parser.
 import { describe, expect, it } from 'vitest';
 import * as headless from '@xterm/headless';
-import { MAX_IMAGE_SEQUENCE, MAX_KEPT_IMAGES, pictureSize, ScreenImages } from './screenImages';
+import { MAX_IMAGE_SEQUENCE, MAX_KEPT_IMAGE_BYTES, MAX_KEPT_IMAGES, pictureSize, ScreenImages } from './screenImages';
 
 type H = typeof headless;
 const xterm: H = (headless as H & { default?: H }).default ?? headless;
@@ -64,6 +64,13 @@ describe('images in the screen model', () => {
     expect(s.images.count).toBe(0);
     for (let i = 0; i < MAX_KEPT_IMAGES + 8; i++) await s.write(`${sixel(10, 6)}\r\n`);
     expect(s.images.count).toBe(MAX_KEPT_IMAGES);
+    // Large pictures: the bytes kept stay within what an attach reply has room for, the newest kept.
+    const big = `\x1bPq"1;1;200;60#0;2;0;0;100${Array.from({ length: 1000 }, () => `#0${'~'.repeat(200)}`).join('$')}\x1b\\`; // ~200 KB, 10 bands redrawn
+    for (let i = 0; i < 8; i++) await s.write(`\x1b[H${big}`);
+    expect(big.length).toBeGreaterThan(200_000);
+    expect(s.images.keptBytes).toBeLessThanOrEqual(MAX_KEPT_IMAGE_BYTES);
+    expect(s.images.replay().length).toBeLessThanOrEqual(MAX_KEPT_IMAGE_BYTES + 1000);
+    expect(s.images.count).toBeGreaterThan(0);
   });
 
   it('keeps no sequence over MAX_IMAGE_SEQUENCE and reads past a malformed one; the text goes on', async () => {

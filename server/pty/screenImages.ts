@@ -10,7 +10,8 @@
 //
 // An image's height in cell rows needs the window's cell size (ScreenImages.cell,
 // from the window's viewport report; the addon's own 7×14 fallback until then).
-// Limits: MAX_KEPT_IMAGES and MAX_KEPT_IMAGE_BYTES per pane (oldest dropped first);
+// Limits: MAX_KEPT_IMAGES and MAX_KEPT_IMAGE_BYTES per pane (oldest dropped first; sized to
+// fit an attach reply beside the screen's text);
 // a sequence over MAX_IMAGE_SEQUENCE is not kept (the window's addon shows its own
 // placeholder for what it will not draw). Cleared with the screen (ED 2/3, RIS) and
 // with the alternate screen it was drawn on. Images scrolled into history are not
@@ -19,10 +20,15 @@ import type { IMarker, Terminal } from '@xterm/headless';
 
 /** Images one pane keeps for late attach: a screenful of thumbnails, or a few pictures. */
 export const MAX_KEPT_IMAGES = 32;
-/** Encoded bytes of images one pane keeps: a few screen-sized photos as sixel. */
-export const MAX_KEPT_IMAGE_BYTES = 8 << 20;
-/** One image sequence kept at most (encoded); a larger one is drawn by the window, not kept. */
-export const MAX_IMAGE_SEQUENCE = 4 << 20;
+/**
+ * Encoded bytes of images one pane keeps: they ride in every attach snapshot, whose
+ * text and serialized state share one reply frame (SNAPSHOT_BYTES, 3 MiB of
+ * MAX_JSON_FRAME's 4): a third of it for pictures (a few thumbnails, or one
+ * screen-sized sixel), the rest for the screen and its history.
+ */
+export const MAX_KEPT_IMAGE_BYTES = 1 << 20;
+/** One image sequence kept at most (encoded): all a pane keeps; a larger one is drawn by the windows open now, not kept. */
+export const MAX_IMAGE_SEQUENCE = MAX_KEPT_IMAGE_BYTES;
 /** The cell size until a window reports its own: the image addon's fallback (CSS px). */
 export const DEFAULT_CELL = { w: 7, h: 14 } as const;
 
@@ -169,6 +175,11 @@ export class ScreenImages {
     const buf = this.term.buffer.active;
     const alt = buf.type === 'alternate';
     this.drop((k) => k.alt === alt && (what === 'all' || k.marker.line >= buf.baseY));
+  }
+
+  /** Encoded bytes kept now: at most MAX_KEPT_IMAGE_BYTES, so a snapshot's replay fits its reply. */
+  get keptBytes(): number {
+    return this.bytes;
   }
 
   /** How many images are kept now (for tests and figures). */

@@ -70,7 +70,12 @@ export const sessionMethods = {
   }),
   'session/viewport': method({
     params: z.object({ session: SessionRefSchema.optional(), cols: z.number().int(), rows: z.number().int(), chrome: ChromeSchema.optional() }),
-    result: SessionAckSchema,
+    result: SessionAckSchema.extend({
+      /** The size the session is laid out in now (its windowSize policy's pick among its windows). */
+      viewport: z.object({ cols: z.number().int(), rows: z.number().int() }).optional(),
+      /** This report was outside what a terminal holds: what was asked and what was taken. */
+      clamped: z.string().optional(),
+    }),
     cap: 'write',
     doc: 'Sets the size, in cells, that the session is laid out in, and what a pane frame costs in cells (the window sends both once per window or font change).',
   }),

@@ -6,6 +6,7 @@ import { setTag } from '../model/paneOps';
 import { wholeBody } from '../../kits/layout/geometry';
 import { leaves } from '../../kits/layout/tree';
 import * as model from '../model/session';
+import { clampViewport, MAX_COLS, MAX_ROWS } from '../model/sizeLimits';
 import type { SessionAck } from '../../kits/protocol/session';
 import type { HandlerTable } from './types';
 import { frontUrl } from './client';
@@ -57,8 +58,11 @@ export const sessionHandlers: HandlerTable = {
     const { session: _s, ...size } = p;
     // Its cell size: how many rows an image covers in the screen model (server/pty/screenImages.ts).
     if (p.chrome?.cell) server.screen.cellSize(p.chrome.cell.w, p.chrome.cell.h);
-    model.publish(server, model.setViewport(s, services.viewports.report(s, client.id, size, services.windowSize)));
-    return ack(s);
+    // An absurd size is clamped to what a terminal holds, and the reply says so.
+    const fit = clampViewport(size);
+    const clamped = fit.cols !== p.cols || fit.rows !== p.rows ? `${p.cols}x${p.rows} is outside 2x2..${MAX_COLS}x${MAX_ROWS}: taken as ${fit.cols}x${fit.rows}` : undefined;
+    model.publish(server, model.setViewport(s, services.viewports.report(s, client.id, { ...size, ...fit }, services.windowSize)));
+    return { ...ack(s), viewport: { cols: s.viewport.cols, rows: s.viewport.rows }, ...(clamped ? { clamped } : {}) };
   },
   'session/context': (p, { server, services, client }) => {
     const s = server.session(p.session);

@@ -111,6 +111,17 @@ describe('a grant shows its session alone', () => {
     expect(s.pane(['grant', 'ls']).stdout).not.toContain(g.id);
   });
 
+  it('takes the issue’s spelling: pane grant --session S --read-only --expires D --name L is pane grant new', () => {
+    const r = s.pane(['grant', '--session', 'work', '--read-only', '--expires', '10m', '--name', 'for carol', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const g = JSON.parse(r.stdout) as Issued & { mode: string };
+    expect(g).toMatchObject({ mode: 'ro', session: { name: 'work' } });
+    expect(s.pane(['grant', 'ls']).stdout).toMatch(new RegExp(`${g.id} +ro +work .*for carol`));
+    const both = s.pane(['grant', 'new', '--for', '1h', '--expires', '2h']);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toMatch(/--for and --expires say the same/);
+  });
+
   it('names a session that does not exist, and a metrics grant takes none', () => {
     const r = s.pane(['grant', 'new', '--session', 'nope']);
     expect(r.status).not.toBe(0);

@@ -64,4 +64,14 @@ describe('window sizes', () => {
     a.close();
     b.close();
   });
+
+  it('an absurd size is clamped to what a terminal holds, and the reply says what was taken', async () => {
+    const w = await h.connect(undefined, 'absurd window');
+    const r = await w.call('session/viewport', { cols: 1_000_000, rows: -5 });
+    expect(r.clamped).toMatch(/^1000000x-5 is outside 2x2\.\.\d+x\d+: taken as \d+x2$/);
+    expect(r.viewport?.rows).toBeGreaterThanOrEqual(2);
+    const ok = await w.call('session/viewport', { cols: 100, rows: 30 });
+    expect(ok.clamped).toBeUndefined();
+    w.close();
+  });
 });

@@ -10,6 +10,8 @@ export interface CommandSpec extends ArgSpec {
   notes?: readonly string[];
   /** The argv after the command name goes to the handler unparsed (serve). */
   passthrough?: boolean;
+  /** The group's command when flags follow the group's word at once: `pane grant --session S` is `pane grant new --session S`. */
+  groupDefault?: boolean;
   /** Returns the exit code; throws UsageError / NoServerError / server errors for the others. */
   run(ctx: CommandContext, args: ParsedArgs, argv: readonly string[]): Promise<number>;
 }

@@ -73,6 +73,8 @@ function findCommand(table: readonly CommandSpec[], argv: readonly string[]): { 
   const group = table.filter((c) => c.command.startsWith(first + ' '));
   if (group.length > 0) {
     const subs = group.map((c) => c.command.slice(first.length + 1));
+    const byDefault = group.find((c) => c.groupDefault);
+    if (second?.startsWith('-') && second !== '--help' && second !== '-h' && byDefault) return { spec: byDefault, rest: argv.slice(1) };
     if (second === undefined || second.startsWith('-')) throw new UsageError(`${first} needs a subcommand: ${subs.join(', ')}`);
     const spec = group.find((c) => c.command === `${first} ${second}`);
     if (!spec) throw new UsageError(`unknown ${first} command '${second}'; try ${subs.join(', ')}`);

@@ -23,6 +23,7 @@ const at = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).to
 export const grantCommands: CommandSpec[] = [
   {
     command: 'grant new',
+    groupDefault: true,
     summary: 'let someone in to one session: print an attach grant (read-only unless --rw) that expires, for a window or a client; --metrics: a scraper’s token',
     flags: [
       { name: 'session', type: 'string', value: 'NAME', doc: 'the session it shows, its guest seeing that session’s panes and nothing else (default: the session of the pane you type in, else the first)' },
@@ -37,6 +38,7 @@ export const grantCommands: CommandSpec[] = [
       JSON_FLAG,
     ],
     notes: [
+      'With flags straight after it, `pane grant` is `pane grant new`: `pane grant --session work --read-only --expires 2h --name bob`.',
       'The token is printed once; the server keeps only its SHA-256. A window opens with the URL (the token rides in its #fragment, which a browser never sends to a server); a CLI uses it as PANE_GRANT=TOKEN pane ... . A read-only guest sees screens and events, never agents’ mail or messages, and does not resize the person’s panes. Every guest is closed when its grant expires or is revoked (pane grant revoke ID).',
     ],
     async run(ctx, a) {

@@ -16,7 +16,7 @@ import { PlumbService } from './plumb/service';
 import type { Grant } from './transport/clientConn';
 import type { GrantBook } from './grants/book';
 import { ViewportBoard, type WindowSizePolicy } from './model/viewports';
-import { ContextBoard } from './model/contexts';
+import { ContextBoard } from './model/session/contexts';
 import { Connections } from './transport/connections';
 import { throttledLog } from './transport/admission';
 import type { HookEndpoint } from './transport/hookListener';
@@ -40,7 +40,7 @@ export class Services {
   tls: { recheck(): { door: boolean; closed: number } } | undefined;
   /** Each window's size per session, and which the session is laid out in (settings' windowSize). */
   readonly viewports = new ViewportBoard();
-  /** Contexts: named views of a session with their own focus and zoom, and which each client follows (model/contexts.ts). */
+  /** Contexts: named views of a session with their own focus and zoom, and which each client follows (model/session/contexts.ts). */
   readonly contexts = new ContextBoard();
   /** The windowSize policy in force. */
   get windowSize(): WindowSizePolicy {

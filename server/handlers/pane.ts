@@ -14,12 +14,12 @@ import { parseCommandLine } from '../model/commandLine';
 import { PaneFault } from '../../kits/protocol/error';
 import { execDefault } from '../model/execLine';
 import * as model from '../model/session';
-import type { ContextView } from '../model/contexts';
+import type { ContextView } from '../model/session/contexts';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
 
 /**
- * The context the caller follows in session `sessionId` (model/contexts.ts), if any: a
+ * The context the caller follows in session `sessionId` (model/session/contexts.ts), if any: a
  * grant's guest always follows one (its own, grant:ID, unless it chose another).
  */
 function contextOf(ctx: HandlerContext, sessionId: string): { name: string; view: ContextView } | undefined {
@@ -68,9 +68,8 @@ export const paneHandlers: HandlerTable = {
     if (c && p.pane === undefined && c.view.focused !== null && server.panes.has(c.view.focused)) target = server.pane(c.view.focused);
     if (p.direction) target = server.pane(model.focusTarget(s, p.pane === undefined ? ((c ? c.view.focused : s.focused) ?? target.n) : target.n, p.direction));
     if (c) {
-      // A context's focus moves, not the session's own (model/contexts.ts).
-      if (c.view.zoomed !== null && c.view.zoomed !== target.n) c.view.zoomed = null;
-      c.view.focused = target.n;
+      // A context's focus moves, not the session's own (model/session/contexts.ts).
+      model.focusInContext(c.view, target.n);
       server.publish('focus/changed', { session: s.id, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
     } else model.publish(server, model.focusPane(s, target.n));
     return paneAck(server, target);
@@ -122,9 +121,7 @@ export const paneHandlers: HandlerTable = {
     if (c) {
       // A context's zoom: no placement and no PTY size changes; its windows show the pane alone at its size.
       if (p.pane === undefined && c.view.focused !== null && server.panes.has(c.view.focused)) pane = server.pane(c.view.focused);
-      const on = p.zoom ?? c.view.zoomed !== pane.n;
-      c.view.zoomed = on ? pane.n : null;
-      if (on) c.view.focused = pane.n;
+      model.zoomInContext(c.view, pane.n, p.zoom);
       server.publish('focus/changed', { session: s.id, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
     } else model.publish(server, model.zoom(s, pane.n, p.zoom));
     return paneAck(server, pane);

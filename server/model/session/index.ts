@@ -8,3 +8,4 @@ export { close, resize, setRatio, split, splitAnchor, splitBody, swap, swapTarge
 export { addFloat, defaultFloatRect, float, floatOf, focusFloat, lower, nudgeFloat, raise, setFloating, tile, updateFloat } from './floats';
 export { dropSession, makeSession, open, rename, restoredName, restore, setViewport, type SavedArrangement } from './sessions';
 export { sessionInvalidity } from './invariants';
+export { ContextBoard, focusInContext, zoomInContext, type ContextView } from './contexts';

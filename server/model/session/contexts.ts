@@ -16,6 +16,19 @@ export interface ContextView {
   zoomed: number | null;
 }
 
+/** Focuses pane `n` in a context (a zoom on another pane ends, as in the session's own view). */
+export function focusInContext(v: ContextView, n: number): void {
+  if (v.zoomed !== null && v.zoomed !== n) v.zoomed = null;
+  v.focused = n;
+}
+
+/** Zooms pane `n` in a context, or ends its zoom: `want` undefined toggles. Zooming focuses it. */
+export function zoomInContext(v: ContextView, n: number, want?: boolean): void {
+  const on = want ?? v.zoomed !== n;
+  v.zoomed = on ? n : null;
+  if (on) v.focused = n;
+}
+
 export class ContextBoard {
   /** session id → context name → its focus and zoom. */
   private readonly views = new Map<string, Map<string, ContextView>>();

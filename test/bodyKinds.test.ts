@@ -18,6 +18,7 @@ const HOMES = ['server/model/bodies/', 'renderer/src/bodies/', 'kits/protocol/st
 const NOT_BODIES: Record<string, RegExp> = {
   'server/plumb/service.ts': /^who$/,
   'server/model/execLine.ts': /^who$/,
+  'server/handlers/grants.ts': /^(who|client\.principal)$/,
   'server/handlers/registry.ts': /^who$/,
   'server/awareness/messageBoard.ts': /^m\.target$/,
   'server/awareness/messages.ts': /^m\.target$/,

@@ -3,12 +3,15 @@ import { MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import { EventBus } from '../model/bus';
 import type { ClientConn } from './clientConn';
 import { Connections, type ConnectionsHost } from './connections';
+import type { Principal } from '../../kits/protocol/principal';
 
 /** The few members of a ClientConn the registry uses, recording what it is sent. */
-function conn(id: string, families: string[] | null) {
+function conn(id: string, families: string[] | null, principal: Principal = { kind: 'person' }) {
   const sent: string[] = [];
   const c = {
     id,
+    principal,
+    readOnly: false,
     name: `n-${id}`,
     sink: { id: `s-${id}` },
     closed: null as string | null,
@@ -21,7 +24,7 @@ function conn(id: string, families: string[] | null) {
 
 function host() {
   const stops: (() => void)[] = [];
-  const h = { bus: new EventBus(), describeSink: (_id: string) => undefined as string | undefined, onDisconnect: (cb: () => void) => void stops.push(cb) };
+  const h = { bus: new EventBus(), panes: new Map<number, { session: string }>([[3, { session: 's' }], [4, { session: 'other' }]]), describeSink: (_id: string) => undefined as string | undefined, onDisconnect: (cb: () => void) => void stops.push(cb) };
   return { h: h as ConnectionsHost & typeof h, stop: () => stops.forEach((f) => f()) };
 }
 
@@ -43,6 +46,20 @@ describe('Connections', () => {
     expect(panes.sent).toEqual(all.sent);
     expect(layout.sent).toEqual([]);
     expect(none.sent).toEqual([]);
+  });
+
+  it("gives a grant's guest the events of its session's panes alone, nothing of grants or clients", () => {
+    const { h } = host();
+    const reg = new Connections(h);
+    const guest = conn('g', [], { kind: 'grant', id: 'g00000001', mode: 'ro', session: 's' });
+    reg.add(guest.conn);
+    h.bus.publish('pane/tag-changed', { pane: 3, tag: { name: 'mine', commands: [], user: '' } });
+    h.bus.publish('pane/tag-changed', { pane: 4, tag: { name: 'SECRET', commands: [], user: '' } });
+    h.bus.publish('pane/closed', { pane: 9, session: 'other', id: 'h:9' });
+    h.bus.publish('client/attached', { client: 'x', name: 'someone' });
+    h.bus.publish('grant/changed', { id: 'g00000002', change: 'issued' });
+    expect(guest.sent).toHaveLength(1);
+    expect(guest.sent[0]).toContain('"mine"');
   });
 
   it('sends a too-large error frame in place of an event past the frame limit', () => {

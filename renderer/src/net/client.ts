@@ -110,6 +110,8 @@ export class Client {
       const infoAt = performance.now();
       await conn.call('server/info', {}).catch(() => undefined);
       const link = judgeLink(Math.min(helloRtt, performance.now() - infoAt));
+      // Known before any pane attaches (the snapshot below makes the panes, and their attach asks by it).
+      store.getState().setConn({ state: 'connecting', link });
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
       // 'agent': an agent's state, prompt or mail changed — widgets bound to /agents read again (a pane-less agent changes no pane).
       const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness', 'agent'] });

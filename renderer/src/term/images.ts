@@ -22,8 +22,12 @@ type ImageModule = typeof import('@xterm/addon-image');
 let mod: ImageModule | null = null;
 let loading: Promise<unknown> | null = null;
 const waiting = new Set<Terminal>();
+/** Terminals given the addon already: a second would draw every image twice. */
+const given = new WeakSet<Terminal>();
 
 function addTo(m: ImageModule, term: Terminal): void {
+  if (given.has(term)) return;
+  given.add(term);
   try {
     term.loadAddon(
       new m.ImageAddon({
@@ -39,10 +43,8 @@ function addTo(m: ImageModule, term: Terminal): void {
   }
 }
 
-/** Gives `term` image support now, or as soon as the addon's chunk has loaded. */
-export function withImages(term: Terminal): void {
-  if (mod) return addTo(mod, term);
-  waiting.add(term);
+/** Starts loading the addon's chunk (once); every terminal waiting gets it when it lands. */
+function load(): Promise<unknown> {
   loading ??= import('@xterm/addon-image').then(
     (m) => {
       mod = m;
@@ -51,21 +53,35 @@ export function withImages(term: Terminal): void {
     },
     () => waiting.clear(), // no image addon: panes show text, as before
   );
+  return loading;
 }
 
-/** Longest a snapshot holding images waits for the addon's chunk before it is drawn without them. */
-export const IMAGE_WAIT_MS = 3_000;
+/** Gives `term` image support now, or as soon as the addon's chunk has loaded (once per terminal). */
+export function withImages(term: Terminal): void {
+  if (mod) return addTo(mod, term);
+  waiting.add(term);
+  void load();
+}
+
+/**
+ * Longest a snapshot holding images waits for the addon's chunk before it is drawn
+ * without them: the chunk comes from this window's own server in milliseconds, or
+ * fails at once (then nothing waits); only a stalled page could reach this.
+ */
+export const IMAGE_WAIT_MS = 10_000;
 /** A sixel or an inline image in `text` (a snapshot the server's screen model replays them into). */
 const HAS_IMAGE = /\x1bP[0-9;:]*q|\x1b\]1337;File=/;
 
 /**
- * Resolves once images can be drawn in terminals given `withImages` (at once when they
- * can, or when `text` holds none), or after IMAGE_WAIT_MS: a snapshot with images waits
- * for the addon before it is written, since one written before is drawn as text alone.
+ * Resolves once images can be drawn (at once when they can, or when `text` holds
+ * none), or after IMAGE_WAIT_MS: a snapshot with images waits for the addon before it
+ * is written, since one written before is drawn as text alone. The chunk is loaded now
+ * if nothing asked for it yet; an opened terminal got `withImages`, so it has the
+ * addon once the chunk has landed (the addon is given to a terminal once it is open).
  */
-export function imagesFor(text: string): Promise<void> {
-  if (mod || loading === null || !HAS_IMAGE.test(text)) return Promise.resolve();
-  return Promise.race([loading.then(() => undefined), new Promise<void>((r) => setTimeout(r, IMAGE_WAIT_MS))]);
+export async function imagesFor(text: string): Promise<void> {
+  if (mod || !HAS_IMAGE.test(text)) return;
+  await Promise.race([load(), new Promise<void>((r) => setTimeout(r, IMAGE_WAIT_MS))]);
 }
 
 /** A terminal going away before the chunk arrived. */

@@ -223,10 +223,10 @@ export class TermView {
       const r = await this.host.attach(this.pane);
       if (gen !== this.generation || this.disposed) return;
       // A snapshot the server replayed images into waits for the image addon (output meanwhile is held until the cursor starts).
-      if (r.snapshot) await imagesFor(r.snapshot.serialized);
-      if (gen !== this.generation || this.disposed) return;
       if (this.dirty) this.rebuild();
       this.dirty = true;
+      if (r.snapshot) await imagesFor(r.snapshot.serialized);
+      if (gen !== this.generation || this.disposed) return;
       if (r.snapshot) {
         this.term.resize(Math.max(2, r.snapshot.cols), Math.max(1, r.snapshot.rows));
         this.term.write(r.snapshot.serialized);

@@ -132,7 +132,6 @@ export class TermView {
         term.loadAddon(new WebLinksAddon());
       }),
     );
-    withImages(this.term);
     this.term.onData((d) => {
       this.echo.typed(d);
       this.typed(encoder.encode(d));
@@ -200,6 +199,8 @@ export class TermView {
 
   private openTerm(): void {
     this.term.open(this.el);
+    // The image addon draws into the opened terminal's layers: given after open (one given before draws nothing).
+    withImages(this.term);
     this.redraw.release();
     this.redraw = new FloodRedraw(xtermGate(this.term));
     this.term.textarea?.addEventListener('focus', () => this.host.focused(this.pane));

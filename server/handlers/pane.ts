@@ -14,7 +14,7 @@ import { parseCommandLine } from '../model/commandLine';
 import { PaneFault } from '../../kits/protocol/error';
 import { execDefault } from '../model/execLine';
 import * as model from '../model/session';
-import type { ContextView } from '../model/session/contexts';
+import { type ContextView, guestContext } from '../model/session/contexts';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
 
@@ -25,9 +25,9 @@ import type { HandlerContext, HandlerTable } from './types';
 function contextOf(ctx: HandlerContext, sessionId: string): { name: string; view: ContextView } | undefined {
   const { services, client, server } = ctx;
   const had = services.contexts.of(client.id, sessionId);
-  if (had || client.principal.kind !== 'grant') return had;
+  const name = guestContext(client.principal);
+  if (had || name === null) return had;
   const s = server.sessions.get(sessionId)!;
-  const name = client.principal.context ?? `grant:${client.principal.id}`;
   const view = services.contexts.choose(client.id, sessionId, name, { focused: s.focused, zoomed: s.zoomed })!;
   return { name, view };
 }

@@ -11,6 +11,7 @@ import type { SessionAck } from '../../kits/protocol/session';
 import type { HandlerTable } from './types';
 import { frontUrl } from './client';
 import { scopeOf } from '../grants/scope';
+import { guestContext } from '../model/session/contexts';
 
 function ack(s: Session): SessionAck {
   return { session: s.id, name: s.name };
@@ -67,7 +68,7 @@ export const sessionHandlers: HandlerTable = {
   'session/context': (p, { server, services, client }) => {
     const s = server.session(p.session);
     // A guest is never in the session's own view: its focus would move the person's.
-    const guest = client.principal.kind === 'grant' ? (client.principal.context ?? `grant:${client.principal.id}`) : null;
+    const guest = guestContext(client.principal);
     if (p.context === null && guest !== null) throw faults.denied(`a grant's guest follows a context of its own (${guest}) or a named one; the session's own focus is the person's`);
     const name = p.context ?? guest;
     let v;

@@ -8,6 +8,13 @@
 // PTY size: the window shows the zoomed pane alone at the size it has (letterboxed).
 // Contexts live while the server does; they are views, not state.
 
+import type { Principal } from '../../../kits/protocol/principal';
+
+/** The context a grant's guest follows unless it chose another: the grant's own, else `grant:ID`; null for anyone else. */
+export function guestContext(principal: Principal): string | null {
+  return principal.kind === 'grant' ? (principal.context ?? `grant:${principal.id}`) : null;
+}
+
 /** Contexts one session holds at most: one per viewer, and a few named ones. */
 export const MAX_CONTEXTS_PER_SESSION = 64;
 

@@ -118,6 +118,12 @@ export class GrantBook {
     return g !== undefined && g.expiresAt > this.now();
   }
 
+  /** Who issued grant `id` (its principal key; undefined: the person), or null when there is no such grant alive. */
+  issuer(id: string): { by: string | undefined } | null {
+    const g = this.grants.find((x) => x.id === id);
+    return g !== undefined && g.expiresAt > this.now() ? { by: g.by } : null;
+  }
+
   list(clientsOf: (id: string) => number, sessionName: (id: string) => string | undefined = () => undefined): GrantInfo[] {
     if (this.prune()) this.save();
     return this.grants.map(({ hash: _hash, ...g }) => {

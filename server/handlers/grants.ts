@@ -54,7 +54,8 @@ export const grantHandlers: HandlerTable = {
   }),
   'grant/revoke': (p, { server, services, client }) => {
     const who = client.principal;
-    const mine = book(services).list(() => 0).find((g) => g.id === p.id && (who.kind !== 'agent' || g.by === principalKey(who)));
+    const issued = book(services).issuer(p.id);
+    const mine = issued !== null && (who.kind !== 'agent' || issued.by === principalKey(who));
     if (!mine || !book(services).revoke(p.id)) throw faults.failed(`no grant ${p.id}${who.kind === 'agent' ? ` issued by ${principalLabel(who)}` : ''} (pane grant ls lists those alive)`);
     return { id: p.id, closed: closeGuests(server, services, p.id, `grant ${p.id} was revoked by ${principalLabel(who)}`) };
   },

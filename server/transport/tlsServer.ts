@@ -58,9 +58,9 @@ export async function listenTls(services: Services, e: Extract<ListenEndpoint, {
   const log = throttledLog((line: string) => server.publish('client/refused', { door, reason: line }));
   const live = new Map<StreamTransport, TlsPeer>();
   /** A peer without a certificate the CA signed: let in only with an attach grant's token in its hello, as that grant's guest (an agent's token is not looked at). */
-  const viewer = (t: StreamTransport) => {
+  const viewer = (t: StreamTransport, cert: tls.PeerCertificate | undefined) => {
     const sock = t.input as tls.TLSSocket;
-    const had = sock.getPeerCertificate()?.fingerprint256 ? 'one this user’s CA did not sign' : 'none';
+    const had = cert?.fingerprint256 ? 'one this user’s CA did not sign' : 'none';
     return new ClientConn(
       services,
       t,
@@ -76,11 +76,13 @@ export async function listenTls(services: Services, e: Extract<ListenEndpoint, {
     e,
     (t) => {
       const sock = t.input as tls.TLSSocket;
+      // Read once: the viewer's refusal names what the peer showed; the person's path takes its fingerprint and name.
+      const cert = sock.getPeerCertificate() as tls.PeerCertificate | undefined;
       if (!sock.authorized) {
-        admitStream(t, [cap], viewer, { timeoutMs: o.helloTimeoutMs, log });
+        admitStream(t, [cap], (t) => viewer(t, cert), { timeoutMs: o.helloTimeoutMs, log });
         return;
       }
-      const cert = sock.getPeerCertificate();
+      if (cert === undefined) return refuse(t, 'no client certificate', `refused a client from ${sock.remoteAddress ?? '?'}: no client certificate`);
       const peer: TlsPeer = { fingerprint: cert.fingerprint256 ?? '', name: clean(String(cert.subject?.CN ?? '?')) };
       const why = peer.fingerprint === '' ? 'no client certificate' : o.clients(peer);
       if (why !== null) return refuse(t, why, `refused a client from ${sock.remoteAddress ?? '?'}: ${why}`);

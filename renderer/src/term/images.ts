@@ -5,6 +5,9 @@
 // the addon when they do. What a program sent before then is text it dropped, as a
 // terminal without image support would. The server's screen model keeps no image
 // (a re-attach redraws text; the program draws again as it would after a resize).
+// Since the server's screen model keeps images (server/pty/screenImages.ts), a
+// snapshot can hold them: `imagesFor` holds its write until this terminal can draw
+// them (the chunk loaded, and the addon's sixel decoder made).
 import type { Terminal } from '@xterm/xterm';
 
 /**
@@ -22,22 +25,21 @@ type ImageModule = typeof import('@xterm/addon-image');
 let mod: ImageModule | null = null;
 let loading: Promise<unknown> | null = null;
 const waiting = new Set<Terminal>();
-/** Terminals given the addon already: a second would draw every image twice. */
-const given = new WeakSet<Terminal>();
+/** The addon each terminal was given (a second would draw every image twice). */
+const given = new WeakMap<Terminal, object>();
 
 function addTo(m: ImageModule, term: Terminal): void {
   if (given.has(term)) return;
-  given.add(term);
   try {
-    term.loadAddon(
-      new m.ImageAddon({
+    const addon = new m.ImageAddon({
         storageLimit: IMAGE_STORAGE_MB,
         pixelLimit: IMAGE_PIXEL_LIMIT,
         sixelSizeLimit: IMAGE_SEQUENCE_BYTES,
         iipSizeLimit: IMAGE_SEQUENCE_BYTES,
         showPlaceholder: true,
-      }),
-    );
+      });
+    given.set(term, addon);
+    term.loadAddon(addon);
   } catch {
     // a disposed terminal, or no canvas: the pane shows text alone
   }
@@ -72,16 +74,41 @@ export const IMAGE_WAIT_MS = 10_000;
 /** A sixel or an inline image in `text` (a snapshot the server's screen model replays them into). */
 const HAS_IMAGE = /\x1bP[0-9;:]*q|\x1b\]1337;File=/;
 
+/** How often a snapshot holding a sixel looks again whether its terminal's sixel decoder is made. */
+export const DECODER_POLL_MS = 10;
+const HAS_SIXEL = /\x1bP[0-9;:]*q/;
+
 /**
- * Resolves once images can be drawn (at once when they can, or when `text` holds
- * none), or after IMAGE_WAIT_MS: a snapshot with images waits for the addon before it
- * is written, since one written before is drawn as text alone. The chunk is loaded now
- * if nothing asked for it yet; an opened terminal got `withImages`, so it has the
- * addon once the chunk has landed (the addon is given to a terminal once it is open).
+ * Whether `term` can decode a sixel now. The addon (0.9) makes its sixel decoder,
+ * a WebAssembly module, asynchronously when it is given to a terminal, and until
+ * that resolves its handler drops every sixel it parses, silently: a snapshot
+ * written at once into a new window's terminal lost its pictures whenever the page
+ * was busy (a late window under load drew none). No public API says when it is
+ * made, so its handler's decoder is looked at (`_handlers`, `_size`, `_dec`: the
+ * pinned version's names; if they change, this says ready and nothing waits).
  */
-export async function imagesFor(text: string): Promise<void> {
-  if (mod || !HAS_IMAGE.test(text)) return;
-  await Promise.race([load(), new Promise<void>((r) => setTimeout(r, IMAGE_WAIT_MS))]);
+function sixelReady(term: Terminal): boolean {
+  const addon = given.get(term) as { _handlers?: Map<string, { _dec?: unknown }> } | undefined;
+  if (addon === undefined) return false;
+  const h = addon._handlers?.get('sixel');
+  // `_dec` is not a property until it is made; `_size` (set at construction) says the handler is the shape known here.
+  if (h === undefined || !('_size' in h)) return true;
+  return h._dec !== undefined;
+}
+
+/**
+ * Resolves once `term` can draw the images `text` holds (at once when it holds
+ * none), or after IMAGE_WAIT_MS: a snapshot with images waits before it is written,
+ * since one written before is drawn as text alone. The chunk is loaded now if
+ * nothing asked for it yet; then, for a sixel, the terminal's decoder must be made.
+ */
+export async function imagesFor(text: string, term: Terminal): Promise<void> {
+  if (!HAS_IMAGE.test(text)) return;
+  const deadline = Date.now() + IMAGE_WAIT_MS;
+  if (!mod) await Promise.race([load(), new Promise<void>((r) => setTimeout(r, IMAGE_WAIT_MS))]);
+  if (!mod || !HAS_SIXEL.test(text)) return;
+  withImages(term);
+  while (!sixelReady(term) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, DECODER_POLL_MS));
 }
 
 /** A terminal going away before the chunk arrived. */

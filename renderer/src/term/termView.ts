@@ -226,7 +226,7 @@ export class TermView {
       // A snapshot the server replayed images into waits for the image addon (output meanwhile is held until the cursor starts).
       if (this.dirty) this.rebuild();
       this.dirty = true;
-      if (r.snapshot) await imagesFor(r.snapshot.serialized);
+      if (r.snapshot) await imagesFor(r.snapshot.serialized, this.term);
       if (gen !== this.generation || this.disposed) return;
       if (r.snapshot) {
         this.term.resize(Math.max(2, r.snapshot.cols), Math.max(1, r.snapshot.rows));

@@ -45,13 +45,15 @@ function png(w: number, h: number, [r, g, b]: [number, number, number]): Buffer 
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** Counts pixels of the pane's image layer close to (r, g, b). */
+/** Counts pixels close to (r, g, b) in the panes' image layers (each test draws in a colour of its own). */
 function countColour(rgb: [number, number, number]): number | null {
-  const layer = document.querySelector('.xterm-image-layer') as HTMLCanvasElement | null;
-  if (!layer || layer.width === 0) return null;
-  const px = layer.getContext('2d')!.getImageData(0, 0, layer.width, layer.height).data;
+  const layers = [...document.querySelectorAll('.xterm-image-layer')].filter((l): l is HTMLCanvasElement => l instanceof HTMLCanvasElement && l.width > 0);
+  if (layers.length === 0) return null;
   let count = 0;
-  for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i]! - rgb[0]) < 40 && Math.abs(px[i + 1]! - rgb[1]) < 40 && Math.abs(px[i + 2]! - rgb[2]) < 40 && px[i + 3]! > 200) count++;
+  for (const layer of layers) {
+    const px = layer.getContext('2d')!.getImageData(0, 0, layer.width, layer.height).data;
+    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i]! - rgb[0]) < 40 && Math.abs(px[i + 1]! - rgb[1]) < 40 && Math.abs(px[i + 2]! - rgb[2]) < 40 && px[i + 3]! > 200) count++;
+  }
   return count;
 }
 
@@ -128,5 +130,20 @@ describe.skipIf(chromiumMissing)(`images in panes${chromiumMissing ? ` (skipped:
     expect(again).toBeGreaterThan(first * 0.8);
     await shot(late, 'images-03-late-attach');
     await late.close();
+  });
+
+  it('draws a sixel a new pane prints at once (its snapshot or first output waits for the new terminal’s sixel decoder)', async () => {
+    const file = path.join(sh.dir, 'magenta.six');
+    fs.writeFileSync(file, `${sixel(90, 6, [80, 0, 80])}\nNEW-PANE-IMG\n`);
+    const r = sh.cli('split', '--', 'sh', '-c', `cat ${file}; exec sleep 600`);
+    expect(r.code, r.stderr).toBe(0);
+    const n = Number(/\d+/.exec(r.stdout)![0]);
+    await waitScreen(sh.page, n, 'NEW-PANE-IMG');
+    const magenta = await until(sh.page, 'magenta pixels in the new pane', () => {
+      const k = (window as any).countColour([204, 0, 204]);
+      return k > 1000 ? k : null;
+    });
+    expect(magenta).toBeGreaterThan(90 * 36 * 0.8);
+    sh.cli('close', '-t', String(n));
   });
 });

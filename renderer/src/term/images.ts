@@ -96,6 +96,30 @@ function sixelReady(term: Terminal): boolean {
   return h._dec !== undefined;
 }
 
+/** Resolves once `term`'s sixel decoder is made, or after IMAGE_WAIT_MS (then a sixel is dropped, as before). */
+async function decoderMade(term: Terminal): Promise<void> {
+  const deadline = Date.now() + IMAGE_WAIT_MS;
+  while (!sixelReady(term) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, DECODER_POLL_MS));
+}
+
+/**
+ * Whether output `data` must wait before `term` parses it: the terminal has the
+ * addon but its sixel decoder is not made yet (its first milliseconds, longer on a
+ * busy page), and `data` may start a DCS (ESC P, or an ESC it ends with). Once the
+ * decoder is made this is a map lookup and nothing is scanned.
+ */
+export function sixelMustWait(term: Terminal, data: Uint8Array): boolean {
+  if (!given.has(term) || sixelReady(term)) return false;
+  const last = data.byteLength - 1;
+  for (let i = data.indexOf(0x1b); i !== -1; i = data.indexOf(0x1b, i + 1)) if (i === last || data[i + 1] === 0x50) return true;
+  return false;
+}
+
+/** Resolves when output held by `sixelMustWait` may be parsed. */
+export function sixelDecoder(term: Terminal): Promise<void> {
+  return decoderMade(term);
+}
+
 /**
  * Resolves once `term` can draw the images `text` holds (at once when it holds
  * none), or after IMAGE_WAIT_MS: a snapshot with images waits before it is written,
@@ -104,11 +128,10 @@ function sixelReady(term: Terminal): boolean {
  */
 export async function imagesFor(text: string, term: Terminal): Promise<void> {
   if (!HAS_IMAGE.test(text)) return;
-  const deadline = Date.now() + IMAGE_WAIT_MS;
   if (!mod) await Promise.race([load(), new Promise<void>((r) => setTimeout(r, IMAGE_WAIT_MS))]);
   if (!mod || !HAS_SIXEL.test(text)) return;
   withImages(term);
-  while (!sixelReady(term) && Date.now() < deadline) await new Promise<void>((r) => setTimeout(r, DECODER_POLL_MS));
+  await decoderMade(term);
 }
 
 /** A terminal going away before the chunk arrived. */

@@ -4,7 +4,7 @@
 // the cols×rows the server placed the pane at (setSize); it never measures or fits.
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { imagesFor, withImages, withoutImages } from './images';
+import { imagesFor, sixelDecoder, sixelMustWait, withImages, withoutImages } from './images';
 import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { AckMeter } from '../../../kits/client/ackMeter';
@@ -87,6 +87,8 @@ export class TermView {
   readonly echo: LocalEcho;
   /** Something was written since the Terminal was made: a re-attach needs a fresh one. */
   private dirty = false;
+  /** Frames waiting for this terminal's sixel decoder (write), in order; null when nothing waits. */
+  private sixelHeld: Array<[number, Uint8Array]> | null = null;
   /** Bytes written recently; the WebGL budget decays it to rank busy panes. */
   activity = 0;
   disposed = false;
@@ -210,6 +212,7 @@ export class TermView {
   /** Forgets the stream as it was (queued writes, offsets, pending acks, echo guesses) before attaching again; returns the new generation. */
   private restartStream(): number {
     const gen = ++this.generation;
+    this.sixelHeld = null;
     writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
@@ -257,6 +260,23 @@ export class TermView {
 
   /** One output frame from the server. */
   write(offset: number, data: Uint8Array): void {
+    // A sixel in a new terminal's first moments waits for its decoder, and the frames after it with it (images.ts).
+    if (this.sixelHeld !== null) {
+      this.sixelHeld.push([offset, data]);
+      return;
+    }
+    if (sixelMustWait(this.term, data)) {
+      const held: Array<[number, Uint8Array]> = [[offset, data]];
+      this.sixelHeld = held;
+      const gen = this.generation;
+      void sixelDecoder(this.term).then(() => {
+        if (this.sixelHeld !== held) return; // re-attached meanwhile: these belong to the old stream
+        this.sixelHeld = null;
+        if (gen !== this.generation || this.disposed) return;
+        for (const [o, d] of held) this.write(o, d);
+      });
+      return;
+    }
     if (this.cursor.hold(offset, data)) return;
     const a = this.cursor.accept(offset, data);
     if (a.dropped > 0) this.acks.parsed(a.dropped);
@@ -287,6 +307,7 @@ export class TermView {
   /** Connection lost: stop expecting output until the next attach. */
   detached(): void {
     this.generation++;
+    this.sixelHeld = null;
     this.echo.reset();
     writes.drop(this.pane);
     this.cursor.stop();

@@ -17,6 +17,8 @@ export interface AgentsResult {
   list50: Summary;
   /** Launch request to the shell's first prompt: as an agent in its sandbox, and the same shell as a plain pane. */
   launchSandboxed: Summary;
+  /** The first sandboxed launch of a daemon whose helper was not started yet (ms). */
+  launchSandboxedCold: number;
   launchPlain: Summary;
   /** Why the sandboxed launch could not be measured (no bubblewrap here), else null. */
   sandboxNote: string | null;
@@ -96,62 +98,77 @@ async function untilPrompt(c: Connection, launch: () => Promise<{ pane: number }
 }
 
 /** Sandboxed agent launch (bubblewrap through sandbox-runtime) vs the same shell as a plain pane. */
-async function launchToPrompt(c: Connection, n: number): Promise<Pick<AgentsResult, 'launchSandboxed' | 'launchPlain' | 'sandboxNote'>> {
+async function launchToPrompt(c: Connection, n: number): Promise<Pick<AgentsResult, 'launchSandboxed' | 'launchSandboxedCold' | 'launchPlain' | 'sandboxNote'>> {
   const note = sandboxUnavailable(process.env.PATH);
   await c.call('agent/add', { name: 'sbx' });
   // A session for the launches to split (its first pane stays as the anchor).
   await c.call('session/new', { name: 'launch-bench', launch: { program: '/bin/cat', args: [] } });
   const sandboxed: number[] = [];
   const plain: number[] = [];
+  // The first agent launch of this daemon starts its sandbox helper (agents were added after it started): measured apart.
+  const cold = note === null ? await untilPrompt(c, () => c.call('agent/launch', { name: 'sbx', program: [SHELL.program, ...SHELL.args] })) : 0;
   for (let i = 0; i < n; i++) {
     plain.push(await untilPrompt(c, () => c.call('pane/split', { direction: 'vertical', launch: SHELL })));
     if (note === null) sandboxed.push(await untilPrompt(c, () => c.call('agent/launch', { name: 'sbx', program: [SHELL.program, ...SHELL.args] })));
   }
-  return { launchSandboxed: summarize(sandboxed.length ? sandboxed : [0]), launchPlain: summarize(plain), sandboxNote: note };
+  return { launchSandboxed: summarize(sandboxed.length ? sandboxed : [0]), launchSandboxedCold: cold, launchPlain: summarize(plain), sandboxNote: note };
 }
 
-/** Where a sandboxed launch's time goes, phase by phase, each in a fresh Node as `pane sandbox` runs. */
+/** Where a sandboxed launch's time goes, phase by phase, through a sandbox helper as the daemon runs one (decision 049). */
 export interface SandboxPhases {
-  /** Loading @anthropic-ai/sandbox-runtime (ms). */
-  load: Summary;
-  /** SandboxManager.initialize: its HTTP and SOCKS proxies and their bridges (ms). */
-  proxies: Summary;
-  /** wrapWithSandbox: building the bubblewrap command line (ms). */
+  /** Starting the helper until it listens: Node, the runtime's load and its proxies (once per daemon, ms). */
+  start: Summary;
+  /** One wrap: a launcher's request over the helper's socket until its script is back (ms). */
   wrap: Summary;
-  /** Running the wrapped `true`: bubblewrap, the seccomp helper and the in-sandbox bridges (ms). */
+  /** Running the script for `true`: bubblewrap, the seccomp helper and the in-sandbox bridges (ms). */
   run: Summary;
   /** The floor: `bwrap --ro-bind / / true` (ms). */
   bwrap: Summary;
 }
 
-/** The phases of `pane sandbox` for `true`, `runs` times in fresh processes; null (with why) where there is no bubblewrap. */
-export function sandboxPhases(runs: number): SandboxPhases | string {
+/** A wrap request for `true` in `dir`, with no network and `dir` writable. */
+function trueRequest(dir: string): string {
+  return JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } }, cwd: dir });
+}
+
+/** The phases of a sandboxed `true`, `runs` times: helpers started fresh (`starts` of them), wraps and runs through one. */
+export async function sandboxPhases(runs: number, dir: string): Promise<SandboxPhases | string> {
   const why = sandboxUnavailable(process.env.PATH);
   if (why !== null) return why;
-  const entry = createRequire(path.join(root, 'package.json')).resolve('@anthropic-ai/sandbox-runtime');
-  const script = `
+  const out: Record<'start' | 'wrap' | 'run' | 'bwrap', number[]> = { start: [], wrap: [], run: [], bwrap: [] };
+  const { spawn } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const work = path.join(dir, 'sandbox-phases');
+  fs.mkdirSync(work, { recursive: true });
+  const starts = Math.min(runs, 5);
+  for (let k = 0; k < starts; k++) {
+    const socket = path.join(work, `helper-${k}.sock`);
     const t0 = performance.now();
-    const { SandboxManager } = await import(${JSON.stringify(entry)});
-    const t1 = performance.now();
-    await SandboxManager.initialize({ network: { allowedDomains: [], deniedDomains: [] }, filesystem: { denyRead: [], allowWrite: ['/tmp'], denyWrite: [] } });
-    const t2 = performance.now();
-    const w = await SandboxManager.wrapWithSandbox('exec /bin/true');
-    const t3 = performance.now();
-    const { spawnSync } = await import('node:child_process');
-    const r = spawnSync(w, { shell: true, stdio: 'ignore' });
-    const t4 = performance.now();
-    await SandboxManager.reset();
-    process.stdout.write(JSON.stringify({ status: r.status, load: t1 - t0, proxies: t2 - t1, wrap: t3 - t2, run: t4 - t3 }));
-  `;
-  const out: Record<'load' | 'proxies' | 'wrap' | 'run' | 'bwrap', number[]> = { load: [], proxies: [], wrap: [], run: [], bwrap: [] };
-  for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    const m = JSON.parse(r.stdout || '{}') as { status?: number; load: number; proxies: number; wrap: number; run: number };
-    if (m.status !== 0) throw new Error(`sandbox phases: the wrapped true failed (${r.stderr.trim().slice(0, 200)})`);
-    for (const k of ['load', 'proxies', 'wrap', 'run'] as const) out[k].push(m[k]);
-    const t0 = performance.now();
-    spawnSync('bwrap', ['--ro-bind', '/', '/', '/bin/true']);
-    out.bwrap.push(performance.now() - t0);
+    const helper = spawn(process.execPath, [paneBin, 'sandboxd', '--listen', socket], { stdio: ['pipe', 'ignore', 'inherit'] });
+    try {
+      while (!fs.existsSync(socket)) {
+        if (performance.now() - t0 > 30_000) throw new Error('sandbox phases: the helper did not listen within 30 s');
+        await sleep(1);
+      }
+      out.start.push(performance.now() - t0);
+      if (k > 0) continue;
+      for (let i = 0; i < runs; i++) {
+        const w0 = performance.now();
+        const r = spawnSync('socat', ['-t', '30', '-', `UNIX-CONNECT:${socket}`], { input: `wrap ${process.pid} ${trueRequest(work)}\n`, encoding: 'utf8' });
+        out.wrap.push(performance.now() - w0);
+        if (!r.stdout.startsWith('#pane-sandbox ')) throw new Error(`sandbox phases: the helper answered ${JSON.stringify(r.stdout.slice(0, 200))}`);
+        const r0 = performance.now();
+        const m = spawnSync('/bin/sh', ['-c', 's=$1; eval "$2"', 'sh', socket, r.stdout], { stdio: 'ignore', cwd: work });
+        out.run.push(performance.now() - r0);
+        if (m.status !== 0) throw new Error(`sandbox phases: the wrapped true exited ${m.status}`);
+        const b0 = performance.now();
+        spawnSync('bwrap', ['--ro-bind', '/', '/', '/bin/true']);
+        out.bwrap.push(performance.now() - b0);
+      }
+    } finally {
+      helper.stdin?.end();
+      helper.kill('SIGTERM');
+    }
   }
-  return { load: summarize(out.load), proxies: summarize(out.proxies), wrap: summarize(out.wrap), run: summarize(out.run), bwrap: summarize(out.bwrap) };
+  return { start: summarize(out.start), wrap: summarize(out.wrap), run: summarize(out.run), bwrap: summarize(out.bwrap) };
 }

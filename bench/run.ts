@@ -190,13 +190,14 @@ try {
     rows.push({ bench: '`pane hook` round trip, process start to answer (ms)', figure: range(a.hook, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hook.median, a.nodeStdin.median), aim: '< 80 ms' });
     rows.push({ bench: '`pane hook` with no server (ms)', figure: range(a.hookNoServer, 1), anchor: `node -e (stdin) ${range(a.nodeStdin, 1)}`, ratio: ratio(a.hookNoServer.median, a.nodeStdin.median), aim: 'exit 0, silent' });
     rows.push({ bench: '`pane finger` one-shot, 50 agents (ms)', figure: range(a.finger50, 1), anchor: `agent/list round trip ${range(a.list50, 2)}`, ratio: '—', aim: 'report' });
-    rows.push({ bench: 'agent launch to first prompt, sandboxed (bubblewrap) vs plain pane (ms)', figure: a.sandboxNote ? `not measured: ${a.sandboxNote}` : range(a.launchSandboxed, 0), anchor: `plain pane ${range(a.launchPlain, 0)}`, ratio: a.sandboxNote ? '—' : ratio(a.launchSandboxed.median, a.launchPlain.median), aim: 'report' });
+    rows.push({ bench: 'agent launch to first prompt, sandboxed (bubblewrap, through the warm sandbox helper) vs plain pane (ms)', figure: a.sandboxNote ? `not measured: ${a.sandboxNote}` : range(a.launchSandboxed, 0), anchor: `plain pane ${range(a.launchPlain, 0)}`, ratio: a.sandboxNote ? '—' : ratio(a.launchSandboxed.median, a.launchPlain.median), aim: '< 150 ms (35)' });
+    if (!a.sandboxNote) rows.push({ bench: 'the first agent launch of a daemon (ms, one; its helper started at the daemon’s start if agents existed by then, else meanwhile)', figure: fmt(a.launchSandboxedCold, 0), anchor: `plain pane ${range(a.launchPlain, 0)}`, ratio: ratio(a.launchSandboxedCold, a.launchPlain.median), aim: 'report' });
     // Issue 35: what bubblewrap and the proxies cost, measured apart (the aim for the whole launch is < 150 ms).
-    const ph = sandboxPhases(Math.max(5, runs * 2));
-    if (typeof ph === 'string') rows.push({ bench: '`pane sandbox` phases', figure: `not measured: ${ph}`, anchor: '—', ratio: '—', aim: '—' });
+    const ph = await sandboxPhases(Math.max(5, runs * 2), dir);
+    if (typeof ph === 'string') rows.push({ bench: 'sandbox phases', figure: `not measured: ${ph}`, anchor: '—', ratio: '—', aim: '—' });
     else {
-      const total = ph.load.median + ph.proxies.median + ph.wrap.median + ph.run.median;
-      rows.push({ bench: '`pane sandbox` for `true`, by phase: loading sandbox-runtime / its proxies (initialize) / wrapWithSandbox / running the wrapped command (ms)', figure: `${range(ph.load, 0)} / ${range(ph.proxies, 0)} / ${range(ph.wrap, 0)} / ${range(ph.run, 0)}`, anchor: `bwrap alone ${range(ph.bwrap, 1)}`, ratio: ratio(total, ph.bwrap.median), aim: 'report (launch < 150 ms)' });
+      rows.push({ bench: 'sandbox helper start: Node, sandbox-runtime and its proxies, until it listens (ms; once per daemon)', figure: range(ph.start, 0), anchor: '—', ratio: '—', aim: 'report' });
+      rows.push({ bench: 'a launch’s sandbox, by phase: the wrap asked of the helper / running the wrapped `true` (ms)', figure: `${range(ph.wrap, 1)} / ${range(ph.run, 1)}`, anchor: `bwrap alone ${range(ph.bwrap, 1)}`, ratio: ratio(ph.wrap.median + ph.run.median, ph.bwrap.median), aim: 'report (launch < 150 ms)' });
     }
   });
   await section('fairness', async () => {

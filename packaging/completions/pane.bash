@@ -84,6 +84,7 @@ _pane_flags() {
     'awareness inbox') echo '--peek --json --socket -h --help' ;;
     'awareness context') echo '--socket -h --help' ;;
     'sandbox') echo '--settings --socket -h --help' ;;
+    'sandboxd') echo '--listen --socket -h --help' ;;
     'host add') echo '--read-only --ssh-config --socket -h --help' ;;
     'host ls') echo '--json --socket -h --help' ;;
     'host rm') echo '--socket -h --help' ;;
@@ -312,6 +313,8 @@ _pane_value() {
     'awareness context --socket') echo '@files' ;;
     'sandbox --settings') echo '' ;;
     'sandbox --socket') echo '@files' ;;
+    'sandboxd --listen') echo '' ;;
+    'sandboxd --socket') echo '@files' ;;
     'host add --ssh-config') echo '@files' ;;
     'host add --socket') echo '@files' ;;
     'host ls --socket') echo '@files' ;;
@@ -372,7 +375,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom hide show restart swap resize float tag attr exec plumb send output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom hide show restart swap resize float tag attr exec plumb send output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

@@ -52,6 +52,7 @@ complete -c pane -n __fish_use_subcommand -a handoff -d 'hand one agent’s cont
 complete -c pane -n __fish_use_subcommand -a delegate -d 'which idle agents’ trajectories fit a task'
 complete -c pane -n __fish_use_subcommand -a awareness -d 'awareness commands: prompt, tool, agents, predictions, resolve, message, inbox, context'
 complete -c pane -n __fish_use_subcommand -a sandbox -d 'run PROGRAM inside an agent’s OS sandbox (pane runs this for agent panes; see `pane access NAME`)'
+complete -c pane -n __fish_use_subcommand -a sandboxd -d 'the daemon’s sandbox helper: wraps agent panes’ programs in their sandboxes over SOCKET (pane starts it)'
 complete -c pane -n __fish_use_subcommand -a host -d 'host commands: add, ls, rm, connect, disconnect, show, pair, pair-serve, clients, revoke, unpair, unpair-serve, install'
 complete -c pane -n __fish_use_subcommand -a cat -d 'print namespace files (e.g. /3/body, /index, /log)'
 complete -c pane -n __fish_use_subcommand -a tail -d 'print the last lines of event or log, then follow it until the pane closes (Ctrl-C stops)'
@@ -315,6 +316,7 @@ complete -c pane -n '__fish_seen_subcommand_from awareness; and __fish_seen_subc
 complete -c pane -n '__fish_seen_subcommand_from awareness; and __fish_seen_subcommand_from context' -F
 complete -c pane -n '__fish_seen_subcommand_from sandbox' -l settings -r -d 'the sandbox-runtime settings (pane builds them from the agent’s .access)'
 complete -c pane -n '__fish_seen_subcommand_from sandbox' -F
+complete -c pane -n '__fish_seen_subcommand_from sandboxd' -l listen -r -d 'the unix socket to serve (in pane’s runtime dir, which every sandbox hides)'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from add' -l read-only -d 'join it for viewing only: nothing here may change its panes'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from add' -l ssh-config -r -d 'an ssh_config for this host (ssh -F); its key, known_hosts and the rest go there'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from add' -F

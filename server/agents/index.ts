@@ -7,6 +7,7 @@ import type { Services } from '../services';
 import { agentGrant } from './accessCheck';
 import { TOKEN_PREFIX } from './accounts';
 import { watchAgentPanes } from './observer';
+import { sandboxUnavailable } from './sandbox';
 import { watchAccessChanges } from './recheck';
 import { agentPaneContributor } from './panes';
 import { AgentService, type AgentServiceOptions } from './service';
@@ -16,6 +17,9 @@ export type { HookContribution, HookContributor, HookEventInfo } from './hookAns
 
 /** The agent a connection acts as, and the one rule on whom a request speaks for (server/agents/identity.ts). */
 export { actingAgent, agentOfUser } from './identity';
+
+/** How long after the daemon starts its sandbox helper is started (when agents exist): past the first requests a start serves. */
+export const HELPER_WARM_DELAY_MS = 300;
 
 /** Starts the agent service on a server's services; `handlers` is the agents family's table (server/handlers/agents.ts). */
 export function attachAgents(services: Services, options: AgentServiceOptions, handlers: HandlerTable): AgentService {
@@ -42,7 +46,14 @@ export function attachAgents(services: Services, options: AgentServiceOptions, h
   };
   const unwatch = watchAgentPanes(svc);
   const unrecheck = watchAccessChanges(svc);
+  // Agents exist: the sandbox helper starts now, off the start's path, so the first launch finds it warm.
+  const warm = setTimeout(() => {
+    if (svc.store.list().length > 0 && sandboxUnavailable(server.env.PATH ?? process.env.PATH) === null) svc.sandboxHelper();
+  }, HELPER_WARM_DELAY_MS);
+  warm.unref();
   server.onStop(() => {
+    clearTimeout(warm);
+    svc.stopSandboxHelper();
     unwatch();
     unrecheck();
     services.agents = undefined;

@@ -4,6 +4,7 @@ import { hookRelay, keepTerminal } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { sandboxSettings, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
+import { LAUNCHER, LAUNCHER_NAME, launcherArgs } from '../../kits/node/sandboxHelper';
 
 // The parts of a service the settings read: where homes, data and the socket are.
 const svc = {
@@ -52,6 +53,16 @@ describe('a launch brought back from a snapshot', () => {
   it('is unwrapped to the program it sandboxed, so walls are never nested', () => {
     const wrapped = { program: '/usr/bin/node', args: ['/opt/pane/dist/pane.mjs', 'sandbox', '--settings', '{}', '--', 'claude', '--settings', 'x.json'], env: { PANE_AGENT_TMPDIR: '/h/tmp', PANE_HOOK_RELAY: '4:/h/hook.sock', FOO: '1' } };
     expect(unwrapSandbox(wrapped)).toEqual({ program: 'claude', args: ['--settings', 'x.json'], env: { FOO: '1' } });
+  });
+
+  it('is unwrapped from the helper’s launcher too (the form every sandboxed pane runs now)', () => {
+    const access = AccessSchema.parse({});
+    const req = { argv: ['claude', '--settings', 'x.json'], settings: sandboxSettings(svc, 'ada', access, '/src/shop'), cwd: '/src/shop', tmp: '/h/tmp' };
+    const launched = { program: '/bin/sh', args: launcherArgs('/run/user/1/pane/sandbox-helper-9.sock', req), env: { FOO: '1' }, cwd: '/src/shop' };
+    expect(unwrapSandbox(launched)).toEqual({ program: 'claude', args: ['--settings', 'x.json'], env: { FOO: '1' }, cwd: '/src/shop' });
+    // A launcher whose request is not one (edited in a saved file) is left as it is: no program is made up from it.
+    const bad = { program: '/bin/sh', args: ['-c', LAUNCHER, LAUNCHER_NAME, '/s', '{"argv":[]}'] };
+    expect(unwrapSandbox(bad)).toBe(bad);
   });
 
   it('leaves any other launch as it is', () => {

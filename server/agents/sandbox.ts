@@ -1,6 +1,6 @@
 // The OS sandbox an agent's panes run in, built from its .access: the settings
 // @anthropic-ai/sandbox-runtime takes (bubblewrap on Linux), the launch that runs
-// the program through `pane sandbox`, and whether a sandbox can run here at all.
+// the program through the daemon's sandbox helper (decision 049), and whether a sandbox can run here at all.
 // The .access is read at launch: an edit applies to the next launch (shown as pending).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,7 @@ import { paneEntry, which } from './programs';
 import type { AppEntry } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
 import { homeLines } from './agentHome';
+import { launcherArgs, launcherRequest, type WrapRequest } from '../../kits/node/sandboxHelper';
 import type { AgentService } from './service';
 
 /** The agent's own hook door, in its home beside pane.sock: HTTP hooks from inside its sandbox reach it through a relay. */
@@ -281,24 +282,41 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   const tmp = path.join(svc.store.home(name), 'tmp');
   fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
   svc.doors.ensureSocket(name);
-  // Its hooks' door: inside the sandbox `pane sandbox` starts a relay on 127.0.0.1:PORT (the
-  // server's hook port, so $PANE_HOOK_URL is the same string inside) to this socket.
+  // Its hooks' door: inside the sandbox a relay listens on 127.0.0.1:PORT (the server's hook
+  // port, so $PANE_HOOK_URL is the same string inside) and carries to this socket.
   const hooks = svc.deps.hooks();
-  const relay: Record<string, string> = hooks && process.platform === 'linux' ? { PANE_HOOK_RELAY: `${hooks.port}:${svc.doors.ensureHookSocket(name, path.join(svc.store.home(name), HOOK_SOCKET))}` } : {};
+  const relay = hooks && process.platform === 'linux' ? `${hooks.port}:${svc.doors.ensureHookSocket(name, path.join(svc.store.home(name), HOOK_SOCKET))}` : undefined;
+  // The daemon's helper wraps it (kits/node/sandboxHelper.ts): the pane runs a small sh that asks for its command and runs it.
+  const helper = svc.sandboxHelper()!;
+  const req: WrapRequest = { argv: [launch.program, ...launch.args], settings, cwd, tmp, ...(relay !== undefined ? { relay } : {}) };
   return {
-    launch: {
-      ...launch,
-      program: process.execPath,
-      args: [entry!, 'sandbox', '--settings', JSON.stringify(settings), '--', launch.program, ...launch.args],
-      env: { ...(launch.env ?? {}), PANE_AGENT_TMPDIR: tmp, ...relay },
-    },
+    launch: { ...launch, program: LAUNCHER_SHELL, args: launcherArgs(helper.socket, req) },
     mode: 'bubblewrap',
     stamp,
   };
 }
 
-/** The program a `pane sandbox --settings JSON -- PROGRAM ARGS` launch runs; any other launch as it is. */
+/** The shell a launcher runs in. */
+const LAUNCHER_SHELL = '/bin/sh';
+
+/**
+ * A launcher's launch with its program's argv changed by `f` (the same helper, settings
+ * and project); null when `f` gives null; undefined when `launch` is no launcher's.
+ */
+export function rewrapProgram(launch: LaunchSpec, f: (argv: string[]) => string[] | null): LaunchSpec | null | undefined {
+  const req = launch.program === LAUNCHER_SHELL ? launcherRequest(launch.args) : null;
+  if (req === null) return undefined;
+  const argv = f(req.argv);
+  return argv === null || argv.length === 0 ? null : { ...launch, args: launcherArgs(launch.args[3]!, { ...req, argv }) };
+}
+
+/**
+ * The program a sandboxed launch runs (a launcher's request, or the `pane sandbox
+ * --settings JSON -- PROGRAM ARGS` an older pane recorded); any other launch as it is.
+ */
 export function unwrapSandbox(launch: LaunchSpec): LaunchSpec {
+  const req = launch.program === LAUNCHER_SHELL ? launcherRequest(launch.args) : null;
+  if (req !== null) return { ...launch, program: req.argv[0]!, args: req.argv.slice(1) };
   const a = launch.args;
   if (a[1] !== 'sandbox' || a[2] !== '--settings' || a[4] !== '--' || a.length < 6) return launch;
   const env = { ...(launch.env ?? {}) };

@@ -3,7 +3,7 @@
 // place state changes are published — as agent/* events and as pane attrs.
 import path from 'node:path';
 import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
-import { configDir } from '../../kits/node/paths';
+import { configDir, runtimeDir } from '../../kits/node/paths';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneIdentity } from '../model/lifecycle';
 import { attrsRemoval, setAttrs } from '../model/paneOps';
@@ -21,6 +21,8 @@ import type { HookContributor } from './hookAnswer';
 import { unreadCount } from './mailbox';
 import { typeAndSubmit } from '../model/input';
 import { PromptLibrary } from './prompts';
+import { paneEntry } from './programs';
+import { SandboxHelper } from './sandboxHelper';
 import { foldStates, type Transition } from './status';
 
 /** A refused file is logged at most this often (finger, the tag and listings read the same files many times a minute). */
@@ -157,6 +159,8 @@ export class AgentService {
   private refusedAt = new Map<string, number>();
 
   readonly server: PaneServer;
+  /** The daemon's sandbox helper (sandboxHelper.ts), made at its first use. */
+  private sandboxd: SandboxHelper | null = null;
 
   constructor(
     readonly deps: AgentDeps,
@@ -166,6 +170,22 @@ export class AgentService {
     this.store = new AccountStore(options.dataDir);
     this.store.onRefused = (name, e) => this.refused(name, e);
     this.prompts = new PromptLibrary(options.promptsDir === undefined ? path.join(configDir(), 'agents', 'prompts') : options.promptsDir);
+  }
+
+  /** The daemon's sandbox helper, started unless it runs; null where pane's own program (dist/pane.mjs) is not found to run it. */
+  sandboxHelper(): SandboxHelper | null {
+    if (this.sandboxd === null) {
+      const entry = paneEntry(this);
+      if (!entry) return null;
+      this.sandboxd = new SandboxHelper(entry, runtimeDir(false), { ...process.env, ...this.server.env }, (line) => process.stderr.write(`pane: ${line}\n`));
+    }
+    this.sandboxd.ensure();
+    return this.sandboxd;
+  }
+
+  /** Ends the sandbox helper (the daemon stops). */
+  stopSandboxHelper(): void {
+    this.sandboxd?.stop();
   }
 
   /** The human's name as agents see it (messages "from" the human carry it). */

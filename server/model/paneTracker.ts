@@ -8,6 +8,7 @@ import type { Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
 import { statOffMounts } from '../../kits/node/safeFile';
 import { setTag } from './paneOps';
+import { LAUNCHER_NAME, launcherRequest } from '../../kits/node/sandboxHelper';
 
 /**
  * After output, wait this long before looking at the foreground again: a program
@@ -23,6 +24,18 @@ const SHELLS = new Set(['bash', 'zsh', 'fish', 'sh', 'dash', 'ash', 'ksh', 'mksh
 
 export function isShell(program: string): boolean {
   return SHELLS.has(path.basename(program).replace(/^-/, ''));
+}
+
+/** The program a pane was launched with, as a person names it: a sandboxed pane's own program, not its launcher's sh. */
+function launchedProgram(launch: Pane['launch']): string {
+  if (!launch) return '';
+  const req = launch.args[2] === LAUNCHER_NAME ? launcherRequest(launch.args) : null;
+  return req !== null ? req.argv[0]! : launch.program;
+}
+
+/** Whether the pane was launched as a shell (its launcher's sh is not one: it only waits for the sandboxed program). */
+function launchedShell(pane: Pane): boolean {
+  return isShell(launchedProgram(pane.launch));
 }
 
 /** What is followed of one terminal pane (PaneServer.tracks holds one per pane). */
@@ -43,7 +56,7 @@ function trackOf(server: PaneServer, n: number): Track | undefined {
 /** Starts tracking a new terminal pane; `autoName` when no name was given for it. */
 export function trackPane(server: PaneServer, pane: Pane, autoName: boolean): void {
   server.tracks.set(pane.n, { autoName, osc7: false, titles: new Map(), timer: null });
-  if (autoName && isShell(pane.launch?.program ?? '')) pane.tag = { ...pane.tag, name: dirName(server, pane.cwd) };
+  if (autoName && launchedShell(pane)) pane.tag = { ...pane.tag, name: dirName(server, pane.cwd) };
 }
 
 export function forgetPane(server: PaneServer, n: number): void {
@@ -95,7 +108,7 @@ export function reportCwd(server: PaneServer, pane: Pane, uri: string): void {
 export function reportTitle(server: PaneServer, pane: Pane, title: string): void {
   const t = trackOf(server, pane.n);
   const fg = server.terminals.get(pane.n)?.foreground();
-  if (t && fg && !(fg.pgid === pane.pid && isShell(pane.launch?.program ?? ''))) t.titles.set(fg.pgid, title);
+  if (t && fg && !(fg.pgid === pane.pid && launchedShell(pane))) t.titles.set(fg.pgid, title);
   refreshPane(server, pane);
 }
 
@@ -106,7 +119,7 @@ export function refreshPane(server: PaneServer, pane: Pane): void {
   if (!t || !term?.running) return;
   const fg = term.foreground();
   if (!fg) return;
-  const idle = fg.pgid === pane.pid && isShell(pane.launch?.program ?? '');
+  const idle = fg.pgid === pane.pid && launchedShell(pane);
   for (const pgid of t.titles.keys()) if (pgid !== fg.pgid) t.titles.delete(pgid); // that job ended
   if (!t.osc7 && fg.cwd !== null && fg.cwd !== pane.cwd && isDir(fg.cwd)) {
     pane.cwd = fg.cwd;
@@ -124,9 +137,11 @@ export function refreshPane(server: PaneServer, pane: Pane): void {
 export function busyProgram(server: PaneServer, pane: Pane): string | null {
   const term = server.terminals.get(pane.n);
   if (pane.state !== 'running' || !term?.running) return null;
-  const program = pane.launch?.program ?? '';
+  const program = launchedProgram(pane.launch);
   const fg = term.foreground();
   if (fg && fg.pgid === pane.pid && isShell(program)) return null;
+  // The launcher's own group is the sandboxed program's: named by that program.
+  if (fg && fg.pgid === pane.pid && program !== pane.launch?.program) return path.basename(program);
   return fg?.command ?? path.basename(program);
 }
 

@@ -11,7 +11,7 @@ import { sessionIdAllowed, type ResumeSpec } from '../../kits/protocol/app';
 import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol/snapshot';
 import { which } from '../agents/programs';
-import { unwrapSandbox } from '../agents/sandbox';
+import { rewrapProgram, unwrapSandbox } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { leaves } from '../../kits/layout/tree';
 import { bodyOf } from '../model/bodies/registry';
@@ -291,10 +291,16 @@ function fallBackIfResumeFails(deps: PersistDeps, pane: Pane, resumed: { fresh: 
     if (!term) return;
     // The started argv (sandbox and all) minus the resume words, looked for after the program's own name.
     const wrapped = term.launch;
+    // A sandboxed pane's launcher carries the program's argv in its request: the words come out of that.
+    const inSandbox = rewrapProgram(wrapped, (argv) => {
+      const rest = without(argv.slice(1), resumed.form, 0);
+      return rest === null ? null : [argv[0]!, ...rest];
+    });
     const at = wrapped.program === resumed.fresh.program ? 0 : wrapped.args.lastIndexOf(resumed.fresh.program) + 1;
-    const args = without(wrapped.args, resumed.form, at);
+    const plainArgs = inSandbox === undefined ? without(wrapped.args, resumed.form, at) : null;
+    const again: LaunchSpec | null = inSandbox !== undefined ? inSandbox : plainArgs === null ? null : { ...wrapped, args: plainArgs };
     const why = `resuming failed: ${path.basename(resumed.fresh.program)} exited with status ${code} within ${RESUME_FAIL_WINDOW_MS / 1000} s of its start`;
-    if (!args) {
+    if (!again) {
       warn(`pane ${server.address(pane.n)}: ${why}; its started command holds no resume words to take out, so it stays exited`);
       return;
     }
@@ -305,7 +311,7 @@ function fallBackIfResumeFails(deps: PersistDeps, pane: Pane, resumed: { fresh: 
       warn(`pane ${server.address(pane.n)}: ${why}; started afresh`);
       restorePane(server, pane, { launch: resumed.fresh, name: pane.tag.name, user: pane.tag.user });
       try {
-        term.relaunch({ ...wrapped, args });
+        term.relaunch(again);
         server.publish('pane/restarted', { pane });
       } catch (e) {
         warn(`pane ${server.address(pane.n)}: cannot start it afresh either: ${(e as Error).message}`);

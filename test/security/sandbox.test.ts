@@ -2,14 +2,14 @@
 // -- bash` through the built CLI, bubblewrap underneath. Inside, the kernel holds
 // the .access: no writes outside its paths, hidden paths stay hidden, the person's
 // socket cannot be reached — and `pane` still works, as ada and only as ada.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxUnavailable } from '../../server/agents/sandbox';
 import { agentHarness } from '../agents/helpers';
-import { buildOnce, serve, type Served } from '../cli/harness';
+import { buildOnce, ROOT, serve, type Served } from '../cli/harness';
 
 const why = sandboxUnavailable(process.env.PATH);
 
@@ -36,6 +36,19 @@ async function inside(cmd: string): Promise<{ out: string; status: number }> {
     if (Date.now() > deadline) throw new Error(`no ${mark} from the agent's shell; it shows:\n${body.slice(-1500)}`);
     await new Promise((res) => setTimeout(res, 150));
   }
+}
+
+/** The sandbox helper's socket pane `n`'s launcher asks (its argv: /bin/sh -c LAUNCHER pane-sandbox SOCKET REQUEST). */
+function helperOf(n: number): string {
+  const row = (JSON.parse(s.pane(['ls', '--json']).stdout) as Array<{ n: number; pid?: number }>).find((p) => p.n === n)!;
+  const argv = fs.readFileSync(`/proc/${row.pid}/cmdline`, 'utf8').split('\0');
+  expect(argv[3]).toBe('pane-sandbox');
+  return argv[4]!;
+}
+
+/** One line sent to the helper's socket, as a launcher sends it; its whole answer. */
+function askHelper(socket: string, line: string): string {
+  return execFileSync('socat', ['-t', '10', '-', `UNIX-CONNECT:${socket}`], { input: line, encoding: 'utf8' });
 }
 
 describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: ${why})` : ''}`, () => {
@@ -104,6 +117,38 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     expect(raw.out).not.toContain('CONNECTED');
     expect(raw.status).not.toBe(0);
   });
+
+  it('cannot reach the sandbox helper (which would wrap it a wider network), whose socket the person’s side reaches', async () => {
+    const helper = helperOf(shell);
+    expect(helper).toMatch(/sandbox-helper-\d+\.sock$/);
+    expect(fs.statSync(helper).mode & 0o077).toBe(0);
+    const seen = await inside(`test -e ${helper} && echo SEEN || echo HIDDEN`);
+    expect(seen.out).toBe('HIDDEN');
+    const raw = await inside(`node -e "require('net').connect('${helper}').on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`);
+    expect(raw.out).not.toContain('CONNECTED');
+    // Outside, a request that is not one is answered with what is wrong, and the helper goes on serving.
+    expect(askHelper(helper, 'wrap 1 {"argv":[]}\n')).toMatch(/^#pane-sandbox-error the request's argv: /);
+    expect(askHelper(helper, 'hello\n')).toMatch(/^#pane-sandbox-error not a request: "hello"/);
+    expect(askHelper(helper, `wrap 1 ${JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [] }, network: { allowedDomains: ['*'], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } }, cwd: 'relative' })}\n`)).toMatch(/^#pane-sandbox-error the request's cwd: /);
+    expect((await inside('echo still')).out).toBe('still');
+  });
+
+  it('has a helper that ends with the daemon that started it (its stdin closes) and on SIGTERM, taking its socket', async () => {
+    for (const how of ['stdin', 'SIGTERM'] as const) {
+      const socket = path.join(s.dir, `helper-${how}.sock`);
+      const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'pane.mjs'), 'sandboxd', '--listen', socket], { stdio: ['pipe', 'ignore', 'pipe'] });
+      const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+      const t0 = Date.now();
+      while (!fs.existsSync(socket) && Date.now() - t0 < 20_000) await new Promise((res) => setTimeout(res, 20));
+      expect(fs.existsSync(socket)).toBe(true);
+      if (how === 'stdin') child.stdin!.end();
+      else child.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise<'hung'>((res) => setTimeout(() => res('hung'), 10_000))]);
+      if (code === 'hung') child.kill('SIGKILL');
+      expect(code).toBe(0);
+      expect(fs.existsSync(socket)).toBe(false);
+    }
+  }, 60_000);
 
   it('can use `pane` as itself: its own requests work, and its .access holds', async () => {
     const ls = await inside('pane ls');

@@ -18,7 +18,7 @@ export const GROUP_OF: Readonly<Record<string, GroupName>> = {
   restore: 'durable', service: 'durable',
   agent: 'agents', access: 'agents', finger: 'agents', mail: 'agents', write: 'agents', plan: 'agents', peers: 'agents', hook: 'agents', mcp: 'agents',
   claims: 'awareness', claim: 'awareness', release: 'awareness', handoff: 'awareness', delegate: 'awareness', awareness: 'awareness',
-  sandbox: 'sandbox',
+  sandbox: 'sandbox', sandboxd: 'sandbox',
   host: 'hosts',
   cat: 'ns', tail: 'ns', mount: 'ns', umount: 'ns',
 };

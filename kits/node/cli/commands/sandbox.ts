@@ -3,14 +3,20 @@
 // through @anthropic-ai/sandbox-runtime (bubblewrap on Linux, sandbox-exec on macOS).
 // This process stays outside, holding the network proxies, until the program ends;
 // inside, a relay carries the agent's HTTP hooks to its own hook socket.
+// `pane sandboxd --listen SOCKET`: the daemon's long-lived helper that does the same
+// for every agent pane at once (kits/node/sandboxHelper.ts, decision 049): the
+// runtime loaded once, one pair of proxies, a wrap per launch.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
 import { str } from '../args';
 import { runtimeDir } from '../../paths';
 import { madeSince, projectGuards } from '../../projectGuard';
+import type { WrapRequest } from '../../sandboxHelper';
 
 /** Shell-quotes one word for the `bash -c` string the runtime runs inside the sandbox. */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -177,4 +183,165 @@ export const sandboxCommands: CommandSpec[] = [
       return code;
     },
   },
+  {
+    command: 'sandboxd',
+    summary: 'the daemon’s sandbox helper: wraps agent panes’ programs in their sandboxes over SOCKET (pane starts it)',
+    flags: [{ name: 'listen', type: 'string', value: 'SOCKET', doc: 'the unix socket to serve (in pane’s runtime dir, which every sandbox hides)' }],
+    positionals: [],
+    notes: ['Ends when its standard input closes (the daemon that started it is gone) or on SIGTERM. See docs/decisions/049-sandbox-helper.md.'],
+    async run(_ctx, a) {
+      const socket = str(a, 'listen');
+      if (socket === undefined || !path.isAbsolute(socket)) throw new UsageError('--listen SOCKET (an absolute path) is required', 'sandboxd');
+      await serveHelper(socket);
+      return 0;
+    },
+  },
 ];
+
+/** How often the helper looks whether a launch's shell is still there, to end a registration whose pane was killed before it could say so. */
+export const SWEEP_MS = 10_000;
+
+/** A wrap's network list, registered under an unguessable id until its launcher ends. */
+interface Registration {
+  id: string;
+  pid: number;
+}
+
+/** The runtime's settings, the helper's own: no network (each launch's list is registered under its id) and no filesystem rule (each wrap brings its own). */
+const BASE_CONFIG = {
+  network: { allowedDomains: [] as string[], deniedDomains: [] as string[], allowAllUnixSockets: true },
+  filesystem: { denyRead: [] as string[], allowRead: [] as string[], allowWrite: [] as string[], denyWrite: [] as string[] },
+};
+
+/** The shell lines after the program: its status kept, the registration ended, the project's new guards named. */
+function afterLines(id: string, project: string, absent: readonly string[]): string {
+  const lines = ['_pane_s=$?', `printf 'done %s\\n' ${q(id)} | socat -t 2 - "UNIX-CONNECT:$s" >/dev/null 2>&1`];
+  if (absent.length > 0) {
+    lines.push(
+      `_pane_m=; for _pane_f in ${absent.map(q).join(' ')}; do if [ -e "$_pane_f" ] || [ -L "$_pane_f" ]; then _pane_m="$_pane_m\${_pane_m:+, }\${_pane_f#${q(project + '/')}}"; fi; done`,
+      `[ -n "$_pane_m" ] && printf 'pane: while this agent ran, %s appeared in %s: tools run or obey these when the folder is opened (editor tasks, MCP servers, shell settings). Read them before you trust them.\\n' "$_pane_m" ${q(project)} >&2`,
+    );
+  }
+  lines.push('exit $_pane_s');
+  return lines.join('\n');
+}
+
+/** Serves wraps on `socket` until stdin closes or SIGTERM. */
+async function serveHelper(socket: string): Promise<void> {
+  // Loaded here, not with the command table: its schema brings zod, which no other command of this group loads (main.test.ts).
+  const { MAX_REQUEST_BYTES, SCRIPT_MARK, WrapRequestSchema } = await import('../../sandboxHelper');
+  // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the working directory land on nothing.
+  process.chdir(emptyWrapDir());
+  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  try {
+    await SandboxManager.initialize(BASE_CONFIG as Parameters<typeof SandboxManager.initialize>[0]);
+  } catch (e) {
+    throw new OpError(`cannot start the sandbox's proxies: ${(e as Error).message}`);
+  }
+  const live = new Map<string, Registration>();
+  const end = (id: string) => {
+    if (!live.delete(id)) return;
+    SandboxManager.unregisterCommandNetworkLists(id);
+    SandboxManager.cleanupAfterCommand?.();
+  };
+  const sweep = setInterval(() => {
+    for (const r of [...live.values()]) {
+      try {
+        process.kill(r.pid, 0);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ESRCH') end(r.id);
+      }
+    }
+  }, SWEEP_MS);
+  sweep.unref();
+
+  const wrap = async (pid: number, req: WrapRequest): Promise<string> => {
+    const { pane, ...config } = structuredClone(req.settings);
+    const sealed = pane.sealed.filter((d) => d.startsWith('/'));
+    const guards = await guardProject(config, req.cwd);
+    const id = crypto.randomBytes(16).toString('base64url');
+    SandboxManager.registerCommandNetworkLists(id, { allowedDomains: config.network.allowedDomains });
+    live.set(id, { id, pid });
+    const [program, ...args] = req.argv as [string, ...string[]];
+    const relay = process.platform === 'linux' ? hookRelay(req.relay) : '';
+    const command = `${relay}${req.tmp ? `TMPDIR=${q(req.tmp)} ` : ''}exec ${[program, ...args].map(q).join(' ')}`;
+    try {
+      const custom = { filesystem: config.filesystem, network: { ...config.network, allowedDomains: [] } } as Parameters<typeof SandboxManager.wrapWithSandbox>[2];
+      const wrapped = sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(command, undefined, custom, undefined, { commandId: id })), sealed);
+      return `${SCRIPT_MARK} ${id}\n${wrapped}\n${afterLines(id, req.cwd, guards.absent)}\n`;
+    } catch (e) {
+      end(id);
+      throw e;
+    }
+  };
+
+  // Half-open: the launcher's socat ends its side once the request is sent, and waits for the answer.
+  const server = net.createServer({ allowHalfOpen: true }, (conn) => {
+    let buf = '';
+    const answer = (text: string) => {
+      conn.end(text);
+    };
+    conn.setEncoding('utf8');
+    conn.on('error', () => undefined);
+    conn.on('data', (chunk: string) => {
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl < 0) {
+        if (buf.length > MAX_REQUEST_BYTES) answer(`${SCRIPT_MARK}-error the request is over ${MAX_REQUEST_BYTES} bytes (MAX_REQUEST_BYTES)\n`);
+        return;
+      }
+      const line = buf.slice(0, nl);
+      buf = '';
+      conn.removeAllListeners('data');
+      const done = /^done ([A-Za-z0-9_-]{22})$/.exec(line);
+      if (done) {
+        end(done[1]!);
+        answer('');
+        return;
+      }
+      const m = /^wrap ([0-9]{1,10}) (\{.*\})$/s.exec(line);
+      if (!m) return answer(`${SCRIPT_MARK}-error not a request: ${JSON.stringify(line.slice(0, 80))}\n`);
+      let req: WrapRequest;
+      try {
+        const parsed = WrapRequestSchema.safeParse(JSON.parse(m[2]!));
+        if (!parsed.success) {
+          const i = parsed.error.issues[0]!;
+          return answer(`${SCRIPT_MARK}-error the request's ${i.path.join('.') || '(whole)'}: ${i.message}\n`);
+        }
+        req = parsed.data;
+      } catch (e) {
+        return answer(`${SCRIPT_MARK}-error the request is not JSON: ${(e as Error).message}\n`);
+      }
+      wrap(Number(m[1]), req).then(answer, (e: unknown) => answer(`${SCRIPT_MARK}-error ${(e as Error).message.split('\n')[0]}\n`));
+    });
+  });
+  try {
+    fs.unlinkSync(socket);
+  } catch {
+    // none left from before
+  }
+  const old = process.umask(0o177);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socket, () => resolve());
+  });
+  process.umask(old);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.stdin.on('end', stop);
+    process.stdin.on('close', stop);
+    process.stdin.resume();
+    process.once('SIGTERM', stop);
+    process.once('SIGHUP', stop);
+  });
+  clearInterval(sweep);
+  server.close();
+  try {
+    fs.unlinkSync(socket);
+  } catch {
+    // gone already
+  }
+  await SandboxManager.reset().catch(() => undefined);
+  // Whatever the runtime left open (a bridge's child, a timer), the helper is done: the daemon that needed it is gone.
+  process.exit(0);
+}

@@ -1,0 +1,95 @@
+// The sandbox helper's wire (decision 049): what an agent pane's launcher asks the
+// daemon's long-lived helper (`pane sandboxd`), and the launcher itself. The helper
+// holds @anthropic-ai/sandbox-runtime loaded and one pair of network proxies for
+// every agent pane, so a launch costs a wrap and bubblewrap's own start, not a Node
+// start, the runtime's load and two proxies' (~600 ms a launch before).
+//
+// An agent pane runs `/bin/sh -c LAUNCHER pane-sandbox SOCKET REQUEST`: the launcher
+// sends `wrap PID REQUEST` on the helper's socket, gets back a shell script (the
+// bubblewrap command line and what runs after it), and evals it. The socket lives in
+// pane's runtime directory, which every sandbox hides: an agent that reached it could
+// ask for a wrap with a wider network than its .access gives it.
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The first word of a launcher's argv after the script: how a saved launch is known as one. */
+export const LAUNCHER_NAME = 'pane-sandbox';
+
+/** The helper's socket for the daemon with process id `daemonPid`, in `runtime` (pane's runtime dir, hidden from every sandbox). */
+export function helperSocket(runtime: string, daemonPid: number): string {
+  return path.join(runtime, `sandbox-helper-${daemonPid}.sock`);
+}
+
+/** What an agent pane asks the helper to wrap: its program, its sandbox settings, where it starts. */
+export const WrapRequestSchema = z
+  .object({
+    /** The program and its arguments, run inside the sandbox. */
+    argv: z.array(z.string()).min(1),
+    /** The runtime settings pane built from the agent's .access (server/agents/sandbox.ts sandboxSettings). */
+    settings: z
+      .object({
+        pane: z.object({ sealed: z.array(z.string()) }).strict(),
+        network: z.object({ allowedDomains: z.array(z.string()), deniedDomains: z.array(z.string()), allowAllUnixSockets: z.boolean() }).strict(),
+        filesystem: z.object({ denyRead: z.array(z.string()), allowRead: z.array(z.string()), allowWrite: z.array(z.string()), denyWrite: z.array(z.string()) }).strict(),
+      })
+      .strict(),
+    /** The project: where the program starts, and whose guards are checked. */
+    cwd: z.string().startsWith('/'),
+    /** The agent's TMPDIR (in its home). */
+    tmp: z.string().startsWith('/').optional(),
+    /** PORT:SOCKET of its hooks' relay inside the sandbox (sandbox.ts hookRelay). */
+    relay: z.string().optional(),
+  })
+  .strict();
+export type WrapRequest = z.infer<typeof WrapRequestSchema>;
+
+/** One line a helper takes at most: the settings of an agent with many paths granted fit well inside. */
+export const MAX_REQUEST_BYTES = 256 * 1024;
+
+/** The first line of every script the helper answers with; an error is this then `-error MESSAGE`. */
+export const SCRIPT_MARK = '#pane-sandbox';
+
+/**
+ * Polls of 10 ms the launcher waits for the helper's socket (a daemon starts its
+ * helper at its own start; a launch in its first second waits for it): 3 s, past
+ * which the launch fails, naming the socket.
+ */
+export const LAUNCHER_SOCKET_POLLS = 300;
+
+/** Seconds socat waits for the helper's answer after the request is sent (a wrap takes ~20 ms; a first one, on a loaded machine, a second). */
+export const LAUNCHER_ANSWER_S = 30;
+
+/**
+ * The launcher: POSIX sh, run as the agent pane's program outside the sandbox. Ctrl-C
+ * and Ctrl-Z are the program's (the pane's foreground group gets them); the launcher
+ * catches them with a no-op trap (not an ignore, which the program would inherit) and
+ * stays to run what comes after the program (the registration's end, the project check).
+ */
+export const LAUNCHER = [
+  's=$1 r=$2',
+  `i=0; while [ ! -S "$s" ] && [ "$i" -lt ${LAUNCHER_SOCKET_POLLS} ]; do sleep 0.01; i=$((i+1)); done`,
+  `w=$(printf 'wrap %s %s\\n' "$$" "$r" | socat -t ${LAUNCHER_ANSWER_S} - "UNIX-CONNECT:$s" 2>&1)`,
+  'case $w in',
+  `  '${SCRIPT_MARK}-error '*) printf 'pane: cannot start the sandbox: %s\\n' "\${w#${SCRIPT_MARK}-error }" >&2; exit 126 ;;`,
+  `  '${SCRIPT_MARK}'*) ;;`,
+  `  *) printf 'pane: cannot start the sandbox: its helper (%s) did not answer%s\\n' "$s" "\${w:+: $w}" >&2; exit 126 ;;`,
+  'esac',
+  'trap : INT QUIT TSTP',
+  'eval "$w"',
+].join('\n');
+
+/** The argv (after `/bin/sh`) of a launch through the helper at `socket`. */
+export function launcherArgs(socket: string, req: WrapRequest): string[] {
+  return ['-c', LAUNCHER, LAUNCHER_NAME, socket, JSON.stringify(req)];
+}
+
+/** The request a launcher's argv carries, or null when `args` (after the shell) is not a launcher's. */
+export function launcherRequest(args: readonly string[]): WrapRequest | null {
+  if (args.length !== 5 || args[0] !== '-c' || args[2] !== LAUNCHER_NAME) return null;
+  try {
+    const r = WrapRequestSchema.safeParse(JSON.parse(args[4]!));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}

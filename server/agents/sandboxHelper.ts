@@ -1,0 +1,67 @@
+// The daemon's sandbox helper (`pane sandboxd`, decision 049): one long-lived
+// process holding @anthropic-ai/sandbox-runtime and its proxies, which every agent
+// pane's launcher asks for its wrapped command (kits/node/sandboxHelper.ts). Started
+// at the first agent launch, or at the daemon's start when agents exist (so the
+// first launch of the day does not wait ~300 ms for it); ended with the daemon
+// (its stdin closes). When it dies, a launch starts it again; the running agents
+// lose the network its proxies carried (closed, not open), until their next launch.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { helperSocket } from '../../kits/node/sandboxHelper';
+
+/** Lines of the helper's stderr kept for the daemon's log at most, each cut to this many characters. */
+const MAX_LOG_LINE = 300;
+
+export class SandboxHelper {
+  private child: ChildProcess | null = null;
+  readonly socket: string;
+
+  constructor(
+    private readonly entry: string,
+    runtime: string,
+    private readonly env: Record<string, string | undefined>,
+    private readonly log: (line: string) => void,
+  ) {
+    this.socket = helperSocket(runtime, process.pid);
+  }
+
+  /** Starts the helper unless it runs; returns its socket (a launcher waits for it to listen). */
+  ensure(): string {
+    if (this.child !== null && this.child.exitCode === null && this.child.signalCode === null) return this.socket;
+    try {
+      fs.mkdirSync(path.dirname(this.socket), { recursive: true, mode: 0o700 });
+    } catch {
+      // the runtime dir is made by the daemon at start; the helper says what it cannot do
+    }
+    const child = spawn(process.execPath, [this.entry, 'sandboxd', '--listen', this.socket], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      env: this.env as NodeJS.ProcessEnv,
+    });
+    this.child = child;
+    let err = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (d: string) => {
+      err += d;
+      for (let nl = err.indexOf('\n'); nl >= 0; nl = err.indexOf('\n')) {
+        this.log(`sandbox helper: ${err.slice(0, Math.min(nl, MAX_LOG_LINE))}`);
+        err = err.slice(nl + 1);
+      }
+    });
+    child.on('error', (e) => this.log(`sandbox helper: cannot start: ${e.message}`));
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.child = null;
+      if (code !== 0 && signal !== 'SIGTERM') this.log(`sandbox helper: ended (${signal ?? `exit ${code}`}); the next agent launch starts it again`);
+    });
+    return this.socket;
+  }
+
+  /** Ends the helper (the daemon stops). */
+  stop(): void {
+    const c = this.child;
+    this.child = null;
+    if (c === null || c.exitCode !== null) return;
+    c.stdin?.end();
+    c.kill('SIGTERM');
+  }
+}

@@ -268,6 +268,28 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
   });
 });
 
+describe.skipIf(why !== null)('a daemon killed outright', () => {
+  it('leaves no sandbox, program or helper behind (bubblewrap dies with its launcher, the helper with its stdin)', async () => {
+    const d = await serve();
+    try {
+      expect(d.pane(['agent', 'add', 'zed']).status).toBe(0);
+      const r = d.pane(['agent', 'run', 'zed', '--', 'sh', '-c', 'exec sleep 3171']);
+      expect(r.status, r.stderr).toBe(0);
+      // Its program, and its daemon's helper (named by the daemon's pid), as ps shows them.
+      const alive = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('sleep 3171') || l.includes(`sandbox-helper-${d.proc.pid}.sock`));
+      const t0 = Date.now();
+      while (alive().length < 2 && Date.now() - t0 < 20_000) await new Promise((res) => setTimeout(res, 100));
+      expect(alive().length, alive().join('\n')).toBe(2);
+      d.proc.kill('SIGKILL');
+      const t1 = Date.now();
+      while (alive().length > 0 && Date.now() - t1 < 10_000) await new Promise((res) => setTimeout(res, 100));
+      expect(alive()).toEqual([]);
+    } finally {
+      await d.stop().catch(() => undefined);
+    }
+  }, 60_000);
+});
+
 describe('where no sandbox can run (no bubblewrap on the server’s PATH)', () => {
   it('refuses an agent launch unless its .access allows it, and then says "unsandboxed" in the tag and /pane/log', async () => {
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-nobwrap-'));

@@ -52,7 +52,7 @@ _pane_flags() {
     'grant new') echo '--session --context --rw --read-only --metrics --for --expires --note --name --json --socket -h --help' ;;
     'grant ls') echo '--json --socket -h --help' ;;
     'grant revoke') echo '--socket -h --help' ;;
-    'metrics') echo '--listen --socket -h --help' ;;
+    'metrics') echo '--listen --token-file --socket -h --help' ;;
     'top') echo '-d --interval -n --iterations --sort --socket -h --help' ;;
     'restore') echo '--list --at --json --socket -h --help' ;;
     'service install') echo '--print --socket -h --help' ;;
@@ -240,6 +240,7 @@ _pane_value() {
     'grant ls --socket') echo '@files' ;;
     'grant revoke --socket') echo '@files' ;;
     'metrics --listen') echo '' ;;
+    'metrics --token-file') echo '@files' ;;
     'metrics --socket') echo '@files' ;;
     'top -d') echo '' ;;
     'top --interval') echo '' ;;

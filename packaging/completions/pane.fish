@@ -216,7 +216,8 @@ complete -c pane -n '__fish_seen_subcommand_from grant; and __fish_seen_subcomma
 complete -c pane -n '__fish_seen_subcommand_from grant; and __fish_seen_subcommand_from new' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from grant; and __fish_seen_subcommand_from ls' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from grant; and __fish_seen_subcommand_from revoke' -F
-complete -c pane -n '__fish_seen_subcommand_from metrics' -l listen -r -d 'serve GET /metrics there (loopback unless an address is named; 0 picks a free port) until stopped'
+complete -c pane -n '__fish_seen_subcommand_from metrics' -l listen -r -d 'serve GET /metrics there (loopback unless an address is named; 0 picks a free port) until stopped, to scrapes bearing its token'
+complete -c pane -n '__fish_seen_subcommand_from metrics' -l token-file -r -d 'where --listen writes the bearer token it makes at its start (0600; default: metrics.token in pane’s runtime dir)'
 complete -c pane -n '__fish_seen_subcommand_from top' -s d -l interval -r -d 'between frames (default 2, 0.5..60)'
 complete -c pane -n '__fish_seen_subcommand_from top' -s n -l iterations -r -d 'print N frames, one an interval, and exit (the default when stdout is not a terminal: 1)'
 complete -c pane -n '__fish_seen_subcommand_from top' -l sort -r -d 'the first sort (default cpu; keys c, m, o, p change it)'

@@ -106,7 +106,8 @@ describe.skipIf(!prometheus)(`pane metrics${prometheus ? '' : ' (skipped: no pro
   });
 
   it('is scraped by a real Prometheus server — `pane metrics --listen` and the front with a bearer token — which then answers queries', async () => {
-    const exporter = s.spawnPane(['metrics', '--listen', '127.0.0.1:0']);
+    const exporterToken = path.join(s.dir, 'exporter.token');
+    const exporter = s.spawnPane(['metrics', '--listen', '127.0.0.1:0', '--token-file', exporterToken]);
     started.push(exporter);
     let said = '';
     exporter.stdout!.on('data', (b: Buffer) => (said += b.toString()));
@@ -114,6 +115,15 @@ describe.skipIf(!prometheus)(`pane metrics${prometheus ? '' : ' (skipped: no pro
     while (!/http:\/\/127\.0\.0\.1:\d+\/metrics/.test(said) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const target = /http:\/\/(127\.0\.0\.1:\d+)\/metrics/.exec(said)?.[1];
     expect(target, said).toBeDefined();
+    // The port is every local user's to reach; the metrics are only for a scrape bearing the token it wrote (0600).
+    expect(fs.statSync(exporterToken).mode & 0o077).toBe(0);
+    const bare = await fetch(`http://${target}/metrics`);
+    expect(bare.status).toBe(401);
+    expect(await bare.text()).toContain(`bearer token in ${exporterToken}`);
+    expect((await fetch(`http://${target}/metrics`, { headers: { authorization: 'Bearer not-the-token' } })).status).toBe(401);
+    const scraped = await fetch(`http://${target}/metrics`, { headers: { authorization: `Bearer ${fs.readFileSync(exporterToken, 'utf8').trim()}` } });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('pane_output_bytes_total');
     turnOn(s.dir);
     const g = JSON.parse(s.pane(['grant', 'new', '--metrics', '--json']).stdout) as { token: string };
     const dir = path.join(s.dir, 'prometheus');
@@ -122,7 +132,7 @@ describe.skipIf(!prometheus)(`pane metrics${prometheus ? '' : ' (skipped: no pro
     const frontTarget = new URL(front).host;
     fs.writeFileSync(
       path.join(dir, 'prometheus.yml'),
-      `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: pane\n    static_configs:\n      - targets: ['${target}']\n  - job_name: pane-front\n    authorization:\n      credentials_file: ${path.join(dir, 'token')}\n    static_configs:\n      - targets: ['${frontTarget}']\n`,
+      `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: pane\n    authorization:\n      credentials_file: ${exporterToken}\n    static_configs:\n      - targets: ['${target}']\n  - job_name: pane-front\n    authorization:\n      credentials_file: ${path.join(dir, 'token')}\n    static_configs:\n      - targets: ['${frontTarget}']\n`,
     );
     const web = await freePort();
     const prom = spawn('prometheus', [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${web}`], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -41,7 +41,7 @@ export const eventSchemas = {
   /** An attach grant issued or revoked (grant/create, grant/revoke): /pane/log keeps who was let in, never the token. */
   /** A plumbed message fired a rule (plumb/send): which, what it did, as whom. /pane/log shows it. */
   'plumb/fired': z.object({ pane: z.number().int().optional(), rule: z.string(), action: z.string(), by: z.string() }),
-  'grant/changed': z.object({ id: z.string(), change: z.enum(['issued', 'revoked']), mode: z.enum(['ro', 'rw', 'metrics']).optional(), expiresAt: z.number().optional(), closed: z.number().int().optional(), session: z.string().optional() }),
+  'grant/changed': z.object({ id: z.string(), change: z.enum(['issued', 'revoked']), mode: z.enum(['ro', 'rw', 'metrics']).optional(), expiresAt: z.number().optional(), closed: z.number().int().optional(), session: z.string().optional(), /** Who issued it (a principal key); absent: the person. An agent hears only of its own grants. */ by: z.string().optional() }),
   ...keymapEventSchemas,
   ...settingsEventSchemas,
   ...appEventSchemas,

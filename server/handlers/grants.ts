@@ -40,7 +40,7 @@ export const grantHandlers: HandlerTable = {
       throw faults.failed((e as Error).message);
     }
     const { record, token } = made;
-    server.publish('grant/changed', { id: record.id, change: 'issued', mode: record.mode, expiresAt: record.expiresAt, ...(session ? { session: session.id } : {}) });
+    server.publish('grant/changed', { id: record.id, change: 'issued', mode: record.mode, expiresAt: record.expiresAt, ...(session ? { session: session.id } : {}), ...(record.by !== undefined ? { by: record.by } : {}) });
     // The token in the fragment: a browser never sends it to a server, nor keeps it in a Referer.
     // A metrics grant opens no window: its URL is the scrape path (the token goes in a header, never in it).
     const url = !server.frontOrigin ? undefined : record.mode === 'metrics' ? `${server.frontOrigin}/metrics` : `${server.frontOrigin}/#grant=${token}`;
@@ -57,7 +57,7 @@ export const grantHandlers: HandlerTable = {
     const issued = book(services).issuer(p.id);
     const mine = issued !== null && (who.kind !== 'agent' || issued.by === principalKey(who));
     if (!mine || !book(services).revoke(p.id)) throw faults.failed(`no grant ${p.id}${who.kind === 'agent' ? ` issued by ${principalLabel(who)}` : ''} (pane grant ls lists those alive)`);
-    return { id: p.id, closed: closeGuests(server, services, p.id, `grant ${p.id} was revoked by ${principalLabel(who)}`) };
+    return { id: p.id, closed: closeGuests(server, services, p.id, issued.by, `grant ${p.id} was revoked by ${principalLabel(who)}`) };
   },
 };
 
@@ -76,10 +76,10 @@ function withinAccess(server: PaneServer, services: Services, name: string, mode
 }
 
 /** Closes grant `id`'s guests, saying why, and tells every subscriber the grant is gone; how many were closed. */
-function closeGuests(server: PaneServer, services: Services, id: string, why: string): number {
+function closeGuests(server: PaneServer, services: Services, id: string, by: string | undefined, why: string): number {
   const guests = guestsOf(services, id);
   for (const c of guests) c.closeSaying('unauthorized', why);
-  server.publish('grant/changed', { id, change: 'revoked', closed: guests.length });
+  server.publish('grant/changed', { id, change: 'revoked', closed: guests.length, ...(by !== undefined ? { by } : {}) });
   return guests.length;
 }
 
@@ -88,7 +88,8 @@ export function sessionEnded(server: PaneServer, services: Services, sessionId: 
   const grants = services.grants;
   if (!grants) return;
   for (const id of grants.ofSession(sessionId)) {
+    const by = grants.issuer(id)?.by;
     grants.revoke(id);
-    closeGuests(server, services, id, `session ${name}, which grant ${id} showed, has ended`);
+    closeGuests(server, services, id, by, `session ${name}, which grant ${id} showed, has ended`);
   }
 }

@@ -62,6 +62,21 @@ describe('Connections', () => {
     expect(guest.sent[0]).toContain('"mine"');
   });
 
+  it('tells an agent of the grants it issued alone; the person hears of every grant', () => {
+    const { h } = host();
+    const reg = new Connections(h);
+    const ada = conn('a', [], { kind: 'agent', name: 'ada' });
+    const person = conn('p', []);
+    reg.add(ada.conn);
+    reg.add(person.conn);
+    h.bus.publish('grant/changed', { id: 'g00000001', change: 'issued', mode: 'ro', session: 's', by: 'agent:ada' });
+    h.bus.publish('grant/changed', { id: 'g00000002', change: 'issued', mode: 'rw', session: 's' });
+    h.bus.publish('grant/changed', { id: 'g00000003', change: 'revoked', closed: 0, by: 'agent:bob' });
+    expect(ada.sent).toHaveLength(1);
+    expect(ada.sent[0]).toContain('g00000001');
+    expect(person.sent).toHaveLength(3);
+  });
+
   it('sends a too-large error frame in place of an event past the frame limit', () => {
     const { h } = host();
     const reg = new Connections(h);

@@ -4,6 +4,7 @@
 // every connection when the server stops. The model never sees a connection.
 import { PRIVATE_EVENTS } from '../../kits/protocol/authority';
 import { guestHears } from '../grants/scope';
+import { principalKey } from '../../kits/protocol/principal';
 import { eventFamily } from '../../kits/protocol/events';
 import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
 import type { PaneServer } from '../paneServer';
@@ -67,6 +68,7 @@ export class Connections implements Iterable<ClientConn> {
       if (!c.wantsEvent(fam)) continue;
       if (priv && (c.readOnly || c.principal.kind === 'grant')) continue; // the principal table: a read-only client or a grant's guest sees no mail or messages
       if (c.principal.kind === 'grant' && !guestHears(this.server, c.principal.session, event, data)) continue; // a guest hears of its session alone
+      if (event === 'grant/changed' && c.principal.kind === 'agent' && (data as { by?: string }).by !== principalKey(c.principal)) continue; // an agent hears of the grants it issued alone
       frame ??= fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
       c.sendRaw(frame);
     }

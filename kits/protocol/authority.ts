@@ -64,7 +64,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'float/move': { agent: 'access', readOnly: false, host: false, guest: false },
   'float/resize': { agent: 'access', readOnly: false, host: false, guest: false },
   'float/focus': { agent: 'access', readOnly: false, host: false, guest: true },
-  'float/raise': { agent: 'access', readOnly: false, host: false, guest: true },
+  'float/raise': { agent: 'access', readOnly: false, host: false, guest: false },
   'float/lower': { agent: 'access', readOnly: false, host: false, guest: false },
   'float/z': { agent: 'access', readOnly: false, host: false, guest: false },
   'float/layer': { agent: 'access', readOnly: false, host: false, guest: false },

@@ -11,6 +11,7 @@ import * as model from '../model/session';
 import type { PaneServer } from '../paneServer';
 import { syncFloatWord } from '../model/paneOps';
 import type { HandlerTable, HandlerContext } from './types';
+import { contextOf } from './pane';
 
 function floatAck(server: PaneServer, s: Session, n: number): FloatAck {
   return { session: s.id, pane: n, id: server.address(n), rect: model.floatOf(s, n) };
@@ -45,7 +46,15 @@ export const floatingHandlers: HandlerTable = {
   },
   'float/move': (p, ctx) => one((s, n) => model.updateFloat(s, n, { x: p.x, y: p.y }))(p, ctx),
   'float/resize': (p, ctx) => one((s, n) => model.updateFloat(s, n, { w: p.w, h: p.h }))(p, ctx),
-  'float/focus': (p, ctx) => one(model.focusFloat)(p, ctx),
+  'float/focus': (p, ctx) => {
+    const { s, n } = find(ctx.server, p.pane);
+    const c = contextOf(ctx, s.id);
+    if (!c) return one(model.focusFloat)(p, ctx);
+    // A context (a grant's guest always is in one) focuses the float in its own view; the stacking every window shares stays.
+    model.focusInContext(c.view, n);
+    ctx.server.publish('focus/changed', { session: s.id, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
+    return floatAck(ctx.server, s, n);
+  },
   'float/raise': (p, ctx) => one(model.raise)(p, ctx),
   'float/lower': (p, ctx) => one(model.lower)(p, ctx),
   'float/z': (p, ctx) => one((s, n) => model.updateFloat(s, n, { z: p.z }))(p, ctx),

@@ -22,7 +22,7 @@ import type { HandlerContext, HandlerTable } from './types';
  * The context the caller follows in session `sessionId` (model/session/contexts.ts), if any: a
  * grant's guest always follows one (its own, grant:ID, unless it chose another).
  */
-function contextOf(ctx: HandlerContext, sessionId: string): { name: string; view: ContextView } | undefined {
+export function contextOf(ctx: HandlerContext, sessionId: string): { name: string; view: ContextView } | undefined {
   const { services, client, server } = ctx;
   const had = services.contexts.of(client.id, sessionId);
   const name = guestContext(client.principal);

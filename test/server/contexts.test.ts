@@ -73,6 +73,22 @@ describe('contexts: a view of a session with its own focus and zoom', () => {
     expect(sess.zoomed).toBeNull();
     expect(await guest.call('session/context', {})).toMatchObject({ context: `grant:${g.id}`, focused: two, zoomed: two });
     await expect(guest.call('session/context', { context: null })).rejects.toThrow(/a grant's guest follows a context of its own/);
+    // A float: the guest focuses it in its own view; the stacking every window shares is not the guest's to change.
+    const fl = Number(s.pane(['split', '-t', String(one), '--', 'cat']).stdout.trim().split(':').pop());
+    expect(s.pane(['float', '-t', String(fl)]).status).toBe(0);
+    // A second float above it: focusing the first the person's way would raise it over this one.
+    const top = Number(s.pane(['split', '-t', String(one), '--', 'cat']).stdout.trim().split(':').pop());
+    expect(s.pane(['float', '-t', String(top)]).status).toBe(0);
+    const z = (await own.call('session/get', {})).floating.find((f) => f.pane === fl)!.z;
+    expect(z).toBeLessThan((await own.call('session/get', {})).floating.find((f) => f.pane === top)!.z);
+    expect(s.pane(['focus', '-t', String(one)]).status).toBe(0);
+    await guest.call('float/focus', { pane: fl });
+    expect(await guest.call('session/context', {})).toMatchObject({ focused: fl });
+    const after = await own.call('session/get', {});
+    expect(after.focused).toBe(one);
+    expect(after.floating.find((f) => f.pane === fl)!.z).toBe(z);
+    await expect(guest.call('float/raise', { pane: fl })).rejects.toThrow(/denied|grant/i);
+    for (const f of [fl, top]) expect(s.pane(['close', '-t', String(f)]).status).toBe(0);
     guest.close();
     own.close();
   });

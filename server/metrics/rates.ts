@@ -4,14 +4,14 @@
 // sample moves only once it is a window old, so several readers at once share one
 // window instead of shortening each other's to nothing.
 import type { PaneMetrics } from '../../kits/protocol/metrics';
+import { paneRate } from '../../kits/protocol/paneRate';
 
 /** The shortest window a rate is taken over: shorter is noise (CPU time ticks in 10 ms). */
 export const RATE_WINDOW_MS = 1000;
 
 interface Sample {
   at: number;
-  cpu: number;
-  out: number;
+  pane: PaneMetrics;
 }
 
 export interface PaneRates {
@@ -32,16 +32,10 @@ export class RateSampler {
     const current = { at, panes: new Map<number, Sample>() };
     const out = new Map<number, PaneRates>();
     for (const p of panes) {
-      const s = { at, cpu: p.cpuSeconds, out: p.outputBytes };
-      current.panes.set(p.pane, s);
+      current.panes.set(p.pane, { at, pane: p });
       const b = this.base?.panes.get(p.pane);
-      const dt = b ? (at - b.at) / 1000 : 0;
-      out.set(
-        p.pane,
-        b && dt > 0
-          ? { cpuPercent: Math.max(0, Math.round(((s.cpu - b.cpu) / dt) * 1000) / 10), outputBytesPerSecond: Math.max(0, Math.round((s.out - b.out) / dt)) }
-          : { cpuPercent: null, outputBytesPerSecond: null },
-      );
+      const r = paneRate(p, b?.pane, b ? (at - b.at) / 1000 : 0);
+      out.set(p.pane, { cpuPercent: r.cpuPercent === null ? null : Math.round(r.cpuPercent * 10) / 10, outputBytesPerSecond: r.outPerSecond === null ? null : Math.round(r.outPerSecond) });
     }
     // Between one and two windows, once warm: the base moves up to the sample that is a window old.
     if (!this.base) this.base = current;

@@ -6,6 +6,7 @@
 // rates are this client's differences between two answers.
 import { histogramQuantile, LATENCY_BUCKETS_S } from '../../../protocol/latency';
 import type { Histogram, PaneMetrics, ServerMetrics } from '../../../protocol/metrics';
+import { paneRate } from '../../../protocol/paneRate';
 import { shown } from '../../../protocol/shown';
 import type { CommandSpec } from '../command';
 import type { CommandContext } from '../context';
@@ -34,12 +35,7 @@ export interface TopRow {
 /** Rates between two answers (null for a pane the earlier one lacks, or with no time between). */
 export function topRows(now: ServerMetrics, before: ServerMetrics | null, seconds: number): TopRow[] {
   const prev = new Map((before?.panes ?? []).map((p) => [p.pane, p]));
-  return now.panes.map((p) => {
-    const b = prev.get(p.pane);
-    const rate = (x: number, y: number | undefined) => (b === undefined || seconds <= 0 || y === undefined ? null : Math.max(0, (x - y) / seconds));
-    const cpu = rate(p.cpuSeconds, b?.cpuSeconds);
-    return { pane: p, cpuPercent: cpu === null ? null : cpu * 100, outPerSecond: rate(p.outputBytes, b?.outputBytes), readPerSecond: rate(p.ioReadBytes, b?.ioReadBytes), writePerSecond: rate(p.ioWriteBytes, b?.ioWriteBytes) };
-  });
+  return now.panes.map((p) => ({ pane: p, ...paneRate(p, prev.get(p.pane), seconds) }));
 }
 
 function sortRows(rows: TopRow[], by: Sort): TopRow[] {

@@ -51,10 +51,10 @@ export const SCRIPT_MARK = '#pane-sandbox';
 
 /**
  * Polls of 10 ms the launcher waits for the helper's socket (a daemon starts its
- * helper at its own start; a launch in its first second waits for it): 3 s, past
- * which the launch fails, naming the socket.
+ * helper at its own start or first launch, ~0.3 s on a quiet machine, seconds on a
+ * loaded one): 10 s, past which the launch fails, naming the socket.
  */
-export const LAUNCHER_SOCKET_POLLS = 300;
+export const LAUNCHER_SOCKET_POLLS = 1000;
 
 /** Seconds socat waits for the helper's answer after the request is sent (a wrap takes ~20 ms; a first one, on a loaded machine, a second). */
 export const LAUNCHER_ANSWER_S = 30;

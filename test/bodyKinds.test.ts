@@ -20,6 +20,7 @@ const NOT_BODIES: Record<string, RegExp> = {
   'server/model/execLine.ts': /^who$/,
   'server/handlers/grants.ts': /^(who|client\.principal)$/,
   'server/handlers/registry.ts': /^who$/,
+  'server/transport/connections.ts': /^c\.principal$/,
   'server/awareness/messageBoard.ts': /^m\.target$/,
   'server/awareness/messages.ts': /^m\.target$/,
   'server/awareness/engine.ts': /^m\.target$/,

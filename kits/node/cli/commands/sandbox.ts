@@ -228,6 +228,10 @@ function afterLines(id: string, project: string, absent: readonly string[]): str
 
 /** Serves wraps on `socket` until stdin closes or SIGTERM. */
 async function serveHelper(socket: string): Promise<void> {
+  // The daemon's PTY masters (node-pty opens them without close-on-exec) came with this process: held here, a pane's
+  // program would get no hang-up when its daemon died, and would keep its proxy connections open, so this helper,
+  // waiting for them, would never end. None of them is this helper's.
+  closeInheritedTerminals();
   // Loaded here, not with the command table: its schema brings zod, which no other command of this group loads (main.test.ts).
   const { MAX_REQUEST_BYTES, SCRIPT_MARK, WrapRequestSchema } = await import('../../sandboxHelper');
   // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the working directory land on nothing.
@@ -341,7 +345,30 @@ async function serveHelper(socket: string): Promise<void> {
   } catch {
     // gone already
   }
-  await SandboxManager.reset().catch(() => undefined);
+  // The runtime's reset ends its bridges at once but waits for the proxies' open connections: bounded, then the helper goes.
+  await Promise.race([SandboxManager.reset().catch(() => undefined), new Promise((r) => setTimeout(r, RESET_WAIT_MS))]);
   // Whatever the runtime left open (a bridge's child, a timer), the helper is done: the daemon that needed it is gone.
   process.exit(0);
+}
+
+/** How long the helper's end waits for the runtime's reset (its proxies close when their connections do). */
+export const RESET_WAIT_MS = 2_000;
+
+/** Closes every terminal master this process inherited (links of /proc/self/fd to /dev/ptmx); Linux only. */
+function closeInheritedTerminals(): void {
+  let fds: string[];
+  try {
+    fds = fs.readdirSync('/proc/self/fd');
+  } catch {
+    return;
+  }
+  for (const fd of fds) {
+    const n = Number(fd);
+    if (!Number.isInteger(n) || n < 3) continue;
+    try {
+      if (fs.readlinkSync(`/proc/self/fd/${fd}`) === '/dev/ptmx') fs.closeSync(n);
+    } catch {
+      // gone meanwhile (the directory's own fd)
+    }
+  }
 }

@@ -150,6 +150,62 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     }
   }, 60_000);
 
+  it('has a helper that, told to end while it starts, ends and takes every process it started (its proxies’ bridges)', async () => {
+    // Each helper carries a mark in its environment, which what it starts inherits: after it ends, no process may hold it.
+    const marked = (mark: string) =>
+      fs.readdirSync('/proc').filter((e) => {
+        if (!/^[0-9]+$/.test(e)) return false;
+        try {
+          return fs.readFileSync(`/proc/${e}/environ`, 'latin1').includes(mark);
+        } catch {
+          return false;
+        }
+      });
+    for (const delay of [100, 250, 400, 700]) {
+      const mark = `PANE_HELPER_MARK=${process.pid}-${delay}`;
+      const socket = path.join(s.dir, `helper-early-${delay}.sock`);
+      const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'pane.mjs'), 'sandboxd', '--listen', socket], {
+        stdio: ['pipe', 'ignore', 'pipe'],
+        env: { ...process.env, PANE_HELPER_MARK: mark.split('=')[1] },
+      });
+      // Ended: at 0 once it has its handlers; before them (node still starting) by the signal, having started nothing.
+      const exited = new Promise<string>((res) => child.once('exit', (code, signal) => res(code === 0 || signal === 'SIGTERM' ? 'ended' : `exit ${code ?? signal}`)));
+      await new Promise((res) => setTimeout(res, delay));
+      child.kill('SIGTERM');
+      const how = await Promise.race([exited, new Promise<string>((res) => setTimeout(() => res('hung'), 10_000))]);
+      if (how === 'hung') child.kill('SIGKILL');
+      expect(how, `SIGTERM after ${delay} ms`).toBe('ended');
+      const t0 = Date.now();
+      while (marked(mark).length > 0 && Date.now() - t0 < 5_000) await new Promise((res) => setTimeout(res, 100));
+      const left = marked(mark).map((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
+      for (const pid of marked(mark)) process.kill(Number(pid), 'SIGKILL');
+      expect(left, `SIGTERM after ${delay} ms`).toEqual([]);
+      expect(fs.existsSync(socket)).toBe(false);
+    }
+  }, 90_000);
+
+  it('holds no terminal but its own: no pane’s program inherits another pane’s terminal (whose master would let it type into the person’s shell)', async () => {
+    // The person's shell is already open; one more after the agent, so masters would have been there to inherit both ways.
+    const extra = s.pane(['new']);
+    expect(extra.status, extra.stderr).toBe(0);
+    const masters = await inside('ls -l /proc/self/fd/ | grep -c ptmx');
+    expect(masters.out).toBe('0');
+    const rows = JSON.parse(s.pane(['ls', '--json']).stdout) as Array<{ n: number; pid?: number }>;
+    expect(rows.filter((r) => r.pid !== undefined).length).toBeGreaterThanOrEqual(3);
+    for (const r of rows) {
+      if (r.pid === undefined) continue;
+      const held = fs.readdirSync(`/proc/${r.pid}/fd`).filter((fd) => {
+        try {
+          return /ptmx$/.test(fs.readlinkSync(`/proc/${r.pid}/fd/${fd}`));
+        } catch {
+          return false;
+        }
+      });
+      expect(held, `pane ${r.n}'s program (pid ${r.pid})`).toEqual([]);
+    }
+    s.pane(['close', '-t', String(Number(extra.stdout.trim().split(':').pop()))]);
+  });
+
   it('can use `pane` as itself: its own requests work, and its .access holds', async () => {
     const ls = await inside('pane ls');
     expect(ls.status).toBe(0);

@@ -228,6 +228,20 @@ function afterLines(id: string, project: string, absent: readonly string[]): str
 
 /** Serves wraps on `socket` until stdin closes or SIGTERM. */
 async function serveHelper(socket: string): Promise<void> {
+  // Told to end at any moment, starting now: the runtime's own SIGTERM handler (made in its initialize) only resets,
+  // so a SIGTERM before this helper listened would leave it running without proxies, with its daemon gone.
+  let stopping = false;
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      stopping = true;
+      resolve();
+    };
+    process.stdin.on('end', stop);
+    process.stdin.on('close', stop);
+    process.stdin.on('error', stop);
+    process.stdin.resume();
+    for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.on(sig, stop);
+  });
   // The daemon's PTY masters (node-pty opens them without close-on-exec) came with this process: held here, a pane's
   // program would get no hang-up when its daemon died, and would keep its proxy connections open, so this helper,
   // waiting for them, would never end. None of them is this helper's.
@@ -237,11 +251,20 @@ async function serveHelper(socket: string): Promise<void> {
   // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the working directory land on nothing.
   process.chdir(emptyWrapDir());
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  const finish = async (): Promise<never> => {
+    // The runtime's reset ends its bridges at once but waits for the proxies' open connections: bounded, then the helper goes.
+    await Promise.race([SandboxManager.reset().catch(() => undefined), new Promise((r) => setTimeout(r, RESET_WAIT_MS))]);
+    // Whatever the runtime started and left (a bridge, a bridge's child for one connection) ends with the helper.
+    endDescendants();
+    process.exit(0);
+  };
   try {
-    await SandboxManager.initialize(BASE_CONFIG as Parameters<typeof SandboxManager.initialize>[0]);
+    await Promise.race([SandboxManager.initialize(BASE_CONFIG as Parameters<typeof SandboxManager.initialize>[0]), stopped]);
   } catch (e) {
+    endDescendants();
     throw new OpError(`cannot start the sandbox's proxies: ${(e as Error).message}`);
   }
+  if (stopping) return finish();
   const live = new Map<string, Registration>();
   const end = (id: string) => {
     if (!live.delete(id)) return;
@@ -330,14 +353,7 @@ async function serveHelper(socket: string): Promise<void> {
     server.listen(socket, () => resolve());
   });
   process.umask(old);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.stdin.on('end', stop);
-    process.stdin.on('close', stop);
-    process.stdin.resume();
-    process.once('SIGTERM', stop);
-    process.once('SIGHUP', stop);
-  });
+  await stopped;
   clearInterval(sweep);
   server.close();
   try {
@@ -345,10 +361,41 @@ async function serveHelper(socket: string): Promise<void> {
   } catch {
     // gone already
   }
-  // The runtime's reset ends its bridges at once but waits for the proxies' open connections: bounded, then the helper goes.
-  await Promise.race([SandboxManager.reset().catch(() => undefined), new Promise((r) => setTimeout(r, RESET_WAIT_MS))]);
-  // Whatever the runtime left open (a bridge's child, a timer), the helper is done: the daemon that needed it is gone.
-  process.exit(0);
+  return finish();
+}
+
+/** Ends (SIGTERM) every process descended from this one, by /proc's parent links; Linux only (elsewhere the runtime's bridges are not processes). */
+function endDescendants(): void {
+  const parent = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (!/^[0-9]+$/.test(e)) continue;
+    try {
+      // Field 4 of stat, after the command in parentheses (which may itself hold spaces and parentheses).
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parent.set(Number(e), ppid);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const mine = (pid: number): boolean => {
+    for (let p = parent.get(pid), hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++) if (p === process.pid) return true;
+    return false;
+  };
+  for (const pid of parent.keys()) {
+    if (pid === process.pid || !mine(pid)) continue;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // ended meanwhile
+    }
+  }
 }
 
 /** How long the helper's end waits for the runtime's reset (its proxies close when their connections do). */

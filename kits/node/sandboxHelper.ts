@@ -84,7 +84,7 @@ export function launcherArgs(socket: string, req: WrapRequest): string[] {
 }
 
 /** The request a launcher's argv carries, or null when `args` (after the shell) is not a launcher's. */
-export function launcherRequest(args: readonly string[]): WrapRequest | null {
+function launcherRequest(args: readonly string[]): WrapRequest | null {
   if (args.length !== 5 || args[0] !== '-c' || args[2] !== LAUNCHER_NAME) return null;
   try {
     const r = WrapRequestSchema.safeParse(JSON.parse(args[4]!));
@@ -92,4 +92,24 @@ export function launcherRequest(args: readonly string[]): WrapRequest | null {
   } catch {
     return null;
   }
+}
+
+/** The shell a launcher runs in. */
+export const LAUNCHER_SHELL = '/bin/sh';
+
+/** Launches already read, by their argv (a pane's launch is kept as it was made): a pane's tracker asks on every refresh. */
+const readLaunches = new WeakMap<readonly string[], WrapRequest | null>();
+
+/**
+ * The request a launch carries when it is a launcher's (`/bin/sh -c LAUNCHER pane-sandbox
+ * SOCKET REQUEST`), or null for any other launch. Read once per launch.
+ */
+export function launcherOf(launch: { readonly program: string; readonly args: readonly string[] }): WrapRequest | null {
+  if (launch.program !== LAUNCHER_SHELL || launch.args[2] !== LAUNCHER_NAME) return null;
+  let req = readLaunches.get(launch.args);
+  if (req === undefined) {
+    req = launcherRequest(launch.args);
+    readLaunches.set(launch.args, req);
+  }
+  return req;
 }

@@ -14,7 +14,7 @@ import { paneEntry, which } from './programs';
 import type { AppEntry } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
 import { homeLines } from './agentHome';
-import { launcherArgs, launcherRequest, type WrapRequest } from '../../kits/node/sandboxHelper';
+import { launcherArgs, launcherOf, LAUNCHER_SHELL, type WrapRequest } from '../../kits/node/sandboxHelper';
 import type { AgentService } from './service';
 
 /** The agent's own hook door, in its home beside pane.sock: HTTP hooks from inside its sandbox reach it through a relay. */
@@ -296,15 +296,12 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   };
 }
 
-/** The shell a launcher runs in. */
-const LAUNCHER_SHELL = '/bin/sh';
-
 /**
  * A launcher's launch with its program's argv changed by `f` (the same helper, settings
  * and project); null when `f` gives null; undefined when `launch` is no launcher's.
  */
 export function rewrapProgram(launch: LaunchSpec, f: (argv: string[]) => string[] | null): LaunchSpec | null | undefined {
-  const req = launch.program === LAUNCHER_SHELL ? launcherRequest(launch.args) : null;
+  const req = launcherOf(launch);
   if (req === null) return undefined;
   const argv = f(req.argv);
   return argv === null || argv.length === 0 ? null : { ...launch, args: launcherArgs(launch.args[3]!, { ...req, argv }) };
@@ -315,7 +312,7 @@ export function rewrapProgram(launch: LaunchSpec, f: (argv: string[]) => string[
  * --settings JSON -- PROGRAM ARGS` an older pane recorded); any other launch as it is.
  */
 export function unwrapSandbox(launch: LaunchSpec): LaunchSpec {
-  const req = launch.program === LAUNCHER_SHELL ? launcherRequest(launch.args) : null;
+  const req = launcherOf(launch);
   if (req !== null) return { ...launch, program: req.argv[0]!, args: req.argv.slice(1) };
   const a = launch.args;
   if (a[1] !== 'sandbox' || a[2] !== '--settings' || a[4] !== '--' || a.length < 6) return launch;

@@ -8,7 +8,7 @@ import type { Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
 import { statOffMounts } from '../../kits/node/safeFile';
 import { setTag } from './paneOps';
-import { LAUNCHER_NAME, launcherRequest } from '../../kits/node/sandboxHelper';
+import { launcherOf } from '../../kits/node/sandboxHelper';
 
 /**
  * After output, wait this long before looking at the foreground again: a program
@@ -29,8 +29,7 @@ export function isShell(program: string): boolean {
 /** The program a pane was launched with, as a person names it: a sandboxed pane's own program, not its launcher's sh. */
 function launchedProgram(launch: Pane['launch']): string {
   if (!launch) return '';
-  const req = launch.args[2] === LAUNCHER_NAME ? launcherRequest(launch.args) : null;
-  return req !== null ? req.argv[0]! : launch.program;
+  return launcherOf(launch)?.argv[0] ?? launch.program;
 }
 
 /** Whether the pane was launched as a shell (its launcher's sh is not one: it only waits for the sandboxed program). */

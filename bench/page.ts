@@ -191,7 +191,7 @@ export async function watchPane(page: Page, n: number): Promise<void> {
     const st = {
       bytes: 0,
       last: 0,
-      arm: null as null | { key: number; handled: number; sent: number; recv: number },
+      arm: null as null | { key: number; handled: number; sent: number; recv: number; keyFrame: number },
       echoes: [] as Echo[],
       // Text to wait for (decoded only while wanted), and who to tell when it is parsed.
       want: null as null | string,
@@ -219,7 +219,9 @@ export async function watchPane(page: Page, n: number): Promise<void> {
         if (a) {
           st.arm = null;
           const key = a.key;
-          requestAnimationFrame(() => st.echoes.push({ parsed: now - key, frame: performance.now() - key, handled: a.handled - key, sent: a.sent - key, recv: a.recv - key }));
+          requestAnimationFrame((ts: number) =>
+            st.echoes.push({ parsed: now - key, frame: performance.now() - key, late: Math.max(0, Math.round((ts - a.keyFrame) / (1000 / 60))), handled: a.handled - key, sent: a.sent - key, recv: a.recv - key }),
+          );
         }
         if (st.want !== null) {
           st.tail = (st.tail + (typeof data === 'string' ? data : dec.decode(data))).slice(-256);
@@ -249,6 +251,8 @@ export interface Echo {
   parsed: number;
   /** The next frame after that. */
   frame: number;
+  /** Frames the echo came after the key's own next frame: 0 when drawn on the first frame after the key. */
+  late: number;
   /** The page's keydown handlers ran (the key waited this long for the main thread). */
   handled: number;
   /** The key's bytes went to the socket. */
@@ -268,7 +272,12 @@ export async function echoOnce(page: Page, n: number, key = 'a'): Promise<Echo> 
     const st = w.__pb.panes[p];
     // Armed when the key arrives: the keydown listener runs before xterm sends it.
     const arm = (e: KeyboardEvent) => {
-      if (e.key.length === 1) st.arm = { key: e.timeStamp, handled: performance.now(), sent: -1, recv: -1 };
+      if (e.key.length === 1) {
+        const a = { key: e.timeStamp, handled: performance.now(), sent: -1, recv: -1, keyFrame: -1 };
+        st.arm = a;
+        // The first frame after the key: an echo drawn in it is on the next frame (callbacks of one frame share its time).
+        requestAnimationFrame((ts: number) => (a.keyFrame = ts));
+      }
       window.removeEventListener('keydown', arm, true);
     };
     window.addEventListener('keydown', arm, true);

@@ -94,7 +94,7 @@ describe('pane installed with npm install -g --prefix', () => {
     expect(installLog).not.toMatch(/gyp (info|ERR|WARN)|node-gyp rebuild|node-gyp configure/);
     // The PTY addon is the platform package's prebuilt binary, and it loads.
     const lib = path.join(prefix, 'lib', 'node_modules', 'pane', 'node_modules');
-    expect(fs.existsSync(path.join(lib, `@lydell/node-pty-${process.platform}-${process.arch}`, 'pty.node'))).toBe(true);
+    expect(fs.existsSync(path.join(lib, `@lydell/node-pty-${process.platform}-${process.arch}`, 'prebuilds', `${process.platform}-${process.arch}`, 'pty.node'))).toBe(true);
     expect(fs.existsSync(path.join(lib, 'node-pty'))).toBe(false);
   });
 

@@ -275,8 +275,10 @@ export async function echoOnce(page: Page, n: number, key = 'a'): Promise<Echo> 
       if (e.key.length === 1) {
         const a = { key: e.timeStamp, handled: performance.now(), sent: -1, recv: -1, keyFrame: -1 };
         st.arm = a;
-        // The first frame after the key: an echo drawn in it is on the next frame (callbacks of one frame share its time).
-        requestAnimationFrame((ts: number) => (a.keyFrame = ts));
+        // The first frame that can show the key's echo (callbacks of one frame share its time): the next one
+        // requested from here, unless that frame had begun before the key was handled (Chromium may hand input
+        // to the page inside a frame), which cannot show what the key has not yet caused: then the one after.
+        requestAnimationFrame((ts: number) => (a.keyFrame = ts < a.handled ? ts + 1000 / 60 : ts));
       }
       window.removeEventListener('keydown', arm, true);
     };

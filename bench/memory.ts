@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { client, rssOf, sleep, startServerProc, tmux } from './procs';
+import { anonOf, client, rssOf, sleep, startServerProc, tmux } from './procs';
 import { summarize, type Summary } from './stats';
 
 const PANES = 10;
@@ -31,12 +31,16 @@ export interface MemoryResult {
   /** The same two, read right after the last line was parsed (before V8 gave memory back). */
   paneFullPeak: Summary;
   pane20Peak: Summary;
+  /** The 20-pane server's anonymous memory (anonOf), settled and at the peak; tmux's with 20, settled. */
+  anon20: Summary;
+  anon20Peak: Summary;
+  tmuxAnon20: Summary | null;
   idle100: number;
   idleBaseline: number;
 }
 
 /** RSS of the server before and after `n` panes each printed a full history. */
-async function paneFull(dir: string, n = PANES): Promise<{ base: number; after: number; peak: number }> {
+async function paneFull(dir: string, n = PANES): Promise<{ base: number; after: number; peak: number; anonAfter: number; anonPeak: number }> {
   // A directory per server: a socket left by one killed on its way out must not be mistaken for the next one's.
   const srv = await startServerProc(fs.mkdtempSync(path.join(dir, `full${n}-`)));
   try {
@@ -59,17 +63,18 @@ async function paneFull(dir: string, n = PANES): Promise<{ base: number; after: 
     }
     await sleep(500);
     const peak = rssOf(srv.proc.pid!);
+    const anonPeak = anonOf(srv.proc.pid!);
     c.close();
     await sleep(SETTLE_MS);
     const after = rssOf(srv.proc.pid!);
-    return { base, after, peak };
+    return { base, after, peak, anonAfter: anonOf(srv.proc.pid!), anonPeak };
   } finally {
     await srv.stop();
   }
 }
 
 /** RSS of a tmux server before and after `n` windows each printed a full history. */
-function tmuxFull(n = PANES): { base: number; after: number } {
+function tmuxFull(n = PANES): { base: number; after: number; anonAfter: number } {
   const sock = `panebenchmem${process.pid}`;
   tmux(sock, 'new-session', '-d', '-x', '100', '-y', '40', 'sleep 3600');
   tmux(sock, 'set-option', '-g', 'history-limit', String(LINES));
@@ -87,8 +92,9 @@ function tmuxFull(n = PANES): { base: number; after: number } {
     spawnSync('sleep', ['0.1']);
   }
   const after = rssOf(pid);
+  const anonAfter = anonOf(pid);
   spawnSync('tmux', ['-L', sock, 'kill-server']);
-  return { base, after };
+  return { base, after, anonAfter };
 }
 
 async function idle(dir: string): Promise<{ base: number; with100: number }> {
@@ -115,6 +121,9 @@ export async function memory(dir: string, runs: number, withTmux: boolean): Prom
   const t20: number[] = [];
   const pPeak: number[] = [];
   const p20Peak: number[] = [];
+  const a20: number[] = [];
+  const a20Peak: number[] = [];
+  const ta20: number[] = [];
   const perPane = (r: { base: number; after: number }) => (r.after - r.base) / PANES;
   for (let i = 0; i < runs; i++) {
     const ten = await paneFull(dir);
@@ -124,8 +133,14 @@ export async function memory(dir: string, runs: number, withTmux: boolean): Prom
     const fleet = await paneFull(dir, FLEET);
     p20.push(fleet.after);
     p20Peak.push(fleet.peak);
-    if (withTmux) t20.push(tmuxFull(FLEET).after);
+    a20.push(fleet.anonAfter);
+    a20Peak.push(fleet.anonPeak);
+    if (withTmux) {
+      const tf = tmuxFull(FLEET);
+      t20.push(tf.after);
+      ta20.push(tf.anonAfter);
+    }
   }
   const id = await idle(dir);
-  return { paneFull: summarize(p), tmuxFull: withTmux ? summarize(t) : null, pane20: summarize(p20), paneFullPeak: summarize(pPeak), pane20Peak: summarize(p20Peak), tmux20: withTmux ? summarize(t20) : null, idle100: id.with100, idleBaseline: id.base };
+  return { paneFull: summarize(p), tmuxFull: withTmux ? summarize(t) : null, pane20: summarize(p20), paneFullPeak: summarize(pPeak), pane20Peak: summarize(p20Peak), tmux20: withTmux ? summarize(t20) : null, anon20: summarize(a20), anon20Peak: summarize(a20Peak), tmuxAnon20: withTmux ? summarize(ta20) : null, idle100: id.with100, idleBaseline: id.base };
 }

@@ -35,12 +35,12 @@ export interface ServerProc {
   stop(): Promise<void>;
 }
 
-export async function startServerProc(dir: string, extra: string[] = []): Promise<ServerProc> {
+export async function startServerProc(dir: string, extra: string[] = [], env: Record<string, string> = {}): Promise<ServerProc> {
   const socket = path.join(dir, 'bench.sock');
   const proc = spawn(process.execPath, [paneBin, 'serve', '--socket', socket, '--empty', ...extra], {
     stdio: ['ignore', 'ignore', 'pipe'],
     // As the daemon runs (electron/daemon.ts): the bench measures the server users get.
-    env: daemonEnv({ ...process.env, HOME: dir, PS1: '$ ' }),
+    env: daemonEnv({ ...process.env, HOME: dir, PS1: '$ ', ...env }),
   });
   let err = '';
   proc.stderr!.on('data', (d) => (err += String(d)));

@@ -28,7 +28,7 @@ import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { resizeBench } from './resize';
 import { roundtrip } from './roundtrip';
-import { scale, SCALE_SIZES } from './scale';
+import { scale, SCALE_HOSTS, SCALE_SIZES } from './scale';
 import { startRows } from './startPath';
 import { fmt, range, table, type Row, type Summary } from './stats';
 import { throughput } from './throughput';
@@ -129,9 +129,9 @@ try {
     const lo = sc[0]!;
     const hi = sc[sc.length - 1]!;
     const MiBs = (b: number) => fmt(b / MiB, 1);
-    rows.push({ bench: `scale: \`pane ls --json\` with ${SCALE_SIZES.join(' / ')} panes (ms)`, figure: sc.map((r) => fmt(r.ls.median, 1)).join(' / '), anchor: `growth ${fmt(hi.ls.median / lo.ls.median)}× for ${fmt(hi.panes / lo.panes, 0)}× the panes`, ratio: '—', aim: 'linear or better' });
+    rows.push({ bench: `scale: \`pane ls --json\` with ${SCALE_SIZES.join(' / ')} panes (${sc.map((r) => r.agents).join(' / ')} of them agents) and the ${fmt(hi.remote, 0)} panes of ${SCALE_HOSTS} joined command hosts (ms)`, figure: sc.map((r) => fmt(r.ls.median, 1)).join(' / '), anchor: `growth ${fmt(hi.ls.median / lo.ls.median)}× for ${fmt(hi.panes / lo.panes, 0)}× the panes`, ratio: '—', aim: 'linear or better' });
     rows.push({ bench: `scale: a split and its close, round trip, with ${SCALE_SIZES.join(' / ')} panes (ms)`, figure: sc.map((r) => fmt(r.change.median, 1)).join(' / '), anchor: `growth ${fmt(hi.change.median / lo.change.median)}×`, ratio: '—', aim: 'linear or better' });
-    rows.push({ bench: `scale: daemon RSS with ${SCALE_SIZES.join(' / ')} panes of \`cat\` (MiB) vs a tmux server with as many windows`, figure: sc.map((r) => MiBs(r.rss)).join(' / '), anchor: hi.tmuxRss === null ? 'tmux n/a' : `tmux ${sc.map((r) => MiBs(r.tmuxRss ?? Number.NaN)).join(' / ')}`, ratio: hi.tmuxRss === null ? 'n/a' : ratio(hi.rss, hi.tmuxRss), aim: `≤ 1.0× at ${hi.panes}; growth ${fmt(hi.rss / lo.rss)}×` });
+    rows.push({ bench: `scale: daemon RSS with ${SCALE_SIZES.join(' / ')} panes of \`cat\` and ${SCALE_HOSTS} joined hosts (MiB) vs a tmux server with as many windows`, figure: sc.map((r) => MiBs(r.rss)).join(' / '), anchor: hi.tmuxRss === null ? 'tmux n/a' : `tmux ${sc.map((r) => MiBs(r.tmuxRss ?? Number.NaN)).join(' / ')}`, ratio: hi.tmuxRss === null ? 'n/a' : ratio(hi.rss, hi.tmuxRss), aim: `≤ 1.0× at ${hi.panes}; growth ${fmt(hi.rss / lo.rss)}×` });
   });
   await section('cli', async () => {
     const c = await cli(dir, Math.max(10, runs * 5), withTmux);

@@ -1,12 +1,16 @@
 // Scale (issue 35): a server with 20, 100 and 200 panes (each a real PTY running
-// `cat`, ten to a session, as a long day's desktop), measured at each size: `pane ls
-// --json` one-shot, a structural change (a split and its close, round trip), and the
-// daemon's RSS against a tmux server holding the same number of `cat` windows. Each
-// row's growth from 20 to 200 says whether cost is linear (10×) or better.
+// `cat`, ten to a session, as a long day's desktop; a quarter of them agents, each in
+// its sandbox where bubblewrap runs) plus 4 joined `command` hosts of 50 panes each,
+// measured at each size: `pane ls --json` one-shot (listing the hosts' 200 too), a
+// structural change (a split and its close, round trip), and the daemon's RSS against
+// a tmux server holding the same number of `cat` windows. Each row's growth from 20
+// to 200 says whether cost is linear (10×) or better.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { client, paneBin, rssOf, sleep, startServerProc, timeCommand, tmux } from './procs';
+import type { Connection } from '../kits/client/connection';
+import { sandboxUnavailable } from '../server/agents/sandbox';
+import { client, paneBin, rssOf, sleep, startServerProc, timeCommand, tmux, type ServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 
 /** The sizes measured; the growth is from the first to the last. */
@@ -15,48 +19,100 @@ export const SCALE_SIZES = [20, 100, 200] as const;
 const PER_SESSION = 10;
 /** After the panes are made, the daemon settles (screens idle, rings trimmed) before its RSS is read. */
 const SETTLE_MS = 2_000;
+/** Joined hosts beside every size, and the panes each holds (issue 35: 4 of 50). */
+export const SCALE_HOSTS = 4;
+export const SCALE_HOST_PANES = 50;
+/** Every AGENT_EVERY-th pane is an agent's (a quarter; a session's first pane never is). */
+const AGENT_EVERY = 4;
 
 export interface ScaleRow {
   panes: number;
+  /** Of them, agents' panes (0 where no sandbox runs here: an agent is never launched unsandboxed by a bench). */
+  agents: number;
+  /** The joined hosts' panes `pane ls` listed beside them. */
+  remote: number;
   ls: Summary;
   change: Summary;
   rss: number;
   tmuxRss: number | null;
 }
 
+/** `n` `cat` panes on `c`, ten to a session; with `agents`, every AGENT_EVERY-th launched as a new agent's (agN). */
+async function fill(c: Connection, n: number, agents: boolean): Promise<number> {
+  let agentCount = 0;
+  for (let s = 0; s * PER_SESSION < n; s++) {
+    const m = await c.call('session/new', { name: `s${s}`, launch: { program: '/bin/cat', args: [] } });
+    const panes = [(await c.call('session/get', { session: m.name })).focused!];
+    // Each pane split at most twice, breadth first: tiles stay readable (no 5-column slivers).
+    for (let k = 1; k < PER_SESSION && s * PER_SESSION + k < n; k++) {
+      const from = panes[Math.floor((k - 1) / 2)]!;
+      const direction = k % 2 ? 'vertical' : 'horizontal';
+      if (agents && (s * PER_SESSION + k) % AGENT_EVERY === AGENT_EVERY - 1) {
+        const name = `ag${agentCount++}`;
+        await c.call('agent/add', { name });
+        panes.push((await c.call('agent/launch', { name, pane: from, direction, program: ['/bin/cat'] })).pane);
+      } else {
+        panes.push((await c.call('pane/split', { pane: from, direction, launch: { program: '/bin/cat', args: [] } })).pane);
+      }
+    }
+  }
+  return agentCount;
+}
+
+/** The joined hosts: each a `pane serve` of its own with SCALE_HOST_PANES `cat` panes, reached by `pane serve --stdio` as a command. */
+async function startHosts(dir: string): Promise<ServerProc[]> {
+  const hosts: ServerProc[] = [];
+  for (let i = 0; i < SCALE_HOSTS; i++) {
+    const h = await startServerProc(fs.mkdtempSync(path.join(dir, `scale-host${i}-`)));
+    hosts.push(h);
+    const c = await client(h.socket);
+    await fill(c, SCALE_HOST_PANES, false);
+    c.close();
+  }
+  return hosts;
+}
+
 export async function scale(dir: string, runs: number, withTmux: boolean): Promise<ScaleRow[]> {
   const out: ScaleRow[] = [];
-  for (const n of SCALE_SIZES) {
-    const d = fs.mkdtempSync(path.join(dir, `scale-${n}-`));
-    const srv = await startServerProc(d);
-    try {
-      const c = await client(srv.socket);
-      for (let s = 0; s * PER_SESSION < n; s++) {
-        const made = await c.call('session/new', { name: `s${s}`, launch: { program: '/bin/cat', args: [] } });
-        const panes = [(await c.call('session/get', { session: made.name })).focused!];
-        // Each pane split at most twice, breadth first: tiles stay readable (no 5-column slivers).
-        for (let k = 1; k < PER_SESSION && s * PER_SESSION + k < n; k++) {
-          panes.push((await c.call('pane/split', { pane: panes[Math.floor((k - 1) / 2)]!, direction: k % 2 ? 'vertical' : 'horizontal', launch: { program: '/bin/cat', args: [] } })).pane);
+  const agents = sandboxUnavailable(process.env.PATH) === null;
+  const hosts = await startHosts(dir);
+  try {
+    for (const n of SCALE_SIZES) {
+      const d = fs.mkdtempSync(path.join(dir, `scale-${n}-`));
+      // The hosts as the person adds them: a file each in this daemon's config dir.
+      const hostDir = path.join(d, '.config', 'pane', 'hosts');
+      fs.mkdirSync(hostDir, { recursive: true });
+      hosts.forEach((h, i) => fs.writeFileSync(path.join(hostDir, `h${i}.json`), JSON.stringify({ how: { via: 'command', argv: [process.execPath, paneBin, 'serve', '--stdio', '--socket', h.socket] } })));
+      const srv = await startServerProc(d, [], { XDG_CONFIG_HOME: path.join(d, '.config') });
+      try {
+        const c = await client(srv.socket);
+        const agentCount = await fill(c, n, agents);
+        for (let i = 0; i < hosts.length; i++) {
+          const j = await c.call('host/connect', { name: `h${i}` });
+          if (j.state !== 'connected') throw new Error(`scale host h${i} did not join: ${j.error}`);
         }
+        const first = (await c.call('session/get', { session: 's0' })).focused!;
+        await sleep(SETTLE_MS);
+        const rss = rssOf(srv.proc.pid!);
+        const env = { ...process.env, PANE_SOCKET: srv.socket };
+        const listed = JSON.parse(spawnSync(process.execPath, [paneBin, 'ls', '--json'], { env, encoding: 'utf8', maxBuffer: 64 << 20 }).stdout) as unknown[];
+        const ls: number[] = [];
+        const change: number[] = [];
+        for (let i = 0; i < Math.max(5, runs * 2); i++) {
+          ls.push(timeCommand(process.execPath, [paneBin, 'ls', '--json'], env));
+          const t0 = performance.now();
+          const { pane } = await c.call('pane/split', { pane: first, direction: 'vertical', launch: { program: '/bin/cat', args: [] } });
+          await c.call('pane/close', { pane });
+          change.push(performance.now() - t0);
+        }
+        c.close();
+        out.push({ panes: n, agents: agentCount, remote: listed.length - n, ls: summarize(ls), change: summarize(change), rss, tmuxRss: withTmux ? tmuxRss(n) : null });
+      } finally {
+        await srv.stop();
       }
-      const first = (await c.call('session/get', { session: 's0' })).focused!;
-      await sleep(SETTLE_MS);
-      const rss = rssOf(srv.proc.pid!);
-      const env = { ...process.env, PANE_SOCKET: srv.socket };
-      const ls: number[] = [];
-      const change: number[] = [];
-      for (let i = 0; i < Math.max(5, runs * 2); i++) {
-        ls.push(timeCommand(process.execPath, [paneBin, 'ls', '--json'], env));
-        const t0 = performance.now();
-        const { pane } = await c.call('pane/split', { pane: first, direction: 'vertical', launch: { program: '/bin/cat', args: [] } });
-        await c.call('pane/close', { pane });
-        change.push(performance.now() - t0);
-      }
-      c.close();
-      out.push({ panes: n, ls: summarize(ls), change: summarize(change), rss, tmuxRss: withTmux ? tmuxRss(n) : null });
-    } finally {
-      await srv.stop();
     }
+  } finally {
+    for (const h of hosts) await h.stop();
   }
   return out;
 }

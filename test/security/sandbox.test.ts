@@ -346,6 +346,47 @@ describe.skipIf(why !== null)('a daemon killed outright', () => {
   }, 60_000);
 });
 
+/** The processes left in session `sid` (a launcher's: its pane's terminal session), as `ps` shows them. */
+function inSession(sid: number): string[] {
+  return execFileSync('ps', ['-eo', 'sid=,pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith(`${sid} `));
+}
+
+describe.skipIf(why !== null)('an agent’s sandbox after its pane or daemon ends', () => {
+  for (const how of ['its launcher killed outright (SIGKILL), the daemon running on', 'its daemon stopped (SIGTERM)'] as const) {
+    it(`leaves nothing in its pane’s session: ${how}`, async () => {
+      const d = await serve();
+      try {
+        expect(d.pane(['agent', 'add', 'quin']).status).toBe(0);
+        const r = d.pane(['agent', 'run', 'quin', '--', 'sh', '-c', 'exec sleep 3172']);
+        expect(r.status, r.stderr).toBe(0);
+        const n = Number(r.stdout.trim().split(':').pop());
+        const launcher = (JSON.parse(d.pane(['ls', '--json']).stdout) as Array<{ n: number; pid?: number }>).find((p) => p.n === n)!.pid!;
+        // Up: the program, under bubblewrap, with the runtime's network bridges beside it in the sandbox.
+        const t0 = Date.now();
+        while (!inSession(launcher).some((l) => / sleep 3172$/.test(l)) && Date.now() - t0 < 20_000) await new Promise((res) => setTimeout(res, 100));
+        expect(inSession(launcher).some((l) => /^\d+ \d+ \S*bwrap /.test(l)), inSession(launcher).join('\n')).toBe(true);
+        if (how.startsWith('its launcher')) process.kill(launcher, 'SIGKILL');
+        else {
+          const gone = new Promise((res) => d.proc.once('exit', res));
+          d.proc.kill('SIGTERM');
+          await gone;
+        }
+        // The helper looks for launchers gone every SWEEP_MS (10 s); a stopping daemon's helper ends them at once.
+        const t1 = Date.now();
+        while (inSession(launcher).length > 0 && Date.now() - t1 < 15_000) await new Promise((res) => setTimeout(res, 200));
+        const left = inSession(launcher);
+        for (const l of left) process.kill(Number(l.split(/\s+/)[1]), 'SIGKILL');
+        expect(left).toEqual([]);
+      } finally {
+        await d.stop().catch(() => undefined);
+      }
+    }, 60_000);
+  }
+});
+
 describe('where no sandbox can run (no bubblewrap on the server’s PATH)', () => {
   it('refuses an agent launch unless its .access allows it, and then says "unsandboxed" in the tag and /pane/log', async () => {
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-nobwrap-'));

@@ -205,6 +205,8 @@ export const SWEEP_MS = 10_000;
 interface Registration {
   id: string;
   pid: number;
+  /** `pid` is a launcher leading its pane's session (leadsLauncherSession): its session is ended with it. */
+  leads: boolean;
 }
 
 /** The runtime's settings, the helper's own: no network (each launch's list is registered under its id) and no filesystem rule (each wrap brings its own). */
@@ -247,11 +249,14 @@ async function serveHelper(socket: string): Promise<void> {
   // waiting for them, would never end. None of them is this helper's.
   closeInheritedTerminals();
   // Loaded here, not with the command table: its schema brings zod, which no other command of this group loads (main.test.ts).
-  const { MAX_REQUEST_BYTES, SCRIPT_MARK, WrapRequestSchema } = await import('../../sandboxHelper');
+  const { LAUNCHER_NAME, MAX_REQUEST_BYTES, SCRIPT_MARK, WrapRequestSchema } = await import('../../sandboxHelper');
   // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the working directory land on nothing.
   process.chdir(emptyWrapDir());
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
   const finish = async (): Promise<never> => {
+    // The daemon that started this helper is gone or stopping, and its panes with it: their sandboxes end now.
+    for (const r of registrations.values()) if (r.leads) endSession(r.pid);
+    for (const pid of endingLaunchers) if (!alive(pid)) endSession(pid);
     // The runtime's reset ends its bridges at once but waits for the proxies' open connections: bounded, then the helper goes.
     await Promise.race([SandboxManager.reset().catch(() => undefined), new Promise((r) => setTimeout(r, RESET_WAIT_MS))]);
     // Whatever the runtime started and left (a bridge, a bridge's child for one connection) ends with the helper.
@@ -271,16 +276,24 @@ async function serveHelper(socket: string): Promise<void> {
     SandboxManager.unregisterCommandNetworkLists(id);
     SandboxManager.cleanupAfterCommand?.();
   };
+  // Launchers that said their program ended: once each is gone, whatever it left in its session goes (endSession).
+  const ending = new Set<number>();
   const sweep = setInterval(() => {
+    for (const pid of [...ending]) {
+      if (alive(pid)) continue;
+      ending.delete(pid);
+      endSession(pid);
+    }
     for (const r of [...live.values()]) {
-      try {
-        process.kill(r.pid, 0);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ESRCH') end(r.id);
-      }
+      if (alive(r.pid)) continue;
+      // Its launcher was killed outright: what it started in its pane's session goes too (endSession).
+      if (r.leads) endSession(r.pid);
+      end(r.id);
     }
   }, SWEEP_MS);
   sweep.unref();
+  registrations = live;
+  endingLaunchers = ending;
 
   const wrap = async (pid: number, req: WrapRequest): Promise<string> => {
     const { pane, ...config } = structuredClone(req.settings);
@@ -288,7 +301,7 @@ async function serveHelper(socket: string): Promise<void> {
     const guards = await guardProject(config, req.cwd);
     const id = crypto.randomBytes(16).toString('base64url');
     SandboxManager.registerCommandNetworkLists(id, { allowedDomains: config.network.allowedDomains });
-    live.set(id, { id, pid });
+    live.set(id, { id, pid, leads: leadsLauncherSession(pid, LAUNCHER_NAME) });
     const [program, ...args] = req.argv as [string, ...string[]];
     const relay = process.platform === 'linux' ? hookRelay(req.relay) : '';
     const command = `${relay}${req.tmp ? `TMPDIR=${q(req.tmp)} ` : ''}exec ${[program, ...args].map(q).join(' ')}`;
@@ -322,6 +335,8 @@ async function serveHelper(socket: string): Promise<void> {
       conn.removeAllListeners('data');
       const done = /^done ([A-Za-z0-9_-]{22})$/.exec(line);
       if (done) {
+        const r = live.get(done[1]!);
+        if (r?.leads && ending.size < MAX_ENDING) ending.add(r.pid);
         end(done[1]!);
         answer('');
         return;
@@ -364,26 +379,89 @@ async function serveHelper(socket: string): Promise<void> {
   return finish();
 }
 
-/** Ends (SIGTERM) every process descended from this one, by /proc's parent links; Linux only (elsewhere the runtime's bridges are not processes). */
-function endDescendants(): void {
-  const parent = new Map<number, number>();
+/** The launches being served, by id, and the launchers that said their program ended (serveHelper's; read by its end). */
+let registrations = new Map<string, Registration>();
+let endingLaunchers = new Set<number>();
+/** Launchers watched after their `done` at most (each leaves within moments of it; a flood of `done`s is no launcher's). */
+const MAX_ENDING = 4096;
+
+/**
+ * Whether `pid` is an agent pane's launcher leading its own session (its pane's
+ * terminal): `/bin/sh -c LAUNCHER NAME …` (NAME `launcherName`) with session id = pid. Only such a
+ * session is ever ended by the helper, never one a request merely names.
+ */
+function leadsLauncherSession(pid: number, launcherName: string): boolean {
+  try {
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return argv[3] === launcherName && procStat(pid)?.session === pid;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether process `pid` exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Ends (SIGKILL) every process left in session `sid`: a launcher's, which leads its
+ * pane's terminal session. bubblewrap's init in the sandbox's PID namespace takes no
+ * signal from outside it but SIGKILL, so the hang-up that ends a pane leaves it and
+ * the runtime's bridges inside running once its launcher is gone; its end ends the
+ * namespace. A session id is not reused while any process of it lives, so what this
+ * finds is that launcher's. Linux only (/proc).
+ */
+function endSession(sid: number): void {
+  for (const [pid, stat] of procStats()) {
+    if (pid !== process.pid && stat.session === sid) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // ended meanwhile
+      }
+    }
+  }
+}
+
+/** One process's parent and session, from /proc/PID/stat; undefined when it is gone (or there is no /proc). */
+function procStat(pid: number): { ppid: number; session: number } | undefined {
+  try {
+    // The fields after the command in parentheses (which may itself hold spaces and parentheses): state ppid pgrp session ...
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(f[1]), session: Number(f[3]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every process's parent and session, from /proc/PID/stat (empty where there is no /proc). */
+function procStats(): Map<number, { ppid: number; session: number }> {
+  const out = new Map<number, { ppid: number; session: number }>();
   let entries: string[];
   try {
     entries = fs.readdirSync('/proc');
   } catch {
-    return;
+    return out;
   }
   for (const e of entries) {
     if (!/^[0-9]+$/.test(e)) continue;
-    try {
-      // Field 4 of stat, after the command in parentheses (which may itself hold spaces and parentheses).
-      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      parent.set(Number(e), ppid);
-    } catch {
-      // ended meanwhile
-    }
+    const st = procStat(Number(e));
+    if (st) out.set(Number(e), st);
   }
+  return out;
+}
+
+/** Ends (SIGTERM) every process descended from this one, by /proc's parent links; Linux only (elsewhere the runtime's bridges are not processes). */
+function endDescendants(): void {
+  const stats = procStats();
+  const parent = new Map([...stats].map(([pid, st]) => [pid, st.ppid]));
   const mine = (pid: number): boolean => {
     for (let p = parent.get(pid), hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++) if (p === process.pid) return true;
     return false;

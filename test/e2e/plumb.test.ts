@@ -108,7 +108,7 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     const editors = (await paneNumbers()).filter((n) => n !== src);
     expect(editors).toHaveLength(1);
     sh.cli('send', '-t', String(src), `printf 'Traceback (most recent call last):\\n  File "tool.py", line 42, in <module>\\nNameError: nope\\n'`);
-    await waitScreen(sh.page, src, /File "tool\.py", line 42/);
+    await waitScreen(sh.page, src, /^ {2}File "tool\.py", line 42/m); // the output's line, not the typed command's
     const at = await cellOf(src, 'File "tool.py"');
     await clickLink(at.x + 8, at.y);
     await waitScreen(sh.page, editors[0]!, /"tool\.py"|x42 = 42/);
@@ -120,7 +120,7 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     const editor = (await paneNumbers()).find((n) => n !== src)!;
     await sh.page.evaluate((n) => (window as any).pane.client.act('pane/focus', { pane: n }), src);
     sh.cli('send', '-t', String(src), `clear; printf 'lib/ok\\n  --> src/app.ts:222:4\\n'`);
-    await waitScreen(sh.page, src, /--> src\/app\.ts:222:4/);
+    await waitScreen(sh.page, src, /^ {2}--> src\/app\.ts:222:4/m); // the output's line: the typed one holds it too, before `clear` runs
     await until(sh.page, 'pane focused', () => (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId].focused !== null);
     await sh.page.keyboard.press('Control+Shift+Y');
     await sh.page.waitForSelector('.copybar');
@@ -160,7 +160,7 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     // The page the window opens is answered here: nothing leaves the machine.
     await sh.context.route('https://example.invalid/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>guide</title>' }));
     sh.cli('send', '-t', String(src), `clear; printf 'docs at https://example.invalid/guide/plumb.html, read them\\n'`);
-    await waitScreen(sh.page, src, /docs at https:/);
+    await waitScreen(sh.page, src, /^docs at https:\/\/example\.invalid/m); // the output's line: the typed one holds it too, before `clear` runs
     const popup = sh.context.waitForEvent('page', { timeout: 15_000 });
     const at = await cellOf(src, 'https://example.invalid');
     await clickLink(at.x + 20, at.y);

@@ -37,6 +37,9 @@ export class SandboxHelper {
     const child = spawn(process.execPath, [this.entry, 'sandboxd', '--listen', this.socket], {
       stdio: ['pipe', 'ignore', 'pipe'],
       env: this.env as NodeJS.ProcessEnv,
+      // Its own session: a Ctrl-C or hang-up at the terminal the daemon was started from is the daemon's to act on,
+      // never the helper's (whose end ends every agent's sandbox); it ends when the daemon says so or goes (its stdin).
+      detached: true,
     });
     this.child = child;
     let err = '';

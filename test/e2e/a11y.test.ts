@@ -63,7 +63,8 @@ describe.skipIf(chromiumMissing)(`accessibility of the window${chromiumMissing ?
     await until(sh.page, 'the confirmation closed', () => (window as any).pane.store.getState().overlay === null);
     sh.cli('send', '-t', String(p), '--raw', '\u0003');
     expect(found).toEqual([]);
-  });
+    // Its own budget above the 30 s the shell may take on a loaded machine to run `sleep`, plus the dialog's.
+  }, 60_000);
 
   for (const [name, key, selector] of [
     ['the palette', 'Control+Shift+P', '.picker[data-picker="palette"]'],

@@ -104,20 +104,16 @@ try {
       aim: '≤ 1.5×',
     });
     const mib = (x: Summary) => ({ ...x, median: x.median / MiB, min: x.min / MiB, max: x.max / MiB });
-    rows.push({
-      bench: 'memory with 20 full panes (server + worker) vs tmux with 20, settled (MiB)',
-      figure: range(mib(m.pane20), 1),
-      anchor: m.tmux20 ? `tmux ${range(mib(m.tmux20), 1)}` : 'tmux n/a',
-      ratio: m.tmux20 ? ratio(m.pane20.median, m.tmux20.median) : 'n/a',
-      aim: '≤ 1.0× (35)',
+    /** A memory row against tmux's same figure, both as median (min..max) MiB. */
+    const vsTmux = (bench: string, pane: Summary, tmux: Summary | null, aim: string): Row => ({
+      bench,
+      figure: range(mib(pane), 1),
+      anchor: tmux ? `tmux ${range(mib(tmux), 1)}` : 'tmux n/a',
+      ratio: tmux ? ratio(pane.median, tmux.median) : 'n/a',
+      aim,
     });
-    rows.push({
-      bench: 'the same, anonymous memory (RssAnon: what each process allocated, without its program\'s shared code pages: Node\'s ~40 MiB, tmux\'s ~1) (MiB)',
-      figure: range(mib(m.anon20), 1),
-      anchor: m.tmuxAnon20 ? `tmux ${range(mib(m.tmuxAnon20), 1)}` : 'tmux n/a',
-      ratio: m.tmuxAnon20 ? ratio(m.anon20.median, m.tmuxAnon20.median) : 'n/a',
-      aim: 'report',
-    });
+    rows.push(vsTmux('memory with 20 full panes (server + worker) vs tmux with 20, settled (MiB)', m.pane20, m.tmux20, '≤ 1.0× (35)'));
+    rows.push(vsTmux("the same, anonymous memory (RssAnon: what each process allocated, without its program's shared code pages: Node's ~40 MiB, tmux's ~1) (MiB)", m.anon20, m.tmuxAnon20, 'report'));
     rows.push({ bench: 'memory with 20 full panes, anonymous, peak right after filling (MiB)', figure: range(mib(m.anon20Peak), 1), anchor: m.tmuxAnon20 ? `tmux ${fmt(m.tmuxAnon20.median / MiB, 1)}` : 'tmux n/a', ratio: m.tmuxAnon20 ? ratio(m.anon20Peak.median, m.tmuxAnon20.median) : 'n/a', aim: 'report' });
     rows.push({ bench: 'memory per full pane, peak right after filling (MiB)', figure: range(mib(m.paneFullPeak), 1), anchor: m.tmuxFull ? `tmux ${fmt(m.tmuxFull.median / MiB, 1)}` : 'tmux n/a', ratio: m.tmuxFull ? ratio(m.paneFullPeak.median, m.tmuxFull.median) : 'n/a', aim: 'report' });
     rows.push({ bench: 'memory with 20 full panes, peak right after filling (MiB)', figure: range(mib(m.pane20Peak), 1), anchor: m.tmux20 ? `tmux ${fmt(m.tmux20.median / MiB, 1)}` : 'tmux n/a', ratio: m.tmux20 ? ratio(m.pane20Peak.median, m.tmux20.median) : 'n/a', aim: '≤ 1.5× (35)' });

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeAtomic, writeAtomicSync } from '../../kits/node/atomicFile';
+import { pidAlive } from '../../kits/node/procTable';
 import type { z } from 'zod';
 
 /** The seed's lock policy: a few tries, 100 ms apart; a writer holds the lock for one small write. */
@@ -14,15 +15,6 @@ const LOCK_STALE_MS = 10_000;
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** One attempt at `<file>.lock` (created exclusively, holding our pid); a stale lock is broken and retried. */

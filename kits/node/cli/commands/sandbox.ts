@@ -17,6 +17,7 @@ import { str } from '../args';
 import { runtimeDir } from '../../paths';
 import { madeSince, projectGuards } from '../../projectGuard';
 import type { WrapRequest } from '../../sandboxHelper';
+import { pidAlive, procStat, procStats } from '../../procTable';
 
 /** Shell-quotes one word for the `bash -c` string the runtime runs inside the sandbox. */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -253,10 +254,12 @@ async function serveHelper(socket: string): Promise<void> {
   // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the working directory land on nothing.
   process.chdir(emptyWrapDir());
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  const live = new Map<string, Registration>();
+  // Launchers that said their program ended: once each is gone, whatever it left in its session goes (endSessions).
+  const ending = new Set<number>();
   const finish = async (): Promise<never> => {
     // The daemon that started this helper is gone or stopping, and its panes with it: their sandboxes end now.
-    for (const r of registrations.values()) if (r.leads) endSession(r.pid);
-    for (const pid of endingLaunchers) if (!alive(pid)) endSession(pid);
+    endSessions([...[...live.values()].filter((r) => r.leads).map((r) => r.pid), ...[...ending].filter((pid) => !pidAlive(pid))]);
     // The runtime's reset ends its bridges at once but waits for the proxies' open connections: bounded, then the helper goes.
     await Promise.race([SandboxManager.reset().catch(() => undefined), new Promise((r) => setTimeout(r, RESET_WAIT_MS))]);
     // Whatever the runtime started and left (a bridge, a bridge's child for one connection) ends with the helper.
@@ -270,30 +273,27 @@ async function serveHelper(socket: string): Promise<void> {
     throw new OpError(`cannot start the sandbox's proxies: ${(e as Error).message}`);
   }
   if (stopping) return finish();
-  const live = new Map<string, Registration>();
   const end = (id: string) => {
     if (!live.delete(id)) return;
     SandboxManager.unregisterCommandNetworkLists(id);
     SandboxManager.cleanupAfterCommand?.();
   };
-  // Launchers that said their program ended: once each is gone, whatever it left in its session goes (endSession).
-  const ending = new Set<number>();
   const sweep = setInterval(() => {
+    const gone: number[] = [];
     for (const pid of [...ending]) {
-      if (alive(pid)) continue;
+      if (pidAlive(pid)) continue;
       ending.delete(pid);
-      endSession(pid);
+      gone.push(pid);
     }
     for (const r of [...live.values()]) {
-      if (alive(r.pid)) continue;
-      // Its launcher was killed outright: what it started in its pane's session goes too (endSession).
-      if (r.leads) endSession(r.pid);
+      if (pidAlive(r.pid)) continue;
+      // Its launcher was killed outright: what it started in its pane's session goes too.
+      if (r.leads) gone.push(r.pid);
       end(r.id);
     }
+    endSessions(gone);
   }, SWEEP_MS);
   sweep.unref();
-  registrations = live;
-  endingLaunchers = ending;
 
   const wrap = async (pid: number, req: WrapRequest): Promise<string> => {
     const { pane, ...config } = structuredClone(req.settings);
@@ -379,9 +379,6 @@ async function serveHelper(socket: string): Promise<void> {
   return finish();
 }
 
-/** The launches being served, by id, and the launchers that said their program ended (serveHelper's; read by its end). */
-let registrations = new Map<string, Registration>();
-let endingLaunchers = new Set<number>();
 /** Launchers watched after their `done` at most (each leaves within moments of it; a flood of `done`s is no launcher's). */
 const MAX_ENDING = 4096;
 
@@ -399,27 +396,19 @@ function leadsLauncherSession(pid: number, launcherName: string): boolean {
   }
 }
 
-/** Whether process `pid` exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
 /**
- * Ends (SIGKILL) every process left in session `sid`: a launcher's, which leads its
- * pane's terminal session. bubblewrap's init in the sandbox's PID namespace takes no
- * signal from outside it but SIGKILL, so the hang-up that ends a pane leaves it and
- * the runtime's bridges inside running once its launcher is gone; its end ends the
- * namespace. A session id is not reused while any process of it lives, so what this
- * finds is that launcher's. Linux only (/proc).
+ * Ends (SIGKILL) every process left in the sessions `sids`: launchers', each of which
+ * leads its pane's terminal session. bubblewrap's init in the sandbox's PID namespace
+ * takes no signal from outside it but SIGKILL, so the hang-up that ends a pane leaves
+ * it and the runtime's bridges inside running once its launcher is gone; its end ends
+ * the namespace. A session id is not reused while any process of it lives, so what
+ * this finds is those launchers'. One reading of /proc for all of them; Linux only.
  */
-function endSession(sid: number): void {
+function endSessions(sids: readonly number[]): void {
+  if (sids.length === 0) return;
+  const wanted = new Set(sids);
   for (const [pid, stat] of procStats()) {
-    if (pid !== process.pid && stat.session === sid) {
+    if (pid !== process.pid && wanted.has(stat.session)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -429,44 +418,14 @@ function endSession(sid: number): void {
   }
 }
 
-/** One process's parent and session, from /proc/PID/stat; undefined when it is gone (or there is no /proc). */
-function procStat(pid: number): { ppid: number; session: number } | undefined {
-  try {
-    // The fields after the command in parentheses (which may itself hold spaces and parentheses): state ppid pgrp session ...
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(f[1]), session: Number(f[3]) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every process's parent and session, from /proc/PID/stat (empty where there is no /proc). */
-function procStats(): Map<number, { ppid: number; session: number }> {
-  const out = new Map<number, { ppid: number; session: number }>();
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^[0-9]+$/.test(e)) continue;
-    const st = procStat(Number(e));
-    if (st) out.set(Number(e), st);
-  }
-  return out;
-}
-
 /** Ends (SIGTERM) every process descended from this one, by /proc's parent links; Linux only (elsewhere the runtime's bridges are not processes). */
 function endDescendants(): void {
   const stats = procStats();
-  const parent = new Map([...stats].map(([pid, st]) => [pid, st.ppid]));
   const mine = (pid: number): boolean => {
-    for (let p = parent.get(pid), hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops++) if (p === process.pid) return true;
+    for (let p = stats.get(pid)?.ppid, hops = 0; p !== undefined && p > 1 && hops < 64; p = stats.get(p)?.ppid, hops++) if (p === process.pid) return true;
     return false;
   };
-  for (const pid of parent.keys()) {
+  for (const pid of stats.keys()) {
     if (pid === process.pid || !mine(pid)) continue;
     try {
       process.kill(pid, 'SIGTERM');

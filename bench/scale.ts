@@ -2,14 +2,20 @@
 // `cat`, ten to a session, as a long day's desktop; a quarter of them agents, each in
 // its sandbox where bubblewrap runs) plus 4 joined `command` hosts of 50 panes each,
 // measured at each size: `pane ls --json` one-shot (listing the hosts' 200 too), a
-// structural change (a split and its close, round trip), and the daemon's RSS against
-// a tmux server holding the same number of `cat` windows. Each row's growth from 20
-// to 200 says whether cost is linear (10×) or better.
+// structural change (a split and its close, round trip), an awareness tick (one
+// agent's prompt and the convergence pass over every agent it sets off; agents work
+// in groups of four), the window's
+// first screen (a fresh Chromium opening a one-time URL, until every pane of the shown
+// session is drawn), and the daemon's RSS against a tmux server holding the same
+// number of `cat` windows. Each row's growth from 20 to 200 says whether cost is
+// linear (10×) or better.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Connection } from '../kits/client/connection';
 import { sandboxUnavailable } from '../server/agents/sandbox';
+import { openBrowser } from './page';
 import { client, paneBin, rssOf, sleep, startServerProc, timeCommand, tmux, type ServerProc } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -24,6 +30,18 @@ export const SCALE_HOSTS = 4;
 export const SCALE_HOST_PANES = 50;
 /** Every AGENT_EVERY-th pane is an agent's (a quarter; a session's first pane never is). */
 const AGENT_EVERY = 4;
+/**
+ * Agents work in fours: a group's prompts share its area's words (so the pass finds
+ * real convergence to score and keep), each agent adds words of its own. The shape of
+ * the work stays the same as the desktop grows, so the row's growth is the daemon's;
+ * where every agent crowds onto five areas, the pairs themselves grow as n² (the
+ * awareness section's crowded row measures that).
+ */
+const GROUP = 4;
+/** Prompts each agent has made before the tick is timed: their trajectories have a history to compare. */
+const PROMPTS_BEFORE = 3;
+/** How long a window may take to draw its first screen before the row is called failed (200 panes on a loaded 2-core machine). */
+const SCREEN_TIMEOUT_MS = 60_000;
 
 export interface ScaleRow {
   panes: number;
@@ -33,6 +51,14 @@ export interface ScaleRow {
   remote: number;
   ls: Summary;
   change: Summary;
+  /** One agent's prompt (agent/hook UserPromptSubmit) through the daemon: its convergence pass over every agent, answered. */
+  tick: Summary;
+  /** Agents the tick's pass went over. */
+  tickAgents: number;
+  /** A fresh window's navigation → every pane of its session drawn (null where Chromium is not installed). */
+  screen: Summary | null;
+  /** Panes that first screen drew. */
+  screenPanes: number;
   rss: number;
   tmuxRss: number | null;
 }
@@ -92,6 +118,7 @@ export async function scale(dir: string, runs: number, withTmux: boolean): Promi
           if (j.state !== 'connected') throw new Error(`scale host h${i} did not join: ${j.error}`);
         }
         const first = (await c.call('session/get', { session: 's0' })).focused!;
+        const tickAgents = await promptAll(c, d, Math.max(agentCount, Math.floor(n / AGENT_EVERY)), agentCount);
         await sleep(SETTLE_MS);
         const rss = rssOf(srv.proc.pid!);
         const env = { ...process.env, PANE_SOCKET: srv.socket };
@@ -105,8 +132,27 @@ export async function scale(dir: string, runs: number, withTmux: boolean): Promi
           await c.call('pane/close', { pane });
           change.push(performance.now() - t0);
         }
+        const tick: number[] = [];
+        for (let i = 0; i < Math.max(10, runs * 5); i++) {
+          const t0 = performance.now();
+          await c.call('agent/hook', { agent: `ag${i % tickAgents}`, input: hookInput(d, i % tickAgents, PROMPTS_BEFORE + i) });
+          tick.push(performance.now() - t0);
+        }
+        const shot = withChromium() ? await firstScreen(c, d, Math.max(3, runs)) : null;
         c.close();
-        out.push({ panes: n, agents: agentCount, remote: listed.length - n, ls: summarize(ls), change: summarize(change), rss, tmuxRss: withTmux ? tmuxRss(n) : null });
+        out.push({
+          panes: n,
+          agents: agentCount,
+          remote: listed.length - n,
+          ls: summarize(ls),
+          change: summarize(change),
+          tick: summarize(tick),
+          tickAgents,
+          screen: shot ? summarize(shot.ms) : null,
+          screenPanes: shot?.panes ?? 0,
+          rss,
+          tmuxRss: withTmux ? tmuxRss(n) : null,
+        });
       } finally {
         await srv.stop();
       }
@@ -115,6 +161,62 @@ export async function scale(dir: string, runs: number, withTmux: boolean): Promi
     for (const h of hosts) await h.stop();
   }
   return out;
+}
+
+/** A UserPromptSubmit from agent agK, as `pane hook` sends it: its group's area, its own words, one that moves with the step. */
+const hookInput = (dir: string, k: number, step: number) => {
+  const g = Math.floor(k / GROUP);
+  return { session_id: `s-ag${k}`, cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: `please look at g${g}core g${g}api g${g}store own${k}a own${k}b${step % 3} again` };
+};
+
+/**
+ * Every agent makes PROMPTS_BEFORE prompts, so the timed tick's pass compares real
+ * trajectories. Where no sandbox runs here (no agents launched), the same number are
+ * added without a pane: the pass is over agents either way. Returns how many.
+ */
+async function promptAll(c: Connection, dir: string, count: number, launched: number): Promise<number> {
+  for (let k = launched; k < count; k++) await c.call('agent/add', { name: `ag${k}` });
+  for (let step = 0; step < PROMPTS_BEFORE; step++) for (let k = 0; k < count; k++) await c.call('agent/hook', { agent: `ag${k}`, input: hookInput(dir, k, step) });
+  return count;
+}
+
+const withChromium = () => fs.existsSync(process.env.PANE_CHROMIUM ?? '/usr/bin/chromium');
+
+/**
+ * A window opened on the daemon as a person opens one (`pane url`: a one-time URL, a
+ * fresh Chromium profile each time): ms from navigation to the first screen, when every
+ * pane frame of the session it shows has its terminal attached and its screen drawn,
+ * and one frame more. Chromium's own start is not counted (the start row has it).
+ */
+async function firstScreen(c: Connection, dir: string, runs: number): Promise<{ ms: number[]; panes: number }> {
+  const ms: number[] = [];
+  let panes = 0;
+  for (let i = 0; i < runs; i++) {
+    const { url } = await c.call('server/launch-url', {});
+    const { browser, page } = await openBrowser(fs.mkdtempSync(path.join(dir, 'screen-profile-')));
+    try {
+      const t0 = performance.now();
+      await page.goto(url);
+      panes = await page.waitForFunction(
+        () => {
+          const p = (window as any).pane;
+          const st = p?.store.getState();
+          const s = st?.conn.state === 'open' ? st.sessions[st.sessionId] : undefined;
+          if (!s || s.focused == null) return null;
+          const frames = [...document.querySelectorAll('section.pane[data-pane]')].map((e) => Number((e as HTMLElement).dataset.pane));
+          if (!frames.includes(s.focused)) return null;
+          const drawn = frames.every((n) => p.term(n)?.element != null && p.screen(n) !== null);
+          return drawn ? new Promise<number>((res) => requestAnimationFrame(() => res(frames.length))) : null;
+        },
+        undefined,
+        { timeout: SCREEN_TIMEOUT_MS, polling: 'raf' },
+      );
+      ms.push(performance.now() - t0);
+    } finally {
+      await browser.close().catch(() => undefined);
+    }
+  }
+  return { ms, panes };
 }
 
 /** RSS of a tmux server holding `n` windows of `cat`. */

@@ -9,14 +9,29 @@ export interface Partner {
 }
 
 export function partnersOf(name: string, predictions: readonly Prediction[]): Partner[] {
-  const out: Partner[] = [];
-  const seen = new Set<string>();
+  return partnersByName(predictions).get(name) ?? [];
+}
+
+/**
+ * partnersOf for every agent at once: one sort of the predictions, not one per agent,
+ * so showing all agents' partners (their tags after a pass, /pane/agents) costs
+ * P log P, not A × P log P, for P predictions among A agents.
+ */
+export function partnersByName(predictions: readonly Prediction[]): Map<string, Partner[]> {
+  const out = new Map<string, Partner[]>();
+  const seen = new Map<string, Set<string>>();
+  const add = (self: string, other: string, p: Prediction) => {
+    let s = seen.get(self);
+    if (!s) seen.set(self, (s = new Set()));
+    if (s.has(other)) return;
+    s.add(other);
+    const l = out.get(self);
+    if (l) l.push({ name: other, prediction: p });
+    else out.set(self, [{ name: other, prediction: p }]);
+  };
   for (const p of [...predictions].sort((x, y) => y.confidence - x.confidence)) {
-    if (p.a !== name && p.b !== name) continue;
-    const other = p.a === name ? p.b : p.a;
-    if (seen.has(other)) continue;
-    seen.add(other);
-    out.push({ name: other, prediction: p });
+    add(p.a, p.b, p);
+    if (p.b !== p.a) add(p.b, p.a, p);
   }
   return out;
 }

@@ -41,11 +41,17 @@ export class NoticeBook {
     this.outcomes.set(pairId(a, b), outcome);
   }
 
-  /** Brings the notices in line with the open predictions; returns what changed. */
-  sync(active: readonly Prediction[], env: NoticeEnv): NoticeChange[] {
+  /**
+   * Brings the notices in line with the open predictions; returns what changed.
+   * With `due`, only the pairs it names are looked at (those a pass or a move could
+   * have changed): a notice is worded from every prediction about its pair, so the
+   * other pairs' notices stand as they were.
+   */
+  sync(active: readonly Prediction[], env: NoticeEnv, due?: (id: string, a: string, b: string) => boolean): NoticeChange[] {
     const byPair = new Map<string, Prediction[]>();
     for (const p of active) {
       const id = pairId(p.a, p.b);
+      if (due && !due(id, p.a, p.b)) continue;
       const list = byPair.get(id);
       if (list) list.push(p);
       else byPair.set(id, [p]);
@@ -75,12 +81,14 @@ export class NoticeBook {
       out.push({ kind: 'notice', notice });
     }
     for (const [id, n] of this.shown) {
-      if (byPair.has(id)) continue;
+      if (byPair.has(id) || (due && !due(id, n.agents[0], n.agents[1]))) continue;
       this.shown.delete(id);
       const outcome = this.outcomes.get(id) ?? 'expired';
       out.push({ kind: 'withdrawn', id, outcome, message: `${env.label(n.agents[0])} and ${env.label(n.agents[1])}: ${OUTCOME_TEXT[outcome]}` });
     }
-    this.outcomes.clear();
+    if (due) {
+      for (const id of this.outcomes.keys()) if (!this.shown.has(id) || byPair.has(id)) this.outcomes.delete(id);
+    } else this.outcomes.clear();
     return out;
   }
 }

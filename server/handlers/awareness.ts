@@ -117,7 +117,11 @@ export const awarenessHandlers: HandlerTable = {
     return { active: st.active, resolved: p.resolved > 0 ? st.resolved.slice(-p.resolved) : [], accuracy: st.accuracy, threshold: st.threshold };
   },
 
-  'awareness/notices': (_p, ctx) => ({ notices: svcOf(ctx).presenter.notices.all() }),
+  'awareness/notices': (_p, ctx) => {
+    const { presenter } = svcOf(ctx);
+    presenter.flush(); // what this turn's passes changed, before it is read
+    return { notices: presenter.notices.all() };
+  },
 
   'awareness/resolve': (p, ctx) => {
     const r = svcOf(ctx).aw.resolve(p.id, p.outcome);

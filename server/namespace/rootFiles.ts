@@ -1,6 +1,6 @@
 // The files and directories above the panes: index, new/ctl, server/*, and the
 // listings of the root, pane directories and the by-* views.
-import { partnersOf, partnerText } from '../../kits/protocol/partners';
+import { partnersByName, partnerText } from '../../kits/protocol/partners';
 import { RateSampler } from '../metrics/rates';
 import { histogramQuantile } from '../../kits/protocol/metrics';
 import { prometheusText } from '../../kits/protocol/prometheus';
@@ -198,6 +198,7 @@ export async function agentsRead(c: Call): Promise<Buffer> {
   const { agents } = await rpc(c, 'agent/list', {});
   // Whom each converges with, when the reader may see predictions (a server without awareness has none).
   const predictions = await rpc(c, 'awareness/predictions', {}).then((r) => r.active, () => []);
+  const partners = partnersByName(predictions);
   // Mail is not a viewer's: a grant's guest or a read-only client reads no unread count (null).
   const viewer = c.ctx.client.principal.kind === 'grant' || c.ctx.client.readOnly;
   const lines = agents.map((a) =>
@@ -214,7 +215,7 @@ export async function agentsRead(c: Call): Promise<Buffer> {
       prompt: a.lastPrompt === null ? null : clip(a.lastPrompt, AGENTS_PROMPT_CHARS),
       topics: a.topics,
       claims: a.claims,
-      converges: partnersOf(a.name, predictions).map(partnerText),
+      converges: (partners.get(a.name) ?? []).map(partnerText),
       unread: viewer ? null : a.unread,
     }),
   );

@@ -10,7 +10,7 @@ import { daemonEnv } from '../kits/node/daemonEnv';
 import { connectUnix } from '../kits/node/socketTransport';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-export const paneBin = path.join(root, 'dist', 'pane.mjs');
+export const paneBin = path.join(root, 'dist', 'pane.cjs');
 
 /** A minimal environment with its home and config under `dir`: nothing of the user's own pane setup reaches a bench's processes. */
 export function isolatedEnv(dir: string): NodeJS.ProcessEnv {

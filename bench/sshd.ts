@@ -109,7 +109,7 @@ export async function startSshd(pathDir: string): Promise<Sshd> {
 const WRAPPED_VARS = ['HOME', 'XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'XDG_DATA_HOME', 'PANE_SOCKET'];
 
 /**
- * A bin dir (`bin`) whose `pane` runs `paneMjs` (the built dist/pane.mjs) with `env`'s
+ * A bin dir (`bin`) whose `pane` runs `paneMjs` (the built bin, dist/pane.cjs) with `env`'s
  * home, XDG dirs and PANE_SOCKET: what a remote machine's PATH would hold.
  */
 export function paneWrapperDir(bin: string, env: Record<string, string | undefined>, paneMjs: string): string {

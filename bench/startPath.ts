@@ -143,7 +143,7 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
     if (!(browserPid > 0) && fs.existsSync(path.join(dir, 'browser.args'))) browserPid = Number(fs.readFileSync(path.join(dir, 'browser.args'), 'utf8').split(' ')[1]);
     if (browserPid > 0) await endPid(browserPid);
     await endPid(proc.pid ?? 0);
-    spawnSync(process.execPath, [path.join(path.dirname(START), 'pane.mjs'), 'stop', '--yes'], { env, timeout: 10_000 });
+    spawnSync(process.execPath, [path.join(path.dirname(START), 'pane.cjs'), 'stop', '--yes'], { env, timeout: 10_000 });
     const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
     await endPid(fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0);
   }

@@ -49,11 +49,18 @@ const node = {
   banner: { js: "import { createRequire as __paneCreateRequire } from 'node:module'; const require = __paneCreateRequire(import.meta.url);" },
 };
 
+/** The node build as CommonJS (the bin and the CLI bundles, decision 020): import.meta.url is the file's own URL. */
+const cjsOfNode = {
+  format: 'cjs',
+  banner: { js: "var __paneMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__paneMetaUrl' },
+};
+
 /**
  * The CLI loads one file per run (decision 020): the bin (server/bin.ts → dist/pane.mjs,
- * small) picks dist/chunks/cli-GROUP.mjs, the CLI bundled whole without chunks but
+ * small) picks dist/chunks/cli-GROUP.cjs, the CLI bundled whole without chunks but
  * with only that group's part of the command table (the others left out by `onlyGroup`);
- * cli-all.mjs holds every command (help, unknown words). Node's ESM loader pays per
+ * cli-all.cjs holds every command (help, unknown words). Node's ESM loader pays per
  * module file and per byte, and a bundle of every command costs ~10 ms more than `ls`'s.
  * What the CLI loads only for `serve`, `mount` and `mcp` (the server, FUSE, the MCP
  * server with zod) stays apart: entries of a split build at stable names in
@@ -93,16 +100,38 @@ const onlyGroup = (group) => ({
 const CLI_GROUPS = [...Object.keys(TABLES), 'ns', 'all'];
 
 const jobs = [];
-if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.mjs', ['kits', 'server', 'scripts']) || stale('dist/start.mjs', ['electron', 'kits', 'server', 'scripts']))) {
-  jobs.push(build({ ...node, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, plugins: [oneLocaleEsbuild, apart('./chunks/')] }).then(() => {
+if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.cjs', ['kits', 'server', 'scripts']) || stale('dist/start.mjs', ['electron', 'kits', 'server', 'scripts']))) {
+  // The bin is CommonJS (dist/pane.cjs): Node starting from an ES module sets up its ESM loader
+  // first, ~10 ms of every one-shot `pane` (decision 020). dist/pane.mjs, the name the bin had
+  // (hook files, scripts, docs), stays as an ES module that runs it.
+  jobs.push(build({ ...node, ...cjsOfNode, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, absWorkingDir: root, plugins: [oneLocaleEsbuild, apart('./chunks/')] }).then(() => {
     // The bin runs through its shebang (server/bin.ts's first line, kept first by esbuild).
-    const bin = path.join(root, 'dist/pane.mjs');
-    if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.mjs lost its #!/usr/bin/env node line');
+    const bin = path.join(root, 'dist/pane.cjs');
+    if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.cjs lost its #!/usr/bin/env node line');
     fs.chmodSync(bin, 0o755);
-    log('built dist/pane.mjs');
+    const shim = path.join(root, 'dist/pane.mjs');
+    fs.writeFileSync(shim, "#!/usr/bin/env node\n// The pane bin by its earlier name: runs dist/pane.cjs (scripts/build.mjs).\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./pane.cjs');\n", { mode: 0o755 });
+    fs.chmodSync(shim, 0o755);
+    fs.rmSync(path.join(root, 'dist/pane.mjs.map'), { force: true }); // the ES module bin's, before it was a shim
+    log('built dist/pane.cjs (and dist/pane.mjs, which runs it)');
   }));
+  // CommonJS, so that on Node < 22.1 the bin can hand V8 the bundle's code cache (kits/node/codeCache.ts):
+  // import.meta.url is the bundle's own file URL; the apart parts stay ES modules, loaded by require()
+  // (Node ^20.19 || >= 22.12, package.json's engines), as import() inside a vm.Script needs an
+  // experimental loader option on Node 20 that warns on stderr.
   const cliBuilds = CLI_GROUPS.map((g) =>
-    build({ ...node, entryPoints: { [`chunks/cli-${g}`]: 'kits/node/cli/entry.ts' }, outdir: 'dist', outExtension: { '.js': '.mjs' }, absWorkingDir: root, metafile: true, plugins: [oneLocaleEsbuild, apart('./'), ...(g === 'all' ? [] : [onlyGroup(g)])] }),
+    build({
+      ...node,
+      format: 'cjs',
+      supported: { 'dynamic-import': false },
+      ...cjsOfNode,
+      entryPoints: { [`chunks/cli-${g}`]: 'kits/node/cli/entry.ts' },
+      outdir: 'dist',
+      outExtension: { '.js': '.cjs' },
+      absWorkingDir: root,
+      metafile: true,
+      plugins: [oneLocaleEsbuild, apart('./'), ...(g === 'all' ? [] : [onlyGroup(g)])],
+    }),
   );
   // start.mjs (npm start, the daemon, Electron's bridge) shares the split chunks: a window
   // attaching to the daemon loads the launcher only; the server loads for --daemon/--serve (decision 023).

@@ -130,7 +130,7 @@ export function buildDeb({ root, tarball, outDir, log }) {
 
   const shlibs = sharedLibraryDepends(stage, outDir);
 
-  write(path.join(stage, 'usr/bin/pane'), '#!/bin/sh\n# pane from the pane .deb: the CLI on Debian\'s Node (the shebang of dist/pane.mjs would take the first node on PATH).\nexec /usr/bin/node /usr/lib/pane/dist/pane.mjs "$@"\n', 0o755);
+  write(path.join(stage, 'usr/bin/pane'), '#!/bin/sh\n# pane from the pane .deb: the CLI on Debian\'s Node (the shebang of dist/pane.cjs would take the first node on PATH).\nexec /usr/bin/node /usr/lib/pane/dist/pane.cjs "$@"\n', 0o755);
   write(path.join(share, 'applications/pane.desktop'), fs.readFileSync(path.join(packaging, 'pane.desktop')));
   const svg = path.join(packaging, 'icons/pane.svg');
   fs.mkdirSync(path.join(share, 'icons/hicolor/scalable/apps'), { recursive: true });

@@ -5,21 +5,30 @@
 // server code loads only for `serve`; bare `pane hook` skips the table.
 import module from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { requireCached } from '../kits/node/codeCache';
+import { PANE_IMPORT } from '../kits/node/esmImport';
 import { groupOf } from '../kits/node/cli/groups';
 
-// Node ≥ 22.1 keeps the compiled code of the chunks loaded below on disk ($NODE_COMPILE_CACHE,
-// else a directory under os.tmpdir()), so later runs skip compiling them; one it cannot
-// write is skipped silently. Older Node has no such call (decision 020).
+// Node ≥ 22.1 keeps the compiled code of the bundle loaded below on disk ($NODE_COMPILE_CACHE,
+// else a directory under os.tmpdir()), so later runs skip compiling it; one it cannot
+// write is skipped silently. Older Node has no such call: requireCached keeps a V8 code
+// cache of its own for it (kits/node/codeCache.ts, decision 020).
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+// The CLI bundle's import() of what must load as an ES module proper (kits/node/esmImport.ts):
+// this file is run by Node itself, so its import() has Node's loader.
+(globalThis as Record<string, unknown>)[PANE_IMPORT] = (specifier: string) => import(specifier);
 
 const argv = process.argv.slice(2);
 // The CLI bundle built for this command's group alone, or the whole one (help, unknown words): decision 020.
-const cliFile = `./chunks/cli-${argv.length === 1 && argv[0] === 'hook' ? 'ns' : (groupOf(argv) ?? 'all')}.mjs`;
-const cli = (await import(new URL(cliFile, import.meta.url).href)) as typeof import('../kits/node/cli/entry');
-if (argv.length === 1 && argv[0] === 'hook') {
-  // Ends at its budget whatever else is open (its stdin, a silent server): stdout to a pipe is written synchronously on Linux, so nothing said is lost.
-  process.exit(await cli.hookMain());
-} else {
+const cliFile = `./chunks/cli-${argv.length === 1 && argv[0] === 'hook' ? 'ns' : (groupOf(argv) ?? 'all')}.cjs`;
+const cli = requireCached(fileURLToPath(new URL(cliFile, import.meta.url))) as unknown as typeof import('../kits/node/cli/entry');
+
+async function main(): Promise<void> {
+  if (argv.length === 1 && argv[0] === 'hook') {
+    // Ends at its budget whatever else is open (its stdin, a silent server): stdout to a pipe is written synchronously on Linux, so nothing said is lost.
+    process.exit(await cli.hookMain());
+  }
   const code = await cli.runCli(argv, {
     serve: (args) => import('./serveCommand').then((m) => m.serve(args)),
     start: startDesktop,
@@ -27,6 +36,8 @@ if (argv.length === 1 && argv[0] === 'hook') {
   process.exitCode = code;
   if (argv[0] === 'serve') process.exit(code);
 }
+// No top-level await: the bin is CommonJS (dist/pane.cjs; decision 020).
+void main();
 
 /**
  * `pane start ARGS` is `npm start -- ARGS`: the launcher beside this bundle reads

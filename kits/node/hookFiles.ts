@@ -51,7 +51,7 @@ function findBash(pathEnv: string): string | undefined {
 }
 
 /**
- * How a CLI's command hook runs pane, given pane's entry (dist/pane.mjs; null: `pane` on
+ * How a CLI's command hook runs pane, given pane's entry (dist/pane.cjs; null: `pane` on
  * PATH). Where bash and pane's fast hook (bin/pane-hook, shipped beside dist/) are there:
  * `'BASH' 'ROOT/bin/pane-hook' "NODE" "ENTRY"`, which posts the event to $PANE_HOOK_URL with
  * bash alone (~10 ms, where a Node process takes ~70 ms to start) and runs the Node command
@@ -263,7 +263,7 @@ export interface HookPlan {
 export interface HookPlanOptions {
   /** The CLI's HOME (the agent's home in its pane; the person's for `pane hook install`). */
   home: string;
-  /** How a hook runs pane: `pane`, or `"node" "/x/dist/pane.mjs"`. */
+  /** How a hook runs pane: `pane`, or `"node" "/x/dist/pane.cjs"`. */
   pane: string;
   appId: string;
   /** Environment pane's entries carry where the CLI's take one (Gemini's `env`). */

@@ -82,7 +82,7 @@ function installRoot(file: string): string {
   return at > 0 ? real.slice(0, at) : path.dirname(real);
 }
 
-/** The package a pane entry (…/dist/pane.mjs) belongs to: the folder above dist/ (a checkout, or node_modules/pane). */
+/** The package a pane entry (…/dist/pane.cjs) belongs to: the folder above dist/ (a checkout, or node_modules/pane). */
 function packageRoot(entry: string): string {
   let real = entry;
   try {
@@ -270,7 +270,7 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   const stamp = sandboxStamp(access);
   const entry = paneEntry(svc);
   if (appHosts.length > 0 && access.sandbox.appNetwork) svc.store.log(name, `network: its app's hosts too (${appHosts.join(', ')})`);
-  const why = errors.length > 0 ? null : (sandboxUnavailable(svc.server.env.PATH ?? process.env.PATH) ?? (entry ? null : 'the pane command (dist/pane.mjs) was not found to start the sandbox'));
+  const why = errors.length > 0 ? null : (sandboxUnavailable(svc.server.env.PATH ?? process.env.PATH) ?? (entry ? null : 'the pane command (dist/pane.cjs) was not found to start the sandbox'));
   if (why !== null) {
     if (access.sandbox.unsandboxed !== 'allow') {
       svc.store.log(name, `launch refused: no sandbox can run here (${why}) and .access sandbox.unsandboxed is "refuse"`);

@@ -89,7 +89,7 @@ export interface AgentServiceOptions {
   dataDir: string;
   /** Where users drop extra prompt-pattern files (default: <config dir>/agents/prompts; null for none). */
   promptsDir?: string | null;
-  /** The `pane` entry the PATH shims run (default: dist/pane.mjs beside the code). */
+  /** The `pane` entry the PATH shims run (default: dist/pane.cjs beside the code). */
   paneBin?: string;
 }
 
@@ -172,7 +172,7 @@ export class AgentService {
     this.prompts = new PromptLibrary(options.promptsDir === undefined ? path.join(configDir(), 'agents', 'prompts') : options.promptsDir);
   }
 
-  /** The daemon's sandbox helper, started unless it runs; null where pane's own program (dist/pane.mjs) is not found to run it. */
+  /** The daemon's sandbox helper, started unless it runs; null where pane's own program (dist/pane.cjs) is not found to run it. */
   sandboxHelper(): SandboxHelper | null {
     if (this.sandboxd === null) {
       const entry = paneEntry(this);

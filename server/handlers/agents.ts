@@ -260,7 +260,7 @@ export const agentHandlers: HandlerTable = {
       anchor ??= svc.inputPane(name);
     }
     const bin = shimDir(svc);
-    if (!bin) throw faults.failed('cannot find the pane command (dist/pane.mjs) to run the view; run `npm run build`');
+    if (!bin) throw faults.failed('cannot find the pane command (dist/pane.cjs) to run the view; run `npm run build`');
     const who = name ?? '';
     const args: Record<typeof p.view, string[]> = {
       finger: ['finger', '--hold', who],

@@ -1,4 +1,4 @@
-// End-to-end harness for the `pane` CLI: builds dist/pane.mjs, runs a real
+// End-to-end harness for the `pane` CLI: builds dist/pane.cjs, runs a real
 // `pane serve` on a temp socket, and runs the CLI as child processes against it,
 // executing the bin itself (through its #!/usr/bin/env node line) as a user's shell does.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built `pane`, run directly: its shebang is part of what is tested. */
-export const BIN = path.join(ROOT, 'dist/pane.mjs');
+export const BIN = path.join(ROOT, 'dist/pane.cjs');
 
 /** The environment of the test run, minus anything that would aim the CLI at another server. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {

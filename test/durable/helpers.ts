@@ -68,7 +68,7 @@ export interface Daemon {
  */
 export async function startDaemon(hm: Home, procs: ChildProcess[], client: string, extraEnv: Record<string, string> = {}): Promise<Daemon> {
   const socket = path.join(hm.dir, 's.sock');
-  const bin = path.resolve(__dirname, '../../dist/pane.mjs');
+  const bin = path.resolve(__dirname, '../../dist/pane.cjs');
   const proc = spawn(process.execPath, [bin, 'serve', '--socket', socket, '--host', 'testhost', '--state', hm.stateDir], {
     env: { ...hm.env, SHELL: '/bin/sh', XDG_CONFIG_HOME: path.join(hm.dir, 'config'), XDG_DATA_HOME: path.join(hm.dir, 'data'), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -61,7 +61,7 @@ export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli' } = {
     XDG_RUNTIME_DIR: path.join(dir, 'run'),
   };
   // The CLI runs as a user's shell runs it, through its shebang; start.mjs is what `npm start` runs with node.
-  const [cmd, ...args] = o.entry === 'cli' ? [path.join(root, 'dist/pane.mjs'), 'serve', '--socket', socket, '--http', '0'] : [process.execPath, path.join(root, 'dist/start.mjs'), '--serve', '--socket', socket];
+  const [cmd, ...args] = o.entry === 'cli' ? [path.join(root, 'dist/pane.cjs'), 'serve', '--socket', socket, '--http', '0'] : [process.execPath, path.join(root, 'dist/start.mjs'), '--serve', '--socket', socket];
   const proc = spawn(cmd as string, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -63,6 +63,7 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
   it('holds the program, /usr/bin/pane, the desktop entry, icons, man page and completions', () => {
     for (const f of [
       'usr/bin/pane',
+      'usr/lib/pane/dist/pane.cjs',
       'usr/lib/pane/dist/pane.mjs',
       'usr/lib/pane/dist/screenWorker.mjs',
       'usr/lib/pane/dist/renderer/index.html',

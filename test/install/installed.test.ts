@@ -70,9 +70,9 @@ afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 describe('the packed tarball', () => {
   it('holds the built program, the app files, the man page and completions, and nothing else', () => {
-    const allowed = /^(LICENSE|README\.md|package\.json|dist\/(pane|screenWorker|start)\.mjs|dist\/chunks\/[^/]+\.mjs|dist\/electron\/(main|preload)\.cjs|dist\/renderer\/.+|apps\/.+|packaging\/.+|bin\/pane-hook)$/;
+    const allowed = /^(LICENSE|README\.md|package\.json|dist\/pane\.cjs|dist\/(pane|screenWorker|start)\.mjs|dist\/chunks\/[^/]+\.[cm]js|dist\/electron\/(main|preload)\.cjs|dist\/renderer\/.+|apps\/.+|packaging\/.+|bin\/pane-hook)$/;
     expect(packedFiles.filter((f) => !allowed.test(f) || f.endsWith('.map'))).toEqual([]);
-    for (const need of ['dist/pane.mjs', 'dist/screenWorker.mjs', 'dist/start.mjs', 'dist/electron/main.cjs', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'apps/terminal.json', 'apps/demo-agent/agent.mjs', 'packaging/man/pane.1', 'packaging/completions/pane.bash', 'bin/pane-hook']) {
+    for (const need of ['dist/pane.cjs', 'dist/pane.mjs', 'dist/screenWorker.mjs', 'dist/start.mjs', 'dist/electron/main.cjs', 'dist/electron/preload.cjs', 'dist/renderer/index.html', 'apps/terminal.json', 'apps/demo-agent/agent.mjs', 'packaging/man/pane.1', 'packaging/completions/pane.bash', 'bin/pane-hook']) {
       expect(packedFiles).toContain(need);
     }
   });
@@ -153,7 +153,7 @@ describe('pane installed with npm install -g --prefix', () => {
       expect(r.status).toBe(0);
       await until('ada in pane finger', () => /ada/.test(s.pane(['finger']).stdout), 20_000);
       const shim = fs.readFileSync(path.join(s.dir, '.local/share/pane/bin/pane'), 'utf8');
-      expect(shim).toContain(fs.realpathSync(path.join(prefix, 'lib/node_modules/pane/dist/pane.mjs')));
+      expect(shim).toContain(fs.realpathSync(path.join(prefix, 'lib/node_modules/pane/dist/pane.cjs')));
     });
 
     it('speaks MCP over stdio as an agent, through the installed bin', async (ctx) => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CommandContext } from '../context';
 import { OpError } from '../errors';
+import { importEsm } from '../../esmImport';
 
 export function demoAgentPath(env: Record<string, string | undefined>): string | null {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,7 +22,7 @@ export function demoAgentPath(env: Record<string, string | undefined>): string |
 export async function runDemoAgent(ctx: CommandContext, o: { steps: number; delayMs: number; resume?: string }): Promise<number> {
   const file = demoAgentPath(ctx.io.env);
   if (!file) throw new OpError('cannot find apps/demo-agent/agent.mjs (set PANE_APPS_DIR to the apps/ directory)');
-  const mod = (await import(pathToFileURL(file).href)) as { main: (o: unknown) => Promise<number> };
+  const mod = await importEsm<{ main: (o: unknown) => Promise<number> }>(pathToFileURL(file).href);
   const entry = process.argv[1] ?? 'pane';
   return mod.main({
     ...o,

@@ -18,6 +18,7 @@ import { runtimeDir } from '../../paths';
 import { madeSince, projectGuards } from '../../projectGuard';
 import type { WrapRequest } from '../../sandboxHelper';
 import { pidAlive, procStat, procStats } from '../../procTable';
+import { importEsm } from '../../esmImport';
 
 /** Shell-quotes one word for the `bash -c` string the runtime runs inside the sandbox. */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -97,7 +98,7 @@ async function guardProject(config: unknown, project: string): Promise<{ absent:
   const fsConf = (config as { filesystem?: { allowWrite?: unknown; denyWrite?: unknown } } | null)?.filesystem;
   const writes = Array.isArray(fsConf?.allowWrite) ? (fsConf.allowWrite as unknown[]).filter((w): w is string => typeof w === 'string') : [];
   if (!fsConf || !writes.some((w) => project === w || project.startsWith(w.endsWith('/') ? w : w + '/'))) return { absent: [] };
-  const { DANGEROUS_FILES, getDangerousDirectories } = await import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js');
+  const { DANGEROUS_FILES, getDangerousDirectories } = await importEsm<typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js')>('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js');
   const guards = projectGuards(project, { files: DANGEROUS_FILES, dirs: getDangerousDirectories() });
   if (guards.truncated) process.stderr.write(`pane: ${project} is too wide to look through whole before a launch; what lies past the first directories is not guarded\n`);
   fsConf.denyWrite = [...(Array.isArray(fsConf.denyWrite) ? fsConf.denyWrite : []), ...guards.existing];
@@ -143,7 +144,7 @@ export const sandboxCommands: CommandSpec[] = [
       // pane's own part of the settings (not the runtime's): the hidden directories to seal read-only.
       const sealed = ((config as { pane?: { sealed?: unknown } }).pane?.sealed ?? []) as unknown[];
       if (typeof config === 'object' && config !== null) delete (config as { pane?: unknown }).pane;
-      const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+      const { SandboxManager } = await importEsm<typeof import('@anthropic-ai/sandbox-runtime')>('@anthropic-ai/sandbox-runtime');
       // The project: where the program starts. Its guards are pane's (see projectGuard.ts), not the
       // runtime's, which puts a placeholder in the project for each one missing there.
       const project = process.cwd();
@@ -253,7 +254,7 @@ async function serveHelper(socket: string): Promise<void> {
   const { LAUNCHER_NAME, MAX_REQUEST_BYTES, SCRIPT_MARK, WrapRequestSchema } = await import('../../sandboxHelper');
   // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the working directory land on nothing.
   process.chdir(emptyWrapDir());
-  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  const { SandboxManager } = await importEsm<typeof import('@anthropic-ai/sandbox-runtime')>('@anthropic-ai/sandbox-runtime');
   const live = new Map<string, Registration>();
   // Launchers that said their program ended: once each is gone, whatever it left in its session goes (endSessions).
   const ending = new Set<number>();

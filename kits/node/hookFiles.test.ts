@@ -2,7 +2,10 @@
 // (it adds tables before the file's trailing comment, which is pane's end marker) is
 // Codex's and survives every relaunch; only pane's own [hooks.state."…"] tables are replaced.
 import { describe, expect, it } from 'vitest';
-import { CODEX_TRUST_BEGIN, CODEX_TRUST_END, codexTablesIn, withCodexTrust } from './hookFiles';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CODEX_TRUST_BEGIN, CODEX_TRUST_END, codexTablesIn, isPaneCommand, ownEntry, withCodexTrust } from './hookFiles';
 
 const trust = [{ key: '/h/.codex/hooks.json:user_prompt_submit:0:0', hash: 'sha256:aaa' }];
 
@@ -38,5 +41,29 @@ describe("pane's trust block in Codex's config.toml", () => {
   it('takes only pane’s own tables out of the block', () => {
     expect(codexTablesIn(`\n[hooks.state."x"]\ntrusted_hash = "h"\n`)).toBe('');
     expect(codexTablesIn(`\n[hooks.state."x"]\ntrusted_hash = "h"\n[projects."/p"]\ntrust_level = "trusted"\n`)).toBe('[projects."/p"]\ntrust_level = "trusted"\n');
+  });
+});
+
+describe('the pane entry hooks run', () => {
+  it('is the CommonJS bin, also when pane was started as dist/pane.mjs; an installed link as it is; none for another program', () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-entry-'));
+    try {
+      const mjs = path.join(dist, 'pane.mjs');
+      fs.writeFileSync(mjs, '');
+      expect(ownEntry(mjs)).toBe(mjs); // an older build, with no pane.cjs beside it
+      fs.writeFileSync(path.join(dist, 'pane.cjs'), '');
+      expect(ownEntry(mjs)).toBe(path.join(dist, 'pane.cjs'));
+      expect(ownEntry(path.join(dist, 'pane.cjs'))).toBe(path.join(dist, 'pane.cjs'));
+      expect(ownEntry('/usr/local/bin/pane')).toBe('/usr/local/bin/pane');
+      expect(ownEntry('/usr/lib/node_modules/vitest/vitest.mjs')).toBeNull();
+      expect(ownEntry(undefined)).toBeNull();
+    } finally {
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('is known as pane’s own hook whichever file it names', () => {
+    for (const bin of ['pane', '"/x/dist/pane.cjs"', '"/x/dist/pane.mjs"', "'/bin/bash' '/x/bin/pane-hook' \"/usr/bin/node\" \"/x/dist/pane.cjs\""]) expect(isPaneCommand(`${bin} hook --app 'codex'`), bin).toBe(true);
+    expect(isPaneCommand('"/x/dist/pane.js" hook')).toBe(false);
   });
 });

@@ -51,6 +51,22 @@ function findBash(pathEnv: string): string | undefined {
 }
 
 /**
+ * pane's entry as this process was started (argv[1]) when that is pane's bin, for hooks
+ * to run: dist/pane.cjs, also when started as dist/pane.mjs (which only runs it, at the
+ * cost of Node's ESM loader on every event); an installed `pane` link as it is. Null
+ * when this process is not pane's bin (hooks then run `pane` from PATH).
+ */
+export function ownEntry(argv1: string | undefined = process.argv[1]): string | null {
+  if (!argv1 || !/pane(\.[cm]js)?$/.test(argv1)) return null;
+  const entry = path.resolve(argv1);
+  if (entry.endsWith('pane.mjs')) {
+    const cjs = `${entry.slice(0, -'mjs'.length)}cjs`;
+    if (fs.existsSync(cjs)) return cjs;
+  }
+  return entry;
+}
+
+/**
  * How a CLI's command hook runs pane, given pane's entry (dist/pane.cjs; null: `pane` on
  * PATH). Where bash and pane's fast hook (bin/pane-hook, shipped beside dist/) are there:
  * `'BASH' 'ROOT/bin/pane-hook' "NODE" "ENTRY"`, which posts the event to $PANE_HOOK_URL with
@@ -76,7 +92,7 @@ export function hookRunner(entry: string | null, o: { node?: string; pathEnv?: s
 
 /** Is this command pane's own hook (`... pane[.mjs] hook [--app 'ID'] [--event 'NAME']`)? */
 export function isPaneCommand(command: unknown): boolean {
-  return typeof command === 'string' && /(^|[\s/"'])pane(\.mjs)?["']?\s+hook(\s+--app\s+'?[A-Za-z0-9._-]+'?)?(\s+--event\s+'?[A-Za-z0-9._:-]+'?)?\s*$/.test(command);
+  return typeof command === 'string' && /(^|[\s/"'])pane(\.[cm]js)?["']?\s+hook(\s+--app\s+'?[A-Za-z0-9._-]+'?)?(\s+--event\s+'?[A-Za-z0-9._:-]+'?)?\s*$/.test(command);
 }
 
 function isPaneEntry(d: HookDialect, e: unknown): boolean {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookDialect } from '../../protocol/agent';
 import { AppFileSchema } from '../../protocol/app';
-import { applyHookPlan, HookFileRefused, hookRunner, planHookInstall, planHookUninstall, type HookPlan } from '../hookFiles';
+import { applyHookPlan, HookFileRefused, hookRunner, ownEntry, planHookInstall, planHookUninstall, type HookPlan } from '../hookFiles';
 import { configDir, dataDir } from '../paths';
 import { readBelow } from '../safeFile';
 import { UsageError } from './errors';
@@ -56,7 +56,7 @@ function describe(plan: HookPlan, verb: string): string[] {
 /** Runs install / uninstall / install --print for app `app`; the lines to print. */
 export function hookAgentInstall(action: 'install' | 'uninstall', app: string, print: boolean, env: Record<string, string | undefined> = process.env): string[] {
   const { file, dialect } = agentDialect(app);
-  const entry = hookRunner(process.argv[1] && /pane(\.mjs)?$/.test(process.argv[1]) ? path.resolve(process.argv[1]) : null);
+  const entry = hookRunner(ownEntry());
   const o = { home: env.HOME ?? os.homedir(), pane: entry, appId: app === 'claude' ? app : app, dataDir: dataDir(), appFile: file, perProcess: true, cliEnv: env };
   try {
     const plan = action === 'install' ? planHookInstall(dialect, o) : planHookUninstall(dialect, o);

@@ -310,11 +310,10 @@ export const agentCommands: CommandSpec[] = [
             'hook',
           );
         }
-        const entry = process.argv[1] && /pane(\.mjs)?$/.test(process.argv[1]) ? process.argv[1] : 'pane';
         // Replaces an HTTP hook an earlier pane wrote (its port is no longer served, and could be squatted).
         // Behind bin/pane-hook where bash is there: no Node process per event in a pane that gives a hook URL.
-        const { hookRunner } = await import('../../hookFiles');
-        const added = installHooks(file, commandHook(`${hookRunner(entry === 'pane' ? null : path.resolve(entry))} hook`));
+        const { hookRunner, ownEntry } = await import('../../hookFiles');
+        const added = installHooks(file, commandHook(`${hookRunner(ownEntry())} hook`));
         ctx.out(added.length ? `${file}: pane hook added for ${added.join(', ')}` : `${file}: pane hooks already there`);
       } else {
         const removed = uninstallHooks(file);

@@ -141,6 +141,23 @@ describe('Terminal (fake pty)', () => {
     sink.expectContiguous(0);
   });
 
+  it('sends the first output after input at once, however recent the last flush (an echo typed fast)', async () => {
+    let clock = 1_000;
+    const { t, port, sink } = await attachedPlain('a', { now: () => clock });
+    port.last.output('a');
+    clock += 1; // the next key 1 ms after the last echo: within a batch period
+    t.write('b');
+    port.last.output('b');
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['a', 'b']);
+    // Only the first read after it: what follows within the period is batched again.
+    clock += 0.5;
+    port.last.output('c');
+    expect(sink.frames).toHaveLength(2);
+    await settle();
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['a', 'b', 'c']);
+    sink.expectContiguous(0);
+  });
+
   it('keeps coalescing a burst into one frame per batch, and flushes at once past 64 KiB', async () => {
     let clock = 1_000;
     const { t, port, sink } = await attachedPlain('a', { now: () => clock });

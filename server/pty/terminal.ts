@@ -21,7 +21,9 @@ export type { StreamSink } from './fanout';
  * BATCH_MS or more ago) goes out at once: that is a keystroke's echo, and the
  * wait bought nothing there (keystroke → echo parsed in the page: ~9 ms median
  * with it, ~3.5 ms without). A burst costs one extra small frame at its start,
- * then batches as before.
+ * then batches as before. The first read after input goes out at once too, however
+ * recent the last flush: it is that input's answer (a key typed 1 ms after the last
+ * echo waited the whole 5 ms; a Ctrl-C's quiet in a flood, a batch).
  */
 export const BATCH_MS = 5;
 export const BATCH_BYTES = 64 << 10;
@@ -260,7 +262,11 @@ export class Terminal {
     this.proc.write(bytes);
     this.lastInputAt = Date.now();
     this.echoFrom ??= this.now();
+    this.answerDue = true;
   }
+
+  /** Input was written since the last read: the next read is its answer (an echo), flushed at once. */
+  private answerDue = false;
 
   /** When input waiting for its echo was written (this.now()), or null: the first key of a burst counts. */
   private echoFrom: number | null = null;
@@ -451,7 +457,9 @@ export class Terminal {
 
   private onData(d: Buffer): void {
     this.ring.append(d);
-    if (this.ring.streamEnd - this.flushed >= this.batchBytes) this.flush();
+    const answer = this.answerDue;
+    this.answerDue = false;
+    if (this.ring.streamEnd - this.flushed >= this.batchBytes || answer) this.flush();
     else if (this.batchTimer === null && this.now() - this.lastFlush >= BATCH_MS) this.flush(); // quiet until now: an echo
     else this.batchTimer ??= setTimeout(() => this.flush(), BATCH_MS);
   }

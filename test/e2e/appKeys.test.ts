@@ -55,7 +55,8 @@ describe.skipIf(missing.length > 0)(`browser shortcuts in the --app window${miss
       if (before === undefined) delete process.env.DISPLAY;
       else process.env.DISPLAY = before;
     }
-    const w = await poll('the pane window', () => windows()[0], 30_000);
+    // A fresh Chromium's first window under Xvfb, while the rest of the suite loads both cores: 30 s was once not enough in CI.
+    const w = await poll('the pane window', () => windows()[0], 60_000);
     xdo('windowfocus', '--sync', w);
     // The window is connected and has the keyboard when typing in it reaches the shell.
     await poll('typing to reach the shell', () => {
@@ -65,7 +66,7 @@ describe.skipIf(missing.length > 0)(`browser shortcuts in the --app window${miss
       xdo('key', 'Return');
       return /\nready\n/.test(screenText());
     }, 40_000);
-  }, 90_000);
+  }, 120_000);
   afterAll(async () => {
     try {
       if (win?.child.pid) win.child.kill('SIGTERM');

@@ -1,7 +1,7 @@
 // The CLI bundle's compiled code kept on disk, for runtimes without Node's own
-// compile cache (Node < 22.1; decision 020). `pane ls` is a one-shot: of the ~17 ms
-// it costs over `node -e 0`, V8 compiling the 85 KB bundle (its top level, then
-// each function on its first call) is the largest part. A V8 code cache made after
+// compile cache (Node < 22.1; decision 020). `pane ls` is a one-shot, and V8
+// compiling its 85 KB bundle (the top level, then each function on its first call)
+// is a few of the milliseconds it costs over `node -e 0`. A V8 code cache made after
 // one run holds every function that run compiled, and the next run of the same
 // bytes starts from it. The bundle is CommonJS for this: Node 20 compiles an ES
 // module only through its loader, which takes no cache; vm.Script takes one.

@@ -346,11 +346,11 @@ describe.skipIf(why !== null)('a daemon killed outright', () => {
   }, 60_000);
 });
 
-/** The processes left in session `sid` (a launcher's: its pane's terminal session), as `ps` shows them. */
+/** The processes left in session `sid` (a launcher's: its pane's terminal session), as `ps` shows them: `SID PID ARGS`, one space apart (ps pads its columns to the widest pid, so a run with shorter pids has two). */
 function inSession(sid: number): string[] {
   return execFileSync('ps', ['-eo', 'sid=,pid=,args='], { encoding: 'utf8' })
     .split('\n')
-    .map((l) => l.trim())
+    .map((l) => l.trim().replace(/^(\d+)\s+(\d+)\s+/, '$1 $2 '))
     .filter((l) => l.startsWith(`${sid} `));
 }
 

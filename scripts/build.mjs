@@ -122,9 +122,8 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.cjs', [
   const cliBuilds = CLI_GROUPS.map((g) =>
     build({
       ...node,
-      format: 'cjs',
-      supported: { 'dynamic-import': false },
       ...cjsOfNode,
+      supported: { 'dynamic-import': false },
       entryPoints: { [`chunks/cli-${g}`]: 'kits/node/cli/entry.ts' },
       outdir: 'dist',
       outExtension: { '.js': '.cjs' },

@@ -15,7 +15,6 @@
 // the file's name carries the bundle's size and mtime and the Node version, so a
 // new build or runtime makes a new entry instead of reading a stale one.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import Module from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -49,7 +48,7 @@ function ownPrivate(st: fs.Stats, dir: boolean): boolean {
  * has no compile cache of its own and a private cache directory is at hand.
  */
 export function requireCached(file: string, cacheDir: string | null = codeCacheDir()): Loaded {
-  const req = createRequire(file);
+  const req = Module.createRequire(file);
   // Node ≥ 22.1 caches what require compiles once the bin turned its cache on.
   if (cacheDir === null || typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function') return req(file) as Loaded;
   let source: string;

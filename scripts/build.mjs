@@ -52,9 +52,22 @@ const node = {
 /** The node build as CommonJS (the bin and the CLI bundles, decision 020): import.meta.url is the file's own URL. */
 const cjsOfNode = {
   format: 'cjs',
-  banner: { js: "var __paneMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: "var __paneMetaUrl = require('node:url').pathToFileURL(__filename).href; var __paneN = (m) => Object.create(m, { default: { value: m, enumerable: true } });" },
   define: { 'import.meta.url': '__paneMetaUrl' },
 };
+
+/**
+ * In a CommonJS bundle esbuild wraps each imported Node built-in in __toESM, which defines a
+ * getter on a fresh object for every export (node:fs has ~100): ~0.5 ms of each one-shot
+ * `pane`, spent before its first line runs. A built-in has no `default` and no __esModule,
+ * so an object that inherits its exports and names it `default` is what the code reads;
+ * __paneN is as long as __toESM, so the source map's columns stay right.
+ */
+function lightBuiltins(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const light = text.replaceAll('__toESM(require("node:', '__paneN(require("node:');
+  if (light !== text) fs.writeFileSync(file, light);
+}
 
 /**
  * The CLI loads one file per run (decision 020): the bin (server/bin.ts → dist/pane.mjs,
@@ -107,6 +120,7 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.cjs', [
   jobs.push(build({ ...node, ...cjsOfNode, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, absWorkingDir: root, plugins: [oneLocaleEsbuild, apart('./chunks/')] }).then(() => {
     // The bin runs through its shebang (server/bin.ts's first line, kept first by esbuild).
     const bin = path.join(root, 'dist/pane.cjs');
+    lightBuiltins(bin);
     if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.cjs lost its #!/usr/bin/env node line');
     fs.chmodSync(bin, 0o755);
     const shim = path.join(root, 'dist/pane.mjs');
@@ -137,6 +151,7 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.cjs', [
   const entries = { start: 'electron/start.ts', ...Object.fromEntries(Object.entries(APART).map(([k, [src]]) => [`chunks/${k}`, src])) };
   const split = build({ ...node, entryPoints: entries, outdir: 'dist', outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: 'chunks/[name]-[hash]', absWorkingDir: root, metafile: true });
   jobs.push(Promise.all([split, ...cliBuilds]).then((rs) => {
+    for (const g of CLI_GROUPS) lightBuiltins(path.join(root, `dist/chunks/cli-${g}.cjs`));
     // Chunks of earlier builds (other hashes) would otherwise pile up and ship in the package.
     const fresh = new Set(rs.flatMap((r) => Object.keys(r.metafile.outputs)).map((o) => path.resolve(root, o)));
     const chunks = path.join(root, 'dist/chunks');

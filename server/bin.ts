@@ -33,8 +33,10 @@ async function main(): Promise<void> {
     serve: (args) => import('./serveCommand').then((m) => m.serve(args)),
     start: startDesktop,
   });
-  process.exitCode = code;
-  if (argv[0] === 'serve') process.exit(code);
+  // A command is done when runCli settles: end now, not when the loop drains (the socket's
+  // close and the teardown after it cost every one-shot `pane` ~1 ms). What it said is out:
+  // stdout and stderr to a file, pipe or terminal are written synchronously on Linux.
+  process.exit(code);
 }
 // No top-level await: the bin is CommonJS (dist/pane.cjs; decision 020).
 void main();

@@ -30,8 +30,9 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | nul
   if (base === null) return null;
   const dir = path.join(base, 'pane', 'v8');
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return ownPrivate(fs.lstatSync(dir), true) ? dir : null;
+    // One lstat when it is there (every run after the first), not mkdir's walk of the path.
+    const st = fs.lstatSync(dir, { throwIfNoEntry: false }) ?? (fs.mkdirSync(dir, { recursive: true, mode: 0o700 }), fs.lstatSync(dir));
+    return ownPrivate(st, true) ? dir : null;
   } catch {
     return null;
   }

@@ -3,7 +3,7 @@
 // binds only while several panes want writing. xterm is played by a fake that
 // "parses" when the test says so; the clock is the test's.
 import { describe, expect, it } from 'vitest';
-import { ECHO_WAIT_MS, FLOOD_BATCH, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, TASK_MS, TASK_MS_TYPING, TYPING_MS, WriteScheduler, type SchedulerClock } from './writeScheduler';
+import { ECHO_WAIT_MS, FLOOD_BATCH, FRAME_MS, MAX_INFLIGHT, SLICE_MAX, SLICE_MIN, SLICE_MIN_TYPING, SLICE_MS_TYPING, TASK_MS, TASK_MS_TYPING, TYPING_MS, WriteScheduler, type SchedulerClock } from './writeScheduler';
 
 function rig() {
   let t = 0;
@@ -123,6 +123,19 @@ describe('WriteScheduler', () => {
     quiet.s.write(1, bytes(1 << 20), quiet.writer(1));
     quiet.parse(TASK_MS_TYPING + 0.5);
     expect(quiet.log).toHaveLength(MAX_INFLIGHT + 1); // nobody typed for TYPING_MS: the task goes on to TASK_MS
+  });
+
+  it('cuts a flood into smaller slices while someone types, below the quiet minimum', () => {
+    const typing = rig();
+    typing.s.keyed(2);
+    typing.advance(ECHO_WAIT_MS + 1);
+    typing.s.write(1, bytes(1 << 20), typing.writer(1));
+    // At the starting rate (1 KiB/ms, a loaded machine's `yes`) a typing slice is SLICE_MS_TYPING of parse: under SLICE_MIN.
+    expect(typing.log.map((l) => l.bytes)).toEqual(Array(MAX_INFLIGHT).fill(Math.max(SLICE_MIN_TYPING, 1024 * SLICE_MS_TYPING)));
+    expect(typing.log.every((l) => l.bytes < SLICE_MIN)).toBe(true);
+    const quiet = rig();
+    quiet.s.write(1, bytes(1 << 20), quiet.writer(1));
+    expect(quiet.log.every((l) => l.bytes >= SLICE_MIN)).toBe(true);
   });
 
   it('hands the next slice in a new page task once xterm has parsed TASK_MS in this one', () => {

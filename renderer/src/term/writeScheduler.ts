@@ -53,10 +53,17 @@ export const TASK_MS = 5;
  * way, so halving the longest shortened the echo beside a `yes` flood (issue 14:
  * next frame p99 39 ms against 49 in back-to-back runs). The cost is more task hops,
  * which a flood with nobody typing does not pay (throughput runs type nothing).
+ * Issue 35 halved them again, and let a typing slice go under SLICE_MIN: `yes`
+ * parses at ~1 KiB/ms on 2 loaded cores, so SLICE_MIN alone made every slice 4 ms
+ * and every task two of them. A key beside the flood then waited 5.0 ms for the
+ * page (median; 2.0 after), and its echo's next frame came at 17.8 ms (12.1 after;
+ * p95 31.8 → 20.1), in back-to-back runs of 100 keys.
  */
 export const TYPING_MS = 1000;
-export const SLICE_MS_TYPING = 2;
-export const TASK_MS_TYPING = 3;
+export const SLICE_MS_TYPING = 1;
+export const TASK_MS_TYPING = 1.5;
+/** The smallest slice while typing: smaller, xterm's cost per write() and callback would weigh against the parse itself. */
+export const SLICE_MIN_TYPING = 1024;
 /** Weight of a new parse-rate sample. */
 const RATE_ALPHA = 1 / 4;
 
@@ -209,7 +216,8 @@ export class WriteScheduler {
   }
 
   private serve(pane: number, l: Lane): void {
-    const size = Math.min(SLICE_MAX, Math.max(SLICE_MIN, Math.round(l.rate * (this.typing() ? SLICE_MS_TYPING : SLICE_MS))));
+    const typing = this.typing();
+    const size = Math.min(SLICE_MAX, Math.max(typing ? SLICE_MIN_TYPING : SLICE_MIN, Math.round(l.rate * (typing ? SLICE_MS_TYPING : SLICE_MS))));
     const slice = take(l, size);
     if (l.inflight === 0) l.batchBytes = 0;
     const before = l.batchBytes;

@@ -33,10 +33,22 @@ async function main(): Promise<void> {
     serve: (args) => import('./serveCommand').then((m) => m.serve(args)),
     start: startDesktop,
   });
-  // A command is done when runCli settles: end now, not when the loop drains (the socket's
-  // close and the teardown after it cost every one-shot `pane` ~1 ms). What it said is out:
-  // stdout and stderr to a file, pipe or terminal are written synchronously on Linux.
-  process.exit(code);
+  exitFlushed(code);
+}
+
+/**
+ * A command is done when runCli settles: end then, not when the loop drains (the
+ * socket's close and the teardown after it cost every one-shot `pane` ~1 ms), but
+ * only once what it wrote is out. stdout to a file or terminal is written at once;
+ * to a socket (a parent's spawn with 'pipe' stdio is a socketpair) a big output can
+ * still be queued, and exit would cut it off.
+ */
+function exitFlushed(code: number): void {
+  const queued = [process.stdout, process.stderr].filter((s) => s.writableLength > 0 && !s.destroyed);
+  let left = queued.length;
+  if (left === 0) process.exit(code);
+  // A write's callback runs once everything written before it has gone (or the stream failed).
+  for (const s of queued) s.write('', () => --left === 0 && process.exit(code));
 }
 // No top-level await: the bin is CommonJS (dist/pane.cjs; decision 020).
 void main();

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, serve, servePerFile } from './harness';
+import { BIN, cleanEnv, serve, servePerFile, until } from './harness';
 import { NO_SERVER_HINT } from '../../kits/node/cli/errors';
 
 const srv = servePerFile();
@@ -105,4 +105,31 @@ describe('exit 3: no server', () => {
     expect(r.stderr).toMatch(/no pane server at .*\(a stale socket file; nothing listens on it\)/);
     await other.stop();
   });
+});
+
+describe('exit 0 after a big output', () => {
+  it('ends only once all it printed has gone, to a socket stdout its reader drains late', async () => {
+    // A parent's spawn with 'pipe' stdio hands the child a socketpair, which Node writes to
+    // asynchronously once its buffer is full: a CLI that exited when the command settled cut
+    // `pane ls --json` of 1000 remote panes off at ~430 KB (CI at the commit that made it exit so).
+    const lines = 6000;
+    const n = srv.pane(['new', '--session', 'big', '--', 'sh', '-c', `i=0; while [ $i -lt ${lines} ]; do printf '%05d %060d\\n' $i 0; i=$((i+1)); done; exec sleep 600`]).stdout.trim();
+    await until('the pane printed every line', () => srv.pane(['screen', '-t', n]).stdout.includes(String(lines - 1).padStart(5, '0')));
+    const child = srv.spawnPane(['screen', '-t', n]);
+    child.stdout!.pause();
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const closed = new Promise((r) => child.stdout!.once('close', r));
+    // The reader takes nothing for a while: the CLI has written what its socket buffer holds and queued the rest.
+    await new Promise((r) => setTimeout(r, 500));
+    let out = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (c: string) => (out += c));
+    child.stdout!.resume();
+    expect(await exited).toBe(0);
+    await closed;
+    const got = out.split('\n').filter((l) => /^\d{5} /.test(l));
+    expect(got.length).toBeGreaterThanOrEqual(5000);
+    expect(got.at(-1)).toMatch(new RegExp(`^${String(lines - 1).padStart(5, '0')} `));
+    expect(out.length).toBeGreaterThan(5000 * 60);
+  }, 60_000);
 });

@@ -62,12 +62,25 @@ export function rootFlags(uid: number | undefined = process.getuid?.()): { flags
   return { flags: ['--no-sandbox'], notes: ["running as root: Chromium's own sandbox is off (--no-sandbox), as Chromium requires for root; the window shows only pane's page from 127.0.0.1"] };
 }
 
+/**
+ * The page Chromium opens first: it sends the window to the one-time launch URL, which
+ * stays off the command line (another user's `ps` reads argv). A script does it while
+ * the page is parsed; a meta refresh waits for the page's load, 15-30 ms later in a
+ * fresh profile (interleaved runs: first request at 254-295 ms from spawn against
+ * 271-301). The meta refresh stays as the fallback. The URL is pane's own (origin and
+ * token), escaped for both places all the same.
+ */
+export function openerHtml(pageUrl: string): string {
+  const attr = pageUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const js = JSON.stringify(pageUrl).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `<!doctype html><meta http-equiv="refresh" content="0;url=${attr}"><title>pane</title><script>location.replace(${js})</script>`;
+}
+
 export function openAppWindow(browser: string, pageUrl: string): AppWindow {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-chromium-'));
   fs.chmodSync(profile, 0o700);
   const opener = path.join(profile, 'open.html');
-  const safe = pageUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-  fs.writeFileSync(opener, `<!doctype html><meta http-equiv="refresh" content="0;url=${safe}"><title>pane</title>`, { mode: 0o600 });
+  fs.writeFileSync(opener, openerHtml(pageUrl), { mode: 0o600 });
   const root = rootFlags();
   const child = spawn(
     browser,

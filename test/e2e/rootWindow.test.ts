@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { descendantsOf } from '../../bench/procs';
-import { rootFlags } from '../../electron/chromium';
+import { openerHtml, rootFlags } from '../../electron/chromium';
 import { DISABLED_FEATURES } from '../../electron/windowFlags';
 import { ensureBuilt, root } from './shell';
 
@@ -51,6 +51,20 @@ describe('Chromium flags', () => {
     expect(rootFlags(0).flags).toEqual(['--no-sandbox']);
     expect(rootFlags(0).notes[0]).toMatch(/running as root: Chromium's own sandbox is off/);
     expect(rootFlags(1000)).toEqual({ flags: [], notes: [] });
+  });
+
+  it('opens the launch URL from a page whose script and meta refresh keep the URL as data', () => {
+    const url = 'http://127.0.0.1:9/?launch=t"></script><script>alert(1)</script>&x=\u2028<b>';
+    const html = openerHtml(url);
+    // One script element, pane's own; the URL cannot end it or the attribute it sits in.
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+    expect(html.endsWith('</script>')).toBe(true);
+    const script = html.slice(html.indexOf('<script>') + 8, -9);
+    expect(script.startsWith('location.replace(')).toBe(true);
+    expect(JSON.parse(script.slice('location.replace('.length, -1))).toBe(url);
+    const attr = /content="0;url=([^"]*)"/.exec(html)![1]!;
+    expect(attr.replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&')).toBe(url);
   });
 });
 

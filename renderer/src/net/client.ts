@@ -107,14 +107,21 @@ export class Client {
       // The link, measured: its round trip decides how much history each pane's attach pulls (net/link.ts).
       // The lesser of two round trips (the hello's, a small request's): a first hello also waits on the page's and the server's start.
       const helloRtt = performance.now() - helloAt;
+      // The small request and the subscription go out together (one round trip, not two, before
+      // the window opens); the small one's answer comes first and times the link on its own.
       const infoAt = performance.now();
-      await conn.call('server/info', {}).catch(() => undefined);
-      const link = judgeLink(Math.min(helloRtt, performance.now() - infoAt));
-      // Known before any pane attaches (the snapshot below makes the panes, and their attach asks by it).
-      store.getState().setConn({ state: 'connecting', link });
+      let infoRtt = Infinity;
+      const info = conn.call('server/info', {}).then(
+        () => void (infoRtt = performance.now() - infoAt),
+        () => undefined,
+      );
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
       // 'agent': an agent's state, prompt or mail changed — widgets bound to /agents read again (a pane-less agent changes no pane).
       const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness', 'agent'] });
+      await info;
+      const link = judgeLink(Math.min(helloRtt, infoRtt));
+      // Known before any pane attaches (the snapshot below makes the panes, and their attach asks by it).
+      store.getState().setConn({ state: 'connecting', link });
       this.conn = conn;
       store.getState().applySnapshot(snap);
       await this.followContext(conn);

@@ -93,7 +93,9 @@ function createWindow(r: Ready): BrowserWindow {
 let quitting = false;
 
 // Before the app is ready, as Chromium reads its switches at start (electron/windowFlags.ts says why).
-app.commandLine.appendSwitch('disable-features', DISABLED_FEATURES.join(','));
+// appendSwitch replaces a switch of that name, so features the person disabled on the command line stay in the list.
+const disabledAlready = app.commandLine.getSwitchValue('disable-features').split(',').filter(Boolean);
+app.commandLine.appendSwitch('disable-features', [...new Set([...disabledAlready, ...DISABLED_FEATURES])].join(','));
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();

@@ -61,12 +61,13 @@ const cjsOfNode = {
  * getter on a fresh object for every export (node:fs has ~100): ~0.5 ms of each one-shot
  * `pane`, spent before its first line runs. A built-in has no `default` and no __esModule,
  * so an object that inherits its exports and names it `default` is what the code reads;
- * __paneN is as long as __toESM, so the source map's columns stay right.
+ * __paneN is as long as __toESM, so the source map's columns stay right. Returns the file's text.
  */
 function lightBuiltins(file) {
   const text = fs.readFileSync(file, 'utf8');
   const light = text.replaceAll('__toESM(require("node:', '__paneN(require("node:');
   if (light !== text) fs.writeFileSync(file, light);
+  return light;
 }
 
 /**
@@ -120,8 +121,7 @@ if (fs.existsSync(path.join(root, 'server/bin.ts')) && (stale('dist/pane.cjs', [
   jobs.push(build({ ...node, ...cjsOfNode, entryPoints: { pane: 'server/bin.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' }, absWorkingDir: root, plugins: [oneLocaleEsbuild, apart('./chunks/')] }).then(() => {
     // The bin runs through its shebang (server/bin.ts's first line, kept first by esbuild).
     const bin = path.join(root, 'dist/pane.cjs');
-    lightBuiltins(bin);
-    if (!fs.readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.cjs lost its #!/usr/bin/env node line');
+    if (!lightBuiltins(bin).startsWith('#!/usr/bin/env node\n')) throw new Error('dist/pane.cjs lost its #!/usr/bin/env node line');
     fs.chmodSync(bin, 0o755);
     const shim = path.join(root, 'dist/pane.mjs');
     fs.writeFileSync(shim, "#!/usr/bin/env node\n// The pane bin by its earlier name: runs dist/pane.cjs (scripts/build.mjs).\nimport { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./pane.cjs');\n", { mode: 0o755 });

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../cli/harness';
+import { quietly } from './helpers';
 import { realCliSkip, startRealCliServer, type RealCliServer } from './realCli';
 
 const gemini = process.env.PANE_TEST_GEMINI;
@@ -45,7 +46,10 @@ describe.skipIf(skip !== null)(`Gemini CLI and Codex CLI on one file, Qwen Code 
     fs.writeFileSync(path.join(dir, '.codex', 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: 'dummy' }));
   }, 120_000);
 
-  afterAll(() => s?.stop());
+  // A pane one-shot that an agent's hook ran may still be writing its code cache into the temp home as it exits.
+  afterAll(async () => {
+    if (s) await quietly(() => s.stop(), s.dir);
+  });
 
   it('each one’s prompt reaches pane through its own hooks; the two on one file rank above the pair that shares words elsewhere, on their tags and in finger', async () => {
     const ids: Record<string, string> = {};

@@ -9,10 +9,11 @@ import path from 'node:path';
 import { launchChromium, type BareBrowser, type BarePage as Page } from './cdp';
 import type { Connection } from '../kits/client/connection';
 import { client, descendantsOf, isolatedEnv, paneBin, sleep } from './procs';
+import { windowFeatureFlags } from '../electron/windowFlags';
 
 export const CHROMIUM = process.env.PANE_CHROMIUM ?? '/usr/bin/chromium';
-/** The flags the e2e suite uses: headless, no sandbox (root in a container), no GPU, nothing phoning home. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/** The browser the benches drive: the flags the brief names, and the features the pane window turns off (what a user's window runs with). */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...windowFeatureFlags()];
 export const VIEWPORT = { width: 1280, height: 800 };
 
 export interface Served {

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { windowFeatureFlags } from './windowFlags';
 
 const CANDIDATES: Record<string, string[]> = {
   linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'],
@@ -94,6 +95,7 @@ export function openAppWindow(browser: string, pageUrl: string): AppWindow {
       '--disable-component-update',
       '--class=pane',
       '--window-size=1280,820',
+      ...windowFeatureFlags(),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );

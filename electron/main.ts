@@ -7,6 +7,7 @@ import { app, BrowserWindow, ipcMain, Notification, screen, session, utilityProc
 import path from 'node:path';
 import { hardenContents, hardenSession, trustedSender } from './security';
 import { DEFAULT_SIZE, loadWindowState, saveWindowState } from './windowState';
+import { DISABLED_FEATURES } from './windowFlags';
 
 interface Ready {
   type: 'ready';
@@ -90,6 +91,11 @@ function createWindow(r: Ready): BrowserWindow {
 }
 
 let quitting = false;
+
+// Before the app is ready, as Chromium reads its switches at start (electron/windowFlags.ts says why).
+// appendSwitch replaces a switch of that name, so features the person disabled on the command line stay in the list.
+const disabledAlready = app.commandLine.getSwitchValue('disable-features').split(',').filter(Boolean);
+app.commandLine.appendSwitch('disable-features', [...new Set([...disabledAlready, ...DISABLED_FEATURES])].join(','));
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();

@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { descendantsOf } from '../../bench/procs';
 import { openerHtml, rootFlags } from '../../electron/chromium';
+import { DISABLED_FEATURES } from '../../electron/windowFlags';
 import { ensureBuilt, root } from './shell';
 
 const isRoot = process.getuid?.() === 0;
@@ -88,6 +90,17 @@ describe.skipIf(why !== null)(`npm start as root on a real X display${why ? ` (s
       clients = pane(['cat', '/server/clients']).stdout;
     }
     expect(clients, `start.mjs said:\n${out}`).toMatch(/renderer/);
+    // The window's browser runs without the input-time task deferral that held echoes back a frame (electron/windowFlags.ts).
+    const argvOf = (pid: number) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      } catch {
+        return [];
+      }
+    };
+    const browser = descendantsOf(start.pid!).map(argvOf).find((a) => a.some((x) => x.startsWith('--app=file://')));
+    expect(browser, 'the window browser among start.mjs\'s processes').toBeDefined();
+    expect(browser).toContain(`--disable-features=${DISABLED_FEATURES.join(',')}`);
     expect(out).toMatch(/running as root: Chromium's own sandbox is off \(--no-sandbox\)/);
     expect(out).not.toMatch(/the browser exited/);
   }, 90_000);

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { descendantsOf, pidAlive } from '../../bench/procs';
+import { windowFeatureFlags } from '../../electron/windowFlags';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CHROMIUM = process.env.PANE_CHROMIUM ?? '/usr/bin/chromium';
@@ -18,7 +19,8 @@ export const ARTIFACTS = path.join(root, 'test-results');
 export const chromiumMissing = !fs.existsSync(CHROMIUM);
 /** How long a stopped server's pane programs get to end (50 ms polls, 5 s) before its directory is removed. */
 const PROGRAMS_END_POLLS = 100;
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+/** The flags the brief names for the test browser, and the features the pane window turns off (the window as users get it). */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...windowFeatureFlags()];
 
 /** Builds dist/ once if a test run starts without it (npm test builds first anyway). */
 export function ensureBuilt(): void {

@@ -246,6 +246,9 @@ export class TermView {
   /** Drops the old Terminal for a new one in the same element (keeps WebGL choice). */
   private rebuild(): void {
     const hadWebgl = this.webgl !== null;
+    // The keyboard stays where it was: disposing the old terminal drops its textarea's focus to the page's body,
+    // and a window re-attached after its socket dropped would take no keys until clicked.
+    const hadFocus = typeof document !== 'undefined' && this.el.contains(document.activeElement);
     this.disposeWebgl();
     this.redraw.release();
     this.redraw = new FloodRedraw(null);
@@ -256,6 +259,7 @@ export class TermView {
     this.create();
     if (this.el.isConnected) this.openTerm();
     if (hadWebgl) this.setWebgl(true);
+    if (hadFocus && this.opened) this.term.focus();
   }
 
   /** One output frame from the server. */

@@ -55,10 +55,9 @@ export const TASK_MS = 5;
  * which a flood with nobody typing does not pay (throughput runs type nothing).
  * Issue 35 halved them again, and let a typing slice go under SLICE_MIN: `yes`
  * parses at ~1 KiB/ms on 2 loaded cores, so SLICE_MIN alone made every slice 4 ms
- * and every task two of them. A key beside the flood then waited 4.9 ms for the
- * page (median; 2.0 after), and its echo's next frame came at 26.4 ms (23.2 after;
- * p95 38.7 → 35.5), in back-to-back runs of 100 keys. (Most of what is left is a
- * frame Chromium makes the echo wait for after a key: decision 050.)
+ * and every task two of them. A key beside the flood then waited 5.0 ms for the
+ * page (median; 2.0 after), and its echo's next frame came at 17.8 ms (12.1 after;
+ * p95 31.8 → 20.1), in back-to-back runs of 100 keys.
  */
 export const TYPING_MS = 1000;
 export const SLICE_MS_TYPING = 1;

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { daemonEnv } from '../kits/node/daemonEnv';
-import { sshRows, type SshHostResult } from './hostsSsh';
+import { paneMBs, sshRows, type SshHostResult } from './hostsSsh';
 import { client, paneBin, startServerProc, sleep, timeCommand } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -20,10 +20,11 @@ export interface HostsResult {
   lsRemoteDirect: Summary;
   forwarded: Summary;
   direct: Summary;
-  /** MB/s of a remote pane's output streamed through the link (pty/attach of HOST:N), and of `cat FILE` through a pipe as the command host's stdio is. */
-  streamMBs: number;
+  /** MB/s of a remote pane's output streamed through the link (pty/attach of HOST:N). */
+  streamMBs: Summary;
   /** MB/s of the same output attached on the remote daemon directly (no link). */
-  directMBs: number;
+  directMBs: Summary;
+  /** MB/s of `cat FILE` through a pipe, as the command host's stdio is. */
   catMBs: number;
   /** The ssh host's figures, or why they were not measured (no sshd or ssh here). */
   ssh: SshHostResult | { skipped: string };
@@ -31,6 +32,9 @@ export interface HostsResult {
 
 /** Bytes a remote pane prints for the throughput figure (base64: no newline for the tty to double). */
 const STREAM_BYTES = 16 << 20;
+
+/** Rounds of each stream figure at least (more with PANE_BENCH_RUNS). */
+const STREAM_ROUNDS = 3;
 
 /** Calls made for each round-trip figure. */
 const CALLS = 300;
@@ -80,37 +84,18 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
       await r.call('pane/get', { pane: n });
       direct.push(Number(process.hrtime.bigint() - t) / 1000);
     }
-    // Throughput: a remote pane `cat`s a file; the local daemon relays it (one upstream stream) to this client.
+    // Throughput: a remote pane `cat`s a file; the local daemon relays it (one upstream stream) to this client,
+    // against the same pane program read from the remote daemon directly (what the link adds). Interleaved, a few
+    // rounds each: one sample of either swings ±20% on a loaded 2-core machine.
     const file = path.join(dir, 'through.b64');
     fs.writeFileSync(file, Buffer.alloc((STREAM_BYTES / 4) * 3, 7).toString('base64'));
-    const sp = await r.call('pane/split', { pane: n, launch: { program: '/bin/sh', args: ['-c', `sleep 1; cat ${file}; exec sleep 100`] } });
-    let got = 0;
-    let first = 0;
-    let last = 0;
-    l.onOutput((_p, _o, data) => {
-      if (got === 0) first = performance.now();
-      got += data.byteLength;
-      last = performance.now();
-    });
-    await l.call('pty/attach', { pane: `box:${sp.pane}`, mode: 'from', from: 0 });
-    const until = Date.now() + 60_000;
-    while (got < STREAM_BYTES && Date.now() < until) await sleep(20);
-    const streamMBs = got / 1e6 / ((last - first) / 1000);
-    // The same pane program read from the remote daemon directly: what the link adds.
-    const sd = await r.call('pane/split', { pane: n, launch: { program: '/bin/sh', args: ['-c', `sleep 1; cat ${file}; exec sleep 100`] } });
-    let dGot = 0;
-    let dFirst = 0;
-    let dLast = 0;
-    r.onOutput((p, _o, data) => {
-      if (p !== sd.pane) return;
-      if (dGot === 0) dFirst = performance.now();
-      dGot += data.byteLength;
-      dLast = performance.now();
-    });
-    await r.call('pty/attach', { pane: sd.pane, mode: 'from', from: 0 });
-    const dUntil = Date.now() + 60_000;
-    while (dGot < STREAM_BYTES && Date.now() < dUntil) await sleep(20);
-    const directMBs = dGot / 1e6 / ((dLast - dFirst) / 1000);
+    const sc = { r, file, bytes: STREAM_BYTES };
+    const stream: number[] = [];
+    const directStream: number[] = [];
+    for (let i = 0; i < Math.max(STREAM_ROUNDS, runs); i++) {
+      stream.push(await paneMBs(sc, l, (p) => `box:${p}`));
+      directStream.push(await paneMBs(sc, r, (p) => p));
+    }
     const t0 = performance.now();
     const cat = spawn('cat', [file], { stdio: ['ignore', 'pipe', 'ignore'] });
     let catGot = 0;
@@ -119,11 +104,10 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     const catMBs = catGot / 1e6 / ((performance.now() - t0) / 1000);
     // The same remote daemon through a real ssh host; box leaves first so `pane ls` lists its 100 panes once.
     await l.call('host/disconnect', { name: 'box' });
-    for (const p of [sp.pane, sd.pane]) await r.call('pane/close', { pane: p });
     const ssh = await sshRows({ dir, remote, r, l, lsock, ldir, localPid: local.pid ?? -1, file, bytes: STREAM_BYTES, runs, lsRemote });
     l.close();
     r.close();
-    return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct), streamMBs, directMBs, catMBs, ssh };
+    return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct), streamMBs: summarize(stream), directMBs: summarize(directStream), catMBs, ssh };
   } finally {
     if (local.exitCode === null) {
       const gone = new Promise((res) => local.once('exit', res));

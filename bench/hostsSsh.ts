@@ -133,8 +133,11 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
   }
 }
 
+/** What a stream figure needs: the remote daemon's client, and the file its pane prints. */
+export type StreamCtx = Pick<SshBenchCtx, 'r' | 'file' | 'bytes'>;
+
 /** A remote pane running `program` on the remote daemon, split from its first pane. */
-async function remotePane(c: SshBenchCtx, script: string): Promise<number> {
+async function remotePane(c: StreamCtx, script: string): Promise<number> {
   const first = (await c.r.call('pane/list', {})).panes[0]!.n;
   return (await c.r.call('pane/split', { pane: first, launch: { program: '/bin/sh', args: ['-c', script] } })).pane;
 }
@@ -321,8 +324,8 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
   return { farEcho: summarize(pane), farSshEcho: summarize(plain), farMBs: summarize(mbs), farSshTtyMBs: summarize(sshMbs) };
 }
 
-/** MB/s of a remote pane printing the file, read by `c` (attached as `name`), first byte to last. */
-async function paneMBs(c: SshBenchCtx, conn: Connection, name: (n: number) => number | string): Promise<number> {
+/** MB/s of a remote pane printing the file, read by `conn` (attached as `name`), first byte to last. */
+export async function paneMBs(c: StreamCtx, conn: Connection, name: (n: number) => number | string): Promise<number> {
   const n = await remotePane(c, `sleep 0.5; cat ${c.file}; exec sleep 100`);
   let got = 0;
   let first = 0;

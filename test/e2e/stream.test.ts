@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOOD_REDRAW_MS } from '../../renderer/src/term/floodRedraw';
+import { until as untilHere } from '../cli/harness';
 import { chromiumMissing, CHROMIUM, openShell, screen, shot, until, view, waitScreen, type Shell } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -239,9 +240,8 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     const file = path.join(dir, 'typed');
     try {
       await sh.page.keyboard.type(`clear; cat > ${file}\n`);
-      const deadline = Date.now() + 15_000;
-      while (!fs.existsSync(file) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
-      expect(fs.existsSync(file), `cat started; the pane shows:\n${(await screen(sh.page, typer)).slice(-400)}`).toBe(true);
+      const started = await untilHere('cat > FILE to start', () => fs.existsSync(file), 15_000).catch(() => false);
+      expect(started, `cat started; the pane shows:\n${(await screen(sh.page, typer)).slice(-400)}`).toBe(true);
       // Numbers of its own range: what an earlier test left on that pane does not count as this flood.
       sh.cli('send', '-t', String(flooder), 'clear; seq 700000001 790000000');
       await until(sh.page, 'the other pane to flood', new Function(`return (window.pane.screen(${flooder}) ?? '').split('\\n').filter((l) => /^7\\d{8}$/.test(l)).length > 1000`) as () => boolean);
@@ -257,8 +257,7 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
         sh.cli('send', '-t', String(flooder), '--raw', '\x03');
       }
       const want = lines.map((l) => `${l}\n`).join('');
-      const end = Date.now() + 30_000;
-      while (fs.readFileSync(file, 'utf8').length < want.length && Date.now() < end) await new Promise((res) => setTimeout(res, 100));
+      await untilHere('every typed byte in the file', () => fs.readFileSync(file, 'utf8').length >= want.length, 30_000).catch(() => undefined);
       expect(fs.readFileSync(file, 'utf8')).toBe(want);
       // Ctrl-D ended cat: the shell is back at its prompt.
       await waitScreen(sh.page, typer, /[$#] $/m);

@@ -336,7 +336,10 @@ describe.skipIf(why !== null)('a daemon killed outright', () => {
       const alive = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('sleep 3171') || l.includes(`sandbox-helper-${d.proc.pid}.sock`));
       // Running: the program itself (exec'd at the end of the chain) and the helper. The chain's other parts come
       // and go while it starts, so the count is not what is waited for.
-      const running = () => alive().some((l) => l.trim() === 'sleep 3171') && alive().some((l) => l.includes('sandboxd') && l.includes(`sandbox-helper-${d.proc.pid}.sock`));
+      const running = () => {
+        const ps = alive();
+        return ps.some((l) => l.trim() === 'sleep 3171') && ps.some((l) => l.includes('sandboxd') && l.includes(`sandbox-helper-${d.proc.pid}.sock`));
+      };
       const t0 = Date.now();
       while (!running() && Date.now() - t0 < 20_000) await new Promise((res) => setTimeout(res, 100));
       expect(running(), alive().join('\n')).toBe(true);

@@ -248,7 +248,7 @@ export class TermView {
     const hadWebgl = this.webgl !== null;
     // The keyboard stays where it was: disposing the old terminal drops its textarea's focus to the page's body,
     // and a window re-attached after its socket dropped would take no keys until clicked.
-    const hadFocus = typeof document !== 'undefined' && this.el.contains(document.activeElement);
+    const hadFocus = this.el.contains(document.activeElement);
     this.disposeWebgl();
     this.redraw.release();
     this.redraw = new FloodRedraw(null);

@@ -2,7 +2,7 @@
 // typed calls correlated by id, events by name, terminal output as binary frames.
 // Zod-free, so the CLI's one-shot path loads it too; a client that wants every
 // result checked against its schema passes `checkResult` (kits/client/checkResults.ts).
-import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../protocol/binary';
+import { BinaryKind, decodeBinary, MAX_JSON_FRAME } from '../protocol/binary';
 import type { ErrorCode } from '../protocol/error';
 import { PaneFault } from '../protocol/fault';
 import { checkIncomingFrame } from '../protocol/frameCheck';
@@ -10,7 +10,7 @@ import type { HelloParams, Welcome } from '../protocol/hello';
 import type { MethodName, ParamsIn, Result } from '../protocol/index';
 import { MIN_PROTOCOL_VERSION, PROTOCOL_FEATURES, PROTOCOL_VERSION } from '../protocol/version';
 import { Handler } from './handler';
-import type { Transport, WireFrame } from './transport';
+import { sendBinary, type Transport, type WireFrame } from './transport';
 
 export type OutputCallback = (pane: number, offset: number, data: Uint8Array) => void;
 /** Every event, whatever its name (a CLI printing a stream, a recorder). */
@@ -85,7 +85,7 @@ export class Connection {
 
   /** Keystrokes or pasted bytes to a pane's PTY, as a binary frame. */
   sendInput(pane: number, data: Uint8Array): void {
-    if (this.closedReason === undefined) this.transport.send(encodeBinary({ kind: BinaryKind.INPUT, pane, offset: 0, data }));
+    if (this.closedReason === undefined) sendBinary(this.transport, { kind: BinaryKind.INPUT, pane, offset: 0, data });
   }
 
   /** Terminal output of attached panes; returns a function that removes the callback. */

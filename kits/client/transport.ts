@@ -1,10 +1,14 @@
 // The one tiny interface every transport implements (unix socket, WebSocket,
 // in-memory). Strings are JSON frames; byte arrays are binary frames.
+import { encodeBinary, type BinaryFrame } from '../protocol/binary';
+
 export type WireFrame = string | Uint8Array;
 
 export interface Transport {
   /** Queues a frame; never throws for a closed peer (the close callback tells). */
   send(frame: WireFrame): void;
+  /** Queues a binary frame built straight into this transport's own framing (one copy of its data); see sendBinary. */
+  sendBinary?(frame: BinaryFrame): void;
   /** Registers the receiver; frames arriving before it are kept until set. */
   onFrame(cb: (frame: WireFrame) => void): void;
   onClose(cb: (reason: string) => void): void;
@@ -59,4 +63,10 @@ export abstract class BaseTransport implements Transport {
     this.closeCbs = [];
     for (const cb of cbs) cb(reason);
   }
+}
+
+/** Sends a binary frame (output, keys) the cheapest way `t` has: into its own framing where it can, else encoded and sent. */
+export function sendBinary(t: Transport, frame: BinaryFrame): void {
+  if (t.sendBinary) t.sendBinary(frame);
+  else t.send(encodeBinary(frame));
 }

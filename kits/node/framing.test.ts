@@ -2,7 +2,8 @@
 // every frame whole and in order wherever reads cut them, copying only cut frames.
 import { describe, expect, it } from 'vitest';
 import type { WireFrame } from '../client/transport';
-import { encodeFrame, FrameDecoder, ReusedFrameReader } from './framing';
+import { BinaryKind, decodeBinary, encodeBinary } from '../protocol/binary';
+import { encodeBinaryFrame, encodeFrame, FrameDecoder, ReusedFrameReader } from './framing';
 
 /** What a frame says, copied out while it is valid (a binary frame is a view into the read buffer). */
 const show = (f: WireFrame) => (typeof f === 'string' ? `json:${f}` : `bin:${Buffer.from(f).toString('hex')}`);
@@ -47,5 +48,28 @@ describe('ReusedFrameReader', () => {
     const reader = new ReusedFrameReader();
     expect(() => reader.push(Buffer.from([0, 0, 0, 0, 0]), () => {})).toThrow(/frame length 0/);
     expect(() => new ReusedFrameReader().push(Buffer.from([0xff, 0xff, 0xff, 0xff]), () => {})).toThrow(/over the/);
+  });
+});
+
+describe('encodeBinaryFrame', () => {
+  it('puts on the wire what encodeFrame of encodeBinary does, byte for byte, from a view into a larger buffer', () => {
+    const backing = Uint8Array.from({ length: 70_000 }, (_, k) => (k * 7) & 0xff);
+    for (const [start, len] of [[0, 0], [3, 1], [1000, 65_536], [17, 69_983]] as const) {
+      const f = { kind: BinaryKind.OUTPUT, pane: 0x8000_0003, offset: 2 ** 40 + start, data: backing.subarray(start, start + len) };
+      const one = encodeBinaryFrame(f);
+      expect(Buffer.from(one).equals(encodeFrame(encodeBinary(f)))).toBe(true);
+      const [back] = new FrameDecoder().push(Buffer.from(one));
+      const decoded = decodeBinary(back as Uint8Array);
+      expect(typeof decoded).not.toBe('string');
+      expect(decoded).toMatchObject({ kind: BinaryKind.OUTPUT, pane: 0x8000_0003, offset: 2 ** 40 + start });
+      expect(Buffer.from((decoded as { data: Uint8Array }).data).equals(Buffer.from(f.data))).toBe(true);
+    }
+  });
+
+  it('encodes a JSON frame with any text (multi-byte, empty) as its UTF-8 bytes', () => {
+    for (const text of ['', '{"t":"req"}', 'é'.repeat(3000), '😀 tab\there']) {
+      const [back] = new FrameDecoder().push(encodeFrame(text));
+      expect(back).toBe(text);
+    }
   });
 });

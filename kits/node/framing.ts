@@ -1,6 +1,6 @@
 // Stream framing for byte-stream transports (unix socket, TCP, SSH stdio):
 // [u32 BE length of what follows][u8 kind: 0 = JSON text, 1 = binary][payload].
-import { MAX_BINARY_FRAME, MAX_JSON_FRAME } from '../protocol/binary';
+import { encodeBinary, MAX_BINARY_FRAME, MAX_JSON_FRAME, type BinaryFrame } from '../protocol/binary';
 import type { WireFrame } from '../client/transport';
 
 const KIND_JSON = 0;
@@ -18,12 +18,36 @@ export class FramingError extends Error {
   }
 }
 
+/** Bytes in front of every frame on a stream: its length (u32 BE) and its kind (u8). */
+export const STREAM_HEAD = 5;
+
 export function encodeFrame(frame: WireFrame): Buffer {
-  const body = typeof frame === 'string' ? Buffer.from(frame, 'utf8') : frame;
-  const out = Buffer.allocUnsafe(5 + body.byteLength);
-  out.writeUInt32BE(body.byteLength + 1, 0);
-  out.writeUInt8(typeof frame === 'string' ? KIND_JSON : KIND_BINARY, 4);
-  out.set(body, 5);
+  if (typeof frame === 'string') {
+    // Encoded straight into the frame: one pass over the text, no intermediate buffer.
+    const n = Buffer.byteLength(frame, 'utf8');
+    const out = Buffer.allocUnsafe(STREAM_HEAD + n);
+    out.writeUInt32BE(n + 1, 0);
+    out.writeUInt8(KIND_JSON, 4);
+    out.write(frame, STREAM_HEAD, 'utf8');
+    return out;
+  }
+  const out = Buffer.allocUnsafe(STREAM_HEAD + frame.byteLength);
+  out.writeUInt32BE(frame.byteLength + 1, 0);
+  out.writeUInt8(KIND_BINARY, 4);
+  out.set(frame, STREAM_HEAD);
+  return out;
+}
+
+/**
+ * A binary frame (output, keys) as it goes on a stream, built in one buffer: the data
+ * is copied once, where encodeBinary and then encodeFrame copied it twice (a stream of
+ * output paid two allocations and two copies per 64 KiB, and the garbage of both).
+ */
+export function encodeBinaryFrame(f: BinaryFrame): Uint8Array {
+  const out = encodeBinary(f, STREAM_HEAD);
+  const dv = new DataView(out.buffer, out.byteOffset, STREAM_HEAD);
+  dv.setUint32(0, out.byteLength - 4);
+  dv.setUint8(4, KIND_BINARY);
   return out;
 }
 

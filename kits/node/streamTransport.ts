@@ -4,7 +4,8 @@
 import net from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { BaseTransport, type WireFrame } from '../client/transport';
-import { encodeFrame, FrameDecoder, FramingError, ReusedFrameReader } from './framing';
+import type { BinaryFrame } from '../protocol/binary';
+import { encodeBinaryFrame, encodeFrame, FrameDecoder, FramingError, ReusedFrameReader } from './framing';
 
 /** Bytes per read once a connection reads into its own buffer (libuv's own read size). */
 export const OWN_READ_BYTES = 64 << 10;
@@ -84,6 +85,11 @@ export class StreamTransport extends BaseTransport {
   send(frame: WireFrame): void {
     if (this.closed || this.output.destroyed || this.output.writableEnded) return;
     this.output.write(encodeFrame(frame));
+  }
+
+  sendBinary(frame: BinaryFrame): void {
+    if (this.closed || this.output.destroyed || this.output.writableEnded) return;
+    this.output.write(encodeBinaryFrame(frame));
   }
 
   override buffered(): number {

@@ -20,13 +20,17 @@ export interface BinaryFrame {
   data: Uint8Array;
 }
 
-export function encodeBinary(f: BinaryFrame): Uint8Array {
-  const out = new Uint8Array(BINARY_HEADER + f.data.byteLength);
-  const dv = new DataView(out.buffer);
+/**
+ * The frame's bytes, with `reserve` bytes left free in front of them for a transport's
+ * own framing (a stream's length prefix), so the data is copied once, not twice.
+ */
+export function encodeBinary(f: BinaryFrame, reserve = 0): Uint8Array {
+  const out = new Uint8Array(reserve + BINARY_HEADER + f.data.byteLength);
+  const dv = new DataView(out.buffer, reserve);
   dv.setUint8(0, f.kind);
   dv.setUint32(1, f.pane);
   dv.setFloat64(5, f.offset);
-  out.set(f.data, BINARY_HEADER);
+  out.set(f.data, reserve + BINARY_HEADER);
   return out;
 }
 

@@ -150,6 +150,16 @@ export class HostLink {
     this.error = null;
   }
 
+  /**
+   * Sends the remote a request it does not answer (an ack of streamed bytes): no reply
+   * is waited for or timed, and a refusal comes back as an error with no id, which the
+   * link takes as it takes a refused key. Dropped when the link is not up: what it said
+   * is said again on the next connection (a stream re-attaches from where it is).
+   */
+  notify<M extends MethodName>(method: M, params: ParamsIn<M>): void {
+    if (this.state === 'connected' || this.state === 'stale') this.conn?.notify(method, params);
+  }
+
   /** Forwards one request to the remote, as its own pane numbers; rejects with the remote's fault, named as the host's. */
   async call<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>> {
     const c = this.conn;

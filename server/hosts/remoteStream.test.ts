@@ -17,8 +17,12 @@ function fakeLink() {
     heardAt: null,
     panes: [],
     cut: vi.fn(),
-    call: vi.fn(async (method: string, params: { bytes?: number; flowStart?: string }) => {
+    // Acks go as notifications (no reply to wait for); a call of pty/ack would fail the test.
+    notify: vi.fn((method: string, params: { bytes?: number }) => {
       if (method === 'pty/ack') acks.push(params.bytes ?? 0);
+    }),
+    call: vi.fn(async (method: string, params: { bytes?: number; flowStart?: string }) => {
+      if (method === 'pty/ack') throw new Error('pty/ack was sent as a call: acks are notifications');
       if (method === 'pty/attach') attaches.push(params);
       if (method === 'pty/attach') return { pane: 3, from: 0, gap: false, streamStart: 0, streamEnd: 0 };
       return {};

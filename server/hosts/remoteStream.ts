@@ -230,7 +230,9 @@ export class RemoteStream {
       if (this.owedSince !== null && Date.now() - this.owedSince >= STALL_SLACK_MS) this.laggedAt = Date.now();
       this.owed = 0;
       this.owedSince = null;
-      if (bytes > 0 && this.attachedOn === this.link.generation) this.link.call('pty/ack', { pane: this.n, bytes }).catch(() => undefined);
+      // A notification, as a window's acks are: a call per ACK_CHUNK cost the link a reply frame back through
+      // the host, a timer and a pending entry here each time (a third of this daemon's work streaming through ssh).
+      if (bytes > 0 && this.attachedOn === this.link.generation) this.link.notify('pty/ack', { pane: this.n, bytes });
     };
     if (this.owed >= ACK_CHUNK) {
       if (this.ackTimer) clearTimeout(this.ackTimer);

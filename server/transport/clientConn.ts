@@ -3,7 +3,7 @@
 // a bad one gets a typed error and the server goes on serving everyone.
 import { bodyOf } from '../model/bodies/registry';
 import crypto from 'node:crypto';
-import { BinaryKind, decodeBinary, encodeBinary, MAX_JSON_FRAME } from '../../kits/protocol/binary';
+import { BinaryKind, decodeBinary, MAX_JSON_FRAME } from '../../kits/protocol/binary';
 import { checkRequestFrame } from '../../kits/protocol/frameCheck';
 import { isMethodName } from '../../kits/protocol/index';
 import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
@@ -12,7 +12,7 @@ import { HelloParamsSchema, PROTOCOL_VERSION, type Welcome } from '../../kits/pr
 import { negotiate } from '../../kits/protocol/negotiate';
 import { MIN_PROTOCOL_VERSION, PROTOCOL_FEATURES } from '../../kits/protocol/version';
 import type { Capability } from '../../kits/protocol/method';
-import type { Transport, WireFrame } from '../../kits/client/transport';
+import { sendBinary, type Transport, type WireFrame } from '../../kits/client/transport';
 import { describeIssues } from '../handlers/registry';
 import type { HandlerContext } from '../handlers/types';
 import type { Services } from '../services';
@@ -125,7 +125,7 @@ export class ClientConn {
     this.user = server.user;
     this.sink = {
       id: this.id,
-      sendOutput: (pane, offset, data) => this.transport.send(encodeBinary({ kind: BinaryKind.OUTPUT, pane, offset, data })),
+      sendOutput: (pane, offset, data) => sendBinary(this.transport, { kind: BinaryKind.OUTPUT, pane, offset, data }),
       buffered: () => this.transport.buffered(),
     };
     services.connections.add(this);

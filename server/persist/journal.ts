@@ -21,7 +21,11 @@ export const MAX_JOURNAL_BYTES = 256 << 20;
 const SUM_CHARS = 16;
 
 export function encodeRecord(r: JournalRecord): string {
-  const json = JSON.stringify(r);
+  return journalLine(JSON.stringify(r));
+}
+
+/** The journal line of a record's JSON (JSON.stringify of the record, made by the caller). */
+export function journalLine(json: string): string {
   return `${sha256(json).slice(0, SUM_CHARS)}\t${json}\n`;
 }
 
@@ -145,9 +149,10 @@ export class JournalWriter {
     this.fd = fs.openSync(path.join(dir, journalName(gen)), fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o600);
   }
 
-  append(records: JournalRecord[]): void {
+  /** Queues records for the next write; `json[i]`, where given, is records[i]'s JSON.stringify already made. */
+  append(records: JournalRecord[], json: (string | undefined)[] = []): void {
     if (records.length === 0) return;
-    this.queue.push(records.map(encodeRecord).join(''));
+    this.queue.push(records.map((r, i) => (json[i] === undefined ? encodeRecord(r) : journalLine(json[i]))).join(''));
     this.appended += records.length;
     this.pump();
   }

@@ -284,6 +284,8 @@ export class Persistence {
     if (!this.journal || this.closed) return;
     const s = this.server;
     const recs: JournalRecord[] = [];
+    /** The JSON of a record made while comparing it with the last (a pane's), written as it is. */
+    const json: (string | undefined)[] = [];
     for (const id of this.dirtySessions) {
       const x = s.sessions.get(id);
       recs.push(x ? { k: 'session', v: x } : { k: 'session-gone', id });
@@ -301,6 +303,7 @@ export class Persistence {
       const text = JSON.stringify(rec);
       if (this.lastPaneRecord.get(n) === text) continue;
       this.lastPaneRecord.set(n, text);
+      json[recs.length] = text;
       recs.push(rec);
     }
     for (const fam of this.dirtyExtra) {
@@ -311,7 +314,7 @@ export class Persistence {
     this.dirtyPanes.clear();
     this.dirtyExtra.clear();
     if (!recs.length) return;
-    this.journal.append(recs);
+    this.journal.append(recs, json);
     this.changedSinceSnapshot = true;
     if (this.journal.appended > JOURNAL_ROTATE_RECORDS) void this.snapshot().catch((e: Error) => this.warn(`snapshot failed: ${e.message}`));
   }

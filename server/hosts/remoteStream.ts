@@ -231,7 +231,7 @@ export class RemoteStream {
       this.owed = 0;
       this.owedSince = null;
       // A notification, as a window's acks are: a call per ACK_CHUNK cost the link a reply frame back through
-      // the host, a timer and a pending entry here each time (a third of this daemon's work streaming through ssh).
+      // the host, a timer and a pending entry here each time (a seventh of this daemon's busy time streaming through ssh).
       if (bytes > 0 && this.attachedOn === this.link.generation) this.link.notify('pty/ack', { pane: this.n, bytes });
     };
     if (this.owed >= ACK_CHUNK) {

@@ -57,8 +57,11 @@ export async function serve(flags: string[] = []): Promise<Served> {
     });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+  // Ready is the server's own word (serveCommand.ts prints it once it listens and has its first
+  // session), not the socket's file: bind() makes the file a moment before listen(), and a loaded
+  // machine can run a test's connect in between (flowHold's setup once met ECONNREFUSED in CI).
   const deadline = Date.now() + 15_000;
-  while (!fs.existsSync(socket)) {
+  while (!(fs.existsSync(socket) && log.includes(` listening on ${socket}`))) {
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`pane serve did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -24,17 +24,20 @@ export const STREAM_HEAD = 5;
 export function encodeFrame(frame: WireFrame): Buffer {
   if (typeof frame === 'string') {
     // Encoded straight into the frame: one pass over the text, no intermediate buffer.
-    const n = Buffer.byteLength(frame, 'utf8');
-    const out = Buffer.allocUnsafe(STREAM_HEAD + n);
-    out.writeUInt32BE(n + 1, 0);
-    out.writeUInt8(KIND_JSON, 4);
+    const out = Buffer.allocUnsafe(STREAM_HEAD + Buffer.byteLength(frame, 'utf8'));
     out.write(frame, STREAM_HEAD, 'utf8');
-    return out;
+    return putHead(out, KIND_JSON);
   }
   const out = Buffer.allocUnsafe(STREAM_HEAD + frame.byteLength);
-  out.writeUInt32BE(frame.byteLength + 1, 0);
-  out.writeUInt8(KIND_BINARY, 4);
   out.set(frame, STREAM_HEAD);
+  return putHead(out, KIND_BINARY);
+}
+
+/** Writes a frame's stream head into its first STREAM_HEAD bytes: the length of what follows the length, and the kind. */
+function putHead<T extends Uint8Array>(out: T, kind: number): T {
+  const dv = new DataView(out.buffer, out.byteOffset, STREAM_HEAD);
+  dv.setUint32(0, out.byteLength - 4);
+  dv.setUint8(4, kind);
   return out;
 }
 
@@ -44,11 +47,7 @@ export function encodeFrame(frame: WireFrame): Buffer {
  * output paid two allocations and two copies per 64 KiB, and the garbage of both).
  */
 export function encodeBinaryFrame(f: BinaryFrame): Uint8Array {
-  const out = encodeBinary(f, STREAM_HEAD);
-  const dv = new DataView(out.buffer, out.byteOffset, STREAM_HEAD);
-  dv.setUint32(0, out.byteLength - 4);
-  dv.setUint8(4, KIND_BINARY);
-  return out;
+  return putHead(encodeBinary(f, STREAM_HEAD), KIND_BINARY);
 }
 
 /** Incremental decoder; `push` returns frames, or throws a message naming the problem. */

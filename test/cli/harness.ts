@@ -61,7 +61,7 @@ export async function serve(flags: string[] = []): Promise<Served> {
   // session), not the socket's file: bind() makes the file a moment before listen(), and a loaded
   // machine can run a test's connect in between (flowHold's setup once met ECONNREFUSED in CI).
   const deadline = Date.now() + 15_000;
-  while (!(fs.existsSync(socket) && log.includes(` listening on ${socket}`))) {
+  while (!log.includes(` listening on ${socket}`)) {
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`pane serve did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 50));
   }

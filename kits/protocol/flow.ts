@@ -52,3 +52,18 @@ export function flowRuleBroken(o: { ackChunk: number; highMin: number; highMax: 
 
 const broken = flowRuleBroken({ ackChunk: ACK_CHUNK, highMin: FLOW_HIGH_MIN, highMax: FLOW_HIGH_MAX });
 if (broken) throw new Error(`kits/protocol/flow.ts: ${broken}`);
+
+/**
+ * Keys a terminal's line discipline turns into a signal: INTR ^C, QUIT ^\, SUSP ^Z.
+ * The kernel flushes the PTY's output queue when it sends one; both halves act on
+ * it too: the page drops the output waiting to be parsed (renderer termView.ts),
+ * the server sends what follows at once, unbatched (server/pty/terminal.ts).
+ */
+const SIGNAL_KEYS = new Set([0x03, 0x1c, 0x1a]);
+/** Longest input still taken as a typed key (a key's bytes), not a paste that happens to hold one. */
+const SIGNAL_KEY_INPUT_MAX = 4;
+
+/** Whether this input is a typed signal key (see SIGNAL_KEYS). */
+export function isSignalKey(data: Uint8Array): boolean {
+  return data.byteLength <= SIGNAL_KEY_INPUT_MAX && data.some((b) => SIGNAL_KEYS.has(b));
+}

@@ -6,7 +6,7 @@ import { FLOW_HIGH_MIN } from '../../kits/protocol/flow';
 import { SINK_BUFFER_CAP, type StreamSink } from './fanout';
 import { FakePtyPort } from '../../test/fakes/fakePty';
 import type { ScreenHost, ScreenPaneOptions } from './screenHost';
-import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, RING_IDLE_KEEP, RING_IDLE_MS, SCREEN_DEFER_MS, SCREEN_INFLIGHT, Terminal, type TerminalOptions } from './terminal';
+import { ATTACH_HISTORY, BATCH_BYTES, BATCH_MS, RING_IDLE_KEEP, RING_IDLE_MS, SCREEN_DEFER_MS, SCREEN_INFLIGHT, SIGNAL_ANSWER_MS, Terminal, type TerminalOptions } from './terminal';
 
 /** A screen host stand-in whose snapshots resolve when the test says. */
 class StubScreen {
@@ -155,6 +155,43 @@ describe('Terminal (fake pty)', () => {
     expect(sink.frames).toHaveLength(2);
     await settle();
     expect(sink.frames.map((f) => f.data.toString())).toEqual(['a', 'b', 'c']);
+    sink.expectContiguous(0);
+  });
+
+  it('sends every read at once for SIGNAL_ANSWER_MS after a typed ^C (a flood’s last bytes, then the prompt), and batches again after', async () => {
+    let clock = 1_000;
+    const { t, port, sink } = await attachedPlain('a', { now: () => clock });
+    port.last.output('y'); // a flood under way: its reads within BATCH_MS batch
+    clock += 0.5;
+    port.last.output('y');
+    expect(sink.frames).toHaveLength(1);
+    t.write('\x03');
+    for (const out of ['y', 'y', '^C\r\n$ ']) {
+      clock += 0.5;
+      port.last.output(out);
+    }
+    // The held 'y', then each read as it came: nothing waits for the batch timer.
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['y', 'yy', 'y', '^C\r\n$ ']);
+    clock += SIGNAL_ANSWER_MS;
+    port.last.output('z');
+    clock += 0.5;
+    port.last.output('z');
+    expect(sink.frames).toHaveLength(5); // past the window the second read is batched again
+    await settle();
+    expect(sink.frames.map((f) => f.data.toString()).at(-1)).toBe('z');
+    sink.expectContiguous(0);
+  });
+
+  it('takes only a typed signal key as one: a paste holding ^C is batched as any input’s answer', async () => {
+    let clock = 1_000;
+    const { t, port, sink } = await attachedPlain('a', { now: () => clock });
+    port.last.output('x');
+    t.write('line one\x03line two\n');
+    port.last.output('a'); // the input's answer: at once
+    clock += 0.5;
+    port.last.output('b'); // batched
+    expect(sink.frames.map((f) => f.data.toString())).toEqual(['x', 'a']);
+    await settle();
     sink.expectContiguous(0);
   });
 

@@ -1,6 +1,7 @@
 // One terminal pane's runtime: its process (through the PtyPort), the byte ring
 // that remembers its output, the screen model fed off the hot path, and the
 // stream to attached clients with flow control. The server core drives it.
+import { isSignalKey } from '../../kits/protocol/flow';
 import { ATTACH_HISTORY_MAX } from '../../kits/protocol/gridLimits';
 import { ECHO_WAIT_MS } from '../metrics/latency';
 import { PaneFault } from '../../kits/protocol/error';
@@ -27,6 +28,16 @@ export type { StreamSink } from './fanout';
  */
 export const BATCH_MS = 5;
 export const BATCH_BYTES = 64 << 10;
+/**
+ * After a signal key (isSignalKey: ^C, ^\, ^Z typed), every read goes out at once
+ * for this long instead of being batched. What follows ^C in a flood is the program's last few KiB and then the
+ * shell's prompt; batched, the prompt waited up to BATCH_MS behind the flood's last
+ * read (in traces of Ctrl-C under `yes` the prompt reached the page 3-10 ms after
+ * the block before it). Long enough for the program to die and the shell to print
+ * on a loaded machine; a program that ignores the signal costs its clients at most
+ * this much of unbatched frames.
+ */
+export const SIGNAL_ANSWER_MS = 50;
 /**
  * Most bytes of one pane handed to the screen worker and not yet parsed. The
  * worker's queue is shared by all panes, so this bounds how long a flood in one
@@ -263,10 +274,13 @@ export class Terminal {
     this.lastInputAt = Date.now();
     this.echoFrom ??= this.now();
     this.answerDue = true;
+    if (isSignalKey(bytes)) this.answerUntil = this.now() + SIGNAL_ANSWER_MS;
   }
 
   /** Input was written since the last read: the next read is its answer (an echo), flushed at once. */
   private answerDue = false;
+  /** Until then (this.now()) every read is flushed at once: a signal key's answer (SIGNAL_ANSWER_MS). */
+  private answerUntil = -Infinity;
 
   /** When input waiting for its echo was written (this.now()), or null: the first key of a burst counts. */
   private echoFrom: number | null = null;
@@ -457,7 +471,7 @@ export class Terminal {
 
   private onData(d: Buffer): void {
     this.ring.append(d);
-    const answer = this.answerDue;
+    const answer = this.answerDue || this.now() < this.answerUntil;
     this.answerDue = false;
     if (this.ring.streamEnd - this.flushed >= this.batchBytes || answer) this.flush();
     else if (this.batchTimer === null && this.now() - this.lastFlush >= BATCH_MS) this.flush(); // quiet until now: an echo

@@ -119,6 +119,42 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     await shot(sh.page, 'e2e-21-ctrlc-drop');
   }, 120_000);
 
+  it('drops on Ctrl-C while a pane is drawn at a flood’s pace however little waits, and draws it again once the stream resumes', async () => {
+    const n = (await view(sh.page)).focused!;
+    // Bursts of 40 KB (flood-sized batches: the pane is drawn at the flood's pace) that the page keeps up with: little
+    // or nothing waits in the page at the key, but the flow window's bytes may still be on their way.
+    await sh.page.keyboard.type(`clear; while :; do head -c 40000 /dev/zero | tr '\\0' y; sleep 0.05; done\n`);
+    await until(sh.page, 'the bursts to make the pane draw at a flood’s pace', new Function(`return window.pane.redrawHeld(${n})`) as () => boolean);
+    await sh.page.evaluate((p) => {
+      const w = window as any;
+      const rec: any = { attaches: [] };
+      w.__ctrlc = rec;
+      const c = w.pane.client;
+      const call = c.call.bind(c);
+      c.call = (m: string, a: any) => {
+        if (m === 'pty/attach' && a.pane === p) {
+          rec.attaches.push({ from: a.from, heldAtAsk: w.pane.redrawHeld(p) as boolean });
+        }
+        return call(m, a);
+      };
+    }, n);
+    try {
+      await sh.page.keyboard.press('Control+C');
+      await sh.page.keyboard.type('echo burst-$((6*7))\n');
+      await waitScreen(sh.page, n, /^burst-42$/m, 30_000);
+      const rec = await sh.page.evaluate(() => (window as any).__ctrlc);
+      // The stream resumed at its live end (an offset past any stream's end, clamped by the server) ...
+      expect(rec.attaches.map((a: any) => a.from)).toEqual([Number.MAX_SAFE_INTEGER]);
+      // ... the screen being left behind was not drawn at the key (still held when the re-attach was asked) ...
+      expect(rec.attaches[0].heldAtAsk).toBe(true);
+      // ... and once the stream resumed the pane is drawn again, at the full frame rate, the prompt's answer on screen.
+      await until(sh.page, 'the pane drawn again with the answer', new Function(`return !window.pane.redrawHeld(${n}) && [...document.querySelectorAll('section[data-pane="${n}"] .xterm-rows > div')].some((d) => d.textContent.replace(/\u00a0/g, ' ').trimEnd() === 'burst-42')`) as () => boolean);
+    } finally {
+      sh.cli('send', '-t', String(n), '--raw', '\x03');
+      await sh.page.evaluate(() => delete (window as any).__ctrlc);
+    }
+  }, 60_000);
+
   it('draws a flooding pane a few times a second, and all of its screen the moment the flood ends', async () => {
     const n = (await view(sh.page)).focused!;
     await sh.page.evaluate((p) => {

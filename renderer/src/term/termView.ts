@@ -8,6 +8,7 @@ import { imagesFor, sixelDecoder, sixelMustWait, withImages, withoutImages } fro
 import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { AckMeter } from '../../../kits/client/ackMeter';
+import { isSignalKey } from '../../../kits/protocol/flow';
 import { FloodRedraw, xtermGate } from './floodRedraw';
 import { LocalEcho } from './localEcho';
 import { PlumbLinks, type PlumbHost } from './plumbLinks';
@@ -53,12 +54,6 @@ export interface TermHost extends PlumbHost {
 
 const encoder = new TextEncoder();
 
-/**
- * Keys a terminal's line discipline turns into a signal (INTR ^C, QUIT ^\, SUSP ^Z).
- * The kernel flushes the PTY's output queue when it sends one; what is queued
- * between the PTY and this page is dropped the same way (see interrupted()).
- */
-const INTERRUPT_KEYS = new Set([0x03, 0x1c, 0x1a]);
 /**
  * An interrupt key drops this pane's waiting output only when at least this much
  * waits to be parsed: a flood (the scheduler's FLOOD_BATCH is 16 KiB), not the few
@@ -149,27 +144,35 @@ export class TermView {
 
   /** Keys (or a paste) for the program: other panes' floods make way for the echo (writeScheduler ECHO_WAIT_MS). */
   private typed(data: Uint8Array): void {
-    this.redraw.release();
+    // The kernel flushes the PTY's queue on a signal key; what waits for this page goes too.
+    const dropping = isSignalKey(data) && this.mayDrop(this.redraw.holding);
+    // A flood being dropped stays undrawn until its stream resumes (resumeAtEnd): drawn now, the
+    // screen about to be left behind would take the main thread (a DOM redraw of every row) while
+    // the new stream's first bytes, the prompt, wait to be taken.
+    if (!dropping) this.redraw.release();
     writes.keyed(this.pane);
     this.host.input(this.pane, data);
-    if (data.byteLength <= 4 && data.some((b) => INTERRUPT_KEYS.has(b))) this.interrupted();
+    if (dropping) void this.resumeAtEnd();
   }
 
   /**
-   * An interrupt key was typed. Under a flood, the output waiting here (parsed at the
-   * page's pace, ~1 MiB/s for `yes` on a loaded machine) would keep drawing for a
-   * quarter second after the program stopped; a terminal drops it instead (the
-   * kernel flushes the PTY's queue on the signal), and so does this: the waiting
-   * bytes are forgotten and the stream resumes at its live end, so what comes next
-   * (the shell's prompt) is drawn at once. The server's screen model keeps every
-   * byte (`pane screen`, the body, a later attach). Not for a full-screen program
-   * (alternate screen: it takes the key itself and owns every cell), a remote pane
-   * (its stream is relayed), or a queue below INTERRUPT_DROP_MIN.
+   * Whether an interrupt key typed now drops this pane's waiting output. Under a flood,
+   * the output waiting here (parsed at the page's pace, ~1 MiB/s for `yes` on a loaded
+   * machine) would keep drawing for a quarter second after the program stopped; a
+   * terminal drops it instead (the kernel flushes the PTY's queue on the signal), and
+   * so does this: the waiting bytes are forgotten and the stream resumes at its live
+   * end, so what comes next (the shell's prompt) is drawn at once. The server's screen
+   * model keeps every byte (`pane screen`, the body, a later attach). Not for a
+   * full-screen program (alternate screen: it takes the key itself and owns every
+   * cell), a remote pane (its stream is relayed), or a queue below INTERRUPT_DROP_MIN
+   * unless the pane is `flooding` (drawn at the flood's pace, floodRedraw.ts): then the
+   * flow window's bytes still on their way here are the backlog, however little has
+   * arrived (a flood's first seconds: under 32 KiB queued at the key, then ~250 KiB
+   * more parsed in ~60 ms).
    */
-  private interrupted(): void {
-    if (this.term.buffer.active.type !== 'normal' || this.host.remote(this.pane)) return;
-    if (writes.queued(this.pane) < INTERRUPT_DROP_MIN) return;
-    void this.resumeAtEnd();
+  private mayDrop(flooding: boolean): boolean {
+    if (this.term.buffer.active.type !== 'normal' || this.host.remote(this.pane)) return false;
+    return flooding || writes.queued(this.pane) >= INTERRUPT_DROP_MIN;
   }
 
   private async resumeAtEnd(): Promise<void> {
@@ -181,6 +184,8 @@ export class TermView {
     } catch {
       // Attach as usual (a snapshot): the pane's screen, whatever was dropped.
       if (gen === this.generation && !this.disposed) void this.attach();
+    } finally {
+      if (!this.disposed) this.redraw.release();
     }
   }
 

@@ -30,12 +30,12 @@ export const BATCH_MS = 5;
 export const BATCH_BYTES = 64 << 10;
 /**
  * After a signal key (isSignalKey: ^C, ^\, ^Z typed), every read goes out at once
- * for this long instead of being batched. What follows ^C in a flood is the program's last few KiB and then the
- * shell's prompt; batched, the prompt waited up to BATCH_MS behind the flood's last
- * read (in traces of Ctrl-C under `yes` the prompt reached the page 3-10 ms after
- * the block before it). Long enough for the program to die and the shell to print
- * on a loaded machine; a program that ignores the signal costs its clients at most
- * this much of unbatched frames.
+ * for this long instead of being batched. What follows ^C in a flood is the
+ * program's last few KiB and then the shell's prompt; batched, the prompt waited up
+ * to BATCH_MS behind the flood's last read (in traces of Ctrl-C under `yes` the
+ * prompt reached the page 3-10 ms after the block before it). Long enough for the
+ * program to die and the shell to print on a loaded machine; a program that ignores
+ * the signal costs its clients at most this much of unbatched frames.
  */
 export const SIGNAL_ANSWER_MS = 50;
 /**

@@ -44,7 +44,7 @@ const node = {
   plugins: [oneLocaleEsbuild],
   logLevel: 'warning',
   // node-pty is native (its platform package is chosen at run time); ws has optional native peers; electron is the host.
-  external: ['@lydell/node-pty', 'electron', 'bufferutil', 'utf-8-validate', 'fuse-native', '@anthropic-ai/sandbox-runtime'],
+  external: ['@lydell/node-pty', 'electron', 'bufferutil', 'utf-8-validate', 'fuse-native', 'koffi', '@anthropic-ai/sandbox-runtime'],
   // esbuild's ESM output needs a require() for bundled CommonJS deps.
   banner: { js: "import { createRequire as __paneCreateRequire } from 'node:module'; const require = __paneCreateRequire(import.meta.url);" },
 };

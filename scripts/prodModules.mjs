@@ -15,11 +15,15 @@ function otherPlatform(name) {
 }
 
 /** Paths (relative to a package) that are never loaded at run time. */
-function dropped(rel, pkgName) {
+function dropped(rel, pkgName, isDir) {
   const parts = rel.split(path.sep);
   const base = parts[parts.length - 1];
   if (parts[0] === 'node_modules') return true; // nested deps are walked on their own
   if (/^LICEN[CS]E/i.test(base)) return false;
+  // koffi (malloc_trim, decision 051): its loader is JavaScript under src/; its C++ sources, vendored headers,
+  // docs and build tool (cnoke) never load. Its binary comes in @koromix/koffi-<platform>, glibc's build only.
+  if (pkgName === 'koffi') return isDir ? ['doc', 'lib', 'vendor'].includes(parts[0]) : !(base === 'package.json' || (/\.c?js$/.test(base) && base !== 'cnoke.cjs'));
+  if (pkgName.startsWith('@koromix/koffi-') && parts[0].startsWith('musl_')) return true;
   if (base.startsWith('.') || base === 'example.js' || base === 'electron.napi.node') return true;
   if (/\.(map|ts|md|markdown|c|cc|cpp|h|hpp|gyp|gypi|mk|o|a|d)$/i.test(base) || /\.test\.js$/.test(base) || base === 'Makefile') return true;
   if (['test', 'tests', 'example', 'examples', 'src', 'deps', 'third_party', 'typings', 'scripts', '.github', 'node-addon-api'].includes(parts[0])) return true;
@@ -38,7 +42,7 @@ function dropped(rel, pkgName) {
 function copyTree(src, dest, pkgName, rel = '') {
   for (const e of fs.readdirSync(path.join(src, rel), { withFileTypes: true })) {
     const r = path.join(rel, e.name);
-    if (dropped(r, pkgName)) continue;
+    if (dropped(r, pkgName, e.isDirectory())) continue;
     if (e.isDirectory()) copyTree(src, dest, pkgName, r);
     else if (e.isFile()) {
       fs.mkdirSync(path.dirname(path.join(dest, r)), { recursive: true });

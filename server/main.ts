@@ -23,6 +23,7 @@ import { sessionEnded } from './handlers/grants';
 import { Namespace } from './namespace/namespace';
 import { stateHandlers } from './handlers/stateSnapshots';
 import { loadDurabilityConfig, Persistence } from './persist/service';
+import { HeapTrimmer } from './heapTrimmer';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
 import type { PtyPort } from './pty/ptyPort';
@@ -119,6 +120,11 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.ackStallMs !== undefined ? { ackStallMs: o.ackStallMs } : {}),
   });
   server.onStop(removeIntegrationFiles);
+  // A daemon gives the heap a flood freed back to the system once it goes quiet (decision 051).
+  if (socketPath) {
+    const trimmer = new HeapTrimmer({ warn: (m) => process.stderr.write(`pane: ${m}\n`) });
+    server.onStop(() => trimmer.stop());
+  }
   const dispatcher = new Dispatcher();
   for (const t of builtinHandlers) dispatcher.register(t);
   // The namespace listens from the start, so /pane/log and event files miss nothing.

@@ -6,12 +6,10 @@ import type { Readable, Writable } from 'node:stream';
 import { BaseTransport, type WireFrame } from '../client/transport';
 import type { BinaryFrame } from '../protocol/binary';
 import { encodeBinaryFrame, encodeFrame, FrameDecoder, FramingError, ReusedFrameReader } from './framing';
+import { readIntoOwnBuffer } from './ownReads';
 
 /** Bytes per read once a connection reads into its own buffer (libuv's own read size). */
 export const OWN_READ_BYTES = 64 << 10;
-
-/** The parts of a net.Socket that reading into a buffer of our own reaches (Node's `onread` machinery, lib/net.js). */
-type OnreadSocket = net.Socket & Record<symbol, unknown> & { _handle?: { useUserBuffer?: (b: Uint8Array) => void } | null };
 
 export interface StreamTransportOptions {
   /**
@@ -123,23 +121,14 @@ export class StreamTransport extends BaseTransport {
   private switchToOwnReads(): void {
     this.wantOwnReads = false;
     if (!(this.input instanceof net.Socket)) return;
-    const sock = this.input as OnreadSocket;
-    const syms = Object.getOwnPropertySymbols(sock);
-    const sym = (d: string) => syms.find((x) => x.description === d);
-    const [kBuffer, kBufferCb, kBufferGen] = [sym('kBuffer'), sym('kBufferCb'), sym('kBufferGen')];
-    const handle = sock._handle;
-    if (!kBuffer || !kBufferCb || !kBufferGen || sock[kBuffer] || sock[kBufferGen] !== null || typeof handle?.useUserBuffer !== 'function') return;
     const reader = new ReusedFrameReader(this.decoder.pending());
-    const buf = Buffer.allocUnsafe(OWN_READ_BYTES);
-    sock[kBufferCb] = (n: number, b: Buffer) => {
+    readIntoOwnBuffer(this.input, Buffer.allocUnsafe(OWN_READ_BYTES), (chunk) => {
       try {
-        reader.push(b.subarray(0, n), (f) => this.closed || this.deliver(f));
+        reader.push(chunk, (f) => this.closed || this.deliver(f));
       } catch (e) {
         this.badFraming(e);
       }
-    };
-    sock[kBuffer] = buf;
-    handle.useUserBuffer(buf);
+    });
   }
 
   private badFraming(e: unknown): void {

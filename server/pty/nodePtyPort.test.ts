@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodePtyPort, readTpgid, resolveProgram } from './nodePtyPort';
+import { NodePtyPort, PTY_READ_BYTES, readTpgid, resolveProgram } from './nodePtyPort';
 import type { PtyProcess, PtySpawnOptions } from './ptyPort';
 
 const port = new NodePtyPort();
@@ -15,7 +15,7 @@ function spawn(o: Partial<PtySpawnOptions> & { file: string }): PtyProcess {
 
 function collect(p: PtyProcess) {
   const chunks: Buffer[] = [];
-  p.onData((d) => chunks.push(d));
+  p.onData((d) => chunks.push(Buffer.from(d))); // a view into the shared read buffer: copied, as the ring does
   const exit = new Promise<{ code: number | null; signal: number | null }>((res) => p.onExit(res));
   return { exit, bytes: () => Buffer.concat(chunks) };
 }
@@ -95,6 +95,24 @@ describe('NodePtyPort', () => {
       const out = c.bytes();
       expect(out.byteLength).toBe(200_000);
       expect(out.every((b) => b === 0x78)).toBe(true);
+    }
+  });
+
+  it('reads every terminal into one shared buffer, allocating nothing per read, each pane getting its own bytes', async () => {
+    const a = spawn({ file: 'sh', args: ['-c', 'i=0; while [ $i -lt 2000 ]; do echo "aaaa $i"; i=$((i+1)); done'] });
+    const b = spawn({ file: 'sh', args: ['-c', 'i=0; while [ $i -lt 2000 ]; do echo "bbbb $i"; i=$((i+1)); done'] });
+    const seen = [new Map<ArrayBufferLike, number>(), new Map<ArrayBufferLike, number>()];
+    [a, b].forEach((p, i) => p.onData((d) => seen[i]!.set(d.buffer, (seen[i]!.get(d.buffer) ?? 0) + 1)));
+    const [ca, cb] = [collect(a), collect(b)];
+    await Promise.all([ca.exit, cb.exit]);
+    // The one buffer both panes' reads landed in (a copy only for what is read after end of file: drainFd).
+    const [shared, reads] = [...seen[0]!].sort((x, y) => y[1] - x[1])[0]!;
+    expect(shared.byteLength).toBe(PTY_READ_BYTES);
+    expect(reads).toBeGreaterThan(1);
+    expect(seen[1]!.get(shared)).toBeGreaterThan(1);
+    for (const [c, tag] of [[ca, 'aaaa'], [cb, 'bbbb']] as const) {
+      const lines = c.bytes().toString().split('\r\n').filter(Boolean);
+      expect(lines).toEqual(Array.from({ length: 2000 }, (_, i) => `${tag} ${i}`));
     }
   });
 

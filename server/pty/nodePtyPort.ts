@@ -4,6 +4,7 @@
 // because on Linux node-pty can lose the last kilobytes at exit (node-pty issue #726).
 import { execFile } from 'node:child_process';
 import { constants as fsConstants, readFileSync, readlinkSync, readSync, write as fdWrite, writeSync } from 'node:fs';
+import { readIntoOwnBuffer } from '../../kits/node/ownReads';
 import { statOffMounts } from '../../kits/node/safeFile';
 import path from 'node:path';
 import * as nodePty from '@lydell/node-pty';
@@ -49,6 +50,15 @@ export const INPUT_RETRY_MAX_MS = 50;
 /** Read size for the final synchronous drain; the kernel holds at most tens of KiB per pty. */
 const DRAIN_CHUNK = 64 << 10;
 
+/**
+ * Bytes per read from a terminal, into one buffer every pane shares (libuv's own read
+ * size; a pty hands over at most a few KiB at once). One is enough: reads run one at a
+ * time on the main thread, and each is copied into its pane's ring before the next.
+ */
+export const PTY_READ_BYTES = 64 << 10;
+let sharedReadBuffer: Buffer | null = null;
+const ptyReadBuffer = (): Buffer => (sharedReadBuffer ??= Buffer.allocUnsafe(PTY_READ_BYTES));
+
 export class NodePtyPort implements PtyPort {
   spawn(opts: PtySpawnOptions): PtyProcess {
     checkCwd(opts.cwd);
@@ -78,17 +88,22 @@ class NodePtyProcess implements PtyProcess {
   private eof = false;
   private reported = false;
   private isPaused = false;
+  /** Reads that came while paused, delivered at resume (at most one: reading stops after it). */
+  private held: Buffer[] = [];
   private bytesSeen = 0;
   private drainTimer: NodeJS.Timeout | null = null;
   private forceDestroy: (() => void) | null = null;
 
   constructor(private readonly p: nodePty.IPty) {
     this.pid = p.pid;
-    p.onData((d) => {
-      const buf = d as unknown as Buffer; // encoding: null delivers Buffers; the typings say string
+    const take = (buf: Buffer) => {
       this.bytesSeen += buf.byteLength;
       for (const cb of this.dataCbs) cb(buf);
-    });
+    };
+    // encoding: null delivers Buffers; the typings say string. Only until the reads below are our own.
+    p.onData((d) => take(d as unknown as Buffer));
+    const sock = (p as unknown as UnixTerminalInternals)._socket;
+    if (sock) readIntoOwnBuffer(sock, ptyReadBuffer(), (chunk) => this.ownRead(chunk, take));
     p.onExit(({ exitCode, signal }) => {
       this.status = signal ? { code: null, signal } : { code: exitCode, signal: null };
       this.finish();
@@ -311,7 +326,27 @@ class NodePtyProcess implements PtyProcess {
 
   resume(): void {
     this.isPaused = false;
-    this.p.resume();
+    for (const chunk of this.held.splice(0)) {
+      this.bytesSeen += chunk.byteLength;
+      for (const cb of this.dataCbs) cb(chunk);
+    }
+    // Those bytes may have paused the stream again (a client that fell behind).
+    if (!this.isPaused) this.p.resume();
+  }
+
+  /**
+   * A read into the shared buffer: passed on, or, while paused, copied to wait for
+   * resume() with reading stopped. Only the first read can land while paused: pause()
+   * stops the handle, but not one that has not begun reading (node-pty's stream starts
+   * on the tick after its creation).
+   */
+  private ownRead(chunk: Buffer, take: (b: Buffer) => void): boolean {
+    if (!this.isPaused) {
+      take(chunk);
+      return true;
+    }
+    this.held.push(Buffer.from(chunk));
+    return false;
   }
 
   kill(signal?: string): void {

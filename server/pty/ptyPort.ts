@@ -12,7 +12,7 @@ export interface PtySpawnOptions {
 
 export interface PtyProcess {
   readonly pid: number;
-  /** Raw output bytes, in order. */
+  /** Raw output bytes, in order; `data` may be a view into a reused read buffer, valid only during the call (copy what is kept). */
   onData(cb: (data: Buffer) => void): void;
   /**
    * Called once, after the child exited AND its output was read to end of file

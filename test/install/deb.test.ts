@@ -70,6 +70,8 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
       'usr/lib/pane/apps/terminal.json',
       'usr/lib/pane/bin/pane-hook',
       `usr/lib/pane/node_modules/@lydell/node-pty-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}/prebuilds/linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}/pty.node`,
+      `usr/lib/pane/node_modules/@koromix/koffi-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}/linux_${process.arch === 'arm64' ? 'arm64' : 'x64'}/koffi.node`,
+      'usr/lib/pane/node_modules/koffi/src/koffi/index.cjs',
       'usr/share/applications/pane.desktop',
       'usr/share/icons/hicolor/scalable/apps/pane.svg',
       'usr/share/icons/hicolor/48x48/apps/pane.png',
@@ -84,6 +86,11 @@ describe.skipIf(noDeb !== '')(`the .deb${noDeb ? ` (skipped: ${noDeb})` : ''}`, 
     const control = execFileSync('dpkg-deb', ['-f', deb], { encoding: 'utf8' });
     expect(control).toMatch(/^Depends: nodejs \(>= 20\.19\), chromium \| chromium-browser \| google-chrome-stable/m);
     expect(control).toMatch(/^Recommends: fuse3, libfuse2 \| libfuse2t64$/m);
+  });
+
+  it("carries koffi whole enough to reach glibc's malloc_trim from the package's own node_modules (decision 051)", () => {
+    const probe = "const k = require('koffi'); process.stdout.write(typeof k.load('libc.so.6').func('int malloc_trim(size_t)'))";
+    expect(execFileSync(process.execPath, ['-e', probe], { cwd: path.join(tree, 'usr/lib/pane'), encoding: 'utf8' })).toBe('function');
   });
 
   it.skipIf(!has('lintian'))('is clean under lintian (the tags that stay are overridden with their reasons)', () => {

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { HeapTrimmer, QUIET_BYTES_PER_CHECK, TRIM_AFTER_BYTES, TRIM_CHECK_MS, TRIM_QUIET_MS, bytesReadSoFar } from './heapTrimmer';
+
+/** A trimmer on a hand-moved clock and byte count, with a counting heap. */
+function rig(heap: 'ok' | string = 'ok') {
+  let now = 0;
+  let read = 0;
+  let trims = 0;
+  let loads = 0;
+  const warned: string[] = [];
+  const t = new HeapTrimmer({
+    timer: false,
+    now: () => now,
+    readBytes: () => read,
+    warn: (m) => warned.push(m),
+    heap: () => {
+      loads++;
+      return heap === 'ok' ? { trim: () => (trims++, true) } : heap;
+    },
+  });
+  /** `bytes` read over the next check's interval, then the check. */
+  const tick = (bytes = 0) => {
+    read += bytes;
+    now += TRIM_CHECK_MS;
+    t.check();
+  };
+  return { t, tick, warned, trims: () => trims, loads: () => loads };
+}
+
+const quietChecks = Math.ceil(TRIM_QUIET_MS / TRIM_CHECK_MS);
+
+describe('HeapTrimmer', () => {
+  it('trims once the daemon went quiet after a flood, and not again until more work', () => {
+    const r = rig();
+    for (let i = 0; i < 5; i++) r.tick(2 << 20); // 10 MiB of output
+    for (let i = 0; i < quietChecks - 1; i++) r.tick();
+    expect(r.trims()).toBe(0); // quiet, but not yet for TRIM_QUIET_MS
+    r.tick();
+    expect(r.trims()).toBe(1);
+    for (let i = 0; i < 3 * quietChecks; i++) r.tick();
+    expect(r.trims()).toBe(1);
+    expect(r.loads()).toBe(1);
+  });
+
+  it('does not trim while output keeps coming, however long', () => {
+    const r = rig();
+    for (let i = 0; i < 10 * quietChecks; i++) r.tick(QUIET_BYTES_PER_CHECK + 1);
+    expect(r.trims()).toBe(0);
+  });
+
+  it('counts a trickle (a clock, a prompt) as quiet, and trims once it adds up to a flood', () => {
+    const r = rig();
+    const trickle = QUIET_BYTES_PER_CHECK - 1;
+    const checks = Math.ceil(TRIM_AFTER_BYTES / trickle);
+    for (let i = 0; i < checks - 1; i++) r.tick(trickle);
+    expect(r.trims()).toBe(0); // quiet all along, but too little freed to be worth a walk of the heap
+    r.tick(trickle);
+    expect(r.trims()).toBe(1);
+  });
+
+  it('does not trim for less work than TRIM_AFTER_BYTES', () => {
+    const r = rig();
+    r.tick(TRIM_AFTER_BYTES - 1);
+    for (let i = 0; i < 3 * quietChecks; i++) r.tick();
+    expect(r.trims()).toBe(0);
+    expect(r.loads()).toBe(0); // koffi is not even loaded
+  });
+
+  it('says once why it cannot trim here, and stops looking', () => {
+    const r = rig('koffi did not load (Cannot find module)');
+    r.tick(TRIM_AFTER_BYTES);
+    for (let i = 0; i < 3 * quietChecks; i++) r.tick();
+    for (let i = 0; i < 3; i++) r.tick(TRIM_AFTER_BYTES);
+    for (let i = 0; i < 3 * quietChecks; i++) r.tick();
+    expect(r.warned).toEqual(['memory freed after a flood stays with the daemon until it is reused: koffi did not load (Cannot find module)']);
+    expect(r.loads()).toBe(1);
+  });
+
+  it('reads the bytes this process read from /proc/self/io', () => {
+    const a = bytesReadSoFar();
+    expect(a).toBeGreaterThan(0);
+    fs.readFileSync('/proc/self/status');
+    expect(bytesReadSoFar()!).toBeGreaterThan(a!);
+  });
+});

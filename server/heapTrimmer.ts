@@ -1,0 +1,92 @@
+// Gives freed heap back to the system once the daemon goes quiet after work (issue
+// 35, decision 051). A flood leaves glibc's heap full of free chunks between live
+// ones: 20 panes filled with 10,000 lines each kept 30 MB of free heap resident,
+// 21 MiB of which malloc_trim returned (settled RSS 136 → 113 MiB). glibc trims only
+// the free top by itself. The daemon's bytes read (/proc/self/io) tell work from
+// quiet: a trim follows TRIM_AFTER_BYTES of work and TRIM_QUIET_MS of quiet, once.
+import fs from 'node:fs';
+import { loadGlibcHeap, type GlibcHeap } from '../kits/node/glibcHeap';
+import { REST_AFTER_MS } from './pty/screenHistory';
+
+/** How often the daemon looks whether it went quiet. */
+export const TRIM_CHECK_MS = 4_000;
+/**
+ * Quiet this long before a trim: past the screens' rest (REST_AFTER_MS), when they
+ * let go of their slack rows, with a check's time for those to be collected.
+ */
+export const TRIM_QUIET_MS = REST_AFTER_MS + TRIM_CHECK_MS;
+/** Bytes read since the last trim that make another worth its walk of the heap (a few ms). */
+export const TRIM_AFTER_BYTES = 4 << 20;
+/** Bytes read within one check that still count as quiet: a clock, a prompt redrawn, a heartbeat. */
+export const QUIET_BYTES_PER_CHECK = 64 << 10;
+
+/** Bytes this process has read so far (rchar: every read(2), from ptys, sockets and files), or null where /proc has no io. */
+export function bytesReadSoFar(): number | null {
+  try {
+    const m = /^rchar: (\d+)$/m.exec(fs.readFileSync('/proc/self/io', 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface HeapTrimmerOptions {
+  /** glibc's allocator, or why not (loaded at the first trim, not at the daemon's start). */
+  heap?: () => GlibcHeap | string;
+  readBytes?: () => number | null;
+  now?: () => number;
+  /** Told once when trimming cannot work here. */
+  warn?: (message: string) => void;
+  /** Checks on a timer of its own; off for tests that call check() themselves. */
+  timer?: boolean;
+}
+
+export class HeapTrimmer {
+  /** Trims done, for tests and /server/metrics' readers. */
+  trims = 0;
+  private heap: GlibcHeap | null = null;
+  private off = false;
+  private lastRead: number | null = null;
+  private readAtTrim: number;
+  private lastBusy: number;
+  private readonly timer: NodeJS.Timeout | null;
+  private readonly o: Required<Omit<HeapTrimmerOptions, 'timer'>>;
+
+  constructor(o: HeapTrimmerOptions = {}) {
+    this.o = { heap: o.heap ?? loadGlibcHeap, readBytes: o.readBytes ?? bytesReadSoFar, now: o.now ?? (() => performance.now()), warn: o.warn ?? (() => {}) };
+    this.lastBusy = this.o.now();
+    // From the daemon's start: what it read to start counts as work (its garbage is freed heap too).
+    this.readAtTrim = 0;
+    this.timer = o.timer === false ? null : setInterval(() => this.check(), TRIM_CHECK_MS);
+    this.timer?.unref();
+  }
+
+  /** One look: work since the last trim, then quiet for TRIM_QUIET_MS, trims the heap. */
+  check(): void {
+    if (this.off) return;
+    const read = this.o.readBytes();
+    if (read === null) return this.disable('/proc/self/io is not readable, so the daemon cannot tell when it went quiet');
+    const now = this.o.now();
+    if (this.lastRead === null || read - this.lastRead > QUIET_BYTES_PER_CHECK) this.lastBusy = now;
+    this.lastRead = read;
+    if (read - this.readAtTrim < TRIM_AFTER_BYTES || now - this.lastBusy < TRIM_QUIET_MS) return;
+    if (!this.heap) {
+      const h = this.o.heap();
+      if (typeof h === 'string') return this.disable(h);
+      this.heap = h;
+    }
+    this.heap.trim();
+    this.trims++;
+    this.readAtTrim = read;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.off = true;
+  }
+
+  private disable(why: string): void {
+    this.stop();
+    this.o.warn(`memory freed after a flood stays with the daemon until it is reused: ${why}`);
+  }
+}

@@ -81,7 +81,8 @@ describe('the packed tarball', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
     expect(pkg.private).toBeUndefined();
     expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual(['@anthropic-ai/sandbox-runtime', '@lydell/node-pty']);
-    expect(Object.keys(pkg.optionalDependencies ?? {}).sort()).toEqual(['electron', 'fuse-native']);
+    // koffi: glibc's malloc_trim for the daemon (decision 051); without it freed heap stays with the daemon until reused.
+    expect(Object.keys(pkg.optionalDependencies ?? {}).sort()).toEqual(['electron', 'fuse-native', 'koffi']);
   });
 });
 
@@ -96,6 +97,12 @@ describe('pane installed with npm install -g --prefix', () => {
     const lib = path.join(prefix, 'lib', 'node_modules', 'pane', 'node_modules');
     expect(fs.existsSync(path.join(lib, `@lydell/node-pty-${process.platform}-${process.arch}`, 'prebuilds', `${process.platform}-${process.arch}`, 'pty.node'))).toBe(true);
     expect(fs.existsSync(path.join(lib, 'node-pty'))).toBe(false);
+    // koffi (glibc's malloc_trim, decision 051) is its platform package's binary too, and reaches glibc.
+    if (process.platform === 'linux' && ['x64', 'arm64'].includes(process.arch)) {
+      expect(fs.existsSync(path.join(lib, `@koromix/koffi-linux-${process.arch}`, `linux_${process.arch}`, 'koffi.node'))).toBe(true);
+      const probe = "process.stdout.write(typeof require('koffi').load('libc.so.6').func('int malloc_trim(size_t)'))";
+      expect(spawnSync(process.execPath, ['-e', probe], { cwd: path.dirname(lib), encoding: 'utf8' }).stdout).toBe('function');
+    }
   });
 
   it('puts an executable pane on the prefix’s PATH that runs through its shebang and prints its versions', (ctx) => {

@@ -5,6 +5,7 @@
 // preamble is skipped, junk past the bound is refused naming what it saw, a version
 // range that does not meet is named with the fix, and a frame too large is refused.
 import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -30,9 +31,16 @@ let h: Harness;
 let tlsDoor: Listener;
 let certs: Record<'ca' | 'serverCert' | 'serverKey' | 'clientCert' | 'clientKey' | 'strangerCert' | 'strangerKey', string>;
 
-/** A key pair and a certificate for `cn`, signed by `issuer` (or self-signed when none). */
+/**
+ * A key pair and a certificate for `cn`, signed by `issuer` (or self-signed when none).
+ * The key is OpenSSL's, as kits/node/pki.ts makes them: a key node-forge generates and
+ * writes now and then has an integer OpenSSL refuses ("illegal padding": a CI run's
+ * TLS listener failed to start on one).
+ */
 function certFor(cn: string, o: { issuer?: { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey }; ca?: boolean; ip?: string }) {
-  const keys = forge.pki.rsa.generateKeyPair(2048);
+  const keyPem = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  const privateKey = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+  const keys = { privateKey, publicKey: forge.pki.setRsaPublicKey(privateKey.n, privateKey.e) };
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = `0${forge.util.bytesToHex(forge.random.getBytesSync(8))}`;
@@ -46,7 +54,7 @@ function certFor(cn: string, o: { issuer?: { cert: forge.pki.Certificate; key: f
   if (o.ip) ext.push({ name: 'subjectAltName', altNames: [{ type: 7, ip: o.ip }] });
   cert.setExtensions(ext);
   cert.sign(o.issuer?.key ?? keys.privateKey, forge.md.sha256.create());
-  return { cert, key: keys.privateKey, certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) };
+  return { cert, key: keys.privateKey, certPem: forge.pki.certificateToPem(cert), keyPem };
 }
 
 /** Runs a command to its end without blocking this process's loop; bounded by its own timeout. */

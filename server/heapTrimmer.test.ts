@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HeapTrimmer, QUIET_BYTES_PER_CHECK, TRIM_AFTER_BYTES, TRIM_CHECK_MS, TRIM_QUIET_MS, bytesReadSoFar } from './heapTrimmer';
+import { HeapTrimmer, QUIET_BYTES_PER_CHECK, TRIM_AFTER_BYTES, TRIM_CHECK_MS, TRIM_PASSES, TRIM_QUIET_MS, bytesReadSoFar } from './heapTrimmer';
 
 /** A trimmer on a hand-moved clock and byte count, with a counting heap. */
 function rig(heap: 'ok' | string = 'ok') {
@@ -31,16 +31,37 @@ function rig(heap: 'ok' | string = 'ok') {
 const quietChecks = Math.ceil(TRIM_QUIET_MS / TRIM_CHECK_MS);
 
 describe('HeapTrimmer', () => {
-  it('trims once the daemon went quiet after a flood, and not again until more work', () => {
+  it('trims once the daemon went quiet after a flood, again each time the quiet doubled, and then not until more work', () => {
     const r = rig();
     for (let i = 0; i < 5; i++) r.tick(2 << 20); // 10 MiB of output
     for (let i = 0; i < quietChecks - 1; i++) r.tick();
     expect(r.trims()).toBe(0); // quiet, but not yet for TRIM_QUIET_MS
     r.tick();
     expect(r.trims()).toBe(1);
-    for (let i = 0; i < 3 * quietChecks; i++) r.tick();
-    expect(r.trims()).toBe(1);
+    const at: number[] = [];
+    for (let i = 1; i <= 20 * quietChecks; i++) {
+      const before = r.trims();
+      r.tick();
+      if (r.trims() > before) at.push(quietChecks + i);
+    }
+    // The later passes, at twice, four and eight times the first's quiet (in checks), and no more.
+    expect(r.trims()).toBe(TRIM_PASSES);
+    expect(at).toEqual([2, 4, 8].map((k) => Math.ceil((k * TRIM_QUIET_MS) / TRIM_CHECK_MS)));
     expect(r.loads()).toBe(1);
+    // A new flood starts the passes over.
+    r.tick(TRIM_AFTER_BYTES);
+    for (let i = 0; i < quietChecks; i++) r.tick();
+    expect(r.trims()).toBe(TRIM_PASSES + 1);
+  });
+
+  it('does not start the passes over for a burst too small to be worth a trim', () => {
+    const r = rig();
+    r.tick(TRIM_AFTER_BYTES);
+    for (let i = 0; i < quietChecks; i++) r.tick();
+    expect(r.trims()).toBe(1);
+    r.tick(QUIET_BYTES_PER_CHECK + 1); // a burst: busy again, but little freed
+    for (let i = 0; i < 20 * quietChecks; i++) r.tick();
+    expect(r.trims()).toBe(1);
   });
 
   it('does not trim while output keeps coming, however long', () => {

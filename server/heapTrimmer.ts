@@ -3,7 +3,8 @@
 // ones: 20 panes filled with 10,000 lines each kept 30 MB of free heap resident,
 // 21 MiB of which malloc_trim returned (settled RSS 136 → 113 MiB). glibc trims only
 // the free top by itself. The daemon's bytes read (/proc/self/io) tell work from
-// quiet: a trim follows TRIM_AFTER_BYTES of work and TRIM_QUIET_MS of quiet, once.
+// quiet: a trim follows TRIM_AFTER_BYTES of work and TRIM_QUIET_MS of quiet, and a
+// few more follow as the quiet lasts (TRIM_PASSES).
 import fs from 'node:fs';
 import { loadGlibcHeap, type GlibcHeap } from '../kits/node/glibcHeap';
 import { REST_AFTER_MS } from './pty/screenHistory';
@@ -19,6 +20,13 @@ export const TRIM_QUIET_MS = REST_AFTER_MS + TRIM_CHECK_MS;
 export const TRIM_AFTER_BYTES = 4 << 20;
 /** Bytes read within one check that still count as quiet: a clock, a prompt redrawn, a heartbeat. */
 export const QUIET_BYTES_PER_CHECK = 64 << 10;
+/**
+ * Trims in one quiet spell after work, each after twice the quiet of the one before
+ * (14, 28, 56 and 112 s): the flood's garbage is freed only when each isolate's
+ * collector gets to it, which on an idle worker may come after the first trim (some
+ * runs of 20 full panes settled 10-15 MiB higher); a later pass takes that back.
+ */
+export const TRIM_PASSES = 4;
 
 /** Bytes this process has read so far (rchar: every read(2), from ptys, sockets and files), or null where /proc has no io. */
 export function bytesReadSoFar(): number | null {
@@ -48,6 +56,8 @@ export class HeapTrimmer {
   private off = false;
   private lastRead: number | null = null;
   private readAtTrim: number;
+  /** Trims done in this quiet spell. */
+  private passes = 0;
   private lastBusy: number;
   private readonly timer: NodeJS.Timeout | null;
   private readonly o: Required<Omit<HeapTrimmerOptions, 'timer'>>;
@@ -61,15 +71,22 @@ export class HeapTrimmer {
     this.timer?.unref();
   }
 
-  /** One look: work since the last trim, then quiet for TRIM_QUIET_MS, trims the heap. */
+  /**
+   * One look: after TRIM_AFTER_BYTES of work, trims once quiet for TRIM_QUIET_MS, and
+   * again (TRIM_PASSES in all) each time that quiet has doubled.
+   */
   check(): void {
     if (this.off) return;
     const read = this.o.readBytes();
     if (read === null) return this.disable('/proc/self/io is not readable, so the daemon cannot tell when it went quiet');
     const now = this.o.now();
-    if (this.lastRead === null || read - this.lastRead > QUIET_BYTES_PER_CHECK) this.lastBusy = now;
+    if (this.lastRead === null || read - this.lastRead > QUIET_BYTES_PER_CHECK) {
+      this.lastBusy = now;
+      this.passes = 0;
+    }
     this.lastRead = read;
-    if (read - this.readAtTrim < TRIM_AFTER_BYTES || now - this.lastBusy < TRIM_QUIET_MS) return;
+    if (this.passes === 0 && read - this.readAtTrim < TRIM_AFTER_BYTES) return;
+    if (this.passes >= TRIM_PASSES || now - this.lastBusy < TRIM_QUIET_MS * 2 ** this.passes) return;
     if (!this.heap) {
       const h = this.o.heap();
       if (typeof h === 'string') return this.disable(h);
@@ -77,6 +94,7 @@ export class HeapTrimmer {
     }
     this.heap.trim();
     this.trims++;
+    this.passes++;
     this.readAtTrim = read;
   }
 

@@ -8,6 +8,7 @@ function rig(heap: 'ok' | string = 'ok') {
   let read = 0;
   let trims = 0;
   let loads = 0;
+  const order: string[] = [];
   const warned: string[] = [];
   const t = new HeapTrimmer({
     timer: false,
@@ -16,8 +17,9 @@ function rig(heap: 'ok' | string = 'ok') {
     warn: (m) => warned.push(m),
     heap: () => {
       loads++;
-      return heap === 'ok' ? { trim: () => (trims++, true) } : heap;
+      return heap === 'ok' ? { trim: () => (order.push('trim'), trims++, true) } : heap;
     },
+    collector: () => () => void order.push('collect'),
   });
   /** `bytes` read over the next check's interval, then the check. */
   const tick = (bytes = 0) => {
@@ -25,7 +27,7 @@ function rig(heap: 'ok' | string = 'ok') {
     now += TRIM_CHECK_MS;
     t.check();
   };
-  return { t, tick, warned, trims: () => trims, loads: () => loads };
+  return { t, tick, warned, order, trims: () => trims, loads: () => loads };
 }
 
 const quietChecks = Math.ceil(TRIM_QUIET_MS / TRIM_CHECK_MS);
@@ -38,6 +40,7 @@ describe('HeapTrimmer', () => {
     expect(r.trims()).toBe(0); // quiet, but not yet for TRIM_QUIET_MS
     r.tick();
     expect(r.trims()).toBe(1);
+    expect(r.order).toEqual(['collect', 'trim']); // what the isolate holds dead is freed first
     const at: number[] = [];
     for (let i = 1; i <= 20 * quietChecks; i++) {
       const before = r.trims();
@@ -96,6 +99,21 @@ describe('HeapTrimmer', () => {
     for (let i = 0; i < 3 * quietChecks; i++) r.tick();
     expect(r.warned).toEqual(['memory freed after a flood stays with the daemon until it is reused: koffi did not load (Cannot find module)']);
     expect(r.loads()).toBe(1);
+  });
+
+  it('collects this isolate for real before trimming: a dead 32 MiB buffer is freed by it', async () => {
+    let freed = false;
+    const registry = new FinalizationRegistry(() => (freed = true));
+    (() => registry.register(new Uint8Array(32 << 20), 'big'))();
+    let [read, now] = [0, 0];
+    const t = new HeapTrimmer({ timer: false, readBytes: () => read, now: () => now, heap: () => ({ trim: () => true }) });
+    read = TRIM_AFTER_BYTES;
+    t.check();
+    now += TRIM_QUIET_MS;
+    t.check();
+    expect(t.trims).toBe(1);
+    await new Promise((r) => setTimeout(r, 10)); // finalizers run after the collection, in a task of their own
+    expect(freed).toBe(true);
   });
 
   it('reads the bytes this process read from /proc/self/io', () => {

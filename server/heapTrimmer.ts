@@ -66,7 +66,7 @@ export interface HeapTrimmerOptions {
 }
 
 export class HeapTrimmer {
-  /** Trims done, for tests and /server/metrics' readers. */
+  /** Trims done (for tests; not yet in /server/metrics). */
   trims = 0;
   private heap: GlibcHeap | null = null;
   private collect: (() => void) | null = null;

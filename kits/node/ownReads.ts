@@ -16,8 +16,9 @@ type OnreadSocket = net.Socket & Record<symbol, unknown> & { _handle?: { useUser
  * a view into it ('data' is no longer emitted; 'end', 'close', pause and resume work
  * as before). `onRead` returning false stops reading until the socket is resumed: a
  * socket read into its own buffer has no readable buffer to fill, so pause() alone
- * holds it only once it has begun reading (not before its first tick). It sets what net.Socket's `onread` option sets, which a socket made by
- * someone else (a server's accepted socket, node-pty's) cannot be given. False, and
+ * holds it only once it has begun reading (not before its first tick). It sets
+ * what net.Socket's `onread` option sets, which a socket made by someone else
+ * (a server's accepted socket, node-pty's) cannot be given. False, and
  * nothing changed, where this Node lacks the machinery or the socket reads already.
  */
 export function readIntoOwnBuffer(sock: net.Socket, buf: Buffer, onRead: (chunk: Buffer) => boolean | void): boolean {

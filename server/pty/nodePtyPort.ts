@@ -96,14 +96,10 @@ class NodePtyProcess implements PtyProcess {
 
   constructor(private readonly p: nodePty.IPty) {
     this.pid = p.pid;
-    const take = (buf: Buffer) => {
-      this.bytesSeen += buf.byteLength;
-      for (const cb of this.dataCbs) cb(buf);
-    };
     // encoding: null delivers Buffers; the typings say string. Only until the reads below are our own.
-    p.onData((d) => take(d as unknown as Buffer));
+    p.onData((d) => this.deliver(d as unknown as Buffer));
     const sock = (p as unknown as UnixTerminalInternals)._socket;
-    if (sock) readIntoOwnBuffer(sock, ptyReadBuffer(), (chunk) => this.ownRead(chunk, take));
+    if (sock) readIntoOwnBuffer(sock, ptyReadBuffer(), (chunk) => this.ownRead(chunk));
     p.onExit(({ exitCode, signal }) => {
       this.status = signal ? { code: null, signal } : { code: exitCode, signal: null };
       this.finish();
@@ -161,9 +157,7 @@ class NodePtyProcess implements PtyProcess {
         return;
       }
       if (n <= 0) return;
-      const chunk = Buffer.from(buf.subarray(0, n));
-      this.bytesSeen += n;
-      for (const cb of this.dataCbs) cb(chunk);
+      this.deliver(Buffer.from(buf.subarray(0, n)));
     }
   }
 
@@ -199,6 +193,12 @@ class NodePtyProcess implements PtyProcess {
     this.drainTimer = null;
     const s = this.status;
     for (const cb of this.exitCbs) cb(s);
+  }
+
+  /** Output to every onData reader, counted for the exit's drain watch. */
+  private deliver(buf: Buffer): void {
+    this.bytesSeen += buf.byteLength;
+    for (const cb of this.dataCbs) cb(buf);
   }
 
   onData(cb: (data: Buffer) => void): void {
@@ -326,10 +326,7 @@ class NodePtyProcess implements PtyProcess {
 
   resume(): void {
     this.isPaused = false;
-    for (const chunk of this.held.splice(0)) {
-      this.bytesSeen += chunk.byteLength;
-      for (const cb of this.dataCbs) cb(chunk);
-    }
+    for (const chunk of this.held.splice(0)) this.deliver(chunk);
     // Those bytes may have paused the stream again (a client that fell behind).
     if (!this.isPaused) this.p.resume();
   }
@@ -340,9 +337,9 @@ class NodePtyProcess implements PtyProcess {
    * stops the handle, but not one that has not begun reading (node-pty's stream starts
    * on the tick after its creation).
    */
-  private ownRead(chunk: Buffer, take: (b: Buffer) => void): boolean {
+  private ownRead(chunk: Buffer): boolean {
     if (!this.isPaused) {
-      take(chunk);
+      this.deliver(chunk);
       return true;
     }
     this.held.push(Buffer.from(chunk));

@@ -116,6 +116,28 @@ describe('HeapTrimmer', () => {
     expect(freed).toBe(true);
   });
 
+  it('counts the resident bytes each trim gave back, a trim that gave none back as nothing', () => {
+    let [read, now, rss] = [0, 0, 200 << 20];
+    // Each trim (with its collection) takes 30 MiB, then 0; RSS read before and after.
+    const falls = [30 << 20, 0];
+    const t = new HeapTrimmer({
+      timer: false,
+      readBytes: () => read,
+      now: () => now,
+      residentBytes: () => rss,
+      heap: () => ({ trim: () => ((rss -= falls.shift() ?? 0), true) }),
+      collector: () => () => void (rss += 1 << 20), // a collection that grew RSS a little (a page touched) still nets the fall
+    });
+    read = TRIM_AFTER_BYTES;
+    t.check();
+    now += TRIM_QUIET_MS;
+    t.check();
+    expect(t).toMatchObject({ trims: 1, freedBytes: 29 << 20 });
+    now += TRIM_QUIET_MS * 2;
+    t.check();
+    expect(t).toMatchObject({ trims: 2, freedBytes: 29 << 20 }); // grew 1 MiB, fell 0: counted as none, never negative
+  });
+
   it('reads the bytes this process read from /proc/self/io', () => {
     const a = bytesReadSoFar();
     expect(a).toBeGreaterThan(0);

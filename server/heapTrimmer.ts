@@ -61,13 +61,22 @@ export interface HeapTrimmerOptions {
   now?: () => number;
   /** Told once when trimming cannot work here. */
   warn?: (message: string) => void;
+  /** The process's resident bytes, read around each trim to count what it gave back. */
+  residentBytes?: () => number;
   /** Checks on a timer of its own; off for tests that call check() themselves. */
   timer?: boolean;
 }
 
-export class HeapTrimmer {
-  /** Trims done (for tests; not yet in /server/metrics). */
+/** What the trims did so far: `server/metrics` answers it (pane_daemon_heap_trims_total, …_trimmed_bytes_total). */
+export interface HeapTrimCounts {
+  readonly trims: number;
+  /** Resident bytes the process held less right after its trims (each trim's fall, the collection before it included). */
+  readonly freedBytes: number;
+}
+
+export class HeapTrimmer implements HeapTrimCounts {
   trims = 0;
+  freedBytes = 0;
   private heap: GlibcHeap | null = null;
   private collect: (() => void) | null = null;
   private off = false;
@@ -80,7 +89,7 @@ export class HeapTrimmer {
   private readonly o: Required<Omit<HeapTrimmerOptions, 'timer'>>;
 
   constructor(o: HeapTrimmerOptions = {}) {
-    this.o = { heap: o.heap ?? loadGlibcHeap, collector: o.collector ?? isolateCollector, readBytes: o.readBytes ?? bytesReadSoFar, now: o.now ?? (() => performance.now()), warn: o.warn ?? (() => {}) };
+    this.o = { heap: o.heap ?? loadGlibcHeap, collector: o.collector ?? isolateCollector, readBytes: o.readBytes ?? bytesReadSoFar, now: o.now ?? (() => performance.now()), warn: o.warn ?? (() => {}), residentBytes: o.residentBytes ?? (() => process.memoryUsage.rss()) };
     this.lastBusy = this.o.now();
     // From the daemon's start: what it read to start counts as work (its garbage is freed heap too).
     this.readAtTrim = 0;
@@ -110,8 +119,10 @@ export class HeapTrimmer {
       this.heap = h;
       this.collect = this.o.collector();
     }
+    const before = this.o.residentBytes();
     this.collect?.();
     this.heap.trim();
+    this.freedBytes += Math.max(0, before - this.o.residentBytes());
     this.trims++;
     this.passes++;
     this.readAtTrim = read;

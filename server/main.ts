@@ -123,6 +123,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   // A daemon gives the heap a flood freed back to the system once it goes quiet (decision 051).
   if (socketPath) {
     const trimmer = new HeapTrimmer({ warn: (m) => process.stderr.write(`pane: ${m}\n`) });
+    server.heapTrims = trimmer;
     server.onStop(() => trimmer.stop());
   }
   const dispatcher = new Dispatcher();

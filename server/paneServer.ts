@@ -9,6 +9,7 @@ import { faults, PaneFault } from '../kits/protocol/error';
 import type { EventData, EventName } from '../kits/protocol/events';
 import { parsePaneRef, type PaneRef } from '../kits/protocol/ids';
 import type { Pane, PaneCommand, Session, Viewport } from '../kits/protocol/model';
+import type { HeapTrimCounts } from './heapTrimmer';
 import type { StateSnapshot } from '../kits/protocol/client';
 import { leaves } from '../kits/layout/tree';
 import { EventBus, type BusListener } from './model/bus';
@@ -57,6 +58,8 @@ export class PaneServer {
   readonly bus = new EventBus();
   /** Echo, hook and request latency histograms (server/metrics/latency.ts), read by server/metrics. */
   readonly latency = new LatencyBook();
+  /** A daemon's heap trims so far (server/heapTrimmer.ts), read by server/metrics; null where nothing trims (an in-process or --stdio server). */
+  heapTrims: HeapTrimCounts | null = null;
   readonly ptyPort: PtyPort;
   readonly screen: ScreenHost;
   readonly env: Record<string, string>;

@@ -51,6 +51,10 @@ export const ServerMetricsSchema = z.object({
   rssBytes: z.number(),
   heapUsedBytes: z.number(),
   cpuSeconds: z.number(),
+  /** Times the daemon handed freed heap back to the system after a flood (server/heapTrimmer.ts; 0 where it cannot). */
+  heapTrims: z.number().int().min(0).default(0),
+  /** Resident bytes those trims gave back, in all. */
+  heapTrimmedBytes: z.number().min(0).default(0),
   /** The event loop's delay over the last interval: p50 and p99, in seconds (what every request and keystroke waits behind). */
   eventLoopDelayP50: z.number(),
   eventLoopDelayP99: z.number(),

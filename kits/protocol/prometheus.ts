@@ -56,6 +56,8 @@ export function prometheusText(m: ServerMetrics, extra: readonly ExtraGauge[] = 
   metric('pane_uptime_seconds', 'gauge', 'Seconds since the daemon started.', [[host, m.uptimeSeconds]]);
   metric('pane_daemon_resident_memory_bytes', 'gauge', 'The daemon process resident set size.', [[host, m.rssBytes]]);
   metric('pane_daemon_heap_used_bytes', 'gauge', 'The daemon JavaScript heap in use.', [[host, m.heapUsedBytes]]);
+  metric('pane_daemon_heap_trims_total', 'counter', 'Times the daemon handed heap a flood left free back to the system, once quiet.', [[host, m.heapTrims]]);
+  metric('pane_daemon_heap_trimmed_bytes_total', 'counter', 'Resident bytes those heap trims gave back.', [[host, m.heapTrimmedBytes]]);
   metric('pane_daemon_cpu_seconds_total', 'counter', 'CPU seconds the daemon process used (user and system).', [[host, m.cpuSeconds]]);
   metric('pane_event_loop_delay_p50_seconds', 'gauge', 'The daemon event loop delay since the last collection, median: what requests and keystrokes waited behind.', [[host, m.eventLoopDelayP50]]);
   metric('pane_event_loop_delay_p99_seconds', 'gauge', 'The daemon event loop delay since the last collection, 99th percentile.', [[host, m.eventLoopDelayP99]]);

@@ -63,6 +63,8 @@ export function collectMetrics(services: Services): ServerMetrics {
     rssBytes: m.rss,
     heapUsedBytes: m.heapUsed,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    heapTrims: server.heapTrims?.trims ?? 0,
+    heapTrimmedBytes: server.heapTrims?.freedBytes ?? 0,
     eventLoopDelayP50: seconds(delay.percentile(50)),
     eventLoopDelayP99: seconds(delay.percentile(99)),
     clients: services.connections.size,

@@ -33,7 +33,7 @@ describe('latency histograms', () => {
     b.request('pane/list', 0.03);
     b.request('ns/read', 0.0004);
     b.echo.observe(0.001);
-    const text = prometheusText({ host: 'h', version: '1', uptimeSeconds: 1, rssBytes: 1, heapUsedBytes: 1, cpuSeconds: 0, eventLoopDelayP50: 0, eventLoopDelayP99: 0, clients: 0, sessions: 0, panes: [], latency: b.read() });
+    const text = prometheusText({ host: 'h', version: '1', uptimeSeconds: 1, rssBytes: 1, heapUsedBytes: 1, cpuSeconds: 0, heapTrims: 0, heapTrimmedBytes: 0, eventLoopDelayP50: 0, eventLoopDelayP99: 0, clients: 0, sessions: 0, panes: [], latency: b.read() });
     expect(text).toContain('# TYPE pane_request_duration_seconds histogram');
     expect(text).toContain('pane_request_duration_seconds_bucket{host="h",method="pane/list",le="0.0025"} 1');
     expect(text).toContain('pane_request_duration_seconds_bucket{host="h",method="pane/list",le="+Inf"} 2');

@@ -64,6 +64,13 @@ describe('the daemon after a flood', () => {
       TRIM_QUIET_MS + 4 * TRIM_CHECK_MS + 10_000,
     );
     expect(trimmed).toBeLessThan(atFlood * TRIMMED_SHARE);
+    // `pane metrics` says so: the trims, and the resident bytes they gave back (a third of [heap]'s fall at least:
+    // the rest of the process may have grown meanwhile, but not by that much).
+    const prom = s.pane(['metrics']);
+    expect(prom.status, prom.stderr).toBe(0);
+    const counter = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(prom.stdout)?.[1]);
+    expect(counter('pane_daemon_heap_trims_total')).toBeGreaterThanOrEqual(1);
+    expect(counter('pane_daemon_heap_trimmed_bytes_total')).toBeGreaterThan(((atFlood - trimmed) << 10) / 3);
     // What was trimmed was free: every pane's history is still there, first line to last.
     for (const p of [panes[0]!, panes[PANES - 1]!]) {
       const body = await c.call('pty/screen', { pane: p, form: 'text' });

@@ -14,9 +14,9 @@ const FLEET = 20;
 const LINES = 10_000;
 /**
  * How long full panes sit idle before the settled figure is read. V8 gives back the
- * garbage of parsing 10 MB (and of the bench's own screen reads) only once its memory
- * reducer runs, several seconds into a quiet spell; a pane full of history sits idle
- * for hours, so the settled RSS is what a user's machine carries. The peak is kept too.
+ * garbage of parsing 10 MB only once its memory reducer runs, several seconds into a
+ * quiet spell; a pane full of history sits idle for hours, so the settled RSS is what
+ * a user's machine carries. The peak is kept too.
  */
 const SETTLE_MS = 25_000;
 // 10,000 numbered lines of ~80 columns, then stay alive.
@@ -53,11 +53,15 @@ async function paneFull(dir: string, n = PANES): Promise<{ base: number; after: 
       const r = await c.call('float/create', { session: 'm', w: 100, h: 40, launch: { program: '/bin/sh', args: ['-c', FILL] } });
       panes.push(r.pane);
     }
-    // Wait until every pane has printed all its lines and the screen model has parsed them.
+    // Wait until every pane has printed all its lines and the screen model has parsed them: the last
+    // line on its bottom rows. A few rows a look, as tmux's side reads one number a window: a whole
+    // snapshot (pty/screen: the history that fits a reply, text and escapes) every 100 ms made
+    // megabytes of the bench's own garbage in both isolates, ~25 MiB of the peak read below.
+    const last = String(LINES - 1).padStart(5, '0');
     for (const p of panes) {
       for (;;) {
-        const s = await c.call('pty/screen', { pane: p });
-        if (s.text.includes(String(LINES - 1).padStart(5, '0'))) break;
+        const g = await c.call('pty/grid', { pane: p, rows: 3 });
+        if (g.lines.some((l) => l.startsWith(last))) break;
         await sleep(100);
       }
     }

@@ -138,6 +138,42 @@ describe('HeapTrimmer', () => {
     expect(t).toMatchObject({ trims: 2, freedBytes: 29 << 20 }); // grew 1 MiB, fell 0: counted as none, never negative
   });
 
+  it('waits for the other isolates to collect before it collects and trims, and trims once however many checks pass meanwhile', async () => {
+    let [read, now] = [0, 0];
+    const order: string[] = [];
+    let release: (() => void) | null = null;
+    let othersFail = false;
+    const t = new HeapTrimmer({
+      timer: false,
+      readBytes: () => read,
+      now: () => now,
+      heap: () => ({ trim: () => (order.push('trim'), true) }),
+      collector: () => () => void order.push('collect'),
+      others: () => {
+        order.push('others');
+        return othersFail ? Promise.reject(new Error('screen worker failed')) : new Promise<void>((r) => (release = r));
+      },
+    });
+    read = TRIM_AFTER_BYTES;
+    t.check();
+    now += TRIM_QUIET_MS;
+    t.check();
+    for (let i = 0; i < 5; i++) (now += TRIM_CHECK_MS), t.check(); // the worker still collecting
+    expect(order).toEqual(['others']);
+    expect(t.trims).toBe(0);
+    release!();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(order).toEqual(['others', 'collect', 'trim']);
+    expect(t.trims).toBe(1);
+    // A worker that failed meanwhile does not stop the trim: it has nothing left to collect.
+    othersFail = true;
+    now += TRIM_QUIET_MS * 2;
+    t.check();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(order.slice(3)).toEqual(['others', 'collect', 'trim']);
+    expect(t.trims).toBe(2);
+  });
+
   it('reads the bytes this process read from /proc/self/io', () => {
     const a = bytesReadSoFar();
     expect(a).toBeGreaterThan(0);

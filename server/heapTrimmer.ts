@@ -6,9 +6,8 @@
 // quiet: a trim follows TRIM_AFTER_BYTES of work and TRIM_QUIET_MS of quiet, and a
 // few more follow as the quiet lasts (TRIM_PASSES).
 import fs from 'node:fs';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { loadGlibcHeap, type GlibcHeap } from '../kits/node/glibcHeap';
+import { isolateCollector } from '../kits/node/isolateGc';
 import { REST_AFTER_MS } from './pty/screenHistory';
 
 /** How often the daemon looks whether it went quiet. */
@@ -24,9 +23,8 @@ export const TRIM_AFTER_BYTES = 4 << 20;
 export const QUIET_BYTES_PER_CHECK = 64 << 10;
 /**
  * Trims in one quiet spell after work, each after twice the quiet of the one before
- * (14, 28, 56 and 112 s): the flood's garbage is freed only when each isolate's
- * collector gets to it, which on an idle worker may come after the first trim (some
- * runs of 20 full panes settled 10-15 MiB higher); a later pass takes that back.
+ * (14, 28, 56 and 112 s): what is let go later in the quiet (a screen that rests, a
+ * ring that shrinks, on timers of their own) is handed back by a later pass.
  */
 export const TRIM_PASSES = 4;
 
@@ -40,23 +38,18 @@ export function bytesReadSoFar(): number | null {
   }
 }
 
-/**
- * A full collection of this isolate, made callable once: `--expose-gc` set now reaches
- * new contexts only, so the function comes from one. Before a trim: a quiet daemon's
- * isolate may not collect for minutes, and what it holds dead is not free to glibc
- * yet (a quiet pane's old 1 MiB ring, let go at RING_IDLE_MS: 20 full panes kept
- * 19 MiB of them some runs).
- */
-function isolateCollector(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
 export interface HeapTrimmerOptions {
   /** glibc's allocator, or why not (loaded at the first trim, not at the daemon's start). */
   heap?: () => GlibcHeap | string;
-  /** Collects this isolate's garbage before each trim (made at the first trim). */
+  /**
+   * Collects this isolate's garbage before each trim (made at the first trim): a quiet
+   * daemon's isolate may not collect for minutes, and what it holds dead is not free to
+   * glibc yet (a quiet pane's old 1 MiB ring, let go at RING_IDLE_MS: 20 full panes kept
+   * 19 MiB of them some runs).
+   */
   collector?: () => () => void;
+  /** Collects the process's other isolates first (the screen worker's: ScreenHost.collect); the trim waits for it. */
+  others?: () => Promise<unknown>;
   readBytes?: () => number | null;
   now?: () => number;
   /** Told once when trimming cannot work here. */
@@ -86,10 +79,12 @@ export class HeapTrimmer implements HeapTrimCounts {
   private passes = 0;
   private lastBusy: number;
   private readonly timer: NodeJS.Timeout | null;
-  private readonly o: Required<Omit<HeapTrimmerOptions, 'timer'>>;
+  private readonly o: Required<Omit<HeapTrimmerOptions, 'timer' | 'others'>> & Pick<HeapTrimmerOptions, 'others'>;
+  /** Waiting for the other isolates' collection (HeapTrimmerOptions.others). */
+  private collecting = false;
 
   constructor(o: HeapTrimmerOptions = {}) {
-    this.o = { heap: o.heap ?? loadGlibcHeap, collector: o.collector ?? isolateCollector, readBytes: o.readBytes ?? bytesReadSoFar, now: o.now ?? (() => performance.now()), warn: o.warn ?? (() => {}), residentBytes: o.residentBytes ?? (() => process.memoryUsage.rss()) };
+    this.o = { heap: o.heap ?? loadGlibcHeap, collector: o.collector ?? isolateCollector, readBytes: o.readBytes ?? bytesReadSoFar, now: o.now ?? (() => performance.now()), warn: o.warn ?? (() => {}), residentBytes: o.residentBytes ?? (() => process.memoryUsage.rss()), ...(o.others ? { others: o.others } : {}) };
     this.lastBusy = this.o.now();
     // From the daemon's start: what it read to start counts as work (its garbage is freed heap too).
     this.readAtTrim = 0;
@@ -102,7 +97,7 @@ export class HeapTrimmer implements HeapTrimCounts {
    * again (TRIM_PASSES in all) each time that quiet has doubled.
    */
   check(): void {
-    if (this.off) return;
+    if (this.off || this.collecting) return;
     const read = this.o.readBytes();
     if (read === null) return this.disable('/proc/self/io is not readable, so the daemon cannot tell when it went quiet');
     const now = this.o.now();
@@ -120,8 +115,21 @@ export class HeapTrimmer implements HeapTrimCounts {
       this.collect = this.o.collector();
     }
     const before = this.o.residentBytes();
+    if (!this.o.others) return this.trim(read, before);
+    this.collecting = true;
+    void this.o
+      .others()
+      .catch(() => undefined) // a worker that failed has nothing left to collect
+      .then(() => {
+        this.collecting = false;
+        if (!this.off) this.trim(read, before);
+      });
+  }
+
+  /** This isolate collected, then glibc's free heap handed back; `before`: resident bytes before any collection. */
+  private trim(read: number, before: number): void {
     this.collect?.();
-    this.heap.trim();
+    this.heap!.trim();
     this.freedBytes += Math.max(0, before - this.o.residentBytes());
     this.trims++;
     this.passes++;

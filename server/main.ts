@@ -122,7 +122,7 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
   server.onStop(removeIntegrationFiles);
   // A daemon gives the heap a flood freed back to the system once it goes quiet (decision 051).
   if (socketPath) {
-    const trimmer = new HeapTrimmer({ warn: (m) => process.stderr.write(`pane: ${m}\n`) });
+    const trimmer = new HeapTrimmer({ warn: (m) => process.stderr.write(`pane: ${m}\n`), others: () => screen.collect() });
     server.heapTrims = trimmer;
     server.onStop(() => trimmer.stop());
   }

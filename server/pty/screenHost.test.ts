@@ -124,6 +124,23 @@ describe('ScreenHost', () => {
     expect(seen[seen.length - 1]).toBe(0);
   });
 
+  it('collects the worker’s isolate when asked, and says what that freed', async () => {
+    const h = host();
+    expect(await h.collect()).toBeNull(); // no worker yet: nothing to collect
+    h.open(8, { cols: 100, rows: 40 });
+    // 40,000 numbered lines: parsing them (and keeping their history compact) leaves garbage the idle worker has no reason to collect.
+    const block = (i: number) => Array.from({ length: 100 }, (_, k) => `${i}-${k} the quick brown fox jumps over the lazy dog`).join('\r\n') + '\r\n';
+    for (let i = 0; i < 400; i++) h.write(8, enc(block(i)));
+    await h.snapshot(8); // parsed, all of it
+    const r = (await h.collect())!;
+    expect(r.usedAfter).toBeLessThan(r.usedBefore - (1 << 20));
+    expect((await h.snapshot(8)).text).toContain('399-99 the quick brown fox'); // what was live stays
+    // Disposed with a collection asked: it answers null, it does not hang.
+    const pending = h.collect();
+    h.dispose();
+    expect(await pending).toBeNull();
+  });
+
   it('fails snapshots of unknown and closed panes with a clear error', async () => {
     const h = host();
     await expect(h.snapshot(99)).rejects.toThrow(/pane 99 has no screen/);
@@ -165,6 +182,7 @@ describe('ScreenHost', () => {
     h.open(1, { cols: 10, rows: 2, onBacklog: (b) => backlogs.push(b) });
     h.write(1, enc('lost'));
     await expect(h.snapshot(1)).rejects.toThrow(/screen worker failed/);
+    expect(await h.collect()).toBeNull(); // nothing to collect, and no wait
     expect(backlogs).toContain(0);
     expect(h.backlog(1)).toBe(0);
   });

@@ -65,6 +65,12 @@ interface PaneState {
   backlog: number;
 }
 
+/** What a collection of the worker's isolate did: its JavaScript heap in use, in bytes. */
+export interface WorkerCollection {
+  usedBefore: number;
+  usedAfter: number;
+}
+
 interface Pending {
   pane: number;
   offset: number;
@@ -80,6 +86,8 @@ export class ScreenHost {
   private disposed = false;
   private panes = new Map<number, PaneState>();
   private pending = new Map<number, Pending>();
+  /** Collections asked of the worker (collect()), by id. */
+  private collects = new Map<number, (r: WorkerCollection | null) => void>();
   private nextId = 1;
 
   constructor(private readonly o: ScreenHostOptions = {}) {}
@@ -162,6 +170,21 @@ export class ScreenHost {
   }
 
   /** Stops the worker; pending snapshots fail. */
+  /**
+   * A full collection of the worker's isolate, after everything posted before it (the
+   * daemon's heap trim waits for it: decision 051), with its heap in use before and
+   * after. Null at once when no worker runs; null too for a worker that fails or is
+   * disposed meanwhile: it has nothing left to collect.
+   */
+  collect(): Promise<WorkerCollection | null> {
+    if (!this.worker || this.failure || this.disposed) return Promise.resolve(null);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.collects.set(id, resolve);
+      this.post({ type: 'collect', id });
+    });
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -224,6 +247,10 @@ export class ScreenHost {
         q.saved?.({ file: m.file, bytes: m.bytes, wrote: m.wrote, lines: m.lines, blocks: m.blocks });
         return;
       }
+      case 'collected':
+        this.collects.get(m.id)?.({ usedBefore: m.usedBefore, usedAfter: m.usedAfter });
+        this.collects.delete(m.id);
+        return;
       case 'failed': {
         const q = this.pending.get(m.id);
         if (!q) return;
@@ -253,6 +280,9 @@ export class ScreenHost {
     const all = [...this.pending.values()];
     this.pending.clear();
     for (const q of all) q.reject(e);
+    const collects = [...this.collects.values()];
+    this.collects.clear();
+    for (const done of collects) done(null);
   }
 }
 

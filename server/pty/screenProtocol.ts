@@ -15,7 +15,9 @@ export type ToWorker =
    * gzipped: full history blocks as `BLOCKPREFIX-…gz` files beside `file` (each written
    * once), the rest to `file` (unless nothing changed since the last save); all atomically.
    */
-  | { type: 'save'; pane: number; id: number; history: number; file: string; blockPrefix: string };
+  | { type: 'save'; pane: number; id: number; history: number; file: string; blockPrefix: string }
+  /** A full collection of the worker's isolate, answered `collected` (before the daemon trims its heap: decision 051). */
+  | { type: 'collect'; id: number };
 
 /** The screen state the worker knows; the host adds the stream offset. */
 export interface WorkerSnapshot {
@@ -42,7 +44,9 @@ export type FromWorker =
    * screen — an earlier save's when nothing changed since; `blocks`: the block files
    * (oldest first) before it; `bytes` of all of them, `wrote` of those written by this save.
    */
-  | { type: 'saved'; id: number; pane: number; file: string; bytes: number; wrote: number; lines: number; blocks: string[] };
+  | { type: 'saved'; id: number; pane: number; file: string; bytes: number; wrote: number; lines: number; blocks: string[] }
+  /** The worker's JavaScript heap in use (bytes) before and after the collection. */
+  | { type: 'collected'; id: number; usedBefore: number; usedAfter: number };
 
 export interface WorkerOptions {
   /** Rows of history each pane keeps in all (a short live part in xterm, the rest compact). */

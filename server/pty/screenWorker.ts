@@ -7,8 +7,10 @@ import { SerializeAddon } from '@xterm/addon-serialize';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { writeAtomic } from '../../kits/node/atomicFile';
+import { isolateCollector } from '../../kits/node/isolateGc';
 import { blockRows, blockSerialized, lastRows } from './historyStore';
 import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
@@ -239,8 +241,16 @@ function jsonBytes(x: string): number {
   return Buffer.byteLength(JSON.stringify(x));
 }
 
+/** This isolate's gc, made at the first `collect` (kits/node/isolateGc.ts). */
+let collectGarbage: (() => void) | null = null;
+
 function handle(m: ToWorker): void {
   switch (m.type) {
+    case 'collect': {
+      const usedBefore = v8.getHeapStatistics().used_heap_size;
+      (collectGarbage ??= isolateCollector())();
+      return post({ type: 'collected', id: m.id, usedBefore, usedAfter: v8.getHeapStatistics().used_heap_size });
+    }
     case 'open':
       return open(m.pane, m.cols, m.rows);
     case 'write': {

@@ -56,6 +56,9 @@ export function size(bytes: number | null): string {
   return i === 0 ? String(Math.round(v)) : `${v < 10 ? v.toFixed(1) : Math.round(v)}${units[i]}`;
 }
 
+/** The heap trims after floods (decision 051), once there were any: why resident memory fell. */
+const trimmed = (m: ServerMetrics) => (m.heapTrims > 0 ? ` · ${m.heapTrims} heap trim${m.heapTrims === 1 ? '' : 's'} gave back ${size(m.heapTrimmedBytes)}` : '');
+
 const msText = (s: number | null) => (s === null ? '-' : s < 0.001 ? `${(s * 1000).toFixed(2)}ms` : s < 1 ? `${(s * 1000).toFixed(1)}ms` : `${s.toFixed(2)}s`);
 
 /** Every request method's histogram as one (the buckets of one bounds list add). */
@@ -85,7 +88,7 @@ export function topFrame(now: ServerMetrics, before: ServerMetrics | null, secon
   const daemonCpu = before && seconds > 0 ? `${(((now.cpuSeconds - before.cpuSeconds) / seconds) * 100).toFixed(1)}% CPU` : '- CPU';
   const lines = [
     `pane top — ${shown(now.host)} · up ${uptime(now.uptimeSeconds)} · ${now.panes.length} pane${now.panes.length === 1 ? '' : 's'} · ${now.clients} client${now.clients === 1 ? '' : 's'} · ${now.sessions} session${now.sessions === 1 ? '' : 's'}`,
-    `daemon: ${daemonCpu} · ${size(now.rssBytes)} resident · ${size(now.heapUsedBytes)} heap · event loop p99 ${msText(now.eventLoopDelayP99)}`,
+    `daemon: ${daemonCpu} · ${size(now.rssBytes)} resident · ${size(now.heapUsedBytes)} heap · event loop p99 ${msText(now.eventLoopDelayP99)}${trimmed(now)}`,
     latencyLine(now),
     '',
   ];

@@ -1,0 +1,18 @@
+// A full collection of the calling isolate, on demand: before the daemon hands freed
+// heap back to the system (server/heapTrimmer.ts, decision 051), each isolate —
+// the main thread's and the screen worker's — collects what it holds dead, or that
+// memory is not free for glibc to give back. An idle isolate may not collect for
+// minutes: 20 panes' flood left the worker holding ~35 MiB of garbage (its pages and
+// the buffers it had parsed) past the trim in some runs.
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * The calling isolate's `gc`, made once by its caller: `--expose-gc` set now reaches
+ * contexts made afterwards only, so the function comes from a fresh one. The flag is
+ * the process's; a second isolate setting it again is harmless.
+ */
+export function isolateCollector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}

@@ -39,6 +39,11 @@ const STREAM_ROUNDS = 3;
 /** Calls made for each round-trip figure. */
 const CALLS = 300;
 
+/** The local daemon's log kept (its stderr's last bytes), said when a figure fails. */
+const LOG_TAIL_BYTES = 8 << 10;
+/** Its lines named in that error. */
+const LOG_TAIL_LINES = 12;
+
 export async function hosts(dir: string, runs: number): Promise<HostsResult> {
   const rdir = path.join(dir, 'remote');
   const ldir = path.join(dir, 'local');
@@ -52,6 +57,11 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: daemonEnv({ ...process.env, HOME: ldir, XDG_CONFIG_HOME: path.join(ldir, '.config'), PS1: '$ ' }),
   });
+  // Read as it comes: a pipe nobody reads fills, and a daemon writing its log to it then
+  // blocks (stderr to a pipe is synchronous on Linux). Its end is said with a failure.
+  let log = '';
+  local.stderr!.on('data', (b: Buffer) => (log = (log + String(b)).slice(-LOG_TAIL_BYTES)));
+  const withLog = (e: Error) => new Error(`${e.message} (the local daemon's log ends: ${log.trim().split('\n').slice(-LOG_TAIL_LINES).join(' | ') || 'nothing'})`, { cause: e });
   try {
     const r = await client(remote.socket);
     await r.call('session/new', { name: 'many', launch: { program: '/bin/cat', args: [] } });
@@ -104,7 +114,7 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     const catMBs = catGot / 1e6 / ((performance.now() - t0) / 1000);
     // The same remote daemon through a real ssh host; box leaves first so `pane ls` lists its 100 panes once.
     await l.call('host/disconnect', { name: 'box' });
-    const ssh = await sshRows({ dir, remote, r, l, lsock, ldir, localPid: local.pid ?? -1, file, bytes: STREAM_BYTES, runs, lsRemote });
+    const ssh = await sshRows({ dir, remote, r, l, lsock, ldir, localPid: local.pid ?? -1, file, bytes: STREAM_BYTES, runs, lsRemote }).catch((e: Error) => Promise.reject(withLog(e)));
     l.close();
     r.close();
     return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct), streamMBs: summarize(stream), directMBs: summarize(directStream), catMBs, ssh };

@@ -169,7 +169,6 @@ export class ScreenHost {
     }
   }
 
-  /** Stops the worker; pending snapshots fail. */
   /**
    * A full collection of the worker's isolate, after everything posted before it (the
    * daemon's heap trim waits for it: decision 051), with its heap in use before and
@@ -185,6 +184,7 @@ export class ScreenHost {
     });
   }
 
+  /** Stops the worker; pending snapshots fail, and pending collections answer null. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

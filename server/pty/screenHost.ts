@@ -65,7 +65,10 @@ interface PaneState {
   backlog: number;
 }
 
-/** What a collection of the worker's isolate did: its JavaScript heap in use, in bytes. */
+/**
+ * What a collection of the worker's isolate did: the memory it held, in bytes — its JavaScript heap in use plus
+ * the external memory its objects own (ArrayBuffers: xterm's rows, the chunks it parsed), freed with them.
+ */
 export interface WorkerCollection {
   usedBefore: number;
   usedAfter: number;

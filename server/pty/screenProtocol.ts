@@ -45,7 +45,7 @@ export type FromWorker =
    * (oldest first) before it; `bytes` of all of them, `wrote` of those written by this save.
    */
   | { type: 'saved'; id: number; pane: number; file: string; bytes: number; wrote: number; lines: number; blocks: string[] }
-  /** The worker's JavaScript heap in use (bytes) before and after the collection. */
+  /** The worker's heap in use plus the external memory its objects own (bytes), before and after the collection. */
   | { type: 'collected'; id: number; usedBefore: number; usedAfter: number };
 
 export interface WorkerOptions {

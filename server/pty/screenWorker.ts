@@ -241,15 +241,21 @@ function jsonBytes(x: string): number {
   return Buffer.byteLength(JSON.stringify(x));
 }
 
+/** This isolate's heap in use plus the ArrayBuffers its objects own (xterm keeps its rows in them). */
+function heldBytes(): number {
+  const s = v8.getHeapStatistics();
+  return s.used_heap_size + s.external_memory;
+}
+
 /** This isolate's gc, made at the first `collect` (kits/node/isolateGc.ts). */
 let collectGarbage: (() => void) | null = null;
 
 function handle(m: ToWorker): void {
   switch (m.type) {
     case 'collect': {
-      const usedBefore = v8.getHeapStatistics().used_heap_size;
+      const usedBefore = heldBytes();
       (collectGarbage ??= isolateCollector())();
-      return post({ type: 'collected', id: m.id, usedBefore, usedAfter: v8.getHeapStatistics().used_heap_size });
+      return post({ type: 'collected', id: m.id, usedBefore, usedAfter: heldBytes() });
     }
     case 'open':
       return open(m.pane, m.cols, m.rows);

@@ -128,17 +128,20 @@ describe('ScreenHost', () => {
     const h = host();
     expect(await h.collect()).toBeNull(); // no worker yet: nothing to collect
     h.open(8, { cols: 100, rows: 40 });
-    h.open(9, { cols: 100, rows: 40 });
-    // 40,000 numbered lines into pane 9, then pane 9 closed: its whole history is garbage now, in old space (it lived
-    // through many scavenges), and nothing allocates after the close to make V8 collect it on its own. A figure taken
-    // from parse garbage alone was not certain: a loaded machine's worker sometimes ran its own full collection first.
+    // Three wide panes, filled past xterm's live scrollback, then closed: their rows (12 bytes a cell, ~5 MB a pane)
+    // are garbage now, and nothing runs between the close and the collection to make V8 collect them on its own.
+    // (Parse garbage alone was not a certain figure: a loaded worker sometimes collected it first.)
     const block = (i: number) => Array.from({ length: 100 }, (_, k) => `${i}-${k} the quick brown fox jumps over the lazy dog`).join('\r\n') + '\r\n';
     h.write(8, enc(block(7)));
-    for (let i = 0; i < 400; i++) h.write(9, enc(block(i)));
-    expect((await h.snapshot(9)).text).toContain('399-99 the quick brown fox'); // parsed, all of it
-    h.close(9);
-    const r = (await h.collect())!;
-    expect(r.usedAfter).toBeLessThan(r.usedBefore - (4 << 20)); // pane 9 held ~10 MiB
+    const wide = [9, 10, 11];
+    for (const p of wide) {
+      h.open(p, { cols: 400, rows: 40 });
+      for (let i = 0; i < 12; i++) h.write(p, enc(block(i)));
+      expect((await h.snapshot(p)).text).toContain('11-99 the quick brown fox'); // parsed, all of it
+    }
+    for (const p of wide) h.close(p);
+    const r = (await h.collect())!; console.log("FIG", r);
+    expect(r.usedAfter).toBeLessThan(r.usedBefore - (10 << 20)); // ~20 MB: 15 of rows, the rest parse garbage
     expect((await h.snapshot(8)).text).toContain('7-99 the quick brown fox'); // what was live stays
     // Disposed with a collection asked: it answers null, it does not hang.
     const pending = h.collect();

@@ -8,13 +8,21 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * The calling isolate's `gc`, made once by its caller: `--expose-gc` set now reaches
+ * The calling isolate's `gc`: one full collection. `--expose-gc` set now reaches
  * contexts made afterwards only, so the function comes from a fresh one. The flag is
  * the process's; a second isolate setting it again is harmless.
  */
-export function isolateCollector(): () => void {
+export function isolateGc(): () => void {
   v8.setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
+  return runInNewContext('gc') as () => void;
+}
+
+/**
+ * A collection made before a trim (its caller makes it once): when it returns, what the
+ * isolate held dead is free memory, its ArrayBuffers' included.
+ */
+export function isolateCollector(): () => void {
+  const gc = isolateGc();
   // Twice: a collection frees the dead ArrayBuffers' memory (xterm's rows, parsed chunks, old rings) on a background
   // thread after it returns, 2-4 ms later, so a trim right after one would find that memory not yet free. The second
   // collection first waits for the first's frees to finish (and counts them in `external_memory`, which the first

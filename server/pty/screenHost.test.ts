@@ -149,6 +149,21 @@ describe('ScreenHost', () => {
     expect(await pending).toBeNull();
   });
 
+  it('collects its own isolate once per parseCollectBytes parsed, and not at all when that is 0', async () => {
+    const line = (i: number) => `${String(i).padStart(5, '0')} the quick brown fox jumps over the lazy dog 0123456789\r\n`;
+    const chunk = enc(Array.from({ length: 1000 }, (_, i) => line(i)).join('')); // ~66 KB
+    const every = host({ parseCollectBytes: 1 << 20 });
+    const never = host({ parseCollectBytes: 0 });
+    for (const h of [every, never]) {
+      h.open(1, { cols: 100, rows: 40 });
+      for (let i = 0; i < 64; i++) h.write(1, chunk); // ~4.2 MB
+      await h.snapshot(1);
+    }
+    const n = Math.floor((64 * chunk.byteLength) / (1 << 20));
+    expect((await every.collect())!.parseCollections).toBe(n);
+    expect((await never.collect())!.parseCollections).toBe(0);
+  });
+
   it('fails snapshots of unknown and closed panes with a clear error', async () => {
     const h = host();
     await expect(h.snapshot(99)).rejects.toThrow(/pane 99 has no screen/);

@@ -20,6 +20,16 @@ export const SCREEN_SCROLLBACK = 10_000;
  * ~40 MiB instead of ~66 at the same parse speed (docs/decisions/021-compact-history.md).
  */
 export const SCREEN_WORKER_YOUNG_MB = 8;
+
+/**
+ * Bytes of output the worker parses between full collections of its own isolate. A flood's
+ * garbage that outlives the young generation piles up in the old one until V8's next
+ * limit, which it sets at a few times what was live: 20 panes printing 10,000 lines each
+ * grew the worker to ~80 MiB of pages for ~17 live, the daemon's peak 225 MiB. One
+ * collection per 8 MiB (15-21 ms, about once a second at the worker's pace) held that peak at 192
+ * for 2-4% more parse time; every 4 MiB cost twice the time for no lower peak.
+ */
+export const PARSE_COLLECT_BYTES = 8 << 20;
 /** A snapshot's text + serialized state must fit one reply frame; a quarter is left for the rest of the reply. */
 export const SNAPSHOT_BYTES = (MAX_JSON_FRAME * 3) / 4;
 
@@ -33,6 +43,8 @@ export interface ScreenHostOptions {
   scrollback?: number;
   /** Defaults to SNAPSHOT_BYTES. */
   snapshotBytes?: number;
+  /** Defaults to PARSE_COLLECT_BYTES; 0 turns the worker's own collections off. */
+  parseCollectBytes?: number;
 }
 
 /** What a save made: the file with the newest rows (an earlier one when nothing changed), bytes of all the history's files, bytes written this time, rows, and the block files before the file. */
@@ -67,11 +79,13 @@ interface PaneState {
 
 /**
  * What a collection of the worker's isolate did: the memory it held, in bytes — its JavaScript heap in use plus
- * the external memory its objects own (ArrayBuffers: xterm's rows, the chunks it parsed), freed with them.
+ * the external memory its objects own (ArrayBuffers: xterm's rows, the chunks it parsed), freed with them — and the
+ * collections the worker made by itself so far (PARSE_COLLECT_BYTES).
  */
 export interface WorkerCollection {
   usedBefore: number;
   usedAfter: number;
+  parseCollections: number;
 }
 
 interface Pending {
@@ -205,7 +219,7 @@ export class ScreenHost {
   private start(): Worker | null {
     try {
       const w = new Worker(runnableWorker(this.o.workerPath ?? defaultWorkerPath()), {
-        workerData: { scrollback: this.o.scrollback ?? SCREEN_SCROLLBACK, snapshotBytes: this.o.snapshotBytes ?? SNAPSHOT_BYTES } satisfies WorkerOptions,
+        workerData: { scrollback: this.o.scrollback ?? SCREEN_SCROLLBACK, snapshotBytes: this.o.snapshotBytes ?? SNAPSHOT_BYTES, parseCollectBytes: this.o.parseCollectBytes ?? PARSE_COLLECT_BYTES } satisfies WorkerOptions,
         resourceLimits: { maxYoungGenerationSizeMb: SCREEN_WORKER_YOUNG_MB },
       });
       w.on('message', (m: FromWorker) => this.receive(m));
@@ -251,7 +265,7 @@ export class ScreenHost {
         return;
       }
       case 'collected':
-        this.collects.get(m.id)?.({ usedBefore: m.usedBefore, usedAfter: m.usedAfter });
+        this.collects.get(m.id)?.({ usedBefore: m.usedBefore, usedAfter: m.usedAfter, parseCollections: m.parseCollections });
         this.collects.delete(m.id);
         return;
       case 'failed': {

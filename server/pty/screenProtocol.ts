@@ -45,12 +45,17 @@ export type FromWorker =
    * (oldest first) before it; `bytes` of all of them, `wrote` of those written by this save.
    */
   | { type: 'saved'; id: number; pane: number; file: string; bytes: number; wrote: number; lines: number; blocks: string[] }
-  /** The worker's heap in use plus the external memory its objects own (bytes), before and after the collection. */
-  | { type: 'collected'; id: number; usedBefore: number; usedAfter: number };
+  /**
+   * The worker's heap in use plus the external memory its objects own (bytes), before and after the collection;
+   * `parseCollections`: the collections it made by itself so far, one per parseCollectBytes parsed.
+   */
+  | { type: 'collected'; id: number; usedBefore: number; usedAfter: number; parseCollections: number };
 
 export interface WorkerOptions {
   /** Rows of history each pane keeps in all (a short live part in xterm, the rest compact). */
   scrollback: number;
   /** Most bytes `text` + `serialized` may take as JSON; older scrollback is left out to fit. */
   snapshotBytes: number;
+  /** Bytes parsed between the worker's own collections (PARSE_COLLECT_BYTES; 0: none). */
+  parseCollectBytes: number;
 }

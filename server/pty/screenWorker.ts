@@ -10,7 +10,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { writeAtomic } from '../../kits/node/atomicFile';
-import { isolateCollector } from '../../kits/node/isolateGc';
+import { isolateCollector, isolateGc } from '../../kits/node/isolateGc';
 import { blockRows, blockSerialized, lastRows } from './historyStore';
 import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
@@ -247,15 +247,30 @@ function heldBytes(): number {
   return s.used_heap_size + s.external_memory;
 }
 
-/** This isolate's gc, made at the first `collect` (kits/node/isolateGc.ts). */
+/** This isolate's collection before a trim, made at the first `collect` (kits/node/isolateGc.ts). */
 let collectGarbage: (() => void) | null = null;
+/** One full collection, made at the first parseCollectBytes parsed. */
+let parseGc: (() => void) | null = null;
+/** Bytes parsed since the last of those, and how many there were. */
+let parsedSinceCollection = 0;
+let parseCollections = 0;
+
+/** Counts parsed bytes; a full collection once opts.parseCollectBytes were parsed since the last (PARSE_COLLECT_BYTES). */
+function parsedBytes(n: number): void {
+  if (!(opts.parseCollectBytes > 0)) return; // 0 (or none given): off
+  parsedSinceCollection += n;
+  if (parsedSinceCollection < opts.parseCollectBytes) return;
+  parsedSinceCollection = 0;
+  parseCollections++;
+  (parseGc ??= isolateGc())();
+}
 
 function handle(m: ToWorker): void {
   switch (m.type) {
     case 'collect': {
       const usedBefore = heldBytes();
       (collectGarbage ??= isolateCollector())();
-      return post({ type: 'collected', id: m.id, usedBefore, usedAfter: heldBytes() });
+      return post({ type: 'collected', id: m.id, usedBefore, usedAfter: heldBytes(), parseCollections });
     }
     case 'open':
       return open(m.pane, m.cols, m.rows);
@@ -264,6 +279,7 @@ function handle(m: ToWorker): void {
       const done = () => {
         parsed.set(m.pane, (parsed.get(m.pane) ?? 0) + n);
         queueReport();
+        parsedBytes(n);
       };
       const s = screens.get(m.pane);
       // Bytes for a pane without a screen still count as consumed, or its backlog would never drain.

@@ -25,9 +25,10 @@ export const SCREEN_WORKER_YOUNG_MB = 8;
  * Bytes of output the worker parses between full collections of its own isolate. A flood's
  * garbage that outlives the young generation piles up in the old one until V8's next
  * limit, which it sets at a few times what was live: 20 panes printing 10,000 lines each
- * grew the worker to ~80 MiB of pages for ~17 live, the daemon's peak 225 MiB. One
- * collection per 8 MiB (15-21 ms, about once a second at the worker's pace) held that peak at 192
- * for 2-4% more parse time; every 4 MiB cost twice the time for no lower peak.
+ * grew the worker to ~80 MiB of pages for ~17 live, the daemon's peak to 225-230 MiB. One
+ * collection per 8 MiB (15-21 ms, about once a second at the worker's pace) held that
+ * peak to 192-213 MiB for 2-4% more parse time; every 4 MiB cost twice the time for no
+ * lower peak (decision 051).
  */
 export const PARSE_COLLECT_BYTES = 8 << 20;
 /** A snapshot's text + serialized state must fit one reply frame; a quarter is left for the rest of the reply. */

@@ -5,13 +5,8 @@ import { encodeLine } from './lineSgr';
 type HeadlessModule = typeof headless;
 const xterm: HeadlessModule = (headless as HeadlessModule & { default?: HeadlessModule }).default ?? headless;
 
-function screenOf(data: string, cols = 40, rows = 12): InstanceType<HeadlessModule['Terminal']> {
-  const t = new xterm.Terminal({ cols, rows, allowProposedApi: true });
-  return t;
-}
-
 async function written(data: string, cols = 40, rows = 12) {
-  const t = screenOf(data, cols, rows);
+  const t = new xterm.Terminal({ cols, rows, allowProposedApi: true });
   await new Promise<void>((r) => t.write(data, r));
   return t;
 }

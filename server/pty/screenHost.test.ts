@@ -140,7 +140,7 @@ describe('ScreenHost', () => {
       expect((await h.snapshot(p)).text).toContain('11-99 the quick brown fox'); // parsed, all of it
     }
     for (const p of wide) h.close(p);
-    const r = (await h.collect())!; console.log("FIG", r);
+    const r = (await h.collect())!;
     expect(r.usedAfter).toBeLessThan(r.usedBefore - (10 << 20)); // ~20 MB: 15 of rows, the rest parse garbage
     expect((await h.snapshot(8)).text).toContain('7-99 the quick brown fox'); // what was live stays
     // Disposed with a collection asked: it answers null, it does not hang.

@@ -7,14 +7,20 @@
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
+/** This isolate's `gc`, once made (module state is per isolate: the worker has its own). */
+let made: (() => void) | null = null;
+
 /**
  * The calling isolate's `gc`: one full collection. `--expose-gc` set now reaches
- * contexts made afterwards only, so the function comes from a fresh one. The flag is
- * the process's; a second isolate setting it again is harmless.
+ * contexts made afterwards only, so the function comes from a fresh one, made once per
+ * isolate however many callers ask (each context costs memory). The flag is the
+ * process's; a second isolate setting it again is harmless.
  */
 export function isolateGc(): () => void {
+  if (made) return made;
   v8.setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  made = runInNewContext('gc') as () => void;
+  return made;
 }
 
 /**

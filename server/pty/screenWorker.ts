@@ -249,8 +249,6 @@ function heldBytes(): number {
 
 /** This isolate's collection before a trim, made at the first `collect` (kits/node/isolateGc.ts). */
 let collectGarbage: (() => void) | null = null;
-/** One full collection, made at the first parseCollectBytes parsed. */
-let parseGc: (() => void) | null = null;
 /** Bytes parsed since the last of those, and how many there were. */
 let parsedSinceCollection = 0;
 let parseCollections = 0;
@@ -262,7 +260,7 @@ function parsedBytes(n: number): void {
   if (parsedSinceCollection < opts.parseCollectBytes) return;
   parsedSinceCollection = 0;
   parseCollections++;
-  (parseGc ??= isolateGc())();
+  isolateGc()();
 }
 
 function handle(m: ToWorker): void {

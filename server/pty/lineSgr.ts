@@ -45,6 +45,7 @@ function flushRun(): string {
   runLength = 0;
   return s;
 }
+
 /**
  * The row's text with SGR where attributes change; trailing default blanks are
  * dropped unless `keepTrailing` (a row that wraps into the next must keep its full

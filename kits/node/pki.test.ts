@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import forge from 'node-forge';
 import { describe, expect, it } from 'vitest';
-import { certNames, fingerprint, issueServerCert, makeCa, makeCsr, signClientCsr } from './pki';
+import { certNames, fingerprint, issueServerCert, makeCa, makeCsr, serial, signClientCsr } from './pki';
 import { ensureCa } from './tlsCerts';
 import { readKeyFile } from './tlsFiles';
 
@@ -28,6 +28,24 @@ describe('pki', () => {
     expect(c.checkPrivateKey(crypto.createPrivateKey(keyPem))).toBe(true);
     expect(c.keyUsage).toContain('1.3.6.1.5.5.7.3.2'); // clientAuth
     expect(fingerprint(certPem)).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+  });
+
+  it('gives every certificate a DER-minimal positive serial, so OpenSSL reads each one it signs', () => {
+    // "00" + 16 random octets came out non-minimal ("illegal padding") about once in
+    // a few hundred: node-forge strips one leading zero, not two.
+    // DER's rule for a positive INTEGER: no leading 0x00 octet, top bit of the first clear.
+    let bad = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const b = Buffer.from(serial(), 'hex');
+      if (b.length !== 16 || b[0] === 0 || (b[0]! & 0x80) !== 0) bad++;
+    }
+    expect(bad).toBe(0);
+    const { csrPem } = makeCsr('many');
+    for (let i = 0; i < 20; i++) {
+      const { certPem } = signClientCsr(ca, csrPem);
+      const der = new crypto.X509Certificate(certPem).serialNumber;
+      expect(der).toMatch(/^[4-7][0-9A-F]{31}$/);
+    }
   });
 
   it('refuses a request whose signature is not by the key it carries (someone else’s public key)', () => {

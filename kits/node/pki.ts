@@ -30,9 +30,19 @@ export function newKeyPem(): string {
   return privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 }
 
-function serial(): string {
-  // A positive 128-bit serial (the leading 0 keeps DER from reading it as negative).
-  return `00${crypto.randomBytes(16).toString('hex')}`;
+/**
+ * A random positive serial, 16 octets, DER-minimal by construction: the first octet
+ * is forced into 0x40..0x7f, so it is never 0x00 (a needless leading zero, which
+ * OpenSSL refuses as "illegal padding") and never has its top bit set (which would
+ * read as negative and need a 0x00 before it). node-forge writes the hex as given
+ * and strips at most one leading zero, so an unshaped serial (as "00" + 16 random
+ * octets was) came out non-minimal whenever its first random octet was 0x00 and
+ * the next below 0x80, and that certificate did not parse. 126 random bits remain.
+ */
+export function serial(): string {
+  const b = crypto.randomBytes(16);
+  b[0] = (b[0]! & 0x3f) | 0x40;
+  return b.toString('hex');
 }
 
 function publicOf(key: forge.pki.rsa.PrivateKey): forge.pki.rsa.PublicKey {

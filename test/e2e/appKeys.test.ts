@@ -16,6 +16,8 @@ let served: Served;
 let xvfb: ChildProcess;
 let win: AppWindow;
 let display = '';
+/** How long the window gets to map, connect and take the keyboard, all told. */
+const READY_MS = 100_000;
 
 const xdo = (...args: string[]) => spawnSync('xdotool', args, { env: { ...process.env, DISPLAY: display }, encoding: 'utf8', timeout: 10_000 });
 const windows = () => xdo('search', '--onlyvisible', '--class', 'pane').stdout.trim().split('\n').filter(Boolean);
@@ -55,18 +57,28 @@ describe.skipIf(missing.length > 0)(`browser shortcuts in the --app window${miss
       if (before === undefined) delete process.env.DISPLAY;
       else process.env.DISPLAY = before;
     }
-    // A fresh Chromium's first window under Xvfb, while the rest of the suite loads both cores: 30 s was once not enough in CI.
-    const w = await poll('the pane window', () => windows()[0], 60_000);
-    xdo('windowfocus', '--sync', w);
-    // The window is connected and has the keyboard when typing in it reaches the shell.
+    // One budget for the whole wait, however it splits between a fresh Chromium's first
+    // window under Xvfb, its page connecting, and the keyboard: under a CI run's load any
+    // one step has taken most of a minute (fixed 60 s / 40 s slices once ran out).
+    const ready = Date.now() + READY_MS;
+    const left = () => Math.max(1000, ready - Date.now());
+    xdo('windowfocus', '--sync', await poll('the pane window', () => windows()[0], left()));
+    // The page is connected when the server lists its renderer among its clients.
+    await poll('the window to connect', () => /renderer/.test(served.cli('cat', '/server/clients').stdout), left());
+    // It has the keyboard when typing in it reaches the shell.
+    let tries = 0;
     await poll('typing to reach the shell', () => {
-      // Focus again each try: under load the window can map before it takes the keyboard, and a lost focus would lose every try after.
-      xdo('windowfocus', w);
+      // Focus again each try, on the window visible now: under load the window can map before it takes the keyboard, and a lost focus would lose every try after.
+      tries++;
+      const w = windows()[0];
+      if (w) xdo('windowfocus', w);
       xdo('type', '--delay', '20', 'echo re""ady');
       xdo('key', 'Return');
       return /\nready\n/.test(screenText());
-    }, 40_000);
-  }, 120_000);
+    }, left()).catch((e: Error) => {
+      throw new Error(`${e.message} (${tries} tries; windows ${windows().join(' ') || 'none'}); the pane shows:\n${screenText()}`);
+    });
+  }, READY_MS + 20_000);
   afterAll(async () => {
     try {
       if (win?.child.pid) win.child.kill('SIGTERM');

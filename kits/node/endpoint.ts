@@ -155,7 +155,16 @@ const SSH_FAILED = "exit 255 is ssh's own failure (the host key, the login or th
 async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions): Promise<Transport> {
   const [cmd, ...args] = e.argv as [string, ...string[]];
   const { spawn } = await import('node:child_process');
-  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', o.stderr ?? 'pipe'] });
+  // Pipes, not Node's socket pairs: a `pane serve --stdio` at the other end can hand them to its daemon (fifoStdio.ts).
+  const { fifoStdio } = await import('./fifoStdio');
+  const pipes = fifoStdio();
+  let child: ChildProcess;
+  try {
+    child = spawn(cmd, args, { stdio: pipes ? [pipes.childIn, pipes.childOut, o.stderr ?? 'pipe'] : ['pipe', 'pipe', o.stderr ?? 'pipe'] });
+  } finally {
+    // The child holds its own copies; ours would keep its stdout open after it exits (no end of file).
+    pipes?.closeChildEnds();
+  }
   let stderr = '';
   child.stderr?.on('data', (b: Buffer) => {
     stderr = (stderr + b.toString('utf8')).slice(-STDERR_KEPT);
@@ -170,26 +179,27 @@ async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions):
     const tail = stderr.trim().split('\n').slice(-3).join(' / ');
     return tail ? `${status}; stderr: ${tail}` : status;
   };
-  const stdout = child.stdout!;
-  const stdin = child.stdin!;
+  const stdout = pipes?.fromChild ?? child.stdout!;
+  const stdin = pipes?.toChild ?? child.stdin!;
   stdin.on('error', () => undefined); // a child that exits early: its exit says why, not EPIPE
   let pre;
   try {
     pre = await awaitPreamble(stdout, { what: 'it', ...(o.preambleTimeoutMs !== undefined ? { timeoutMs: o.preambleTimeoutMs } : {}), ended, whyEnded: (said) => (/(^|\/)ssh$/.test(cmd) && /^exit 255\b/.test(said) ? SSH_FAILED : undefined) });
   } catch (err) {
-    stop(child);
+    stop(child, stdin);
+    stdout.destroy();
     throw new DialError(e, (err as Error).message);
   }
   o.onPreamble?.({ version: pre.version, skipped: pre.skipped });
   const t = new StreamTransport(stdout, stdin, 'exec', { ...streamOpts(o), head: pre.head });
   stdout.resume();
-  t.onClose(() => stop(child));
+  t.onClose(() => stop(child, stdin));
   return t;
 }
 
-/** Ends a stdio child: stdin closed (a `pane serve --stdio` exits on it), then SIGTERM if it lingers. */
-function stop(child: ChildProcess): void {
-  child.stdin?.end();
+/** Ends a stdio child: its stdin closed (a `pane serve --stdio` exits on it), then SIGTERM if it lingers. */
+function stop(child: ChildProcess, stdin: NodeJS.WritableStream): void {
+  stdin.end();
   if (child.exitCode !== null || child.signalCode !== null) return;
   const t = setTimeout(() => child.kill('SIGTERM'), EXEC_EXIT_GRACE_MS);
   t.unref();

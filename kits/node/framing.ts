@@ -63,7 +63,7 @@ export class FrameDecoder {
       const head = this.peek(4);
       const len = head.readUInt32BE(0);
       if (len < 1) throw new FramingError('bad-request', 'frame length 0: every frame has at least its kind byte');
-      if (len > MAX_STREAM_FRAME) throw new FramingError('too-large', `frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit`);
+      if (len > MAX_STREAM_FRAME) throw new FramingError('too-large', `a frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME)`);
       if (this.size < 4 + len) break;
       const all = this.take(4 + len);
       const kind = all[4];
@@ -186,7 +186,7 @@ const ASSEMBLY_IDLE_MS = 1_000;
 function frameLength(b: Buffer): number {
   const len = b.readUInt32BE(0);
   if (len < 1) throw new FramingError('bad-request', 'frame length 0: every frame has at least its kind byte');
-  if (len > MAX_STREAM_FRAME) throw new FramingError('too-large', `frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit`);
+  if (len > MAX_STREAM_FRAME) throw new FramingError('too-large', `a frame of ${len} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME)`);
   return len;
 }
 

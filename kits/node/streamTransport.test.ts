@@ -34,7 +34,7 @@ describe('streamTransport over a pipe pair', () => {
     const head = Buffer.alloc(4);
     head.writeUInt32BE(MAX_STREAM_FRAME + 1);
     bad.write(head);
-    expect(await why).toBe(`bad framing: frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit`);
+    expect(await why).toBe(`bad framing: a frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME)`);
     const ending = new PassThrough();
     const u = streamTransport(ending, new PassThrough(), 'exec');
     const gone = new Promise<string>((r) => u.onClose(r));

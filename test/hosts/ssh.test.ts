@@ -54,12 +54,12 @@ function throughHost(name: string): void {
   return;
 }
 
-/** The remote daemon's clients that the link to box made there (the link's own and its relay's), by name. */
-function linkClients(): { name: string; transport: string }[] {
+/** The remote daemon's clients that the link to `host` made there (the link's own and its relay's), by name. */
+function linkClients(host = 'box'): { name: string; transport: string }[] {
   const r = remote.pane(['clients', '--json']);
   expect(r.status, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { name: string; transport: string }[])
-    .filter((c) => c.name === 'host link box' || c.name === 'pane serve --stdio')
+    .filter((c) => c.name === `host link ${host}` || c.name === 'pane serve --stdio')
     .map(({ name, transport }) => ({ name, transport }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -161,6 +161,14 @@ describe('a host through a command', () => {
     expect(add.status, add.stderr).toBe(0);
     throughHost('viash');
     await eventually('the typed word on the remote pane', () => remote.pane(['screen', '-t', n]).stdout.includes('typed-through-viash'));
+    // pane gave the command pipes (fifoStdio.ts), as sshd does: the remote daemon took them over from its relay here too.
+    // (Waited for: the links of the hosts disconnected above leave the remote's list as their relays exit.)
+    const want = [
+      { name: 'host link viash', transport: 'stdio' },
+      { name: 'pane serve --stdio', transport: 'unix' },
+    ];
+    await eventually('the one adopted link of viash', () => JSON.stringify(linkClients('viash')) === JSON.stringify(want)).catch(() => undefined);
+    expect(linkClients('viash')).toEqual(want);
   }, 60_000);
 
   it('joined read-only, shows the remote pane and refuses to type into it', () => {

@@ -140,14 +140,15 @@ describe('a remote pane tiled beside a local one', () => {
     expect((await get(standIn)).cols).toBe(before + 12);
     await until('the remote pane resized with its tile', async () => (await sized()) === before + 12, 10_000);
 
-    // A paused link (its process stopped): the stand-in's tag goes stale, and comes back.
-    const pids = linkPids();
-    expect(pids.length).toBe(1);
-    process.kill(pids[0]!, 'SIGSTOP');
+    // A paused host (its daemon stopped; the link's `pane serve --stdio` handed its pipes to that daemon and only waits):
+    // the stand-in's tag goes stale, and comes back.
+    expect(linkPids().length).toBe(1);
+    const host = remote.proc.pid!;
+    process.kill(host, 'SIGSTOP');
     try {
       await until('the stale badge', () => linkIs(['stale']), 15_000);
     } finally {
-      process.kill(pids[0]!, 'SIGCONT');
+      process.kill(host, 'SIGCONT');
     }
     await until('the link connected again', () => linkIs(['connected']), 15_000);
 

@@ -21,6 +21,7 @@ import type { PipeIdentity } from '../../kits/protocol/stdioAdopt';
 import { ensureEndpoint } from '../../server/transport/agentSocket';
 import { agentHarness, sleep, type AgentHarness } from '../agents/helpers';
 import { BIN, buildOnce } from '../cli/harness';
+import { socketPairStdio } from '../server/socketPairStdio';
 
 let h: AgentHarness;
 const kids: ChildProcess[] = [];
@@ -197,16 +198,19 @@ describe('pane serve --stdio on pipes', () => {
     // (The pipeline's first cat holds our end open until we close it, so the stream's end is not waited for here.)
     await expect.poll(() => frames.length, { timeout: 5000 }).toBe(1);
     expect(frames.map((f) => JSON.parse(f as string) as unknown)).toEqual([
-      { t: 'res', id: null, ok: false, error: { code: 'too-large', message: `pane serve --stdio: frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit; the connection is closed — a client of another pane version, or a stream that is no pane protocol` } },
+      { t: 'res', id: null, ok: false, error: { code: 'too-large', message: `pane serve --stdio: a frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit (MAX_STREAM_FRAME); the connection is closed — a client of another pane version, or a stream that is no pane protocol` } },
     ]);
     // The daemon read it itself (no relay between): its log names the adopted stdio client.
-    await expect.poll(() => h.events.some((e) => e.event === 'client/refused' && /^stdio client \?$/.test(e.data.door as string) && /bad framing: frame of \d+ bytes/.test(e.data.reason as string)), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => h.events.some((e) => e.event === 'client/refused' && /^stdio client \?$/.test(e.data.door as string) && /bad framing: a frame of \d+ bytes/.test(e.data.reason as string)), { timeout: 5000 }).toBe(true);
     t.close();
   }, 30_000);
 
   it('relays as before when its stdio is a socket (as Node gives a child), where /proc opens nothing', async () => {
     const watcher = await person();
-    const c = new Connection(await dial({ kind: 'exec', argv: [BIN, 'serve', '--stdio', '--socket', h.socketPath] }));
+    // Started with Node's own 'pipe' stdio (socket pairs): dial's exec gives pipes (fifoStdio.ts), which are taken over.
+    const { transport, child: k } = await socketPairStdio([BIN, 'serve', '--stdio', '--socket', h.socketPath]);
+    kids.push(k);
+    const c = new Connection(transport);
     const w = await c.hello({ client: { name: 'through a socket pair', kind: 'test' }, capabilities: ['read'] });
     const list = (await watcher.call('client/list', {})).clients;
     expect(list.find((x) => x.id === w.client)?.transport).toBe('unix');

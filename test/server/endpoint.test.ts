@@ -26,6 +26,7 @@ import { MAX_STDIO_PREAMBLE_BYTES } from '../../kits/protocol/stdio';
 import { listenTls } from '../../server/transport/tlsServer';
 import { BIN, buildOnce, cleanEnv } from '../cli/harness';
 import { harness, type Harness } from './harness';
+import { socketPairStdio } from './socketPairStdio';
 
 let h: Harness;
 let tlsDoor: Listener;
@@ -131,8 +132,8 @@ describe('one server through every endpoint', () => {
       const sessions = await c.call('session/list', {});
       const me = (await c.call('client/list', {})).clients.find((k) => k.id === c.welcome?.client);
       answers.push({ host: info.host, pid: info.pid, sessions: sessions.sessions.map((s) => s.name), features: c.welcome?.features });
-      // The stdio relay reaches the daemon on its socket; TLS is its own door.
-      expect(me?.transport).toBe(e.kind === 'exec' ? 'unix' : e.kind);
+      // The stdio relay's pipes (dial gives the child pipes) were taken over by the daemon; TLS is its own door.
+      expect(me?.transport).toBe(e.kind === 'exec' ? 'stdio' : e.kind);
       if (e.kind === 'tls' || e.kind === 'ws') {
         // Only the person's socket hands pipes over: a paired machine or a page may not make this daemon open a local process's stdio.
         const refused = await c.call('stdio/adopt', { pid: pipesPid, stdin: pipeOf(pipesPid, 0), stdout: pipeOf(pipesPid, 1) }).then(() => null, (x: PaneFault) => x);
@@ -281,7 +282,9 @@ describe('the stdio door: preamble and bounds', () => {
     expect(big.message).toContain(`over the ${MAX_JSON_FRAME} limit`);
     expect((await c.call('server/info', {})).host).toBe('testhost');
     c.close();
-    const t = (await dial({ kind: 'exec', argv: stdioArgv(h.socketPath) })) as StreamTransport;
+    // The relay's own check: a relay over socket pairs, which the daemon cannot take over (stdioAdopt.test.ts has the adopted stream's).
+    const { transport: t, child: relay } = await socketPairStdio(stdioArgv(h.socketPath));
+    onTestFinished(() => void (relay.exitCode === null && relay.kill('SIGKILL')));
     const frames: WireFrame[] = [];
     t.onFrame((f) => frames.push(f));
     const closed = new Promise<string>((r) => t.onClose(r));
@@ -297,7 +300,7 @@ describe('the stdio door: preamble and bounds', () => {
     const reader = await h.connect(['read']);
     await expect
       .poll(async () => (await reader.call('ns/read', { path: '/log', count: 1 << 20 })).data, { timeout: 5000 })
-      .toMatch(new RegExp(`refused unix client \\S*: closed: bad framing: frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit`));
+      .toMatch(new RegExp(`refused unix client \\S*: closed: bad framing: a frame of ${MAX_STREAM_FRAME + 1} bytes is over the ${MAX_STREAM_FRAME}-byte limit \\(MAX_STREAM_FRAME\\)`));
   }, 30_000);
 });
 

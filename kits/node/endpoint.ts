@@ -157,7 +157,7 @@ async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions):
   const { spawn } = await import('node:child_process');
   // Pipes, not Node's socket pairs: a `pane serve --stdio` at the other end can hand them to its daemon (fifoStdio.ts).
   const { fifoStdio } = await import('./fifoStdio');
-  const pipes = fifoStdio();
+  const pipes = await fifoStdio();
   let child: ChildProcess;
   try {
     child = spawn(cmd, args, { stdio: pipes ? [pipes.childIn, pipes.childOut, o.stderr ?? 'pipe'] : ['pipe', 'pipe', o.stderr ?? 'pipe'] });

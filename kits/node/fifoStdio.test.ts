@@ -13,7 +13,7 @@ const stdioDirs = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('
 describe('fifoStdio', () => {
   it('gives a child pipes for stdin and stdout, with end of file both ways and nothing left behind', async () => {
     const dirsBefore = stdioDirs();
-    const p = fifoStdio();
+    const p = await fifoStdio();
     expect(p).toBeDefined();
     const pipes = p!;
     const child = spawn('cat', [], { stdio: [pipes.childIn, pipes.childOut, 'ignore'] });
@@ -44,7 +44,7 @@ describe('fifoStdio', () => {
   });
 
   it('ends the reader when the child exits without reading, and a write after that is an error, not a hang', async () => {
-    const pipes = fifoStdio()!;
+    const pipes = (await fifoStdio())!;
     const child = spawn('true', [], { stdio: [pipes.childIn, pipes.childOut, 'ignore'] });
     pipes.closeChildEnds();
     await new Promise<void>((r) => pipes.fromChild.once('end', () => r()).resume());
@@ -52,5 +52,17 @@ describe('fifoStdio', () => {
     const failed = new Promise<string>((r) => pipes.toChild.once('error', (e: NodeJS.ErrnoException) => r(e.code ?? e.message)));
     pipes.toChild.write('nobody reads this\n');
     expect(await failed).toBe('EPIPE');
+  });
+
+  it('gives nothing (the caller keeps socket pairs) where mkfifo cannot run, and leaves no directory', async () => {
+    const dirsBefore = stdioDirs();
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      expect(await fifoStdio()).toBeUndefined();
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(stdioDirs()).toEqual(dirsBefore);
   });
 });

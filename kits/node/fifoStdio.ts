@@ -11,7 +11,7 @@
 // at once (POSIX leaves it undefined; pane runs on Linux). A held O_RDWR descriptor is
 // the other end for the two real opens, and is closed before anything is read, so each
 // pipe has exactly one reader and one writer and end-of-file comes as with pipe(2).
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -35,7 +35,7 @@ export interface FifoStdio {
  * A pipe pair for a child's stdio; undefined (the caller keeps Node's socket pairs)
  * where FIFOs cannot be made: no mkfifo on PATH, or a temp directory that refuses them.
  */
-export function fifoStdio(): FifoStdio | undefined {
+export async function fifoStdio(): Promise<FifoStdio | undefined> {
   let dir: string;
   try {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-stdio-'));
@@ -52,8 +52,9 @@ export function fifoStdio(): FifoStdio | undefined {
   try {
     const stdin = path.join(dir, 'stdin');
     const stdout = path.join(dir, 'stdout');
-    const made = spawnSync('mkfifo', ['-m', '600', stdin, stdout], { stdio: 'ignore', timeout: MKFIFO_TIMEOUT_MS });
-    if (made.status !== 0) return undefined;
+    // Not spawnSync: the daemon dials hosts, and its loop does not wait on a process start.
+    const made = await new Promise<boolean>((resolve) => execFile('mkfifo', ['-m', '600', stdin, stdout], { timeout: MKFIFO_TIMEOUT_MS }, (e) => resolve(!e)));
+    if (!made) return undefined;
     const { O_RDWR, O_RDONLY, O_WRONLY } = fs.constants;
     const heldIn = open(stdin, O_RDWR);
     const childIn = open(stdin, O_RDONLY);

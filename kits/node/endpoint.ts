@@ -161,10 +161,12 @@ async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions):
   let child: ChildProcess;
   try {
     child = spawn(cmd, args, { stdio: pipes ? [pipes.childIn, pipes.childOut, o.stderr ?? 'pipe'] : ['pipe', 'pipe', o.stderr ?? 'pipe'] });
-  } finally {
-    // The child holds its own copies; ours would keep its stdout open after it exits (no end of file).
-    pipes?.closeChildEnds();
+  } catch (err) {
+    pipes?.destroy();
+    throw new DialError(e, (err as Error).message);
   }
+  // The child holds its own copies; ours would keep its stdout open after it exits (no end of file).
+  pipes?.closeChildEnds();
   let stderr = '';
   child.stderr?.on('data', (b: Buffer) => {
     stderr = (stderr + b.toString('utf8')).slice(-STDERR_KEPT);

@@ -17,6 +17,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
+/** How long mkfifo may take (a process start, a few ms) before the socket pairs are used instead. */
+const MKFIFO_TIMEOUT_MS = 5_000;
+
 /** A child's pipe ends (to pass in spawn's stdio and close here once it ran) and this process's streams on the other ends. */
 export interface FifoStdio {
   /** The child's stdin (read end), for spawn's stdio[0]. */
@@ -29,6 +32,8 @@ export interface FifoStdio {
   readonly fromChild: net.Socket;
   /** Closes the child's ends in this process: after spawn (the child holds its own copies), or when it did not start. */
   closeChildEnds(): void;
+  /** Closes everything: the child's ends and this process's streams (a spawn that threw). */
+  destroy(): void;
 }
 
 /**
@@ -69,16 +74,22 @@ export async function fifoStdio(): Promise<FifoStdio | undefined> {
     const toChild = new net.Socket({ fd: ourIn, readable: false, writable: true });
     const fromChild = new net.Socket({ fd: ourOut, readable: true, writable: false });
     let closed = false;
+    const closeChildEnds = (): void => {
+      if (closed) return;
+      closed = true;
+      fs.closeSync(childIn);
+      fs.closeSync(childOut);
+    };
     return {
       childIn,
       childOut,
       toChild,
       fromChild,
-      closeChildEnds() {
-        if (closed) return;
-        closed = true;
-        fs.closeSync(childIn);
-        fs.closeSync(childOut);
+      closeChildEnds,
+      destroy() {
+        closeChildEnds();
+        toChild.destroy();
+        fromChild.destroy();
       },
     };
   } catch {
@@ -88,6 +99,3 @@ export async function fifoStdio(): Promise<FifoStdio | undefined> {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-
-/** How long mkfifo may take (a process start, a few ms) before the socket pairs are used instead. */
-const MKFIFO_TIMEOUT_MS = 5_000;

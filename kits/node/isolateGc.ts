@@ -24,8 +24,8 @@ export function isolateGc(): () => void {
 }
 
 /**
- * A collection made before a trim (its caller makes it once): when it returns, what the
- * isolate held dead is free memory, its ArrayBuffers' included.
+ * A collection made before a trim: when it returns, what the isolate held dead is
+ * free memory, its ArrayBuffers' included.
  */
 export function isolateCollector(): () => void {
   const gc = isolateGc();

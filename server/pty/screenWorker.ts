@@ -247,9 +247,7 @@ function heldBytes(): number {
   return s.used_heap_size + s.external_memory;
 }
 
-/** This isolate's collection before a trim, made at the first `collect` (kits/node/isolateGc.ts). */
-let collectGarbage: (() => void) | null = null;
-/** Bytes parsed since the last of those, and how many there were. */
+/** Bytes parsed since the last parse collection (below), and how many of those there were. */
 let parsedSinceCollection = 0;
 let parseCollections = 0;
 
@@ -267,7 +265,7 @@ function handle(m: ToWorker): void {
   switch (m.type) {
     case 'collect': {
       const usedBefore = heldBytes();
-      (collectGarbage ??= isolateCollector())();
+      isolateCollector()(); // the collection before a trim (kits/node/isolateGc.ts; its gc is made once per isolate)
       return post({ type: 'collected', id: m.id, usedBefore, usedAfter: heldBytes(), parseCollections });
     }
     case 'open':

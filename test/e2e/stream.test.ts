@@ -124,6 +124,10 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     // Bursts of 40 KB (flood-sized batches: the pane is drawn at the flood's pace) that the page keeps up with: little
     // or nothing waits in the page at the key, but the flow window's bytes may still be on their way.
     await sh.page.keyboard.type(`clear; while :; do head -c 40000 /dev/zero | tr '\\0' y; sleep 0.05; done\n`);
+    // The loop runs (its y's are in the server's screen of the pane). Held drawing alone can be left from the test
+    // before; an interrupt that reached the shell before the loop began would be taken at its prompt, the loop would
+    // then run on, and the echo line below would wait behind it for good.
+    await untilHere('the loop’s bursts in the pane', () => /^y{20,}$/m.test(sh.cli('screen', '-t', String(n)).stdout), 20_000);
     await until(sh.page, 'the bursts to make the pane draw at a flood’s pace', new Function(`return window.pane.redrawHeld(${n})`) as () => boolean);
     await sh.page.evaluate((p) => {
       const w = window as any;

@@ -38,6 +38,8 @@ const STREAM_ROUNDS = 3;
 
 /** Calls made for each round-trip figure. */
 const CALLS = 300;
+/** Calls each way first, untimed: both daemons run for days, and their request paths are JIT-warm then (bench/roundtrip.ts's ROUNDTRIP_WARM_CALLS says by how much). */
+const WARM_CALLS = 3000;
 
 /** The local daemon's log kept (its stderr's last bytes), said when a figure fails. */
 const LOG_TAIL_BYTES = 8 << 10;
@@ -86,6 +88,10 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     }
     const forwarded: number[] = [];
     const direct: number[] = [];
+    for (let i = 0; i < WARM_CALLS; i++) {
+      await l.call('pane/get', { pane: `box:${n}` });
+      await r.call('pane/get', { pane: n });
+    }
     for (let i = 0; i < CALLS; i++) {
       let t = process.hrtime.bigint();
       await l.call('pane/get', { pane: `box:${n}` });

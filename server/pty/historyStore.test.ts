@@ -1,7 +1,7 @@
 import * as headless from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_LINES, blockSerialized, HistoryStore } from './historyStore';
-import { LIVE_SCROLLBACK, ScreenHistory, xtermScrollback } from './screenHistory';
+import { LIVE_SCROLLBACK, REST_LIVE_ROWS, ScreenHistory, xtermScrollback } from './screenHistory';
 
 type HeadlessModule = typeof headless;
 const xterm: HeadlessModule = (headless as HeadlessModule & { default?: HeadlessModule }).default ?? headless;
@@ -67,7 +67,7 @@ describe('ScreenHistory over a real headless xterm', () => {
     await write(lines('a', 3000));
     expect(t.buffer.normal.length).toBeGreaterThan(LIVE_SCROLLBACK + 10 + 64);
     h.rest();
-    expect(t.buffer.normal.length).toBe(LIVE_SCROLLBACK + 10);
+    expect(t.buffer.normal.length).toBe(REST_LIVE_ROWS + 10);
     expect(rows().filter((r) => r !== '')).toEqual(Array.from({ length: 3000 }, (_, i) => `a${i}`));
     // New output (here one piece of 200 rows, more than fit beside the live rows) is kept whole.
     await write(lines('b', 200));
@@ -75,6 +75,25 @@ describe('ScreenHistory over a real headless xterm', () => {
     expect(t.buffer.normal.length).toBeGreaterThan(LIVE_SCROLLBACK + 10);
     const want = [...Array.from({ length: 3000 }, (_, i) => `a${i}`), ...Array.from({ length: 200 }, (_, i) => `b${i}`), ...Array.from({ length: 2000 }, (_, i) => `c${i}`)];
     expect(rows().filter((r) => r !== '')).toEqual(want);
+    expect(h.store.text().some((r) => / lost\]/.test(r))).toBe(false);
+  });
+
+  it('a rested screen resized wider, then narrower, and printing again keeps every row once, in order', async () => {
+    const { t, h, write, rows } = term(30, 10, 10_000);
+    // Rows long enough to wrap at 30 columns, so each resize reflows the live ones.
+    const long = (p: string, n: number) => Array.from({ length: n }, (_, i) => `${p}${i}:${'x'.repeat(40)};`);
+    const printed = [...long('a', 1500), ...long('b', 700)];
+    await write(long('a', 1500).join('\r\n') + '\r\n');
+    h.rest();
+    expect(t.buffer.normal.length).toBe(REST_LIVE_ROWS + 10);
+    h.beforeResize(80, 10);
+    t.resize(80, 10);
+    h.beforeResize(30, 12);
+    t.resize(30, 12);
+    await write(long('b', 700).join('\r\n') + '\r\n');
+    h.rest();
+    // Wrapped rows are pieces of one printed row: all of it, read in order, is what was printed, nothing lost or twice.
+    expect(rows().join('')).toBe(printed.join(''));
     expect(h.store.text().some((r) => / lost\]/.test(r))).toBe(false);
   });
 

@@ -28,6 +28,15 @@ export const SLACK_ROWS = 500;
  * in bursts does not trim and regrow between them.
  */
 export const REST_AFTER_MS = 10_000;
+/**
+ * Scrollback rows xterm keeps while a screen rests (the rest are in the compact store,
+ * captured first). Nothing rewrites scrollback while no output comes, and a resize
+ * wakes the screen before it reflows (beforeResize); a wider one pulls down at most a
+ * screen's worth of rows. So a rest needs far fewer live rows than output does: 100
+ * (two and a half screens of 40 rows) instead of LIVE_SCROLLBACK's 500 frees 400 xterm
+ * rows, ~0.5 MB at 100 columns, of every quiet pane that ever scrolled that far.
+ */
+export const REST_LIVE_ROWS = 100;
 /** Most bytes written to xterm at once; xterm calls each piece's callback before parsing the next. */
 export const PIECE_BYTES = 256;
 /** Rows captured at once at least (fewer, larger captures cost less per row). */
@@ -103,14 +112,14 @@ export class ScreenHistory {
   }
 
   /**
-   * The pane went quiet (REST_AFTER_MS): capture down to the live rows and let xterm
-   * drop the slack beyond them. Not while the alternate screen is up: the normal
+   * The pane went quiet (REST_AFTER_MS): capture down to REST_LIVE_ROWS and let xterm
+   * drop the rows beyond them. Not while the alternate screen is up: the normal
    * buffer's rows could not be captured first.
    */
   rest(): void {
     if (!this.on || this.rested || this.term.buffer.active !== this.term.buffer.normal) return;
-    this.capture(LIVE_SCROLLBACK, true);
-    this.term.options.scrollback = LIVE_SCROLLBACK;
+    this.capture(REST_LIVE_ROWS, true);
+    this.term.options.scrollback = REST_LIVE_ROWS;
     this.rested = true;
   }
 

@@ -471,12 +471,25 @@ export function qualifyId(id: string, remoteHost: string, alias: string): string
  */
 export function requalify<T>(v: T, remoteHost: string, alias: string, depth = 0): T {
   if (depth > MAX_REQUALIFY_DEPTH || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => requalify(x, remoteHost, alias, depth + 1)) as T;
+  // Every forwarded answer and host event passes here: plain loops, and no call for a leaf
+  // (a pane/get answer, 2.4 KB: 24-30 µs with Object.entries and map, 9 µs so).
+  if (Array.isArray(v)) {
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      out[i] = x !== null && typeof x === 'object' ? requalify(x, remoteHost, alias, depth + 1) : x;
+    }
+    return out as T;
+  }
   const o: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    if (k === 'host' && typeof x === 'string') o[k] = alias;
+  const src = v as Record<string, unknown>;
+  for (const k in src) {
+    if (!Object.prototype.hasOwnProperty.call(src, k)) continue;
+    const x = src[k];
+    if (x !== null && typeof x === 'object') o[k] = requalify(x, remoteHost, alias, depth + 1);
+    else if (k === 'host' && typeof x === 'string') o[k] = alias;
     else if (k === 'id' && typeof x === 'string') o[k] = qualifyId(x, remoteHost, alias);
-    else o[k] = requalify(x, remoteHost, alias, depth + 1);
+    else o[k] = x;
   }
   return o as T;
 }

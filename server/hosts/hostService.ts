@@ -484,7 +484,8 @@ export function requalify<T>(v: T, remoteHost: string, alias: string, depth = 0)
   const o: Record<string, unknown> = {};
   const src = v as Record<string, unknown>;
   for (const k in src) {
-    if (!Object.prototype.hasOwnProperty.call(src, k)) continue;
+    // A key named __proto__ (JSON.parse makes it an own key) would set the copy's prototype, and with it what every absent field reads as: no answer of ours has one.
+    if (!Object.prototype.hasOwnProperty.call(src, k) || k === '__proto__') continue;
     const x = src[k];
     if (x !== null && typeof x === 'object') o[k] = requalify(x, remoteHost, alias, depth + 1);
     else if (k === 'host' && typeof x === 'string') o[k] = alias;

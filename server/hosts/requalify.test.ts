@@ -43,6 +43,10 @@ describe('requalify: a remote answer named as this server names it', () => {
     const child = Object.create(proto) as Record<string, unknown>;
     child.own = 1;
     expect(requalify(child, 'r', 'a')).toEqual({ own: 1 });
+    // A host's answer with a __proto__ key (JSON.parse makes it an own key) gives the copy no prototype of its choosing.
+    const sly = requalify(JSON.parse('{"n":1,"__proto__":{"readOnly":false,"host":"x"}}') as Record<string, unknown>, 'r', 'a');
+    expect(Object.getPrototypeOf(sly)).toBe(Object.prototype);
+    expect([sly.readOnly, Object.keys(sly)]).toEqual([undefined, ['n']]);
     let deep: Record<string, unknown> = { host: 'deepest' };
     for (let i = 0; i < 12; i++) deep = { inner: deep };
     let walked = requalify(deep, 'r', 'a') as Record<string, unknown>;

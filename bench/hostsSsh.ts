@@ -343,6 +343,11 @@ export async function paneMBs(c: StreamCtx, conn: Connection, name: (n: number) 
   off();
   await conn.call('pty/detach', { pane: proxy }).catch(() => undefined);
   await c.r.call('pane/close', { pane: n }).catch(() => undefined);
+  // A stream that stopped short is no pace: said here, and counted by its row as a run that measured nothing.
+  if (got < c.bytes) {
+    process.stderr.write(`bench hosts: pane ${String(name(n))} (proxy ${proxy}) delivered ${got} of ${c.bytes} bytes in ${WAIT_MS} ms\n`);
+    return Number.NaN;
+  }
   return got / 1e6 / ((last - first) / 1000);
 }
 

@@ -105,7 +105,7 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     // rounds each: one sample of either swings ±20% on a loaded 2-core machine.
     const file = path.join(dir, 'through.b64');
     fs.writeFileSync(file, Buffer.alloc((STREAM_BYTES / 4) * 3, 7).toString('base64'));
-    const sc = { r, file, bytes: STREAM_BYTES };
+    const sc = { r, file, bytes: STREAM_BYTES, log: () => log };
     const stream: number[] = [];
     const directStream: number[] = [];
     for (let i = 0; i < Math.max(STREAM_ROUNDS, runs); i++) {
@@ -120,7 +120,7 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     const catMBs = catGot / 1e6 / ((performance.now() - t0) / 1000);
     // The same remote daemon through a real ssh host; box leaves first so `pane ls` lists its 100 panes once.
     await l.call('host/disconnect', { name: 'box' });
-    const ssh = await sshRows({ dir, remote, r, l, lsock, ldir, localPid: local.pid ?? -1, file, bytes: STREAM_BYTES, runs, lsRemote }).catch((e: Error) => Promise.reject(withLog(e)));
+    const ssh = await sshRows({ dir, remote, r, l, lsock, ldir, localPid: local.pid ?? -1, file, bytes: STREAM_BYTES, runs, lsRemote, log: () => log }).catch((e: Error) => Promise.reject(withLog(e)));
     l.close();
     r.close();
     return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct), streamMBs: summarize(stream), directMBs: summarize(directStream), catMBs, ssh };

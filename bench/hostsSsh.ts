@@ -68,6 +68,8 @@ export interface SshBenchCtx {
   runs: number;
   /** `pane ls` asked of the remote directly (ms), measured already. */
   lsRemote: number[];
+  /** The local daemon's log so far (its stderr's tail), said beside a stream that stopped short. */
+  log?: () => string;
 }
 
 /** Keystrokes timed for each echo figure (after ECHO_WARMUP untimed). */
@@ -134,7 +136,7 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
 }
 
 /** What a stream figure needs: the remote daemon's client, and the file its pane prints. */
-export type StreamCtx = Pick<SshBenchCtx, 'r' | 'file' | 'bytes'>;
+export type StreamCtx = Pick<SshBenchCtx, 'r' | 'file' | 'bytes' | 'log'>;
 
 /** A remote pane running `program` on the remote daemon, split from its first pane. */
 async function remotePane(c: StreamCtx, script: string): Promise<number> {
@@ -345,7 +347,8 @@ export async function paneMBs(c: StreamCtx, conn: Connection, name: (n: number) 
   await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   // A stream that stopped short is no pace: said here, and counted by its row as a run that measured nothing.
   if (got < c.bytes) {
-    process.stderr.write(`bench hosts: pane ${String(name(n))} (proxy ${proxy}) delivered ${got} of ${c.bytes} bytes in ${WAIT_MS} ms\n`);
+    const tail = (c.log?.() ?? '').trim().split('\n').slice(-5).join(' | ');
+    process.stderr.write(`bench hosts: pane ${String(name(n))} (proxy ${proxy}) delivered ${got} of ${c.bytes} bytes in ${WAIT_MS} ms (the local daemon's log ends: ${tail || 'nothing'})\n`);
     return Number.NaN;
   }
   return got / 1e6 / ((last - first) / 1000);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { daemonEnv } from '../kits/node/daemonEnv';
 import { paneMBs, sshRows, type SshHostResult } from './hostsSsh';
-import { client, paneBin, startServerProc, sleep, timeCommand } from './procs';
+import { client, logTail, paneBin, startServerProc, sleep, timeCommand } from './procs';
 import { summarize, type Summary } from './stats';
 
 export interface HostsResult {
@@ -39,7 +39,7 @@ const STREAM_ROUNDS = 3;
 /** Calls made for each round-trip figure. */
 const CALLS = 300;
 /** Calls each way first, untimed: both daemons run for days, and their request paths are JIT-warm then (bench/roundtrip.ts's ROUNDTRIP_WARM_CALLS says by how much). */
-const WARM_CALLS = 3000;
+export const WARM_CALLS = 3000;
 
 /** The local daemon's log kept (its stderr's last bytes), said when a figure fails. */
 const LOG_TAIL_BYTES = 8 << 10;
@@ -63,7 +63,7 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
   // blocks (stderr to a pipe is synchronous on Linux). Its end is said with a failure.
   let log = '';
   local.stderr!.on('data', (b: Buffer) => (log = (log + String(b)).slice(-LOG_TAIL_BYTES)));
-  const withLog = (e: Error) => new Error(`${e.message} (the local daemon's log ends: ${log.trim().split('\n').slice(-LOG_TAIL_LINES).join(' | ') || 'nothing'})`, { cause: e });
+  const withLog = (e: Error) => new Error(`${e.message} (the local daemon's log ends: ${logTail(log, LOG_TAIL_LINES)})`, { cause: e });
   try {
     const r = await client(remote.socket);
     await r.call('session/new', { name: 'many', launch: { program: '/bin/cat', args: [] } });

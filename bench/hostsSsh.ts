@@ -9,7 +9,7 @@ import pty from '@lydell/node-pty';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Connection } from '../kits/client/connection';
-import { have, paneBin, sleep, timeCommand, type ServerProc } from './procs';
+import { have, logTail, paneBin, sleep, timeCommand, type ServerProc } from './procs';
 import { paneWrapperDir, startSshd, type Sshd } from './sshd';
 import { summarize, type Summary } from './stats';
 
@@ -83,6 +83,8 @@ const ECHO_WARMUP = 10;
 const KEY_GAP_MS = 10;
 /** Longest one echo, one file or one resume may take before the bench gives up on it. */
 const WAIT_MS = 30_000;
+/** Lines of the local daemon's log said with a stream that stopped short: its link's last cut-off and reconnect. */
+const SHORT_STREAM_LOG_LINES = 5;
 /**
  * One way's delay of the emulated wide-area link (a user-space proxy as ssh's
  * ProxyCommand; this machine's kernel has no netem): 10 ms, a 20 ms round trip,
@@ -347,8 +349,7 @@ export async function paneMBs(c: StreamCtx, conn: Connection, name: (n: number) 
   await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   // A stream that stopped short is no pace: said here, and counted by its row as a run that measured nothing.
   if (got < c.bytes) {
-    const tail = (c.log?.() ?? '').trim().split('\n').slice(-5).join(' | ');
-    process.stderr.write(`bench hosts: pane ${String(name(n))} (proxy ${proxy}) delivered ${got} of ${c.bytes} bytes in ${WAIT_MS} ms (the local daemon's log ends: ${tail || 'nothing'})\n`);
+    process.stderr.write(`bench hosts: pane ${String(name(n))} (proxy ${proxy}) delivered ${got} of ${c.bytes} bytes in ${WAIT_MS} ms (the local daemon's log ends: ${logTail(c.log?.() ?? '', SHORT_STREAM_LOG_LINES)})\n`);
     return Number.NaN;
   }
   return got / 1e6 / ((last - first) / 1000);

@@ -70,6 +70,11 @@ export async function client(socket: string, name = 'bench'): Promise<Connection
   return c;
 }
 
+/** A process's log kept by a bench, its last `lines` lines on one line (' | ' between them), for an error that says why. */
+export function logTail(log: string, lines: number): string {
+  return log.trim().split('\n').slice(-lines).join(' | ') || 'nothing';
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }

@@ -91,9 +91,9 @@ const ROUNDTRIP_BLOCKS = 10;
  * request's cost. Both servers get the same warm-up; each one's first 3,000 calls
  * after it started are kept as the cold row.
  */
-const ROUNDTRIP_WARM_CALLS = 6000;
+export const ROUNDTRIP_WARM_CALLS = 6000;
 /** Calls of a fresh server timed for the cold rows (one client). */
-const ROUNDTRIP_COLD_CALLS = 3000;
+export const ROUNDTRIP_COLD_CALLS = 3000;
 
 export interface RoundTripResult {
   clients: number;

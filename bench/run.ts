@@ -10,7 +10,7 @@ import { followBench } from './follow';
 import { awareness, hookUnderLoad } from './awareness';
 import { bridgeEcho } from './bridgeEcho';
 import { cli } from './cli';
-import { hosts } from './hosts';
+import { hosts, WARM_CALLS } from './hosts';
 import { LINK_DELAY_MS } from './hostsSsh';
 import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
@@ -27,7 +27,7 @@ import { mcpRoundTrip } from './mcp';
 import { have, tmpdir } from './procs';
 import { renderer } from './renderer';
 import { resizeBench } from './resize';
-import { roundtrip } from './roundtrip';
+import { roundtrip, ROUNDTRIP_COLD_CALLS, ROUNDTRIP_WARM_CALLS } from './roundtrip';
 import { scale, SCALE_HOSTS, SCALE_SIZES } from './scale';
 import { startRows } from './startPath';
 import { fmt, range, table, type Row, type Summary } from './stats';
@@ -86,7 +86,7 @@ try {
       const one = r.clients === 1;
       rows.push({ bench: `round trip, ${r.clients} client(s), median (µs)`, figure: range(r.pane, 0), anchor: `newline-JSON echo ${range(r.echo, 0)}`, ratio: ratio(r.pane.median, r.echo.median), aim: one ? '≤ 1.2× (35)' : '≤ 1.5×' });
       rows.push({ bench: `round trip, ${r.clients} client(s), p99 (µs)`, figure: fmt(r.pane.p99, 0), anchor: `echo ${fmt(r.echo.p99, 0)}`, ratio: ratio(r.pane.p99, r.echo.p99), aim: one ? '≤ 2× (35)' : 'report' });
-      if (r.cold) rows.push({ bench: `round trip, ${r.clients} client, each server's first 3,000 calls after it started (the rows above are after 6,000: a daemon runs for days), median (µs)`, figure: range(r.cold.pane, 0), anchor: `newline-JSON echo ${range(r.cold.echo, 0)}`, ratio: ratio(r.cold.pane.median, r.cold.echo.median), aim: 'report' });
+      if (r.cold) rows.push({ bench: `round trip, ${r.clients} client, each server's first ${ROUNDTRIP_COLD_CALLS.toLocaleString('en')} calls after it started (the rows above are after ${ROUNDTRIP_WARM_CALLS.toLocaleString('en')}: a daemon runs for days), median (µs)`, figure: range(r.cold.pane, 0), anchor: `newline-JSON echo ${range(r.cold.echo, 0)}`, ratio: ratio(r.cold.pane.median, r.cold.echo.median), aim: 'report' });
     }
   });
   await section('follow', async () => {
@@ -142,7 +142,7 @@ try {
   await section('hosts', async () => {
     const h = await hosts(dir, runs);
     rows.push({ bench: `\`pane ls\` with ${h.remotePanes} panes of a joined host (command host, ms) vs \`pane ls\` asked of that host`, figure: range(h.lsLocal, 1), anchor: `direct ${range(h.lsRemoteDirect, 1)}`, ratio: ratio(h.lsLocal.median, h.lsRemoteDirect.median), aim: 'report' });
-    rows.push({ bench: 'a request forwarded to HOST:N (pane/get, after 3,000 of each untimed; µs) vs asked of that host directly', figure: range(h.forwarded, 0), anchor: `direct ${range(h.direct, 0)}`, ratio: ratio(h.forwarded.median, h.direct.median), aim: '≤ 1.5× (35)' });
+    rows.push({ bench: `a request forwarded to HOST:N (pane/get, after ${WARM_CALLS.toLocaleString('en')} of each untimed; µs) vs asked of that host directly`, figure: range(h.forwarded, 0), anchor: `direct ${range(h.direct, 0)}`, ratio: ratio(h.forwarded.median, h.direct.median), aim: '≤ 1.5× (35)' });
     rows.push({ bench: 'a remote pane streamed through a command host (`output`, MB/s) vs `cat FILE` through a pipe', figure: range(h.streamMBs, 1), anchor: `cat ${h.catMBs.toFixed(1)}`, ratio: ratio(h.streamMBs.median, h.catMBs), aim: '≥ 0.8× (issue 26)' });
     rows.push({ bench: 'the same remote pane through the host link vs attached on that host directly (MB/s, interleaved rounds)', figure: range(h.streamMBs, 1), anchor: `direct ${range(h.directMBs, 1)}`, ratio: ratio(h.streamMBs.median, h.directMBs.median), aim: '≥ 0.9× (35)' });
     if ('skipped' in h.ssh) rows.push({ bench: 'ssh host rows (echo, throughput, resume, `pane ls`)', figure: `not measured: ${h.ssh.skipped}`, anchor: '—', ratio: '—', aim: '—' });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STATE_VERSION, migrateState, type StateFile } from '../../kits/protocol/snapshot';
-import { encodeSnapshot, GenerationStore, snapName } from './generations';
+import { encodeSnapshot, encodeSnapshotSliced, ENCODE_SLICE_PANES, GenerationStore, snapName } from './generations';
 import { applyRecords, encodeRecord, readJournal } from './journal';
 
 const dirs: string[] = [];
@@ -25,6 +25,19 @@ const pane = {
 const state = (name: string): StateFile => ({ version: STATE_VERSION, savedAt: 5, host: 'h', sessions: [{ ...session, name }], panes: [{ ...pane, address: 'h:1' }], extra: {} });
 
 describe('snapshot generations', () => {
+  it('encodes a state over turns of the event loop to the same bytes as in one piece', async () => {
+    // More panes than two slices, text that looks like the panes' place-holder, and odd characters.
+    const panes = Array.from({ length: ENCODE_SLICE_PANES * 2 + 3 }, (_, i) => ({ ...pane, n: i + 1, address: `h:${i + 1}`, cwd: i === 7 ? '"pane-snapshot-panes-x" \u2028 ✓' : '/tmp', tag: { ...pane.tag, name: `p${i}` } }));
+    const big: StateFile = { ...state('main'), panes, extra: { agents: { note: 'pane-snapshot-panes-' } } };
+    let ran = false;
+    setImmediate(() => (ran = true));
+    const sliced = await encodeSnapshotSliced(4, big);
+    expect(ran).toBe(true); // it gave the event loop a turn (in one piece, it would resolve before this ran)
+    expect(sliced).toBe(encodeSnapshot(4, big));
+    // Nothing but the one pane list: no panes, too.
+    expect(await encodeSnapshotSliced(5, { ...big, panes: [] })).toBe(encodeSnapshot(5, { ...big, panes: [] }));
+  });
+
   it('sets a corrupt newest generation aside with a warning and reads the one before', async () => {
     const dir = tmp();
     const warnings: string[] = [];

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { migrateState, type Generation, type StateFile } from '../../kits/protocol/snapshot';
 import { FAULT_BEFORE_RENAME, writeAtomic } from '../../kits/node/atomicFile';
 import { entryFault, readOwnFile, readOwnFileAsync, setAside, StateFileError } from './stateFiles';
@@ -50,9 +51,40 @@ export const sha256 = (s: string | Uint8Array) => crypto.createHash('sha256').up
 
 /** Formats a state file: header line + body, so a reader can check it before parsing it. */
 export function encodeSnapshot(gen: number, state: StateFile): string {
-  const body = JSON.stringify(state);
+  return withHeader(gen, state, JSON.stringify(state));
+}
+
+/** The header line that checks `body` (the state's JSON), then the body. */
+function withHeader(gen: number, state: StateFile, body: string): string {
   const header: Header = { pane: 'state', gen, savedAt: state.savedAt, sha256: sha256(body), bytes: Buffer.byteLength(body), sessions: state.sessions.length, panes: state.panes.length };
   return `${JSON.stringify(header)}\n${body}`;
+}
+
+/**
+ * Panes stringified in one turn of the event loop by encodeSnapshotSliced. A pane with its
+ * vocabulary takes ~40 µs, so 100 panes in one piece held the main loop 4-9 ms, the longest
+ * stall of a snapshot once the journal's dump was sliced; 25 are ~1 ms.
+ */
+export const ENCODE_SLICE_PANES = 25;
+
+/**
+ * encodeSnapshot's text, the same to the byte, made over several turns of the event loop:
+ * the rest of the state in one, then the panes ENCODE_SLICE_PANES at a time, each after a
+ * turn. `state` must not change meanwhile (the snapshot's own copy).
+ */
+export async function encodeSnapshotSliced(gen: number, state: StateFile): Promise<string> {
+  // A turn first: the histories' answers before this come back together, in one turn of their own.
+  await nextTurn();
+  // The panes' place in the state's own key order, held by a string no state holds (a fresh UUID).
+  const mark = JSON.stringify(`pane-snapshot-panes-${crypto.randomUUID()}`);
+  const outer = JSON.stringify({ ...state, panes: JSON.parse(mark) as never });
+  const parts: string[] = [];
+  for (let i = 0; i < state.panes.length; i += ENCODE_SLICE_PANES) {
+    await nextTurn();
+    parts.push(state.panes.slice(i, i + ENCODE_SLICE_PANES).map((p) => JSON.stringify(p)).join(','));
+  }
+  const at = outer.indexOf(mark);
+  return withHeader(gen, state, `${outer.slice(0, at)}[${parts.join(',')}]${outer.slice(at + mark.length)}`);
 }
 
 /** Parses and checks a snapshot file's text; throws naming what is wrong. */
@@ -192,7 +224,7 @@ export class GenerationStore {
 
   /** Writes generation `gen` atomically; resolves with its size in bytes. */
   async write(gen: number, state: StateFile): Promise<number> {
-    const text = encodeSnapshot(gen, state);
+    const text = await encodeSnapshotSliced(gen, state);
     await writeAtomic(path.join(this.dir, snapName(gen)), text, { fault: FAULT_BEFORE_RENAME });
     this.refs.set(gen, blockRefs(state));
     return Buffer.byteLength(text);

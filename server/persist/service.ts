@@ -327,16 +327,19 @@ export class Persistence {
     this.lastPaneRecord.clear();
     const old = this.journal;
     this.journal = new JournalWriter(this.dir, gen);
+    // Everything as just captured (a copy: the dump is encoded over a few turns of the event
+    // loop, and what changes meanwhile is journalled after it). Each pane's live cwd is read
+    // from /proc once per generation, not twice.
     const dump: JournalRecord[] = [{ k: 'reset' }];
-    for (const x of this.server.sessions.values()) dump.push({ k: 'session', v: x });
-    // The panes as just captured: each pane's live cwd is read from /proc once per generation, not twice.
+    for (const x of state.sessions) dump.push({ k: 'session', v: x });
     for (const { address: _a, resume, ...pane } of state.panes) dump.push({ k: 'pane', v: pane, ...(resume ? { resume } : {}) });
-    for (const part of this.parts) dump.push({ k: 'extra', family: part.family, v: part.save(this.deps) });
+    for (const part of this.parts) dump.push({ k: 'extra', family: part.family, v: state.extra[part.family] });
     // The reset says how many records its dump holds: a dump cut short is never applied over a good state.
     dump[0] = { k: 'reset', records: dump.length - 1 };
-    this.journal.append(dump);
+    const dumped = this.journal.appendSliced(dump);
     this.journal.appended = 0;
     this.changedSinceSnapshot = false;
+    await dumped;
     await old?.close();
     return { gen, state };
   }

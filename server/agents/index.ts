@@ -53,7 +53,7 @@ export function attachAgents(services: Services, options: AgentServiceOptions, h
   warm.unref();
   server.onStop(() => {
     clearTimeout(warm);
-    svc.stopSandboxHelper();
+    svc.stop();
     unwatch();
     unrecheck();
     services.agents = undefined;

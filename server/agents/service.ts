@@ -123,6 +123,17 @@ export interface AgentDeps {
 
 /** How long info() takes an agent's account files as read (accountFilesOf). */
 export const ACCOUNT_FILES_TTL_MS = 1000;
+/**
+ * Past the TTL and younger than this, info() answers with the files as last read and has
+ * them read again in the background (refreshAccountFiles); older (nobody listed the agent
+ * for a while: `pane finger` after a quiet spell), it reads them at once. A board of 100
+ * agents lists them all on every change: read all at once when the TTL ran out together,
+ * that was one ~40 ms read of /agents a second (~0.4 ms an agent here), the board's slow
+ * refreshes (issue 37: event → frame p99 60-68 ms against its 50 ms aim).
+ */
+export const ACCOUNT_FILES_STALE_MS = 3 * ACCOUNT_FILES_TTL_MS;
+/** Agents whose files one background turn reads: ~3 ms, what a key's echo may wait for it. */
+export const ACCOUNT_REFRESH_BATCH = 8;
 /** Agents whose account files are kept at once: past it the memory starts over (a listing reads them again). */
 const MAX_ACCOUNT_FILES_KEPT = 4096;
 
@@ -155,6 +166,9 @@ export class AgentService {
   private accessCache = new Map<string, { mtime: number; checkedAt: number; parsed: ParsedAccess }>();
   /** What info() last read of each agent's home (accountFilesOf). */
   private accountFiles = new Map<string, AccountFiles>();
+  /** Agents whose files info() answered stale, to be read again in the background (refreshAccountFiles), and its pending turn. */
+  private staleAccounts = new Set<string>();
+  private accountRefresh: NodeJS.Immediate | null = null;
   /** When each refused file was last logged: finger and the tag read the same files often, one line a minute is enough. */
   private refusedAt = new Map<string, number>();
 
@@ -183,9 +197,12 @@ export class AgentService {
     return this.sandboxd;
   }
 
-  /** Ends the sandbox helper (the daemon stops). */
-  stopSandboxHelper(): void {
+  /** Ends the sandbox helper and the account files' background reads (the daemon stops). */
+  stop(): void {
     this.sandboxd?.stop();
+    if (this.accountRefresh) clearImmediate(this.accountRefresh);
+    this.accountRefresh = null;
+    this.staleAccounts.clear();
   }
 
   /** The human's name as agents see it (messages "from" the human carry it). */
@@ -323,7 +340,20 @@ export class AgentService {
   private accountFilesOf(name: string, home: string | null): AccountFiles {
     const now = Date.now();
     const kept = this.accountFiles.get(name);
-    if (kept && kept.home === home && now - kept.at < ACCOUNT_FILES_TTL_MS) return kept;
+    if (kept && kept.home === home) {
+      const age = now - kept.at;
+      if (age < ACCOUNT_FILES_TTL_MS) return kept;
+      // An agent with no account (a hook-only one) has no files: nothing to put off.
+      if (age < ACCOUNT_FILES_STALE_MS && home !== null) {
+        this.refreshLater(name);
+        return kept;
+      }
+    }
+    return this.readAccountFiles(name, home, now);
+  }
+
+  /** Reads an agent's account files now and keeps them (accountFilesOf). */
+  private readAccountFiles(name: string, home: string | null, now: number): AccountFiles {
     const line = (f: '.project' | '.app') => (home !== null ? this.store.read(name, f).trim() || null : null);
     const files: AccountFiles = {
       at: now,
@@ -336,6 +366,31 @@ export class AgentService {
     if (this.accountFiles.size >= MAX_ACCOUNT_FILES_KEPT) this.accountFiles.clear();
     this.accountFiles.set(name, files);
     return files;
+  }
+
+  /** Has `name`'s account files read again soon, ACCOUNT_REFRESH_BATCH agents a turn. */
+  private refreshLater(name: string): void {
+    this.staleAccounts.add(name);
+    this.accountRefresh ??= setImmediate(() => this.refreshAccountFiles());
+  }
+
+  /**
+   * Reads the next ACCOUNT_REFRESH_BATCH stale agents' files; an agent whose files read
+   * differently is published changed (agent/changed: a board re-reads). More wait for
+   * the next turn.
+   */
+  private refreshAccountFiles(): void {
+    this.accountRefresh = null;
+    const batch = [...this.staleAccounts].slice(0, ACCOUNT_REFRESH_BATCH);
+    for (const name of batch) {
+      this.staleAccounts.delete(name);
+      const kept = this.accountFiles.get(name);
+      // Gone, read meanwhile (a listing after ACCOUNT_FILES_STALE_MS, changed()), or another home now: nothing to refresh.
+      if (!kept || Date.now() - kept.at < ACCOUNT_FILES_TTL_MS || !this.store.exists(name) || this.store.home(name) !== kept.home) continue;
+      const now = this.readAccountFiles(name, kept.home, Date.now());
+      if (now.app !== kept.app || now.project !== kept.project || now.plan !== kept.plan || now.unread !== kept.unread) this.publishChanged(name);
+    }
+    if (this.staleAccounts.size > 0) this.accountRefresh = setImmediate(() => this.refreshAccountFiles());
   }
 
   /** Its app's hook dialect, and whether its CLI takes pane's context in its hooks' answers (finger says when not). */
@@ -406,14 +461,19 @@ export class AgentService {
     if (changedPart || folded.state !== previous) this.changed(name);
   }
 
-  /** Re-publishes what finger shows about an agent, and mirrors it into its panes' attrs. */
   /** An agent's account files changed behind info()'s back (a mail copied in): the next listing reads them. */
   accountFilesChanged(name: string): void {
     this.accountFiles.delete(name);
   }
 
+  /** Re-publishes what finger shows about an agent, its account files read again, and mirrors it into its panes' attrs. */
   changed(name: string): void {
     this.accountFiles.delete(name);
+    this.publishChanged(name);
+  }
+
+  /** Publishes agent/changed with the agent as info() now tells it, and mirrors that into its panes' attrs. */
+  private publishChanged(name: string): void {
     const info = this.info(name);
     this.server.publish('agent/changed', { agent: info });
     for (const p of info.panes) {

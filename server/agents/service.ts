@@ -387,8 +387,8 @@ export class AgentService {
       const kept = this.accountFiles.get(name);
       // Gone, read meanwhile (a listing after ACCOUNT_FILES_STALE_MS, changed()), or another home now: nothing to refresh.
       if (!kept || Date.now() - kept.at < ACCOUNT_FILES_TTL_MS || !this.store.exists(name) || this.store.home(name) !== kept.home) continue;
-      const now = this.readAccountFiles(name, kept.home, Date.now());
-      if (now.app !== kept.app || now.project !== kept.project || now.plan !== kept.plan || now.unread !== kept.unread) this.publishChanged(name);
+      const fresh = this.readAccountFiles(name, kept.home, Date.now());
+      if (fresh.app !== kept.app || fresh.project !== kept.project || fresh.plan !== kept.plan || fresh.unread !== kept.unread) this.publishChanged(name);
     }
     if (this.staleAccounts.size > 0) this.accountRefresh = setImmediate(() => this.refreshAccountFiles());
   }

@@ -76,8 +76,9 @@ export async function encodeSnapshotSliced(gen: number, state: StateFile): Promi
   // A turn first: the histories' answers before this come back together, in one turn of their own.
   await nextTurn();
   // The panes' place in the state's own key order, held by a string no state holds (a fresh UUID).
-  const mark = JSON.stringify(`pane-snapshot-panes-${crypto.randomUUID()}`);
-  const outer = JSON.stringify({ ...state, panes: JSON.parse(mark) as never });
+  const placeholder = `pane-snapshot-panes-${crypto.randomUUID()}`;
+  const mark = JSON.stringify(placeholder);
+  const outer = JSON.stringify({ ...state, panes: placeholder as never });
   const parts: string[] = [];
   for (let i = 0; i < state.panes.length; i += ENCODE_SLICE_PANES) {
     await nextTurn();

@@ -11,7 +11,7 @@ import { answer, collect, type HookContribution, type HookEventInfo } from './ho
 import { readMail } from './mailbox';
 import type { AgentService } from './service';
 import { hookTransition } from './status';
-import { MAX_HOOK_ONLY_AGENTS, MAX_HOOK_SESSIONS, MAX_HOOK_SESSIONS_PER_AGENT, pruneOldest } from './limits';
+import { LAST_PROMPT_KEPT, MAX_HOOK_ONLY_AGENTS, MAX_HOOK_SESSIONS, MAX_HOOK_SESSIONS_PER_AGENT, pruneOldest } from './limits';
 import { PaneFault } from '../../kits/protocol/error';
 import type { HookDialect } from '../../kits/protocol/agent';
 import { findApp } from '../config/appFiles';
@@ -164,7 +164,7 @@ async function handlePaneHook(svc: AgentService, p: HookParams, caller: string |
   }
   if (str(input.cwd)) session.cwd = str(input.cwd);
   if (event === 'UserPromptSubmit' && str(input.prompt)) {
-    r.lastPrompt = str(input.prompt).slice(0, 2000);
+    r.lastPrompt = str(input.prompt).slice(0, LAST_PROMPT_KEPT);
     r.lastPromptAt = now;
   }
   const t = hookTransition(input);

@@ -28,6 +28,11 @@ export const MAX_DELIVERED_LINE_BYTES = 16 << 10;
  * otherwise grow the map forever. The oldest beyond this are forgotten.
  */
 export const MAX_HOOK_SESSIONS_PER_AGENT = 32;
+/**
+ * Characters of an agent's last prompt it keeps (finger, agent/list, the board): a
+ * prompt can be a pasted file, and finger shows a line of it, /agents 300 characters.
+ */
+export const LAST_PROMPT_KEPT = 2000;
 /** Session id → agent records across all agents, pruned oldest-first past this. */
 export const MAX_HOOK_SESSIONS = 1024;
 /**

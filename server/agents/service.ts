@@ -15,6 +15,7 @@ import type { HookEndpoint } from '../transport/hookListener';
 import { NOTHING, parseAccessText, type ParsedAccess } from './access';
 import { checkPane } from './accessCheck';
 import { AccountStore, AGENT_HOME, MAX_ACCOUNT_FILE_BYTES } from './accounts';
+import { LAST_PROMPT_KEPT } from './limits';
 import { lstatBelow, PathRefused } from '../../kits/node/safeFile';
 import { NO_DOORS, type AgentDoors } from './doors';
 import type { HookContributor } from './hookAnswer';
@@ -491,6 +492,18 @@ export class AgentService {
       };
       setAttrs(this.server, pane, want);
     }
+  }
+
+  /**
+   * A prompt the agent's words were recorded with other than by its hooks (`pane awareness
+   * prompt`, awareness/prompt): its last prompt in finger and on the board, as a
+   * UserPromptSubmit hook sets it. Its home is not read again for it.
+   */
+  notePrompt(name: string, text: string): void {
+    const r = this.runtime(name);
+    r.lastPrompt = text.slice(0, LAST_PROMPT_KEPT);
+    r.lastPromptAt = Date.now();
+    this.publishChanged(name);
   }
 
   /** Awareness (issue 6) sets topics and claims here; finger and the tags show them. */

@@ -37,6 +37,9 @@ export const awarenessHandlers: HandlerTable = {
     const svc = svcOf(ctx);
     const name = actor(ctx, p.agent, 'record prompts', 'awareness/prompt');
     const r = svc.aw.prompt(name, p.text, svc.whereabouts(name, undefined, p.cwd));
+    // Its last prompt in finger and on the board too, as UserPromptSubmit's hook sets it.
+    const agents = ctx.services.agents;
+    if (agents?.known(name)) agents.notePrompt(name, p.text);
     return { agent: svc.aw.view(r.agent), topics: r.topics, predicted: r.pass.created };
   },
 

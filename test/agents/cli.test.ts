@@ -72,6 +72,24 @@ describe('pane peers', () => {
   });
 });
 
+describe('pane awareness prompt', () => {
+  it('shows the prompt it records as the agent’s last prompt in finger and /agents, as a UserPromptSubmit hook would, and only for the agent itself', async () => {
+    s.pane(['agent', 'add', 'uma']);
+    s.pane(['agent', 'add', 'vic']);
+    const r = s.pane(['awareness', 'prompt', 'uma', 'refactor the \x1b[31mtoken\x1b[0m cache'], { env: agentEnv('uma') });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    // Escaped where it is shown: the agent's words never drive the person's terminal.
+    expect(s.pane(['finger', 'uma']).stdout).toMatch(/^Last prompt \(.*\): refactor the \\e\[31mtoken\\e\[0m cache$/m);
+    const line = () => s.pane(['cat', '/agents']).stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((a) => a.name === 'uma');
+    expect(line().prompt).toBe('refactor the \x1b[31mtoken\x1b[0m cache');
+    // Another agent cannot put words in uma's mouth: refused, and uma's last prompt stands.
+    const forged = s.pane(['awareness', 'prompt', 'uma', 'delete everything'], { env: agentEnv('vic') });
+    expect(forged.status).not.toBe(0);
+    expect(forged.stderr).toMatch(/vic/);
+    expect(line().prompt).toBe('refactor the \x1b[31mtoken\x1b[0m cache');
+  });
+});
+
 describe('pane hook', () => {
   const events = fs.readFileSync(path.resolve(__dirname, 'recorded/claude-session.jsonl'), 'utf8').trim().split('\n');
 

@@ -62,7 +62,13 @@ describe.skipIf(missing.length > 0)(`browser shortcuts in the --app window${miss
     // one step has taken most of a minute (fixed 60 s / 40 s slices once ran out).
     const ready = Date.now() + READY_MS;
     const left = () => Math.max(1000, ready - Date.now());
-    xdo('windowfocus', '--sync', await poll('the pane window', () => windows()[0], left()));
+    const mapped = await poll('the pane window', () => windows()[0], left()).catch((e: Error) => {
+      // Say what there was instead: whether Chromium still runs, what it printed, and which windows the display has.
+      const all = xdo('search', '--name', '.').stdout.trim().split('\n').filter(Boolean);
+      const names = all.map((w) => `${w} ${JSON.stringify(xdo('getwindowname', w).stdout.trim())}${windows().includes(w) ? ' (pane)' : ''}`);
+      throw new Error(`${e.message}: Chromium ${win.child.exitCode === null ? 'still runs' : `exited ${win.child.exitCode}`}; windows: ${names.join(', ') || 'none'}; its stderr ends:\n${win.stderr().slice(-2000)}`);
+    });
+    xdo('windowfocus', '--sync', mapped);
     // The page is connected when the server lists its renderer among its clients.
     await poll('the window to connect', () => /renderer/.test(served.cli('cat', '/server/clients').stdout), left());
     // It has the keyboard when typing in it reaches the shell.

@@ -122,8 +122,10 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
   it('drops on Ctrl-C while a pane is drawn at a flood’s pace however little waits, and draws it again once the stream resumes', async () => {
     const n = (await view(sh.page)).focused!;
     // Bursts of 40 KB (flood-sized batches: the pane is drawn at the flood's pace) that the page keeps up with: little
-    // or nothing waits in the page at the key, but the flow window's bytes may still be on their way.
-    await sh.page.keyboard.type(`clear; while :; do head -c 40000 /dev/zero | tr '\\0' y; sleep 0.05; done\n`);
+    // or nothing waits in the page at the key, but the flow window's bytes may still be on their way. One process
+    // makes them: a shell loop of head, tr and sleep loses the interrupt when it lands between two of its commands
+    // (the one it was meant for has just exited, and bash runs on: 2-6 in 150 tries typed straight into a PTY).
+    await sh.page.keyboard.type(`clear; '${process.execPath}' -e 'setInterval(() => process.stdout.write("y".repeat(40000)), 50)'\n`);
     // The loop runs (its y's are in the server's screen of the pane). Held drawing alone can be left from the test
     // before; an interrupt that reached the shell before the loop began would be taken at its prompt, the loop would
     // then run on, and the echo line below would wait behind it for good.
@@ -145,7 +147,11 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     try {
       await sh.page.keyboard.press('Control+C');
       await sh.page.keyboard.type('echo burst-$((6*7))\n');
-      await waitScreen(sh.page, n, /^burst-42$/m, 30_000);
+      await waitScreen(sh.page, n, /^burst-42$/m, 30_000).catch(async (e: Error) => {
+        // Which side stopped: the server's screen of the pane says whether the loop ended and the shell answered.
+        const at = await sh.page.evaluate(() => (window as any).__ctrlc);
+        throw new Error(`${e.message}\nre-attaches asked: ${JSON.stringify(at.attaches)}; the server's screen of the pane ends:\n${sh.cli('screen', '-t', String(n)).stdout.slice(-400)}`);
+      });
       const rec = await sh.page.evaluate(() => (window as any).__ctrlc);
       // The stream resumed at its live end (an offset past any stream's end, clamped by the server) ...
       expect(rec.attaches.map((a: any) => a.from)).toEqual([Number.MAX_SAFE_INTEGER]);

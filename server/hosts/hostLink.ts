@@ -18,8 +18,17 @@ import { describeHow, type HostEntry } from './hostFiles';
 import { eventFamily } from '../../kits/protocol/events';
 import { applyRemoteEvent, MAX_REMOTE_EVENT_BYTES, MAX_REMOTE_EVENT_BYTES_PER_BEAT, MAX_REMOTE_EVENTS, type RemotePaneChange } from './remoteEvents';
 
-/** How often a joined host is asked for its panes: the heartbeat (its answer also refreshes `pane ls`). */
+/** How often a joined host is asked whether it is there: the heartbeat (its pane list every FULL_LIST_BEATS, or at once when its events fell short). */
 export const HEARTBEAT_MS = 2000;
+/**
+ * Heartbeats between two of the host's full pane lists while its pane events are
+ * followed (remoteEvents.ts): the list is the truth that replaces what the events
+ * built, kept for what no event tells (a pane's foreground process group). The other
+ * beats ask server/info (~0.3 ms): a list of 100 panes is ~210 KB, 8 ms to answer
+ * and ~5 ms more to check here, and every 2 s it held a keystroke's echo through
+ * an ssh host 10 ms (the echo's p99 was 14× ssh's own, issue 35).
+ */
+export const FULL_LIST_BEATS = 15;
 /** A host that has not answered for this long is shown stale (three heartbeats: one slow answer is not enough). */
 export const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
 /** A host silent for this long has its link cut and dialled again (ssh's own ServerAlive would take 45 s by default). */
@@ -100,6 +109,12 @@ export class HostLink {
   private bigEventsDropped = 0;
   /** The connection events/subscribe was sent on: events before it were not asked for. */
   private subscribedOn: Connection | null = null;
+  /** The connection whose events/subscribe was answered: its pane events are followed, and most beats need no list. */
+  private following: Connection | null = null;
+  /** An event was dropped (too many, too big) since the last full list: the next beat lists. */
+  private eventsMissed = false;
+  /** Beats since the last full pane list. */
+  private beatsSinceList = 0;
   private settleTimer: NodeJS.Timeout | null = null;
   /** Where an error the remote sent about no request goes: a refusal of keys sent by sendKeys (hostService.ts). */
   unanswered: ((fault: PaneFault) => void) | null = null;
@@ -237,7 +252,12 @@ export class HostLink {
     // The remote's own pane events from here on (remoteEvents.ts), not waited for: a remote that never answers is followed by the heartbeat alone.
     this.eventsThisBeat = 0;
     this.subscribedOn = conn;
-    conn.call('events/subscribe', { families: [SUBSCRIBED_FAMILY] }).catch(() => undefined);
+    conn
+      .call('events/subscribe', { families: [SUBSCRIBED_FAMILY] })
+      .then(() => {
+        if (this.conn === conn) this.following = conn;
+      })
+      .catch(() => undefined);
     this.failures = 0;
     this.upSince = Date.now();
     this.generation++;
@@ -264,11 +284,15 @@ export class HostLink {
   async refresh(): Promise<void> {
     const conn = this.conn;
     if (!conn || (this.state !== 'connected' && this.state !== 'stale')) return;
-    await withDeadline(this.beat(conn), HEARTBEAT_MS, 'refresh').catch(() => undefined);
+    await withDeadline(this.beat(conn, true), HEARTBEAT_MS, 'refresh').catch(() => undefined);
   }
 
-  /** One heartbeat: the remote's panes, host-qualified with this host's name. */
-  private async beat(conn: Connection): Promise<void> {
+  /**
+   * One heartbeat: the remote's panes, host-qualified with this host's name (`list`, or
+   * when its events may not have told everything: not yet followed, one dropped, or
+   * FULL_LIST_BEATS since the last list); otherwise only that it answers.
+   */
+  private async beat(conn: Connection, list = false): Promise<void> {
     // The session names are for display (pane ls): asked alongside, never waited for, so a remote slow or silent on them is judged by its pane list alone.
     if (this.sessionsAsking !== conn) {
       this.sessionsAsking = conn;
@@ -284,6 +308,14 @@ export class HostLink {
           if (this.sessionsAsking === conn) this.sessionsAsking = null;
         });
     }
+    if (!list && this.following === conn && !this.eventsMissed && ++this.beatsSinceList < FULL_LIST_BEATS) {
+      await conn.call('server/info', {});
+      if (this.conn === conn) this.lastHeard = Date.now();
+      return;
+    }
+    // Asked before the list: an event dropped while it is on its way is listed by the next beat.
+    this.eventsMissed = false;
+    this.beatsSinceList = 0;
     const { panes } = await conn.call('pane/list', {});
     if (this.conn !== conn) return;
     this.lastHeard = Date.now();
@@ -314,7 +346,7 @@ export class HostLink {
     }
   }
 
-  /** When the remote last answered a heartbeat (its pane list), or null. */
+  /** When the remote last answered a heartbeat (server/info, or its pane list), or null. */
   get heardAt(): number | null {
     return this.lastHeard;
   }
@@ -347,12 +379,14 @@ export class HostLink {
       if (end < 0 || eventFamily(f.slice(EVENT_FRAME_HEAD.length, end)) !== SUBSCRIBED_FAMILY) return 'counted';
       // Bounded in bytes as well as count: one event, and all of a heartbeat's.
       if (f.length > MAX_REMOTE_EVENT_BYTES || this.eventBytesThisBeat + f.length > MAX_REMOTE_EVENT_BYTES_PER_BEAT) {
-        if (this.bigEventsDropped++ === 0) this.log(`host ${this.name}: sent a pane event of ${f.length} bytes${f.length > MAX_REMOTE_EVENT_BYTES ? ` (over MAX_REMOTE_EVENT_BYTES, ${MAX_REMOTE_EVENT_BYTES})` : ` past the ${MAX_REMOTE_EVENT_BYTES_PER_BEAT} bytes of events a heartbeat may bring (MAX_REMOTE_EVENT_BYTES_PER_BEAT)`}; such events are dropped and its pane list catches up at each heartbeat`);
+        this.eventsMissed = true;
+        if (this.bigEventsDropped++ === 0) this.log(`host ${this.name}: sent a pane event of ${f.length} bytes${f.length > MAX_REMOTE_EVENT_BYTES ? ` (over MAX_REMOTE_EVENT_BYTES, ${MAX_REMOTE_EVENT_BYTES})` : ` past the ${MAX_REMOTE_EVENT_BYTES_PER_BEAT} bytes of events a heartbeat may bring (MAX_REMOTE_EVENT_BYTES_PER_BEAT)`}; such events are dropped and its pane list catches up at the next heartbeat`);
         return 'drop';
       }
       this.eventBytesThisBeat += f.length;
       if (++this.eventsThisBeat <= MAX_REMOTE_EVENTS) return 'free';
-      if (this.eventsDropped++ === 0) this.log(`host ${this.name}: sent more than ${MAX_REMOTE_EVENTS} pane events within a heartbeat (MAX_REMOTE_EVENTS); the rest are dropped and its pane list catches up at each heartbeat`);
+      this.eventsMissed = true;
+      if (this.eventsDropped++ === 0) this.log(`host ${this.name}: sent more than ${MAX_REMOTE_EVENTS} pane events within a heartbeat (MAX_REMOTE_EVENTS); the rest are dropped and its pane list catches up at the next heartbeat`);
       return 'drop';
     }
     const b = decodeBinary(f);

@@ -254,8 +254,17 @@ export class HostLink {
     this.subscribedOn = conn;
     conn
       .call('events/subscribe', { families: [SUBSCRIBED_FAMILY] })
-      .then(() => {
-        if (this.conn === conn) this.following = conn;
+      .then((state) => {
+        if (this.conn !== conn) return;
+        // The host's state as the subscription began (checked as any answer is): what changed since the first list,
+        // which no event told, and the list the events apply to from here on.
+        this.following = conn;
+        this.lastHeard = Date.now();
+        this.beatsSinceList = 0;
+        this.panes = state.panes.map((p) => ({ ...p, host: this.name }));
+        this.sessions = state.sessions.map((x) => ({ id: x.id, name: x.name }));
+        this.sessionsAt = Date.now();
+        this.changed();
       })
       .catch(() => undefined);
     this.failures = 0;

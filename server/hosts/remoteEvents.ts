@@ -5,8 +5,9 @@
 // stand-in's badge and title, `pane ls`, the namespace's index and `/HOST:N/` follow
 // a remote pane at once instead of at the next heartbeat. Here they are re-published
 // as `host/pane` with the pane named HOST:N (the host file's name), never as the
-// remote's bare number, which would name a local pane. The heartbeat's full list
-// stays the truth: it replaces whatever the events built.
+// remote's bare number, which would name a local pane. The state the subscription
+// answers with, and the full list a heartbeat asks every FULL_LIST_BEATS (or after
+// a dropped event), stay the truth: each replaces whatever the events built.
 import { eventSchemas } from '../../kits/protocol/events';
 import { hostEventSchemas } from '../../kits/protocol/host';
 import type { Pane } from '../../kits/protocol/model';

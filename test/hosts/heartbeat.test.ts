@@ -8,9 +8,13 @@ import { HEARTBEAT_MS, FULL_LIST_BEATS } from '../../server/hosts/hostLink';
 import { MAX_REMOTE_EVENTS } from '../../server/hosts/remoteEvents';
 import { Gate, joinedPair, until, type Pair } from './pair';
 
+/** ms the next dial's events/subscribe is held on its way to the host (a pane made there meanwhile is in no event). */
+let holdSubscribe = 0;
+
 /** Counts the requests the link sends the host, by method. */
 class CountingGate extends Gate {
   readonly asked = new Map<string, number>();
+  private readonly hold = holdSubscribe;
   constructor(inner: Transport) {
     super(inner);
   }
@@ -18,6 +22,7 @@ class CountingGate extends Gate {
     if (typeof f === 'string') {
       const m = /"method":"([^"]+)"/.exec(f);
       if (m) this.asked.set(m[1]!, (this.asked.get(m[1]!) ?? 0) + 1);
+      if (m?.[1] === 'events/subscribe' && this.hold > 0) return void setTimeout(() => super.send(f), this.hold);
     }
     super.send(f);
   }
@@ -31,7 +36,7 @@ const gate = () => pair.gates.get('box')!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  pair = await joinedPair({ name: 'beat', hosts: { box: {} }, gate: (inner) => new CountingGate(inner) });
+  pair = await joinedPair({ name: 'beat', hosts: { box: {}, late: {} }, gate: (inner) => new CountingGate(inner) });
   expect((await pair.c.call('host/connect', { name: 'box' })).state).toBe('connected');
 }, 30_000);
 
@@ -57,6 +62,26 @@ describe('a joined host’s heartbeat', () => {
     // pane ls asks for the list every time.
     await pair.hosts.freshPanes();
     expect(gate().count('pane/list')).toBe(lists + 1);
+  }, 30_000);
+
+  it('takes the host’s panes as its subscription began: one made there after the first list and before that is listed at once', async () => {
+    holdSubscribe = 500;
+    try {
+      expect((await pair.c.call('host/connect', { name: 'late' })).state).toBe('connected');
+    } finally {
+      holdSubscribe = 0;
+    }
+    const g = pair.gates.get('late')!;
+    const lists = g.count('pane/list');
+    const r = await pair.remote.connect();
+    const first = (await r.call('pane/list', {})).panes[0]!.n;
+    const { pane } = await r.call('pane/split', { pane: first, launch: { program: '/bin/cat', args: [] } });
+    // Well before the first beat (HEARTBEAT_MS after the join), and with no list asked.
+    await until('the pane made before the subscription', () => pair.hosts.links.get('late')!.panes.some((p) => p.n === pane), HEARTBEAT_MS - 500, 20);
+    expect(g.count('pane/list')).toBe(lists);
+    await r.call('pane/close', { pane });
+    r.close();
+    await pair.c.call('host/disconnect', { name: 'late' });
   }, 30_000);
 
   it('lists at the next beat when the host sent more events in one beat than the link takes', async () => {

@@ -71,9 +71,10 @@ export async function startRealCliServer(o: { prefix: string; project?: string; 
         server.kill('SIGTERM');
         await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
       }
-      // A `pane` a hook started may still be writing its code cache under dir/.cache when the server has gone (seen once
-      // as ENOTEMPTY after 5 tries, 1.5 s): up to 10 tries, 5.5 s in all (Node's linear back-off of 100 ms).
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // A `pane` a hook started may still be writing its code cache under dir/.cache when the server has gone: the CLI,
+      // hung up, runs its session-end hooks on its way out. Seen as ENOTEMPTY after 5 tries (1.5 s), and once after 10
+      // (5.5 s) under a CI run's load: up to 20 tries, 21 s in all (Node's linear back-off of 100 ms).
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     },
   };
 }

@@ -193,7 +193,8 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     const run = sh.cli('agent', 'run', '--app', 'demo-agent', '--cwd', repo, '--worktree');
     expect(run.code, run.stderr).toBe(0);
     const agentPane = Number(run.stdout.trim().split(' ')[1]!.split(':')[1]);
-    const wt = await sh.page.evaluate((n) => (window as any).pane.store.getState().panes[n]?.attrs?.['agent.worktree'] as string | undefined, agentPane);
+    // The window learns the pane's worktree from its attrs event, a moment after the CLI has its answer.
+    const wt = await until(sh.page, 'the agent pane’s worktree in the window', new Function(`return window.pane.store.getState().panes[${agentPane}]?.attrs?.['agent.worktree'] || null`) as () => string | null);
     expect(wt).toBeTruthy();
     fs.writeFileSync(path.join(wt!, 'a.txt'), 'two\n');
     fs.rmSync(path.join(wt!, 'b.txt'));

@@ -255,10 +255,29 @@ export class PaneServer {
       }
     }
     for (const h of this.disconnectHooks) h();
-    for (const t of this.terminals.values()) t.dispose();
+    for (const t of this.terminals.values()) this.noteEnding(t.dispose());
     this.terminals.clear();
+    // Every program, a pane's closed just before included, has exited (or was killed past
+    // KILL_GRACE_MS) before the stop goes on: none outlives the daemon that says it ended them.
+    await Promise.all(this.ending);
     for (const h of this.stopHooks.reverse()) await h();
     this.screen.dispose();
+    for (const h of this.stoppedHooks) h();
   }
+
+  /** Programs on their way out (closed panes' and, at stop, every pane's): the stop waits for them. */
+  private readonly ending = new Set<Promise<void>>();
+
+  /** Keeps a closed terminal's end in view until its programs exited. */
+  noteEnding(ended: Promise<void>): void {
+    this.ending.add(ended);
+    void ended.then(() => this.ending.delete(ended));
+  }
+
+  /** Runs last on stop, once every program ended and every stop hook ran: the connections that asked for the stop close here. */
+  onStopped(cb: () => void): void {
+    this.stoppedHooks.push(cb);
+  }
+  private stoppedHooks: (() => void)[] = [];
 }
 

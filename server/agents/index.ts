@@ -51,12 +51,12 @@ export function attachAgents(services: Services, options: AgentServiceOptions, h
     if (svc.store.list().length > 0 && sandboxUnavailable(server.env.PATH ?? process.env.PATH) === null) svc.sandboxHelper();
   }, HELPER_WARM_DELAY_MS);
   warm.unref();
-  server.onStop(() => {
+  server.onStop(async () => {
     clearTimeout(warm);
-    svc.stop();
     unwatch();
     unrecheck();
     services.agents = undefined;
+    await svc.stop();
   });
   return svc;
 }

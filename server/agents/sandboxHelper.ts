@@ -12,6 +12,11 @@ import { helperSocket } from '../../kits/node/sandboxHelper';
 
 /** Lines of the helper's stderr kept for the daemon's log at most, each cut to this many characters. */
 const MAX_LOG_LINE = 300;
+/**
+ * How long the daemon's stop waits for the helper after SIGTERM (it closes its proxies
+ * and exits in tens of ms), and again after SIGKILL: a stop must end.
+ */
+export const HELPER_STOP_MS = 2_000;
 
 export class SandboxHelper {
   private child: ChildProcess | null = null;
@@ -59,12 +64,23 @@ export class SandboxHelper {
     return this.socket;
   }
 
-  /** Ends the helper (the daemon stops). */
-  stop(): void {
+  /** Ends the helper (the daemon stops); resolves at its exit, SIGKILLing it past HELPER_STOP_MS. */
+  stop(): Promise<void> {
     const c = this.child;
     this.child = null;
-    if (c === null || c.exitCode !== null) return;
-    c.stdin?.end();
-    c.kill('SIGTERM');
+    if (c === null || c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      c.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      timer = setTimeout(() => {
+        c.kill('SIGKILL');
+        timer = setTimeout(resolve, HELPER_STOP_MS);
+      }, HELPER_STOP_MS);
+      c.stdin?.end();
+      c.kill('SIGTERM');
+    });
   }
 }

@@ -59,7 +59,8 @@ export const clientHandlers: HandlerTable = {
     return { client: client.adopt(p) };
   },
   'server/tls-recheck': (_p, { services }) => services.tls?.recheck() ?? { door: false, closed: 0 },
-  'server/stop': (_p, { server }) => {
+  'server/stop': (_p, { server, client, services }) => {
+    services.connections.holdUntilStopped(client); // its close says the stop is done
     setTimeout(() => void server.stop().then(() => process.emit('pane:stopped' as never)), 10);
     return {};
   },

@@ -206,7 +206,7 @@ export function destroyPane(server: PaneServer, n: number): void {
   server.terminals.delete(n);
   server.panes.delete(n);
   forgetPane(server, n);
-  term?.dispose();
+  if (term) server.noteEnding(term.dispose());
   if (session) {
     // The tree collapses and focus moves (the model's rules); the close is said first.
     const events = close(session, n);

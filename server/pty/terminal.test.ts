@@ -492,15 +492,42 @@ describe('Terminal (fake pty)', () => {
     expect(events.spawns).toHaveLength(2);
   });
 
-  it('kills a program that ignores SIGHUP after a grace period when closed', () => {
+  it('kills a program that ignores SIGHUP after a grace period when closed, and the close resolves at its exit', async () => {
     vi.useFakeTimers();
     const { t, port } = setup();
     t.start();
     port.last.exitOnKill = false;
-    t.dispose();
+    let ended = false;
+    void t.dispose().then(() => (ended = true));
     expect(port.last.kills).toEqual(['SIGHUP']);
-    vi.advanceTimersByTime(2_500);
+    await vi.advanceTimersByTimeAsync(1_900);
+    expect(ended).toBe(false);
+    await vi.advanceTimersByTimeAsync(600);
     expect(port.last.kills).toEqual(['SIGHUP', 'SIGKILL']);
+    expect(ended).toBe(false); // killed, its exit not yet heard
+    port.last.exit(null, 9);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ended).toBe(true);
+  });
+
+  it('a close resolves at the exit of a program that takes its time over SIGHUP, and gives up on one that never reports', async () => {
+    vi.useFakeTimers();
+    const { t, port } = setup();
+    t.start();
+    const first = port.last;
+    first.exitOnKill = false;
+    t.restart(); // the old program is retired, the new one runs
+    const second = port.last;
+    second.exitOnKill = false;
+    let ended = false;
+    void t.dispose().then(() => (ended = true));
+    await vi.advanceTimersByTimeAsync(500);
+    second.exit(null, 1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ended).toBe(false); // the restart's retired program still runs
+    await vi.advanceTimersByTimeAsync(2_000 + 1_000 + 10); // KILL_GRACE_MS, then EXIT_AFTER_KILL_MS
+    expect(first.kills).toEqual(['SIGHUP', 'SIGKILL']);
+    expect(ended).toBe(true);
   });
 
   it('reaches the PTY and the screen on resize, flushing earlier output first', () => {

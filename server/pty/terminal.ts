@@ -92,6 +92,12 @@ export const MAX_INPUT_QUEUE = 1 << 20;
 /** After SIGHUP on restart or close, how long a program may take before SIGKILL. */
 export const KILL_GRACE_MS = 2_000;
 /**
+ * After that SIGKILL, how long a close (and so the daemon's stop) still waits to hear
+ * of the exit: a program in uninterruptible sleep (a dead NFS mount) cannot be waited
+ * for without bound, and a stop must end.
+ */
+export const EXIT_AFTER_KILL_MS = 1_000;
+/**
  * Put into the stream when a pane restarts, so the new program does not inherit
  * a dead one's modes: leave the alternate screen (1047: 1049's cursor restore would put
  * the cursor at the top-left, and the new program's first lines over the old output),
@@ -402,9 +408,14 @@ export class Terminal {
     return this.o.screen.snapshot(this.n, o.textOnly ? { textOnly: true } : {});
   }
 
-  /** Ends the program (SIGHUP, then SIGKILL), the streams and the screen; no callbacks after this. */
-  dispose(): void {
-    if (this.disposed) return;
+  /**
+   * Ends the program (SIGHUP, then SIGKILL), the streams and the screen; no callbacks after this.
+   * Resolves once every program this terminal ran has exited (one a restart retired included),
+   * at most KILL_GRACE_MS + EXIT_AFTER_KILL_MS on: the daemon's stop waits for it, so a
+   * program that ignores SIGHUP, or takes its time over its exit, does not outlive `pane stop`.
+   */
+  dispose(): Promise<void> {
+    if (this.disposed) return this.ended();
     this.disposed = true;
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.batchTimer = null;
@@ -415,6 +426,14 @@ export class Terminal {
     this.fanout.dispose();
     if (this.proc) this.retire(this.proc);
     this.o.screen.close(this.n);
+    return this.ended();
+  }
+
+  /** Programs retired and not yet exited (a restart's old one, the closed pane's). */
+  private readonly exiting = new Set<Promise<void>>();
+
+  private async ended(): Promise<void> {
+    await Promise.all(this.exiting);
   }
 
   private spawn(): void {
@@ -450,15 +469,26 @@ export class Terminal {
     this.updatePause(); // a client that stopped acking before the restart still holds the stream
   }
 
-  /** Lets go of a process: its output and exit no longer concern the pane. */
+  /** Lets go of a process: its output and exit no longer concern the pane (dispose() waits for its exit). */
   private retire(p: PtyProcess): void {
     if (this.proc === p) this.proc = null;
     this.ptyPaused = false;
     p.resume(); // so it can drain and reach its exit
     p.kill('SIGHUP');
-    const t = setTimeout(() => p.kill('SIGKILL'), KILL_GRACE_MS);
-    t.unref();
-    p.onExit(() => clearTimeout(t));
+    // The timers are not unref'd: a daemon stopping waits on them, and its loop may hold nothing else.
+    let timer: NodeJS.Timeout | undefined;
+    const exited = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        p.kill('SIGKILL');
+        timer = setTimeout(resolve, EXIT_AFTER_KILL_MS);
+      }, KILL_GRACE_MS);
+      p.onExit(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    this.exiting.add(exited);
+    void exited.then(() => this.exiting.delete(exited));
   }
 
   /** The program's output after input: its echo, timed (what is written into the pane by pane itself is not). */

@@ -24,8 +24,15 @@ function conn(id: string, families: string[] | null, principal: Principal = { ki
 
 function host() {
   const stops: (() => void)[] = [];
-  const h = { bus: new EventBus(), panes: new Map<number, { session: string }>([[3, { session: 's' }], [4, { session: 'other' }]]), describeSink: (_id: string) => undefined as string | undefined, onDisconnect: (cb: () => void) => void stops.push(cb) };
-  return { h: h as ConnectionsHost & typeof h, stop: () => stops.forEach((f) => f()) };
+  const stopped: (() => void)[] = [];
+  const h = {
+    bus: new EventBus(),
+    panes: new Map<number, { session: string }>([[3, { session: 's' }], [4, { session: 'other' }]]),
+    describeSink: (_id: string) => undefined as string | undefined,
+    onDisconnect: (cb: () => void) => void stops.push(cb),
+    onStopped: (cb: () => void) => void stopped.push(cb),
+  };
+  return { h: h as ConnectionsHost & typeof h, stop: () => stops.forEach((f) => f()), stopped: () => stopped.forEach((f) => f()) };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -88,17 +95,22 @@ describe('Connections', () => {
     expect(f.error).toMatchObject({ code: 'too-large', subject: 'client/refused' });
   });
 
-  it('names a sink by its client for the model, and closes every connection when the server stops', () => {
-    const { h, stop } = host();
+  it('names a sink by its client for the model, and closes every connection when the server stops, the one that asked for the stop once it is done', () => {
+    const { h, stop, stopped } = host();
     const reg = new Connections(h);
     const a = conn('a', []);
     const b = conn('b', []);
+    const asker = conn('asker', []);
     reg.add(a.conn);
     reg.add(b.conn);
+    reg.add(asker.conn);
     expect(h.describeSink('s-b')).toBe('client n-b');
     expect(h.describeSink('s-zz')).toBeUndefined();
+    reg.holdUntilStopped(asker.conn);
     stop();
-    expect([a.c.closed, b.c.closed]).toEqual(['server stopping', 'server stopping']);
+    expect([a.c.closed, b.c.closed, asker.c.closed]).toEqual(['server stopping', 'server stopping', null]);
+    stopped();
+    expect(asker.c.closed).toBe('server stopped');
     expect(reg.delete(a.conn)).toBe(true);
     expect(reg.delete(a.conn)).toBe(false);
   });

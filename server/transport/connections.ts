@@ -11,7 +11,7 @@ import type { PaneServer } from '../paneServer';
 import type { ClientConn } from './clientConn';
 
 /** What the registry needs of the state owner: its bus, the naming of a sink's holder, and its stop. */
-export type ConnectionsHost = Pick<PaneServer, 'bus' | 'describeSink' | 'onDisconnect' | 'panes'>;
+export type ConnectionsHost = Pick<PaneServer, 'bus' | 'describeSink' | 'onDisconnect' | 'onStopped' | 'panes'>;
 
 export class Connections implements Iterable<ClientConn> {
   private readonly set = new Set<ClientConn>();
@@ -22,7 +22,19 @@ export class Connections implements Iterable<ClientConn> {
       const c = this.find((x) => x.sink.id === sinkId);
       return c && `client ${c.name}`;
     };
-    server.onDisconnect(() => this.closeAll('server stopping'));
+    server.onDisconnect(() => this.closeAll('server stopping', this.waitingForStop));
+    server.onStopped(() => this.closeAll('server stopped'));
+  }
+
+  /**
+   * Connections that asked for the stop: they stay open while the programs end and the
+   * last snapshot is written, and close once all of that is done, so `pane stop`
+   * returns when the daemon has really stopped.
+   */
+  private readonly waitingForStop = new Set<ClientConn>();
+
+  holdUntilStopped(c: ClientConn): void {
+    this.waitingForStop.add(c);
   }
 
   add(c: ClientConn): void {
@@ -51,8 +63,8 @@ export class Connections implements Iterable<ClientConn> {
     return undefined;
   }
 
-  closeAll(reason: string): void {
-    for (const c of [...this.set]) c.close(reason);
+  closeAll(reason: string, except?: ReadonlySet<ClientConn>): void {
+    for (const c of [...this.set]) if (!except?.has(c)) c.close(reason);
   }
 
   /**

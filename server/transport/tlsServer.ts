@@ -99,7 +99,7 @@ export async function listenTls(services: Services, e: Extract<ListenEndpoint, {
     t.pauseReading();
     t.close(why);
   };
-  server.onStop(() => listener.close());
+  server.onStop(() => void listener.close()); // not waited for: see unixServer.ts
   return {
     ...listener,
     recheck() {

@@ -25,6 +25,8 @@ export async function listenUnix(services: Services, socketPath: string, o: { he
     if (ready) void ready.then(() => admit(t), () => admit(t));
     else admit(t);
   });
-  server.onStop(() => listener.close());
+  // Not waited for: its close waits for every connection to end, and the one that asked for the stop
+  // stays open until the stop is done (Connections.holdUntilStopped). New connections are refused at once.
+  server.onStop(() => void listener.close());
   return listener.server;
 }

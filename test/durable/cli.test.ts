@@ -13,8 +13,19 @@ import { home, until, type Home } from './helpers';
 const BIN = path.join(root, 'dist/pane.mjs');
 let h: Home | undefined;
 const procs: ChildProcess[] = [];
+/** Programs a test's panes started that a failing stop could leave behind. */
+const stray: number[] = [];
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 afterEach(() => {
   for (const p of procs.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  for (const pid of stray.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
   h?.cleanup();
 });
 
@@ -56,6 +67,31 @@ describe('the daemon’s commands', () => {
     expect(d.pane('ls').status).toBe(0);
     const yes = await ask('y');
     expect(yes).toMatch(/stopped the pane daemon: 2 panes and 2 running programs ended[\s\S]*exit 0/);
+    await until('the daemon to end', () => d.proc.exitCode !== null);
+  }, 60_000);
+
+  it('pane stop returns once every program ended: one that ignores SIGHUP is killed, one that takes its time over its exit finishes', async () => {
+    ensureBuilt();
+    h = home();
+    const d = await daemon(h);
+    const pidFile = path.join(h.dir, 'stubborn.pid');
+    const cleaned = path.join(h.dir, 'slow.cleaned');
+    const up = path.join(h.dir, 'slow.up');
+    const stubborn = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.on('SIGHUP', () => {}); setInterval(() => {}, 1000);`;
+    const slow = `const fs = require('fs'); process.on('SIGHUP', () => setTimeout(() => { fs.writeFileSync(${JSON.stringify(cleaned)}, 'cleaned'); process.exit(0); }, 700)); fs.writeFileSync(${JSON.stringify(up)}, ''); setInterval(() => {}, 1000);`;
+    expect(d.pane('split', '--', process.execPath, '-e', stubborn).status).toBe(0);
+    expect(d.pane('split', '--', process.execPath, '-e', slow).status).toBe(0);
+    await until('both programs to start', () => fs.existsSync(pidFile) && fs.existsSync(up));
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    stray.push(pid);
+    const t0 = Date.now();
+    const r = d.pane('stop', '--yes');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/stopped the pane daemon: 3 panes and 3 running programs ended/);
+    expect(r.status).toBe(0);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_900); // the stubborn one had its KILL_GRACE_MS
+    expect(fs.readFileSync(cleaned, 'utf8')).toBe('cleaned');
+    expect(alive(pid)).toBe(false);
     await until('the daemon to end', () => d.proc.exitCode !== null);
   }, 60_000);
 

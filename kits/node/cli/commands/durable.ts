@@ -11,6 +11,13 @@ import type { CommandContext } from '../context';
 import { OpError, UsageError } from '../errors';
 import { table } from '../format';
 
+/**
+ * How long `pane stop` waits for the daemon to finish: its programs get 2 s after SIGHUP
+ * and 1 more after SIGKILL, the sandbox helper as long, and the last snapshot is written
+ * first; a stop still unfinished past this is said, not waited for without end.
+ */
+const STOP_WAIT_MS = 30_000;
+
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 async function ask(ctx: CommandContext, question: string): Promise<boolean> {
@@ -44,6 +51,18 @@ export const stopCommand: CommandSpec = {
       return 1;
     }
     await c.call('server/stop', {});
+    // The daemon closes this connection last, once every program exited and the last snapshot is written.
+    const done = await new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), STOP_WAIT_MS);
+      c.onClose(() => {
+        clearTimeout(t);
+        resolve(true);
+      });
+    });
+    if (!done) {
+      ctx.err(`pane: the daemon was asked to stop and has not finished after ${STOP_WAIT_MS / 1000} s (its log says what it waits for)`);
+      return 1;
+    }
     ctx.out(`stopped the pane daemon: ${what} ended`);
     return 0;
   },

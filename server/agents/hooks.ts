@@ -9,9 +9,9 @@ import type { PaneRef } from '../../kits/protocol/ids';
 import { checkPane } from './accessCheck';
 import { answer, collect, type HookContribution, type HookEventInfo } from './hookAnswer';
 import { readMail } from './mailbox';
-import type { AgentService } from './service';
+import { setLastPrompt, type AgentService } from './service';
 import { hookTransition } from './status';
-import { LAST_PROMPT_KEPT, MAX_HOOK_ONLY_AGENTS, MAX_HOOK_SESSIONS, MAX_HOOK_SESSIONS_PER_AGENT, pruneOldest } from './limits';
+import { MAX_HOOK_ONLY_AGENTS, MAX_HOOK_SESSIONS, MAX_HOOK_SESSIONS_PER_AGENT, pruneOldest } from './limits';
 import { PaneFault } from '../../kits/protocol/error';
 import type { HookDialect } from '../../kits/protocol/agent';
 import { findApp } from '../config/appFiles';
@@ -164,8 +164,7 @@ async function handlePaneHook(svc: AgentService, p: HookParams, caller: string |
   }
   if (str(input.cwd)) session.cwd = str(input.cwd);
   if (event === 'UserPromptSubmit' && str(input.prompt)) {
-    r.lastPrompt = str(input.prompt).slice(0, LAST_PROMPT_KEPT);
-    r.lastPromptAt = now;
+    setLastPrompt(r, str(input.prompt), now);
   }
   const t = hookTransition(input);
   const asking = pane !== null ? svc.panes.get(pane)?.question : undefined;

@@ -73,6 +73,12 @@ export function oneOffListed(sessions: Iterable<Pick<SessionRuntime, 'state' | '
   return panes.some(shown);
 }
 
+/** An agent's last prompt, as a hook or `pane awareness prompt` reports it: cut to LAST_PROMPT_KEPT. */
+export function setLastPrompt(r: Pick<AgentRuntime, 'lastPrompt' | 'lastPromptAt'>, text: string, at: number): void {
+  r.lastPrompt = text.slice(0, LAST_PROMPT_KEPT);
+  r.lastPromptAt = at;
+}
+
 export interface AgentRuntime {
   name: string;
   sessions: Map<string, SessionRuntime>;
@@ -199,11 +205,11 @@ export class AgentService {
   }
 
   /** Ends the sandbox helper and the account files' background reads (the daemon stops). */
-  stop(): void {
-    this.sandboxd?.stop();
+  async stop(): Promise<void> {
     if (this.accountRefresh) clearImmediate(this.accountRefresh);
     this.accountRefresh = null;
     this.staleAccounts.clear();
+    await this.sandboxd?.stop();
   }
 
   /** The human's name as agents see it (messages "from" the human carry it). */
@@ -475,6 +481,7 @@ export class AgentService {
 
   /** Publishes agent/changed with the agent as info() now tells it, and mirrors that into its panes' attrs. */
   private publishChanged(name: string): void {
+    this.published.set(name, ++this.publishes);
     const info = this.info(name);
     this.server.publish('agent/changed', { agent: info });
     for (const p of info.panes) {
@@ -498,13 +505,34 @@ export class AgentService {
    * A prompt the agent's words were recorded with other than by its hooks (`pane awareness
    * prompt`, awareness/prompt): its last prompt in finger and on the board, as a
    * UserPromptSubmit hook sets it. Its home is not read again for it.
+   *
+   * `record` is awareness's own record of the prompt, run with the prompt already set: when
+   * its topics move, it publishes the agent itself (setExtras, at the end of the turn: its
+   * presenter gathers changes in a microtask), and then that one agent/changed carries
+   * both; otherwise one is published in a microtask queued after it. A record that throws
+   * leaves the last prompt as it was.
    */
-  notePrompt(name: string, text: string): void {
+  notePrompt<T>(name: string, text: string, record: () => T): T {
     const r = this.runtime(name);
-    r.lastPrompt = text.slice(0, LAST_PROMPT_KEPT);
-    r.lastPromptAt = Date.now();
-    this.publishChanged(name);
+    const was = { lastPrompt: r.lastPrompt, lastPromptAt: r.lastPromptAt };
+    setLastPrompt(r, text, Date.now());
+    const before = this.publishes;
+    let out: T;
+    try {
+      out = record();
+    } catch (e) {
+      Object.assign(r, was);
+      throw e;
+    }
+    queueMicrotask(() => {
+      if ((this.published.get(name) ?? 0) <= before && this.runtimes.has(name)) this.publishChanged(name);
+    });
+    return out;
   }
+
+  /** Counts publishChanged calls, and the count at each agent's last: notePrompt publishes once. */
+  private publishes = 0;
+  private readonly published = new Map<string, number>();
 
   /** Awareness (issue 6) sets topics and claims here; finger and the tags show them. */
   setExtras(name: string, extras: { topics?: string[]; claims?: string[] }): void {
@@ -557,6 +585,7 @@ export class AgentService {
   /** Drops the agent's runtime and its panes' agent attrs (the panes themselves live on). */
   forget(name: string): void {
     this.runtimes.delete(name);
+    this.published.delete(name);
     this.accessCache.delete(name);
     this.server.publish('agent/removed', { name });
   }

@@ -36,10 +36,10 @@ export const awarenessHandlers: HandlerTable = {
   'awareness/prompt': (p, ctx) => {
     const svc = svcOf(ctx);
     const name = actor(ctx, p.agent, 'record prompts', 'awareness/prompt');
-    const r = svc.aw.prompt(name, p.text, svc.whereabouts(name, undefined, p.cwd));
-    // Its last prompt in finger and on the board too, as UserPromptSubmit's hook sets it.
+    const record = () => svc.aw.prompt(name, p.text, svc.whereabouts(name, undefined, p.cwd));
+    // Its last prompt in finger and on the board too, as UserPromptSubmit's hook sets it, in one agent/changed with the topics it moves.
     const agents = ctx.services.agents;
-    if (agents?.known(name)) agents.notePrompt(name, p.text);
+    const r = agents?.known(name) ? agents.notePrompt(name, p.text, record) : record();
     return { agent: svc.aw.view(r.agent), topics: r.topics, predicted: r.pass.created };
   },
 

@@ -259,9 +259,7 @@ export class HostLink {
         // The host's state as the subscription began (checked as any answer is): what changed since the first list,
         // which no event told, and the list the events apply to from here on.
         this.following = conn;
-        this.lastHeard = Date.now();
-        this.beatsSinceList = 0;
-        this.panes = state.panes.map((p) => ({ ...p, host: this.name }));
+        this.listed(state.panes);
         this.sessions = state.sessions.map((x) => ({ id: x.id, name: x.name }));
         this.sessionsAt = Date.now();
         this.changed();
@@ -326,8 +324,13 @@ export class HostLink {
     this.eventsMissed = false;
     this.beatsSinceList = 0;
     const { panes } = await conn.call('pane/list', {});
-    if (this.conn !== conn) return;
+    if (this.conn === conn) this.listed(panes);
+  }
+
+  /** The remote's whole pane list, just heard (a list or the subscription's answer): host-qualified, and the count of beats since it restarts. */
+  private listed(panes: readonly Pane[]): void {
     this.lastHeard = Date.now();
+    this.beatsSinceList = 0;
     this.panes = panes.map((p) => ({ ...p, host: this.name }));
   }
 

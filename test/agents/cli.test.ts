@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, servePerFile, until } from '../cli/harness';
+import { BIN, cleanEnv, collect, servePerFile, until } from '../cli/harness';
 
 const s = servePerFile();
 
@@ -87,6 +87,34 @@ describe('pane awareness prompt', () => {
     expect(forged.status).not.toBe(0);
     expect(forged.stderr).toMatch(/vic/);
     expect(line().prompt).toBe('refactor the \x1b[31mtoken\x1b[0m cache');
+  });
+
+  it('publishes one agent/changed per prompt, carrying the prompt and the topics it moved', async () => {
+    s.pane(['agent', 'add', 'wes']);
+    const w = s.spawnPane(['watch', '--state', 'agent']);
+    const got = collect(w);
+    try {
+      await until('the watch to subscribe', () => got.out().includes('"event":"state"'));
+      const changes = () =>
+        got
+          .out()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+          .filter((e) => e.event === 'agent/changed' && e.data.agent.name === 'wes');
+      // The first moves wes's topics (awareness publishes the agent for them); the second, the same words, moves none.
+      for (const [i, text] of ['migrate the billing ledger to postgres', 'migrate the billing ledger to postgres'].entries()) {
+        expect(s.pane(['awareness', 'prompt', 'wes', text], { env: agentEnv('wes') }).status).toBe(0);
+        await until(`prompt ${i + 1}'s agent/changed`, () => changes().length >= i + 1);
+        await new Promise((r) => setTimeout(r, 300)); // a second one would be on its way by now
+        expect(changes()).toHaveLength(i + 1);
+        expect(changes()[i].data.agent.lastPrompt).toBe(text);
+      }
+      expect(changes()[0].data.agent.topics.join(' ')).toMatch(/billing|ledger|postgres/);
+    } finally {
+      w.kill('SIGINT');
+      await got.exit;
+    }
   });
 });
 

@@ -165,7 +165,8 @@ async function echoRound(send: (b: Uint8Array) => void, waiter: { want: number; 
 async function untilEchoed(send: (b: Uint8Array) => void, waiter: { want: number; done: (() => void) | null }): Promise<void> {
   const until = Date.now() + WAIT_MS;
   while (Date.now() < until) {
-    const ok = await Promise.race([echoRound(send, waiter).then(() => true), sleep(500).then(() => false)]);
+    // A round that loses the race is not waited for; its own timeout, if its key never comes back, is caught here rather than thrown at nobody.
+    const ok = await Promise.race([echoRound(send, waiter).then(() => true, () => false), sleep(500).then(() => false)]);
     if (ok) return;
   }
   throw new Error('the far side never echoed a key');

@@ -99,7 +99,7 @@ export async function listenTls(services: Services, e: Extract<ListenEndpoint, {
     t.pauseReading();
     t.close(why);
   };
-  server.onStop(() => void listener.close()); // not waited for: see unixServer.ts
+  server.onDisconnect(() => void listener.close()); // as the stop begins, not waited for: see unixServer.ts
   return {
     ...listener,
     recheck() {

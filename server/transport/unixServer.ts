@@ -25,8 +25,8 @@ export async function listenUnix(services: Services, socketPath: string, o: { he
     if (ready) void ready.then(() => admit(t), () => admit(t));
     else admit(t);
   });
-  // Not waited for: its close waits for every connection to end, and the one that asked for the stop
-  // stays open until the stop is done (Connections.holdUntilStopped). New connections are refused at once.
-  server.onStop(() => void listener.close());
+  // Closed as the stop begins, so no client comes in while the programs end; not waited for: its close waits for
+  // every connection to end, and the one that asked for the stop stays open until it is done (Connections.holdUntilStopped).
+  server.onDisconnect(() => void listener.close());
   return listener.server;
 }

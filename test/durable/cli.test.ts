@@ -85,10 +85,21 @@ describe('the daemon’s commands', () => {
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     stray.push(pid);
     const t0 = Date.now();
-    const r = d.pane('stop', '--yes');
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/stopped the pane daemon: 3 panes and 3 running programs ended/);
-    expect(r.status).toBe(0);
+    const stop = spawn(process.execPath, [BIN, 'stop', '--yes'], { env: d.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    procs.push(stop);
+    let out = '';
+    let err = '';
+    stop.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    stop.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    const exited = new Promise<number | null>((resolve) => stop.once('exit', resolve));
+    // While the programs end, the daemon takes no new client: nothing can start a pane on a server that is going.
+    await until('the stop to begin', () => !fs.existsSync(d.env.PANE_SOCKET));
+    const late = d.pane('ls');
+    expect(late.status).not.toBe(0);
+    expect(alive(pid)).toBe(true);
+    expect(await exited).toBe(0);
+    expect(err).toBe('');
+    expect(out).toMatch(/stopped the pane daemon: 3 panes and 3 running programs ended/);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1_900); // the stubborn one had its KILL_GRACE_MS
     expect(fs.readFileSync(cleaned, 'utf8')).toBe('cleaned');
     expect(alive(pid)).toBe(false);

@@ -10,6 +10,8 @@ import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
 
 /** How long stop() keeps trying to remove the test's home while something still writes in it (within vitest's 30 s hook timeout). */
 const RM_WAIT_MS = 20_000;
+/** How long stop() gives the server to end: its stop waits up to 3 s for a pane's program and 4 s for the sandbox helper. */
+const SERVER_STOP_MS = 10_000;
 
 /**
  * Variables by which a CLI takes itself to be in a CI job (is-in-ci and the CLIs' own checks):
@@ -72,12 +74,13 @@ export async function startRealCliServer(o: { prefix: string; project?: string; 
       if (server.exitCode === null) {
         const gone = new Promise((r) => server.once('exit', r));
         server.kill('SIGTERM');
-        await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
+        // The server's stop waits for its programs (SIGKILL past KILL_GRACE_MS) and the sandbox helper: SERVER_STOP_MS covers both.
+        await Promise.race([gone, new Promise((r) => setTimeout(r, SERVER_STOP_MS))]);
       }
-      // A `pane` process may still write its code cache under dir/.cache when the server has gone (the CLI, hung up, runs
-      // its session-end hooks on its way out; the sandbox helper is ended, not waited for). Seen as ENOTEMPTY after 1.5 s,
-      // after 5.5 s, and after 21 s of Node's own retries under a CI run's load. Tried for RM_WAIT_MS; a directory still
-      // being written then is left to the system's tmp cleaning, said on stderr: it is not what these tests test.
+      // A `pane` process could still write its code cache under dir/.cache after the server had gone: seen as ENOTEMPTY
+      // after 1.5 s, 5.5 s and once 21 s under a CI run's load, when the stop did not wait for the programs (the CLI, hung
+      // up, ran its session-end hooks on its way out) or the sandbox helper; it does since b7db3d7. Tried for RM_WAIT_MS;
+      // a directory still being written then is left to the system's tmp cleaning, said on stderr: not what these tests test.
       const end = Date.now() + RM_WAIT_MS;
       for (;;) {
         try {

@@ -75,7 +75,8 @@ export async function serve(flags: string[] = []): Promise<Served> {
       if (proc.exitCode === null) {
         const gone = new Promise((r) => proc.once('exit', r));
         proc.kill('SIGTERM');
-        await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
+        // Its stop waits for its programs: up to KILL_GRACE_MS + EXIT_AFTER_KILL_MS for one that ignores SIGHUP.
+        await Promise.race([gone, new Promise((r) => setTimeout(r, 8_000))]);
         if (proc.exitCode === null) proc.kill('SIGKILL');
       }
       // Shells being killed may still write into the temp home for a moment: retry, then leave it.

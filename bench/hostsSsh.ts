@@ -147,13 +147,13 @@ async function remotePane(c: StreamCtx, script: string): Promise<number> {
 }
 
 /** One keystroke from `send` to its byte coming back (seen by `waiter`), in µs. */
-async function echoRound(send: (b: Uint8Array) => void, waiter: { want: number; done: (() => void) | null }): Promise<number> {
+async function echoRound(send: (b: Uint8Array) => void, waiter: { want: number; done: (() => void) | null }, what = 'a key', why: () => string = () => ''): Promise<number> {
   const ch = 0x61 + Math.floor(Math.random() * 26);
   await sleep(KEY_GAP_MS * (1 + Math.random()));
   waiter.want = ch;
   const got = new Promise<void>((res, rej) => {
     waiter.done = res;
-    setTimeout(() => rej(new Error('an echo did not come back')), WAIT_MS).unref();
+    setTimeout(() => rej(new Error(`an echo did not come back: ${what}${why()}`)), WAIT_MS).unref();
   });
   const t = process.hrtime.bigint();
   send(Uint8Array.of(ch));
@@ -227,11 +227,11 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     if (tmux) await untilEchoed((b) => tmux.stdin.write(b), xw);
     for (let i = 0; i < ECHOES + ECHO_WARMUP; i++) {
       // Alternated, so all meet the same load on the machine.
-      const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw);
-      const q = await echoRound((b) => ssh.stdin.write(b), sw);
-      const d = await echoRound((b) => c.r.sendInput(n, b), dw);
-      const t = await echoRound((b) => tty.stdin.write(b), tw);
-      const x = tmux ? await echoRound((b) => tmux.stdin.write(b), xw) : 0;
+      const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw, `sbox:${n}'s, round ${i + 1}`);
+      const q = await echoRound((b) => ssh.stdin.write(b), sw, `\`ssh sbox cat\`'s, round ${i + 1}`);
+      const d = await echoRound((b) => c.r.sendInput(n, b), dw, `pane ${n}'s asked directly, round ${i + 1}`);
+      const t = await echoRound((b) => tty.stdin.write(b), tw, `\`ssh -tt\`'s, round ${i + 1}`);
+      const x = tmux ? await echoRound((b) => tmux.stdin.write(b), xw, `tmux's, round ${i + 1}`) : 0;
       if (i >= ECHO_WARMUP) {
         pane.push(p);
         plain.push(q);
@@ -296,10 +296,23 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
   await sleep(300);
   const a = await c.l.call('pty/attach', { pane: `far:${n}`, mode: 'from', flowControl: true });
   const pw = waiterOf();
-  const off = c.l.onOutput((p, _o, data) => p === a.pane && pw.see(data));
-  const ssh = spawn('ssh', [...argv, 'cat'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  let paneBytes = 0;
+  const off = c.l.onOutput((p, _o, data) => {
+    if (p !== a.pane) return;
+    paneBytes += data.byteLength;
+    pw.see(data);
+  });
+  const ssh = spawn('ssh', [...argv, 'cat'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const sw = waiterOf();
   ssh.stdout.on('data', (d: Buffer) => sw.see(d));
+  let sshErr = '';
+  ssh.stderr.on('data', (d: Buffer) => (sshErr = (sshErr + d.toString()).slice(-400)));
+  const sshSays = () => ` (ssh ${ssh.exitCode === null && ssh.signalCode === null ? 'runs' : `ended ${ssh.exitCode ?? ssh.signalCode}`}; its stderr: ${sshErr.trim() || 'none'})`;
+  const paneSays = async () => {
+    const h = (await c.l.call('host/list', {}).catch(() => null))?.hosts.find((x) => x.name === 'far');
+    return ` (the link: ${h ? `${h.state}${h.error ? `, ${h.error}` : ''}` : 'not listed'})`;
+  };
+  let linkNow = '';
   const pane: number[] = [];
   const plain: number[] = [];
   const mbs: number[] = [];
@@ -310,8 +323,14 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
       sshMbs.push(await sshCatMBs([...argv.map((x) => (x === '-T' ? '-tt' : x)), 'cat', c.file]));
     }
     for (let i = 0; i < FAR_ECHOES + ECHO_WARMUP; i++) {
-      const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw);
-      const q = await echoRound((b) => ssh.stdin.write(b), sw);
+      linkNow = await paneSays();
+      const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw, `far:${n}'s, round ${i + 1}`, () => linkNow).catch(async (e: Error) => {
+        // What the far side holds: whether the keys reached its cat, and what this client had of the pane.
+        const far = await c.r.call('pty/screen', { pane: n, form: 'text' }).then((x) => JSON.stringify(x.text.trim().slice(-200)), (x: Error) => x.message);
+        const listed = (await c.l.call('pane/list', {}).catch(() => ({ panes: [] }))).panes.some((x) => x.host === 'far' && x.n === n);
+        throw new Error(`${e.message}; far:${n} listed here: ${listed}; ${paneBytes} bytes of it reached this client; its screen on the host: ${far}`);
+      });
+      const q = await echoRound((b) => ssh.stdin.write(b), sw, `\`ssh far cat\`'s, round ${i + 1}`, sshSays);
       if (i >= ECHO_WARMUP) {
         pane.push(p);
         plain.push(q);

@@ -6,7 +6,7 @@ import { PaneFault } from '../protocol/fault';
 import { checkResults } from './checkResults';
 import { Connection } from './connection';
 import { memoryPair } from './memoryTransport';
-import type { Transport } from './transport';
+import { BaseTransport, type Transport, type WireFrame } from './transport';
 
 const WELCOME = { protocol: 1, server: { host: 'box', version: '0', pid: 1 }, client: 'c1', capabilities: ['read'], user: 'ada' };
 
@@ -94,5 +94,46 @@ describe('Connection', () => {
     b.send(JSON.stringify({ t: 'evt', event: 'apps/changed', rev: 9, data: { apps: [big] } }));
     await new Promise((r) => setTimeout(r, 0));
     expect(unaddressed.map((f) => f.code)).toEqual(['too-large']);
+  });
+
+  it('applies a reply in order with the frames read with it: inOrder runs before the event behind it, the promise after', async () => {
+    /** Frames in, several within one synchronous turn, as one read of a stream brings them. */
+    class OneRead extends BaseTransport {
+      readonly kind = 'test';
+      readonly sent: string[] = [];
+      send(f: WireFrame): void {
+        if (typeof f === 'string') this.sent.push(f);
+      }
+      close(): void {}
+      read(...frames: object[]): void {
+        for (const f of frames) this.deliver(JSON.stringify(f));
+      }
+    }
+    const t = new OneRead();
+    const c = new Connection(t, { checkResult: checkResults });
+    const order: string[] = [];
+    c.onEvent((event) => order.push(`event ${event}`));
+    const listed = c.call('pane/list', {}, { inOrder: (r) => void order.push(`list of ${r.panes.length}`) }).then(() => order.push('then'));
+    const plain = c.call('server/info', {}).then(() => order.push('plain then'));
+    const [list, info] = t.sent.map((f) => (JSON.parse(f) as { id: number }).id);
+    const INFO = { host: 'box', version: '0', protocol: 1, pid: 1, socket: null, startedAt: 0, rev: 1, panes: 0, sessions: 0, clients: 1, memory: { rss: 1, heapUsed: 1 } };
+    t.read({ t: 'res', id: list, ok: true, result: { panes: [] } }, { t: 'evt', event: 'pane/closed', rev: 2, data: { pane: 7 } }, { t: 'res', id: info, ok: true, result: INFO }, { t: 'evt', event: 'pane/closed', rev: 3, data: { pane: 8 } });
+    await Promise.all([listed, plain]);
+    // The list at its place among the frames; a plain continuation only after every frame of the read (the hazard inOrder is for).
+    expect(order).toEqual(['list of 0', 'event pane/closed', 'event pane/closed', 'then', 'plain then']);
+
+    // A reply that fails its check is not handed to inOrder; a throw in inOrder rejects the call.
+    let seen = 0;
+    const bad = c.call('pane/list', {}, { inOrder: () => void seen++ });
+    const thrown = c.call('pane/list', {}, {
+      inOrder: () => {
+        throw new Error('the list does not apply');
+      },
+    });
+    const [b, th] = t.sent.slice(2).map((f) => (JSON.parse(f) as { id: number }).id);
+    t.read({ t: 'res', id: b, ok: true, result: { panes: 'no' } }, { t: 'res', id: th, ok: true, result: { panes: [] } });
+    await expect(bad).rejects.toThrow(/malformed/);
+    await expect(thrown).rejects.toThrow('the list does not apply');
+    expect(seen).toBe(0);
   });
 });

@@ -22,6 +22,19 @@ interface Pending {
   method: MethodName;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  inOrder: ((v: unknown) => void) | undefined;
+}
+
+export interface CallOptions<M extends MethodName> {
+  /**
+   * Called with the reply's result (checked, when results are) as the reply is read,
+   * before any frame after it: state a reply carries (a subscription's snapshot, a
+   * list kept up by events) meets the events after it with no gap and no overlap.
+   * A promise's continuation runs only after the rest of the frames read with it,
+   * so an event right behind the reply would otherwise be applied first and then
+   * overwritten by the older state. A throw here rejects the call with it.
+   */
+  inOrder?: (result: Result<M>) => void;
 }
 
 export interface ConnectionOptions {
@@ -69,11 +82,11 @@ export class Connection {
   }
 
   /** A typed request; rejects with a PaneFault carrying the server's code and message. */
-  call<M extends MethodName>(method: M, params: ParamsIn<M>): Promise<Result<M>> {
+  call<M extends MethodName>(method: M, params: ParamsIn<M>, o: CallOptions<M> = {}): Promise<Result<M>> {
     if (this.closedReason !== undefined) return Promise.reject(closedFault(this.closedReason));
     const id = this.nextId++;
     return new Promise<Result<M>>((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, inOrder: o.inOrder as ((v: unknown) => void) | undefined });
       this.transport.send(JSON.stringify({ t: 'req', id, method, params }));
     });
   }
@@ -170,12 +183,14 @@ export class Connection {
   }
 
   private settle(p: Pending, result: unknown): void {
-    if (!this.checkResult) return p.resolve(result);
+    let v = result;
     try {
-      p.resolve(this.checkResult(p.method, result));
+      if (this.checkResult) v = this.checkResult(p.method, result);
+      p.inOrder?.(v);
     } catch (e) {
-      p.reject(e);
+      return p.reject(e);
     }
+    p.resolve(v);
   }
 
   /**

@@ -4,7 +4,7 @@
 // The one-shot CLI imports connection.ts directly: this file also exports checkResults, which loads zod.
 
 /** One conversation with a server: `hello`, typed `call`/`notify`, `events.on`, `onEvent`, `sendInput`, `onOutput`; zod-free. */
-export { Connection, type AnyEventCallback, type ConnectionOptions, type OutputCallback, type ResultCheck } from './connection';
+export { Connection, type AnyEventCallback, type CallOptions, type ConnectionOptions, type OutputCallback, type ResultCheck } from './connection';
 /** The result check for `new Connection(t, { checkResult: checkResults })`: each reply parsed by its method's schema. */
 export { checkResults } from './checkResults';
 /** The events-by-name table a Connection carries (`connection.events.on('layout/changed', …)`). */

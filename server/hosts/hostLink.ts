@@ -253,17 +253,23 @@ export class HostLink {
     this.eventsThisBeat = 0;
     this.subscribedOn = conn;
     conn
-      .call('events/subscribe', { families: [SUBSCRIBED_FAMILY] })
-      .then((state) => {
-        if (this.conn !== conn) return;
-        // The host's state as the subscription began (checked as any answer is): what changed since the first list,
-        // which no event told, and the list the events apply to from here on.
-        this.following = conn;
-        this.listed(state.panes);
-        this.sessions = state.sessions.map((x) => ({ id: x.id, name: x.name }));
-        this.sessionsAt = Date.now();
-        this.changed();
-      })
+      .call(
+        'events/subscribe',
+        { families: [SUBSCRIBED_FAMILY] },
+        {
+          // Applied as the answer is read: an event right behind it (a pane opened there as we joined) applies to this list, not before it.
+          inOrder: (state) => {
+            if (this.conn !== conn) return;
+            // The host's state as the subscription began (checked as any answer is): what changed since the first list,
+            // which no event told, and the list the events apply to from here on.
+            this.following = conn;
+            this.listed(state.panes);
+            this.sessions = state.sessions.map((x) => ({ id: x.id, name: x.name }));
+            this.sessionsAt = Date.now();
+            this.changed();
+          },
+        },
+      )
       .catch(() => undefined);
     this.failures = 0;
     this.upSince = Date.now();
@@ -323,8 +329,8 @@ export class HostLink {
     // Asked before the list: an event dropped while it is on its way is listed by the next beat.
     this.eventsMissed = false;
     this.beatsSinceList = 0;
-    const { panes } = await conn.call('pane/list', {});
-    if (this.conn === conn) this.listed(panes);
+    // Applied as the answer is read, in order with the events around it (an event right behind it is not undone by it).
+    await conn.call('pane/list', {}, { inOrder: ({ panes }) => this.conn === conn && this.listed(panes) });
   }
 
   /** The remote's whole pane list, just heard (a list or the subscription's answer): host-qualified, and the count of beats since it restarts. */

@@ -10,11 +10,14 @@ import { Gate, joinedPair, until, type Pair } from './pair';
 
 /** ms the next dial's events/subscribe is held on its way to the host (a pane made there meanwhile is in no event). */
 let holdSubscribe = 0;
+/** Whether the next dial's gate holds the host's frames from its events/subscribe on (released by the test, all in one read). */
+let holdFromSubscribe = false;
 
 /** Counts the requests the link sends the host, by method. */
 class CountingGate extends Gate {
   readonly asked = new Map<string, number>();
-  private readonly hold = holdSubscribe;
+  private readonly holdMs = holdSubscribe;
+  private readonly holdFrom = holdFromSubscribe;
   constructor(inner: Transport) {
     super(inner);
   }
@@ -22,7 +25,8 @@ class CountingGate extends Gate {
     if (typeof f === 'string') {
       const m = /"method":"([^"]+)"/.exec(f);
       if (m) this.asked.set(m[1]!, (this.asked.get(m[1]!) ?? 0) + 1);
-      if (m?.[1] === 'events/subscribe' && this.hold > 0) return void setTimeout(() => super.send(f), this.hold);
+      if (m?.[1] === 'events/subscribe' && this.holdFrom) this.hold();
+      if (m?.[1] === 'events/subscribe' && this.holdMs > 0) return void setTimeout(() => super.send(f), this.holdMs);
     }
     super.send(f);
   }
@@ -36,7 +40,7 @@ const gate = () => pair.gates.get('box')!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  pair = await joinedPair({ name: 'beat', hosts: { box: {}, late: {} }, gate: (inner) => new CountingGate(inner) });
+  pair = await joinedPair({ name: 'beat', hosts: { box: {}, late: {}, held: {} }, gate: (inner) => new CountingGate(inner) });
   expect((await pair.c.call('host/connect', { name: 'box' })).state).toBe('connected');
 }, 30_000);
 
@@ -82,6 +86,34 @@ describe('a joined host’s heartbeat', () => {
     await r.call('pane/close', { pane });
     r.close();
     await pair.c.call('host/disconnect', { name: 'late' });
+  }, 30_000);
+
+  it('applies the subscription’s answer in order with the events read with it: a pane made there as it joined stays listed', async () => {
+    // The bench's far host (issue 35): a pane made on the host just after the join; the subscription's answer (without it)
+    // and the pane's pane/created event (behind it) reached the link in one read, the event applied first and the answer's
+    // older list then replaced it, so the pane was unlisted and took no keys until the next full list, 30 s on.
+    holdFromSubscribe = true;
+    try {
+      expect((await pair.c.call('host/connect', { name: 'held' })).state).toBe('connected');
+    } finally {
+      holdFromSubscribe = false;
+    }
+    const g = pair.gates.get('held')!;
+    await until('the subscription on its way', () => g.count('events/subscribe') === 1 && g.held !== null, 5000, 10);
+    const r = await pair.remote.connect();
+    const first = (await r.call('pane/list', {})).panes[0]!.n;
+    const { pane } = await r.call('pane/split', { pane: first, launch: { program: '/bin/cat', args: [] } });
+    const created = (f: WireFrame) => typeof f === 'string' && f.includes('"event":"pane/created"') && new RegExp(`"n":${pane}[,}]`).test(f);
+    await until('the answer and the pane’s event, held', () => g.held!.some(created), 5000, 10);
+    const answerAt = g.held!.findIndex((f) => typeof f === 'string' && f.startsWith('{"t":"res"') && f.includes('"sessions"'));
+    expect(answerAt).toBeGreaterThanOrEqual(0);
+    expect(answerAt).toBeLessThan(g.held!.findIndex(created));
+    g.release();
+    await sleep(50);
+    expect(pair.hosts.links.get('held')!.panes.map((p) => p.n)).toContain(pane);
+    await r.call('pane/close', { pane });
+    r.close();
+    await pair.c.call('host/disconnect', { name: 'held' });
   }, 30_000);
 
   it('lists at the next beat when the host sent more events in one beat than the link takes', async () => {

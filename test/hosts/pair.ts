@@ -18,21 +18,36 @@ import { expect } from 'vitest';
 import { BIN, buildOnce } from '../cli/harness';
 import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
 
-/** Passes frames both ways; stalled, the remote's answers are lost (a dead network); `delay` holds each of them that many ms (a far link); a subclass's `bend` rewrites them (a remote that lies). */
+/**
+ * Passes frames both ways; stalled, the remote's answers are lost (a dead network); `delay` holds each of them that many ms (a far link);
+ * held, they queue until release() passes them all in one go (as one read of a stream brings several); a subclass's `bend` rewrites them (a remote that lies).
+ */
 export class Gate extends BaseTransport {
   readonly kind: string = 'gate';
   stalled = false;
   /** ms each of the remote's frames is held (in order), as a far link's latency. */
   delay = 0;
+  /** The remote's frames held since hold(), or null when they pass. */
+  held: WireFrame[] | null = null;
   constructor(private readonly inner: Transport) {
     super();
     inner.onFrame((f) => {
       if (this.stalled) return;
       const bent = this.bend(f);
-      if (this.delay > 0) setTimeout(() => this.deliver(bent), this.delay);
+      if (this.held) this.held.push(bent);
+      else if (this.delay > 0) setTimeout(() => this.deliver(bent), this.delay);
       else this.deliver(bent);
     });
     inner.onClose((r) => this.closedBy(r));
+  }
+  hold(): void {
+    this.held ??= [];
+  }
+  /** Passes every held frame, in order, within one synchronous turn: no continuation of a reply among them runs before the frames after it are read. */
+  release(): void {
+    const frames = this.held ?? [];
+    this.held = null;
+    for (const f of frames) this.deliver(f);
   }
   /** The remote's frame as passed on: itself, unless a subclass lies. */
   protected bend(f: WireFrame): WireFrame {

@@ -157,7 +157,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   // A joined host's pane (HOST:N) ends on its host: its end comes as host/pane naming it so (the local numbers' events are this server's panes).
   const remote = remoteKey(pane);
   let remoteEnd: boolean | undefined;
-  const snapshot = await c.call('events/subscribe', { families: remote === undefined ? ['pane'] : ['pane', 'host'] });
+  // Listening before the subscription's answer comes: an end read with that answer (behind it, in one read) is heard, not dispatched to nobody.
   c.onEvent((event, _rev, data) => {
     if (event === 'host/pane' && remote !== undefined) {
       const h = data as { host?: string; event?: string; id?: string };
@@ -173,6 +173,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     if (n === -1) endedEarly.set(which, event === 'pane/closed');
     else if (which === n) finish(event === 'pane/closed');
   });
+  const snapshot = await c.call('events/subscribe', { families: remote === undefined ? ['pane'] : ['pane', 'host'] });
   // Frames may overtake the attach reply: hold them until we know the pane and offset.
   let early: [number, number, Uint8Array][] | undefined = [];
   c.onOutput((p, offset, data) => {

@@ -150,8 +150,9 @@ export const streamCommands: CommandSpec[] = [
         ctx.err(`pane: ${reason}`);
         code(EXIT.failed);
       });
-      const snap = await c.call('events/subscribe', families.length > 0 ? { families } : {});
-      if (bool(a, 'state')) ctx.out(JSON.stringify({ event: 'state', rev: snap.rev, data: snap }));
+      // The state is printed at its place, before any event read with it (behind it): a reader applies the events to it in order.
+      const withState = bool(a, 'state');
+      await c.call('events/subscribe', families.length > 0 ? { families } : {}, { inOrder: (snap) => void (withState && ctx.out(JSON.stringify({ event: 'state', rev: snap.rev, data: snap }))) });
       const onSigint = (): void => code(EXIT.ok);
       process.once('SIGINT', onSigint);
       try {

@@ -19,6 +19,7 @@ import { applyGeometry } from './model/relayout';
 import type { PtyPort } from './pty/ptyPort';
 import type { ScreenHost } from './pty/screenHost';
 import type { Terminal } from './pty/terminal';
+import { PendingSet } from '../kits/node/ending';
 
 export const DEFAULT_VIEWPORT: Viewport = { cols: 160, rows: 48 };
 
@@ -259,19 +260,18 @@ export class PaneServer {
     this.terminals.clear();
     // Every program, a pane's closed just before included, has exited (or was killed past
     // KILL_GRACE_MS) before the stop goes on: none outlives the daemon that says it ended them.
-    await Promise.all(this.ending);
+    await this.ending.settled();
     for (const h of this.stopHooks.reverse()) await h();
     this.screen.dispose();
     for (const h of this.stoppedHooks) h();
   }
 
   /** Programs on their way out (closed panes' and, at stop, every pane's): the stop waits for them. */
-  private readonly ending = new Set<Promise<void>>();
+  private readonly ending = new PendingSet();
 
   /** Keeps a closed terminal's end in view until its programs exited. */
   noteEnding(ended: Promise<void>): void {
     this.ending.add(ended);
-    void ended.then(() => this.ending.delete(ended));
   }
 
   /** Runs last on stop, once every program ended and every stop hook ran: the connections that asked for the stop close here. */

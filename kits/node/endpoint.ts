@@ -13,6 +13,7 @@ import type { Transport } from '../client/transport';
 import type { Endpoint, ListenEndpoint } from '../protocol/endpoint';
 import { describeEndpoint } from '../protocol/endpointForm';
 import { checkPrivateDir, dataDir } from './paths';
+import { endableChild, endProcess } from './ending';
 import { awaitPreamble } from './stdioPreamble';
 import { SocketTransport } from './socketTransport';
 import { StreamTransport, type StreamTransportOptions } from './streamTransport';
@@ -202,10 +203,7 @@ async function dialExec(e: Extract<Endpoint, { kind: 'exec' }>, o: DialOptions):
 /** Ends a stdio child: its stdin closed (a `pane serve --stdio` exits on it), then SIGTERM if it lingers. */
 function stop(child: ChildProcess, stdin: NodeJS.WritableStream): void {
   stdin.end();
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const t = setTimeout(() => child.kill('SIGTERM'), EXEC_EXIT_GRACE_MS);
-  t.unref();
-  child.once('exit', () => clearTimeout(t));
+  void endProcess(endableChild(child), { then: 'SIGTERM', graceMs: EXEC_EXIT_GRACE_MS, unref: true });
 }
 
 /** A listening endpoint: where it listens, and how to stop. */

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { helperSocket } from '../../kits/node/sandboxHelper';
+import { endableChild, endProcess } from '../../kits/node/ending';
 
 /** Lines of the helper's stderr kept for the daemon's log at most, each cut to this many characters. */
 const MAX_LOG_LINE = 300;
@@ -69,18 +70,7 @@ export class SandboxHelper {
     const c = this.child;
     this.child = null;
     if (c === null || c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      c.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      timer = setTimeout(() => {
-        c.kill('SIGKILL');
-        timer = setTimeout(resolve, HELPER_STOP_MS);
-      }, HELPER_STOP_MS);
-      c.stdin?.end();
-      c.kill('SIGTERM');
-    });
+    c.stdin?.end();
+    return endProcess(endableChild(c), { first: 'SIGTERM', then: 'SIGKILL', graceMs: HELPER_STOP_MS, afterMs: HELPER_STOP_MS });
   }
 }

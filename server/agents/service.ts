@@ -481,7 +481,7 @@ export class AgentService {
 
   /** Publishes agent/changed with the agent as info() now tells it, and mirrors that into its panes' attrs. */
   private publishChanged(name: string): void {
-    this.published.set(name, ++this.publishes);
+    this.unpublished.delete(name);
     const info = this.info(name);
     this.server.publish('agent/changed', { agent: info });
     for (const p of info.panes) {
@@ -516,23 +516,23 @@ export class AgentService {
     const r = this.runtime(name);
     const was = { lastPrompt: r.lastPrompt, lastPromptAt: r.lastPromptAt };
     setLastPrompt(r, text, Date.now());
-    const before = this.publishes;
+    this.unpublished.add(name);
     let out: T;
     try {
       out = record();
     } catch (e) {
       Object.assign(r, was);
+      this.unpublished.delete(name);
       throw e;
     }
     queueMicrotask(() => {
-      if ((this.published.get(name) ?? 0) <= before && this.runtimes.has(name)) this.publishChanged(name);
+      if (this.unpublished.has(name) && this.runtimes.has(name)) this.publishChanged(name);
     });
     return out;
   }
 
-  /** Counts publishChanged calls, and the count at each agent's last: notePrompt publishes once. */
-  private publishes = 0;
-  private readonly published = new Map<string, number>();
+  /** Agents whose last prompt no agent/changed has carried yet (notePrompt publishes once). */
+  private readonly unpublished = new Set<string>();
 
   /** Awareness (issue 6) sets topics and claims here; finger and the tags show them. */
   setExtras(name: string, extras: { topics?: string[]; claims?: string[] }): void {
@@ -585,7 +585,7 @@ export class AgentService {
   /** Drops the agent's runtime and its panes' agent attrs (the panes themselves live on). */
   forget(name: string): void {
     this.runtimes.delete(name);
-    this.published.delete(name);
+    this.unpublished.delete(name);
     this.accessCache.delete(name);
     this.server.publish('agent/removed', { name });
   }

@@ -11,6 +11,7 @@ import { Fanout, type SinkState, type StreamSink } from './fanout';
 import type { ForegroundInfo, PtyPort, PtyProcess } from './ptyPort';
 import { ByteRing, DEFAULT_RING_BYTES } from './ring';
 import type { ScreenHost } from './screenHost';
+import { endProcess, PendingSet } from '../../kits/node/ending';
 
 export type { StreamSink } from './fanout';
 
@@ -430,10 +431,10 @@ export class Terminal {
   }
 
   /** Programs retired and not yet exited (a restart's old one, the closed pane's). */
-  private readonly exiting = new Set<Promise<void>>();
+  private readonly exiting = new PendingSet();
 
-  private async ended(): Promise<void> {
-    await Promise.all(this.exiting);
+  private ended(): Promise<void> {
+    return this.exiting.settled();
   }
 
   private spawn(): void {
@@ -474,21 +475,8 @@ export class Terminal {
     if (this.proc === p) this.proc = null;
     this.ptyPaused = false;
     p.resume(); // so it can drain and reach its exit
-    p.kill('SIGHUP');
-    // The timers are not unref'd: a daemon stopping waits on them, and its loop may hold nothing else.
-    let timer: NodeJS.Timeout | undefined;
-    const exited = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        p.kill('SIGKILL');
-        timer = setTimeout(resolve, EXIT_AFTER_KILL_MS);
-      }, KILL_GRACE_MS);
-      p.onExit(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-    this.exiting.add(exited);
-    void exited.then(() => this.exiting.delete(exited));
+    // The timers stay referenced: a daemon stopping waits on them, and its loop may hold nothing else.
+    this.exiting.add(endProcess({ kill: (sig) => p.kill(sig), onExit: (cb) => p.onExit(() => cb()) }, { first: 'SIGHUP', then: 'SIGKILL', graceMs: KILL_GRACE_MS, afterMs: EXIT_AFTER_KILL_MS }));
   }
 
   /** The program's output after input: its echo, timed (what is written into the pane by pane itself is not). */

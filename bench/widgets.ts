@@ -53,12 +53,15 @@ export async function widgetsBench(dir: string, runs: number): Promise<WidgetsRe
     );
     await sleep(500);
     const heapBoard = await heap();
-    // Every change of the page's rev (an event applied), by the wall clock both sides share.
+    // Every change of the page's rev (an event applied), by the wall clock both sides share: Date.now(), read
+    // when each thing happens. Not timeOrigin + performance.now(): that is the wall clock when the process began,
+    // carried on by its monotonic clock, and this bench's process has run for half an hour by this section
+    // in a full bench; a step of the wall clock since then (a VM's time sync) would be in every step's figure.
     await page.evaluate(() => {
       const w = window as any;
       w.__revAt = [] as number[];
       w.pane.store.subscribe((st: any, old: any) => {
-        if (st.rev !== old.rev) w.__revAt.push(performance.timeOrigin + performance.now());
+        if (st.rev !== old.rev) w.__revAt.push(Date.now());
       });
     });
     // The daemon's own part of each refresh: its ns/read histogram, before and after the steps.
@@ -74,7 +77,7 @@ export async function widgetsBench(dir: string, runs: number): Promise<WidgetsRe
         ({ n, word }) =>
           new Promise<number>((resolve) => {
             const root = document.querySelector(`section[data-pane="${n}"]`)!;
-            const done = () => requestAnimationFrame(() => resolve(performance.timeOrigin + performance.now()));
+            const done = () => requestAnimationFrame(() => resolve(Date.now()));
             if (root.textContent?.includes(word)) return done();
             const mo = new MutationObserver(() => {
               if (!root.textContent?.includes(word)) return;
@@ -87,7 +90,7 @@ export async function widgetsBench(dir: string, runs: number): Promise<WidgetsRe
         { n: board.pane, word },
       );
       await sleep(20); // the observer is in place
-      const t0 = performance.timeOrigin + performance.now();
+      const t0 = Date.now();
       await c.call('awareness/prompt', { agent: `wb${i % AGENTS}`, text: `${word} ${word} ${word}` });
       const t1 = await seen;
       if (Number.isFinite(t1)) {

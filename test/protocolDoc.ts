@@ -86,7 +86,7 @@ export function renderProtocolDoc(): string {
   out.push('');
   out.push('## Events');
   out.push('');
-  out.push('`events/subscribe` answers with the whole state at revision R, then sends every event with rev > R, in order, with no gap. Families: the part before the slash (`pane`, `layout`, `focus`, `session`, `client`; `pane/output` is family `output`; `keymap/*` and `apps/*` are `config`).');
+  out.push('`events/subscribe` answers with the whole state at revision R, then sends every event with rev > R, in order, with no gap. The first events may arrive in the same read as the answer: apply the answer before them (`Connection.call` in kits/client takes `inOrder` for this), not after. Families: the part before the slash (`pane`, `layout`, `focus`, `session`, `client`; `pane/output` is family `output`; `keymap/*` and `apps/*` are `config`).');
   for (const [name, schema] of Object.entries(eventSchemas)) {
     out.push('');
     out.push(`- \`${name}\`: ${fields(schema as z.ZodType, 'output')}  `);

@@ -296,6 +296,9 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
   await sleep(300);
   const a = await c.l.call('pty/attach', { pane: `far:${n}`, mode: 'from', flowControl: true });
   const pw = waiterOf();
+  // A refusal of keys sent as a binary frame comes as an error frame answering no request: kept, said if an echo fails.
+  const refusals: string[] = [];
+  c.l.onError((e) => void (refusals.length < 5 && refusals.push(`${e.code}: ${e.message.slice(0, 200)}`)));
   let paneBytes = 0;
   const off = c.l.onOutput((p, _o, data) => {
     if (p !== a.pane) return;
@@ -327,8 +330,11 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
       const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw, `far:${n}'s, round ${i + 1}`, () => linkNow).catch(async (e: Error) => {
         // What the far side holds: whether the keys reached its cat, and what this client had of the pane.
         const far = await c.r.call('pty/screen', { pane: n, form: 'text' }).then((x) => JSON.stringify(x.text.trim().slice(-200)), (x: Error) => x.message);
+        const there = await c.r.call('pane/get', { pane: n }).then((x) => `${x.state}${x.exit ? ` (${JSON.stringify(x.exit)})` : ''}`, (x: Error) => x.message);
+        // What its program printed there, read from its stream on the host (not its screen): the keys' echo, if they reached it.
+        const printed = await c.r.call('pty/read', { pane: n, from: 0, maxBytes: 64 }).then((x) => `${x.streamEnd} bytes, from ${JSON.stringify(x.data)}`, (x: Error) => x.message);
         const listed = (await c.l.call('pane/list', {}).catch(() => ({ panes: [] }))).panes.some((x) => x.host === 'far' && x.n === n);
-        throw new Error(`${e.message}; far:${n} listed here: ${listed}; ${paneBytes} bytes of it reached this client; its screen on the host: ${far}`);
+        throw new Error(`${e.message}; far:${n} listed here: ${listed}; ${paneBytes} bytes of it reached this client; on the host it is ${there} and printed ${printed}, its screen: ${far}; errors this client was sent: ${refusals.join(' | ') || 'none'}`);
       });
       const q = await echoRound((b) => ssh.stdin.write(b), sw, `\`ssh far cat\`'s, round ${i + 1}`, sshSays);
       if (i >= ECHO_WARMUP) {

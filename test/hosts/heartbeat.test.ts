@@ -91,7 +91,7 @@ describe('a joined host’s heartbeat', () => {
   it('applies the subscription’s answer in order with the events read with it: a pane made there as it joined stays listed', async () => {
     // The bench's far host (issue 35): a pane made on the host just after the join; the subscription's answer (without it)
     // and the pane's pane/created event (behind it) reached the link in one read, the event applied first and the answer's
-    // older list then replaced it, so the pane was unlisted and took no keys until the next full list, 30 s on.
+    // older list then replaced it, so the pane was unlisted until the next full list, 30 s on.
     holdFromSubscribe = true;
     try {
       expect((await pair.c.call('host/connect', { name: 'held' })).state).toBe('connected');

@@ -88,10 +88,11 @@ describe('a joined host’s heartbeat', () => {
     await pair.c.call('host/disconnect', { name: 'late' });
   }, 30_000);
 
-  it('applies the subscription’s answer in order with the events read with it: a pane made there as it joined stays listed', async () => {
+  it('applies the subscription’s answer in order with the events read with it: a pane made there as it joined stays listed and keeps its stream', async () => {
     // The bench's far host (issue 35): a pane made on the host just after the join; the subscription's answer (without it)
     // and the pane's pane/created event (behind it) reached the link in one read, the event applied first and the answer's
-    // older list then replaced it, so the pane was unlisted until the next full list, 30 s on.
+    // older list then replaced it, so the pane was unlisted until the next full list, 30 s on. Meanwhile the first sweep
+    // after a heartbeat freed its stream as a pane gone there (RemoteStreams.sweep): its keys were refused and no echo came.
     holdFromSubscribe = true;
     try {
       expect((await pair.c.call('host/connect', { name: 'held' })).state).toBe('connected');
@@ -111,6 +112,19 @@ describe('a joined host’s heartbeat', () => {
     g.release();
     await sleep(50);
     expect(pair.hosts.links.get('held')!.panes.map((p) => p.n)).toContain(pane);
+    // Attached here, past a heartbeat and the sweep after it, it still takes a key and echoes it.
+    const a = await pair.c.call('pty/attach', { pane: `held:${pane}`, mode: 'from', flowControl: true });
+    let seen = '';
+    const off = pair.c.onOutput((p, _o, d) => void (p === a.pane && (seen += Buffer.from(d).toString('latin1'))));
+    const errors: string[] = [];
+    pair.c.onError((e) => errors.push(e.message));
+    await sleep(HEARTBEAT_MS * 2 + 200);
+    pair.c.sendInput(a.pane, new TextEncoder().encode('Q'));
+    await until('the key’s echo', () => seen.includes('Q'), 5000, 20).catch((e: Error) => {
+      throw new Error(`${e.message}; errors sent: ${errors.join(' | ') || 'none'}`);
+    });
+    off();
+    await pair.c.call('pty/detach', { pane: a.pane });
     await r.call('pane/close', { pane });
     r.close();
     await pair.c.call('host/disconnect', { name: 'held' });

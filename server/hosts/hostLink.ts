@@ -113,6 +113,10 @@ export class HostLink {
   private following: Connection | null = null;
   /** An event was dropped (too many, too big) since the last full list: the next beat lists. */
   private eventsMissed = false;
+  /** Counts the drops of events: a beat asked before one and answered after it says nothing about the list. */
+  private dropsSeen = 0;
+  /** When `panes` was last known whole: the sending of a list, or of a beat answered with every event since followed (listAsOf). */
+  private listWholeAt: number | null = null;
   /** Beats since the last full pane list. */
   private beatsSinceList = 0;
   private settleTimer: NodeJS.Timeout | null = null;
@@ -252,6 +256,7 @@ export class HostLink {
     // The remote's own pane events from here on (remoteEvents.ts), not waited for: a remote that never answers is followed by the heartbeat alone.
     this.eventsThisBeat = 0;
     this.subscribedOn = conn;
+    const subscribedAt = Date.now();
     conn
       .call(
         'events/subscribe',
@@ -263,7 +268,7 @@ export class HostLink {
             // The host's state as the subscription began (checked as any answer is): what changed since the first list,
             // which no event told, and the list the events apply to from here on.
             this.following = conn;
-            this.listed(state.panes);
+            this.listed(state.panes, subscribedAt);
             this.sessions = state.sessions.map((x) => ({ id: x.id, name: x.name }));
             this.sessionsAt = Date.now();
             this.changed();
@@ -321,8 +326,11 @@ export class HostLink {
           if (this.sessionsAsking === conn) this.sessionsAsking = null;
         });
     }
+    const sentAt = Date.now();
     if (!list && this.following === conn && !this.eventsMissed && ++this.beatsSinceList < FULL_LIST_BEATS) {
-      await conn.call('server/info', {});
+      const drops = this.dropsSeen;
+      // Its answer comes after every event the host sent before it: with none of them dropped, the list is whole as of its asking.
+      await conn.call('server/info', {}, { inOrder: () => this.conn === conn && this.following === conn && this.dropsSeen === drops && this.wholeAt(sentAt) });
       if (this.conn === conn) this.lastHeard = Date.now();
       return;
     }
@@ -330,14 +338,30 @@ export class HostLink {
     this.eventsMissed = false;
     this.beatsSinceList = 0;
     // Applied as the answer is read, in order with the events around it (an event right behind it is not undone by it).
-    await conn.call('pane/list', {}, { inOrder: ({ panes }) => this.conn === conn && this.listed(panes) });
+    await conn.call('pane/list', {}, { inOrder: ({ panes }) => this.conn === conn && this.listed(panes, sentAt) });
   }
 
-  /** The remote's whole pane list, just heard (a list or the subscription's answer): host-qualified, and the count of beats since it restarts. */
-  private listed(panes: readonly Pane[]): void {
+  /** The remote's whole pane list, just heard (a list or the subscription's answer, asked at `askedAt`): host-qualified, and the count of beats since it restarts. */
+  private listed(panes: readonly Pane[], askedAt: number): void {
     this.lastHeard = Date.now();
     this.beatsSinceList = 0;
     this.panes = panes.map((p) => ({ ...p, host: this.name }));
+    this.wholeAt(askedAt);
+  }
+
+  private wholeAt(at: number): void {
+    if (this.listWholeAt === null || at > this.listWholeAt) this.listWholeAt = at;
+  }
+
+  /**
+   * The latest moment `panes` is known to hold every pane the host had: a pane made
+   * there before it and not listed was closed there (RemoteStreams.sweep frees its
+   * stream). Not `heardAt`: a heartbeat answered while events were being dropped
+   * says the host is there, not that the list is whole. Null before the first list
+   * and after the link drops.
+   */
+  get listAsOf(): number | null {
+    return this.listWholeAt;
   }
 
   private async tick(conn: Connection): Promise<void> {
@@ -398,12 +422,14 @@ export class HostLink {
       // Bounded in bytes as well as count: one event, and all of a heartbeat's.
       if (f.length > MAX_REMOTE_EVENT_BYTES || this.eventBytesThisBeat + f.length > MAX_REMOTE_EVENT_BYTES_PER_BEAT) {
         this.eventsMissed = true;
+        this.dropsSeen++;
         if (this.bigEventsDropped++ === 0) this.log(`host ${this.name}: sent a pane event of ${f.length} bytes${f.length > MAX_REMOTE_EVENT_BYTES ? ` (over MAX_REMOTE_EVENT_BYTES, ${MAX_REMOTE_EVENT_BYTES})` : ` past the ${MAX_REMOTE_EVENT_BYTES_PER_BEAT} bytes of events a heartbeat may bring (MAX_REMOTE_EVENT_BYTES_PER_BEAT)`}; such events are dropped and its pane list catches up at the next heartbeat`);
         return 'drop';
       }
       this.eventBytesThisBeat += f.length;
       if (++this.eventsThisBeat <= MAX_REMOTE_EVENTS) return 'free';
       this.eventsMissed = true;
+      this.dropsSeen++;
       if (this.eventsDropped++ === 0) this.log(`host ${this.name}: sent more than ${MAX_REMOTE_EVENTS} pane events within a heartbeat (MAX_REMOTE_EVENTS); the rest are dropped and its pane list catches up at the next heartbeat`);
       return 'drop';
     }
@@ -448,6 +474,7 @@ export class HostLink {
     this.state = 'disconnected';
     this.error = reason;
     this.panes = [];
+    this.listWholeAt = null;
     this.sessions = [];
     // The person leaving is no refusal: said as what it is (/pane/log files only cut-offs as refusals).
     this.log(this.left ? `host ${this.name}: left: ${reason}` : `host ${this.name}: cut off: ${reason}`);
@@ -460,6 +487,7 @@ export class HostLink {
     this.state = 'disconnected';
     this.error = reason;
     this.panes = [];
+    this.listWholeAt = null;
     this.sessions = [];
     this.log(`host ${this.name}: not joined: ${reason}`);
     // A link that was up once is dialled again; a first dial that fails waits for the person (a wrong file would only fail again).

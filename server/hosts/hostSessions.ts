@@ -135,7 +135,7 @@ export class HostSessions {
         continue;
       }
       const there = link.panes.filter((p) => p.session === remote.id);
-      if ((link.heardAt ?? 0) > since) {
+      if ((link.listAsOf ?? 0) > since) {
         const live = new Set(there.map((p) => `${link.name}:${p.n}`));
         for (const p of mine) if (!live.has(remoteOf(p) ?? '')) destroyPane(this.server, p.n);
         if (this.server.panesOf(s).length === 0) {

@@ -14,7 +14,7 @@ function fakeLink() {
     name: 'box',
     generation: 1,
     streaming: new Set<number>(),
-    heardAt: null,
+    listAsOf: null,
     panes: [],
     cut: vi.fn(),
     // Acks go as notifications (no reply to wait for); a call of pty/ack would fail the test.

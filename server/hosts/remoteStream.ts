@@ -339,14 +339,16 @@ export class RemoteStreams {
   /**
    * Frees each stream whose link is no longer `live` (its host removed, or cut for a
    * lie; a host the person left keeps the streams still read, hostService.sweepStreams),
-   * whose remote pane a heartbeat after its making no longer lists, or that nobody here
+   * whose remote pane a list known whole since its making (HostLink.listAsOf) no
+   * longer holds, or that nobody here
    * has read for REMOTE_STREAM_IDLE_MS.
    */
   sweep(live: (stream: RemoteStream) => boolean, now = Date.now()): void {
     for (const s of [...this.byKey.values()]) {
       const l = s.link;
       const up = l.state === 'connected' || l.state === 'stale';
-      const gone = up && l.heardAt !== null && l.heardAt > s.createdAt && !l.panes.some((p) => p.n === s.n);
+      // Gone only by a list known whole since the stream was made (not merely a beat answered: events may have been dropped).
+      const gone = up && l.listAsOf !== null && l.listAsOf > s.createdAt && !l.panes.some((p) => p.n === s.n);
       const idle = s.subscribers === 0 && s.idleSince !== null && now - s.idleSince >= REMOTE_STREAM_IDLE_MS;
       if (!live(s) || gone || idle) this.free(s);
     }

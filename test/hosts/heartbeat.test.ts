@@ -18,6 +18,8 @@ class CountingGate extends Gate {
   readonly asked = new Map<string, number>();
   private readonly holdMs = holdSubscribe;
   private readonly holdFrom = holdFromSubscribe;
+  /** The host's frames are held from the link's next server/info on (a beat on its way), until the test releases them. */
+  holdAtInfo = false;
   constructor(inner: Transport) {
     super(inner);
   }
@@ -26,6 +28,10 @@ class CountingGate extends Gate {
       const m = /"method":"([^"]+)"/.exec(f);
       if (m) this.asked.set(m[1]!, (this.asked.get(m[1]!) ?? 0) + 1);
       if (m?.[1] === 'events/subscribe' && this.holdFrom) this.hold();
+      if (m?.[1] === 'server/info' && this.holdAtInfo) {
+        this.holdAtInfo = false;
+        this.hold();
+      }
       if (m?.[1] === 'events/subscribe' && this.holdMs > 0) return void setTimeout(() => super.send(f), this.holdMs);
     }
     super.send(f);
@@ -40,7 +46,7 @@ const gate = () => pair.gates.get('box')!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  pair = await joinedPair({ name: 'beat', hosts: { box: {}, late: {}, held: {} }, gate: (inner) => new CountingGate(inner) });
+  pair = await joinedPair({ name: 'beat', hosts: { box: {}, late: {}, held: {}, swept: {} }, gate: (inner) => new CountingGate(inner) });
   expect((await pair.c.call('host/connect', { name: 'box' })).state).toBe('connected');
 }, 30_000);
 
@@ -145,4 +151,54 @@ describe('a joined host’s heartbeat', () => {
     await until('the last tag through that list', () => pair.hosts.remotePanes().find((p) => p.n === n)?.tag.user === last, HEARTBEAT_MS * 2);
     r.close();
   }, 30_000);
+
+  it('keeps the stream of a pane whose making was among dropped events, though a beat was answered after it: that list was not whole', async () => {
+    // A beat (server/info) answered says the host is there, not that the link's list holds every pane: one made while
+    // events were dropped (past MAX_REMOTE_EVENTS in a beat) is in no event, and until the next full list the sweep
+    // must not take it for a pane closed there and free the stream a client reads (HostLink.listAsOf).
+    expect((await pair.c.call('host/connect', { name: 'swept' })).state).toBe('connected');
+    const g = pair.gates.get('swept')!;
+    const link = pair.hosts.links.get('swept')!;
+    await until('a beat while the link follows the host’s events', () => g.count('server/info') > 0, HEARTBEAT_MS * 3);
+    const r = await pair.remote.connect();
+    const first = (await r.call('pane/list', {})).panes[0]!.n;
+    g.holdAtInfo = true;
+    await until('the next beat on its way, the host’s frames held from it', () => g.held !== null, HEARTBEAT_MS * 2, 10);
+    const burst = 2 * MAX_REMOTE_EVENTS + 100;
+    const all: Promise<unknown>[] = [];
+    for (let i = 0; i < burst; i++) all.push(r.call('pane/tag', { pane: first, user: `swept ${i}` }));
+    await Promise.all(all);
+    const { pane } = await r.call('pane/split', { pane: first, launch: { program: '/bin/cat', args: [] } });
+    // Attached here now: its stream is made while the beat's answer, the events and the pane's making wait, held.
+    const attaching = pair.c.call('pty/attach', { pane: `swept:${pane}`, mode: 'from', flowControl: true });
+    await until('the attach asked of the host', () => g.count('pty/attach') > 0, 5000, 10);
+    await sleep(200);
+    const heardBefore = link.heardAt ?? 0;
+    g.release();
+    const a = await attaching;
+    // The beat was answered after the stream was made, and the pane's making was dropped with the burst.
+    expect(link.heardAt ?? 0).toBeGreaterThan(heardBefore);
+    expect(link.panes.map((p) => p.n)).not.toContain(pane);
+    expect(link.listAsOf ?? 0).toBeLessThan(Date.now() - 200);
+    pair.hosts.sweepStreams();
+    let seen = '';
+    const off = pair.c.onOutput((p, _o, d) => void (p === a.pane && (seen += Buffer.from(d).toString('latin1'))));
+    const errors: string[] = [];
+    pair.c.onError((e) => errors.push(e.message));
+    pair.c.sendInput(a.pane, new TextEncoder().encode('W'));
+    await until('the key’s echo after the sweep', () => seen.includes('W'), 5000, 20).catch((e: Error) => {
+      throw new Error(`${e.message}; errors sent: ${errors.join(' | ') || 'none'}`);
+    });
+    // The next beat lists (events were missed), and the pane is there.
+    await until('the full list after the dropped events', () => link.panes.some((p) => p.n === pane), HEARTBEAT_MS * 3);
+    // Closed there, it is gone from a list known whole since: the sweep frees its stream, and its number refuses keys.
+    await r.call('pane/close', { pane });
+    await until('its stream freed once a whole list lacks it', () => {
+      pair.hosts.sweepStreams();
+      return !pair.hosts.streams.has(`swept:${pane}`);
+    }, HEARTBEAT_MS * 3);
+    off();
+    r.close();
+    await pair.c.call('host/disconnect', { name: 'swept' });
+  }, 40_000);
 });

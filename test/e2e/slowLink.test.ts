@@ -45,4 +45,41 @@ describe.skipIf(chromiumMissing)(`a window on a slow link${chromiumMissing ? ` (
     await waitScreen(slow, n, 'after-attach-42');
     await shot(slow, 'slow-link');
   });
+  it('measures a link judged slow again: once it answers fast the status line clears and each pane is attached again with its history', async () => {
+    // A cold start on a loaded machine: the first round trips also wait on the daemon's and the page's start, and a
+    // local window was judged slow for as long as it stayed open. Here the window's WebSocket runs through a delay
+    // in the browser (80 ms on each message from the server) until the window has said its link is slow; then the delay ends.
+    const n: number = await sh.page.evaluate(() => (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId].focused);
+    await waitScreen(sh.page, n, 'history-line-1500');
+    const page = await sh.context.newPage();
+    let delayMs = 80;
+    let lastAt = 0;
+    await page.routeWebSocket(/.*/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => server.send(m));
+      server.onMessage((m) => {
+        // In order: a message never passes the one before it when the delay ends.
+        const at = Math.max(lastAt, Date.now() + delayMs);
+        lastAt = at;
+        setTimeout(() => ws.send(m), Math.max(0, at - Date.now()));
+      });
+    });
+    await page.goto(sh.page.url().replace(/\?.*$/, ''));
+    await until(page, 'the delayed window to connect', () => (window as any).pane?.store.getState().conn.state === 'open');
+    expect(await page.evaluate(() => (window as any).pane.store.getState().conn.link)).toMatchObject({ slow: true });
+    await waitScreen(page, n, 'history-line-1500');
+    const rows = await page.evaluate((p) => (window as any).pane.term(p).rows, n);
+    expect(await page.evaluate((p) => (window as any).pane.term(p).buffer.active.length, n)).toBeLessThanOrEqual(rows + 1);
+    expect(await page.locator('.sl-link').textContent()).toMatch(/slow link · \d+ ms/);
+    delayMs = 0;
+    await until(page, 'the link measured fast', () => (window as any).pane.store.getState().conn.link?.slow === false, 15_000);
+    await page.waitForFunction((p) => (window as any).pane.term(p)?.buffer.active.length > 1000, n, { timeout: 10_000, polling: 50 });
+    expect(await page.locator('.sl-link').count()).toBe(0);
+    expect(await page.evaluate((p) => (window as any).pane.screen(p), n)).toContain('history-line-1500');
+    // It still follows, and still takes keys.
+    expect(sh.cli('send', '-t', String(n), 'echo relinked-$((6*7))').code).toBe(0);
+    await waitScreen(page, n, 'relinked-42');
+    await shot(page, 'slow-link-rechecked');
+    await page.close();
+  });
 });

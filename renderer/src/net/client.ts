@@ -1,7 +1,7 @@
 // The window's link to the pane server: connects, says hello, subscribes (state
 // first, then events into the store), fetches keymap and apps, and reconnects with
 // backoff when the socket drops. A new Connection per link, since one is single-use.
-import { judgeLink } from './link';
+import { judgeLink, linkSaid, recheckLink } from './link';
 import { checkResults, Connection } from '../../../kits/client/index';
 import type { AppList } from '../../../kits/protocol/app';
 import { PaneFault } from '../../../kits/protocol/error';
@@ -60,6 +60,23 @@ export class Client {
   }
 
   /** Called after every successful (re)connect, once state is loaded. */
+  /**
+   * A link measured slow at connect, measured again (net/link.ts): where it proves
+   * fast, the window says so and each pane attached without its history is attached
+   * again with it (terminals.ts).
+   */
+  private async recheckLink(conn: Connection): Promise<void> {
+    const probe = async () => {
+      const at = performance.now();
+      await conn.call('server/info', {});
+      return performance.now() - at;
+    };
+    const best = await recheckLink(probe, (ms) => new Promise((r) => setTimeout(r, ms)), () => this.conn === conn && store.getState().conn.state === 'open');
+    if (best === null) return;
+    const link = judgeLink(best);
+    if (!link.slow) store.getState().setConn({ state: 'open', link });
+  }
+
   onConnected(cb: Listener): void {
     this.onConnect.push(cb);
   }
@@ -129,6 +146,7 @@ export class Client {
       store.getState().setConn({ state: 'open', link });
       // Start-up phases for the cold-start bench (bench/startPath.ts) and the Performance panel.
       performance.mark('pane:open');
+      if (link.slow && linkSaid() === null) void this.recheckLink(conn);
       conn.onClose((reason) => this.lost(reason));
       void this.loadConfig(conn);
       for (const cb of this.onConnect) cb(conn);

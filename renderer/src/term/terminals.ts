@@ -15,6 +15,8 @@ import { TermView, webglReady, type TermHost } from './termView';
 const views = new Map<number, TermView>();
 /** Stand-ins of remote panes whose attach failed (their host was not joined): attached again when it is. */
 const unattached = new Set<number>();
+/** Panes last attached on a slow link, without their history: attached again with it if the link proves fast (net/link.ts). */
+const historyless = new Set<number>();
 /** Each stand-in's host link state as last seen here (remote.link). */
 const linkSeen = new Map<number, string>();
 /** ?webgl=0 turns WebGL off; ?webgl=1 uses it even where it is emulated in software (tests). */
@@ -24,6 +26,8 @@ const host: TermHost = {
   async attach(pane) {
     // On a slow link the visible screen alone (net/link.ts): it shows in a round trip, and only what is printed after follows.
     const slow = store.getState().conn.link?.slow === true;
+    if (slow) historyless.add(pane);
+    else historyless.delete(pane);
     return client.call('pty/attach', { pane, mode: 'snapshot', flowControl: true, ...(slow ? { history: SLOW_LINK_HISTORY } : {}) });
   },
   async attachFrom(pane, from) {
@@ -190,6 +194,14 @@ function syncViews(st: ReturnType<typeof store.getState>, prev: ReturnType<typeo
   if (st.settings !== prev.settings || st.fontZoom !== prev.fontZoom) applyLook();
   if (st.settings !== prev.settings) for (const v of views.values()) v.setPredictiveEcho(st.settings.settings.predictiveEcho);
   if (st.conn.state !== 'open' && prev.conn.state === 'open') for (const v of views.values()) v.detached();
+  // A link judged slow at connect that proved fast when measured again: the history each pane's attach left behind is pulled now.
+  if (st.conn.state === 'open' && prev.conn.state === 'open' && prev.conn.link?.slow === true && st.conn.link?.slow === false) {
+    for (const n of [...historyless]) {
+      const v = views.get(n);
+      historyless.delete(n);
+      if (v) void attachTelling(v);
+    }
+  }
 }
 
 /** Applies the current look to every terminal, the window's colours and the measured cell. */

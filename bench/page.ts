@@ -103,7 +103,10 @@ export async function openShell(dir: string, bin = paneBin, extraEnv: NodeJS.Pro
   }
   const served = s.value;
   const { browser, page } = b.value;
-  await page.goto(served.url);
+  // A loopback link, said rather than measured: a window that measures its link slow at connect (a loaded
+  // moment) measures it again and re-attaches its panes when it proves fast (net/link.ts), which would
+  // rebuild a terminal whose writes a probe here has wrapped. Every run pulls the same history this way.
+  await page.goto(`${served.url}${served.url.includes('?') ? '&' : '?'}link=fast`);
   const first = await page.waitForFunction(
     () => {
       const p = (window as any).pane;

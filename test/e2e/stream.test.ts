@@ -14,6 +14,20 @@ import { chromiumMissing, CHROMIUM, openShell, screen, shot, until, view, waitSc
 let sh: Shell;
 
 const numbers = (text: string) => text.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+/** Counts the page's pty/attach requests by pane, from every WebSocket it opens from here on (a reload's, a reconnect's). */
+function countAttaches(): Map<number, number> {
+  const by = new Map<number, number>();
+  sh.page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      const text = typeof f.payload === 'string' ? f.payload : '';
+      if (!text.includes('"method":"pty/attach"')) return;
+      const pane = Number(/"pane":(\d+)/.exec(text)?.[1]);
+      by.set(pane, (by.get(pane) ?? 0) + 1);
+    }),
+  );
+  return by;
+}
+
 const connected = () =>
   until(sh.page, 'the window to reconnect and re-attach', () => {
     const st = (window as any).pane.store.getState();
@@ -237,9 +251,14 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     await sh.page.keyboard.type('clear; seq 1 3000\n');
     await waitScreen(sh.page, n, /^3000$/m);
     const before = await screen(sh.page, n);
+    const attaches = countAttaches();
     await sh.page.reload();
     await connected();
     await waitScreen(sh.page, n, /^3000$/m);
+    // Each pane is attached once: the terminal made as the window connects is not attached again when it opens.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(attaches.get(n)).toBe(1);
+    expect([...attaches.values()].every((c) => c === 1)).toBe(true);
     const after = await screen(sh.page, n);
     // An attach snapshot carries the screen and the last 2,000 lines of history (the
     // server's ATTACH_HISTORY; older lines stay readable by offset): those must all
@@ -263,10 +282,13 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     await sh.page.keyboard.type('clear; seq 5001 5400\n');
     await waitScreen(sh.page, n, /^5400$/m);
     // Drop the connection under the page; output written meanwhile must still arrive once.
+    const attaches = countAttaches();
     await sh.page.evaluate(() => (window as any).pane.client.connection.close());
     sh.cli('send', '-t', String(n), 'seq 5401 5500');
     await connected();
     const text = await waitScreen(sh.page, n, /^5500$/m);
+    // The terminal kept from the dropped connection is attached again, once.
+    expect(attaches.get(n)).toBe(1);
     const got = numbers(text).filter((x) => x > 5000);
     expect(got).toEqual(Array.from({ length: 500 }, (_, i) => 5001 + i));
     // The keyboard is still on the pane's terminal: what is typed next goes to its shell, with no click first.

@@ -117,9 +117,20 @@ export function termFor(pane: number): TermView {
     views.set(pane, v);
     const pl = placementOf(store.getState(), pane);
     if (pl) v.setSize(pl.cols, pl.rows);
-    if (client.connection) void attachTelling(v);
+    attachOnConnection(v);
   }
   return v;
+}
+
+/** The connection each view was last attached on from here (termFor, a connect): a view made while the window connects is attached once, not again when it opens. */
+const attachedOn = new WeakMap<TermView, object>();
+
+/** Attaches `v` on the window's connection unless it was attached on that one already. */
+function attachOnConnection(v: TermView): void {
+  const c = client.connection;
+  if (!c || attachedOn.get(v) === c) return;
+  attachedOn.set(v, c);
+  void attachTelling(v);
 }
 
 export function existingTerm(pane: number): TermView | undefined {
@@ -146,8 +157,9 @@ export function installTerminals(): void {
   const flag = new URL(window.location.href).searchParams.get('webgl');
   webglMode = flag === '0' ? 'off' : flag === '1' ? 'force' : 'auto';
   client.onOutput((pane, offset, data) => views.get(pane)?.write(offset, data));
+  // Views kept from a connection before (the socket dropped) attach again; those the snapshot made as this one opened are attached already.
   client.onConnected(() => {
-    for (const v of views.values()) void attachTelling(v);
+    for (const v of views.values()) attachOnConnection(v);
   });
   store.subscribe(syncViews);
   setInterval(rebalanceWebgl, 1000);

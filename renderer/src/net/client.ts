@@ -59,7 +59,6 @@ export class Client {
     return this.conn && !this.conn.closed ? this.conn : null;
   }
 
-  /** Called after every successful (re)connect, once state is loaded. */
   /**
    * A link measured slow at connect, measured again (net/link.ts): where it proves
    * fast, the window says so and each pane attached without its history is attached
@@ -77,6 +76,7 @@ export class Client {
     if (!link.slow) store.getState().setConn({ state: 'open', link });
   }
 
+  /** Called after every successful (re)connect, once state is loaded. */
   onConnected(cb: Listener): void {
     this.onConnect.push(cb);
   }

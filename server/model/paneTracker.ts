@@ -1,7 +1,8 @@
 // What a terminal pane is doing right now, kept live on the model: its cwd (OSC 7
 // when the shell reports it, else /proc of the foreground group), the tag name
 // (foreground command or its title, else the directory), and whether closing it
-// would end anything but an idle shell. Read from the OS after output, never polled.
+// would end anything but an idle shell. Read from the OS after output and a few
+// times once it stops, never polled.
 import os from 'node:os';
 import path from 'node:path';
 import type { Pane } from '../../kits/protocol/model';
@@ -16,6 +17,15 @@ import { launcherOf } from '../../kits/node/sandboxHelper';
  * look (a few /proc reads) per pane per interval.
  */
 export const TRACK_MS = 250;
+/**
+ * Looks again once the output has stopped, counted from the last output. A shell
+ * forks the job it was given after echoing its line, and a job can exec another
+ * program, neither printing; when that comes after the look at TRACK_MS (a
+ * loaded machine, a job that sleeps before it execs), the window (which follows
+ * only published changes) kept the old name until the next output. Two looks
+ * cover it without polling a quiet pane.
+ */
+export const SETTLE_LOOKS_MS: readonly number[] = [1_000, 4_000];
 /** Longest directory a tag name shows; longer ones keep their tail ("…/share/doc"). */
 const TAG_DIR_MAX = 40;
 
@@ -46,6 +56,11 @@ export interface Track {
   /** Titles (OSC 0/2) set by foreground groups other than the idle shell, by pgid. */
   titles: Map<number, string>;
   timer: NodeJS.Timeout | null;
+  /** When the pane last printed (performance.now()). */
+  lastOutput: number;
+  /** The next settle look (SETTLE_LOOKS_MS), and which of them it is. */
+  settle: NodeJS.Timeout | null;
+  settleStep: number;
 }
 
 function trackOf(server: PaneServer, n: number): Track | undefined {
@@ -54,13 +69,14 @@ function trackOf(server: PaneServer, n: number): Track | undefined {
 
 /** Starts tracking a new terminal pane; `autoName` when no name was given for it. */
 export function trackPane(server: PaneServer, pane: Pane, autoName: boolean): void {
-  server.tracks.set(pane.n, { autoName, osc7: false, titles: new Map(), timer: null });
+  server.tracks.set(pane.n, { autoName, osc7: false, titles: new Map(), timer: null, lastOutput: 0, settle: null, settleStep: 0 });
   if (autoName && launchedShell(pane)) pane.tag = { ...pane.tag, name: dirName(server, pane.cwd) };
 }
 
 export function forgetPane(server: PaneServer, n: number): void {
   const t = trackOf(server, n);
   if (t?.timer) clearTimeout(t.timer);
+  if (t?.settle) clearTimeout(t.settle);
   server.tracks.delete(n);
 }
 
@@ -78,16 +94,37 @@ export function paneRespawned(server: PaneServer, n: number): void {
   t.titles.clear();
 }
 
-/** Output arrived: look at the foreground once things settle. */
+/** Output arrived: look at the foreground within TRACK_MS, and again as it stays quiet (SETTLE_LOOKS_MS). */
 export function noteActivity(server: PaneServer, n: number): void {
   const t = trackOf(server, n);
-  if (!t || t.timer) return;
+  if (!t) return;
+  // Per chunk only a clock read: the settle look already waiting moves itself on when it fires.
+  t.lastOutput = performance.now();
+  t.settleStep = 0;
+  if (!t.settle) settleAfter(server, n, t, SETTLE_LOOKS_MS[0]!);
+  if (t.timer) return;
   t.timer = setTimeout(() => {
     t.timer = null;
     const p = server.panes.get(n);
     if (p) refreshPane(server, p);
   }, TRACK_MS);
   t.timer.unref();
+}
+
+function settleAfter(server: PaneServer, n: number, t: Track, ms: number): void {
+  t.settle = setTimeout(() => {
+    t.settle = null;
+    if (server.tracks.get(n) !== t) return;
+    const quiet = performance.now() - t.lastOutput;
+    const due = SETTLE_LOOKS_MS[t.settleStep]!;
+    if (quiet < due) return settleAfter(server, n, t, due - quiet); // it printed since: count from then
+    const p = server.panes.get(n);
+    if (p) refreshPane(server, p);
+    t.settleStep += 1;
+    const next = SETTLE_LOOKS_MS[t.settleStep];
+    if (next !== undefined) settleAfter(server, n, t, Math.max(0, next - quiet));
+  }, ms);
+  t.settle.unref();
 }
 
 /** OSC 7 from the pane's program: `file://host/path`, taken when the host is this machine and the path a directory. */

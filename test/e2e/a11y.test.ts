@@ -9,6 +9,8 @@ import { chromiumMissing, CHROMIUM, openShell, until, view, type Shell } from '.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const require = createRequire(import.meta.url);
 let sh: Shell;
+/** The window's first pane: its shell's tag name follows its foreground (the float made beside it has a given name). */
+let first: number;
 
 async function findings(): Promise<string[]> {
   await sh.page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
@@ -26,9 +28,9 @@ async function findings(): Promise<string[]> {
 describe.skipIf(chromiumMissing)(`accessibility of the window${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
   beforeAll(async () => {
     sh = await openShell({ viewport: { width: 1280, height: 800 } });
-    const p = (await view(sh.page)).focused!;
+    first = (await view(sh.page)).focused!;
     sh.cli('new', '--float', '--name', 'scratch');
-    sh.cli('tag', '-t', String(p), '--user', 'notes here');
+    sh.cli('tag', '-t', String(first), '--user', 'notes here');
   }, 60_000);
   afterAll(async () => {
     await sh?.close();
@@ -51,7 +53,10 @@ describe.skipIf(chromiumMissing)(`accessibility of the window${chromiumMissing ?
   });
 
   it('the close confirmation, over a pane running a program', async () => {
-    const p = (await view(sh.page)).focused!;
+    // The first pane, focused: which pane the switcher above left focused depends on when the float's focus reached the window.
+    const p = first;
+    expect(sh.cli('focus', '-t', String(p)).code).toBe(0);
+    await until(sh.page, `pane ${p} focused`, new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${p}`) as () => boolean);
     const sent = sh.cli('send', '-t', String(p), 'sleep 300');
     expect(sent.code, sent.stderr).toBe(0);
     // Its tag names the foreground program once the shell has run it (a loaded machine takes longer to get there).

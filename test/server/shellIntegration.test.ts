@@ -92,6 +92,28 @@ describe('tag names', () => {
     await c.call('pane/close', { pane: n });
   }, 30_000);
 
+  it('tells the window of a job that turns into another program without printing', async () => {
+    // What a window sees: only published tag changes (pane/get would read the foreground live).
+    const w = await h.connect();
+    const names: string[] = [];
+    let n = -1;
+    w.onEvent((event, _rev, data) => {
+      const d = data as { pane: number; tag: { name: string } };
+      if (event === 'pane/tag-changed' && d.pane === n) names.push(d.tag.name);
+    });
+    await w.call('events/subscribe', { families: ['pane'] });
+    n = await shellPane('bash');
+    await until('the directory name', async () => (await c.call('pane/get', { pane: n })).tag.name === '~');
+    // The job prints nothing after its line's echo: the look at TRACK_MS sees sh; sleep comes later, in silence.
+    await c.call('pane/input', { pane: n, data: `sh -c 'sleep 0.6; exec sleep 30'\r` });
+    await until('the window told of sleep', async () => names.includes('sleep'));
+    expect(names.indexOf('sh')).toBeLessThan(names.indexOf('sleep'));
+    await c.call('pane/input', { pane: n, data: '\x03' });
+    await until('the window told of the directory again', async () => names.at(-1) === '~');
+    w.close();
+    await c.call('pane/close', { pane: n });
+  }, 30_000);
+
   it('keeps a name someone gave the pane', async () => {
     const n = await shellPane('bash');
     await c.call('pane/tag', { pane: n, name: 'build' });

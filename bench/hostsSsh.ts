@@ -298,7 +298,7 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
   const pw = waiterOf();
   // A refusal of keys sent as a binary frame comes as an error frame answering no request: kept, said if an echo fails.
   const refusals: string[] = [];
-  c.l.onError((e) => void (refusals.length < 5 && refusals.push(`${e.code}: ${e.message.slice(0, 200)}`)));
+  const offErrors = c.l.onError((e) => void (refusals.length < 5 && refusals.push(`${e.code}: ${e.message.slice(0, 200)}`)));
   let paneBytes = 0;
   const off = c.l.onOutput((p, _o, data) => {
     if (p !== a.pane) return;
@@ -344,6 +344,7 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
     }
   } finally {
     off();
+    offErrors();
     ssh.stdin.end();
     ssh.kill();
     await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);

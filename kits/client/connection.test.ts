@@ -1,6 +1,6 @@
 // The one Connection against a scripted peer over the in-memory transport: the
 // same core the CLI, window and tools use (kits/node/cli/reach.test.ts covers sockets).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_JSON_FRAME } from '../protocol/binary';
 import { PaneFault } from '../protocol/fault';
 import { checkResults } from './checkResults';
@@ -54,6 +54,23 @@ describe('Connection', () => {
     d.notify('session/list', {});
     expect(await d.call('session/list', {})).toEqual({ sessions: [] });
     expect(reported.map((e) => [e instanceof PaneFault, e.code, e.message])).toEqual([[true, 'bad-request', 'a note went wrong']]);
+
+    // A removed listener hears no later error; the others still do.
+    const [u, v] = memoryPair();
+    const e = new Connection(u);
+    const kept: string[] = [];
+    const dropped: string[] = [];
+    e.onError((f) => kept.push(f.message));
+    const off = e.onError((f) => dropped.push(f.message));
+    let m = 0;
+    peer(v, (method, id) => (method === 'hello' ? { t: 'res', id, ok: true, result: WELCOME } : { t: 'res', id: null, ok: false, error: { code: 'bad-request', message: `note ${++m}` } }));
+    await e.hello({ client: { name: 't', kind: 'test' }, capabilities: ['read'] });
+    e.notify('session/list', {});
+    await vi.waitFor(() => expect(kept).toEqual(['note 1']));
+    off();
+    e.notify('session/list', {});
+    await vi.waitFor(() => expect(kept).toEqual(['note 1', 'note 2']));
+    expect(dropped).toEqual(['note 1']);
   });
 
   it('checks results only when given a check, naming the method of a malformed one', async () => {

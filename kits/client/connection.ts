@@ -122,9 +122,12 @@ export class Connection {
     else this.closeCbs.push(cb);
   }
 
-  /** Errors the server sent without a request to answer (e.g. for a notify or a bad frame). */
-  onError(cb: (e: PaneFault) => void): void {
+  /** Errors the server sent without a request to answer (e.g. for a notify or a bad frame); returns a function that removes the callback. */
+  onError(cb: (e: PaneFault) => void): () => void {
     this.errorCbs.push(cb);
+    return () => {
+      this.errorCbs = this.errorCbs.filter((f) => f !== cb);
+    };
   }
 
   /** Ends the conversation; calls still waiting are rejected. */

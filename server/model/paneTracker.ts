@@ -98,9 +98,14 @@ export function paneRespawned(server: PaneServer, n: number): void {
 export function noteActivity(server: PaneServer, n: number): void {
   const t = trackOf(server, n);
   if (!t) return;
-  // Per chunk only a clock read: the settle look already waiting moves itself on when it fires.
+  // Per chunk only a clock read: the first settle look already waiting moves itself on when it fires.
   t.lastOutput = performance.now();
-  t.settleStep = 0;
+  if (t.settleStep > 0) {
+    // Output after the first look: the series starts again, its first look due a full SETTLE_LOOKS_MS[0] from now (once per burst).
+    if (t.settle) clearTimeout(t.settle);
+    t.settle = null;
+    t.settleStep = 0;
+  }
   if (!t.settle) settleAfter(server, n, t, SETTLE_LOOKS_MS[0]!);
   if (t.timer) return;
   t.timer = setTimeout(() => {

@@ -193,10 +193,9 @@ export class PaneServer {
     return this.bus.subscribe(cb);
   }
 
-  /** Output-available events, at most one per pane per 50 ms so floods don't flood the bus. */
-  noteOutput(n: number, end: number): void {
-    const now = Date.now();
-    const last = this.lastOutputEvent.get(n) ?? 0;
+  /** Output-available events, at most one per pane per 50 ms so floods don't flood the bus; `now` is performance.now() at the output. */
+  noteOutput(n: number, end: number, now: number): void {
+    const last = this.lastOutputEvent.get(n) ?? -Infinity;
     if (now - last < 50) return;
     this.lastOutputEvent.set(n, now);
     this.publish('pane/output', { pane: n, end });

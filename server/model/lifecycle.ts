@@ -158,8 +158,10 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     },
     onEcho: (seconds) => server.latency.echo.observe(seconds),
     onOutput: (end) => {
-      server.noteOutput(pane.n, end);
-      noteActivity(server, pane.n);
+      // One clock read per chunk, for both: the output event's throttle and the tracker's quiet time.
+      const now = performance.now();
+      server.noteOutput(pane.n, end, now);
+      noteActivity(server, pane.n, now);
     },
     onSpawn: (pid) => {
       pane.pid = pid;

@@ -94,12 +94,12 @@ export function paneRespawned(server: PaneServer, n: number): void {
   t.titles.clear();
 }
 
-/** Output arrived: look at the foreground within TRACK_MS, and again as it stays quiet (SETTLE_LOOKS_MS). */
-export function noteActivity(server: PaneServer, n: number): void {
+/** Output arrived at `now` (performance.now()): look at the foreground within TRACK_MS, and again as it stays quiet (SETTLE_LOOKS_MS). */
+export function noteActivity(server: PaneServer, n: number, now: number): void {
   const t = trackOf(server, n);
   if (!t) return;
-  // Per chunk only a clock read: the first settle look already waiting moves itself on when it fires.
-  t.lastOutput = performance.now();
+  // Per chunk only a store: the first settle look already waiting moves itself on when it fires.
+  t.lastOutput = now;
   if (t.settleStep > 0) {
     // Output after the first look: the series starts again, its first look due a full SETTLE_LOOKS_MS[0] from now (once per burst).
     if (t.settle) clearTimeout(t.settle);

@@ -29,6 +29,14 @@ const RETAIN_MS = 24 * 3600_000;
 
 const byName = (x: AgentAwareness, y: AgentAwareness) => (x.name < y.name ? -1 : 1);
 
+/** A record as a mirror compares it: without the times this server stamps on each poll (remoteAwareness.ts mirrorRecord). */
+const mirrorKey = (a: AgentAwareness): string => JSON.stringify({ ...a, createdAt: 0, lastActive: 0, window: a.window.map((s) => ({ ...s, at: 0 })) });
+
+/** A remote's record reported again with nothing new: the same words, topics and trajectory, and not ended here. */
+function sameMirror(known: AgentAwareness, r: AgentAwareness): boolean {
+  return known.endedAt === null && r.endedAt === null && mirrorKey(known) === mirrorKey(r);
+}
+
 export class AgentRegistry {
   private readonly agents: Map<string, AgentAwareness>;
 
@@ -124,19 +132,34 @@ export class AgentRegistry {
    * The agents a joined host reported (issue 26), named NAME@HOST: they replace every
    * record of that host (one not reported again is dropped), so a pass pairs them with
    * this server's agents. The caller has checked and bounded them (server/hosts/remoteAwareness.ts).
+   * True when anything changed: the host asks every REMOTE_AWARENESS_POLL_MS, and an
+   * unchanged answer marks nothing (it used to rewrite the registry's file each time).
    */
-  mirror(host: string, records: readonly AgentAwareness[]): void {
+  mirror(host: string, records: readonly AgentAwareness[]): boolean {
     const suffix = `@${host}`;
     const keep = new Set(records.map((r) => r.name));
-    for (const name of [...this.agents.keys()]) if (name.endsWith(suffix) && !keep.has(name)) this.agents.delete(name);
+    let changed = false;
+    for (const name of [...this.agents.keys()]) {
+      if (name.endsWith(suffix) && !keep.has(name)) {
+        this.agents.delete(name);
+        changed = true;
+      }
+    }
     for (const r of records) {
-      const known = this.agents.has(r.name);
+      const known = this.agents.get(r.name);
+      // Reported again as it was: still live (its lastActive moves), and nothing for the registry's file or a pass.
+      if (known && sameMirror(known, r)) {
+        known.lastActive = r.lastActive;
+        continue;
+      }
       if (!known && this.agents.size >= MAX_AGENTS) this.prune(0);
       if (!known && this.agents.size >= MAX_AGENTS) continue;
-      this.agents.set(r.name, r);
+      this.agents.set(r.name, known ? { ...r, createdAt: known.createdAt } : r);
       if (!known) this.h.shown(r);
+      changed = true;
     }
-    this.h.changed();
+    if (changed) this.h.changed();
+    return changed;
   }
 
   /** Drops agents stale for longer than `retainMs` (a day, or 0 when the registry is full). */

@@ -173,9 +173,10 @@ export class Awareness {
     return { collisions: [...collisions], claimed };
   }
 
-  /** A joined host's agents as NAME@HOST (checked and bounded by the caller), then a pass: convergence across hosts. */
+  /** A joined host's agents as NAME@HOST (checked and bounded by the caller), then a pass when they changed: convergence across hosts. */
   mirror(host: string, records: readonly AgentAwareness[]): PassResult {
-    this.agents.mirror(host, records);
+    // An unchanged answer changes no profile: no pass (a pass on every poll only rewrote the same predictions).
+    if (!this.agents.mirror(host, records)) return { created: [], resolved: [], calibrations: [] };
     return this.pass();
   }
 

@@ -61,6 +61,36 @@ describe('JsonStore', () => {
     expect(fs.readdirSync(dir).filter((f) => f.includes('.corrupt-'))).toHaveLength(2);
   });
 
+  it('skips a save of what the file holds already, and writes again once the data or the file changed', async () => {
+    const { dir, s } = store();
+    const f = path.join(dir, 'x.json');
+    await s.saveAsync('x.json', { n: 1 });
+    const first = fs.statSync(f);
+    // Nothing new: no write, no lock file, no fsync (the same inode and mtime stay).
+    await s.saveAsync('x.json', { n: 1 });
+    s.save('x.json', { n: 1 });
+    expect(fs.statSync(f).ino).toBe(first.ino);
+    expect(fs.statSync(f).mtimeMs).toBe(first.mtimeMs);
+    // New data is written (a new file renamed into place).
+    await s.saveAsync('x.json', { n: 2 });
+    const second = fs.statSync(f);
+    expect(second.ino).not.toBe(first.ino);
+    expect(s.load('x.json', Schema, () => ({ n: 0 }))).toEqual({ n: 2 });
+    // Another program's edit is not taken for ours: the same save writes again. In place (its size moved)...
+    fs.writeFileSync(f, '{"n": 33}\n');
+    await s.saveAsync('x.json', { n: 2 });
+    expect(JSON.parse(fs.readFileSync(f, 'utf8'))).toEqual({ n: 2 });
+    // ...or replaced by a file of the same size (its inode moved).
+    fs.writeFileSync(`${f}.new`, fs.readFileSync(f, 'utf8').replace('2', '3'));
+    fs.renameSync(`${f}.new`, f);
+    await s.saveAsync('x.json', { n: 2 });
+    expect(JSON.parse(fs.readFileSync(f, 'utf8'))).toEqual({ n: 2 });
+    // So is a file removed behind its back.
+    fs.rmSync(f);
+    s.save('x.json', { n: 2 });
+    expect(JSON.parse(fs.readFileSync(f, 'utf8'))).toEqual({ n: 2 });
+  });
+
   it('waits for a live lock holder and breaks the lock of a dead one', () => {
     const { dir } = store();
     const f = path.join(dir, 'y.json');

@@ -1,6 +1,7 @@
 // Awareness state on disk: JSON files written atomically (temp + fsync + rename)
 // under a lock file, so external tools read whole files and may write them too;
 // a corrupt file is moved aside with a warning and the last good copy is used.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeAtomic, writeAtomicSync } from '../../kits/node/atomicFile';
@@ -63,6 +64,28 @@ export async function withLockAsync<T>(file: string, fn: () => Promise<T>): Prom
   }
 }
 
+function digestOf(text: string): string {
+  return crypto.createHash('sha256').update(text).digest('base64');
+}
+
+/** A file's stat, or undefined when there is none (or it cannot be read: then it is written). */
+function statOfSync(f: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(f);
+  } catch {
+    return undefined;
+  }
+}
+
+/** statOfSync in the thread pool. */
+async function statOf(f: string): Promise<fs.Stats | undefined> {
+  try {
+    return await fs.promises.stat(f);
+  } catch {
+    return undefined;
+  }
+}
+
 function breakIfStale(lock: string): boolean {
   try {
     const pid = Number(fs.readFileSync(lock, 'utf8'));
@@ -86,8 +109,26 @@ function breakIfStale(lock: string): boolean {
  */
 const BAK_EVERY_MS = 30_000;
 
+/** A file as this store last wrote it: its text's digest (not the text: a registry can run to megabytes), and the inode, size and mtime it had after the write. */
+interface Wrote {
+  digest: string;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
 export class JsonStore {
   private bakAt = new Map<string, number>();
+  /**
+   * What each file was last written with here. A save of the same text to a file
+   * nobody has touched since is skipped: a daemon joined to a host passes over its
+   * agents every 2 s (server/hosts/remoteAwareness.ts), and rewrote and fsynced
+   * these files each time though nothing in them had changed. A file another
+   * program replaced or edited (its inode, size or mtime moved) is written again;
+   * only an edit in place to the same size within the file system's clock tick of
+   * this store's write (a few ms) would go unseen, until the data next changes.
+   */
+  private wrote = new Map<string, Wrote>();
 
   constructor(
     readonly dir: string,
@@ -107,13 +148,26 @@ export class JsonStore {
     return true;
   }
 
-  /** Writes the file (and, when due, its last-good copy `.bak`) under the lock; blocks, so for stop and tests. */
+  /** The file still holds `text` as this store wrote it (see `wrote`). */
+  private unchanged(f: string, text: string, st: fs.Stats | undefined): boolean {
+    const w = this.wrote.get(f);
+    return w !== undefined && st !== undefined && st.ino === w.ino && st.size === w.size && st.mtimeMs === w.mtimeMs && w.digest === digestOf(text);
+  }
+
+  private remember(f: string, text: string, st: fs.Stats | undefined): void {
+    if (st === undefined) this.wrote.delete(f);
+    else this.wrote.set(f, { digest: digestOf(text), ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
+  }
+
+  /** Writes the file (and, when due, its last-good copy `.bak`) under the lock, unless it holds this already; blocks, so for stop and tests. */
   save(name: string, data: unknown): void {
     const f = this.file(name);
     const text = `${JSON.stringify(data, null, 1)}\n`;
+    if (this.unchanged(f, text, statOfSync(f))) return;
     withLock(f, () => {
       writeAtomicSync(f, text);
       if (this.bakDue(f)) writeAtomicSync(`${f}.bak`, text);
+      this.remember(f, text, statOfSync(f)); // under the lock: as this write left it
     });
   }
 
@@ -121,9 +175,11 @@ export class JsonStore {
   async saveAsync(name: string, data: unknown): Promise<void> {
     const f = this.file(name);
     const text = `${JSON.stringify(data, null, 1)}\n`;
+    if (this.unchanged(f, text, await statOf(f))) return;
     await withLockAsync(f, async () => {
       await writeAtomic(f, text);
       if (this.bakDue(f)) await writeAtomic(`${f}.bak`, text);
+      this.remember(f, text, await statOf(f)); // under the lock: as this write left it
     });
   }
 

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/awareness/clock';
 import { Awareness, type AwarenessEvent } from '../../server/awareness/engine';
+import type { Part } from '../../server/awareness/engineTypes';
+import { mirrorRecord } from '../../server/hosts/remoteAwareness';
 
 function engine(config = {}) {
   const clock = new ManualClock();
@@ -166,5 +168,41 @@ describe('awareness engine', () => {
     expect(aw.pending('ada').map((m) => m.text)).toEqual(['ada', 'all', 'pane3', 'low']);
     expect(aw.pending('bob').map((m) => m.text)).toEqual(['all', 'tr', 'low']);
     expect(aw.pending('cy')).toEqual([]);
+  });
+  it("marks nothing and runs no pass when a joined host reports its agents again unchanged; a change is kept and paired", () => {
+    const clock = new ManualClock();
+    const marked: Part[][] = [];
+    const aw = new Awareness({ clock, config: {}, ids: () => 'x', onChange: (parts) => marked.push(parts) });
+    for (const p of AUTH) aw.prompt('bob', p);
+    // What a host's daemon answers awareness/agents with (a view), mirrored as the poll mirrors it.
+    const remote = new Awareness({ clock: new ManualClock(), config: {} });
+    for (const p of AUTH) remote.prompt('ada', p.replace('refactor', 'review'));
+    const poll = () => aw.mirror('box', [mirrorRecord(remote.view(remote.agent('ada')!), 'box', clock.now())]);
+    marked.length = 0;
+    poll();
+    expect(marked.flat()).toContain('registry');
+    const paired = aw.predictions().filter((p) => [p.a, p.b].sort().join(' ') === 'ada@box bob');
+    expect(paired.length).toBeGreaterThan(0);
+    const createdAt = aw.agent('ada@box')!.createdAt;
+    // Polls every 2 s with the same answer: still live here, nothing to write, no pass.
+    marked.length = 0;
+    for (let i = 0; i < 5; i++) {
+      clock.advance(2000);
+      poll();
+    }
+    expect(marked).toEqual([]);
+    expect(aw.agent('ada@box')!.lastActive).toBe(clock.now());
+    expect(aw.agent('ada@box')!.createdAt).toBe(createdAt);
+    // A new prompt there is a change: kept (its first sighting's time too), and the registry marked.
+    remote.prompt('ada', 'jwt refresh token rotation for the auth login');
+    poll();
+    expect(marked.flat()).toContain('registry');
+    expect(aw.agent('ada@box')!.promptCount).toBe(AUTH.length + 1);
+    expect(aw.agent('ada@box')!.createdAt).toBe(createdAt);
+    // The host no longer reporting it is a change too.
+    marked.length = 0;
+    aw.mirror('box', []);
+    expect(marked.flat()).toContain('registry');
+    expect(aw.agent('ada@box')).toBeUndefined();
   });
 });

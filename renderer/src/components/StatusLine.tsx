@@ -6,6 +6,7 @@ import { shown } from '../../../kits/protocol/shown';
 import { bindingFor } from '../keys/bindingFor';
 import { agentCounts } from '../notices';
 import { client } from '../net/client';
+import { LINK_DEAD_MS } from '../net/link';
 import { selectSession, useApp } from '../store';
 import { useShallow } from 'zustand/react/shallow';
 
@@ -88,9 +89,15 @@ export function StatusLine() {
       <span className="sl-hints">
         {bindingFor(keymap, 'palette.open') ?? ''} palette · {bindingFor(keymap, 'launcher.open') ?? ''} launcher
       </span>
-      <span className={`sl-conn sl-${conn.state}`} role="status">
-        {conn.state === 'open' ? 'connected' : conn.state === 'connecting' ? 'connecting…' : conn.state === 'ended' ? 'disconnected' : 'reconnecting…'}
-      </span>
+      {conn.state === 'open' && conn.silentMs !== undefined ? (
+        <span className="sl-conn sl-silent" role="status" title={`the server has not answered for ${Math.floor(conn.silentMs / 1000)} s: the link may be down; the window connects again after ${LINK_DEAD_MS / 1000} s`}>
+          no answer · {Math.floor(conn.silentMs / 1000)} s
+        </span>
+      ) : (
+        <span className={`sl-conn sl-${conn.state}`} role="status">
+          {conn.state === 'open' ? 'connected' : conn.state === 'connecting' ? 'connecting…' : conn.state === 'ended' ? 'disconnected' : 'reconnecting…'}
+        </span>
+      )}
     </footer>
   );
 }

@@ -9,6 +9,8 @@ export class BrowserWsTransport extends BaseTransport {
   private readonly ws: WebSocket;
   /** Resolves when open, rejects if the socket closes first. */
   readonly opened: Promise<void>;
+  /** When a frame last came from the server (performance.now()): the link watch's proof of life (net/link.ts). */
+  heardAt = performance.now();
 
   /** Opens a socket to `url`, or adopts the page's early one (still connecting or open) with what it queued. */
   constructor(url: string, early: EarlySocket | null = null) {
@@ -22,7 +24,10 @@ export class BrowserWsTransport extends BaseTransport {
             this.ws.addEventListener('open', () => resolve(), { once: true });
             this.ws.addEventListener('close', (e) => reject(new Error(`WebSocket closed before opening (${e.code})`)), { once: true });
           });
-    const take = (e: MessageEvent<string | ArrayBuffer>) => this.deliver(typeof e.data === 'string' ? e.data : new Uint8Array(e.data));
+    const take = (e: MessageEvent<string | ArrayBuffer>) => {
+      this.heardAt = performance.now();
+      this.deliver(typeof e.data === 'string' ? e.data : new Uint8Array(e.data));
+    };
     if (early) {
       // In the same task as listening: nothing can arrive between the queue and the listener.
       early.release();

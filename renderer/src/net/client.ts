@@ -1,7 +1,7 @@
 // The window's link to the pane server: connects, says hello, subscribes (state
 // first, then events into the store), fetches keymap and apps, and reconnects with
 // backoff when the socket drops. A new Connection per link, since one is single-use.
-import { judgeLink, linkSaid, recheckLink } from './link';
+import { judgeLink, linkSaid, LinkWatch, recheckLink } from './link';
 import { checkResults, Connection } from '../../../kits/client/index';
 import type { AppList } from '../../../kits/protocol/app';
 import { PaneFault } from '../../../kits/protocol/error';
@@ -48,6 +48,8 @@ export class Client {
   private outputCb: ((pane: number, offset: number, data: Uint8Array) => void) | null = null;
   private attempt = 0;
   private notices: NoticeSink | null = null;
+  /** The open connection's link watch (net/link.ts): a small question every few seconds, the link judged again, silence said and acted on. */
+  private watch: LinkWatch | null = null;
 
   /** Hands awareness notices (events and the list loaded at connect) to the sink. */
   setNoticeSink(s: NoticeSink): void {
@@ -73,7 +75,43 @@ export class Client {
     const best = await recheckLink(probe, (ms) => new Promise((r) => setTimeout(r, ms)), () => this.conn === conn && store.getState().conn.state === 'open');
     if (best === null) return;
     const link = judgeLink(best);
-    if (!link.slow) store.getState().setConn({ state: 'open', link });
+    if (link.slow) return;
+    this.watch?.setLink(link);
+    store.getState().setConn({ ...store.getState().conn, state: 'open', link });
+  }
+
+  /** Starts watching an open connection's link (net/link.ts LinkWatch); it ends with the connection. */
+  private watchLink(conn: Connection, t: BrowserWsTransport, link: { rttMs: number; slow: boolean }): void {
+    this.watch?.stop();
+    const mine = () => this.conn === conn && !conn.closed;
+    const watch = new LinkWatch(link, {
+      probe: async () => {
+        const at = performance.now();
+        await conn.call('server/info', {});
+        return performance.now() - at;
+      },
+      now: () => performance.now(),
+      heardAt: () => t.heardAt,
+      judged: (l) => {
+        if (mine()) store.getState().setConn({ ...store.getState().conn, state: 'open', link: l });
+      },
+      silent: (ms) => {
+        if (!mine()) return;
+        const c = { ...store.getState().conn };
+        delete c.silentMs;
+        if (ms !== null) c.silentMs = ms;
+        store.getState().setConn(c);
+      },
+      dead: (why) => {
+        // Closing the socket ends the connection: lost() then connects again with the usual backoff.
+        if (mine()) t.close(`${why}; connecting again`);
+      },
+    }).start();
+    this.watch = watch;
+    conn.onClose(() => {
+      watch.stop();
+      if (this.watch === watch) this.watch = null;
+    });
   }
 
   /** Called after every successful (re)connect, once state is loaded. */
@@ -147,6 +185,7 @@ export class Client {
       // Start-up phases for the cold-start bench (bench/startPath.ts) and the Performance panel.
       performance.mark('pane:open');
       if (link.slow && linkSaid() === null) void this.recheckLink(conn);
+      this.watchLink(conn, t, link);
       conn.onClose((reason) => this.lost(reason));
       void this.loadConfig(conn);
       for (const cb of this.onConnect) cb(conn);

@@ -41,7 +41,13 @@ export interface HistoryEntry {
 
 /** `ended`: closed for good (a grant that no longer lets this window in); `closed` is retried. */
 /** link: the connection's measured round trip (the hello's) and whether it is slow enough to attach screens first (net/link.ts). */
-export type ConnState = { state: 'connecting' | 'open' | 'closed' | 'ended'; detail?: string; link?: { rttMs: number; slow: boolean } };
+export type ConnState = {
+  state: 'connecting' | 'open' | 'closed' | 'ended';
+  detail?: string;
+  link?: { rttMs: number; slow: boolean };
+  /** Open, but the server has not answered the link watch's question (nor sent anything) for this many ms (net/link.ts). */
+  silentMs?: number;
+};
 /** What a grant's guest window was told at hello: which grant, its mode, when it ends. */
 export interface Viewer {
   id: string;

@@ -66,6 +66,8 @@ export interface StartOptions {
   helloTimeoutMs?: number;
   /** Time a flow-controlled client may hold a pane paused without acking (default ACK_STALL_MS; tests shorten it). */
   ackStallMs?: number;
+  /** How often the HTTP front pings a window's WebSocket, and how long one may leave a ping unanswered (default WS_PING_MS; tests shorten it). */
+  wsPingMs?: number;
   /**
    * Keep state here (journal, snapshot generations, scrollback) and bring it back at
    * start; the daemon passes $XDG_STATE_HOME/pane. Absent: nothing is kept (tests, `pane serve`).
@@ -180,11 +182,12 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     restoredNow();
   }
   let http: HttpFront | undefined;
-  if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
+  const ping = o.wsPingMs !== undefined ? { pingMs: o.wsPingMs } : {};
+  if (o.http) http = await listenHttp(services, { ...o.http, ...limits, ...ping, ...(o.secret !== undefined ? { secret: o.secret } : {}) });
   else if (o.frontOnDemand) {
     const { staticDir } = o.frontOnDemand;
     let opening: Promise<unknown> | null = null;
-    server.openFront = () => (opening ??= listenHttp(services, { port: 0, staticDir, ...limits }).catch((e: Error) => {
+    server.openFront = () => (opening ??= listenHttp(services, { port: 0, staticDir, ...limits, ...ping }).catch((e: Error) => {
       opening = null; // a failed bind is tried again at the next ask
       throw e;
     })).then(() => undefined);

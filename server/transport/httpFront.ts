@@ -72,6 +72,8 @@ export interface FrontOptions {
   /** Where refusals are written (default: stderr). */
   log?: (line: string) => void;
   onSocket(ws: WebSocket, s: FrontSocket): void;
+  /** How often each WebSocket is pinged (default WS_PING_MS; tests shorten it). */
+  pingMs?: number | undefined;
   /**
    * GET /metrics: who asks (the window's cookie, or a bearer token) and the answer —
    * Prometheus text, or a refusal's status and words. Absent: /metrics is not served.
@@ -114,6 +116,37 @@ function refuseRaw(socket: net.Socket | import('node:stream').Duplex, status: nu
     /* the peer is gone */
   }
   setTimeout(() => socket.destroy(), 100).unref();
+}
+
+/**
+ * How often the front pings each WebSocket (the window's, the daemon's own front and
+ * `npm start`'s bridge alike). One that has answered neither that ping nor with
+ * anything else by the next is gone without closing — its machine asleep, its
+ * tunnel's far end away — and is closed: it would hold its attach streams and its
+ * place among a session's windows (`windowSize: "smallest"` keeps every other window
+ * at a ghost's size) for the hours TCP takes to give up on an idle socket. Browsers
+ * answer pings in their network stack, even from a page busy drawing; the window
+ * watches the server the other way (renderer/src/net/link.ts LinkWatch).
+ */
+export const WS_PING_MS = 20_000;
+
+/** Pings `ws` every `everyMs`; `gone` when the last ping is unanswered at the next and nothing came meanwhile. Stops at close. */
+function keepAnswering(ws: WebSocket, everyMs: number, gone: () => void): void {
+  let heard = true;
+  const heardNow = () => void (heard = true);
+  ws.on('pong', heardNow);
+  ws.on('message', heardNow);
+  const timer = setInterval(() => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (!heard) {
+      clearInterval(timer);
+      return gone();
+    }
+    heard = false;
+    ws.ping();
+  }, everyMs);
+  timer.unref();
+  ws.once('close', () => clearInterval(timer));
 }
 
 export async function startFront(o: FrontOptions): Promise<HttpFront> {
@@ -213,7 +246,14 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
     if (where) return refuse(403, where);
     if (wss.clients.size >= MAX_WS_CONNECTIONS) return refuse(503, `too many WebSockets (${MAX_WS_CONNECTIONS}); close a window`);
     const cookie = hasCookie(req);
-    wss.handleUpgrade(req, socket, head, (ws) => o.onSocket(ws, { cookie, raw: socket }));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const pingMs = o.pingMs ?? WS_PING_MS;
+      keepAnswering(ws, pingMs, () => {
+        log(`WebSocket closed: it answered no ping in ${Math.round(pingMs / 1000)} s and sent nothing (gone without closing): ${describe(req)}`);
+        ws.terminate();
+      });
+      o.onSocket(ws, { cookie, raw: socket });
+    });
   };
 
   /** Every connection the front holds, oldest first: whether a request is being answered, or it is a WebSocket. */

@@ -15,7 +15,7 @@ export { WsTransport as ServerWsTransport };
 // Lives in admission.ts, so the window's bridge can say it without loading the server.
 export { NEEDS_SECRET } from './admission';
 
-export async function listenHttp(services: Services, o: { port?: number; staticDir?: string; secret?: string; helloTimeoutMs?: number }): Promise<HttpFront> {
+export async function listenHttp(services: Services, o: { port?: number; staticDir?: string; secret?: string; helloTimeoutMs?: number; pingMs?: number }): Promise<HttpFront> {
   const { server } = services;
   // Every refusal of the front goes to the daemon's stderr and /pane/log, a few a second at most.
   const log = throttledLog((line: string) => {
@@ -27,6 +27,7 @@ export async function listenHttp(services: Services, o: { port?: number; staticD
     staticDir: o.staticDir,
     secret: o.secret,
     log,
+    pingMs: o.pingMs,
     onSocket: (ws, { cookie, raw }) => {
       // A hello with an attach grant needs neither: the grant is checked as the hello is (ClientConn), and makes it a guest.
       const conn = new ClientConn(services, new WsTransport(ws), (h) => (cookie || front.tokenOk(h.token) || h.grant !== undefined ? { capabilities: h.capabilities } : NEEDS_SECRET));

@@ -19,11 +19,13 @@ import { agentHarness, type AgentHarness } from '../agents/helpers';
 
 const HELLO_MS = 400;
 const STALL_MS = 600;
+/** The HTTP front's ping interval here (WS_PING_MS in a daemon). */
+const PING_MS = 400;
 
 let h: AgentHarness;
 let c: Connection;
 beforeAll(async () => {
-  h = await agentHarness({ shell: '/bin/cat', helloTimeoutMs: HELLO_MS, ackStallMs: STALL_MS, http: { port: 0 } });
+  h = await agentHarness({ shell: '/bin/cat', helloTimeoutMs: HELLO_MS, ackStallMs: STALL_MS, wsPingMs: PING_MS, http: { port: 0 } });
   c = await h.connect();
 });
 afterAll(() => h?.close());
@@ -88,6 +90,43 @@ describe('bounds before hello', () => {
       setTimeout(() => resolve(false), HELLO_MS + 5000);
     });
     expect(closed).toBe(true);
+  });
+});
+
+/** A window's WebSocket as a browser opens it: the launch URL's cookie, then hello; `autoPong: false` is a peer gone without closing. */
+async function helloedWs(name: string, autoPong: boolean): Promise<WebSocket> {
+  const url = (await c.call('server/launch-url', {})).url;
+  const origin = new URL(url).origin;
+  const cookie = (await fetch(url, { redirect: 'manual' })).headers.get('set-cookie')?.split(';')[0];
+  expect(cookie).toBeTruthy();
+  const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/ws`, { headers: { cookie: cookie!, origin }, autoPong });
+  ws.on('error', () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const said = new Promise<string>((resolve) => ws.once('message', (m) => resolve(String(m))));
+  ws.send(JSON.stringify({ t: 'req', id: 1, method: 'hello', params: { protocol: 1, client: { name, kind: 'renderer' }, capabilities: ['read'] } }));
+  expect(JSON.parse(await said)).toMatchObject({ ok: true });
+  return ws;
+}
+
+describe('a window gone without closing', () => {
+  it('is closed once it leaves a ping unanswered; a window that answers stays', async () => {
+    const gone = await helloedWs('gone-window', false);
+    const here = await helloedWs('live-window', true);
+    const closedAt = await new Promise<number>((resolve) => {
+      gone.once('close', () => resolve(Date.now()));
+      setTimeout(() => resolve(0), PING_MS * 3 + 5000);
+    });
+    expect(closedAt).toBeGreaterThan(0);
+    // The server let it go: its client is no longer listed, and the one that answers still is.
+    const names = async () => (await c.call('client/list', {})).clients.map((x) => x.name);
+    await until('the silent window to leave the client list', async () => !(await names()).includes('gone-window'));
+    await new Promise((r) => setTimeout(r, PING_MS * 3));
+    expect(here.readyState).toBe(WebSocket.OPEN);
+    expect(await names()).toContain('live-window');
+    here.close();
   });
 });
 

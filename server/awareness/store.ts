@@ -148,26 +148,27 @@ export class JsonStore {
     return true;
   }
 
-  /** The file still holds `text` as this store wrote it (see `wrote`). */
-  private unchanged(f: string, text: string, st: fs.Stats | undefined): boolean {
+  /** The file still holds the text of `digest` as this store wrote it (see `wrote`). */
+  private unchanged(f: string, digest: string, st: fs.Stats | undefined): boolean {
     const w = this.wrote.get(f);
-    return w !== undefined && st !== undefined && st.ino === w.ino && st.size === w.size && st.mtimeMs === w.mtimeMs && w.digest === digestOf(text);
+    return w !== undefined && st !== undefined && st.ino === w.ino && st.size === w.size && st.mtimeMs === w.mtimeMs && w.digest === digest;
   }
 
-  private remember(f: string, text: string, st: fs.Stats | undefined): void {
+  private remember(f: string, digest: string, st: fs.Stats | undefined): void {
     if (st === undefined) this.wrote.delete(f);
-    else this.wrote.set(f, { digest: digestOf(text), ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
+    else this.wrote.set(f, { digest, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
   }
 
   /** Writes the file (and, when due, its last-good copy `.bak`) under the lock, unless it holds this already; blocks, so for stop and tests. */
   save(name: string, data: unknown): void {
     const f = this.file(name);
     const text = `${JSON.stringify(data, null, 1)}\n`;
-    if (this.unchanged(f, text, statOfSync(f))) return;
+    const digest = digestOf(text);
+    if (this.unchanged(f, digest, statOfSync(f))) return;
     withLock(f, () => {
       writeAtomicSync(f, text);
       if (this.bakDue(f)) writeAtomicSync(`${f}.bak`, text);
-      this.remember(f, text, statOfSync(f)); // under the lock: as this write left it
+      this.remember(f, digest, statOfSync(f)); // under the lock: as this write left it
     });
   }
 
@@ -175,11 +176,12 @@ export class JsonStore {
   async saveAsync(name: string, data: unknown): Promise<void> {
     const f = this.file(name);
     const text = `${JSON.stringify(data, null, 1)}\n`;
-    if (this.unchanged(f, text, await statOf(f))) return;
+    const digest = digestOf(text);
+    if (this.unchanged(f, digest, await statOf(f))) return;
     await withLockAsync(f, async () => {
       await writeAtomic(f, text);
       if (this.bakDue(f)) await writeAtomic(`${f}.bak`, text);
-      this.remember(f, text, await statOf(f)); // under the lock: as this write left it
+      this.remember(f, digest, await statOf(f)); // under the lock: as this write left it
     });
   }
 

@@ -42,6 +42,13 @@ function configErrors(kind: 'keymap' | 'settings' | 'apps', errors: readonly { f
   for (const n of store.getState().notices) if (n.key?.startsWith(prefix) && !now.has(n.key)) st.withdraw(n.key, `${n.text.split(': ')[0]}: fixed`);
 }
 
+/** One small request's round trip on `conn`, in ms: how the link is measured after connect (net/link.ts). */
+async function timeRoundTrip(conn: Connection): Promise<number> {
+  const at = performance.now();
+  await conn.call('server/info', {});
+  return performance.now() - at;
+}
+
 export class Client {
   private conn: Connection | null = null;
   private readonly onConnect: Listener[] = [];
@@ -67,12 +74,7 @@ export class Client {
    * again with it (terminals.ts).
    */
   private async recheckLink(conn: Connection): Promise<void> {
-    const probe = async () => {
-      const at = performance.now();
-      await conn.call('server/info', {});
-      return performance.now() - at;
-    };
-    const best = await recheckLink(probe, (ms) => new Promise((r) => setTimeout(r, ms)), () => this.conn === conn && store.getState().conn.state === 'open');
+    const best = await recheckLink(() => timeRoundTrip(conn), (ms) => new Promise((r) => setTimeout(r, ms)), () => this.conn === conn && store.getState().conn.state === 'open');
     if (best === null) return;
     const link = judgeLink(best);
     if (link.slow) return;
@@ -85,11 +87,7 @@ export class Client {
     this.watch?.stop();
     const mine = () => this.conn === conn && !conn.closed;
     const watch = new LinkWatch(link, {
-      probe: async () => {
-        const at = performance.now();
-        await conn.call('server/info', {});
-        return performance.now() - at;
-      },
+      probe: () => timeRoundTrip(conn),
       now: () => performance.now(),
       heardAt: () => t.heardAt,
       judged: (l) => {

@@ -115,7 +115,7 @@ export interface LinkWatchDeps {
 export class LinkWatch {
   private timer: ReturnType<typeof setInterval> | null = null;
   private asked: number | null = null;
-  private lastProbe = -Infinity;
+  private lastProbe: number;
   private lastTick: number;
   private slowRun: number[] = [];
   private saidSilent = false;

@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics) trim it for quick looks.
+// (comma list: throughput,roundtrip,follow,memory,scale,cli,idle,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics,slowlink) trim it for quick looks.
 import fs from 'node:fs';
 import { agents, sandboxPhases } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -11,6 +11,7 @@ import { awareness, hookUnderLoad } from './awareness';
 import { bridgeEcho } from './bridgeEcho';
 import { cli } from './cli';
 import { hosts, WARM_CALLS } from './hosts';
+import { IDLE_SPELL_MS, idleWakeups } from './idle';
 import { LINK_DELAY_MS } from './hostsSsh';
 import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
@@ -36,7 +37,7 @@ import { LINK_BITS_PER_S, LINK_RTT_MS, slowLink } from './slowLink';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics,slowlink').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,idle,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics,slowlink').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -138,6 +139,11 @@ try {
     rows.push({ bench: '`pane ls` one-shot (ms) vs `node -e 0`', figure: range(c.paneLs, 1), anchor: `node -e 0 ${range(c.nodeE0, 1)}`, ratio: ratio(c.paneLs.median, c.nodeE0.median), aim: '≤ 1.2× (35)' });
     rows.push({ bench: '`pane ls` one-shot (ms) vs `tmux list-sessions`', figure: range(c.paneLs, 1), anchor: c.tmuxLs ? `tmux ${range(c.tmuxLs, 1)}` : 'tmux n/a', ratio: c.tmuxLs ? ratio(c.paneLs.median, c.tmuxLs.median) : 'n/a', aim: 'report' });
     rows.push({ bench: '`pane ls --json` with 1,000 panes (ms)', figure: range(c.lsJson1000, 1), anchor: '—', ratio: '—', aim: 'report' });
+  });
+  await section('idle', async () => {
+    const w = await idleWakeups(`${dir}/idle`, withTmux);
+    const tmux = w.tmuxSoon === null ? 'tmux n/a' : `tmux's server ${w.tmuxSoon} / ${w.tmuxSettled}`;
+    rows.push({ bench: `an idle daemon (a shell pane, the hook doors, state kept): its main thread's wakeups in ${IDLE_SPELL_MS / 1000} s, 3 s after start / after the heap trimmer's passes (~2 min)`, figure: `${w.paneSoon} / ${w.paneSettled}`, anchor: tmux, ratio: '—', aim: '≤ 5 settled (35, decision 052)' });
   });
   await section('hosts', async () => {
     const h = await hosts(dir, runs);

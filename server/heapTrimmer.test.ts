@@ -181,3 +181,33 @@ describe('HeapTrimmer', () => {
     expect(bytesReadSoFar()!).toBeGreaterThan(a!);
   });
 });
+
+describe('HeapTrimmer on its own timer', () => {
+  it('checks only while a pass may be due: it stops after the last pass of a quiet spell, and work poked in starts it again', async () => {
+    const { vi } = await import('vitest');
+    vi.useFakeTimers();
+    try {
+      let read = 0;
+      let trims = 0;
+      const t = new HeapTrimmer({ now: () => performance.now(), readBytes: () => read, heap: () => ({ trim: () => (trims++, true) }), collector: () => () => undefined });
+      read += 2 * TRIM_AFTER_BYTES; // a flood
+      // Every pass of the quiet spell (the last at 8 × TRIM_QUIET_MS), then no timer left at all.
+      await vi.advanceTimersByTimeAsync(10 * TRIM_QUIET_MS);
+      expect(trims).toBe(TRIM_PASSES);
+      expect(vi.getTimerCount()).toBe(0);
+      // Idle: nothing wakes it.
+      await vi.advanceTimersByTimeAsync(20 * TRIM_QUIET_MS);
+      expect(trims).toBe(TRIM_PASSES);
+      // A new flood, told by a poke: checks resume, and its quiet gets its trim.
+      read += 2 * TRIM_AFTER_BYTES;
+      t.poke();
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(2 * TRIM_QUIET_MS);
+      expect(trims).toBe(TRIM_PASSES + 1);
+      t.stop();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

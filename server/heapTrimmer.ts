@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { loadGlibcHeap, type GlibcHeap } from '../kits/node/glibcHeap';
 import { isolateCollector } from '../kits/node/isolateGc';
 import { REST_AFTER_MS } from './pty/screenHistory';
+import { TickWhileNeeded } from './tickWhileNeeded';
 
 /** How often the daemon looks whether it went quiet. */
 export const TRIM_CHECK_MS = 4_000;
@@ -78,7 +79,8 @@ export class HeapTrimmer implements HeapTrimCounts {
   /** Trims done in this quiet spell. */
   private passes = 0;
   private lastBusy: number;
-  private readonly timer: NodeJS.Timeout | null;
+  /** The checks, every TRIM_CHECK_MS while a trim may be due (poke() after work): a daemon quiet since its last pass makes no wakeups. */
+  private readonly ticks: TickWhileNeeded | null;
   private readonly o: Required<Omit<HeapTrimmerOptions, 'timer' | 'others'>> & Pick<HeapTrimmerOptions, 'others'>;
   /** Waiting for the other isolates' collection (HeapTrimmerOptions.others). */
   private collecting = false;
@@ -88,8 +90,29 @@ export class HeapTrimmer implements HeapTrimCounts {
     this.lastBusy = this.o.now();
     // From the daemon's start: what it read to start counts as work (its garbage is freed heap too).
     this.readAtTrim = 0;
-    this.timer = o.timer === false ? null : setInterval(() => this.check(), TRIM_CHECK_MS);
-    this.timer?.unref();
+    this.ticks = o.timer === false ? null : new TickWhileNeeded(TRIM_CHECK_MS, () => this.due(), () => this.check());
+    this.ticks?.poke();
+  }
+
+  /** Work was done since the last check (poke): the next check weighs it, whatever the passes say. */
+  private worked = false;
+
+  /** The daemon did work (output came, a client connected): checks resume if they had stopped. */
+  poke(): void {
+    this.worked = true;
+    this.ticks?.poke();
+  }
+
+  /**
+   * Whether a check may still trim: not once every pass of this quiet spell is done, nor
+   * while too little was read since the last trim to be worth one (checks stop then, and
+   * the next poke starts them; the reads meanwhile count as work at its first check).
+   */
+  private due(): boolean {
+    if (this.off) return false;
+    if (this.worked || this.collecting || this.lastRead === null) return true;
+    if (this.passes >= TRIM_PASSES) return false;
+    return this.passes > 0 || this.lastRead - this.readAtTrim >= TRIM_AFTER_BYTES;
   }
 
   /**
@@ -98,6 +121,7 @@ export class HeapTrimmer implements HeapTrimCounts {
    */
   check(): void {
     if (this.off || this.collecting) return;
+    this.worked = false;
     const read = this.o.readBytes();
     if (read === null) return this.disable('/proc/self/io is not readable, so the daemon cannot tell when it went quiet');
     const now = this.o.now();
@@ -137,7 +161,7 @@ export class HeapTrimmer implements HeapTrimCounts {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.ticks?.stop();
     this.off = true;
   }
 

@@ -127,6 +127,10 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     const trimmer = new HeapTrimmer({ warn: (m) => process.stderr.write(`pane: ${m}\n`), others: () => screen.collect() });
     server.heapTrims = trimmer;
     server.onStop(() => trimmer.stop());
+    // Work that makes garbage: output parsed and kept, a window pulling its screens.
+    server.listen((event) => {
+      if (event === 'pane/output' || event === 'client/attached') trimmer.poke();
+    });
   }
   const dispatcher = new Dispatcher();
   for (const t of builtinHandlers) dispatcher.register(t);

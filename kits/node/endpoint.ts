@@ -330,10 +330,9 @@ async function listenTls(e: Extract<Endpoint, { kind: 'tls' }>, onTransport: OnT
   return { endpoint: e, server: srv, close: () => new Promise<void>((resolve) => srv.close(() => resolve())) };
 }
 
-/** Removes a socket file left by a dead server; refuses when a live one answers. */
-async function clearStale(socketPath: string): Promise<void> {
-  if (!fs.existsSync(socketPath)) return;
-  const alive = await new Promise<boolean>((resolve) => {
+/** Whether something listens on the unix socket at `socketPath` (a connection is taken): false for a file left by a process gone. */
+export function socketAnswers(socketPath: string): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
     const s = net.createConnection({ path: socketPath });
     s.once('connect', () => {
       s.destroy();
@@ -341,6 +340,11 @@ async function clearStale(socketPath: string): Promise<void> {
     });
     s.once('error', () => resolve(false));
   });
-  if (alive) throw new Error(`a pane server is already listening on ${socketPath}`);
+}
+
+/** Removes a socket file left by a dead server; refuses when a live one answers. */
+async function clearStale(socketPath: string): Promise<void> {
+  if (!fs.existsSync(socketPath)) return;
+  if (await socketAnswers(socketPath)) throw new Error(`a pane server is already listening on ${socketPath}`);
   fs.unlinkSync(socketPath);
 }

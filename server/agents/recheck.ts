@@ -2,6 +2,7 @@
 // attached PTY streams and namespace handles (an `event` interceptor among them)
 // that the new file no longer grants are ended, each with a refusal in the
 // agent's log and /pane/log — a right taken away is gone at once, not at the next open.
+import { TickWhileNeeded } from '../tickWhileNeeded';
 import type { ParsedAccess } from './access';
 import { accessChecker } from './accessCheck';
 import type { AgentClient, AgentService } from './service';
@@ -11,7 +12,12 @@ export const ACCESS_RECHECK_MS = 500;
 
 export function watchAccessChanges(svc: AgentService): () => void {
   const seen = new WeakMap<AgentClient, ParsedAccess>();
-  const timer = setInterval(() => {
+  const agentConnected = () => {
+    for (const client of svc.deps.clients()) if (svc.agentCaller(client.user) !== null) return true;
+    return false;
+  };
+  // Only while an agent is connected: a daemon with none makes no wakeups for this.
+  const ticks = new TickWhileNeeded(ACCESS_RECHECK_MS, agentConnected, () => {
     for (const client of svc.deps.clients()) {
       const name = svc.agentCaller(client.user);
       if (name === null) continue;
@@ -20,9 +26,16 @@ export function watchAccessChanges(svc: AgentService): () => void {
       seen.set(client, parsed);
       recheck(svc, name, client);
     }
-  }, ACCESS_RECHECK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  });
+  // A connection said hello (its user is known then): an agent's starts the ticks.
+  const unlisten = svc.server.listen((event, data) => {
+    if (event === 'client/attached' && (data as { pane?: number }).pane === undefined) ticks.poke();
+  });
+  ticks.poke();
+  return () => {
+    unlisten();
+    ticks.stop();
+  };
 }
 
 /** Ends the streams and handles of one connection that its agent's .access no longer allows. */

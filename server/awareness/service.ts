@@ -4,7 +4,7 @@
 // contribution to every hook answer. Handlers reach it as ctx.services.awareness.
 import os from 'node:os';
 import path from 'node:path';
-import { pollTargets } from '../config/poller';
+import { watchTargets } from '../config/targetWatch';
 import type { PaneServer } from '../paneServer';
 import type { AgentService } from '../agents/service';
 import type { Whereabouts } from './agentRecord';
@@ -102,7 +102,7 @@ export class AwarenessService {
       },
     });
     // The domain map is a dropped-in file like the rest of the config: edits apply live.
-    if (domainsFile) this.stops.push(pollTargets([{ path: domainsFile, kind: 'file' }], () => this.aw.setDomainMap(loadDomainMap(domainsFile, this.warn))));
+    if (domainsFile) this.stops.push(watchTargets([{ path: domainsFile, kind: 'file' }], () => this.aw.setDomainMap(loadDomainMap(domainsFile, this.warn))));
     this.stops.push(server.listen((event, data) => this.onServerEvent(event, data)));
     const agents = this.agents();
     if (agents) {

@@ -11,7 +11,7 @@ import type { PaneServer } from '../paneServer';
 import type { Services } from '../services';
 import { builtinAppsDir, findApp, loadApps, markInstalled } from './appFiles';
 import { loadKeymap } from './keymapFile';
-import { pollTargets } from './poller';
+import { watchTargets } from './targetWatch';
 import { loadSettings } from './settingsFile';
 
 export interface ConfigPaths {
@@ -51,10 +51,10 @@ export class ConfigService {
     // the event loop, after the daemon is listening, unless someone asks for them sooner.
     const early = setImmediate(() => void this.apps);
     this.stops.push(() => clearImmediate(early));
-    this.stops.push(pollTargets([{ path: this.keymapFile, kind: 'file' }], () => this.reloadKeymap()));
-    this.stops.push(pollTargets([{ path: this.settingsFile, kind: 'file' }], () => this.reloadSettings()));
+    this.stops.push(watchTargets([{ path: this.keymapFile, kind: 'file' }], () => this.reloadKeymap()));
+    this.stops.push(watchTargets([{ path: this.settingsFile, kind: 'file' }], () => this.reloadSettings()));
     const appDirs = [{ path: this.userAppsDir, kind: 'dir' as const }, ...(this.appsDir ? [{ path: this.appsDir, kind: 'dir' as const }] : [])];
-    this.stops.push(pollTargets(appDirs, () => this.reloadApps()));
+    this.stops.push(watchTargets(appDirs, () => this.reloadApps()));
     server.onStop(() => this.stop());
   }
 

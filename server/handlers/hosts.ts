@@ -10,7 +10,7 @@ export function hostHandlers(hosts: HostService): HandlerTable {
     'host/list': async (p, ctx) => ({ ...hosts.list(), ...(p.panes && ctx.client.checkAccess === undefined ? { panes: await hosts.freshPanes(), sessions: hosts.remoteSessions() } : {}) }),
 
     'host/connect': async (p) => {
-      // The folder read again first: a file changed a moment ago (pair, unpair, an edit) is dialled as it is now, not as the poller last saw it.
+      // The folder read again first: a file changed a moment ago (pair, unpair, an edit) is dialled as it is now, not as the watch last saw it.
       hosts.reload();
       const link = hosts.link(p.name);
       await link.connect();

@@ -10,7 +10,8 @@ import { parsePaneRef, type PaneRef } from '../../kits/protocol/ids';
 import { capabilityOf, type MethodName, type Params, type Result } from '../../kits/protocol/index';
 import type { ConfigError } from '../../kits/protocol/keymap';
 import type { Pane } from '../../kits/protocol/model';
-import { pollTargets } from '../config/poller';
+import { watchTargets } from '../config/targetWatch';
+import { TickWhileNeeded } from '../tickWhileNeeded';
 import type { HandlerContext } from '../handlers/types';
 import type { PaneServer } from '../paneServer';
 import { sshExitArgv } from './hostArgv';
@@ -96,6 +97,23 @@ export class HostService {
   errors: ConfigError[] = [];
   private readonly stops: (() => void)[] = [];
   readonly streams = new RemoteStreams();
+  /** What is run each heartbeat besides this service's own (the agents of joined hosts mirrored: remoteAwareness.ts). */
+  private readonly beats: (() => void)[] = [];
+  /**
+   * Each heartbeat while there is a host file, a stand-in or a remote stream: remote streams of
+   * gone panes, left hosts and no reader freed (remoteStream.ts), every stand-in following its
+   * link and its remote pane (standIns.ts), and what else joined the beat. With none of those
+   * (most daemons: no hosts/ folder at all) it makes no wakeups.
+   */
+  readonly heartbeat = new TickWhileNeeded(
+    HEARTBEAT_MS,
+    () => this.links.size > 0 || this.standIns.all().length > 0 || this.streams.size > 0,
+    () => {
+      this.sweepStreams();
+      this.standIns.sync();
+      for (const b of this.beats) b();
+    },
+  );
   /** Per host: input waiting for its link, in order, and its size. */
   private readonly inputs = new Map<string, { bytes: number; chain: Promise<unknown>; refused?: boolean }>();
   /** Remote panes tiled in local sessions through stand-in panes (standIns.ts). */
@@ -117,12 +135,9 @@ export class HostService {
     this.sessions = new HostSessions(deps.server, this.standIns, this.links);
     this.standIns.afterSync = () => this.sessions.sync();
     this.reload();
-    this.stops.push(pollTargets([{ path: this.dir, kind: 'dir' }], () => this.reload()));
+    this.stops.push(watchTargets([{ path: this.dir, kind: 'dir' }], () => this.reload()));
     deps.server.onStop(() => this.stop());
-    // Each heartbeat: remote streams of gone panes, left hosts and no reader freed (remoteStream.ts).
-    const sweep = setInterval(() => this.sweepStreams(), HEARTBEAT_MS);
-    sweep.unref();
-    this.stops.push(() => clearInterval(sweep));
+    this.stops.push(() => this.heartbeat.stop());
     this.stops.push(
       deps.server.listen((event, data) => {
         const d = data as { client?: string; pane?: number };
@@ -224,7 +239,14 @@ export class HostService {
     this.streams.sweep((s) => this.links.get(s.link.name) === s.link && (s.link.joined || (s.link.leftByPerson && s.subscribers > 0)), now);
   }
 
+  /** Runs `fn` each heartbeat too. */
+  onBeat(fn: () => void): void {
+    this.beats.push(fn);
+    this.heartbeat.poke();
+  }
+
   private changed(): void {
+    this.heartbeat.poke();
     this.sweepStreams();
     for (const l of this.links.values()) if (l.state === 'connected') this.streams.resume(l);
     this.standIns.sync();

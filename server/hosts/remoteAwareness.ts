@@ -74,22 +74,22 @@ export interface RemoteAwarenessDeps {
 
 /** Polls each connected host's agents and mirrors them into the local engine; stopped with the server. */
 export class RemoteAwareness {
-  private timer: NodeJS.Timeout | null = null;
   private busy = false;
+  private stopped = false;
 
   constructor(
     private readonly deps: RemoteAwarenessDeps,
     private readonly hosts: HostService,
   ) {
-    this.timer = setInterval(() => void this.poll(), REMOTE_AWARENESS_POLL_MS);
-    this.timer.unref();
+    // Each heartbeat of the host service (REMOTE_AWARENESS_POLL_MS), which beats only while there are hosts.
+    hosts.onBeat(() => void this.poll());
     deps.server.onStop(() => this.stop());
   }
 
   /** One round over every host (a round still running is not overlapped). */
   async poll(): Promise<void> {
     const aw = this.deps.awareness()?.aw;
-    if (!aw || this.busy) return;
+    if (!aw || this.busy || this.stopped) return;
     this.busy = true;
     try {
       for (const link of this.hosts.links.values()) await this.pollOne(link);
@@ -123,7 +123,6 @@ export class RemoteAwareness {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopped = true;
   }
 }

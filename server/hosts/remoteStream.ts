@@ -315,6 +315,11 @@ export class RemoteStreams {
     return s;
   }
 
+  /** Remote streams held. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
   proxy(n: number): RemoteStream | undefined {
     return this.byProxy.get(n);
   }

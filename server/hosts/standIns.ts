@@ -54,6 +54,8 @@ export class StandIns {
           const made = (data as { pane: Pane }).pane;
           if (!providerOf(made.kind).standIn) return;
           this.numbers.add(made.n);
+          // Each heartbeat from now: the link's state on the tag, and the remote pane's fate.
+          this.hosts.heartbeat.poke();
           // A stand-in brought back (a restored session, the journal) says its link's state now, not the saved one.
           queueMicrotask(() => {
             const p = server.panes.get(made.n);
@@ -62,10 +64,6 @@ export class StandIns {
         }
       }),
     );
-    // Each heartbeat: the link's state on the tag, and the remote pane's fate.
-    const t = setInterval(() => this.sync(), HEARTBEAT_MS);
-    t.unref();
-    this.stops.push(() => clearInterval(t));
   }
 
   stop(): void {

@@ -109,7 +109,7 @@ export function decodeSnapshot(text: string, file: string): { header: Header; st
 function wantOf(name: string): 'file' | 'dir' | 'temp' | 'range' | null {
   if (SNAP.test(name) || JOURNAL.test(name)) return (genOf(name) ?? genOf(name, JOURNAL)) === null ? 'range' : 'file';
   if (name === 'scrollback' || name === 'daemon.lock') return 'dir';
-  if (name === 'daemon.pid' || name === 'daemon.log' || name === 'daemon.log.1') return 'file';
+  if (name === 'daemon.pid' || name === 'daemon.socket' || name === 'daemon.log' || name === 'daemon.log.1') return 'file';
   if (TEMP.test(name)) return 'temp';
   return null;
 }

@@ -7,9 +7,11 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { DurabilityConfigSchema, type DurabilityConfig, type Generation, type StateFile, STATE_VERSION } from '../../kits/protocol/snapshot';
+import { socketAnswers } from '../../kits/node/endpoint';
 import { checkStateDir } from '../../kits/node/paths';
 import type { PaneServer } from '../paneServer';
 import type { Services } from '../services';
+import { TickWhileNeeded } from '../tickWhileNeeded';
 import { GenerationStore, snapName } from './generations';
 import { JournalWriter, type JournalRecord } from './journal';
 import { loadState } from './loader';
@@ -19,10 +21,23 @@ import type { PersistDeps, PersistPart } from './parts';
 import { resurrect } from './resurrect';
 
 /**
- * The lock counts as abandoned when its mtime is this old: proper-lockfile refreshes
- * it every half of this, so a daemon killed with -9 frees its state within ~3 s.
+ * The lock counts as abandoned when its mtime is this old; proper-lockfile refreshes it
+ * every half of this. Long, because the refresh is a write to the disk and a wakeup of
+ * an otherwise idle daemon (every 1.5 s at the 3 s this was). A daemon killed with -9
+ * does not hold its state that long: the next one finds the socket daemon.socket names
+ * answering no more, and takes the lock at once (lockHolderGone).
  */
-const LOCK_STALE_MS = 3_000;
+export const LOCK_STALE_MS = 60_000;
+/** Tries to take a held lock, LOCK_RETRY_MS apart: long enough for a daemon that is stopping to let go, short enough to refuse a live one promptly. */
+const LOCK_TRIES = 16;
+const LOCK_RETRY_MS = 250;
+/**
+ * A lock younger than this is not judged by its holder's socket: a daemon that took it
+ * a moment ago may not have named its socket yet (daemon.socket still names the one
+ * before). Shorter than LOCK_TRIES × LOCK_RETRY_MS, so a kill just after a refresh is
+ * still taken over within the tries.
+ */
+const LOCK_FRESH_MS = 2_000;
 /**
  * Changes are gathered this long before they are journaled: a burst of changes to one
  * pane or session becomes one record (the dirty sets dedupe), so a stream of requests
@@ -98,6 +113,53 @@ function liveCwd(p: Pane): string {
   }
 }
 
+/** Bytes of daemon.socket read at most: a socket's path (PATH_MAX). */
+const SOCKET_FILE_MAX = 4096;
+
+/** The first line of a small file of the state directory, never through a link nor waiting on a FIFO; null when there is none. */
+function readLine(file: string, max: number): string | null {
+  try {
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      const buf = Buffer.alloc(max);
+      return buf.subarray(0, fs.readSync(fd, buf)).toString().split('\n')[0] ?? null;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null; // none written yet (or not a file: the holder says nothing then)
+  }
+}
+
+/** Who holds the state's lock, as its files say: the pid in daemon.pid ('?' unknown) and the socket in daemon.socket (null: none named). */
+export function readLockHolder(dir: string): { pid: string; socket: string | null } {
+  const pid = readLine(path.join(dir, 'daemon.pid'), 32);
+  const socket = readLine(path.join(dir, 'daemon.socket'), SOCKET_FILE_MAX);
+  return { pid: pid !== null && /^\d+$/.test(pid) ? pid : '?', socket: socket && path.isAbsolute(socket) ? socket : null };
+}
+
+/** How long ago the lock was made or last refreshed (its mtime); 0 when it cannot be read. */
+function lockAgeMs(lockPath: string): number {
+  try {
+    return Date.now() - fs.statSync(lockPath).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Whether the daemon holding the lock is gone for certain: the socket it named answers
+ * no more. When that socket is `ownSocket`, this daemon listens there now, which it
+ * does only after finding nothing answering there (endpoint.ts clearStale). A holder
+ * that named no socket (an older daemon, one in a test without a socket) is not
+ * judged: its lock is waited out (LOCK_STALE_MS).
+ */
+export async function lockHolderGone(holder: { socket: string | null }, ownSocket: string | null): Promise<boolean> {
+  if (holder.socket === null) return false;
+  if (holder.socket === ownSocket) return true;
+  return !(await socketAnswers(holder.socket));
+}
+
 export class Persistence {
   readonly config: DurabilityConfig;
   readonly store: GenerationStore;
@@ -108,11 +170,13 @@ export class Persistence {
   private dirtyExtra = new Set<string>();
   private flushQueued = false;
   private changedSinceSnapshot = false;
-  private timer: NodeJS.Timeout | null = null;
+  /** Every snapshotEveryMs while something changed since the last snapshot: an unchanged state makes no wakeups. */
+  private snapshots: TickWhileNeeded | null = null;
   private snapshotting: Promise<Generation> | null = null;
   /** Panes that printed since their history was last flushed. */
   private historyDirty = new Set<number>();
-  private historyTimer: NodeJS.Timeout | null = null;
+  /** Every HISTORY_FLUSH_MS while a pane printed since its last flush: quiet panes make no wakeups. */
+  private historyTicks: TickWhileNeeded | null = null;
   private historyFlushing: Promise<void> | null = null;
   /** History files the current journal names (flushed since the last snapshot), by pane: kept by prune. */
   private liveRefs = new Map<number, string[]>();
@@ -170,12 +234,14 @@ export class Persistence {
       throw e;
     }
     p.unlisten = server.listen((event, data) => p.note(event, data));
-    p.timer = setInterval(() => {
-      if (p.changedSinceSnapshot) void p.snapshot().catch((e: Error) => p.warn(`snapshot failed: ${e.message}`));
-    }, p.config.snapshotEveryMs);
-    p.timer.unref();
-    p.historyTimer = setInterval(() => p.flushHistory(), HISTORY_FLUSH_MS);
-    p.historyTimer.unref();
+    p.snapshots = new TickWhileNeeded(
+      p.config.snapshotEveryMs,
+      () => p.changedSinceSnapshot,
+      () => void p.snapshot().catch((e: Error) => p.warn(`snapshot failed: ${e.message}`)),
+    );
+    p.historyTicks = new TickWhileNeeded(HISTORY_FLUSH_MS, () => p.historyDirty.size > 0, () => void p.flushHistory());
+    p.snapshots.poke();
+    p.historyTicks.poke();
     server.onBeforeStop(() => p.close());
     services.persistence = p;
     p.detach = () => {
@@ -195,32 +261,39 @@ export class Persistence {
     } catch {
       // no lock yet
     }
-    try {
-      this.release = await lockfile.lock(this.dir, {
+    const take = () =>
+      lockfile.lock(this.dir, {
         lockfilePath: lockPath,
         stale: LOCK_STALE_MS,
-        // Long enough to outwait a daemon killed with -9 (its lock goes stale), short enough to refuse a live one promptly.
-        retries: { retries: 8, minTimeout: 250, maxTimeout: 600 },
         onCompromised: (e) => this.warn(`lost the lock on ${this.dir} (${e.message}); another daemon may be writing the same state`),
       });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
-      let pid = '?';
+    for (let tries = 1; ; tries++) {
       try {
-        const fd = fs.openSync(pidFile, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-        const buf = Buffer.alloc(32);
-        pid = /^\d+/.exec(buf.subarray(0, fs.readSync(fd, buf)).toString())?.[0] ?? '?';
-        fs.closeSync(fd);
-      } catch {
-        // no pid written yet (or not a file: the holder says nothing then)
+        this.release = await take();
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
+        const holder = readLockHolder(this.dir);
+        if (tries >= LOCK_TRIES) throw new Error(`the pane state in ${this.dir} is in use by another pane daemon (pid ${holder.pid}); stop it with \`pane stop\`, or give this one another state directory`);
+        // Held: by a daemon killed with -9 (its lock not stale for a while yet), one stopping, or a live one.
+        if (lockAgeMs(lockPath) > LOCK_FRESH_MS && (await lockHolderGone(holder, this.server.socketPath))) {
+          try {
+            fs.rmdirSync(lockPath); // as proper-lockfile removes a stale lock
+          } catch {
+            // gone meanwhile, or not the empty directory a lock is: the next try says which
+          }
+          continue;
+        }
+        await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
       }
-      throw new Error(`the pane state in ${this.dir} is in use by another pane daemon (pid ${pid}); stop it with \`pane stop\`, or give this one another state directory`);
     }
     try {
       writeOwnFile(this.dir, 'daemon.pid', `${process.pid}\n`, this.warn);
+      // And the socket: a daemon started after this one is killed knows it gone by that socket's silence.
+      writeOwnFile(this.dir, 'daemon.socket', `${this.server.socketPath ?? ''}\n`, this.warn);
     } catch (e) {
-      // Only what a refused second daemon names; the lock itself is what keeps the state single-writer.
-      this.warn(`cannot write ${pidFile}: ${(e as Error).message}; a second daemon will not be able to name this one`);
+      // Only what a refused second daemon names and judges by; the lock itself is what keeps the state single-writer.
+      this.warn(`cannot write ${pidFile} or daemon.socket beside it: ${(e as Error).message}; a second daemon will not be able to name this one, nor take the state at once after it is killed`);
     }
   }
 
@@ -258,8 +331,11 @@ export class Persistence {
     const fam = event.slice(0, event.indexOf('/'));
     if (event === 'pane/output') {
       // New history is flushed at the next HISTORY_FLUSH_MS tick, and worth a snapshot at the next tick of its timer.
-      this.changedSinceSnapshot = true;
-      if (typeof d.pane === 'number') this.historyDirty.add(d.pane);
+      this.changed();
+      if (typeof d.pane === 'number') {
+        this.historyDirty.add(d.pane);
+        this.historyTicks?.poke();
+      }
       return;
     }
     if (event === 'pane/executed') return;
@@ -315,8 +391,14 @@ export class Persistence {
     this.dirtyExtra.clear();
     if (!recs.length) return;
     this.journal.append(recs, json);
-    this.changedSinceSnapshot = true;
+    this.changed();
     if (this.journal.appended > JOURNAL_ROTATE_RECORDS) void this.snapshot().catch((e: Error) => this.warn(`snapshot failed: ${e.message}`));
+  }
+
+  /** Something a snapshot would save changed: one is taken at the next tick of its timer. */
+  private changed(): void {
+    this.changedSinceSnapshot = true;
+    this.snapshots?.poke();
   }
 
   /** Starts generation gen+1: a new journal that opens with the whole state, so replaying it needs nothing older. */
@@ -374,7 +456,10 @@ export class Persistence {
           this.journal.append([{ k: 'history', n, uuid: p.uuid, scrollback: { file: r.file, ...(r.blocks.length ? { blocks: r.blocks } : {}), savedAt: Date.now(), lines: r.lines, bytes: r.bytes } }]);
         } catch (e) {
           // Its screen closed meanwhile, or the disk refused: the next tick (or snapshot) tries again.
-          if (this.server.panes.has(n)) this.historyDirty.add(n);
+          if (this.server.panes.has(n)) {
+            this.historyDirty.add(n);
+            this.historyTicks?.poke();
+          }
           if (!/closed|no screen/.test((e as Error).message)) this.warn(`pane ${n}: history not flushed: ${(e as Error).message}`);
         }
       }),
@@ -436,8 +521,8 @@ export class Persistence {
   /** The last snapshot, then the lock let go. */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.timer) clearInterval(this.timer);
-    if (this.historyTimer) clearInterval(this.historyTimer);
+    this.snapshots?.stop();
+    this.historyTicks?.stop();
     this.unlisten?.();
     try {
       await this.snapshotting?.catch(() => undefined);

@@ -19,6 +19,7 @@ import { agentGrant } from '../agents/accessCheck';
 import type { Services } from '../services';
 import { ClientConn, type Grant } from './clientConn';
 import { throttledLog } from './admission';
+import { keepDeadlines, NODE_DEADLINE_CHECK_OFF } from './httpDeadlines';
 import { peerUid } from './peerUid';
 
 /** A hook's JSON carries a tool's input (a whole file for Write): generous, but bounded. */
@@ -30,12 +31,6 @@ export const MAX_HOOK_BODY = 4 << 20;
  * after 3 s is useless and the connection is cut.
  */
 export const HOOK_REQUEST_TIMEOUT_MS = 3000;
-/**
- * How often the deadline above is checked. Node checks request deadlines on a
- * timer, 30 s by default: with that a slow client held its slot ~25 s past a
- * deadline of 6 s. A quarter second costs one walk over at most 64 connections.
- */
-export const HOOK_DEADLINE_CHECK_MS = 250;
 /**
  * Connections the TCP hook door holds at once (each hook is one short POST; a
  * desktop with ten agents posting every tool call holds a handful). At the cap a
@@ -211,7 +206,8 @@ function hookServer(services: Services, o: { door: () => string; limit: number; 
   const refused = throttledLog((reason: string) => services.server.publish('client/refused', { door: o.door(), reason }));
   const held = new Map<net.Socket, Held>();
   const srv = http.createServer(
-    { requestTimeout: HOOK_REQUEST_TIMEOUT_MS, headersTimeout: HOOK_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: HOOK_DEADLINE_CHECK_MS, keepAliveTimeout: HOOK_REQUEST_TIMEOUT_MS },
+    // The deadline per connection (httpDeadlines.ts), not node's check on an interval that wakes an idle daemon.
+    { keepAliveTimeout: HOOK_REQUEST_TIMEOUT_MS, ...NODE_DEADLINE_CHECK_OFF },
     (req, res) => {
       const h = held.get(req.socket);
       const reply = (status: number, text: string) => {
@@ -277,6 +273,14 @@ function hookServer(services: Services, o: { door: () => string; limit: number; 
     }
     held.set(sock, { at: Date.now(), answering: false });
     sock.once('close', () => held.delete(sock));
+  });
+  keepDeadlines(srv, {
+    headersMs: HOOK_REQUEST_TIMEOUT_MS,
+    requestMs: HOOK_REQUEST_TIMEOUT_MS,
+    late: (sock) => {
+      refused(`408 the request was not whole within ${HOOK_REQUEST_TIMEOUT_MS} ms of connecting`);
+      sock.destroy();
+    },
   });
   srv.on('clientError', (_e, sock) => sock.destroy());
   srv.on('error', (e) => refused(`server error: ${e.message}`));

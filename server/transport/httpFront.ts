@@ -8,6 +8,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_BINARY_FRAME, MAX_JSON_FRAME } from '../../kits/protocol/binary';
+import { keepDeadlines, NODE_DEADLINE_CHECK_OFF } from './httpDeadlines';
 import { allowedHosts, csp, parseTarget, readCookie } from './httpRequest';
 
 /**
@@ -28,12 +29,6 @@ export const MAX_HTTP_CONNECTIONS = 128;
 export const IDLE_TIMEOUT_MS = 10_000;
 /** A kept-alive connection waits this long for its next request, then is closed (node's default, said here). */
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-/**
- * How often node checks the header and request deadlines. Its default (30 s) let a
- * half-sent request live three times HEADERS_TIMEOUT_MS; at 1 s the deadline holds
- * within a second.
- */
-export const DEADLINE_CHECK_MS = 1_000;
 /** WebSockets at once: each is a client with streams and subscriptions; dozens of windows is already unusual. */
 export const MAX_WS_CONNECTIONS = 64;
 /** A request's headers must arrive within this (slowloris); a page sends them at once. */
@@ -258,7 +253,8 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
 
   /** Every connection the front holds, oldest first: whether a request is being answered, or it is a WebSocket. */
   const conns = new Map<net.Socket, { busy: number; ws: boolean }>();
-  const httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, connectionsCheckingInterval: DEADLINE_CHECK_MS }, (req, res) => {
+  // Deadlines per connection (httpDeadlines.ts), not node's check on an interval that wakes an idle daemon.
+  const httpServer = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS, ...NODE_DEADLINE_CHECK_OFF }, (req, res) => {
     const held = conns.get(req.socket);
     if (held) {
       held.busy++;
@@ -305,11 +301,15 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
       refuseRaw(socket, 500, 'internal error');
     }
   });
+  keepDeadlines(httpServer, {
+    headersMs: HEADERS_TIMEOUT_MS,
+    requestMs: REQUEST_TIMEOUT_MS,
+    late: (socket, missed) => {
+      log(`408 request not sent in time (its ${missed}) from ${socket.remoteAddress ?? '?'}`);
+      refuseRaw(socket, 408, `request not sent in time (headers within ${HEADERS_TIMEOUT_MS} ms, the whole request within ${REQUEST_TIMEOUT_MS} ms)`);
+    },
+  });
   httpServer.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      log(`408 request not sent in time from ${(socket as net.Socket).remoteAddress ?? '?'}`);
-      return refuseRaw(socket, 408, `request not sent in time (headers within ${HEADERS_TIMEOUT_MS} ms, the whole request within ${REQUEST_TIMEOUT_MS} ms)`);
-    }
     if (err.code !== 'ECONNRESET') log(`400 unparsable request (${err.code ?? err.message}) from ${(socket as net.Socket).remoteAddress ?? '?'}`);
     refuseRaw(socket, 400, `bad request: ${err.code ?? 'unparsable'}`);
   });

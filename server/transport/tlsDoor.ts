@@ -15,6 +15,7 @@ import { clientsStamp, clientVerdict, readClients, CLIENTS_FILE, type ClientsRea
 import { readCertFile, readServeConfig, tlsStateDir } from '../../kits/node/tlsFiles';
 import type { TlsDoor } from '../../kits/protocol/serve';
 import type { Services } from '../services';
+import { TickWhileNeeded } from '../tickWhileNeeded';
 import { throttledLog } from './admission';
 import { listenTls, type TlsClientRule, type TlsListener } from './tlsServer';
 
@@ -79,12 +80,15 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
       // No tls/ folder yet (no door): tried again at the next recheck.
     }
   };
-  const every = setInterval(() => {
-    if (!open) return;
-    watchClients();
-    recheck();
-  }, CLIENTS_RECHECK_MS);
-  every.unref();
+  // Only while the door is open: a daemon without one makes no wakeups for it.
+  const checks = new TickWhileNeeded(
+    CLIENTS_RECHECK_MS,
+    () => open !== null,
+    () => {
+      watchClients();
+      recheck();
+    },
+  );
 
   const apply = async (): Promise<void> => {
     let want: TlsDoor | undefined;
@@ -123,6 +127,7 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
       listener.server.on('tlsClientError', (err: NodeJS.ErrnoException, sock) => log(`handshake from ${sock.remoteAddress ?? '?'} refused: ${err.code ?? err.message} (a client needs a certificate signed by this user's CA: pane host pair NAME on its machine)`));
       open = { door: want, listener, cert: readCertFile(path.join(dir, 'server.pem')) };
       watchClients();
+      checks.poke();
     } catch (e) {
       say(`cannot open the TLS door ${want.address}:${want.port}: ${(e as Error).message}`);
     }
@@ -149,7 +154,7 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
     stopped = true;
     clearTimeout(timer);
     clearTimeout(clientsTimer);
-    clearInterval(every);
+    checks.stop();
     watcher?.close();
     clientsWatcher?.close();
     void busy.then(() => open?.listener.close());

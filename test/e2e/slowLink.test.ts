@@ -99,7 +99,8 @@ describe.skipIf(chromiumMissing)(`a window on a slow link${chromiumMissing ? ` (
     const link = { delayMs: 0 };
     const page = await delayedWindow(link);
     await until(page, 'the window to connect', () => (window as any).pane?.store.getState().conn.state === 'open');
-    expect(await page.evaluate(() => (window as any).pane.store.getState().conn.link)).toMatchObject({ slow: false });
+    // Judged fast (on a loaded machine the connect's own measure can come out slow; the next fast answer clears it).
+    await until(page, 'the window to judge its link fast', () => (window as any).pane.store.getState().conn.link?.slow === false, LINK_PROBE_MS * 3);
     // The link turns slow under the open window (a tether, a congested hop): 120 ms on every message from the server.
     link.delayMs = 120;
     await until(page, 'the window to judge its link slow', () => (window as any).pane.store.getState().conn.link?.slow === true, LINK_PROBE_MS * (LINK_SLOW_PROBES + 2));

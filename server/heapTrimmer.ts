@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { loadGlibcHeap, type GlibcHeap } from '../kits/node/glibcHeap';
 import { isolateCollector } from '../kits/node/isolateGc';
 import { REST_AFTER_MS } from './pty/screenHistory';
-import { TickWhileNeeded } from './tickWhileNeeded';
+import { TickWhileNeeded } from '../kits/node/tickWhileNeeded';
 
 /** How often the daemon looks whether it went quiet. */
 export const TRIM_CHECK_MS = 4_000;

@@ -2,7 +2,7 @@
 // attached PTY streams and namespace handles (an `event` interceptor among them)
 // that the new file no longer grants are ended, each with a refusal in the
 // agent's log and /pane/log — a right taken away is gone at once, not at the next open.
-import { TickWhileNeeded } from '../tickWhileNeeded';
+import { TickWhileNeeded } from '../../kits/node/tickWhileNeeded';
 import type { ParsedAccess } from './access';
 import { accessChecker } from './accessCheck';
 import type { AgentClient, AgentService } from './service';

@@ -11,11 +11,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { TickWhileNeeded } from '../../kits/node/tickWhileNeeded';
 import { clientsStamp, clientVerdict, readClients, CLIENTS_FILE, type ClientsRead } from '../../kits/node/tlsClients';
 import { readCertFile, readServeConfig, tlsStateDir } from '../../kits/node/tlsFiles';
 import type { TlsDoor } from '../../kits/protocol/serve';
 import type { Services } from '../services';
-import { TickWhileNeeded } from '../tickWhileNeeded';
 import { throttledLog } from './admission';
 import { listenTls, type TlsClientRule, type TlsListener } from './tlsServer';
 

@@ -18,13 +18,15 @@ import { home, until, type Home } from './helpers';
 
 const BIN = path.resolve(__dirname, '../../dist/pane.cjs');
 /** How long the wakeups of an idle daemon are counted. */
-const IDLE_SPELL_MS = 5_000;
+const IDLE_SPELL_MS = 10_000;
 /**
- * Wakeups allowed in that spell: the heap trimmer's check (every 4 s for a couple of
- * minutes after start, decision 051) and a lock refresh may fall in it. Before, about
- * sixty: config polls, host and agent heartbeats, the hook door's deadline check.
+ * Wakeups allowed in that spell: one per 500 ms at most. What may fall in it on a busy
+ * machine: the heap trimmer's checks (every 4 s for a couple of minutes after start,
+ * decision 051) and one of its passes (a collection in the screen worker and back), a
+ * lock refresh, a late prompt's output and its flush. Before, about 130: config polls,
+ * host and agent heartbeats, the hook door's deadline check, each on its own timer.
  */
-const IDLE_WAKEUPS_MAX = 4;
+const IDLE_WAKEUPS_MAX = 20;
 
 let h: Home | undefined;
 const procs: ChildProcess[] = [];

@@ -62,12 +62,7 @@ export function fingerprint(target: string, kind: 'file' | 'dir'): string {
  */
 export function watchPlan(t: WatchTarget): Map<string, Set<string> | null> {
   const plan = new Map<string, Set<string> | null>();
-  const add = (dir: string, name: string | null) => {
-    const had = plan.get(dir);
-    if (had === null) return;
-    if (name === null) return void plan.set(dir, null);
-    plan.set(dir, new Set([...(had ?? []), name]));
-  };
+  const add = (dir: string, name: string | null) => addToPlan(plan, dir, name === null ? null : [name]);
   const target = path.resolve(t.path);
   if (t.kind === 'dir' && isDir(target)) add(target, null);
   let child = target;
@@ -79,6 +74,13 @@ export function watchPlan(t: WatchTarget): Map<string, Set<string> | null> {
     if (path.dirname(dir) === dir) break; // no ancestor exists at all: nothing to watch, the polls stand in
   }
   return plan;
+}
+
+/** Adds `names` in `dir` (null: any) to a plan, a directory watched for any name staying so. */
+function addToPlan(plan: Map<string, Set<string> | null>, dir: string, names: Iterable<string> | null): void {
+  const had = plan.get(dir);
+  if (had === null) return;
+  plan.set(dir, names === null ? null : new Set([...(had ?? []), ...names]));
 }
 
 function isDir(p: string): boolean {
@@ -151,12 +153,7 @@ export function watchTargets(targets: WatchTarget[], onChange: () => void, o: Wa
   };
   const arm = () => {
     const plan = new Map<string, Set<string> | null>();
-    for (const t of targets) {
-      for (const [dir, names] of watchPlan(t)) {
-        const had = plan.get(dir);
-        plan.set(dir, had === null || names === null ? null : new Set([...(had ?? []), ...names]));
-      }
-    }
+    for (const t of targets) for (const [dir, names] of watchPlan(t)) addToPlan(plan, dir, names);
     for (const [dir, open] of watches) {
       if (plan.has(dir)) continue;
       open.w.close();

@@ -20,7 +20,7 @@ import * as model from '../model/session';
 import { bodyOf, chromeOf } from '../../kits/layout/geometry';
 import type { StreamSink } from '../pty/fanout';
 import type { PaneServer } from '../paneServer';
-import { HEARTBEAT_MS, readOnlyFault, type HostLink } from './hostLink';
+import { readOnlyFault, type HostLink } from './hostLink';
 import type { HostService } from './hostService';
 import { paces, readerId } from './remoteStream';
 import { clip } from '../../kits/protocol/shown';

@@ -15,7 +15,7 @@ import type { Services } from '../services';
 import { GenerationStore, snapName } from './generations';
 import { JournalWriter, type JournalRecord } from './journal';
 import { loadState } from './loader';
-import { entryFault, setAside, writeOwnFile } from './stateFiles';
+import { entryFault, readOwnFile, setAside, writeOwnFile } from './stateFiles';
 import { agentsPart } from './agentsPart';
 import type { PersistDeps, PersistPart } from './parts';
 import { resurrect } from './resurrect';
@@ -116,16 +116,10 @@ function liveCwd(p: Pane): string {
 /** Bytes of daemon.socket read at most: a socket's path (PATH_MAX). */
 const SOCKET_FILE_MAX = 4096;
 
-/** The first line of a small file of the state directory, never through a link nor waiting on a FIFO; null when there is none. */
+/** The first line of a small file of the state directory (readOwnFile: never through a link nor waiting on a FIFO); null when there is none. */
 function readLine(file: string, max: number): string | null {
   try {
-    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    try {
-      const buf = Buffer.alloc(max);
-      return buf.subarray(0, fs.readSync(fd, buf)).toString().split('\n')[0] ?? null;
-    } finally {
-      fs.closeSync(fd);
-    }
+    return readOwnFile(file, max, { truncate: true }).toString().split('\n')[0] ?? null;
   } catch {
     return null; // none written yet (or not a file: the holder says nothing then)
   }

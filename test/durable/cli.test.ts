@@ -137,7 +137,8 @@ describe('the daemon’s commands', () => {
     const env = { ...h.env, XDG_CONFIG_HOME: path.join(h.dir, 'config') };
     const printed = spawnSync(process.execPath, [BIN, 'service', 'install', '--print'], { env, encoding: 'utf8' });
     expect(printed.status).toBe(0);
-    expect(printed.stdout).toMatch(new RegExp(`^ExecStart=${process.execPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\S+/dist/start\\.mjs --daemon$`, 'm'));
+    expect(printed.stdout).toMatch(new RegExp(`^ExecStart="${process.execPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" "\\S+/dist/start\\.mjs" --daemon$`, 'm'));
+    expect(printed.stdout).toMatch(/^Environment="MALLOC_ARENA_MAX=2" .*"PANE_DAEMON_ADDED_ENV=MALLOC_ARENA_MAX,/m);
     expect(printed.stdout).toMatch(/^WantedBy=default\.target$/m);
     const file = path.join(h.dir, 'config', 'systemd', 'user', 'pane.service');
     expect(fs.existsSync(file)).toBe(false);

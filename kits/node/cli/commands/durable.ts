@@ -4,12 +4,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import readline from 'node:readline';
 import { bool, str } from '../args';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { OpError, UsageError } from '../errors';
 import { table } from '../format';
+import { ADDED_ENV, DAEMON_ENV } from '../../daemonEnv';
 
 /**
  * How long `pane stop` waits for the daemon to finish: its programs get 2 s after SIGHUP
@@ -108,16 +110,48 @@ export const restoreCommand: CommandSpec = {
   },
 };
 
-/** The systemd user unit that runs the daemon (dist/start.mjs --daemon) at login. */
+/**
+ * One word of a unit file's line as systemd 252 reads it back (systemd.syntax(7),
+ * systemd.service(7) "Command lines"; each case checked with `systemd-analyze
+ * verify`): double-quoted, `%` doubled everywhere (a specifier otherwise: `%c` in a
+ * path became the unit's cgroup). In an argument or an assignment `\` and `"` are
+ * escaped and, in an argument, `$` doubled (a variable otherwise). The program's own
+ * path takes no escapes and no variables: systemd refuses a `"` or `\` in it
+ * ("Executable name contains special characters") and reads `$` as itself. A line
+ * break or other control character has no spelling that survives anywhere.
+ */
+export function systemdWord(word: string, as: 'program' | 'argument' | 'assignment'): string {
+  const refuse = (what: string) => new OpError(`cannot write ${JSON.stringify(word)} into a systemd unit: it holds ${what}; install pane (or node) at a path without one`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(word)) throw refuse('a control character (a line break?)');
+  if (as === 'program' && /["\\]/.test(word)) throw refuse('a quote or a backslash, which systemd refuses in the program it runs');
+  let w = as === 'program' ? word : word.replace(/[\\"]/g, (c) => `\\${c}`);
+  w = w.replace(/%/g, '%%');
+  if (as === 'argument') w = w.replace(/\$/g, '$$$$');
+  return `"${w}"`;
+}
+
+/**
+ * The systemd user unit that runs the daemon (dist/start.mjs --daemon) at login,
+ * with the environment a daemon started from a window or the CLI gets (daemonEnv:
+ * glibc's malloc settings), named in ADDED_ENV so the daemon drops them again
+ * before it starts anyone's programs.
+ */
 export function serviceUnit(node: string, startScript: string, socket: string | undefined): string {
+  const arg = (w: string) => systemdWord(w, 'argument');
+  const exec = [systemdWord(node, 'program'), arg(startScript), '--daemon', ...(socket ? ['--socket', arg(socket)] : [])].join(' ');
+  const env = Object.entries(DAEMON_ENV).map(([k, v]) => `${k}=${v}`);
   return [
     '[Unit]',
     'Description=pane daemon (owns your panes; windows attach to it)',
-    'Documentation=file://' + path.join(path.dirname(path.dirname(startScript)), 'docs', 'durability.md'),
+    // A URL (spaces as %20), its % doubled as every % in a unit file.
+    `Documentation=${pathToFileURL(path.join(path.dirname(path.dirname(startScript)), 'docs', 'durability.md')).href.replace(/%/g, '%%')}`,
     '',
     '[Service]',
     'Type=simple',
-    `ExecStart=${node} ${startScript} --daemon${socket ? ` --socket ${socket}` : ''}`,
+    `ExecStart=${exec}`,
+    // What daemonEnv gives a daemon started any other way (a drop-in's own Environment= line, later, wins).
+    `Environment=${[...env, `${ADDED_ENV}=${Object.keys(DAEMON_ENV).join(',')}`].map((a) => systemdWord(a, 'assignment')).join(' ')}`,
     // pane stop ends it on purpose: only a crash is restarted.
     'Restart=on-failure',
     'RestartSec=2',

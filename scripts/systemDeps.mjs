@@ -34,6 +34,8 @@ const NEEDS = [
   { pkg: 'openssh-client', present: () => spawnSync('ssh', ['-V']).status === 0 && spawnSync('ssh-keygen', ['-l', '-f', '/dev/null']).error === undefined },
   // Plumbing opens a clicked file:line in an editor pane: vim is the editor the window test drives (test/e2e/plumb.test.ts).
   { pkg: 'vim', present: () => fs.existsSync('/usr/bin/vim') },
+  // A TLS door's peer vanishing is played on a veth link into a network namespace (test/security/tlsVanished.test.ts).
+  { pkg: 'iproute2', present: () => spawnSync('ip', ['-V']).status === 0 },
   // `pane service install`'s unit is checked by systemd's own parser (systemd-analyze verify).
   { pkg: 'systemd', present: () => spawnSync('systemd-analyze', ['--version']).status === 0 },
   // `pane metrics` is scraped by a real Prometheus server the test starts on 127.0.0.1, and its text checked by promtool.

@@ -271,6 +271,16 @@ export const TLS_HANDSHAKE_TIMEOUT_MS = 5_000;
 export const MAX_TLS_HANDSHAKES = 32;
 /** The same from one address: one machine reconnecting several clients at once, not a flood. */
 export const MAX_TLS_HANDSHAKES_PER_ADDRESS = 8;
+/**
+ * Silence on a TLS peer's connection after which TCP asks whether the peer is still
+ * there (keepalive; then libuv's 10 probes a second apart). A window, CLI or joined
+ * host on the person's other machine may sit idle for hours, and when that machine
+ * vanishes (a laptop shut, a link cut, a VM gone) nothing is ever sent again, so
+ * nothing fails: its client, its subscriptions and a descriptor were held until the
+ * daemon stopped. With keepalive such a peer is closed ~40 s after it went. A peer
+ * that is there answers in its kernel; neither process wakes for it.
+ */
+export const TLS_KEEPALIVE_MS = 30_000;
 
 export interface ListenOptions {
   /**
@@ -303,6 +313,7 @@ async function listenTls(e: Extract<Endpoint, { kind: 'tls' }>, onTransport: OnT
       raw.destroy();
       return;
     }
+    raw.setKeepAlive(true, TLS_KEEPALIVE_MS);
     pending.set(from, mine + 1);
     pendingAll++;
     const key = `${from} ${raw.remotePort ?? '?'}`;

@@ -1,0 +1,80 @@
+// A peer of the TLS door whose machine vanishes is let go (TLS_KEEPALIVE_MS). The
+// real daemon's door (serve.json) on a veth link into a network namespace this test
+// makes; a viewer there (`pane watch` with an attach grant: a connection that sits
+// idle, as a window or a watch on another machine does) is listed by `pane clients`;
+// then its link goes down, as a laptop shut or a cable pulled: nothing is sent again,
+// so nothing fails without TCP keepalive and the daemon held the client forever.
+// Needs root for the namespace (CI runs as root).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TLS_KEEPALIVE_MS } from '../../kits/node/endpoint';
+import { BIN } from '../cli/harness';
+import { eventually, freePort, startDaemon, type Daemon } from '../hosts/remote';
+
+const root = typeof process.getuid === 'function' && process.getuid() === 0 && spawnSync('ip', ['netns', 'list']).status === 0;
+/** Names of this run's own namespace and link ends (interface names: 15 bytes at most). */
+const tag = String(process.pid % 100_000);
+const NS = `pane-ka-${tag}`;
+const [HERE, THERE] = [`pka${tag}a`, `pka${tag}b`];
+/** A /30 of 10.213.0.0/16 picked by pid, so parallel runs do not share one. */
+const net = `10.213.${process.pid % 250}`;
+const [HERE_IP, THERE_IP] = [`${net}.1`, `${net}.2`];
+
+const ip = (...args: string[]) => {
+  const r = spawnSync('ip', args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr}`);
+};
+
+let d: Daemon;
+let viewer: ChildProcess | undefined;
+
+describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a network namespace)', () => {
+  beforeAll(async () => {
+    ip('netns', 'add', NS);
+    ip('link', 'add', HERE, 'type', 'veth', 'peer', 'name', THERE);
+    ip('link', 'set', THERE, 'netns', NS);
+    ip('addr', 'add', `${HERE_IP}/30`, 'dev', HERE);
+    ip('link', 'set', HERE, 'up');
+    ip('netns', 'exec', NS, 'ip', 'addr', 'add', `${THERE_IP}/30`, 'dev', THERE);
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'up');
+    d = await startDaemon('vanish');
+  }, 60_000);
+  afterAll(async () => {
+    if (viewer && viewer.exitCode === null) viewer.kill('SIGKILL');
+    await d?.stop();
+    spawnSync('ip', ['link', 'del', HERE]);
+    spawnSync('ip', ['netns', 'del', NS]);
+  });
+
+  it('is closed once TCP keepalive finds it gone, and its grant counts no guest any more', async () => {
+    fs.mkdirSync(path.join(d.env.XDG_CONFIG_HOME!, 'pane'), { recursive: true });
+    const port = await freePort();
+    fs.writeFileSync(path.join(d.env.XDG_CONFIG_HOME!, 'pane', 'serve.json'), JSON.stringify({ tls: { address: HERE_IP, port } }));
+    const ca = path.join(d.env.XDG_STATE_HOME!, 'pane', 'tls', 'ca.pem');
+    await eventually('the TLS door to make its CA', () => fs.existsSync(ca), 15_000);
+    expect(d.pane(['session', 'new', 'shared']).status).toBe(0);
+    const g = JSON.parse(d.pane(['grant', 'new', '--json', '--session', 'shared']).stdout) as { id: string; token: string };
+    /** The grant's guests connected now, as `pane grant ls` counts them. */
+    const guests = () => (JSON.parse(d.pane(['grant', 'ls', '--json']).stdout) as { id: string; clients: number }[]).find((x) => x.id === g.id)?.clients ?? -1;
+    // The viewer, from the namespace: `pane watch` over the door, idle once its snapshot is in.
+    let said = '';
+    for (let attempt = 0; attempt < 50 && guests() === 0; attempt++) {
+      if (!viewer || viewer.exitCode !== null) {
+        viewer = spawn('ip', ['netns', 'exec', NS, BIN, '--socket', `tls://${HERE_IP}:${port}?ca=${ca}`, 'watch'], { env: { ...d.env, PANE_GRANT: g.token }, stdio: ['ignore', 'ignore', 'pipe'] });
+        viewer.stderr!.on('data', (b: Buffer) => (said += b.toString()));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(guests(), `the viewer did not get in: ${said}`).toBe(1);
+    // Its machine goes: the link down, no FIN, no RST, nothing more on the wire.
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'down');
+    const gone = Date.now();
+    // TLS_KEEPALIVE_MS of silence, then 10 probes a second apart (libuv), then the daemon's close: bounded here with room.
+    await eventually('the vanished viewer to be let go', () => guests() === 0, TLS_KEEPALIVE_MS + 25_000);
+    expect(Date.now() - gone).toBeGreaterThan(TLS_KEEPALIVE_MS - 1_000);
+    // The door still serves the person.
+    expect(d.pane(['ls']).status).toBe(0);
+  }, TLS_KEEPALIVE_MS + 90_000);
+});

@@ -97,21 +97,23 @@ export class HostService {
   errors: ConfigError[] = [];
   private readonly stops: (() => void)[] = [];
   readonly streams = new RemoteStreams();
-  /** What is run each heartbeat besides this service's own (the agents of joined hosts mirrored: remoteAwareness.ts). */
-  private readonly beats: (() => void)[] = [];
+  /** What is run each heartbeat besides this service's own (the agents of joined hosts mirrored: remoteAwareness.ts), and whether it still needs beats of its own. */
+  private readonly beats: { run: () => void; needed: () => boolean }[] = [];
   /**
-   * Each heartbeat while there is a host file, a stand-in or a remote stream: remote streams of
-   * gone panes, left hosts and no reader freed (remoteStream.ts), every stand-in following its
-   * link and its remote pane (standIns.ts), and what else joined the beat. With none of those
-   * (most daemons: no hosts/ folder at all) it makes no wakeups.
+   * Each heartbeat while a host is joined (or being dialled, or stale), a stand-in or a remote
+   * stream is there, or what joined the beat still needs one: remote streams of gone panes,
+   * left hosts and no reader freed (remoteStream.ts), every stand-in following its link and its
+   * remote pane (standIns.ts), and what else joined the beat (a left host's agents let go).
+   * With none of those (most daemons: no hosts/ folder at all; a host file never joined, or
+   * left and cleaned up after) it makes no wakeups. A link redials on its own timer.
    */
   readonly heartbeat = new TickWhileNeeded(
     HEARTBEAT_MS,
-    () => this.links.size > 0 || this.standIns.all().length > 0 || this.streams.size > 0,
+    () => [...this.links.values()].some((l) => l.state !== 'disconnected') || this.standIns.all().length > 0 || this.streams.size > 0 || this.beats.some((b) => b.needed()),
     () => {
       this.sweepStreams();
       this.standIns.sync();
-      for (const b of this.beats) b();
+      for (const b of this.beats) b.run();
     },
   );
   /** Per host: input waiting for its link, in order, and its size. */
@@ -239,9 +241,9 @@ export class HostService {
     this.streams.sweep((s) => this.links.get(s.link.name) === s.link && (s.link.joined || (s.link.leftByPerson && s.subscribers > 0)), now);
   }
 
-  /** Runs `fn` each heartbeat too. */
-  onBeat(fn: () => void): void {
-    this.beats.push(fn);
+  /** Runs `fn` each heartbeat too; `needed` says when it needs beats that nothing else here needs (read at each poke and beat). */
+  onBeat(fn: () => void, needed: () => boolean = () => false): void {
+    this.beats.push({ run: fn, needed });
     this.heartbeat.poke();
   }
 

@@ -81,8 +81,11 @@ export class RemoteAwareness {
     private readonly deps: RemoteAwarenessDeps,
     private readonly hosts: HostService,
   ) {
-    // Each heartbeat of the host service (REMOTE_AWARENESS_POLL_MS), which beats only while there are hosts.
-    hosts.onBeat(() => void this.poll());
+    // Each heartbeat of the host service (REMOTE_AWARENESS_POLL_MS), which beats only while a host is joined, or a left one's agents are still here.
+    hosts.onBeat(
+      () => void this.poll(),
+      () => this.leftHosts().length > 0,
+    );
     deps.server.onStop(() => this.stop());
   }
 
@@ -92,6 +95,8 @@ export class RemoteAwareness {
     if (!aw || this.busy || this.stopped) return;
     this.busy = true;
     try {
+      // Agents of a host whose file went: no link polls them any more.
+      for (const host of this.leftHosts()) if (!this.hosts.links.has(host)) aw.mirror(host, []);
       for (const link of this.hosts.links.values()) await this.pollOne(link);
     } finally {
       this.busy = false;
@@ -120,6 +125,14 @@ export class RemoteAwareness {
     const now = Date.now();
     const own = agents.filter((a) => AgentNameSchema.safeParse(a.name).success && !a.stale);
     aw.mirror(link.name, own.map((a) => mirrorRecord(a, link.name, now)));
+  }
+
+  /** Hosts with agents mirrored here that are not connected now (left, stale, their file gone): the next poll lets them go. */
+  private leftHosts(): string[] {
+    const aw = this.deps.awareness()?.aw;
+    if (!aw || this.stopped) return [];
+    const hosts = new Set(aw.all().flatMap((a) => (a.name.includes('@') ? [a.name.slice(a.name.indexOf('@') + 1)] : [])));
+    return [...hosts].filter((h) => this.hosts.links.get(h)?.state !== 'connected');
   }
 
   stop(): void {

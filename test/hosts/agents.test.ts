@@ -139,3 +139,24 @@ describe('convergence across hosts', () => {
     expect((await (await far.connect()).call('awareness/agents', { all: true })).agents.map((a) => a.name)).toEqual(['ada']);
   }, 30_000);
 });
+
+describe('a host that leaves', () => {
+  const mirrored = async () => (await c.call('awareness/agents', { all: true })).agents.map((a) => a.name).filter((n) => n.endsWith('@box'));
+  it('takes its agents along, then the heartbeat stops: a host file alone wakes nothing (issue 35)', async () => {
+    await until('ada@box mirrored', async () => (await mirrored()).length > 0, REMOTE_AWARENESS_POLL_MS * 4);
+    expect(hosts.heartbeat.running).toBe(true);
+    await c.call('host/disconnect', { name: 'box' });
+    await until('ada@box let go', async () => (await mirrored()).length === 0, REMOTE_AWARENESS_POLL_MS * 4);
+    // box left, gone never joined: two host files, nothing to beat for (it beat every 2 s for as long as a file was there).
+    await until('the heartbeat to stop', () => !hosts.heartbeat.running, REMOTE_AWARENESS_POLL_MS * 3);
+  }, 30_000);
+
+  it('takes its agents along when its file is removed while it is joined', async () => {
+    expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
+    await until('ada@box mirrored again', async () => (await mirrored()).length > 0, REMOTE_AWARENESS_POLL_MS * 4);
+    fs.rmSync(path.join(near.dir, 'cfg', 'hosts', 'box.json'));
+    // Before, no link polled a host whose file went, and its agents stayed here for good.
+    await until('ada@box let go', async () => (await mirrored()).length === 0, REMOTE_AWARENESS_POLL_MS * 4);
+    await until('the heartbeat to stop', () => !hosts.heartbeat.running, REMOTE_AWARENESS_POLL_MS * 3);
+  }, 30_000);
+});

@@ -115,6 +115,8 @@ async function dialTls(e: Extract<Endpoint, { kind: 'tls' }>, o: DialOptions): P
     }
     // Node checks the server's certificate against `ca` (or the system's roots) and its name; nothing here loosens that.
     const s = tls.connect(opts);
+    // Either end may be the one whose machine vanishes: a watch or a follow here must not wait on a server that is gone.
+    s.setKeepAlive(true, TLS_KEEPALIVE_MS);
     const timer = setTimeout(() => {
       s.destroy();
       reject(new DialError(e, 'no TLS handshake in time', 'ETIMEDOUT'));
@@ -272,13 +274,14 @@ export const MAX_TLS_HANDSHAKES = 32;
 /** The same from one address: one machine reconnecting several clients at once, not a flood. */
 export const MAX_TLS_HANDSHAKES_PER_ADDRESS = 8;
 /**
- * Silence on a TLS peer's connection after which TCP asks whether the peer is still
- * there (keepalive; then libuv's 10 probes a second apart). A window, CLI or joined
- * host on the person's other machine may sit idle for hours, and when that machine
- * vanishes (a laptop shut, a link cut, a VM gone) nothing is ever sent again, so
- * nothing fails: its client, its subscriptions and a descriptor were held until the
- * daemon stopped. With keepalive such a peer is closed ~40 s after it went. A peer
- * that is there answers in its kernel; neither process wakes for it.
+ * Silence on a TLS connection after which TCP asks whether the peer is still there
+ * (keepalive; then libuv's 10 probes a second apart), on the door's side and the
+ * dialler's. A window, CLI or joined host on the person's other machine may sit idle
+ * for hours, and when either machine vanishes (a laptop shut, a link cut, a VM gone)
+ * nothing is ever sent again, so nothing fails: the door held its client, its
+ * subscriptions and a descriptor until the daemon stopped, and a `pane watch` there
+ * waited for ever. With keepalive the other end is closed ~40 s after one went. A
+ * peer that is there answers in its kernel; neither process wakes for it.
  */
 export const TLS_KEEPALIVE_MS = 30_000;
 

@@ -24,7 +24,7 @@ export interface Daemon {
 }
 
 /** A daemon of its own (`pane serve` on its default socket), with HOME and every XDG dir under one temp dir. */
-export async function startDaemon(label: string, o: { state?: boolean } = {}): Promise<Daemon> {
+export async function startDaemon(label: string, o: { state?: boolean; wrap?: readonly string[] } = {}): Promise<Daemon> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `pane-host-${label}-`));
   const run = path.join(home, 'run');
   fs.mkdirSync(run, { mode: 0o700 });
@@ -37,7 +37,9 @@ export async function startDaemon(label: string, o: { state?: boolean } = {}): P
   });
   const socket = path.join(run, 'pane', 'default.sock');
   // With state: its journal and snapshots under $XDG_STATE_HOME/pane, as the daemon `npm start` starts keeps them.
-  const proc = spawn(BIN, ['serve', ...(o.state ? ['--state', path.join(home, '.state', 'pane')] : [])], { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
+  // `wrap`: what runs it (e.g. `ip netns exec NS`: a daemon on a network of the test's own).
+  const argv = [...(o.wrap ?? []), BIN, 'serve', ...(o.state ? ['--state', path.join(home, '.state', 'pane')] : [])];
+  const proc = spawn(argv[0]!, argv.slice(1), { env, cwd: home, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   proc.stderr?.on('data', (c: Buffer) => (log += c.toString()));
   await until(`the ${label} daemon (${log})`, () => fs.existsSync(socket) || proc.exitCode !== null);

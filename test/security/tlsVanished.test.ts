@@ -4,6 +4,8 @@
 // idle, as a window or a watch on another machine does) is listed by `pane clients`;
 // then its link goes down, as a laptop shut or a cable pulled: nothing is sent again,
 // so nothing fails without TCP keepalive and the daemon held the client forever.
+// The other way round too: a daemon in the namespace, `pane watch` over its door from
+// here; its link goes down and the watch ends saying so, instead of waiting for ever.
 // Needs root for the namespace (CI runs as root).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,7 +30,9 @@ const ip = (...args: string[]) => {
 };
 
 let d: Daemon;
+let far: Daemon | undefined;
 let viewer: ChildProcess | undefined;
+let watcher: ChildProcess | undefined;
 
 describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a network namespace)', () => {
   beforeAll(async () => {
@@ -42,8 +46,9 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
     d = await startDaemon('vanish');
   }, 60_000);
   afterAll(async () => {
-    if (viewer && viewer.exitCode === null) viewer.kill('SIGKILL');
+    for (const p of [viewer, watcher]) if (p && p.exitCode === null) p.kill('SIGKILL');
     await d?.stop();
+    await far?.stop();
     spawnSync('ip', ['link', 'del', HERE]);
     spawnSync('ip', ['netns', 'del', NS]);
   });
@@ -76,5 +81,36 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
     expect(Date.now() - gone).toBeGreaterThan(TLS_KEEPALIVE_MS - 1_000);
     // The door still serves the person.
     expect(d.pane(['ls']).status).toBe(0);
+  }, TLS_KEEPALIVE_MS + 90_000);
+  it('ends a watch over the door from here once the daemon’s machine vanished, saying the server stopped answering', async () => {
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'up');
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', 'lo', 'up');
+    far = await startDaemon('vanishfar', { wrap: ['ip', 'netns', 'exec', NS] });
+    fs.mkdirSync(path.join(far.env.XDG_CONFIG_HOME!, 'pane'), { recursive: true });
+    const port = await freePort();
+    fs.writeFileSync(path.join(far.env.XDG_CONFIG_HOME!, 'pane', 'serve.json'), JSON.stringify({ tls: { address: THERE_IP, port } }));
+    const ca = path.join(far.env.XDG_STATE_HOME!, 'pane', 'tls', 'ca.pem');
+    await eventually('the far TLS door to make its CA', () => fs.existsSync(ca), 15_000);
+    expect(far.pane(['session', 'new', 'shared']).status).toBe(0);
+    const g = JSON.parse(far.pane(['grant', 'new', '--json', '--session', 'shared']).stdout) as { id: string; token: string };
+    const guests = () => (JSON.parse(far!.pane(['grant', 'ls', '--json']).stdout) as { id: string; clients: number }[]).find((x) => x.id === g.id)?.clients ?? -1;
+    let said = '';
+    let ended: number | null = null;
+    for (let attempt = 0; attempt < 50 && guests() === 0; attempt++) {
+      if (!watcher || watcher.exitCode !== null) {
+        watcher = spawn(BIN, ['--socket', `tls://${THERE_IP}:${port}?ca=${ca}`, 'watch'], { env: { ...d.env, PANE_GRANT: g.token }, stdio: ['ignore', 'ignore', 'pipe'] });
+        watcher.stderr!.on('data', (b: Buffer) => (said += b.toString()));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(guests(), `the watch did not get in: ${said}`).toBe(1);
+    said = '';
+    const w = watcher!;
+    w.once('exit', (code) => (ended = code ?? -1));
+    // The daemon's machine goes: its link down, nothing more on the wire either way.
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'down');
+    await eventually('the watch to end', () => ended !== null, TLS_KEEPALIVE_MS + 25_000);
+    expect(ended).not.toBe(0);
+    expect(said).toMatch(/^pane: the server stopped answering: its machine, or the network to it, is gone \(.*ETIMEDOUT\)$/m);
   }, TLS_KEEPALIVE_MS + 90_000);
 });

@@ -62,3 +62,14 @@ export function messageOf(e: unknown): string {
   if (e instanceof Error) return e.message.split('\n')[0] ?? e.message;
   return String(e);
 }
+
+/**
+ * Why a live stream (watch, follow) ended under its reader, in words. A connection
+ * that timed out (TCP keepalive or retransmission gave up: TLS_KEEPALIVE_MS) means the
+ * server's machine, or the network to it, went without a word; the socket's own
+ * "read ETIMEDOUT" says nothing of that.
+ */
+export function streamEnded(reason: string): string {
+  if (/\bETIMEDOUT\b/.test(reason)) return `pane: the server stopped answering: its machine, or the network to it, is gone (${reason})`;
+  return `pane: ${reason}`;
+}

@@ -9,7 +9,7 @@
 // drop live frames, catch up from the ring by offset, and say what was lost.
 import type { PaneRef } from '../../../protocol/ids';
 import type { CommandContext } from '../context';
-import { EXIT } from '../errors';
+import { EXIT, streamEnded } from '../errors';
 import type { Connection } from '../../../client/connection';
 import { AckMeter } from '../../../client/ackMeter';
 
@@ -183,7 +183,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   c.onClose((reason) => {
     if (ended) return;
     ended = true;
-    ctx.err(`pane: ${reason}`);
+    ctx.err(streamEnded(reason));
     endWith(EXIT.failed);
   });
 

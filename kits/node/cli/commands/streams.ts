@@ -6,7 +6,7 @@ import { MAX_GRID_ROWS } from '../../../protocol/gridLimits';
 import { bool, int, type ParsedArgs } from '../args';
 import { TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
-import { EXIT, UsageError } from '../errors';
+import { EXIT, streamEnded, UsageError } from '../errors';
 import { drain, follow } from './follow';
 
 /** Bytes per pane/input call: base64 of this stays under the protocol's 1 MiB data limit. */
@@ -147,7 +147,7 @@ export const streamCommands: CommandSpec[] = [
       c.onEvent((event, rev, data) => ended || ctx.out(JSON.stringify({ event, rev, data })));
       c.onClose((reason) => {
         if (ended) return;
-        ctx.err(`pane: ${reason}`);
+        ctx.err(streamEnded(reason));
         code(EXIT.failed);
       });
       // The state is printed at its place, before any event read with it (behind it): a reader applies the events to it in order.

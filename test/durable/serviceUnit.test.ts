@@ -21,9 +21,11 @@ const AWKWARD = 'a b%c$HOME"d\\e';
 const PROGRAM_DIR = 'a b%c$HOME';
 
 let h: Home | undefined;
-const procs: ChildProcess[] = [];
+/** The daemon the last case started, ended with its home. */
+let daemon: ChildProcess | undefined;
 afterEach(() => {
-  for (const p of procs.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  if (daemon && daemon.exitCode === null && daemon.signalCode === null) daemon.kill('SIGKILL');
+  daemon = undefined;
   h?.cleanup();
   h = undefined;
 });
@@ -81,12 +83,11 @@ describe.skipIf(!analyze)('the systemd unit, read by systemd (systemd-analyze; D
     expect(env).toMatchObject(DAEMON_ENV);
     const [program, ...args] = unitWords(line(unit, 'ExecStart'), true);
     const base = { ...h.env, SHELL: '/bin/sh', XDG_STATE_HOME: path.join(h.dir, 'state'), XDG_CONFIG_HOME: path.join(h.dir, 'config'), XDG_DATA_HOME: path.join(h.dir, 'data') };
-    const daemon = spawn(program!, args, { env: { ...base, ...env }, stdio: 'ignore' });
-    procs.push(daemon);
+    daemon = spawn(program!, args, { env: { ...base, ...env }, stdio: 'ignore' });
     const cli = (...a: string[]) => spawnSync(process.execPath, [BIN, '--socket', path.join(h!.dir, 's.sock'), ...a], { env: base, encoding: 'utf8', timeout: 15_000 });
     await until('the daemon to answer', () => cli('ls').status === 0, 30_000);
     const environ = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    for (const [k, v] of Object.entries(DAEMON_ENV)) expect(environ(daemon.pid!)).toContain(`${k}=${v}`);
+    for (const [k, v] of Object.entries(DAEMON_ENV)) expect(environ(daemon!.pid!)).toContain(`${k}=${v}`);
     const out = path.join(h.dir, 'pane-env');
     expect(cli('new', '--', '/bin/sh', '-c', `env > '${out}.tmp' && mv '${out}.tmp' '${out}'; exec sleep 60`).status).toBe(0);
     const seen = await until('the pane to write its environment', () => fs.existsSync(out) && fs.readFileSync(out, 'utf8'));

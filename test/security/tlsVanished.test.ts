@@ -29,6 +29,45 @@ const ip = (...args: string[]) => {
   if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr}`);
 };
 
+interface Door {
+  url: string;
+  token: string;
+  /** The grant's guests connected now, as `pane grant ls` counts them. */
+  guests(): number;
+}
+
+/** `daemon`'s TLS door opened on `address` (serve.json, as pairing writes it), and a read-only grant to a session of it. */
+async function doorWithGrant(daemon: Daemon, address: string): Promise<Door> {
+  fs.mkdirSync(path.join(daemon.env.XDG_CONFIG_HOME!, 'pane'), { recursive: true });
+  const port = await freePort();
+  fs.writeFileSync(path.join(daemon.env.XDG_CONFIG_HOME!, 'pane', 'serve.json'), JSON.stringify({ tls: { address, port } }));
+  const ca = path.join(daemon.env.XDG_STATE_HOME!, 'pane', 'tls', 'ca.pem');
+  await eventually('the TLS door to make its CA', () => fs.existsSync(ca), 15_000);
+  expect(daemon.pane(['session', 'new', 'shared']).status).toBe(0);
+  const g = JSON.parse(daemon.pane(['grant', 'new', '--json', '--session', 'shared']).stdout) as { id: string; token: string };
+  return {
+    url: `tls://${address}:${port}?ca=${ca}`,
+    token: g.token,
+    guests: () => (JSON.parse(daemon.pane(['grant', 'ls', '--json']).stdout) as { id: string; clients: number }[]).find((x) => x.id === g.id)?.clients ?? -1,
+  };
+}
+
+/** `pane watch` over the door as the grant's guest, run through `wrap` (a namespace, or nothing: here), started again until the door has opened and counts it. */
+async function watchAsGuest(door: Door, env: Record<string, string>, wrap: readonly string[]): Promise<{ proc: ChildProcess; said: () => string }> {
+  let said = '';
+  let proc: ChildProcess | undefined;
+  for (let attempt = 0; attempt < 50 && door.guests() === 0; attempt++) {
+    if (!proc || proc.exitCode !== null) {
+      const argv = [...wrap, BIN, '--socket', door.url, 'watch'];
+      proc = spawn(argv[0]!, argv.slice(1), { env: { ...env, PANE_GRANT: door.token }, stdio: ['ignore', 'ignore', 'pipe'] });
+      proc.stderr!.on('data', (b: Buffer) => (said += b.toString()));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(door.guests(), `the watch did not get in: ${said}`).toBe(1);
+  return { proc: proc!, said: () => said };
+}
+
 let d: Daemon;
 let far: Daemon | undefined;
 let viewer: ChildProcess | undefined;
@@ -54,63 +93,34 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
   });
 
   it('is closed once TCP keepalive finds it gone, and its grant counts no guest any more', async () => {
-    fs.mkdirSync(path.join(d.env.XDG_CONFIG_HOME!, 'pane'), { recursive: true });
-    const port = await freePort();
-    fs.writeFileSync(path.join(d.env.XDG_CONFIG_HOME!, 'pane', 'serve.json'), JSON.stringify({ tls: { address: HERE_IP, port } }));
-    const ca = path.join(d.env.XDG_STATE_HOME!, 'pane', 'tls', 'ca.pem');
-    await eventually('the TLS door to make its CA', () => fs.existsSync(ca), 15_000);
-    expect(d.pane(['session', 'new', 'shared']).status).toBe(0);
-    const g = JSON.parse(d.pane(['grant', 'new', '--json', '--session', 'shared']).stdout) as { id: string; token: string };
-    /** The grant's guests connected now, as `pane grant ls` counts them. */
-    const guests = () => (JSON.parse(d.pane(['grant', 'ls', '--json']).stdout) as { id: string; clients: number }[]).find((x) => x.id === g.id)?.clients ?? -1;
+    const door = await doorWithGrant(d, HERE_IP);
     // The viewer, from the namespace: `pane watch` over the door, idle once its snapshot is in.
-    let said = '';
-    for (let attempt = 0; attempt < 50 && guests() === 0; attempt++) {
-      if (!viewer || viewer.exitCode !== null) {
-        viewer = spawn('ip', ['netns', 'exec', NS, BIN, '--socket', `tls://${HERE_IP}:${port}?ca=${ca}`, 'watch'], { env: { ...d.env, PANE_GRANT: g.token }, stdio: ['ignore', 'ignore', 'pipe'] });
-        viewer.stderr!.on('data', (b: Buffer) => (said += b.toString()));
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(guests(), `the viewer did not get in: ${said}`).toBe(1);
+    const w = await watchAsGuest(door, d.env, ['ip', 'netns', 'exec', NS]);
+    viewer = w.proc;
     // Its machine goes: the link down, no FIN, no RST, nothing more on the wire.
     ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'down');
     const gone = Date.now();
     // TLS_KEEPALIVE_MS of silence, then 10 probes a second apart (libuv), then the daemon's close: bounded here with room.
-    await eventually('the vanished viewer to be let go', () => guests() === 0, TLS_KEEPALIVE_MS + 25_000);
+    await eventually('the vanished viewer to be let go', () => door.guests() === 0, TLS_KEEPALIVE_MS + 25_000);
     expect(Date.now() - gone).toBeGreaterThan(TLS_KEEPALIVE_MS - 1_000);
     // The door still serves the person.
     expect(d.pane(['ls']).status).toBe(0);
   }, TLS_KEEPALIVE_MS + 90_000);
+
   it('ends a watch over the door from here once the daemon’s machine vanished, saying the server stopped answering', async () => {
     ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'up');
     ip('netns', 'exec', NS, 'ip', 'link', 'set', 'lo', 'up');
     far = await startDaemon('vanishfar', { wrap: ['ip', 'netns', 'exec', NS] });
-    fs.mkdirSync(path.join(far.env.XDG_CONFIG_HOME!, 'pane'), { recursive: true });
-    const port = await freePort();
-    fs.writeFileSync(path.join(far.env.XDG_CONFIG_HOME!, 'pane', 'serve.json'), JSON.stringify({ tls: { address: THERE_IP, port } }));
-    const ca = path.join(far.env.XDG_STATE_HOME!, 'pane', 'tls', 'ca.pem');
-    await eventually('the far TLS door to make its CA', () => fs.existsSync(ca), 15_000);
-    expect(far.pane(['session', 'new', 'shared']).status).toBe(0);
-    const g = JSON.parse(far.pane(['grant', 'new', '--json', '--session', 'shared']).stdout) as { id: string; token: string };
-    const guests = () => (JSON.parse(far!.pane(['grant', 'ls', '--json']).stdout) as { id: string; clients: number }[]).find((x) => x.id === g.id)?.clients ?? -1;
-    let said = '';
+    const door = await doorWithGrant(far, THERE_IP);
+    const w = await watchAsGuest(door, d.env, []);
+    watcher = w.proc;
     let ended: number | null = null;
-    for (let attempt = 0; attempt < 50 && guests() === 0; attempt++) {
-      if (!watcher || watcher.exitCode !== null) {
-        watcher = spawn(BIN, ['--socket', `tls://${THERE_IP}:${port}?ca=${ca}`, 'watch'], { env: { ...d.env, PANE_GRANT: g.token }, stdio: ['ignore', 'ignore', 'pipe'] });
-        watcher.stderr!.on('data', (b: Buffer) => (said += b.toString()));
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(guests(), `the watch did not get in: ${said}`).toBe(1);
-    said = '';
-    const w = watcher!;
-    w.once('exit', (code) => (ended = code ?? -1));
+    const before = w.said().length;
+    watcher.once('exit', (code) => (ended = code ?? -1));
     // The daemon's machine goes: its link down, nothing more on the wire either way.
     ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'down');
     await eventually('the watch to end', () => ended !== null, TLS_KEEPALIVE_MS + 25_000);
     expect(ended).not.toBe(0);
-    expect(said).toMatch(/^pane: the server stopped answering: its machine, or the network to it, is gone \(.*ETIMEDOUT\)$/m);
+    expect(w.said().slice(before)).toMatch(/^pane: the server stopped answering: its machine, or the network to it, is gone \(.*ETIMEDOUT\)$/m);
   }, TLS_KEEPALIVE_MS + 90_000);
 });

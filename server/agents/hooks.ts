@@ -135,10 +135,25 @@ export async function handleHook(svc: AgentService, p: HookParams, caller: strin
   return handlePaneHook(svc, p, caller);
 }
 
+/**
+ * One hook event, and one agent/changed for it: its session, its state and what the
+ * contributors moved (awareness's topics, in the microtask its presenter gathers them
+ * in) are published together once its contributors have run. A prompt made two (the
+ * state, then the topics), a new session two (the state, then the session to journal).
+ */
 async function handlePaneHook(svc: AgentService, p: HookParams, caller: string | null) {
+  const { name, pane } = resolve(svc, p, caller);
+  svc.holdChanges(name);
+  try {
+    return await handleResolvedHook(svc, p, name, pane);
+  } finally {
+    svc.releaseChanges(name);
+  }
+}
+
+async function handleResolvedHook(svc: AgentService, p: HookParams, name: string, pane: number | null) {
   const input = p.input;
   const event = str(input.hook_event_name);
-  const { name, pane } = resolve(svc, p, caller);
   const r = svc.runtime(name);
   const sessionId = str(input.session_id) || (pane !== null ? `pane-${pane}` : `agent-${name}`);
   const now = Date.now();
@@ -182,9 +197,10 @@ async function handlePaneHook(svc: AgentService, p: HookParams, caller: string |
       session.state = t.state;
       session.since = now;
     }
-  } else if (event === 'UserPromptSubmit') svc.changed(name);
-  // A new session id is what a restart resumes: its agent event gets it journalled now (a kill -9 must not lose it).
-  if (newSession) svc.changed(name);
+  }
+  // A prompt is news even when the state stays (its text and time in finger); a new session id is what a restart
+  // resumes: its agent event gets it journalled now (a kill -9 must not lose it). Held: one agent/changed for the hook.
+  if (event === 'UserPromptSubmit' || newSession) svc.changed(name);
   if (event === 'SessionEnd' && pane !== null) svc.releasePane(pane);
   const state: AgentState | null = svc.runtimes.get(name)?.state ?? null;
   const ev: HookEventInfo = { agent: name, pane, event, input, state };

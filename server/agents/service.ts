@@ -473,10 +473,27 @@ export class AgentService {
     this.accountFiles.delete(name);
   }
 
-  /** Re-publishes what finger shows about an agent, its account files read again, and mirrors it into its panes' attrs. */
+  /** Re-publishes what finger shows about an agent, its account files read again, and mirrors it into its panes' attrs (once its hook is handled, while one holds it). */
   changed(name: string): void {
     this.accountFiles.delete(name);
-    this.publishChanged(name);
+    if (this.held.has(name)) this.unpublished.add(name);
+    else this.publishChanged(name);
+  }
+
+  /** Hooks being handled per agent: their changes wait for releaseChanges, to go out as one agent/changed. */
+  private readonly held = new Map<string, number>();
+
+  /** Holds the agent's agent/changed while one of its hooks is handled (nested holds count). */
+  holdChanges(name: string): void {
+    this.held.set(name, (this.held.get(name) ?? 0) + 1);
+  }
+
+  /** Ends a hold: the last one publishes what changed meanwhile, once. */
+  releaseChanges(name: string): void {
+    const n = (this.held.get(name) ?? 1) - 1;
+    if (n > 0) return void this.held.set(name, n);
+    this.held.delete(name);
+    if (this.unpublished.has(name) && this.runtimes.has(name)) this.publishChanged(name);
   }
 
   /** Publishes agent/changed with the agent as info() now tells it, and mirrors that into its panes' attrs. */

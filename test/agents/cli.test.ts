@@ -116,6 +116,40 @@ describe('pane awareness prompt', () => {
       await got.exit;
     }
   });
+  it('publishes one agent/changed per prompt through the UserPromptSubmit hook too, with its state and the topics it moved', async () => {
+    s.pane(['agent', 'add', 'xan']);
+    const w = s.spawnPane(['watch', '--state', 'agent']);
+    const got = collect(w);
+    try {
+      await until('the watch to subscribe', () => got.out().includes('"event":"state"'));
+      const changes = () =>
+        got
+          .out()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+          .filter((e) => e.event === 'agent/changed' && e.data.agent.name === 'xan');
+      const hook = (input: Record<string, unknown>) => s.pane(['hook'], { env: agentEnv('xan'), input: JSON.stringify({ session_id: 'xan-1', cwd: '/tmp', ...input }) });
+      expect(hook({ hook_event_name: 'SessionStart', source: 'startup' }).status).toBe(0);
+      await until('the session start published', () => changes().length >= 1);
+      await new Promise((r) => setTimeout(r, 300));
+      const before = changes().length;
+      // The first moves xan's topics and its state (working); the second, the same words, moves neither.
+      for (const [i, text] of ['migrate the billing ledger to postgres', 'migrate the billing ledger to postgres'].entries()) {
+        expect(hook({ hook_event_name: 'UserPromptSubmit', prompt: text }).status).toBe(0);
+        await until(`prompt ${i + 1}'s agent/changed`, () => changes().length >= before + i + 1);
+        await new Promise((r) => setTimeout(r, 300)); // a second one would be on its way by now
+        expect(changes()).toHaveLength(before + i + 1);
+        const last = changes()[before + i].data.agent;
+        expect(last.lastPrompt).toBe(text);
+        expect(last.state).toBe('working');
+      }
+      expect(changes()[before].data.agent.topics.join(' ')).toMatch(/billing|ledger|postgres/);
+    } finally {
+      w.kill('SIGINT');
+      await got.exit;
+    }
+  });
 });
 
 describe('pane hook', () => {

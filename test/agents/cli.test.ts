@@ -14,6 +14,15 @@ const dataDir = () => path.join(s.dir, '.local', 'share', 'pane');
 const agentEnv = (name: string) =>
   cleanEnv({ PANE_AGENT: name, PANE_TOKEN: fs.readFileSync(path.join(dataDir(), 'agents', name, '.token'), 'utf8').trim(), PANE_SOCKET: s.socket });
 
+/** The agent/changed events for `name` among a `pane watch`'s JSON lines. */
+function agentChanges(out: string, name: string) {
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { event: string; data: { agent: { name: string; lastPrompt?: string; state?: string; topics: string[] } } })
+    .filter((e) => e.event === 'agent/changed' && e.data.agent.name === name);
+}
+
 describe('pane agent / finger / access / mail on the command line', () => {
   it('adds, lists and fingers an agent, and refuses a bad name as a usage error', () => {
     const add = s.pane(['agent', 'add', 'ada', '--plan', 'Reviewing PR 12', '--project', s.dir]);
@@ -95,22 +104,16 @@ describe('pane awareness prompt', () => {
     const got = collect(w);
     try {
       await until('the watch to subscribe', () => got.out().includes('"event":"state"'));
-      const changes = () =>
-        got
-          .out()
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l))
-          .filter((e) => e.event === 'agent/changed' && e.data.agent.name === 'wes');
+      const changes = () => agentChanges(got.out(), 'wes');
       // The first moves wes's topics (awareness publishes the agent for them); the second, the same words, moves none.
       for (const [i, text] of ['migrate the billing ledger to postgres', 'migrate the billing ledger to postgres'].entries()) {
         expect(s.pane(['awareness', 'prompt', 'wes', text], { env: agentEnv('wes') }).status).toBe(0);
         await until(`prompt ${i + 1}'s agent/changed`, () => changes().length >= i + 1);
         await new Promise((r) => setTimeout(r, 300)); // a second one would be on its way by now
         expect(changes()).toHaveLength(i + 1);
-        expect(changes()[i].data.agent.lastPrompt).toBe(text);
+        expect(changes()[i]!.data.agent.lastPrompt).toBe(text);
       }
-      expect(changes()[0].data.agent.topics.join(' ')).toMatch(/billing|ledger|postgres/);
+      expect(changes()[0]!.data.agent.topics.join(' ')).toMatch(/billing|ledger|postgres/);
     } finally {
       w.kill('SIGINT');
       await got.exit;
@@ -122,13 +125,7 @@ describe('pane awareness prompt', () => {
     const got = collect(w);
     try {
       await until('the watch to subscribe', () => got.out().includes('"event":"state"'));
-      const changes = () =>
-        got
-          .out()
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l))
-          .filter((e) => e.event === 'agent/changed' && e.data.agent.name === 'xan');
+      const changes = () => agentChanges(got.out(), 'xan');
       const hook = (input: Record<string, unknown>) => s.pane(['hook'], { env: agentEnv('xan'), input: JSON.stringify({ session_id: 'xan-1', cwd: '/tmp', ...input }) });
       expect(hook({ hook_event_name: 'SessionStart', source: 'startup' }).status).toBe(0);
       await until('the session start published', () => changes().length >= 1);
@@ -140,11 +137,11 @@ describe('pane awareness prompt', () => {
         await until(`prompt ${i + 1}'s agent/changed`, () => changes().length >= before + i + 1);
         await new Promise((r) => setTimeout(r, 300)); // a second one would be on its way by now
         expect(changes()).toHaveLength(before + i + 1);
-        const last = changes()[before + i].data.agent;
+        const last = changes()[before + i]!.data.agent;
         expect(last.lastPrompt).toBe(text);
         expect(last.state).toBe('working');
       }
-      expect(changes()[before].data.agent.topics.join(' ')).toMatch(/billing|ledger|postgres/);
+      expect(changes()[before]!.data.agent.topics.join(' ')).toMatch(/billing|ledger|postgres/);
     } finally {
       w.kill('SIGINT');
       await got.exit;

@@ -523,32 +523,34 @@ export class AgentService {
    * prompt`, awareness/prompt): its last prompt in finger and on the board, as a
    * UserPromptSubmit hook sets it. Its home is not read again for it.
    *
-   * `record` is awareness's own record of the prompt, run with the prompt already set: when
-   * its topics move, it publishes the agent itself (setExtras, at the end of the turn: its
-   * presenter gathers changes in a microtask), and then that one agent/changed carries
-   * both; otherwise one is published in a microtask queued after it. A record that throws
-   * leaves the last prompt as it was.
+   * `record` is awareness's own record of the prompt, run with the prompt already set and
+   * the agent's changes held, as a hook holds them: the topics it moves reach setExtras
+   * in the microtask its presenter gathers them in, and the hold is released in one queued
+   * after that, so one agent/changed carries both (or only the prompt). A prompt recorded
+   * while one of the agent's hooks is being handled is published with that hook's change.
+   * A record that throws leaves the last prompt as it was.
    */
   notePrompt<T>(name: string, text: string, record: () => T): T {
     const r = this.runtime(name);
-    const was = { lastPrompt: r.lastPrompt, lastPromptAt: r.lastPromptAt };
+    const was = { lastPrompt: r.lastPrompt, lastPromptAt: r.lastPromptAt, unpublished: this.unpublished.has(name) };
     setLastPrompt(r, text, Date.now());
+    this.holdChanges(name);
     this.unpublished.add(name);
     let out: T;
     try {
       out = record();
     } catch (e) {
-      Object.assign(r, was);
-      this.unpublished.delete(name);
+      r.lastPrompt = was.lastPrompt;
+      r.lastPromptAt = was.lastPromptAt;
+      if (!was.unpublished) this.unpublished.delete(name);
+      this.releaseChanges(name);
       throw e;
     }
-    queueMicrotask(() => {
-      if (this.unpublished.has(name) && this.runtimes.has(name)) this.publishChanged(name);
-    });
+    queueMicrotask(() => this.releaseChanges(name));
     return out;
   }
 
-  /** Agents whose last prompt no agent/changed has carried yet (notePrompt publishes once). */
+  /** Agents changed while held, that no agent/changed has carried yet (releaseChanges publishes them once). */
   private readonly unpublished = new Set<string>();
 
   /** Awareness (issue 6) sets topics and claims here; finger and the tags show them. */

@@ -264,6 +264,40 @@ describe('awareness in the server', () => {
     expect(a.window.flatMap((s) => s.files)).toContain(path.join(proj, 'src/auth/jwt.ts'));
   });
 
+  it('publishes a prompt recorded while one of the agent\'s hooks is being handled with that hook, once', async () => {
+    const ada = await agent('ada', 'top-left');
+    await ada.hook('SessionStart', { source: 'startup' });
+    // A contributor the test holds open: the UserPromptSubmit hook is mid-way (its changes held) until it is let go.
+    let inside!: () => void;
+    const entered = new Promise<void>((r) => (inside = r));
+    let letGo!: () => void;
+    const gate = new Promise<void>((r) => (letGo = r));
+    const remove = h.svc.addHookContributor(async (ev) => {
+      if (ev.event !== 'UserPromptSubmit') return undefined;
+      inside();
+      await gate;
+      return undefined;
+    });
+    try {
+      const changes = () => h.events.filter((e) => e.event === 'agent/changed' && (e.data.agent as { name: string }).name === 'ada');
+      const before = changes().length;
+      const hook = ada.hook('UserPromptSubmit', { prompt: 'style the settings page css layout' });
+      await entered;
+      await ada.c.call('awareness/prompt', { agent: 'ada', text: 'database migration for the orders table' });
+      await new Promise((r) => setImmediate(r));
+      expect(changes().length - before).toBe(0);
+      letGo();
+      await hook;
+      const after = changes().slice(before);
+      expect(after).toHaveLength(1);
+      expect(after[0]!.data.agent).toMatchObject({ state: 'working', lastPrompt: 'database migration for the orders table' });
+      expect((after[0]!.data.agent as { topics: string[] }).topics).toEqual(expect.arrayContaining(['database', 'migration']));
+    } finally {
+      letGo();
+      remove();
+    }
+  });
+
   it('refuses an agent speaking for another, and lets a person name the agent', async () => {
     const ada = await agent('ada', 'top-left');
     await expect(ada.c.call('awareness/prompt', { agent: 'bob', text: 'x' })).rejects.toThrow(/may record prompts only for itself/);

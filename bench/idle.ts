@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { daemonEnv } from '../kits/node/daemonEnv';
-import { endPid, paneBin, sleep } from './procs';
+import { endPid, paneBin, sleep, wakeups } from './procs';
 
 /** How long each spell is counted. */
 export const IDLE_SPELL_MS = 10_000;
@@ -25,10 +25,6 @@ export interface IdleResult {
   /** tmux's server's in the same spells; null without tmux. */
   tmuxSoon: number | null;
   tmuxSettled: number | null;
-}
-
-function wakeups(pid: number): number {
-  return Number(/^voluntary_ctxt_switches:\s+(\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'))?.[1]);
 }
 
 export async function idleWakeups(dir: string, withTmux: boolean): Promise<IdleResult> {

@@ -140,6 +140,14 @@ export function anonOf(pid: number): number {
   return m ? Number(m[1]) * 1024 : Number.NaN;
 }
 
+/**
+ * A process's main-thread wakeups so far: its voluntary context switches (each one a
+ * sleep of its event loop ended — a timer, a poll, a check with nothing to do).
+ */
+export function wakeups(pid: number): number {
+  return Number(/^voluntary_ctxt_switches:\s+(\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'))?.[1]);
+}
+
 export function have(cmd: string, args = ['-V']): boolean {
   return spawnSync(cmd, args).status === 0;
 }

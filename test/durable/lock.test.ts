@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { wakeups } from '../../bench/procs';
 import { checkResults, Connection } from '../../kits/client/index';
 import { connectUnix } from '../../kits/node/socketTransport';
 import { LOCK_STALE_MS } from '../../server/persist/service';
@@ -66,11 +67,6 @@ const killed = (s: Served) => {
   s.proc.kill('SIGKILL');
   return s.exited;
 };
-
-/** Voluntary context switches of a process's main thread so far: each is one sleep of its event loop ended. */
-function wakeups(pid: number): number {
-  return Number(/^voluntary_ctxt_switches:\s+(\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'))?.[1]);
-}
 
 describe('the state lock', () => {
   it('names the pid in daemon.pid (a pid file, as ever) and the socket in daemon.socket', async () => {

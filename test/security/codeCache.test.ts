@@ -37,7 +37,7 @@ describe.skipIf(nodeHasCache)('the CLI code cache (Node < 22.1)', () => {
     const first = pane('--version');
     expect(first.status).toBe(0);
     const [entry] = entries();
-    expect(entry, 'no cache entry written').toMatch(/^cli-all\.cjs\..*\.v8$/);
+    expect(entry, 'no cache entry written').toMatch(/^cli-ns\.cjs\..*\.v8$/);
     const file = path.join(cache, 'pane', 'v8', entry!);
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);

@@ -130,7 +130,8 @@ describe('command groups (each run loads its group’s bundle alone)', () => {
     expect(groupOf(['ls'])).toBe('panes');
     expect(groupOf(['--socket', '/s', 'session', 'new'])).toBe('sessions');
     expect(groupOf(['--socket=/s', 'cat', '/1/tag'])).toBe('ns');
-    for (const argv of [[], ['help'], ['--help'], ['-V'], ['lss'], ['--socket', '/s']]) expect(groupOf(argv), argv.join(' ')).toBeUndefined();
+    for (const argv of [['-V'], ['--version'], ['--socket', '/s', '--version']]) expect(groupOf(argv), argv.join(' ')).toBe('ns');
+    for (const argv of [[], ['help'], ['--help'], ['lss'], ['--socket', '/s']]) expect(groupOf(argv), argv.join(' ')).toBeUndefined();
   });
 });
 

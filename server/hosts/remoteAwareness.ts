@@ -13,6 +13,7 @@ import { AgentNameSchema } from '../../kits/protocol/agent';
 import type { AwarenessService } from '../awareness/service';
 import type { PaneServer } from '../paneServer';
 import { HEARTBEAT_MS, type HostLink } from './hostLink';
+import { splitAgentRef } from './remoteAgents';
 import type { HostService } from './hostService';
 
 /** How often each joined host's agents are asked for: the heartbeat's pace (a prompt every few seconds at most). */
@@ -131,7 +132,7 @@ export class RemoteAwareness {
   private leftHosts(): string[] {
     const aw = this.deps.awareness()?.aw;
     if (!aw || this.stopped) return [];
-    const hosts = new Set(aw.all().flatMap((a) => (a.name.includes('@') ? [a.name.slice(a.name.indexOf('@') + 1)] : [])));
+    const hosts = new Set(aw.all().flatMap((a) => splitAgentRef(a.name).host ?? []));
     return [...hosts].filter((h) => this.hosts.links.get(h)?.state !== 'connected');
   }
 

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { daemonEnv } from '../kits/node/daemonEnv';
 import { paneMBs, sshRows, type SshHostResult } from './hostsSsh';
+import { byteRelay } from './nodeFloor';
 import { client, logTail, paneBin, startServerProc, sleep, timeCommand } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -20,6 +21,8 @@ export interface HostsResult {
   lsRemoteDirect: Summary;
   forwarded: Summary;
   direct: Summary;
+  /** The same request asked of the host through a Node process that only passes bytes (bench/nodeFloor.ts): a hop's floor. */
+  relayed: Summary;
   /** MB/s of a remote pane's output streamed through the link (pty/attach of HOST:N). */
   streamMBs: Summary;
   /** MB/s of the same output attached on the remote daemon directly (no link). */
@@ -88,17 +91,29 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     }
     const forwarded: number[] = [];
     const direct: number[] = [];
-    for (let i = 0; i < WARM_CALLS; i++) {
-      await l.call('pane/get', { pane: `box:${n}` });
-      await r.call('pane/get', { pane: n });
-    }
-    for (let i = 0; i < CALLS; i++) {
-      let t = process.hrtime.bigint();
-      await l.call('pane/get', { pane: `box:${n}` });
-      forwarded.push(Number(process.hrtime.bigint() - t) / 1000);
-      t = process.hrtime.bigint();
-      await r.call('pane/get', { pane: n });
-      direct.push(Number(process.hrtime.bigint() - t) / 1000);
+    const relayed: number[] = [];
+    const relay = await byteRelay(path.join(dir, 'relay.sock'), remote.socket);
+    try {
+      const b = await client(path.join(dir, 'relay.sock'));
+      for (let i = 0; i < WARM_CALLS; i++) {
+        await l.call('pane/get', { pane: `box:${n}` });
+        await r.call('pane/get', { pane: n });
+        await b.call('pane/get', { pane: n });
+      }
+      for (let i = 0; i < CALLS; i++) {
+        let t = process.hrtime.bigint();
+        await l.call('pane/get', { pane: `box:${n}` });
+        forwarded.push(Number(process.hrtime.bigint() - t) / 1000);
+        t = process.hrtime.bigint();
+        await r.call('pane/get', { pane: n });
+        direct.push(Number(process.hrtime.bigint() - t) / 1000);
+        t = process.hrtime.bigint();
+        await b.call('pane/get', { pane: n });
+        relayed.push(Number(process.hrtime.bigint() - t) / 1000);
+      }
+      b.close();
+    } finally {
+      relay.stop();
     }
     // Throughput: a remote pane `cat`s a file; the local daemon relays it (one upstream stream) to this client,
     // against the same pane program read from the remote daemon directly (what the link adds). Interleaved, a few
@@ -123,7 +138,7 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     const ssh = await sshRows({ dir, remote, r, l, lsock, ldir, localPid: local.pid ?? -1, file, bytes: STREAM_BYTES, runs, lsRemote, log: () => log }).catch((e: Error) => Promise.reject(withLog(e)));
     l.close();
     r.close();
-    return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct), streamMBs: summarize(stream), directMBs: summarize(directStream), catMBs, ssh };
+    return { remotePanes: 100, lsLocal: summarize(lsLocal), lsRemoteDirect: summarize(lsRemote), forwarded: summarize(forwarded), direct: summarize(direct), relayed: summarize(relayed), streamMBs: summarize(stream), directMBs: summarize(directStream), catMBs, ssh };
   } finally {
     if (local.exitCode === null) {
       const gone = new Promise((res) => local.once('exit', res));

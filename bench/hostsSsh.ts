@@ -9,6 +9,7 @@ import pty from '@lydell/node-pty';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Connection } from '../kits/client/connection';
+import { ptyRelay } from './nodeFloor';
 import { have, logTail, paneBin, sleep, timeCommand, type ServerProc } from './procs';
 import { paneWrapperDir, startSshd, type Sshd } from './sshd';
 import { summarize, type Summary } from './stats';
@@ -20,6 +21,8 @@ export interface SshHostResult {
   sshEcho: Summary;
   /** The same pane typed into and read on the remote daemon directly (µs): what the link and ssh add. */
   directEcho: Summary;
+  /** The same program in a PTY behind a Node process that only relays it to one socket client (bench/nodeFloor.ts): any Node daemon's floor here (µs). */
+  relayEcho: Summary;
   /** The same keystroke echoed by `ssh -tt host 'stty raw -echo; exec cat'` (µs): ssh with a PTY on the far side, as a pane has. */
   sshTtyEcho: Summary;
   /** The same keystroke echoed by the same cat in a tmux session there, reached by `ssh -tt host tmux …` (µs): a multiplexer whose panes outlive the connection, as pane's do. Null without tmux. */
@@ -125,11 +128,11 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     for (let i = 0; i < Math.max(5, c.runs * 3); i++) lsRuns.push(timeCommand(process.execPath, [paneBin, '--socket', c.lsock, 'ls']));
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
-    const { echo, sshEcho, directEcho, sshTtyEcho, tmuxEcho } = await echoes(c, anchor);
+    const { echo, sshEcho, directEcho, relayEcho, sshTtyEcho, tmuxEcho } = await echoes(c, anchor);
     const { farEcho, farSshEcho, farMBs, farSshTtyMBs } = await farEchoes(c, s);
     const { mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, sshTtyEcho, tmuxEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, relayEcho, sshTtyEcho, tmuxEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -187,7 +190,7 @@ function waiterOf(): { want: number; done: (() => void) | null; see(data: Uint8A
   return w;
 }
 
-async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; sshTtyEcho: Summary; tmuxEcho: Summary | null }> {
+async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; relayEcho: Summary; sshTtyEcho: Summary; tmuxEcho: Summary | null }> {
   // Raw and no tty echo: the byte comes back from cat, as `ssh host cat`'s does.
   const n = await remotePane(c, 'stty raw -echo; exec cat');
   await sleep(300);
@@ -216,6 +219,11 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     : null;
   const xw = waiterOf();
   tmux?.stdout.on('data', (d: Buffer) => xw.see(d));
+  // The same program behind a Node process that does nothing but relay its PTY: what one Node hop costs here.
+  const relay = await ptyRelay(path.join(c.dir, 'ptyRelay.sock'), 'stty raw -echo; exec cat');
+  const rw = waiterOf();
+  relay.client.on('data', (d: Buffer) => rw.see(d));
+  const relayed: number[] = [];
   const pane: number[] = [];
   const plain: number[] = [];
   const direct: number[] = [];
@@ -225,6 +233,7 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     // Until the far side's stty has run: a key echoed by cat alone.
     await untilEchoed((b) => tty.stdin.write(b), tw);
     if (tmux) await untilEchoed((b) => tmux.stdin.write(b), xw);
+    await untilEchoed((b) => relay.client.write(b), rw);
     for (let i = 0; i < ECHOES + ECHO_WARMUP; i++) {
       // Alternated, so all meet the same load on the machine.
       const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw, `sbox:${n}'s, round ${i + 1}`);
@@ -232,7 +241,9 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
       const d = await echoRound((b) => c.r.sendInput(n, b), dw, `pane ${n}'s asked directly, round ${i + 1}`);
       const t = await echoRound((b) => tty.stdin.write(b), tw, `\`ssh -tt\`'s, round ${i + 1}`);
       const x = tmux ? await echoRound((b) => tmux.stdin.write(b), xw, `tmux's, round ${i + 1}`) : 0;
+      const y = await echoRound((b) => relay.client.write(b), rw, `the Node PTY relay's, round ${i + 1}`);
       if (i >= ECHO_WARMUP) {
+        relayed.push(y);
         pane.push(p);
         plain.push(q);
         direct.push(d);
@@ -243,6 +254,8 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
   } finally {
     off();
     offDirect();
+    relay.client.destroy();
+    relay.stop();
     await c.r.call('pty/detach', { pane: n }).catch(() => undefined);
     ssh.stdin.end();
     ssh.kill();
@@ -255,7 +268,7 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);
     await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   }
-  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), sshTtyEcho: summarize(ttyEcho), tmuxEcho: tmux ? summarize(tmuxEcho) : null };
+  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), relayEcho: summarize(relayed), sshTtyEcho: summarize(ttyEcho), tmuxEcho: tmux ? summarize(tmuxEcho) : null };
 }
 
 /** A ProxyCommand that relays stdin/stdout to host:port, each chunk held LINK_DELAY_MS (in order: equal timeouts fire in the order set). */

@@ -219,10 +219,9 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     : null;
   const xw = waiterOf();
   tmux?.stdout.on('data', (d: Buffer) => xw.see(d));
-  // The same program behind a Node process that does nothing but relay its PTY: what one Node hop costs here.
-  const relay = await ptyRelay(path.join(c.dir, 'ptyRelay.sock'), 'stty raw -echo; exec cat');
+  // The same program behind a Node process that does nothing but relay its PTY: what one Node hop costs here (started in the try: its failure ends the others too).
+  let relay: Awaited<ReturnType<typeof ptyRelay>> | undefined;
   const rw = waiterOf();
-  relay.client.on('data', (d: Buffer) => rw.see(d));
   const relayed: number[] = [];
   const pane: number[] = [];
   const plain: number[] = [];
@@ -233,7 +232,9 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     // Until the far side's stty has run: a key echoed by cat alone.
     await untilEchoed((b) => tty.stdin.write(b), tw);
     if (tmux) await untilEchoed((b) => tmux.stdin.write(b), xw);
-    await untilEchoed((b) => relay.client.write(b), rw);
+    const r = (relay = await ptyRelay(path.join(c.dir, 'ptyRelay.sock'), 'stty raw -echo; exec cat'));
+    r.client.on('data', (d: Buffer) => rw.see(d));
+    await untilEchoed((b) => r.client.write(b), rw);
     for (let i = 0; i < ECHOES + ECHO_WARMUP; i++) {
       // Alternated, so all meet the same load on the machine.
       const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw, `sbox:${n}'s, round ${i + 1}`);
@@ -241,7 +242,7 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
       const d = await echoRound((b) => c.r.sendInput(n, b), dw, `pane ${n}'s asked directly, round ${i + 1}`);
       const t = await echoRound((b) => tty.stdin.write(b), tw, `\`ssh -tt\`'s, round ${i + 1}`);
       const x = tmux ? await echoRound((b) => tmux.stdin.write(b), xw, `tmux's, round ${i + 1}`) : 0;
-      const y = await echoRound((b) => relay.client.write(b), rw, `the Node PTY relay's, round ${i + 1}`);
+      const y = await echoRound((b) => r.client.write(b), rw, `the Node PTY relay's, round ${i + 1}`);
       if (i >= ECHO_WARMUP) {
         relayed.push(y);
         pane.push(p);
@@ -254,8 +255,8 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
   } finally {
     off();
     offDirect();
-    relay.client.destroy();
-    relay.stop();
+    relay?.client.destroy();
+    relay?.stop();
     await c.r.call('pty/detach', { pane: n }).catch(() => undefined);
     ssh.stdin.end();
     ssh.kill();

@@ -92,9 +92,10 @@ export async function hosts(dir: string, runs: number): Promise<HostsResult> {
     const forwarded: number[] = [];
     const direct: number[] = [];
     const relayed: number[] = [];
-    const relay = await byteRelay(path.join(dir, 'relay.sock'), remote.socket);
+    const relaySock = path.join(dir, 'relay.sock');
+    const relay = await byteRelay(relaySock, remote.socket);
     try {
-      const b = await client(path.join(dir, 'relay.sock'));
+      const b = await client(relaySock);
       for (let i = 0; i < WARM_CALLS; i++) {
         await l.call('pane/get', { pane: `box:${n}` });
         await r.call('pane/get', { pane: n });

@@ -32,7 +32,7 @@ let client = null;
 p.onData((d) => client?.write(d));
 net.createServer((c) => {
   client = c;
-  c.on('data', (d) => p.write(d.toString('latin1')));
+  c.on('data', (d) => p.write(d));
   c.on('error', () => undefined);
 }).listen(sock, () => process.stdout.write('ready\\n'));`;
 

@@ -55,7 +55,7 @@ describe('the Node floor stand-ins of the hosts bench', () => {
     }
   });
 
-  it('the PTY relay runs its program in a real terminal and relays keys to it and its echo back', async () => {
+  it('the PTY relay runs its program in a real terminal and relays keys to it and its echo back, byte for byte', async () => {
     const relay = await ptyRelay(path.join(dir, 'pty.sock'), 'tty; stty raw -echo; exec cat');
     started.push(relay);
     // The program's first words may come before the client was taken: the key's echo is what the bench times.
@@ -66,6 +66,10 @@ describe('the Node floor stand-ins of the hosts bench', () => {
       echoed = await heard;
     }
     expect(echoed).toContain('q');
+    // A byte above 0x7F comes back as itself (é in UTF-8: C3 A9), not re-encoded on its way into the PTY.
+    const wide = until(relay.client, '\u00c3\u00a9');
+    relay.client.write(Buffer.of(0xc3, 0xa9));
+    expect(await wide).toMatch(/\u00c3\u00a9$/);
     // A pane's program sees a terminal: ask the same script's tty again through a second relay whose client connects first.
     const tty = await ptyRelay(path.join(dir, 'tty.sock'), 'sleep 0.3; tty; exec cat');
     started.push(tty);

@@ -118,9 +118,14 @@ describe('the daemon’s commands', () => {
     expect(list.stdout).toMatch(/^GEN\s+SAVED\s+SESSIONS\s+PANES\s+SIZE\n\d+\s+.+\s+1\s+2\s+[\d.]+ KiB\n/);
     const gen = /^(\d+)\s/m.exec(list.stdout.split('\n')[1]!)![1]!;
     expect(d.pane('cat', '/server/snapshots').stdout).toMatch(new RegExp(`^${gen} \\d{4}-\\d\\d-\\d\\dT.* sessions 1 panes 2 bytes \\d+$`, 'm'));
-    // Only the pane that did not opt out has history on disk.
-    const files = fs.readdirSync(path.join(h.stateDir, 'scrollback')).filter((f) => f.startsWith(`g${gen}-`));
-    expect(files).toHaveLength(1);
+    // Only the pane that did not opt out has history on disk: the generation's own file, or, when a
+    // history flush ran after the line and nothing was printed since, the flush's file it names again.
+    const owners = fs
+      .readdirSync(path.join(h.stateDir, 'scrollback'))
+      .map((f) => /^[gl]\d+-(.+?)(?:-[ab])?\.gz$/.exec(f)?.[1])
+      .filter((u): u is string => u !== undefined);
+    expect(owners.length).toBeGreaterThan(0);
+    expect(new Set(owners).size).toBe(1);
     const r = d.pane('restore', '--at', gen);
     expect([r.status, r.stdout]).toEqual([0, `brought back generation ${gen}: main-2\n`]);
     expect(d.pane('session', 'ls').stdout).toMatch(/^main\s+2\s/m);

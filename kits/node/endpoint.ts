@@ -15,6 +15,8 @@ import { describeEndpoint } from '../protocol/endpointForm';
 import { checkPrivateDir, dataDir } from './paths';
 import { endableChild, endProcess } from './ending';
 import { awaitPreamble } from './stdioPreamble';
+import { loadTcpState } from './tcpState';
+import { UnackedWatch } from './unackedWatch';
 import { SocketTransport } from './socketTransport';
 import { StreamTransport, type StreamTransportOptions } from './streamTransport';
 
@@ -284,6 +286,17 @@ export const MAX_TLS_HANDSHAKES_PER_ADDRESS = 8;
  * peer that is there answers in its kernel; neither process wakes for it.
  */
 export const TLS_KEEPALIVE_MS = 30_000;
+/**
+ * How long a peer of the TLS door may acknowledge nothing, with bytes the door sent
+ * waiting for it and its last retransmission or window probe unanswered, before the
+ * door lets it go (kits/node/unackedWatch.ts): keepalive asks only while nothing is in
+ * flight, so a follower or a window's stream whose machine vanished mid-output was
+ * retransmitted to until `tcp_retries2` gave up, ~15 minutes, holding its client and
+ * subscriptions. The same bound as an idle peer's: keepalive's wait and its probes.
+ * A peer that is there and only stopped reading (Ctrl-Z) answers the kernel's window
+ * probes and is kept.
+ */
+export const TLS_UNACKED_MS = TLS_KEEPALIVE_MS + 10_000;
 
 export interface ListenOptions {
   /**
@@ -293,13 +306,20 @@ export interface ListenOptions {
    * and as nothing more. A certificate is still asked for, and checked.
    */
   certOptional?: boolean;
+  /** Where a TLS door says, once, what this machine cannot do for it (no look at TCP's state without koffi). */
+  warn?: (line: string) => void;
 }
 
 async function listenTls(e: Extract<Endpoint, { kind: 'tls' }>, onTransport: OnTransport, o: ListenOptions): Promise<Listener> {
   if (e.cert === undefined || e.key === undefined) throw new DialError(e, 'a TLS listener needs cert= and key= (its certificate and private key)');
   const [cert, key, ca] = [readPem(e, e.cert), readPem(e, e.key), readPem(e, e.ca)];
   const tls = await import('node:tls');
-  const srv = tls.createServer({ cert, key, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...(ca ? { ca, requestCert: true, rejectUnauthorized: !o.certOptional } : {}) }, (sock) => onTransport(new StreamTransport(sock, sock, 'tls')));
+  const tcpState = loadTcpState();
+  if (typeof tcpState === 'string') o.warn?.(`a TLS peer that vanishes while output is on its way to it is let go only when TCP gives up retransmitting (~15 min), not within ${TLS_UNACKED_MS / 1000} s: ${tcpState}`);
+  const srv = tls.createServer({ cert, key, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...(ca ? { ca, requestCert: true, rejectUnauthorized: !o.certOptional } : {}) }, (sock) => {
+    const watch = typeof tcpState === 'string' ? null : new UnackedWatch(sock, tcpState, TLS_UNACKED_MS, `the peer acknowledged nothing for ${TLS_UNACKED_MS / 1000} s with output waiting for it: its machine, or the network to it, is gone`);
+    onTransport(new StreamTransport(sock, sock, 'tls', watch ? { onSend: () => watch.sent() } : {}));
+  });
   // A failed handshake (no client certificate, a wrong one, none within the deadline) never reaches onTransport; the socket is dropped.
   srv.on('tlsClientError', (_err, sock) => sock.destroy());
   // Before the handshake a peer has proven nothing: at most MAX_TLS_HANDSHAKES such

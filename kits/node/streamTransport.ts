@@ -25,6 +25,8 @@ export interface StreamTransportOptions {
    * (the stdio door's refusal, which names the problem); none by default.
    */
   farewell?: (e: FramingError) => WireFrame;
+  /** Told after each frame is handed to the stream (the TLS door's watch for a peer that vanished mid-output). */
+  onSend?: () => void;
 }
 
 /** A Transport over a readable and a writable byte stream (the same object for a socket). */
@@ -33,6 +35,7 @@ export class StreamTransport extends BaseTransport {
   private readonly decoder = new FrameDecoder();
   private readonly dropOnClose: boolean;
   private readonly farewell: ((e: FramingError) => WireFrame) | undefined;
+  private readonly onSend: (() => void) | undefined;
   private wantOwnReads = false;
   /** One stream both ways (a socket), not a pair (a child's stdout and stdin). */
   private readonly duplex: boolean;
@@ -47,6 +50,7 @@ export class StreamTransport extends BaseTransport {
     this.kind = kind;
     this.dropOnClose = opts.dropOnClose ?? false;
     this.farewell = opts.farewell;
+    this.onSend = opts.onSend;
     this.duplex = (input as unknown) === output;
     if (output instanceof net.Socket) output.setNoDelay?.(true);
     input.on('data', (chunk: Buffer) => this.take(chunk));
@@ -83,11 +87,13 @@ export class StreamTransport extends BaseTransport {
   send(frame: WireFrame): void {
     if (this.closed || this.output.destroyed || this.output.writableEnded) return;
     this.output.write(encodeFrame(frame));
+    this.onSend?.();
   }
 
   sendBinary(frame: BinaryFrame): void {
     if (this.closed || this.output.destroyed || this.output.writableEnded) return;
     this.output.write(encodeBinaryFrame(frame));
+    this.onSend?.();
   }
 
   override buffered(): number {

@@ -121,7 +121,7 @@ export function attachTlsDoor(services: Services, o: TlsDoorOptions): () => void
       const listener = await listenTls(
         services,
         { kind: 'tls', host: want.address, port: want.port, cert: path.join(dir, 'server.pem'), key: path.join(dir, 'server.key'), ca: path.join(dir, 'ca.pem') },
-        { clients: recordRule(dir), ...(o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {}) },
+        { clients: recordRule(dir), warn: say, ...(o.helloTimeoutMs !== undefined ? { helloTimeoutMs: o.helloTimeoutMs } : {}) },
       );
       const log = throttledLog((line: string) => server.publish('client/refused', { door: `TLS door ${want!.address}:${want!.port}`, reason: line }));
       listener.server.on('tlsClientError', (err: NodeJS.ErrnoException, sock) => log(`handshake from ${sock.remoteAddress ?? '?'} refused: ${err.code ?? err.message} (a client needs a certificate signed by this user's CA: pane host pair NAME on its machine)`));

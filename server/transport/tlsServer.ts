@@ -47,6 +47,8 @@ export interface ListenTlsOptions {
    * TLS door passes the record of issued certificates; a test with its own CA may pass `() => null`.
    */
   clients: TlsClientRule;
+  /** Where the door says, once as it opens, what this machine cannot do for it. */
+  warn?: (line: string) => void;
 }
 
 /** Listens on a TLS endpoint; refuses one without `ca`, whose door would take any client on the network. */
@@ -90,7 +92,7 @@ export async function listenTls(services: Services, e: Extract<ListenEndpoint, {
       t.onClose(() => live.delete(t));
       admitStream(t, [cap], (t) => new ClientConn(services, t, (h) => ({ capabilities: h.capabilities, principal: { kind: 'person', via: `tls:${peer.name}` } })), { timeoutMs: o.helloTimeoutMs, log });
     },
-    { certOptional: true },
+    { certOptional: true, ...(o.warn ? { warn: o.warn } : {}) },
   );
   /** Tells the client why in an `unauthorized` frame (a hello waiting for its welcome fails with it), logs it, and closes. */
   const refuse = (t: StreamTransport, why: string, line: string) => {

@@ -6,12 +6,17 @@
 // so nothing fails without TCP keepalive and the daemon held the client forever.
 // The other way round too: a daemon in the namespace, `pane watch` over its door from
 // here; its link goes down and the watch ends saying so, instead of waiting for ever.
+// And a follower (`pane output --follow` of a pane printing all the while) whose link
+// goes down with output on its way: keepalive never asks while bytes are unacknowledged,
+// so the door's own look at TCP's state (TLS_UNACKED_MS) ends it before ~15 min of
+// retransmits; while a follower that is there but stopped (Ctrl-Z) is kept, its kernel
+// answering the window probes as they back off past that bound.
 // Needs root for the namespace (CI runs as root).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TLS_KEEPALIVE_MS } from '../../kits/node/endpoint';
+import { TLS_KEEPALIVE_MS, TLS_UNACKED_MS } from '../../kits/node/endpoint';
 import { BIN } from '../cli/harness';
 import { eventually, freePort, startDaemon, type Daemon } from '../hosts/remote';
 
@@ -36,15 +41,15 @@ interface Door {
   guests(): number;
 }
 
-/** `daemon`'s TLS door opened on `address` (serve.json, as pairing writes it), and a read-only grant to a session of it. */
-async function doorWithGrant(daemon: Daemon, address: string): Promise<Door> {
+/** `daemon`'s TLS door opened on `address` (serve.json, as pairing writes it), and a read-only grant to a new session of it, `session`. */
+async function doorWithGrant(daemon: Daemon, address: string, session = 'shared'): Promise<Door> {
   fs.mkdirSync(path.join(daemon.env.XDG_CONFIG_HOME!, 'pane'), { recursive: true });
   const port = await freePort();
   fs.writeFileSync(path.join(daemon.env.XDG_CONFIG_HOME!, 'pane', 'serve.json'), JSON.stringify({ tls: { address, port } }));
   const ca = path.join(daemon.env.XDG_STATE_HOME!, 'pane', 'tls', 'ca.pem');
   await eventually('the TLS door to make its CA', () => fs.existsSync(ca), 15_000);
-  expect(daemon.pane(['session', 'new', 'shared']).status).toBe(0);
-  const g = JSON.parse(daemon.pane(['grant', 'new', '--json', '--session', 'shared']).stdout) as { id: string; token: string };
+  expect(daemon.pane(['session', 'new', session]).status).toBe(0);
+  const g = JSON.parse(daemon.pane(['grant', 'new', '--json', '--session', session]).stdout) as { id: string; token: string };
   return {
     url: `tls://${address}:${port}?ca=${ca}`,
     token: g.token,
@@ -52,26 +57,29 @@ async function doorWithGrant(daemon: Daemon, address: string): Promise<Door> {
   };
 }
 
-/** `pane watch` over the door as the grant's guest, run through `wrap` (a namespace, or nothing: here), started again until the door has opened and counts it. */
-async function watchAsGuest(door: Door, env: Record<string, string>, wrap: readonly string[]): Promise<{ proc: ChildProcess; said: () => string }> {
+/** `pane watch` (or `command`) over the door as the grant's guest, run through `wrap` (a namespace, or nothing: here), started again until the door has opened and counts it. */
+async function watchAsGuest(door: Door, env: Record<string, string>, wrap: readonly string[], command: readonly string[] = ['watch']): Promise<{ proc: ChildProcess; said: () => string; got: () => number }> {
   let said = '';
+  let got = 0;
   let proc: ChildProcess | undefined;
   for (let attempt = 0; attempt < 50 && door.guests() === 0; attempt++) {
     if (!proc || proc.exitCode !== null) {
-      const argv = [...wrap, BIN, '--socket', door.url, 'watch'];
-      proc = spawn(argv[0]!, argv.slice(1), { env: { ...env, PANE_GRANT: door.token }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const argv = [...wrap, BIN, '--socket', door.url, ...command];
+      proc = spawn(argv[0]!, argv.slice(1), { env: { ...env, PANE_GRANT: door.token }, stdio: ['ignore', 'pipe', 'pipe'] });
+      proc.stdout!.on('data', (b: Buffer) => (got += b.byteLength));
       proc.stderr!.on('data', (b: Buffer) => (said += b.toString()));
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  expect(door.guests(), `the watch did not get in: ${said}`).toBe(1);
-  return { proc: proc!, said: () => said };
+  expect(door.guests(), `the ${command[0]} did not get in: ${said}`).toBe(1);
+  return { proc: proc!, said: () => said, got: () => got };
 }
 
 let d: Daemon;
 let far: Daemon | undefined;
 let viewer: ChildProcess | undefined;
 let watcher: ChildProcess | undefined;
+let follower: ChildProcess | undefined;
 
 describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a network namespace)', () => {
   beforeAll(async () => {
@@ -85,7 +93,7 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
     d = await startDaemon('vanish');
   }, 60_000);
   afterAll(async () => {
-    for (const p of [viewer, watcher]) if (p && p.exitCode === null) p.kill('SIGKILL');
+    for (const p of [viewer, watcher, follower]) if (p && p.exitCode === null) p.kill('SIGKILL');
     await d?.stop();
     await far?.stop();
     spawnSync('ip', ['link', 'del', HERE]);
@@ -106,6 +114,47 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
     // The door still serves the person.
     expect(d.pane(['ls']).status).toBe(0);
   }, TLS_KEEPALIVE_MS + 90_000);
+
+  it('lets go of a follower whose machine vanished with output on its way to it, at the same bound, not after ~15 min of retransmits', async () => {
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'up');
+    const door = await doorWithGrant(d, HERE_IP, 'flood');
+    const n = /^(\d+)\s+flood\s/m.exec(d.pane(['ls']).stdout)?.[1];
+    expect(n, 'the flood session has a pane').toBeDefined();
+    // A line every 10 ms, for as long as the test runs: the door always has bytes on their way to the follower.
+    expect(d.pane(['send', '-t', n!, 'i=0; while :; do i=$((i+1)); echo "line $i"; sleep 0.01; done']).status).toBe(0);
+    const f = await watchAsGuest(door, d.env, ['ip', 'netns', 'exec', NS], ['output', '-t', n!, '--follow']);
+    follower = f.proc;
+    const seen = f.got();
+    await eventually('the follower to be streamed lines', () => f.got() > seen + 1_000, 10_000);
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'down');
+    const gone = Date.now();
+    await eventually('the vanished follower to be let go', () => door.guests() === 0, TLS_UNACKED_MS + 25_000);
+    expect(Date.now() - gone).toBeGreaterThan(TLS_UNACKED_MS - 5_000);
+    expect(d.pane(['ls']).status).toBe(0);
+  }, TLS_UNACKED_MS + 90_000);
+
+  it('keeps a follower that is stopped (Ctrl-Z) with output waiting for it, and it carries on when continued', async () => {
+    const door = await doorWithGrant(d, HERE_IP, 'paused');
+    const n = /^(\d+)\s+paused\s/m.exec(d.pane(['ls']).stdout)?.[1];
+    expect(n, 'the paused session has a pane').toBeDefined();
+    expect(d.pane(['send', '-t', n!, 'yes "a line of output for a follower that stops reading"']).status).toBe(0);
+    const f = await watchAsGuest(door, d.env, [], ['output', '-t', n!, '--follow']);
+    follower = f.proc;
+    let ended: number | null = null;
+    follower.once('exit', (code) => (ended = code ?? -1));
+    await eventually('the follower to be streamed lines', () => f.got() > 1 << 20, 20_000);
+    follower.kill('SIGSTOP');
+    // Its machine is there and its kernel answers: only the program does not read. The kernel's window probes
+    // back off (0.2 s doubling: 51 s apart from ~51 s on), so for a while its last acknowledgment is older
+    // than the bound: it is kept all the same, each probe answered.
+    await new Promise((r) => setTimeout(r, 2 * TLS_UNACKED_MS + 30_000));
+    expect(door.guests()).toBe(1);
+    follower.kill('SIGCONT');
+    const at = f.got();
+    await eventually('the continued follower to read on', () => f.got() > at + (1 << 20), 20_000);
+    expect(ended).toBe(null);
+    expect(d.pane(['send', '-t', n!, '--raw', '\x03']).status).toBe(0);
+  }, 2 * TLS_UNACKED_MS + 120_000);
 
   it('ends a watch over the door from here once the daemon’s machine vanished, saying the server stopped answering', async () => {
     ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'up');

@@ -288,7 +288,7 @@ export const MAX_TLS_HANDSHAKES_PER_ADDRESS = 8;
 export const TLS_KEEPALIVE_MS = 30_000;
 /**
  * How long a peer of the TLS door may acknowledge nothing, with bytes the door sent
- * waiting for it and its last retransmission or window probe unanswered, before the
+ * waiting for it and its last retransmission (or two window probes) unanswered, before the
  * door lets it go (kits/node/unackedWatch.ts): keepalive asks only while nothing is in
  * flight, so a follower or a window's stream whose machine vanished mid-output was
  * retransmitted to until `tcp_retries2` gave up, ~15 minutes, holding its client and

@@ -1,4 +1,4 @@
-// The C library's own calls that Node has no call for (malloc_trim, setsockopt),
+// The C library's own calls that Node has no call for (malloc_trim, getsockopt),
 // reached through koffi: an FFI with prebuilt binaries, an optional dependency
 // (decision 051). Loaded once, the first time a caller needs it, never at start.
 import { createRequire } from 'node:module';
@@ -9,14 +9,11 @@ export type CFunction = (...args: unknown[]) => unknown;
 /** The parts of koffi used here (its own types are not needed for a few calls). */
 interface Koffi {
   load(lib: string): { func(signature: string): CFunction };
-  errno(): number;
 }
 
 export interface Libc {
   /** A libc function by its C prototype, e.g. `int malloc_trim(size_t pad)`; throws when libc has none. */
   func(signature: string): CFunction;
-  /** errno as the last call through koffi left it. */
-  errno(): number;
 }
 
 let loaded: Libc | string | undefined;
@@ -39,7 +36,7 @@ function open(): Libc | string {
   try {
     // musl and other C libraries have no libc.so.6.
     const lib = koffi.load('libc.so.6');
-    return { func: (signature) => lib.func(signature), errno: () => koffi.errno() };
+    return { func: (signature) => lib.func(signature) };
   } catch (e) {
     return `no glibc here (${(e as Error).message.split('\n')[0]})`;
   }

@@ -23,7 +23,7 @@ export interface TcpState {
   lastAckRecvMs: number;
   /** Retransmissions in a row with no acknowledgment (icsk_retransmits). */
   retransmits: number;
-  /** Zero-window probes in a row with no answer (icsk_probes_out): a peer that is there answers each one. */
+  /** Zero-window probes in a row with no answer (icsk_probes_out): a peer that is there answers them (at most one every 500 ms). */
   probes: number;
 }
 

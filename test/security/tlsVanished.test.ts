@@ -131,6 +131,7 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
     await eventually('the vanished follower to be let go', () => door.guests() === 0, TLS_UNACKED_MS + 25_000);
     expect(Date.now() - gone).toBeGreaterThan(TLS_UNACKED_MS - 5_000);
     expect(d.pane(['ls']).status).toBe(0);
+    follower.kill('SIGKILL'); // its own side would end by keepalive; the next case has a follower of its own
   }, TLS_UNACKED_MS + 90_000);
 
   it('keeps a follower that is stopped (Ctrl-Z) with output waiting for it, and it carries on when continued', async () => {

@@ -81,6 +81,15 @@ let viewer: ChildProcess | undefined;
 let watcher: ChildProcess | undefined;
 let follower: ChildProcess | undefined;
 
+/** A new session `session` of `d` whose pane runs `program`, and its output followed over the door by the session's guest (`pane output --follow`, run through `wrap`). */
+async function followBusyPane(session: string, program: string, wrap: readonly string[]): Promise<{ door: Door; n: string; f: Awaited<ReturnType<typeof watchAsGuest>> }> {
+  const door = await doorWithGrant(d, HERE_IP, session);
+  const n = new RegExp(`^(\\d+)\\s+${session}\\s`, 'm').exec(d.pane(['ls']).stdout)?.[1];
+  expect(n, `the ${session} session has a pane`).toBeDefined();
+  expect(d.pane(['send', '-t', n!, program]).status).toBe(0);
+  return { door, n: n!, f: await watchAsGuest(door, d.env, wrap, ['output', '-t', n!, '--follow']) };
+}
+
 describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a network namespace)', () => {
   beforeAll(async () => {
     ip('netns', 'add', NS);
@@ -117,12 +126,8 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
 
   it('lets go of a follower whose machine vanished with output on its way to it, at the same bound, not after ~15 min of retransmits', async () => {
     ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'up');
-    const door = await doorWithGrant(d, HERE_IP, 'flood');
-    const n = /^(\d+)\s+flood\s/m.exec(d.pane(['ls']).stdout)?.[1];
-    expect(n, 'the flood session has a pane').toBeDefined();
     // A line every 10 ms, for as long as the test runs: the door always has bytes on their way to the follower.
-    expect(d.pane(['send', '-t', n!, 'i=0; while :; do i=$((i+1)); echo "line $i"; sleep 0.01; done']).status).toBe(0);
-    const f = await watchAsGuest(door, d.env, ['ip', 'netns', 'exec', NS], ['output', '-t', n!, '--follow']);
+    const { door, f } = await followBusyPane('flood', 'i=0; while :; do i=$((i+1)); echo "line $i"; sleep 0.01; done', ['ip', 'netns', 'exec', NS]);
     follower = f.proc;
     const seen = f.got();
     await eventually('the follower to be streamed lines', () => f.got() > seen + 1_000, 10_000);
@@ -135,11 +140,7 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
   }, TLS_UNACKED_MS + 90_000);
 
   it('keeps a follower that is stopped (Ctrl-Z) with output waiting for it, and it carries on when continued', async () => {
-    const door = await doorWithGrant(d, HERE_IP, 'paused');
-    const n = /^(\d+)\s+paused\s/m.exec(d.pane(['ls']).stdout)?.[1];
-    expect(n, 'the paused session has a pane').toBeDefined();
-    expect(d.pane(['send', '-t', n!, 'yes "a line of output for a follower that stops reading"']).status).toBe(0);
-    const f = await watchAsGuest(door, d.env, [], ['output', '-t', n!, '--follow']);
+    const { door, n, f } = await followBusyPane('paused', 'yes "a line of output for a follower that stops reading"', []);
     follower = f.proc;
     let ended: number | null = null;
     follower.once('exit', (code) => (ended = code ?? -1));
@@ -154,7 +155,7 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
     const at = f.got();
     await eventually('the continued follower to read on', () => f.got() > at + (1 << 20), 20_000);
     expect(ended).toBe(null);
-    expect(d.pane(['send', '-t', n!, '--raw', '\x03']).status).toBe(0);
+    expect(d.pane(['send', '-t', n, '--raw', '\x03']).status).toBe(0);
   }, 2 * TLS_UNACKED_MS + 120_000);
 
   it('ends a watch over the door from here once the daemon’s machine vanished, saying the server stopped answering', async () => {

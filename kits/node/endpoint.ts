@@ -15,7 +15,7 @@ import { describeEndpoint } from '../protocol/endpointForm';
 import { checkPrivateDir, dataDir } from './paths';
 import { endableChild, endProcess } from './ending';
 import { awaitPreamble } from './stdioPreamble';
-import { loadTcpState } from './tcpState';
+import { loadTcpState, type ReadTcpState } from './tcpState';
 import { UnackedWatch } from './unackedWatch';
 import { SocketTransport } from './socketTransport';
 import { StreamTransport, type StreamTransportOptions } from './streamTransport';
@@ -126,13 +126,29 @@ async function dialTls(e: Extract<Endpoint, { kind: 'tls' }>, o: DialOptions): P
     s.once('secureConnect', () => {
       clearTimeout(timer);
       s.removeAllListeners('error');
-      resolve(new StreamTransport(s, s, 'tls', streamOpts(o)));
+      // The same watch as the door's, this way round: a follower acknowledges what it reads, and bytes it read from
+      // its kernel after the server's machine went are acknowledged into a dead link, where keepalive never asks.
+      const watch = new UnackedWatch(s, tcpStateAtFirstLook(), TLS_UNACKED_MS, `no acknowledgment for ${TLS_UNACKED_MS / 1000} s with bytes waiting: ETIMEDOUT`);
+      resolve(new StreamTransport(s, s, 'tls', { ...streamOpts(o), onSend: () => watch.sent() }));
     });
     s.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(new DialError(e, err.message, err.code));
     });
   });
+}
+
+/**
+ * TCP's state reader for a dialled connection, bound at its first look
+ * (UNACKED_CHECK_MS after a send): a one-shot command over TLS has ended by then and
+ * never loads koffi (~9 ms). Without it (no koffi, not glibc) nothing is looked at,
+ * and a server that vanished mid-send is given up when TCP gives up.
+ */
+function tcpStateAtFirstLook(): ReadTcpState {
+  return (sock) => {
+    const read = loadTcpState();
+    return typeof read === 'string' ? null : read(sock);
+  };
 }
 
 async function dialWs(e: Extract<Endpoint, { kind: 'ws' }>, o: DialOptions): Promise<Transport> {
@@ -294,7 +310,8 @@ export const TLS_KEEPALIVE_MS = 30_000;
  * retransmitted to until `tcp_retries2` gave up, ~15 minutes, holding its client and
  * subscriptions. The same bound as an idle peer's: keepalive's wait and its probes.
  * A peer that is there and only stopped reading (Ctrl-Z) answers the kernel's window
- * probes and is kept.
+ * probes and is kept. A dialler (a CLI, a joined host's link) keeps the same watch
+ * on the server: a follower's acknowledgments of what it read wait the same way.
  */
 export const TLS_UNACKED_MS = TLS_KEEPALIVE_MS + 10_000;
 

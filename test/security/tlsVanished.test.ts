@@ -10,7 +10,9 @@
 // goes down with output on its way: keepalive never asks while bytes are unacknowledged,
 // so the door's own look at TCP's state (TLS_UNACKED_MS) ends it before ~15 min of
 // retransmits; while a follower that is there but stopped (Ctrl-Z) is kept, its kernel
-// answering the window probes as they back off past that bound.
+// answering the window probes as they back off past that bound. The dialler's side
+// too: a follower here of a busy pane of the daemon in the namespace acknowledges what
+// it reads, and what it read after that machine went waits in the dead link; it ends.
 // Needs root for the namespace (CI runs as root).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -81,12 +83,12 @@ let viewer: ChildProcess | undefined;
 let watcher: ChildProcess | undefined;
 let follower: ChildProcess | undefined;
 
-/** A new session `session` of `d` whose pane runs `program`, and its output followed over the door by the session's guest (`pane output --follow`, run through `wrap`). */
-async function followBusyPane(session: string, program: string, wrap: readonly string[]): Promise<{ door: Door; n: string; f: Awaited<ReturnType<typeof watchAsGuest>> }> {
-  const door = await doorWithGrant(d, HERE_IP, session);
-  const n = new RegExp(`^(\\d+)\\s+${session}\\s`, 'm').exec(d.pane(['ls']).stdout)?.[1];
+/** A new session `session` of `on` (its door on `address`) whose pane runs `program`, and its output followed over the door by the session's guest (`pane output --follow`, run through `wrap`). */
+async function followBusyPane(session: string, program: string, wrap: readonly string[], on: Daemon = d, address = HERE_IP): Promise<{ door: Door; n: string; f: Awaited<ReturnType<typeof watchAsGuest>> }> {
+  const door = await doorWithGrant(on, address, session);
+  const n = new RegExp(`^(\\d+)\\s+${session}\\s`, 'm').exec(on.pane(['ls']).stdout)?.[1];
   expect(n, `the ${session} session has a pane`).toBeDefined();
-  expect(d.pane(['send', '-t', n!, program]).status).toBe(0);
+  expect(on.pane(['send', '-t', n!, program]).status).toBe(0);
   return { door, n: n!, f: await watchAsGuest(door, d.env, wrap, ['output', '-t', n!, '--follow']) };
 }
 
@@ -174,4 +176,25 @@ describe.skipIf(!root)('a TLS door peer whose machine vanishes (needs root: a ne
     expect(ended).not.toBe(0);
     expect(w.said().slice(before)).toMatch(/^pane: the server stopped answering: its machine, or the network to it, is gone \(.*ETIMEDOUT\)$/m);
   }, TLS_KEEPALIVE_MS + 90_000);
+
+  it('ends a follower over the door from here once the daemon’s machine vanished with its acknowledgments on their way, at the same bound', async () => {
+    // The follower acknowledges what it reads (flow control): when the far machine goes mid-output the bytes already
+    // in its kernel are read and acknowledged into a dead link, and keepalive never asks while they wait.
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'up');
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', 'lo', 'up');
+    far ??= await startDaemon('vanishfar', { wrap: ['ip', 'netns', 'exec', NS] });
+    const { f } = await followBusyPane('farflood', 'i=0; while :; do i=$((i+1)); echo "line $i"; sleep 0.01; done', [], far, THERE_IP);
+    follower = f.proc;
+    let ended: number | null = null;
+    follower.once('exit', (code) => (ended = code ?? -1));
+    const seen = f.got();
+    await eventually('the follower to be streamed lines', () => f.got() > seen + 1_000, 10_000);
+    const before = f.said().length;
+    ip('netns', 'exec', NS, 'ip', 'link', 'set', THERE, 'down');
+    const gone = Date.now();
+    await eventually('the follower to end', () => ended !== null, TLS_UNACKED_MS + 25_000);
+    expect(Date.now() - gone).toBeGreaterThan(TLS_KEEPALIVE_MS - 1_000);
+    expect(ended).not.toBe(0);
+    expect(f.said().slice(before)).toMatch(/^pane: the server stopped answering: its machine, or the network to it, is gone \(.*ETIMEDOUT\)$/m);
+  }, TLS_UNACKED_MS + 90_000);
 });

@@ -14,7 +14,7 @@ import { applyFrameCss } from './layout/frame';
 import { client } from './net/client';
 import { wantedSession } from './net/endpoint';
 import { selectSession, store } from './store';
-import { bufferText, currentLook, echoOf, existingTerm, installTerminals, rebalanceWebgl, rendererOf, selectionOf } from './term/terminals';
+import { allTerms, bufferText, currentLook, echoOf, existingTerm, installTerminals, rebalanceWebgl, rendererOf, selectionOf } from './term/terminals';
 import { measureCell } from './ui/measureCell';
 
 /** How long after connecting the deferred chunks wait: past the first prompt (attach, replay, first draw). */
@@ -66,6 +66,6 @@ client.onConnected(() => {
 });
 
 // Exposed for end-to-end tests and debugging: the store, and what each terminal shows.
-(window as unknown as { pane: unknown }).pane = { store, client, measureCell, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term, redrawHeld: (n: number) => existingTerm(n)?.redrawHeld ?? false, echo: echoOf, imagesReady };
+(window as unknown as { pane: unknown }).pane = { store, client, measureCell, screen: bufferText, renderer: rendererOf, selection: selectionOf, term: (n: number) => existingTerm(n)?.term, redrawHeld: (n: number) => existingTerm(n)?.redrawHeld ?? false, attaching: () => allTerms().filter((v) => v.attaching).length, echo: echoOf, imagesReady };
 
 createRoot(document.getElementById('root') as HTMLElement).render(<App />);

@@ -34,7 +34,9 @@ process.stdin.on('data', (b) => {
 });
 `;
 
-type Echo = { shown: string; pending: number; rttMs: number | null; lastDrop: string | null; drops: number; lastMismatch: string | null; mode: string };
+type Echo = { shown: string; pending: number; rttMs: number | null; lastDrop: string | null; lastReset: string | null; drops: number; dropsBy: Record<string, number>; lastMismatch: string | null; mode: string };
+/** Drops a contradicting echo or an expiry made: all but a reset, which comes from outside the keys (a resize, a re-attach) and is said apart. */
+const contradicted = (e: Echo) => e.drops - (e.dropsBy.reset ?? 0);
 const echo = (n: number): Promise<Echo> => sh.page.evaluate((p) => (window as any).pane.echo(p), n);
 /** The guess layer's cells as drawn: their text and computed underline. */
 const cells = (n: number) =>
@@ -61,7 +63,7 @@ describe.skipIf(chromiumMissing)(`predictive local echo in Chromium${chromiumMis
     fs.writeFileSync(path.join(sh.configDir, 'settings.json'), JSON.stringify({ predictiveEcho: 'always' }));
     await until(sh.page, 'the setting in force', () => (window as any).pane.store.getState().settings.settings.predictiveEcho === 'always');
     await sh.page.locator(`section[data-pane="${n}"] .xterm`).click();
-    const dropsBefore = (await echo(n)).drops;
+    const before = await echo(n);
     await sh.page.keyboard.type('e');
     await expect.poll(async () => (await echo(n)).pending).toBe(0);
     await sh.page.keyboard.type('cho pX');
@@ -70,7 +72,10 @@ describe.skipIf(chromiumMissing)(`predictive local echo in Chromium${chromiumMis
     await waitScreen(sh.page, n, /[$#] echo predicted$/m);
     await expect.poll(async () => (await echo(n)).pending).toBe(0);
     const e = await echo(n);
-    expect(e.drops, `no guess was contradicted or left unconfirmed (${e.lastDrop}: ${e.lastMismatch})`).toBe(dropsBefore);
+    expect(contradicted(e), `no guess was contradicted or left unconfirmed (${e.lastDrop}: ${e.lastMismatch})`).toBe(contradicted(before));
+    // Guesses a window event dropped meanwhile (on a loaded machine: a resize as a late font changes the cell) are no echo's doing.
+    const resets = (e.dropsBy.reset ?? 0) - (before.dropsBy.reset ?? 0);
+    if (resets > 0) console.log(`predictive echo at a bash prompt: ${resets} reset(s) while typing, the last by ${e.lastReset}`);
     expect(e.rttMs).not.toBeNull();
     await sh.page.keyboard.press('Enter');
     await waitScreen(sh.page, n, /^predicted$/m);

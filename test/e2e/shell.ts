@@ -108,6 +108,28 @@ export interface Shell extends Served {
   close(): Promise<void>;
 }
 
+/**
+ * Waits for a window to settle: its link judged fast and no pane's attach on its way.
+ * On a loaded machine (the CI's) a local window's connect can judge its link slow
+ * (the first round trips wait on the daemon's and the page's start): each pane is
+ * then attached with its screen alone and, once the link answers fast (net/link.ts
+ * LINK_RECHECKS, ~8 s at most), attached again with its history, which rebuilds its
+ * terminal and drops its predictive echo's guesses. Tests start after that; the path
+ * itself is slowLink.test.ts's. A window whose address says `link=slow` stays slow.
+ */
+export async function settled(page: Page): Promise<void> {
+  await until(
+    page,
+    'the window to judge its link fast and draw every attach',
+    () => {
+      const w = window as any;
+      const slowSaid = new URLSearchParams(location.search).get('link') === 'slow';
+      return (slowSaid || w.pane.store.getState().conn.link?.slow === false) && w.pane.attaching() === 0;
+    },
+    20_000,
+  );
+}
+
 /** A server plus a fresh Chromium profile with the window open and connected. */
 export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; /** The screen's device pixel ratio (1 unless given). */ deviceScaleFactor?: number; query?: string; entry?: 'start' | 'cli'; /** A script run in the page before its own. */ init?: string } = {}): Promise<Shell> {
   const served = await serve(o);
@@ -126,6 +148,7 @@ export async function openShell(o: { keymap?: unknown; viewport?: { width: numbe
     const s = st.sessions[st.sessionId];
     return st.conn.state === 'open' && s?.focused != null && (window as any).pane.screen(s.focused) !== null;
   });
+  await settled(page);
   return {
     ...served,
     context,

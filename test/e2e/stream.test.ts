@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOOD_REDRAW_MS } from '../../renderer/src/term/floodRedraw';
 import { until as untilHere } from '../cli/harness';
-import { chromiumMissing, CHROMIUM, openShell, screen, shot, until, view, waitScreen, type Shell } from './shell';
+import { chromiumMissing, CHROMIUM, openShell, screen, settled, shot, until, view, waitScreen, type Shell } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let sh: Shell;
@@ -19,7 +19,8 @@ const numbers = (text: string) => text.split('\n').filter((l) => /^\d+$/.test(l)
  * reconnect's): those that pull the pane's history, and those of its screen alone. A window whose connect
  * judged its link slow (on a loaded machine a local link's first round trips can take past
  * SLOW_LINK_RTT_MS) attaches each pane with its screen alone, and once the link answers fast, again with
- * its history (net/link.ts; slowLink.test.ts shows that path): two attaches by design, not a doubled one.
+ * its history (net/link.ts; slowLink.test.ts shows that path): two attaches by design, not a doubled one;
+ * `settled` waits for the second.
  */
 function countAttaches(): { withHistory: Map<number, number>; screenOnly: Map<number, number> } {
   const withHistory = new Map<number, number>();
@@ -42,14 +43,6 @@ const connected = () =>
     const s = st.sessions[st.sessionId];
     return st.conn.state === 'open' && s?.focused != null && /\$ $|# $/m.test((window as any).pane.screen(s.focused) ?? '');
   });
-
-/**
- * Pane `n`'s terminal holds at least `lines` lines: its attach with history has been drawn. A connect that
- * judged the link slow draws the screen alone first (countAttaches), and the recheck that finds it fast
- * (net/link.ts LINK_RECHECKS, ~8 s at most) attaches again with the history.
- */
-const historyDrawn = (n: number, lines: number) =>
-  until(sh.page, `pane ${n}'s history drawn (${lines} lines)`, new Function(`const st = window.pane.store.getState(); return st.conn.link?.slow === false && (window.pane.term(${n})?.buffer.active.length ?? 0) >= ${lines}`) as () => boolean, 20_000);
 
 describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
   beforeAll(async () => {
@@ -271,7 +264,7 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     await sh.page.reload();
     await connected();
     await waitScreen(sh.page, n, /^3000$/m);
-    await historyDrawn(n, 2000);
+    await settled(sh.page);
     // Each pane is attached with its history once: the terminal made as the window connects is not attached again
     // when it opens. (One attach of the screen alone may come first, where the connect judged the link slow.)
     await new Promise((r) => setTimeout(r, 300));
@@ -306,7 +299,7 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     sh.cli('send', '-t', String(n), 'seq 5401 5500');
     await connected();
     await waitScreen(sh.page, n, /^5500$/m);
-    await historyDrawn(n, 500);
+    await settled(sh.page);
     const text = await screen(sh.page, n);
     // The terminal kept from the dropped connection is attached again with its history, once.
     expect(attaches.withHistory.get(n)).toBe(1);

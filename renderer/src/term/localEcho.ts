@@ -4,7 +4,7 @@
 // on screen: dropping a guess is removing a span.
 import type { IDisposable, Terminal } from '@xterm/xterm';
 import type { Look } from './look';
-import { Predictor, type EchoScreen, type PredictiveEchoMode } from './predict';
+import { Predictor, type EchoScreen, type PredictiveEchoMode, type ResetCause } from './predict';
 
 /** What screenOf reads of a terminal: xterm.js's (and @xterm/headless's, for the bench) public buffer API. */
 export interface XtermLike {
@@ -48,13 +48,13 @@ export class LocalEcho {
 
   /** The terminal to watch (a re-attach makes a new one): drops every guess. */
   attach(term: Terminal): void {
-    this.detach();
+    this.detach('attach');
     this.term = term;
     this.scrolled = term.onScroll(() => this.draw());
   }
 
-  detach(): void {
-    this.reset();
+  detach(cause: ResetCause): void {
+    this.reset(cause);
     this.scrolled?.dispose();
     this.scrolled = null;
     this.layer?.remove();
@@ -87,11 +87,11 @@ export class LocalEcho {
     this.changed();
   }
 
-  /** Drops every guess (resize, re-attach, connection lost). */
-  reset(): void {
+  /** Drops every guess (resize, re-attach, connection lost): `cause` says which. */
+  reset(cause: ResetCause): void {
     // Nothing guessed and nothing drawn (always so when off): nothing to do.
     if (this.predictor.count === 0 && this.drawn === '') return;
-    this.predictor.drop('reset');
+    this.predictor.drop('reset', cause);
     this.changed();
   }
 
@@ -176,6 +176,6 @@ export class LocalEcho {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.detach();
+    this.detach('closed');
   }
 }

@@ -45,6 +45,20 @@ function proven(mode: 'always' | 'auto' = 'always'): { p: Predictor; g: Grid } {
 const text = (p: Predictor) => p.shown().cells.map((c) => c.ch).join('');
 
 describe('predictive echo', () => {
+  it('counts drops by reason, and names what a reset came from; a reset with nothing guessed counts none', () => {
+    const { p, g } = proven();
+    p.drop('reset', 'resize');
+    expect([p.drops, p.lastReset]).toEqual([0, null]);
+    p.typed('c', g, 100);
+    p.drop('reset', 'attach');
+    p.typed('x', g, 200);
+    g.put('y');
+    p.parsed(g, 300);
+    expect(p.lastDrop).toBe('mismatch');
+    expect(p.dropsBy).toEqual({ reset: 1, mismatch: 1 });
+    expect([p.drops, p.lastReset]).toEqual([2, 'attach']);
+  });
+
   it('shows typed keys at once and confirms each when its echo lands in its cell', () => {
     const { p, g } = proven();
     p.typed('c', g, 100);

@@ -53,6 +53,8 @@ export interface Guess {
 
 /** Why the guesses were dropped (for tests and debugging). */
 export type DropReason = 'control' | 'paste' | 'alternate' | 'mismatch' | 'expired' | 'edge' | 'reset';
+/** What a 'reset' came from: something outside the keys and their echo (for tests and debugging). */
+export type ResetCause = 'mode' | 'resize' | 'attach' | 'disconnect' | 'binary' | 'dead key' | 'closed';
 
 /** How a bracketed paste starts (xterm sends the pasted text between these markers when the program asked for them). */
 const BRACKETED_PASTE = '\x1b[200~';
@@ -75,6 +77,10 @@ export class Predictor {
   lastDrop: DropReason | null = null;
   /** How many drops so far (those lastDrop names). */
   drops = 0;
+  /** The same by reason. */
+  readonly dropsBy: Partial<Record<DropReason, number>> = {};
+  /** What the last 'reset' drop came from. */
+  lastReset: ResetCause | null = null;
   /** What the screen showed at the last mismatch: the cursor, and the cells the guesses covered. */
   lastMismatch: string | null = null;
 
@@ -87,7 +93,7 @@ export class Predictor {
   setMode(mode: PredictiveEchoMode): void {
     if (mode === this.current) return;
     this.current = mode;
-    this.drop('reset');
+    this.drop('reset', 'mode');
   }
 
   /** The echo-delay estimate in ms (keystroke to its echo parsed), or null before the first echo. */
@@ -207,11 +213,13 @@ export class Predictor {
   }
 
   /** Drops every guess; the next run stays hidden until the program echoes one. */
-  drop(reason: DropReason): void {
+  drop(reason: DropReason, cause?: ResetCause): void {
     // A reset with nothing waiting (a mode change, a resize) dropped nothing worth naming.
     if (this.pending.length > 0 || reason !== 'reset') {
       this.lastDrop = reason;
       this.drops++;
+      this.dropsBy[reason] = (this.dropsBy[reason] ?? 0) + 1;
+      if (reason === 'reset') this.lastReset = cause ?? null;
     }
     this.pending = [];
     this.proven = false;

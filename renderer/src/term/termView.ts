@@ -78,6 +78,8 @@ export class TermView {
   /** The size the server placed this pane at (its PTY's size); null until the first placement. */
   private size: { cols: number; rows: number } | null = null;
   private generation = 0;
+  /** attach() calls not finished (their snapshot not yet drawn). */
+  private attachesInFlight = 0;
   /** Predictive local echo (settings.json predictiveEcho; off until terminals.ts sets it). */
   readonly echo: LocalEcho;
   /** Something was written since the Terminal was made: a re-attach needs a fresh one. */
@@ -134,7 +136,7 @@ export class TermView {
       this.typed(encoder.encode(d));
     });
     this.term.onBinary((d) => {
-      this.echo.reset();
+      this.echo.reset('binary');
       this.typed(Uint8Array.from(d, (c) => c.charCodeAt(0) & 0xff));
     });
     this.echo.attach(this.term);
@@ -221,13 +223,14 @@ export class TermView {
     writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
-    this.echo.reset();
+    this.echo.reset('attach');
     return gen;
   }
 
   /** Attaches (or re-attaches) to the pane's stream: snapshot first, then output from its offset. */
   async attach(): Promise<void> {
     const gen = this.restartStream();
+    this.attachesInFlight++;
     try {
       const r = await this.host.attach(this.pane);
       if (gen !== this.generation || this.disposed) return;
@@ -245,6 +248,8 @@ export class TermView {
       for (const f of this.cursor.start(r.from)) this.write(f.offset, f.data);
     } catch (e) {
       if (gen === this.generation) this.host.failed(this.pane, e instanceof Error ? e.message : String(e));
+    } finally {
+      this.attachesInFlight--;
     }
   }
 
@@ -317,7 +322,7 @@ export class TermView {
   detached(): void {
     this.generation++;
     this.sixelHeld = null;
-    this.echo.reset();
+    this.echo.reset('disconnect');
     writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
@@ -332,7 +337,7 @@ export class TermView {
     this.size = { cols, rows };
     if (this.term.cols === cols && this.term.rows === rows) return;
     this.redraw.release();
-    this.echo.reset();
+    this.echo.reset('resize');
     this.term.resize(cols, rows);
   }
 
@@ -385,6 +390,11 @@ export class TermView {
       this.webgl = null;
       return false;
     }
+  }
+
+  /** Attaches asked and not yet drawn (a snapshot on its way, or its images): for tests and debugging. */
+  get attaching(): boolean {
+    return this.attachesInFlight > 0;
   }
 
   /** Drawing is held while this pane floods (floodRedraw.ts): for tests and debugging. */

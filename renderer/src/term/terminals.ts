@@ -46,7 +46,7 @@ const host: TermHost = {
     const v = views.get(pane);
     if (v && deadKey(v, data)) {
       // The key goes to no program: no echo will come for a guess of it.
-      v.echo.reset();
+      v.echo.reset('dead key');
       return;
     }
     client.sendInput(pane, data);
@@ -278,11 +278,11 @@ export function bufferText(pane: number): string | null {
 }
 
 /** A pane's predictive echo now: the guesses drawn, how many wait, the echo-delay estimate, the last drop. For tests and debugging. */
-export function echoOf(pane: number): { shown: string; pending: number; rttMs: number | null; lastDrop: string | null; drops: number; lastMismatch: string | null; mode: string } | null {
+export function echoOf(pane: number): { shown: string; pending: number; rttMs: number | null; lastDrop: string | null; lastReset: string | null; drops: number; dropsBy: Record<string, number>; lastMismatch: string | null; mode: string } | null {
   const v = views.get(pane);
   if (!v) return null;
   const p = v.echo.predictor;
-  return { shown: v.echo.shown, pending: p.count, rttMs: p.rttMs, lastDrop: p.lastDrop, drops: p.drops, lastMismatch: p.lastMismatch, mode: p.mode };
+  return { shown: v.echo.shown, pending: p.count, rttMs: p.rttMs, lastDrop: p.lastDrop, lastReset: p.lastReset, drops: p.drops, dropsBy: { ...p.dropsBy }, lastMismatch: p.lastMismatch, mode: p.mode };
 }
 
 /** Which renderer each pane draws with right now (webgl or dom). */

@@ -75,9 +75,7 @@ export class Predictor {
   private showing = false;
   /** The last drop, for tests and debugging. */
   lastDrop: DropReason | null = null;
-  /** How many drops so far (those lastDrop names). */
-  drops = 0;
-  /** The same by reason. */
+  /** Drops so far by reason (those lastDrop names). */
   readonly dropsBy: Partial<Record<DropReason, number>> = {};
   /** What the last 'reset' drop came from. */
   lastReset: ResetCause | null = null;
@@ -85,6 +83,13 @@ export class Predictor {
   lastMismatch: string | null = null;
 
   constructor(private current: PredictiveEchoMode = 'off') {}
+
+  /** How many drops so far, whatever their reason. */
+  get drops(): number {
+    let n = 0;
+    for (const k of Object.values(this.dropsBy)) n += k ?? 0;
+    return n;
+  }
 
   get mode(): PredictiveEchoMode {
     return this.current;
@@ -217,7 +222,6 @@ export class Predictor {
     // A reset with nothing waiting (a mode change, a resize) dropped nothing worth naming.
     if (this.pending.length > 0 || reason !== 'reset') {
       this.lastDrop = reason;
-      this.drops++;
       this.dropsBy[reason] = (this.dropsBy[reason] ?? 0) + 1;
       if (reason === 'reset') this.lastReset = cause ?? null;
     }

@@ -2,7 +2,7 @@
 // (decision 051). Twenty panes print 10,000 lines each (the memory bench's fleet);
 // glibc keeps the freed heap resident by itself (free chunks between live ones:
 // without the trim the check below timed out), and the daemon's malloc_trim after
-// TRIM_QUIET_MS of quiet took its malloc heaps from 46 to 10 MiB here.
+// TRIM_QUIET_MS of quiet took its malloc heaps from ~86 to ~21 MiB here ([heap] 46 to 5).
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Connection } from '../../kits/client/connection';

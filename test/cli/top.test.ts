@@ -6,10 +6,11 @@ import { BIN, servePerFile } from './harness';
 
 const s = servePerFile();
 const screen = (n: number) => s.pane(['screen', '-t', String(n)]).stdout;
+// On a timeout, pane 1's screen is in the message: what was there instead.
 async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; pane 1 shows:\n${screen(1)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -57,7 +58,15 @@ describe('pane top', () => {
     await until('sorted by memory', () => /MEM▾/.test(screen(1)));
     expect(s.pane(['send', '--raw', '-t', '1', 'q']).status).toBe(0);
     await until('the shell back', () => !/PANE\s+SESSION/.test(screen(1)) && /[$#] *$/m.test(screen(1)));
+    // A frame in flight when q came is not drawn over the shell afterwards (an interval and a bit).
+    await new Promise((r) => setTimeout(r, 800));
+    expect(screen(1)).not.toMatch(/PANE\s+SESSION/);
     expect(s.pane(['send', '-t', '1', 'echo top-exit-$?']).status).toBe(0);
     await until('top exited 0', () => screen(1).includes('top-exit-0'));
+    // Keys that arrive in one read (typed fast, pasted) are each acted on: p sorts, q quits.
+    expect(s.pane(['send', '-t', '1', `clear; ${process.execPath} ${BIN} top --interval 0.5`]).status).toBe(0);
+    await until('the top frame again', () => /CPU%▾/.test(screen(1)));
+    expect(s.pane(['send', '--raw', '-t', '1', 'pq']).status).toBe(0);
+    await until('the shell back after pq', () => !/PANE\s+SESSION/.test(screen(1)) && /[$#] *$/m.test(screen(1)));
   }, 60_000);
 });

@@ -121,8 +121,11 @@ async function interactive(ctx: CommandContext, ask: () => Promise<ServerMetrics
   let now: ServerMetrics | null = null;
   let nowAt = 0;
   let note = '';
+  // Set on the way out: a frame whose metrics call was in flight when q came must not
+  // be drawn after the alternate screen is left, over the shell's own screen.
+  let quitting = false;
   const draw = () => {
-    if (!now) return;
+    if (!now || quitting) return;
     const cols = Math.max(20, out.columns ?? 120);
     const height = Math.max(6, out.rows ?? 40);
     const fit = (l: string) => [...l].slice(0, cols - 1).join('');
@@ -146,31 +149,39 @@ async function interactive(ctx: CommandContext, ask: () => Promise<ServerMetrics
   // The alternate screen, no cursor: the shell's screen comes back as it was on q.
   out.write('\x1b[?1049h\x1b[?25l');
   const restore = () => out.write('\x1b[?25h\x1b[?1049l');
+  let timer: NodeJS.Timeout | undefined;
   try {
     await tick();
-    const timer = setInterval(() => void tick(), intervalMs);
+    timer = setInterval(() => void tick(), intervalMs);
     out.on('resize', draw);
-    if (stdin.isTTY) stdin.setRawMode(true);
-    stdin.resume();
     const c = await ctx.connect();
     await new Promise<void>((resolve) => {
+      // One read can hold several keys (typed fast, or a paste): each is acted on in
+      // turn. An escape sequence (an arrow, a function key) is not a sort key.
       stdin.on('data', (b: Buffer) => {
-        const k = b.toString('utf8');
-        if (k === 'q' || k === '\x03' || k === '\x04') return resolve();
-        const s = SORT_KEYS[k.toLowerCase()];
-        if (s) {
-          sort = s;
-          draw();
+        const chunk = b.toString('utf8');
+        if (chunk.startsWith('\x1b')) return;
+        for (const k of chunk) {
+          if (k === 'q' || k === '\x03' || k === '\x04') return resolve();
+          const s = SORT_KEYS[k.toLowerCase()];
+          if (s) {
+            sort = s;
+            draw();
+          }
         }
       });
       stdin.once('end', () => resolve());
       c.onClose(() => resolve());
+      // The listener is in place before the stream flows: a key read earlier is not dropped.
+      if (stdin.isTTY) stdin.setRawMode(true);
+      stdin.resume();
     });
+  } finally {
+    quitting = true;
     clearInterval(timer);
     out.off('resize', draw);
     if (stdin.isTTY) stdin.setRawMode(false);
     stdin.pause();
-  } finally {
     restore();
   }
   return 0;

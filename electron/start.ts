@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findBrowser, hasDisplay, openAppWindow } from './chromium';
 import { resolveSocketPath } from '../kits/node/paths';
-import { ensureDaemon, type Ensured } from './daemon';
+import { daemonLog, ensureDaemon, serverStopped, type Ensured } from './daemon';
 import { host, type Hosted } from './host';
 
 const USAGE = `usage: pane start [--attach SOCKET] [--socket PATH] [--port N] [--serve] [--chromium] [--daemon]
@@ -165,6 +165,19 @@ async function main(): Promise<number> {
     return true;
   };
 
+  /**
+   * A bridge with no window of its own to close (no display, no browser, the browser
+   * gone): it serves until the server it relays to stops, then says so and ends, rather
+   * than hold a port for a page nothing can answer. A server of this process's own (--serve) ends with it.
+   */
+  const serveUntilStopped = async (): Promise<number> => {
+    if (hosted.mode !== 'bridge') return new Promise(() => undefined);
+    await serverStopped(hosted.socketPath);
+    say(`the pane server at ${hosted.socketPath} has stopped (pane stop, or it exited${daemon ? `; its log is ${daemonLog()}` : ''}), so this bridge ends too.`);
+    await hosted.stop();
+    return 0;
+  };
+
   if (args.serve) {
     if (!(await attached())) return 1;
     say(`serving the window at ${hosted.launchUrl()}`);
@@ -174,8 +187,8 @@ async function main(): Promise<number> {
     if (!(await attached())) return 1;
     say('no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so no window was opened.');
     say(`open this URL in a browser on this machine (it works once): ${hosted.launchUrl()}`);
-    say(hosted.mode === 'server' ? 'still serving; Ctrl-C stops the server.' : 'still serving; Ctrl-C closes this bridge (the daemon keeps running; pane stop ends it).');
-    return new Promise(() => undefined);
+    say(hosted.mode === 'server' ? 'still serving; Ctrl-C stops the server.' : 'still serving; Ctrl-C closes this bridge (the daemon keeps running; pane stop ends it, and this bridge with it).');
+    return serveUntilStopped();
   }
   const browser = findBrowser();
   if (!browser) {
@@ -184,7 +197,7 @@ async function main(): Promise<number> {
     say(wanted ? `PANE_BROWSER names ${wanted}, which does not exist; and Electron is not installed.` : 'neither Electron nor a Chromium or Chrome browser is installed, so no window can open.');
     say(INSTALL_A_WINDOW);
     say(`open this URL in a Chromium-family browser (it works once): ${hosted.launchUrl()}`);
-    return new Promise(() => undefined);
+    return serveUntilStopped();
   }
   // The browser starts now, while the daemon may still be starting: both take hundreds of milliseconds.
   say(`opening ${path.basename(browser)} (Electron is not installed here)`);
@@ -214,7 +227,7 @@ async function main(): Promise<number> {
     .slice(-3)
     .join(' / ');
   say(`the browser exited (${code})${why ? `: ${why.slice(0, 600)}` : ''}; still serving at ${hosted.launchUrl()}`);
-  return new Promise(() => undefined);
+  return serveUntilStopped();
 }
 
 const code = await main();

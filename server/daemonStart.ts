@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Endpoint } from '../kits/protocol/endpoint';
 import { dial } from '../kits/node/endpoint';
+import { reachServer } from '../kits/node/cli/reach';
 import { checkStateDir, stateDir } from '../kits/node/paths';
 import { daemonEnv } from '../kits/node/daemonEnv';
 import { distDir } from './distDir';
@@ -26,6 +27,38 @@ export async function serverAnswers(where: string | Endpoint): Promise<boolean> 
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * How long a server that closed a watcher's connection may take to answer again before
+ * the watcher calls it stopped: a daemon restarted in place (systemd's Restart=, a crash
+ * under the user unit) answers well inside it; one that was stopped never does.
+ */
+export const SERVER_BACK_MS = 5_000;
+/** How often that is tried: a connect to a missing socket costs microseconds. */
+const SERVER_BACK_POLL_MS = 100;
+
+/**
+ * Settles once the pane server at `where` has stopped: a connection held open to it
+ * (one hello, then silence: no timer here, no wakeup while it runs) closes, and it does
+ * not answer again within SERVER_BACK_MS. A server that answers but refuses the watcher's
+ * hello cannot be watched: then this never settles, as before there was a watch.
+ */
+export async function serverStopped(where: string | Endpoint): Promise<void> {
+  for (;;) {
+    try {
+      const c = await reachServer(where, { client: { name: 'pane-start', kind: 'other' }, capabilities: ['read'] });
+      await new Promise<void>((resolve) => c.onClose(() => resolve()));
+    } catch {
+      if (await serverAnswers(where)) return new Promise<void>(() => undefined);
+    }
+    let back = false;
+    for (const end = Date.now() + SERVER_BACK_MS; !back && Date.now() < end; ) {
+      await new Promise((r) => setTimeout(r, SERVER_BACK_POLL_MS));
+      back = await serverAnswers(where);
+    }
+    if (!back) return;
   }
 }
 

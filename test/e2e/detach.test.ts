@@ -204,4 +204,39 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
     second.proc.send({ type: 'stop' });
     expect(await exited(second.proc)).toBe(0);
   }, 120_000);
+
+  it('with no window of its own (no display), the bridge outlives a daemon restarted in place and ends, saying so, when the daemon is stopped', async () => {
+    const proc = spawn(process.execPath, [path.join(root, 'dist/start.mjs')], { env: { ...env, DISPLAY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    try {
+      const url = /it works once\): (\S+)/.exec(await said(() => out, /it works once\): \S+\n/))![1]!;
+      expect(out).toMatch(/pane stop ends it, and this bridge with it/);
+      // The daemon dies (SIGKILL: no stop, its socket file left behind) and one is started again
+      // in place within seconds, as the user unit's Restart= does: the bridge stays, and serves it.
+      const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
+      for (let i = 0; !fs.existsSync(pidFile) && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
+      const old = Number(fs.readFileSync(pidFile, 'utf8'));
+      process.kill(old, 'SIGKILL');
+      for (let i = 0; pidAlive(old) && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
+      const again = spawn(process.execPath, [path.join(root, 'dist/start.mjs'), '--daemon'], { env, detached: true, stdio: 'ignore' });
+      again.unref();
+      for (let i = 0; pane('ls').status !== 0 && i < 100; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(pane('ls').status).toBe(0);
+      // Past the time a restart may take (SERVER_BACK_MS, 5 s), it still runs and its page reaches the new daemon.
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(proc.exitCode, out).toBeNull();
+      const page = await openPage(url);
+      expect(await page.evaluate(() => (window as any).pane.store.getState().conn.state)).toBe('open');
+      await page.close();
+
+      // pane stop: the bridge says the daemon stopped and ends, 0.
+      expect(pane('stop', '--yes').status).toBe(0);
+      expect(await exited(proc), out).toBe(0);
+      expect(out).toMatch(/the pane server at .*default\.sock has stopped \(pane stop, or it exited; its log is .*daemon\.log\), so this bridge ends too\./);
+    } finally {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+    }
+  }, 120_000);
 });

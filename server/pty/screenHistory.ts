@@ -4,6 +4,7 @@
 // rows are trimmed or reflowed, and disposes it if uncaptured rows were trimmed), and
 // output is written in pieces too small to push more rows than the slack holds.
 import type { IBufferCell, IMarker, Terminal } from '@xterm/headless';
+import { Utf8Carry } from '../../kits/client/utf8Carry';
 import { encodeLine } from './lineSgr';
 import { HistoryStore } from './historyStore';
 
@@ -59,6 +60,8 @@ export class ScreenHistory {
   private readonly cell: IBufferCell;
   /** xterm keeps only the live rows now (see REST_AFTER_MS). */
   private rested = false;
+  /** The first bytes of a character the last write ended inside (xterm 6.0 could lose it). */
+  private readonly carry = new Utf8Carry();
 
   constructor(
     private readonly term: Terminal,
@@ -84,11 +87,15 @@ export class ScreenHistory {
     });
   }
 
-  /** Writes output in pieces, capturing between them; `done` runs after the last. */
+  /**
+   * Writes output in pieces, capturing between them; `done` runs after the last. Every
+   * piece goes through the carry: a character a read or a piece cut in two reaches
+   * xterm whole (kits/client/utf8Carry.ts).
+   */
   write(data: Uint8Array, done: () => void): void {
     this.wake();
     if (!this.on || data.byteLength <= PIECE_BYTES) {
-      this.term.write(data, () => {
+      this.term.write(this.carry.take(data), () => {
         this.capture();
         done();
       });
@@ -96,7 +103,7 @@ export class ScreenHistory {
     }
     for (let i = 0; i < data.byteLength; i += PIECE_BYTES) {
       const last = i + PIECE_BYTES >= data.byteLength;
-      this.term.write(data.subarray(i, i + PIECE_BYTES), last ? () => (this.capture(), done()) : () => this.capture());
+      this.term.write(this.carry.take(data.subarray(i, i + PIECE_BYTES)), last ? () => (this.capture(), done()) : () => this.capture());
     }
   }
 

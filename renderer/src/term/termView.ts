@@ -8,6 +8,7 @@ import { imagesFor, sixelDecoder, sixelMustWait, withImages, withoutImages } fro
 import type { WebglAddon } from '@xterm/addon-webgl';
 import { Terminal } from '@xterm/xterm';
 import { AckMeter } from '../../../kits/client/ackMeter';
+import { Utf8Carry } from '../../../kits/client/utf8Carry';
 import { isSignalKey } from '../../../kits/protocol/flow';
 import { FloodRedraw, xtermGate } from './floodRedraw';
 import { LocalEcho } from './localEcho';
@@ -86,6 +87,8 @@ export class TermView {
   private dirty = false;
   /** Frames waiting for this terminal's sixel decoder (write), in order; null when nothing waits. */
   private sixelHeld: Array<[number, Uint8Array]> | null = null;
+  /** The first bytes of a character the last slice ended inside (xterm 6.0 could lose it). */
+  private readonly carry = new Utf8Carry();
   /** Bytes written recently; the WebGL budget decays it to rank busy panes. */
   activity = 0;
   disposed = false;
@@ -220,6 +223,7 @@ export class TermView {
   private restartStream(): number {
     const gen = ++this.generation;
     this.sixelHeld = null;
+    this.carry.reset();
     writes.drop(this.pane);
     this.cursor.stop();
     this.acks.reset();
@@ -302,11 +306,12 @@ export class TermView {
     // send up to 1 MiB in a frame: the page's scheduler hands it over in slices of a
     // few ms, round-robin with the other panes, so a flood never holds the main thread
     // or another pane's echo. Ack each slice once parsed: that bounds the backlog.
+    // Each slice through the carry: a character a frame or a slice cut in two reaches xterm whole (kits/client/utf8Carry.ts).
     writes.write(
       this.pane,
       a.data,
       (part, done) =>
-        this.term.write(part, () => {
+        this.term.write(this.carry.take(part), () => {
           if (gen === this.generation) {
             this.acks.parsed(part.byteLength);
             this.echo.parsed();
@@ -322,6 +327,7 @@ export class TermView {
   detached(): void {
     this.generation++;
     this.sixelHeld = null;
+    this.carry.reset();
     this.echo.reset('disconnect');
     writes.drop(this.pane);
     this.cursor.stop();

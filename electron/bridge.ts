@@ -3,7 +3,7 @@
 // socket. The page proves itself with the launch cookie or the per-launch secret in
 // hello, which the bridge checks and strips before relaying.
 import type { RawData } from 'ws';
-import { dial } from '../kits/node/endpoint';
+import { dial, DialError } from '../kits/node/endpoint';
 import type { Transport } from '../kits/client/transport';
 import type { Endpoint } from '../kits/protocol/endpoint';
 import { describeEndpoint } from '../kits/protocol/endpointForm';
@@ -85,7 +85,8 @@ export async function startBridge(to: string | Endpoint, o: BridgeOptions): Prom
           t.onClose((reason) => ws.close(1011, `pane server closed: ${reason}`.slice(0, 120)));
           for (const f of queue.splice(0)) t.send(f);
         },
-        (e: Error) => ws.close(1011, `no pane server at ${where}: ${e.message}`.slice(0, 120)),
+        // A close reason is at most 123 bytes: the dial's own reason, not its message (which names the path again).
+        (e: Error) => ws.close(1011, `no pane server at ${where}: ${e instanceof DialError ? e.reason : e.message}`.slice(0, 120)),
       );
     },
   });

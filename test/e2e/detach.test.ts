@@ -213,6 +213,7 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
     try {
       const url = /it works once\): (\S+)/.exec(await said(() => out, /it works once\): \S+\n/))![1]!;
       expect(out).toMatch(/pane stop ends it, and this bridge with it/);
+      const page = await openPage(url);
       // The daemon dies (SIGKILL: no stop, its socket file left behind) and one is started again
       // in place within seconds, as the user unit's Restart= does: the bridge stays, and serves it.
       const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
@@ -224,15 +225,21 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
       again.unref();
       for (let i = 0; pane('ls').status !== 0 && i < 100; i++) await new Promise((r) => setTimeout(r, 100));
       expect(pane('ls').status).toBe(0);
-      // Past the time a restart may take (SERVER_BACK_MS, 5 s), it still runs and its page reaches the new daemon.
+      // Past the time a restart may take (SERVER_BACK_MS, 5 s), it still runs, and the page
+      // connected through it again: no notice that the server is not answering is left.
       await new Promise((r) => setTimeout(r, 6_000));
       expect(proc.exitCode, out).toBeNull();
-      const page = await openPage(url);
-      expect(await page.evaluate(() => (window as any).pane.store.getState().conn.state)).toBe('open');
-      await page.close();
+      await until(page, 'the window to connect again', () => (window as any).pane.store.getState().conn.state === 'open');
+      expect(await page.locator('.notice-strip .notice-text', { hasText: 'not answering' }).count()).toBe(0);
 
-      // pane stop: the bridge says the daemon stopped and ends, 0.
+      // pane stop: the window says the server is not answering and why (the bridge's words), ~2 s on;
+      // the bridge says the daemon stopped and ends, 0.
       expect(pane('stop', '--yes').status).toBe(0);
+      const notice = page.locator('.notice-strip .notice-text', { hasText: 'the pane server is not answering' });
+      await notice.waitFor({ timeout: 10_000 });
+      expect(await notice.textContent()).toMatch(/not answering \(.*no pane server at .*default\.sock: .*\)\. If it was stopped, start it again with pane start/);
+      expect(await page.locator('.sl-conn').getAttribute('title')).toMatch(/no pane server at/);
+      await page.close();
       expect(await exited(proc), out).toBe(0);
       expect(out).toMatch(/the pane server at .*default\.sock has stopped \(pane stop, or it exited; its log is .*daemon\.log\), so this bridge ends too\./);
     } finally {

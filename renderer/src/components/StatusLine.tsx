@@ -94,7 +94,7 @@ export function StatusLine() {
           no answer · {Math.floor(conn.silentMs / 1000)} s
         </span>
       ) : (
-        <span className={`sl-conn sl-${conn.state}`} role="status">
+        <span className={`sl-conn sl-${conn.state}`} role="status" title={conn.state !== 'open' && conn.detail ? conn.detail : undefined}>
           {conn.state === 'open' ? 'connected' : conn.state === 'connecting' ? 'connecting…' : conn.state === 'ended' ? 'disconnected' : 'reconnecting…'}
         </span>
       )}

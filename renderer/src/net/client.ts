@@ -25,6 +25,15 @@ export interface NoticeSink {
 
 /** Backoff between reconnect attempts: quick at first (a server restart), then patient. */
 const BACKOFF_MS = [100, 250, 500, 1000, 2000];
+/**
+ * Failed connects before the window says, in a standing notice, that the server is not
+ * answering and why: the fifth comes ~2 s into the backoff above, so a dropped socket
+ * that connects again at once passes without one, and a stopped daemon is said (the
+ * notice goes once the window connects again).
+ */
+const SAY_DOWN_AFTER_ATTEMPTS = 5;
+/** The standing notice's key while the server does not answer. */
+const DOWN_NOTICE = 'conn:down';
 
 /**
  * A config file's errors as standing notices, one per file and field: shown until the
@@ -180,6 +189,7 @@ export class Client {
       await this.followContext(conn);
       this.attempt = 0;
       store.getState().setConn({ state: 'open', link });
+      store.getState().withdraw(DOWN_NOTICE, 'connected again');
       // Start-up phases for the cold-start bench (bench/startPath.ts) and the Performance panel.
       performance.mark('pane:open');
       if (link.slow && linkSaid() === null) void this.recheckLink(conn);
@@ -278,6 +288,9 @@ export class Client {
     if (this.conn && !this.conn.closed) return;
     this.conn = null;
     store.getState().setConn({ state: 'closed', detail: reason });
+    // The reason is the bridge's or the server's words: shown as text, never markup.
+    if (this.attempt + 1 >= SAY_DOWN_AFTER_ATTEMPTS)
+      store.getState().standing(DOWN_NOTICE, 'error', `the pane server is not answering (${reason}). If it was stopped, start it again with pane start (npm start in a checkout); this window connects again by itself once it answers.`);
     const wait = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)] ?? 2000;
     setTimeout(() => void this.start(), wait);
   }

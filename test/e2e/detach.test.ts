@@ -237,7 +237,7 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
       expect(pane('stop', '--yes').status).toBe(0);
       const notice = page.locator('.notice-strip .notice-text', { hasText: 'the pane server is not answering' });
       await notice.waitFor({ timeout: 10_000 });
-      expect(await notice.textContent()).toMatch(/not answering \(.*no pane server at .*default\.sock: .*\)\. If it was stopped, start it again with pane start/);
+      expect(await notice.textContent()).toMatch(/^the pane server is not answering: if it was stopped, start it with pane start .* · .*no pane server at .*default\.sock: /);
       expect(await page.locator('.sl-conn').getAttribute('title')).toMatch(/no pane server at/);
       await page.close();
       expect(await exited(proc), out).toBe(0);

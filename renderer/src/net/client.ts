@@ -288,9 +288,9 @@ export class Client {
     if (this.conn && !this.conn.closed) return;
     this.conn = null;
     store.getState().setConn({ state: 'closed', detail: reason });
-    // The reason is the bridge's or the server's words: shown as text, never markup.
+    // What to do first (a narrow strip cuts the end); then the reason, the bridge's or the server's words: shown as text, never markup.
     if (this.attempt + 1 >= SAY_DOWN_AFTER_ATTEMPTS)
-      store.getState().standing(DOWN_NOTICE, 'error', `the pane server is not answering (${reason}). If it was stopped, start it again with pane start (npm start in a checkout); this window connects again by itself once it answers.`);
+      store.getState().standing(DOWN_NOTICE, 'error', `the pane server is not answering: if it was stopped, start it with pane start (npm start in a checkout), and this window connects again by itself · ${reason}`);
     const wait = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)] ?? 2000;
     setTimeout(() => void this.start(), wait);
   }

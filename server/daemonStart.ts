@@ -46,17 +46,19 @@ const SERVER_BACK_POLL_MS = 100;
  * hello cannot be watched: then this never settles, as before there was a watch.
  */
 export async function serverStopped(where: string | Endpoint): Promise<void> {
+  // A path is a socket's, as serverAnswers reads it (never parsed as an endpoint's string form).
+  const endpoint: Endpoint = typeof where === 'string' ? { kind: 'unix', path: where } : where;
   for (;;) {
     try {
-      const c = await reachServer(where, { client: { name: 'pane-start', kind: 'other' }, capabilities: ['read'] });
+      const c = await reachServer(endpoint, { client: { name: 'pane-start', kind: 'other' }, capabilities: ['read'] });
       await new Promise<void>((resolve) => c.onClose(() => resolve()));
     } catch {
-      if (await serverAnswers(where)) return new Promise<void>(() => undefined);
+      if (await serverAnswers(endpoint)) return new Promise<void>(() => undefined);
     }
     let back = false;
     for (const end = Date.now() + SERVER_BACK_MS; !back && Date.now() < end; ) {
       await new Promise((r) => setTimeout(r, SERVER_BACK_POLL_MS));
-      back = await serverAnswers(where);
+      back = await serverAnswers(endpoint);
     }
     if (!back) return;
   }

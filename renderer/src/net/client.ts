@@ -289,8 +289,9 @@ export class Client {
     this.conn = null;
     store.getState().setConn({ state: 'closed', detail: reason });
     // What to do first (a narrow strip cuts the end); then the reason, the bridge's or the server's words: shown as text, never markup.
-    if (this.attempt + 1 >= SAY_DOWN_AFTER_ATTEMPTS)
-      store.getState().standing(DOWN_NOTICE, 'error', `the pane server is not answering: if it was stopped, start it with pane start (npm start in a checkout), and this window connects again by itself · ${reason}`);
+    // A grant's guest cannot start someone else's server: it is told only that the window keeps trying.
+    const todo = store.getState().viewer === null ? 'if it was stopped, start it with pane start (npm start in a checkout), and this window connects again by itself' : 'this window connects again by itself once it answers';
+    if (this.attempt + 1 >= SAY_DOWN_AFTER_ATTEMPTS) store.getState().standing(DOWN_NOTICE, 'error', `the pane server is not answering: ${todo} · ${reason}`);
     const wait = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)] ?? 2000;
     setTimeout(() => void this.start(), wait);
   }

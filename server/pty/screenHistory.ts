@@ -40,6 +40,13 @@ export const REST_AFTER_MS = 10_000;
 export const REST_LIVE_ROWS = 100;
 /** Most bytes written to xterm at once; xterm calls each piece's callback before parsing the next. */
 export const PIECE_BYTES = 256;
+/**
+ * Most bytes written to xterm at once without a history to capture. xterm cuts a longer
+ * write into parses of 131,072 bytes itself (InputHandler's MAX_PARSEBUFFER), wherever
+ * a character falls, and 6.0 can lose the character at such a cut (decision 054); this
+ * leaves room for the ≤ 3 bytes the carry puts in front, so every cut is the carry's.
+ */
+export const WHOLE_PIECE_BYTES = 131_072 - 3;
 /** Rows captured at once at least (fewer, larger captures cost less per row). */
 const CAPTURE_BATCH = 64;
 
@@ -94,16 +101,18 @@ export class ScreenHistory {
    */
   write(data: Uint8Array, done: () => void): void {
     this.wake();
-    if (!this.on || data.byteLength <= PIECE_BYTES) {
+    // Without a history the pieces need only be within what xterm parses whole.
+    const piece = this.on ? PIECE_BYTES : WHOLE_PIECE_BYTES;
+    if (data.byteLength <= piece) {
       this.term.write(this.carry.take(data), () => {
         this.capture();
         done();
       });
       return;
     }
-    for (let i = 0; i < data.byteLength; i += PIECE_BYTES) {
-      const last = i + PIECE_BYTES >= data.byteLength;
-      this.term.write(this.carry.take(data.subarray(i, i + PIECE_BYTES)), last ? () => (this.capture(), done()) : () => this.capture());
+    for (let i = 0; i < data.byteLength; i += piece) {
+      const last = i + piece >= data.byteLength;
+      this.term.write(this.carry.take(data.subarray(i, i + piece)), last ? () => (this.capture(), done()) : () => this.capture());
     }
   }
 

@@ -100,6 +100,24 @@ describe('ScreenHost', () => {
     expect(t.text.split('\n').length).toBeGreaterThan(s.text.split('\n').length);
   });
 
+  it('takes a character cut between writes, at its 256-byte pieces, or at xterm’s own 128 KiB parses, whole (decision 054)', async () => {
+    for (const scrollback of [10_000, 100]) {
+      // 10,000 lines: a history, written in 256-byte pieces; 100: none, written in pieces just under xterm's parse size.
+      const h = host({ scrollback });
+      h.open(1, { cols: 60, rows: 5 });
+      h.write(1, new Uint8Array([0x41, 0xe2, 0x80]));
+      h.write(1, new Uint8Array([0x94, 0x42, 0x0d, 0x0a]));
+      expect((await h.snapshot(1)).text).toBe('A—B');
+      // 1,100 lines of 40 dashes (122 bytes each) in one write, 134,200 bytes: xterm's own cut at
+      // 131,072 falls inside a dash of line 1,075, within the last 100 rows a snapshot keeps.
+      const line = `${'—'.repeat(40)}\r\n`;
+      h.write(1, enc(line.repeat(1_100)));
+      const rows = (await h.snapshot(1)).text.split('\n').slice(1);
+      expect(rows.length).toBeGreaterThan(4);
+      expect(rows.filter((r) => r !== '—'.repeat(40)), `scrollback ${scrollback}`).toEqual([]);
+    }
+  });
+
   it('includes at most the asked scrollback lines in a snapshot', async () => {
     const h = host();
     h.open(9, { cols: 20, rows: 4 });

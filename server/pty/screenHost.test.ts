@@ -118,6 +118,20 @@ describe('ScreenHost', () => {
     }
   });
 
+  it('keeps a cursor the program hid hidden in a snapshot (the serialize addon leaves DECTCEM out)', async () => {
+    const h = host();
+    h.open(1, { cols: 20, rows: 5 });
+    h.write(1, enc('\x1b[?1049h\x1b[?25lfull screen'));
+    expect((await h.snapshot(1)).serialized.endsWith('\x1b[?25l')).toBe(true);
+    h.write(1, enc('\x1b[?25h'));
+    expect((await h.snapshot(1)).serialized).not.toContain('\x1b[?25l');
+    // Hidden again, then a full reset (RIS) shows it.
+    h.write(1, enc('\x1b[?25l'));
+    expect((await h.snapshot(1)).serialized.endsWith('\x1b[?25l')).toBe(true);
+    h.write(1, enc('\x1bc'));
+    expect((await h.snapshot(1)).serialized).not.toContain('\x1b[?25l');
+  });
+
   it('includes at most the asked scrollback lines in a snapshot', async () => {
     const h = host();
     h.open(9, { cols: 20, rows: 4 });

@@ -36,6 +36,31 @@ interface Screen {
   title: string;
   /** Lets the history rest once output stops (REST_AFTER_MS). */
   restTimer: NodeJS.Timeout | null;
+  /**
+   * The program hid the cursor (DECTCEM, `CSI ? 25 l`: a full-screen program such as
+   * top or an agent's UI). xterm's serialize addon writes other modes but not this one,
+   * so a window attaching later would show a cursor the program hid: cursorTail adds it.
+   */
+  cursorHidden: boolean;
+}
+
+/** What a snapshot's escape sequences end with so that a replay hides the cursor as the program did. */
+const cursorTail = (s: Screen) => (s.cursorHidden ? '\x1b[?25l' : '');
+
+/** Follows the cursor's visibility: set and reset by DECTCEM, shown again by a full (RIS) or soft (DECSTR) reset. */
+function trackCursor(s: Screen): void {
+  const dectcem = (hidden: boolean) => (params: (number | number[])[]) => {
+    if (params.includes(25)) s.cursorHidden = hidden;
+    return false; // xterm acts on it as well
+  };
+  s.term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, dectcem(false));
+  s.term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, dectcem(true));
+  const shown = () => {
+    s.cursorHidden = false;
+    return false;
+  };
+  s.term.parser.registerEscHandler({ final: 'c' }, shown);
+  s.term.parser.registerCsiHandler({ intermediates: '!', final: 'p' }, shown);
 }
 
 const port = parentPort;
@@ -101,7 +126,8 @@ function open(pane: number, cols: number, rows: number): void {
   const term = new xterm.Terminal({ cols, rows, scrollback: xtermScrollback(opts.scrollback), allowProposedApi: true });
   const serialize = new SerializeAddon();
   term.loadAddon(serialize);
-  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), images: new ScreenImages(term, () => cell), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null };
+  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), images: new ScreenImages(term, () => cell), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null, cursorHidden: false };
+  trackCursor(s);
   term.onTitleChange((t) => {
     s.title = t;
     titles.set(pane, t);
@@ -157,7 +183,7 @@ function forms(s: Screen, history: number, textOnly: boolean, older: { rows: num
   const lines = alt ? [] : blockRows(compact);
   for (let i = buf.baseY - (alt ? 0 : live); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
-  return { text: lines.join('\n'), serialized: textOnly ? '' : blockSerialized(compact) + s.serialize.serialize({ scrollback: live }) + s.images.replay() };
+  return { text: lines.join('\n'), serialized: textOnly ? '' : blockSerialized(compact) + s.serialize.serialize({ scrollback: live }) + s.images.replay() + cursorTail(s) };
 }
 
 /**
@@ -225,7 +251,7 @@ async function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): Promise<
     names.unshift(name);
     need -= b.lines;
   }
-  const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }) + s.images.replay());
+  const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }) + s.images.replay() + cursorTail(s));
   // The tail's write below syncs the directory for every block renamed before it.
   await Promise.all(toWrite.map((w) => writeAtomic(w.file, w.data, { syncDir: false })));
   await writeAtomic(m.file, data);

@@ -55,12 +55,23 @@ export async function serverStopped(where: string | Endpoint): Promise<void> {
     } catch {
       if (await serverAnswers(endpoint)) return new Promise<void>(() => undefined);
     }
-    let back = false;
-    for (const end = Date.now() + SERVER_BACK_MS; !back && Date.now() < end; ) {
-      await new Promise((r) => setTimeout(r, SERVER_BACK_POLL_MS));
-      back = await serverAnswers(endpoint);
-    }
-    if (!back) return;
+    // A beat first: the server that just closed the watch is still taking its socket down.
+    await sleep(SERVER_BACK_POLL_MS);
+    if (!(await answersWithin(endpoint, SERVER_BACK_MS, SERVER_BACK_POLL_MS))) return;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Whether a pane server answers at `where` within `ms`: tried at once, then every
+ * `pollMs`; `gaveUp` (checked after each try) ends the wait early, as a started
+ * daemon that has exited.
+ */
+async function answersWithin(where: string | Endpoint, ms: number, pollMs: number, gaveUp: () => boolean = () => false): Promise<boolean> {
+  for (const end = Date.now() + ms; ; await sleep(pollMs)) {
+    if (await serverAnswers(where)) return true;
+    if (gaveUp() || Date.now() >= end) return false;
   }
 }
 
@@ -108,11 +119,8 @@ export async function ensureDaemon(socketPath: string): Promise<Ensured> {
     exited = code ?? 1;
   });
   child.unref();
-  const end = Date.now() + DAEMON_START_MS;
-  while (Date.now() < end) {
-    if (await serverAnswers(socketPath)) return { started: true, ...(child.pid !== undefined ? { pid: child.pid } : {}), log };
-    if (exited !== null) break;
-    await new Promise((r) => setTimeout(r, DAEMON_POLL_MS));
+  if (await answersWithin(socketPath, DAEMON_START_MS, DAEMON_POLL_MS, () => exited !== null)) {
+    return { started: true, ...(child.pid !== undefined ? { pid: child.pid } : {}), log };
   }
   const tail = readTail(log, 800);
   throw new Error(`the pane daemon did not start${exited !== null ? ` (exit ${exited})` : ` within ${DAEMON_START_MS / 1000} s`}; its log ${log} ends:\n${tail}`);

@@ -21,8 +21,11 @@ export function incompleteTail(b: Uint8Array): number {
 }
 
 /** One byte stream's carry: what it holds is the start of a character the next bytes finish. */
+/** What a carry holds when it holds nothing: one shared array, never written, so a write of whole characters allocates nothing. */
+const NOTHING = new Uint8Array(0);
+
 export class Utf8Carry {
-  private held: Uint8Array = new Uint8Array(0);
+  private held: Uint8Array = NOTHING;
 
   /** The bytes to write now: any held ones in front of `data`, without a character `data` leaves unfinished. */
   take(data: Uint8Array): Uint8Array {
@@ -34,13 +37,13 @@ export class Utf8Carry {
     }
     const keep = incompleteTail(whole);
     // A copy: the caller's buffer may be reused once its write returns.
-    this.held = keep > 0 ? whole.slice(whole.byteLength - keep) : new Uint8Array(0);
+    this.held = keep > 0 ? whole.slice(whole.byteLength - keep) : NOTHING;
     return keep > 0 ? whole.subarray(0, whole.byteLength - keep) : whole;
   }
 
   /** The stream starts over (a new attach, a snapshot in place of the bytes): what was held belongs to the old one. */
   reset(): void {
-    this.held = new Uint8Array(0);
+    this.held = NOTHING;
   }
 
   get holding(): number {

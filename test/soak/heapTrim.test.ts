@@ -65,10 +65,8 @@ function mallocHeapKiB(pid: number): { main: number; threads: number } {
   return { main, threads };
 }
 
-function heapKiB(pid: number): number {
-  const { main, threads } = mallocHeapKiB(pid);
-  return main + threads;
-}
+/** The malloc heaps' resident KiB, together. */
+const heapKiB = ({ main, threads }: { main: number; threads: number }): number => main + threads;
 
 let s: Served;
 let c: Connection;
@@ -100,13 +98,13 @@ describe('the daemon after a flood', () => {
     }
     const pid = s.proc.pid!;
     const heaps = mallocHeapKiB(pid);
-    const atFlood = heaps.main + heaps.threads;
+    const atFlood = heapKiB(heaps);
     // The flood did grow the heaps: the test measures something.
     expect(atFlood, `malloc heaps at the flood's end (KiB): ${JSON.stringify(heaps)}`).toBeGreaterThan(20 << 10);
     const trimmed = await until(
       'the heap trimmed',
       () => {
-        const now = heapKiB(pid);
+        const now = heapKiB(mallocHeapKiB(pid));
         return now < atFlood * TRIMMED_SHARE ? now : undefined;
       },
       TRIM_QUIET_MS + 4 * TRIM_CHECK_MS + 10_000,

@@ -12,6 +12,7 @@ import { findBrowser, hasDisplay, openAppWindow } from './chromium';
 import { resolveSocketPath } from '../kits/node/paths';
 import { daemonLog, ensureDaemon, serverStopped, type Ensured } from './daemon';
 import { host, type Hosted } from './host';
+import { shown } from '../kits/protocol/shown';
 
 const USAGE = `usage: pane start [--attach SOCKET] [--socket PATH] [--port N] [--serve] [--chromium] [--daemon]
        (from a checkout: npm start -- FLAGS)
@@ -172,8 +173,10 @@ async function main(): Promise<number> {
    */
   const serveUntilStopped = async (): Promise<number> => {
     if (hosted.mode !== 'bridge') return new Promise(() => undefined);
-    await serverStopped(hosted.socketPath);
-    say(`the pane server at ${hosted.socketPath} has stopped (pane stop, or it exited${daemon ? `; its log is ${daemonLog()}` : ''}), so this bridge ends too.`);
+    const said = await serverStopped(hosted.socketPath);
+    // The server's words name who stopped it: a program's, said as text.
+    if (said !== undefined) say(`${shown(said)}, so this bridge ends too.`);
+    else say(`the pane server at ${hosted.socketPath} has stopped (it exited, and did not come back${daemon ? `; its log is ${daemonLog()}` : ''}), so this bridge ends too.`);
     await hosted.stop();
     return 0;
   };

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Endpoint } from '../kits/protocol/endpoint';
+import { isStoppedFault } from '../kits/protocol/fault';
 import { dial } from '../kits/node/endpoint';
 import { reachServer } from '../kits/node/cli/reach';
 import { checkStateDir, stateDir } from '../kits/node/paths';
@@ -41,23 +42,30 @@ const SERVER_BACK_POLL_MS = 100;
 
 /**
  * Settles once the pane server at `where` has stopped: a connection held open to it
- * (one hello, then silence: no timer here, no wakeup while it runs) closes, and it does
- * not answer again within SERVER_BACK_MS. A server that answers but refuses the watcher's
- * hello cannot be watched: then this never settles, as before there was a watch.
+ * (one hello, then silence: no timer here, no wakeup while it runs) closes, and either
+ * the server said as it closed that a client stopped it (`pane stop`: for good, so at
+ * once, with its words) or it does not answer again within SERVER_BACK_MS (undefined).
+ * A server that answers but refuses the watcher's hello cannot be watched: then this
+ * never settles, as before there was a watch.
  */
-export async function serverStopped(where: string | Endpoint): Promise<void> {
+export async function serverStopped(where: string | Endpoint): Promise<string | undefined> {
   // A path is a socket's, as serverAnswers reads it (never parsed as an endpoint's string form).
   const endpoint: Endpoint = typeof where === 'string' ? { kind: 'unix', path: where } : where;
   for (;;) {
     try {
       const c = await reachServer(endpoint, { client: { name: 'pane-start', kind: 'other' }, capabilities: ['read'] });
+      let said: string | undefined;
+      c.onError((e) => {
+        if (isStoppedFault(e)) said = e.message;
+      });
       await new Promise<void>((resolve) => c.onClose(() => resolve()));
+      if (said !== undefined) return said;
     } catch {
-      if (await serverAnswers(endpoint)) return new Promise<void>(() => undefined);
+      if (await serverAnswers(endpoint)) return new Promise<never>(() => undefined);
     }
     // A beat first: the server that just closed the watch is still taking its socket down.
     await sleep(SERVER_BACK_POLL_MS);
-    if (!(await answersWithin(endpoint, SERVER_BACK_MS, SERVER_BACK_POLL_MS))) return;
+    if (!(await answersWithin(endpoint, SERVER_BACK_MS, SERVER_BACK_POLL_MS))) return undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 // document cannot drift from the code (test/docs.test.ts compares them).
 import { z } from 'zod';
 import { BINARY_HEADER, MAX_BINARY_FRAME, MAX_JSON_FRAME } from '../kits/protocol/envelope';
-import { ErrorCodeSchema } from '../kits/protocol/error';
+import { ErrorCodeSchema, stoppedFault } from '../kits/protocol/error';
 import { eventSchemas } from '../kits/protocol/events';
 import { PROTOCOL_VERSION } from '../kits/protocol/hello';
 import { methods } from '../kits/protocol/index';
@@ -63,6 +63,8 @@ export function renderProtocolDoc(): string {
   out.push('## Errors');
   out.push('');
   out.push(`Codes: ${ErrorCodeSchema.options.map((c) => `\`${c}\``).join(', ')}. Every error carries a one-line \`message\` that names the problem (\`pane 42 not found\`, \`invalid params for pane/split: ratio: expected number, received string\`); \`denied\` and \`failed\` also carry \`reason\`.`);
+  out.push('');
+  out.push(`A server that stops because a client asked it to (\`server/stop\`, \`pane stop\`) sends every other connection one error with \`id: null\` just before it closes it: code \`failed\`, reason \`stopped\`, subject \`server/stop\`, and a message naming who asked (\`${stoppedFault('the person').message}\`). Such a stop is for good: a watcher need not wait to see the server come back. A server that exits on a signal or a crash sends none.`);
   out.push('');
   out.push('## Methods');
   let family = '';

@@ -36,7 +36,7 @@ export const PaneErrorSchema = z.object({
 });
 export type PaneError = z.infer<typeof PaneErrorSchema>;
 
-export { PaneFault } from './fault';
+export { isStoppedFault, PaneFault, stoppedFault } from './fault';
 
 export const faults = {
   paneNotFound: (ref: string | number) => new PaneFault('pane-not-found', `pane ${ref} not found`, { subject: String(ref) }),

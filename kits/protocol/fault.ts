@@ -22,3 +22,19 @@ export class PaneFault extends Error {
     return e;
   }
 }
+
+/**
+ * What a server sends every connection as it stops because a client asked it to
+ * (server/stop, `pane stop`), just before it closes them: a stop a person or agent
+ * asked for is for good, so a window or bridge says so at once instead of waiting to
+ * see the server come back (a crash, or systemd's stop before a start, sends none).
+ * `by` is the asker's principal label (the person, agent ada).
+ */
+export function stoppedFault(by: string): PaneFault {
+  return new PaneFault('failed', `the pane server was stopped by ${by} (pane stop); its panes have ended`, { reason: 'stopped', subject: 'server/stop' });
+}
+
+/** Whether an error a server sent about no request is its word that it was stopped for good (stoppedFault). */
+export function isStoppedFault(e: unknown): boolean {
+  return e instanceof PaneFault && e.subject === 'server/stop' && e.reason === 'stopped';
+}

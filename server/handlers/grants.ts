@@ -3,7 +3,7 @@
 // grant/* commands), and then only within it: an agent shares a session only if its
 // .access reaches every pane there (read for read-only, write for read-write), never
 // opens the HTTP front, issues no metrics grant, and lists and revokes its own alone.
-import { faults } from '../../kits/protocol/error';
+import { faults, PaneFault } from '../../kits/protocol/error';
 import { MAX_GRANT_TTL_MS } from '../../kits/protocol/grantLimits';
 import type { ClientConn } from '../transport/clientConn';
 import type { Services } from '../services';
@@ -78,7 +78,7 @@ function withinAccess(server: PaneServer, services: Services, name: string, mode
 /** Closes grant `id`'s guests, saying why, and tells every subscriber the grant is gone; how many were closed. */
 function closeGuests(server: PaneServer, services: Services, id: string, by: string | undefined, why: string): number {
   const guests = guestsOf(services, id);
-  for (const c of guests) c.closeSaying('unauthorized', why);
+  for (const c of guests) c.closeSaying(new PaneFault('unauthorized', why));
   server.publish('grant/changed', { id, change: 'revoked', closed: guests.length, ...(by !== undefined ? { by } : {}) });
   return guests.length;
 }

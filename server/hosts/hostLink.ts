@@ -7,7 +7,7 @@
 // or breaks the protocol, is cut off (it never reaches local panes).
 import { checkResults, Connection } from '../../kits/client/index';
 import type { Transport, WireFrame } from '../../kits/client/transport';
-import { ErrorCodeSchema, PaneFault } from '../../kits/protocol/error';
+import { ErrorCodeSchema, isStoppedFault, PaneFault } from '../../kits/protocol/error';
 import { shown } from '../../kits/protocol/shown';
 import type { HostInfo, HostState } from '../../kits/protocol/host';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
@@ -229,11 +229,17 @@ export class HostLink {
     this.conn = conn;
     this.streaming.clear();
     conn.onOutput((p, offset, data) => this.conn === conn && this.output?.(p, offset, data));
-    conn.onError((fault) => this.conn === conn && this.unanswered?.(fault));
+    // The host's word that someone there stopped it (pane stop): why the link closes next, said as the link's error, not a refusal of anyone's keys.
+    let stoppedThere: string | undefined;
+    conn.onError((fault) => {
+      if (this.conn !== conn) return;
+      if (isStoppedFault(fault)) stoppedThere = clean(fault.message);
+      else this.unanswered?.(fault);
+    });
     conn.onEvent((event, _rev, data) => this.conn === conn && this.remoteEvent(event, data));
     this.closeDial = dialed.close;
     conn.onClose((reason) => {
-      if (this.conn === conn) this.drop(`the link closed: ${clean(reason)}`, this.wanted);
+      if (this.conn === conn) this.drop(`the link closed: ${stoppedThere ?? clean(reason)}`, this.wanted);
     });
     const caps: Capability[] = this.entry.readOnly ? ['read', 'attach'] : ['read', 'write', 'attach'];
     try {

@@ -198,10 +198,10 @@ export class ClientConn {
     this.transport.close(reason);
   }
 
-  /** Tells the client why in an error frame (its onError), then closes it: a guest whose grant ended learns so. */
-  closeSaying(code: PaneError['code'], reason: string): void {
-    this.transport.send(JSON.stringify({ t: 'res', id: null, ok: false, error: { code, message: reason } }));
-    this.transport.close(reason);
+  /** Tells the client why in an error frame (its onError), then closes it: a guest whose grant ended learns so, every client that the server was stopped. */
+  closeSaying(fault: PaneFault): void {
+    this.transport.send(JSON.stringify({ t: 'res', id: null, ok: false, error: fault.toError() }));
+    this.transport.close(fault.message);
   }
 
   private reply(id: number | null | undefined, result: unknown, method: string): void {
@@ -395,7 +395,7 @@ export class ClientConn {
     this.reply(id, w, 'hello');
     if (grant.expiresAt !== undefined) {
       // The grant's end is this client's: closed then, in words.
-      this.expiry = setTimeout(() => this.closeSaying('unauthorized', `grant ${this.principal.kind === 'grant' ? this.principal.id : ''} expired; ask the person for a new one`), Math.max(0, grant.expiresAt - Date.now()));
+      this.expiry = setTimeout(() => this.closeSaying(new PaneFault('unauthorized', `grant ${this.principal.kind === 'grant' ? this.principal.id : ''} expired; ask the person for a new one`)), Math.max(0, grant.expiresAt - Date.now()));
       this.expiry.unref();
     }
     // Frames are handled as they arrive (binary input is copied into the PTY's queue), so reads may reuse one buffer.

@@ -4,6 +4,7 @@ import { EventBus } from '../model/bus';
 import type { ClientConn } from './clientConn';
 import { Connections, type ConnectionsHost } from './connections';
 import type { Principal } from '../../kits/protocol/principal';
+import { isStoppedFault, PaneFault, type PaneError } from '../../kits/protocol/error';
 
 /** The few members of a ClientConn the registry uses, recording what it is sent. */
 function conn(id: string, families: string[] | null, principal: Principal = { kind: 'person' }) {
@@ -15,9 +16,15 @@ function conn(id: string, families: string[] | null, principal: Principal = { ki
     name: `n-${id}`,
     sink: { id: `s-${id}` },
     closed: null as string | null,
+    /** The error frame it was told before closing (closeSaying). */
+    said: null as PaneError | null,
     wantsEvent: (f: string) => families !== null && (families.length === 0 || families.includes(f)),
     sendRaw: (frame: string) => void sent.push(frame),
     close: (reason: string) => void (c.closed = reason),
+    closeSaying: (f: PaneFault) => {
+      c.said = f.toError();
+      c.closed = f.message;
+    },
   };
   return { c, sent, conn: c as unknown as ClientConn };
 }
@@ -108,10 +115,40 @@ describe('Connections', () => {
     expect(h.describeSink('s-zz')).toBeUndefined();
     reg.holdUntilStopped(asker.conn);
     stop();
-    expect([a.c.closed, b.c.closed, asker.c.closed]).toEqual(['server stopping', 'server stopping', null]);
+    const word = 'the pane server was stopped by the person (pane stop); its panes have ended';
+    expect([a.c.closed, b.c.closed, asker.c.closed]).toEqual([word, word, null]);
     stopped();
     expect(asker.c.closed).toBe('server stopped');
     expect(reg.delete(a.conn)).toBe(true);
     expect(reg.delete(a.conn)).toBe(false);
+  });
+
+  it('tells every other client that a client stopped the server, naming who, before it closes them (a stop asked for is for good)', () => {
+    const { h, stop, stopped } = host();
+    const reg = new Connections(h);
+    const watcher = conn('w', null);
+    const asker = conn('ada', null, { kind: 'agent', name: 'ada' });
+    const late = conn('p', null);
+    for (const x of [watcher, asker, late]) reg.add(x.conn);
+    reg.holdUntilStopped(asker.conn);
+    // A second stop asked while the first runs names the first asker still.
+    reg.holdUntilStopped(late.conn);
+    stop();
+    expect(watcher.c.said).toMatchObject({ code: 'failed', reason: 'stopped', subject: 'server/stop' });
+    expect(watcher.c.said?.message).toBe('the pane server was stopped by agent ada (pane stop); its panes have ended');
+    expect(isStoppedFault(new PaneFault(watcher.c.said!.code, watcher.c.said!.message, watcher.c.said!))).toBe(true);
+    expect([asker.c.closed, late.c.closed]).toEqual([null, null]);
+    stopped();
+    expect([asker.c.said, late.c.said, asker.c.closed]).toEqual([null, null, 'server stopped']);
+  });
+
+  it('says nothing of a stop nobody asked for through server/stop (a signal: systemd stopping it, perhaps to start it again)', () => {
+    const { h, stop, stopped } = host();
+    const reg = new Connections(h);
+    const a = conn('a', null);
+    reg.add(a.conn);
+    stop();
+    expect([a.c.closed, a.c.said]).toEqual(['server stopping', null]);
+    stopped();
   });
 });

@@ -4,7 +4,8 @@
 // every connection when the server stops. The model never sees a connection.
 import { PRIVATE_EVENTS } from '../../kits/protocol/authority';
 import { guestHears } from '../grants/scope';
-import { principalKey } from '../../kits/protocol/principal';
+import { principalKey, principalLabel } from '../../kits/protocol/principal';
+import { stoppedFault } from '../../kits/protocol/fault';
 import { eventFamily } from '../../kits/protocol/events';
 import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
 import type { PaneServer } from '../paneServer';
@@ -22,7 +23,15 @@ export class Connections implements Iterable<ClientConn> {
       const c = this.find((x) => x.sink.id === sinkId);
       return c && `client ${c.name}`;
     };
-    server.onDisconnect(() => this.closeAll('server stopping', this.waitingForStop));
+    server.onDisconnect(() => {
+      // A stop a client asked for is said to every other client before its connection closes: it is for good.
+      const said = this.stopAsker && stoppedFault(principalLabel(this.stopAsker.principal));
+      for (const c of [...this.set]) {
+        if (this.waitingForStop.has(c)) continue;
+        if (said) c.closeSaying(said);
+        else c.close('server stopping');
+      }
+    });
     server.onStopped(() => this.closeAll('server stopped'));
   }
 
@@ -33,8 +42,13 @@ export class Connections implements Iterable<ClientConn> {
    */
   private readonly waitingForStop = new Set<ClientConn>();
 
+  /** Who asked for the stop first (server/stop): named to every other client as the server stops. */
+  private stopAsker: ClientConn | undefined;
+
+  /** A client asked for the stop (server/stop): its connection is held until the stop is done, and it is named as the one who stopped the server. */
   holdUntilStopped(c: ClientConn): void {
     this.waitingForStop.add(c);
+    this.stopAsker ??= c;
   }
 
   add(c: ClientConn): void {
@@ -63,8 +77,8 @@ export class Connections implements Iterable<ClientConn> {
     return undefined;
   }
 
-  closeAll(reason: string, except?: ReadonlySet<ClientConn>): void {
-    for (const c of [...this.set]) if (!except?.has(c)) c.close(reason);
+  closeAll(reason: string): void {
+    for (const c of [...this.set]) c.close(reason);
   }
 
   /**

@@ -175,3 +175,28 @@ describe('a host link', () => {
     await expect(c.call('pane/get', { pane: 'box:1' })).rejects.toThrow(/host box is disconnected.*pane host connect box/);
   });
 });
+
+describe('a host stopped there', () => {
+  it('says in the link’s error who stopped it there (its pane stop), as the host’s words, never as a refusal of anyone’s keys', async () => {
+    const p = await joinedPair({ name: 'stopped', hosts: { box: {} } });
+    try {
+      await p.c.call('host/connect', { name: 'box' });
+      await until('connected', async () => (await p.c.call('host/list', {})).hosts[0]?.state === 'connected' || undefined, 10_000);
+      const refused: { door: string; reason: string }[] = [];
+      await p.c.call('events/subscribe', { families: ['client'] });
+      p.c.events.on('client/refused', (d) => void refused.push(d));
+      const there = await p.remote.connect();
+      await there.call('server/stop', {});
+      const h = await until('the link to say why it closed', async () => {
+        const s = (await p.c.call('host/list', {})).hosts[0];
+        return s?.error?.includes('stopped by') ? s : undefined;
+      }, 10_000);
+      expect(h.error).toContain('the link closed: the pane server was stopped by the person (pane stop); its panes have ended');
+      expect(h.state).not.toBe('connected');
+      // The link's drop is said once, with the host's words; nothing is taken for a refusal of keys ("host box refused: …").
+      expect(refused.map((r) => r.reason)).toEqual(['host box: cut off: the link closed: the pane server was stopped by the person (pane stop); its panes have ended']);
+    } finally {
+      await p.stop();
+    }
+  }, 30_000);
+});

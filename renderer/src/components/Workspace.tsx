@@ -35,6 +35,7 @@ export function Workspace() {
   const hasViewport = vp !== undefined;
   const guest = useApp((s) => s.viewer !== null);
   const online = useApp((s) => s.conn.state === 'open');
+  const stale = useApp((s) => s.conn.stale === true);
   /** What this window last told the server (session, its size in cells, its chrome), since it connected. */
   const reported = useRef<string | null>(null);
   useEffect(() => {
@@ -66,7 +67,7 @@ export function Workspace() {
   const wsRect = useCallback(() => ref.current?.getBoundingClientRect(), []);
 
   return (
-    <main className={`workspace${zoomedTile ? ' zoomed' : ''}`} ref={ref} aria-label={session ? `session ${session.name}` : 'no session'}>
+    <main className={`workspace${zoomedTile ? ' zoomed' : ''}${stale ? ' stale' : ''}`} ref={ref} aria-label={session ? `session ${session.name}` : 'no session'}>
       <h1 className="sr-only">{session ? `pane: session ${session.name}` : 'pane'}</h1>
       {shownTiles.map((t) => {
         const left = t.x * cell.w;

@@ -4,7 +4,7 @@
 import { judgeLink, linkSaid, LinkWatch, recheckLink } from './link';
 import { checkResults, Connection } from '../../../kits/client/index';
 import type { AppList } from '../../../kits/protocol/app';
-import { PaneFault } from '../../../kits/protocol/error';
+import { isStoppedFault, PaneFault } from '../../../kits/protocol/error';
 import { eventSchemas, type EventData, type EventName } from '../../../kits/protocol/events';
 import type { MethodName, ParamsIn, Result } from '../../../kits/protocol/index';
 import type { KeymapState } from '../../../kits/protocol/keymap';
@@ -63,6 +63,8 @@ export class Client {
   private readonly onConnect: Listener[] = [];
   private outputCb: ((pane: number, offset: number, data: Uint8Array) => void) | null = null;
   private attempt = 0;
+  /** The server's word, as its connection closed, that a client stopped it (`pane stop`): said at once, not after the retries. */
+  private stoppedWord: string | null = null;
   private notices: NoticeSink | null = null;
   /** The open connection's link watch (net/link.ts): a small question every few seconds, the link judged again, silence said and acted on. */
   private watch: LinkWatch | null = null;
@@ -188,6 +190,7 @@ export class Client {
       store.getState().applySnapshot(snap);
       await this.followContext(conn);
       this.attempt = 0;
+      this.stoppedWord = null;
       store.getState().setConn({ state: 'open', link });
       store.getState().withdraw(DOWN_NOTICE, 'connected again');
       // Start-up phases for the cold-start bench (bench/startPath.ts) and the Performance panel.
@@ -222,7 +225,11 @@ export class Client {
       });
     }
     conn.onOutput((pane, offset, data) => this.outputCb?.(pane, offset, data));
-    conn.onError((e) => store.getState().notify('error', e.message));
+    conn.onError((e) => {
+      // Its connection closes next: lost() says it, as the window's standing state, not as a passing error.
+      if (isStoppedFault(e)) this.stoppedWord = e.message;
+      else store.getState().notify('error', e.message);
+    });
   }
 
   /**
@@ -287,11 +294,20 @@ export class Client {
   private lost(reason: string): void {
     if (this.conn && !this.conn.closed) return;
     this.conn = null;
-    store.getState().setConn({ state: 'closed', detail: reason });
+    const stopped = this.stoppedWord;
+    // The screens left are no longer live once that is said (a stop asked for, or the retries so far have failed): dimmed.
+    const say = stopped !== null || this.attempt + 1 >= SAY_DOWN_AFTER_ATTEMPTS;
+    store.getState().setConn({ state: 'closed', detail: stopped ?? reason, stale: say });
     // What to do first (a narrow strip cuts the end); then the reason, the bridge's or the server's words: shown as text, never markup.
     // A grant's guest cannot start someone else's server: it is told only that the window keeps trying.
-    const todo = store.getState().viewer === null ? 'if it was stopped, start it with pane start (npm start in a checkout), and this window connects again by itself' : 'this window connects again by itself once it answers';
-    if (this.attempt + 1 >= SAY_DOWN_AFTER_ATTEMPTS) store.getState().standing(DOWN_NOTICE, 'error', `the pane server is not answering: ${todo} · ${reason}`);
+    const guest = store.getState().viewer !== null;
+    if (stopped !== null) {
+      const todo = guest ? 'this window connects again by itself if it is started again' : 'start it again with pane start (npm start in a checkout), and this window connects again by itself';
+      store.getState().standing(DOWN_NOTICE, 'error', `the pane server was stopped: ${todo} · ${stopped}`);
+    } else if (say) {
+      const todo = guest ? 'this window connects again by itself once it answers' : 'if it was stopped, start it with pane start (npm start in a checkout), and this window connects again by itself';
+      store.getState().standing(DOWN_NOTICE, 'error', `the pane server is not answering: ${todo} · ${reason}`);
+    }
     const wait = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)] ?? 2000;
     setTimeout(() => void this.start(), wait);
   }

@@ -47,6 +47,8 @@ export type ConnState = {
   link?: { rttMs: number; slow: boolean };
   /** Open, but the server has not answered the link watch's question (nor sent anything) for this many ms (net/link.ts). */
   silentMs?: number;
+  /** Closed, and the screens shown are no longer live: the server said it was stopped, or it has not answered for a while. The workspace dims them. */
+  stale?: boolean;
 };
 /** What a grant's guest window was told at hello: which grant, its mode, when it ends. */
 export interface Viewer {

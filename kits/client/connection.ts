@@ -4,7 +4,7 @@
 // result checked against its schema passes `checkResult` (kits/client/checkResults.ts).
 import { BinaryKind, decodeBinary, MAX_JSON_FRAME } from '../protocol/binary';
 import type { ErrorCode } from '../protocol/error';
-import { PaneFault } from '../protocol/fault';
+import { isStoppedFault, PaneFault } from '../protocol/fault';
 import { checkIncomingFrame } from '../protocol/frameCheck';
 import type { HelloParams, Welcome } from '../protocol/hello';
 import type { MethodName, ParamsIn, Result } from '../protocol/index';
@@ -53,6 +53,8 @@ export class Connection {
   private closeCbs: ((reason: string) => void)[] = [];
   private errorCbs: ((e: PaneFault) => void)[] = [];
   private closedReason: string | undefined;
+  /** The server's word that a client stopped it (fault.ts's stoppedFault), sent just before it closes: why this connection closed, in place of the transport's "peer closed". */
+  private stoppedWord: string | undefined;
   private readonly checkResult: ResultCheck | undefined;
   welcome: Welcome | undefined;
 
@@ -201,6 +203,7 @@ export class Connection {
    * the conversation (too many connections, a bad token): every waiting call fails with it.
    */
   private unanswered(fault: PaneFault): void {
+    if (isStoppedFault(fault)) this.stoppedWord = fault.message;
     if (this.welcome === undefined) {
       for (const q of this.pending.values()) q.reject(fault);
       this.pending.clear();
@@ -208,8 +211,9 @@ export class Connection {
     for (const cb of this.errorCbs) cb(fault);
   }
 
-  private closedBy(reason: string): void {
+  private closedBy(closing: string): void {
     if (this.closedReason !== undefined) return;
+    const reason = this.stoppedWord ?? closing;
     this.closedReason = reason;
     for (const p of this.pending.values()) p.reject(closedFault(reason));
     this.pending.clear();

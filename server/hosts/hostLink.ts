@@ -229,17 +229,13 @@ export class HostLink {
     this.conn = conn;
     this.streaming.clear();
     conn.onOutput((p, offset, data) => this.conn === conn && this.output?.(p, offset, data));
-    // The host's word that someone there stopped it (pane stop): why the link closes next, said as the link's error, not a refusal of anyone's keys.
-    let stoppedThere: string | undefined;
-    conn.onError((fault) => {
-      if (this.conn !== conn) return;
-      if (isStoppedFault(fault)) stoppedThere = clean(fault.message);
-      else this.unanswered?.(fault);
-    });
+    // The host's word that someone there stopped it (pane stop) is no refusal of anyone's keys: the connection
+    // closes next, with those words as its reason (kits/client/connection.ts), and the link's error says them.
+    conn.onError((fault) => this.conn === conn && !isStoppedFault(fault) && this.unanswered?.(fault));
     conn.onEvent((event, _rev, data) => this.conn === conn && this.remoteEvent(event, data));
     this.closeDial = dialed.close;
     conn.onClose((reason) => {
-      if (this.conn === conn) this.drop(`the link closed: ${stoppedThere ?? clean(reason)}`, this.wanted);
+      if (this.conn === conn) this.drop(`the link closed: ${clean(reason)}`, this.wanted);
     });
     const caps: Capability[] = this.entry.readOnly ? ['read', 'attach'] : ['read', 'write', 'attach'];
     try {

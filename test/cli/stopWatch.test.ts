@@ -43,3 +43,20 @@ describe('serverStopped', () => {
     expect(Date.now() - at).toBeGreaterThanOrEqual(SERVER_BACK_MS);
   }, 30_000);
 });
+
+describe('a CLI that follows the daemon', () => {
+  it('ends saying who stopped the daemon, not that its peer closed', async () => {
+    s = await serve();
+    const follow = s.spawnPane(['output', '-t', '1', '--follow']);
+    const watch = s.spawnPane(['watch']);
+    let said = '';
+    for (const p of [follow, watch]) p.stderr!.on('data', (b: Buffer) => (said += b.toString()));
+    const ended = (p: typeof follow) => new Promise<number | null>((r) => (p.exitCode !== null ? r(p.exitCode) : p.once('exit', (c) => r(c))));
+    await until('both to attach', () => ((s!.pane(['clients']).stdout.match(/pane-cli/g) ?? []).length >= 2 ? true : undefined), 10_000);
+    expect(s.pane(['stop', '--yes']).status).toBe(0);
+    await Promise.all([ended(follow), ended(watch)]);
+    const word = 'pane: the pane server was stopped by the person (pane stop); its panes have ended';
+    expect(said.split('\n').filter((l) => l === word)).toHaveLength(2);
+    expect(said).not.toContain('peer closed');
+  }, 30_000);
+});

@@ -20,10 +20,10 @@ export function incompleteTail(b: Uint8Array): number {
   return 0; // only continuation bytes at the end: not a character's start, nothing to keep
 }
 
-/** One byte stream's carry: what it holds is the start of a character the next bytes finish. */
 /** What a carry holds when it holds nothing: one shared array, never written, so a write of whole characters allocates nothing. */
 const NOTHING = new Uint8Array(0);
 
+/** One byte stream's carry: what it holds is the start of a character the next bytes finish. */
 export class Utf8Carry {
   private held: Uint8Array = NOTHING;
 

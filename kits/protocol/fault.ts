@@ -28,10 +28,11 @@ export class PaneFault extends Error {
  * (server/stop, `pane stop`), just before it closes them: a stop a person or agent
  * asked for is for good, so a window or bridge says so at once instead of waiting to
  * see the server come back (a crash, or systemd's stop before a start, sends none).
- * `by` is the asker's principal label (the person, agent ada).
+ * `by` is the asker's principal label (the person, agent ada), left out for a listener
+ * who is told nothing of who else uses the server.
  */
-export function stoppedFault(by: string): PaneFault {
-  return new PaneFault('failed', `the pane server was stopped by ${by} (pane stop); its panes have ended`, { reason: 'stopped', subject: 'server/stop' });
+export function stoppedFault(by?: string): PaneFault {
+  return new PaneFault('failed', `the pane server was stopped${by === undefined ? '' : ` by ${by}`} (pane stop); its panes have ended`, { reason: 'stopped', subject: 'server/stop' });
 }
 
 /** Whether an error a server sent about no request is its word that it was stopped for good (stoppedFault). */

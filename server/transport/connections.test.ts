@@ -129,7 +129,9 @@ describe('Connections', () => {
     const watcher = conn('w', null);
     const asker = conn('ada', null, { kind: 'agent', name: 'ada' });
     const late = conn('p', null);
-    for (const x of [watcher, asker, late]) reg.add(x.conn);
+    const guest = conn('g', null, { kind: 'grant', id: 'g1', mode: 'ro', session: 's' } as Principal);
+    const link = conn('h', null, { kind: 'host', name: 'box' } as Principal);
+    for (const x of [watcher, asker, late, guest, link]) reg.add(x.conn);
     reg.holdUntilStopped(asker.conn);
     // A second stop asked while the first runs names the first asker still.
     reg.holdUntilStopped(late.conn);
@@ -137,6 +139,9 @@ describe('Connections', () => {
     expect(watcher.c.said).toMatchObject({ code: 'failed', reason: 'stopped', subject: 'server/stop' });
     expect(watcher.c.said?.message).toBe('the pane server was stopped by agent ada (pane stop); its panes have ended');
     expect(isStoppedFault(new PaneFault(watcher.c.said!.code, watcher.c.said!.message, watcher.c.said!))).toBe(true);
+    // A grant's guest and a joined host's link are told it was stopped, not who did it.
+    expect([guest.c.closed, link.c.closed]).toEqual(['the pane server was stopped (pane stop); its panes have ended', 'the pane server was stopped (pane stop); its panes have ended']);
+    expect(isStoppedFault(new PaneFault(guest.c.said!.code, guest.c.said!.message, guest.c.said!))).toBe(true);
     expect([asker.c.closed, late.c.closed]).toEqual([null, null]);
     stopped();
     expect([asker.c.said, late.c.said, asker.c.closed]).toEqual([null, null, 'server stopped']);

@@ -64,7 +64,7 @@ export function renderProtocolDoc(): string {
   out.push('');
   out.push(`Codes: ${ErrorCodeSchema.options.map((c) => `\`${c}\``).join(', ')}. Every error carries a one-line \`message\` that names the problem (\`pane 42 not found\`, \`invalid params for pane/split: ratio: expected number, received string\`); \`denied\` and \`failed\` also carry \`reason\`.`);
   out.push('');
-  out.push(`A server that stops because a client asked it to (\`server/stop\`, \`pane stop\`) sends every other connection one error with \`id: null\` just before it closes it: code \`failed\`, reason \`stopped\`, subject \`server/stop\`, and a message naming who asked (\`${stoppedFault('the person').message}\`) — to the person's and agents' connections; a grant's guest and a joined host's link hear only \`${stoppedFault().message}\`. Such a stop is for good: a watcher need not wait to see the server come back. A server that exits on a signal or a crash sends none.`);
+  out.push(`A server that stops because a client asked it to (\`server/stop\`, \`pane stop\`) sends every other connection one error with \`id: null\` just before it closes it: code \`failed\`, reason \`stopped\`, subject \`server/stop\`, and a message naming who asked (\`${stoppedFault('the person').message}\`) — to the person's and agents' connections; a grant's guest, a joined host's link and a connection before its hello hear only \`${stoppedFault().message}\`. Such a stop is for good: a watcher need not wait to see the server come back. A server that exits on a signal or a crash sends none.`);
   out.push('');
   out.push('## Methods');
   let family = '';

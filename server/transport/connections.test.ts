@@ -7,12 +7,13 @@ import type { Principal } from '../../kits/protocol/principal';
 import { isStoppedFault, PaneFault, type PaneError } from '../../kits/protocol/error';
 
 /** The few members of a ClientConn the registry uses, recording what it is sent. */
-function conn(id: string, families: string[] | null, principal: Principal = { kind: 'person' }) {
+function conn(id: string, families: string[] | null, principal: Principal = { kind: 'person' }, helloed = true) {
   const sent: string[] = [];
   const c = {
     id,
     principal,
     readOnly: false,
+    helloed,
     name: `n-${id}`,
     sink: { id: `s-${id}` },
     closed: null as string | null,
@@ -131,7 +132,9 @@ describe('Connections', () => {
     const late = conn('p', null);
     const guest = conn('g', null, { kind: 'grant', id: 'g1', mode: 'ro', session: 's' } as Principal);
     const link = conn('h', null, { kind: 'host', name: 'box' } as Principal);
-    for (const x of [watcher, asker, late, guest, link]) reg.add(x.conn);
+    // A connection still before its hello (a TLS or WebSocket peer not yet let in) holds the person's default principal: it is no one yet.
+    const early = conn('e', null, { kind: 'person' }, false);
+    for (const x of [watcher, asker, late, guest, link, early]) reg.add(x.conn);
     reg.holdUntilStopped(asker.conn);
     // A second stop asked while the first runs names the first asker still.
     reg.holdUntilStopped(late.conn);
@@ -139,8 +142,8 @@ describe('Connections', () => {
     expect(watcher.c.said).toMatchObject({ code: 'failed', reason: 'stopped', subject: 'server/stop' });
     expect(watcher.c.said?.message).toBe('the pane server was stopped by agent ada (pane stop); its panes have ended');
     expect(isStoppedFault(new PaneFault(watcher.c.said!.code, watcher.c.said!.message, watcher.c.said!))).toBe(true);
-    // A grant's guest and a joined host's link are told it was stopped, not who did it.
-    expect([guest.c.closed, link.c.closed]).toEqual(['the pane server was stopped (pane stop); its panes have ended', 'the pane server was stopped (pane stop); its panes have ended']);
+    // A grant's guest, a joined host's link and a connection before its hello are told it was stopped, not who did it.
+    expect([guest.c.closed, link.c.closed, early.c.closed]).toEqual(Array(3).fill('the pane server was stopped (pane stop); its panes have ended'));
     expect(isStoppedFault(new PaneFault(guest.c.said!.code, guest.c.said!.message, guest.c.said!))).toBe(true);
     expect([asker.c.closed, late.c.closed]).toEqual([null, null]);
     stopped();

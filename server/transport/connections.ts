@@ -25,15 +25,16 @@ export class Connections implements Iterable<ClientConn> {
     };
     server.onDisconnect(() => {
       // A stop a client asked for is said to every other client before its connection closes: it is for good.
-      // Who asked is named to the person's and agents' connections; a grant's guest and a joined host's link,
-      // told nothing else of who uses this server, hear only that it was stopped.
+      // Who asked is named to the person's and agents' connections; a grant's guest, a joined host's link and a
+      // connection that has not said hello (not yet known as anyone), told nothing else of who uses this server,
+      // hear only that it was stopped.
       const asker = this.stopAsker;
       const named = asker && stoppedFault(principalLabel(asker.principal));
       const unnamed = asker && stoppedFault();
       for (const c of [...this.set]) {
         if (this.waitingForStop.has(c)) continue;
         if (!named || !unnamed) c.close('server stopping');
-        else c.closeSaying(c.principal.kind === 'person' || c.principal.kind === 'agent' ? named : unnamed);
+        else c.closeSaying(c.helloed && (c.principal.kind === 'person' || c.principal.kind === 'agent') ? named : unnamed);
       }
     });
     server.onStopped(() => this.closeAll('server stopped'));

@@ -25,7 +25,7 @@ export function historyLabel(savedAt: number): string {
 export function bannerText(o: { history: number | null; notices: string[]; waitingFor: string | null }): string {
   // Leave an alternate screen the saved history may have ended in (47, not 1049: that would
   // also restore a cursor never saved, to the top-left), show a cursor the old program hid
-  // (a saved screen keeps DECTCEM off: screenWorker.ts cursorTail), and reset its attributes.
+  // (a saved screen keeps DECTCEM off: screenWorker.ts liveSerialized), and reset its attributes.
   let s = `\x1b[?47l\x1b[?25h${RESET}`;
   if (o.history !== null) s += `\r\n${DIM}${historyLabel(o.history)}${RESET}\r\n`;
   for (const n of o.notices) s += `${YELLOW}pane: ${n}${RESET}\r\n`;

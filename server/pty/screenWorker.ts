@@ -39,13 +39,17 @@ interface Screen {
   /**
    * The program hid the cursor (DECTCEM, `CSI ? 25 l`: a full-screen program such as
    * top or an agent's UI). xterm's serialize addon writes other modes but not this one,
-   * so a window attaching later would show a cursor the program hid: cursorTail adds it.
+   * so a window attaching later would show a cursor the program hid: liveSerialized adds it.
    */
   cursorHidden: boolean;
 }
 
-/** What a snapshot's escape sequences end with so that a replay hides the cursor as the program did. */
-const cursorTail = (s: Screen) => (s.cursorHidden ? '\x1b[?25l' : '');
+/**
+ * The live part of a screen as escape sequences, after its older blocks: the last `live`
+ * lines and the screen (serialize addon), its images, and the cursor hidden if the
+ * program hid it. What a snapshot and a saved screen both end with.
+ */
+const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scrollback: live }) + s.images.replay() + (s.cursorHidden ? '\x1b[?25l' : '');
 
 /** Follows the cursor's visibility: set and reset by DECTCEM, shown again by a full (RIS) or soft (DECSTR) reset. */
 function trackCursor(s: Screen): void {
@@ -183,7 +187,7 @@ function forms(s: Screen, history: number, textOnly: boolean, older: { rows: num
   const lines = alt ? [] : blockRows(compact);
   for (let i = buf.baseY - (alt ? 0 : live); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
-  return { text: lines.join('\n'), serialized: textOnly ? '' : blockSerialized(compact) + s.serialize.serialize({ scrollback: live }) + s.images.replay() + cursorTail(s) };
+  return { text: lines.join('\n'), serialized: textOnly ? '' : blockSerialized(compact) + liveSerialized(s, live) };
 }
 
 /**
@@ -251,7 +255,7 @@ async function save(s: Screen, m: Extract<ToWorker, { type: 'save' }>): Promise<
     names.unshift(name);
     need -= b.lines;
   }
-  const data = gzipSync(blockSerialized(store.tail(inOpen)) + s.serialize.serialize({ scrollback: live }) + s.images.replay() + cursorTail(s));
+  const data = gzipSync(blockSerialized(store.tail(inOpen)) + liveSerialized(s, live));
   // The tail's write below syncs the directory for every block renamed before it.
   await Promise.all(toWrite.map((w) => writeAtomic(w.file, w.data, { syncDir: false })));
   await writeAtomic(m.file, data);

@@ -28,12 +28,11 @@ export class Connections implements Iterable<ClientConn> {
       // Who asked is named to the person's and agents' connections; a grant's guest, a joined host's link and a
       // connection that has not said hello (not yet known as anyone), told nothing else of who uses this server,
       // hear only that it was stopped.
-      const asker = this.stopAsker;
-      const named = asker && stoppedFault(principalLabel(asker.principal));
-      const unnamed = asker && stoppedFault();
+      const named = this.stopAsker && stoppedFault(principalLabel(this.stopAsker.principal));
+      const unnamed = stoppedFault();
       for (const c of [...this.set]) {
         if (this.waitingForStop.has(c)) continue;
-        if (!named || !unnamed) c.close('server stopping');
+        if (!named) c.close('server stopping');
         else c.closeSaying(c.helloed && (c.principal.kind === 'person' || c.principal.kind === 'agent') ? named : unnamed);
       }
     });

@@ -240,13 +240,23 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
       const word = 'the pane server was stopped by the person (pane stop); its panes have ended';
       const notice = page.locator('.notice-strip .notice-text', { hasText: 'the pane server was stopped' });
       await notice.waitFor({ timeout: 10_000 });
-      expect(await notice.textContent()).toBe(`the pane server was stopped: start it again with pane start (npm start in a checkout), and this window connects again by itself · ${word}`);
+      // At once it is the stop's word; once the page has tried its address again after the bridge ended, the address's end too (below).
+      const atOnce = `the pane server was stopped: start it again with pane start (npm start in a checkout), and this window connects again by itself · ${word}`;
+      const addressGone = `the pane server was stopped, and the address this page came from is gone with it: start it again with pane start (npm start in a checkout) and open the address it prints · ${word}`;
+      expect([atOnce, addressGone]).toContain(await notice.textContent());
       expect(await page.locator('.sl-conn').getAttribute('title')).toBe(word);
       await page.locator('main.workspace.stale').waitFor({ timeout: 5_000 });
       // Dimmed as drawn: the pane's own computed opacity, once its transition is done.
       await until(page, 'the pane to dim', () => getComputedStyle(document.querySelector('.pane')!).opacity === '0.5');
       expect(await exited(proc), out).toBe(0);
       expect(out).toContain(`${word}, so this bridge ends too.`);
+      // The page's next try finds no bridge at its address: it says so, and that a new start prints a new one
+      // (this bridge's address and secret ended with it), rather than that it connects again by itself.
+      const gone = page.locator('.notice-strip .notice-text', { hasText: 'the address this page came from is gone with it' });
+      await gone.waitFor({ timeout: 10_000 });
+      expect(await gone.textContent()).toBe(addressGone);
+      expect(await page.locator('.notice-strip .notice-text', { hasText: 'connects again by itself' }).count()).toBe(0);
+      expect(await page.locator('main.workspace.stale').count()).toBe(1);
       await page.close();
     } finally {
       if (proc.exitCode === null) proc.kill('SIGTERM');

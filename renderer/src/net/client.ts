@@ -157,10 +157,12 @@ export class Client {
     const st = store.getState();
     st.setConn({ state: 'connecting' });
     let t: BrowserWsTransport | undefined;
+    let reached = false;
     try {
       const ep = await findEndpoint();
       t = new BrowserWsTransport(ep.url, takeEarlySocket());
       await t.opened;
+      reached = true;
       performance.mark('pane:ws');
       const conn = new Connection(t, { checkResult: checkResults });
       this.wire(conn);
@@ -205,7 +207,7 @@ export class Client {
       t?.close('connect failed');
       const why = e instanceof Error ? e.message : String(e);
       if (e instanceof PaneFault && e.code === 'unauthorized' && this.grantRefused(why)) return;
-      this.lost(why);
+      this.lost(why, !reached);
     }
   }
 
@@ -291,7 +293,12 @@ export class Client {
     return true;
   }
 
-  private lost(reason: string): void {
+  /**
+   * The connection is gone (or a try failed): say so as the window's standing state, then
+   * try again. `unreached`: this try's socket did not even open — the address this page
+   * came from no longer answers (npm start's bridge ends with a stopped server), not only the server behind it.
+   */
+  private lost(reason: string, unreached = false): void {
     if (this.conn && !this.conn.closed) return;
     this.conn = null;
     const stopped = this.stoppedWord;
@@ -301,7 +308,11 @@ export class Client {
     // What to do first (a narrow strip cuts the end); then the reason, the bridge's or the server's words: shown as text, never markup.
     // A grant's guest cannot start someone else's server: it is told only that the window keeps trying.
     const guest = store.getState().viewer !== null;
-    if (stopped !== null) {
+    if (stopped !== null && unreached) {
+      // The bridge that served this page ended with the server: a new one has a new address (and a new secret), printed by npm start.
+      const todo = guest ? 'this window keeps trying it' : 'start it again with pane start (npm start in a checkout) and open the address it prints';
+      store.getState().standing(DOWN_NOTICE, 'error', `the pane server was stopped, and the address this page came from is gone with it: ${todo} · ${stopped}`);
+    } else if (stopped !== null) {
       const todo = guest ? 'this window connects again by itself if it is started again' : 'start it again with pane start (npm start in a checkout), and this window connects again by itself';
       store.getState().standing(DOWN_NOTICE, 'error', `the pane server was stopped: ${todo} · ${stopped}`);
     } else if (say) {

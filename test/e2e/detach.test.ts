@@ -242,7 +242,7 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
       await notice.waitFor({ timeout: 10_000 });
       // At once it is the stop's word; once the page has tried its address again after the bridge ended, the address's end too (below).
       const atOnce = `the pane server was stopped: start it again with pane start (npm start in a checkout), and this window connects again by itself · ${word}`;
-      const addressGone = `the pane server was stopped, and the address this page came from is gone with it: start it again with pane start (npm start in a checkout) and open the address it prints · ${word}`;
+      const addressGone = `the pane server was stopped: run pane start (npm start in a checkout) and open the address it prints; this page’s address ended with it · ${word}`;
       expect([atOnce, addressGone]).toContain(await notice.textContent());
       expect(await page.locator('.sl-conn').getAttribute('title')).toBe(word);
       await page.locator('main.workspace.stale').waitFor({ timeout: 5_000 });
@@ -252,7 +252,7 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
       expect(out).toContain(`${word}, so this bridge ends too.`);
       // The page's next try finds no bridge at its address: it says so, and that a new start prints a new one
       // (this bridge's address and secret ended with it), rather than that it connects again by itself.
-      const gone = page.locator('.notice-strip .notice-text', { hasText: 'the address this page came from is gone with it' });
+      const gone = page.locator('.notice-strip .notice-text', { hasText: 'open the address it prints' });
       await gone.waitFor({ timeout: 10_000 });
       expect(await gone.textContent()).toBe(addressGone);
       expect(await page.locator('.notice-strip .notice-text', { hasText: 'connects again by itself' }).count()).toBe(0);

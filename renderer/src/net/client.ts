@@ -155,7 +155,9 @@ export class Client {
 
   async start(): Promise<void> {
     const st = store.getState();
-    st.setConn({ state: 'connecting' });
+    // A retry after a loss stays `closed` (reconnecting…) with the last try's reason and dim until it connects:
+    // the status line's tooltip and the stale screens do not flicker with each try.
+    if (st.conn.state !== 'closed') st.setConn({ state: 'connecting' });
     let t: BrowserWsTransport | undefined;
     let reached = false;
     try {
@@ -310,8 +312,9 @@ export class Client {
     const guest = store.getState().viewer !== null;
     if (stopped !== null && unreached) {
       // The bridge that served this page ended with the server: a new one has a new address (and a new secret), printed by npm start.
-      const todo = guest ? 'this window keeps trying it' : 'start it again with pane start (npm start in a checkout) and open the address it prints';
-      store.getState().standing(DOWN_NOTICE, 'error', `the pane server was stopped, and the address this page came from is gone with it: ${todo} · ${stopped}`);
+      // What to do first (the strip cuts a long line's end), then why this page cannot simply come back.
+      const todo = guest ? 'this page’s address ended with it, and this window keeps trying it' : 'run pane start (npm start in a checkout) and open the address it prints; this page’s address ended with it';
+      store.getState().standing(DOWN_NOTICE, 'error', `the pane server was stopped: ${todo} · ${stopped}`);
     } else if (stopped !== null) {
       const todo = guest ? 'this window connects again by itself if it is started again' : 'start it again with pane start (npm start in a checkout), and this window connects again by itself';
       store.getState().standing(DOWN_NOTICE, 'error', `the pane server was stopped: ${todo} · ${stopped}`);

@@ -312,7 +312,7 @@ export class Client {
     const guest = store.getState().viewer !== null;
     if (stopped !== null && unreached) {
       // The bridge that served this page ended with the server: a new one has a new address (and a new secret), printed by npm start.
-      // What to do first (the strip cuts a long line's end), then why this page cannot simply come back.
+      // Its todo ends with why this page cannot simply come back.
       const todo = guest ? 'this page’s address ended with it, and this window keeps trying it' : 'run pane start (npm start in a checkout) and open the address it prints; this page’s address ended with it';
       store.getState().standing(DOWN_NOTICE, 'error', `the pane server was stopped: ${todo} · ${stopped}`);
     } else if (stopped !== null) {

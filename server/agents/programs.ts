@@ -1,23 +1,12 @@
-// Finding programs an agent pane needs: a command on PATH, and the `pane` entry
-// point its shims and sandbox run. Shared by panes.ts and sandbox.ts (a leaf, so
-// neither imports the other for it).
+// Finding programs an agent pane needs: a command on PATH (kits/node/which.ts), and
+// the `pane` entry point its shims and sandbox run. Shared by panes.ts and
+// sandbox.ts (a leaf, so neither imports the other for it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { statOffMounts } from '../../kits/node/safeFile';
 import type { AgentService } from './service';
 
-/** Finds a program on PATH (or as given, when it has a slash). */
-export function which(program: string, pathVar: string | undefined): string | null {
-  // Looked at without touching pane's own /pane mount, where a stat from this thread waits on itself.
-  const ok = (p: string) => {
-    const r = statOffMounts(p);
-    return r !== null && r !== 'mount' && r.st.isFile() && (r.st.mode & 0o111) !== 0;
-  };
-  if (program.includes('/')) return ok(program) ? program : null;
-  for (const dir of (pathVar ?? '').split(':')) if (dir && ok(path.join(dir, program))) return path.join(dir, program);
-  return null;
-}
+export { which } from '../../kits/node/which';
 
 /** The `pane` entry point the shims run: dist/pane.cjs beside the bundle (or the repo's, from source). */
 export function paneEntry(svc: AgentService): string | null {

@@ -1,6 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AccessSchema } from '../../kits/protocol/agent';
-import { hookRelay, keepTerminal } from '../../kits/node/cli/commands/sandbox';
+import { RELAY_WAIT_CS, hookRelay, keepTerminal, runtimePrograms } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { sandboxSettings, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
@@ -44,8 +49,70 @@ describe('what reaches a terminal', () => {
     for (const bad of [undefined, '', 'x:/a', '0:/a', '70000:/a', '1:relative', '1:/a,b', "1:/a b", '1:/a:b']) expect(hookRelay(bad)).toBe('');
   });
 
+  // The relay's lines run by bash as the runtime runs them (its command is bash's), the relay's socat real: how long the
+  // program is held back is the wait's whole point.
+  const relayRun = (relay: string, setsid: string): { ms: number; listening: boolean } => {
+    const t0 = performance.now();
+    const r = spawnSync('/bin/bash', ['-c', `${setsid}\n${hookRelay(relay)}if : 2>/dev/null 3<>/dev/tcp/127.0.0.1/\${1}; then echo listening; fi`, 'relay', relay.split(':')[0]!], { encoding: 'utf8', timeout: 20_000 });
+    return { ms: performance.now() - t0, listening: r.stdout.includes('listening') };
+  };
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(port));
+      });
+    });
+
+  it('holds the program back until the hook relay listens, and no longer', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-relay-'));
+    const sock = path.join(dir, 'hook.sock');
+    const hooks = net.createServer((c) => c.end()).listen(sock);
+    try {
+      const port = await freePort();
+      // The line after the wait connects at once: refused, unless the wait ended only once socat listened.
+      const r = relayRun(`${port}:${sock}`, '');
+      expect(r.listening).toBe(true);
+      expect(r.ms).toBeLessThan(RELAY_WAIT_CS * 10);
+    } finally {
+      hooks.close();
+      spawnSync('pkill', ['-f', `UNIX-CONNECT:${sock}`]);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives up on a relay that never listens after RELAY_WAIT_CS, and the program starts', async () => {
+    const port = await freePort();
+    // setsid that starts nothing: no relay will ever listen.
+    const r = relayRun(`${port}:/nowhere/hook.sock`, 'setsid() { :; }');
+    expect(r.listening).toBe(false);
+    expect(r.ms).toBeGreaterThanOrEqual(RELAY_WAIT_CS * 10 * 0.9);
+    expect(r.ms).toBeLessThan(RELAY_WAIT_CS * 10 + 5_000);
+  });
+
   it('types text without control bytes: line ends become spaces, ^C, ESC and C1 go', () => {
     expect(typable('one\r\ntwo\rthree\x03\x1b[2J\x9bX\tend')).toBe('one two three[2JX end');
+  });
+});
+
+describe('the programs the runtime runs', () => {
+  it('names bubblewrap and socat by their paths, and a scan of the helper’s empty directory as the nothing it finds', () => {
+    if (process.platform !== 'linux') return;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-bin-'));
+    try {
+      for (const p of ['bwrap', 'socat']) fs.symlinkSync(spawnSync('/bin/sh', ['-c', `command -v ${p}`], { encoding: 'utf8' }).stdout.trim(), path.join(dir, p));
+      const found = runtimePrograms(`/nonexistent:${dir}:/usr/bin:/bin`);
+      expect(found.bwrapPath).toBe(path.join(dir, 'bwrap'));
+      expect(found.socatPath).toBe(path.join(dir, 'socat'));
+      // What the runtime runs as its ripgrep, with ripgrep's arguments: it lists nothing and says "no match" (exit 1).
+      const scan = spawnSync(found.ripgrep!.command, ['--files', '--hidden', '--max-depth', '4', '--iglob', '.bashrc', dir], { encoding: 'utf8' });
+      expect(scan.status).toBe(1);
+      expect(scan.stdout).toBe('');
+      // Not on PATH: the runtime looks them up itself, as before.
+      expect(runtimePrograms('/nonexistent')).toEqual({ ripgrep: { command: '/bin/false' } });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -19,6 +19,7 @@ import { madeSince, projectGuards } from '../../projectGuard';
 import type { WrapRequest } from '../../sandboxHelper';
 import { pidAlive, procStat, procStats } from '../../procTable';
 import { importEsm } from '../../esmImport';
+import { which } from '../../which';
 
 /** Shell-quotes one word for the `bash -c` string the runtime runs inside the sandbox. */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -58,12 +59,20 @@ export function sealHidden(wrapped: string, sealed: readonly string[]): string {
 }
 
 /**
- * How long the relay below may take to listen before the program starts anyway
- * (polled every 10 ms): socat listens within a few ms; a program's first hook
- * (SessionStart) comes after its own start-up, and one lost hook is all a slow
- * relay costs.
+ * How long the relay below may take to listen before the program starts anyway, in
+ * hundredths of a second (as /proc/uptime counts): socat listens within a few ms; a
+ * program's first hook (SessionStart) comes after its own start-up, and one lost
+ * hook is all a slow relay costs.
  */
-export const RELAY_WAIT_POLLS = 100;
+export const RELAY_WAIT_CS = 100;
+
+/**
+ * Looks at /proc/net/tcp the wait above takes at most, however the clock reads: each
+ * is a read of a few lines, no process (a `sleep` between looks cost a process start
+ * and 10 ms each, one or two per launch), so the wait ends within a look of socat's
+ * listen; this bound only keeps the loop finite where /proc/uptime cannot be read.
+ */
+export const RELAY_WAIT_LOOKS = 100_000;
 
 /** A socket path socat takes as it is in an address (no `:`, `,`, quotes or spaces). */
 const PLAIN_PATH = /^[A-Za-z0-9._/+@~-]+$/;
@@ -75,7 +84,8 @@ const PLAIN_PATH = /^[A-Za-z0-9._/+@~-]+$/;
  * sandbox-runtime does for its proxies. `setsid` puts it in a session of its own,
  * so the pane's Ctrl-C, Ctrl-Z and resizes reach only the program; it dies with the
  * sandbox (bubblewrap's PID namespace ends when the program does). Then a bounded
- * wait until it listens. `relay` is PORT:SOCKET ($PANE_HOOK_RELAY, set by the server).
+ * wait until it listens (RELAY_WAIT_CS). `relay` is PORT:SOCKET ($PANE_HOOK_RELAY,
+ * set by the server).
  */
 export function hookRelay(relay: string | undefined): string {
   const m = /^([0-9]{1,5}):(\/.+)$/.exec(relay ?? '');
@@ -84,9 +94,28 @@ export function hookRelay(relay: string | undefined): string {
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
   return [
     `setsid socat TCP4-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr,backlog=64 UNIX-CONNECT:${m[2]} </dev/null >/dev/null 2>&1 &`,
-    `_pane_i=0; while [ "$_pane_i" -lt ${RELAY_WAIT_POLLS} ]; do _pane_up=; while read -r _pane_sl _pane_l _pane_r _pane_st _pane_x; do case "$_pane_l:$_pane_st" in *:${hex}:0A) _pane_up=1; break ;; esac; done < /proc/net/tcp; [ -n "$_pane_up" ] && break; sleep 0.01; _pane_i=$((_pane_i + 1)); done; unset _pane_i _pane_up _pane_sl _pane_l _pane_r _pane_st _pane_x`,
+    // Looked at without a pause (the runtime waits for its own bridges so): the clock is /proc/uptime's, led by a 1 so a
+    // reading such as 0.08 is no octal number to the shell's arithmetic.
+    `_pane_i=0; _pane_t0=; while [ "$_pane_i" -lt ${RELAY_WAIT_LOOKS} ]; do _pane_up=; while read -r _pane_sl _pane_l _pane_r _pane_st _pane_x; do case "$_pane_l:$_pane_st" in *:${hex}:0A) _pane_up=1; break ;; esac; done < /proc/net/tcp; [ -n "$_pane_up" ] && break; read -r _pane_now _pane_x < /proc/uptime || break; _pane_now=1\${_pane_now%.*}\${_pane_now#*.}; [ "$((_pane_now - \${_pane_t0:=$_pane_now}))" -lt ${RELAY_WAIT_CS} ] || break; _pane_i=$((_pane_i + 1)); done; unset _pane_i _pane_t0 _pane_now _pane_up _pane_sl _pane_l _pane_r _pane_st _pane_x`,
     '',
   ].join('\n');
+}
+
+/**
+ * The runtime's own settings for the programs it runs, found on `pathVar` once: where
+ * a setting is missing the runtime asks `which` (a process, ~6 ms from a Node process
+ * this size) at every wrap. `ripgrep` is what lists the dangerous names below the
+ * working directory a wrap is made from, a process per wrap (~15 ms); pane wraps from
+ * an empty directory of its own (emptyWrapDir) and guards the project itself
+ * (guardProject), so that list is known to be empty: `false` says so (exit 1, as
+ * ripgrep says "nothing found") without a search. Decision 049.
+ */
+export function runtimePrograms(pathVar: string | undefined): { bwrapPath?: string; socatPath?: string; ripgrep?: { command: string } } {
+  if (process.platform !== 'linux') return {};
+  const bwrap = which('bwrap', pathVar);
+  const socat = which('socat', pathVar);
+  const nothing = which('false', pathVar) ?? which('/bin/false', undefined);
+  return { ...(bwrap ? { bwrapPath: bwrap } : {}), ...(socat ? { socatPath: socat } : {}), ...(nothing ? { ripgrep: { command: nothing } } : {}) };
 }
 
 /**
@@ -150,7 +179,7 @@ export const sandboxCommands: CommandSpec[] = [
       const project = process.cwd();
       const guards = await guardProject(config, project);
       try {
-        await SandboxManager.initialize(config as Parameters<typeof SandboxManager.initialize>[0]);
+        await SandboxManager.initialize({ ...runtimePrograms(process.env.PATH), ...(config as object) } as Parameters<typeof SandboxManager.initialize>[0]);
       } catch (e) {
         throw new OpError(`cannot start the sandbox: ${(e as Error).message}`);
       }
@@ -268,7 +297,7 @@ async function serveHelper(socket: string): Promise<void> {
     process.exit(0);
   };
   try {
-    await Promise.race([SandboxManager.initialize(BASE_CONFIG as Parameters<typeof SandboxManager.initialize>[0]), stopped]);
+    await Promise.race([SandboxManager.initialize({ ...runtimePrograms(process.env.PATH), ...BASE_CONFIG } as Parameters<typeof SandboxManager.initialize>[0]), stopped]);
   } catch (e) {
     endDescendants();
     throw new OpError(`cannot start the sandbox's proxies: ${(e as Error).message}`);

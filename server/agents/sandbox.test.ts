@@ -51,10 +51,14 @@ describe('what reaches a terminal', () => {
 
   // The relay's lines run by bash as the runtime runs them (its command is bash's), the relay's socat real: how long the
   // program is held back is the wait's whole point.
-  const relayRun = (relay: string, setsid: string): { ms: number; listening: boolean } => {
+  const relayRun = (relay: string, setsid: string): { ms: number; listening: boolean; relayPid: number | null } => {
     const t0 = performance.now();
-    const r = spawnSync('/bin/bash', ['-c', `${setsid}\n${hookRelay(relay)}if : 2>/dev/null 3<>/dev/tcp/127.0.0.1/\${1}; then echo listening; fi`, 'relay', relay.split(':')[0]!], { encoding: 'utf8', timeout: 20_000 });
-    return { ms: performance.now() - t0, listening: r.stdout.includes('listening') };
+    const r = spawnSync('/bin/bash', ['-c', `${setsid}\n${hookRelay(relay)}if : 2>/dev/null 3<>/dev/tcp/127.0.0.1/\${1}; then echo listening; fi; echo "relay \${!-}"`, 'relay', relay.split(':')[0]!], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    const pid = /relay (\d+)/.exec(r.stdout);
+    return { ms: performance.now() - t0, listening: r.stdout.includes('listening'), relayPid: pid ? Number(pid[1]) : null };
   };
   const freePort = () =>
     new Promise<number>((resolve) => {
@@ -72,11 +76,12 @@ describe('what reaches a terminal', () => {
       const port = await freePort();
       // The line after the wait connects at once: refused, unless the wait ended only once socat listened.
       const r = relayRun(`${port}:${sock}`, '');
+      // setsid execs socat in place (bash's background job leads no process group): $! is the relay, ended here.
+      if (r.relayPid !== null) process.kill(r.relayPid, 'SIGTERM');
       expect(r.listening).toBe(true);
       expect(r.ms).toBeLessThan(RELAY_WAIT_CS * 10);
     } finally {
       hooks.close();
-      spawnSync('pkill', ['-f', `UNIX-CONNECT:${sock}`]);
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

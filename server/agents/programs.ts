@@ -1,12 +1,10 @@
-// Finding programs an agent pane needs: a command on PATH (kits/node/which.ts), and
-// the `pane` entry point its shims and sandbox run. Shared by panes.ts and
-// sandbox.ts (a leaf, so neither imports the other for it).
+// The `pane` entry point an agent pane's shims and sandbox run. Shared by panes.ts
+// and sandbox.ts (a leaf, so neither imports the other for it); a command on PATH
+// is found by kits/node/which.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentService } from './service';
-
-export { which } from '../../kits/node/which';
 
 /** The `pane` entry point the shims run: dist/pane.cjs beside the bundle (or the repo's, from source). */
 export function paneEntry(svc: AgentService): string | null {

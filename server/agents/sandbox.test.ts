@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { AccessSchema } from '../../kits/protocol/agent';
 import { RELAY_WAIT_CS, hookRelay, keepTerminal, runtimePrograms } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
+import { which } from '../../kits/node/which';
 import { sandboxSettings, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
 import { LAUNCHER, LAUNCHER_NAME, launcherArgs } from '../../kits/node/sandboxHelper';
@@ -105,7 +106,7 @@ describe('the programs the runtime runs', () => {
     if (process.platform !== 'linux') return;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-bin-'));
     try {
-      for (const p of ['bwrap', 'socat']) fs.symlinkSync(spawnSync('/bin/sh', ['-c', `command -v ${p}`], { encoding: 'utf8' }).stdout.trim(), path.join(dir, p));
+      for (const p of ['bwrap', 'socat']) fs.symlinkSync(which(p, process.env.PATH)!, path.join(dir, p));
       const found = runtimePrograms(`/nonexistent:${dir}:/usr/bin:/bin`);
       expect(found.bwrapPath).toBe(path.join(dir, 'bwrap'));
       expect(found.socatPath).toBe(path.join(dir, 'socat'));

@@ -10,7 +10,7 @@ import { gunzip } from 'node:zlib';
 import { sessionIdAllowed, type ResumeSpec } from '../../kits/protocol/app';
 import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol/snapshot';
-import { which } from '../agents/programs';
+import { which } from '../../kits/node/which';
 import { rewrapProgram, unwrapSandbox } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { leaves } from '../../kits/layout/tree';

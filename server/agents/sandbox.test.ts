@@ -1,14 +1,14 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AccessSchema } from '../../kits/protocol/agent';
-import { RELAY_WAIT_CS, hookRelay, keepTerminal, runtimePrograms } from '../../kits/node/cli/commands/sandbox';
+import { RELAY_WAIT_CS, hookRelay, keepTerminal, programLine, runtimePrograms, startRelayFirst } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { which } from '../../kits/node/which';
-import { sandboxSettings, unwrapSandbox } from './sandbox';
+import { sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
 import { LAUNCHER, LAUNCHER_NAME, launcherArgs } from '../../kits/node/sandboxHelper';
 
@@ -46,15 +46,36 @@ describe('what reaches a terminal', () => {
   });
 
   it('starts the hook relay in a session of its own, only for a plain PORT:SOCKET', () => {
-    expect(hookRelay('41457:/h/agents/ada/hook.sock')).toMatch(/^setsid socat TCP4-LISTEN:41457,bind=127\.0\.0\.1,fork,[^ ]* UNIX-CONNECT:\/h\/agents\/ada\/hook\.sock .*&\n.*A1F1:0A/);
-    for (const bad of [undefined, '', 'x:/a', '0:/a', '70000:/a', '1:relative', '1:/a,b', "1:/a b", '1:/a:b']) expect(hookRelay(bad)).toBe('');
+    const r = hookRelay('41457:/h/agents/ada/hook.sock')!;
+    expect(r.start).toMatch(/^setsid socat TCP4-LISTEN:41457,bind=127\.0\.0\.1,fork,[^ ]* UNIX-CONNECT:\/h\/agents\/ada\/hook\.sock .*&\n$/);
+    expect(r.wait).toMatch(/for _pane_p in A1F1 \$PANE_SANDBOX_LISTENERS; .*\*:\$_pane_p:0A\)/);
+    // Neither may hold a quote: the start stands inside a single-quoted word (startRelayFirst).
+    expect(`${r.start}${r.wait}`).not.toMatch(/'/);
+    for (const bad of [undefined, '', 'x:/a', '0:/a', '70000:/a', '1:relative', '1:/a,b', "1:/a b", '1:/a:b', "1:/a'b"]) expect(hookRelay(bad)).toBeNull();
+  });
+
+  it('starts the relay before bubblewrap’s program, leaving that program’s words as they were', () => {
+    const wrapped = "/usr/bin/bwrap --die-with-parent --setenv X 'a -- b' --ro-bind / / -- /usr/bin/bash -c 'echo '\"'\"'hi -- there'\"'\"''";
+    const out = startRelayFirst(wrapped, 'setsid socat A B &\n');
+    expect(out).toBe("/usr/bin/bwrap --die-with-parent --setenv X 'a -- b' --ro-bind / / -- /bin/sh -c 'setsid socat A B &\nexec \"$@\"' sh /usr/bin/bash -c 'echo '\"'\"'hi -- there'\"'\"''");
+    expect(() => startRelayFirst("sandbox-exec -p 'x' bash -c 'y'", 'setsid socat A B &\n')).toThrow(/no bubblewrap `--`/);
+    // The runtime's bridges (before the program's line) are named for the program's wait; a listen in the program's own words is not.
+    const line = programLine(['socat', 'TCP4-LISTEN:9', 'STDIO'], undefined, '41457:/h/hook.sock');
+    const runtime = `/usr/bin/bwrap --unshare-net -- /usr/bin/bash -c '{ socat TCP6-LISTEN:3128,fork X; } & { socat TCP6-LISTEN:1080,fork Y; } & ${line.command}'`;
+    expect(line.withRelay(runtime)).toContain(`' -- /bin/sh -c 'setsid socat TCP4-LISTEN:41457,`.slice(1));
+    expect(line.withRelay(runtime)).toContain(`&\nexport PANE_SANDBOX_LISTENERS="0C38 0438"\nexec "$@"' sh /usr/bin/bash -c '{ socat TCP6-LISTEN:3128`);
+    // Without a relay the line is the program's alone, and the wrapped command is left as it is.
+    const plain = programLine(['claude', "it's"], '/h/tmp', undefined);
+    expect(plain.command).toBe("TMPDIR='/h/tmp' exec 'claude' 'it'\\''s'");
+    expect(plain.withRelay(wrapped)).toBe(wrapped);
   });
 
   // The relay's lines run by bash as the runtime runs them (its command is bash's), the relay's socat real: how long the
   // program is held back is the wait's whole point.
   const relayRun = (relay: string, setsid: string): { ms: number; listening: boolean; relayPid: number | null } => {
     const t0 = performance.now();
-    const r = spawnSync('/bin/bash', ['-c', `${setsid}\n${hookRelay(relay)}if : 2>/dev/null 3<>/dev/tcp/127.0.0.1/\${1}; then echo listening; fi; echo "relay \${!-}"`, 'relay', relay.split(':')[0]!], {
+    const lines = hookRelay(relay)!;
+    const r = spawnSync('/bin/bash', ['-c', `${setsid}\n${lines.start}${lines.wait}if : 2>/dev/null 3<>/dev/tcp/127.0.0.1/\${1}; then echo listening; fi; echo "relay \${!-}"`, 'relay', relay.split(':')[0]!], {
       encoding: 'utf8',
       timeout: 20_000,
     });
@@ -94,6 +115,50 @@ describe('what reaches a terminal', () => {
     expect(r.listening).toBe(false);
     expect(r.ms).toBeGreaterThanOrEqual(RELAY_WAIT_CS * 10 * 0.9);
     expect(r.ms).toBeLessThan(RELAY_WAIT_CS * 10 + 5_000);
+  });
+
+  // The relay as a launch starts it: first thing inside a real bubblewrap with a network namespace of its own, the
+  // program's line waiting for it, the program's hook carried to a real hook socket outside.
+  it.skipIf(sandboxUnavailable(process.env.PATH) !== null)('carries a hook from inside a real sandbox, the relay started before bubblewrap’s program, and holds the program until the runtime’s bridges listen too', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-relay-'));
+    const sock = path.join(dir, 'hook.sock');
+    let got = '';
+    const hooks = net.createServer((c) => {
+      c.setEncoding('utf8');
+      c.on('data', (d: string) => {
+        got += d;
+        if (got.includes('\n')) c.end('ok\n');
+      });
+    }).listen(sock);
+    // The relay started first and the bridge slow to listen are the case startRelayFirst's listeners are for.
+    try {
+      const port = await freePort();
+      // The program connects at once, with no retry: refused, unless the wait ended only once socat listened.
+      const bridge = await freePort();
+      // The program connects to both at once, with no retry: refused, unless the wait ended only once both listened.
+      const program = `exec 4<>/dev/tcp/127.0.0.1/${bridge} && exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'SessionStart\\n' >&3 && IFS= read -r a <&3 && echo "answer $a \${PANE_SANDBOX_LISTENERS-none}"`;
+      const line = programLine(['/bin/bash', '-c', program], undefined, `${port}:${sock}`);
+      const q = (w: string) => `'${w.replace(/'/g, `'\\''`)}'`;
+      const bwrap = which('bwrap', process.env.PATH)!;
+      // As the runtime's script: a proxy bridge in the background (one slow to listen), then the program's line, with
+      // no wait of its own (the runtime's counts TCP sockets, which the relay started first makes too many).
+      const runtime = `{ sleep 0.3; exec socat TCP6-LISTEN:${bridge},ipv6only=0,fork,reuseaddr UNIX-CONNECT:${sock}; } >/dev/null 2>&1 &\n${line.command}`;
+      const wrapped = `${bwrap} --die-with-parent --unshare-net --unshare-pid --ro-bind / / --bind ${q(dir)} ${q(dir)} --dev /dev --proc /proc -- /bin/bash -c ${q(runtime)}`;
+      // Not spawnSync: the hook socket is served by this process.
+      const child = spawn('/bin/sh', ['-c', line.withRelay(wrapped)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += String(d)));
+      child.stderr.on('data', (d: Buffer) => (err += String(d)));
+      const status = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      // The bridges' list is the wait's, not the program's: gone from its environment.
+      expect({ out, err }).toEqual({ out: 'answer ok none\n', err: '' });
+      expect(got).toBe('SessionStart\n');
+      expect(status).toBe(0);
+    } finally {
+      hooks.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('types text without control bytes: line ends become spaces, ^C, ESC and C1 go', () => {

@@ -10,6 +10,7 @@ import { AppFileSchema } from '../../kits/protocol/app';
 import { HookDialectSchema, type HookDialect } from '../../kits/protocol/agent';
 import { toCliAnswer, toPaneInput, withPaneHooks } from '../../server/agents/dialect';
 import { hookTransition } from '../../server/agents/status';
+import { tempDirs } from '../tempDirs';
 
 const root = path.resolve(__dirname, '../..');
 const app = AppFileSchema.parse(JSON.parse(fs.readFileSync(path.join(root, 'apps/gemini.json'), 'utf8')));
@@ -80,7 +81,6 @@ describe('the Gemini dialect (apps/gemini.json)', () => {
 
 // ---- every CLI pane ships an app file for (issue 25) ----------------------------------------
 
-import os from 'node:os';
 import { applyHookPlan, codexTrust, HookFileRefused, planHookInstall, planHookUninstall } from '../../kits/node/hookFiles';
 import { toolFiles, WRITE_TOOLS } from '../../server/awareness/hook';
 
@@ -186,7 +186,7 @@ describe('every shipped agent CLI’s dialect, driven by its recorded payloads',
 });
 
 describe('pane hook install|uninstall --agent: per process where the CLI allows it, else beside the person’s own', () => {
-  const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pane-hookinst-'));
+  const tmp = tempDirs('pane-hookinst-');
   const opts = (id: string, home: string, data: string) => ({ home, pane: 'pane', appId: id, dataDir: data, appFile: path.join(root, `apps/${id}.json`), perProcess: true, cliEnv: {} });
   const userFiles: Record<string, { rel: string; own: unknown }> = {
     codex: { rel: '.codex/hooks.json', own: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] } } },

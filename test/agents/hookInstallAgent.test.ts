@@ -9,13 +9,19 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, buildOnce, cleanEnv, servePerFile, until } from '../cli/harness';
 
 buildOnce();
 
+const homes: string[] = [];
+afterAll(() => {
+  for (const d of homes) fs.rmSync(d, { recursive: true, force: true });
+});
+
 function home() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-hia-'));
+  homes.push(dir);
   const env = cleanEnv({ HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), XDG_CONFIG_HOME: path.join(dir, 'config') });
   delete env.CODEX_HOME;
   const run = (args: string[]) => spawnSync(process.execPath, [BIN, 'hook', ...args], { env, encoding: 'utf8', timeout: 20_000 });

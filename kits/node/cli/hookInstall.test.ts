@@ -1,19 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../../../test/tempDirs';
 import { installMcp } from '../mcp/install';
 import { commandHook, hasHttpHooks, HOOK_EVENTS, httpHook, installHooks, isPaneHook, uninstallHooks } from './hookInstall';
 
-const made: string[] = [];
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-hookinst-'));
-  made.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs('pane-hookinst-');
 
 describe('pane hook install / uninstall', () => {
   it('adds pane to every event without touching the hooks and keys already there, once', () => {

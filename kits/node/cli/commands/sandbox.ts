@@ -36,6 +36,22 @@ export function keepTerminal(wrapped: string): string {
 }
 
 /**
+ * Where bubblewrap's own `--` stands in a wrapped command line (outside quotes: what
+ * follows it is the program bubblewrap runs), or -1 where there is none.
+ */
+function bwrapProgramAt(wrapped: string): number {
+  let quote: string | null = null;
+  for (let i = 0; i < wrapped.length; i++) {
+    const ch = wrapped[i]!;
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (wrapped.startsWith(' -- ', i)) return i;
+  }
+  return -1;
+}
+
+/**
  * Makes the tmpfs bubblewrap puts over each hidden directory in `sealed` read-only
  * (`--remount-ro`, after every mount: what was bound back in below it keeps its
  * own flags). Without it a write into the person's hidden home "succeeds" into a
@@ -44,33 +60,25 @@ export function keepTerminal(wrapped: string): string {
  */
 export function sealHidden(wrapped: string, sealed: readonly string[]): string {
   if (sealed.length === 0) return wrapped;
-  let quote: string | null = null;
-  for (let i = 0; i < wrapped.length; i++) {
-    const ch = wrapped[i]!;
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-    } else if (ch === "'" || ch === '"') quote = ch;
-    else if (wrapped.startsWith(' -- ', i)) {
-      const opts = sealed.filter((d) => wrapped.slice(0, i).includes(`--tmpfs ${q(d)}`) || wrapped.slice(0, i).includes(`--tmpfs ${d} `)).map((d) => ` --remount-ro ${q(d)}`);
-      return wrapped.slice(0, i) + opts.join('') + wrapped.slice(i);
-    }
-  }
-  return wrapped;
+  const i = bwrapProgramAt(wrapped);
+  if (i < 0) return wrapped;
+  const opts = sealed.filter((d) => wrapped.slice(0, i).includes(`--tmpfs ${q(d)}`) || wrapped.slice(0, i).includes(`--tmpfs ${d} `)).map((d) => ` --remount-ro ${q(d)}`);
+  return wrapped.slice(0, i) + opts.join('') + wrapped.slice(i);
 }
 
 /**
- * How long the relay below may take to listen before the program starts anyway, in
- * hundredths of a second (as /proc/uptime counts): socat listens within a few ms; a
- * program's first hook (SessionStart) comes after its own start-up, and one lost
- * hook is all a slow relay costs.
+ * How long the program may be held back for the listeners below before it starts
+ * anyway, in hundredths of a second (as /proc/uptime counts): socat listens within a
+ * few ms; a program's first hook (SessionStart) comes after its own start-up, and one
+ * lost hook is all a slow relay costs.
  */
 export const RELAY_WAIT_CS = 100;
 
 /**
- * Looks at /proc/net/tcp the wait above takes at most, however the clock reads: each
- * is a read of a few lines, no process (a `sleep` between looks cost a process start
- * and 10 ms each, one or two per launch), so the wait ends within a look of socat's
- * listen; this bound only keeps the loop finite where /proc/uptime cannot be read.
+ * Looks at /proc/net/tcp{,6} the wait below takes at most, however the clock reads:
+ * each is a read of a few lines, no process (a `sleep` between looks cost a process
+ * start and 10 ms each, one or two per launch), so the wait ends within a look of the
+ * last listen; this bound only keeps the loop finite where /proc/uptime cannot be read.
  */
 export const RELAY_WAIT_LOOKS = 100_000;
 
@@ -78,27 +86,79 @@ export const RELAY_WAIT_LOOKS = 100_000;
 const PLAIN_PATH = /^[A-Za-z0-9._/+@~-]+$/;
 
 /**
- * The shell lines that start the agent's hook relay inside its sandbox, before its
- * program: socat listening on 127.0.0.1:PORT (the sandbox's own loopback, in its own
- * network namespace), each connection forwarded to the agent's hook socket, as
- * sandbox-runtime does for its proxies. `setsid` puts it in a session of its own,
- * so the pane's Ctrl-C, Ctrl-Z and resizes reach only the program; it dies with the
- * sandbox (bubblewrap's PID namespace ends when the program does). Then a bounded
- * wait until it listens (RELAY_WAIT_CS). `relay` is PORT:SOCKET ($PANE_HOOK_RELAY,
- * set by the server).
+ * The variable the line before the runtime's script (startRelayFirst) hands the
+ * program's line: the ports, in /proc/net/tcp's hex, of the listeners the runtime's
+ * script starts (its proxy bridges), which the wait below waits for too.
  */
-export function hookRelay(relay: string | undefined): string {
+export const LISTENERS_VAR = 'PANE_SANDBOX_LISTENERS';
+
+/** A TCP port as /proc/net/tcp{,6} writes it: four upper-case hex digits. */
+const procPort = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+
+/**
+ * The agent's hook relay inside its sandbox: socat listening on 127.0.0.1:PORT (the
+ * sandbox's own loopback, in its own network namespace), each connection forwarded
+ * to the agent's hook socket, as sandbox-runtime does for its proxies. `start` is the
+ * line that starts it, under `setsid` in a session of its own, so the pane's Ctrl-C,
+ * Ctrl-Z and resizes reach only the program; it dies with the sandbox (bubblewrap's
+ * PID namespace ends when the program does). `wait` is the lines before the program
+ * that hold it back, a bounded time (RELAY_WAIT_CS), until the relay listens, and
+ * with it every listener named in $PANE_SANDBOX_LISTENERS: the runtime waits for its
+ * bridges by counting the TCP sockets in the sandbox's namespace, a count the relay,
+ * started before them, makes one too high (startRelayFirst). `relay` is PORT:SOCKET
+ * ($PANE_HOOK_RELAY, set by the server); null for anything else. Neither line holds
+ * a quote (the socket is a PLAIN_PATH), so either may stand inside a single-quoted word.
+ */
+export function hookRelay(relay: string | undefined): { port: number; start: string; wait: string } | null {
   const m = /^([0-9]{1,5}):(\/.+)$/.exec(relay ?? '');
-  if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535 || !PLAIN_PATH.test(m[2]!)) return '';
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535 || !PLAIN_PATH.test(m[2]!)) return null;
   const port = Number(m[1]);
-  const hex = port.toString(16).toUpperCase().padStart(4, '0');
-  return [
-    `setsid socat TCP4-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr,backlog=64 UNIX-CONNECT:${m[2]} </dev/null >/dev/null 2>&1 &`,
-    // Looked at without a pause (the runtime waits for its own bridges so): the clock is /proc/uptime's, led by a 1 so a
-    // reading such as 0.08 is no octal number to the shell's arithmetic.
-    `_pane_i=0; _pane_t0=; while [ "$_pane_i" -lt ${RELAY_WAIT_LOOKS} ]; do _pane_up=; while read -r _pane_sl _pane_l _pane_r _pane_st _pane_x; do case "$_pane_l:$_pane_st" in *:${hex}:0A) _pane_up=1; break ;; esac; done < /proc/net/tcp; [ -n "$_pane_up" ] && break; read -r _pane_now _pane_x < /proc/uptime || break; _pane_now=1\${_pane_now%.*}\${_pane_now#*.}; [ "$((_pane_now - \${_pane_t0:=$_pane_now}))" -lt ${RELAY_WAIT_CS} ] || break; _pane_i=$((_pane_i + 1)); done; unset _pane_i _pane_t0 _pane_now _pane_up _pane_sl _pane_l _pane_r _pane_st _pane_x`,
-    '',
-  ].join('\n');
+  // One look: every port named is listening (state 0A) in /proc/net/tcp or tcp6. Without a pause between looks (the
+  // runtime waits for its own bridges so); the clock is /proc/uptime's, led by a 1 so a reading such as 0.08 is no octal
+  // number to the shell's arithmetic.
+  const look = `_pane_up=1; for _pane_p in ${procPort(port)} $${LISTENERS_VAR}; do _pane_f=; for _pane_t in /proc/net/tcp /proc/net/tcp6; do [ -r "$_pane_t" ] || continue; while read -r _pane_sl _pane_l _pane_r _pane_st _pane_x; do case "$_pane_l:$_pane_st" in *:$_pane_p:0A) _pane_f=1; break ;; esac; done < "$_pane_t"; [ -n "$_pane_f" ] && break; done; [ -n "$_pane_f" ] || { _pane_up=; break; }; done`;
+  return {
+    port,
+    start: `setsid socat TCP4-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr,backlog=64 UNIX-CONNECT:${m[2]} </dev/null >/dev/null 2>&1 &\n`,
+    wait: `_pane_i=0; _pane_t0=; while [ "$_pane_i" -lt ${RELAY_WAIT_LOOKS} ]; do ${look}; [ -n "$_pane_up" ] && break; read -r _pane_now _pane_x < /proc/uptime || break; _pane_now=1\${_pane_now%.*}\${_pane_now#*.}; [ "$((_pane_now - \${_pane_t0:=$_pane_now}))" -lt ${RELAY_WAIT_CS} ] || break; _pane_i=$((_pane_i + 1)); done; unset _pane_i _pane_t0 _pane_now _pane_up _pane_p _pane_f _pane_t _pane_sl _pane_l _pane_r _pane_st _pane_x ${LISTENERS_VAR}\n`,
+  };
+}
+
+/** Where the program's line begins in a wrapped command: its wait's first words (hookRelay). */
+const WAIT_MARK = '_pane_i=0; _pane_t0=;';
+
+/**
+ * Starts the hook relay (`start`, hookRelay) first thing inside the sandbox, before
+ * the runtime's own script: bubblewrap's program `X…` becomes `/bin/sh -c 'START
+ * export PANE_SANDBOX_LISTENERS=…; exec "$@"' sh X…`, so socat loads (~10 ms of
+ * libraries) while the runtime starts its two proxy bridges and waits for them, not
+ * after. The runtime's wait, counting TCP sockets, may then end one bridge early; the
+ * program's line waits for the relay and for each bridge by its port (the
+ * `-LISTEN:PORT`s of the runtime's script, before the program's line), so the program
+ * still starts with all of them listening. Launch to prompt ~10 ms less here. Nothing
+ * of the runtime's own script is touched. Throws where the command has no bubblewrap
+ * `--` to start from: the relay would never start, and the agent's hooks would go
+ * nowhere without a word.
+ */
+export function startRelayFirst(wrapped: string, start: string): string {
+  const i = bwrapProgramAt(wrapped);
+  if (i < 0) throw new OpError('cannot start the hook relay: the sandbox command has no bubblewrap `--` before its program');
+  const mark = wrapped.indexOf(WAIT_MARK, i);
+  const runtime = wrapped.slice(i, mark < 0 ? wrapped.length : mark);
+  const ports = [...new Set([...runtime.matchAll(/-LISTEN:([0-9]{1,5})\b/g)].map((m) => Number(m[1])).filter((p) => p >= 1 && p <= 65535))];
+  const listeners = ports.length > 0 ? `export ${LISTENERS_VAR}="${ports.map(procPort).join(' ')}"\n` : '';
+  return `${wrapped.slice(0, i)} -- /bin/sh -c ${q(`${start}${listeners}exec "$@"`)} sh ${wrapped.slice(i + 4)}`;
+}
+
+/**
+ * The program's line for the runtime to run inside the sandbox (its relay's wait
+ * first, then its TMPDIR), and a function that puts the relay's start into the
+ * wrapped command (startRelayFirst; unchanged without a relay).
+ */
+export function programLine(argv: readonly [string, ...string[]], tmp: string | undefined, relay: string | undefined): { command: string; withRelay: (wrapped: string) => string } {
+  const r = process.platform === 'linux' ? hookRelay(relay) : null;
+  const command = `${r?.wait ?? ''}${tmp ? `TMPDIR=${q(tmp)} ` : ''}exec ${argv.map(q).join(' ')}`;
+  return { command, withRelay: (wrapped) => (r ? startRelayFirst(wrapped, r.start) : wrapped) };
 }
 
 /**
@@ -183,17 +243,14 @@ export const sandboxCommands: CommandSpec[] = [
       } catch (e) {
         throw new OpError(`cannot start the sandbox: ${(e as Error).message}`);
       }
-      const [program, ...args] = a.program as [string, ...string[]];
-      // TMPDIR: the runtime sets its own shared one; the agent's is in its home (set by pane).
-      const tmp = process.env.PANE_AGENT_TMPDIR;
-      // The agent's hooks reach pane through its own socket, by a relay on the sandbox's loopback (Linux: its own network namespace).
-      const relay = process.platform === 'linux' ? hookRelay(process.env.PANE_HOOK_RELAY) : '';
+      // TMPDIR: the runtime sets its own shared one; the agent's is in its home (set by pane). The agent's hooks reach pane
+      // through its own socket, by a relay on the sandbox's loopback (Linux: its own network namespace).
+      const line = programLine(a.program as [string, ...string[]], process.env.PANE_AGENT_TMPDIR, process.env.PANE_HOOK_RELAY);
       delete process.env.PANE_HOOK_RELAY;
-      const command = `${relay}${tmp ? `TMPDIR=${q(tmp)} ` : ''}exec ${[program, ...args].map(q).join(' ')}`;
       // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the
       // working directory land on nothing; the program still starts in the project.
       const wrapped = await inDirectory(emptyWrapDir(), async () =>
-        sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(command)), sealed.filter((d): d is string => typeof d === 'string' && d.startsWith('/'))),
+        line.withRelay(sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(line.command)), sealed.filter((d): d is string => typeof d === 'string' && d.startsWith('/')))),
       );
       const child = spawn(wrapped, { shell: true, stdio: 'inherit', cwd: project });
       // Ctrl-C and Ctrl-Z are for the program (the pane's foreground); this process only carries it.
@@ -332,12 +389,10 @@ async function serveHelper(socket: string): Promise<void> {
     const id = crypto.randomBytes(16).toString('base64url');
     SandboxManager.registerCommandNetworkLists(id, { allowedDomains: config.network.allowedDomains });
     live.set(id, { id, pid, leads: leadsLauncherSession(pid, LAUNCHER_NAME) });
-    const [program, ...args] = req.argv as [string, ...string[]];
-    const relay = process.platform === 'linux' ? hookRelay(req.relay) : '';
-    const command = `${relay}${req.tmp ? `TMPDIR=${q(req.tmp)} ` : ''}exec ${[program, ...args].map(q).join(' ')}`;
+    const line = programLine(req.argv as [string, ...string[]], req.tmp, req.relay);
     try {
       const custom = { filesystem: config.filesystem, network: { ...config.network, allowedDomains: [] } } as Parameters<typeof SandboxManager.wrapWithSandbox>[2];
-      const wrapped = sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(command, undefined, custom, undefined, { commandId: id })), sealed);
+      const wrapped = line.withRelay(sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(line.command, undefined, custom, undefined, { commandId: id })), sealed));
       return `${SCRIPT_MARK} ${id}\n${wrapped}\n${afterLines(id, req.cwd, guards.absent)}\n`;
     } catch (e) {
       end(id);

@@ -20,6 +20,7 @@ import type { WrapRequest } from '../../sandboxHelper';
 import { pidAlive, procStat, procStats } from '../../procTable';
 import { importEsm } from '../../esmImport';
 import { which } from '../../which';
+import { answerRuntimeLookups } from '../../runtimeLookups';
 
 /** Shell-quotes one word for the `bash -c` string the runtime runs inside the sandbox. */
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -179,6 +180,17 @@ export function runtimePrograms(pathVar: string | undefined): { bwrapPath?: stri
 }
 
 /**
+ * The runtime's program settings for this process (runtimePrograms on its PATH), with
+ * its `which` and its ripgrep scan answered in the process from now on, not each by a
+ * process per wrap (runtimeLookups.ts).
+ */
+function runtimeSettings(): ReturnType<typeof runtimePrograms> {
+  const programs = runtimePrograms(process.env.PATH);
+  answerRuntimeLookups(programs.ripgrep?.command);
+  return programs;
+}
+
+/**
  * Adds to the settings' denyWrite the guards of `project` that exist, if the
  * settings let the program write there (a guard bound over a hidden place would
  * show it). Returns what was found, the absent ones to look at after.
@@ -239,7 +251,7 @@ export const sandboxCommands: CommandSpec[] = [
       const project = process.cwd();
       const guards = await guardProject(config, project);
       try {
-        await SandboxManager.initialize({ ...runtimePrograms(process.env.PATH), ...(config as object) } as Parameters<typeof SandboxManager.initialize>[0]);
+        await SandboxManager.initialize({ ...runtimeSettings(), ...(config as object) } as Parameters<typeof SandboxManager.initialize>[0]);
       } catch (e) {
         throw new OpError(`cannot start the sandbox: ${(e as Error).message}`);
       }
@@ -354,7 +366,7 @@ async function serveHelper(socket: string): Promise<void> {
     process.exit(0);
   };
   try {
-    await Promise.race([SandboxManager.initialize({ ...runtimePrograms(process.env.PATH), ...BASE_CONFIG } as Parameters<typeof SandboxManager.initialize>[0]), stopped]);
+    await Promise.race([SandboxManager.initialize({ ...runtimeSettings(), ...BASE_CONFIG } as Parameters<typeof SandboxManager.initialize>[0]), stopped]);
   } catch (e) {
     endDescendants();
     throw new OpError(`cannot start the sandbox's proxies: ${(e as Error).message}`);

@@ -6,7 +6,10 @@
 //
 // An agent pane runs `/bin/sh -c LAUNCHER pane-sandbox SOCKET REQUEST`: the launcher
 // sends `wrap PID REQUEST` on the helper's socket, gets back a shell script (the
-// bubblewrap command line and what runs after it), and evals it. The socket lives in
+// bubblewrap command line and what runs after it), and evals it. The daemon sends
+// `prewrap TOKEN REQUEST` as it starts the pane, so the helper makes that script while
+// the pane's process starts; the request names the token, and the launcher's ask
+// collects what was made (a request that differs, or comes late, is wrapped anew). The socket lives in
 // pane's runtime directory, which every sandbox hides: an agent that reached it could
 // ask for a wrap with a wider network than its .access gives it.
 import path from 'node:path';
@@ -19,6 +22,9 @@ export const LAUNCHER_NAME = 'pane-sandbox';
 export function helperSocket(runtime: string, daemonPid: number): string {
   return path.join(runtime, `sandbox-helper-${daemonPid}.sock`);
 }
+
+/** A prewrap's token: 128 random bits, base64url. */
+export const PREWRAP_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 
 /** What an agent pane asks the helper to wrap: its program, its sandbox settings, where it starts. */
 export const WrapRequestSchema = z
@@ -39,6 +45,8 @@ export const WrapRequestSchema = z
     tmp: z.string().startsWith('/').optional(),
     /** PORT:SOCKET of its hooks' relay inside the sandbox (sandbox.ts hookRelay). */
     relay: z.string().optional(),
+    /** The token of this very request's wrap, asked ahead by the daemon as it started the pane (`prewrap`): the launcher's ask collects it. */
+    prewrap: z.string().regex(PREWRAP_TOKEN).optional(),
   })
   .strict();
 export type WrapRequest = z.infer<typeof WrapRequestSchema>;

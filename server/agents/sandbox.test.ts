@@ -8,9 +8,9 @@ import { AccessSchema } from '../../kits/protocol/agent';
 import { RELAY_WAIT_CS, hookRelay, keepTerminal, programLine, runtimePrograms, startRelayFirst } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { which } from '../../kits/node/which';
-import { sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
+import { rewrapProgram, sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
-import { LAUNCHER, LAUNCHER_NAME, launcherArgs } from '../../kits/node/sandboxHelper';
+import { LAUNCHER, LAUNCHER_NAME, launcherArgs, launcherOf } from '../../kits/node/sandboxHelper';
 
 // The parts of a service the settings read: where homes, data and the socket are.
 const svc = {
@@ -201,6 +201,15 @@ describe('a launch brought back from a snapshot', () => {
     // A launcher whose request is not one (edited in a saved file) is left as it is: no program is made up from it.
     const bad = { program: '/bin/sh', args: ['-c', LAUNCHER, LAUNCHER_NAME, '/s', '{"argv":[]}'] };
     expect(unwrapSandbox(bad)).toBe(bad);
+  });
+
+  it('is rewrapped as a request of its own: a wrap made ahead for the old program is not asked for', () => {
+    const access = AccessSchema.parse({});
+    const req = { argv: ['claude'], settings: sandboxSettings(svc, 'ada', access, '/src/shop'), cwd: '/src/shop', prewrap: 'AAAAAAAAAAAAAAAAAAAAAA' };
+    const launched = { program: '/bin/sh', args: launcherArgs('/run/user/1/pane/sandbox-helper-9.sock', req) };
+    const again = rewrapProgram(launched, (argv) => [...argv, '--resume', 'x'])!;
+    expect(launcherOf(again)).toEqual({ argv: ['claude', '--resume', 'x'], settings: req.settings, cwd: '/src/shop' });
+    expect(launcherOf(launched)?.prewrap).toBe('AAAAAAAAAAAAAAAAAAAAAA');
   });
 
   it('leaves any other launch as it is', () => {

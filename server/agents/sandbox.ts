@@ -289,7 +289,8 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   const relay = hooks && process.platform === 'linux' ? `${hooks.port}:${svc.doors.ensureHookSocket(name, path.join(svc.store.home(name), HOOK_SOCKET))}` : undefined;
   // The daemon's helper wraps it (kits/node/sandboxHelper.ts): the pane runs a small sh that asks for its command and runs it.
   const helper = svc.sandboxHelper()!;
-  const req: WrapRequest = { argv: [launch.program, ...launch.args], settings, cwd, tmp, ...(relay !== undefined ? { relay } : {}) };
+  // Wrapped ahead while the pane's process starts; its launcher collects it.
+  const req = helper.prewrap({ argv: [launch.program, ...launch.args], settings, cwd, tmp, ...(relay !== undefined ? { relay } : {}) });
   return {
     launch: { ...launch, program: LAUNCHER_SHELL, args: launcherArgs(helper.socket, req) },
     mode: 'bubblewrap',
@@ -305,7 +306,10 @@ export function rewrapProgram(launch: LaunchSpec, f: (argv: string[]) => string[
   const req = launcherOf(launch);
   if (req === null) return undefined;
   const argv = f(req.argv);
-  return argv === null || argv.length === 0 ? null : { ...launch, args: launcherArgs(launch.args[3]!, { ...req, argv }) };
+  if (argv === null || argv.length === 0) return null;
+  // Its own request: a wrap made ahead for the old argv is not this one's.
+  const { prewrap: _ahead, ...rest } = req;
+  return { ...launch, args: launcherArgs(launch.args[3]!, { ...rest, argv }) };
 }
 
 /**

@@ -6,9 +6,11 @@
 // (its stdin closes). When it dies, a launch starts it again; the running agents
 // lose the network its proxies carried (closed, not open), until their next launch.
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
-import { helperSocket } from '../../kits/node/sandboxHelper';
+import { helperSocket, type WrapRequest } from '../../kits/node/sandboxHelper';
 import { endableChild, endProcess } from '../../kits/node/ending';
 
 /** Lines of the helper's stderr kept for the daemon's log at most, each cut to this many characters. */
@@ -63,6 +65,24 @@ export class SandboxHelper {
       if (code !== 0 && signal !== 'SIGTERM') this.log(`sandbox helper: ended (${signal ?? `exit ${code}`}); the next agent launch starts it again`);
     });
     return this.socket;
+  }
+
+  /**
+   * `req` with a prewrap token, the helper asked to make its wrap now: while the pane's
+   * process starts, and its launcher's own ask (which names the token) then collects it
+   * (~15-20 ms of a launch). `req` as it is when the helper does not listen yet (it is
+   * starting: the launcher waits for it and asks); an ask the helper never had is
+   * wrapped then, as before. The connection says nothing back; its errors are the
+   * launcher's to meet.
+   */
+  prewrap(req: WrapRequest): WrapRequest {
+    if (this.child === null || !fs.existsSync(this.socket)) return req;
+    const ahead: WrapRequest = { ...req, prewrap: crypto.randomBytes(16).toString('base64url') };
+    const conn = net.connect(this.socket);
+    conn.on('error', () => undefined);
+    conn.end(`prewrap ${ahead.prewrap} ${JSON.stringify(ahead)}\n`);
+    conn.resume();
+    return ahead;
   }
 
   /** Ends the helper (the daemon stops); resolves at its exit, SIGKILLing it past HELPER_STOP_MS. */

@@ -3,6 +3,7 @@
 // the .access: no writes outside its paths, hidden paths stay hidden, the person's
 // socket cannot be reached — and `pane` still works, as ada and only as ada.
 import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,13 +21,13 @@ let project: string;
 let seq = 0;
 
 /** Runs one command line in the agent's shell and returns its output (between the echoed line and the marker). */
-async function inside(cmd: string): Promise<{ out: string; status: number }> {
+async function inside(cmd: string, pane = shell): Promise<{ out: string; status: number }> {
   const mark = `M${++seq}X`;
-  const r = s.pane(['send', '-t', String(shell), `${cmd}; echo ${mark}=$?`]);
+  const r = s.pane(['send', '-t', String(pane), `${cmd}; echo ${mark}=$?`]);
   expect(r.stderr).toBe('');
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const body = s.pane(['cat', `/${shell}/body`]).stdout;
+    const body = s.pane(['cat', `/${pane}/body`]).stdout;
     const m = new RegExp(`${mark}=([0-9]+)`).exec(body);
     if (m) {
       const before = body.slice(0, m.index);
@@ -131,6 +132,61 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     expect(askHelper(helper, 'hello\n')).toMatch(/^#pane-sandbox-error not a request: "hello"/);
     expect(askHelper(helper, `wrap 1 ${JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [] }, network: { allowedDomains: ['*'], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } }, cwd: 'relative' })}\n`)).toMatch(/^#pane-sandbox-error the request's cwd: /);
     expect((await inside('echo still')).out).toBe('still');
+  });
+
+  it('makes a wrap ahead for the daemon’s prewrap, and hands it only to the very request it was made for', async () => {
+    const helper = helperOf(shell);
+    const dir = path.join(s.dir, 'proj-ahead');
+    fs.mkdirSync(dir, { recursive: true });
+    const settings = { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } };
+    const token = () => crypto.randomBytes(16).toString('base64url');
+    // What the script names as absent from the project (its after-lines' check) is what was absent when the wrap was
+    // made: a .bashrc made between the prewrap and the ask is in that list only if the wrap was made ahead.
+    const madeBefore = (script: string) => script.includes(`'${dir}/.bashrc'`);
+    const ask = (line: string) => {
+      const script = askHelper(helper, line);
+      const id = /^#pane-sandbox ([A-Za-z0-9_-]{22})\n/.exec(script)?.[1];
+      if (id !== undefined) askHelper(helper, `done ${id}\n`); // this test's registration ends here
+      return script;
+    };
+    const settled = () => new Promise((res) => setTimeout(res, 1_000));
+    // Asked ahead, then by its launcher: the script made ahead.
+    const t1 = token();
+    const req = { argv: ['true'], settings, cwd: dir, prewrap: t1 };
+    expect(askHelper(helper, `prewrap ${t1} ${JSON.stringify(req)}\n`)).toBe('');
+    await settled();
+    fs.writeFileSync(path.join(dir, '.bashrc'), '');
+    const ahead = ask(`wrap ${process.pid} ${JSON.stringify(req)}\n`);
+    expect(ahead).toMatch(/^#pane-sandbox /);
+    expect(madeBefore(ahead)).toBe(true);
+    fs.rmSync(path.join(dir, '.bashrc'));
+    // A request that names the token but is not the one made ahead (another program) is wrapped anew, as itself.
+    const t2 = token();
+    expect(askHelper(helper, `prewrap ${t2} ${JSON.stringify({ ...req, prewrap: t2 })}\n`)).toBe('');
+    await settled();
+    fs.writeFileSync(path.join(dir, '.bashrc'), '');
+    const other = ask(`wrap ${process.pid} ${JSON.stringify({ ...req, argv: ['false'], prewrap: t2 })}\n`);
+    expect(other).toContain(`'"'"'false'"'"'`);
+    expect(other).not.toMatch(/'"'"'true'"'"'/);
+    expect(madeBefore(other)).toBe(false);
+    // Taken once: the same token again is a wrap made then.
+    expect(madeBefore(ask(`wrap ${process.pid} ${JSON.stringify(req)}\n`))).toBe(false);
+    // A prewrap whose token is not its request's, or that is no request, is refused by name; the helper goes on serving.
+    expect(askHelper(helper, `prewrap ${token()} ${JSON.stringify(req)}\n`)).toMatch(/^#pane-sandbox-error the request's prewrap is not the token it is sent with/);
+    expect(askHelper(helper, `prewrap ${token()} {"argv":[]}\n`)).toMatch(/^#pane-sandbox-error the request's argv: /);
+    expect(askHelper(helper, `prewrap ${token()} {not json}\n`)).toMatch(/^#pane-sandbox-error the request is not JSON: /);
+    expect((await inside('echo still')).out).toBe('still');
+    fs.rmSync(dir, { recursive: true, force: true });
+    // The daemon asks ahead as it starts an agent pane (its helper listening): the launcher's request carries the token.
+    const r = s.pane(['agent', 'run', 'bob', '--', 'bash', '--norc', '--noprofile']);
+    expect(r.stderr).toBe('');
+    const bob = Number(r.stdout.trim().split(':').pop());
+    const row = (JSON.parse(s.pane(['ls', '--json']).stdout) as Array<{ n: number; pid?: number }>).find((p) => p.n === bob)!;
+    const argv = fs.readFileSync(`/proc/${row.pid}/cmdline`, 'utf8').split('\0');
+    expect(argv[3]).toBe('pane-sandbox');
+    expect((JSON.parse(argv[5]!) as { prewrap?: string }).prewrap).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect((await inside('echo bob-ok', bob)).out).toBe('bob-ok');
+    expect(s.pane(['close', '-t', String(bob)]).status).toBe(0);
   });
 
   it('has a helper that ends with the daemon that started it (its stdin closes) and on SIGTERM, taking its socket', async () => {

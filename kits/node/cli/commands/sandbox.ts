@@ -394,22 +394,59 @@ async function serveHelper(socket: string): Promise<void> {
   }, SWEEP_MS);
   sweep.unref();
 
-  const wrap = async (pid: number, req: WrapRequest): Promise<string> => {
+  /** A wrap made: its registration's id (network list, mount points) and the launcher's script. */
+  interface Made {
+    id: string;
+    script: string;
+  }
+  // A made wrap no launcher took: its network list and the runtime's count of it given back.
+  const release = (id: string) => {
+    SandboxManager.unregisterCommandNetworkLists(id);
+    SandboxManager.cleanupAfterCommand?.();
+  };
+  const make = async (req: WrapRequest): Promise<Made> => {
     const { pane, ...config } = structuredClone(req.settings);
     const sealed = pane.sealed.filter((d) => d.startsWith('/'));
     const guards = await guardProject(config, req.cwd);
     const id = crypto.randomBytes(16).toString('base64url');
     SandboxManager.registerCommandNetworkLists(id, { allowedDomains: config.network.allowedDomains });
-    live.set(id, { id, pid, leads: leadsLauncherSession(pid, LAUNCHER_NAME) });
     const line = programLine(req.argv as [string, ...string[]], req.tmp, req.relay);
     try {
       const custom = { filesystem: config.filesystem, network: { ...config.network, allowedDomains: [] } } as Parameters<typeof SandboxManager.wrapWithSandbox>[2];
       const wrapped = line.withRelay(sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(line.command, undefined, custom, undefined, { commandId: id })), sealed));
-      return `${SCRIPT_MARK} ${id}\n${wrapped}\n${afterLines(id, req.cwd, guards.absent)}\n`;
+      return { id, script: `${SCRIPT_MARK} ${id}\n${wrapped}\n${afterLines(id, req.cwd, guards.absent)}\n` };
     } catch (e) {
-      end(id);
+      release(id);
       throw e;
     }
+  };
+  // Wraps made ahead (`prewrap`), by token, until their launcher asks or PREWRAP_TTL_MS passes.
+  const ahead = new Map<string, { key: string; made: Promise<Made>; timer: NodeJS.Timeout }>();
+  const requestKey = (req: WrapRequest) => JSON.stringify({ ...req, prewrap: undefined });
+  const prewrap = (token: string, req: WrapRequest) => {
+    if (ahead.has(token) || ahead.size >= MAX_AHEAD) return;
+    const made = make(req);
+    made.catch(() => undefined); // said to the launcher that asks for it, or to none
+    const timer = setTimeout(() => {
+      ahead.delete(token);
+      made.then((m) => release(m.id), () => undefined);
+    }, PREWRAP_TTL_MS);
+    timer.unref();
+    ahead.set(token, { key: requestKey(req), made, timer });
+  };
+  const wrap = async (pid: number, req: WrapRequest): Promise<string> => {
+    const a = req.prewrap === undefined ? undefined : ahead.get(req.prewrap);
+    let made: Made | undefined;
+    if (a !== undefined) {
+      ahead.delete(req.prewrap!);
+      clearTimeout(a.timer);
+      const m = await a.made.catch(() => undefined); // failed ahead: made again below, its error the launcher's
+      if (m !== undefined && a.key !== requestKey(req)) release(m.id); // not this request's: made anew
+      else made = m;
+    }
+    made ??= await make(req);
+    live.set(made.id, { id: made.id, pid, leads: leadsLauncherSession(pid, LAUNCHER_NAME) });
+    return made.script;
   };
 
   // Half-open: the launcher's socat ends its side once the request is sent, and waits for the answer.
@@ -438,11 +475,13 @@ async function serveHelper(socket: string): Promise<void> {
         answer('');
         return;
       }
-      const m = /^wrap ([0-9]{1,10}) (\{.*\})$/s.exec(line);
+      // `wrap PID REQUEST` from a launcher; `prewrap TOKEN REQUEST` from the daemon as it starts a pane, answered with
+      // nothing but the end when it is taken (its launcher gets the script, or the error).
+      const m = /^(wrap ([0-9]{1,10})|prewrap ([A-Za-z0-9_-]{22})) (\{.*\})$/s.exec(line);
       if (!m) return answer(`${SCRIPT_MARK}-error not a request: ${JSON.stringify(line.slice(0, 80))}\n`);
       let req: WrapRequest;
       try {
-        const parsed = WrapRequestSchema.safeParse(JSON.parse(m[2]!));
+        const parsed = WrapRequestSchema.safeParse(JSON.parse(m[4]!));
         if (!parsed.success) {
           const i = parsed.error.issues[0]!;
           return answer(`${SCRIPT_MARK}-error the request's ${i.path.join('.') || '(whole)'}: ${i.message}\n`);
@@ -451,7 +490,12 @@ async function serveHelper(socket: string): Promise<void> {
       } catch (e) {
         return answer(`${SCRIPT_MARK}-error the request is not JSON: ${(e as Error).message}\n`);
       }
-      wrap(Number(m[1]), req).then(answer, (e: unknown) => answer(`${SCRIPT_MARK}-error ${(e as Error).message.split('\n')[0]}\n`));
+      if (m[3] !== undefined) {
+        if (req.prewrap !== m[3]) return answer(`${SCRIPT_MARK}-error the request's prewrap is not the token it is sent with\n`);
+        prewrap(m[3], req);
+        return answer('');
+      }
+      wrap(Number(m[2]), req).then(answer, (e: unknown) => answer(`${SCRIPT_MARK}-error ${(e as Error).message.split('\n')[0]}\n`));
     });
   });
   try {
@@ -478,6 +522,17 @@ async function serveHelper(socket: string): Promise<void> {
 
 /** Launchers watched after their `done` at most (each leaves within moments of it; a flood of `done`s is no launcher's). */
 const MAX_ENDING = 4096;
+
+/**
+ * How long a wrap made ahead (`prewrap`) waits for its launcher's ask: the launcher
+ * asks within milliseconds of its pane's start, seconds on a loaded machine; past
+ * this its pane never started (a launch that failed after its prewrap), and its
+ * network list is given back.
+ */
+export const PREWRAP_TTL_MS = 30_000;
+
+/** Wraps made ahead and not yet asked for, at most: more than the launches a person starts at once; past it a launch is wrapped when its launcher asks, as before. */
+export const MAX_AHEAD = 64;
 
 /**
  * Whether `pid` is an agent pane's launcher leading its own session (its pane's

@@ -33,6 +33,9 @@ export interface SshHostResult {
   /** MB/s of the remote pane printing the file through that delayed ssh host, and of `ssh -tt host cat FILE` over the same. */
   farMBs: Summary;
   farSshTtyMBs: Summary;
+  /** The first file through that link, just joined (not in farMBs), and the anchor's first over its own new connection. */
+  farFirstMBs: number;
+  farSshTtyFirstMBs: number;
   /** MB/s of a remote pane printing a file, streamed through the ssh host. */
   mbs: Summary;
   /** MB/s of `ssh host cat FILE` into a pipe. */
@@ -129,10 +132,10 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
     const { echo, sshEcho, directEcho, relayEcho, sshTtyEcho, tmuxEcho } = await echoes(c, anchor);
-    const { farEcho, farSshEcho, farMBs, farSshTtyMBs } = await farEchoes(c, s);
+    const { farEcho, farSshEcho, farMBs, farSshTtyMBs, farFirstMBs, farSshTtyFirstMBs } = await farEchoes(c, s);
     const { mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, relayEcho, sshTtyEcho, tmuxEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, relayEcho, sshTtyEcho, tmuxEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, farFirstMBs, farSshTtyFirstMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -290,7 +293,7 @@ s.on('error', () => process.exit(1));
  * remote pane program through a second host file (`far`) whose ssh goes through the
  * delay proxy, alternated with `ssh host cat` through the same proxy.
  */
-async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; farSshEcho: Summary; farMBs: Summary; farSshTtyMBs: Summary }> {
+async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; farSshEcho: Summary; farMBs: Summary; farSshTtyMBs: Summary; farFirstMBs: number; farSshTtyFirstMBs: number }> {
   const proxy = path.join(c.dir, 'delayProxy.cjs');
   fs.writeFileSync(proxy, DELAY_PROXY);
   // Another name than 127.0.0.1, so neither ssh shares the undelayed master connection (ControlPath %C), with the sshd's host key under it.
@@ -334,10 +337,17 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
   const plain: number[] = [];
   const mbs: number[] = [];
   const sshMbs: number[] = [];
+  let firstMBs = 0;
+  let firstSshMBs = 0;
   try {
+    const sshTty = [...argv.map((x) => (x === '-T' ? '-tt' : x)), 'cat', c.file];
+    // The first file through a link just joined is its own row: the link's processes (the daemons' code for it, ssh's
+    // master, the delay proxy) are new to the work, and that round ran at ~60% of the next ones in scratch runs.
+    firstMBs = await paneMBs(c, c.l, (m) => `far:${m}`);
+    firstSshMBs = await sshCatMBs(sshTty);
     for (let run = 0; run < c.runs; run++) {
       mbs.push(await paneMBs(c, c.l, (m) => `far:${m}`));
-      sshMbs.push(await sshCatMBs([...argv.map((x) => (x === '-T' ? '-tt' : x)), 'cat', c.file]));
+      sshMbs.push(await sshCatMBs(sshTty));
     }
     for (let i = 0; i < FAR_ECHOES + ECHO_WARMUP; i++) {
       linkNow = await paneSays();
@@ -366,7 +376,7 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
     await c.l.call('host/disconnect', { name: 'far' }).catch(() => undefined);
     spawnSync('ssh', ['-o', `ControlPath=${ctl}`, '-F', config, '-O', 'exit', `root@${alias}`], { stdio: 'ignore', timeout: 5000 });
   }
-  return { farEcho: summarize(pane), farSshEcho: summarize(plain), farMBs: summarize(mbs), farSshTtyMBs: summarize(sshMbs) };
+  return { farEcho: summarize(pane), farSshEcho: summarize(plain), farMBs: summarize(mbs), farSshTtyMBs: summarize(sshMbs), farFirstMBs: firstMBs, farSshTtyFirstMBs: firstSshMBs };
 }
 
 /** MB/s of a remote pane printing the file, read by `conn` (attached as `name`), first byte to last. */

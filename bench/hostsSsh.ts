@@ -340,13 +340,14 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
   let firstMBs = 0;
   let firstSshMBs = 0;
   try {
+    const farName = (n: number) => `far:${n}`;
     const sshTty = [...argv.map((x) => (x === '-T' ? '-tt' : x)), 'cat', c.file];
     // The first file through a link just joined is its own row: the link's processes (the daemons' code for it, ssh's
     // master, the delay proxy) are new to the work, and that round ran at ~60% of the next ones in scratch runs.
-    firstMBs = await paneMBs(c, c.l, (m) => `far:${m}`);
+    firstMBs = await paneMBs(c, c.l, farName);
     firstSshMBs = await sshCatMBs(sshTty);
     for (let run = 0; run < c.runs; run++) {
-      mbs.push(await paneMBs(c, c.l, (m) => `far:${m}`));
+      mbs.push(await paneMBs(c, c.l, farName));
       sshMbs.push(await sshCatMBs(sshTty));
     }
     for (let i = 0; i < FAR_ECHOES + ECHO_WARMUP; i++) {

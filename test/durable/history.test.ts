@@ -58,7 +58,12 @@ describe('compact scrollback history', () => {
     await c.call('pane/input', { pane, data: 'more\n' }).catch(() => undefined);
     await until('the echo parsed', async () => (await c.call('pty/screen', { pane })).text.includes('more'));
     const third = await c.call('state/save', {});
-    expect(fileOf(third.gen)).toMatch(new RegExp(`^g${third.gen}-`)); // output since: written anew
+    // Output since: written anew, by this save (`gN-`) or by the history flush that ran between
+    // the echo and the save (`l<N-1>-`), which the save then names instead of writing it again.
+    const newest = fileOf(third.gen);
+    expect(newest).not.toBe(fileOf(second.gen));
+    expect(newest).toMatch(new RegExp(`^(g${third.gen}-|l${third.gen - 1}-)`));
+    expect(fs.existsSync(blockFile(newest))).toBe(true);
     for (const f of refs(second.gen)) expect(fs.existsSync(blockFile(f))).toBe(true);
     await a.stop();
 
@@ -70,6 +75,9 @@ describe('compact scrollback history', () => {
     }, 60_000);
     expect(numbered(text)).toEqual(Array.from({ length: LINES }, (_, i) => i + 1));
     expect(text.indexOf(`ok step ${LINES} done`)).toBeLessThan(text.indexOf('history saved'));
+    // The newest file holds what was typed after the second save.
+    expect(text.indexOf('more')).toBeGreaterThan(text.indexOf(`ok step ${LINES} done`));
+    expect(text.indexOf('more')).toBeLessThan(text.indexOf('history saved'));
     await b.stop();
   }, 180_000);
 

@@ -41,7 +41,7 @@ export function bytesReadSoFar(): number | null {
 
 export interface HeapTrimmerOptions {
   /** glibc's allocator, or why not (loaded at the first trim, not at the daemon's start). */
-  heap?: () => GlibcHeap | string;
+  heap?: () => Pick<GlibcHeap, 'trim'> | string;
   /**
    * Collects this isolate's garbage before each trim (made at the first trim): a quiet
    * daemon's isolate may not collect for minutes, and what it holds dead is not free to
@@ -71,7 +71,7 @@ export interface HeapTrimCounts {
 export class HeapTrimmer implements HeapTrimCounts {
   trims = 0;
   freedBytes = 0;
-  private heap: GlibcHeap | null = null;
+  private heap: Pick<GlibcHeap, 'trim'> | null = null;
   private collect: (() => void) | null = null;
   private off = false;
   private lastRead: number | null = null;

@@ -1,5 +1,7 @@
 // `pane serve`: runs a server in the foreground until SIGINT/SIGTERM or server/stop.
 import path from 'node:path';
+import { daemonSettingsUnset } from '../kits/node/daemonEnv';
+import { applyMallocSettings } from '../kits/node/glibcHeap';
 import { resolveSocketPath } from '../kits/node/paths';
 import { describeEndpoint, parseEndpoint } from '../kits/protocol/endpointForm';
 import { distDir } from './distDir';
@@ -79,6 +81,7 @@ export async function serve(argv: string[]): Promise<number> {
     return (await import('./stdioServe')).serveStdio({ socketPath });
   }
   const staticDir = path.join(distDir(), 'renderer');
+  heapLikeTheDaemon();
   let running;
   try {
     // Loaded here, not at the top: `pane serve --stdio` is a relay and starts without the server.
@@ -102,4 +105,18 @@ export async function serve(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
     process.once('pane:stopped' as never, () => resolve(0));
   });
+}
+
+/**
+ * A server in the foreground did not start with the daemon's environment (daemonEnv),
+ * whose malloc settings glibc reads only at a process's start: the ones its own
+ * environment did not give are set through mallopt, before the screen worker and the
+ * PTYs' threads allocate, so `pane serve` gives memory back after a flood as the
+ * daemon does (decisions 025, 028). Where glibc cannot be reached it says so, once.
+ */
+function heapLikeTheDaemon(): void {
+  const unset = daemonSettingsUnset(process.env);
+  if (Object.keys(unset).length === 0) return;
+  const r = applyMallocSettings(unset);
+  if (typeof r === 'string') process.stderr.write(`pane serve: memory freed after a flood may stay with this server (the daemon's ${Object.keys(unset).join(', ')} not set: ${r}); start it with them in its environment to match the daemon\n`);
 }

@@ -21,6 +21,15 @@ export const DAEMON_ENV: Readonly<Record<string, string>> = {
   MALLOC_TRIM_THRESHOLD_: '131072',
 };
 
+/**
+ * The daemon's malloc settings that `env` (a process's environment as it started)
+ * did not carry: what a server started any other way (`pane serve` in the
+ * foreground) sets for itself through mallopt (applyMallocSettings).
+ */
+export function daemonSettingsUnset(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(DAEMON_ENV).filter(([k]) => env[k] === undefined));
+}
+
 /** Names the variables daemonEnv added (comma-separated), so the daemon can drop them again. */
 export const ADDED_ENV = 'PANE_DAEMON_ADDED_ENV';
 

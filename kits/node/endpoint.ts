@@ -48,6 +48,8 @@ export interface DialOptions {
   preambleTimeoutMs?: number;
   /** For exec: told the skipped byte count and the remote pane version once the preamble is seen. */
   onPreamble?: (p: { version: string; skipped: number }) => void;
+  /** For tls: where a long-lived dialler (a joined host's link) is told, once, what this machine cannot do for it (no look at TCP's state without koffi). */
+  warn?: (line: string) => void;
 }
 
 /** The socket path of agent `name`: its home's pane.sock under the agents' directory. */
@@ -128,7 +130,7 @@ async function dialTls(e: Extract<Endpoint, { kind: 'tls' }>, o: DialOptions): P
       s.removeAllListeners('error');
       // The same watch as the door's, this way round: a follower acknowledges what it reads, and bytes it read from
       // its kernel after the server's machine went are acknowledged into a dead link, where keepalive never asks.
-      const watch = new UnackedWatch(s, tcpStateAtFirstLook(), TLS_UNACKED_MS, `no acknowledgment for ${TLS_UNACKED_MS / 1000} s with bytes waiting: ETIMEDOUT`);
+      const watch = new UnackedWatch(s, tcpStateAtFirstLook(o.warn), TLS_UNACKED_MS, `no acknowledgment for ${TLS_UNACKED_MS / 1000} s with bytes waiting: ETIMEDOUT`);
       resolve(new StreamTransport(s, s, 'tls', { ...streamOpts(o), onSend: () => watch.sent() }));
     });
     s.once('error', (err: NodeJS.ErrnoException) => {
@@ -138,16 +140,25 @@ async function dialTls(e: Extract<Endpoint, { kind: 'tls' }>, o: DialOptions): P
   });
 }
 
+/** Whether a dialler was told this process cannot read TCP's state: said once, not per connection. */
+let saidNoTcpState = false;
+
 /**
  * TCP's state reader for a dialled connection, bound at its first look
  * (UNACKED_CHECK_MS after a send): a one-shot command over TLS has ended by then and
  * never loads koffi (~9 ms). Without it (no koffi, not glibc) nothing is looked at,
- * and a server that vanished mid-send is given up when TCP gives up.
+ * and a server that vanished mid-send is given up when TCP gives up: `warn` hears
+ * that once in this process, at the first look, as the TLS door says it at its start.
  */
-function tcpStateAtFirstLook(): ReadTcpState {
+export function tcpStateAtFirstLook(warn?: (line: string) => void, load: () => ReadTcpState | string = loadTcpState): ReadTcpState {
   return (sock) => {
-    const read = loadTcpState();
-    return typeof read === 'string' ? null : read(sock);
+    const read = load();
+    if (typeof read !== 'string') return read(sock);
+    if (warn && !saidNoTcpState) {
+      saidNoTcpState = true;
+      warn(`a TLS server that vanishes while bytes are on their way to it is let go only when TCP gives up retransmitting (~15 min), not within ${TLS_UNACKED_MS / 1000} s: ${read}`);
+    }
+    return null;
   };
 }
 

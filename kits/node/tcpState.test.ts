@@ -2,6 +2,7 @@
 // peer that stopped reading, and nothing for one that is idle.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TLS_UNACKED_MS, tcpStateAtFirstLook } from './endpoint';
 import { loadTcpState } from './tcpState';
 
 const opened: (net.Server | net.Socket)[] = [];
@@ -51,5 +52,26 @@ describe('loadTcpState', () => {
     accepted.destroy();
     expect(state(accepted)).toBe(null);
     expect(state(new net.Socket())).toBe(null);
+  });
+});
+
+describe('a TLS dialler’s look at TCP’s state', () => {
+  it('reads the real state where koffi loads, and where it does not, says so once in the process and looks no further', async () => {
+    const [accepted] = await pair();
+    const said: string[] = [];
+    expect(tcpStateAtFirstLook((l) => said.push(l))(accepted)).toMatchObject({ unacked: 0, notSent: 0 });
+    expect(said).toEqual([]);
+    let loads = 0;
+    const missing = () => (loads++, 'koffi did not load (Cannot find module)');
+    const first = tcpStateAtFirstLook((l) => said.push(l), missing);
+    const second = tcpStateAtFirstLook((l) => said.push(l), missing);
+    for (let i = 0; i < 3; i++) {
+      expect(first(accepted)).toBeNull();
+      expect(second(accepted)).toBeNull();
+    }
+    expect(said).toEqual([`a TLS server that vanishes while bytes are on their way to it is let go only when TCP gives up retransmitting (~15 min), not within ${TLS_UNACKED_MS / 1000} s: koffi did not load (Cannot find module)`]);
+    expect(loads).toBe(6);
+    // A one-shot dialler passes no warn: nothing is said for it.
+    expect(tcpStateAtFirstLook(undefined, missing)(accepted)).toBeNull();
   });
 });

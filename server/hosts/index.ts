@@ -35,7 +35,7 @@ export function attachHosts(services: Services, o: AttachHostsOptions): HostServ
   const dialHost: DialHost =
     o.dial ??
     (async (entry) => ({
-      transport: entry.how.via === 'tls' ? await dialTlsHost(entry.name, entry.how) : await dial({ kind: 'exec', argv: hostArgv(entry.how, controlDir) }),
+      transport: entry.how.via === 'tls' ? await dialTlsHost(entry.name, entry.how, (line) => process.stderr.write(`pane: ${line}\n`)) : await dial({ kind: 'exec', argv: hostArgv(entry.how, controlDir) }),
     }));
   const hosts = new HostService({ server: services.server }, { configDir: o.configDir, controlDir, dial: dialHost });
   services.dispatcher.register(hostHandlers(hosts));

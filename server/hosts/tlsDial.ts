@@ -17,12 +17,13 @@ const NOT_PAIRED = new Set([
   'CERT_UNTRUSTED',
 ]);
 
-export async function dialTlsHost(name: string, how: Extract<HostHow, { via: 'tls' }>): Promise<Transport> {
+/** `warn`: the daemon's log, told once what this machine cannot watch on a TLS link (endpoint.ts tcpStateAtFirstLook). */
+export async function dialTlsHost(name: string, how: Extract<HostHow, { via: 'tls' }>, warn?: (line: string) => void): Promise<Transport> {
   if (how.ca === undefined || how.cert === undefined || how.key === undefined) {
     throw new Error(`host ${name} is reached by TLS but its file names no ${['ca', 'cert', 'key'].filter((k) => how[k as 'ca'] === undefined).join(', ')}: pair it first (pane host pair ${name}, over ssh), which writes them`);
   }
   try {
-    return await dial({ kind: 'tls', host: how.host, port: how.port, cert: how.cert, key: how.key, ca: how.ca, ...(how.servername !== undefined ? { servername: how.servername } : {}) });
+    return await dial({ kind: 'tls', host: how.host, port: how.port, cert: how.cert, key: how.key, ca: how.ca, ...(how.servername !== undefined ? { servername: how.servername } : {}) }, warn ? { warn: (line) => warn(`host ${name}: ${line}`) } : {});
   } catch (e) {
     if (e instanceof DialError && e.code !== undefined && NOT_PAIRED.has(e.code)) {
       throw new Error(`host ${name}: the server at ${how.host}:${how.port} is not the one paired with (its certificate is not signed by the CA pinned in ${how.ca}: ${e.code}); if that machine's pane was set up again, pair again: pane host pair ${name}`);

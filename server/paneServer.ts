@@ -262,7 +262,7 @@ export class PaneServer {
     await this.ending.settled();
     for (const h of this.stopHooks.reverse()) await h();
     this.screen.dispose();
-    for (const h of this.stoppedHooks) h();
+    for (const h of this.stoppedHooks) await h();
   }
 
   /** Programs on their way out (closed panes' and, at stop, every pane's): the stop waits for them. */
@@ -274,9 +274,9 @@ export class PaneServer {
   }
 
   /** Runs last on stop, once every program ended and every stop hook ran: the connections that asked for the stop close here. */
-  onStopped(cb: () => void): void {
+  onStopped(cb: () => void | Promise<void>): void {
     this.stoppedHooks.push(cb);
   }
-  private stoppedHooks: (() => void)[] = [];
+  private stoppedHooks: (() => void | Promise<void>)[] = [];
 }
 

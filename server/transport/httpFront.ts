@@ -31,6 +31,12 @@ export const IDLE_TIMEOUT_MS = 10_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** WebSockets at once: each is a client with streams and subscriptions; dozens of windows is already unusual. */
 export const MAX_WS_CONNECTIONS = 64;
+/**
+ * A WebSocket the server has begun to close (its close frame sent, with why) gets this
+ * long for the peer's answering close before its socket is cut at the front's close: a
+ * page on loopback answers within a few ms; a stopped or vanished one is not waited on.
+ */
+export const WS_CLOSE_GRACE_MS = 500;
 /** A request's headers must arrive within this (slowloris); a page sends them at once. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** A whole request likewise; the front serves only small GETs. */
@@ -93,6 +99,9 @@ export interface HttpFront {
   launchUrl(query?: string): string;
   /** Whether `token` is the hello secret (constant time). */
   tokenOk(token: string | undefined): boolean;
+  /** Takes no new connection or WebSocket from now (the server is stopping); the open ones stay until close. */
+  stopAccepting(): void;
+  /** Every connection ended: WebSockets already closing get WS_CLOSE_GRACE_MS to finish, the rest are cut. */
   close(): Promise<void>;
 }
 
@@ -226,6 +235,8 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
     });
   };
 
+  /** Set as the server stops (stopAccepting): no new WebSocket is taken. */
+  let stopping = false;
   const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(MAX_JSON_FRAME, MAX_BINARY_FRAME) + 64 });
   const onUpgrade = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     socket.on('error', () => undefined); // a reset before or during the handshake is not ours to crash on
@@ -239,6 +250,7 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
     if (target.path !== '/ws') return refuse(404, `no WebSocket at ${target.path.slice(0, 100)}`);
     const where = checkPlace(req, true);
     if (where) return refuse(403, where);
+    if (stopping) return refuse(503, 'the pane server is stopping');
     if (wss.clients.size >= MAX_WS_CONNECTIONS) return refuse(503, `too many WebSockets (${MAX_WS_CONNECTIONS}); close a window`);
     const cookie = hasCookie(req);
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -334,12 +346,31 @@ export async function startFront(o: FrontOptions): Promise<HttpFront> {
       return `${origin}/?launch=${token}${query ? `&${query.replace(/^[?&]/, '')}` : ''}`;
     },
     tokenOk: (token) => token !== undefined && equal(token, secret),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
+    stopAccepting() {
+      if (stopping) return;
+      stopping = true;
+      // The listening socket closes now; connections open stay (their close callback is close()'s).
+      httpServer.close(() => undefined);
+    },
+    close: async () => {
+      stopping = true;
+      const closing = [...wss.clients].filter((c) => c.readyState === c.CLOSING);
+      await Promise.all(
+        closing.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, WS_CLOSE_GRACE_MS);
+              c.once('close', () => (clearTimeout(timer), resolve()));
+            }),
+        ),
+      );
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => {
+        // Its listener may be closed already (stopAccepting): the callback then says so, and there is nothing to wait for.
         httpServer.close(() => resolve());
         httpServer.closeAllConnections?.();
-      }),
+      });
+    },
   };
 }

@@ -37,7 +37,11 @@ export async function listenHttp(services: Services, o: { port?: number; staticD
   });
   server.launchUrl = (query) => front.launchUrl(query);
   server.frontOrigin = front.origin;
-  server.onStop(() => front.close());
+  // No new window comes in once the stop begins; the windows connected stay until it is done, as the unix
+  // socket's do: the one that asked for the stop hears it closed only after every program and the sandbox
+  // helper were waited for (Connections.holdUntilStopped), and the front closes last.
+  server.onDisconnect(() => front.stopAccepting());
+  server.onStopped(() => front.close());
   return front;
 }
 

@@ -33,6 +33,10 @@ export interface StartTimeline {
   main: number;
   /** The WebSocket to the bridge is open (renderer mark). */
   ws: number;
+  /** The hello answered, through the bridge from the daemon (renderer mark). */
+  hello: number;
+  /** The subscription's snapshot (and server/info beside it) answered (renderer mark). */
+  subscribed: number;
   /** Hello answered and the session's state applied: the window is connected (renderer mark). */
   open: number;
   /** Bytes of JavaScript the page fetched before the prompt. */
@@ -118,6 +122,8 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
         dcl: nav.domContentLoadedEventEnd,
         main: mark('pane:main'),
         ws: mark('pane:ws'),
+        hello: mark('pane:hello'),
+        subscribed: mark('pane:subscribed'),
         open: mark('pane:open'),
         jsBytes: scripts.reduce((s, r) => s + r.encodedBodySize, 0),
       };
@@ -132,6 +138,8 @@ export async function npmStartToPrompt(dir: string): Promise<StartTimeline> {
       dcl: at(inPage.dcl),
       main: at(inPage.main),
       ws: at(inPage.ws),
+      hello: at(inPage.hello),
+      subscribed: at(inPage.subscribed),
       open: at(inPage.open),
       jsBytes: inPage.jsBytes,
       daemonReady: daemonReadyMs(dir),
@@ -180,7 +188,7 @@ export async function startRows(dir: string, runs: number): Promise<Row[]> {
   return [
     { bench: '`npm start` (no daemon running) → prompt in Chromium (ms)', figure: range(pr, 0), anchor: `bare Chromium page ${range(b, 0)}`, ratio: `${fmt(pr.median / b.median)}×`, aim: '< 1.2 s' },
     {
-      bench: `  phases (ms from spawn, medians): daemon answers ${med('daemonUp')} (its own start ${med('daemonReady')}), browser spawned ${med('browserSpawned')}, page navigation ${med('navStart')}, script in ${med('scriptLoaded')} (${fmt(summarize(tl.map((t) => t.jsBytes)).median / 1024, 0)} KiB JS), modules run ${med('main')}, DOMContentLoaded ${med('dcl')}, WebSocket open ${med('ws')}, connected ${med('open')}, prompt ${med('prompt')}`,
+      bench: `  phases (ms from spawn, medians): daemon answers ${med('daemonUp')} (its own start ${med('daemonReady')}), browser spawned ${med('browserSpawned')}, page navigation ${med('navStart')}, script in ${med('scriptLoaded')} (${fmt(summarize(tl.map((t) => t.jsBytes)).median / 1024, 0)} KiB JS), modules run ${med('main')}, DOMContentLoaded ${med('dcl')}, WebSocket open ${med('ws')}, hello answered ${med('hello')}, subscribed ${med('subscribed')}, connected ${med('open')}, prompt ${med('prompt')}`,
       figure: '—', anchor: '—', ratio: '—', aim: 'report',
     },
   ];

@@ -172,6 +172,7 @@ export class Client {
       const welcome = await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach', 'admin'], ...(ep.token ? { token: ep.token } : {}), ...(ep.grant ? { grant: ep.grant } : {}) });
       // A grant's guest: read-only or read-write, until its expiry (the status line says so; ro never types).
       store.getState().setViewer(welcome.grant ?? null);
+      performance.mark('pane:hello');
       // The link, measured: its round trip decides how much history each pane's attach pulls (net/link.ts).
       // The lesser of two round trips (the hello's, a small request's): a first hello also waits on the page's and the server's start.
       const helloRtt = performance.now() - helloAt;
@@ -187,6 +188,7 @@ export class Client {
       // 'agent': an agent's state, prompt or mail changed — widgets bound to /agents read again (a pane-less agent changes no pane).
       const snap = await conn.call('events/subscribe', { families: ['pane', 'layout', 'focus', 'session', 'config', 'awareness', 'agent'] });
       await info;
+      performance.mark('pane:subscribed');
       const link = judgeLink(Math.min(helloRtt, infoRtt));
       // Known before any pane attaches (the snapshot below makes the panes, and their attach asks by it).
       store.getState().setConn({ state: 'connecting', link });

@@ -67,6 +67,19 @@ describe('ByteRing', () => {
     expect(Buffer.compare(got.data, Buffer.from(all.slice(from, from + 100_000)))).toBe(0);
   });
 
+  it('starts at INITIAL_BYTES (4 KiB) and doubles only as output needs: a quiet pane holds what a prompt needs', () => {
+    expect(INITIAL_BYTES).toBe(4 << 10);
+    const r = new ByteRing();
+    expect(r.allocated).toBe(INITIAL_BYTES);
+    r.append(Buffer.alloc(3000, 0x61)); // a prompt and a command or two
+    expect(r.allocated).toBe(INITIAL_BYTES);
+    const more = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
+    r.append(more);
+    expect(r.allocated).toBe(128 << 10); // 4 → 8 → … → 128 KiB: the first power of two holding 73,000 bytes
+    expect(r.read(0, 1 << 20).data.subarray(3000).equals(more)).toBe(true); // every byte kept through the copies
+    expect(r.read(0, 3000).data.every((b) => b === 0x61)).toBe(true);
+  });
+
   it('defaults to 2 MiB', () => {
     expect(new ByteRing().capacity).toBe(DEFAULT_RING_BYTES);
     expect(DEFAULT_RING_BYTES).toBe(2 * 1024 * 1024);
@@ -77,14 +90,15 @@ describe('ByteRing', () => {
     const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
     r.append(bytes);
     expect(r.allocated).toBe(512 << 10);
-    r.shrink(64 << 10);
-    expect(r.allocated).toBe(INITIAL_BYTES);
-    expect([r.streamStart, r.streamEnd]).toEqual([300_000 - INITIAL_BYTES, 300_000]);
+    const keep = 64 << 10;
+    r.shrink(keep);
+    expect(r.allocated).toBe(keep);
+    expect([r.streamStart, r.streamEnd]).toEqual([300_000 - keep, 300_000]);
     const back = r.read(0, 1 << 20);
     expect(back.gap).toBe(true);
-    expect(back.data.equals(bytes.subarray(300_000 - INITIAL_BYTES))).toBe(true);
-    r.shrink(64 << 10); // already that small: nothing to do
-    expect(r.allocated).toBe(INITIAL_BYTES);
+    expect(back.data.equals(bytes.subarray(300_000 - keep))).toBe(true);
+    r.shrink(keep); // already that small: nothing to do
+    expect(r.allocated).toBe(keep);
     r.append(bytes);
     expect(r.read(300_000, 300_000).data.equals(bytes)).toBe(true);
   });

@@ -23,7 +23,7 @@ export const DEFAULT_RING_BYTES = 2 << 20;
  * 200 panes of a quiet `cat` held 27 MiB of glibc heap against 16 at 4 KiB (the
  * buffer is zeroed when allocated, so a reused chunk is resident at once, printed
  * into or not). A flood's growth to the ring's 2 MiB costs four more doublings,
- * each a copy of what is held. A quiet pane shrinks to RING_IDLE_KEEP, not below it.
+ * each a copy of what is held. A quiet pane that grew past RING_IDLE_KEEP shrinks back to it.
  */
 export const INITIAL_BYTES = 4 << 10;
 

@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../../test/server/harness';
 import { startFront, WS_CLOSE_GRACE_MS, type HttpFront } from './httpFront';
 
 let front: HttpFront | undefined;
@@ -28,11 +29,6 @@ async function rawConnection(port: number): Promise<{ s: net.Socket; text: () =>
   const ended = new Promise<void>((r) => s.once('close', () => r()));
   await new Promise((r, j) => (s.once('connect', r), s.once('error', j)));
   return { s, text: () => text, ended };
-}
-
-async function until(what: string, f: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!f()) throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('the front as the server stops', () => {

@@ -195,22 +195,29 @@ export function screen(page: Page, n: number): Promise<string> {
   return page.evaluate((p) => (window as any).pane.screen(p) ?? '', n);
 }
 
+/**
+ * Waits until pane n's screen (scrollback + screen) shows `needle`, and returns the
+ * text that showed it. Not a second read: a program may draw again between the two
+ * (vim redrawing for its pane's new size), and the caller's checks are about the
+ * screen that matched.
+ */
 export async function waitScreen(page: Page, n: number, needle: string | RegExp, timeoutMs = 15_000): Promise<string> {
   const src = typeof needle === 'string' ? needle : needle.source;
   const flags = typeof needle === 'string' ? null : needle.flags;
   try {
-    await page.waitForFunction(
+    const matched = await page.waitForFunction(
       ([p, s, f]) => {
-        const t = (window as any).pane.screen(p) ?? '';
-        return f !== null ? new RegExp(s as string, f as string).test(t) : t.includes(s as string);
+        const t: string = (window as any).pane.screen(p) ?? '';
+        const hit = f !== null ? new RegExp(s as string, f as string).test(t) : t.includes(s as string);
+        return hit ? { t } : false; // an object: an empty screen that matches is still an answer
       },
       [n, src, flags] as const,
       { timeout: timeoutMs, polling: 50 },
     );
+    return ((await matched.jsonValue()) as { t: string }).t;
   } catch {
     throw new Error(`pane ${n} never showed ${String(needle)}; it shows:\n${(await screen(page, n)).slice(-800)}`);
   }
-  return screen(page, n);
 }
 
 /** Saves a screenshot under test-results/ and returns its path. */

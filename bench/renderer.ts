@@ -9,6 +9,7 @@ import path from 'node:path';
 import pty from '@lydell/node-pty';
 import { coldStart } from './coldStart';
 import { QUIET_MS, tmuxSide } from './ctrlc';
+import { remoteCtrlc } from './remoteCtrlc';
 import type { BarePage as Page } from './cdp';
 import { CHROMIUM, echoOnce, focusTerm, launchPane, openShell, parsedState, waitQuiet, watchPane, type Echo, type Shell } from './page';
 import { sleep } from './procs';
@@ -428,6 +429,19 @@ export async function renderer(dir: string, mb: number, runs: number, withTmux: 
     const af = summarize(fl.after);
     const rate = summarize(fl.after.map((b, i) => b / MiB / (fl.ctrlc[i]! / 1000)));
     rows.push({ bench: 'Ctrl-C in the flooding pane: bytes parsed after the key (KiB); drain rate (MiB/s)', figure: range({ ...af, median: af.median / 1024, min: af.min / 1024, max: af.max / 1024 }, 0), anchor: `drain ${range(rate, 2)} MiB/s`, ratio: '—', aim: 'report' });
+    // The same in a remote pane's stand-in, against the same tmux cycles; its own failure is its row's, not the section's.
+    const remoteLabel = 'Ctrl-C in a flooding remote pane (a joined command host; its stand-in in the window) → last byte in its xterm';
+    try {
+      const rc = await remoteCtrlc(sh, path.join(dir, 'remoteCtrlc'), Math.max(10, runs * FLOOD_CYCLES_PER_RUN));
+      say('remote Ctrl-C', t0);
+      const rcs = summarize(rc.ctrlc);
+      const rc95 = quantile(rc.ctrlc, 0.95);
+      const ra = summarize(rc.after);
+      rows.push({ bench: `${remoteLabel}, median (ms), n=${rcs.n}`, figure: ms(rcs), anchor: withTmux ? `tmux client ${ms(tc)}` : 'tmux n/a', ratio: withTmux ? ratio(rcs.median, tc.median) : 'n/a', aim: 'report' });
+      rows.push({ bench: `${remoteLabel}, p95 (ms); bytes parsed after the key (KiB)`, figure: `${fmt(rc95)}; ${range({ ...ra, median: ra.median / 1024, min: ra.min / 1024, max: ra.max / 1024 }, 0)} KiB`, anchor: withTmux ? `tmux client ${fmt(tc95)}` : 'tmux n/a', ratio: withTmux ? ratio(rc95, tc95) : 'n/a', aim: '≤ 1.5× tmux (35)' });
+    } catch (err) {
+      rows.push({ bench: remoteLabel, figure: `failed: ${(err as Error).message.slice(0, 300)}`, anchor: '—', ratio: '—', aim: '≤ 1.5× tmux (35)' });
+    }
     }
 
     if (parts.has('paste')) {

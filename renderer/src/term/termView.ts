@@ -167,16 +167,18 @@ export class TermView {
    * terminal drops it instead (the kernel flushes the PTY's queue on the signal), and
    * so does this: the waiting bytes are forgotten and the stream resumes at its live
    * end, so what comes next (the shell's prompt) is drawn at once. The server's screen
-   * model keeps every byte (`pane screen`, the body, a later attach). Not for a
-   * full-screen program (alternate screen: it takes the key itself and owns every
-   * cell), a remote pane (its stream is relayed), or a queue below INTERRUPT_DROP_MIN
-   * unless the pane is `flooding` (drawn at the flood's pace, floodRedraw.ts): then the
+   * model keeps every byte (`pane screen`, the body, a later attach). A remote pane
+   * too: its stand-in resumes at the end of what this daemon has received of it, and
+   * only what was already on its way over the host link is drawn (the host's screen
+   * model keeps every byte; decision 042). Not for a full-screen program (alternate
+   * screen: it takes the key itself and owns every cell), or a queue below
+   * INTERRUPT_DROP_MIN unless the pane is `flooding` (drawn at the flood's pace, floodRedraw.ts): then the
    * flow window's bytes still on their way here are the backlog, however little has
    * arrived (a flood's first seconds: under 32 KiB queued at the key, then ~250 KiB
    * more parsed in ~60 ms).
    */
   private mayDrop(flooding: boolean): boolean {
-    if (this.term.buffer.active.type !== 'normal' || this.host.remote(this.pane)) return false;
+    if (this.term.buffer.active.type !== 'normal') return false;
     return flooding || writes.queued(this.pane) >= INTERRUPT_DROP_MIN;
   }
 

@@ -313,6 +313,18 @@ export async function waitQuiet(page: Page, n: number, quietMs: number, timeoutM
   }
 }
 
+/**
+ * Ctrl-C typed through the page into pane n (focused, watched): ms from the key's
+ * event to the last byte its xterm parsed before `quietMs` of silence, and the bytes
+ * parsed after the key.
+ */
+export async function interruptToQuiet(page: Page, n: number, quietMs: number): Promise<{ ms: number; after: number }> {
+  await page.keyboard.press('Control+c');
+  const { keyAt, bytesAtKey } = await parsedState(page, n);
+  const last = await waitQuiet(page, n, quietMs);
+  return { ms: Math.max(0, last - keyAt), after: (await parsedState(page, n)).bytes - bytesAtKey };
+}
+
 /** Sum of Pss (kB → bytes) over a process and all its descendants (Linux /proc/PID/smaps_rollup). */
 export function pssOfTree(pid: number): number {
   return [pid, ...descendantsOf(pid)].reduce((sum, p) => sum + pssOf(p), 0);

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { QUIET_MS } from './ctrlc';
-import { focusTerm, parsedState, waitQuiet, watchPane, type Shell } from './page';
+import { focusTerm, interruptToQuiet, parsedState, watchPane, type Shell } from './page';
 import { client, paneBin, sleep, startServerProc } from './procs';
 
 /** Parsed bytes of the flood in the page before the key: flow control has engaged, as in the local row. */
@@ -53,11 +53,9 @@ export async function remoteCtrlc(sh: Shell, dir: string, cycles: number): Promi
         await sleep(20);
       }
       await sleep(100 + Math.random() * 100);
-      await sh.page.keyboard.press('Control+c');
-      const { keyAt, bytesAtKey } = await parsedState(sh.page, standIn);
-      const last = await waitQuiet(sh.page, standIn, QUIET_MS);
-      ctrlc.push(Math.max(0, last - keyAt));
-      after.push((await parsedState(sh.page, standIn)).bytes - bytesAtKey);
+      const q = await interruptToQuiet(sh.page, standIn, QUIET_MS);
+      ctrlc.push(q.ms);
+      after.push(q.after);
     }
     return { ctrlc, after };
   } finally {

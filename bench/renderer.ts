@@ -11,7 +11,7 @@ import { coldStart } from './coldStart';
 import { QUIET_MS, tmuxSide } from './ctrlc';
 import { remoteCtrlc } from './remoteCtrlc';
 import type { BarePage as Page } from './cdp';
-import { CHROMIUM, echoOnce, focusTerm, launchPane, openShell, parsedState, waitQuiet, watchPane, type Echo, type Shell } from './page';
+import { CHROMIUM, echoOnce, focusTerm, interruptToQuiet, launchPane, openShell, parsedState, waitQuiet, watchPane, type Echo, type Shell } from './page';
 import { sleep } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
 import { makeFiles, tmuxRun } from './throughput';
@@ -261,11 +261,9 @@ async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ ec
     }
     await focusTerm(sh.page, f);
     await sleep(100 + Math.random() * 100);
-    await sh.page.keyboard.press('Control+c');
-    const { keyAt, bytesAtKey } = await parsedState(sh.page, f);
-    const last = await waitQuiet(sh.page, f, QUIET_MS);
-    ctrlc.push(Math.max(0, last - keyAt));
-    after.push((await parsedState(sh.page, f)).bytes - bytesAtKey);
+    const q = await interruptToQuiet(sh.page, f, QUIET_MS);
+    ctrlc.push(q.ms);
+    after.push(q.after);
     if (tm) {
       await tm.flood();
       await sleep(100 + Math.random() * 200);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binDirFor, startDaemon, startSshd, type Daemon, type Sshd } from '../hosts/remote';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, region, root, shot, until, waitScreen } from './shell';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, numberRuns, region, root, shot, until, waitScreen } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let remote: Daemon;
@@ -190,14 +190,10 @@ describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMis
         await page.keyboard.press('Control+C');
         await page.keyboard.type(`echo done-${cycle}-$((2*3))\n`);
         const shown = await waitScreen(page, standIn, new RegExp(`^done-${cycle}-6$`, 'm'), 30_000);
-        const nums = shown.split('\n').filter((l) => /^\d+$/.test(l)).map(Number).filter((x) => x >= lo && x <= lo + 9e7);
         // In order, never doubled; at most one line is two half-lines joined where the stretch was cut.
-        let back = 0;
-        for (let i = 1; i < nums.length; i++) {
-          if (nums[i]! <= nums[i - 1]!) back++;
-          else if (nums[i]! - nums[i - 1]! > 1) dropped++;
-        }
-        expect(back, `numbers went backward or repeated: ${back}`).toBeLessThanOrEqual(1);
+        const runs = numberRuns(shown, lo, lo + 9e7);
+        dropped += runs.jumps;
+        expect(runs.back, `numbers went backward or repeated: ${runs.back}`).toBeLessThanOrEqual(1);
       }
     } finally {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 }).catch(() => undefined);

@@ -220,6 +220,22 @@ export async function waitScreen(page: Page, n: number, needle: string | RegExp,
   }
 }
 
+/**
+ * The numbers from `lo` to `hi` on a screen of `seq` output, read in order: how many
+ * times they jump forward (a stretch never drawn: what a dropped queue leaves) and go
+ * back or repeat (never, but for one line two half-lines joined where a stretch was cut).
+ */
+export function numberRuns(text: string, lo: number, hi: number): { jumps: number; back: number; count: number } {
+  const nums = text.split('\n').filter((l) => /^\d+$/.test(l)).map(Number).filter((x) => x >= lo && x <= hi);
+  let jumps = 0;
+  let back = 0;
+  for (let i = 1; i < nums.length; i++) {
+    if (nums[i]! <= nums[i - 1]!) back++;
+    else if (nums[i]! - nums[i - 1]! > 1) jumps++;
+  }
+  return { jumps, back, count: nums.length };
+}
+
 /** Saves a screenshot under test-results/ and returns its path. */
 export async function shot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });

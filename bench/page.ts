@@ -313,6 +313,14 @@ export async function waitQuiet(page: Page, n: number, quietMs: number, timeoutM
   }
 }
 
+/** Waits until pane n has parsed `bytes` past `from` (a flood under way: flow control has engaged); throws naming `what` after timeoutMs. */
+export async function waitParsedPast(page: Page, n: number, from: number, bytes: number, timeoutMs: number, what: string): Promise<void> {
+  for (const d = Date.now() + timeoutMs; (await parsedState(page, n)).bytes - from < bytes; ) {
+    if (Date.now() > d) throw new Error(`bench: ${what} never reached the page`);
+    await sleep(20);
+  }
+}
+
 /**
  * Ctrl-C typed through the page into pane n (focused, watched): ms from the key's
  * event to the last byte its xterm parsed before `quietMs` of silence, and the bytes

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { QUIET_MS } from './ctrlc';
-import { focusTerm, interruptToQuiet, parsedState, watchPane, type Shell } from './page';
+import { focusTerm, interruptToQuiet, parsedState, waitParsedPast, watchPane, type Shell } from './page';
 import { client, paneBin, sleep, startServerProc } from './procs';
 
 /** Parsed bytes of the flood in the page before the key: flow control has engaged, as in the local row. */
@@ -48,10 +48,7 @@ export async function remoteCtrlc(sh: Shell, dir: string, cycles: number): Promi
       const b0 = (await parsedState(sh.page, standIn)).bytes;
       // Typed as the local row's is, by the bench's client: the stand-in passes it to the remote pane.
       await sh.c.call('pane/input', { pane: standIn, data: 'yes\r' });
-      for (const d = Date.now() + FLOOD_WAIT_MS; (await parsedState(sh.page, standIn)).bytes - b0 < FLOOD_BEFORE_KEY; ) {
-        if (Date.now() > d) throw new Error('bench: the remote flood never reached the page');
-        await sleep(20);
-      }
+      await waitParsedPast(sh.page, standIn, b0, FLOOD_BEFORE_KEY, FLOOD_WAIT_MS, 'the remote flood');
       await sleep(100 + Math.random() * 100);
       const q = await interruptToQuiet(sh.page, standIn, QUIET_MS);
       ctrlc.push(q.ms);

@@ -11,7 +11,7 @@ import { coldStart } from './coldStart';
 import { QUIET_MS, tmuxSide } from './ctrlc';
 import { remoteCtrlc } from './remoteCtrlc';
 import type { BarePage as Page } from './cdp';
-import { CHROMIUM, echoOnce, focusTerm, interruptToQuiet, launchPane, openShell, parsedState, waitQuiet, watchPane, type Echo, type Shell } from './page';
+import { CHROMIUM, echoOnce, focusTerm, interruptToQuiet, launchPane, openShell, parsedState, waitParsedPast, watchPane, type Echo, type Shell } from './page';
 import { sleep } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
 import { makeFiles, tmuxRun } from './throughput';
@@ -247,10 +247,7 @@ async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ ec
     const b0 = (await parsedState(sh.page, f)).bytes;
     sh.c.sendInput(f, new TextEncoder().encode('yes\r'));
     // Under way: a few hundred KB reached the page (flow control has engaged).
-    for (let d = Date.now() + 10_000; (await parsedState(sh.page, f)).bytes - b0 < 256 << 10; ) {
-      if (Date.now() > d) throw new Error('bench: the flood never reached the page');
-      await sleep(20);
-    }
+    await waitParsedPast(sh.page, f, b0, 256 << 10, 10_000, 'the flood');
     await focusTerm(sh.page, e);
     for (let k = 0; k < FLOOD_ECHOES; k++) {
       const x = await echoOnce(sh.page, e);

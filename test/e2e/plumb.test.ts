@@ -96,9 +96,9 @@ describe.skipIf(chromiumMissing || !vim)(`plumbing in the window${chromiumMissin
     await sh.page.evaluate((b) => ((window as any).before = b), before);
     await sh.page.mouse.click(at.x, at.y);
     const editor = (await until(sh.page, 'an editor pane', () => Object.keys((window as any).pane.store.getState().panes).map(Number).find((n) => !(window as any).before.includes(n)) ?? null))!;
-    // vim's ruler says line 150, column 7, and the line is on screen. Both in one wait: the
-    // editor pane is sized as it opens beside the source, and a screen read while vim redraws
-    // for the new size holds the last draw's ruler over rows not yet drawn again.
+    // vim's ruler says line 150, column 7, and the line is on screen. Both in one wait, on the
+    // screen that matched: vim draws again after its first draw (as its start-up answers come
+    // in), and a read during that redraw holds the ruler over rows not yet drawn again.
     await waitScreen(sh.page, editor, /const row150 = 150;[\s\S]*150,7\s+\d+%/);
     await shot(sh.page, 'plumb-editor');
     const r = sh.cli('cat', '/log');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binDirFor, startDaemon, startSshd, type Daemon, type Sshd } from '../hosts/remote';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, numberRuns, region, root, shot, until, waitScreen } from './shell';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, numberRuns, numbersIn, region, root, shot, until, waitScreen } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let remote: Daemon;
@@ -205,7 +205,7 @@ describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMis
     expect(dropped).toBeGreaterThan(0);
     // The remote daemon's screen model of its pane keeps every byte: its last numbers before the interrupt run on without a jump.
     const last = cycle * 1e8;
-    const model = remote.pane(['screen', '-t', String(rn)]).stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number).filter((x) => x >= last && x <= last + 9e7);
+    const model = numbersIn(remote.pane(['screen', '-t', String(rn)]).stdout, last, last + 9e7);
     const tail = model.slice(-200);
     expect(tail.length).toBeGreaterThan(100);
     for (let i = 1; i < tail.length; i++) expect(tail[i]! - tail[i - 1]!).toBe(1);

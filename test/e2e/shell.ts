@@ -198,8 +198,8 @@ export function screen(page: Page, n: number): Promise<string> {
 /**
  * Waits until pane n's screen (scrollback + screen) shows `needle`, and returns the
  * text that showed it. Not a second read: a program may draw again between the two
- * (vim redrawing for its pane's new size), and the caller's checks are about the
- * screen that matched.
+ * (vim redrawing as its start-up answers come in), and the caller's checks are about
+ * the screen that matched.
  */
 export async function waitScreen(page: Page, n: number, needle: string | RegExp, timeoutMs = 15_000): Promise<string> {
   const src = typeof needle === 'string' ? needle : needle.source;
@@ -220,20 +220,25 @@ export async function waitScreen(page: Page, n: number, needle: string | RegExp,
   }
 }
 
+/** The lines of `text` that are a number from `lo` to `hi` (a screen of `seq` output), in order. */
+export function numbersIn(text: string, lo: number, hi: number): number[] {
+  return text.split('\n').filter((l) => /^\d+$/.test(l)).map(Number).filter((x) => x >= lo && x <= hi);
+}
+
 /**
  * The numbers from `lo` to `hi` on a screen of `seq` output, read in order: how many
  * times they jump forward (a stretch never drawn: what a dropped queue leaves) and go
  * back or repeat (never, but for one line two half-lines joined where a stretch was cut).
  */
-export function numberRuns(text: string, lo: number, hi: number): { jumps: number; back: number; count: number } {
-  const nums = text.split('\n').filter((l) => /^\d+$/.test(l)).map(Number).filter((x) => x >= lo && x <= hi);
+export function numberRuns(text: string, lo: number, hi: number): { jumps: number; back: number } {
+  const nums = numbersIn(text, lo, hi);
   let jumps = 0;
   let back = 0;
   for (let i = 1; i < nums.length; i++) {
     if (nums[i]! <= nums[i - 1]!) back++;
     else if (nums[i]! - nums[i - 1]! > 1) jumps++;
   }
-  return { jumps, back, count: nums.length };
+  return { jumps, back };
 }
 
 /** Saves a screenshot under test-results/ and returns its path. */

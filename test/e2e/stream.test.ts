@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLOOD_REDRAW_MS } from '../../renderer/src/term/floodRedraw';
 import { until as untilHere } from '../cli/harness';
-import { chromiumMissing, CHROMIUM, numberRuns, openShell, screen, settled, shot, until, view, waitScreen, type Shell } from './shell';
+import { chromiumMissing, CHROMIUM, numberRuns, numbersIn, openShell, screen, settled, shot, until, view, waitScreen, type Shell } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let sh: Shell;
@@ -129,7 +129,7 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
     expect(dropped).toBeGreaterThan(0);
     // The server's screen model keeps every byte: its last numbers before the interrupt run without a jump.
     const last = cycle - 1;
-    const model = sh.cli('screen', '-t', String(n)).stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number).filter((x) => x >= last * 1e8 && x <= last * 1e8 + 9e7);
+    const model = numbersIn(sh.cli('screen', '-t', String(n)).stdout, last * 1e8, last * 1e8 + 9e7);
     const tail = model.slice(-200);
     expect(tail.length).toBeGreaterThan(100);
     for (let i = 1; i < tail.length; i++) expect(tail[i]! - tail[i - 1]!).toBe(1);

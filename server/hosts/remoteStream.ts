@@ -45,6 +45,19 @@ export const REMOTE_STREAM_IDLE_MS = 30_000;
  * when our oldest unacknowledged byte is this old; a forward jump sooner is a lie.
  */
 export const STALL_SLACK_MS = ACK_STALL_MS / 2;
+/**
+ * How long a reader resuming at a remote pane's live end waits for the host to say
+ * where that end is (one link round trip: a few ms, ~25 ms on a 10 ms link). Past it the
+ * reader resumes at what arrived here, and draws what was still on its way.
+ */
+export const LIVE_END_WAIT_MS = 1_000;
+/**
+ * How far past what arrived here a host's word for its live end is believed: what can
+ * be on its way is its flow window (FLOW_HIGH_MAX) and as much again of a stall skip. A
+ * larger number is not taken (the reader resumes at what arrived, as if unanswered), so
+ * a host cannot park a reader on bytes it will never send.
+ */
+export const LIVE_END_SLACK = REMOTE_STREAM_BUFFER;
 
 interface Sub {
   sink: StreamSink;
@@ -52,6 +65,8 @@ interface Sub {
   flow: boolean;
   sent: number;
   acked: number;
+  /** Waiting for the host's live end (resumeAtLiveEnd): nothing is sent to it meanwhile, and it holds back no ack. */
+  held: boolean;
 }
 
 export class RemoteStream {
@@ -136,7 +151,11 @@ export class RemoteStream {
     this.pumpAll();
   }
 
-  /** Adds a local reader from `from` (default: the oldest byte held); its answer names the proxy number. */
+  /**
+   * Adds a local reader from `from` (default: the oldest byte held); its answer names
+   * the proxy number. A `from` past what arrived here means the live end, as for a local
+   * pane: the end of the remote's stream now, asked of the host (resumeAtLiveEnd).
+   */
   async attach(sink: StreamSink, flow: boolean, mode: 'snapshot' | 'from', from?: number) {
     await this.ensureUpstream(from);
     let snapshot: ScreenSnapshot | undefined;
@@ -147,11 +166,48 @@ export class RemoteStream {
     }
     const start = this.start;
     const end = this.received ?? start;
-    const pos = Math.min(end, Math.max(start, from ?? start));
-    this.subs.set(sink.id, { sink, pos, flow, sent: 0, acked: 0 });
+    const sub: Sub = { sink, pos: Math.min(end, Math.max(start, from ?? start)), flow, sent: 0, acked: 0, held: false };
+    this.subs.set(sink.id, sub);
     this.idleSince = null;
+    if (mode === 'from' && from !== undefined && from > end) await this.resumeAtLiveEnd(sub);
+    const pos = sub.pos;
+    const now = this.received ?? start;
     this.pumpAll();
-    return { pane: this.proxy, from: pos, gap: from !== undefined && from < start, streamStart: start, streamEnd: end, ...(snapshot ? { snapshot } : {}) };
+    return { pane: this.proxy, from: pos, gap: from !== undefined && from < start, streamStart: start, streamEnd: Math.max(now, pos), ...(snapshot ? { snapshot } : {}) };
+  }
+
+  /**
+   * Puts `sub` at the remote's live end: a window's Ctrl-C in a flood (decision 042)
+   * drops what waits here, and what is still on its way over the link too. The host is
+   * asked where its stream ends now; the question goes after the keys typed before it
+   * (the link keeps one order), so the end it names is past every byte the program
+   * printed before the interrupt. The reader waits at that end while those bytes arrive
+   * (other readers here get them: the upstream stream is theirs too, and is not skipped).
+   * No answer within LIVE_END_WAIT_MS, or an end not believed (LIVE_END_SLACK): the
+   * reader resumes at what arrived.
+   */
+  private async resumeAtLiveEnd(sub: Sub): Promise<void> {
+    const base = sub.pos;
+    sub.held = true;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const r = await Promise.race([
+        this.link.call('pty/read', { pane: this.n, from: Number.MAX_SAFE_INTEGER, maxBytes: 1 }),
+        new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), LIVE_END_WAIT_MS);
+          timer.unref();
+        }),
+      ]);
+      const remoteEnd = r?.streamEnd;
+      if (this.subs.get(sub.sink.id) === sub && Number.isSafeInteger(remoteEnd) && (remoteEnd as number) <= base + LIVE_END_SLACK) {
+        sub.pos = Math.max(sub.pos, remoteEnd as number);
+      }
+    } catch {
+      // The host could not say (its link dropped, an old host): resume at what arrived.
+    } finally {
+      clearTimeout(timer);
+      sub.held = false;
+    }
   }
 
   detach(id: string): void {
@@ -182,7 +238,7 @@ export class RemoteStream {
 
   private pumpAll(): void {
     let blocked = false;
-    for (const s of this.subs.values()) if (!this.pump(s)) blocked = true;
+    for (const s of this.subs.values()) if (!s.held && !this.pump(s)) blocked = true;
     if (blocked && !this.poll) {
       this.poll = setInterval(() => this.pumpAll(), DRAIN_POLL_MS);
       this.poll.unref();
@@ -222,7 +278,7 @@ export class RemoteStream {
     if (this.owed === 0 || (this.ackTimer && this.owed < ACK_CHUNK)) return;
     const end = this.received ?? 0;
     let behind = 0;
-    for (const s of this.subs.values()) behind = Math.max(behind, end - s.pos + (s.flow ? s.sent - s.acked : 0));
+    for (const s of this.subs.values()) if (!s.held) behind = Math.max(behind, end - s.pos + (s.flow ? s.sent - s.acked : 0));
     if (behind > REMOTE_STREAM_BUFFER / 2) return; // the remote pauses this pane until the local readers drain
     const send = (): void => {
       this.ackTimer = null;
@@ -288,7 +344,8 @@ export class RemoteStream {
 export function attachLie(r: { from: number; streamStart: number; streamEnd: number }, at: number | undefined): string | null {
   if (r.streamStart > r.streamEnd) return `names a stream starting at ${r.streamStart}, past its own end ${r.streamEnd}`;
   if (r.from > r.streamEnd) return `starts it at ${r.from}, past its own stream end ${r.streamEnd}`;
-  if (at !== undefined && r.from < at) return `starts it at ${r.from}, before ${at} we asked from and already have`;
+  // Asked past its end (a reader's live end, before anything arrived here): its end is the answer.
+  if (at !== undefined && r.from < Math.min(at, r.streamEnd)) return `starts it at ${r.from}, before ${at} we asked from and already have`;
   if (at !== undefined && r.from > at && r.streamStart <= at) return `starts it at ${r.from}, past ${at} we asked from, though its ring still holds from ${r.streamStart}`;
   return null;
 }

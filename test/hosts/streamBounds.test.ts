@@ -15,10 +15,10 @@ import { REMOTE_STREAM_IDLE_MS } from '../../server/hosts/remoteStream';
 import type { RunningServer } from '../../server/main';
 import { Gate, joinedPair, until as untilEvery, type Pair } from './pair';
 
-/** Passes the remote's frames on (held `delay` ms each, as a far link's latency), or lies in them: output offsets moved forward, or pty/attach answers started past their end. */
+/** Passes the remote's frames on (held `delay` ms each, as a far link's latency), or lies in them: output offsets moved forward, pty/attach answers started past their end, or pty/read answers naming a stream end far ahead. */
 class Liar extends Gate {
   override readonly kind = 'liar';
-  lie: 'none' | 'output' | 'attach' = 'none';
+  lie: 'none' | 'output' | 'attach' | 'liveEnd' = 'none';
   protected override bend(f: WireFrame): WireFrame {
     if (this.lie === 'output' && typeof f !== 'string') {
       const b = decodeBinary(f);
@@ -28,6 +28,13 @@ class Liar extends Gate {
       const m = JSON.parse(f) as { result?: { from?: number; streamEnd?: number } };
       if (m.result && typeof m.result.from === 'number' && typeof m.result.streamEnd === 'number') {
         m.result.from = m.result.streamEnd + 4096;
+        return JSON.stringify(m);
+      }
+    }
+    if (this.lie === 'liveEnd' && typeof f === 'string') {
+      const m = JSON.parse(f) as { result?: { to?: number; streamEnd?: number; encoding?: string } };
+      if (m.result && typeof m.result.to === 'number' && typeof m.result.streamEnd === 'number' && typeof m.result.encoding === 'string') {
+        m.result.streamEnd += 1 << 30;
         return JSON.stringify(m);
       }
     }
@@ -133,6 +140,32 @@ describe('remote streams', () => {
     const ok = await c.call('pty/attach', { pane: `ok:${n}`, mode: 'from', flowControl: true });
     expect(hosts.streams.proxy(ok.pane)).toBeDefined();
     expect((await stateOf('ok')).state).toBe('connected');
+  }, 20_000);
+
+  it('resumes a reader at the live end the host names, and one that names an end far past what can be on its way parks no reader and is not cut', async () => {
+    expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
+    const n = await ticking();
+    const a = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
+    const offsets: number[] = [];
+    const off = c.onOutput((p, offset) => p === a.pane && offsets.push(offset));
+    await until('some output', () => offsets.length > 1 || undefined, 5000);
+    // Truthful: the reader resumes where the remote's stream ends now, and output follows from there.
+    const live = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', from: Number.MAX_SAFE_INTEGER, flowControl: true });
+    const remoteEnd = (await rc.call('pty/read', { pane: n, from: Number.MAX_SAFE_INTEGER, maxBytes: 1 })).streamEnd;
+    expect(live.from).toBeLessThanOrEqual(remoteEnd);
+    offsets.length = 0;
+    await until('output from the live end', () => offsets.length > 1 || undefined, 5000);
+    expect(Math.min(...offsets)).toBeGreaterThanOrEqual(live.from);
+    // A lie: an end a GiB ahead is not believed; the reader resumes at what arrived and still gets the ticks.
+    liars.get('box')!.lie = 'liveEnd';
+    const lied = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', from: Number.MAX_SAFE_INTEGER, flowControl: true });
+    liars.get('box')!.lie = 'none';
+    expect(lied.from).toBeLessThan(remoteEnd + (1 << 20));
+    offsets.length = 0;
+    await until('the ticks going on after the lie', () => offsets.length > 1 || undefined, 5000);
+    off();
+    expect((await stateOf('box')).state).toBe('connected');
+    await c.call('pty/detach', { pane: a.pane });
   }, 20_000);
 
   it('sends keys typed faster than the link\'s round trip without waiting for each answer', async () => {

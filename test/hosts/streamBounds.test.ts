@@ -19,6 +19,15 @@ import { Gate, joinedPair, until as untilEvery, type Pair } from './pair';
 class Liar extends Gate {
   override readonly kind = 'liar';
   lie: 'none' | 'output' | 'attach' | 'liveEnd' = 'none';
+  /** What this end sent the remote since `record` was set, in order: `keys` for an input frame, else a request's method. */
+  record: string[] | null = null;
+  override send(f: WireFrame): void {
+    if (this.record) {
+      if (typeof f === 'string') this.record.push((JSON.parse(f) as { method?: string }).method ?? 'reply');
+      else if ((decodeBinary(f) as { kind?: number }).kind === BinaryKind.INPUT) this.record.push('keys');
+    }
+    super.send(f);
+  }
   protected override bend(f: WireFrame): WireFrame {
     if (this.lie === 'output' && typeof f !== 'string') {
       const b = decodeBinary(f);
@@ -149,8 +158,15 @@ describe('remote streams', () => {
     const offsets: number[] = [];
     const off = c.onOutput((p, offset) => p === a.pane && offsets.push(offset));
     await until('some output', () => offsets.length > 1 || undefined, 5000);
-    // Truthful: the reader resumes where the remote's stream ends now, and output follows from there.
+    // Truthful: the reader resumes where the remote's stream ends now, and output follows from there. The
+    // question goes after the keys typed just before it (a window's Ctrl-C; here a key the loop ignores), so that end is past the interrupt.
+    const box = liars.get('box')!;
+    box.record = [];
+    c.sendInput(a.pane, new TextEncoder().encode('x'));
     const live = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', from: Number.MAX_SAFE_INTEGER, flowControl: true });
+    const asked = box.record.filter((m) => m === 'keys' || m === 'pty/read');
+    box.record = null;
+    expect(asked).toEqual(['keys', 'pty/read']);
     const remoteEnd = (await rc.call('pty/read', { pane: n, from: Number.MAX_SAFE_INTEGER, maxBytes: 1 })).streamEnd;
     expect(live.from).toBeLessThanOrEqual(remoteEnd);
     offsets.length = 0;

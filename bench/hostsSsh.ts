@@ -342,8 +342,10 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
   try {
     const farName = (n: number) => `far:${n}`;
     const sshTty = [...argv.map((x) => (x === '-T' ? '-tt' : x)), 'cat', c.file];
-    // The first file through a link just joined is its own row: the link's processes (the daemons' code for it, ssh's
-    // master, the delay proxy) are new to the work, and that round ran at ~60% of the next ones in scratch runs.
+    // The first file through a link just joined is its own row: it runs at ~half the pace of the next ones. Measured
+    // (decision 051, "The first stream after a quiet spell"): most of that is the first stream after a quiet spell, not
+    // the link: each Node process on the path regrows the heap V8 shrank while idle. Streamed through another link just
+    // before, the same first file ran at 21.6 MB/s instead of 14-17; the rest is the new ssh master's own buffers.
     firstMBs = await paneMBs(c, c.l, farName);
     firstSshMBs = await sshCatMBs(sshTty);
     for (let run = 0; run < c.runs; run++) {

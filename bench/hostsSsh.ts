@@ -344,8 +344,9 @@ async function farEchoes(c: SshBenchCtx, s: Sshd): Promise<{ farEcho: Summary; f
     const sshTty = [...argv.map((x) => (x === '-T' ? '-tt' : x)), 'cat', c.file];
     // The first file through a link just joined is its own row: it runs at ~half the pace of the next ones. Measured
     // (decision 051, "The first stream after a quiet spell"): most of that is the first stream after a quiet spell, not
-    // the link: each Node process on the path regrows the heap V8 shrank while idle. Streamed through another link just
-    // before, the same first file ran at 21.6 MB/s instead of 14-17; the rest is the new ssh master's own buffers.
+    // the link. Streamed through another link just before, the same first file ran at 21.6 MB/s instead of 14-17; the
+    // likely cause is each Node process on the path regrowing a young generation shrunk while idle (not traced in the
+    // daemons), and the rest is the new ssh master's own buffers.
     firstMBs = await paneMBs(c, c.l, farName);
     firstSshMBs = await sshCatMBs(sshTty);
     for (let run = 0; run < c.runs; run++) {

@@ -70,6 +70,8 @@ export function dial(e: Endpoint, o: DialOptions = {}): Promise<Transport> {
       return dialTls(e, o);
     case 'ws':
       return dialWs(e, o);
+    case 'tcp':
+      return dialNet(e, { host: e.host, port: e.port }, 'tcp', o);
   }
 }
 

@@ -43,7 +43,7 @@ export const WrapRequestSchema = z
     cwd: z.string().startsWith('/'),
     /** The agent's TMPDIR (in its home). */
     tmp: z.string().startsWith('/').optional(),
-    /** PORT:SOCKET of its hooks' relay inside the sandbox (sandbox.ts hookRelay). */
+    /** Space-separated PORT:SOCKET words: its relays inside the sandbox, to its hook door and its pane socket (sandbox.ts sandboxRelays). */
     relay: z.string().optional(),
     /** The token of this very request's wrap, asked ahead by the daemon as it started the pane (`prewrap`): the launcher's ask collects it. */
     prewrap: z.string().regex(PREWRAP_TOKEN).optional(),

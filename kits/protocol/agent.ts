@@ -175,6 +175,8 @@ export const MAX_DIALECT_EVENTS = 32;
 
 /** An environment variable name (how a CLI is told where its config is, or a switch it needs). */
 const EnvNameSchema = z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/);
+/** Login variables one app file may name (a key, a token, a base URL, a model, a project: a CLI reads a handful). */
+export const MAX_APP_LOGIN_ENV = 16;
 
 /**
  * How pane's hooks reach a CLI (docs/agents.md, "Hook dialects"):
@@ -312,11 +314,15 @@ export const AgentAppSchema = z
     /**
      * What the CLI keeps in its home: inside its sandbox HOME is the agent's home, so its state,
      * sessions and login land there. `credentials`: the person's login files for it (relative to the
-     * person's home), copied in at launch as the .access `sandbox.credentials` allows.
+     * person's home), copied in at launch as the .access `sandbox.credentials` allows. `env`: the
+     * variables of the person's environment its CLI logs in or is pointed with (an API key, a base
+     * URL), passed as the same setting allows; nothing else of the person's environment reaches an
+     * agent's pane but what a terminal program needs (server/agents/agentEnv.ts).
      */
     home: z
       .object({
         credentials: z.array(HomeRelPathSchema).max(8).default([]),
+        env: z.array(EnvNameSchema).max(MAX_APP_LOGIN_ENV).default([]),
       })
       .strict()
       .optional(),

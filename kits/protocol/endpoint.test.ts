@@ -13,6 +13,8 @@ const golden: [string, Endpoint][] = [
   ['tls://127.0.0.1:7070?cert=/c/me.pem&key=/c/me.key&ca=/c/ca%20x.pem', { kind: 'tls', host: '127.0.0.1', port: 7070, cert: '/c/me.pem', key: '/c/me.key', ca: '/c/ca x.pem' }],
   ['tls://[::1]:7070', { kind: 'tls', host: '::1', port: 7070 }],
   ['ws://127.0.0.1:8080/ws', { kind: 'ws', url: 'ws://127.0.0.1:8080/ws' }],
+  ['tcp://127.0.0.1:7519', { kind: 'tcp', host: '127.0.0.1', port: 7519 }],
+  ['tcp://[::1]:7519', { kind: 'tcp', host: '::1', port: 7519 }],
 ];
 
 describe('endpoint strings', () => {
@@ -21,6 +23,11 @@ describe('endpoint strings', () => {
     expect(e).toEqual(want);
     expect(EndpointSchema.parse(e)).toEqual(want);
     expect(formatEndpoint(e)).toBe(text);
+  });
+
+  it('holds a tcp endpoint to the loopback in the schema too (a host file cannot name another machine with it)', () => {
+    expect(EndpointSchema.safeParse({ kind: 'tcp', host: '10.0.0.7', port: 7519 }).success).toBe(false);
+    expect(EndpointSchema.safeParse({ kind: 'tcp', host: 'localhost', port: 7519 }).success).toBe(false);
   });
 
   it('takes a bare path (what $PANE_SOCKET and --socket hold) as a unix socket', () => {
@@ -37,6 +44,13 @@ describe('endpoint strings', () => {
     ['exec:sh -c "pane serve"', 'needs quoting: write the command as a JSON array'],
     ['exec:[1]', 'JSON array of non-empty strings'],
     ['http://x:1', 'unknown scheme http://'],
+    // tcp:// is neither encrypted nor checks whom it reaches: this machine's loopback, by address, only.
+    ['tcp://10.0.0.7:7519', "tcp:// is for this machine's loopback only"],
+    ['tcp://localhost:7519', "tcp:// is for this machine's loopback only"],
+    ['tcp://127.0.0.1.evil.example:7519', "tcp:// is for this machine's loopback only"],
+    ['tcp://127.0.0.1:0', 'tcp:// needs a port 1..65535'],
+    ['tcp://127.0.0.1:70000', 'tcp:// needs a port 1..65535'],
+    ['tcp://127.0.0.1', "tcp:// is for this machine's loopback only"],
   ])('refuses %j naming why', (text, why) => {
     expect(() => parseEndpoint(text)).toThrow(EndpointFormError);
     expect(() => parseEndpoint(text)).toThrow(why);

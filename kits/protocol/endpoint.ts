@@ -12,6 +12,8 @@ export const MAX_UNIX_PATH = 107;
 export const MAX_EXEC_ARGS = 64;
 
 const FilePath = z.string().min(1).max(4096);
+/** The hosts a `tcp` endpoint may name: the loopback, as an address (a name could resolve elsewhere). */
+export const LOOPBACK_HOSTS = ['127.0.0.1', '::1'] as const;
 
 /** A unix domain socket, by path: the person's own daemon (mode 0600 in a 0700 dir). */
 export const UnixEndpointSchema = z.object({ kind: z.literal('unix'), path: FilePath.max(MAX_UNIX_PATH) });
@@ -36,7 +38,14 @@ export const TlsEndpointSchema = z.object({
 /** A WebSocket URL (ws:// or wss://), as the window's HTTP front serves one. */
 export const WsEndpointSchema = z.object({ kind: z.literal('ws'), url: z.string().regex(/^wss?:\/\/[^\s]+$/, 'a WebSocket URL starts ws:// or wss://').max(2048) });
 
-export const EndpointSchema = z.discriminatedUnion('kind', [UnixEndpointSchema, AgentEndpointSchema, ExecEndpointSchema, TlsEndpointSchema, WsEndpointSchema]);
+/**
+ * A TCP port on this machine's loopback: inside an agent's sandbox, the relay on the sandbox's own
+ * loopback to its socket (unix sockets cannot be made there). Loopback only: the stream is neither
+ * encrypted nor is the server's identity checked, so it never names another machine (tls:// does).
+ */
+export const TcpEndpointSchema = z.object({ kind: z.literal('tcp'), host: z.enum(LOOPBACK_HOSTS), port: z.number().int().min(1).max(65535) });
+
+export const EndpointSchema = z.discriminatedUnion('kind', [UnixEndpointSchema, AgentEndpointSchema, ExecEndpointSchema, TlsEndpointSchema, WsEndpointSchema, TcpEndpointSchema]);
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export type EndpointKind = Endpoint['kind'];
 export type ListenEndpoint = Extract<Endpoint, { kind: 'unix' | 'tls' }>;

@@ -7,12 +7,13 @@
 //   exec:["sh","-c","pane serve --stdio"]                 the same, any argv (a JSON array)
 //   tls://box:7070?cert=/c.pem&key=/k.pem&ca=/ca.pem      TLS, optional files for mutual TLS
 //   ws://127.0.0.1:8080/ws  wss://…                       a WebSocket
+//   tcp://127.0.0.1:7519    tcp://[::1]:7519              a port on the loopback (an agent sandbox's relay)
 import type { Endpoint } from './endpoint';
 
 /** Thrown for a string that is no endpoint: its message names the string and the forms that are. */
 export class EndpointFormError extends Error {}
 
-const FORMS = 'a socket path, unix:PATH, agent:NAME, exec:ARGV, tls://HOST:PORT or ws://URL';
+const FORMS = 'a socket path, unix:PATH, agent:NAME, exec:ARGV, tls://HOST:PORT, ws://URL or tcp://127.0.0.1:PORT';
 /** Words `exec:` takes without the JSON form: nothing a shell would read differently. */
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~-]+$/;
 const TLS_FILES = ['cert', 'key', 'ca', 'servername'] as const;
@@ -40,6 +41,7 @@ export function parseEndpoint(text: string): Endpoint {
     if (/\s/.test(text)) fail(text, 'a URL has no spaces');
     return { kind: 'ws', url: text };
   }
+  if (text.startsWith('tcp://')) return parseTcp(text);
   if (/^[a-z][a-z0-9+.-]*:\/\//.test(text)) fail(text, `unknown scheme ${text.slice(0, text.indexOf(':'))}://`);
   return { kind: 'unix', path: text };
 }
@@ -60,6 +62,14 @@ function parseArgv(text: string, rest: string): string[] {
   const odd = words.find((w) => !PLAIN_WORD.test(w));
   if (odd !== undefined) fail(text, `the word ${JSON.stringify(odd)} needs quoting: write the command as a JSON array, exec:["…","…"]`);
   return words;
+}
+
+function parseTcp(text: string): Endpoint {
+  const m = /^tcp:\/\/(127\.0\.0\.1|\[::1\]):(\d{1,5})$/.exec(text);
+  const port = Number(m?.[2]);
+  if (!m) fail(text, 'tcp:// is for this machine\'s loopback only, tcp://127.0.0.1:PORT or tcp://[::1]:PORT (nothing on it is encrypted: use tls:// for another machine)');
+  if (port < 1 || port > 65535) fail(text, 'tcp:// needs a port 1..65535');
+  return { kind: 'tcp', host: m[1] === '[::1]' ? '::1' : '127.0.0.1', port };
 }
 
 function parseTls(text: string): Endpoint {
@@ -108,6 +118,8 @@ export function formatEndpoint(e: Endpoint): string {
     }
     case 'ws':
       return e.url;
+    case 'tcp':
+      return `tcp://${e.host === '::1' ? '[::1]' : e.host}:${e.port}`;
   }
 }
 
@@ -124,5 +136,7 @@ export function describeEndpoint(e: Endpoint): string {
       return `tls://${e.host}:${e.port}`;
     case 'ws':
       return e.url;
+    case 'tcp':
+      return formatEndpoint(e);
   }
 }

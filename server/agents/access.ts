@@ -100,7 +100,8 @@ export function summarize(a: Access, errors: readonly string[] = []): string[] {
   lines.push(`  network:    ${a.sandbox.network.length ? `only ${a.sandbox.network.join(', ')}` : 'none'}`);
   lines.push(`  pane:       reached only through its own socket in its home, which speaks as the agent`);
   lines.push(`  home:       HOME is its home inside the sandbox: its CLI's state, sessions and login stay there`);
-  lines.push(`  login:      ${a.sandbox.credentials === 'copy' ? "a copy of the person's login file for its CLI (the app file names it), renewed at launch when the person's is newer" : "none of the person's: its CLI logs in itself or uses a key from the environment"}`);
+  lines.push(`  login:      ${a.sandbox.credentials === 'copy' ? "a copy of the person's login file for its CLI (the app file names it), renewed at launch when the person's is newer, and the login variables (API keys) its app file names" : "none of the person's, file or variable: its CLI logs in itself"}`);
+  lines.push(`  environment: of the person's, only PATH, locale, terminal, shell and editor names and CA bundles; no token, key or socket of theirs (SSH_AUTH_SOCK, DBUS_SESSION_BUS_ADDRESS, DISPLAY, XDG_RUNTIME_DIR: gone)`);
   lines.push(`  no sandbox: ${a.sandbox.unsandboxed === 'allow' ? 'where none can run, launches go on unsandboxed (said in the tag and /pane/log)' : 'where none can run, launches are refused'}`);
   return lines;
 }

@@ -98,6 +98,8 @@ export function homeLines(svc: AgentService, name: string, app: AppEntry | undef
   const creds = app.agent.home?.credentials ?? [];
   lines.push(`its CLI (${app.id}): HOME=${home} inside its sandbox`);
   if (creds.length > 0) lines.push(`  login:      ${access.sandbox.credentials === 'copy' ? `copies of ${creds.map((c) => `~/${c}`).join(', ')} (where the person has them)` : `none (.access sandbox.credentials is "none")`}`);
+  const logins = app.agent.home?.env ?? [];
+  if (logins.length > 0) lines.push(`  login env:  ${access.sandbox.credentials === 'copy' ? `${logins.join(', ')}, where the person's environment has them` : `none (.access sandbox.credentials is "none")`}`);
   const d = typeof app.agent.hooks === 'object' ? app.agent.hooks : null;
   if (d !== null) lines.push(`  hooks:      ${d.dialect} dialect, ${installWords(d)}${Object.keys(d.install.settings).length ? ` with ${JSON.stringify(d.install.settings)}` : ''}${d.context.length ? '' : "; pane's context does not reach it (its CLI takes none)"}`);
   else if (app.agent.hooks === 'claude-settings') lines.push(`  hooks:      a --settings file pane writes at each launch`);

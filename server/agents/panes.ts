@@ -18,11 +18,12 @@ import { commandAllowed } from './access';
 import { deny } from './accessCheck';
 import { makeWorktree } from './worktree';
 import { endpointPath, httpHookFor } from './doors';
-import { sandboxLaunch } from './sandbox';
+import { sandboxedSocket, sandboxLaunch } from './sandbox';
 import { paneEntry } from './programs';
 import { which } from '../../kits/node/which';
 import { prepareHome } from './agentHome';
 import { paneHookCommand } from './dialect';
+import { agentEnvironment } from './agentEnv';
 import { hookRunner } from '../../kits/node/hookFiles';
 
 /** Names handed to agents created on launch, in order (then name-2, name-3...). */
@@ -190,6 +191,16 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
       const svc = lookup(server);
       if (svc && spec.identity) svc.identity.set(pane.n, spec.identity);
     },
+    inherit(server: PaneServer, pane: Pane, env: Readonly<Record<string, string>>): Record<string, string> | undefined {
+      const svc = lookup(server);
+      const name = svc?.identityOf(pane);
+      if (!svc || !name) return undefined;
+      // An agent's pane (its own, or one it made) starts from an empty environment, as its sandbox
+      // does: the person's tokens and sockets stay with the person. Its CLI's login variables come
+      // in as the person's login files do, when .access sandbox.credentials is "copy".
+      const logins = svc.access(name).access.sandbox.credentials === 'copy' ? (appOf(svc, pane.attrs.app)?.agent?.home?.env ?? []) : [];
+      return agentEnvironment(env, logins);
+    },
     env(server: PaneServer, pane: Pane, env: Record<string, string>): Record<string, string> {
       const svc = lookup(server);
       if (!svc) return {};
@@ -198,8 +209,9 @@ export function agentPaneContributor(lookup: (server: PaneServer) => AgentServic
       if (bin) out.PATH = `${bin}:${env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`;
       const name = svc.identityOf(pane);
       if (name && svc.store.exists(name)) {
-        // Inside its sandbox the person's socket is hidden: the agent's own socket is its way to pane.
-        if (svc.identity.get(pane.n)?.sandbox === 'bubblewrap') out.PANE_SOCKET = endpointPath(svc, name);
+        // Inside its sandbox the person's socket is hidden: the agent's own socket is its way to pane,
+        // through the relay on the sandbox's loopback (no unix socket can be made inside, decision 055).
+        if (svc.identity.get(pane.n)?.sandbox === 'bubblewrap') out.PANE_SOCKET = process.platform === 'linux' ? sandboxedSocket(svc.deps.hooks()?.port) : endpointPath(svc, name);
         out.PANE_AGENT = name;
         out.PANE_TOKEN = svc.store.token(name);
         // An agent is a user with a home: its CLIs keep their state, sessions and login there, the one

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AccessSchema } from '../../kits/protocol/agent';
-import { RELAY_WAIT_CS, hookRelay, keepTerminal, programLine, runtimePrograms, startRelayFirst } from '../../kits/node/cli/commands/sandbox';
+import { MAX_RELAYS, RELAY_WAIT_CS, sandboxRelays, keepTerminal, programLine, runtimePrograms, startRelayFirst } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { which } from '../../kits/node/which';
 import { rewrapProgram, sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
@@ -45,13 +45,21 @@ describe('what reaches a terminal', () => {
     expect(keepTerminal("/usr/bin/bwrap --new-session -- x")).toBe('/usr/bin/bwrap -- x');
   });
 
-  it('starts the hook relay in a session of its own, only for a plain PORT:SOCKET', () => {
-    const r = hookRelay('41457:/h/agents/ada/hook.sock')!;
+  it('starts each relay in a session of its own, only for plain PORT:SOCKET words', () => {
+    const r = sandboxRelays('41457:/h/agents/ada/hook.sock')!;
     expect(r.start).toMatch(/^setsid socat TCP4-LISTEN:41457,bind=127\.0\.0\.1,fork,[^ ]* UNIX-CONNECT:\/h\/agents\/ada\/hook\.sock .*&\n$/);
     expect(r.wait).toMatch(/for _pane_p in A1F1 \$PANE_SANDBOX_LISTENERS; .*\*:\$_pane_p:0A\)/);
     // Neither may hold a quote: the start stands inside a single-quoted word (startRelayFirst).
     expect(`${r.start}${r.wait}`).not.toMatch(/'/);
-    for (const bad of [undefined, '', 'x:/a', '0:/a', '70000:/a', '1:relative', '1:/a,b', "1:/a b", '1:/a:b', "1:/a'b"]) expect(hookRelay(bad)).toBeNull();
+    // The hook door's and the pane socket's: both started, both waited for.
+    const two = sandboxRelays('41457:/h/agents/ada/hook.sock 7519:/h/agents/ada/pane.sock')!;
+    expect(two.ports).toEqual([41457, 7519]);
+    expect(two.start.split('\n').filter((l) => l.startsWith('setsid socat'))).toHaveLength(2);
+    expect(two.start).toContain('TCP4-LISTEN:7519,bind=127.0.0.1,');
+    expect(two.start).toContain('UNIX-CONNECT:/h/agents/ada/pane.sock ');
+    expect(two.wait).toMatch(/for _pane_p in A1F1 1D5F \$PANE_SANDBOX_LISTENERS;/);
+    const many = Array.from({ length: MAX_RELAYS + 1 }, (_, i) => `${7000 + i}:/h/s${i}.sock`).join(' ');
+    for (const bad of [undefined, '', ' ', 'x:/a', '0:/a', '70000:/a', '1:relative', '1:/a,b', '1:/a:b', "1:/a'b", '1:/a 1:/b', '1:/a 2:rel', many]) expect(sandboxRelays(bad)).toBeNull();
   });
 
   it('starts the relay before bubblewrap’s program, leaving that program’s words as they were', () => {
@@ -74,7 +82,7 @@ describe('what reaches a terminal', () => {
   // program is held back is the wait's whole point.
   const relayRun = (relay: string, setsid: string): { ms: number; listening: boolean; relayPid: number | null } => {
     const t0 = performance.now();
-    const lines = hookRelay(relay)!;
+    const lines = sandboxRelays(relay)!;
     const r = spawnSync('/bin/bash', ['-c', `${setsid}\n${lines.start}${lines.wait}if : 2>/dev/null 3<>/dev/tcp/127.0.0.1/\${1}; then echo listening; fi; echo "relay \${!-}"`, 'relay', relay.split(':')[0]!], {
       encoding: 'utf8',
       timeout: 20_000,

@@ -21,6 +21,25 @@ import type { AgentService } from './service';
 /** The agent's own hook door, in its home beside pane.sock: HTTP hooks from inside its sandbox reach it through a relay. */
 export const HOOK_SOCKET = 'hook.sock';
 
+/**
+ * The port, on a sandbox's own loopback, of the relay to its agent's pane socket: nothing inside
+ * may make a unix socket (the runtime's seccomp filter), so there $PANE_SOCKET is
+ * tcp://127.0.0.1:PORT. Any port is free in a network namespace of its own but the runtime's
+ * bridges (3128, 1080) and the hook relay's, which is the server's hook port (the kernel's
+ * choice): the next one when that is this.
+ */
+export const AGENT_SOCKET_RELAY_PORT = 7519;
+
+/** The pane socket relay's port in a sandbox whose hook relay listens on `hookPort`. */
+export function socketRelayPort(hookPort: number | undefined): number {
+  return hookPort === AGENT_SOCKET_RELAY_PORT ? AGENT_SOCKET_RELAY_PORT + 1 : AGENT_SOCKET_RELAY_PORT;
+}
+
+/** $PANE_SOCKET inside a sandbox whose hook relay listens on `hookPort`: its relay to the agent's own socket. */
+export function sandboxedSocket(hookPort: number | undefined): string {
+  return `tcp://127.0.0.1:${socketRelayPort(hookPort)}`;
+}
+
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */
 const PROBE_MS = 5_000;
 
@@ -174,7 +193,7 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
   return {
     pane: { sealed: [human] },
-    network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: true },
+    network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: false },
     filesystem: {
       denyRead: hidden,
       // Inside pane's hidden state: its own home, the shims and hook settings its programs run,
@@ -282,11 +301,12 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   }
   const tmp = path.join(svc.store.home(name), 'tmp');
   fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
-  svc.doors.ensureSocket(name);
-  // Its hooks' door: inside the sandbox a relay listens on 127.0.0.1:PORT (the server's hook
-  // port, so $PANE_HOOK_URL is the same string inside) and carries to this socket.
+  const socket = svc.doors.ensureSocket(name);
+  // Its doors, by relays on the sandbox's loopback: its hooks' on the server's hook port (so
+  // $PANE_HOOK_URL is the same string inside), its pane socket's on socketRelayPort ($PANE_SOCKET).
   const hooks = svc.deps.hooks();
-  const relay = hooks && process.platform === 'linux' ? `${hooks.port}:${svc.doors.ensureHookSocket(name, path.join(svc.store.home(name), HOOK_SOCKET))}` : undefined;
+  const relays = process.platform !== 'linux' ? [] : [...(hooks ? [`${hooks.port}:${svc.doors.ensureHookSocket(name, path.join(svc.store.home(name), HOOK_SOCKET))}`] : []), `${socketRelayPort(hooks?.port)}:${socket}`];
+  const relay = relays.length > 0 ? relays.join(' ') : undefined;
   // The daemon's helper wraps it (kits/node/sandboxHelper.ts): the pane runs a small sh that asks for its command and runs it.
   const helper = svc.sandboxHelper()!;
   // Wrapped ahead while the pane's process starts; its launcher collects it.

@@ -46,6 +46,12 @@ export interface PaneIdentity {
  */
 export interface PaneContributor {
   spec?(server: PaneServer, session: Session, spec: NewPaneSpec): NewPaneSpec;
+  /**
+   * What the pane inherits of the server's environment (the person's), before its launch's own
+   * variables and pane's are added: undefined keeps it whole. An agent's pane inherits only
+   * what it is granted (server/agents/agentEnv.ts).
+   */
+  inherit?(server: PaneServer, pane: Pane, env: Readonly<Record<string, string>>): Record<string, string> | undefined;
   env?(server: PaneServer, pane: Pane, env: Record<string, string>): Record<string, string>;
   /** Told once the model entry exists and before its program starts (records server-side facts about it). */
   created?(server: PaneServer, pane: Pane, spec: NewPaneSpec): void;
@@ -128,8 +134,10 @@ function resolveCwd(cwd: string | undefined): string {
 
 function startTerminal(server: PaneServer, pane: Pane): void {
   const launch = pane.launch!;
+  let inherited: Readonly<Record<string, string>> = server.env;
+  for (const c of server.paneContributors) inherited = c.inherit?.(server, pane, inherited) ?? inherited;
   const env: Record<string, string> = {
-    ...server.env,
+    ...inherited,
     ...(launch.env ?? {}),
     PANE_ID: server.address(pane.n),
     ...(server.socketPath ? { PANE_SOCKET: server.socketPath } : {}),

@@ -41,11 +41,11 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts `pane serve` on a fresh socket and waits until it answers. */
-export async function serve(flags: string[] = []): Promise<Served> {
+/** Starts `pane serve` on a fresh socket and waits until it answers; `env` adds to the server's environment (the person's). */
+export async function serve(flags: string[] = [], env: Record<string, string> = {}): Promise<Served> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-cli-e2e-'));
   const socket = path.join(dir, 's.sock');
-  const proc = spawn(BIN, ['serve', '--socket', socket, ...flags], { env: cleanEnv({ HOME: dir }), stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+  const proc = spawn(BIN, ['serve', '--socket', socket, ...flags], { env: cleanEnv({ ...env, HOME: dir }), stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
   let log = '';
   proc.stderr?.on('data', (c) => (log += c));
   const pane: Served['pane'] = (args, opts = {}) => {

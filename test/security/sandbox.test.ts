@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,25 @@ let shell: number;
 let human: string;
 let project: string;
 let seq = 0;
+/** Where the person's own sockets are (their session bus, their ssh agent): outside their home, as /run/user/UID and /tmp are. */
+let personSockets: string;
+const personListeners: net.Server[] = [];
+
+/** The person's environment as a desktop session has it: logins, keys and sockets an agent must not inherit. */
+function personEnv(): Record<string, string> {
+  return {
+    GITHUB_TOKEN: 'PERSONS-GITHUB-TOKEN',
+    AWS_SECRET_ACCESS_KEY: 'PERSONS-AWS-SECRET',
+    NPM_TOKEN: 'PERSONS-NPM-TOKEN',
+    OPENAI_API_KEY: 'PERSONS-OPENAI-KEY',
+    PROBE_API_KEY: 'PERSONS-PROBE-KEY',
+    SSH_AUTH_SOCK: path.join(personSockets, 'ssh-agent.sock'),
+    DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(personSockets, 'bus')}`,
+    DISPLAY: ':0',
+    XDG_RUNTIME_DIR: personSockets,
+    LANG: 'C.UTF-8',
+  };
+}
 
 /** Runs one command line in the agent's shell and returns its output (between the echoed line and the marker). */
 async function inside(cmd: string, pane = shell): Promise<{ out: string; status: number }> {
@@ -55,7 +75,18 @@ function askHelper(socket: string, line: string): string {
 describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: ${why})` : ''}`, () => {
   beforeAll(async () => {
     buildOnce();
-    s = await serve();
+    personSockets = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-person-run-'));
+    // The person's session bus and ssh agent, answering whoever connects: what a sandboxed program could drive the
+    // person's desktop with (systemd-run --user over the bus, ssh logins over the agent).
+    for (const name of ['bus', 'ssh-agent.sock']) {
+      const srv = net.createServer((c) => {
+        c.on('error', () => undefined);
+        c.end(`PERSONS-${name}\n`);
+      });
+      await new Promise<void>((res) => srv.listen(path.join(personSockets, name), res));
+      personListeners.push(srv);
+    }
+    s = await serve([], personEnv());
     human = s.dir;
     project = path.join(s.dir, 'proj');
     fs.mkdirSync(project);
@@ -79,6 +110,78 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
   }, 120_000);
   afterAll(async () => {
     await s?.stop();
+    for (const l of personListeners) l.close();
+    if (personSockets) fs.rmSync(personSockets, { recursive: true, force: true });
+  });
+
+  it('inherits none of the person’s tokens, keys or sockets from the environment: only what a terminal program needs', async () => {
+    const env = await inside('env');
+    for (const leak of ['PERSONS-GITHUB-TOKEN', 'PERSONS-AWS-SECRET', 'PERSONS-NPM-TOKEN', 'PERSONS-OPENAI-KEY', 'PERSONS-PROBE-KEY', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY=', 'XDG_RUNTIME_DIR', personSockets]) expect(env.out, leak).not.toContain(leak);
+    expect(env.out).toMatch(/^LANG=C\.UTF-8$/m);
+    expect(env.out).toMatch(/^PATH=/m);
+    expect(env.out).toMatch(/^PANE_AGENT=ada$/m);
+    // Its way to pane is the relay on its own loopback, to its own socket.
+    expect(env.out).toMatch(/^PANE_SOCKET=tcp:\/\/127\.0\.0\.1:\d+$/m);
+    // The person's own panes keep the person's environment.
+    expect(s.pane(['send', '-t', '1', 'echo "gh=$GITHUB_TOKEN"']).status).toBe(0);
+    const deadline = Date.now() + 10_000;
+    while (!/gh=PERSONS-GITHUB-TOKEN/.test(s.pane(['cat', '/1/body']).stdout) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 150));
+    expect(s.pane(['cat', '/1/body']).stdout).toMatch(/gh=PERSONS-GITHUB-TOKEN/);
+    expect(s.pane(['access', 'ada']).stdout).toMatch(/environment: of the person's, only PATH, locale/);
+  });
+
+  it('gets the login variables its app file names, as its .access sandbox.credentials allows, and nothing else', async () => {
+    const apps = path.join(process.env.XDG_CONFIG_HOME ?? path.join(human, '.config'), 'pane', 'apps');
+    fs.mkdirSync(apps, { recursive: true });
+    fs.writeFileSync(path.join(apps, 'probe.json'), JSON.stringify({ name: 'Probe CLI', signature: 'com.example.probe', kind: 'agent', launch: { program: 'bash', args: ['--norc', '--noprofile'] }, agent: { home: { env: ['PROBE_API_KEY'] } } }));
+    const launch = async (name: string): Promise<number> => {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const r = s.pane(['agent', 'run', name, '--app', 'probe']);
+        if (r.status === 0) return Number(r.stdout.trim().split(':').pop());
+        if (Date.now() > deadline) throw new Error(`agent run ${name} --app probe: ${r.stderr}`);
+        await new Promise((res) => setTimeout(res, 200)); // the app file is picked up by a watch
+      }
+    };
+    const cara = await launch('cara');
+    const withKey = await inside('env', cara);
+    expect(withKey.out).toMatch(/^PROBE_API_KEY=PERSONS-PROBE-KEY$/m);
+    for (const leak of ['PERSONS-GITHUB-TOKEN', 'PERSONS-OPENAI-KEY', 'SSH_AUTH_SOCK']) expect(withKey.out, leak).not.toContain(leak);
+    expect(s.pane(['access', 'cara']).stdout).toMatch(/login env: +PROBE_API_KEY/);
+    // credentials "none": not even its app's.
+    const accessFile = path.join(human, '.local/share/pane/agents/cara/.access');
+    const access = JSON.parse(fs.readFileSync(accessFile, 'utf8')) as { sandbox?: Record<string, unknown> };
+    fs.writeFileSync(accessFile, JSON.stringify({ ...access, sandbox: { ...(access.sandbox ?? {}), credentials: 'none' } }));
+    // Read again once its cache (500 ms) has passed: `pane access` says so before the launch.
+    const seen = Date.now() + 10_000;
+    while (!/login env: +none/.test(s.pane(['access', 'cara']).stdout) && Date.now() < seen) await new Promise((res) => setTimeout(res, 100));
+    expect(s.pane(['access', 'cara']).stdout).toMatch(/login env: +none/);
+    expect(s.pane(['close', '-t', String(cara)]).status).toBe(0);
+    const again = await launch('cara');
+    const without = await inside('env', again);
+    expect(without.out).not.toContain('PERSONS-PROBE-KEY');
+    expect(s.pane(['close', '-t', String(again)]).status).toBe(0);
+  });
+
+  it('makes no unix socket: the person’s session bus and ssh agent, which it can see, do not answer it', async () => {
+    // Outside they answer: the walls, not a dead socket, are what the agent meets.
+    const answer = await new Promise<string>((res, rej) => {
+      let got = '';
+      net.connect(path.join(personSockets, 'bus')).on('data', (d) => (got += String(d))).on('end', () => res(got)).on('error', rej);
+    });
+    expect(answer).toContain('PERSONS-bus');
+    for (const name of ['bus', 'ssh-agent.sock']) {
+      const sock = path.join(personSockets, name);
+      expect((await inside(`test -S ${sock} && echo VISIBLE`)).out).toBe('VISIBLE');
+      const viaSocat = await inside(`socat -t 5 - UNIX-CONNECT:${sock} </dev/null`);
+      expect(viaSocat.out, name).not.toContain('PERSONS-');
+      expect(viaSocat.status).not.toBe(0);
+      const viaNode = await inside(`node -e "require('net').connect('${sock}').on('data',d=>{console.log(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`);
+      expect(viaNode.out, name).not.toContain('PERSONS-');
+      expect(viaNode.out).toMatch(/EPERM|EACCES/);
+    }
+    // Its own pane still answers, as ada, through the relay.
+    expect((await inside('pane ls')).out).toMatch(/com\.pane\.ai\.agent\.ada/);
   });
 
   it('says in its tag attrs and in `pane access` that it runs under bubblewrap', () => {

@@ -2,7 +2,7 @@
 // agent's pane to start its program inside the OS sandbox built from its .access,
 // through @anthropic-ai/sandbox-runtime (bubblewrap on Linux, sandbox-exec on macOS).
 // This process stays outside, holding the network proxies, until the program ends;
-// inside, a relay carries the agent's HTTP hooks to its own hook socket.
+// inside, relays carry the agent's HTTP hooks and its pane calls to its own sockets.
 // `pane sandboxd --listen SOCKET`: the daemon's long-lived helper that does the same
 // for every agent pane at once (kits/node/sandboxHelper.ts, decision 049): the
 // runtime loaded once, one pair of proxies, a wrap per launch.
@@ -96,40 +96,52 @@ export const LISTENERS_VAR = 'PANE_SANDBOX_LISTENERS';
 /** A TCP port as /proc/net/tcp{,6} writes it: four upper-case hex digits. */
 const procPort = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
 
+/** Relays one launch may ask for: its hooks' and its pane socket's. */
+export const MAX_RELAYS = 4;
+
 /**
- * The agent's hook relay inside its sandbox: socat listening on 127.0.0.1:PORT (the
- * sandbox's own loopback, in its own network namespace), each connection forwarded
- * to the agent's hook socket, as sandbox-runtime does for its proxies. `start` is the
- * line that starts it, under `setsid` in a session of its own, so the pane's Ctrl-C,
- * Ctrl-Z and resizes reach only the program; it dies with the sandbox (bubblewrap's
- * PID namespace ends when the program does). `wait` is the lines before the program
- * that hold it back, a bounded time (RELAY_WAIT_CS), until the relay listens, and
- * with it every listener named in $PANE_SANDBOX_LISTENERS: the runtime waits for its
- * bridges by counting the TCP sockets in the sandbox's namespace, a count the relay,
- * started before them, makes one too high (startRelayFirst). `relay` is PORT:SOCKET
- * ($PANE_HOOK_RELAY, set by the server); null for anything else. Neither line holds
- * a quote (the socket is a PLAIN_PATH), so either may stand inside a single-quoted word.
+ * The agent's relays inside its sandbox, one per `PORT:SOCKET` in `relay` (space-separated,
+ * $PANE_HOOK_RELAY or a wrap request's `relay`, set by the server): socat listening on
+ * 127.0.0.1:PORT (the sandbox's own loopback, in its own network namespace), each connection
+ * forwarded to SOCKET outside, as sandbox-runtime does for its proxies. They are how the
+ * sandboxed programs reach the agent's hook door and its pane socket: the runtime's seccomp
+ * filter lets nothing inside make a unix socket, and these start before it applies. `start`
+ * is the lines that start them, each under `setsid` in a session of its own, so the pane's
+ * Ctrl-C, Ctrl-Z and resizes reach only the program; they die with the sandbox (bubblewrap's
+ * PID namespace ends when the program does). `wait` is the lines before the program that hold
+ * it back, a bounded time (RELAY_WAIT_CS), until every relay listens, and with them every
+ * listener named in $PANE_SANDBOX_LISTENERS: the runtime waits for its bridges by counting the
+ * TCP sockets in the sandbox's namespace, a count the relays, started before them, make too
+ * high (startRelayFirst). Null for anything but 1..MAX_RELAYS plain PORT:SOCKET words. Neither
+ * line holds a quote (each socket is a PLAIN_PATH), so either may stand inside a single-quoted word.
  */
-export function hookRelay(relay: string | undefined): { port: number; start: string; wait: string } | null {
-  const m = /^([0-9]{1,5}):(\/.+)$/.exec(relay ?? '');
-  if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535 || !PLAIN_PATH.test(m[2]!)) return null;
-  const port = Number(m[1]);
+export function sandboxRelays(relay: string | undefined): { ports: number[]; start: string; wait: string } | null {
+  const words = (relay ?? '').split(' ').filter((w) => w !== '');
+  if (words.length === 0 || words.length > MAX_RELAYS) return null;
+  const pairs: { port: number; socket: string }[] = [];
+  for (const w of words) {
+    const m = /^([0-9]{1,5}):(\/.+)$/.exec(w);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535 || !PLAIN_PATH.test(m[2]!)) return null;
+    if (pairs.some((p) => p.port === Number(m[1]))) return null;
+    pairs.push({ port: Number(m[1]), socket: m[2]! });
+  }
+  const ports = pairs.map((p) => p.port);
   // One look: every port named is listening (state 0A) in /proc/net/tcp or tcp6. Without a pause between looks (the
   // runtime waits for its own bridges so); the clock is /proc/uptime's, led by a 1 so a reading such as 0.08 is no octal
   // number to the shell's arithmetic.
-  const look = `_pane_up=1; for _pane_p in ${procPort(port)} $${LISTENERS_VAR}; do _pane_f=; for _pane_t in /proc/net/tcp /proc/net/tcp6; do [ -r "$_pane_t" ] || continue; while read -r _pane_sl _pane_l _pane_r _pane_st _pane_x; do case "$_pane_l:$_pane_st" in *:$_pane_p:0A) _pane_f=1; break ;; esac; done < "$_pane_t"; [ -n "$_pane_f" ] && break; done; [ -n "$_pane_f" ] || { _pane_up=; break; }; done`;
+  const look = `_pane_up=1; for _pane_p in ${ports.map(procPort).join(' ')} $${LISTENERS_VAR}; do _pane_f=; for _pane_t in /proc/net/tcp /proc/net/tcp6; do [ -r "$_pane_t" ] || continue; while read -r _pane_sl _pane_l _pane_r _pane_st _pane_x; do case "$_pane_l:$_pane_st" in *:$_pane_p:0A) _pane_f=1; break ;; esac; done < "$_pane_t"; [ -n "$_pane_f" ] && break; done; [ -n "$_pane_f" ] || { _pane_up=; break; }; done`;
   return {
-    port,
-    start: `setsid socat TCP4-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr,backlog=64 UNIX-CONNECT:${m[2]} </dev/null >/dev/null 2>&1 &\n`,
+    ports,
+    start: pairs.map((p) => `setsid socat TCP4-LISTEN:${p.port},bind=127.0.0.1,fork,reuseaddr,backlog=64 UNIX-CONNECT:${p.socket} </dev/null >/dev/null 2>&1 &\n`).join(''),
     wait: `_pane_i=0; _pane_t0=; while [ "$_pane_i" -lt ${RELAY_WAIT_LOOKS} ]; do ${look}; [ -n "$_pane_up" ] && break; read -r _pane_now _pane_x < /proc/uptime || break; _pane_now=1\${_pane_now%.*}\${_pane_now#*.}; [ "$((_pane_now - \${_pane_t0:=$_pane_now}))" -lt ${RELAY_WAIT_CS} ] || break; _pane_i=$((_pane_i + 1)); done; unset _pane_i _pane_t0 _pane_now _pane_up _pane_p _pane_f _pane_t _pane_sl _pane_l _pane_r _pane_st _pane_x ${LISTENERS_VAR}\n`,
   };
 }
 
-/** Where the program's line begins in a wrapped command: its wait's first words (hookRelay). */
+/** Where the program's line begins in a wrapped command: its wait's first words (sandboxRelays). */
 const WAIT_MARK = '_pane_i=0; _pane_t0=;';
 
 /**
- * Starts the hook relay (`start`, hookRelay) first thing inside the sandbox, before
+ * Starts the relays (`start`, sandboxRelays) first thing inside the sandbox, before
  * the runtime's own script: bubblewrap's program `X…` becomes `/bin/sh -c 'START
  * export PANE_SANDBOX_LISTENERS=…; exec "$@"' sh X…`, so socat loads (~10 ms of
  * libraries) while the runtime starts its two proxy bridges and waits for them, not
@@ -143,7 +155,7 @@ const WAIT_MARK = '_pane_i=0; _pane_t0=;';
  */
 export function startRelayFirst(wrapped: string, start: string): string {
   const i = bwrapProgramAt(wrapped);
-  if (i < 0) throw new OpError('cannot start the hook relay: the sandbox command has no bubblewrap `--` before its program');
+  if (i < 0) throw new OpError('cannot start the relays: the sandbox command has no bubblewrap `--` before its program');
   const mark = wrapped.indexOf(WAIT_MARK, i);
   const runtime = wrapped.slice(i, mark < 0 ? wrapped.length : mark);
   const ports = [...new Set([...runtime.matchAll(/-LISTEN:([0-9]{1,5})\b/g)].map((m) => Number(m[1])).filter((p) => p >= 1 && p <= 65535))];
@@ -157,7 +169,7 @@ export function startRelayFirst(wrapped: string, start: string): string {
  * wrapped command (startRelayFirst; unchanged without a relay).
  */
 export function programLine(argv: readonly [string, ...string[]], tmp: string | undefined, relay: string | undefined): { command: string; withRelay: (wrapped: string) => string } {
-  const r = process.platform === 'linux' ? hookRelay(relay) : null;
+  const r = process.platform === 'linux' ? sandboxRelays(relay) : null;
   const command = `${r?.wait ?? ''}${tmp ? `TMPDIR=${q(tmp)} ` : ''}exec ${argv.map(q).join(' ')}`;
   return { command, withRelay: (wrapped) => (r ? startRelayFirst(wrapped, r.start) : wrapped) };
 }
@@ -309,9 +321,15 @@ interface Registration {
   leads: boolean;
 }
 
-/** The runtime's settings, the helper's own: no network (each launch's list is registered under its id) and no filesystem rule (each wrap brings its own). */
+/**
+ * The runtime's settings, the helper's own: no network (each launch's list is registered under its
+ * id), no filesystem rule (each wrap brings its own), and no unix socket made inside (the runtime's
+ * seccomp filter: the person's session bus, ssh agent, X server, tmux and docker sockets are files
+ * a sandbox can see; pane reaches the agent's own sockets by relays on its loopback instead).
+ */
 const BASE_CONFIG = {
-  network: { allowedDomains: [] as string[], deniedDomains: [] as string[], allowAllUnixSockets: true },
+  // Linux only: macOS's profile has no relay, and takes sockets by path (allowUnixSockets), which this does not list.
+  network: { allowedDomains: [] as string[], deniedDomains: [] as string[], allowAllUnixSockets: process.platform !== 'linux' },
   filesystem: { denyRead: [] as string[], allowRead: [] as string[], allowWrite: [] as string[], denyWrite: [] as string[] },
 };
 

@@ -23,6 +23,15 @@ export function helperSocket(runtime: string, daemonPid: number): string {
   return path.join(runtime, `sandbox-helper-${daemonPid}.sock`);
 }
 
+/**
+ * The helper's TMPDIR, beside its socket: where the runtime makes its proxies' sockets, which
+ * every sandbox binds in. Not /tmp, which each sandbox has empty and its own. A short name: the
+ * runtime's socket names in it are ~45 characters, and a unix socket's path is at most 107.
+ */
+export function helperTmp(runtime: string, daemonPid: number): string {
+  return path.join(runtime, `srt-${daemonPid}`);
+}
+
 /** A prewrap's token: 128 random bits, base64url. */
 export const PREWRAP_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 

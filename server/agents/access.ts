@@ -95,7 +95,7 @@ export function summarize(a: Access, errors: readonly string[] = []): string[] {
   lines.push(`write paths:  ${words(a.namespace.write)}`);
   lines.push(`commands:     ${words(a.commands.allow)}${a.commands.deny.length ? ` except ${a.commands.deny.join(', ')}` : ''}`);
   lines.push(`sandbox:      its programs run under bubblewrap; they may write only their working directory (project or worktree), its home and its temp dir${a.sandbox.write.length ? `, and ${a.sandbox.write.join(', ')}` : ''}`);
-  lines.push(`  hidden:     the person's home as a whole (only what is listed as visible is bound in), pane's own data, saved state (screens, daemon.log) and runtime files, other agents' homes, the person's pane socket${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
+  lines.push(`  hidden:     the person's home as a whole (only what is listed as visible is bound in), pane's own data, saved state (screens, daemon.log) and runtime files, other agents' homes, the person's pane socket, the machine's /tmp and /var/tmp (empty and its own inside), every unix socket (none can be made inside)${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
   if (a.sandbox.read.length) lines.push(`  also reads: ${a.sandbox.read.join(', ')} (.access sandbox.read)`);
   lines.push(`  network:    ${a.sandbox.network.length ? `only ${a.sandbox.network.join(', ')}` : 'none'}`);
   lines.push(`  pane:       reached only through its own socket in its home, which speaks as the agent`);

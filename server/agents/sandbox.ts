@@ -15,7 +15,7 @@ import { which } from '../../kits/node/which';
 import type { AppEntry } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
 import { homeLines } from './agentHome';
-import { launcherArgs, launcherOf, LAUNCHER_SHELL, type WrapRequest } from '../../kits/node/sandboxHelper';
+import { helperTmp, launcherArgs, launcherOf, LAUNCHER_SHELL, type WrapRequest } from '../../kits/node/sandboxHelper';
 import type { AgentService } from './service';
 
 /** The agent's own hook door, in its home beside pane.sock: HTTP hooks from inside its sandbox reach it through a relay. */
@@ -38,6 +38,14 @@ export function socketRelayPort(hookPort: number | undefined): number {
 /** $PANE_SOCKET inside a sandbox whose hook relay listens on `hookPort`: its relay to the agent's own socket. */
 export function sandboxedSocket(hookPort: number | undefined): string {
   return `tcp://127.0.0.1:${socketRelayPort(hookPort)}`;
+}
+
+/** The machine's shared temp directories: inside a sandbox each is an empty tmpfs of its own. */
+export const TEMP_PLACES: readonly string[] = ['/tmp', '/var/tmp'];
+
+/** TEMP_PLACES and the daemon's own temp directory ($TMPDIR) where that is elsewhere. */
+export function tempPlaces(): string[] {
+  return [...new Set([...TEMP_PLACES, os.tmpdir()])];
 }
 
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */
@@ -115,7 +123,8 @@ function packageRoot(entry: string): string {
 }
 
 /**
- * What of the person's home an agent's programs see: nothing, but what is bound back in.
+ * What of the person's home (and of the shared temp places, TEMP_PLACES) an agent's
+ * programs see: nothing, but what is bound back in.
  * The home is hidden whole, so a file made there after launch (a new key, a login)
  * is hidden too; these are the exceptions: the agent's own home, the project it works
  * in (unless that is the person's home itself), pane's own program and the shims its
@@ -130,7 +139,9 @@ export function visiblePaths(svc: AgentService, name: string, access: Access, cw
   const add = (p: string | null | undefined, why: string) => {
     if (!p || !path.isAbsolute(p)) return;
     const n = path.resolve(p);
-    if (!within(n, human) || n === human) return; // outside the home it is visible anyway; the home whole is never bound
+    // Outside the home and the temp places it is visible anyway; neither whole is ever bound.
+    const hidden = [human, ...tempPlaces()];
+    if (!hidden.some((h) => within(n, h)) || hidden.includes(n)) return;
     if (out.some((v) => within(n, v.path))) return;
     for (let i = out.length - 1; i >= 0; i--) if (within(out[i]!.path, n)) out.splice(i, 1);
     out.push({ path: n, why });
@@ -189,16 +200,21 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   const runtime = runtimeDir(false);
   // The walls start empty: the person's whole home is hidden (a tmpfs over it), and only
   // what visiblePaths names is bound back in, so what is made there later is hidden too.
-  const hidden = [human, data, ...state, runtime, ...access.sandbox.denyRead.map((p) => expand(p, human))];
+  // The shared temp places are the person's too (the window's browser profile, downloads, other
+  // programs' files): each sandbox has them empty and its own, writable (TEMP_PLACES).
+  const hidden = [human, data, ...state, runtime, ...tempPlaces(), ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
   return {
-    pane: { sealed: [human] },
+    // The home's tmpfs is sealed read-only; so is a temp place's that holds the home (the runtime mounts one
+    // tmpfs there and none for the home inside it), else a write into the hidden home would land in it unrefused.
+    pane: { sealed: [human, ...tempPlaces().filter((t) => within(human, t))] },
     network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: false },
     filesystem: {
       denyRead: hidden,
       // Inside pane's hidden state: its own home, the shims and hook settings its programs run,
       // and the shell integration scripts its shells source (runtime dir, shell-<hash>).
-      allowRead: [...new Set([home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...visiblePaths(svc, name, access, cwd, program).map((v) => v.path), ...shellDirs(runtime)])],
+      // And the sandbox helper's TMPDIR, where the runtime's proxies' sockets are (its network's way out).
+      allowRead: [...new Set([home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...visiblePaths(svc, name, access, cwd, program).map((v) => v.path), ...shellDirs(runtime), helperTmp(runtime, process.pid)])],
       allowWrite: write,
       // What makes the account (and what the server files for it, its doors included) is not the agent's to edit.
       denyWrite: ['.access', '.token', '.project', '.app', 'log', 'Maildir', 'pane.sock', HOOK_SOCKET].map((f) => path.join(home, f)),
@@ -258,7 +274,7 @@ export function pendingLines(svc: AgentService, name: string): string[] {
   const { access } = svc.access(name);
   const hosts = app?.agent?.network ?? [];
   if (hosts.length > 0) lines.push(access.sandbox.appNetwork ? `its CLI's hosts (app ${app!.id}, merged into network at launch): ${hosts.join(', ')}` : `its CLI's hosts (app ${app!.id}) are NOT merged (.access sandbox.appNetwork is false): ${hosts.join(', ')}`);
-  lines.push(`visible of the person's home (${human}), nothing else:`);
+  lines.push(`visible of the person's home (${human}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside), nothing else:`);
   for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program)) lines.push(`  ${v.path}  (${v.why})`);
   for (const [n, id] of svc.identity) {
     if (id.agent !== name || id.stamp === undefined) continue;

@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { helperSocket, type WrapRequest } from '../../kits/node/sandboxHelper';
+import { helperSocket, helperTmp, type WrapRequest } from '../../kits/node/sandboxHelper';
 import { endableChild, endProcess } from '../../kits/node/ending';
 
 /** Lines of the helper's stderr kept for the daemon's log at most, each cut to this many characters. */
@@ -24,6 +24,8 @@ export const HELPER_STOP_MS = 2_000;
 export class SandboxHelper {
   private child: ChildProcess | null = null;
   readonly socket: string;
+  /** Its TMPDIR (helperTmp): the runtime's proxy sockets, bound into every sandbox. */
+  readonly tmp: string;
 
   constructor(
     private readonly entry: string,
@@ -32,6 +34,7 @@ export class SandboxHelper {
     private readonly log: (line: string) => void,
   ) {
     this.socket = helperSocket(runtime, process.pid);
+    this.tmp = helperTmp(runtime, process.pid);
   }
 
   /** Starts the helper unless it runs; returns its socket (a launcher waits for it to listen). */
@@ -39,12 +42,13 @@ export class SandboxHelper {
     if (this.child !== null && this.child.exitCode === null && this.child.signalCode === null) return this.socket;
     try {
       fs.mkdirSync(path.dirname(this.socket), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(this.tmp, { recursive: true, mode: 0o700 });
     } catch {
       // the runtime dir is made by the daemon at start; the helper says what it cannot do
     }
     const child = spawn(process.execPath, [this.entry, 'sandboxd', '--listen', this.socket], {
       stdio: ['pipe', 'ignore', 'pipe'],
-      env: this.env as NodeJS.ProcessEnv,
+      env: { ...this.env, TMPDIR: this.tmp } as NodeJS.ProcessEnv,
       // Its own session: a Ctrl-C or hang-up at the terminal the daemon was started from is the daemon's to act on,
       // never the helper's (whose end ends every agent's sandbox); it ends when the daemon says so or goes (its stdin).
       detached: true,
@@ -89,8 +93,10 @@ export class SandboxHelper {
   stop(): Promise<void> {
     const c = this.child;
     this.child = null;
-    if (c === null || c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
+    // Its TMPDIR goes with it: the proxies' sockets in it listen no more.
+    const clear = () => fs.rmSync(this.tmp, { recursive: true, force: true });
+    if (c === null || c.exitCode !== null || c.signalCode !== null) return Promise.resolve().then(clear);
     c.stdin?.end();
-    return endProcess(endableChild(c), { first: 'SIGTERM', then: 'SIGKILL', graceMs: HELPER_STOP_MS, afterMs: HELPER_STOP_MS });
+    return endProcess(endableChild(c), { first: 'SIGTERM', then: 'SIGKILL', graceMs: HELPER_STOP_MS, afterMs: HELPER_STOP_MS }).then(clear);
   }
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildOnce, cleanEnv, serve, type Served } from '../cli/harness';
+import { BIN, buildOnce, cleanEnv, ROOT, serve, type Served } from '../cli/harness';
 import { quietly } from './helpers';
 
 let s: Served;
@@ -130,8 +130,14 @@ describe('pane mcp', () => {
   });
 
   it('plumbs as the agent: a compiler error opens its file at the line in an editor pane of its own; test says why, and nothing runs', async () => {
-    // Outside the person's home, which ada's sandbox hides (and so the plumber does not look there for it).
-    const proj = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-mcp-proj-'));
+    // Outside the person's home and the machine's temp dirs, which ada's sandbox hides (and so the plumber does not look there for it).
+    const hiddenTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-mcp-tmp-'));
+    const inTmp = textOf(await call('plumb', { text: 'src/main.rs:12:9', wdir: hiddenTmp, test: true }));
+    expect(inTmp).toMatch(/denied: agent ada plumbs from the directories its sandbox shows it; .*pane-mcp-tmp-.* is not one/);
+    fs.rmSync(hiddenTmp, { recursive: true, force: true });
+    const cache = path.join(ROOT, 'node_modules', '.cache');
+    fs.mkdirSync(cache, { recursive: true });
+    const proj = fs.mkdtempSync(path.join(cache, 'pane-mcp-proj-'));
     fs.mkdirSync(path.join(proj, 'src'), { recursive: true });
     fs.writeFileSync(path.join(proj, 'src', 'main.rs'), 'fn main() {}\n'.repeat(40));
     const tested = textOf(await call('plumb', { text: 'error[E0425]: cannot find value  --> src/main.rs:12:9', click: 40, wdir: proj, test: true }));

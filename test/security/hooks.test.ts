@@ -285,7 +285,9 @@ describe.skipIf(why !== null)(`a sandboxed agent pane${why ? ` (skipped: ${why})
     // Under the person's home, hidden whole: not there at all, or empty.
     expect((await inside(`ls -A ${state} 2>/dev/null; echo LISTED`)).out).not.toMatch(/daemon\.log|snapshot|journal/);
     const rt = await inside(`ls -A ${runtimeDir(false)}`);
-    expect(rt.out.split(/\s+/).filter((n) => n !== '' && !/^shell-[0-9a-f]+$/.test(n))).toEqual([]);
+    // What is bound back in: the shell integration its shells source, and the sandbox helper's TMPDIR (srt-PID),
+    // which holds the runtime's proxy sockets (its network's way out).
+    expect(rt.out.split(/\s+/).filter((n) => n !== '' && !/^shell-[0-9a-f]+$/.test(n) && !/^srt-[0-9]+$/.test(n))).toEqual([]);
   });
 
   it.skipIf(claudeBin === undefined)('hears a real Claude Code in a sandboxed agent pane, with no network to reach its model', async () => {

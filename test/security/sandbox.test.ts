@@ -20,9 +20,16 @@ let shell: number;
 let human: string;
 let project: string;
 let seq = 0;
-/** Where the person's own sockets are (their session bus, their ssh agent): outside their home, as /run/user/UID and /tmp are. */
+/**
+ * Where the person's own sockets are (their session bus, their ssh agent): outside their home and
+ * outside the temp places (each sandbox has those empty), so a sandbox sees them, as it sees
+ * /run/user/UID: the seccomp filter, not a hidden path, is what must stop it.
+ */
 let personSockets: string;
 const personListeners: net.Server[] = [];
+const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+/** The person's $XDG_RUNTIME_DIR (pane's runtime dir is in it): an address an agent must not be given. */
+let personRuntime: string;
 
 /** The person's environment as a desktop session has it: logins, keys and sockets an agent must not inherit. */
 function personEnv(): Record<string, string> {
@@ -35,7 +42,7 @@ function personEnv(): Record<string, string> {
     SSH_AUTH_SOCK: path.join(personSockets, 'ssh-agent.sock'),
     DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(personSockets, 'bus')}`,
     DISPLAY: ':0',
-    XDG_RUNTIME_DIR: personSockets,
+    XDG_RUNTIME_DIR: personRuntime,
     LANG: 'C.UTF-8',
   };
 }
@@ -75,7 +82,10 @@ function askHelper(socket: string, line: string): string {
 describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: ${why})` : ''}`, () => {
   beforeAll(async () => {
     buildOnce();
-    personSockets = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-person-run-'));
+    const cache = path.join(ROOT, 'node_modules', '.cache');
+    fs.mkdirSync(cache, { recursive: true });
+    personSockets = fs.mkdtempSync(path.join(cache, 'pane-person-run-'));
+    personRuntime = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-xdg-'));
     // The person's session bus and ssh agent, answering whoever connects: what a sandboxed program could drive the
     // person's desktop with (systemd-run --user over the bus, ssh logins over the agent).
     for (const name of ['bus', 'ssh-agent.sock']) {
@@ -111,12 +121,12 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
   afterAll(async () => {
     await s?.stop();
     for (const l of personListeners) l.close();
-    if (personSockets) fs.rmSync(personSockets, { recursive: true, force: true });
+    for (const d of [personSockets, personRuntime]) if (d) fs.rmSync(d, { recursive: true, force: true });
   });
 
   it('inherits none of the person’s tokens, keys or sockets from the environment: only what a terminal program needs', async () => {
     const env = await inside('env');
-    for (const leak of ['PERSONS-GITHUB-TOKEN', 'PERSONS-AWS-SECRET', 'PERSONS-NPM-TOKEN', 'PERSONS-OPENAI-KEY', 'PERSONS-PROBE-KEY', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY=', 'XDG_RUNTIME_DIR', personSockets]) expect(env.out, leak).not.toContain(leak);
+    for (const leak of ['PERSONS-GITHUB-TOKEN', 'PERSONS-AWS-SECRET', 'PERSONS-NPM-TOKEN', 'PERSONS-OPENAI-KEY', 'PERSONS-PROBE-KEY', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY=', 'XDG_RUNTIME_DIR', personSockets, personRuntime]) expect(env.out, leak).not.toContain(leak);
     expect(env.out).toMatch(/^LANG=C\.UTF-8$/m);
     expect(env.out).toMatch(/^PATH=/m);
     expect(env.out).toMatch(/^PANE_AGENT=ada$/m);
@@ -161,6 +171,32 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     const without = await inside('env', again);
     expect(without.out).not.toContain('PERSONS-PROBE-KEY');
     expect(s.pane(['close', '-t', String(again)]).status).toBe(0);
+  });
+
+  it('has /tmp and /var/tmp empty and its own: the person’s files there unseen, what it writes there left there', async () => {
+    // The window's browser profile is in the temp dir (electron/chromium.ts): its cookies are the person's.
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-chromium-'));
+    fs.writeFileSync(path.join(profile, 'Cookies'), 'PERSONS-COOKIE\n');
+    try {
+      // Listed inside: nothing of the person's (the paths bound back in, such as this test's home, are directories
+      // bubblewrap made on the way to them, each hidden in turn).
+      const listed = await inside(`ls -A /tmp /var/tmp | grep -c pane-chromium; cat ${profile}/Cookies 2>/dev/null | grep -c PERSONS`);
+      expect(listed.out.split('\n').slice(-2)).toEqual(['0', '0']);
+      // A write there stays there: into its own /tmp (read-only where the person's home is inside it, as here in the
+      // suite's homes under /tmp, so a write into that hidden home is refused), never the machine's.
+      const scratch = `agent-scratch-${process.pid}`;
+      const wrote = await inside(`echo mine > /tmp/${scratch} && cat /tmp/${scratch}`);
+      if (within(human, os.tmpdir())) expect(wrote.out).toMatch(/Read-only file system/);
+      else expect(wrote.out).toBe('mine');
+      expect(fs.existsSync(path.join('/tmp', scratch))).toBe(false);
+      // Its network still goes out through the runtime's proxies, whose sockets are bound in from the helper's own dir.
+      // An HTTP status line from the proxy (a refusal: no token, a loopback target) is that way working; nothing leaves the machine.
+      const proxy = await inside(`exec 3<>/dev/tcp/127.0.0.1/3128 && printf 'GET http://127.0.0.1:9/ HTTP/1.0\\r\\n\\r\\n' >&3 && head -n 1 <&3; exec 3<&-`);
+      expect(proxy.out).toMatch(/HTTP\/1\.[01] [0-9]{3}/);
+      expect(s.pane(['access', 'ada']).stdout).toMatch(/and the temp dirs \(\/tmp, \/var\/tmp.*each its own and empty inside\)/);
+    } finally {
+      fs.rmSync(profile, { recursive: true, force: true });
+    }
   });
 
   it('makes no unix socket: the person’s session bus and ssh agent, which it can see, do not answer it', async () => {

@@ -15,7 +15,7 @@ import { which } from '../../kits/node/which';
 import type { AppEntry } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
 import { homeLines } from './agentHome';
-import { helperTmp, launcherArgs, launcherOf, LAUNCHER_SHELL, type WrapRequest } from '../../kits/node/sandboxHelper';
+import { helperTmp, UNIX_SOCKETS_ALLOWED, launcherArgs, launcherOf, LAUNCHER_SHELL, type WrapRequest } from '../../kits/node/sandboxHelper';
 import type { AgentService } from './service';
 
 /** The agent's own hook door, in its home beside pane.sock: HTTP hooks from inside its sandbox reach it through a relay. */
@@ -136,11 +136,11 @@ export function visiblePaths(svc: AgentService, name: string, access: Access, cw
   const human = svc.server.env.HOME ?? os.homedir();
   const data = svc.options.dataDir;
   const out: Visible[] = [];
+  // Outside the home and the temp places all is visible anyway; neither whole is ever bound.
+  const hidden = [human, ...tempPlaces()];
   const add = (p: string | null | undefined, why: string) => {
     if (!p || !path.isAbsolute(p)) return;
     const n = path.resolve(p);
-    // Outside the home and the temp places it is visible anyway; neither whole is ever bound.
-    const hidden = [human, ...tempPlaces()];
     if (!hidden.some((h) => within(n, h)) || hidden.includes(n)) return;
     if (out.some((v) => within(n, v.path))) return;
     for (let i = out.length - 1; i >= 0; i--) if (within(out[i]!.path, n)) out.splice(i, 1);
@@ -208,7 +208,7 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
     // The home's tmpfs is sealed read-only; so is a temp place's that holds the home (the runtime mounts one
     // tmpfs there and none for the home inside it), else a write into the hidden home would land in it unrefused.
     pane: { sealed: [human, ...tempPlaces().filter((t) => within(human, t))] },
-    network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: false },
+    network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: UNIX_SOCKETS_ALLOWED },
     filesystem: {
       denyRead: hidden,
       // Inside pane's hidden state: its own home, the shims and hook settings its programs run,

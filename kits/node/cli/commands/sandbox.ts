@@ -16,7 +16,7 @@ import { OpError, UsageError } from '../errors';
 import { str } from '../args';
 import { runtimeDir } from '../../paths';
 import { madeSince, projectGuards } from '../../projectGuard';
-import type { WrapRequest } from '../../sandboxHelper';
+import { UNIX_SOCKETS_ALLOWED, type WrapRequest } from '../../sandboxHelper';
 import { pidAlive, procStat, procStats } from '../../procTable';
 import { importEsm } from '../../esmImport';
 import { which } from '../../which';
@@ -328,8 +328,7 @@ interface Registration {
  * a sandbox can see; pane reaches the agent's own sockets by relays on its loopback instead).
  */
 const BASE_CONFIG = {
-  // Linux only: macOS's profile has no relay, and takes sockets by path (allowUnixSockets), which this does not list.
-  network: { allowedDomains: [] as string[], deniedDomains: [] as string[], allowAllUnixSockets: process.platform !== 'linux' },
+  network: { allowedDomains: [] as string[], deniedDomains: [] as string[], allowAllUnixSockets: UNIX_SOCKETS_ALLOWED },
   filesystem: { denyRead: [] as string[], allowRead: [] as string[], allowWrite: [] as string[], denyWrite: [] as string[] },
 };
 

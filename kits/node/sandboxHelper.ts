@@ -32,13 +32,6 @@ export function helperTmp(runtime: string, daemonPid: number): string {
   return path.join(runtime, `srt-${daemonPid}`);
 }
 
-/**
- * Whether sandboxed programs may make unix sockets: not on Linux, where the runtime's seccomp
- * filter holds them and pane reaches the agent's sockets by relays on the sandbox's loopback;
- * on macOS the profile takes sockets by path and pane has no relay, so they stay allowed.
- */
-export const UNIX_SOCKETS_ALLOWED = process.platform !== 'linux';
-
 /** A prewrap's token: 128 random bits, base64url. */
 export const PREWRAP_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 

@@ -15,7 +15,8 @@ import { which } from '../../kits/node/which';
 import type { AppEntry } from '../../kits/protocol/app';
 import { findApp } from '../config/appFiles';
 import { homeLines } from './agentHome';
-import { helperTmp, UNIX_SOCKETS_ALLOWED, launcherArgs, launcherOf, LAUNCHER_SHELL, type WrapRequest } from '../../kits/node/sandboxHelper';
+import { UNIX_SOCKETS_ALLOWED } from '../../kits/node/sandboxSockets';
+import { helperTmp, launcherArgs, launcherOf, LAUNCHER_SHELL, type WrapRequest } from '../../kits/node/sandboxHelper';
 import type { AgentService } from './service';
 
 /** The agent's own hook door, in its home beside pane.sock: HTTP hooks from inside its sandbox reach it through a relay. */

@@ -99,28 +99,27 @@ function within(p: string, dir: string): boolean {
   return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
 
+/** Where `p` is, its links followed: as written where it is not there (yet). */
+function real(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 /** The directory that holds a program's whole install: the top `node_modules`'s parent for a package's script, else its own directory. */
 function installRoot(file: string): string {
-  let real = file;
-  try {
-    real = fs.realpathSync(file);
-  } catch {
-    // not there (yet): its directory as written
-  }
-  const at = real.indexOf(`${path.sep}node_modules${path.sep}`);
-  return at > 0 ? real.slice(0, at) : path.dirname(real);
+  const at = real(file);
+  const i = at.indexOf(`${path.sep}node_modules${path.sep}`);
+  return i > 0 ? at.slice(0, i) : path.dirname(at);
 }
 
 /** The package a pane entry (…/dist/pane.cjs) belongs to: the folder above dist/ (a checkout, or node_modules/pane). */
 function packageRoot(entry: string): string {
-  let real = entry;
-  try {
-    real = fs.realpathSync(entry);
-  } catch {
-    // as given
-  }
-  const dir = path.dirname(real);
-  return path.basename(dir) === 'dist' ? path.dirname(dir) : installRoot(real);
+  const file = real(entry);
+  const dir = path.dirname(file);
+  return path.basename(dir) === 'dist' ? path.dirname(dir) : installRoot(file);
 }
 
 /**
@@ -235,13 +234,9 @@ export function agentSees(svc: AgentService, name: string): (p: string) => boole
   const cwd = project && path.isAbsolute(project) ? project : svc.store.home(name);
   const { filesystem } = sandboxSettings(svc, name, access, cwd);
   return (p) => {
-    let real = path.resolve(p);
-    try {
-      real = fs.realpathSync(real);
-    } catch {
-      // not there: as written (a check on it fails anyway)
-    }
-    return filesystem.allowRead.some((d) => within(real, d)) || filesystem.allowWrite.some((d) => within(real, d)) || !filesystem.denyRead.some((d) => within(real, d));
+    // Not there: as written (a check on it fails anyway).
+    const at = real(path.resolve(p));
+    return filesystem.allowRead.some((d) => within(at, d)) || filesystem.allowWrite.some((d) => within(at, d)) || !filesystem.denyRead.some((d) => within(at, d));
   };
 }
 

@@ -49,6 +49,38 @@ export function tempPlaces(): string[] {
   return [...new Set([...TEMP_PLACES, os.tmpdir()])];
 }
 
+/**
+ * The root's children a Linux sandbox keeps in view: the system (its programs, libraries and
+ * settings, the packages people install for everyone in /opt, /nix, /gnu, /snap) and the kernel's
+ * places. Every other child (/home, /root, /srv, /mnt, /media, a /work or /data of checkouts, a
+ * file at the top) is where people keep their files: hidden whole, as the person's home is.
+ */
+export const SYSTEM_PLACES: readonly string[] = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/usr', '/etc', '/opt', '/nix', '/gnu', '/snap', '/var', '/run', '/proc', '/dev', '/sys'];
+
+/** Places of the people inside the system ones: mail spools, and every session's runtime dir (keyrings, agents' sockets, FUSE mounts of remote files). */
+export const PEOPLE_IN_SYSTEM: readonly string[] = ['/var/mail', '/var/spool/mail', '/run/user'];
+
+/** Where macOS keeps people's files: every home and every mounted volume. */
+const DARWIN_PEOPLE_PLACES: readonly string[] = ['/Users', '/Volumes'];
+
+/**
+ * The places of the machine's people an agent's sandbox hides whole (each an empty, read-only
+ * tmpfs; what visiblePaths names bound back in): every child of / that is not a system place
+ * (SYSTEM_PLACES) or a temp place (those are each sandbox's own), and PEOPLE_IN_SYSTEM where
+ * they are. Read at each launch: a directory made at the top later is hidden from the next one.
+ */
+export function peoplePlaces(): string[] {
+  if (process.platform === 'darwin') return [...DARWIN_PEOPLE_PLACES];
+  let names: string[];
+  try {
+    names = fs.readdirSync('/');
+  } catch {
+    names = [];
+  }
+  const top = names.map((n) => `/${n}`).filter((p) => !SYSTEM_PLACES.includes(p) && !TEMP_PLACES.includes(p));
+  return [...top, ...PEOPLE_IN_SYSTEM.filter((p) => fs.existsSync(p))];
+}
+
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */
 const PROBE_MS = 5_000;
 
@@ -123,21 +155,21 @@ function packageRoot(entry: string): string {
 }
 
 /**
- * What of the person's home (and of the shared temp places, TEMP_PLACES) an agent's
- * programs see: nothing, but what is bound back in.
- * The home is hidden whole, so a file made there after launch (a new key, a login)
+ * What of the person's home, the machine's other people places (peoplePlaces) and the shared
+ * temp places (TEMP_PLACES) an agent's programs see: nothing, but what is bound back in.
+ * Each is hidden whole, so a file made there after launch (a new key, a login)
  * is hidden too; these are the exceptions: the agent's own home, the project it works
  * in (unless that is the person's home itself), pane's own program and the shims its
  * panes run, the Node that runs them, the programs it was asked to run and the
  * directories of PATH that hold them, and what its .access grants (sandbox.read,
  * sandbox.write).
  */
-export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program?: string): Visible[] {
+export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program?: string, people: readonly string[] = peoplePlaces()): Visible[] {
   const human = svc.server.env.HOME ?? os.homedir();
   const data = svc.options.dataDir;
   const out: Visible[] = [];
-  // Outside the home and the temp places all is visible anyway; neither whole is ever bound.
-  const hidden = [human, ...tempPlaces()];
+  // Outside these all is visible anyway (the system's places); none of them whole is ever bound.
+  const hidden = [human, ...people, ...tempPlaces()];
   const add = (p: string | null | undefined, why: string) => {
     if (!p || !path.isAbsolute(p)) return;
     const n = path.resolve(p);
@@ -153,7 +185,12 @@ export function visiblePaths(svc: AgentService, name: string, access: Access, cw
   // pane's whole package (dist/, bin/pane-hook, node_modules/), not dist/ alone: hook commands run
   // bin/pane-hook, and a clean rebuild replaces dist/ (a bind of the old one would go stale).
   const entry = paneEntry(svc);
-  if (entry) add(packageRoot(entry), "pane's own program (its package: dist/, bin/pane-hook, node_modules/)");
+  if (entry) {
+    const pkg = packageRoot(entry);
+    add(pkg, "pane's own program (its package: dist/, bin/pane-hook, node_modules/)");
+    // Its node_modules where that is a link elsewhere (a linked install, a workspace's shared one).
+    add(real(path.join(pkg, 'node_modules')), "pane's own program's node_modules (where its link leads)");
+  }
   add(path.dirname(path.dirname(process.execPath)), 'the Node.js that runs pane');
   if (program) {
     const found = path.isAbsolute(program) ? program : which(program, svc.server.env.PATH ?? process.env.PATH);
@@ -202,19 +239,22 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   // what visiblePaths names is bound back in, so what is made there later is hidden too.
   // The shared temp places are the person's too (the window's browser profile, downloads, other
   // programs' files): each sandbox has them empty and its own, writable (TEMP_PLACES).
-  const hidden = [human, data, ...state, runtime, ...tempPlaces(), ...access.sandbox.denyRead.map((p) => expand(p, human))];
+  // So are the other places people keep files in (peoplePlaces: other homes, /srv, /mnt, checkouts at the top).
+  const people = peoplePlaces();
+  const hidden = [human, ...people, data, ...state, runtime, ...tempPlaces(), ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
   return {
-    // The home's tmpfs is sealed read-only; so is a temp place's that holds the home (the runtime mounts one
-    // tmpfs there and none for the home inside it), else a write into the hidden home would land in it unrefused.
-    pane: { sealed: [human, ...tempPlaces().filter((t) => within(human, t))] },
+    // The tmpfs over the home and over each people place is sealed read-only; so is a temp place's that holds
+    // the home (the runtime mounts one tmpfs there and none for the home inside it), else a write into the
+    // hidden home would land in it unrefused. By where each is, links followed: bubblewrap mounts there.
+    pane: { sealed: [...new Set([human, ...people, ...tempPlaces().filter((t) => within(human, t))].map(real))] },
     network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: UNIX_SOCKETS_ALLOWED },
     filesystem: {
       denyRead: hidden,
       // Inside pane's hidden state: its own home, the shims and hook settings its programs run,
       // and the shell integration scripts its shells source (runtime dir, shell-<hash>).
       // And the sandbox helper's TMPDIR, where the runtime's proxies' sockets are (its network's way out).
-      allowRead: [...new Set([home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...visiblePaths(svc, name, access, cwd, program).map((v) => v.path), ...shellDirs(runtime), helperTmp(runtime, process.pid)])],
+      allowRead: [...new Set([home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...visiblePaths(svc, name, access, cwd, program, people).map((v) => v.path), ...shellDirs(runtime), helperTmp(runtime, process.pid)])],
       allowWrite: write,
       // What makes the account (and what the server files for it, its doors included) is not the agent's to edit.
       denyWrite: ['.access', '.token', '.project', '.app', 'log', 'Maildir', 'pane.sock', HOOK_SOCKET].map((f) => path.join(home, f)),
@@ -270,8 +310,9 @@ export function pendingLines(svc: AgentService, name: string): string[] {
   const { access } = svc.access(name);
   const hosts = app?.agent?.network ?? [];
   if (hosts.length > 0) lines.push(access.sandbox.appNetwork ? `its CLI's hosts (app ${app!.id}, merged into network at launch): ${hosts.join(', ')}` : `its CLI's hosts (app ${app!.id}) are NOT merged (.access sandbox.appNetwork is false): ${hosts.join(', ')}`);
-  lines.push(`visible of the person's home (${human}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside), nothing else:`);
-  for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program)) lines.push(`  ${v.path}  (${v.why})`);
+  const people = peoplePlaces();
+  lines.push(`hidden whole: the person's home (${human}), the machine's other people places (${people.join(', ') || 'none'}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside); visible of them, nothing else:`);
+  for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program, people)) lines.push(`  ${v.path}  (${v.why})`);
   for (const [n, id] of svc.identity) {
     if (id.agent !== name || id.stamp === undefined) continue;
     if (id.sandbox !== 'bubblewrap') lines.push(`UNSANDBOXED: pane ${n} runs without a sandbox (${id.sandbox?.replace(/^unsandboxed: /, '') ?? 'unknown'})`);

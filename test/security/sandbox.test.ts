@@ -443,6 +443,50 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     expect(outside).toEqual([]);
   });
 
+  it('sees none of the machine’s other people places (other homes, /root, /srv, /mnt, checkouts at the top) but what is bound in', async () => {
+    // Someone's files in a place at the top, made before the launch (as root, where the suite may make one), and one
+    // in /srv where that is there and writable: what a shell launched now must not read, nor write beside.
+    const planted: string[] = [];
+    const plant = (dir: string) => {
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, 'secret.txt'), 'SOMEONES-FILE\n');
+        planted.push(dir);
+      } catch {
+        // not this user's to make: the listing below still holds
+      }
+    };
+    plant(`/pane-probe-${process.pid}`);
+    if (fs.existsSync('/srv')) plant(`/srv/pane-probe-${process.pid}`);
+    try {
+      const r = s.pane(['agent', 'run', 'ada', '--', 'bash', '--norc', '--noprofile']);
+      expect(r.stderr).toBe('');
+      const fresh = Number(r.stdout.trim().split(':').pop());
+      await inside('true', fresh);
+      for (const dir of planted) {
+        const read = await inside(`cat ${dir}/secret.txt`, fresh);
+        expect(read.status, dir).not.toBe(0);
+        expect(read.out).not.toContain('SOMEONES-FILE');
+        const wrote = await inside(`echo x > ${dir}/planted.txt`, fresh);
+        expect(wrote.status, dir).not.toBe(0);
+        expect(wrote.out).toMatch(/Read-only file system|Permission denied|No such file/);
+        expect(fs.existsSync(path.join(dir, 'planted.txt'))).toBe(false);
+      }
+      // Every file readable in a place at the top that is not the system's is under what `pane access` says is visible.
+      const access = s.pane(['access', 'ada']).stdout;
+      const places = /other people places \(([^)]*)\)/.exec(access)?.[1]?.split(', ').filter((p) => p.startsWith('/')) ?? [];
+      for (const dir of planted.filter((d) => d.split('/').length === 2)) expect(places, access).toContain(dir);
+      if (fs.existsSync('/srv')) expect(places).toContain('/srv');
+      const visible = [...access.matchAll(/^ +(\/\S+) {2}\(/gm)].map((m) => m[1]!);
+      const listed = await inside(`find ${places.join(' ')} -maxdepth 4 \\( -type f -o -type l \\) 2>/dev/null | head -n 5000`, fresh);
+      const outside = listed.out.split('\n').map((l) => l.trim()).filter((f) => f.startsWith('/') && !visible.some((v) => f === v || f.startsWith(`${v}/`)));
+      expect(outside).toEqual([]);
+      s.pane(['close', '-t', String(fresh)]);
+    } finally {
+      for (const dir of planted) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs its own line in its own sandboxed +Errors pane, never in the person’s shell', async () => {
     const marker = path.join(human, 'ran-as-the-person');
     const r = await inside(`pane exec -t ${shell} --shell 'touch ${marker}; echo AGENT-LINE-$((6*7))'`);

@@ -46,6 +46,14 @@ export class SandboxHelper {
     } catch {
       // the runtime dir is made by the daemon at start; the helper says what it cannot do
     }
+    // The socket of a helper that died without closing it (killed, crashed) would answer a launcher's
+    // wait for it at once, then refuse its connection: this daemon's alone (its pid names it), it goes now,
+    // so launchers wait for the new helper to listen.
+    try {
+      fs.unlinkSync(this.socket);
+    } catch {
+      // none left
+    }
     const child = spawn(process.execPath, [this.entry, 'sandboxd', '--listen', this.socket], {
       stdio: ['pipe', 'ignore', 'pipe'],
       env: { ...this.env, TMPDIR: this.tmp } as NodeJS.ProcessEnv,

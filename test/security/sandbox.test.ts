@@ -590,6 +590,39 @@ describe.skipIf(why !== null)('a daemon killed outright', () => {
       await d.stop().catch(() => undefined);
     }
   }, 60_000);
+
+  it('starts its next agent after its helper was killed outright (whose socket was left behind), not refused', async () => {
+    const d = await serve();
+    try {
+      expect(d.pane(['agent', 'add', 'zed']).status).toBe(0);
+      const helper = () => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').find((l) => l.includes('sandboxd') && l.includes(`sandbox-helper-${d.proc.pid}.sock`));
+      const first = d.pane(['agent', 'run', 'zed', '--', 'sh', '-c', 'echo FIRST-RAN; exec sleep 3173']);
+      expect(first.status, first.stderr).toBe(0);
+      const n1 = first.stdout.trim().split(':').pop()!;
+      const t0 = Date.now();
+      while (!/FIRST-RAN/.test(d.pane(['cat', `/${n1}/body`]).stdout) && Date.now() - t0 < 20_000) await new Promise((res) => setTimeout(res, 100));
+      const line = helper();
+      expect(line).toBeDefined();
+      const socket = /--listen (\S+)/.exec(line!)![1]!;
+      process.kill(Number(line!.trim().split(/\s+/)[0]), 'SIGKILL');
+      const t1 = Date.now();
+      while (helper() !== undefined && Date.now() - t1 < 10_000) await new Promise((res) => setTimeout(res, 50));
+      // Its socket is still there: nothing closed it.
+      expect(fs.existsSync(socket)).toBe(true);
+      const next = d.pane(['agent', 'run', 'zed', '--', 'sh', '-c', 'echo NEXT-RAN; exec sleep 3174']);
+      expect(next.status, next.stderr).toBe(0);
+      const n2 = next.stdout.trim().split(':').pop()!;
+      const t2 = Date.now();
+      let body = '';
+      while (!/NEXT-RAN|cannot start the sandbox/.test(body) && Date.now() - t2 < 20_000) {
+        await new Promise((res) => setTimeout(res, 100));
+        body = d.pane(['cat', `/${n2}/body`]).stdout;
+      }
+      expect(body).toMatch(/NEXT-RAN/);
+    } finally {
+      await d.stop().catch(() => undefined);
+    }
+  }, 60_000);
 });
 
 /** The processes left in session `sid` (a launcher's: its pane's terminal session), as `ps` shows them: `SID PID ARGS`, one space apart (ps pads its columns to the widest pid, so a run with shorter pids has two). */

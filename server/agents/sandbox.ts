@@ -78,7 +78,9 @@ export function peoplePlaces(): string[] {
     names = [];
   }
   const top = names.map((n) => `/${n}`).filter((p) => !SYSTEM_PLACES.includes(p) && !TEMP_PLACES.includes(p));
-  return [...top, ...PEOPLE_IN_SYSTEM.filter((p) => fs.existsSync(p))];
+  // One spelling per place: a link to another listed one (Debian's /var/spool/mail → ../mail) is that place.
+  const seen = new Set<string>();
+  return [...top, ...PEOPLE_IN_SYSTEM.filter((p) => fs.existsSync(p))].filter((p) => !seen.has(real(p)) && seen.add(real(p)));
 }
 
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */

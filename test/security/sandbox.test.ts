@@ -478,7 +478,8 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       for (const dir of planted.filter((d) => d.split('/').length === 2)) expect(places, access).toContain(dir);
       if (fs.existsSync('/srv')) expect(places).toContain('/srv');
       const visible = [...access.matchAll(/^ +(\/\S+) {2}\(/gm)].map((m) => m[1]!);
-      const listed = await inside(`find ${places.join(' ')} -maxdepth 4 \\( -type f -o -type l \\) 2>/dev/null | head -n 5000`, fresh);
+      // -H: into each place a link names (/home → var/home), not the link alone.
+      const listed = await inside(`find -H ${places.join(' ')} -maxdepth 4 \\( -type f -o -type l \\) 2>/dev/null | head -n 5000`, fresh);
       const outside = listed.out.split('\n').map((l) => l.trim()).filter((f) => f.startsWith('/') && !visible.some((v) => f === v || f.startsWith(`${v}/`)));
       expect(outside).toEqual([]);
       s.pane(['close', '-t', String(fresh)]);

@@ -82,7 +82,9 @@ export function forwardAgents(hosts: HostService, method: MethodName, params: Re
     if (!local) return undefined;
     const mine = local.list();
     if (ctx.client.checkAccess !== undefined) {
-      return Promise.resolve({ agents: mine, unreached: [{ host: '*', reason: "an agent sees this server's agents only" }] });
+      // Said only where there are other hosts to leave out; '*' stands for all of them.
+      const joined = [...hosts.links.values()].some((l) => l.joined);
+      return Promise.resolve({ agents: mine, unreached: joined ? [{ host: '*', reason: "an agent sees this server's agents only" }] : [] });
     }
     return listAcross(hosts).then(({ agents, unreached }) => ({ agents: [...mine, ...agents], unreached }));
   }

@@ -34,6 +34,15 @@ describe('mail', () => {
     expect((await ada.call('agent/inbox', { all: true })).messages.every((m) => m.seen)).toBe(true);
   });
 
+  it("lists an agent's fellow agents with nothing said of other hosts when none is joined", async () => {
+    const c = await h.connect();
+    await c.call('agent/add', { name: 'ada' });
+    await c.call('agent/add', { name: 'bob' });
+    const r = await (await h.as('ada')).call('agent/list', { hosts: true });
+    expect(r.agents.map((a) => a.name).sort()).toEqual(['ada', 'bob']);
+    expect(r.unreached ?? []).toEqual([]);
+  });
+
   it('hands new mail to the agent as context at its next turn, once', async () => {
     const c = await h.connect();
     await c.call('agent/add', { name: 'ada' });

@@ -93,6 +93,8 @@ describe('agents across hosts', () => {
     await expect(agent.call('agent/get', { name: 'ada@box' })).rejects.toThrow(/denied: agent\/get of ada@box: an agent sees this server's agents only/);
     const r = await agent.call('agent/list', { hosts: true });
     expect(r.agents.some((a) => a.host !== undefined)).toBe(false);
+    // What was left out is said once, for all the other hosts together.
+    expect(r.unreached).toEqual([{ host: '*', reason: "an agent sees this server's agents only" }]);
   });
 });
 

@@ -173,7 +173,7 @@ export const agentCommands: CommandSpec[] = [
         const active = (await c.call('awareness/predictions', {}).catch(() => undefined))?.active ?? [];
         ctx.out(name !== undefined ? fingerLong(agents[0]!, Date.now(), active) : fingerAll(agents, Date.now(), active));
       }
-      for (const u of listed.unreached ?? []) ctx.io.stderr.write(`pane finger: host ${u.host}'s agents not shown: ${u.reason}\n`);
+      for (const u of listed.unreached ?? []) ctx.io.stderr.write(`pane finger: ${u.host === '*' ? "other hosts'" : `host ${u.host}'s`} agents not shown: ${u.reason}\n`);
       if (bool(a, 'hold')) await hold(ctx);
       return 0;
     },

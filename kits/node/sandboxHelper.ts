@@ -67,9 +67,12 @@ export const MAX_REQUEST_BYTES = 256 * 1024;
 export const SCRIPT_MARK = '#pane-sandbox';
 
 /**
- * Polls of 10 ms the launcher waits for the helper's socket (a daemon starts its
+ * Polls of 10 ms the launcher waits for the helper to take its ask (a daemon starts its
  * helper at its own start or first launch, ~0.3 s on a quiet machine, seconds on a
- * loaded one): 10 s, past which the launch fails, naming the socket.
+ * loaded one): 10 s, past which the launch fails, naming the socket. A poll waits for
+ * the socket to be there and, once it is, for a connection it does not refuse: a
+ * helper's socket exists from its bind, a moment before it listens, and a dead
+ * helper's may be left until the daemon starts the next.
  */
 export const LAUNCHER_SOCKET_POLLS = 1000;
 
@@ -83,11 +86,18 @@ export const LAUNCHER_ANSWER_S = 30;
  * stays to run what comes after the program (the registration's end, the project check).
  */
 export const LAUNCHER = [
-  's=$1 r=$2',
-  `i=0; while [ ! -S "$s" ] && [ "$i" -lt ${LAUNCHER_SOCKET_POLLS} ]; do sleep 0.01; i=$((i+1)); done`,
-  `w=$(printf 'wrap %s %s\\n' "$$" "$r" | socat -t ${LAUNCHER_ANSWER_S} - "UNIX-CONNECT:$s" 2>&1)`,
+  's=$1 r=$2 w= i=0',
+  // Asked again only where the ask never reached a helper (no socket, or its connection refused): a wrap is never asked twice.
+  'while :; do',
+  `  if [ -S "$s" ]; then w=$(printf 'wrap %s %s\\n' "$$" "$r" | LC_ALL=C socat -t ${LAUNCHER_ANSWER_S} - "UNIX-CONNECT:$s" 2>&1)`,
+  `    case $w in '${SCRIPT_MARK}'*) break ;; *'Connection refused'*|*'No such file or directory'*) ;; *) break ;; esac`,
+  '  fi',
+  `  [ "$i" -lt ${LAUNCHER_SOCKET_POLLS} ] || break`,
+  '  sleep 0.01; i=$((i+1))',
+  'done',
   'case $w in',
-  `  '${SCRIPT_MARK}-error '*) printf 'pane: cannot start the sandbox: %s\\n' "\${w#${SCRIPT_MARK}-error }" >&2; exit 126 ;;`,
+  // The mark is cut with ? for its '#', which written out would make the cut ${w##…}, a pattern the answer never matches.
+  `  '${SCRIPT_MARK}-error '*) printf 'pane: cannot start the sandbox: %s\\n' "\${w#?${SCRIPT_MARK.slice(1)}-error }" >&2; exit 126 ;;`,
   `  '${SCRIPT_MARK}'*) ;;`,
   `  *) printf 'pane: cannot start the sandbox: its helper (%s) did not answer%s\\n' "$s" "\${w:+: $w}" >&2; exit 126 ;;`,
   'esac',

@@ -225,3 +225,81 @@ describe('a launch brought back from a snapshot', () => {
     expect(unwrapSandbox(plain)).toBe(plain);
   });
 });
+
+describe('the launcher', () => {
+  const req = { argv: ['true'], settings: sandboxSettings(svc, 'ada', AccessSchema.parse({}), '/src/shop'), cwd: '/src/shop' };
+
+  /** A unix socket file nothing listens on: a node that listened there, SIGKILLed (so it never unlinked it). */
+  async function deadSocket(at: string): Promise<void> {
+    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(at)}, () => process.stdout.write('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    child.kill('SIGKILL');
+    await new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  }
+
+  /** A helper answering each ask with `answer`, counting the asks. */
+  function helper(at: string, answer: string): { server: net.Server; asks: string[] } {
+    const asks: string[] = [];
+    const server = net.createServer((c) => {
+      let got = '';
+      c.setEncoding('utf8');
+      c.on('data', (d: string) => {
+        got += d;
+        if (got.includes('\n')) {
+          asks.push(got);
+          c.end(answer);
+        }
+      });
+    });
+    server.listen(at);
+    return { server, asks };
+  }
+
+  function launch(socket: string): Promise<{ code: number | null; out: string; err: string; ms: number }> {
+    const t0 = Date.now();
+    const child = spawn('/bin/sh', launcherArgs(socket, req), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err, ms: Date.now() - t0 })));
+  }
+
+  it('asks again while the helper’s socket refuses (a dead helper’s, or one bound but not yet listening), and once it is taken, never again', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-launcher-'));
+    const socket = path.join(dir, 'h.sock');
+    try {
+      await deadSocket(socket);
+      expect(fs.statSync(socket).isSocket()).toBe(true);
+      const run = launch(socket);
+      // The launcher meets the refusing socket for a while; then a helper takes its place.
+      await new Promise((r) => setTimeout(r, 400));
+      fs.unlinkSync(socket);
+      const h = helper(socket, '#pane-sandbox\necho launched\n');
+      const r = await run;
+      h.server.close();
+      expect(r.err).toBe('');
+      expect([r.code, r.out]).toEqual([0, 'launched\n']);
+      expect(h.asks).toHaveLength(1);
+      expect(h.asks[0]).toMatch(/^wrap \d+ \{"argv":\["true"\]/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('does not ask twice when the helper answered, even with an error that names a missing file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-launcher-'));
+    const socket = path.join(dir, 'h.sock');
+    try {
+      const h = helper(socket, '#pane-sandbox-error cwd /src/shop: No such file or directory');
+      await new Promise((r) => h.server.once('listening', r));
+      const r = await launch(socket);
+      h.server.close();
+      expect(r.code).toBe(126);
+      expect(r.err).toBe('pane: cannot start the sandbox: cwd /src/shop: No such file or directory\n');
+      expect(h.asks).toHaveLength(1);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -18,9 +18,14 @@ import { z } from 'zod';
 /** The first word of a launcher's argv after the script: how a saved launch is known as one. */
 export const LAUNCHER_NAME = 'pane-sandbox';
 
-/** The helper's socket for the daemon with process id `daemonPid`, in `runtime` (pane's runtime dir, hidden from every sandbox). */
-export function helperSocket(runtime: string, daemonPid: number): string {
-  return path.join(runtime, `sandbox-helper-${daemonPid}.sock`);
+/**
+ * The helper's socket for the daemon with process id `daemonPid`, in `runtime` (pane's runtime dir,
+ * hidden from every sandbox). A daemon runs one helper per unix-socket rule (the runtime holds it for
+ * all its wraps): `sockets` true names the one whose walls let programs make unix sockets (an agent
+ * whose .access says sandbox.unixSockets "allow"), started only when such an agent launches.
+ */
+export function helperSocket(runtime: string, daemonPid: number, sockets = false): string {
+  return path.join(runtime, `sandbox-helper-${daemonPid}${sockets ? '-unix' : ''}.sock`);
 }
 
 /**
@@ -28,8 +33,8 @@ export function helperSocket(runtime: string, daemonPid: number): string {
  * every sandbox binds in. Not /tmp, which each sandbox has empty and its own. A short name: the
  * runtime's socket names in it are ~45 characters, and a unix socket's path is at most 107.
  */
-export function helperTmp(runtime: string, daemonPid: number): string {
-  return path.join(runtime, `srt-${daemonPid}`);
+export function helperTmp(runtime: string, daemonPid: number, sockets = false): string {
+  return path.join(runtime, `srt-${daemonPid}${sockets ? 'u' : ''}`);
 }
 
 /** A prewrap's token: 128 random bits, base64url. */

@@ -110,6 +110,14 @@ export const SandboxAccessSchema = z
      * See docs/decisions/034-an-agent-home-for-every-cli.md.
      */
     credentials: z.enum(['copy', 'none']).default('copy'),
+    /**
+     * Whether its programs may make unix sockets (Linux; macOS always lets them). `refuse`: a
+     * seccomp filter fails `socket(AF_UNIX)`, so no socket it can see answers it (pane reaches its
+     * own by relays). `allow`: for programs that need their own (a tmux server, a database on a
+     * socket, Python's multiprocessing managers); they may then connect to every socket they can
+     * see, which `pane access` lists where it can (/run's: docker's gives its group root).
+     */
+    unixSockets: z.enum(['refuse', 'allow']).default('refuse'),
   })
   .strict();
 export type SandboxAccess = z.infer<typeof SandboxAccessSchema>;

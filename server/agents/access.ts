@@ -3,6 +3,7 @@
 // matchers here (pane selectors, namespace and command globs) are pure.
 import { AccessSchema, DEFAULT_SANDBOX_DENY_READ, type Access } from '../../kits/protocol/agent';
 import type { Pane } from '../../kits/protocol/model';
+import { UNIX_SOCKETS_ALLOWED } from '../../kits/node/sandboxSockets';
 
 export interface ParsedAccess {
   access: Access;
@@ -16,7 +17,7 @@ export const NOTHING: Access = {
   panes: { read: [], write: [] },
   namespace: { read: [], write: [] },
   commands: { allow: [], deny: ['*'] },
-  sandbox: { write: [], read: [], appNetwork: false, denyRead: [...DEFAULT_SANDBOX_DENY_READ], network: [], unsandboxed: 'refuse', credentials: 'none' },
+  sandbox: { write: [], read: [], appNetwork: false, denyRead: [...DEFAULT_SANDBOX_DENY_READ], network: [], unsandboxed: 'refuse', credentials: 'none', unixSockets: 'refuse' },
 };
 
 export function parseAccessText(text: string): ParsedAccess {
@@ -95,8 +96,15 @@ export function summarize(a: Access, errors: readonly string[] = []): string[] {
   lines.push(`write paths:  ${words(a.namespace.write)}`);
   lines.push(`commands:     ${words(a.commands.allow)}${a.commands.deny.length ? ` except ${a.commands.deny.join(', ')}` : ''}`);
   lines.push(`sandbox:      its programs run under bubblewrap; they may write only their working directory (project or worktree), its home and its temp dir${a.sandbox.write.length ? `, and ${a.sandbox.write.join(', ')}` : ''}`);
-  lines.push(`  hidden:     the person's home as a whole (only what is listed as visible is bound in), pane's own data, saved state (screens, daemon.log) and runtime files, other agents' homes, the person's pane socket, the machine's /tmp and /var/tmp (empty and its own inside), every unix socket (none can be made inside)${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
+  lines.push(`  hidden:     the person's home as a whole (only what is listed as visible is bound in), pane's own data, saved state (screens, daemon.log) and runtime files, other agents' homes, the person's pane socket, the machine's /tmp and /var/tmp (empty and its own inside)${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
   if (a.sandbox.read.length) lines.push(`  also reads: ${a.sandbox.read.join(', ')} (.access sandbox.read)`);
+  lines.push(
+    `  unix sockets: ${
+      a.sandbox.unixSockets === 'allow' || UNIX_SOCKETS_ALLOWED
+        ? `MAY BE MADE inside${a.sandbox.unixSockets === 'allow' ? ' (.access sandbox.unixSockets is "allow")' : ' (macOS: the runtime filters sockets on Linux only)'}: its programs may connect to every socket they can see (those found are listed below)`
+        : 'none can be made inside (a seccomp filter), so no socket it can see answers it; its pane and hooks reach pane by relays'
+    }`,
+  );
   lines.push(`  network:    ${a.sandbox.network.length ? `only ${a.sandbox.network.join(', ')}` : 'none'}`);
   lines.push(`  pane:       reached only through its own socket in its home, which speaks as the agent`);
   lines.push(`  home:       HOME is its home inside the sandbox: its CLI's state, sessions and login stay there`);

@@ -8,9 +8,9 @@ import { AccessSchema } from '../../kits/protocol/agent';
 import { MAX_RELAYS, RELAY_WAIT_CS, sandboxRelays, keepTerminal, programLine, runtimePrograms, startRelayFirst } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { which } from '../../kits/node/which';
-import { rewrapProgram, sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
+import { MAX_LISTED_SOCKETS, reachableSystemSockets, rewrapProgram, sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
-import { LAUNCHER, LAUNCHER_NAME, launcherArgs, launcherOf } from '../../kits/node/sandboxHelper';
+import { helperSocket, helperTmp, LAUNCHER, LAUNCHER_NAME, launcherArgs, launcherOf } from '../../kits/node/sandboxHelper';
 
 // The parts of a service the settings read: where homes, data and the socket are.
 const svc = {
@@ -36,6 +36,49 @@ describe('sandbox settings from .access', () => {
     const access = AccessSchema.parse({});
     expect(sandboxSettings(svc, 'ada', access, '/h').filesystem.allowWrite).toEqual(['/h/.local/share/pane/agents/ada']);
     expect(sandboxSettings(svc, 'ada', access, '/').filesystem.allowWrite).toEqual(['/h/.local/share/pane/agents/ada']);
+  });
+
+  it.runIf(process.platform === 'linux')('makes unix sockets only where .access allows them, through the helper whose walls allow them (its own proxies’ dir bound in)', () => {
+    const refused = sandboxSettings(svc, 'ada', AccessSchema.parse({}), '/src/shop');
+    expect(refused.network.allowAllUnixSockets).toBe(false);
+    expect(refused.filesystem.allowRead).toContain(helperTmp(runtimeDir(false), process.pid));
+    const allowed = sandboxSettings(svc, 'ada', AccessSchema.parse({ sandbox: { unixSockets: 'allow' } }), '/src/shop');
+    expect(allowed.network.allowAllUnixSockets).toBe(true);
+    expect(allowed.filesystem.allowRead).toContain(helperTmp(runtimeDir(false), process.pid, true));
+    expect(allowed.filesystem.allowRead).not.toContain(helperTmp(runtimeDir(false), process.pid));
+    expect(helperSocket('/r', 9, true)).not.toBe(helperSocket('/r', 9));
+    // Anything else is named, and grants nothing.
+    expect(AccessSchema.safeParse({ sandbox: { unixSockets: 'yes' } }).success).toBe(false);
+  });
+});
+
+describe('the system sockets an agent allowed unix sockets may reach', () => {
+  it('lists the sockets under /run the person may connect to, a bounded few, and nothing of /run/user', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-run-'));
+    const servers: net.Server[] = [];
+    const listen = (p: string) =>
+      new Promise<void>((res) => {
+        fs.mkdirSync(path.dirname(p), { recursive: true });
+        const srv = net.createServer().listen(p, res);
+        servers.push(srv);
+      });
+    try {
+      await listen(path.join(dir, 'docker.sock'));
+      await listen(path.join(dir, 'dbus', 'system_bus_socket'));
+      await listen(path.join(dir, 'a', 'b', 'c', 'too-deep.sock'));
+      await listen(path.join(dir, 'root-only.sock'));
+      fs.chmodSync(path.join(dir, 'root-only.sock'), 0o400);
+      fs.writeFileSync(path.join(dir, 'not-a-socket'), '');
+      const found = reachableSystemSockets(dir);
+      expect(found.sort()).toEqual(process.getuid?.() === 0 ? [path.join(dir, 'dbus', 'system_bus_socket'), path.join(dir, 'docker.sock'), path.join(dir, 'root-only.sock')] : [path.join(dir, 'dbus', 'system_bus_socket'), path.join(dir, 'docker.sock')]);
+      for (let i = 0; i < MAX_LISTED_SOCKETS + 5; i++) await listen(path.join(dir, 'many', `s${i}.sock`));
+      expect(reachableSystemSockets(dir)).toHaveLength(MAX_LISTED_SOCKETS);
+      // The real /run: never a person's runtime dir (hidden in every sandbox).
+      expect(reachableSystemSockets().filter((p) => p.startsWith('/run/user/'))).toEqual([]);
+    } finally {
+      for (const srv of servers) srv.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -223,8 +223,8 @@ export interface SandboxSettings {
  * The runtime settings for agent `name` working in `cwd`: writes to cwd (unless it
  * is the person's home or /), its home and temp dir; its account files read-only;
  * pane's data, state and runtime dirs, other agents' homes and the person's socket
- * hidden; network only to the hosts .access lists. Unix sockets stay allowed so `pane` reaches the
- * agent's own socket (the person's is hidden, and the network namespace is its own).
+ * hidden; network only to the hosts .access lists. No unix socket is made inside (Linux) unless
+ * its .access says sandbox.unixSockets "allow" (pane reaches the agent's own sockets by relays).
  */
 export function sandboxSettings(svc: AgentService, name: string, access: Access, cwd: string, program?: string, appHosts: readonly string[] = []): SandboxSettings {
   const human = svc.server.env.HOME ?? os.homedir();
@@ -243,6 +243,7 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   // programs' files): each sandbox has them empty and its own, writable (TEMP_PLACES).
   // So are the other places people keep files in (peoplePlaces: other homes, /srv, /mnt, checkouts at the top).
   const people = peoplePlaces();
+  const sockets = socketsAllowed(access);
   const hidden = [human, ...people, data, ...state, runtime, ...tempPlaces(), ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
   return {
@@ -250,13 +251,13 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
     // the home (the runtime mounts one tmpfs there and none for the home inside it), else a write into the
     // hidden home would land in it unrefused. By where each is, links followed: bubblewrap mounts there.
     pane: { sealed: [...new Set([human, ...people, ...tempPlaces().filter((t) => within(human, t))].map(real))] },
-    network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: UNIX_SOCKETS_ALLOWED },
+    network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: sockets },
     filesystem: {
       denyRead: hidden,
       // Inside pane's hidden state: its own home, the shims and hook settings its programs run,
       // and the shell integration scripts its shells source (runtime dir, shell-<hash>).
       // And the sandbox helper's TMPDIR, where the runtime's proxies' sockets are (its network's way out).
-      allowRead: [...new Set([home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...visiblePaths(svc, name, access, cwd, program, people).map((v) => v.path), ...shellDirs(runtime), helperTmp(runtime, process.pid)])],
+      allowRead: [...new Set([home, path.join(data, 'bin'), path.join(data, 'claude-settings.json'), ...visiblePaths(svc, name, access, cwd, program, people).map((v) => v.path), ...shellDirs(runtime), helperTmp(runtime, process.pid, sockets)])],
       allowWrite: write,
       // What makes the account (and what the server files for it, its doors included) is not the agent's to edit.
       denyWrite: ['.access', '.token', '.project', '.app', 'log', 'Maildir', 'pane.sock', HOOK_SOCKET].map((f) => path.join(home, f)),
@@ -280,6 +281,53 @@ export function agentSees(svc: AgentService, name: string): (p: string) => boole
     const at = real(path.resolve(p));
     return filesystem.allowRead.some((d) => within(at, d)) || filesystem.allowWrite.some((d) => within(at, d)) || !filesystem.denyRead.some((d) => within(at, d));
   };
+}
+
+/** Whether agent programs under `access` may make unix sockets: on Linux only where its .access allows it (the runtime filters them there alone). */
+export function socketsAllowed(access: Access): boolean {
+  return UNIX_SOCKETS_ALLOWED || access.sandbox.unixSockets === 'allow';
+}
+
+/** Sockets `pane access` lists at most: what a person reads to decide, not an inventory. */
+export const MAX_LISTED_SOCKETS = 20;
+/** Directories deep under /run the listing looks (/run/docker.sock is 1, /run/containerd/containerd.sock 2, /run/dbus/system_bus_socket 2). */
+const SOCKET_SCAN_DEPTH = 3;
+/** Entries the listing reads at most, so a /run of thousands costs `pane access` no more than this. */
+const SOCKET_SCAN_ENTRIES = 2_000;
+
+/**
+ * The system's unix sockets the person may connect to (writable to them) under /run, which every
+ * sandbox sees (a system place; /run/user is hidden): what a program allowed to make unix sockets
+ * reaches besides those in its own places. The docker and containerd sockets among them give
+ * their group root.
+ */
+export function reachableSystemSockets(root = '/run'): string[] {
+  const found: string[] = [];
+  let read = 0;
+  const hiddenHere = PEOPLE_IN_SYSTEM.map(real);
+  const walk = (dir: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (found.length >= MAX_LISTED_SOCKETS || ++read > SOCKET_SCAN_ENTRIES) return;
+      const p = path.join(dir, e.name);
+      if (hiddenHere.includes(p)) continue;
+      if (e.isSocket()) {
+        try {
+          fs.accessSync(p, fs.constants.W_OK);
+          found.push(p);
+        } catch {
+          // not the person's to connect to, so not the agent's either
+        }
+      } else if (e.isDirectory() && depth < SOCKET_SCAN_DEPTH) walk(p, depth + 1);
+    }
+  };
+  walk(root, 1);
+  return found;
 }
 
 /** What of an .access shapes a launch's sandbox: an edit that changes it is pending for panes launched before. */
@@ -315,6 +363,10 @@ export function pendingLines(svc: AgentService, name: string): string[] {
   const people = peoplePlaces();
   lines.push(`hidden whole: the person's home (${human}), the machine's other people places (${people.join(', ') || 'none'}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside); visible of them, nothing else:`);
   for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program, people)) lines.push(`  ${v.path}  (${v.why})`);
+  if (socketsAllowed(access)) {
+    const found = reachableSystemSockets();
+    lines.push(`unix sockets it may connect to besides those in what is visible above: ${found.length > 0 ? `${found.join(', ')}${found.length >= MAX_LISTED_SOCKETS ? ` (the first ${MAX_LISTED_SOCKETS}, MAX_LISTED_SOCKETS)` : ''}` : 'none found under /run'}`);
+  }
   for (const [n, id] of svc.identity) {
     if (id.agent !== name || id.stamp === undefined) continue;
     if (id.sandbox !== 'bubblewrap') lines.push(`UNSANDBOXED: pane ${n} runs without a sandbox (${id.sandbox?.replace(/^unsandboxed: /, '') ?? 'unknown'})`);
@@ -363,7 +415,7 @@ export function sandboxLaunch(svc: AgentService, name: string, wanted: LaunchSpe
   const relays = process.platform !== 'linux' ? [] : [...(hooks ? [`${hooks.port}:${svc.doors.ensureHookSocket(name, path.join(svc.store.home(name), HOOK_SOCKET))}`] : []), `${socketRelayPort(hooks?.port)}:${socket}`];
   const relay = relays.length > 0 ? relays.join(' ') : undefined;
   // The daemon's helper wraps it (kits/node/sandboxHelper.ts): the pane runs a small sh that asks for its command and runs it.
-  const helper = svc.sandboxHelper()!;
+  const helper = svc.sandboxHelper(settings.network.allowAllUnixSockets)!;
   // Wrapped ahead while the pane's process starts; its launcher collects it.
   const req = helper.prewrap({ argv: [launch.program, ...launch.args], settings, cwd, tmp, ...(relay !== undefined ? { relay } : {}) });
   return {

@@ -32,9 +32,11 @@ export class SandboxHelper {
     runtime: string,
     private readonly env: Record<string, string | undefined>,
     private readonly log: (line: string) => void,
+    /** Whether the walls of its wraps let programs make unix sockets (`pane sandboxd --unix-sockets`). */
+    readonly sockets = false,
   ) {
-    this.socket = helperSocket(runtime, process.pid);
-    this.tmp = helperTmp(runtime, process.pid);
+    this.socket = helperSocket(runtime, process.pid, sockets);
+    this.tmp = helperTmp(runtime, process.pid, sockets);
   }
 
   /** Starts the helper unless it runs; returns its socket (a launcher waits for it to listen). */
@@ -54,7 +56,7 @@ export class SandboxHelper {
     } catch {
       // none left
     }
-    const child = spawn(process.execPath, [this.entry, 'sandboxd', '--listen', this.socket], {
+    const child = spawn(process.execPath, [this.entry, 'sandboxd', '--listen', this.socket, ...(this.sockets ? ['--unix-sockets'] : [])], {
       stdio: ['pipe', 'ignore', 'pipe'],
       env: { ...this.env, TMPDIR: this.tmp } as NodeJS.ProcessEnv,
       // Its own session: a Ctrl-C or hang-up at the terminal the daemon was started from is the daemon's to act on,

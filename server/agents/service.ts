@@ -24,6 +24,7 @@ import { typeAndSubmit } from '../model/input';
 import { PromptLibrary } from './prompts';
 import { paneEntry } from './programs';
 import { SandboxHelper } from './sandboxHelper';
+import { UNIX_SOCKETS_ALLOWED } from '../../kits/node/sandboxSockets';
 import { foldStates, type Transition } from './status';
 
 /** A refused file is logged at most this often (finger, the tag and listings read the same files many times a minute). */
@@ -180,8 +181,8 @@ export class AgentService {
   private refusedAt = new Map<string, number>();
 
   readonly server: PaneServer;
-  /** The daemon's sandbox helper (sandboxHelper.ts), made at its first use. */
-  private sandboxd: SandboxHelper | null = null;
+  /** The daemon's sandbox helpers (sandboxHelper.ts), each made at its first use: one whose walls refuse unix sockets, one whose allow them. */
+  private sandboxd = new Map<boolean, SandboxHelper>();
 
   constructor(
     readonly deps: AgentDeps,
@@ -193,15 +194,21 @@ export class AgentService {
     this.prompts = new PromptLibrary(options.promptsDir === undefined ? path.join(configDir(), 'agents', 'prompts') : options.promptsDir);
   }
 
-  /** The daemon's sandbox helper, started unless it runs; null where pane's own program (dist/pane.cjs) is not found to run it. */
-  sandboxHelper(): SandboxHelper | null {
-    if (this.sandboxd === null) {
+  /**
+   * The daemon's sandbox helper whose walls let programs make unix sockets or not (`sockets`: the
+   * runtime holds that for every wrap of a helper), started unless it runs; null where pane's own
+   * program (dist/pane.cjs) is not found to run it.
+   */
+  sandboxHelper(sockets = UNIX_SOCKETS_ALLOWED): SandboxHelper | null {
+    let h = this.sandboxd.get(sockets);
+    if (h === undefined) {
       const entry = paneEntry(this);
       if (!entry) return null;
-      this.sandboxd = new SandboxHelper(entry, runtimeDir(false), { ...process.env, ...this.server.env }, (line) => process.stderr.write(`pane: ${line}\n`));
+      h = new SandboxHelper(entry, runtimeDir(false), { ...process.env, ...this.server.env }, (line) => process.stderr.write(`pane: ${line}\n`), sockets);
+      this.sandboxd.set(sockets, h);
     }
-    this.sandboxd.ensure();
-    return this.sandboxd;
+    h.ensure();
+    return h;
   }
 
   /** Ends the sandbox helper and the account files' background reads (the daemon stops). */
@@ -209,7 +216,7 @@ export class AgentService {
     if (this.accountRefresh) clearImmediate(this.accountRefresh);
     this.accountRefresh = null;
     this.staleAccounts.clear();
-    await this.sandboxd?.stop();
+    await Promise.all([...this.sandboxd.values()].map((h) => h.stop()));
   }
 
   /** The human's name as agents see it (messages "from" the human carry it). */

@@ -220,6 +220,56 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     expect((await inside('pane ls')).out).toMatch(/com\.pane\.ai\.agent\.ada/);
   });
 
+  it('makes unix sockets of its own only where its .access allows them: through the helper whose walls allow them, nested namespaces still refused, hidden places still hidden', async () => {
+    expect(s.pane(['agent', 'add', 'uma', '--project', project]).status).toBe(0);
+    const file = path.join(human, '.local/share/pane/agents/uma/.access');
+    const a = JSON.parse(fs.readFileSync(file, 'utf8')) as { sandbox?: Record<string, unknown> };
+    fs.writeFileSync(file, JSON.stringify({ ...a, sandbox: { ...(a.sandbox ?? {}), unixSockets: 'allow' } }));
+    // A socket of the person's in their home (hidden whole): not there to connect to, filter or none.
+    const personal = path.join(human, '.person.sock');
+    const srv = net.createServer((c) => c.end('PERSONS-home-socket\n'));
+    await new Promise<void>((res) => srv.listen(personal, res));
+    try {
+      const seen = Date.now() + 10_000;
+      while (!/unix sockets: MAY BE MADE/.test(s.pane(['access', 'uma']).stdout) && Date.now() < seen) await new Promise((res) => setTimeout(res, 100));
+      const access = s.pane(['access', 'uma']).stdout;
+      expect(access).toMatch(/unix sockets: MAY BE MADE inside \(\.access sandbox\.unixSockets is "allow"\): its programs may connect to every socket they can see/);
+      expect(access).toMatch(/^ *unix sockets it may connect to besides those in what is visible above: /m);
+      expect(s.pane(['access', 'ada']).stdout).toMatch(/unix sockets: none can be made inside \(a seccomp filter\)/);
+      const r = s.pane(['agent', 'run', 'uma', '--', 'bash', '--norc', '--noprofile']);
+      expect(r.stderr).toBe('');
+      const uma = Number(r.stdout.trim().split(':').pop());
+      await inside('true', uma);
+      // Its launcher asked the helper whose walls allow sockets; ada's asks the other.
+      const helper = helperOf(uma);
+      expect(helper).toMatch(/sandbox-helper-\d+-unix\.sock$/);
+      expect(helperOf(shell)).toMatch(/sandbox-helper-\d+\.sock$/);
+      // A socket of its own, listened on and answered, in its temp dir: what a tmux server or a database does.
+      const own = `node -e "const n=require('net');const p=require('path').join(process.env.TMPDIR||'/tmp','own.sock');n.createServer(c=>c.end('OWN-SOCKET')).listen(p,()=>n.connect(p).on('data',d=>{console.log(String(d));process.exit(0)})).on('error',e=>{console.log(e.code);process.exit(1)})"`;
+      expect(await inside(own, uma)).toEqual({ out: 'OWN-SOCKET', status: 0 });
+      // ada, whose .access says nothing of sockets, still makes none.
+      const refused = await inside(own, shell);
+      expect(refused.out).toMatch(/EPERM|EACCES/);
+      // No user namespace inside it (one would let it unmount its walls from a copy of them).
+      const userns = await inside('unshare -U -r true', uma);
+      expect(userns.status).not.toBe(0);
+      expect(userns.out).toMatch(/unshare failed: (No space left on device|Operation not permitted)/);
+      // The person's home socket is hidden: nothing to connect to.
+      const home = await inside(`node -e "require('net').connect('${personal}').on('data',d=>{console.log(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`, uma);
+      expect(home.out).not.toContain('PERSONS-');
+      expect(home.out).toMatch(/ENOENT/);
+      // pane still answers, as uma, through the relay.
+      expect((await inside('pane ls', uma)).out).toMatch(/com\.pane\.ai\.agent\.uma/);
+      // Each helper refuses a request for the other's walls, by name.
+      const req = (sockets: boolean) => `wrap 1 ${JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: sockets }, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } }, cwd: project })}\n`;
+      expect(askHelper(helper, req(false))).toMatch(/^#pane-sandbox-error the request's settings\.network\.allowAllUnixSockets is false; this helper's walls allow unix sockets/);
+      expect(askHelper(helperOf(shell), req(true))).toMatch(/^#pane-sandbox-error the request's settings\.network\.allowAllUnixSockets is true; this helper's walls refuse unix sockets/);
+      expect(s.pane(['close', '-t', String(uma)]).status).toBe(0);
+    } finally {
+      srv.close();
+    }
+  });
+
   it('says in its tag attrs and in `pane access` that it runs under bubblewrap', () => {
     expect(s.pane(['cat', `/${shell}/attrs`]).stdout).toMatch(/agent\.sandbox.*bubblewrap/);
     const access = s.pane(['access', 'ada']).stdout;
@@ -277,7 +327,8 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     const helper = helperOf(shell);
     const dir = path.join(s.dir, 'proj-ahead');
     fs.mkdirSync(dir, { recursive: true });
-    const settings = { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } };
+    // The default helper's walls refuse unix sockets; a request that says otherwise is refused by name (below).
+    const settings = { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: false }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } };
     const token = () => crypto.randomBytes(16).toString('base64url');
     // What the script names as absent from the project (its after-lines' check) is what was absent when the wrap was
     // made: a .bashrc made between the prewrap and the ask is in that list only if the wrap was made ahead.
@@ -571,14 +622,24 @@ describe.skipIf(why !== null)('a daemon killed outright', () => {
       expect(d.pane(['agent', 'add', 'zed']).status).toBe(0);
       const r = d.pane(['agent', 'run', 'zed', '--', 'sh', '-c', 'exec sleep 3171']);
       expect(r.status, r.stderr).toBe(0);
-      // Everything of its sandbox, as ps shows it: the launcher, bubblewrap, the proxy's wrappers and the program
-      // (each names the program in its arguments), and its daemon's helper (named by the daemon's pid).
-      const alive = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('sleep 3171') || l.includes(`sandbox-helper-${d.proc.pid}.sock`));
-      // Running: the program itself (exec'd at the end of the chain) and the helper. The chain's other parts come
-      // and go while it starts, so the count is not what is waited for.
+      // And one whose walls allow unix sockets: its launches go through the daemon's second helper.
+      expect(d.pane(['agent', 'add', 'yan']).status).toBe(0);
+      const file = path.join(d.dir, '.local/share/pane/agents/yan/.access');
+      const a = JSON.parse(fs.readFileSync(file, 'utf8')) as { sandbox?: Record<string, unknown> };
+      fs.writeFileSync(file, JSON.stringify({ ...a, sandbox: { ...(a.sandbox ?? {}), unixSockets: 'allow' } }));
+      const seen = Date.now() + 10_000;
+      while (!/unix sockets: MAY BE MADE/.test(d.pane(['access', 'yan']).stdout) && Date.now() < seen) await new Promise((res) => setTimeout(res, 100));
+      const y = d.pane(['agent', 'run', 'yan', '--', 'sh', '-c', 'exec sleep 3172']);
+      expect(y.status, y.stderr).toBe(0);
+      // Everything of their sandboxes, as ps shows it: the launchers, bubblewrap, the proxy's wrappers and the programs
+      // (each names the program in its arguments), and its daemon's helpers (named by the daemon's pid).
+      const alive = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('sleep 3171') || l.includes('sleep 3172') || l.includes(`sandbox-helper-${d.proc.pid}`));
+      // Running: the programs themselves (exec'd at the end of each chain) and both helpers. The chains' other parts come
+      // and go while they start, so the count is not what is waited for.
       const running = () => {
         const ps = alive();
-        return ps.some((l) => l.trim() === 'sleep 3171') && ps.some((l) => l.includes('sandboxd') && l.includes(`sandbox-helper-${d.proc.pid}.sock`));
+        const helper = (name: string) => ps.some((l) => l.includes('sandboxd') && l.includes(name));
+        return ps.some((l) => l.trim() === 'sleep 3171') && ps.some((l) => l.trim() === 'sleep 3172') && helper(`sandbox-helper-${d.proc.pid}.sock`) && helper(`sandbox-helper-${d.proc.pid}-unix.sock --unix-sockets`);
       };
       const t0 = Date.now();
       while (!running() && Date.now() - t0 < 20_000) await new Promise((res) => setTimeout(res, 100));

@@ -144,7 +144,7 @@ export const agentCommands: CommandSpec[] = [
     notes: [
       '.access is JSON in the agent’s home; every field is optional: {"capabilities": ["read","write","attach"], "panes": {"read": ["*"], "write": ["self"]}, "namespace": {"read": ["/pane/**"], "write": ["/pane/self/**"]}, "commands": {"allow": ["*"], "deny": ["server/stop"]}}.',
       'Pane selectors: * | self | N | HOST:N | sig:GLOB | session:NAME | agent:NAME. A file with any error grants nothing until fixed.',
-      '"sandbox": {"write": [PATHS], "denyRead": [PATHS], "network": [HOSTS], "unsandboxed": "refuse"|"allow"} shapes the OS sandbox its panes run in; an edit applies at the next launch (shown as pending).',
+      '"sandbox": {"write": [PATHS], "denyRead": [PATHS], "network": [HOSTS], "unsandboxed": "refuse"|"allow", "unixSockets": "refuse"|"allow"} shapes the OS sandbox its panes run in; an edit applies at the next launch (shown as pending).',
     ],
     async run(ctx, a) {
       const name = a.positionals[0] ?? ctx.io.env.PANE_AGENT;

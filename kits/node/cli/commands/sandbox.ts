@@ -13,7 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
-import { str } from '../args';
+import { bool, str } from '../args';
 import { runtimeDir } from '../../paths';
 import { madeSince, projectGuards } from '../../projectGuard';
 import type { WrapRequest } from '../../sandboxHelper';
@@ -299,13 +299,16 @@ export const sandboxCommands: CommandSpec[] = [
   {
     command: 'sandboxd',
     summary: 'the daemon’s sandbox helper: wraps agent panes’ programs in their sandboxes over SOCKET (pane starts it)',
-    flags: [{ name: 'listen', type: 'string', value: 'SOCKET', doc: 'the unix socket to serve (in pane’s runtime dir, which every sandbox hides)' }],
+    flags: [
+      { name: 'listen', type: 'string', value: 'SOCKET', doc: 'the unix socket to serve (in pane’s runtime dir, which every sandbox hides)' },
+      { name: 'unix-sockets', type: 'bool', doc: 'its wraps let programs make unix sockets (agents whose .access says sandbox.unixSockets "allow"); it refuses any other request' },
+    ],
     positionals: [],
     notes: ['Ends when its standard input closes (the daemon that started it is gone) or on SIGTERM. See docs/decisions/049-sandbox-helper.md.'],
     async run(_ctx, a) {
       const socket = str(a, 'listen');
       if (socket === undefined || !path.isAbsolute(socket)) throw new UsageError('--listen SOCKET (an absolute path) is required', 'sandboxd');
-      await serveHelper(socket);
+      await serveHelper(socket, UNIX_SOCKETS_ALLOWED || bool(a, 'unix-sockets'));
       return 0;
     },
   },
@@ -324,14 +327,18 @@ interface Registration {
 
 /**
  * The runtime's settings, the helper's own: no network (each launch's list is registered under its
- * id), no filesystem rule (each wrap brings its own), and no unix socket made inside (the runtime's
- * seccomp filter: the person's session bus, ssh agent, X server, tmux and docker sockets are files
- * a sandbox can see; pane reaches the agent's own sockets by relays on its loopback instead).
+ * id), no filesystem rule (each wrap brings its own), and, unless `sockets`, no unix socket made
+ * inside (the runtime's seccomp filter: the person's session bus, ssh agent, X server, tmux and
+ * docker sockets are files a sandbox may see; pane reaches the agent's own sockets by relays on its
+ * loopback instead). The runtime reads that rule from these settings for every wrap, not from a
+ * wrap's own: so a helper holds one, and refuses a request that asks for the other.
  */
-const BASE_CONFIG = {
-  network: { allowedDomains: [] as string[], deniedDomains: [] as string[], allowAllUnixSockets: UNIX_SOCKETS_ALLOWED },
-  filesystem: { denyRead: [] as string[], allowRead: [] as string[], allowWrite: [] as string[], denyWrite: [] as string[] },
-};
+function baseConfig(sockets: boolean) {
+  return {
+    network: { allowedDomains: [] as string[], deniedDomains: [] as string[], allowAllUnixSockets: sockets },
+    filesystem: { denyRead: [] as string[], allowRead: [] as string[], allowWrite: [] as string[], denyWrite: [] as string[] },
+  };
+}
 
 /** The shell lines after the program: its status kept, the registration ended, the project's new guards named. */
 function afterLines(id: string, project: string, absent: readonly string[]): string {
@@ -346,8 +353,8 @@ function afterLines(id: string, project: string, absent: readonly string[]): str
   return lines.join('\n');
 }
 
-/** Serves wraps on `socket` until stdin closes or SIGTERM. */
-async function serveHelper(socket: string): Promise<void> {
+/** Serves wraps on `socket` until stdin closes or SIGTERM; `sockets`: whether its walls let programs make unix sockets. */
+async function serveHelper(socket: string, sockets: boolean): Promise<void> {
   // Told to end at any moment, starting now: the runtime's own SIGTERM handler (made in its initialize) only resets,
   // so a SIGTERM before this helper listened would leave it running without proxies, with its daemon gone.
   let stopping = false;
@@ -384,7 +391,7 @@ async function serveHelper(socket: string): Promise<void> {
     process.exit(0);
   };
   try {
-    await Promise.race([SandboxManager.initialize({ ...runtimeSettings(), ...BASE_CONFIG } as Parameters<typeof SandboxManager.initialize>[0]), stopped]);
+    await Promise.race([SandboxManager.initialize({ ...runtimeSettings(), ...baseConfig(sockets) } as Parameters<typeof SandboxManager.initialize>[0]), stopped]);
   } catch (e) {
     endDescendants();
     throw new OpError(`cannot start the sandbox's proxies: ${(e as Error).message}`);
@@ -507,6 +514,10 @@ async function serveHelper(socket: string): Promise<void> {
         req = parsed.data;
       } catch (e) {
         return answer(`${SCRIPT_MARK}-error the request is not JSON: ${(e as Error).message}\n`);
+      }
+      // Its walls would not be the ones asked for: unix sockets are this helper's rule, not a wrap's.
+      if (req.settings.network.allowAllUnixSockets !== sockets) {
+        return answer(`${SCRIPT_MARK}-error the request's settings.network.allowAllUnixSockets is ${String(!sockets)}; this helper's walls ${sockets ? 'allow' : 'refuse'} unix sockets (${sockets ? 'the helper without --unix-sockets' : 'the helper started with --unix-sockets'} wraps it)\n`);
       }
       if (m[3] !== undefined) {
         if (req.prewrap !== m[3]) return answer(`${SCRIPT_MARK}-error the request's prewrap is not the token it is sent with\n`);

@@ -84,7 +84,7 @@ _pane_flags() {
     'awareness inbox') echo '--peek --json --socket -h --help' ;;
     'awareness context') echo '--socket -h --help' ;;
     'sandbox') echo '--settings --socket -h --help' ;;
-    'sandboxd') echo '--listen --socket -h --help' ;;
+    'sandboxd') echo '--listen --unix-sockets --socket -h --help' ;;
     'host add') echo '--read-only --ssh-config --socket -h --help' ;;
     'host ls') echo '--json --socket -h --help' ;;
     'host rm') echo '--socket -h --help' ;;

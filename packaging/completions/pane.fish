@@ -318,6 +318,7 @@ complete -c pane -n '__fish_seen_subcommand_from awareness; and __fish_seen_subc
 complete -c pane -n '__fish_seen_subcommand_from sandbox' -l settings -r -d 'the sandbox-runtime settings (pane builds them from the agent’s .access)'
 complete -c pane -n '__fish_seen_subcommand_from sandbox' -F
 complete -c pane -n '__fish_seen_subcommand_from sandboxd' -l listen -r -d 'the unix socket to serve (in pane’s runtime dir, which every sandbox hides)'
+complete -c pane -n '__fish_seen_subcommand_from sandboxd' -l unix-sockets -d 'its wraps let programs make unix sockets (agents whose .access says sandbox.unixSockets "allow"); it refuses any other request'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from add' -l read-only -d 'join it for viewing only: nothing here may change its panes'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from add' -l ssh-config -r -d 'an ssh_config for this host (ssh -F); its key, known_hosts and the rest go there'
 complete -c pane -n '__fish_seen_subcommand_from host; and __fish_seen_subcommand_from add' -F

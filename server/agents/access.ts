@@ -96,12 +96,12 @@ export function summarize(a: Access, errors: readonly string[] = []): string[] {
   lines.push(`write paths:  ${words(a.namespace.write)}`);
   lines.push(`commands:     ${words(a.commands.allow)}${a.commands.deny.length ? ` except ${a.commands.deny.join(', ')}` : ''}`);
   lines.push(`sandbox:      its programs run under bubblewrap; they may write only their working directory (project or worktree), its home and its temp dir${a.sandbox.write.length ? `, and ${a.sandbox.write.join(', ')}` : ''}`);
-  lines.push(`  hidden:     the person's home as a whole (only what is listed as visible is bound in), pane's own data, saved state (screens, daemon.log) and runtime files, other agents' homes, the person's pane socket, the machine's /tmp and /var/tmp (empty and its own inside)${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
+  lines.push(`  hidden:     the person's home as a whole (only what is listed as visible is bound in), pane's own data, saved state (screens, daemon.log) and runtime files, other agents' homes, the person's pane socket, the machine's /tmp and /var/tmp (empty and its own inside)${UNIX_SOCKETS_ALLOWED ? '' : ", the machine's /run (its services' sockets and secrets, every session's runtime dir)"}${a.sandbox.denyRead.length ? `, ${a.sandbox.denyRead.join(', ')}` : ''}`);
   if (a.sandbox.read.length) lines.push(`  also reads: ${a.sandbox.read.join(', ')} (.access sandbox.read)`);
   lines.push(
     `  unix sockets: ${
       a.sandbox.unixSockets === 'allow' || UNIX_SOCKETS_ALLOWED
-        ? `MAY BE MADE inside${a.sandbox.unixSockets === 'allow' ? ' (.access sandbox.unixSockets is "allow")' : ' (macOS: the runtime filters sockets on Linux only)'}: its programs may connect to every socket they can see (those found are listed below)`
+        ? `MAY BE MADE inside${a.sandbox.unixSockets === 'allow' ? ' (.access sandbox.unixSockets is "allow")' : ' (macOS: the runtime filters sockets on Linux only)'}: its programs may connect to every socket they can see: their own, and any in what is visible below${UNIX_SOCKETS_ALLOWED ? '' : " (the machine's services' are hidden with the rest of /run; .access sandbox.read grants one)"}`
         : 'none can be made inside (a seccomp filter), so no socket it can see answers it; its pane and hooks reach pane by relays'
     }`,
   );

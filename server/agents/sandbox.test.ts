@@ -8,7 +8,7 @@ import { AccessSchema } from '../../kits/protocol/agent';
 import { MAX_RELAYS, RELAY_WAIT_CS, sandboxRelays, keepTerminal, programLine, runtimePrograms, startRelayFirst } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { which } from '../../kits/node/which';
-import { MAX_LISTED_SOCKETS, reachableSystemSockets, rewrapProgram, sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
+import { peoplePlaces, rewrapProgram, servicePlaces, sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
 import { helperSocket, helperTmp, LAUNCHER, LAUNCHER_NAME, launcherArgs, launcherOf } from '../../kits/node/sandboxHelper';
 
@@ -52,33 +52,17 @@ describe('sandbox settings from .access', () => {
   });
 });
 
-describe('the system sockets an agent allowed unix sockets may reach', () => {
-  it('lists the sockets under /run the person may connect to, a bounded few, and nothing of /run/user', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-run-'));
-    const servers: net.Server[] = [];
-    const listen = (p: string) =>
-      new Promise<void>((res) => {
-        fs.mkdirSync(path.dirname(p), { recursive: true });
-        const srv = net.createServer().listen(p, res);
-        servers.push(srv);
-      });
-    try {
-      await listen(path.join(dir, 'docker.sock'));
-      await listen(path.join(dir, 'dbus', 'system_bus_socket'));
-      await listen(path.join(dir, 'a', 'b', 'c', 'too-deep.sock'));
-      await listen(path.join(dir, 'root-only.sock'));
-      fs.chmodSync(path.join(dir, 'root-only.sock'), 0o400);
-      fs.writeFileSync(path.join(dir, 'not-a-socket'), '');
-      const found = reachableSystemSockets(dir);
-      expect(found.sort()).toEqual(process.getuid?.() === 0 ? [path.join(dir, 'dbus', 'system_bus_socket'), path.join(dir, 'docker.sock'), path.join(dir, 'root-only.sock')] : [path.join(dir, 'dbus', 'system_bus_socket'), path.join(dir, 'docker.sock')]);
-      for (let i = 0; i < MAX_LISTED_SOCKETS + 5; i++) await listen(path.join(dir, 'many', `s${i}.sock`));
-      expect(reachableSystemSockets(dir)).toHaveLength(MAX_LISTED_SOCKETS);
-      // The real /run: never a person's runtime dir (hidden in every sandbox).
-      expect(reachableSystemSockets().filter((p) => p.startsWith('/run/user/'))).toEqual([]);
-    } finally {
-      for (const srv of servers) srv.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+describe('the machine’s services’ places', () => {
+  it.runIf(process.platform === 'linux')('hides /run whole and sealed (its sockets, secrets and every session’s runtime dir), one spelling of it, and binds back a socket .access grants', () => {
+    expect(servicePlaces()).toContain('/run');
+    // Debian's /var/run is a link to /run: the same place, hidden once.
+    if (fs.existsSync('/var/run') && fs.realpathSync('/var/run') === '/run') expect(servicePlaces()).not.toContain('/var/run');
+    expect(peoplePlaces()).not.toContain('/run');
+    const s = sandboxSettings(svc, 'ada', AccessSchema.parse({ sandbox: { unixSockets: 'allow', read: ['/run/docker.sock'] } }), '/src/shop');
+    expect(s.filesystem.denyRead).toContain('/run');
+    expect(s.pane.sealed).toContain('/run');
+    expect(s.filesystem.allowRead).toContain('/run/docker.sock');
+    expect(sandboxSettings(svc, 'ada', AccessSchema.parse({}), '/src/shop').filesystem.allowRead).not.toContain('/run/docker.sock');
   });
 });
 

@@ -55,10 +55,19 @@ export function tempPlaces(): string[] {
  * places. Every other child (/home, /root, /srv, /mnt, /media, a /work or /data of checkouts, a
  * file at the top) is where people keep their files: hidden whole, as the person's home is.
  */
-export const SYSTEM_PLACES: readonly string[] = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/usr', '/etc', '/opt', '/nix', '/gnu', '/snap', '/var', '/run', '/proc', '/dev', '/sys'];
+export const SYSTEM_PLACES: readonly string[] = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/usr', '/etc', '/opt', '/nix', '/gnu', '/snap', '/var', '/proc', '/dev', '/sys'];
 
-/** Places of the people inside the system ones: mail spools, and every session's runtime dir (keyrings, agents' sockets, FUSE mounts of remote files). */
-export const PEOPLE_IN_SYSTEM: readonly string[] = ['/var/mail', '/var/spool/mail', '/run/user'];
+/** Places of the people inside the system ones: their mail spools. */
+export const PEOPLE_IN_SYSTEM: readonly string[] = ['/var/mail', '/var/spool/mail'];
+
+/**
+ * The machine's services' runtime state, hidden whole on Linux as the people places are: their
+ * sockets (docker's and containerd's, which give their group root; the system bus), a
+ * container's /run/secrets and systemd's credentials, every session's runtime dir (/run/user:
+ * keyrings, ssh agents, FUSE mounts). Nothing a program in a network namespace of its own needs
+ * (its names resolve at the proxy); a socket it should reach is granted by .access sandbox.read.
+ */
+export const SERVICE_PLACES: readonly string[] = ['/run', '/var/run'];
 
 /** Where macOS keeps people's files: every home and every mounted volume. */
 const DARWIN_PEOPLE_PLACES: readonly string[] = ['/Users', '/Volumes'];
@@ -77,10 +86,20 @@ export function peoplePlaces(): string[] {
   } catch {
     names = [];
   }
-  const top = names.map((n) => `/${n}`).filter((p) => !SYSTEM_PLACES.includes(p) && !TEMP_PLACES.includes(p));
-  // One spelling per place: a link to another listed one (Debian's /var/spool/mail → ../mail) is that place.
+  const top = names.map((n) => `/${n}`).filter((p) => !SYSTEM_PLACES.includes(p) && !TEMP_PLACES.includes(p) && !SERVICE_PLACES.includes(p));
+  return uniquePlaces([...top, ...PEOPLE_IN_SYSTEM.filter((p) => fs.existsSync(p))]);
+}
+
+/** One spelling per place: a link to another listed one (Debian's /var/spool/mail → ../mail) is that place. */
+function uniquePlaces(places: readonly string[]): string[] {
   const seen = new Set<string>();
-  return [...top, ...PEOPLE_IN_SYSTEM.filter((p) => fs.existsSync(p))].filter((p) => !seen.has(real(p)) && seen.add(real(p)));
+  return places.filter((p) => !seen.has(real(p)) && seen.add(real(p)));
+}
+
+/** SERVICE_PLACES where they are, one spelling each (Debian's /var/run is a link to /run). None on macOS, whose runtime keeps sockets allowed and whose /var/run holds the resolver's. */
+export function servicePlaces(): string[] {
+  if (process.platform === 'darwin') return [];
+  return uniquePlaces(SERVICE_PLACES.filter((p) => fs.existsSync(p)));
 }
 
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */
@@ -157,8 +176,8 @@ function packageRoot(entry: string): string {
 }
 
 /**
- * What of the person's home, the machine's other people places (peoplePlaces) and the shared
- * temp places (TEMP_PLACES) an agent's programs see: nothing, but what is bound back in.
+ * What of the person's home, the machine's other people places (peoplePlaces), its services'
+ * (servicePlaces) and the shared temp places (TEMP_PLACES) an agent's programs see: nothing, but what is bound back in.
  * Each is hidden whole, so a file made there after launch (a new key, a login)
  * is hidden too; these are the exceptions: the agent's own home, the project it works
  * in (unless that is the person's home itself), pane's own program and the shims its
@@ -166,7 +185,7 @@ function packageRoot(entry: string): string {
  * directories of PATH that hold them, and what its .access grants (sandbox.read,
  * sandbox.write).
  */
-export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program?: string, people: readonly string[] = peoplePlaces()): Visible[] {
+export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program?: string, people: readonly string[] = [...peoplePlaces(), ...servicePlaces()]): Visible[] {
   const human = svc.server.env.HOME ?? os.homedir();
   const data = svc.options.dataDir;
   const out: Visible[] = [];
@@ -241,8 +260,9 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   // what visiblePaths names is bound back in, so what is made there later is hidden too.
   // The shared temp places are the person's too (the window's browser profile, downloads, other
   // programs' files): each sandbox has them empty and its own, writable (TEMP_PLACES).
-  // So are the other places people keep files in (peoplePlaces: other homes, /srv, /mnt, checkouts at the top).
-  const people = peoplePlaces();
+  // So are the other places people keep files in (peoplePlaces: other homes, /srv, /mnt, checkouts at the top),
+  // and the services' runtime state (servicePlaces: /run, its sockets and secrets).
+  const people = [...peoplePlaces(), ...servicePlaces()];
   const sockets = socketsAllowed(access);
   const hidden = [human, ...people, data, ...state, runtime, ...tempPlaces(), ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
@@ -288,48 +308,6 @@ export function socketsAllowed(access: Access): boolean {
   return UNIX_SOCKETS_ALLOWED || access.sandbox.unixSockets === 'allow';
 }
 
-/** Sockets `pane access` lists at most: what a person reads to decide, not an inventory. */
-export const MAX_LISTED_SOCKETS = 20;
-/** Directories deep under /run the listing looks (/run/docker.sock is 1, /run/containerd/containerd.sock 2, /run/dbus/system_bus_socket 2). */
-const SOCKET_SCAN_DEPTH = 3;
-/** Entries the listing reads at most, so a /run of thousands costs `pane access` no more than this. */
-const SOCKET_SCAN_ENTRIES = 2_000;
-
-/**
- * The system's unix sockets the person may connect to (writable to them) under /run, which every
- * sandbox sees (a system place; /run/user is hidden): what a program allowed to make unix sockets
- * reaches besides those in its own places. The docker and containerd sockets among them give
- * their group root.
- */
-export function reachableSystemSockets(root = '/run'): string[] {
-  const found: string[] = [];
-  let read = 0;
-  const hiddenHere = PEOPLE_IN_SYSTEM.map(real);
-  const walk = (dir: string, depth: number) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (found.length >= MAX_LISTED_SOCKETS || ++read > SOCKET_SCAN_ENTRIES) return;
-      const p = path.join(dir, e.name);
-      if (hiddenHere.includes(p)) continue;
-      if (e.isSocket()) {
-        try {
-          fs.accessSync(p, fs.constants.W_OK);
-          found.push(p);
-        } catch {
-          // not the person's to connect to, so not the agent's either
-        }
-      } else if (e.isDirectory() && depth < SOCKET_SCAN_DEPTH) walk(p, depth + 1);
-    }
-  };
-  walk(root, 1);
-  return found;
-}
-
 /** What of an .access shapes a launch's sandbox: an edit that changes it is pending for panes launched before. */
 export function sandboxStamp(access: Access): string {
   return JSON.stringify(access.sandbox);
@@ -361,12 +339,11 @@ export function pendingLines(svc: AgentService, name: string): string[] {
   const hosts = app?.agent?.network ?? [];
   if (hosts.length > 0) lines.push(access.sandbox.appNetwork ? `its CLI's hosts (app ${app!.id}, merged into network at launch): ${hosts.join(', ')}` : `its CLI's hosts (app ${app!.id}) are NOT merged (.access sandbox.appNetwork is false): ${hosts.join(', ')}`);
   const people = peoplePlaces();
-  lines.push(`hidden whole: the person's home (${human}), the machine's other people places (${people.join(', ') || 'none'}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside); visible of them, nothing else:`);
-  for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program, people)) lines.push(`  ${v.path}  (${v.why})`);
-  if (socketsAllowed(access)) {
-    const found = reachableSystemSockets();
-    lines.push(`unix sockets it may connect to besides those in what is visible above: ${found.length > 0 ? `${found.join(', ')}${found.length >= MAX_LISTED_SOCKETS ? ` (the first ${MAX_LISTED_SOCKETS}, MAX_LISTED_SOCKETS)` : ''}` : 'none found under /run'}`);
-  }
+  const services = servicePlaces();
+  lines.push(
+    `hidden whole: the person's home (${human}), the machine's other people places (${people.join(', ') || 'none'}), its services' sockets and secrets (${services.join(', ') || 'none'}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside); visible of them, nothing else:`,
+  );
+  for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program, [...people, ...services])) lines.push(`  ${v.path}  (${v.why})`);
   for (const [n, id] of svc.identity) {
     if (id.agent !== name || id.stamp === undefined) continue;
     if (id.sandbox !== 'bubblewrap') lines.push(`UNSANDBOXED: pane ${n} runs without a sandbox (${id.sandbox?.replace(/^unsandboxed: /, '') ?? 'unknown'})`);

@@ -137,6 +137,29 @@ export async function until<T>(what: string, check: () => T | undefined | false,
   }
 }
 
+let lineSeq = 0;
+
+/**
+ * Runs one command line in the shell of pane `pane` (typed with `pane send` through `run`) and
+ * returns its output and exit status: what it printed between a start mark (`MnXB`, printed by
+ * printf, so the echoed line never holds it whole however the screen wraps that line) and the end
+ * mark. Where the output ran past what the body keeps, the whole body before the end mark.
+ */
+export async function lineIn(run: (args: string[]) => { stdout: string; stderr: string }, pane: number | string, cmd: string, ms = 20_000): Promise<{ out: string; status: number }> {
+  const mark = `M${++lineSeq}X`;
+  const sent = run(['send', '-t', String(pane), `printf '%sB\\n' ${mark}; ${cmd}; echo ${mark}=$?`]);
+  if (sent.stderr !== '') throw new Error(`pane send -t ${pane}: ${sent.stderr}`);
+  const end = new RegExp(`${mark}=([0-9]+)`);
+  const body = await until(`${mark} from the shell of pane ${pane}`, () => {
+    const b = run(['cat', `/${pane}/body`]).stdout;
+    return end.test(b) && b;
+  }, ms);
+  const m = end.exec(body)!;
+  const before = body.slice(0, m.index);
+  const start = before.lastIndexOf(`${mark}B`);
+  return { out: (start < 0 ? before : before.slice(start + `${mark}B`.length)).trim(), status: Number(m[1]) };
+}
+
 /** Collects a child's stdout and exit. */
 export function collect(child: ChildProcess): { out: () => string; err: () => string; exit: Promise<number | null> } {
   let out = '';

@@ -17,7 +17,7 @@ import { sandboxUnavailable } from '../../server/agents/sandbox';
 import { HOOK_REQUEST_TIMEOUT_MS, MAX_HOOK_CONNECTIONS } from '../../server/transport/hookListener';
 import { MAX_HOOK_ONLY_AGENTS } from '../../server/agents/limits';
 import { agentHarness, type AgentHarness } from '../agents/helpers';
-import { BIN, buildOnce, cleanEnv, until } from '../cli/harness';
+import { BIN, buildOnce, cleanEnv, lineIn, until } from '../cli/harness';
 
 const why = sandboxUnavailable(process.env.PATH);
 /** A real Claude Code, where one is installed ($PANE_TEST_CLAUDE, else `claude` on PATH): it fires hooks with no network. */
@@ -214,20 +214,9 @@ describe('the TCP hook door', () => {
 
 describe.skipIf(why !== null)(`a sandboxed agent pane${why ? ` (skipped: ${why})` : ''}`, () => {
   let shell = 0;
-  let seq = 0;
   let project = '';
   /** Runs one command line in ada's sandboxed shell; its output and status. */
-  async function inside(cmd: string): Promise<{ out: string; status: number }> {
-    const mark = `M${++seq}X`;
-    expect(pane(['send', '-t', String(shell), `${cmd}; echo ${mark}=$?`]).stderr).toBe('');
-    const body = await until(`${mark} from the agent's shell`, () => {
-      const b = pane(['cat', `/${shell}/body`]).stdout;
-      return new RegExp(`${mark}=([0-9]+)`).test(b) && b;
-    }, 20_000);
-    const m = new RegExp(`${mark}=([0-9]+)`).exec(body)!;
-    const before = body.slice(0, m.index);
-    return { out: before.slice(before.lastIndexOf(`${mark}=$?`) + `${mark}=$?`.length).trim(), status: Number(m[1]) };
-  }
+  const inside = (cmd: string) => lineIn(pane, shell, cmd);
 
   beforeAll(async () => {
     project = path.join(dir, 'ada-proj');

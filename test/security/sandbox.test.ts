@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxUnavailable } from '../../server/agents/sandbox';
 import { agentHarness } from '../agents/helpers';
-import { buildOnce, ROOT, serve, type Served } from '../cli/harness';
+import { buildOnce, lineIn, ROOT, serve, type Served } from '../cli/harness';
 
 const why = sandboxUnavailable(process.env.PATH);
 
@@ -19,11 +19,10 @@ let s: Served;
 let shell: number;
 let human: string;
 let project: string;
-let seq = 0;
 /**
  * Where the person's own sockets are (their session bus, their ssh agent): outside their home and
- * outside the temp places (each sandbox has those empty), so a sandbox sees them, as it sees
- * /run/user/UID: the seccomp filter, not a hidden path, is what must stop it.
+ * outside the temp places (each sandbox has those empty), so a sandbox sees them, as it would a
+ * socket in the system's places: the seccomp filter, not a hidden path, is what must stop it.
  */
 let personSockets: string;
 const personListeners: net.Server[] = [];
@@ -47,23 +46,9 @@ function personEnv(): Record<string, string> {
   };
 }
 
-/** Runs one command line in the agent's shell and returns its output (between the echoed line and the marker). */
-async function inside(cmd: string, pane = shell): Promise<{ out: string; status: number }> {
-  const mark = `M${++seq}X`;
-  const r = s.pane(['send', '-t', String(pane), `${cmd}; echo ${mark}=$?`]);
-  expect(r.stderr).toBe('');
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const body = s.pane(['cat', `/${pane}/body`]).stdout;
-    const m = new RegExp(`${mark}=([0-9]+)`).exec(body);
-    if (m) {
-      const before = body.slice(0, m.index);
-      const out = before.slice(before.lastIndexOf(`${mark}=$?`) + `${mark}=$?`.length);
-      return { out: out.trim(), status: Number(m[1]) };
-    }
-    if (Date.now() > deadline) throw new Error(`no ${mark} from the agent's shell; it shows:\n${body.slice(-1500)}`);
-    await new Promise((res) => setTimeout(res, 150));
-  }
+/** Runs one command line in the agent's shell (pane `pane`): its output and status. */
+function inside(cmd: string, pane = shell): Promise<{ out: string; status: number }> {
+  return lineIn((args) => s.pane(args), pane, cmd);
 }
 
 /** The sandbox helper's socket pane `n`'s launcher asks (its argv: /bin/sh -c LAUNCHER pane-sandbox SOCKET REQUEST). */
@@ -224,17 +209,30 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     expect(s.pane(['agent', 'add', 'uma', '--project', project]).status).toBe(0);
     const file = path.join(human, '.local/share/pane/agents/uma/.access');
     const a = JSON.parse(fs.readFileSync(file, 'utf8')) as { sandbox?: Record<string, unknown> };
-    fs.writeFileSync(file, JSON.stringify({ ...a, sandbox: { ...(a.sandbox ?? {}), unixSockets: 'allow' } }));
+    const allow = (read: string[]) => fs.writeFileSync(file, JSON.stringify({ ...a, sandbox: { ...(a.sandbox ?? {}), unixSockets: 'allow', read } }));
+    allow([]);
     // A socket of the person's in their home (hidden whole): not there to connect to, filter or none.
     const personal = path.join(human, '.person.sock');
     const srv = net.createServer((c) => c.end('PERSONS-home-socket\n'));
     await new Promise<void>((res) => srv.listen(personal, res));
+    // A service's socket in /run (docker's gives its group root) and a container's secret there (/run/secrets), where
+    // this user may make them (root in CI): hidden with the rest of /run, the socket answering only once granted.
+    const service = path.join('/run', `pane-probe-${process.pid}.sock`);
+    const secrets = path.join('/run', `pane-probe-${process.pid}`);
+    const svcSrv = net.createServer((c) => c.end('SERVICE-socket\n'));
+    const planted = await new Promise<boolean>((res) => svcSrv.once('error', () => res(false)).listen(service, () => res(true)));
+    if (planted) {
+      fs.mkdirSync(secrets);
+      fs.writeFileSync(path.join(secrets, 'token'), 'SERVICE-SECRET\n');
+    }
+    const connect = (p: string) => `node -e "require('net').connect('${p}').on('data',d=>{console.log(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`;
     try {
       const seen = Date.now() + 10_000;
       while (!/unix sockets: MAY BE MADE/.test(s.pane(['access', 'uma']).stdout) && Date.now() < seen) await new Promise((res) => setTimeout(res, 100));
       const access = s.pane(['access', 'uma']).stdout;
       expect(access).toMatch(/unix sockets: MAY BE MADE inside \(\.access sandbox\.unixSockets is "allow"\): its programs may connect to every socket they can see/);
-      expect(access).toMatch(/^ *unix sockets it may connect to besides those in what is visible above: /m);
+      expect(access).toMatch(/the machine's services' are hidden with the rest of \/run/);
+      expect(access).toMatch(/its services' sockets and secrets \(\/run\)/);
       expect(s.pane(['access', 'ada']).stdout).toMatch(/unix sockets: none can be made inside \(a seccomp filter\)/);
       const r = s.pane(['agent', 'run', 'uma', '--', 'bash', '--norc', '--noprofile']);
       expect(r.stderr).toBe('');
@@ -255,7 +253,7 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       expect(userns.status).not.toBe(0);
       expect(userns.out).toMatch(/unshare failed: (No space left on device|Operation not permitted)/);
       // The person's home socket is hidden: nothing to connect to.
-      const home = await inside(`node -e "require('net').connect('${personal}').on('data',d=>{console.log(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`, uma);
+      const home = await inside(connect(personal), uma);
       expect(home.out).not.toContain('PERSONS-');
       expect(home.out).toMatch(/ENOENT/);
       // pane still answers, as uma, through the relay.
@@ -264,9 +262,39 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       const req = (sockets: boolean) => `wrap 1 ${JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: sockets }, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } }, cwd: project })}\n`;
       expect(askHelper(helper, req(false))).toMatch(/^#pane-sandbox-error the request's settings\.network\.allowAllUnixSockets is false; this helper's walls allow unix sockets/);
       expect(askHelper(helperOf(shell), req(true))).toMatch(/^#pane-sandbox-error the request's settings\.network\.allowAllUnixSockets is true; this helper's walls refuse unix sockets/);
+      // /run is hidden whole and sealed: a service's socket is not there, nor a secret, nor room to write.
+      // (At most the way to pane's runtime dir, where the daemon keeps it in /run/user: its proxies' sockets are bound back.)
+      const runListed = await inside('ls -A /run', uma);
+      expect(runListed.status).toBe(0);
+      expect(runListed.out.split(/\s+/).filter((n) => n !== '' && n !== 'user')).toEqual([]);
+      expect((await inside('echo x > /run/planted && echo WROTE', uma)).out).not.toContain('WROTE');
+      if (planted) {
+        const asked = await inside(connect(service), uma);
+        expect(asked.out).not.toContain('SERVICE-');
+        expect(asked.out).toMatch(/ENOENT/);
+        const secret = await inside(`cat ${secrets}/token`, uma);
+        expect(secret.status).not.toBe(0);
+        expect(secret.out).not.toContain('SERVICE-SECRET');
+        expect(await inside(`cat /var/run/pane-probe-${process.pid}/token`, uma)).not.toMatchObject({ status: 0 });
+      }
       expect(s.pane(['close', '-t', String(uma)]).status).toBe(0);
+      if (planted) {
+        // Granted by name (.access sandbox.read), the one socket is bound back, and answers; the secret beside it stays hidden.
+        allow([service]);
+        const seen = Date.now() + 10_000;
+        while (!s.pane(['access', 'uma']).stdout.includes(`${service}  (.access sandbox.read)`) && Date.now() < seen) await new Promise((res) => setTimeout(res, 100));
+        const g = s.pane(['agent', 'run', 'uma', '--', 'bash', '--norc', '--noprofile']);
+        expect(g.stderr).toBe('');
+        const granted = Number(g.stdout.trim().split(':').pop());
+        await inside('true', granted);
+        expect(await inside(connect(service), granted)).toEqual({ out: 'SERVICE-socket', status: 0 });
+        expect((await inside(`cat ${secrets}/token`, granted)).out).not.toContain('SERVICE-SECRET');
+        expect(s.pane(['close', '-t', String(granted)]).status).toBe(0);
+      }
     } finally {
       srv.close();
+      svcSrv.close();
+      fs.rmSync(secrets, { recursive: true, force: true });
     }
   });
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxUnavailable } from '../../server/agents/sandbox';
-import { buildOnce, ROOT, until } from '../cli/harness';
+import { buildOnce, lineIn, ROOT, until } from '../cli/harness';
 
 const why = sandboxUnavailable(process.env.PATH);
 let dir = '';
@@ -53,16 +53,7 @@ describe.skipIf(why !== null)(`pane installed under the person's home, used from
     const run = pane(['agent', 'run', 'ada', '--', 'bash', '--norc', '--noprofile']);
     expect(run.status, run.stderr).toBe(0);
     const id = run.stdout.trim().split(':').pop()!;
-    let n = 0;
-    const inside = async (cmd: string): Promise<string> => {
-      const mark = `M${++n}X`;
-      expect(pane(['send', '-t', id, `${cmd}; echo ${mark}=$?`]).status).toBe(0);
-      const body = await until(`${mark} from the agent's shell`, () => {
-        const b = pane(['cat', `/${id}/body`]).stdout;
-        return new RegExp(`${mark}=[0-9]+`).test(b) && b;
-      }, 30_000);
-      return body.slice(body.lastIndexOf(`${mark}=$?`) + `${mark}=$?`.length);
-    };
+    const inside = async (cmd: string): Promise<string> => (await lineIn(pane, id, cmd, 30_000)).out;
     expect(pane(['access', 'ada']).stdout).toContain(`${pkg}  (pane's own program`);
     const check = async (when: string) => {
       const ls = await inside('pane ls >/dev/null && echo PANE-OK');

@@ -64,6 +64,21 @@ describe('the machine’s services’ places', () => {
     expect(s.filesystem.allowRead).toContain('/run/docker.sock');
     expect(sandboxSettings(svc, 'ada', AccessSchema.parse({}), '/src/shop').filesystem.allowRead).not.toContain('/run/docker.sock');
   });
+
+  it.runIf(process.platform === 'linux')('keeps in view the children of /run that PATH has programs in (NixOS’s current-system and wrappers), and hides the rest one by one', () => {
+    const run = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-run-'));
+    try {
+      for (const d of ['current-system/sw/bin', 'wrappers/bin', 'secrets', 'docker']) fs.mkdirSync(path.join(run, d), { recursive: true });
+      fs.writeFileSync(path.join(run, 'docker.sock'), '');
+      expect(servicePlaces('/usr/bin:/bin', [run])).toEqual([run]);
+      fs.mkdirSync(path.join(run, 'user/1000/fnm_multishells/1_2/bin'), { recursive: true });
+      const nix = servicePlaces(`${run}/current-system/sw/bin:/usr/bin:${run}/wrappers/bin:relative/bin:${run}/user/1000/fnm_multishells/1_2/bin`, [run]);
+      // Every session's runtime dir stays hidden, though a PATH directory is in one (fnm's).
+      expect(nix.sort()).toEqual([path.join(run, 'docker'), path.join(run, 'docker.sock'), path.join(run, 'secrets'), path.join(run, 'user')]);
+    } finally {
+      fs.rmSync(run, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('what reaches a terminal', () => {

@@ -96,10 +96,39 @@ function uniquePlaces(places: readonly string[]): string[] {
   return places.filter((p) => !seen.has(real(p)) && seen.add(real(p)));
 }
 
-/** SERVICE_PLACES where they are, one spelling each (Debian's /var/run is a link to /run). None on macOS, whose runtime keeps sockets allowed and whose /var/run holds the resolver's. */
-export function servicePlaces(): string[] {
+/**
+ * SERVICE_PLACES where they are, one spelling each (Debian's /var/run is a link to /run). Where a
+ * directory of PATH is inside one (NixOS keeps the system's programs in /run/current-system/sw/bin
+ * and /run/wrappers/bin), that place's other children instead, read at each launch, so the
+ * programs stay in view and the services' sockets and secrets do not. None on macOS, whose
+ * runtime keeps sockets allowed and whose /var/run holds the resolver's.
+ */
+export function servicePlaces(pathVar: string | undefined = process.env.PATH, places: readonly string[] = SERVICE_PLACES): string[] {
   if (process.platform === 'darwin') return [];
-  return uniquePlaces(SERVICE_PLACES.filter((p) => fs.existsSync(p)));
+  const onPath = (pathVar ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)).map((d) => path.resolve(d));
+  const out: string[] = [];
+  for (const place of uniquePlaces(places.filter((p) => fs.existsSync(p)))) {
+    const spellings = [...new Set([place, real(place)])];
+    const kept = new Set<string>();
+    for (const d of onPath) {
+      const at = spellings.find((sp) => within(d, sp));
+      const child = at === undefined ? undefined : path.relative(at, d).split(path.sep)[0]!;
+      // Sessions' runtime dirs stay hidden whatever PATH says (fnm puts one of its own there): they are people's.
+      if (child !== undefined && child !== 'user') kept.add(child);
+    }
+    if (kept.size === 0) {
+      out.push(place);
+      continue;
+    }
+    let names: string[];
+    try {
+      names = fs.readdirSync(place);
+    } catch {
+      names = [];
+    }
+    for (const n of names) if (!kept.has(n)) out.push(path.join(place, n));
+  }
+  return out;
 }
 
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */
@@ -185,7 +214,7 @@ function packageRoot(entry: string): string {
  * directories of PATH that hold them, and what its .access grants (sandbox.read,
  * sandbox.write).
  */
-export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program?: string, people: readonly string[] = [...peoplePlaces(), ...servicePlaces()]): Visible[] {
+export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program?: string, people: readonly string[] = [...peoplePlaces(), ...servicePlaces(svc.server.env.PATH ?? process.env.PATH)]): Visible[] {
   const human = svc.server.env.HOME ?? os.homedir();
   const data = svc.options.dataDir;
   const out: Visible[] = [];
@@ -262,7 +291,7 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   // programs' files): each sandbox has them empty and its own, writable (TEMP_PLACES).
   // So are the other places people keep files in (peoplePlaces: other homes, /srv, /mnt, checkouts at the top),
   // and the services' runtime state (servicePlaces: /run, its sockets and secrets).
-  const people = [...peoplePlaces(), ...servicePlaces()];
+  const people = [...peoplePlaces(), ...servicePlaces(svc.server.env.PATH ?? process.env.PATH)];
   const sockets = socketsAllowed(access);
   const hidden = [human, ...people, data, ...state, runtime, ...tempPlaces(), ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
@@ -339,7 +368,7 @@ export function pendingLines(svc: AgentService, name: string): string[] {
   const hosts = app?.agent?.network ?? [];
   if (hosts.length > 0) lines.push(access.sandbox.appNetwork ? `its CLI's hosts (app ${app!.id}, merged into network at launch): ${hosts.join(', ')}` : `its CLI's hosts (app ${app!.id}) are NOT merged (.access sandbox.appNetwork is false): ${hosts.join(', ')}`);
   const people = peoplePlaces();
-  const services = servicePlaces();
+  const services = servicePlaces(svc.server.env.PATH ?? process.env.PATH);
   lines.push(
     `hidden whole: the person's home (${human}), the machine's other people places (${people.join(', ') || 'none'}), its services' sockets and secrets (${services.join(', ') || 'none'}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside); visible of them, nothing else:`,
   );

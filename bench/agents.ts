@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Connection } from '../kits/client/connection';
-import { sandboxUnavailable } from '../server/agents/sandbox';
+import { rootPlaces, sandboxUnavailable } from '../server/agents/sandbox';
 import { client, paneBin, root, startServerProc, sleep } from './procs';
 import { summarize, type Summary } from './stats';
 
@@ -132,7 +132,7 @@ export interface SandboxPhases {
 
 /** A wrap request for `true` in `dir`, with no network and `dir` writable. */
 function trueRequest(dir: string): string {
-  return JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } }, cwd: dir });
+  return JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [], root: rootPlaces() }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } }, cwd: dir });
 }
 
 /** The phases of a sandboxed `true`, `runs` times: helpers started fresh (`starts` of them), wraps and runs through one. */

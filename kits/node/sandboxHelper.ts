@@ -48,7 +48,8 @@ export const WrapRequestSchema = z
     /** The runtime settings pane built from the agent's .access (server/agents/sandbox.ts sandboxSettings). */
     settings: z
       .object({
-        pane: z.object({ sealed: z.array(z.string()) }).strict(),
+        /** pane's own part: hidden directories sealed read-only; the root's places (server/agents/sandbox.ts rootPlaces; none where bubblewrap is not the sandbox). */
+        pane: z.object({ sealed: z.array(z.string()), root: z.array(z.string().startsWith('/')) }).strict(),
         network: z.object({ allowedDomains: z.array(z.string()), deniedDomains: z.array(z.string()), allowAllUnixSockets: z.boolean() }).strict(),
         filesystem: z.object({ denyRead: z.array(z.string()), allowRead: z.array(z.string()), allowWrite: z.array(z.string()), denyWrite: z.array(z.string()) }).strict(),
       })

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AccessSchema } from '../../kits/protocol/agent';
-import { MAX_RELAYS, RELAY_WAIT_CS, sandboxRelays, keepTerminal, programLine, runtimePrograms, startRelayFirst } from '../../kits/node/cli/commands/sandbox';
+import { MAX_RELAYS, RELAY_WAIT_CS, sandboxRelays, keepTerminal, programLine, rootFromPlaces, runtimePrograms, startRelayFirst } from '../../kits/node/cli/commands/sandbox';
 import { runtimeDir, stateDir } from '../../kits/node/paths';
 import { which } from '../../kits/node/which';
-import { peoplePlaces, rewrapProgram, servicePlaces, sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
+import { peoplePlaces, rewrapProgram, rootPlaces, servicePlaces, sandboxSettings, sandboxUnavailable, unwrapSandbox } from './sandbox';
 import { typable, type AgentService } from './service';
 import { helperSocket, helperTmp, LAUNCHER, LAUNCHER_NAME, launcherArgs, launcherOf } from '../../kits/node/sandboxHelper';
 
@@ -78,6 +78,36 @@ describe('the machine’s services’ places', () => {
     } finally {
       fs.rmSync(run, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the sandbox’s root', () => {
+  it('is made of the places named alone (a link as a link), where the runtime bound the whole of /, and sealed read-only after every mount', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-root-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'usr'));
+      fs.symlinkSync('usr/bin', path.join(dir, 'bin'));
+      const usr = path.join(dir, 'usr');
+      const bin = path.join(dir, 'bin');
+      const wrapped = "bwrap --die-with-parent --ro-bind / / --tmpfs /home --proc /proc -- /bin/sh -c 'echo --ro-bind / / inside'";
+      const made = rootFromPlaces(wrapped, [usr, bin, path.join(dir, 'absent')]);
+      expect(made).toBe(`bwrap --die-with-parent --ro-bind '${usr}' '${usr}' --symlink 'usr/bin' '${bin}' --tmpfs /home --proc /proc --remount-ro / -- /bin/sh -c 'echo --ro-bind / / inside'`);
+      // Nothing named (not Linux): as the runtime made it.
+      expect(rootFromPlaces(wrapped, [])).toBe(wrapped);
+      // A runtime that no longer binds / so (or twice) is refused, not run with other walls.
+      expect(() => rootFromPlaces('bwrap --ro-bind-try / / -- true', [usr])).toThrow(/does not bind \/ once/);
+      expect(() => rootFromPlaces('bwrap --ro-bind / / --ro-bind / / -- true', [usr])).toThrow(/does not bind \/ once/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('names the system’s places and the children of /run PATH keeps, never a people place', () => {
+    const root = rootPlaces('/usr/bin:/bin');
+    expect(root).toContain('/usr');
+    expect(root).toContain('/etc');
+    for (const p of [...peoplePlaces(), '/run', '/tmp', '/home', '/root']) expect(root).not.toContain(p);
+    expect(sandboxSettings(svc, 'ada', AccessSchema.parse({}), '/src/shop').pane.root).toEqual(rootPlaces(svc.server.env.PATH ?? process.env.PATH));
   });
 });
 

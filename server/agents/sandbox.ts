@@ -104,20 +104,26 @@ function uniquePlaces(places: readonly string[]): string[] {
  * runtime keeps sockets allowed and whose /var/run holds the resolver's.
  */
 export function servicePlaces(pathVar: string | undefined = process.env.PATH, places: readonly string[] = SERVICE_PLACES): string[] {
-  if (process.platform === 'darwin') return [];
+  return serviceSplit(pathVar, places).hidden;
+}
+
+/** The children of SERVICE_PLACES that PATH keeps in view (servicePlaces hides the others). */
+function serviceSplit(pathVar: string | undefined, places: readonly string[]): { hidden: string[]; kept: string[] } {
+  if (process.platform === 'darwin') return { hidden: [], kept: [] };
   const onPath = (pathVar ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)).map((d) => path.resolve(d));
-  const out: string[] = [];
+  const hidden: string[] = [];
+  const kept: string[] = [];
   for (const place of uniquePlaces(places.filter((p) => fs.existsSync(p)))) {
     const spellings = [...new Set([place, real(place)])];
-    const kept = new Set<string>();
+    const keep = new Set<string>();
     for (const d of onPath) {
       const at = spellings.find((sp) => within(d, sp));
       const child = at === undefined ? undefined : path.relative(at, d).split(path.sep)[0]!;
       // Sessions' runtime dirs stay hidden whatever PATH says (fnm puts one of its own there): they are people's.
-      if (child !== undefined && child !== 'user') kept.add(child);
+      if (child !== undefined && child !== '' && child !== 'user') keep.add(child);
     }
-    if (kept.size === 0) {
-      out.push(place);
+    if (keep.size === 0) {
+      hidden.push(place);
       continue;
     }
     let names: string[];
@@ -126,9 +132,29 @@ export function servicePlaces(pathVar: string | undefined = process.env.PATH, pl
     } catch {
       names = [];
     }
-    for (const n of names) if (!kept.has(n)) out.push(path.join(place, n));
+    for (const n of names) (keep.has(n) ? kept : hidden).push(path.join(place, n));
   }
-  return out;
+  return { hidden, kept };
+}
+
+/**
+ * What a Linux sandbox's root is made of, and nothing else: the system's places (SYSTEM_PLACES)
+ * where they are, and the children of /run that PATH keeps (serviceSplit). The sandbox helper
+ * binds each (a link as a link) in place of the runtime's bind of the whole of / (sandbox.ts
+ * rootFromPlaces), so a place made at the top after a launch is not in that launch either.
+ */
+export function rootPlaces(pathVar: string | undefined = process.env.PATH, services: readonly string[] = SERVICE_PLACES): string[] {
+  if (process.platform !== 'linux') return [];
+  return [...SYSTEM_PLACES.filter((p) => fs.existsSync(p) || isLink(p)), ...serviceSplit(pathVar, services).kept];
+}
+
+/** Whether `p` is a symbolic link (a dangling one included). */
+function isLink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** How long the one-time probe of bubblewrap may take before we call it unusable. */
@@ -261,8 +287,8 @@ export function networkOf(access: Access, appHosts: readonly string[]): string[]
 }
 
 export interface SandboxSettings {
-  /** pane's own part, taken off before the runtime sees the rest: hidden directories sealed read-only. */
-  pane: { sealed: string[] };
+  /** pane's own part, taken off before the runtime sees the rest: hidden directories sealed read-only, and what the root is made of (Linux; none elsewhere). */
+  pane: { sealed: string[]; root: string[] };
   network: { allowedDomains: string[]; deniedDomains: string[]; allowAllUnixSockets: boolean };
   filesystem: { denyRead: string[]; allowRead: string[]; allowWrite: string[]; denyWrite: string[] };
 }
@@ -299,7 +325,8 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
     // The tmpfs over the home and over each people place is sealed read-only; so is a temp place's that holds
     // the home (the runtime mounts one tmpfs there and none for the home inside it), else a write into the
     // hidden home would land in it unrefused. By where each is, links followed: bubblewrap mounts there.
-    pane: { sealed: [...new Set([human, ...people, ...tempPlaces().filter((t) => within(human, t))].map(real))] },
+    // The root: the system's places alone, bound one by one (the helper's rootFromPlaces), then sealed read-only.
+    pane: { sealed: [...new Set([human, ...people, ...tempPlaces().filter((t) => within(human, t))].map(real))], root: rootPlaces(svc.server.env.PATH ?? process.env.PATH) },
     network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: sockets },
     filesystem: {
       denyRead: hidden,

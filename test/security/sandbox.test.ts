@@ -259,7 +259,7 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       // pane still answers, as uma, through the relay.
       expect((await inside('pane ls', uma)).out).toMatch(/com\.pane\.ai\.agent\.uma/);
       // Each helper refuses a request for the other's walls, by name.
-      const req = (sockets: boolean) => `wrap 1 ${JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: sockets }, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } }, cwd: project })}\n`;
+      const req = (sockets: boolean) => `wrap 1 ${JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [], root: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: sockets }, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } }, cwd: project })}\n`;
       expect(askHelper(helper, req(false))).toMatch(/^#pane-sandbox-error the request's settings\.network\.allowAllUnixSockets is false; this helper's walls allow unix sockets/);
       expect(askHelper(helperOf(shell), req(true))).toMatch(/^#pane-sandbox-error the request's settings\.network\.allowAllUnixSockets is true; this helper's walls refuse unix sockets/);
       // /run is hidden whole and sealed: a service's socket is not there, nor a secret, nor room to write.
@@ -347,7 +347,7 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     // Outside, a request that is not one is answered with what is wrong, and the helper goes on serving.
     expect(askHelper(helper, 'wrap 1 {"argv":[]}\n')).toMatch(/^#pane-sandbox-error the request's argv: /);
     expect(askHelper(helper, 'hello\n')).toMatch(/^#pane-sandbox-error not a request: "hello"/);
-    expect(askHelper(helper, `wrap 1 ${JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [] }, network: { allowedDomains: ['*'], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } }, cwd: 'relative' })}\n`)).toMatch(/^#pane-sandbox-error the request's cwd: /);
+    expect(askHelper(helper, `wrap 1 ${JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [], root: [] }, network: { allowedDomains: ['*'], deniedDomains: [], allowAllUnixSockets: true }, filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] } }, cwd: 'relative' })}\n`)).toMatch(/^#pane-sandbox-error the request's cwd: /);
     expect((await inside('echo still')).out).toBe('still');
   });
 
@@ -356,7 +356,7 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
     const dir = path.join(s.dir, 'proj-ahead');
     fs.mkdirSync(dir, { recursive: true });
     // The default helper's walls refuse unix sockets; a request that says otherwise is refused by name (below).
-    const settings = { pane: { sealed: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: false }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } };
+    const settings = { pane: { sealed: [], root: [] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: false }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } };
     const token = () => crypto.randomBytes(16).toString('base64url');
     // What the script names as absent from the project (its after-lines' check) is what was absent when the wrap was
     // made: a .bashrc made between the prewrap and the ask is in that list only if the wrap was made ahead.
@@ -542,7 +542,19 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       expect(r.stderr).toBe('');
       const fresh = Number(r.stdout.trim().split(':').pop());
       await inside('true', fresh);
-      for (const dir of planted) {
+      // A place made at the top after the launch: not in this launch's root either (its root is the system's places alone).
+      const late = `/pane-late-${process.pid}`;
+      plant(late);
+      if (planted.includes(late)) {
+        const read = await inside(`cat ${late}/secret.txt`, fresh);
+        expect(read.out).not.toContain('SOMEONES-FILE');
+        expect(read.out).toMatch(/No such file/);
+      }
+      // The root itself takes no write (a tmpfs of bubblewrap's, sealed read-only).
+      const wroteRoot = await inside(`echo x > /pane-root-write-${process.pid}`, fresh);
+      expect(wroteRoot.status).not.toBe(0);
+      expect(wroteRoot.out).toMatch(/Read-only file system|Permission denied/);
+      for (const dir of planted.filter((d) => d !== late)) {
         const read = await inside(`cat ${dir}/secret.txt`, fresh);
         expect(read.status, dir).not.toBe(0);
         expect(read.out).not.toContain('SOMEONES-FILE');
@@ -554,7 +566,7 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       // Every file readable in a place at the top that is not the system's is under what `pane access` says is visible.
       const access = s.pane(['access', 'ada']).stdout;
       const places = /other people places \(([^)]*)\)/.exec(access)?.[1]?.split(', ').filter((p) => p.startsWith('/')) ?? [];
-      for (const dir of planted.filter((d) => d.split('/').length === 2)) expect(places, access).toContain(dir);
+      for (const dir of planted.filter((d) => d.split('/').length === 2 && d !== late)) expect(places, access).toContain(dir);
       if (fs.existsSync('/srv')) expect(places).toContain('/srv');
       const visible = [...access.matchAll(/^ +(\/\S+) {2}\(/gm)].map((m) => m[1]!);
       // -H: into each place a link names (/home → var/home), not the link alone.

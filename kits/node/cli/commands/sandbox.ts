@@ -68,6 +68,42 @@ export function sealHidden(wrapped: string, sealed: readonly string[]): string {
   return wrapped.slice(0, i) + opts.join('') + wrapped.slice(i);
 }
 
+/** The runtime's bind of the whole machine as the sandbox's root, which rootFromPlaces replaces. */
+const WHOLE_ROOT = ' --ro-bind / / ';
+
+/**
+ * Makes the sandbox's root of the places in `root` alone (server/agents/sandbox.ts
+ * rootPlaces: the system's), where the runtime binds the whole of / and hides what it
+ * was told to: each directory bound read-only in place of that one bind, each link
+ * made again as a link (merged /usr's /bin → usr/bin), and the root, a tmpfs of
+ * bubblewrap's, sealed read-only after every mount. What is not named is not there:
+ * a directory made at the top of the machine after the launch included. With no
+ * `root` (not Linux) the wrap is as the runtime made it; a bubblewrap wrap without
+ * that one bind is refused, not run with walls other than pane's.
+ */
+export function rootFromPlaces(wrapped: string, root: readonly string[]): string {
+  if (root.length === 0) return wrapped;
+  const end = bwrapProgramAt(wrapped);
+  const at = wrapped.indexOf(WHOLE_ROOT);
+  const again = wrapped.indexOf(WHOLE_ROOT, at + 1);
+  if (end < 0 || at < 0 || at > end || (again !== -1 && again < end)) {
+    throw new Error(`the sandbox runtime's bubblewrap line does not bind / once (${WHOLE_ROOT.trim()}), so pane cannot make its root of the system's places alone; refusing to run with other walls`);
+  }
+  const mounts: string[] = [];
+  for (const p of root) {
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) mounts.push(`--symlink ${q(fs.readlinkSync(p))} ${q(p)}`);
+    else if (st.isDirectory()) mounts.push(`--ro-bind ${q(p)} ${q(p)}`);
+  }
+  const head = `${wrapped.slice(0, at)} ${mounts.join(' ')} ${wrapped.slice(at + WHOLE_ROOT.length, end)}`;
+  return `${head} --remount-ro /${wrapped.slice(end)}`;
+}
+
 /**
  * How long the program may be held back for the listeners below before it starts
  * anyway, in hundredths of a second (as /proc/uptime counts): socat listens within a
@@ -259,6 +295,7 @@ export const sandboxCommands: CommandSpec[] = [
       }
       // pane's own part of the settings (not the runtime's): the hidden directories to seal read-only.
       const sealed = ((config as { pane?: { sealed?: unknown } }).pane?.sealed ?? []) as unknown[];
+      const root = ((config as { pane?: { root?: unknown } }).pane?.root ?? []) as unknown[];
       if (typeof config === 'object' && config !== null) delete (config as { pane?: unknown }).pane;
       const { SandboxManager } = await importEsm<typeof import('@anthropic-ai/sandbox-runtime')>('@anthropic-ai/sandbox-runtime');
       // The project: where the program starts. Its guards are pane's (see projectGuard.ts), not the
@@ -277,7 +314,12 @@ export const sandboxCommands: CommandSpec[] = [
       // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the
       // working directory land on nothing; the program still starts in the project.
       const wrapped = await inDirectory(emptyWrapDir(), async () =>
-        line.withRelay(sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(line.command)), sealed.filter((d): d is string => typeof d === 'string' && d.startsWith('/')))),
+        line.withRelay(
+          sealHidden(
+            rootFromPlaces(keepTerminal(await SandboxManager.wrapWithSandbox(line.command)), root.filter((d): d is string => typeof d === 'string' && d.startsWith('/'))),
+            sealed.filter((d): d is string => typeof d === 'string' && d.startsWith('/')),
+          ),
+        ),
       );
       const child = spawn(wrapped, { shell: true, stdio: 'inherit', cwd: project });
       // Ctrl-C and Ctrl-Z are for the program (the pane's foreground); this process only carries it.
@@ -440,7 +482,7 @@ async function serveHelper(socket: string, sockets: boolean): Promise<void> {
     const line = programLine(req.argv as [string, ...string[]], req.tmp, req.relay);
     try {
       const custom = { filesystem: config.filesystem, network: { ...config.network, allowedDomains: [] } } as Parameters<typeof SandboxManager.wrapWithSandbox>[2];
-      const wrapped = line.withRelay(sealHidden(keepTerminal(await SandboxManager.wrapWithSandbox(line.command, undefined, custom, undefined, { commandId: id })), sealed));
+      const wrapped = line.withRelay(sealHidden(rootFromPlaces(keepTerminal(await SandboxManager.wrapWithSandbox(line.command, undefined, custom, undefined, { commandId: id })), pane.root), sealed));
       return { id, script: `${SCRIPT_MARK} ${id}\n${wrapped}\n${afterLines(id, req.cwd, guards.absent)}\n` };
     } catch (e) {
       release(id);

@@ -130,9 +130,9 @@ export interface SandboxPhases {
   bwrap: Summary;
 }
 
-/** A wrap request for `true` in `dir`, with no network and `dir` writable: a default agent's walls (no unix socket made inside, the root of the system's places), which the helper started without --unix-sockets takes. */
+/** A wrap request for `true` in `dir`, with no network and `dir` writable: a default agent's walls (no unix socket made inside, the root of the system's places), which the helper started without --unix-sockets takes. Its root holds this checkout too, as an agent's holds pane's package: the runtime's seccomp helper is in it. */
 function trueRequest(dir: string): string {
-  return JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [], root: rootPlaces() }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: false }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } }, cwd: dir });
+  return JSON.stringify({ argv: ['true'], settings: { pane: { sealed: [], root: [...rootPlaces(), root] }, network: { allowedDomains: [], deniedDomains: [], allowAllUnixSockets: false }, filesystem: { denyRead: [], allowRead: [], allowWrite: [dir], denyWrite: [] } }, cwd: dir });
 }
 
 /** The phases of a sandboxed `true`, `runs` times: helpers started fresh (`starts` of them), wraps and runs through one. */

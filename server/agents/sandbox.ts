@@ -100,8 +100,8 @@ function uniquePlaces(places: readonly string[]): string[] {
  * SERVICE_PLACES where they are, one spelling each (Debian's /var/run is a link to /run). Where a
  * directory of PATH is inside one (NixOS keeps the system's programs in /run/current-system/sw/bin
  * and /run/wrappers/bin), that place's other children instead, read at each launch, so the
- * programs stay in view and the services' sockets and secrets do not. None on macOS, whose
- * runtime keeps sockets allowed and whose /var/run holds the resolver's.
+ * programs stay in view and the services' sockets and secrets do not. None off Linux (macOS's
+ * runtime keeps sockets allowed, and its /var/run holds the resolver's).
  */
 export function servicePlaces(pathVar: string | undefined = process.env.PATH, places: readonly string[] = SERVICE_PLACES): string[] {
   return serviceSplit(pathVar, places).hidden;
@@ -109,7 +109,7 @@ export function servicePlaces(pathVar: string | undefined = process.env.PATH, pl
 
 /** The children of SERVICE_PLACES that PATH keeps in view (servicePlaces hides the others). */
 function serviceSplit(pathVar: string | undefined, places: readonly string[]): { hidden: string[]; kept: string[] } {
-  if (process.platform === 'darwin') return { hidden: [], kept: [] };
+  if (process.platform !== 'linux') return { hidden: [], kept: [] };
   const onPath = (pathVar ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)).map((d) => path.resolve(d));
   const hidden: string[] = [];
   const kept: string[] = [];
@@ -144,8 +144,13 @@ function serviceSplit(pathVar: string | undefined, places: readonly string[]): {
  * rootFromPlaces), so a place made at the top after a launch is not in that launch either.
  */
 export function rootPlaces(pathVar: string | undefined = process.env.PATH, services: readonly string[] = SERVICE_PLACES): string[] {
+  return rootOf(serviceSplit(pathVar, services).kept);
+}
+
+/** The root of the system's places where they are, and `kept` (the children of /run PATH keeps). */
+function rootOf(kept: readonly string[]): string[] {
   if (process.platform !== 'linux') return [];
-  return [...SYSTEM_PLACES.filter((p) => fs.existsSync(p) || isLink(p)), ...serviceSplit(pathVar, services).kept];
+  return [...SYSTEM_PLACES.filter((p) => fs.existsSync(p) || isLink(p)), ...kept];
 }
 
 /** Whether `p` is a symbolic link (a dangling one included). */
@@ -240,7 +245,7 @@ function packageRoot(entry: string): string {
  * directories of PATH that hold them, and what its .access grants (sandbox.read,
  * sandbox.write).
  */
-export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program?: string, people: readonly string[] = [...peoplePlaces(), ...servicePlaces(svc.server.env.PATH ?? process.env.PATH)]): Visible[] {
+export function visiblePaths(svc: AgentService, name: string, access: Access, cwd: string, program: string | undefined, people: readonly string[]): Visible[] {
   const human = svc.server.env.HOME ?? os.homedir();
   const data = svc.options.dataDir;
   const out: Visible[] = [];
@@ -317,7 +322,8 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
   // programs' files): each sandbox has them empty and its own, writable (TEMP_PLACES).
   // So are the other places people keep files in (peoplePlaces: other homes, /srv, /mnt, checkouts at the top),
   // and the services' runtime state (servicePlaces: /run, its sockets and secrets).
-  const people = [...peoplePlaces(), ...servicePlaces(svc.server.env.PATH ?? process.env.PATH)];
+  const services = serviceSplit(svc.server.env.PATH ?? process.env.PATH, SERVICE_PLACES);
+  const people = [...peoplePlaces(), ...services.hidden];
   const sockets = socketsAllowed(access);
   const hidden = [human, ...people, data, ...state, runtime, ...tempPlaces(), ...access.sandbox.denyRead.map((p) => expand(p, human))];
   if (svc.server.socketPath) hidden.push(svc.server.socketPath);
@@ -326,7 +332,7 @@ export function sandboxSettings(svc: AgentService, name: string, access: Access,
     // the home (the runtime mounts one tmpfs there and none for the home inside it), else a write into the
     // hidden home would land in it unrefused. By where each is, links followed: bubblewrap mounts there.
     // The root: the system's places alone, bound one by one (the helper's rootFromPlaces), then sealed read-only.
-    pane: { sealed: [...new Set([human, ...people, ...tempPlaces().filter((t) => within(human, t))].map(real))], root: rootPlaces(svc.server.env.PATH ?? process.env.PATH) },
+    pane: { sealed: [...new Set([human, ...people, ...tempPlaces().filter((t) => within(human, t))].map(real))], root: rootOf(services.kept) },
     network: { allowedDomains: networkOf(access, appHosts), deniedDomains: [], allowAllUnixSockets: sockets },
     filesystem: {
       denyRead: hidden,

@@ -46,6 +46,9 @@ function personEnv(): Record<string, string> {
   };
 }
 
+/** A line that connects to the unix socket `p` from inside and prints what it answers, or the error's code (exit 1). */
+const connect = (p: string) => `node -e "require('net').connect('${p}').on('data',d=>{console.log(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`;
+
 /** Runs one command line in the agent's shell (pane `pane`): its output and status. */
 function inside(cmd: string, pane = shell): Promise<{ out: string; status: number }> {
   return lineIn((args) => s.pane(args), pane, cmd);
@@ -197,7 +200,7 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       const viaSocat = await inside(`socat -t 5 - UNIX-CONNECT:${sock} </dev/null`);
       expect(viaSocat.out, name).not.toContain('PERSONS-');
       expect(viaSocat.status).not.toBe(0);
-      const viaNode = await inside(`node -e "require('net').connect('${sock}').on('data',d=>{console.log(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`);
+      const viaNode = await inside(connect(sock));
       expect(viaNode.out, name).not.toContain('PERSONS-');
       expect(viaNode.out).toMatch(/EPERM|EACCES/);
     }
@@ -225,7 +228,6 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       fs.mkdirSync(secrets);
       fs.writeFileSync(path.join(secrets, 'token'), 'SERVICE-SECRET\n');
     }
-    const connect = (p: string) => `node -e "require('net').connect('${p}').on('data',d=>{console.log(String(d));process.exit(0)}).on('error',e=>{console.log(e.code);process.exit(1)})"`;
     try {
       const seen = Date.now() + 10_000;
       while (!/unix sockets: MAY BE MADE/.test(s.pane(['access', 'uma']).stdout) && Date.now() < seen) await new Promise((res) => setTimeout(res, 100));

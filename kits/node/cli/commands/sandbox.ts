@@ -294,8 +294,10 @@ export const sandboxCommands: CommandSpec[] = [
         throw new UsageError(`--settings is not JSON: ${(e as Error).message}`, 'sandbox');
       }
       // pane's own part of the settings (not the runtime's): the hidden directories to seal read-only.
-      const sealed = ((config as { pane?: { sealed?: unknown } }).pane?.sealed ?? []) as unknown[];
-      const root = ((config as { pane?: { root?: unknown } }).pane?.root ?? []) as unknown[];
+      const own = (config as { pane?: { sealed?: unknown; root?: unknown } }).pane;
+      const absolute = (xs: unknown) => ((xs ?? []) as unknown[]).filter((d): d is string => typeof d === 'string' && d.startsWith('/'));
+      const sealed = absolute(own?.sealed);
+      const root = absolute(own?.root);
       if (typeof config === 'object' && config !== null) delete (config as { pane?: unknown }).pane;
       const { SandboxManager } = await importEsm<typeof import('@anthropic-ai/sandbox-runtime')>('@anthropic-ai/sandbox-runtime');
       // The project: where the program starts. Its guards are pane's (see projectGuard.ts), not the
@@ -314,12 +316,7 @@ export const sandboxCommands: CommandSpec[] = [
       // Wrapped from an empty directory the sandbox may not write, so the runtime's guards of the
       // working directory land on nothing; the program still starts in the project.
       const wrapped = await inDirectory(emptyWrapDir(), async () =>
-        line.withRelay(
-          sealHidden(
-            rootFromPlaces(keepTerminal(await SandboxManager.wrapWithSandbox(line.command)), root.filter((d): d is string => typeof d === 'string' && d.startsWith('/'))),
-            sealed.filter((d): d is string => typeof d === 'string' && d.startsWith('/')),
-          ),
-        ),
+        line.withRelay(sealHidden(rootFromPlaces(keepTerminal(await SandboxManager.wrapWithSandbox(line.command)), root), sealed)),
       );
       const child = spawn(wrapped, { shell: true, stdio: 'inherit', cwd: project });
       // Ctrl-C and Ctrl-Z are for the program (the pane's foreground); this process only carries it.

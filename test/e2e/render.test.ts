@@ -50,3 +50,35 @@ describe.skipIf(chromiumMissing)(`twenty panes in Chromium${chromiumMissing ? ` 
     // on two loaded cores can take longer than the default 30 s.
   }, 120_000);
 });
+
+// The WebGL check makes a context (6-13 ms of a cold page's main thread). Queued at the
+// window's first focus, it ran in the idle moment while the window waited for the shell's
+// first prompt, and a prompt arriving meanwhile waited for it. Here the prompt comes
+// late (a .bashrc that sleeps), so that idle moment is long and certain.
+describe.skipIf(chromiumMissing)(`the WebGL check and the first prompt${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
+  let late: Shell | undefined;
+  afterAll(async () => {
+    await late?.close();
+  });
+
+  it('waits for the first output, and is made once it came', async () => {
+    // Notes whether the focused pane held its prompt when WebGL was first asked for.
+    const init = `(() => {
+      const get = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+        if (kind === 'webgl2' && window.__glCheck === undefined) {
+          const p = window.pane, st = p && p.store.getState(), s = st && st.sessions[st.sessionId];
+          window.__glCheck = { prompt: !!s && s.focused != null && /[$#] ?$/m.test(p.screen(s.focused) || '') };
+        }
+        return get.call(this, kind, ...rest);
+      };
+    })();`;
+    late = await openShell({ query: '&webgl=1', init, home: { '.bashrc': 'sleep 2.5\nPS1="$ "\n' } });
+    const focused = (await view(late.page)).focused!;
+    await until(late.page, 'the late prompt', new Function(`return /[$#] ?$/m.test(window.pane.screen(${focused}) ?? '')`) as () => boolean, 20_000);
+    const check = await until(late.page, 'the WebGL check', () => (window as any).__glCheck ?? null, 10_000);
+    expect(check.prompt).toBe(true);
+    // Forced on (?webgl=1), the focused pane is then drawn with it.
+    await until(late.page, 'the focused pane drawn with WebGL', new Function(`return window.pane.renderer(${focused}) === 'webgl'`) as () => boolean, 10_000);
+  }, 60_000);
+});

@@ -46,12 +46,13 @@ export interface Served {
  * Starts a server serving the window over HTTP: through the same entry as
  * `npm start`, or (`entry: 'cli'`) as `pane serve --http 0`, the CLI's own server.
  */
-export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli' } = {}): Promise<Served> {
+export async function serve(o: { keymap?: unknown; entry?: 'start' | 'cli'; /** Files put in the server's HOME before it starts (name → text), e.g. a .bashrc for its shells. */ home?: Record<string, string> } = {}): Promise<Served> {
   ensureBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-e2e-'));
   const configDir = path.join(dir, 'config', 'pane');
   fs.mkdirSync(configDir, { recursive: true });
   if (o.keymap !== undefined) fs.writeFileSync(path.join(configDir, 'keymap.json'), JSON.stringify(o.keymap));
+  for (const [name, text] of Object.entries(o.home ?? {})) fs.writeFileSync(path.join(dir, name), text);
   const socket = path.join(dir, 's.sock');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -131,7 +132,7 @@ export async function settled(page: Page): Promise<void> {
 }
 
 /** A server plus a fresh Chromium profile with the window open and connected. */
-export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; /** The screen's device pixel ratio (1 unless given). */ deviceScaleFactor?: number; query?: string; entry?: 'start' | 'cli'; /** A script run in the page before its own. */ init?: string } = {}): Promise<Shell> {
+export async function openShell(o: { keymap?: unknown; viewport?: { width: number; height: number }; /** The screen's device pixel ratio (1 unless given). */ deviceScaleFactor?: number; query?: string; entry?: 'start' | 'cli'; /** A script run in the page before its own. */ init?: string; home?: Record<string, string> } = {}): Promise<Shell> {
   const served = await serve(o);
   const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), {
     executablePath: CHROMIUM,

@@ -156,7 +156,14 @@ function placementOf(st: ReturnType<typeof store.getState>, pane: number): Place
 export function installTerminals(): void {
   const flag = new URL(window.location.href).searchParams.get('webgl');
   webglMode = flag === '0' ? 'off' : flag === '1' ? 'force' : 'auto';
-  client.onOutput((pane, offset, data) => views.get(pane)?.write(offset, data));
+  client.onOutput((pane, offset, data) => {
+    views.get(pane)?.write(offset, data);
+    if (!outputSeen) {
+      // The first bytes of this page (a shell's first prompt, mostly): the WebGL check may now wait for the idle moment after they are drawn.
+      outputSeen = true;
+      rebalanceWebgl();
+    }
+  });
   // Views kept from a connection before (the socket dropped) attach again; those the snapshot made as this one opened are attached already.
   client.onConnected(() => {
     for (const v of views.values()) attachOnConnection(v);
@@ -233,13 +240,22 @@ function applyLook(): void {
  * by the DOM renderer anyway while the WebGL addon's chunk loads.
  */
 const WEBGL_PROBE_IDLE_MAX_MS = 1000;
+/**
+ * The check waits for the page's first output, then for the idle moment after it. Queued
+ * at the first focus, its idle moment was the window's wait for the shell's first prompt,
+ * and a prompt arriving during the check's 6-13 ms waited for it to be parsed and drawn
+ * (a CPU profile of a cold page: the check at 440-470 ms, the prompt at ~470). A window
+ * whose panes print nothing draws them with the DOM renderer until one does.
+ */
 let probeQueued = false;
+/** Output has reached this page: the WebGL check may be queued. */
+let outputSeen = false;
 
 /** Re-deals WebGL contexts: called every second and whenever focus moves. */
 export function rebalanceWebgl(): void {
   if (webglMode === 'off') return;
   if (!webglProbed()) {
-    if (!probeQueued) {
+    if (!probeQueued && outputSeen) {
       probeQueued = true;
       const later = () => {
         webgl2Supported(webglMode === 'force');

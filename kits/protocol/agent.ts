@@ -7,16 +7,17 @@ import { method } from './method';
 import { PaneRefSchema, SessionRefSchema } from './ids';
 import { SplitDirectionSchema } from './model';
 import { PaneAckSchema } from './pane';
+import { lazySchema } from './lazySchema';
 
 /** An agent is a user: a short lowercase login name. */
-export const AgentNameSchema = z
+export const AgentNameSchema = lazySchema(() => z
   .string()
-  .regex(/^[a-z][a-z0-9-]{0,31}$/, 'an agent name is a lowercase letter, then lowercase letters, digits or "-" (32 at most)');
+  .regex(/^[a-z][a-z0-9-]{0,31}$/, 'an agent name is a lowercase letter, then lowercase letters, digits or "-" (32 at most)'));
 
 /** An agent here (`ada`) or on a joined host (`ada@HOST`, HOST a host file's name; decision 037). */
-export const AgentRefSchema = z
+export const AgentRefSchema = lazySchema(() => z
   .string()
-  .regex(/^[a-z][a-z0-9-]{0,31}(?:@[A-Za-z0-9][A-Za-z0-9._-]{0,252})?$/, 'an agent is NAME or NAME@HOST: a lowercase letter, then lowercase letters, digits or "-" (32 at most), then @ and a joined host\'s name');
+  .regex(/^[a-z][a-z0-9-]{0,31}(?:@[A-Za-z0-9][A-Za-z0-9._-]{0,252})?$/, 'an agent is NAME or NAME@HOST: a lowercase letter, then lowercase letters, digits or "-" (32 at most), then @ and a joined host\'s name'));
 
 /** Every pane an agent runs carries this signature prefix plus its name. */
 export const AGENT_SIGNATURE_PREFIX = 'com.pane.ai.agent.';
@@ -27,7 +28,7 @@ export const AGENT_SIGNATURE_PREFIX = 'com.pane.ai.agent.';
  * done: finished its turn and sits at its prompt, asking nothing; idle: silent, nothing
  * known; exited: its program ended. Shown as working / needs you / done.
  */
-export const AgentStateSchema = z.enum(['working', 'waiting', 'done', 'idle', 'exited']);
+export const AgentStateSchema = lazySchema(() => z.enum(['working', 'waiting', 'done', 'idle', 'exited']));
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /**
@@ -36,18 +37,18 @@ export type AgentState = z.infer<typeof AgentStateSchema>;
  * signature matches (`sig:com.pane.ai.agent.*`); `session:NAME`; `agent:NAME`
  * another agent's panes.
  */
-export const PaneSelectorSchema = z
+export const PaneSelectorSchema = lazySchema(() => z
   .string()
   .regex(
     /^(\*|self|[1-9][0-9]*|[A-Za-z0-9][A-Za-z0-9._-]*:[1-9][0-9]*|sig:[A-Za-z0-9.*_-]+|session:[^\s]+|agent:[a-z][a-z0-9-]*)$/,
     'a pane selector is *, self, N, HOST:N, sig:GLOB, session:NAME or agent:NAME',
-  );
+  ));
 
 /** A namespace path glob: `*` matches within one segment, `**` across segments; `self` stands for the agent's panes. */
-export const NamespaceGlobSchema = z.string().regex(/^\/pane(\/[^\s]*)?$/, 'a namespace glob starts with /pane, e.g. /pane/self/** or /pane/*/body');
+export const NamespaceGlobSchema = lazySchema(() => z.string().regex(/^\/pane(\/[^\s]*)?$/, 'a namespace glob starts with /pane, e.g. /pane/self/** or /pane/*/body'));
 
 /** A method name or glob over method names: `pane/*`, `agent/mail`, `*`. */
-export const CommandGlobSchema = z.string().regex(/^(\*|[a-z-]+\/(\*|[a-z-]+)|[a-z-]+)$/, 'a command rule is a method name or glob, e.g. pane/* or agent/mail');
+export const CommandGlobSchema = lazySchema(() => z.string().regex(/^(\*|[a-z-]+\/(\*|[a-z-]+)|[a-z-]+)$/, 'a command rule is a method name or glob, e.g. pane/* or agent/mail'));
 
 /** Methods no agent gets unless its .access says otherwise (deny wins over allow): stopping the server, changing other clients, making agents, letting anyone in (grant/*). */
 export const DEFAULT_DENIED_COMMANDS = ['server/stop', 'client/permission', 'agent/add', 'agent/remove', 'grant/*'] as const;
@@ -77,10 +78,10 @@ export const DEFAULT_SANDBOX_HOSTS = [
 export const DEFAULT_SANDBOX_DENY_READ = ['~/.ssh', '~/.gnupg', '~/.aws', '~/.azure', '~/.config/gcloud', '~/.kube', '~/.docker', '~/.netrc', '~/.git-credentials', '~/.config/gh'] as const;
 
 /** A host an agent's sandboxed programs may reach: a host, `*.domain`, or either with `:PORT`. */
-export const NetworkRuleSchema = z.string().max(253).regex(/^(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-fA-F:.]+\](:[0-9]{1,5})?$/, 'a network rule is a host, *.domain, or either with :PORT');
+export const NetworkRuleSchema = lazySchema(() => z.string().max(253).regex(/^(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-fA-F:.]+\](:[0-9]{1,5})?$/, 'a network rule is a host, *.domain, or either with :PORT'));
 
 /** A path in a sandbox rule: absolute, or under the human's home (`~/...`). */
-export const SandboxPathSchema = z.string().regex(/^(\/|~\/|~$)[^\0]*$/, 'a sandbox path is absolute (/...) or under the home (~/...)');
+export const SandboxPathSchema = lazySchema(() => z.string().regex(/^(\/|~\/|~$)[^\0]*$/, 'a sandbox path is absolute (/...) or under the home (~/...)'));
 
 /**
  * How the agent's programs are walled in by the OS (bubblewrap through
@@ -89,7 +90,7 @@ export const SandboxPathSchema = z.string().regex(/^(\/|~\/|~$)[^\0]*$/, 'a sand
  * `denyRead` hides paths; `network` lists the hosts they may reach (nothing else);
  * `unsandboxed: "allow"` lets a launch go on without a sandbox where none can run.
  */
-export const SandboxAccessSchema = z
+export const SandboxAccessSchema = lazySchema(() => z
   .object({
     write: z.array(SandboxPathSchema).default([]),
     /**
@@ -119,7 +120,7 @@ export const SandboxAccessSchema = z
      */
     unixSockets: z.enum(['refuse', 'allow']).default('refuse'),
   })
-  .strict();
+  .strict());
 export type SandboxAccess = z.infer<typeof SandboxAccessSchema>;
 
 /**
@@ -127,7 +128,7 @@ export type SandboxAccess = z.infer<typeof SandboxAccessSchema>;
  * missing takes the default shown. Unknown fields are errors, so a typo never
  * silently grants or drops a right.
  */
-export const AccessSchema = z
+export const AccessSchema = lazySchema(() => z
   .object({
     version: z.literal(1).default(1),
     /** Protocol capabilities the agent's connections get (intersected with what they ask). */
@@ -156,7 +157,7 @@ export const AccessSchema = z
       .prefault({}),
     sandbox: SandboxAccessSchema.prefault({}),
   })
-  .strict();
+  .strict());
 export type Access = z.infer<typeof AccessSchema>;
 export type AccessInput = z.input<typeof AccessSchema>;
 
@@ -165,24 +166,24 @@ export type AccessInput = z.input<typeof AccessSchema>;
  * dialect's events are turned into these before the state machine, awareness and claims see them.
  */
 /** pane's hook events (Claude Code's names): StopFailure is a turn an API error ended (Claude Code's; done, with the error named). */
-export const PaneHookEventSchema = z.enum(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionEnd']);
+export const PaneHookEventSchema = lazySchema(() => z.enum(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionEnd']));
 export type PaneHookEvent = z.infer<typeof PaneHookEventSchema>;
 
 /** A path relative to the agent's home: no `..`, not absolute (checked again without links when used). */
-const HomeRelPathSchema = z
+const HomeRelPathSchema = lazySchema(() => z
   .string()
   .min(1)
   .max(200)
-  .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[A-Za-z0-9._/-]+$/, 'a path relative to the home, without ..');
+  .regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[A-Za-z0-9._/-]+$/, 'a path relative to the home, without ..'));
 
 /** A payload field: a top-level key of the CLI's hook JSON. */
-const FieldNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/);
+const FieldNameSchema = lazySchema(() => z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/));
 
 /** Most hook events a dialect maps (a CLI has a dozen or so). */
 export const MAX_DIALECT_EVENTS = 32;
 
 /** An environment variable name (how a CLI is told where its config is, or a switch it needs). */
-const EnvNameSchema = z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/);
+const EnvNameSchema = lazySchema(() => z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/));
 /** Login variables one app file may name (a key, a token, a base URL, a model, a project: a CLI reads a handful). */
 export const MAX_APP_LOGIN_ENV = 16;
 
@@ -201,7 +202,7 @@ export const MAX_APP_LOGIN_ENV = 16;
  * - `notify-command`: no hooks, only a command the CLI runs when it waits (`flag`: Aider's
  *   --notifications-command) run as `pane hook --app ID --event NOTIFY`.
  */
-export const HookInstallSchema = z
+export const HookInstallSchema = lazySchema(() => z
   .object({
     kind: z.enum(['home-settings', 'own-file', 'flag-file', 'plugin', 'notify-command']),
     path: HomeRelPathSchema.optional(),
@@ -250,7 +251,7 @@ export const HookInstallSchema = z
     if (i.kind === 'plugin') need(i.plugin !== undefined, '`plugin` (a file in apps/)');
     if (i.kind === 'notify-command') need(i.notifyEvent !== undefined, '`notifyEvent`');
     if (i.configDir && i.path) need(i.path.startsWith(`${i.configDir.home}/`), `a \`path\` under configDir.home (${i.configDir.home}/)`);
-  });
+  }));
 export type HookInstall = z.infer<typeof HookInstallSchema>;
 
 /**
@@ -260,13 +261,13 @@ export type HookInstall = z.infer<typeof HookInstallSchema>;
  * top (Copilot); `cursor` permission/agent_message, additional_context; `none`: the CLI ignores
  * what hooks print (Goose, Aider), so pane prints nothing.
  */
-export const HookAnswerFormSchema = z.enum(['claude', 'gemini', 'flat', 'cursor', 'none']);
+export const HookAnswerFormSchema = lazySchema(() => z.enum(['claude', 'gemini', 'flat', 'cursor', 'none']));
 
 /**
  * A CLI's hook dialect (issue 25): its events, its payload's field names, how pane installs its
  * hooks and how its answer is written. A new CLI with command hooks is one app file.
  */
-export const HookDialectSchema = z
+export const HookDialectSchema = lazySchema(() => z
   .object({
     /** The dialect's name (`pane access`, the agent's log). */
     dialect: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/),
@@ -305,11 +306,11 @@ export const HookDialectSchema = z
     context: z.array(PaneHookEventSchema).max(8).default([]),
     install: HookInstallSchema,
   })
-  .strict();
+  .strict());
 export type HookDialect = z.infer<typeof HookDialectSchema>;
 
 /** The `agent` block of an app file: how pane runs that agent CLI. */
-export const AgentAppSchema = z
+export const AgentAppSchema = lazySchema(() => z
   .object({
     /** Prompt-pattern set for observation (server/agents/prompts/NAME.json); default: the app id. */
     prompts: z.string().max(50).optional(),
@@ -354,10 +355,10 @@ export const AgentAppSchema = z
     /** How replies reach a `pane write` conversation: the agent runs `pane write`, or its output is shown. */
     converse: z.enum(['write', 'output']).default('output'),
   })
-  .strict();
+  .strict());
 export type AgentApp = z.infer<typeof AgentAppSchema>;
 
-export const AgentPaneSchema = z.object({
+export const AgentPaneSchema = lazySchema(() => z.object({
   pane: z.number().int().positive(),
   id: z.string(),
   quadrant: z.string().nullable(),
@@ -368,13 +369,13 @@ export const AgentPaneSchema = z.object({
   worktree: z.string().nullable(),
   /** Where its state came from: reported by the CLI's hooks, or observed (screen, OSC 9/99/777, BEL). */
   stateSource: z.enum(['reported', 'observed']).optional(),
-});
+}));
 
 /** A hook session with no pane (an agent started outside pane that reports through `pane hook`). */
-export const AgentSessionSchema = z.object({ id: z.string(), cwd: z.string(), state: AgentStateSchema, since: z.number() });
+export const AgentSessionSchema = lazySchema(() => z.object({ id: z.string(), cwd: z.string(), state: AgentStateSchema, since: z.number() }));
 
 /** What finger shows about one agent. */
-export const AgentInfoSchema = z.object({
+export const AgentInfoSchema = lazySchema(() => z.object({
   name: AgentNameSchema,
   /** The joined host it runs on, for an agent another host's daemon reported (finger ada@HOST); absent: this server's. */
   host: z.string().max(253).optional(),
@@ -401,10 +402,10 @@ export const AgentInfoSchema = z.object({
   claims: z.array(z.string()),
   unread: z.number().int(),
   plan: z.string(),
-});
+}));
 export type AgentInfo = z.infer<typeof AgentInfoSchema>;
 
-export const MailSchema = z.object({
+export const MailSchema = lazySchema(() => z.object({
   id: z.string(),
   from: z.string(),
   to: z.string(),
@@ -414,10 +415,10 @@ export const MailSchema = z.object({
   seen: z.boolean(),
   /** The awareness message this mail is a copy of (it is also handed over as hook context). */
   ref: z.string().optional(),
-});
+}));
 export type Mail = z.infer<typeof MailSchema>;
 
-export const AccessReportSchema = z.object({
+export const AccessReportSchema = lazySchema(() => z.object({
   name: AgentNameSchema,
   file: z.string(),
   /** The access in force: the file's, or nothing at all when the file is invalid. */
@@ -426,62 +427,62 @@ export const AccessReportSchema = z.object({
   errors: z.array(z.string()),
   /** One line per right, in words. */
   summary: z.array(z.string()),
-});
+}));
 
 const name = AgentNameSchema;
 
 export const agentMethods = {
   'agent/list': method({
-    params: z.object({ hosts: z.boolean().optional() }),
-    result: z.object({
+    params: lazySchema(() => z.object({ hosts: z.boolean().optional() })),
+    result: lazySchema(() => z.object({
       agents: z.array(AgentInfoSchema),
       /** With hosts: each joined host whose agents are not in the list, and why (stale, no answer in time, refused). */
       unreached: z.array(z.object({ host: z.string(), reason: z.string() })).optional(),
-    }),
+    })),
     cap: 'read',
     doc: "Every agent: accounts and hook-only ones, with live state; with hosts, each joined host's agents too (host set).",
   }),
-  'agent/get': method({ params: z.object({ name: AgentRefSchema }), result: AgentInfoSchema, cap: 'read', doc: 'One agent, as finger shows it; NAME@HOST asks that joined host.' }),
+  'agent/get': method({ params: lazySchema(() => z.object({ name: AgentRefSchema })), result: AgentInfoSchema, cap: 'read', doc: 'One agent, as finger shows it; NAME@HOST asks that joined host.' }),
   'agent/add': method({
-    params: z.object({ name, app: z.string().max(100).optional(), project: z.string().max(4096).optional(), access: AccessSchema.optional(), plan: z.string().max(65536).optional() }),
+    params: lazySchema(() => z.object({ name, app: z.string().max(100).optional(), project: z.string().max(4096).optional(), access: AccessSchema.optional(), plan: z.string().max(65536).optional() })),
     result: AgentInfoSchema,
     cap: 'admin',
     doc: 'Creates an agent account: home with .plan, .access, Maildir and .project.',
   }),
   'agent/remove': method({
-    params: z.object({ name, purge: z.boolean().default(false) }),
-    result: z.object({ name, home: z.string().nullable(), kept: z.boolean() }),
+    params: lazySchema(() => z.object({ name, purge: z.boolean().default(false) })),
+    result: lazySchema(() => z.object({ name, home: z.string().nullable(), kept: z.boolean() })),
     cap: 'admin',
     doc: 'Removes an agent; its home is kept unless purge.',
   }),
-  'agent/access': method({ params: z.object({ name }), result: AccessReportSchema, cap: 'read', doc: 'What an agent may touch: its .access, parsed, in words.' }),
+  'agent/access': method({ params: lazySchema(() => z.object({ name })), result: AccessReportSchema, cap: 'read', doc: 'What an agent may touch: its .access, parsed, in words.' }),
   'agent/plan': method({
-    params: z.object({ name: name.optional(), text: z.string().max(65536) }),
-    result: z.object({ name, plan: z.string() }),
+    params: lazySchema(() => z.object({ name: name.optional(), text: z.string().max(65536) })),
+    result: lazySchema(() => z.object({ name, plan: z.string() })),
     cap: 'write',
     doc: 'Replaces an agent’s .plan (an agent may set only its own).',
   }),
   'agent/mail': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       /** NAME, or NAME@HOST: mailed on that joined host. */
       to: AgentRefSchema,
       subject: z.string().max(300).default(''),
       body: z.string().max(1 << 20),
       /** Also type it into the agent's pane when (or as soon as) it waits for input. */
       deliver: z.boolean().default(false),
-    }),
-    result: z.object({ id: z.string(), to: AgentRefSchema, unread: z.number().int(), typed: z.enum(['no', 'now', 'queued']) }),
+    })),
+    result: lazySchema(() => z.object({ id: z.string(), to: AgentRefSchema, unread: z.number().int(), typed: z.enum(['no', 'now', 'queued']) })),
     cap: 'write',
     doc: 'Delivers mail to an agent’s Maildir; it reaches the agent as hook context at its next turn.',
   }),
   'agent/inbox': method({
-    params: z.object({ name: name.optional(), all: z.boolean().default(false), markRead: z.boolean().default(true) }),
-    result: z.object({ name, messages: z.array(MailSchema) }),
+    params: lazySchema(() => z.object({ name: name.optional(), all: z.boolean().default(false), markRead: z.boolean().default(true) })),
+    result: lazySchema(() => z.object({ name, messages: z.array(MailSchema) })),
     cap: 'read',
     doc: 'Reads an agent’s mail (new only unless all); an agent reads only its own.',
   }),
   'agent/hook': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       /** The hook's stdin JSON as the agent CLI sent it (Claude Code's hook input). */
       input: z.record(z.string(), z.unknown()),
       /** $PANE_ID and $PANE_AGENT of the hook process, when it runs inside pane. */
@@ -489,28 +490,28 @@ export const agentMethods = {
       agent: name.optional(),
       /** The app whose hook dialect the input is in (`pane hook --app gemini`); none: Claude Code's. */
       app: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/).optional(),
-    }),
-    result: z.object({
+    })),
+    result: lazySchema(() => z.object({
       agent: name.nullable(),
       state: AgentStateSchema.nullable(),
       /** What `pane hook` prints on stdout: the hook's documented JSON output, or null for nothing. */
       output: z.record(z.string(), z.unknown()).nullable(),
-    }),
+    })),
     cap: 'write',
     doc: 'A hook event from an agent CLI: moves its state, answers with context and permission decisions.',
   }),
   'agent/write': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       /** The agent to talk to; from an agent, omit it (or name the human) to answer the human. */
       to: z.string().max(100).optional(),
       text: z.string().min(1).max(8192),
-    }),
-    result: z.object({ from: z.string(), to: z.string(), pane: z.number().int().nullable() }),
+    })),
+    result: lazySchema(() => z.object({ from: z.string(), to: z.string(), pane: z.number().int().nullable() })),
     cap: 'write',
     doc: 'One line of a write(1) conversation: typed into the agent’s input marked as from the caller, or said back to the human.',
   }),
   'agent/launch': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       name: name.optional(),
       app: z.string().max(100).optional(),
       pane: PaneRefSchema.optional(),
@@ -520,25 +521,25 @@ export const agentMethods = {
       isolation: z.enum(['none', 'worktree']).optional(),
       /** A program and its arguments to run as the agent instead of an app (`pane agent run NAME -- PROGRAM ARGS`). */
       program: z.array(z.string().max(4096)).min(1).max(256).optional(),
-    }),
-    result: PaneAckSchema.extend({ agent: name }),
+    })),
+    result: lazySchema(() => PaneAckSchema.extend({ agent: name })),
     cap: 'write',
     doc: 'Launches an agent’s app in a new pane signed com.pane.ai.agent.NAME (a new account when no name is given): beside the pane given, else beside or below the roomiest tiled pane, along its longer side.',
   }),
   'agent/open': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       /** The agent's pane (its tag was clicked), or name the agent. */
       pane: PaneRefSchema.optional(),
       name: name.optional(),
       view: z.enum(['finger', 'mail', 'write', 'plan', 'access', 'peers']),
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Opens a view of an agent in a pane: finger, mail, plan, access float; write and peers split beside it.',
   }),
   'agent/diff': method({
-    params: z.object({ pane: PaneRefSchema }),
-    result: z.object({
+    params: lazySchema(() => z.object({ pane: PaneRefSchema })),
+    result: lazySchema(() => z.object({
       worktree: z.string(),
       branch: z.string(),
       /** The commit the branch started from (where it meets the repository's HEAD). */
@@ -546,12 +547,12 @@ export const agentMethods = {
       files: z.array(z.object({ status: z.string(), path: z.string() })),
       /** Unified diff since the base, untracked files shown as new; cut with a note past the server's bound. */
       diff: z.string(),
-    }),
+    })),
     cap: 'read',
     doc: "What an agent pane's worktree changed since its branch's base, file by file, with the diff.",
   }),
   'agent/review': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       pane: PaneRefSchema,
       /** accept, reject, or open: the file in the editor beside the agent's pane ($VISUAL/$EDITOR, default vi), as the caller. */
       verdict: z.enum(['accept', 'reject', 'open']),
@@ -559,32 +560,32 @@ export const agentMethods = {
       file: z.string().min(1).max(4096).optional(),
       /** accept: the commit message (default: names the agent). */
       message: z.string().max(2000).optional(),
-    }),
-    result: z.object({ done: z.string() }),
+    })),
+    result: lazySchema(() => z.object({ done: z.string() })),
     cap: 'write',
     doc: "The reviewer's verdict on an agent pane's worktree: accept commits its changes (all, or one file) to its branch; reject restores them to the branch's last commit; open shows one changed file in an editor pane beside it.",
   }),
   'agent/worktree-remove': method({
-    params: z.object({ pane: PaneRefSchema, force: z.boolean().default(false) }),
-    result: z.object({ path: z.string(), branch: z.string() }),
+    params: lazySchema(() => z.object({ pane: PaneRefSchema, force: z.boolean().default(false) })),
+    result: lazySchema(() => z.object({ path: z.string(), branch: z.string() })),
     cap: 'write',
     doc: 'Removes the git worktree made for an agent pane (only on request; refuses unsaved changes unless force).',
   }),
 };
 
-const n = z.number().int().positive();
+const n = lazySchema(() => z.number().int().positive());
 
 export const agentEventSchemas = {
   /** Anything finger shows changed (state, panes, unread, plan, topics). */
-  'agent/changed': z.object({ agent: AgentInfoSchema }),
-  'agent/removed': z.object({ name }),
+  'agent/changed': lazySchema(() => z.object({ agent: AgentInfoSchema })),
+  'agent/removed': lazySchema(() => z.object({ name })),
   /** A state transition, with what caused it. */
-  'agent/state-changed': z.object({ name, state: AgentStateSchema, previous: AgentStateSchema, since: z.number(), pane: n.nullable(), reason: z.string() }),
+  'agent/state-changed': lazySchema(() => z.object({ name, state: AgentStateSchema, previous: AgentStateSchema, since: z.number(), pane: n.nullable(), reason: z.string() })),
   /** The agent started waiting for the human: worth a desktop notification that focuses `pane`. */
-  'agent/waiting': z.object({ name, pane: n.nullable(), id: z.string().nullable(), message: z.string() }),
+  'agent/waiting': lazySchema(() => z.object({ name, pane: n.nullable(), id: z.string().nullable(), message: z.string() })),
   /** A line of a write conversation (either direction). */
-  'agent/said': z.object({ from: z.string(), to: z.string(), text: z.string(), at: z.number(), pane: n.nullable() }),
-  'agent/mailed': z.object({ to: name, from: z.string(), subject: z.string(), id: z.string(), unread: z.number().int() }),
+  'agent/said': lazySchema(() => z.object({ from: z.string(), to: z.string(), text: z.string(), at: z.number(), pane: n.nullable() })),
+  'agent/mailed': lazySchema(() => z.object({ to: name, from: z.string(), subject: z.string(), id: z.string(), unread: z.number().int() })),
   /** A request refused by the agent's .access (also a line in its log). */
-  'agent/denied': z.object({ name, method: z.string(), reason: z.string(), at: z.number() }),
+  'agent/denied': lazySchema(() => z.object({ name, method: z.string(), reason: z.string(), at: z.number() })),
 } as const;

@@ -10,8 +10,9 @@ import { NewBodyKindSchema, BoundedLaunchSpecSchema, CommandArgSchema, InputActi
 import { boundedRecord, boundedString, MAX_APP_ATTRS, MAX_ATTR_KEY_LENGTH, MAX_ATTR_VALUE_LENGTH } from './limits';
 import { PaneAckSchema } from './pane';
 import { WidgetNodeSchema, widgetBoundsErrors } from './widget';
+import { lazySchema } from './lazySchema';
 
-const resumeArgs = z.array(z.string().max(200)).min(1).max(20);
+const resumeArgs = lazySchema(() => z.array(z.string().max(200)).min(1).max(20));
 
 /**
  * An agent CLI's resume form, used when pane brings its pane back after a restart.
@@ -39,7 +40,7 @@ function compiles(source: string): boolean {
   }
 }
 
-export const ResumeSpecSchema = z
+export const ResumeSpecSchema = lazySchema(() => z
   .object({
     args: resumeArgs.optional(),
     last: resumeArgs.optional(),
@@ -54,7 +55,7 @@ export const ResumeSpecSchema = z
   .strict()
   .refine((r) => r.args !== undefined || r.last !== undefined, { message: 'resume needs `args` (with {session}) or `last` (the form without an id)' })
   .refine((r) => r.args === undefined || r.args.some((a) => a.includes('{session}')), { message: 'resume.args must place the session id somewhere: one of them holds {session}' })
-  .refine((r) => r.args === undefined || r.args.every((a) => !a.includes('{session}') || a === '{session}'), { message: 'resume.args must give {session} an argument of its own (["--resume", "{session}"], not "--resume={session}")' });
+  .refine((r) => r.args === undefined || r.args.every((a) => !a.includes('{session}') || a === '{session}'), { message: 'resume.args must give {session} an argument of its own (["--resume", "{session}"], not "--resume={session}")' }));
 
 /** Whether `id` may go into a relaunched CLI's argv as its session id, per `resume` (its own pattern, or the default). */
 export function sessionIdAllowed(id: string, resume: { idPattern?: string | undefined }): boolean {
@@ -77,16 +78,16 @@ export const MAX_APP_WORDS = 32;
 export const MAX_APP_WORD_ARGS = 8;
 
 const appWordShape = {
-  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'a word is a letter, then letters, digits, _ or - (40 at most)'),
-  doc: z.string().min(1).max(200),
-  args: z.array(CommandArgSchema).max(MAX_APP_WORD_ARGS).default([]),
-  inTag: z.boolean().optional(),
+  name: lazySchema(() => z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'a word is a letter, then letters, digits, _ or - (40 at most)')),
+  doc: lazySchema(() => z.string().min(1).max(200)),
+  args: lazySchema(() => z.array(CommandArgSchema).max(MAX_APP_WORD_ARGS).default([])),
+  inTag: lazySchema(() => z.boolean().optional()),
 };
 /** One word an app file adds: its name, doc and arguments, and either `input` (typed) or `run` (a program beside the pane). */
-export const AppWordSchema = z.union([z.object({ ...appWordShape, ...InputActionShape }).strict(), z.object({ ...appWordShape, ...RunActionShape }).strict()]);
+export const AppWordSchema = lazySchema(() => z.union([z.object({ ...appWordShape, ...InputActionShape }).strict(), z.object({ ...appWordShape, ...RunActionShape }).strict()]));
 export type AppWord = z.infer<typeof AppWordSchema>;
 
-const AppFileObject = z
+const AppFileObject = lazySchema(() => z
   .object({
     $schema: z.string().max(500).optional(),
     name: z.string().min(1).max(100),
@@ -119,23 +120,23 @@ const AppFileObject = z
     /** For kind widgets: the tree of components its pane shows (kits/protocol/widget.ts). */
     widget: WidgetNodeSchema.optional(),
   })
-  .strict();
-export const AppFileSchema = AppFileObject.superRefine((a, ctx) => {
+  .strict());
+export const AppFileSchema = lazySchema(() => AppFileObject.superRefine((a, ctx) => {
     if (a.kind === 'widgets' && a.widget === undefined) ctx.addIssue({ code: 'custom', path: ['widget'], message: 'a widgets app declares its tree in `widget` (a row, column or grid of components)' });
     if (a.kind !== 'widgets' && a.widget !== undefined) ctx.addIssue({ code: 'custom', path: ['widget'], message: `\`widget\` is for kind widgets; this app is kind ${a.kind}` });
     if (a.widget) for (const e of widgetBoundsErrors(a.widget)) ctx.addIssue({ code: 'custom', path: e.field.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)), message: e.message });
-  });
+  }));
 export type AppFile = z.infer<typeof AppFileSchema>;
 
 /** An app as listed: the file's content plus where it came from. */
-export const AppEntrySchema = AppFileObject.extend({
+export const AppEntrySchema = lazySchema(() => AppFileObject.extend({
   /** The file's base name without .json: what `apps/launch` takes. */
   id: z.string(),
   file: z.string(),
   source: z.enum(['builtin', 'user']),
   /** False when the program is not on the server's PATH (checked when listed); absent for the login shell. */
   installed: z.boolean().optional(),
-});
+}));
 export type AppEntry = z.infer<typeof AppEntrySchema>;
 
 /**
@@ -155,7 +156,7 @@ export function installHint(a: AppEntry, running?: string): string {
   return how + nodeNeed(a.agent?.nodeMajor, running);
 }
 
-export const AppListSchema = z.object({ apps: z.array(AppEntrySchema), errors: z.array(ConfigErrorSchema) });
+export const AppListSchema = lazySchema(() => z.object({ apps: z.array(AppEntrySchema), errors: z.array(ConfigErrorSchema) }));
 export type AppList = z.infer<typeof AppListSchema>;
 
 export const appEventSchemas = {
@@ -165,13 +166,13 @@ export const appEventSchemas = {
 
 export const appMethods = {
   'apps/list': method({
-    params: z.object({}),
+    params: lazySchema(() => z.object({})),
     result: AppListSchema,
     cap: 'read',
     doc: 'The app files found in apps/ and the user’s config dir (user files win), with any file errors.',
   }),
   'apps/launch': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       /** An app id (file name), signature or name. */
       app: z.string().min(1).max(200),
       /** The pane to open beside (default: the focused one). */
@@ -179,7 +180,7 @@ export const appMethods = {
       session: z.string().min(1).max(200).optional(),
       direction: SplitDirectionSchema.optional(),
       cwd: z.string().optional(),
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Launches an app into a new pane at the given (or focused) position.',

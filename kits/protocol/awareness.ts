@@ -4,12 +4,13 @@
 import { z } from 'zod';
 import { AgentStateSchema } from './agent';
 import { method } from './method';
+import { lazySchema } from './lazySchema';
 
-const name = z.string().min(1).max(100);
-const ms = z.number();
+const name = lazySchema(() => z.string().min(1).max(100));
+const ms = lazySchema(() => z.number());
 
 /** The eight message types: what a message asks of its reader. */
-export const MessageTypeSchema = z.enum([
+export const MessageTypeSchema = lazySchema(() => z.enum([
   /** Facts for the reader's context; no answer expected. */
   'info',
   /** Asks the reader something; an `answer` is expected. */
@@ -26,22 +27,22 @@ export const MessageTypeSchema = z.enum([
   'done',
   /** Receipt of a message; closes a `request` or `handoff`. */
   'ack',
-]);
+]));
 export type MessageType = z.infer<typeof MessageTypeSchema>;
 
-export const PrioritySchema = z.enum(['low', 'normal', 'high', 'urgent']);
+export const PrioritySchema = lazySchema(() => z.enum(['low', 'normal', 'high', 'urgent']));
 export type Priority = z.infer<typeof PrioritySchema>;
 
 /** Who a message is for: one agent, whoever is in a pane, whoever sits in a quadrant, or everyone. */
-export const TargetSchema = z.discriminatedUnion('kind', [
+export const TargetSchema = lazySchema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('agent'), name }),
   z.object({ kind: z.literal('pane'), pane: z.number().int().positive() }),
   z.object({ kind: z.literal('quadrant'), quadrant: z.string().min(1).max(32) }),
   z.object({ kind: z.literal('all') }),
-]);
+]));
 export type Target = z.infer<typeof TargetSchema>;
 
-export const MessageSchema = z.object({
+export const MessageSchema = lazySchema(() => z.object({
   id: z.string(),
   from: name,
   target: TargetSchema,
@@ -51,16 +52,16 @@ export const MessageSchema = z.object({
   at: ms,
   /** Agents it has been handed to (as hook context or through `awareness/inbox`). */
   deliveredTo: z.array(z.string()),
-});
+}));
 export type Message = z.infer<typeof MessageSchema>;
 
 /** A claim covers one file, a directory (everything under it), or a glob (`*`, `**`, `?`). */
-export const ResourceKindSchema = z.enum(['file', 'dir', 'glob']);
+export const ResourceKindSchema = lazySchema(() => z.enum(['file', 'dir', 'glob']));
 export type ResourceKind = z.infer<typeof ResourceKindSchema>;
-export const ClaimScopeSchema = z.enum(['exclusive', 'shared']);
+export const ClaimScopeSchema = lazySchema(() => z.enum(['exclusive', 'shared']));
 export type ClaimScope = z.infer<typeof ClaimScopeSchema>;
 
-export const ClaimSchema = z.object({
+export const ClaimSchema = lazySchema(() => z.object({
   id: z.string(),
   kind: ResourceKindSchema,
   /** Absolute path (or absolute glob), normalized. */
@@ -75,10 +76,10 @@ export const ClaimSchema = z.object({
   contestedAt: ms.nullable(),
   /** What the contester asked for: exactly that is its claim when the contest times out (not the holder's, maybe broader, one). */
   contestFor: z.object({ kind: ResourceKindSchema, path: z.string(), scope: ClaimScopeSchema }).nullable().optional(),
-});
+}));
 export type Claim = z.infer<typeof ClaimSchema>;
 
-export const ClaimLogEntrySchema = z.object({
+export const ClaimLogEntrySchema = lazySchema(() => z.object({
   at: ms,
   /** `kept`: the holder answered the contester with a message, so the contest is dropped and the claim stays. */
   action: z.enum(['claimed', 'released', 'contested', 'kept', 'force-released', 'transferred', 'expired', 'holder-stale']),
@@ -87,19 +88,19 @@ export const ClaimLogEntrySchema = z.object({
   holder: z.string(),
   /** Who caused it, when not the holder (the contester, the cleaner). */
   by: z.string().nullable(),
-});
+}));
 export type ClaimLogEntry = z.infer<typeof ClaimLogEntrySchema>;
 
-export const TrajectorySchema = z.object({
+export const TrajectorySchema = lazySchema(() => z.object({
   deepening: z.array(z.string()),
   emerging: z.array(z.string()),
   fading: z.array(z.string()),
   stable: z.array(z.string()),
-});
+}));
 export type Trajectory = z.infer<typeof TrajectorySchema>;
 
 /** One turn of an agent: the topics of its prompt plus what its tools touched. */
-export const SnapshotSchema = z.object({
+export const SnapshotSchema = lazySchema(() => z.object({
   at: ms,
   hash: z.string(),
   topics: z.array(z.string()),
@@ -107,10 +108,10 @@ export const SnapshotSchema = z.object({
   files: z.array(z.string()),
   /** Files its prompt named (`src/auth/token.ts:42`), resolved against its cwd: two agents asked about one file converge, whatever their words (state from before this field reads as none). */
   mentions: z.array(z.string()).max(16).default([]),
-});
+}));
 export type Snapshot = z.infer<typeof SnapshotSchema>;
 
-export const AgentAwarenessSchema = z.object({
+export const AgentAwarenessSchema = lazySchema(() => z.object({
   name,
   pane: z.number().int().positive().nullable(),
   quadrant: z.string().nullable(),
@@ -124,15 +125,15 @@ export const AgentAwarenessSchema = z.object({
   lastActive: ms,
   /** Set when its session ended: it leaves predictions and its claims are released. */
   endedAt: ms.nullable(),
-});
+}));
 export type AgentAwareness = z.infer<typeof AgentAwarenessSchema>;
 
-export const PredictionTypeSchema = z.enum(['mutual-deepening', 'approaching', 'cross-approach', 'domain-proximity']);
+export const PredictionTypeSchema = lazySchema(() => z.enum(['mutual-deepening', 'approaching', 'cross-approach', 'domain-proximity']));
 export type PredictionType = z.infer<typeof PredictionTypeSchema>;
-export const OutcomeSchema = z.enum(['prevented', 'occurred', 'false-positive', 'expired']);
+export const OutcomeSchema = lazySchema(() => z.enum(['prevented', 'occurred', 'false-positive', 'expired']));
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
-export const PredictionSchema = z.object({
+export const PredictionSchema = lazySchema(() => z.object({
   id: z.string(),
   type: PredictionTypeSchema,
   /** For cross-approach, `a` is the one moving onto `b`'s ground. */
@@ -148,13 +149,13 @@ export const PredictionSchema = z.object({
   updatedAt: ms,
   /** Passes in a row that no longer found it (resolution waits for two). */
   misses: z.number().int().min(0),
-});
+}));
 export type Prediction = z.infer<typeof PredictionSchema>;
 
-export const ResolutionSchema = PredictionSchema.extend({ outcome: OutcomeSchema, resolvedAt: ms });
+export const ResolutionSchema = lazySchema(() => PredictionSchema.extend({ outcome: OutcomeSchema, resolvedAt: ms }));
 export type Resolution = z.infer<typeof ResolutionSchema>;
 
-export const AccuracySchema = z.object({
+export const AccuracySchema = lazySchema(() => z.object({
   prevented: z.number().int().min(0),
   occurred: z.number().int().min(0),
   falsePositive: z.number().int().min(0),
@@ -162,16 +163,16 @@ export const AccuracySchema = z.object({
   /** Collisions nobody predicted (counted as occurred for calibration). */
   missed: z.number().int().min(0),
   thresholdAdjustments: z.number().int().min(0),
-});
+}));
 export type Accuracy = z.infer<typeof AccuracySchema>;
 
 /** Outcomes since the last calibration; every `calibrateEvery` of them the threshold may move. */
-export const BatchSchema = z.object({
+export const BatchSchema = lazySchema(() => z.object({
   prevented: z.number().int().min(0),
   occurred: z.number().int().min(0),
   falsePositive: z.number().int().min(0),
   expired: z.number().int().min(0),
-});
+}));
 export type Batch = z.infer<typeof BatchSchema>;
 
 /**
@@ -179,7 +180,7 @@ export type Batch = z.infer<typeof BatchSchema>;
  * number or kind of predictions about them. Updated in place (same id) as topics,
  * places or predictions change; withdrawn when none of the pair's predictions is open.
  */
-export const AwarenessNoticeSchema = z.object({
+export const AwarenessNoticeSchema = lazySchema(() => z.object({
   /** "ada+bob": the pair, names sorted, so either order is the same notice. */
   id: z.string(),
   agents: z.tuple([name, name]),
@@ -194,36 +195,36 @@ export const AwarenessNoticeSchema = z.object({
   updatedAt: ms,
   /** How many times it was updated in place (0 when new). */
   updates: z.number().int().min(0),
-});
+}));
 export type AwarenessNotice = z.infer<typeof AwarenessNoticeSchema>;
 
-export const PredictionStateSchema = z.object({
+export const PredictionStateSchema = lazySchema(() => z.object({
   active: z.array(PredictionSchema),
   resolved: z.array(ResolutionSchema),
   accuracy: AccuracySchema,
   batch: BatchSchema,
   /** The dynamic Jaccard threshold for approaching (and domain proximity), self-calibrated. */
   threshold: z.number().min(0).max(1),
-});
+}));
 export type PredictionState = z.infer<typeof PredictionStateSchema>;
 
 // ---- requests and events ---------------------------------------------------
 
 /** An agent with its label ("ada (top-left)") as every view names it. */
 /** `idle`: free for work (delegation's sense: not working); `state`: the agent's state as finger shows it, where the server's agents know it. */
-export const AgentViewSchema = AgentAwarenessSchema.extend({ label: z.string(), stale: z.boolean(), idle: z.boolean(), state: AgentStateSchema.optional() });
+export const AgentViewSchema = lazySchema(() => AgentAwarenessSchema.extend({ label: z.string(), stale: z.boolean(), idle: z.boolean(), state: AgentStateSchema.optional() }));
 export type AgentView = z.infer<typeof AgentViewSchema>;
 
 /**
  * The agent a request speaks for: an agent's own connection may omit it (and may
  * name only itself); a person names the agent.
  */
-const who = { agent: name.optional() };
+const who = { agent: lazySchema(() => name.optional()) };
 /** A file, directory (trailing "/") or glob; relative ones resolve against `cwd`, else the agent's cwd. */
-const resource = z.string().min(1).max(4096);
-const cwd = z.string().max(4096).optional();
+const resource = lazySchema(() => z.string().min(1).max(4096));
+const cwd = lazySchema(() => z.string().max(4096).optional());
 
-export const ClaimResultSchema = z.object({
+export const ClaimResultSchema = lazySchema(() => z.object({
   status: z.enum(['granted', 'conflict']),
   claim: ClaimSchema.nullable(),
   /** On conflict: the claims in the way (holder, quadrant via `labels`, reason). */
@@ -232,9 +233,9 @@ export const ClaimResultSchema = z.object({
   contested: z.array(ClaimSchema),
   labels: z.record(z.string(), z.string()),
   contestTimeoutMs: z.number(),
-});
+}));
 
-export const HandoffSchema = z.object({
+export const HandoffSchema = lazySchema(() => z.object({
   from: name,
   to: name,
   summary: z.string(),
@@ -243,31 +244,31 @@ export const HandoffSchema = z.object({
   text: z.string(),
   /** The handoff message sent to `to`, unless send was false. */
   message: MessageSchema.nullable(),
-});
+}));
 
-export const SuggestionSchema = z.object({ agent: name, label: z.string(), score: z.number(), matched: z.array(z.string()), reason: z.string() });
+export const SuggestionSchema = lazySchema(() => z.object({ agent: name, label: z.string(), score: z.number(), matched: z.array(z.string()), reason: z.string() }));
 
 export const awarenessMethods = {
   'awareness/prompt': method({
-    params: z.object({ ...who, text: z.string().max(100_000), cwd }),
-    result: z.object({ agent: AgentViewSchema, topics: z.array(z.string()), predicted: z.array(PredictionSchema) }),
+    params: lazySchema(() => z.object({ ...who, text: z.string().max(100_000), cwd })),
+    result: lazySchema(() => z.object({ agent: AgentViewSchema, topics: z.array(z.string()), predicted: z.array(PredictionSchema) })),
     cap: 'write',
     doc: 'Records a prompt of an agent: its topics join the trajectory and a convergence pass runs.',
   }),
   'awareness/tool': method({
-    params: z.object({ ...who, tool: z.string().max(100).default(''), files: z.array(z.string().max(4096)).max(1000), write: z.boolean().default(false), cwd }),
-    result: z.object({ agent: name, collisions: z.array(z.string()), claimed: z.array(ClaimSchema), warning: z.string() }),
+    params: lazySchema(() => z.object({ ...who, tool: z.string().max(100).default(''), files: z.array(z.string().max(4096)).max(1000), write: z.boolean().default(false), cwd })),
+    result: lazySchema(() => z.object({ agent: name, collisions: z.array(z.string()), claimed: z.array(ClaimSchema), warning: z.string() })),
     cap: 'write',
     doc: 'Records tool activity (files touched; write for edits): joins the trajectory; a write into another agent’s claim or recent write is a collision.',
   }),
   'awareness/agents': method({
-    params: z.object({ all: z.boolean().default(false) }),
-    result: z.object({ agents: z.array(AgentViewSchema) }),
+    params: lazySchema(() => z.object({ all: z.boolean().default(false) })),
+    result: lazySchema(() => z.object({ agents: z.array(AgentViewSchema) })),
     cap: 'read',
     doc: 'Every live agent (all: stale ones too) with key topics, trajectory and quadrant.',
   }),
   'awareness/claim': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       ...who,
       resource,
       kind: ResourceKindSchema.optional(),
@@ -276,102 +277,102 @@ export const awarenessMethods = {
       ttlSeconds: z.number().positive().max(7 * 24 * 3600).optional(),
       contest: z.boolean().default(false),
       cwd,
-    }),
+    })),
     result: ClaimResultSchema,
     cap: 'write',
     doc: 'Claims a file, directory or glob (advisory); on conflict names the holders, and with contest starts the contest timeout.',
   }),
   'awareness/release': method({
-    params: z.object({ ...who, resource, kind: ResourceKindSchema.optional(), force: z.boolean().default(false), cwd }),
-    result: z.object({ released: z.array(ClaimSchema) }),
+    params: lazySchema(() => z.object({ ...who, resource, kind: ResourceKindSchema.optional(), force: z.boolean().default(false), cwd })),
+    result: lazySchema(() => z.object({ released: z.array(ClaimSchema) })),
     cap: 'write',
     doc: 'Releases the caller’s claim on a resource (force: anyone’s, for a person clearing up).',
   }),
   'awareness/claims': method({
-    params: z.object({ log: z.boolean().default(false) }),
-    result: z.object({ claims: z.array(ClaimSchema), labels: z.record(z.string(), z.string()), log: z.array(ClaimLogEntrySchema) }),
+    params: lazySchema(() => z.object({ log: z.boolean().default(false) })),
+    result: lazySchema(() => z.object({ claims: z.array(ClaimSchema), labels: z.record(z.string(), z.string()), log: z.array(ClaimLogEntrySchema) })),
     cap: 'read',
     doc: 'Live claims (stale and lapsed ones are cleaned first); log: the claim history too.',
   }),
   'awareness/check': method({
-    params: z.object({ ...who, resource, cwd }),
-    result: z.object({ path: z.string(), claims: z.array(ClaimSchema), warning: z.string() }),
+    params: lazySchema(() => z.object({ ...who, resource, cwd })),
+    result: lazySchema(() => z.object({ path: z.string(), claims: z.array(ClaimSchema), warning: z.string() })),
     cap: 'read',
     doc: 'Who else holds a claim covering this file, with the warning an agent would be given.',
   }),
   'awareness/message': method({
-    params: z.object({ ...who, to: TargetSchema, type: MessageTypeSchema.default('info'), priority: PrioritySchema.default('normal'), text: z.string().min(1).max(8000) }),
+    params: lazySchema(() => z.object({ ...who, to: TargetSchema, type: MessageTypeSchema.default('info'), priority: PrioritySchema.default('normal'), text: z.string().min(1).max(8000) })),
     result: MessageSchema,
     cap: 'write',
     doc: 'Posts a message to an agent, a pane, a quadrant or all; it reaches them as hook context at their next turn.',
   }),
   'awareness/inbox': method({
-    params: z.object({ ...who, markRead: z.boolean().default(true) }),
-    result: z.object({ agent: name, messages: z.array(MessageSchema) }),
+    params: lazySchema(() => z.object({ ...who, markRead: z.boolean().default(true) })),
+    result: lazySchema(() => z.object({ agent: name, messages: z.array(MessageSchema) })),
     cap: 'read',
     doc: 'Messages waiting for an agent, most urgent first (markRead: hand them over).',
   }),
   'awareness/messages': method({
-    params: z.object({ limit: z.number().int().positive().max(1000).default(50) }),
-    result: z.object({ messages: z.array(MessageSchema) }),
+    params: lazySchema(() => z.object({ limit: z.number().int().positive().max(1000).default(50) })),
+    result: lazySchema(() => z.object({ messages: z.array(MessageSchema) })),
     cap: 'read',
     doc: 'The message log, newest last.',
   }),
   'awareness/predictions': method({
-    params: z.object({ resolved: z.number().int().min(0).max(1000).default(0) }),
-    result: z.object({ active: z.array(PredictionSchema), resolved: z.array(ResolutionSchema), accuracy: AccuracySchema, threshold: z.number() }),
+    params: lazySchema(() => z.object({ resolved: z.number().int().min(0).max(1000).default(0) })),
+    result: lazySchema(() => z.object({ active: z.array(PredictionSchema), resolved: z.array(ResolutionSchema), accuracy: AccuracySchema, threshold: z.number() })),
     cap: 'read',
     doc: 'Open convergence predictions, the last `resolved` verdicts, accuracy and the calibrated threshold.',
   }),
   'awareness/notices': method({
-    params: z.object({}),
-    result: z.object({ notices: z.array(AwarenessNoticeSchema) }),
+    params: lazySchema(() => z.object({})),
+    result: lazySchema(() => z.object({ notices: z.array(AwarenessNoticeSchema) })),
     cap: 'read',
     doc: 'The convergence notices in force: one per pair of agents with an open prediction.',
   }),
   'awareness/resolve': method({
-    params: z.object({ id: z.string().min(1), outcome: OutcomeSchema }),
+    params: lazySchema(() => z.object({ id: z.string().min(1), outcome: OutcomeSchema })),
     result: ResolutionSchema,
     cap: 'write',
     doc: 'Records a verdict on a prediction (it counts toward calibration).',
   }),
   'awareness/handoff': method({
-    params: z.object({ from: name, to: name, send: z.boolean().default(true) }),
+    params: lazySchema(() => z.object({ from: name, to: name, send: z.boolean().default(true) })),
     result: HandoffSchema,
     cap: 'write',
     doc: 'A tiered summary of one agent’s state for another; sent as a handoff message unless send is false.',
   }),
   'awareness/delegate': method({
-    params: z.object({ task: z.string().min(1).max(8000), max: z.number().int().positive().max(20).default(3) }),
-    result: z.object({ topics: z.array(z.string()), suggestions: z.array(SuggestionSchema) }),
+    params: lazySchema(() => z.object({ task: z.string().min(1).max(8000), max: z.number().int().positive().max(20).default(3) })),
+    result: lazySchema(() => z.object({ topics: z.array(z.string()), suggestions: z.array(SuggestionSchema) })),
     cap: 'read',
     doc: 'Which idle agents’ trajectories fit a task, best first.',
   }),
   'awareness/context': method({
-    params: z.object({ ...who }),
-    result: z.object({ agent: name, text: z.string() }),
+    params: lazySchema(() => z.object({ ...who })),
+    result: lazySchema(() => z.object({ agent: name, text: z.string() })),
     cap: 'read',
     doc: 'The context an agent would be handed at its next turn (messages stay unread).',
   }),
 };
 
-const paneNumbers = z.array(z.number().int().positive());
+const paneNumbers = lazySchema(() => z.array(z.number().int().positive()));
 
 export const awarenessEventSchemas = {
   /** A new convergence prediction; `message` names both agents by quadrant (what a notification shows). */
-  'awareness/predicted': z.object({ prediction: PredictionSchema, message: z.string(), panes: paneNumbers }),
-  'awareness/resolved': z.object({ resolution: ResolutionSchema }),
-  'awareness/calibrated': z.object({ from: z.number(), to: z.number(), falsePositiveRate: z.number(), occurredRate: z.number() }),
+  'awareness/predicted': lazySchema(() => z.object({ prediction: PredictionSchema, message: z.string(), panes: paneNumbers })),
+  'awareness/resolved': lazySchema(() => z.object({ resolution: ResolutionSchema })),
+  'awareness/calibrated': lazySchema(() => z.object({ from: z.number(), to: z.number(), falsePositiveRate: z.number(), occurredRate: z.number() })),
   /** Claims were added, released, expired or transferred: the live list after the change. */
-  'awareness/claims-changed': z.object({ claims: z.array(ClaimSchema) }),
-  'awareness/claim-contested': z.object({ claim: ClaimSchema, by: name, message: z.string(), timeoutMs: z.number(), panes: paneNumbers }),
+  'awareness/claims-changed': lazySchema(() => z.object({ claims: z.array(ClaimSchema) })),
+  'awareness/claim-contested': lazySchema(() => z.object({ claim: ClaimSchema, by: name, message: z.string(), timeoutMs: z.number(), panes: paneNumbers })),
   /** Two agents wrote the same file, or one wrote into the other's claim. */
-  'awareness/collided': z.object({ a: name, b: name, file: z.string(), message: z.string(), panes: paneNumbers }),
-  'awareness/messaged': z.object({ message: MessageSchema }),
+  'awareness/collided': lazySchema(() => z.object({ a: name, b: name, file: z.string(), message: z.string(), panes: paneNumbers })),
+  'awareness/messaged': lazySchema(() => z.object({ message: MessageSchema })),
   /** A convergence notice appeared or changed (same id: replace it in place). */
-  'awareness/notice': z.object({ notice: AwarenessNoticeSchema }),
+  'awareness/notice': lazySchema(() => z.object({ notice: AwarenessNoticeSchema })),
   /** The pair's predictions all resolved or went stale: take the notice down. */
-  'awareness/notice-withdrawn': z.object({ id: z.string(), outcome: OutcomeSchema, message: z.string() }),
+  'awareness/notice-withdrawn': lazySchema(() => z.object({ id: z.string(), outcome: OutcomeSchema, message: z.string() })),
   /** An agent's topics, trajectory or place changed (the peers view). */
-  'awareness/agent-changed': z.object({ agent: AgentViewSchema }),
+  'awareness/agent-changed': lazySchema(() => z.object({ agent: AgentViewSchema })),
 } as const;

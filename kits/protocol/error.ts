@@ -2,8 +2,9 @@
 // pane-not-found, denied, failed); protocol errors name what was wrong with a frame.
 import { z } from 'zod';
 import { PaneFault } from './fault';
+import { lazySchema } from './lazySchema';
 
-export const ErrorCodeSchema = z.enum([
+export const ErrorCodeSchema = lazySchema(() => z.enum([
   // operation errors (the pane-runtime contract)
   'session-not-found',
   'pane-not-found',
@@ -22,18 +23,18 @@ export const ErrorCodeSchema = z.enum([
   'too-large',
   'version-mismatch',
   'unauthorized',
-]);
+]));
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
 /** Every error carries a one-line `message` a person can act on. */
-export const PaneErrorSchema = z.object({
+export const PaneErrorSchema = lazySchema(() => z.object({
   code: ErrorCodeSchema,
   message: z.string(),
   /** For denied / failed: the reason alone, without decoration. */
   reason: z.string().optional(),
   /** The object the error is about: a pane address, a session, a field path. */
   subject: z.string().optional(),
-});
+}));
 export type PaneError = z.infer<typeof PaneErrorSchema>;
 
 export { isStoppedFault, PaneFault, stoppedFault } from './fault';

@@ -8,40 +8,41 @@ import { awarenessEventSchemas } from './awareness';
 import { keymapEventSchemas } from './keymap';
 import { settingsEventSchemas } from './settings';
 import { ExitStatusSchema, PaneSchema, SessionSchema, TagSchema } from './model';
+import { lazySchema } from './lazySchema';
 
-const n = z.number().int().positive();
+const n = lazySchema(() => z.number().int().positive());
 
 export const eventSchemas = {
-  'pane/created': z.object({ pane: PaneSchema }),
-  'pane/closed': z.object({ pane: n, session: z.string(), id: z.string() }),
-  'pane/exited': z.object({ pane: n, session: z.string(), exit: ExitStatusSchema }),
-  'pane/restarted': z.object({ pane: PaneSchema }),
+  'pane/created': lazySchema(() => z.object({ pane: PaneSchema })),
+  'pane/closed': lazySchema(() => z.object({ pane: n, session: z.string(), id: z.string() })),
+  'pane/exited': lazySchema(() => z.object({ pane: n, session: z.string(), exit: ExitStatusSchema })),
+  'pane/restarted': lazySchema(() => z.object({ pane: PaneSchema })),
   /** Any other field of a pane changed (pid, cwd, size, state...): the whole pane. */
-  'pane/changed': z.object({ pane: PaneSchema }),
-  'pane/tag-changed': z.object({ pane: n, tag: TagSchema }),
-  'pane/attrs-changed': z.object({ pane: n, attrs: z.record(z.string(), z.string()) }),
+  'pane/changed': lazySchema(() => z.object({ pane: PaneSchema })),
+  'pane/tag-changed': lazySchema(() => z.object({ pane: n, tag: TagSchema })),
+  'pane/attrs-changed': lazySchema(() => z.object({ pane: n, attrs: z.record(z.string(), z.string()) })),
   /** A command word was executed (tag, palette, ctl, cli): what the namespace's event file shows. */
-  'pane/executed': z.object({ pane: n, line: z.string(), origin: z.string(), by: z.string() }),
+  'pane/executed': lazySchema(() => z.object({ pane: n, line: z.string(), origin: z.string(), by: z.string() })),
   /** New output exists past `end`; for readers that poll by offset rather than attach. */
-  'pane/output': z.object({ pane: n, end: z.number().int() }),
-  'layout/changed': z.object({ session: SessionSchema }),
+  'pane/output': lazySchema(() => z.object({ pane: n, end: z.number().int() })),
+  'layout/changed': lazySchema(() => z.object({ session: SessionSchema })),
   /** `context`: a context's focus moved (session/context), not the session's own: only windows in that context follow it. */
-  'focus/changed': z.object({ session: z.string(), focused: n.nullable(), zoomed: n.nullable(), context: z.string().optional() }),
-  'session/created': z.object({ session: SessionSchema }),
-  'session/closed': z.object({ session: z.string(), name: z.string() }),
-  'session/renamed': z.object({ session: z.string(), name: z.string() }),
+  'focus/changed': lazySchema(() => z.object({ session: z.string(), focused: n.nullable(), zoomed: n.nullable(), context: z.string().optional() })),
+  'session/created': lazySchema(() => z.object({ session: SessionSchema })),
+  'session/closed': lazySchema(() => z.object({ session: z.string(), name: z.string() })),
+  'session/renamed': lazySchema(() => z.object({ session: z.string(), name: z.string() })),
   /** session/attach: the windows showing session `from` switch to `session`. */
-  'session/attached': z.object({ session: z.string(), name: z.string(), from: z.string() }),
-  'client/attached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
-  'client/detached': z.object({ client: z.string(), name: z.string(), pane: n.optional() }),
+  'session/attached': lazySchema(() => z.object({ session: z.string(), name: z.string(), from: z.string() })),
+  'client/attached': lazySchema(() => z.object({ client: z.string(), name: z.string(), pane: n.optional() })),
+  'client/detached': lazySchema(() => z.object({ client: z.string(), name: z.string(), pane: n.optional() })),
   /** A grant's guest typed into a pane (the first time on its connection): `by` names the grant. */
-  'client/typed': z.object({ client: z.string(), name: z.string(), by: z.string(), pane: n }),
+  'client/typed': lazySchema(() => z.object({ client: z.string(), name: z.string(), by: z.string(), pane: n })),
   /** A door turned a connection away (its cap, its hello deadline, its byte limit before hello): /pane/log says which and why. */
-  'client/refused': z.object({ door: z.string(), reason: z.string() }),
+  'client/refused': lazySchema(() => z.object({ door: z.string(), reason: z.string() })),
   /** An attach grant issued or revoked (grant/create, grant/revoke): /pane/log keeps who was let in, never the token. */
   /** A plumbed message fired a rule (plumb/send): which, what it did, as whom. /pane/log shows it. */
-  'plumb/fired': z.object({ pane: z.number().int().optional(), rule: z.string(), action: z.string(), by: z.string() }),
-  'grant/changed': z.object({ id: z.string(), change: z.enum(['issued', 'revoked']), mode: z.enum(['ro', 'rw', 'metrics']).optional(), expiresAt: z.number().optional(), closed: z.number().int().optional(), session: z.string().optional(), /** Who issued it (a principal key); absent: the person. An agent hears only of its own grants. */ by: z.string().optional() }),
+  'plumb/fired': lazySchema(() => z.object({ pane: z.number().int().optional(), rule: z.string(), action: z.string(), by: z.string() })),
+  'grant/changed': lazySchema(() => z.object({ id: z.string(), change: z.enum(['issued', 'revoked']), mode: z.enum(['ro', 'rw', 'metrics']).optional(), expiresAt: z.number().optional(), closed: z.number().int().optional(), session: z.string().optional(), /** Who issued it (a principal key); absent: the person. An agent hears only of its own grants. */ by: z.string().optional() })),
   ...keymapEventSchemas,
   ...settingsEventSchemas,
   ...appEventSchemas,

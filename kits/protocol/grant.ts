@@ -10,6 +10,7 @@ import { method } from './method';
 import { PaneRefSchema, SessionRefSchema } from './ids';
 import { ContextNameSchema } from './session';
 import { MAX_GRANT_NOTE, MAX_GRANTS, MAX_METRICS_GRANT_TTL_MS, MIN_GRANT_TTL_MS, DEFAULT_GRANT_TTL_MS } from './grantLimits';
+import { lazySchema } from './lazySchema';
 
 export * from './grantLimits';
 
@@ -18,15 +19,15 @@ export * from './grantLimits';
  * it sees, no more; `metrics`: lets no client in at all — a scraper sends it as a bearer
  * token to the HTTP front's GET /metrics, and reads counts and sizes (docs/security.md).
  */
-export const GrantModeSchema = z.enum(['ro', 'rw', 'metrics']);
+export const GrantModeSchema = lazySchema(() => z.enum(['ro', 'rw', 'metrics']));
 export type GrantMode = z.infer<typeof GrantModeSchema>;
 /** The modes that let a client in (a hello with the token). */
 export type AttachMode = Exclude<GrantMode, 'metrics'>;
 
-export const GrantIdSchema = z.string().regex(/^g[0-9a-f]{8}$/, 'a grant id is g and 8 hex digits (pane grant ls)');
+export const GrantIdSchema = lazySchema(() => z.string().regex(/^g[0-9a-f]{8}$/, 'a grant id is g and 8 hex digits (pane grant ls)'));
 
 /** One grant as the person sees it: never its token (the server no longer has it). */
-export const GrantInfoSchema = z.object({
+export const GrantInfoSchema = lazySchema(() => z.object({
   id: GrantIdSchema,
   mode: GrantModeSchema,
   note: z.string().max(MAX_GRANT_NOTE).optional(),
@@ -45,20 +46,20 @@ export const GrantInfoSchema = z.object({
   clients: z.number().int().nonnegative(),
   /** Its session's name now (grant/list). */
   sessionName: z.string().optional(),
-});
+}));
 export type GrantInfo = z.infer<typeof GrantInfoSchema>;
 
 /** The grants file in the state dir (0600): each grant with the SHA-256 of its token, never the token. */
-export const GrantRecordSchema = GrantInfoSchema.omit({ clients: true, sessionName: true }).extend({ hash: z.string().regex(/^[0-9a-f]{64}$/) });
+export const GrantRecordSchema = lazySchema(() => GrantInfoSchema.omit({ clients: true, sessionName: true }).extend({ hash: z.string().regex(/^[0-9a-f]{64}$/) }));
 export type GrantRecord = z.infer<typeof GrantRecordSchema>;
-export const GrantsFileSchema = z.object({ version: z.literal(1), grants: z.array(GrantRecordSchema).max(MAX_GRANTS) });
+export const GrantsFileSchema = lazySchema(() => z.object({ version: z.literal(1), grants: z.array(GrantRecordSchema).max(MAX_GRANTS) }));
 
 /** What a client that came in with a grant is told in its welcome. */
-export const GrantWelcomeSchema = z.object({ id: GrantIdSchema, mode: GrantModeSchema.exclude(['metrics']), expiresAt: z.number(), /** The session it shows (id): the only one its guest sees. */ session: z.string().optional() });
+export const GrantWelcomeSchema = lazySchema(() => z.object({ id: GrantIdSchema, mode: GrantModeSchema.exclude(['metrics']), expiresAt: z.number(), /** The session it shows (id): the only one its guest sees. */ session: z.string().optional() }));
 
 export const grantMethods = {
   'grant/create': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       mode: GrantModeSchema.default('ro'),
       /** At most MAX_GRANT_TTL_MS for ro and rw (the handler says so), MAX_METRICS_GRANT_TTL_MS for metrics. */
       ttlMs: z.number().int().min(MIN_GRANT_TTL_MS).max(MAX_METRICS_GRANT_TTL_MS).default(DEFAULT_GRANT_TTL_MS),
@@ -69,8 +70,8 @@ export const grantMethods = {
       from: PaneRefSchema.optional(),
       /** A context of that session for its guests to follow (`pane grant new --context pair`, with the person's window on ?context=pair: one focus and zoom for both). */
       context: ContextNameSchema.optional(),
-    }),
-    result: z.object({
+    })),
+    result: lazySchema(() => z.object({
       id: GrantIdSchema,
       /** The bearer token, said once: the server keeps its hash. */
       token: z.string(),
@@ -80,19 +81,19 @@ export const grantMethods = {
       url: z.string().optional(),
       /** An attach grant's session: its guests see it alone. */
       session: z.object({ id: z.string(), name: z.string() }).optional(),
-    }),
+    })),
     cap: 'admin',
     doc: 'Issues a grant: a token that lets one more window or client in to one session, read-only or read-write — or, a metrics grant, lets a scraper read GET /metrics on the HTTP front — until it expires or is revoked.',
   }),
   'grant/list': method({
-    params: z.object({}),
-    result: z.object({ grants: z.array(GrantInfoSchema) }),
+    params: lazySchema(() => z.object({})),
+    result: lazySchema(() => z.object({ grants: z.array(GrantInfoSchema) })),
     cap: 'admin',
     doc: 'Lists the grants alive: mode, expiry, uses and the clients connected with each.',
   }),
   'grant/revoke': method({
-    params: z.object({ id: GrantIdSchema }),
-    result: z.object({ id: GrantIdSchema, closed: z.number().int() }),
+    params: lazySchema(() => z.object({ id: GrantIdSchema })),
+    result: lazySchema(() => z.object({ id: GrantIdSchema, closed: z.number().int() })),
     cap: 'admin',
     doc: 'Revokes a grant: its token lets no one in again, and every client that came in with it is closed.',
   }),

@@ -3,17 +3,18 @@
 import { z } from 'zod';
 import { CAPABILITIES, method } from './method';
 import { GrantWelcomeSchema } from './grant';
+import { lazySchema } from './lazySchema';
 
 export { PROTOCOL_VERSION } from './version';
 
-export const CapabilitySchema = z.enum(CAPABILITIES);
+export const CapabilitySchema = lazySchema(() => z.enum(CAPABILITIES));
 
-export const ClientKindSchema = z.enum(['cli', 'renderer', 'agent', 'namespace', 'test', 'bench', 'other']);
+export const ClientKindSchema = lazySchema(() => z.enum(['cli', 'renderer', 'agent', 'namespace', 'test', 'bench', 'other']));
 
 /** Feature flags a hello may offer: a short name each (version.ts's PROTOCOL_FEATURES), at most this many. */
 export const MAX_HELLO_FEATURES = 64;
 
-export const HelloParamsSchema = z.object({
+export const HelloParamsSchema = lazySchema(() => z.object({
   /** The client's highest protocol; all a client before ranges sends. */
   protocol: z.number().int(),
   /** The [min, max] protocol range the client speaks; the server picks the highest it shares. */
@@ -25,10 +26,10 @@ export const HelloParamsSchema = z.object({
   token: z.string().max(512).optional(),
   /** An attach grant's token (grant/create): this client speaks as that grant, with its mode, until it expires or is revoked. */
   grant: z.string().max(200).optional(),
-});
+}));
 export type HelloParams = z.infer<typeof HelloParamsSchema>;
 
-export const WelcomeSchema = z.object({
+export const WelcomeSchema = lazySchema(() => z.object({
   /** The protocol agreed: the highest both ends speak. */
   protocol: z.number().int(),
   /** The features both ends have (absent from a server before ranges). */
@@ -40,7 +41,7 @@ export const WelcomeSchema = z.object({
   user: z.string(),
   /** Set when the client came in with a grant: what it is and when it ends (the window says "read-only" and the time). */
   grant: GrantWelcomeSchema.optional(),
-});
+}));
 export type Welcome = z.infer<typeof WelcomeSchema>;
 
 export const helloMethods = {

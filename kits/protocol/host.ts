@@ -8,6 +8,7 @@ import { boundedArray, boundedString, MAX_ARG_LENGTH, MAX_ARGS, MAX_PATH_LENGTH,
 import { method } from './method';
 import { PaneSchema, SplitDirectionSchema } from './model';
 import { PaneAckSchema } from './pane';
+import { lazySchema } from './lazySchema';
 
 /**
  * ssh -o options a host file may set. Nothing here runs a command or opens a
@@ -35,20 +36,20 @@ export const SSH_OPTION_ALLOWLIST = [
 export type SshOption = (typeof SSH_OPTION_ALLOWLIST)[number];
 
 /** `user@host` or `host`: no leading '-' (it would be read as an ssh flag), no spaces or shell characters. */
-export const SshDestinationSchema = z
+export const SshDestinationSchema = lazySchema(() => z
   .string()
   .max(300)
-  .regex(/^(?:[A-Za-z0-9._][A-Za-z0-9._-]*@)?(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])$/, 'a destination is host or user@host (letters, digits, ".", "-"; an IPv6 address in brackets)');
+  .regex(/^(?:[A-Za-z0-9._][A-Za-z0-9._-]*@)?(?:[A-Za-z0-9][A-Za-z0-9.-]*|\[[0-9A-Fa-f:.]+\])$/, 'a destination is host or user@host (letters, digits, ".", "-"; an IPv6 address in brackets)'));
 
 /** A path to `pane` on the remote, put in ssh's remote command line: no shell characters. */
-const RemotePaneSchema = z
+const RemotePaneSchema = lazySchema(() => z
   .string()
   .max(MAX_PATH_LENGTH)
-  .regex(/^[A-Za-z0-9_./~+-]+$/, 'the remote pane is a program name or path (letters, digits, "_", ".", "/", "~", "+", "-"), no shell characters');
+  .regex(/^[A-Za-z0-9_./~+-]+$/, 'the remote pane is a program name or path (letters, digits, "_", ".", "/", "~", "+", "-"), no shell characters'));
 
-const PortSchema = z.number().int().min(1).max(65535);
+const PortSchema = lazySchema(() => z.number().int().min(1).max(65535));
 
-export const SshHowSchema = z
+export const SshHowSchema = lazySchema(() => z
   .object({
     via: z.literal('ssh'),
     destination: SshDestinationSchema,
@@ -69,17 +70,17 @@ export const SshHowSchema = z
     /** The `pane` program on the remote (default: `pane` on its PATH). */
     pane: RemotePaneSchema.optional(),
   })
-  .strict();
+  .strict());
 
-export const CommandHowSchema = z
+export const CommandHowSchema = lazySchema(() => z
   .object({
     via: z.literal('command'),
     /** Any argv whose stdio reaches a remote `pane serve --stdio` (docker exec -i C pane serve --stdio, kubectl exec -i …). */
     argv: boundedArray(boundedString(MAX_ARG_LENGTH, 'MAX_ARG_LENGTH'), MAX_ARGS, 'MAX_ARGS', 'argv elements').min(1),
   })
-  .strict();
+  .strict());
 
-export const TlsHowSchema = z
+export const TlsHowSchema = lazySchema(() => z
   .object({
     via: z.literal('tls'),
     host: z.string().min(1).max(253),
@@ -92,13 +93,13 @@ export const TlsHowSchema = z
     /** The ssh reach `pane host pair NAME` bootstrapped over (kept so pairing again needs no DEST). */
     pairedVia: SshHowSchema.optional(),
   })
-  .strict();
+  .strict());
 
-export const HostHowSchema = z.discriminatedUnion('via', [SshHowSchema, CommandHowSchema, TlsHowSchema]);
+export const HostHowSchema = lazySchema(() => z.discriminatedUnion('via', [SshHowSchema, CommandHowSchema, TlsHowSchema]));
 export type HostHow = z.infer<typeof HostHowSchema>;
 
 /** One file in ~/.config/pane/hosts/; its name (NAME.json) is the host's name in `NAME:N`. */
-export const HostFileSchema = z
+export const HostFileSchema = lazySchema(() => z
   .object({
     $schema: z.string().max(500).optional(),
     /** If given, must be the file's name without .json. */
@@ -109,13 +110,13 @@ export const HostFileSchema = z
     /** Join it when the server starts or the file appears (default: on `pane host connect`). */
     autoConnect: z.boolean().default(false),
   })
-  .strict();
+  .strict());
 export type HostFile = z.infer<typeof HostFileSchema>;
 
-export const HostStateSchema = z.enum(['disconnected', 'connecting', 'connected', 'stale']);
+export const HostStateSchema = lazySchema(() => z.enum(['disconnected', 'connecting', 'connected', 'stale']));
 export type HostState = z.infer<typeof HostStateSchema>;
 
-export const HostInfoSchema = z.object({
+export const HostInfoSchema = lazySchema(() => z.object({
   name: HostNameSchema,
   file: z.string(),
   how: z.string(),
@@ -129,22 +130,22 @@ export const HostInfoSchema = z.object({
   panes: z.number().int().min(0),
   /** Milliseconds since its last answer; null before the first. */
   lastHeardMs: z.number().nullable(),
-});
+}));
 export type HostInfo = z.infer<typeof HostInfoSchema>;
 
-export const HostListSchema = z.object({
+export const HostListSchema = lazySchema(() => z.object({
   hosts: z.array(HostInfoSchema),
   errors: z.array(ConfigErrorSchema),
-});
+}));
 export type HostList = z.infer<typeof HostListSchema>;
 
-const NameParam = z.object({ name: HostNameSchema });
+const NameParam = lazySchema(() => z.object({ name: HostNameSchema }));
 
 /** A joined host's pane, always as HOST:N (a bare N is a local pane, which needs no stand-in). */
-export const RemotePaneRefSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*:[1-9][0-9]*$/, 'a remote pane is HOST:N, e.g. devbox:3');
+export const RemotePaneRefSchema = lazySchema(() => z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*:[1-9][0-9]*$/, 'a remote pane is HOST:N, e.g. devbox:3'));
 
 /** host/show: a joined host's pane tiled (or floated) in a local session, through a local stand-in pane (decision 037). */
-export const HostShowParamsSchema = z.object({
+export const HostShowParamsSchema = lazySchema(() => z.object({
   /** The remote pane, HOST:N. */
   remote: RemotePaneRefSchema,
   /** The local pane to split beside (default: the session's focused pane); a local number or this server's HOST:N. */
@@ -153,7 +154,7 @@ export const HostShowParamsSchema = z.object({
   direction: SplitDirectionSchema.optional(),
   /** Float it over the tiles instead of splitting. */
   float: z.boolean().default(false),
-});
+}));
 
 export const hostEventSchemas = {
   /** A host was joined, left, went stale, or its file changed: the whole list. */
@@ -163,18 +164,18 @@ export const hostEventSchemas = {
    * `event`, with the pane named `id` HOST:N (HOST the host file's name) and, unless it
    * closed, as it is now. Never the remote's bare number, which would name a local pane.
    */
-  'host/pane': z.object({
+  'host/pane': lazySchema(() => z.object({
     host: HostNameSchema,
     event: z.enum(['pane/created', 'pane/changed', 'pane/restarted', 'pane/closed', 'pane/exited', 'pane/tag-changed', 'pane/attrs-changed']),
     id: z.string(),
     pane: PaneSchema.optional(),
-  }),
+  })),
 } as const;
 
 export const hostMethods = {
   'host/list': method({
-    params: z.object({ panes: z.boolean().default(false) }),
-    result: HostListSchema.extend({ panes: z.array(PaneSchema).optional(), sessions: z.array(z.object({ host: HostNameSchema, id: z.string(), name: z.string() })).optional() }),
+    params: lazySchema(() => z.object({ panes: z.boolean().default(false) })),
+    result: lazySchema(() => HostListSchema.extend({ panes: z.array(PaneSchema).optional(), sessions: z.array(z.object({ host: HostNameSchema, id: z.string(), name: z.string() })).optional() })),
     cap: 'read',
     doc: 'The hosts of ~/.config/pane/hosts/, their state and errors; with `panes`, the panes of the joined ones as HOST:N and their sessions (a pane names its session by id).',
   }),

@@ -1,25 +1,26 @@
 // Addresses. A pane is `n` on its own server and `HOST:n` anywhere; both forms
 // are accepted wherever a pane id is, so remote servers can join later.
 import { z } from 'zod';
+import { lazySchema } from './lazySchema';
 
 /** A host name as it appears in `HOST:n` (no colon, no whitespace). */
-export const HostNameSchema = z
+export const HostNameSchema = lazySchema(() => z
   .string()
   .min(1)
   .max(253)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a host name is letters, digits, ".", "_" or "-"');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a host name is letters, digits, ".", "_" or "-"'));
 
 /** A pane address: a number, "n" or "HOST:n". */
-export const PaneRefSchema = z.union([
+export const PaneRefSchema = lazySchema(() => z.union([
   z.number().int().positive(),
   z
     .string()
     .regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/, 'a pane id is N or HOST:N, e.g. 3 or devbox:3'),
-]);
+]));
 export type PaneRef = z.infer<typeof PaneRefSchema>;
 
 /** A session is named by its uuid or by its name. */
-export const SessionRefSchema = z.string().min(1).max(200);
+export const SessionRefSchema = lazySchema(() => z.string().min(1).max(200));
 export type SessionRef = z.infer<typeof SessionRefSchema>;
 
 export interface ParsedPaneRef {

@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { parseChord } from './chord';
 import { boundedRecord, boundedString, MAX_ACTION_LENGTH, MAX_CHORD_LENGTH, MAX_KEY_BINDINGS } from './limits';
 import { method } from './method';
+import { lazySchema } from './lazySchema';
 
 /** A problem in a config file, named by file and field so a person can fix it. */
-export const ConfigErrorSchema = z.object({ file: z.string(), field: z.string(), message: z.string() });
+export const ConfigErrorSchema = lazySchema(() => z.object({ file: z.string(), field: z.string(), message: z.string() }));
 export type ConfigError = z.infer<typeof ConfigErrorSchema>;
 
 /** Every bindable action: id → what the palette shows. */
@@ -69,10 +70,10 @@ export type ActionId = keyof typeof ACTIONS;
 export const ACTION_IDS = Object.keys(ACTIONS) as ActionId[];
 
 /** A binding's target: a global action, or `exec WORD ARGS` run in the focused pane. */
-export const ActionSchema = z.union([
+export const ActionSchema = lazySchema(() => z.union([
   z.enum(ACTION_IDS as [ActionId, ...ActionId[]]),
   z.string().regex(/^exec [A-Za-z][A-Za-z0-9_-]*( .*)?$/, 'an action is one of the listed ids or "exec WORD [ARGS]"'),
-]);
+]));
 export type Action = z.infer<typeof ActionSchema>;
 
 /** Defaults: Ctrl+Shift+letter (terminals cannot tell it from Ctrl+letter, so no program
@@ -136,17 +137,17 @@ export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
 };
 
 /** A table of chord → action; null unbinds. Bounded in count, chord and action length (limits.ts). */
-const BindingTable = boundedRecord(
+const BindingTable = lazySchema(() => boundedRecord(
   z.union([ActionSchema, z.null()]).refine((a) => a === null || a.length <= MAX_ACTION_LENGTH, { error: (iss) => `an action of at most ${MAX_ACTION_LENGTH} characters (MAX_ACTION_LENGTH); this is ${String(iss.input).length}` }),
   MAX_KEY_BINDINGS,
   'MAX_KEY_BINDINGS',
   'bindings',
   MAX_CHORD_LENGTH,
   'MAX_CHORD_LENGTH',
-);
+));
 
 /** ~/.config/pane/keymap.json. Bindings merge over the defaults; `null` unbinds a chord. */
-export const KeymapFileSchema = z
+export const KeymapFileSchema = lazySchema(() => z
   .object({
     $schema: z.string().max(500).optional(),
     version: z.literal(1).optional(),
@@ -169,14 +170,14 @@ export const KeymapFileSchema = z
         if (!p.ok) ctx.addIssue({ code: 'custom', path: [table, chord], message: p.error });
       }
     }
-  });
+  }));
 export type KeymapFile = z.infer<typeof KeymapFileSchema>;
 
-export const BindingSchema = z.object({ chord: z.string(), action: ActionSchema });
+export const BindingSchema = lazySchema(() => z.object({ chord: z.string(), action: ActionSchema }));
 export type Binding = z.infer<typeof BindingSchema>;
 
 /** The keymap in force: what `keymap/get` answers and `keymap/changed` carries. */
-export const KeymapStateSchema = z.object({
+export const KeymapStateSchema = lazySchema(() => z.object({
   prefix: z.string().nullable(),
   bindings: z.array(BindingSchema),
   prefixBindings: z.array(BindingSchema),
@@ -184,7 +185,7 @@ export const KeymapStateSchema = z.object({
   sources: z.array(z.string()),
   /** Why the last edit was not applied; the previous keymap stays in force. */
   errors: z.array(ConfigErrorSchema),
-});
+}));
 export type KeymapState = z.infer<typeof KeymapStateSchema>;
 
 function table(defaults: Record<string, Action>, user: Record<string, Action | null> | undefined, replace: boolean): Binding[] {
@@ -246,7 +247,7 @@ export const keymapEventSchemas = {
 
 export const keymapMethods = {
   'keymap/get': method({
-    params: z.object({}),
+    params: lazySchema(() => z.object({})),
     result: KeymapStateSchema,
     cap: 'read',
     doc: 'The keymap in force (defaults merged with the user’s keymap.json) and any error in that file.',

@@ -7,10 +7,11 @@
 import { z } from 'zod';
 import { method } from './method';
 import { LATENCY_BUCKETS_S, LATENCY_KINDS, type LatencyKind } from './latency';
+import { lazySchema } from './lazySchema';
 
 export { histogramQuantile, LATENCY_BUCKETS_S, LATENCY_KINDS, type LatencyKind } from './latency';
 
-export const HistogramSchema = z.object({
+export const HistogramSchema = lazySchema(() => z.object({
   name: z.enum(Object.keys(LATENCY_KINDS) as [LatencyKind, ...LatencyKind[]]),
   labels: z.record(z.string(), z.string()),
   /** Cumulative counts: buckets[i] observations took at most LATENCY_BUCKETS_S[i] seconds. */
@@ -18,11 +19,11 @@ export const HistogramSchema = z.object({
   /** Seconds in all. */
   sum: z.number().min(0),
   count: z.number().int().min(0),
-});
+}));
 export type Histogram = z.infer<typeof HistogramSchema>;
 
 
-export const PaneMetricsSchema = z.object({
+export const PaneMetricsSchema = lazySchema(() => z.object({
   pane: z.number().int(),
   kind: z.string(),
   signature: z.string(),
@@ -41,10 +42,10 @@ export const PaneMetricsSchema = z.object({
   /** Bytes its live processes caused to be read from and written to storage (/proc/PID/io read_bytes, write_bytes). */
   ioReadBytes: z.number().min(0).default(0),
   ioWriteBytes: z.number().min(0).default(0),
-});
+}));
 export type PaneMetrics = z.infer<typeof PaneMetricsSchema>;
 
-export const ServerMetricsSchema = z.object({
+export const ServerMetricsSchema = lazySchema(() => z.object({
   host: z.string(),
   version: z.string(),
   uptimeSeconds: z.number(),
@@ -63,12 +64,12 @@ export const ServerMetricsSchema = z.object({
   panes: z.array(PaneMetricsSchema),
   /** The latency histograms since the daemon started (cumulative, as Prometheus wants them). */
   latency: z.array(HistogramSchema).default([]),
-});
+}));
 export type ServerMetrics = z.infer<typeof ServerMetricsSchema>;
 
 export const metricsMethods = {
   'server/metrics': method({
-    params: z.object({}),
+    params: lazySchema(() => z.object({})),
     result: ServerMetricsSchema,
     cap: 'read',
     doc: 'The daemon’s figures and each pane’s: output bytes, CPU, memory and storage I/O of its process tree, clients attached, and the echo, hook and request latency histograms (for `pane metrics`, `pane top`, a Prometheus scrape).',

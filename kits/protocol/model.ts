@@ -3,31 +3,32 @@
 import { z } from 'zod';
 import { HostNameSchema } from './ids';
 import { boundedArray, boundedRecord, boundedString, MAX_ARG_LENGTH, MAX_ARGS, MAX_ENV_ENTRIES, MAX_ENV_NAME_LENGTH, MAX_PATH_LENGTH } from './limits';
+import { lazySchema } from './lazySchema';
 
 /** Reverse-DNS app signature, e.g. com.pane.terminal. */
-export const SignatureSchema = z
+export const SignatureSchema = lazySchema(() => z
   .string()
   .min(3)
   .max(200)
-  .regex(/^[a-z0-9-]+(\.[A-Za-z0-9_-]+)+$/, 'a signature is reverse-DNS, e.g. com.pane.terminal');
+  .regex(/^[a-z0-9-]+(\.[A-Za-z0-9_-]+)+$/, 'a signature is reverse-DNS, e.g. com.pane.terminal'));
 
-export const BodyKindSchema = z.enum(['terminal', 'text', 'widgets', 'agent', 'remote']);
+export const BodyKindSchema = lazySchema(() => z.enum(['terminal', 'text', 'widgets', 'agent', 'remote']));
 export type BodyKind = z.infer<typeof BodyKindSchema>;
 /**
  * The kinds a request or an app file may ask a new pane to be. `remote` (a local
  * stand-in tiling a joined host's pane, decision 037) is made only by host/show,
  * which checks the host and the caller; a split cannot point one at any pane.
  */
-export const NewBodyKindSchema = BodyKindSchema.exclude(['remote']);
+export const NewBodyKindSchema = lazySchema(() => BodyKindSchema.exclude(['remote']));
 
 /** One argument of a pane command. */
-export const CommandArgSchema = z.object({
+export const CommandArgSchema = lazySchema(() => z.object({
   name: z.string(),
   type: z.enum(['string', 'int', 'enum', 'text']),
   values: z.array(z.string()).optional(),
   optional: z.boolean().optional(),
   doc: z.string().optional(),
-});
+}));
 export type CommandArg = z.infer<typeof CommandArgSchema>;
 
 /** Longest text an app word types into its pane. */
@@ -41,16 +42,16 @@ export const MAX_WORD_INPUT = 4000;
  * `-` is refused there, never taken as an option). It runs as whoever runs the
  * word, through the same requests a person's keys and splits go through.
  */
-export const InputActionShape = { input: z.string().min(1).max(MAX_WORD_INPUT), submit: z.boolean().optional() };
+export const InputActionShape = { input: lazySchema(() => z.string().min(1).max(MAX_WORD_INPUT)), submit: lazySchema(() => z.boolean().optional()) };
 export const RunActionShape = {
-  run: z.object({ program: z.string().min(1).max(4096), args: z.array(z.string().max(4096)).max(64).default([]) }).strict(),
-  placement: z.enum(['split', 'float']).optional(),
+  run: lazySchema(() => z.object({ program: z.string().min(1).max(4096), args: z.array(z.string().max(4096)).max(64).default([]) }).strict()),
+  placement: lazySchema(() => z.enum(['split', 'float']).optional()),
 };
-export const WordActionSchema = z.union([z.object(InputActionShape).strict(), z.object(RunActionShape).strict()]);
+export const WordActionSchema = lazySchema(() => z.union([z.object(InputActionShape).strict(), z.object(RunActionShape).strict()]));
 export type WordAction = z.infer<typeof WordActionSchema>;
 
 /** A word of a pane's command vocabulary: what the tag, palette, ctl and CLI share. */
-export const PaneCommandSchema = z.object({
+export const PaneCommandSchema = lazySchema(() => z.object({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/),
   doc: z.string(),
   args: z.array(CommandArgSchema),
@@ -62,48 +63,48 @@ export const PaneCommandSchema = z.object({
   action: WordActionSchema.optional(),
   /** A word the reader holding /N/event open read-write registered: offered to that reader when run, gone when it lets go. */
   reader: z.boolean().optional(),
-});
+}));
 export type PaneCommand = z.infer<typeof PaneCommandSchema>;
 
 /** acme-style tag: a name, then command words, then free user text. */
-export const TagSchema = z.object({
+export const TagSchema = lazySchema(() => z.object({
   name: z.string().max(500),
   commands: z.array(z.string()),
   user: z.string().max(4000),
-});
+}));
 export type Tag = z.infer<typeof TagSchema>;
 
-export const PaneStateSchema = z.enum(['starting', 'running', 'exited']);
+export const PaneStateSchema = lazySchema(() => z.enum(['starting', 'running', 'exited']));
 export type PaneState = z.infer<typeof PaneStateSchema>;
 
-export const ExitStatusSchema = z.object({
+export const ExitStatusSchema = lazySchema(() => z.object({
   code: z.number().int().nullable(),
   signal: z.number().int().nullable(),
   at: z.number(),
   /** The signal's name on the server's OS (SIGKILL), so views need no table of numbers. */
   signalName: z.string().max(20).optional(),
-});
+}));
 export type ExitStatus = z.infer<typeof ExitStatusSchema>;
 
 /** argv launch spec — never a shell string. Kept so restart and restore can relaunch. */
 /** A launch as the server holds it (its own launches, such as a sandbox's wrapping, may be longer than any asked for). */
-export const LaunchSpecSchema = z.object({
+export const LaunchSpecSchema = lazySchema(() => z.object({
   program: z.string().min(1),
   args: z.array(z.string()),
   cwd: z.string().optional(),
   env: z.record(z.string(), z.string()).optional(),
-});
+}));
 export type LaunchSpec = z.infer<typeof LaunchSpecSchema>;
 
 /** A launch as asked for, in an app file or a request: argv and environment within the bounds of limits.ts. */
-export const BoundedLaunchSpecSchema = z.object({
+export const BoundedLaunchSpecSchema = lazySchema(() => z.object({
   program: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').min(1),
   args: boundedArray(boundedString(MAX_ARG_LENGTH, 'MAX_ARG_LENGTH'), MAX_ARGS, 'MAX_ARGS', 'arguments'),
   cwd: boundedString(MAX_PATH_LENGTH, 'MAX_PATH_LENGTH').optional(),
   env: boundedRecord(boundedString(MAX_ARG_LENGTH, 'MAX_ARG_LENGTH'), MAX_ENV_ENTRIES, 'MAX_ENV_ENTRIES', 'environment entries', MAX_ENV_NAME_LENGTH, 'MAX_ENV_NAME_LENGTH').optional(),
-});
+}));
 
-export const PaneSchema = z.object({
+export const PaneSchema = lazySchema(() => z.object({
   n: z.number().int().positive(),
   uuid: z.string().uuid(),
   host: HostNameSchema,
@@ -123,14 +124,14 @@ export const PaneSchema = z.object({
   rows: z.number().int().positive(),
   attrs: z.record(z.string(), z.string()),
   createdAt: z.number(),
-});
+}));
 export type Pane = z.infer<typeof PaneSchema>;
 
-export const SplitDirectionSchema = z.enum(['horizontal', 'vertical']);
+export const SplitDirectionSchema = lazySchema(() => z.enum(['horizontal', 'vertical']));
 /** horizontal = side by side (a vertical divider, like tmux -h); vertical = stacked. */
 export type SplitDirection = z.infer<typeof SplitDirectionSchema>;
 
-export const LeafSchema = z.object({ type: z.literal('leaf'), pane: z.number().int().positive() });
+export const LeafSchema = lazySchema(() => z.object({ type: z.literal('leaf'), pane: z.number().int().positive() }));
 export type LayoutLeaf = z.infer<typeof LeafSchema>;
 export interface LayoutSplit {
   type: 'split';
@@ -141,7 +142,7 @@ export interface LayoutSplit {
   b: LayoutNode;
 }
 export type LayoutNode = LayoutLeaf | LayoutSplit;
-export const LayoutNodeSchema: z.ZodType<LayoutNode> = z.lazy(() =>
+export const LayoutNodeSchema: z.ZodType<LayoutNode> = lazySchema(() => z.lazy(() =>
   z.union([
     LeafSchema,
     z.object({
@@ -152,10 +153,10 @@ export const LayoutNodeSchema: z.ZodType<LayoutNode> = z.lazy(() =>
       b: LayoutNodeSchema,
     }),
   ]),
-);
+));
 
 /** A floating pane's rectangle, in cells of the session viewport. */
-export const FloatingSchema = z.object({
+export const FloatingSchema = lazySchema(() => z.object({
   pane: z.number().int().positive(),
   x: z.number().int().min(0).max(65535),
   y: z.number().int().min(0).max(65535),
@@ -164,7 +165,7 @@ export const FloatingSchema = z.object({
   z: z.number().int(),
   layer: z.string().min(1).max(64),
   visible: z.boolean(),
-});
+}));
 export type Floating = z.infer<typeof FloatingSchema>;
 
 /**
@@ -172,24 +173,24 @@ export type Floating = z.infer<typeof FloatingSchema>;
  * with its font: a pane laid out in w×h cells has a terminal body of
  * (w − cols)×(h − rows). Without a window the tag is counted as one row.
  */
-export const ChromeSchema = z.object({
+export const ChromeSchema = lazySchema(() => z.object({
   cols: z.number().int().min(0).max(16),
   rows: z.number().int().min(0).max(16),
   /** The window's cell in CSS pixels: how many rows an image a program prints covers in the server's screen model. */
   cell: z.object({ w: z.number().min(1).max(200), h: z.number().min(1).max(400) }).optional(),
-});
+}));
 export type Chrome = z.infer<typeof ChromeSchema>;
 
-export const ViewportSchema = z.object({
+export const ViewportSchema = lazySchema(() => z.object({
   cols: z.number().int().min(2).max(10000),
   rows: z.number().int().min(2).max(10000),
   /** What a frame costs, reported by the window; absent until one reports it. */
   chrome: ChromeSchema.optional(),
-});
+}));
 export type Viewport = z.infer<typeof ViewportSchema>;
 
 /** Which part of the session's view a pane occupies ("ada (top-left)"). */
-export const QuadrantSchema = z.enum(['top-left', 'top-right', 'bottom-left', 'bottom-right', 'left', 'right', 'top', 'bottom', 'full']);
+export const QuadrantSchema = lazySchema(() => z.enum(['top-left', 'top-right', 'bottom-left', 'bottom-right', 'left', 'right', 'top', 'bottom', 'full']));
 export type Quadrant = z.infer<typeof QuadrantSchema>;
 
 /**
@@ -197,7 +198,7 @@ export type Quadrant = z.infer<typeof QuadrantSchema>;
  * zoom and the viewport: the frame in cells of the viewport, the terminal body
  * inside it (its PTY's size), and its quadrant. The window draws exactly this.
  */
-export const PlacementSchema = z.object({
+export const PlacementSchema = lazySchema(() => z.object({
   pane: z.number().int().positive(),
   x: z.number().int().min(0),
   y: z.number().int().min(0),
@@ -209,10 +210,10 @@ export const PlacementSchema = z.object({
   floating: z.boolean(),
   /** False for a tile behind a zoomed pane or a hidden float (it keeps its size). */
   shown: z.boolean(),
-});
+}));
 export type Placement = z.infer<typeof PlacementSchema>;
 
-export const SessionSchema = z.object({
+export const SessionSchema = lazySchema(() => z.object({
   id: z.string().uuid(),
   name: z.string(),
   host: HostNameSchema,
@@ -224,9 +225,9 @@ export const SessionSchema = z.object({
   /** Every pane's placement, recomputed by the server on each layout change (derived; a snapshot may omit it). */
   placements: z.array(PlacementSchema).default([]),
   createdAt: z.number(),
-});
+}));
 export type Session = z.infer<typeof SessionSchema>;
 
 /** A rectangle in cells; geometry the server computes from the tree. */
-export const RectSchema = z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() });
+export const RectSchema = lazySchema(() => z.object({ x: z.number(), y: z.number(), w: z.number(), h: z.number() }));
 export type Rect = z.infer<typeof RectSchema>;

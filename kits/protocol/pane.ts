@@ -4,24 +4,25 @@ import { z } from 'zod';
 import { PaneRefSchema, SessionRefSchema } from './ids';
 import { BoundedLaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, NewBodyKindSchema, RectSchema } from './model';
 import { method } from './method';
+import { lazySchema } from './lazySchema';
 
-export const PaneAckSchema = z.object({
+export const PaneAckSchema = lazySchema(() => z.object({
   session: z.string().uuid(),
   pane: z.number().int().positive(),
   /** Canonical HOST:n address. */
   id: z.string(),
-});
+}));
 export type PaneAck = z.infer<typeof PaneAckSchema>;
 
-export const FocusDirectionSchema = z.enum(['left', 'right', 'up', 'down', 'next', 'prev']);
-export const EdgeSchema = z.enum(['left', 'right', 'up', 'down']);
+export const FocusDirectionSchema = lazySchema(() => z.enum(['left', 'right', 'up', 'down', 'next', 'prev']));
+export const EdgeSchema = lazySchema(() => z.enum(['left', 'right', 'up', 'down']));
 export type FocusDirection = z.infer<typeof FocusDirectionSchema>;
 export type Edge = z.infer<typeof EdgeSchema>;
 
-const target = { pane: PaneRefSchema.optional(), session: SessionRefSchema.optional() };
+const target = { pane: lazySchema(() => PaneRefSchema.optional()), session: lazySchema(() => SessionRefSchema.optional()) };
 
 /** What a new pane is: its program (argv), where, and how it is known. */
-export const NewPaneSpecSchema = z.object({
+export const NewPaneSpecSchema = lazySchema(() => z.object({
   launch: BoundedLaunchSpecSchema.optional(),
   name: z.string().max(200).optional(),
   signature: SignatureSchema.optional(),
@@ -30,148 +31,148 @@ export const NewPaneSpecSchema = z.object({
   attrs: z.record(z.string(), z.string()).optional(),
   /** Working directory when no launch spec gives one (default: the neighbour's, else $HOME). */
   cwd: z.string().optional(),
-});
+}));
 export type PaneSpec = z.infer<typeof NewPaneSpecSchema>;
 
 export const paneMethods = {
   'pane/list': method({
-    params: z.object({ session: SessionRefSchema.optional() }),
-    result: z.object({ panes: z.array(PaneSchema) }),
+    params: lazySchema(() => z.object({ session: SessionRefSchema.optional() })),
+    result: lazySchema(() => z.object({ panes: z.array(PaneSchema) })),
     cap: 'read',
     doc: 'Lists panes, in layout order per session.',
   }),
   'pane/get': method({
-    params: z.object({ pane: PaneRefSchema }),
+    params: lazySchema(() => z.object({ pane: PaneRefSchema })),
     result: PaneSchema,
     cap: 'read',
     doc: 'One pane.',
   }),
   'pane/geometry': method({
-    params: z.object({ session: SessionRefSchema.optional() }),
-    result: z.object({ rects: z.record(z.string(), RectSchema) }),
+    params: lazySchema(() => z.object({ session: SessionRefSchema.optional() })),
+    result: lazySchema(() => z.object({ rects: z.record(z.string(), RectSchema) })),
     cap: 'read',
     doc: 'Each visible pane’s rectangle in cells, as the server lays it out.',
   }),
   'pane/split': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       ...target,
       direction: SplitDirectionSchema.default('horizontal'),
       /** Percent given to the existing pane; clamped to 10..90. */
       ratio: z.number().default(50),
       ...NewPaneSpecSchema.shape,
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Splits a pane; the new pane runs the given program or the user’s shell.',
   }),
   'pane/launch': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       ...target,
       direction: SplitDirectionSchema.default('horizontal'),
       ratio: z.number().default(50),
       ...NewPaneSpecSchema.shape,
       launch: BoundedLaunchSpecSchema,
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Launches a program (argv, never a shell string) in a new pane beside the target.',
   }),
   'pane/focus': method({
-    params: z.object({ ...target, direction: FocusDirectionSchema.optional() }),
+    params: lazySchema(() => z.object({ ...target, direction: FocusDirectionSchema.optional() })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Focuses a pane by id, or moves focus by direction (geometry) or order (next/prev).',
   }),
   'pane/resize': method({
-    params: z.object({ ...target, direction: EdgeSchema, cells: z.number().int().min(1).max(10000) }),
+    params: lazySchema(() => z.object({ ...target, direction: EdgeSchema, cells: z.number().int().min(1).max(10000) })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Moves the pane’s edge in a direction by N cells.',
   }),
   'pane/ratio': method({
-    params: z.object({ ...target, direction: SplitDirectionSchema, ratio: z.number() }),
+    params: lazySchema(() => z.object({ ...target, direction: SplitDirectionSchema, ratio: z.number() })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Sets the ratio of the nearest enclosing split of that direction (divider drags).',
   }),
   'pane/swap': method({
-    params: z.object({ ...target, with: PaneRefSchema.optional(), direction: FocusDirectionSchema.optional() }),
+    params: lazySchema(() => z.object({ ...target, with: PaneRefSchema.optional(), direction: FocusDirectionSchema.optional() })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Swaps a pane with another, or with its neighbour in a direction.',
   }),
   'pane/close': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       ...target,
       /**
        * Refuse with `busy` (naming the program) unless nothing but an idle shell runs
        * in the pane: the window sends this and asks the person; scripts leave it out.
        */
       unlessBusy: z.boolean().optional(),
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Closes a pane, ending its process; the sibling takes the space.',
   }),
   'pane/restart': method({
-    params: z.object(target),
+    params: lazySchema(() => z.object(target)),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Relaunches the pane’s program in place.',
   }),
   'pane/zoom': method({
-    params: z.object({ ...target, zoom: z.boolean().optional() }),
+    params: lazySchema(() => z.object({ ...target, zoom: z.boolean().optional() })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Zooms the pane to the whole session view (zoom true) or unzooms the session (false); toggles when zoom is omitted.',
   }),
   'pane/float': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       ...target,
       mode: z.enum(['toggle', 'float', 'tile']).default('toggle'),
       x: z.number().int().min(0).optional(),
       y: z.number().int().min(0).optional(),
       w: z.number().int().min(1).optional(),
       h: z.number().int().min(1).optional(),
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Moves a pane between the tiled tree and the floating layer.',
   }),
   'pane/hide': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       ...target,
       /** true: minimise (a tile leaves the layout, a float is hidden); false: show it again where it was (a tile back in the tiling). */
       hidden: z.boolean().default(true),
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Hides (minimises) a pane, tile or float, its program running on; shows a hidden one again (the dock lists them).',
   }),
   'pane/tag': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       pane: PaneRefSchema.optional(),
       name: z.string().max(500).optional(),
       user: z.string().max(4000).optional(),
       /** acme semantics: append to the user text instead of replacing it. */
       append: z.string().max(4000).optional(),
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Sets the tag name or user text, or appends to the user text.',
   }),
   'pane/attrs': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       pane: PaneRefSchema.optional(),
       /** A null value deletes the key. */
       set: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'attr keys are letters, digits, "_", "." or "-"'), z.string().max(4096).nullable()),
-    }),
+    })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Sets or deletes attrs (key → value).',
   }),
   'pane/exec': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       pane: PaneRefSchema.optional(),
       /** One command line: a word of the pane's vocabulary and its args. */
       line: z.string().min(1).max(4000),
@@ -189,13 +190,13 @@ export const paneMethods = {
        * nor sent to a shell. Absent: resolved against the vocabulary of the moment.
        */
       vocabulary: z.string().regex(/^[0-9a-f]{8}$/).optional(),
-    }),
-    result: z.object({ pane: z.number().int(), done: z.boolean(), output: z.string().optional() }),
+    })),
+    result: lazySchema(() => z.object({ pane: z.number().int(), done: z.boolean(), output: z.string().optional() })),
     cap: 'write',
     doc: 'Executes a command word of the pane’s vocabulary, as a tag click does.',
   }),
   'pane/input': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       pane: PaneRefSchema.optional(),
       data: z.string().max(1 << 20),
       encoding: z.enum(['utf8', 'base64']).default('utf8'),
@@ -205,8 +206,8 @@ export const paneMethods = {
        * burst as a paste needs to submit. The answer comes after the Enter.
        */
       submit: z.boolean().default(false),
-    }),
-    result: z.object({ pane: z.number().int(), bytes: z.number().int() }),
+    })),
+    result: lazySchema(() => z.object({ pane: z.number().int(), bytes: z.number().int() })),
     cap: 'write',
     doc: 'Writes bytes to a pane’s PTY (direct input), as binary INPUT frames do; with submit, then Enter as its own keystroke once the program has taken them. To a pane whose program ended, Enter alone runs it again and any other input is refused, naming the pane and how to rerun or close it.',
   }),

@@ -8,13 +8,14 @@
 import { z } from 'zod';
 import { method } from './method';
 import { PaneRefSchema } from './ids';
+import { lazySchema } from './lazySchema';
 
 /** The most text one message carries: a wrapped line of a wide terminal is far less; a paste of a log is refused, not cut. */
 export const MAX_PLUMB_TEXT = 8192;
 /** A port's name: a word, as the file /pane/plumb/PORT is named. */
-export const PortNameSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a port is a lowercase word (letters, digits, - and _), at most 32 characters');
+export const PortNameSchema = lazySchema(() => z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a port is a lowercase word (letters, digits, - and _), at most 32 characters'));
 
-export const PlumbMessageParams = z.object({
+export const PlumbMessageParams = lazySchema(() => z.object({
   /** The pane the text came from: its cwd is the message's wdir, its session places what opens. */
   pane: PaneRefSchema.optional(),
   /** The text around the click (a whole logical line in the window), or the whole text to plumb. */
@@ -25,14 +26,14 @@ export const PlumbMessageParams = z.object({
   wdir: z.string().max(4096).optional(),
   /** Where the message asks to go (plumb(7)'s dst): only rules that send to this port fire. */
   port: PortNameSchema.optional(),
-});
+}));
 
 /** A rule file's error, by file and line: the rule set holding it is left out, the others keep working. */
-export const PlumbErrorSchema = z.object({ file: z.string(), line: z.number().int(), message: z.string() });
+export const PlumbErrorSchema = lazySchema(() => z.object({ file: z.string(), line: z.number().int(), message: z.string() }));
 export type PlumbError = z.infer<typeof PlumbErrorSchema>;
 
 /** What a message became. */
-export const PlumbOutcomeSchema = z.object({
+export const PlumbOutcomeSchema = lazySchema(() => z.object({
   /** Whether a rule fired. */
   fired: z.boolean(),
   /** The rule that fired (or would), as FILE:LINE of its first line. */
@@ -55,11 +56,11 @@ export const PlumbOutcomeSchema = z.object({
   tried: z.array(z.string()).optional(),
   /** Errors in the rule files read for this message. */
   errors: z.array(PlumbErrorSchema),
-});
+}));
 export type PlumbOutcome = z.infer<typeof PlumbOutcomeSchema>;
 
 /** One rule as `plumb/rules` lists it; `pattern` is what the window underlines on hover. */
-export const PlumbRuleInfoSchema = z.object({
+export const PlumbRuleInfoSchema = lazySchema(() => z.object({
   /** FILE:LINE of its first line. */
   at: z.string(),
   origin: z.enum(['shipped', 'user', 'project']),
@@ -67,7 +68,7 @@ export const PlumbRuleInfoSchema = z.object({
   pattern: z.string().optional(),
   /** What it does, in its own words: `to edit, client editor`. */
   does: z.string(),
-});
+}));
 
 export const plumbMethods = {
   'plumb/send': method({
@@ -83,8 +84,8 @@ export const plumbMethods = {
     doc: 'Which rule a text would fire and what it would do, without doing it; with why each earlier rule did not.',
   }),
   'plumb/rules': method({
-    params: z.object({ pane: PaneRefSchema.optional(), wdir: z.string().max(4096).optional() }),
-    result: z.object({ rules: z.array(PlumbRuleInfoSchema), errors: z.array(PlumbErrorSchema), ports: z.array(z.object({ port: z.string(), readers: z.number().int(), held: z.number().int() })) }),
+    params: lazySchema(() => z.object({ pane: PaneRefSchema.optional(), wdir: z.string().max(4096).optional() })),
+    result: lazySchema(() => z.object({ rules: z.array(PlumbRuleInfoSchema), errors: z.array(PlumbErrorSchema), ports: z.array(z.object({ port: z.string(), readers: z.number().int(), held: z.number().int() })) })),
     cap: 'read',
     doc: 'The plumbing rules that apply to a pane (the person’s, its project’s, the shipped ones, in that order: the first that matches fires), their errors, and the ports with their readers.',
   }),

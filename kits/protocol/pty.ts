@@ -6,9 +6,10 @@ import { ATTACH_HISTORY_MAX, MAX_GRID_ROWS } from './gridLimits';
 export { MAX_GRID_ROWS } from './gridLimits';
 import { PaneRefSchema } from './ids';
 import { method } from './method';
+import { lazySchema } from './lazySchema';
 
 /** What a late attacher needs to draw the screen without replaying everything. */
-export const ScreenSnapshotSchema = z.object({
+export const ScreenSnapshotSchema = lazySchema(() => z.object({
   pane: z.number().int(),
   /** Stream offset the snapshot reflects: output resumes from exactly here. */
   offset: z.number().int().min(0),
@@ -20,17 +21,17 @@ export const ScreenSnapshotSchema = z.object({
   serialized: z.string(),
   cursor: z.object({ x: z.number().int(), y: z.number().int() }),
   title: z.string(),
-});
+}));
 export type ScreenSnapshot = z.infer<typeof ScreenSnapshotSchema>;
 
-export const StreamWindowSchema = z.object({
+export const StreamWindowSchema = lazySchema(() => z.object({
   /** The oldest offset still held in the ring. */
   streamStart: z.number().int().min(0),
   /** One past the newest byte written. */
   streamEnd: z.number().int().min(0),
-});
+}));
 
-export const OutputBatchSchema = StreamWindowSchema.extend({
+export const OutputBatchSchema = lazySchema(() => StreamWindowSchema.extend({
   pane: z.number().int(),
   /** Offset of the first byte of `data`. */
   from: z.number().int(),
@@ -40,14 +41,14 @@ export const OutputBatchSchema = StreamWindowSchema.extend({
   gap: z.boolean(),
   data: z.string(),
   encoding: z.enum(['utf8', 'base64']),
-});
+}));
 export type OutputBatch = z.infer<typeof OutputBatchSchema>;
 
-const one = z.object({ pane: PaneRefSchema.optional() });
+const one = lazySchema(() => z.object({ pane: PaneRefSchema.optional() }));
 
 export const ptyMethods = {
   'pty/attach': method({
-    params: one.extend({
+    params: lazySchema(() => one.extend({
       /** snapshot: screen state first, then output from its offset; from: output from an offset. */
       mode: z.enum(['snapshot', 'from']).default('snapshot'),
       /** Mode `from`: the first offset wanted (default the oldest held); one past the stream's end means the end, so output starts with what the program prints next. */
@@ -69,50 +70,50 @@ export const ptyMethods = {
        * visible screen first, then only what is printed after.
        */
       history: z.number().int().min(0).max(ATTACH_HISTORY_MAX).optional(),
-    }),
-    result: StreamWindowSchema.extend({
+    })),
+    result: lazySchema(() => StreamWindowSchema.extend({
       pane: z.number().int(),
       snapshot: ScreenSnapshotSchema.optional(),
       /** Output frames for this pane start at this offset. */
       from: z.number().int(),
       gap: z.boolean(),
-    }),
+    })),
     cap: 'attach',
     doc: 'Streams a pane’s output to this client as binary frames, after a snapshot when asked.',
   }),
   'pty/detach': method({
     params: one,
-    result: z.object({ pane: z.number().int() }),
+    result: lazySchema(() => z.object({ pane: z.number().int() })),
     cap: 'attach',
     doc: 'Stops streaming a pane to this client (and releases any pause it held).',
   }),
   'pty/ack': method({
-    params: z.object({ pane: PaneRefSchema, bytes: z.number().int().min(0) }),
-    result: z.object({ pane: z.number().int(), unacked: z.number().int() }),
+    params: lazySchema(() => z.object({ pane: PaneRefSchema, bytes: z.number().int().min(0) })),
+    result: lazySchema(() => z.object({ pane: z.number().int(), unacked: z.number().int() })),
     cap: 'attach',
     doc: 'Acknowledges bytes this client has parsed; the server pauses a PTY when too many are unacknowledged.',
   }),
   'pty/read': method({
-    params: one.extend({
+    params: lazySchema(() => one.extend({
       from: z.number().int().min(0).optional(),
       maxBytes: z.number().int().min(1).max(16 << 20).default(1 << 20),
       encoding: z.enum(['utf8', 'base64']).default('utf8'),
-    }),
+    })),
     result: OutputBatchSchema,
     cap: 'read',
     doc: 'Reads a batch of output by stream offset; `gap` says bytes were dropped before `from`. A pane keeps its last 2 MiB of output, and once quiet for 10 s with every client caught up only its last 64 KiB (the whole history stays in `pty/screen` and the body).',
   }),
   'pty/screen': method({
-    params: one.extend({
+    params: lazySchema(() => one.extend({
       /** `text`: the plain text alone (serialized is empty), with the whole history; a colour history's escape sequences may not fit one reply beside it. */
       form: z.enum(['both', 'text']).default('both'),
-    }),
+    })),
     result: ScreenSnapshotSchema,
     cap: 'read',
     doc: 'The screen model now: text and serialized state, each with as much history as fits one reply beside the other; `form: "text"` gives the text alone, with the whole history.',
   }),
   'pty/grid': method({
-    params: one.extend({
+    params: lazySchema(() => one.extend({
       /** Rows wanted at most: a viewer on a slow link asks for what it shows. */
       rows: z.number().int().min(1).max(MAX_GRID_ROWS).default(50),
       /** The first row, counted from the oldest line of history (0); absent: the last `rows` rows (the bottom, where output lands). */
@@ -125,8 +126,8 @@ export const ptyMethods = {
        * otherwise every row, with `desynced` set (the server no longer has that base).
        */
       delta: z.boolean().default(false),
-    }),
-    result: z.object({
+    })),
+    result: lazySchema(() => z.object({
       pane: z.number().int(),
       /** Stream offset these rows reflect (the next call's `base`). */
       offset: z.number().int().min(0),
@@ -147,13 +148,13 @@ export const ptyMethods = {
       changed: z.array(z.object({ row: z.number().int().min(0), text: z.string() })).optional(),
       /** With `delta`: the server could not answer from `base` (another window, or a base it no longer keeps), so `lines` holds every row. */
       desynced: z.boolean().optional(),
-    }),
+    })),
     cap: 'read',
     doc: 'A window of a pane’s rows as plain text (history and screen): `rows` of them from `top`, or the last ones; with `base`, nothing when nothing changed. What a viewer on a slow link asks for instead of the whole screen and history.',
   }),
   'pty/resize': method({
-    params: one.extend({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) }),
-    result: z.object({ pane: z.number().int(), cols: z.number().int(), rows: z.number().int() }),
+    params: lazySchema(() => one.extend({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) })),
+    result: lazySchema(() => z.object({ pane: z.number().int(), cols: z.number().int(), rows: z.number().int() })),
     cap: 'write',
     doc: 'Sets the PTY size of a pane.',
   }),

@@ -3,33 +3,34 @@
 // (`pane host pair NAME` there runs `pane host pair-serve` here over ssh, which writes
 // this file). No file, or no `tls`, is the default: no network door at all.
 import { z } from 'zod';
+import { lazySchema } from './lazySchema';
 
 /** The TLS port `pane host pair` asks for when none is given: unassigned by IANA, easy to spot in `ss -tlnp`. */
 export const DEFAULT_TLS_PORT = 7681;
 
-export const TlsDoorSchema = z
+export const TlsDoorSchema = lazySchema(() => z
   .object({
     /** The address to listen on (127.0.0.1, 0.0.0.0, a LAN IP, ::). */
     address: z.string().min(1).max(253),
     port: z.number().int().min(1).max(65535),
   })
-  .strict();
+  .strict());
 export type TlsDoor = z.infer<typeof TlsDoorSchema>;
 
-export const ServeConfigSchema = z
+export const ServeConfigSchema = lazySchema(() => z
   .object({
     $schema: z.string().max(500).optional(),
     /** Listen for paired pane daemons on mutual TLS (a client certificate signed by this user's CA, under the state dir's tls/). */
     tls: TlsDoorSchema.optional(),
   })
-  .strict();
+  .strict());
 export type ServeConfig = z.infer<typeof ServeConfigSchema>;
 
 /** A certificate's SHA-256 over its DER, as `openssl x509 -fingerprint -sha256` and Node print it: 32 upper-case hex bytes joined by colons. */
-export const FingerprintSchema = z.string().regex(/^(?:[0-9A-F]{2}:){31}[0-9A-F]{2}$/, 'a SHA-256 fingerprint: 32 upper-case hex bytes joined by ":"');
+export const FingerprintSchema = lazySchema(() => z.string().regex(/^(?:[0-9A-F]{2}:){31}[0-9A-F]{2}$/, 'a SHA-256 fingerprint: 32 upper-case hex bytes joined by ":"'));
 
 /** What `pane host pair-serve` reads on stdin: the client's certificate request and the names it reaches this machine by. */
-export const PairRequestSchema = z
+export const PairRequestSchema = lazySchema(() => z
   .object({
     csr: z.string().min(1).max(16_384),
     /** Host names or IPs the client dials (the server certificate carries them). */
@@ -39,11 +40,11 @@ export const PairRequestSchema = z
     /** The certificate this client held for this machine before (pairing again): marked revoked once the new one is recorded. */
     replaces: FingerprintSchema.optional(),
   })
-  .strict();
+  .strict());
 export type PairRequest = z.infer<typeof PairRequestSchema>;
 
 /** What it prints back: the CA to pin, the client certificate, where the TLS door listens. */
-export const PairReplySchema = z
+export const PairReplySchema = lazySchema(() => z
   .object({
     ca: z.string().min(1).max(16_384),
     cert: z.string().min(1).max(16_384),
@@ -55,7 +56,7 @@ export const PairReplySchema = z
     /** Whether the daemon there answered on its TLS port before the reply (false: start it, `pane serve`). */
     listening: z.boolean(),
   })
-  .strict();
+  .strict());
 export type PairReply = z.infer<typeof PairReplySchema>;
 
 /**
@@ -71,7 +72,7 @@ export const MAX_CLIENT_NAME = 64;
 export const MAX_CLIENTS_FILE_BYTES = 512 * 1024;
 
 /** One client certificate pair-serve issued: the TLS door takes a client only when its certificate is here and not revoked. */
-export const IssuedClientSchema = z
+export const IssuedClientSchema = lazySchema(() => z
   .object({
     fingerprint: FingerprintSchema,
     /** The name the client gave in its request (user@machine, the certificate's common name). */
@@ -82,29 +83,29 @@ export const IssuedClientSchema = z
     /** Set by `pane host revoke` or `pane host unpair` (or pairing again from the same client); the door closes its live connections. */
     revokedAt: z.iso.datetime().optional(),
   })
-  .strict();
+  .strict());
 export type IssuedClient = z.infer<typeof IssuedClientSchema>;
 
 /** $XDG_STATE_HOME/pane/tls/clients.json: every client certificate this machine's CA issued through pair-serve. */
-export const ClientsFileSchema = z
+export const ClientsFileSchema = lazySchema(() => z
   .object({
     $schema: z.string().max(500).optional(),
     clients: z.array(IssuedClientSchema).max(MAX_ISSUED_CLIENTS),
   })
-  .strict();
+  .strict());
 export type ClientsFile = z.infer<typeof ClientsFileSchema>;
 
 /** What `pane host unpair-serve` reads on stdin: the certificate the client gives up. */
-export const UnpairRequestSchema = z.object({ fingerprint: FingerprintSchema }).strict();
+export const UnpairRequestSchema = lazySchema(() => z.object({ fingerprint: FingerprintSchema }).strict());
 export type UnpairRequest = z.infer<typeof UnpairRequestSchema>;
 
 /** What it prints back: whether the record held it, and when it was (or already had been) revoked. */
-export const UnpairReplySchema = z
+export const UnpairReplySchema = lazySchema(() => z
   .object({
     fingerprint: FingerprintSchema,
     /** False when the record never held it (issued before the record, or pruned): the door refuses it already. */
     found: z.boolean(),
     revokedAt: z.iso.datetime().optional(),
   })
-  .strict();
+  .strict());
 export type UnpairReply = z.infer<typeof UnpairReplySchema>;

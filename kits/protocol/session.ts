@@ -4,31 +4,32 @@ import { HostNameSchema, PaneRefSchema, SessionRefSchema } from './ids';
 import { BoundedLaunchSpecSchema, ChromeSchema, PaneSchema, SessionSchema, ViewportSchema } from './model';
 import { method } from './method';
 import { NewPaneSpecSchema } from './pane';
+import { lazySchema } from './lazySchema';
 
-export const SessionAckSchema = z.object({ session: z.string().uuid(), name: z.string() });
+export const SessionAckSchema = lazySchema(() => z.object({ session: z.string().uuid(), name: z.string() }));
 /** A context's name: a word a person types (`pairing`, `review`), or a guest's own `grant:ID`. */
-export const ContextNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 'a context is named by a word of letters, digits, ".", "_", ":" or "-" (64 at most)');
+export const ContextNameSchema = lazySchema(() => z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 'a context is named by a word of letters, digits, ".", "_", ":" or "-" (64 at most)'));
 export type SessionAck = z.infer<typeof SessionAckSchema>;
 
-export const SessionSummarySchema = z.object({
+export const SessionSummarySchema = lazySchema(() => z.object({
   id: z.string().uuid(),
   name: z.string(),
   panes: z.number().int(),
   focused: z.number().int().nullable(),
   createdAt: z.number(),
-});
+}));
 
 /** A saved session: the session plus its panes as they were, versioned for later readers. */
-export const SessionSnapshotSchema = z.object({
+export const SessionSnapshotSchema = lazySchema(() => z.object({
   version: z.literal(1),
   session: SessionSchema,
   panes: z.array(PaneSchema),
-});
+}));
 export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
 
 export const sessionMethods = {
   'session/new': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       name: z.string().min(1).max(100).optional(),
       cwd: z.string().optional(),
       /** The first pane's program; the user's shell when absent. */
@@ -38,71 +39,71 @@ export const sessionMethods = {
       pane: NewPaneSpecSchema.omit({ launch: true, cwd: true }).optional(),
       /** A joined host (its host file's name): the session is made there, its cwd and program that host's; absent, or this server's own name: here. */
       host: HostNameSchema.optional(),
-    }),
+    })),
     result: SessionAckSchema,
     cap: 'write',
     doc: 'Creates a session with one terminal pane, here or on a joined host (`host`).',
   }),
   'session/kill': method({
-    params: z.object({ session: SessionRefSchema }),
+    params: lazySchema(() => z.object({ session: SessionRefSchema })),
     result: SessionAckSchema,
     cap: 'write',
     doc: 'Ends a session and every pane in it.',
   }),
   'session/rename': method({
-    params: z.object({ session: SessionRefSchema, name: z.string().trim().min(1).max(100) }),
+    params: lazySchema(() => z.object({ session: SessionRefSchema, name: z.string().trim().min(1).max(100) })),
     result: SessionAckSchema,
     cap: 'write',
     doc: 'Renames a session (names are unique: another session with that name is an error).',
   }),
   'session/list': method({
     /** host: a joined host's sessions, asked of it over its link (named as it names them). */
-    params: z.object({ host: z.string().min(1).max(253).optional() }),
-    result: z.object({ sessions: z.array(SessionSummarySchema) }),
+    params: lazySchema(() => z.object({ host: z.string().min(1).max(253).optional() })),
+    result: lazySchema(() => z.object({ sessions: z.array(SessionSummarySchema) })),
     cap: 'read',
     doc: 'Lists sessions.',
   }),
   'session/get': method({
-    params: z.object({ session: SessionRefSchema.optional() }),
+    params: lazySchema(() => z.object({ session: SessionRefSchema.optional() })),
     result: SessionSchema,
     cap: 'read',
     doc: 'One session: layout tree, floating layer, focus, zoom.',
   }),
   'session/viewport': method({
-    params: z.object({ session: SessionRefSchema.optional(), cols: z.number().int(), rows: z.number().int(), chrome: ChromeSchema.optional() }),
-    result: SessionAckSchema.extend({
+    params: lazySchema(() => z.object({ session: SessionRefSchema.optional(), cols: z.number().int(), rows: z.number().int(), chrome: ChromeSchema.optional() })),
+    result: lazySchema(() => SessionAckSchema.extend({
       /** The size the session is laid out in now (its windowSize policy's pick among its windows). */
       viewport: z.object({ cols: z.number().int(), rows: z.number().int() }).optional(),
       /** This report was outside what a terminal holds: what was asked and what was taken. */
       clamped: z.string().optional(),
-    }),
+    })),
     cap: 'write',
     doc: 'Sets the size, in cells, that the session is laid out in, and what a pane frame costs in cells (the window sends both once per window or font change).',
   }),
   'session/snapshot': method({
-    params: z.object({ session: SessionRefSchema.optional() }),
+    params: lazySchema(() => z.object({ session: SessionRefSchema.optional() })),
     result: SessionSnapshotSchema,
     cap: 'read',
     doc: 'The session as plain data, for saving.',
   }),
   'session/context': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       session: SessionRefSchema.optional(),
       /** The context to follow (made from the session's focus and zoom when new); null: the session's own again. Absent: a guest's own (grant:ID), else the session's own. */
       context: ContextNameSchema.nullable().optional(),
-    }),
-    result: z.object({ session: z.string().uuid(), context: z.string().nullable(), focused: z.number().int().nullable(), zoomed: z.number().int().nullable() }),
+    })),
+    result: lazySchema(() => z.object({ session: z.string().uuid(), context: z.string().nullable(), focused: z.number().int().nullable(), zoomed: z.number().int().nullable() })),
     cap: 'read',
     doc: 'Follows a context of a session: a named view with its own focus and zoom. This client’s focus and zoom then move the context, never the session’s own (what other windows show); a grant’s guest is always in one.',
   }),
   'session/attach': method({
-    params: z.object({
+    params: lazySchema(() => z.object({
       /** A session here (name or id), or a joined host's as HOST:NAME. */
       session: SessionRefSchema,
       /** The caller's pane: the windows showing its session switch to this one. Absent: no window is told, and a URL is made for one. */
       from: PaneRefSchema.optional(),
-    }),
-    result: SessionAckSchema.extend({
+    })),
+    result: lazySchema(() => SessionAckSchema.extend({
       /** Windows told to show it (those that showed the `from` pane's session). */
       windows: z.number().int(),
       /** A one-time URL opening a window on it, when no window was told and this server has an HTTP front (the person only). */
@@ -111,12 +112,12 @@ export const sessionMethods = {
       host: HostNameSchema.optional(),
       tiled: z.number().int().optional(),
       elsewhere: z.array(z.string()).optional(),
-    }),
+    })),
     cap: 'write',
     doc: 'Shows a session in a window, as tmux attach: the windows showing the caller\'s pane switch to it (or a one-time URL opens one). A joined host\'s session (HOST:NAME) is first made a local view: a session of stand-ins laid out as there, following it.',
   }),
   'session/restore': method({
-    params: z.object({ snapshot: SessionSnapshotSchema, name: z.string().min(1).max(100).optional() }),
+    params: lazySchema(() => z.object({ snapshot: SessionSnapshotSchema, name: z.string().min(1).max(100).optional() })),
     result: SessionAckSchema,
     cap: 'write',
     doc: 'Recreates a session from a snapshot, relaunching each pane’s program.',

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ConfigErrorSchema, fieldOf, type ConfigError } from './keymap';
 import { method } from './method';
+import { lazySchema } from './lazySchema';
 
 /** Font sizes a person can set or zoom to, in CSS pixels: below 6 nothing is legible, above 72 a pane holds a few cells. */
 export const FONT_SIZE_MIN = 6;
@@ -16,14 +17,14 @@ export const PREDICTIVE_ECHO_MODES = ['off', 'auto', 'always'] as const;
 /** The built-in themes (their palettes live with the renderer). */
 export const THEME_NAMES = ['dark', 'light'] as const;
 
-const colour = z.string().regex(/^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/, 'a colour is #rrggbb or #rrggbbaa');
+const colour = lazySchema(() => z.string().regex(/^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/, 'a colour is #rrggbb or #rrggbbaa'));
 /** Colours that override the theme's, by xterm.js's names. */
 export const COLOUR_KEYS = [
   'background', 'foreground', 'cursor', 'selectionBackground',
   'black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white',
   'brightBlack', 'brightRed', 'brightGreen', 'brightYellow', 'brightBlue', 'brightMagenta', 'brightCyan', 'brightWhite',
 ] as const;
-const ColoursSchema = z.object(Object.fromEntries(COLOUR_KEYS.map((k) => [k, colour.optional()])) as Record<(typeof COLOUR_KEYS)[number], z.ZodOptional<typeof colour>>).strict();
+const ColoursSchema = lazySchema(() => z.object(Object.fromEntries(COLOUR_KEYS.map((k) => [k, colour.optional()])) as Record<(typeof COLOUR_KEYS)[number], z.ZodOptional<typeof colour>>).strict());
 
 /**
  * The default terminal font list. Emoji and CJK fall back to Noto Color Emoji and
@@ -35,7 +36,7 @@ export const DEFAULT_FONT_SIZE = 13;
 /** How a session's size is chosen among the windows that show it (settings' windowSize). */
 export const WINDOW_SIZE_POLICIES = ['latest', 'smallest', 'largest'] as const;
 
-export const SettingsFileSchema = z
+export const SettingsFileSchema = lazySchema(() => z
   .object({
     $schema: z.string().optional(),
     version: z.literal(1).optional(),
@@ -72,10 +73,10 @@ export const SettingsFileSchema = z
      */
     metricsScrape: z.boolean().optional(),
   })
-  .strict();
+  .strict());
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
 
-export const SettingsSchema = z.object({
+export const SettingsSchema = lazySchema(() => z.object({
   fontFamily: z.string(),
   fontSize: z.number().int(),
   theme: z.enum(THEME_NAMES),
@@ -84,17 +85,17 @@ export const SettingsSchema = z.object({
   predictiveEcho: z.enum(PREDICTIVE_ECHO_MODES).default('off'),
   windowSize: z.enum(WINDOW_SIZE_POLICIES).default('latest'),
   metricsScrape: z.boolean().default(false),
-});
+}));
 export type Settings = z.infer<typeof SettingsSchema>;
 
 /** The settings in force: what `settings/get` answers and `settings/changed` carries. */
-export const SettingsStateSchema = z.object({
+export const SettingsStateSchema = lazySchema(() => z.object({
   settings: SettingsSchema,
   /** Files that contributed (empty: defaults only). */
   sources: z.array(z.string()),
   /** Why the last edit was not applied; the previous settings stay in force. */
   errors: z.array(ConfigErrorSchema),
-});
+}));
 export type SettingsState = z.infer<typeof SettingsStateSchema>;
 
 const FALLBACKS = ['"Noto Color Emoji"', '"Noto Sans Mono CJK SC"', '"Noto Sans CJK SC"', 'monospace'];
@@ -143,7 +144,7 @@ export const settingsEventSchemas = {
 
 export const settingsMethods = {
   'settings/get': method({
-    params: z.object({}),
+    params: lazySchema(() => z.object({})),
     result: SettingsStateSchema,
     cap: 'read',
     doc: 'The settings in force (font, size, theme; defaults merged with the user’s settings.json) and any error in that file.',

@@ -7,6 +7,7 @@ import { method } from './method';
 import { PaneSchema, SessionSchema } from './model';
 import { SessionAckSchema, SessionSnapshotSchema } from './session';
 import { STATE_VERSION } from './stateVersion';
+import { lazySchema } from './lazySchema';
 
 export { STATE_VERSION };
 
@@ -18,7 +19,7 @@ export const MAX_SCROLLBACK_BLOCKS = 1_000;
  * `blocks` came with compact history (docs/decisions/021): files saved before it have
  * none and read as they always did, so the state version did not change.
  */
-export const ScrollbackRefSchema = z.object({
+export const ScrollbackRefSchema = lazySchema(() => z.object({
   /** File name inside the state dir's scrollback/ folder (gzip of xterm-serialized text): the newest rows and the screen. */
   file: z.string().regex(/^[A-Za-z0-9._-]+$/),
   /**
@@ -33,7 +34,7 @@ export const ScrollbackRefSchema = z.object({
   savedAt: z.number(),
   lines: z.number().int().min(0),
   bytes: z.number().int().min(0),
-});
+}));
 export type ScrollbackRef = z.infer<typeof ScrollbackRefSchema>;
 
 /**
@@ -44,21 +45,21 @@ export type ScrollbackRef = z.infer<typeof ScrollbackRefSchema>;
  * one number, past what the wire carries.
  */
 export const MAX_SAVED_PANE = 2 ** 31 - 1;
-const SavedPaneNumberSchema = z.number().int().positive().max(MAX_SAVED_PANE);
+const SavedPaneNumberSchema = lazySchema(() => z.number().int().positive().max(MAX_SAVED_PANE));
 
 /** A pane as saved: the model's pane, its host-qualified address, and what resurrection needs. */
-export const SavedPaneSchema = PaneSchema.extend({
+export const SavedPaneSchema = lazySchema(() => PaneSchema.extend({
   n: SavedPaneNumberSchema,
   /** `HOST:N`, so a saved pane is addressed the same everywhere. */
   address: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*:[1-9][0-9]*$/),
   scrollback: ScrollbackRefSchema.optional(),
   /** The agent conversation to resume (e.g. the session id Claude Code's hooks reported). */
   resume: z.object({ agent: z.string(), session: z.string().min(1).max(200) }).optional(),
-});
+}));
 export type SavedPane = z.infer<typeof SavedPaneSchema>;
 
 /** The whole structural state of one daemon. */
-export const StateFileSchema = z.object({
+export const StateFileSchema = lazySchema(() => z.object({
   version: z.literal(STATE_VERSION),
   savedAt: z.number(),
   host: z.string(),
@@ -67,7 +68,7 @@ export const StateFileSchema = z.object({
   panes: z.array(SavedPaneSchema),
   /** State other families keep (agents' live state and last prompts, hook sessions, delivery queue), by family. */
   extra: z.record(z.string(), z.unknown()),
-});
+}));
 export type StateFile = z.infer<typeof StateFileSchema>;
 
 /**
@@ -92,14 +93,14 @@ export function migrateState(raw: unknown, where = 'snapshot'): StateFile {
   return StateFileSchema.parse(raw);
 }
 
-const ResumeSchema = z.object({ agent: z.string(), session: z.string().min(1).max(200) });
+const ResumeSchema = lazySchema(() => z.object({ agent: z.string(), session: z.string().min(1).max(200) }));
 
 /**
  * One journal line's record (after its checksum): a whole entity or its removal, so
  * replay is "last write wins". A line whose checksum holds but whose record fails
  * this schema is skipped with a warning, never applied.
  */
-export const JournalRecordSchema = z.discriminatedUnion('k', [
+export const JournalRecordSchema = lazySchema(() => z.discriminatedUnion('k', [
   /**
    * The start of a whole-state dump: everything before it is replaced by what follows.
    * `records`: how many records the dump holds; a dump cut short (damage, a crash) is
@@ -113,11 +114,11 @@ export const JournalRecordSchema = z.discriminatedUnion('k', [
   z.object({ k: z.literal('extra'), family: z.string().min(1).max(100), v: z.unknown() }),
   /** A pane's history as just flushed to disk (between snapshots): the files that now hold it. */
   z.object({ k: z.literal('history'), n: SavedPaneNumberSchema, uuid: z.string().uuid(), scrollback: ScrollbackRefSchema }),
-]);
+]));
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 
 /** One kept generation, as `pane restore --list` shows it. */
-export const GenerationSchema = z.object({
+export const GenerationSchema = lazySchema(() => z.object({
   gen: z.number().int().min(1),
   savedAt: z.number(),
   sessions: z.number().int(),
@@ -127,11 +128,11 @@ export const GenerationSchema = z.object({
   /** Bytes this save wrote (history blocks kept from earlier generations are not written again); when just written. */
   wrote: z.number().int().optional(),
   file: z.string(),
-});
+}));
 export type Generation = z.infer<typeof GenerationSchema>;
 
 /** Durability settings: config file durability.json. */
-export const DurabilityConfigSchema = z
+export const DurabilityConfigSchema = lazySchema(() => z
   .object({
     /** Bring sessions back when the daemon starts (default true). */
     resurrect: z.boolean().default(true),
@@ -142,32 +143,32 @@ export const DurabilityConfigSchema = z
     /** Most milliseconds between snapshots while something changed (the journal covers the gap). */
     snapshotEveryMs: z.number().int().min(1000).max(86_400_000).default(60_000),
   })
-  .strict();
+  .strict());
 export type DurabilityConfig = z.infer<typeof DurabilityConfigSchema>;
 
 export const stateMethods = {
   'state/generations': method({
-    params: z.object({}),
-    result: z.object({ dir: z.string().nullable(), generations: z.array(GenerationSchema) }),
+    params: lazySchema(() => z.object({})),
+    result: lazySchema(() => z.object({ dir: z.string().nullable(), generations: z.array(GenerationSchema) })),
     cap: 'read',
     doc: 'The snapshot generations kept on disk, newest first (empty when the server keeps no state).',
   }),
   'state/save': method({
-    params: z.object({}),
+    params: lazySchema(() => z.object({})),
     result: GenerationSchema,
     cap: 'write',
     doc: 'Writes a snapshot generation now (with scrollback) and returns it.',
   }),
   'state/restore': method({
-    params: z.object({ gen: z.number().int().min(1).optional(), at: z.number().optional() }),
-    result: z.object({ gen: z.number().int(), sessions: z.array(SessionAckSchema) }),
+    params: lazySchema(() => z.object({ gen: z.number().int().min(1).optional(), at: z.number().optional() })),
+    result: lazySchema(() => z.object({ gen: z.number().int(), sessions: z.array(SessionAckSchema) })),
     cap: 'admin',
     doc: 'Recreates the sessions of a kept generation (by number, or the newest saved at or before `at`, ms since the epoch) beside the current ones.',
   }),
 };
 
 /** The agents' part of a state file: live runtimes (state, last prompt, hook sessions, mail waiting to be typed). */
-export const SavedAgentsSchema = z.object({
+export const SavedAgentsSchema = lazySchema(() => z.object({
   agents: z.array(
     z.object({
       name: z.string().min(1).max(100),
@@ -183,5 +184,5 @@ export const SavedAgentsSchema = z.object({
   ),
   /** Hook session id → agent name. */
   hookSessions: z.record(z.string(), z.string()),
-});
+}));
 export type SavedAgents = z.infer<typeof SavedAgentsSchema>;

@@ -5,6 +5,7 @@
 // pane's vocabulary or write a namespace file, as whoever clicked. Nothing in a
 // widget file is code: a value is shown as text, a template fills one argument.
 import { z } from 'zod';
+import { lazySchema } from './lazySchema';
 
 /** Components one widget file may hold: more than a screen can show, few enough to lay out in a frame. */
 export const MAX_WIDGET_NODES = 400;
@@ -26,11 +27,11 @@ export const MAX_WIDGET_ROWS = 500;
 export const MAX_SPARK_POINTS = 240;
 
 const text = (max = 200) => z.string().max(max);
-const id = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'an id is a letter, then letters, digits, _ or - (40 at most)');
+const id = lazySchema(() => z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,39}$/, 'an id is a letter, then letters, digits, _ or - (40 at most)'));
 /** A namespace path, perhaps with {field} templates filled from the row it sits in (a table's or list's). */
-const nsPathTemplate = z.string().min(2).max(500).regex(/^\//, 'a namespace path starts with "/", e.g. /index or /{pane}/ctl');
+const nsPathTemplate = lazySchema(() => z.string().min(2).max(500).regex(/^\//, 'a namespace path starts with "/", e.g. /index or /{pane}/ctl'));
 /** A dotted path into a JSON value: agent.state, panes.0.n. */
-const pick = z.string().max(200).regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'a field is names and indexes joined by dots, e.g. panes.0.n');
+const pick = lazySchema(() => z.string().max(200).regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'a field is names and indexes joined by dots, e.g. panes.0.n'));
 
 /**
  * How a bound file's bytes become a value: `text` as is; `lines` one row per line
@@ -38,10 +39,10 @@ const pick = z.string().max(200).regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 
  * `jsonl` one JSON value per line (each a row); `kv` "name value" lines (/server/metrics)
  * as an object and, for tables, rows of {name, value}; `number` the first number.
  */
-export const BindFormatSchema = z.enum(['text', 'lines', 'json', 'jsonl', 'kv', 'number']);
+export const BindFormatSchema = lazySchema(() => z.enum(['text', 'lines', 'json', 'jsonl', 'kv', 'number']));
 export type BindFormat = z.infer<typeof BindFormatSchema>;
 
-export const BindingSchema = z
+export const BindingSchema = lazySchema(() => z
   .object({
     /** `{ATTR}` takes the widget pane's own attribute (one path segment): a review widget's `/{review.pane}/diff`. */
     path: nsPathTemplate,
@@ -53,7 +54,7 @@ export const BindingSchema = z
     /** Seconds between timed re-reads, for files that change without an event (metrics, a log). */
     every: z.number().min(MIN_WIDGET_EVERY_S).max(3600).optional(),
   })
-  .strict();
+  .strict());
 export type Binding = z.infer<typeof BindingSchema>;
 
 /**
@@ -64,7 +65,7 @@ export type Binding = z.infer<typeof BindingSchema>;
  * control character is refused, and one in a path or before the last argument must be
  * one word (no blanks, not `..`, not starting with `-`).
  */
-export const WidgetActionSchema = z.union([
+export const WidgetActionSchema = lazySchema(() => z.union([
   z
     .object({
       label: text(60).optional(),
@@ -74,35 +75,35 @@ export const WidgetActionSchema = z.union([
     })
     .strict(),
   z.object({ label: text(60).optional(), write: nsPathTemplate, data: text(2000) }).strict(),
-]);
+]));
 export type WidgetAction = z.infer<typeof WidgetActionSchema>;
 
-const base = { id: id.optional(), label: text(120).optional() };
-const bindable = { ...base, text: text(MAX_WIDGET_TEXT).optional(), bind: BindingSchema.optional() };
-const columnSpec = z.object({ title: text(60), field: pick }).strict();
+const base = { id: lazySchema(() => id.optional()), label: lazySchema(() => text(120).optional()) };
+const bindable = { ...base, text: lazySchema(() => text(MAX_WIDGET_TEXT).optional()), bind: lazySchema(() => BindingSchema.optional()) };
+const columnSpec = lazySchema(() => z.object({ title: text(60), field: pick }).strict());
 
 const Leaf = {
-  text: z.object({ type: z.literal('text'), ...bindable, style: z.enum(['plain', 'title', 'muted', 'mono']).optional() }).strict(),
-  markdown: z.object({ type: z.literal('markdown'), ...bindable }).strict(),
-  table: z
+  text: lazySchema(() => z.object({ type: z.literal('text'), ...bindable, style: z.enum(['plain', 'title', 'muted', 'mono']).optional() }).strict()),
+  markdown: lazySchema(() => z.object({ type: z.literal('markdown'), ...bindable }).strict()),
+  table: lazySchema(() => z
     .object({ type: z.literal('table'), ...base, bind: BindingSchema, columns: z.array(columnSpec).min(1).max(MAX_WIDGET_COLUMNS), actions: z.array(WidgetActionSchema).max(MAX_WIDGET_COLUMNS).optional(), empty: text(200).optional() })
-    .strict(),
-  list: z
+    .strict()),
+  list: lazySchema(() => z
     .object({ type: z.literal('list'), ...base, bind: BindingSchema, item: text(500), actions: z.array(WidgetActionSchema).max(MAX_WIDGET_COLUMNS).optional(), empty: text(200).optional() })
-    .strict(),
-  button: z.object({ type: z.literal('button'), ...base, label: text(60), action: WidgetActionSchema }).strict(),
-  input: z.object({ type: z.literal('input'), ...base, label: text(60), placeholder: text(120).optional(), action: WidgetActionSchema }).strict(),
-  select: z
+    .strict()),
+  button: lazySchema(() => z.object({ type: z.literal('button'), ...base, label: text(60), action: WidgetActionSchema }).strict()),
+  input: lazySchema(() => z.object({ type: z.literal('input'), ...base, label: text(60), placeholder: text(120).optional(), action: WidgetActionSchema }).strict()),
+  select: lazySchema(() => z
     .object({ type: z.literal('select'), ...base, label: text(60), options: z.array(z.object({ label: text(60), value: text(200) }).strict()).min(1).max(64), action: WidgetActionSchema })
-    .strict(),
-  progress: z.object({ type: z.literal('progress'), ...base, bind: BindingSchema, max: z.number().positive().default(100), unit: text(20).optional() }).strict(),
-  sparkline: z.object({ type: z.literal('sparkline'), ...base, bind: BindingSchema, points: z.number().int().min(2).max(MAX_SPARK_POINTS).default(60), unit: text(20).optional() }).strict(),
-  chart: z.object({ type: z.literal('chart'), ...base, bind: BindingSchema, points: z.number().int().min(2).max(MAX_SPARK_POINTS).default(120), unit: text(20).optional() }).strict(),
-  log: z.object({ type: z.literal('log'), ...base, bind: BindingSchema, lines: z.number().int().min(1).max(MAX_WIDGET_ROWS).default(100) }).strict(),
-  diff: z.object({ type: z.literal('diff'), ...bindable }).strict(),
-  terminal: z
+    .strict()),
+  progress: lazySchema(() => z.object({ type: z.literal('progress'), ...base, bind: BindingSchema, max: z.number().positive().default(100), unit: text(20).optional() }).strict()),
+  sparkline: lazySchema(() => z.object({ type: z.literal('sparkline'), ...base, bind: BindingSchema, points: z.number().int().min(2).max(MAX_SPARK_POINTS).default(60), unit: text(20).optional() }).strict()),
+  chart: lazySchema(() => z.object({ type: z.literal('chart'), ...base, bind: BindingSchema, points: z.number().int().min(2).max(MAX_SPARK_POINTS).default(120), unit: text(20).optional() }).strict()),
+  log: lazySchema(() => z.object({ type: z.literal('log'), ...base, bind: BindingSchema, lines: z.number().int().min(1).max(MAX_WIDGET_ROWS).default(100) }).strict()),
+  diff: lazySchema(() => z.object({ type: z.literal('diff'), ...bindable }).strict()),
+  terminal: lazySchema(() => z
     .object({ type: z.literal('terminal'), ...base, pane: z.number().int().positive(), rows: z.number().int().min(1).max(200).default(12) })
-    .strict(),
+    .strict()),
 };
 
 export interface WidgetContainer {
@@ -116,14 +117,14 @@ export type WidgetLeaf = z.infer<(typeof Leaf)[keyof typeof Leaf]>;
 export type WidgetNode = WidgetLeaf | WidgetContainer;
 export type WidgetType = WidgetNode['type'];
 
-export const WidgetNodeSchema: z.ZodType<WidgetNode> = z.lazy(() =>
+export const WidgetNodeSchema: z.ZodType<WidgetNode> = lazySchema(() => z.lazy(() =>
   z.discriminatedUnion('type', [
     z.object({ type: z.literal('row'), ...base, children: z.array(WidgetNodeSchema).max(MAX_WIDGET_CHILDREN) }).strict(),
     z.object({ type: z.literal('column'), ...base, children: z.array(WidgetNodeSchema).max(MAX_WIDGET_CHILDREN) }).strict(),
     z.object({ type: z.literal('grid'), ...base, columns: z.number().int().min(1).max(12).default(2), children: z.array(WidgetNodeSchema).max(MAX_WIDGET_CHILDREN) }).strict(),
     ...Object.values(Leaf),
   ]),
-) as z.ZodType<WidgetNode>;
+)) as z.ZodType<WidgetNode>;
 
 /** The catalogue's names, for messages and the JSON Schema's docs. */
 export const WIDGET_TYPES = ['row', 'column', 'grid', ...Object.keys(Leaf)] as const;

@@ -23,10 +23,12 @@ import { z } from 'zod';
  */
 export function lazySchema<T extends object>(make: () => T): T {
   const stand = {} as T;
-  let made: T | undefined;
+  // Dropped once built: the thunk, and the schema it made (only its parts live on, in `stand`).
+  let pending: (() => T) | null = make;
   const build = (): void => {
-    if (made !== undefined) return;
-    made = make();
+    if (pending === null) return;
+    const made = pending();
+    pending = null;
     // The object handed out becomes a schema of its own, made by the same constructor from
     // the same definition (its parts are the ones make() built): zod's internals close over
     // the instance they were made for, so a copy of `made` would be two schemas to them

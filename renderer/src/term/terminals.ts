@@ -158,10 +158,13 @@ export function installTerminals(): void {
   webglMode = flag === '0' ? 'off' : flag === '1' ? 'force' : 'auto';
   client.onOutput((pane, offset, data) => {
     views.get(pane)?.write(offset, data);
-    if (!outputSeen) {
-      // The first bytes of this page (a shell's first prompt, mostly): the WebGL check may now wait for the idle moment after they are drawn.
-      outputSeen = true;
-      rebalanceWebgl();
+    if (!webglProbed()) {
+      // The first bytes of this page (a shell's first prompt, mostly): the WebGL check may now wait for them to stop, then for the idle moment after they are drawn.
+      lastOutputAt = performance.now();
+      if (firstOutputAt === undefined) {
+        firstOutputAt = lastOutputAt;
+        rebalanceWebgl();
+      }
     }
   });
   // Views kept from a connection before (the socket dropped) attach again; those the snapshot made as this one opened are attached already.
@@ -241,28 +244,46 @@ function applyLook(): void {
  */
 const WEBGL_PROBE_IDLE_MAX_MS = 1000;
 /**
- * The check waits for the page's first output, then for the idle moment after it. Queued
+ * How long the page's first output must pause before the WebGL check is queued. A prompt
+ * comes in pieces: bash's PROMPT_COMMAND prints its OSC 7 (the cwd), then bash writes PS1,
+ * and the two can reach the page as two frames; a check queued at the first one ran, on
+ * loaded cores, with an empty screen and the prompt waiting behind it. A pause this long
+ * ends a burst of frames read from one PTY and parsed by xterm.js (a 0 ms timer) well
+ * within it, and costs nothing seen: the DOM renderer draws meanwhile.
+ */
+const WEBGL_PROBE_QUIET_MS = 100;
+/** Longest the check waits for the first output to pause: a pane that floods from its start still gets it. */
+const WEBGL_PROBE_QUIET_MAX_MS = 2000;
+/**
+ * The check waits for the page's first output to pause, then for the idle moment after it. Queued
  * at the first focus, its idle moment was the window's wait for the shell's first prompt,
  * and a prompt arriving during the check's 6-13 ms waited for it to be parsed and drawn
  * (a CPU profile of a cold page: the check at 440-470 ms, the prompt at ~470). A window
  * whose panes print nothing draws them with the DOM renderer until one does.
  */
 let probeQueued = false;
-/** Output has reached this page: the WebGL check may be queued. */
-let outputSeen = false;
+/** When output first reached this page (the WebGL check may be queued once it pauses), and when it last did. */
+let firstOutputAt: number | undefined;
+let lastOutputAt = 0;
 
 /** Re-deals WebGL contexts: called every second and whenever focus moves. */
 export function rebalanceWebgl(): void {
   if (webglMode === 'off') return;
   if (!webglProbed()) {
-    if (!probeQueued && outputSeen) {
+    if (!probeQueued && firstOutputAt !== undefined) {
       probeQueued = true;
+      const quiet = () => {
+        const now = performance.now();
+        const wait = lastOutputAt + WEBGL_PROBE_QUIET_MS - now;
+        if (wait > 0 && now - firstOutputAt! < WEBGL_PROBE_QUIET_MAX_MS) return void setTimeout(quiet, wait);
+        if (window.requestIdleCallback) window.requestIdleCallback(later, { timeout: WEBGL_PROBE_IDLE_MAX_MS });
+        else setTimeout(later, 0);
+      };
       const later = () => {
         webgl2Supported(webglMode === 'force');
         rebalanceWebgl();
       };
-      if (window.requestIdleCallback) window.requestIdleCallback(later, { timeout: WEBGL_PROBE_IDLE_MAX_MS });
-      else setTimeout(later, 0);
+      setTimeout(quiet, WEBGL_PROBE_QUIET_MS);
     }
     return;
   }

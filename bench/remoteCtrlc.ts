@@ -5,11 +5,14 @@
 // row is (bench/renderer.ts), from the key to the last byte the stand-in's xterm
 // parses before QUIET_MS of silence. The window drops what waits for it and resumes
 // at the end of what the local daemon has received (decision 042); what was already
-// on its way over the link is still drawn.
+// on its way over the link is still drawn. Each cycle is followed by a tmux one
+// (Ctrl-C under `yes`, seen through an attached client: bench/ctrlc.ts's tmuxSide),
+// so the row's anchor is measured beside it and not minutes earlier: the local
+// row's tmux p95 read 14 to 45 ms between runs of this machine.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import fs from 'node:fs';
 import path from 'node:path';
-import { QUIET_MS } from './ctrlc';
+import { QUIET_MS, tmuxSide } from './ctrlc';
 import { focusTerm, interruptToQuiet, parsedState, waitParsedPast, watchPane, type Shell } from './page';
 import { client, paneBin, sleep, startServerProc } from './procs';
 
@@ -23,15 +26,18 @@ export interface RemoteCtrlc {
   ctrlc: number[];
   /** Bytes parsed after the key, one per cycle. */
   after: number[];
+  /** The anchor: tmux's key → last parsed byte (ms), one per cycle, each right after ours; empty without tmux. */
+  tmux: number[];
 }
 
-export async function remoteCtrlc(sh: Shell, dir: string, cycles: number): Promise<RemoteCtrlc> {
+export async function remoteCtrlc(sh: Shell, dir: string, cycles: number, withTmux: boolean): Promise<RemoteCtrlc> {
   const remote = await startServerProc(path.join(dir, 'remote'));
   const hosts = path.join(sh.served.dir, 'config', 'pane', 'hosts');
   fs.mkdirSync(hosts, { recursive: true });
   fs.writeFileSync(path.join(hosts, 'box.json'), JSON.stringify({ how: { via: 'command', argv: [process.execPath, paneBin, 'serve', '--stdio', '--socket', remote.socket] } }));
   const r = await client(remote.socket, 'bench-remote-ctrlc');
   let standIn = 0;
+  const tm = withTmux ? await tmuxSide() : null;
   try {
     const joined = await sh.c.call('host/connect', { name: 'box' });
     if (joined.state !== 'connected') throw new Error(`bench: the command host did not join: ${joined.error ?? joined.state}`);
@@ -44,6 +50,7 @@ export async function remoteCtrlc(sh: Shell, dir: string, cycles: number): Promi
     await focusTerm(sh.page, standIn);
     const ctrlc: number[] = [];
     const after: number[] = [];
+    const tmux: number[] = [];
     for (let i = 0; i < cycles; i++) {
       const b0 = (await parsedState(sh.page, standIn)).bytes;
       // Typed as the local row's is, by the bench's client: the stand-in passes it to the remote pane.
@@ -53,9 +60,15 @@ export async function remoteCtrlc(sh: Shell, dir: string, cycles: number): Promi
       const q = await interruptToQuiet(sh.page, standIn, QUIET_MS);
       ctrlc.push(q.ms);
       after.push(q.after);
+      if (tm) {
+        await tm.flood();
+        await sleep(100 + Math.random() * 200);
+        tmux.push((await tm.interrupt()).ms);
+      }
     }
-    return { ctrlc, after };
+    return { ctrlc, after, tmux };
   } finally {
+    await tm?.close();
     if (standIn > 0) await sh.c.call('pane/close', { pane: standIn }).catch(() => undefined);
     await sh.c.call('host/disconnect', { name: 'box' }).catch(() => undefined);
     r.close();

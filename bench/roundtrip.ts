@@ -1,8 +1,9 @@
 // Protocol round trip: a cheap request answered by the server over its unix
 // socket, 1 client and 50 at once, vs a bare newline-JSON echo server.
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { client, startServerProc } from './procs';
 import { summarize, type Summary } from './stats';
@@ -95,8 +96,32 @@ export const ROUNDTRIP_WARM_CALLS = 6000;
 /** Calls of a fresh server timed for the cold rows (one client). */
 export const ROUNDTRIP_COLD_CALLS = 3000;
 
+/**
+ * Where the one-client figures run: this process (the client) and the server on one
+ * core, or on one core each. Left to the kernel, a server stayed beside its client or
+ * on the other core for the whole run, and here the two differ ~3× for either server
+ * (23 µs against 70 at the median): one full run read 0.35× the echo server, the next
+ * 3.3×, as the two servers happened to fall. Pinned, both servers are timed in the
+ * same place, and both places are reported.
+ */
+export type Placement = 'one core' | 'two cores';
+
+/** Sets every thread of `pid` to the CPUs `cpus` (taskset's list form, or a hex mask with `mask`); false where taskset is missing or refuses. */
+function pin(pid: number, cpus: string, mask = false): boolean {
+  const r = spawnSync('taskset', ['-a', '-p', ...(mask ? [] : ['-c']), cpus, String(pid)], { stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/** This process's affinity mask now (hex, as taskset prints it), or null without taskset. */
+function maskOf(pid: number): string | null {
+  const r = spawnSync('taskset', ['-p', String(pid)], { encoding: 'utf8' });
+  return r.status === 0 ? (/mask:\s*([0-9a-f]+)/i.exec(r.stdout)?.[1] ?? null) : null;
+}
+
 export interface RoundTripResult {
   clients: number;
+  /** One client: where it and the servers ran; absent when nothing could be pinned (one core, no taskset) or for 50 clients (left to the kernel). */
+  placement?: Placement;
   pane: Summary;
   echo: Summary;
   /** One client only: each server's first ROUNDTRIP_COLD_CALLS calls after it started. */
@@ -107,6 +132,7 @@ export async function roundtrip(dir: string): Promise<RoundTripResult[]> {
   const srv = await startServerProc(dir);
   const echo = await echoServer(dir);
   const out: RoundTripResult[] = [];
+  const own = maskOf(process.pid);
   try {
     for (const [n, per] of [
       [1, 3000],
@@ -118,20 +144,34 @@ export async function roundtrip(dir: string): Promise<RoundTripResult[]> {
       const warmPer = Math.ceil(ROUNDTRIP_WARM_CALLS / n);
       const paneWarm = await measure(paneCalls, warmPer);
       const echoWarm = await measure(ecs, warmPer);
-      // In alternating blocks, so a spell of load on the machine falls on both alike (one run of each in turn moved the ratio 0.9-2×).
-      const p: number[] = [];
-      const e: number[] = [];
-      for (let b = 0; b < ROUNDTRIP_BLOCKS; b++) {
-        p.push(...(await measure(paneCalls, per / ROUNDTRIP_BLOCKS)));
-        e.push(...(await measure(ecs, per / ROUNDTRIP_BLOCKS)));
-      }
       // The servers are fresh for the first figure only (one client): its warm-up's first calls are the cold rows.
-      const cold = out.length === 0 ? { pane: summarize(paneWarm.slice(0, ROUNDTRIP_COLD_CALLS)), echo: summarize(echoWarm.slice(0, ROUNDTRIP_COLD_CALLS)) } : undefined;
-      out.push({ clients: n, pane: summarize(p), echo: summarize(e), ...(cold ? { cold } : {}) });
+      const cold = n === 1 ? { pane: summarize(paneWarm.slice(0, ROUNDTRIP_COLD_CALLS)), echo: summarize(echoWarm.slice(0, ROUNDTRIP_COLD_CALLS)) } : undefined;
+      // In alternating blocks, so a spell of load on the machine falls on both alike (one run of each in turn moved the ratio 0.9-2×).
+      const timed = async (): Promise<{ pane: Summary; echo: Summary }> => {
+        const p: number[] = [];
+        const e: number[] = [];
+        for (let b = 0; b < ROUNDTRIP_BLOCKS; b++) {
+          p.push(...(await measure(paneCalls, per / ROUNDTRIP_BLOCKS)));
+          e.push(...(await measure(ecs, per / ROUNDTRIP_BLOCKS)));
+        }
+        return { pane: summarize(p), echo: summarize(e) };
+      };
+      const places: Placement[] = n === 1 && own !== null && os.availableParallelism() >= 2 ? ['one core', 'two cores'] : [];
+      for (const placement of places) {
+        const server = placement === 'one core' ? '0' : '1';
+        if (!pin(process.pid, '0') || !pin(srv.proc.pid!, server) || !pin(echo.proc.pid!, server)) {
+          places.length = 0;
+          break;
+        }
+        out.push({ clients: n, placement, ...(await timed()), ...(cold && placement === 'one core' ? { cold } : {}) });
+      }
+      if (own !== null) for (const pid of [process.pid, srv.proc.pid!, echo.proc.pid!]) pin(pid, own, true);
+      if (places.length === 0) out.push({ clients: n, ...(await timed()), ...(cold ? { cold } : {}) });
       for (const c of pcs) c.close();
       for (const c of ecs) c.close();
     }
   } finally {
+    if (own !== null) pin(process.pid, own, true);
     echo.proc.kill();
     await srv.stop();
   }

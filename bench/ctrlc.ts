@@ -136,6 +136,13 @@ export async function tmuxSide(): Promise<Side> {
   };
 }
 
+/** One cycle of a side: the flood, a moment of it at a random phase of flow control's pause/resume, then Ctrl-C. */
+export async function floodThenInterrupt(side: Side): Promise<{ ms: number; bytes: number }> {
+  await side.flood();
+  await sleep(100 + Math.random() * 200);
+  return side.interrupt();
+}
+
 export interface CtrlcResult {
   pane: Summary;
   paneP95: number;
@@ -161,10 +168,7 @@ export async function ctrlc(dir: string, cycles: number, withTmux: boolean): Pro
   try {
     for (let i = 0; i < cycles; i++) {
       for (const { side, ms, bytes } of sides) {
-        await side.flood();
-        // Let the flood run a moment, at a random phase of flow control's pause/resume.
-        await sleep(100 + Math.random() * 200);
-        const r = await side.interrupt();
+        const r = await floodThenInterrupt(side);
         ms.push(r.ms);
         bytes.push(r.bytes);
       }

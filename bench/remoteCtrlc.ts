@@ -12,7 +12,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import fs from 'node:fs';
 import path from 'node:path';
-import { QUIET_MS, tmuxSide } from './ctrlc';
+import { floodThenInterrupt, QUIET_MS, tmuxSide } from './ctrlc';
 import { focusTerm, interruptToQuiet, parsedState, waitParsedPast, watchPane, type Shell } from './page';
 import { client, paneBin, sleep, startServerProc } from './procs';
 
@@ -61,9 +61,7 @@ export async function remoteCtrlc(sh: Shell, dir: string, cycles: number, withTm
       ctrlc.push(q.ms);
       after.push(q.after);
       if (tm) {
-        await tm.flood();
-        await sleep(100 + Math.random() * 200);
-        tmux.push((await tm.interrupt()).ms);
+        tmux.push((await floodThenInterrupt(tm)).ms);
       }
     }
     return { ctrlc, after, tmux };

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pty from '@lydell/node-pty';
 import { coldStart } from './coldStart';
-import { QUIET_MS, tmuxSide } from './ctrlc';
+import { floodThenInterrupt, QUIET_MS, tmuxSide } from './ctrlc';
 import { remoteCtrlc } from './remoteCtrlc';
 import type { BarePage as Page } from './cdp';
 import { CHROMIUM, echoOnce, focusTerm, interruptToQuiet, launchPane, openShell, parsedState, waitParsedPast, watchPane, type Echo, type Shell } from './page';
@@ -262,9 +262,7 @@ async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ ec
     ctrlc.push(q.ms);
     after.push(q.after);
     if (tm) {
-      await tm.flood();
-      await sleep(100 + Math.random() * 200);
-      tmux.push((await tm.interrupt()).ms);
+      tmux.push((await floodThenInterrupt(tm)).ms);
     }
   }
   await tm?.close();

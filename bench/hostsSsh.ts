@@ -9,7 +9,7 @@ import pty from '@lydell/node-pty';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Connection } from '../kits/client/connection';
-import { ptyRelay } from './nodeFloor';
+import { cPtyRelay, ptyRelay } from './nodeFloor';
 import { have, logTail, paneBin, sleep, timeCommand, type ServerProc } from './procs';
 import { paneWrapperDir, startSshd, type Sshd } from './sshd';
 import { summarize, type Summary } from './stats';
@@ -23,6 +23,8 @@ export interface SshHostResult {
   directEcho: Summary;
   /** The same program in a PTY behind a Node process that only relays it to one socket client (bench/nodeFloor.ts): any Node daemon's floor here (µs). */
   relayEcho: Summary;
+  /** The same relay written in C (bench/c/ptyRelay.c): what the Node relay's one hop would cost without Node (µs); why not, where it could not be built. */
+  cRelayEcho: Summary | string;
   /** The same keystroke echoed by `ssh -tt host 'stty raw -echo; exec cat'` (µs): ssh with a PTY on the far side, as a pane has. */
   sshTtyEcho: Summary;
   /** The same keystroke echoed by the same cat in a tmux session there, reached by `ssh -tt host tmux …` (µs): a multiplexer whose panes outlive the connection, as pane's do. Null without tmux. */
@@ -131,11 +133,11 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     for (let i = 0; i < Math.max(5, c.runs * 3); i++) lsRuns.push(timeCommand(process.execPath, [paneBin, '--socket', c.lsock, 'ls']));
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
-    const { echo, sshEcho, directEcho, relayEcho, sshTtyEcho, tmuxEcho } = await echoes(c, anchor);
+    const { echo, sshEcho, directEcho, relayEcho, cRelayEcho, sshTtyEcho, tmuxEcho } = await echoes(c, anchor);
     const { farEcho, farSshEcho, farMBs, farSshTtyMBs, farFirstMBs, farSshTtyFirstMBs } = await farEchoes(c, s);
     const { mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, relayEcho, sshTtyEcho, tmuxEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, farFirstMBs, farSshTtyFirstMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, relayEcho, cRelayEcho, sshTtyEcho, tmuxEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, farFirstMBs, farSshTtyFirstMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -193,7 +195,7 @@ function waiterOf(): { want: number; done: (() => void) | null; see(data: Uint8A
   return w;
 }
 
-async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; relayEcho: Summary; sshTtyEcho: Summary; tmuxEcho: Summary | null }> {
+async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; relayEcho: Summary; cRelayEcho: Summary | string; sshTtyEcho: Summary; tmuxEcho: Summary | null }> {
   // Raw and no tty echo: the byte comes back from cat, as `ssh host cat`'s does.
   const n = await remotePane(c, 'stty raw -echo; exec cat');
   await sleep(300);
@@ -226,6 +228,10 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
   let relay: Awaited<ReturnType<typeof ptyRelay>> | undefined;
   const rw = waiterOf();
   const relayed: number[] = [];
+  // The same relay in C, where the machine has a cc: the Node relay's row then says what Node itself costs the hop.
+  let cRelay: Awaited<ReturnType<typeof ptyRelay>> | string | undefined;
+  const cw = waiterOf();
+  const cRelayed: number[] = [];
   const pane: number[] = [];
   const plain: number[] = [];
   const direct: number[] = [];
@@ -238,6 +244,12 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     const r = (relay = await ptyRelay(path.join(c.dir, 'ptyRelay.sock'), 'stty raw -echo; exec cat'));
     r.client.on('data', (d: Buffer) => rw.see(d));
     await untilEchoed((b) => r.client.write(b), rw);
+    cRelay = await cPtyRelay(c.dir, path.join(c.dir, 'cPtyRelay.sock'), 'stty raw -echo; exec cat');
+    const cr = typeof cRelay === 'string' ? null : cRelay;
+    if (cr) {
+      cr.client.on('data', (d: Buffer) => cw.see(d));
+      await untilEchoed((b) => cr.client.write(b), cw);
+    }
     for (let i = 0; i < ECHOES + ECHO_WARMUP; i++) {
       // Alternated, so all meet the same load on the machine.
       const p = await echoRound((b) => c.l.sendInput(a.pane, b), pw, `sbox:${n}'s, round ${i + 1}`);
@@ -246,8 +258,10 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
       const t = await echoRound((b) => tty.stdin.write(b), tw, `\`ssh -tt\`'s, round ${i + 1}`);
       const x = tmux ? await echoRound((b) => tmux.stdin.write(b), xw, `tmux's, round ${i + 1}`) : 0;
       const y = await echoRound((b) => r.client.write(b), rw, `the Node PTY relay's, round ${i + 1}`);
+      const z = cr ? await echoRound((b) => cr.client.write(b), cw, `the C PTY relay's, round ${i + 1}`) : 0;
       if (i >= ECHO_WARMUP) {
         relayed.push(y);
+        if (cr) cRelayed.push(z);
         pane.push(p);
         plain.push(q);
         direct.push(d);
@@ -260,6 +274,10 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     offDirect();
     relay?.client.destroy();
     relay?.stop();
+    if (cRelay && typeof cRelay !== 'string') {
+      cRelay.client.destroy();
+      cRelay.stop();
+    }
     await c.r.call('pty/detach', { pane: n }).catch(() => undefined);
     ssh.stdin.end();
     ssh.kill();
@@ -272,7 +290,7 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);
     await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   }
-  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), relayEcho: summarize(relayed), sshTtyEcho: summarize(ttyEcho), tmuxEcho: tmux ? summarize(tmuxEcho) : null };
+  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), relayEcho: summarize(relayed), cRelayEcho: typeof cRelay === 'string' ? cRelay : summarize(cRelayed), sshTtyEcho: summarize(ttyEcho), tmuxEcho: tmux ? summarize(tmuxEcho) : null };
 }
 
 /** A ProxyCommand that relays stdin/stdout to host:port, each chunk held LINK_DELAY_MS (in order: equal timeouts fire in the order set). */

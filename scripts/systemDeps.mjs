@@ -39,6 +39,9 @@ const NEEDS = [
   // `pane service install`'s unit is checked by systemd's own parser (systemd-analyze verify).
   { pkg: 'systemd', present: () => spawnSync('systemd-analyze', ['--version']).status === 0 },
   // `pane metrics` is scraped by a real Prometheus server the test starts on 127.0.0.1, and its text checked by promtool.
+  // The hosts bench's C PTY relay (bench/c/ptyRelay.c: what Node costs a hop), built by its test as the bench builds it.
+  { pkg: 'gcc', present: () => spawnSync('cc', ['--version']).status === 0 },
+  { pkg: 'libc6-dev', present: () => fs.existsSync('/usr/include/pty.h') },
   { pkg: 'prometheus', present: () => spawnSync('prometheus', ['--version']).status === 0 && spawnSync('promtool', ['--version']).status === 0 },
 ];
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { byteRelay, ptyRelay, type StandIn } from '../../bench/nodeFloor';
+import { byteRelay, cPtyRelay, ptyRelay, type StandIn } from '../../bench/nodeFloor';
 
 // The bench's floor stand-ins (bench/nodeFloor.ts) are anchors of the hosts rows: each
 // must be what its row says, a separate Node process passing bytes, or the row's ratio lies.
@@ -55,7 +55,17 @@ describe('the Node floor stand-ins of the hosts bench', () => {
     }
   });
 
-  it('the PTY relay runs its program in a real terminal and relays keys to it and its echo back, byte for byte', async () => {
+  /** The C relay, built for the test as the bench builds it; the machine's cc is part of what the suite installs. */
+  async function inC(socket: string, script: string) {
+    const r = await cPtyRelay(dir, socket, script);
+    if (typeof r === 'string') throw new Error(r);
+    return r;
+  }
+
+  it.each([
+    ['Node', ptyRelay],
+    ['C', inC],
+  ] as const)('the PTY relay in %s runs its program in a real terminal and relays keys to it and its echo back, byte for byte', async (_lang, ptyRelay) => {
     const relay = await ptyRelay(path.join(dir, 'pty.sock'), 'tty; stty raw -echo; exec cat');
     started.push(relay);
     // The program's first words may come before the client was taken: the key's echo is what the bench times.
@@ -77,6 +87,6 @@ describe('the Node floor stand-ins of the hosts bench', () => {
   });
 
   it('a stand-in that cannot listen is said, not waited on', async () => {
-    await expect(byteRelay(path.join(dir, 'no-such-dir', 'front.sock'), path.join(dir, 'back.sock'))).rejects.toThrow(/stand-in ended \(1\): .*listen (EACCES|ENOENT)/s);
+    await expect(byteRelay(path.join(dir, 'no-such-dir', 'front.sock'), path.join(dir, 'back.sock'))).rejects.toThrow(/stand-in \(node\) ended \(1\): .*listen (EACCES|ENOENT)/s);
   });
 });

@@ -10,6 +10,7 @@ import type { PaneServer } from '../paneServer';
 import { statOffMounts } from '../../kits/node/safeFile';
 import { setTag } from './paneOps';
 import { launcherOf } from '../../kits/node/sandboxHelper';
+import { newestChildCommand } from '../pty/nodePtyPort';
 
 /**
  * After output, wait this long before looking at the foreground again: a program
@@ -36,15 +37,61 @@ export function isShell(program: string): boolean {
   return SHELLS.has(path.basename(program).replace(/^-/, ''));
 }
 
-/** The program a pane was launched with, as a person names it: a sandboxed pane's own program, not its launcher's sh. */
-function launchedProgram(launch: Pane['launch']): string {
-  if (!launch) return '';
-  return launcherOf(launch)?.argv[0] ?? launch.program;
+/** The argv a pane was launched with, as a person wrote it: a sandboxed pane's own, not its launcher's sh. */
+function launchedArgv(launch: Pane['launch']): readonly string[] {
+  if (!launch) return [];
+  return launcherOf(launch)?.argv ?? [launch.program, ...launch.args];
 }
 
-/** Whether the pane was launched as a shell (its launcher's sh is not one: it only waits for the sandboxed program). */
+/** The program a pane was launched with, as a person names it: a sandboxed pane's own program, not its launcher's sh. */
+function launchedProgram(launch: Pane['launch']): string {
+  return launchedArgv(launch)[0] ?? '';
+}
+
+/** Shell options that take the next argument as their value (bash, zsh, ksh; fish's --init-command), so it is not a script. */
+const SHELL_VALUE_OPTIONS = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file', '--init-command']);
+
+/**
+ * Whether argv starts a shell that waits at its prompt: not one given a command (`sh -c CMD`,
+ * `bash -lc CMD`, fish's and nushell's `--command(s)`) or a script to run. Those run their
+ * command in their own process group (a shell without a prompt has no job control), so the
+ * group holding the terminal is the shell's for as long as the command runs: taken for an
+ * idle prompt, a pane running `sh -c 'make'` was named by its directory and closed without
+ * asking. An option this does not know, read as a script, makes the pane count as busy: a
+ * close then asks once too often, never once too few.
+ */
+export function interactiveShell(argv: readonly string[]): boolean {
+  if (argv.length === 0 || !isShell(argv[0]!)) return false;
+  const fish = path.basename(argv[0]!) === 'fish';
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--command' || a === '--commands' || a.startsWith('--command=') || /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) return false;
+    if (a === '-' || a === '--') return i === argv.length - 1; // operands follow: a script
+    if (SHELL_VALUE_OPTIONS.has(a) || (fish && a === '-C')) {
+      i++;
+      continue;
+    }
+    if (!a.startsWith('-') && !a.startsWith('+')) return false; // a script file
+  }
+  return true;
+}
+
+/** Whether the pane was launched as a shell waiting at a prompt (its launcher's sh is not one: it only waits for the sandboxed program). */
 function launchedShell(pane: Pane): boolean {
-  return isShell(launchedProgram(pane.launch));
+  return interactiveShell(launchedArgv(pane.launch));
+}
+
+/**
+ * The program a foreground group runs. When it is the group of a shell that was given a
+ * command (`sh -c 'make'`), the shell itself only waits for its children: named by its
+ * newest (make); null when it has none, so nothing runs and it waits in a builtin (a
+ * `read`, as the wrapper of a pane brought back waits for Enter); the shell's own name
+ * where the OS does not tell its children.
+ */
+function groupCommand(pane: Pane, fg: { pgid: number; command: string }): string | null {
+  if (fg.pgid !== pane.pid || !isShell(fg.command) || launchedShell(pane)) return fg.command;
+  const child = newestChildCommand(fg.pgid);
+  return child === undefined ? fg.command : child;
 }
 
 /** What is followed of one terminal pane (PaneServer.tracks holds one per pane). */
@@ -167,7 +214,7 @@ export function refreshPane(server: PaneServer, pane: Pane): void {
     server.paneChanged(pane);
   }
   if (!t.autoName) return;
-  const name = idle ? dirName(server, pane.cwd) : (t.titles.get(fg.pgid) ?? fg.command);
+  const name = idle ? dirName(server, pane.cwd) : (t.titles.get(fg.pgid) ?? groupCommand(pane, fg) ?? fg.command);
   if (name !== '') setTag(server, pane, { name: name.slice(0, 200) });
 }
 
@@ -180,10 +227,10 @@ export function busyProgram(server: PaneServer, pane: Pane): string | null {
   if (pane.state !== 'running' || !term?.running) return null;
   const program = launchedProgram(pane.launch);
   const fg = term.foreground();
-  if (fg && fg.pgid === pane.pid && isShell(program)) return null;
+  if (fg && fg.pgid === pane.pid && launchedShell(pane)) return null;
   // The launcher's own group is the sandboxed program's: named by that program.
   if (fg && fg.pgid === pane.pid && program !== pane.launch?.program) return path.basename(program);
-  return fg?.command ?? path.basename(program);
+  return fg ? groupCommand(pane, fg) : path.basename(program);
 }
 
 /** A directory as a tag shows it: under $HOME as ~/…, long ones by their tail. */

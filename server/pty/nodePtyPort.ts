@@ -404,6 +404,23 @@ export function processInfo(pid: number): ForegroundInfo | null {
   return { pgid: pid, command, cwd };
 }
 
+/**
+ * The command of `pid`'s newest child (argv[0]'s base name, as processInfo reads it), from
+ * /proc/PID/task/PID/children: null when it has no child, undefined when that cannot be
+ * told (no such file: another OS, a kernel without it, the process gone).
+ */
+export function newestChildCommand(pid: number): string | null | undefined {
+  let kids: string[];
+  try {
+    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'latin1').trim().split(' ').filter((k) => k !== '');
+  } catch {
+    return undefined;
+  }
+  if (kids.length === 0) return null;
+  const info = processInfo(Number(kids.at(-1)));
+  return info && info.command !== '' ? info.command : undefined;
+}
+
 /** Field 8 (tpgid) of /proc/<pid>/stat: the foreground process group of the process's terminal. */
 export function readTpgid(pid: number): number | null {
   try {

@@ -53,6 +53,33 @@ describe('pane/close unlessBusy', () => {
     expect((await c.call('pane/list', {})).panes.some((p) => p.n === r.pane)).toBe(false);
   });
 
+  it('counts a shell given a command (`sh -c`) as busy while its command runs, named by that command', async () => {
+    // A shell with no prompt runs its command in its own process group: that group holds the terminal, as an idle shell's does.
+    const r = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: '/bin/sh', args: ['-c', 'echo started; sleep 100; echo after'] } });
+    await until('sleep to be named', async () => (await c.call('pane/get', { pane: r.pane })).tag.name === 'sleep', 10_000);
+    const e = await fault(c.call('pane/close', { pane: r.pane, unlessBusy: true }));
+    expect(e.code).toBe('busy');
+    expect(e.message).toBe(`sleep is running in pane ${r.pane}`);
+    await c.call('pane/close', { pane: r.pane });
+  });
+
+  it('counts a shell given a command as idle while it runs nothing (waiting in `read`, as a pane brought back waits for Enter), and busy once its command runs', async () => {
+    const r = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: '/bin/sh', args: ['-c', 'echo waiting; IFS= read -r _ || exit 0; exec "$@"', 'wrapper', 'sleep', '100'] } });
+    await waitForOutput(c, r.pane, /waiting/);
+    // Nothing runs yet: a close asks nothing.
+    expect(await c.call('pane/close', { pane: r.pane, unlessBusy: true }).then(() => 'closed')).toBe('closed');
+    const s = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: '/bin/sh', args: ['-c', 'echo waiting; IFS= read -r _ || exit 0; exec "$@"', 'wrapper', 'sleep', '100'] } });
+    await waitForOutput(c, s.pane, /waiting/);
+    await c.call('pane/input', { pane: s.pane, data: '\r' });
+    // The wrapper execs its command: the pane's own process becomes sleep (a close asked before then would, rightly, just close).
+    const pid = (await c.call('pane/get', { pane: s.pane })).pid!;
+    await until('sleep to run', () => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sleep');
+    const e = await fault(c.call('pane/close', { pane: s.pane, unlessBusy: true }));
+    expect(e.code).toBe('busy');
+    expect(e.message).toBe(`sleep is running in pane ${s.pane}`);
+    await c.call('pane/close', { pane: s.pane });
+  });
+
   it('counts a program that is not a shell as busy, and an exited one as not', async () => {
     const r = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: 'sleep', args: ['100'] } });
     await until('sleep to run', async () => (await c.call('pane/get', { pane: r.pane })).state === 'running');

@@ -30,6 +30,7 @@ net.createServer((c) => {
 
 /** argv: SOCKET NODE_PTY SCRIPT. SCRIPT runs in a PTY (sh -c); its bytes go to and from each client of SOCKET; "ready" once it listens. */
 const PTY_RELAY = `const net = require('node:net');
+const fs = require('node:fs');
 const [sock, ptyPath, script] = process.argv.slice(1);
 const pty = require(ptyPath);
 const p = pty.spawn('/bin/sh', ['-c', script], { cols: 80, rows: 24, env: process.env });
@@ -39,7 +40,6 @@ net.createServer((c) => {
   client = c;
   // Written straight to the master, as the daemon writes keys (server/pty/nodePtyPort.ts), not through
   // node-pty's write, which takes a trip through libuv's thread pool: the floor is Node's best.
-  const fs = require('node:fs');
   // A full terminal (EAGAIN) or a partial write leaves the rest to node-pty's own queue.
   const put = (d) => {
     let n = 0;

@@ -89,7 +89,8 @@ function launchedShell(pane: Pane): boolean {
  * where the OS does not tell its children.
  */
 function groupCommand(pane: Pane, fg: { pgid: number; command: string }): string | null {
-  if (fg.pgid !== pane.pid || !isShell(fg.command) || launchedShell(pane)) return fg.command;
+  // Its callers have ruled out the idle prompt (the pane's own group, launched to wait at one) already.
+  if (fg.pgid !== pane.pid || !isShell(fg.command)) return fg.command;
   const child = newestChildCommand(fg.pgid);
   return child === undefined ? fg.command : child;
 }

@@ -44,6 +44,12 @@ describe('lsTable', () => {
     expect(row?.split(/\s{2,}/)).toEqual(['3', 'main', 'com.pane.terminal', 'ada', 'top-left', 'running', '4242', '~/src', 'bash fixing auth']);
   });
 
+  it("shortens a joined host's pane's cwd by no home: ours is not that host's", () => {
+    const far = pane({ n: 2, host: 'box', cwd: '/home/ada/src' });
+    const row = lsTable([far], new Map(), 'laptop', '/home/ada').split('\n')[1]!;
+    expect(row.split(/\s{2,}/).slice(0, 1).concat(row.split(/\s{2,}/).slice(7, 8))).toEqual(['box:2', '/home/ada/src']);
+  });
+
   it('marks missing values with - and shows exit status', () => {
     const out = lsTable([pane({ owner: '', attrs: {}, pid: null, state: 'exited', exit: { code: 1, signal: null, at: 0 } })], new Map(), 'box');
     expect(out.split('\n')[1]).toMatch(/^3\s+00000000\s+com\.pane\.terminal\s+-\s+-\s+exited 1\s+-\s+/);

@@ -80,7 +80,8 @@ export function lsTable(panes: readonly Pane[], sessionNames: ReadonlyMap<string
       p.attrs.quadrant ?? '-',
       paneState(p),
       shows === undefined ? (p.pid === null ? '-' : String(p.pid)) : there?.pid != null ? `${host}:${there.pid}` : '-',
-      shows === undefined ? shortPath(p.cwd, home) : there ? `${host}:${shortPath(there.cwd, undefined)}` : `→ ${shows}`,
+      // A joined host's pane's cwd is a path on that host, whose home is not ours.
+      shows === undefined ? shortPath(p.cwd, p.host === localHost ? home : undefined) : there ? `${host}:${shortPath(there.cwd, undefined)}` : `→ ${shows}`,
       tagText(p),
     ];
   });

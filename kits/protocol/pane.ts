@@ -63,7 +63,7 @@ export const paneMethods = {
     })),
     result: PaneAckSchema,
     cap: 'write',
-    doc: 'Splits a pane; the new pane runs the given program or the user’s shell.',
+    doc: 'Splits a pane; the new pane runs the given program or the user’s shell. A split that would leave either side under 6×2 cells is refused (failed), naming the sizes.',
   }),
   'pane/launch': method({
     params: lazySchema(() => z.object({

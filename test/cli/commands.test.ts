@@ -102,6 +102,20 @@ describe('pane split', () => {
     const b = Number(ok('split', '-t', `${host}:${a}`, '--', 'sleep', '605').trim());
     expect(leavesOf(saved('s2').session.layout)).toEqual([a, b]);
   });
+
+  it('refuses a split that leaves a sliver, saying why, exits 1 and changes nothing', () => {
+    // A headless session is 160 columns: the newest pane halved four times is 10 wide, and a fifth would leave 5.
+    let last = fresh('s3');
+    for (let i = 0; i < 4; i++) last = Number(ok('split', '-t', String(last), '-d', 'h', '--', 'sleep', '609').trim());
+    const before = saved('s3').session.layout;
+    const r = srv.pane(['split', '-t', String(last), '-d', 'h', '--', 'sleep', '609']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`pane ${last} has no room to split side by side: the new pane would be 5×\\d+ cells, and a split leaves at least 6×2`));
+    expect(saved('s3').session.layout).toEqual(before);
+    expect(panes('s3')).toHaveLength(5);
+    // Stacked, the same pane still splits.
+    ok('split', '-t', String(last), '-d', 'v', '--', 'sleep', '609');
+  });
 });
 
 describe('layout commands', () => {

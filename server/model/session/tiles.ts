@@ -5,7 +5,7 @@ import { faults } from '../../../kits/protocol/error';
 import type { Session, SplitDirection } from '../../../kits/protocol/model';
 import type { Edge, FocusDirection } from '../../../kits/protocol/pane';
 import { insertSplit, leaves, neighbour, rects, removeLeaf, resizeEdge, setRatio as treeSetRatio, swapLeaves } from '../../../kits/layout/tree';
-import { bodyFor } from '../../../kits/layout/geometry';
+import { bodyFor, placements } from '../../../kits/layout/geometry';
 import { resizedRect } from '../../../kits/layout/floats';
 import { changes, mark, type SessionEvent } from './changes';
 import { focus, isFloating, isTiled } from './focus';
@@ -22,6 +22,31 @@ export function splitAnchor(s: Session, pane?: number): number | null {
   const anchor = pane ?? (s.focused !== null && isTiled(s, s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null));
   if (anchor !== null && isFloating(s, anchor)) throw faults.failed(`pane ${anchor} is floating; tile it before splitting`);
   return anchor;
+}
+
+/**
+ * The smallest body a split leaves on either side: a prompt and the start of a command
+ * (6 columns) under one line of output (2 rows). Below it a pane is a sliver no one can
+ * type in; pressing the new-pane key again and again made 2×1 panes, where tmux and
+ * Zellij refuse the split.
+ */
+export const MIN_SPLIT_BODY = { cols: 6, rows: 2 } as const;
+
+/**
+ * Refuses a split of `anchor` that would leave it or the new pane smaller than
+ * MIN_SPLIT_BODY, naming the pane, the size each side would get and what to do instead.
+ */
+export function needRoom(s: Session, anchor: number | null, direction: SplitDirection, ratio: number): void {
+  if (anchor === null) return; // the first tile takes the whole view
+  const placed = placements({ ...s, zoomed: null, layout: insertSplit(s.layout, anchor, PROBE, direction, ratio) });
+  const small = (n: number) => placed.find((p) => p.pane === n && (p.cols < MIN_SPLIT_BODY.cols || p.rows < MIN_SPLIT_BODY.rows));
+  const tight = small(PROBE) ?? small(anchor);
+  if (!tight) return;
+  const how = direction === 'horizontal' ? 'side by side' : 'top and bottom';
+  const who = tight.pane === PROBE ? 'the new pane' : `pane ${anchor}`;
+  throw faults.failed(
+    `pane ${anchor} has no room to split ${how}: ${who} would be ${tight.cols}×${tight.rows} cells, and a split leaves at least ${MIN_SPLIT_BODY.cols}×${MIN_SPLIT_BODY.rows} (MIN_SPLIT_BODY); split a larger pane, split the other way, close or zoom one, or open it floating`,
+  );
 }
 
 /** The body a pane split off `anchor` will have, so its PTY starts at the size it is drawn at. */

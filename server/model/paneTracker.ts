@@ -11,6 +11,7 @@ import { statOffMounts } from '../../kits/node/safeFile';
 import { setTag } from './paneOps';
 import { launcherOf } from '../../kits/node/sandboxHelper';
 import { newestChildCommand } from '../pty/nodePtyPort';
+import { ENTER_TO_RUN_SCRIPT } from '../persist/banner';
 
 /**
  * After output, wait this long before looking at the foreground again: a program
@@ -82,17 +83,28 @@ function launchedShell(pane: Pane): boolean {
 }
 
 /**
+ * Whether the pane is pane's own wrapper of a program brought back after a restart
+ * (persist/resurrect.ts), which waits in `read` for Enter before it execs that program.
+ */
+function waitsForEnter(pane: Pane): boolean {
+  const a = pane.launch?.args;
+  return a !== undefined && a[0] === '-c' && a[1] === ENTER_TO_RUN_SCRIPT;
+}
+
+/**
  * The program a foreground group runs. When it is the group of a shell that was given a
  * command (`sh -c 'make'`), the shell itself only waits for its children: named by its
- * newest (make); null when it has none, so nothing runs and it waits in a builtin (a
- * `read`, as the wrapper of a pane brought back waits for Enter); the shell's own name
- * where the OS does not tell its children.
+ * newest (make). With none, it runs builtins (a `while :; do :; done`, a `read` in the
+ * middle of a script): the shell, busy, as closing it ends that script; null (nothing
+ * runs) only for pane's own Enter-to-run wrapper, whose `read` waits for Enter before
+ * anything runs. The shell's own name where the OS does not tell its children.
  */
 function groupCommand(pane: Pane, fg: { pgid: number; command: string }): string | null {
   // Its callers have ruled out the idle prompt (the pane's own group, launched to wait at one) already.
   if (fg.pgid !== pane.pid || !isShell(fg.command)) return fg.command;
   const child = newestChildCommand(fg.pgid);
-  return child === undefined ? fg.command : child;
+  if (child === undefined) return fg.command;
+  return child ?? (waitsForEnter(pane) ? null : fg.command);
 }
 
 /** What is followed of one terminal pane (PaneServer.tracks holds one per pane). */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachConfig } from '../../server/config/configService';
 import type { Connection } from '../../kits/client/connection';
 import { PaneFault } from '../../kits/protocol/error';
+import { ENTER_TO_RUN_SCRIPT } from '../../server/persist/banner';
 import { harness, until, waitForOutput, type Harness } from './harness';
 
 let h: Harness;
@@ -20,6 +21,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
+
+/** Until process `pid` sleeps (its state S in /proc/PID/stat), as a shell blocked in `read` does. */
+async function waitsInRead(pid: number): Promise<void> {
+  await until(`process ${pid} to wait in read`, () => /^\d+ \(.*\) S /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')));
+}
 
 async function fault(p: Promise<unknown>): Promise<PaneFault> {
   try {
@@ -63,21 +69,33 @@ describe('pane/close unlessBusy', () => {
     await c.call('pane/close', { pane: r.pane });
   });
 
-  it('counts a shell given a command as idle while it runs nothing (waiting in `read`, as a pane brought back waits for Enter), and busy once its command runs', async () => {
-    const r = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: '/bin/sh', args: ['-c', 'echo waiting; IFS= read -r _ || exit 0; exec "$@"', 'wrapper', 'sleep', '100'] } });
-    await waitForOutput(c, r.pane, /waiting/);
+  it("counts pane's own Enter-to-run wrapper (a program brought back after a restart) as idle while it waits for Enter, and busy once its command runs", async () => {
+    const launch = { program: '/bin/sh', args: ['-c', ENTER_TO_RUN_SCRIPT, 'pane-resume', 'sleep', '100'] };
+    const r = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch });
+    await waitsInRead((await c.call('pane/get', { pane: r.pane })).pid!);
     // Nothing runs yet: a close asks nothing.
     expect(await c.call('pane/close', { pane: r.pane, unlessBusy: true }).then(() => 'closed')).toBe('closed');
-    const s = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: '/bin/sh', args: ['-c', 'echo waiting; IFS= read -r _ || exit 0; exec "$@"', 'wrapper', 'sleep', '100'] } });
-    await waitForOutput(c, s.pane, /waiting/);
+    const s = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch });
+    const pid = (await c.call('pane/get', { pane: s.pane })).pid!;
+    await waitsInRead(pid);
     await c.call('pane/input', { pane: s.pane, data: '\r' });
     // The wrapper execs its command: the pane's own process becomes sleep (a close asked before then would, rightly, just close).
-    const pid = (await c.call('pane/get', { pane: s.pane })).pid!;
     await until('sleep to run', () => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sleep');
     const e = await fault(c.call('pane/close', { pane: s.pane, unlessBusy: true }));
     expect(e.code).toBe('busy');
     expect(e.message).toBe(`sleep is running in pane ${s.pane}`);
     await c.call('pane/close', { pane: s.pane });
+  });
+
+  it('counts any other shell given a command as busy while it runs only builtins (a loop, a `read` in a script), named by the shell', async () => {
+    for (const script of ['echo started; while :; do :; done', 'echo started; IFS= read -r answer; echo "$answer"']) {
+      const r = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: '/bin/sh', args: ['-c', script] } });
+      await waitForOutput(c, r.pane, /started/);
+      const e = await fault(c.call('pane/close', { pane: r.pane, unlessBusy: true }));
+      expect(e.code).toBe('busy');
+      expect(e.message).toBe(`sh is running in pane ${r.pane}`);
+      await c.call('pane/close', { pane: r.pane });
+    }
   });
 
   it('counts a program that is not a shell as busy, and an exited one as not', async () => {

@@ -14,6 +14,9 @@ describe('interactiveShell', () => {
     [['fish', '-C', 'set -g x 1']],
     [['sh', '-']],
     [['sh', '--']],
+    [['elvish', '-norc']],
+    [['elvish', '-rc', '/tmp/rc.elv', '-i']],
+    [['/usr/bin/elvish', '--norc', '-log', '/tmp/l']],
   ])('%j waits at a prompt', (argv) => {
     expect(interactiveShell(argv)).toBe(true);
   });
@@ -26,6 +29,9 @@ describe('interactiveShell', () => {
     [['fish', '--command', 'sleep 9']],
     [['fish', '--command=sleep 9']],
     [['nu', '--commands', 'ls']],
+    [['elvish', '-c', 'sleep 9']],
+    [['elvish', '-norc', '--c', 'sleep 9']],
+    [['elvish', '-rc', '/tmp/rc.elv', 'build.elv']],
     [['bash', 'build.sh']],
     [['sh', '-e', './ci.sh', 'arg']],
     [['bash', '--', 'build.sh']],

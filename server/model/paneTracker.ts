@@ -49,6 +49,9 @@ function launchedProgram(launch: Pane['launch']): string {
   return launchedArgv(launch)[0] ?? '';
 }
 
+/** elvish's flags that take the next argument as their value (`-rc FILE`, `-log FILE`, `-sock FILE`, `-db FILE`). */
+const ELVISH_VALUE_FLAGS = new Set(['rc', 'log', 'sock', 'db', 'deprecation-level']);
+
 /** Shell options that take the next argument as their value (bash, zsh, ksh; fish's --init-command), so it is not a script. */
 const SHELL_VALUE_OPTIONS = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file', '--init-command']);
 
@@ -63,11 +66,18 @@ const SHELL_VALUE_OPTIONS = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init
  */
 export function interactiveShell(argv: readonly string[]): boolean {
   if (argv.length === 0 || !isShell(argv[0]!)) return false;
-  const fish = path.basename(argv[0]!) === 'fish';
+  const name = path.basename(argv[0]!).replace(/^-/, '');
+  const fish = name === 'fish';
+  // elvish's flags are words after one dash or two (Go's flag package): -norc is not a cluster holding c.
+  const elvish = name === 'elvish';
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--command' || a === '--commands' || a.startsWith('--command=') || /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) return false;
+    if (elvish ? /^--?c(=true)?$/.test(a) : a === '--command' || a === '--commands' || a.startsWith('--command=') || /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) return false;
     if (a === '-' || a === '--') return i === argv.length - 1; // operands follow: a script
+    if (elvish && /^--?[a-z-]+(=.*)?$/.test(a)) {
+      if (ELVISH_VALUE_FLAGS.has(a.replace(/^--?/, ''))) i++;
+      continue;
+    }
     if (SHELL_VALUE_OPTIONS.has(a) || (fish && a === '-C')) {
       i++;
       continue;

@@ -10,7 +10,7 @@ import type { PaneServer } from '../paneServer';
 import { statOffMounts } from '../../kits/node/safeFile';
 import { setTag } from './paneOps';
 import { launcherOf } from '../../kits/node/sandboxHelper';
-import { newestChildCommand } from '../pty/nodePtyPort';
+import { newestChildCommand, processInfo } from '../pty/nodePtyPort';
 import { ENTER_TO_RUN_SCRIPT } from '../persist/banner';
 
 /**
@@ -223,6 +223,23 @@ export function reportTitle(server: PaneServer, pane: Pane, title: string): void
   refreshPane(server, pane);
 }
 
+/**
+ * The directory a shell that reports OSC 7 is in when that is not the one it last
+ * reported, else null. Its report (the logical path, symlinks as typed) comes with each
+ * prompt, so a `cd` on the same line as a job (`cd /tmp && vim`) had not shown: while the
+ * job held the terminal the pane stayed in the old directory, and a split beside vim
+ * opened there. While a job holds the terminal the shell's own directory is read from
+ * /proc; a job's own (`(cd /tmp && exec sleep 9)`) does not move the pane. Only for a
+ * shell the pane runs itself: a sandboxed one's pid is its launcher's.
+ */
+function shellMovedTo(pane: Pane, fgPgid: number): string | null {
+  if (fgPgid === pane.pid || pane.pid === null || (pane.launch && launcherOf(pane.launch))) return null;
+  const now = processInfo(pane.pid)?.cwd ?? null;
+  if (now === null) return null;
+  const reported = statOffMounts(pane.cwd);
+  return reported !== null && reported !== 'mount' && reported.real === now ? null : now;
+}
+
 /** Reads the foreground now and updates cwd (without OSC 7) and the tag name; publishes what changed. */
 export function refreshPane(server: PaneServer, pane: Pane): void {
   const t = trackOf(server, pane.n);
@@ -232,8 +249,9 @@ export function refreshPane(server: PaneServer, pane: Pane): void {
   if (!fg) return;
   const idle = fg.pgid === pane.pid && launchedShell(pane);
   for (const pgid of t.titles.keys()) if (pgid !== fg.pgid) t.titles.delete(pgid); // that job ended
-  if (!t.osc7 && fg.cwd !== null && fg.cwd !== pane.cwd && isDir(fg.cwd)) {
-    pane.cwd = fg.cwd;
+  const dir = t.osc7 ? shellMovedTo(pane, fg.pgid) : fg.cwd;
+  if (dir !== null && dir !== pane.cwd && isDir(dir)) {
+    pane.cwd = dir;
     server.paneChanged(pane);
   }
   if (!t.autoName) return;

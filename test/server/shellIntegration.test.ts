@@ -54,6 +54,54 @@ describe.each([
     expect((await c.call('pane/get', { pane: n })).tag.name).toBe(`~/${ODD}`);
     await c.call('pane/close', { pane: n });
   }, 30_000);
+
+  it.skipIf(!has(shell))('follows a cd on the same line as a job (no prompt since) while the job runs; a job\'s own directory, or the same place through a symlink, does not move it', async () => {
+    const n = await shellPane(shell);
+    const get = () => c.call('pane/get', { pane: n });
+    // A job holds the terminal, and it is sleep (fish names the pane by the title it sets for the job, not the job's name).
+    const sleepHolds = () =>
+      until(`sleep to hold ${shell}'s terminal`, async () => {
+        const p = await get();
+        if (p.pgid === p.pid || p.pgid === null) return false;
+        try {
+          return fs.readFileSync(`/proc/${p.pgid}/comm`, 'utf8').trim() === 'sleep';
+        } catch {
+          return false; // that job is gone already
+        }
+      });
+    // Into a directory through a symlink: only the shell's OSC 7 names the link (/proc names where it leads).
+    const link = path.join(h.dir, `doc-link-${shell}`);
+    fs.symlinkSync('/usr/share/doc', link);
+    await c.call('pane/input', { pane: n, data: `cd ${link}\r` });
+    await until('the reported (logical) cwd', async () => (await get()).cwd === link);
+    // A job in the same place: the reported path stands.
+    await c.call('pane/input', { pane: n, data: 'sleep 30\r' });
+    await sleepHolds();
+    await new Promise((r) => setTimeout(r, 600)); // past the tracker's look (TRACK_MS)
+    expect((await get()).cwd).toBe(link);
+    await c.call('pane/input', { pane: n, data: '\x03' });
+    await until('the prompt back', async () => {
+      const p = await get();
+      return p.pgid === p.pid;
+    });
+    // A job that moves itself does not move the pane: the shell stays where it was.
+    await c.call('pane/input', { pane: n, data: 'sh -c "cd /tmp && exec sleep 31"\r' });
+    await sleepHolds();
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await get()).cwd).toBe(link);
+    await c.call('pane/input', { pane: n, data: '\x03' });
+    await until('the prompt back', async () => {
+      const p = await get();
+      return p.pgid === p.pid;
+    });
+    // The shell itself moves, then runs a job before any prompt: the pane follows it now, not when the job ends.
+    await c.call('pane/input', { pane: n, data: 'cd /var/log && sleep 32\r' });
+    await until('the cwd to follow while sleep runs', async () => {
+      const p = await get();
+      return p.cwd === '/var/log' && p.pgid !== p.pid;
+    });
+    await c.call('pane/close', { pane: n });
+  }, 40_000);
 });
 
 it('ignores an OSC 7 from another machine (a shell over ssh) and keeps following /proc', async () => {

@@ -12,7 +12,7 @@ import { ACK_STALL_MS, STALL_COOLDOWN_MS } from '../pty/fanout';
 import type { PaneServer } from '../paneServer';
 import { integrate } from '../shell/integration';
 import { signalName } from './exited';
-import { forgetPane, noteActivity, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
+import { forgetPane, noteActivity, paneExited, paneRespawned, refreshPane, reportCwd, reportTitle, trackPane } from './paneTracker';
 import { close, dropSession, publish } from './session';
 import { bodyOf } from './bodies/registry';
 import { tagWords, vocabularyFor } from './vocabulary';
@@ -197,6 +197,7 @@ function onTerminalExit(server: PaneServer, pane: Pane, s: { code: number | null
   pane.exit = { code: s.code, signal: s.signal, at: Date.now(), ...(name ? { signalName: name } : {}) };
   pane.pid = null;
   pane.pgid = null;
+  paneExited(server, pane);
   server.publish('pane/exited', { pane: pane.n, session: pane.session, exit: pane.exit });
   // A default shell that exits cleanly closes its pane (the user typed `exit`);
   // anything else stays so its last output can be read, restarted or closed.

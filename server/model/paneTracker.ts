@@ -12,6 +12,7 @@ import { setTag } from './paneOps';
 import { launcherOf } from '../../kits/node/sandboxHelper';
 import { newestChildCommand, processInfo } from '../pty/nodePtyPort';
 import { ENTER_TO_RUN_SCRIPT } from '../persist/banner';
+import { programOf } from '../../kits/protocol/exitLabel';
 
 /**
  * After output, wait this long before looking at the foreground again: a program
@@ -148,6 +149,21 @@ export function forgetPane(server: PaneServer, n: number): void {
   if (t?.timer) clearTimeout(t.timer);
   if (t?.settle) clearTimeout(t.settle);
   server.tracks.delete(n);
+}
+
+/**
+ * The pane's program ended: a tag that followed the foreground names the program that
+ * ended, as the exit line does ("[sh exited 2 at …]"), not the last job seen in it (a
+ * `sh -c '…; make'` that failed in make read "sleep · exited 2" when make ran between looks).
+ * A default shell (no launch) keeps its name.
+ */
+export function paneExited(server: PaneServer, pane: Pane): void {
+  const t = trackOf(server, pane.n);
+  if (!t?.autoName || !pane.launch) return;
+  for (const x of [t.timer, t.settle]) if (x) clearTimeout(x);
+  t.timer = null;
+  t.settle = null;
+  setTag(server, pane, { name: programOf(pane).slice(0, 200) });
 }
 
 /** Someone named the pane (pane/tag name): the name stays theirs. */

@@ -98,6 +98,18 @@ describe('pane/close unlessBusy', () => {
     }
   });
 
+  it('names an ended pane by the program that ended, as its exit line does, not by the last job seen in it', async () => {
+    const r = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: '/bin/sh', args: ['-c', 'sleep 1; exit 3'] } });
+    await until('sleep to be named', async () => (await c.call('pane/get', { pane: r.pane })).tag.name === 'sleep', 10_000);
+    const ended = await until('the pane to end', async () => {
+      const p = await c.call('pane/get', { pane: r.pane });
+      return p.state === 'exited' ? p : null;
+    });
+    expect(ended.exit).toMatchObject({ code: 3 });
+    expect(ended.tag.name).toBe('sh');
+    await c.call('pane/close', { pane: r.pane });
+  });
+
   it('counts a program that is not a shell as busy, and an exited one as not', async () => {
     const r = await c.call('pane/launch', { direction: 'horizontal', ratio: 50, launch: { program: 'sleep', args: ['100'] } });
     await until('sleep to run', async () => (await c.call('pane/get', { pane: r.pane })).state === 'running');

@@ -6,6 +6,7 @@ import { installHint } from '../../kits/protocol/app';
 import type { HandlerTable } from './types';
 import { setVocabulary } from '../model/paneOps';
 import { vocabularyWithApp } from '../model/appWords';
+import { NO_ROOM } from '../model/session/index';
 
 export const configHandlers: HandlerTable = {
   'keymap/get': (_p, { services }) => services.config.keymap,
@@ -36,14 +37,22 @@ export const configHandlers: HandlerTable = {
     // Launched "at the focused position": beside a tiled pane, or floating above when that pane floats.
     const anchor = p.pane !== undefined ? ctx.server.pane(p.pane) : undefined;
     const anchorFloats = anchor !== undefined && ctx.server.sessionOf(anchor).floating.some((f) => f.pane === anchor.n);
-    let ack: PaneAck;
-    if (app.placement === 'float' || anchorFloats) {
+    const floated = async (): Promise<PaneAck> => {
       const session = anchor?.session ?? p.session;
       const r = await ctx.dispatch('float/create', { ...(session !== undefined ? { session } : {}), ...spec });
-      ack = { session: r.session, pane: r.pane, id: r.id };
-    } else {
+      return { session: r.session, pane: r.pane, id: r.id };
+    };
+    let ack: PaneAck;
+    if (app.placement === 'float' || anchorFloats) ack = await floated();
+    else {
       const target = p.pane !== undefined ? { pane: p.pane } : p.session !== undefined ? { session: p.session } : {};
-      ack = await ctx.dispatch('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec });
+      try {
+        ack = await ctx.dispatch('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec });
+      } catch (e) {
+        // Beside a pane too small to split, the app opens floating above it rather than not at all.
+        if (!(e instanceof PaneFault && e.reason === NO_ROOM)) throw e;
+        ack = await floated();
+      }
     }
     if (app.tag) await ctx.dispatch('pane/tag', { pane: ack.pane, user: app.tag });
     // Its app's words join its vocabulary (tag, palette, /pane/N/commands, pane exec, MCP).

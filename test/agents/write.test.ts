@@ -54,4 +54,21 @@ describe('write with the demo agent', () => {
     s.pane(['write', name, 'n']);
     await until('the mailed task done', () => fs.existsSync(path.join(proj, 'demo-work', 'next-write-release-notes.md')) && (screen(agentPane).match(/✔ done/g) ?? []).length >= 2, 30_000);
   }, 240_000);
+
+  it('opens the conversation floating above an agent pane too small to split', async () => {
+    const run = s.pane(['agent', 'run', '--app', 'demo-agent', '--cwd', s.dir]);
+    expect(run.stderr).toBe('');
+    const agentPane = run.stdout.trim().split(' ')[1]!.split(':')[1]!;
+    // Halve it top and bottom until one more halving would leave a sliver: 2 rows of body.
+    for (let i = 0; i < 8; i++) {
+      if (s.pane(['split', '-t', agentPane, '-d', 'v', '--', 'sleep', '600']).status !== 0) break;
+    }
+    const rows = () => (JSON.parse(s.pane(['ls', '--json']).stdout) as { n: number; rows: number }[]).find((p) => String(p.n) === agentPane)!.rows;
+    expect(rows()).toBeLessThan(4);
+    const opened = s.pane(['exec', '-t', agentPane, 'write']);
+    expect(opened.status, opened.stderr).toBe(0);
+    const conv = await until('a conversation pane', () => (JSON.parse(s.pane(['ls', '--json']).stdout) as { n: number; signature: string; session: string }[]).find((x) => x.signature === 'com.pane.write'));
+    const saved = JSON.parse(s.pane(['session', 'save', conv.session]).stdout) as { sessions: { floating: { pane: number }[] }[] };
+    expect(saved.sessions[0]!.floating.map((f) => f.pane)).toContain(conv.n);
+  }, 60_000);
 });

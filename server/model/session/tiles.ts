@@ -1,7 +1,7 @@
 // The tiled layer's rules: where a split puts a new pane, swap, resize (divider
 // ratios kept within MIN_RATIO..MAX_RATIO by kits/layout/tree.ts), and close with
 // collapse (the sibling takes the space, zoom ends, focus moves to a neighbour).
-import { faults } from '../../../kits/protocol/error';
+import { faults, PaneFault } from '../../../kits/protocol/error';
 import type { Session, SplitDirection } from '../../../kits/protocol/model';
 import type { Edge, FocusDirection } from '../../../kits/protocol/pane';
 import { insertSplit, leaves, neighbour, rects, removeLeaf, resizeEdge, setRatio as treeSetRatio, swapLeaves } from '../../../kits/layout/tree';
@@ -31,6 +31,8 @@ export function splitAnchor(s: Session, pane?: number): number | null {
  * Zellij refuse the split.
  */
 export const MIN_SPLIT_BODY = { cols: 6, rows: 2 } as const;
+/** The reason a split refused for want of room carries: a caller that can open its pane floating instead does. */
+export const NO_ROOM = 'no room to split';
 
 /**
  * Refuses a split of `anchor` that would leave it or the new pane smaller than
@@ -44,8 +46,10 @@ export function needRoom(s: Session, anchor: number | null, direction: SplitDire
   if (!tight) return;
   const how = direction === 'horizontal' ? 'side by side' : 'top and bottom';
   const who = tight.pane === PROBE ? 'the new pane' : `pane ${anchor}`;
-  throw faults.failed(
+  throw new PaneFault(
+    'failed',
     `pane ${anchor} has no room to split ${how}: ${who} would be ${tight.cols}×${tight.rows} cells, and a split leaves at least ${MIN_SPLIT_BODY.cols}×${MIN_SPLIT_BODY.rows} (MIN_SPLIT_BODY); split a larger pane, split the other way, close or zoom one, or open it floating`,
+    { reason: NO_ROOM, subject: String(anchor) },
   );
 }
 

@@ -33,7 +33,8 @@ async function watch(c: Connection, panes: number[]): Promise<Map<number, number
   return got;
 }
 
-const launch = async (c: Connection, cmd: string) => (await c.call('pane/launch', { launch: { program: '/bin/sh', args: ['-c', cmd] } })).pane;
+/** Each program in a float of its own: one tile halved again and again runs out of room (MIN_SPLIT_BODY). */
+const launch = async (c: Connection, cmd: string) => (await c.call('float/create', { session: 'fair', w: 80, h: 24, launch: { program: '/bin/sh', args: ['-c', cmd] } })).pane;
 
 /** One echo: a byte into `cat`, ms until it comes back. */
 async function echoOnce(c: Connection, pane: number, got: Map<number, number>): Promise<number> {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LatencySeries } from '../server/metrics/latency';
-import { client, sleep, startServerProc } from './procs';
+import { client, sleep, startServerProc, tileEvenly } from './procs';
 import { summarize, type Summary } from './stats';
 
 export const METRICS_PANES = 50;
@@ -41,12 +41,12 @@ export async function metricsCost(dir: string): Promise<MetricsCost> {
   const srv = await startServerProc(dir);
   try {
     const c = await client(srv.socket);
-    const made = await c.call('session/new', { name: 'm', launch: { program: '/bin/bash', args: ['--norc', '-i'] } });
-    const panes = [(await c.call('session/get', { session: made.name })).focused!];
-    for (let k = 1; k < METRICS_PANES; k++) {
-      const s = k % 10 === 0 ? (await c.call('session/new', { name: `m${k}`, launch: { program: '/bin/bash', args: ['--norc', '-i'] } })).name : null;
-      if (s) panes.push((await c.call('session/get', { session: s })).focused!);
-      else panes.push((await c.call('pane/split', { pane: panes[panes.length - 1]!, direction: k % 2 ? 'vertical' : 'horizontal', launch: { program: '/bin/bash', args: ['--norc', '-i'] } })).pane);
+    const bash = { program: '/bin/bash', args: ['--norc', '-i'] };
+    // Ten to a session, tiled evenly.
+    const panes: number[] = [];
+    for (let k = 0; k < METRICS_PANES; k += 10) {
+      const made = await c.call('session/new', { name: `m${k}`, launch: bash });
+      panes.push(...(await tileEvenly(c, made.session, Math.min(10, METRICS_PANES - k), async (pane, direction) => (await c.call('pane/split', { pane, direction, launch: bash })).pane)));
     }
     // One collection first: the event-loop delay monitor it starts runs in both windows, so the difference is the collecting.
     await c.call('server/metrics', {});

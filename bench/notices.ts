@@ -5,7 +5,7 @@
 // (open predictions) and what a notice per warned pane would have shown.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { openShell } from './page';
-import { sleep } from './procs';
+import { sleep, tileEvenly } from './procs';
 
 export interface NoticesResult {
   agents: number;
@@ -31,12 +31,13 @@ export async function notices(dir: string): Promise<NoticesResult> {
   try {
     const { c, page } = sh;
     const names: string[] = [];
-    for (let i = 0; i < PAIRS.length * 2; i++) {
-      const name = `ag${i}`;
+    const session = (await c.call('session/get', {})).id;
+    await tileEvenly(c, session, 1 + PAIRS.length * 2, async (pane, direction) => {
+      const name = `ag${names.length}`;
       names.push(name);
       await c.call('agent/add', { name });
-      await c.call('pane/launch', { pane: sh.first, direction: i % 2 ? 'vertical' : 'horizontal', kind: 'agent', attrs: { agent: name }, launch: { program: '/bin/cat', args: [] } });
-    }
+      return (await c.call('pane/launch', { pane, direction, kind: 'agent', attrs: { agent: name }, launch: { program: '/bin/cat', args: [] } })).pane;
+    });
     // The most convergence notices the strip ever holds, sampled on every change.
     await page.evaluate(() => {
       const w = window as any;

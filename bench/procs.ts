@@ -164,3 +164,20 @@ export function timeCommand(cmd: string, args: string[], env?: NodeJS.ProcessEnv
 export function tmux(sock: string, ...args: string[]): string {
   return execFileSync('tmux', ['-L', sock, '-f', '/dev/null', ...args], { encoding: 'utf8' });
 }
+
+/**
+ * Grows a session's tiles to `count` panes, each new one split off the roomiest tile
+ * along its longer side (a cell is about twice as tall as wide), by `split(anchor,
+ * direction)`: tiles stay even, and none is halved past what a split leaves
+ * (MIN_SPLIT_BODY) as splitting the newest pane again and again soon is. The session's
+ * panes come back in the order they were made.
+ */
+export async function tileEvenly(c: Connection, session: string, count: number, split: (anchor: number, direction: 'horizontal' | 'vertical') => Promise<number>): Promise<number[]> {
+  const tiles = async () => (await c.call('session/get', { session })).placements.filter((p) => !p.floating);
+  const panes = (await tiles()).map((p) => p.pane);
+  while (panes.length < count) {
+    const big = (await tiles()).reduce((a, b) => (b.cols * b.rows > a.cols * a.rows ? b : a));
+    panes.push(await split(big.pane, big.cols > big.rows * 2 ? 'horizontal' : 'vertical'));
+  }
+  return panes;
+}

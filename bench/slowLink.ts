@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '../kits/client/connection';
 import { connectUnix } from '../kits/node/socketTransport';
-import { sleep, startServerProc } from './procs';
+import { sleep, startServerProc, tileEvenly } from './procs';
 import { summarize, type Summary } from './stats';
 
 /** The link: 1 Mbit/s, 100 ms round trip (a tether, a far continent's hotel Wi-Fi). */
@@ -93,8 +93,7 @@ export async function slowLink(dir: string, runs: number): Promise<SlowLinkResul
     // 16 panes, each with 2,000 coloured lines behind its screen.
     const fill = `i=1; while [ $i -le ${HISTORY_LINES} ]; do printf '\\033[3%dm%05d the quick brown fox jumps over the lazy dog\\033[0m\\n' $((i % 7 + 1)) $i; i=$((i+1)); done; echo FILLED; exec cat`;
     const s = await near.call('session/new', { name: 'far', launch: { program: '/bin/sh', args: ['-c', fill] } });
-    const panes = [(await near.call('session/get', { session: s.session })).focused!];
-    while (panes.length < PANES) panes.push((await near.call('pane/split', { pane: panes[panes.length - 1]!, launch: { program: '/bin/sh', args: ['-c', fill] } })).pane);
+    const panes = await tileEvenly(near, s.session, PANES, async (pane, direction) => (await near.call('pane/split', { pane, direction, launch: { program: '/bin/sh', args: ['-c', fill] } })).pane);
     for (const n of panes) {
       for (let i = 0; i < 600; i++) {
         const g = await near.call('pty/grid', { pane: n, rows: 3 });

@@ -11,7 +11,7 @@ import { statOffMounts } from '../../kits/node/safeFile';
 import { setTag } from './paneOps';
 import { launcherOf } from '../../kits/node/sandboxHelper';
 import { newestChildCommand, processInfo } from '../pty/nodePtyPort';
-import { ENTER_TO_RUN_SCRIPT } from '../persist/banner';
+import { waitsForEnter } from './enterToRun';
 import { programOf } from '../../kits/protocol/exitLabel';
 
 /**
@@ -94,15 +94,6 @@ function launchedShell(pane: Pane): boolean {
 }
 
 /**
- * Whether the pane is pane's own wrapper of a program brought back after a restart
- * (persist/resurrect.ts), which waits in `read` for Enter before it execs that program.
- */
-function waitsForEnter(pane: Pane): boolean {
-  const a = pane.launch?.args;
-  return a !== undefined && a[0] === '-c' && a[1] === ENTER_TO_RUN_SCRIPT;
-}
-
-/**
  * The program a foreground group runs. When it is the group of a shell that was given a
  * command (`sh -c 'make'`), the shell itself only waits for its children: named by its
  * newest (make). With none, it runs builtins (a `while :; do :; done`, a `read` in the
@@ -115,7 +106,7 @@ function groupCommand(pane: Pane, fg: { pgid: number; command: string }): string
   if (fg.pgid !== pane.pid || !isShell(fg.command)) return fg.command;
   const child = newestChildCommand(fg.pgid);
   if (child === undefined) return fg.command;
-  return child ?? (waitsForEnter(pane) ? null : fg.command);
+  return child ?? (waitsForEnter(pane.launch) ? null : fg.command);
 }
 
 /** What is followed of one terminal pane (PaneServer.tracks holds one per pane). */

@@ -3,12 +3,6 @@
 // "Enter to run: ARGV" for programs that are not restarted blindly. Kept apart from
 // exited-pane "Enter to run again" (issue 10), which is about a program that ended.
 
-/**
- * The waiting program: sh reads one line (Enter), then becomes the program; end of
- * input (Ctrl-D) leaves without running it. "$@" keeps the argv exact: no shell string.
- */
-export const ENTER_TO_RUN_SCRIPT = 'IFS= read -r _ || exit 0; exec "$@"';
-
 const DIM = '\x1b[2m';
 const BOLD = '\x1b[1m';
 const YELLOW = '\x1b[33m';

@@ -21,7 +21,8 @@ import { makeSession, publish, restore, restoredName } from '../model/session';
 import { blockSerialized } from '../pty/historyStore';
 import { resumeFromSaved } from './agentsPart';
 import type { PersistDeps } from './parts';
-import { bannerText, ENTER_TO_RUN_SCRIPT } from './banner';
+import { bannerText } from './banner';
+import { ENTER_TO_RUN_SCRIPT } from '../model/enterToRun';
 import { readOwnFileAsync } from './stateFiles';
 
 export interface ResurrectOptions {

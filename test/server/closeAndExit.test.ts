@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachConfig } from '../../server/config/configService';
 import type { Connection } from '../../kits/client/connection';
 import { PaneFault } from '../../kits/protocol/error';
-import { ENTER_TO_RUN_SCRIPT } from '../../server/persist/banner';
+import { ENTER_TO_RUN_SCRIPT } from '../../server/model/enterToRun';
 import { harness, until, waitForOutput, type Harness } from './harness';
 
 let h: Harness;

@@ -247,7 +247,7 @@ function shellMovedTo(pane: Pane, fgPgid: number): string | null {
   return reported !== null && reported !== 'mount' && reported.real === now ? null : now;
 }
 
-/** Reads the foreground now and updates cwd (without OSC 7) and the tag name; publishes what changed. */
+/** Reads the foreground now and updates cwd (from /proc without OSC 7; with it, only a shell that moved under a job) and the tag name; publishes what changed. */
 export function refreshPane(server: PaneServer, pane: Pane): void {
   const t = trackOf(server, pane.n);
   const term = server.terminals.get(pane.n);

@@ -65,9 +65,13 @@ describe('write with the demo agent', () => {
     }
     const rows = () => (JSON.parse(s.pane(['ls', '--json']).stdout) as { n: number; rows: number }[]).find((p) => String(p.n) === agentPane)!.rows;
     expect(rows()).toBeLessThan(4);
+    type Row = { n: number; signature: string; session: string };
+    const conversations = () => (JSON.parse(s.pane(['ls', '--json']).stdout) as Row[]).filter((x) => x.signature === 'com.pane.write');
+    // The first test's conversation pane is still there: the new one is the one not seen before.
+    const before = new Set(conversations().map((x) => x.n));
     const opened = s.pane(['exec', '-t', agentPane, 'write']);
     expect(opened.status, opened.stderr).toBe(0);
-    const conv = await until('a conversation pane', () => (JSON.parse(s.pane(['ls', '--json']).stdout) as { n: number; signature: string; session: string }[]).find((x) => x.signature === 'com.pane.write'));
+    const conv = await until('a conversation pane', () => conversations().find((x) => !before.has(x.n)));
     const saved = JSON.parse(s.pane(['session', 'save', conv.session]).stdout) as { sessions: { floating: { pane: number }[] }[] };
     expect(saved.sessions[0]!.floating.map((f) => f.pane)).toContain(conv.n);
   }, 60_000);

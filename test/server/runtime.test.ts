@@ -4,6 +4,7 @@ import { setVocabulary } from '../../server/model/paneOps';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
 import { PaneFault } from '../../kits/protocol/error';
+import { NO_ROOM } from '../../server/model/session/index';
 import { harness, until, waitForOutput, type Harness } from './harness';
 
 let h: Harness;
@@ -357,5 +358,30 @@ describe('snapshot and restore', () => {
     const e = await fault(c.call('session/restore', { snapshot: snap }));
     expect(e.code).toBe('bad-request');
     expect((await c.call('session/list', {})).sessions.map((s) => s.name)).toEqual(['main']);
+  });
+});
+
+describe('a pane too small to split', () => {
+  it('is refused by pane/split with its reason, the layout unchanged; apps/launch beside it opens the app floating', async () => {
+    const made = await c.call('session/new', { name: 'room', launch: { program: 'sleep', args: ['600'] } });
+    let last = (await c.call('session/get', { session: made.session })).focused!;
+    let refused: PaneFault | null = null;
+    // A headless session is 160 columns: halving the newest pane side by side runs out within ten.
+    for (let i = 0; i < 10 && refused === null; i++) {
+      try {
+        last = (await c.call('pane/split', { pane: last, direction: 'horizontal', launch: { program: 'sleep', args: ['600'] } })).pane;
+      } catch (e) {
+        if (!(e instanceof PaneFault)) throw e;
+        refused = e;
+      }
+    }
+    expect(refused?.code).toBe('failed');
+    expect(refused?.reason).toBe(NO_ROOM);
+    expect(refused?.message).toMatch(new RegExp(`^pane ${last} has no room to split side by side`));
+    const before = await c.call('session/get', { session: made.session });
+    const app = await c.call('apps/launch', { app: 'terminal', pane: last });
+    const after = await c.call('session/get', { session: made.session });
+    expect(after.layout).toEqual(before.layout);
+    expect(after.floating.map((f) => f.pane)).toContain(app.pane);
   });
 });

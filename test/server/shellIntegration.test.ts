@@ -74,26 +74,18 @@ describe.each([
     fs.symlinkSync('/usr/share/doc', link);
     await c.call('pane/input', { pane: n, data: `cd ${link}\r` });
     await until('the reported (logical) cwd', async () => (await get()).cwd === link);
-    // A job in the same place: the reported path stands.
-    await c.call('pane/input', { pane: n, data: 'sleep 30\r' });
-    await sleepHolds();
-    await new Promise((r) => setTimeout(r, 600)); // past the tracker's look (TRACK_MS)
-    expect((await get()).cwd).toBe(link);
-    await c.call('pane/input', { pane: n, data: '\x03' });
-    await until('the prompt back', async () => {
-      const p = await get();
-      return p.pgid === p.pid;
-    });
-    // A job that moves itself does not move the pane: the shell stays where it was.
-    await c.call('pane/input', { pane: n, data: 'sh -c "cd /tmp && exec sleep 31"\r' });
-    await sleepHolds();
-    await new Promise((r) => setTimeout(r, 600));
-    expect((await get()).cwd).toBe(link);
-    await c.call('pane/input', { pane: n, data: '\x03' });
-    await until('the prompt back', async () => {
-      const p = await get();
-      return p.pgid === p.pid;
-    });
+    // A job in the same place, and a job that moves itself: the reported path stands (the shell stays where it was).
+    for (const job of ['sleep 30', 'sh -c "cd /tmp && exec sleep 31"']) {
+      await c.call('pane/input', { pane: n, data: `${job}\r` });
+      await sleepHolds();
+      await new Promise((r) => setTimeout(r, 600)); // past the tracker's look (TRACK_MS)
+      expect((await get()).cwd, job).toBe(link);
+      await c.call('pane/input', { pane: n, data: '\x03' });
+      await until('the prompt back', async () => {
+        const p = await get();
+        return p.pgid === p.pid;
+      });
+    }
     // The shell itself moves, then runs a job before any prompt: the pane follows it now, not when the job ends.
     await c.call('pane/input', { pane: n, data: 'cd /var/log && sleep 32\r' });
     await until('the cwd to follow while sleep runs', async () => {

@@ -19,7 +19,7 @@ import { pendingLines } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { setAttrs } from '../model/paneOps';
 import { rects } from '../../kits/layout/tree';
-import { NO_ROOM } from '../model/session/index';
+import { isNoRoom } from '../model/session/index';
 import type { HandlerContext, HandlerTable } from './types';
 import { MAX_DELIVERED_LINE_BYTES, MAX_DELIVERY_QUEUE, MAX_DELIVERY_QUEUE_BYTES } from '../agents/limits';
 import { editorCommand } from '../plumb/service';
@@ -296,7 +296,7 @@ export const agentHandlers: HandlerTable = {
         return await ctx.dispatch('pane/split', { ...where, direction: p.view === 'write' ? 'vertical' : 'horizontal', ratio: PEERS_RATIO, ...spec });
       } catch (e) {
         // Beside a pane too small to split, the view floats above it (below) rather than not opening.
-        if (!(e instanceof PaneFault && e.reason === NO_ROOM)) throw e;
+        if (!isNoRoom(e)) throw e;
       }
     }
     const r = await ctx.dispatch('float/create', { ...(anchor ? { session: anchor.session } : {}), ...spec });

@@ -6,7 +6,7 @@ import { installHint } from '../../kits/protocol/app';
 import type { HandlerTable } from './types';
 import { setVocabulary } from '../model/paneOps';
 import { vocabularyWithApp } from '../model/appWords';
-import { NO_ROOM } from '../model/session/index';
+import { isNoRoom } from '../model/session/index';
 
 export const configHandlers: HandlerTable = {
   'keymap/get': (_p, { services }) => services.config.keymap,
@@ -50,7 +50,7 @@ export const configHandlers: HandlerTable = {
         ack = await ctx.dispatch('pane/split', { ...target, direction: p.direction ?? 'horizontal', ...spec });
       } catch (e) {
         // Beside a pane too small to split, the app opens floating above it rather than not at all.
-        if (!(e instanceof PaneFault && e.reason === NO_ROOM)) throw e;
+        if (!isNoRoom(e)) throw e;
         ack = await floated();
       }
     }

@@ -220,10 +220,9 @@ function split(server: PaneServer, p: SplitParams, creator: string) {
   const anchor = model.splitAnchor(s, p.pane === undefined ? undefined : server.pane(p.pane).n);
   const anchorPane = anchor === null ? undefined : server.panes.get(anchor);
   if (anchorPane) refreshPane(server, anchorPane); // a `cd` a moment ago counts
-  model.needRoom(s, anchor, p.direction, p.ratio);
   const { launch, name, signature, kind, owner, attrs } = p;
   // The new pane's PTY starts at the size it will be drawn at, so only its anchor resizes.
-  const pane = createPane(server, s, { launch, name, signature, kind, owner, attrs, cwd: p.cwd ?? anchorPane?.cwd, creator }, model.splitBody(s, anchor, p.direction, p.ratio));
+  const pane = createPane(server, s, { launch, name, signature, kind, owner, attrs, cwd: p.cwd ?? anchorPane?.cwd, creator }, model.roomySplitBody(s, anchor, p.direction, p.ratio));
   model.publish(server, model.split(s, anchor, pane.n, p.direction, p.ratio));
   return paneAck(server, pane);
 }

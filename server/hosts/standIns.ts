@@ -131,8 +131,7 @@ export class StandIns {
     } else {
       const anchor = model.splitAnchor(s, at?.n);
       const direction = p.direction ?? 'horizontal';
-      model.needRoom(s, anchor, direction, 50);
-      pane = createPane(this.server, s, spec, model.splitBody(s, anchor, direction, 50));
+      pane = createPane(this.server, s, spec, model.roomySplitBody(s, anchor, direction, 50));
       model.publish(this.server, model.split(s, anchor, pane.n, direction, 50));
     }
     this.follow(pane);

@@ -150,10 +150,8 @@ export function forgetPane(server: PaneServer, n: number): void {
  */
 export function paneExited(server: PaneServer, pane: Pane): void {
   const t = trackOf(server, pane.n);
+  // A look still due finds the terminal ended and leaves this name (refreshPane reads only a running one).
   if (!t?.autoName || !pane.launch) return;
-  for (const x of [t.timer, t.settle]) if (x) clearTimeout(x);
-  t.timer = null;
-  t.settle = null;
   setTag(server, pane, { name: programOf(pane).slice(0, 200) });
 }
 

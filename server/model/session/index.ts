@@ -4,7 +4,7 @@
 export { type SessionEvent } from './changes';
 export { publish } from './publish';
 export { focus, focusPane, focusTarget, isFloating, isTiled, members, zoom } from './focus';
-export { close, MIN_SPLIT_BODY, needRoom, NO_ROOM, resize, setRatio, split, splitAnchor, splitBody, swap, swapTarget } from './tiles';
+export { close, isNoRoom, MIN_SPLIT_BODY, NO_ROOM, roomySplitBody, resize, setRatio, split, splitAnchor, splitBody, swap, swapTarget } from './tiles';
 export { addFloat, defaultFloatRect, float, floatOf, focusFloat, lower, nudgeFloat, raise, setFloating, tile, updateFloat } from './floats';
 export { dropSession, makeSession, open, rename, restoredName, restore, setViewport, type SavedArrangement } from './sessions';
 export { sessionInvalidity } from './invariants';

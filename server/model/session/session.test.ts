@@ -119,27 +119,28 @@ describe('split placement', () => {
     const s = session({ layout: leaf(1), focused: 1 });
     let n = 1;
     for (; n < 5; n++) {
-      model.needRoom(s, n, 'horizontal', 50);
+      model.roomySplitBody(s, n, 'horizontal', 50);
       model.split(s, n, n + 1, 'horizontal', 50);
     }
     expect(placements(s).find((p) => p.pane === 5)!.cols).toBe(10);
-    expect(() => model.needRoom(s, 5, 'horizontal', 50)).toThrow(/pane 5 has no room to split side by side: the new pane would be 5×47 cells, and a split leaves at least 6×2 \(MIN_SPLIT_BODY\); split a larger pane, split the other way/);
+    expect(() => model.roomySplitBody(s, 5, 'horizontal', 50)).toThrow(/pane 5 has no room to split side by side: the new pane would be 5×47 cells, and a split leaves at least 6×2 \(MIN_SPLIT_BODY\); split a larger pane, split the other way/);
     // The other way, or a larger pane, still splits.
-    expect(() => model.needRoom(s, 5, 'vertical', 50)).not.toThrow();
-    expect(() => model.needRoom(s, 1, 'horizontal', 50)).not.toThrow();
+    expect(() => model.roomySplitBody(s, 5, 'vertical', 50)).not.toThrow();
+    expect(() => model.roomySplitBody(s, 1, 'horizontal', 50)).not.toThrow();
     // The anchor's side counts too: a ratio that leaves it 10% of 20 columns.
-    expect(() => model.needRoom(s, 4, 'horizontal', 10)).toThrow(/pane 4 has no room to split side by side: pane 4 would be 2×47/);
+    expect(() => model.roomySplitBody(s, 4, 'horizontal', 10)).toThrow(/pane 4 has no room to split side by side: pane 4 would be 2×47/);
     // Rows: a window's chrome (tag row) counts, as the body is what a program gets.
     const t = session({ layout: leaf(1), focused: 1, viewport: { cols: 160, rows: 10, chrome: { cols: 0, rows: 1 } } });
     model.split(t, 1, 2, 'vertical', 50);
-    expect(() => model.needRoom(t, 2, 'vertical', 50)).toThrow(/pane 2 has no room to split top and bottom: the new pane would be 160×1/);
+    expect(() => model.roomySplitBody(t, 2, 'vertical', 50)).toThrow(/pane 2 has no room to split top and bottom: the new pane would be 160×1/);
     // The first tile of an empty session has the whole view.
-    expect(() => model.needRoom(session(), null, 'horizontal', 50)).not.toThrow();
+    expect(() => model.roomySplitBody(session(), null, 'horizontal', 50)).not.toThrow();
   });
 
   it('sizes the new pane as it will be laid out', () => {
     const s = three();
     const body = model.splitBody(s, 1, 'vertical', 50);
+    expect(model.roomySplitBody(s, 1, 'vertical', 50)).toEqual(body);
     model.split(s, 1, 4, 'vertical', 50);
     const pl = placements(s).find((p) => p.pane === 4)!;
     expect({ cols: pl.cols, rows: pl.rows }).toEqual(body);

@@ -34,16 +34,23 @@ export const MIN_SPLIT_BODY = { cols: 6, rows: 2 } as const;
 /** The reason a split refused for want of room carries: a caller that can open its pane floating instead does. */
 export const NO_ROOM = 'no room to split';
 
+/** Whether `e` is a split refused for want of room (NO_ROOM): a caller that can open its pane floating does so on that alone. */
+export function isNoRoom(e: unknown): boolean {
+  return e instanceof PaneFault && e.reason === NO_ROOM;
+}
+
 /**
- * Refuses a split of `anchor` that would leave it or the new pane smaller than
- * MIN_SPLIT_BODY, naming the pane, the size each side would get and what to do instead.
+ * The body a pane split off `anchor` will have (splitBody), for a split that must leave
+ * room: refuses one that would leave it or the new pane smaller than MIN_SPLIT_BODY,
+ * naming the pane, the size each side would get and what to do instead.
  */
-export function needRoom(s: Session, anchor: number | null, direction: SplitDirection, ratio: number): void {
-  if (anchor === null) return; // the first tile takes the whole view
-  const placed = placements({ ...s, zoomed: null, layout: insertSplit(s.layout, anchor, PROBE, direction, ratio) });
-  const small = (n: number) => placed.find((p) => p.pane === n && (p.cols < MIN_SPLIT_BODY.cols || p.rows < MIN_SPLIT_BODY.rows));
-  const tight = small(PROBE) ?? small(anchor);
-  if (!tight) return;
+export function roomySplitBody(s: Session, anchor: number | null, direction: SplitDirection, ratio: number): { cols: number; rows: number } {
+  const placed = placements(probed(s, anchor, direction, ratio));
+  const body = (n: number) => placed.find((p) => p.pane === n);
+  const mine = body(PROBE)!;
+  // The first tile of an empty area takes the whole view.
+  const tight = anchor === null ? undefined : [mine, body(anchor)].find((p) => p !== undefined && (p.cols < MIN_SPLIT_BODY.cols || p.rows < MIN_SPLIT_BODY.rows));
+  if (!tight) return { cols: mine.cols, rows: mine.rows };
   const how = direction === 'horizontal' ? 'side by side' : 'top and bottom';
   const who = tight.pane === PROBE ? 'the new pane' : `pane ${anchor}`;
   throw new PaneFault(
@@ -53,9 +60,14 @@ export function needRoom(s: Session, anchor: number | null, direction: SplitDire
   );
 }
 
+/** The session as it will be laid out once PROBE is split off `anchor` (zoom ends with a split). */
+function probed(s: Session, anchor: number | null, direction: SplitDirection, ratio: number): Session {
+  return { ...s, zoomed: null, layout: insertSplit(s.layout, anchor, PROBE, direction, ratio) };
+}
+
 /** The body a pane split off `anchor` will have, so its PTY starts at the size it is drawn at. */
 export function splitBody(s: Session, anchor: number | null, direction: SplitDirection, ratio: number): { cols: number; rows: number } {
-  return bodyFor({ ...s, zoomed: null, layout: insertSplit(s.layout, anchor, PROBE, direction, ratio) }, PROBE);
+  return bodyFor(probed(s, anchor, direction, ratio), PROBE);
 }
 
 /** Places the new pane `n` beside `anchor` (ratio percent stays with the anchor), ends any zoom, focuses it. */

@@ -79,6 +79,26 @@ describe('ScreenHost', () => {
     t.dispose();
   });
 
+  it('snapshots a full-screen program made narrower as its screen shows it (no forced-wrap dashes, nothing past the edge)', async () => {
+    // vim in a pane that a split made narrower: xterm keeps the alternate screen's rows at their old width.
+    const h = host();
+    h.open(6, { cols: 80, rows: 4 });
+    h.write(6, enc('\x1b[?1049h\x1b[1;61Hstale'));
+    await h.snapshot(6); // drawn at 80 columns before the split
+    h.resize(6, 40, 4);
+    h.write(6, enc(`\x1b[H${'A'.repeat(60)}\r\nnext`));
+    const s = await h.snapshot(6);
+    expect(s.text).toBe(`${'A'.repeat(40)}\n${'A'.repeat(20)}\nnext`);
+    expect(s.serialized).not.toContain('--');
+    const xterm = (headless as unknown as { default?: typeof headless }).default ?? headless;
+    const t = new xterm.Terminal({ cols: 40, rows: 4, allowProposedApi: true });
+    await new Promise<void>((r) => t.write(s.serialized, r));
+    const rows = Array.from({ length: 4 }, (_, i) => t.buffer.active.getLine(i)!.translateToString(true));
+    expect(rows).toEqual(['A'.repeat(40), 'A'.repeat(20), 'next', '']);
+    expect(t.buffer.active.getLine(1)!.isWrapped).toBe(true);
+    t.dispose();
+  });
+
   it('leaves out old scrollback so a snapshot fits one reply frame', async () => {
     const h = host({ snapshotBytes: 200_000 });
     h.open(8, { cols: 100, rows: 10 });

@@ -15,6 +15,7 @@ import { blockRows, blockSerialized, lastRows } from './historyStore';
 import { REST_AFTER_MS, ScreenHistory, xtermScrollback } from './screenHistory';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerSnapshot } from './screenProtocol';
 import { DEFAULT_CELL, ScreenImages } from './screenImages';
+import { atScreenWidth } from './screenWidth';
 
 // @xterm/headless is CommonJS: Node's ESM loader puts it under `default`, esbuild may not.
 type HeadlessModule = typeof headless;
@@ -129,7 +130,8 @@ function open(pane: number, cols: number, rows: number): void {
   closeScreen(pane);
   const term = new xterm.Terminal({ cols, rows, scrollback: xtermScrollback(opts.scrollback), allowProposedApi: true });
   const serialize = new SerializeAddon();
-  term.loadAddon(serialize);
+  // The addon reads rows as wide as the screen: an alternate screen made narrower keeps wider rows (screenWidth.ts).
+  serialize.activate(atScreenWidth(term));
   const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), images: new ScreenImages(term, () => cell), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null, cursorHidden: false };
   trackCursor(s);
   term.onTitleChange((t) => {
@@ -185,7 +187,7 @@ function forms(s: Screen, history: number, textOnly: boolean, older: { rows: num
   const rows = history - live;
   const compact = rows >= older.rows ? older.text : lastRows(older.text, rows);
   const lines = alt ? [] : blockRows(compact);
-  for (let i = buf.baseY - (alt ? 0 : live); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true) ?? '').trimEnd());
+  for (let i = buf.baseY - (alt ? 0 : live); i < buf.length; i++) lines.push((buf.getLine(i)?.translateToString(true, 0, s.term.cols) ?? '').trimEnd());
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   return { text: lines.join('\n'), serialized: textOnly ? '' : blockSerialized(compact) + liveSerialized(s, live) };
 }

@@ -18,7 +18,7 @@ import type { HandlerContext } from '../handlers/types';
 import { Feed, type FeedReader } from '../namespace/feed';
 import type { PaneServer } from '../paneServer';
 import { argvOf, firstMatch, type Checks, type Fired, type Message } from './engine';
-import { confineProject, describeActions, MAX_RULE_FILE_BYTES, parseRules, startKey, type Parsed, type Rule } from './rules';
+import { confineProject, MAX_RULE_FILE_BYTES, parseRules, startKey, type Parsed, type Rule } from './rules';
 import { SHIPPED_FILE, SHIPPED_RULES } from './shipped';
 
 /** How long a message waits on a port nobody reads: long enough to start a reader after the click, short enough not to surprise later. */
@@ -229,10 +229,17 @@ export class PlumbService {
     const fired = await firstMatch(rules, msg, checks, dry ? tried : undefined);
     if (!fired) return { fired: false, action: 'no rule matches', ...(dry ? { tried } : {}), errors };
     const base = { fired: true, rule: `${fired.rule.file}:${fired.rule.line}`, data: fired.data, attrs: fired.attrs, errors, ...(dry ? { tried } : {}) };
-    if (dry) return { ...base, action: `would ${describeActions(fired.rule)}` };
+    let plan: Plan;
+    try {
+      plan = await this.plan(fired, msg, source, sees);
+    } catch (e) {
+      if (!dry) throw e;
+      return { ...base, fired: false, action: `${base.rule} matches, but ${(e as Error).message}` };
+    }
+    if (dry) return { ...base, action: this.foretell(plan, source) };
     const loop = this.loopCheck(fired);
     if (loop) return { ...base, fired: false, action: loop };
-    const done = await this.act(fired, msg, source, ctx, sees);
+    const done = await this.act(plan, source, ctx);
     ctx.server.publish('plumb/fired', { ...(source ? { pane: source.n } : {}), rule: base.rule, action: done.action, by: principalLabel(ctx.client.principal) });
     return { ...base, ...done };
   }
@@ -249,31 +256,79 @@ export class PlumbService {
     return undefined;
   }
 
-  private async act(f: Fired, msg: Message, source: Pane | undefined, ctx: HandlerContext, sees: (file: string) => boolean): Promise<Omit<PlumbOutcome, 'fired' | 'errors'>> {
+  /**
+   * What the fired rule will do, decided without doing it (plumb/test says this;
+   * plumb/send does it): a port with readers gets the message, a port nobody reads
+   * holds it, else the rule's fallback: the window's browser, pane's editor, or a
+   * program started beside the source. Whatever cannot be done (an address that is
+   * not http, a file that is not one, a value read as an option) throws here, before
+   * anything is done, so a test says it as a send would.
+   */
+  private async plan(f: Fired, msg: Message, source: Pane | undefined, sees: (file: string) => boolean): Promise<Plan> {
     const to = f.rule.actions.find((a) => a.verb === 'to');
     const port = to?.words[0];
     const line = JSON.stringify({ src: msg.src, dst: port ?? '', wdir: msg.wdir, type: msg.type, data: f.data, attrs: f.attrs, rule: `${f.rule.file}:${f.rule.line}` });
-    if (port !== undefined && this.port(port).readers.size > 0) {
-      this.port(port).deliver(line);
-      return { action: `sent to port ${port}`, port, delivered: true };
-    }
+    if (port !== undefined && this.port(port).readers.size > 0) return { kind: 'port', port, line, readers: this.port(port).readers.size };
     const fallback = f.rule.actions.find((a) => a.verb !== 'to');
-    if (!fallback) {
-      this.port(port!).deliver(line);
-      return { action: `held on port ${port} for ${PORT_HOLD_MS / 1000} s: nobody reads it (pane plumb read ${port})`, port, delivered: false };
-    }
+    if (!fallback) return { kind: 'hold', port: port!, line };
     if (fallback.verb === 'client' && fallback.words[0] === 'browser') {
       if (!/^https?:\/\/\S+$/.test(f.data) || hasControls(f.data)) throw new Error(`the browser opens http and https addresses; "${f.data.slice(0, 80)}" is not one`);
       // A project's rule may not make up an address: it opens only what was on the screen.
       if (f.rule.origin === 'project' && !msg.data.includes(f.data)) throw new Error(`${f.rule.file}:${f.rule.line}: a project's rule opens only an address that was in the text clicked`);
-      return { action: `open ${f.data} in the window's browser`, open: f.data };
+      return { kind: 'browser', url: f.data };
     }
-    if (fallback.verb === 'client') return this.editor(f, source, ctx, sees);
+    if (fallback.verb === 'client') {
+      const file = path.resolve(f.vars.wdir ?? '/', f.data);
+      const st = sees(file) ? await fs.promises.stat(file).catch(() => null) : null;
+      if (!st?.isFile()) throw new Error(`the editor opens files; ${file} is not one`);
+      if (hasControls(file)) throw new Error('the file name holds a control character; it is not typed into an editor');
+      const line = /^[0-9]{1,9}$/.test(f.attrs.line ?? '') ? Number(f.attrs.line) : undefined;
+      const col = /^[0-9]{1,6}$/.test(f.attrs.col ?? '') ? Number(f.attrs.col) : undefined;
+      return { kind: 'editor', file, line, col, reuse: this.editorPane(source) };
+    }
     const argv = argvOf(fallback, f.vars);
     if (typeof argv === 'string') throw new Error(`${f.rule.file}:${fallback.line}: ${argv}`);
     const [program, ...args] = argv as [string, ...string[]];
-    const r = await ctx.dispatch('pane/launch', { ...(source ? { pane: source.n } : {}), direction: 'horizontal', launch: { program, args, cwd: msg.wdir }, name: `${program} ${args.join(' ')}`.slice(0, 200) });
-    return { action: `started ${[program, ...args].join(' ')} in pane ${r.pane}`, pane: r.pane };
+    return { kind: 'start', program, args, cwd: msg.wdir };
+  }
+
+  /** The plan in words, as plumb/test says it: what a send would do now. */
+  private foretell(plan: Plan, source: Pane | undefined): string {
+    const beside = source ? `a pane beside pane ${source.n}` : 'a new pane of the focused session';
+    switch (plan.kind) {
+      case 'port':
+        return `would send it to port ${plan.port} (${plan.readers} reading)`;
+      case 'hold':
+        return `would hold it on port ${plan.port} for ${PORT_HOLD_MS / 1000} s: nobody reads it (pane plumb read ${plan.port})`;
+      case 'browser':
+        return `would open ${plan.url} in the window's browser`;
+      case 'editor': {
+        const at = editorAt(plan);
+        if (plan.reuse !== undefined) return `would open ${at} in the editor in pane ${plan.reuse}`;
+        return `would open ${at} with ${editorCommand(this.server.env)[0]} in ${beside}`;
+      }
+      case 'start':
+        return `would start ${[plan.program, ...plan.args].join(' ')} in ${beside}`;
+    }
+  }
+
+  private async act(plan: Plan, source: Pane | undefined, ctx: HandlerContext): Promise<Omit<PlumbOutcome, 'fired' | 'errors'>> {
+    switch (plan.kind) {
+      case 'port':
+        this.port(plan.port).deliver(plan.line);
+        return { action: `sent to port ${plan.port}`, port: plan.port, delivered: true };
+      case 'hold':
+        this.port(plan.port).deliver(plan.line);
+        return { action: `held on port ${plan.port} for ${PORT_HOLD_MS / 1000} s: nobody reads it (pane plumb read ${plan.port})`, port: plan.port, delivered: false };
+      case 'browser':
+        return { action: `open ${plan.url} in the window's browser`, open: plan.url };
+      case 'editor':
+        return this.editor(plan, source, ctx);
+      case 'start': {
+        const r = await ctx.dispatch('pane/launch', { ...(source ? { pane: source.n } : {}), direction: 'horizontal', launch: { program: plan.program, args: plan.args, cwd: plan.cwd }, name: `${plan.program} ${plan.args.join(' ')}`.slice(0, 200) });
+        return { action: `started ${[plan.program, ...plan.args].join(' ')} in pane ${r.pane}`, pane: r.pane };
+      }
+    }
   }
 
   /**
@@ -282,15 +337,9 @@ export class PlumbService {
    * escaped as vim reads it), else $VISUAL/$EDITOR (default vi) opens in a pane
    * beside the one clicked. Either way as the caller: its typing and its launch.
    */
-  private async editor(f: Fired, source: Pane | undefined, ctx: HandlerContext, sees: (file: string) => boolean): Promise<Omit<PlumbOutcome, 'fired' | 'errors'>> {
-    const file = path.resolve(f.vars.wdir ?? '/', f.data);
-    const st = sees(file) ? await fs.promises.stat(file).catch(() => null) : null;
-    if (!st?.isFile()) throw new Error(`the editor opens files; ${file} is not one`);
-    if (hasControls(file)) throw new Error('the file name holds a control character; it is not typed into an editor');
-    const line = /^[0-9]{1,9}$/.test(f.attrs.line ?? '') ? Number(f.attrs.line) : undefined;
-    const col = /^[0-9]{1,6}$/.test(f.attrs.col ?? '') ? Number(f.attrs.col) : undefined;
-    const at = line !== undefined ? `${file}:${line}${col !== undefined ? `:${col}` : ''}` : file;
-    const reuse = this.editorPane(source);
+  private async editor(plan: EditorPlan, source: Pane | undefined, ctx: HandlerContext): Promise<Omit<PlumbOutcome, 'fired' | 'errors'>> {
+    const { file, line, col, reuse } = plan;
+    const at = editorAt(plan);
     if (reuse !== undefined) {
       // Ctrl-\ Ctrl-N: normal mode from any mode, with no Esc a terminal could read as the start of a key; :hide edit leaves a modified buffer be.
       const keys = `\x1c\x0e:hide edit ${line !== undefined ? `+${line} ` : ''}${vimEscape(file)}\r${col !== undefined && col > 1 ? `${col}|` : ''}`;
@@ -317,6 +366,21 @@ export class PlumbService {
     const panes = [...this.server.panes.values()];
     return (panes.find((p) => p.session === source?.session && p.n !== source?.n && vimIn(p)) ?? panes.find((p) => p.n !== source?.n && vimIn(p)))?.n;
   }
+}
+
+/** What a fired rule will do (PlumbService.plan): decided first, then done by act or said by plumb/test. */
+type Plan =
+  | { kind: 'port'; port: string; line: string; readers: number }
+  | { kind: 'hold'; port: string; line: string }
+  | { kind: 'browser'; url: string }
+  | EditorPlan
+  | { kind: 'start'; program: string; args: string[]; cwd: string };
+/** A file for pane's editor client: at a line and column, typed into an open vim (`reuse`) or opened in a new editor pane. */
+type EditorPlan = { kind: 'editor'; file: string; line: number | undefined; col: number | undefined; reuse: number | undefined };
+
+/** FILE, FILE:LINE or FILE:LINE:COL, as the editor's outcome names the place. */
+function editorAt(p: EditorPlan): string {
+  return p.line !== undefined ? `${p.file}:${p.line}${p.col !== undefined ? `:${p.col}` : ''}` : p.file;
 }
 
 /**

@@ -141,7 +141,7 @@ describe('pane mcp', () => {
     fs.mkdirSync(path.join(proj, 'src'), { recursive: true });
     fs.writeFileSync(path.join(proj, 'src', 'main.rs'), 'fn main() {}\n'.repeat(40));
     const tested = textOf(await call('plumb', { text: 'error[E0425]: cannot find value  --> src/main.rs:12:9', click: 40, wdir: proj, test: true }));
-    expect(tested).toMatch(/^\(shipped\):\d+: would to edit, client editor$/m);
+    expect(tested).toMatch(/^\(shipped\):\d+: would open .*main\.rs:12:9 with \S+ in a (pane beside pane \d+|new pane of the focused session)$/m);
     expect(tested).toContain(`data ${path.join(proj, 'src/main.rs')}`);
     expect(tested).toMatch(/^tried \(shipped\):\d+: data matches /m);
     const done = textOf(await call('plumb', { text: 'src/main.rs:12:9', wdir: proj }));

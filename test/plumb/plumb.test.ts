@@ -43,7 +43,8 @@ describe('pane plumb', () => {
   it('test names the rule that would fire, what it would do, and why each earlier one did not; nothing is done', () => {
     const r = sh(['plumb', 'test', '--wdir', proj, '--click', '2', 'src/x.ts:42:5: error: nope']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^\(shipped\):\d+: would to edit, client editor$/m);
+    // What a send would do, in words: the file at its line and column, in a new editor pane (no vim is open).
+    expect(r.stdout).toMatch(new RegExp(`^\\(shipped\\):\\d+: would open ${path.join(proj, 'src/x.ts').replace(/[.]/g, '\\.')}:42:5 with \\S+ in a (pane beside pane \\d+|new pane of the focused session)$`, 'm'));
     expect(r.stdout).toContain(`data ${path.join(proj, 'src/x.ts')}`);
     expect(r.stdout).toContain('attrs line=42 col=5');
     expect(r.stdout).toMatch(/^ {2}\(shipped\):\d+: data matches File .*nothing matches around offset 2$/m);
@@ -82,6 +83,7 @@ describe('pane plumb', () => {
     expect(r.fired).toBe(true);
     expect(r.rule).toBe(`${rulesFile}:1`);
     expect(r.action).toBe('held on port tickets for 120 s: nobody reads it (pane plumb read tickets)');
+    expect(json(['plumb', 'test', '--wdir', proj, 'TICKET-77']).action).toBe('would hold it on port tickets for 120 s: nobody reads it (pane plumb read tickets)');
     expect(r.errors).toEqual([{ file: rulesFile, line: 5, message: expect.stringMatching(/^bad pattern "\(broken"/) }]);
     const rules = sh(['plumb', 'rules', '--wdir', proj]);
     expect(rules.status).toBe(1);
@@ -92,6 +94,7 @@ describe('pane plumb', () => {
     const got = collect(reader);
     await until('the held message', () => got.out().includes('"id":"77"'));
     await until('a reader on the port', () => /^tickets +1 +0$/m.test(sh(['plumb', 'rules']).stdout));
+    expect(json(['plumb', 'test', '--wdir', proj, 'TICKET-78']).action).toBe('would send it to port tickets (1 reading)');
     expect(json(['plumb', 'send', '--wdir', proj, 'TICKET-78']).action).toBe('sent to port tickets');
     await until('the next message', () => got.out().includes('"id":"78"'));
     const line = JSON.parse(got.out().trim().split('\n').at(-1)!);
@@ -131,6 +134,11 @@ describe('pane plumb', () => {
     const r = sh(['plumb', 'send', '--wdir', s.dir, '--', `make:--reference=${out}`]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/plumb: .*plumbing:2: the value "--reference=.*" would start an argument with "-" \(read as an option\): refused/);
+    // A test says the same, as a refusal (exit 1), not as a start it would make.
+    const t = sh(['plumb', 'test', '--wdir', s.dir, '--', `make:--reference=${out}`]);
+    expect(t.status).toBe(1);
+    expect(t.stderr).toMatch(/^pane: .*plumbing:1 matches, but .*plumbing:2: the value "--reference=.*" would start an argument with "-" \(read as an option\): refused$/m);
+    expect(sh(['plumb', 'test', '--wdir', s.dir, 'make:all']).stdout).toMatch(/^.*plumbing:1: would start touch all in a (pane beside pane \d+|new pane of the focused session)$/m);
     expect(sh(['ls']).stdout.trim().split('\n')).toHaveLength(2);
     fs.rmSync(rulesFile);
   });

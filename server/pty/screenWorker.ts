@@ -131,7 +131,8 @@ function open(pane: number, cols: number, rows: number): void {
   const term = new xterm.Terminal({ cols, rows, scrollback: xtermScrollback(opts.scrollback), allowProposedApi: true });
   const serialize = new SerializeAddon();
   // The addon reads rows as wide as the screen: an alternate screen made narrower keeps wider rows (screenWidth.ts).
-  serialize.activate(atScreenWidth(term));
+  // Its types name @xterm/xterm's Terminal; the headless one has every part it reads, as loadAddon's own call assumes.
+  serialize.activate(atScreenWidth(term) as unknown as Parameters<SerializeAddon['activate']>[0]);
   const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), images: new ScreenImages(term, () => cell), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null, cursorHidden: false };
   trackCursor(s);
   term.onTitleChange((t) => {

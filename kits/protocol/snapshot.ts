@@ -55,6 +55,12 @@ export const SavedPaneSchema = lazySchema(() => PaneSchema.extend({
   scrollback: ScrollbackRefSchema.optional(),
   /** The agent conversation to resume (e.g. the session id Claude Code's hooks reported). */
   resume: z.object({ agent: z.string(), session: z.string().min(1).max(200) }).optional(),
+  /**
+   * The tag's name followed the pane's foreground (no one named the pane): restored, it
+   * follows again. Absent (a name someone gave, or a file from before this field): the
+   * saved name stays.
+   */
+  autoName: z.literal(true).optional(),
 }));
 export type SavedPane = z.infer<typeof SavedPaneSchema>;
 
@@ -109,7 +115,7 @@ export const JournalRecordSchema = lazySchema(() => z.discriminatedUnion('k', [
   z.object({ k: z.literal('reset'), records: z.number().int().min(0).max(100_000_000).optional() }),
   z.object({ k: z.literal('session'), v: SessionSchema.omit({ placements: true }) }),
   z.object({ k: z.literal('session-gone'), id: z.string() }),
-  z.object({ k: z.literal('pane'), v: PaneSchema.extend({ n: SavedPaneNumberSchema }), resume: ResumeSchema.optional() }),
+  z.object({ k: z.literal('pane'), v: PaneSchema.extend({ n: SavedPaneNumberSchema }), resume: ResumeSchema.optional(), autoName: z.literal(true).optional() }),
   z.object({ k: z.literal('pane-gone'), n: SavedPaneNumberSchema }),
   z.object({ k: z.literal('extra'), family: z.string().min(1).max(100), v: z.unknown() }),
   /** A pane's history as just flushed to disk (between snapshots): the files that now hold it. */

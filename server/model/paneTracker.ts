@@ -101,12 +101,13 @@ function launchedShell(pane: Pane): boolean {
  * runs) only for pane's own Enter-to-run wrapper, whose `read` waits for Enter before
  * anything runs. The shell's own name where the OS does not tell its children.
  */
-function groupCommand(pane: Pane, fg: { pgid: number; command: string }): string | null {
+function groupCommand(pane: Pane, fg: { pgid: number; command: string }, running: { args: readonly string[] } | undefined): string | null {
   // Its callers have ruled out the idle prompt (the pane's own group, launched to wait at one) already.
   if (fg.pgid !== pane.pid || !isShell(fg.command)) return fg.command;
   const child = newestChildCommand(fg.pgid);
   if (child === undefined) return fg.command;
-  return child ?? (waitsForEnter(pane.launch) ? null : fg.command);
+  // The wrapper is known by what the terminal runs: a restored pane's launch is the program it waits to run.
+  return child ?? (waitsForEnter(running) ? null : fg.command);
 }
 
 /** What is followed of one terminal pane (PaneServer.tracks holds one per pane). */
@@ -159,6 +160,17 @@ export function paneExited(server: PaneServer, pane: Pane): void {
 export function stopAutoName(server: PaneServer, n: number): void {
   const t = trackOf(server, n);
   if (t) t.autoName = false;
+}
+
+/** Whether the pane's tag follows its foreground (no one named it): what a save keeps, so a restored pane's name follows again. */
+export function namesItself(server: PaneServer, n: number): boolean {
+  return trackOf(server, n)?.autoName === true;
+}
+
+/** A restored pane whose tag followed its foreground before the save follows it again (it is created under its saved name). */
+export function resumeAutoName(server: PaneServer, n: number): void {
+  const t = trackOf(server, n);
+  if (t) t.autoName = true;
 }
 
 /** A new process in the pane (start or rerun): what the last one reported no longer holds. */
@@ -260,7 +272,8 @@ export function refreshPane(server: PaneServer, pane: Pane): void {
     server.paneChanged(pane);
   }
   if (!t.autoName) return;
-  const name = idle ? dirName(server, pane.cwd) : (t.titles.get(fg.pgid) ?? groupCommand(pane, fg) ?? fg.command);
+  // Waiting behind Enter to run, it is named by the program it waits to run.
+  const name = idle ? dirName(server, pane.cwd) : (t.titles.get(fg.pgid) ?? groupCommand(pane, fg, term.launch) ?? programOf(pane));
   if (name !== '') setTag(server, pane, { name: name.slice(0, 200) });
 }
 
@@ -276,7 +289,7 @@ export function busyProgram(server: PaneServer, pane: Pane): string | null {
   if (fg && fg.pgid === pane.pid && launchedShell(pane)) return null;
   // The launcher's own group is the sandboxed program's: named by that program.
   if (fg && fg.pgid === pane.pid && program !== pane.launch?.program) return path.basename(program);
-  return fg ? groupCommand(pane, fg) : path.basename(program);
+  return fg ? groupCommand(pane, fg, term.launch) : path.basename(program);
 }
 
 /** A directory as a tag shows it: under $HOME as ~/…, long ones by their tail. */

@@ -66,7 +66,7 @@ export function applyRecords(state: StateFile, records: JournalRecord[]): void {
         const before = i >= 0 ? state.panes[i] : stash.get(r.v.uuid);
         // The saved history belongs to the same pane only (same uuid).
         const scrollback = before && before.uuid === r.v.uuid ? before.scrollback : undefined;
-        const next = { ...r.v, address: `${r.v.host}:${r.v.n}`, ...(scrollback ? { scrollback } : {}), ...(r.resume ? { resume: r.resume } : {}) };
+        const next = { ...r.v, address: `${r.v.host}:${r.v.n}`, ...(scrollback ? { scrollback } : {}), ...(r.resume ? { resume: r.resume } : {}), ...(r.autoName ? { autoName: r.autoName } : {}) };
         if (i >= 0) state.panes[i] = next;
         else state.panes.push(next);
         break;

@@ -17,6 +17,7 @@ import { leaves } from '../../kits/layout/tree';
 import { bodyOf } from '../model/bodies/registry';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
 import { restorePane } from '../model/paneOps';
+import { resumeAutoName } from '../model/paneTracker';
 import { makeSession, publish, restore, restoredName } from '../model/session';
 import { blockSerialized } from '../pty/historyStore';
 import { resumeFromSaved } from './agentsPart';
@@ -247,6 +248,7 @@ function startPane(deps: PersistDeps, session: Session, saved: SavedPane, cfg: D
     pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });
   }
   restorePane(server, pane, { launch: plan.record, name: saved.tag.name, user: saved.tag.user });
+  if (saved.autoName) resumeAutoName(server, pane.n);
   const term = server.terminals.get(pane.n);
   if (term) {
     if (history) term.show(history);

@@ -19,6 +19,7 @@ import { entryFault, readOwnFile, setAside, writeOwnFile } from './stateFiles';
 import { agentsPart } from './agentsPart';
 import type { PersistDeps, PersistPart } from './parts';
 import { resurrect } from './resurrect';
+import { namesItself } from '../model/paneTracker';
 
 /**
  * The lock counts as abandoned when its mtime is this old; proper-lockfile refreshes it
@@ -311,12 +312,13 @@ export class Persistence {
 
   private savedPane(p: Pane) {
     const resume = this.parts.map((x) => x.resumeOf?.(this.deps, p)).find((r) => r !== undefined);
-    return { ...p, cwd: liveCwd(p), address: this.server.address(p.n), ...(resume ? { resume } : {}) };
+    const autoName = namesItself(this.server, p.n);
+    return { ...p, cwd: liveCwd(p), address: this.server.address(p.n), ...(resume ? { resume } : {}), ...(autoName ? { autoName } : {}) };
   }
 
   private paneRecord(p: Pane): JournalRecord {
-    const { address: _a, resume, ...pane } = this.savedPane(p);
-    return { k: 'pane', v: withoutBorrowedWords(pane), ...(resume ? { resume } : {}) };
+    const { address: _a, resume, autoName, ...pane } = this.savedPane(p);
+    return { k: 'pane', v: withoutBorrowedWords(pane), ...(resume ? { resume } : {}), ...(autoName ? { autoName } : {}) };
   }
 
   /** Marks what an event touched; the journal gets the entities' new state within JOURNAL_BATCH_MS. */
@@ -408,7 +410,7 @@ export class Persistence {
     // from /proc once per generation, not twice.
     const dump: JournalRecord[] = [{ k: 'reset' }];
     for (const x of state.sessions) dump.push({ k: 'session', v: x });
-    for (const { address: _a, resume, ...pane } of state.panes) dump.push({ k: 'pane', v: pane, ...(resume ? { resume } : {}) });
+    for (const { address: _a, resume, autoName, ...pane } of state.panes) dump.push({ k: 'pane', v: pane, ...(resume ? { resume } : {}), ...(autoName ? { autoName } : {}) });
     for (const part of this.parts) dump.push({ k: 'extra', family: part.family, v: state.extra[part.family] });
     // The reset says how many records its dump holds: a dump cut short is never applied over a good state.
     dump[0] = { k: 'reset', records: dump.length - 1 };

@@ -50,6 +50,41 @@ describe('a server with a state dir', () => {
     await b.stop();
   }, 60_000);
 
+  it('a restored tag follows its program again unless someone named it; a pane waiting behind Enter to run closes without asking', async () => {
+    h = home();
+    const proj = path.join(h.dir, 'proj');
+    fs.mkdirSync(proj);
+    const a = await h.start();
+    const c = await a.connect();
+    const shell = a.server.pane().n;
+    const cat = (await c.call('pane/split', { pane: shell, launch: { program: 'cat', args: ['-n'] } })).pane;
+    const named = (await c.call('pane/split', { pane: shell, direction: 'vertical', cwd: proj })).pane;
+    await c.call('pane/tag', { pane: named, name: 'mine' });
+    // The shell's tag follows its foreground: sleep, saved as the tag's name.
+    await c.call('pane/input', { pane: shell, data: `cd '${proj}' && sleep 300\r` });
+    await until('the shell pane named by its job', () => a.server.panes.get(shell)!.tag.name === 'sleep');
+    await a.stop();
+
+    const b = await h.start();
+    const c2 = await b.connect();
+    // The shell came back at its prompt: its tag follows again (its directory), where it had stayed "sleep" for good.
+    await until('the restored shell named by its directory', () => b.server.panes.get(shell)!.tag.name === '~/proj');
+    expect(b.server.panes.get(named)!.tag.name).toBe('mine');
+    await until('the Enter-to-run banner', async () => (await c2.call('pty/screen', { pane: cat })).text.includes('Enter to run: cat -n'));
+    expect(b.server.panes.get(cat)!.tag.name).toBe('cat');
+    // Nothing runs until Enter: the window's close does not ask (it had said "sh is running").
+    await c2.call('pane/close', { pane: cat, unlessBusy: true });
+    expect(b.server.panes.has(cat)).toBe(false);
+    // A name someone gave survives a second restore too; the shell's, named by its job again, follows it.
+    await c2.call('pane/input', { pane: shell, data: 'sleep 300\r' });
+    await until('the restored shell named by its new job', () => b.server.panes.get(shell)!.tag.name === 'sleep');
+    await b.stop();
+    const d = await h.start();
+    expect(d.server.panes.get(named)!.tag.name).toBe('mine');
+    await until('the shell named by its directory after a second restore', () => d.server.panes.get(shell)!.tag.name === '~/proj');
+    await d.stop();
+  }, 60_000);
+
   it('says in the pane when a directory or a program is gone, and offers a shell there instead', async () => {
     h = home();
     const gone = path.join(h.dir, 'gone');

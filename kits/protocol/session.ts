@@ -23,7 +23,10 @@ export const SessionSummarySchema = lazySchema(() => z.object({
 export const SessionSnapshotSchema = lazySchema(() => z.object({
   version: z.literal(1),
   session: SessionSchema,
-  panes: z.array(PaneSchema),
+  panes: z.array(PaneSchema.extend({
+    /** The tag's name followed the pane's program (no one named it): restored, it follows the new one's. Absent: the name stays. */
+    autoName: z.literal(true).optional(),
+  })),
 }));
 export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
 

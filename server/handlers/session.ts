@@ -3,6 +3,7 @@ import { faults, PaneFault } from '../../kits/protocol/error';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane, killSession } from '../model/lifecycle';
 import { setTag } from '../model/paneOps';
+import { namesItself } from '../model/paneTracker';
 import { wholeBody } from '../../kits/layout/geometry';
 import { leaves } from '../../kits/layout/tree';
 import * as model from '../model/session';
@@ -93,7 +94,8 @@ export const sessionHandlers: HandlerTable = {
   },
   'session/snapshot': (p, { server }) => {
     const s = server.session(p.session);
-    return { version: 1 as const, session: structuredClone(s), panes: structuredClone(server.panesOf(s)) };
+    const panes = structuredClone(server.panesOf(s)).map((x) => (namesItself(server, x.n) ? { ...x, autoName: true as const } : x));
+    return { version: 1 as const, session: structuredClone(s), panes };
   },
   'session/restore': (p, { server, client }) => {
     const snap = p.snapshot;
@@ -111,7 +113,8 @@ export const sessionHandlers: HandlerTable = {
           s,
           {
             ...(was.attrs['default-shell'] === '1' ? { cwd: was.cwd } : { launch: was.launch ?? undefined }),
-            name: was.tag.name,
+            // A name that followed its program follows the new one's (a shell's directory, its jobs), not the one it had then.
+            ...(was.autoName ? {} : { name: was.tag.name }),
             signature: was.signature,
             kind: was.kind,
             owner: was.owner,

@@ -338,7 +338,12 @@ describe('snapshot and restore', () => {
     await c.call('pane/launch', { pane: p0, direction: 'vertical', ratio: 30, name: 'sleeper', launch: { program: '/bin/sleep', args: ['600'] } });
     await c.call('pane/tag', { pane: p0, user: 'keep me' });
     const snap = await c.call('session/snapshot', { session: 'work' });
-    const r = await c.call('session/restore', { snapshot: JSON.parse(JSON.stringify(snap)) });
+    // The shell's tag followed its program; the sleeper's was given.
+    expect(snap.panes.map((p) => p.autoName)).toEqual([true, undefined]);
+    // Saved while the shell ran vim: restored at its prompt, its name follows again (its directory), not "vim" for good.
+    const saved = JSON.parse(JSON.stringify(snap)) as typeof snap;
+    saved.panes[0]!.tag.name = 'vim';
+    const r = await c.call('session/restore', { snapshot: saved });
     expect(r.name).toBe('work-2');
     const restored = await c.call('session/get', { session: r.session });
     expect(restored.layout).toMatchObject({ type: 'split', direction: 'vertical', ratio: 30 });
@@ -347,6 +352,12 @@ describe('snapshot and restore', () => {
     expect(panes[0]!.tag.user).toBe('keep me');
     expect(panes[1]!.launch).toMatchObject({ program: '/bin/sleep', args: ['600'] });
     expect(panes.every((p) => !snap.panes.some((q) => q.n === p.n))).toBe(true);
+    // A snapshot from before autoName keeps every name as it was.
+    const old = JSON.parse(JSON.stringify(saved)) as typeof snap;
+    delete old.panes[0]!.autoName;
+    const r2 = await c.call('session/restore', { snapshot: old });
+    expect((await c.call('pane/list', { session: r2.session })).panes.map((p) => p.tag.name)).toEqual(['vim', 'sleeper']);
+    await c.call('session/kill', { session: r2.session });
     await c.call('session/kill', { session: r.session });
     await c.call('session/kill', { session: 'work' });
     expect((await fault(c.call('session/kill', { session: 'work' }))).code).toBe('session-not-found');

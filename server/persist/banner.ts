@@ -8,12 +8,16 @@ const BOLD = '\x1b[1m';
 const YELLOW = '\x1b[33m';
 const RESET = '\x1b[0m';
 
-/** "── history saved 2026-11-23 18:04 · the program was restarted ──" */
-export function historyLabel(savedAt: number): string {
+/**
+ * "── history saved 2026-11-23 18:04 · the program was restarted ──", or, for one that
+ * waits behind "Enter to run", "· the program was not restarted" (it had said restarted
+ * above a program that had not run).
+ */
+export function historyLabel(savedAt: number, restarted = true): string {
   const d = new Date(savedAt);
   const pad = (n: number) => String(n).padStart(2, '0');
   const when = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return `── history saved ${when} · the program was restarted ──`;
+  return `── history saved ${when} · the program was ${restarted ? '' : 'not '}restarted ──`;
 }
 
 export function bannerText(o: { history: number | null; notices: string[]; waitingFor: string | null }): string {
@@ -21,7 +25,7 @@ export function bannerText(o: { history: number | null; notices: string[]; waiti
   // also restore a cursor never saved, to the top-left), show a cursor the old program hid
   // (a saved screen keeps DECTCEM off: screenWorker.ts liveSerialized), and reset its attributes.
   let s = `\x1b[?47l\x1b[?25h${RESET}`;
-  if (o.history !== null) s += `\r\n${DIM}${historyLabel(o.history)}${RESET}\r\n`;
+  if (o.history !== null) s += `\r\n${DIM}${historyLabel(o.history, o.waitingFor === null)}${RESET}\r\n`;
   for (const n of o.notices) s += `${YELLOW}pane: ${n}${RESET}\r\n`;
   if (o.waitingFor !== null) s += `${BOLD}Enter to run: ${o.waitingFor}${RESET}  ${DIM}(Ctrl-D to leave it)${RESET}\r\n`;
   return s;

@@ -47,6 +47,8 @@ describe('a server with a state dir', () => {
     await until('the new prompt under the label', async () => /history saved[^\n]*\n[^\n]*[$#] ?$/.test((await c2.call('pty/screen', { pane: first.n })).text));
     const catPane = [...b.server.panes.values()].find((p) => p.launch?.program === 'cat')!;
     await until('the Enter-to-run banner', async () => (await c2.call('pty/screen', { pane: catPane.n })).text.includes('Enter to run: cat -n'));
+    // Its label does not say it was restarted: it waits for Enter.
+    expect((await c2.call('pty/screen', { pane: catPane.n })).text.replace(/\s/g, '')).toMatch(/historysaved[^─]*·theprogramwasnotrestarted──Entertorun:cat-n/);
     await b.stop();
   }, 60_000);
 

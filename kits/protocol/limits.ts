@@ -47,6 +47,19 @@ export const MAX_SSH_OPTIONS = 32;
 export const MAX_APP_ATTRS = 64;
 export const MAX_ATTR_KEY_LENGTH = 100;
 export const MAX_ATTR_VALUE_LENGTH = 1000;
+/**
+ * Most attrs a client may leave on one pane: each is sent with every pane/changed
+ * and snapshot, so a client setting thousands would bloat every other client's
+ * frames. The server's own attrs (agent.*, quadrant, title, bell) are a handful.
+ */
+export const MAX_CLIENT_ATTRS = 256;
+/**
+ * Characters of one attr value a client sets on a pane (pane/attrs, a new pane's
+ * attrs): a paragraph. With MAX_CLIENT_ATTRS and MAX_ATTR_KEY_LENGTH, a pane's attrs
+ * stay near a megabyte at most (a key had no bound: one of 2 MB was taken, journalled
+ * and sent with every change of the pane).
+ */
+export const MAX_PANE_ATTR_VALUE_LENGTH = 4096;
 
 /**
  * A record (an object of string keys) of at most `max` entries, each key at most

@@ -5,6 +5,7 @@ import { PaneRefSchema, SessionRefSchema } from './ids';
 import { BoundedLaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, NewBodyKindSchema, RectSchema } from './model';
 import { method } from './method';
 import { lazySchema } from './lazySchema';
+import { boundedString, MAX_ATTR_KEY_LENGTH, MAX_CLIENT_ATTRS, MAX_PANE_ATTR_VALUE_LENGTH } from './limits';
 
 export const PaneAckSchema = lazySchema(() => z.object({
   session: z.string().uuid(),
@@ -21,6 +22,26 @@ export type Edge = z.infer<typeof EdgeSchema>;
 
 const target = { pane: lazySchema(() => PaneRefSchema.optional()), session: lazySchema(() => SessionRefSchema.optional()) };
 
+/** An attr key a client writes: letters, digits, "_", "." or "-", starting with a letter, digit or "_" (never read as an option where a key is shown or passed on). */
+const ATTR_KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+/**
+ * Attrs a client gives a pane: at most MAX_CLIENT_ATTRS, each key at most
+ * MAX_ATTR_KEY_LENGTH characters and of ATTR_KEY's shape (a refusal quotes the key
+ * clipped, never a megabyte of it), each value as `value` bounds it.
+ */
+function attrsOf<V extends z.ZodType>(value: V) {
+  return z.record(z.string(), value).superRefine((o, ctx) => {
+    const keys = Object.keys(o);
+    if (keys.length > MAX_CLIENT_ATTRS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_CLIENT_ATTRS} attrs on a pane (MAX_CLIENT_ATTRS); this gives ${keys.length}` });
+    for (const k of keys) {
+      const shown = k.length > 40 ? `${k.slice(0, 40)}…` : k;
+      if (k.length > MAX_ATTR_KEY_LENGTH) ctx.addIssue({ code: 'custom', message: `attr key "${shown}" is ${k.length} characters; a key is at most ${MAX_ATTR_KEY_LENGTH} (MAX_ATTR_KEY_LENGTH)` });
+      else if (!ATTR_KEY.test(k)) ctx.addIssue({ code: 'custom', message: `attr key "${shown}": keys are letters, digits, "_", "." or "-", and start with a letter, digit or "_"` });
+    }
+  });
+}
+
 /** What a new pane is: its program (argv), where, and how it is known. */
 export const NewPaneSpecSchema = lazySchema(() => z.object({
   launch: BoundedLaunchSpecSchema.optional(),
@@ -28,7 +49,7 @@ export const NewPaneSpecSchema = lazySchema(() => z.object({
   signature: SignatureSchema.optional(),
   kind: NewBodyKindSchema.optional(),
   owner: z.string().max(100).optional(),
-  attrs: z.record(z.string(), z.string()).optional(),
+  attrs: attrsOf(boundedString(MAX_PANE_ATTR_VALUE_LENGTH, 'MAX_PANE_ATTR_VALUE_LENGTH')).optional(),
   /** Working directory when no launch spec gives one (default: the neighbour's, else $HOME). */
   cwd: z.string().optional(),
 }));
@@ -165,7 +186,7 @@ export const paneMethods = {
     params: lazySchema(() => z.object({
       pane: PaneRefSchema.optional(),
       /** A null value deletes the key. */
-      set: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'attr keys are letters, digits, "_", "." or "-"'), z.string().max(4096).nullable()),
+      set: attrsOf(boundedString(MAX_PANE_ATTR_VALUE_LENGTH, 'MAX_PANE_ATTR_VALUE_LENGTH').nullable()),
     })),
     result: PaneAckSchema,
     cap: 'write',

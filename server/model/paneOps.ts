@@ -9,12 +9,7 @@ import type { LaunchSpec, Pane, PaneCommand, Tag } from '../../kits/protocol/mod
 import type { PaneServer } from '../paneServer';
 import { tagWords } from './vocabulary';
 
-/**
- * Most attrs a client may leave on one pane: each is sent with every pane/changed
- * and snapshot, so a client setting thousands would bloat every other client's
- * frames. The server's own attrs (agent.*, quadrant, title, bell) are a handful.
- */
-export const MAX_CLIENT_ATTRS = 256;
+export { MAX_CLIENT_ATTRS } from '../../kits/protocol/limits';
 
 /**
  * The one attrs merge: `set` goes over the pane's attrs (a null removes its key);

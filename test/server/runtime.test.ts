@@ -273,6 +273,22 @@ describe('sessions and panes', () => {
     expect(seen).toEqual(['tag:Get', 'tag:Get Put', 'attrs:v', 'attrs:-']);
     expect((await c.call('pane/get', { pane: p.n })).tag.user).toBe('Get Put');
   });
+
+  it("bounds a client's attrs: key length and shape, value length, and a new pane's count", async () => {
+    const p = (await c.call('pane/list', {})).panes[0]!;
+    const big = await fault(c.call('pane/attrs', { pane: p.n, set: { ['k'.repeat(2_000_000)]: 'v' } }));
+    expect(big.code).toBe('bad-request');
+    expect(big.message).toMatch(/attr key "k{40}…" is 2000000 characters; a key is at most 100 \(MAX_ATTR_KEY_LENGTH\)/);
+    expect(big.message.length).toBeLessThan(1000);
+    expect((await fault(c.call('pane/attrs', { pane: p.n, set: { '-x': 'v' } }))).message).toMatch(/start with a letter, digit or "_"/);
+    expect((await fault(c.call('pane/attrs', { pane: p.n, set: { k: 'v'.repeat(4097) } }))).message).toMatch(/MAX_PANE_ATTR_VALUE_LENGTH/);
+    const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, 'v']));
+    expect((await fault(c.call('pane/split', { pane: p.n, attrs: many }))).message).toMatch(/at most 256 attrs on a pane \(MAX_CLIENT_ATTRS\); this gives 300/);
+    expect((await fault(c.call('pane/split', { pane: p.n, attrs: { ['a'.repeat(101)]: 'v' } }))).message).toMatch(/MAX_ATTR_KEY_LENGTH/);
+    // Nothing was set, nothing opened, and the server serves on.
+    expect(Object.keys((await c.call('pane/get', { pane: p.n })).attrs).every((k) => k.length < 100 && !k.startsWith('-'))).toBe(true);
+    expect((await c.call('pane/list', {})).panes).toHaveLength(1);
+  });
 });
 
 describe('events', () => {

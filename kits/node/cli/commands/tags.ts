@@ -5,7 +5,7 @@ import { plumbCommands } from './plumb';
 import { JSON_FLAG, TARGET, type CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
 
-const ATTR_ARG = /^([A-Za-z0-9_.-]+)=(.*)$/s;
+const ATTR_ARG = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)=(.*)$/s;
 
 export const tagCommands: CommandSpec[] = [
   {
@@ -41,7 +41,7 @@ export const tagCommands: CommandSpec[] = [
       const set: Record<string, string | null> = {};
       for (const w of a.positionals) {
         const m = ATTR_ARG.exec(w);
-        if (!m) throw new UsageError(`'${w}' is not KEY=VALUE (keys are letters, digits, "_", "." or "-")`, 'attr');
+        if (!m) throw new UsageError(`'${w}' is not KEY=VALUE (keys are letters, digits, "_", "." or "-", starting with a letter, digit or "_")`, 'attr');
         set[m[1] as string] = m[2] === '' ? null : (m[2] as string);
       }
       const pane = ctx.target(a);

@@ -69,6 +69,25 @@ export const ACTIONS = {
 export type ActionId = keyof typeof ACTIONS;
 export const ACTION_IDS = Object.keys(ACTIONS) as ActionId[];
 
+/**
+ * The actions that change nothing in the server's state, only what this window shows
+ * or copies: what a read-only viewer (a grant's guest) can do, so its palette lists
+ * these and no word of a pane's vocabulary (its tag shows none either). Every other
+ * action asks the server for a change the grant refuses (focus and zoom too: a
+ * read-only guest's context follows the session's).
+ */
+export const VIEW_ONLY_ACTIONS: ReadonlySet<ActionId> = new Set<ActionId>([
+  'palette.open',
+  'find.open',
+  'terminal.copy',
+  'terminal.screenReader',
+  'copy.mode',
+  'notices.history',
+  'font.zoomIn',
+  'font.zoomOut',
+  'font.zoomReset',
+]);
+
 /** A binding's target: a global action, or `exec WORD ARGS` run in the focused pane. */
 export const ActionSchema = lazySchema(() => z.union([
   z.enum(ACTION_IDS as [ActionId, ...ActionId[]]),

@@ -49,6 +49,14 @@ describe.skipIf(chromiumMissing)('a read-only guest window', () => {
     await new Promise((res) => setTimeout(res, 800));
     expect(await screen(sh.page, focused)).not.toContain('GUEST-TYPED');
     expect(await page.locator('.notice-text').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/read-only: this window watches \(grant g[0-9a-f]{8}\)/)]));
+    // Its palette offers what it can do: no word of a pane, no action that asks the server for a change (each was refused).
+    await page.keyboard.press('Control+Shift+P');
+    await expect.poll(() => page.locator('.pk-label').count()).toBeGreaterThan(0);
+    const offered = await page.locator('.pk-label').allTextContents();
+    expect(offered).toEqual(expect.arrayContaining(['Find in scrollback', 'Copy mode: move through scrollback, search, select and copy by keyboard']));
+    expect(offered.filter((t) => /Split|New pane|Close|Zoom|Stop the pane daemon/.test(t))).toEqual([]);
+    expect(await page.locator('.pk-kind', { hasText: 'pane' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
     // Its smaller window did not shrink the person's panes.
     expect(sh.cli('ls', '--json').stdout).toBe(sizeBefore);
     expect(sh.cli('grant', 'ls').stdout).toMatch(new RegExp(`${g.id} +ro .* 1 +pairing`));

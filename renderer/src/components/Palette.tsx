@@ -4,7 +4,7 @@
 // when the args check (kits/protocol/commandArgs.ts, the server's own rules).
 import { useCallback, useMemo } from 'react';
 import { parseArgs, usage } from '../../../kits/protocol/commandArgs';
-import { ACTION_IDS, ACTIONS, type Action } from '../../../kits/protocol/keymap';
+import { ACTION_IDS, ACTIONS, VIEW_ONLY_ACTIONS, type Action } from '../../../kits/protocol/keymap';
 import type { PaneCommand } from '../../../kits/protocol/model';
 import { runAction } from '../actions';
 import { bindingFor } from '../keys/bindingFor';
@@ -24,12 +24,14 @@ export function Palette() {
   const vocabulary = useApp((s) => (focused !== null ? s.panes[focused]?.vocabulary : undefined) ?? NO_COMMANDS);
   const paneName = useApp((s) => (focused !== null ? s.panes[focused]?.tag.name : undefined));
   const keymap = useApp((s) => s.keymap);
+  // A read-only viewer is offered what it can do: no word of the pane (its tag shows none), only actions that change nothing.
+  const readOnly = useApp((s) => s.viewer?.mode === 'ro');
 
   const items = useMemo<Item[]>(() => {
-    const cmds: Item[] = focused === null ? [] : vocabulary.map((cmd) => ({ kind: 'command', cmd, pane: focused }));
-    const acts: Item[] = ACTION_IDS.map((a) => ({ kind: 'action', action: a, title: ACTIONS[a] }));
+    const cmds: Item[] = focused === null || readOnly ? [] : vocabulary.map((cmd) => ({ kind: 'command', cmd, pane: focused }));
+    const acts: Item[] = ACTION_IDS.filter((a) => !readOnly || VIEW_ONLY_ACTIONS.has(a)).map((a) => ({ kind: 'action', action: a, title: ACTIONS[a] }));
     return [...cmds, ...acts];
-  }, [vocabulary, focused]);
+  }, [vocabulary, focused, readOnly]);
 
   const fields = useMemo(() => (it: Item) => (it.kind === 'command' ? [it.cmd.name, `${it.cmd.name} ${it.cmd.doc}`] : [it.title, it.action]), []);
 
@@ -37,12 +39,12 @@ export function Palette() {
   const withArgs = useCallback(
     (q: string) => {
       const m = /^\s*(\S+)\s+(.*)$/s.exec(q);
-      const cmd = m ? vocabulary.find((c) => c.name === m[1]) : undefined;
+      const cmd = m && !readOnly ? vocabulary.find((c) => c.name === m[1]) : undefined;
       if (!m || !cmd || focused === null) return null;
       const args = cmd.args.length === 0 ? (m[2]!.trim() === '' ? {} : `${cmd.name} takes no arguments`) : parseArgs(cmd, m[2]!.trim());
       return { item: { kind: 'command', cmd, pane: focused } as Item, usage: usage(cmd), error: typeof args === 'string' ? args : null };
     },
-    [vocabulary, focused],
+    [vocabulary, focused, readOnly],
   );
   // A word that cannot run bare ("resize", "name") is typed out for its arguments instead.
   const argsFirst = useCallback((it: Item) => (it.kind === 'command' && it.cmd.args.some((a) => !a.optional) ? `${it.cmd.name} ` : null), []);

@@ -115,8 +115,8 @@ describe('the daemon’s commands', () => {
     await until('the history line', () => /kept-history/.test(d.pane('screen', '-t', '2').stdout));
     expect(d.pane('write', '/server/snapshots', 'save').status).toBe(0);
     const list = d.pane('restore', '--list');
-    expect(list.stdout).toMatch(/^GEN\s+SAVED\s+SESSIONS\s+PANES\s+SIZE\n\d+\s+.+\s+1\s+2\s+[\d.]+ KiB\n/);
-    const gen = /^(\d+)\s/m.exec(list.stdout.split('\n')[1]!)![1]!;
+    expect(list.stdout).toMatch(/^GEN\s+SAVED\s+SESSIONS\s+PANES\s+SIZE\n\d+\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+1\s+2\s+[\d.]+ KiB\n/);
+    const [, gen, saved] = /^(\d+)\s+(\S+ \S+)\s/m.exec(list.stdout.split('\n')[1]!)! as unknown as [string, string, string];
     expect(d.pane('cat', '/server/snapshots').stdout).toMatch(new RegExp(`^${gen} \\d{4}-\\d\\d-\\d\\dT.* sessions 1 panes 2 bytes \\d+$`, 'm'));
     // Only the pane that did not opt out has history on disk: the generation's own file, or, when a
     // history flush ran after the line and nothing was printed since, the flush's file it names again.
@@ -129,6 +129,8 @@ describe('the daemon’s commands', () => {
     expect(new Set(owners)).toEqual(new Set([kept]));
     const r = d.pane('restore', '--at', gen);
     expect([r.status, r.stdout]).toEqual([0, `brought back generation ${gen}: main-2\n`]);
+    // The time the list shows is one --at takes back, to that generation.
+    expect(d.pane('restore', '--at', saved).stdout).toBe(`brought back generation ${gen}: main-3\n`);
     expect(d.pane('session', 'ls').stdout).toMatch(/^main\s+2\s/m);
     expect(d.pane('session', 'ls').stdout).toMatch(/^main-2\s+2\s/m);
     const bad = d.pane('restore', '--at', '999');

@@ -70,10 +70,33 @@ export const stopCommand: CommandSpec = {
   },
 };
 
-function parseWhen(s: string): { gen: number } | { at: number } {
+/** A generation's time as `restore --list` shows it and `--at` takes it back: local, to the second (2026-11-23 18:04:05). */
+export function localTime(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/**
+ * `--at`: a generation number; a local date and time as the list shows it
+ * (2026-11-23 18:04:05, or to the minute); a clock time alone (18:04, 18:04:05: the last
+ * such moment, today's or, if that is still to come, yesterday's); or any time
+ * Date.parse reads (ISO with a zone). A time given to the minute or second means
+ * its end, so the generation listed at 18:04:05 is the one `--at '18:04:05'` finds.
+ */
+export function parseWhen(s: string, now = Date.now()): { gen: number } | { at: number } {
   if (/^\d{1,9}$/.test(s)) return { gen: Number(s) };
+  const m = /^(?:(\d{4})-(\d{2})-(\d{2})[ T])?(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(s.trim());
+  if (m) {
+    const [h, min, sec] = [Number(m[4]), Number(m[5]), m[6] === undefined ? undefined : Number(m[6])];
+    if (h > 23 || min > 59 || (sec !== undefined && sec > 59)) throw new UsageError(`--at ${s}: not a time of day`, 'restore');
+    const d = m[1] === undefined ? new Date(now) : new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+    d.setHours(h, min, sec ?? 59, 999);
+    if (m[1] === undefined && d.getTime() - (sec === undefined ? 59_999 : 999) > now) d.setDate(d.getDate() - 1);
+    return { at: d.getTime() };
+  }
   const t = Date.parse(s);
-  if (Number.isNaN(t)) throw new UsageError(`--at takes a generation number or a time (e.g. 2026-11-23T18:00), not ${s}`, 'restore');
+  if (Number.isNaN(t)) throw new UsageError(`--at takes a generation number or a time (2026-11-23 18:04:05 as restore --list shows it, 18:04 today, or ISO 2026-11-23T18:04Z), not ${s}`, 'restore');
   return { at: t };
 }
 
@@ -82,7 +105,7 @@ export const restoreCommand: CommandSpec = {
   summary: 'list the kept snapshot generations, or bring one back beside the current sessions',
   flags: [
     { name: 'list', type: 'bool', doc: 'list generations: number, time, sessions, panes, size' },
-    { name: 'at', type: 'string', value: 'GEN|TIME', doc: 'the generation to bring back, by number or as the newest saved at or before TIME' },
+    { name: 'at', type: 'string', value: 'GEN|TIME', doc: 'the generation to bring back, by number or as the newest saved at or before TIME (as the list shows it, or HH:MM today)' },
     JSON_FLAG,
   ],
   notes: ['The daemon writes a generation every minute while something changes, and at stop; `pane restore --at` recreates that generation’s sessions (renamed if the names are taken) without touching the live ones.'],
@@ -97,7 +120,7 @@ export const restoreCommand: CommandSpec = {
         ctx.out(
           table(
             ['GEN', 'SAVED', 'SESSIONS', 'PANES', 'SIZE'],
-            generations.map((g) => [String(g.gen), new Date(g.savedAt).toLocaleString(), String(g.sessions), String(g.panes), `${(g.bytes / 1024).toFixed(1)} KiB`]),
+            generations.map((g) => [String(g.gen), localTime(g.savedAt), String(g.sessions), String(g.panes), `${(g.bytes / 1024).toFixed(1)} KiB`]),
           ),
         );
       return 0;

@@ -222,7 +222,7 @@ complete -c pane -n '__fish_seen_subcommand_from top' -s d -l interval -r -d 'be
 complete -c pane -n '__fish_seen_subcommand_from top' -s n -l iterations -r -d 'print N frames, one an interval, and exit (the default when stdout is not a terminal: 1)'
 complete -c pane -n '__fish_seen_subcommand_from top' -l sort -r -d 'the first sort (default cpu; keys c, m, o, p change it)'
 complete -c pane -n '__fish_seen_subcommand_from restore' -l list -d 'list generations: number, time, sessions, panes, size'
-complete -c pane -n '__fish_seen_subcommand_from restore' -l at -r -d 'the generation to bring back, by number or as the newest saved at or before TIME'
+complete -c pane -n '__fish_seen_subcommand_from restore' -l at -r -d 'the generation to bring back, by number or as the newest saved at or before TIME (as the list shows it, or HH:MM today)'
 complete -c pane -n '__fish_seen_subcommand_from restore' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from service; and __fish_seen_subcommand_from install' -l print -d 'print the unit instead of writing it'
 complete -c pane -n '__fish_seen_subcommand_from agent; and __fish_seen_subcommand_from add' -l access -r -d 'its .access (JSON; see `pane help access`)'

@@ -124,6 +124,27 @@ describe('sessions and panes', () => {
     expect((await fault(c.call('float/move', { pane: first, x: 1, y: 1 }))).message).toMatch(/is not floating/);
   });
 
+  it('names a hidden pane\'s quadrant "hidden" (not the corner its put-away float would take), and its place again when shown', async () => {
+    const first = (await c.call('pane/list', {})).panes[0]!.n;
+    const second = (await c.call('pane/split', { pane: first, direction: 'horizontal' })).pane;
+    const quadrant = async (n: number) => (await c.call('pane/get', { pane: n })).attrs.quadrant;
+    expect(await quadrant(second)).toBe('right');
+    await c.call('pane/hide', { pane: second });
+    expect(await quadrant(second)).toBe('hidden');
+    expect(await quadrant(first)).toBe('full');
+    await c.call('pane/hide', { pane: second, hidden: false });
+    expect(await quadrant(second)).toBe('right');
+    // A float put away reads the same, and its corner again when it is back.
+    const f = (await c.call('float/create', { x: 0, y: 0, w: 30, h: 8, launch: { program: '/bin/cat', args: [] } })).pane;
+    expect(await quadrant(f)).toBe('top-left');
+    await c.call('float/visible', { pane: f, visible: false });
+    expect(await quadrant(f)).toBe('hidden');
+    await c.call('float/visible', { pane: f, visible: true });
+    expect(await quadrant(f)).toBe('top-left');
+    await c.call('float/close', { pane: f });
+    await c.call('pane/close', { pane: second });
+  });
+
   it('executes command words from the vocabulary and names what was wrong otherwise', async () => {
     const first = (await c.call('pane/list', {})).panes[0]!;
     expect(first.vocabulary.map((v) => v.name)).toEqual(expect.arrayContaining(['close', 'zoom', 'split', 'restart', 'float']));

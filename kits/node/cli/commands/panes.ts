@@ -86,7 +86,7 @@ export const paneCommands: CommandSpec[] = [
     summary: 'list panes',
     flags: [JSON_FLAG, SESSION],
     notes: [
-      'Columns: ID, SESSION, SIGNATURE, OWNER, QUADRANT (attr "quadrant"), STATE, PID, CWD, TAG.',
+      'Columns: ID, SESSION, SIGNATURE, OWNER, QUADRANT (attr "quadrant": where it sits, or hidden), STATE, PID, CWD, TAG.',
       'IDs of this server’s panes show as N; panes of joined hosts (pane host) as HOST:N. --json prints the Pane objects.',
     ],
     async run(ctx, a) {

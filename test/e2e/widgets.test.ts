@@ -168,6 +168,21 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     await expect.poll(async () => Number(await echo.locator('td').nth(2).textContent()), { timeout: 10_000 }).toBeGreaterThan(0);
     const reads = region(sh.page, mon).locator('[data-widget="latency"] tbody tr', { hasText: 'ns/read' });
     await expect.poll(async () => Number(await reads.first().locator('td').nth(3).textContent()), { timeout: 10_000 }).toBeGreaterThan(0);
+    // Memory reads as memory (93.4 MiB, not 97938432 bytes), and each figure of its grid stays in its own cell.
+    await expect.poll(() => region(sh.page, mon).locator('.wg-grid .wg-spark .wg-value').first().textContent(), { timeout: 10_000 }).toMatch(/^\d+\.\d (KiB|MiB|GiB)$/);
+    const overlaps = await sh.page.evaluate(
+      (n) =>
+        // Every drawn part of a cell ends inside that cell (a sparkline's svg had run 160 px over the next one).
+        [...document.querySelectorAll(`section[data-pane="${n}"] .wg-grid > *`)].flatMap((cell) => {
+          const c = cell.getBoundingClientRect();
+          return [...cell.querySelectorAll('*')].filter((e) => {
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && (r.left < c.left - 1 || r.right > c.right + 1);
+          });
+        }).length,
+      mon,
+    );
+    expect(overlaps).toBe(0);
     await shot(sh.page, 'widget-pane-monitor');
     expect(await axeFindings(mon)).toEqual([]);
     await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/close', { pane: n }), mon);

@@ -4,6 +4,7 @@
 // WIDGET_REFRESH_MS, sooner when reads are cheap) and on a binding's own timer; actions run as whoever clicked
 // (pane/exec, ns/write) and a refusal shows where it was clicked. Every value is text
 // to React — escaped, never markup — and the markdown here makes elements, never HTML.
+import { withUnit } from '../ui/units';
 import { createContext, memo, useContext, useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
 import { bindingKey, MAX_WIDGET_ROWS, widgetBindings, type Binding, type WidgetAction, type WidgetNode } from '../../../kits/protocol/widget';
 import { actionRequest, boundPath, itemText, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
@@ -322,11 +323,12 @@ function Spark({ id, label, value, points, unit, tall }: { id: string; label: st
   const lo = Math.min(...xs, 0);
   const hi = Math.max(...xs, 1);
   const d = xs.map((v, k) => `${k === 0 ? 'M' : 'L'}${((k / Math.max(1, points - 1)) * w).toFixed(1)},${(h - ((v - lo) / (hi - lo || 1)) * (h - 2) - 1).toFixed(1)}`).join(' ');
-  const shown = value === undefined ? '—' : `${value}${unit ? ` ${unit}` : ''}`;
+  const shown = value === undefined ? '—' : withUnit(value, unit);
   return (
     <div className={tall ? 'wg-chart' : 'wg-spark'} data-widget={id}>
       <span className="wg-label">{label}</span>
-      <svg role="img" aria-label={`${label}: ${shown}`} width={w} height={h} viewBox={`0 0 ${w} ${h}`}>
+      {/* Stretched to the room its cell has (a grid of three in a narrow pane), never over its neighbours. */}
+      <svg role="img" aria-label={`${label}: ${shown}`} width={w} height={h} viewBox={`0 0 ${w} ${h}`} preserveAspectRatio="none">
         <path d={d} fill="none" stroke="currentColor" strokeWidth="1.5" />
       </svg>
       <span className="wg-value">{shown}</span>
@@ -448,7 +450,7 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
         <div className="wg-progress" data-widget={id}>
           <span className="wg-label">{label}</span>
           <progress max={node.max} value={ok ? Math.min(n, node.max) : undefined} aria-label={label} />
-          <span className="wg-value">{ok ? `${n}${node.unit ? ` ${node.unit}` : ''}` : ''}</span>
+          <span className="wg-value">{ok ? withUnit(n, node.unit) : ''}</span>
           <Missing bound={bound} />
         </div>
       );

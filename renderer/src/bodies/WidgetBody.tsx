@@ -310,6 +310,20 @@ export function Markdown({ text }: { text: string }): JSX.Element {
 }
 
 /** A number's recent history as a line (the window keeps it: MAX_SPARK_POINTS at most). */
+/** The grid's gap (styles.css .wg-grid), which the columns' widths leave room for. */
+const GRID_GAP_PX = 10;
+/** Narrowest column before a grid puts fewer side by side: a label and a figure such as "107.5 MiB". */
+const GRID_MIN_COLUMN_PX = 110;
+
+/**
+ * A grid's columns: the file's count where the pane has room, fewer (wrapping onto more
+ * rows) where each would be under GRID_MIN_COLUMN_PX, so a narrow pane's figures are
+ * not cut to "107.5" or "client".
+ */
+function gridColumns(n: number): string {
+  return `repeat(auto-fill, minmax(max(${GRID_MIN_COLUMN_PX}px, calc((100% - ${(n - 1) * GRID_GAP_PX}px) / ${n})), 1fr))`;
+}
+
 function Spark({ id, label, value, points, unit, tall }: { id: string; label: string; value: number | undefined; points: number; unit?: string | undefined; tall: boolean }) {
   const hist = useRef<number[]>([]);
   const lastSeen = useRef<number | undefined>(undefined);
@@ -386,7 +400,7 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
     case 'column':
     case 'grid':
       return (
-        <div className={`wg-${node.type}`} data-widget={id} role="group" aria-label={label} style={node.type === 'grid' ? { gridTemplateColumns: `repeat(${node.columns ?? 2}, minmax(0, 1fr))` } : undefined}>
+        <div className={`wg-${node.type}`} data-widget={id} role="group" aria-label={label} style={node.type === 'grid' ? { gridTemplateColumns: gridColumns(node.columns ?? 2) } : undefined}>
           {label ? <div className="wg-heading">{label}</div> : null}
           {node.children.map((c, k) => (
             <Node key={k} node={c} values={values} pane={pane} path={`${path}.${k}`} />

@@ -236,7 +236,7 @@ function packageRoot(entry: string): string {
 }
 
 /**
- * What of the person's home, the machine's other people places (peoplePlaces), its services'
+ * What of the person's home, the machine's other top-level places, where people keep things (peoplePlaces), its services'
  * (servicePlaces) and the shared temp places (TEMP_PLACES) an agent's programs see: nothing, but what is bound back in.
  * Each is hidden whole, so a file made there after launch (a new key, a login)
  * is hidden too; these are the exceptions: the agent's own home, the project it works
@@ -403,7 +403,7 @@ export function pendingLines(svc: AgentService, name: string): string[] {
   const people = peoplePlaces();
   const services = servicePlaces(svc.server.env.PATH ?? process.env.PATH);
   lines.push(
-    `hidden whole: the person's home (${human}), the machine's other people places (${people.join(', ') || 'none'}), its services' sockets and secrets (${services.join(', ') || 'none'}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside); visible of them, nothing else:`,
+    `hidden whole: the person's home (${human}), the machine's other top-level places, where people keep things (${people.join(', ') || 'none'}), its services' sockets and secrets (${services.join(', ') || 'none'}) and the temp dirs (${tempPlaces().join(', ')}; each its own and empty inside); visible of them, nothing else:`,
   );
   for (const v of visiblePaths(svc, name, access, project || human, app?.launch?.program, [...people, ...services])) lines.push(`  ${v.path}  (${v.why})`);
   for (const [n, id] of svc.identity) {

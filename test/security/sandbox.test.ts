@@ -567,7 +567,7 @@ describe.skipIf(why !== null)(`an agent shell in its sandbox${why ? ` (skipped: 
       }
       // Every file readable in a place at the top that is not the system's is under what `pane access` says is visible.
       const access = s.pane(['access', 'ada']).stdout;
-      const places = /other people places \(([^)]*)\)/.exec(access)?.[1]?.split(', ').filter((p) => p.startsWith('/')) ?? [];
+      const places = /where people keep things \(([^)]*)\)/.exec(access)?.[1]?.split(', ').filter((p) => p.startsWith('/')) ?? [];
       for (const dir of planted.filter((d) => d.split('/').length === 2 && d !== late)) expect(places, access).toContain(dir);
       if (fs.existsSync('/srv')) expect(places).toContain('/srv');
       const visible = [...access.matchAll(/^ +(\/\S+) {2}\(/gm)].map((m) => m[1]!);

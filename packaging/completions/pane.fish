@@ -133,7 +133,8 @@ complete -c pane -n '__fish_seen_subcommand_from swap' -l with -r -d 'the other 
 complete -c pane -n '__fish_seen_subcommand_from swap' -s d -l direction -x -a 'left right up down next prev' -d 'the neighbour: left|right|up|down|next|prev'
 complete -c pane -n '__fish_seen_subcommand_from resize' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from resize' -s d -l direction -x -a 'left right up down' -d 'the edge to move'
-complete -c pane -n '__fish_seen_subcommand_from resize' -s n -l cells -r -d 'how far'
+complete -c pane -n '__fish_seen_subcommand_from resize' -s n -l cells -r -d 'how far (or CELLS after the flags, as tmux resize-pane -L 5 takes it)'
+complete -c pane -n '__fish_seen_subcommand_from resize' -F
 complete -c pane -n '__fish_seen_subcommand_from float' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from float' -l x -r -d 'left edge, in cells'
 complete -c pane -n '__fish_seen_subcommand_from float' -l y -r -d 'top edge, in cells'

@@ -140,10 +140,14 @@ describe('layout commands', () => {
 
   it('resize moves the shared edge by N cells', () => {
     const a = fresh('r1');
-    ok('split', '-t', String(a), '--', 'sleep', '608');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '608').trim());
     const before = (saved('r1').session.layout as { ratio: number }).ratio;
     ok('resize', '-t', String(a), '-d', 'right', '-n', '16');
-    expect((saved('r1').session.layout as { ratio: number }).ratio).toBeGreaterThan(before);
+    const after = (saved('r1').session.layout as { ratio: number }).ratio;
+    expect(after).toBeGreaterThan(before);
+    // The count alone, as tmux's resize-pane -L 16 takes it: the right pane grows back to the left.
+    ok('resize', '-t', String(b), '-d', 'left', '16');
+    expect((saved('r1').session.layout as { ratio: number }).ratio).toBeLessThan(after);
   });
 
   it('zoom toggles the session’s zoomed pane', () => {

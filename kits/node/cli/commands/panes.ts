@@ -80,6 +80,20 @@ function hideCommand(command: 'hide' | 'show', hidden: boolean, summary: string)
   };
 }
 
+/** Most cells one resize moves an edge: past any screen's width. */
+const MAX_RESIZE_CELLS = 10_000;
+
+/** `pane resize`'s count: -n CELLS or CELLS alone (not both, unless they agree). */
+export function resizeCells(flag: number | undefined, word: string | undefined): number {
+  if (word === undefined) {
+    if (flag === undefined) throw new UsageError('missing CELLS: how far to move the edge (-n CELLS, or CELLS after the flags)', 'resize');
+    return flag;
+  }
+  if (!/^[0-9]{1,5}$/.test(word) || Number(word) < 1 || Number(word) > MAX_RESIZE_CELLS) throw new UsageError(`CELLS: '${word}' is not a whole number from 1 to ${MAX_RESIZE_CELLS}`, 'resize');
+  if (flag !== undefined && flag !== Number(word)) throw new UsageError(`-n ${flag} and CELLS ${word} disagree; give one`, 'resize');
+  return Number(word);
+}
+
 export const paneCommands: CommandSpec[] = [
   {
     command: 'ls',
@@ -237,14 +251,16 @@ export const paneCommands: CommandSpec[] = [
     flags: [
       TARGET,
       { name: 'direction', short: 'd', type: 'enum', value: 'left|right|up|down', values: EDGES, required: true, doc: 'the edge to move' },
-      { name: 'cells', short: 'n', type: 'int', value: 'CELLS', min: 1, max: 10000, required: true, doc: 'how far' },
+      { name: 'cells', short: 'n', type: 'int', value: 'CELLS', min: 1, max: MAX_RESIZE_CELLS, doc: 'how far (or CELLS after the flags, as tmux resize-pane -L 5 takes it)' },
     ],
+    positionals: [{ name: 'CELLS' }],
     async run(ctx, a) {
+      const cells = resizeCells(int(a, 'cells'), a.positionals[0]);
       const c = await ctx.connect();
       await c.call('pane/resize', {
         ...aim(ctx, a),
         direction: str(a, 'direction') as (typeof EDGES)[number],
-        cells: int(a, 'cells') as number,
+        cells,
       });
       return 0;
     },

@@ -63,6 +63,8 @@ describe('a grant shows its session alone', () => {
       expect(r.status, args.join(' ')).not.toBe(0);
       expect(r.stderr, args.join(' ')).toMatch(/may not call [a-z/]+: it shows session work's panes alone|refused: grant .* may not call/);
     }
+    // finger lists no agent to a guest, and does not tell it to add one.
+    expect(asGuest(g.token, ['finger']).stdout.trim()).toBe('No agents here for a guest: an attach grant shows one session’s panes, not its agents.');
     // The focused pane a request leaves to its default is the session's, not the first session's.
     const c = await reachServer(s.socket, { grant: g.token });
     expect((await c.call('pty/grid', { rows: 1 })).pane).toBe(work);

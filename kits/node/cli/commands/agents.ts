@@ -171,7 +171,7 @@ export const agentCommands: CommandSpec[] = [
       else {
         // Whom each converges with: the open predictions (a server without awareness has none to give).
         const active = (await c.call('awareness/predictions', {}).catch(() => undefined))?.active ?? [];
-        ctx.out(name !== undefined ? fingerLong(agents[0]!, Date.now(), active) : fingerAll(agents, Date.now(), active));
+        ctx.out(name !== undefined ? fingerLong(agents[0]!, Date.now(), active) : fingerAll(agents, Date.now(), active, ctx.io.env.PANE_GRANT !== undefined));
       }
       for (const u of listed.unreached ?? []) ctx.io.stderr.write(`pane finger: ${u.host === '*' ? "other hosts'" : `host ${u.host}'s`} agents not shown: ${u.reason}\n`);
       if (bool(a, 'hold')) await hold(ctx);

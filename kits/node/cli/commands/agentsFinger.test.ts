@@ -80,7 +80,9 @@ describe('finger', () => {
     expect(rows[0]).toMatch(/^Login\s+State\s+Since\s+Panes\s+Mail\s+Topics\s+Last prompt$/);
     expect(rows[1]).toMatch(/^ada\s+● working\s+1m\s+3 top-left\s+2\s+auth,jwt\s+fix the login redirect$/);
     expect(rows[2]).toMatch(/^bob\s+◆ needs you/);
-    expect(fingerAll([])).toMatch(/No agents/);
+    expect(fingerAll([])).toMatch(/No agents\. Add one with/);
+    // A guest sees no agent by design: it is not told to add one.
+    expect(fingerAll([], Date.now(), [], true)).toBe('No agents here for a guest: an attach grant shows one session’s panes, not its agents.');
   });
 
   it('writes durations short', () => {

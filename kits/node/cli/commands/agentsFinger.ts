@@ -87,7 +87,9 @@ export function fingerLong(a: AgentInfo, now = Date.now(), predictions: readonly
   return lines.map(shownKeepingTabs).join('\n');
 }
 
-export function fingerAll(agents: readonly AgentInfo[], now = Date.now(), predictions: readonly Prediction[] = []): string {
+/** Every agent, long form; `guest`: the caller speaks through an attach grant ($PANE_GRANT), which shows no agent and adds none. */
+export function fingerAll(agents: readonly AgentInfo[], now = Date.now(), predictions: readonly Prediction[] = [], guest = false): string {
+  if (agents.length === 0 && guest) return 'No agents here for a guest: an attach grant shows one session’s panes, not its agents.';
   if (agents.length === 0) return 'No agents. Add one with `pane agent add NAME`, or launch one: `pane agent run`.';
   return agents.map((a) => fingerLong(a, now, predictions)).join('\n\n');
 }

@@ -504,9 +504,11 @@ function InputWidget({ id, pane, node }: { id: string; pane: number; node: Extra
       data-widget={id}
       onSubmit={(e) => {
         e.preventDefault();
-        void runAction(pane, node.action, { ...attrs, value: text }).then((s) => {
+        const sent = text;
+        void runAction(pane, node.action, { ...attrs, value: sent }).then((s) => {
           setSaid(s);
-          if (s === '') setText('');
+          // Done: the field empties, unless something new was typed while it ran (that is kept, not wiped).
+          if (s === '') setText((now) => (now === sent ? '' : now));
           refresh();
         });
       }}

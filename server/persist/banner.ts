@@ -3,6 +3,8 @@
 // "Enter to run: ARGV" for programs that are not restarted blindly. Kept apart from
 // exited-pane "Enter to run again" (issue 10), which is about a program that ended.
 
+import { localTime } from '../../kits/node/localTime';
+
 const DIM = '\x1b[2m';
 const BOLD = '\x1b[1m';
 const YELLOW = '\x1b[33m';
@@ -14,10 +16,7 @@ const RESET = '\x1b[0m';
  * above a program that had not run).
  */
 export function historyLabel(savedAt: number, restarted = true): string {
-  const d = new Date(savedAt);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const when = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return `── history saved ${when} · the program was ${restarted ? '' : 'not '}restarted ──`;
+  return `── history saved ${localTime(savedAt, 'minute')} · the program was ${restarted ? '' : 'not '}restarted ──`;
 }
 
 export function bannerText(o: { history: number | null; notices: string[]; waitingFor: string | null }): string {

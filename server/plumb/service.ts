@@ -299,7 +299,7 @@ export class PlumbService {
       case 'port':
         return `would send it to port ${plan.port} (${plan.readers} reading)`;
       case 'hold':
-        return `would hold it on port ${plan.port} for ${PORT_HOLD_MS / 1000} s: nobody reads it (pane plumb read ${plan.port})`;
+        return `would hold it ${heldWords(plan.port)}`;
       case 'browser':
         return `would open ${plan.url} in the window's browser`;
       case 'editor': {
@@ -319,7 +319,7 @@ export class PlumbService {
         return { action: `sent to port ${plan.port}`, port: plan.port, delivered: true };
       case 'hold':
         this.port(plan.port).deliver(plan.line);
-        return { action: `held on port ${plan.port} for ${PORT_HOLD_MS / 1000} s: nobody reads it (pane plumb read ${plan.port})`, port: plan.port, delivered: false };
+        return { action: `held ${heldWords(plan.port)}`, port: plan.port, delivered: false };
       case 'browser':
         return { action: `open ${plan.url} in the window's browser`, open: plan.url };
       case 'editor':
@@ -377,6 +377,11 @@ type Plan =
   | { kind: 'start'; program: string; args: string[]; cwd: string };
 /** A file for pane's editor client: at a line and column, typed into an open vim (`reuse`) or opened in a new editor pane. */
 type EditorPlan = { kind: 'editor'; file: string; line: number | undefined; col: number | undefined; reuse: number | undefined };
+
+/** Where and how long a message nobody reads waits, as a send says it was held and a test that it would be. */
+function heldWords(port: string): string {
+  return `on port ${port} for ${PORT_HOLD_MS / 1000} s: nobody reads it (pane plumb read ${port})`;
+}
 
 /** FILE, FILE:LINE or FILE:LINE:COL, as the editor's outcome names the place. */
 function editorAt(p: EditorPlan): string {

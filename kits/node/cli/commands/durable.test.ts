@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../errors';
-import { localTime, parseWhen } from './durable';
+import { localTime } from '../../localTime';
+import { parseWhen } from './durable';
 
 describe('restore --at', () => {
   const now = new Date(2026, 11, 6, 9, 45, 0).getTime();

@@ -12,6 +12,7 @@ import type { CommandContext } from '../context';
 import { OpError, UsageError } from '../errors';
 import { table } from '../format';
 import { ADDED_ENV, DAEMON_ENV } from '../../daemonEnv';
+import { localTime } from '../../localTime';
 
 /**
  * How long `pane stop` waits for the daemon to finish: its programs get 2 s after SIGHUP
@@ -69,13 +70,6 @@ export const stopCommand: CommandSpec = {
     return 0;
   },
 };
-
-/** A generation's time as `restore --list` shows it and `--at` takes it back: local, to the second (2026-11-23 18:04:05). */
-export function localTime(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-}
 
 /**
  * `--at`: a generation number; a local date and time as the list shows it

@@ -9,9 +9,6 @@ import { bodyOf } from '../model/bodies/registry';
 import { NO_USAGE, ProcSampler } from '../pty/procStats';
 import type { Services } from '../services';
 
-/** A histogram's nanoseconds as seconds; 0 before its first sample (an empty histogram reports nonsense). */
-const seconds = (ns: number) => (Number.isFinite(ns) && ns > 0 && ns < 1e15 ? ns / 1e9 : 0);
-
 /**
  * How often the event loop's delay is sampled (ms): a timer that fires this often for
  * as long as the daemon runs. 10 ms cost about 1% of a core on a VM (the bench's
@@ -19,6 +16,17 @@ const seconds = (ns: number) => (Number.isFinite(ns) && ns > 0 && ns < 1e15 ? ns
  * and a stall of any length delays the sample that spans it by that much).
  */
 export const LOOP_SAMPLE_MS = 50;
+
+/**
+ * How late the loop was, in seconds, from a sample of Node's delay histogram: it
+ * records the whole time between its timer's ticks, the resolution included (an idle
+ * loop reads 50 ms at a resolution of 50), so the resolution is taken off. 0 before
+ * the first sample (an empty histogram reports nonsense).
+ */
+export function lateSeconds(intervalNs: number): number {
+  if (!Number.isFinite(intervalNs) || intervalNs <= 0 || intervalNs >= 1e15) return 0;
+  return Math.max(0, intervalNs - LOOP_SAMPLE_MS * 1e6) / 1e9;
+}
 
 /** The event loop's delay, sampled from the first collection on (reset at each). */
 let loop: IntervalHistogram | undefined;
@@ -65,8 +73,8 @@ export function collectMetrics(services: Services): ServerMetrics {
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     heapTrims: server.heapTrims?.trims ?? 0,
     heapTrimmedBytes: server.heapTrims?.freedBytes ?? 0,
-    eventLoopDelayP50: seconds(delay.percentile(50)),
-    eventLoopDelayP99: seconds(delay.percentile(99)),
+    eventLoopDelayP50: lateSeconds(delay.percentile(50)),
+    eventLoopDelayP99: lateSeconds(delay.percentile(99)),
     clients: services.connections.size,
     sessions: server.sessions.size,
     panes,

@@ -57,6 +57,17 @@ describe.skipIf(!prometheus)(`pane metrics${prometheus ? '' : ' (skipped: no pro
     expect(r.stdout).toMatch(/^pane_storage_written_bytes_total\{.*pane="1".*\} \d+$/m);
   });
 
+  it('reports an idle daemon’s event loop as on time, not late by the sampling interval', async () => {
+    // Node's histogram holds the time between its timer's ticks; read raw, an idle
+    // daemon looked 50 ms late on every `pane top` (LOOP_SAMPLE_MS).
+    const p50 = () => Number(/^pane_event_loop_delay_p50_seconds\{host="[^"]+"\} (\S+)$/m.exec(s.pane(['metrics']).stdout)?.[1]);
+    p50(); // the histogram starts at the first collection
+    await new Promise((r) => setTimeout(r, 600));
+    const late = p50();
+    expect(late).toBeGreaterThanOrEqual(0);
+    expect(late).toBeLessThan(0.03);
+  });
+
   it('reads the same text at /pane/server/metrics, with the namespace’s own gauges, and each histogram read off at /server/latency', () => {
     const r = s.pane(['cat', '/server/metrics']);
     expect(r.status, r.stderr).toBe(0);

@@ -2,7 +2,7 @@
 // states, and the bytes `pane send` writes.
 import { describe, expect, it } from 'vitest';
 import type { Pane } from '../../protocol/model';
-import { keyValues, lsTable, paneId, paneState, shortPath, table } from './format';
+import { bytesText, infoText, lsTable, paneId, paneState, shortPath, table } from './format';
 import { sendBytes } from './commands/streams';
 
 function pane(over: Partial<Pane> = {}): Pane {
@@ -97,9 +97,28 @@ describe('paneState', () => {
   });
 });
 
-describe('keyValues', () => {
-  it('flattens nested objects into aligned key: value lines', () => {
-    expect(keyValues({ host: 'box', memory: { rss: 1 }, socket: null })).toBe('host:       box\nmemory.rss: 1\nsocket:     -');
+describe('infoText', () => {
+  it('says the start as a local time and its age, memory in MiB, in aligned lines', () => {
+    const started = new Date(2026, 11, 6, 13, 27, 5).getTime();
+    const text = infoText(
+      { host: 'box', version: '0.1.0', protocol: 1, pid: 42, socket: null, startedAt: started, rev: 7, panes: 3, sessions: 1, clients: 2, memory: { rss: 73_723_904, heapUsed: 14_521_464 } },
+      started + 3 * 3600_000 + 5 * 60_000,
+    );
+    expect(text.split('\n')).toEqual([
+      'host:     box',
+      'version:  0.1.0 (protocol 1)',
+      'pid:      42',
+      'socket:   - (this server listens on no socket)',
+      'started:  2026-12-06 13:27:05, 3h05m ago',
+      'panes:    3 in 1 session',
+      'clients:  2 (this command among them)',
+      'memory:   70.3 MiB resident, 13.8 MiB of it JS heap in use',
+      "revision: 7 (the state's change count: it moves with every change a client sees)",
+    ]);
+  });
+
+  it('says bytes in the unit a person reads', () => {
+    expect([bytesText(812), bytesText(3482), bytesText(1.25 * 1024 ** 3)]).toEqual(['812 B', '3.4 KiB', '1.3 GiB']);
   });
 });
 

@@ -1,6 +1,8 @@
 // Text the CLI prints: fixed-width tables and the `pane ls` / `session ls` /
 // `info` rows. Pure functions of protocol data, so they are unit-tested alone.
+import type { Result } from '../../protocol';
 import { exitLabel } from '../../protocol/exitLabel';
+import { localTime } from '../localTime';
 import type { Pane } from '../../protocol/model';
 import { shown } from '../../protocol/shown';
 import { remoteOf } from '../../protocol/standIn';
@@ -102,16 +104,48 @@ export function sessionTable(sessions: readonly SessionSummary[]): string {
   return table(['NAME', 'PANES', 'FOCUSED', 'ID'], rows);
 }
 
-/** `key: value` lines, keys padded; nested objects flattened with dots. */
-export function keyValues(obj: Record<string, unknown>): string {
-  const flat: [string, string][] = [];
-  const walk = (prefix: string, v: unknown): void => {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(prefix ? `${prefix}.${k}` : k, x);
-    } else flat.push([prefix, v === null ? '-' : Array.isArray(v) ? v.join(',') : String(v)]);
-  };
-  walk('', obj);
-  const w = Math.max(0, ...flat.map(([k]) => k.length));
-  return flat.map(([k, v]) => `${k}:${' '.repeat(w - k.length + 1)}${v}`).join('\n');
+/** `key: value` lines, the values in one column. */
+export function aligned(rows: readonly (readonly [string, string])[]): string {
+  const w = Math.max(0, ...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k}:${' '.repeat(w - k.length + 1)}${v}`).join('\n');
 }
 
+/** `pane info` for a person: the start as a local time and how long ago, memory in MiB, not epoch milliseconds and bytes (`--json` keeps those). */
+export function infoText(info: Result<'server/info'>, now: number): string {
+  const s = info.sessions === 1 ? '' : 's';
+  return aligned([
+    ['host', info.host],
+    ['version', `${info.version} (protocol ${info.protocol})`],
+    ['pid', String(info.pid)],
+    ['socket', info.socket ?? '- (this server listens on no socket)'],
+    ['started', `${localTime(info.startedAt)}, ${ago(now - info.startedAt)} ago`],
+    ['panes', `${info.panes} in ${info.sessions} session${s}`],
+    ['clients', `${info.clients} (this command among them)`],
+    ['memory', `${bytesText(info.memory.rss)} resident, ${bytesText(info.memory.heapUsed)} of it JS heap in use`],
+    ['revision', `${info.rev} (the state's change count: it moves with every change a client sees)`],
+  ]);
+}
+
+
+/** "3s", "4m", "2h05m", "3d": how long ago, short enough for a table cell. */
+export function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h${String(m % 60).padStart(2, '0')}m`;
+  return `${Math.floor(h / 24)}d`;
+}
+
+/** Bytes as a person reads them: "812 B", "3.4 KiB", "70.3 MiB", "1.2 GiB". */
+export function bytesText(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentInfo } from '../../../protocol/agent';
-import { ago, fingerAll, fingerLong, fingerShort } from './agentsFinger';
+import { ago } from '../format';
+import { fingerAll, fingerLong, fingerShort } from './agentsFinger';
 
 const now = new Date(2026, 10, 21, 14, 30, 0).getTime();
 const base: AgentInfo = {

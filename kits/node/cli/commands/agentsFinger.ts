@@ -1,6 +1,7 @@
 // finger(1) for agents, as pure text: the long form (one block per agent: panes
 // with quadrant and state, project, last prompt, topics, claims, mail, .plan) and
 // the short table (finger -s, and the peers view). Shared by the CLI and `pane mcp`.
+import { ago } from '../format';
 import { shown, shownKeepingTabs } from '../../../protocol/shown';
 import type { AgentInfo } from '../../../protocol/agent';
 import type { Prediction } from '../../../protocol/awareness';
@@ -14,17 +15,6 @@ export function convergingLine(name: string, predictions: readonly Prediction[])
   const partners = partnersOf(name, predictions).slice(0, FINGER_PARTNERS);
   if (partners.length === 0) return null;
   return `Converging with: ${partners.map((x) => `${partnerText(x)} (${x.prediction.type})`).join('; ')}`;
-}
-
-/** "3s", "4m", "2h05m", "3d": how long ago, short enough for a table cell. */
-export function ago(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h${String(m % 60).padStart(2, '0')}m`;
-  return `${Math.floor(h / 24)}d`;
 }
 
 /** "14:05" today, else "Nov 21 14:05" (local time, as finger prints login times). */

@@ -8,7 +8,7 @@ import { bool, int, str, type ParsedArgs } from '../args';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { OpError, UsageError } from '../errors';
-import { table } from '../format';
+import { ago, table } from '../format';
 import { STATE_WORDS } from './agentsFinger';
 
 const AS = { name: 'as', type: 'string', value: 'NAME', doc: 'act for this agent (default: the agent running this, else you)' } as const;
@@ -27,11 +27,6 @@ export function resourceArg(p: string, a: ParsedArgs, cwd = process.cwd()): { re
 function rel(p: string, cwd = process.cwd()): string {
   const r = path.relative(cwd, p);
   return r === '' ? '.' : r.startsWith('..') ? p : p.endsWith('/') ? `${r}/` : r;
-}
-
-function ago(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.round(s / 60)}m` : `${Math.round(s / 3600)}h`;
 }
 
 /** NAME, all, pane:N or quadrant:Q. */

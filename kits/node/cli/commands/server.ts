@@ -6,7 +6,7 @@ import { grantCommands } from './grants';
 import { metricsCommands } from './metrics';
 import { topCommands } from './top';
 import { JSON_FLAG, type CommandSpec } from '../command';
-import { keyValues, table } from '../format';
+import { infoText, table } from '../format';
 import { stopCommand } from './durable';
 
 export interface ServeHook {
@@ -51,7 +51,7 @@ export function serverCommands(hook: ServeHook): CommandSpec[] {
       async run(ctx, a) {
         const c = await ctx.connect();
         const info = await c.call('server/info', {});
-        ctx.out(bool(a, 'json') ? JSON.stringify(info, null, 2) : keyValues(info));
+        ctx.out(bool(a, 'json') ? JSON.stringify(info, null, 2) : infoText(info, Date.now()));
         return 0;
       },
     },

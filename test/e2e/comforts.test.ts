@@ -131,9 +131,26 @@ describe.skipIf(chromiumMissing)(`comforts${chromiumMissing ? ` (skipped: no bro
     await sh.page.keyboard.press('Control+Shift+Y');
     const bar = region(sh.page, n).locator('.copybar');
     await expect.poll(() => bar.count()).toBe(1);
+    // The cursor starts at the prompt, on the pane's last rows: the bar sits at the top
+    // then, clear of the cursor's row (over the last rows, it hid the prompt).
+    const clear = () =>
+      sh.page.evaluate((p) => {
+        const term = (window as any).pane.term(p);
+        const screen = document.querySelector(`[data-pane="${p}"] .xterm-screen`)!.getBoundingClientRect();
+        const barBox = document.querySelector(`[data-pane="${p}"] .copybar`)!.getBoundingClientRect();
+        const b = term.buffer.active;
+        const rowH = screen.height / term.rows;
+        const at = Number(/line (\d+)\//.exec(document.querySelector(`[data-pane="${p}"] .cb-where`)!.textContent!)![1]) - 1 - b.viewportY;
+        const top = screen.top + at * rowH;
+        return barBox.bottom <= top + 0.5 || barBox.top >= top + rowH - 0.5;
+      }, n);
+    await expect.poll(() => bar.getAttribute('data-edge')).toBe('top');
+    expect(await clear()).toBe(true);
     // g: the top of the scrollback.
     await sh.page.keyboard.press('g');
     await expect.poll(() => bar.locator('.cb-where').textContent()).toMatch(/^line 1\//);
+    await expect.poll(() => bar.getAttribute('data-edge')).toBe('bottom');
+    expect(await clear()).toBe(true);
     // G, then ? searches backward: the last "needle-two" above.
     await sh.page.keyboard.press('Shift+G');
     await sh.page.keyboard.press('?');

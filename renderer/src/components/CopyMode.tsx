@@ -27,6 +27,9 @@ function linesOf(term: Terminal): Lines {
 
 type Search = { dir: 1 | -1; query: string } | null;
 
+/** Terminal rows the bar can cover at the edge it sits on (20 px over rows of 15 or more px). */
+const BAR_ROWS = 2;
+
 export function CopyMode({ pane }: { pane: number }) {
   const [, redraw] = useState(0);
   const [typing, setTyping] = useState<Search>(null);
@@ -145,9 +148,13 @@ export function CopyMode({ pane }: { pane: number }) {
   }, [typing !== null]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const cur = model.current;
-  const where = cur ? `${cur.cursor.y + 1}/${termFor(pane).term.buffer.active.length}` : '';
+  const buf = termFor(pane).term.buffer.active;
+  const where = cur ? `${cur.cursor.y + 1}/${buf.length}` : '';
+  // The bar sits over the pane's last rows; where the cursor is among them (as it is
+  // on entry, at the prompt), it moves to the top, so it never hides the cursor.
+  const edge = cur && cur.cursor.y - buf.viewportY >= termFor(pane).term.rows - BAR_ROWS ? 'top' : 'bottom';
   return (
-    <div className="copybar" role="status" aria-label={`copy mode in pane ${pane}`}>
+    <div className="copybar" data-edge={edge} role="status" aria-label={`copy mode in pane ${pane}`}>
       <span className="cb-mode">{cur?.anchor ? 'COPY · VISUAL' : 'COPY'}</span>
       {typing ? (
         <label className="cb-search">

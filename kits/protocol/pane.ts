@@ -28,13 +28,16 @@ const ATTR_KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 /**
  * Attrs a client gives a pane: at most MAX_CLIENT_ATTRS, each key at most
  * MAX_ATTR_KEY_LENGTH characters and of ATTR_KEY's shape (a refusal quotes the key
- * clipped, never a megabyte of it), each value as `value` bounds it.
+ * clipped, never a megabyte of it), each value as `value` bounds it. A key given
+ * null (a delete) is not held to the key rules: it adds nothing.
  */
 function attrsOf<V extends z.ZodType>(value: V) {
   return z.record(z.string(), value).superRefine((o, ctx) => {
     const keys = Object.keys(o);
     if (keys.length > MAX_CLIENT_ATTRS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_CLIENT_ATTRS} attrs on a pane (MAX_CLIENT_ATTRS); this gives ${keys.length}` });
     for (const k of keys) {
+      // Deleting is always allowed: a key set before these bounds (state kept from an older pane) can still be removed.
+      if (o[k] === null) continue;
       const shown = k.length > 40 ? `${k.slice(0, 40)}…` : k;
       if (k.length > MAX_ATTR_KEY_LENGTH) ctx.addIssue({ code: 'custom', message: `attr key "${shown}" is ${k.length} characters; a key is at most ${MAX_ATTR_KEY_LENGTH} (MAX_ATTR_KEY_LENGTH)` });
       else if (!ATTR_KEY.test(k)) ctx.addIssue({ code: 'custom', message: `attr key "${shown}": keys are letters, digits, "_", "." or "-", and start with a letter, digit or "_"` });

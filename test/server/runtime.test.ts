@@ -1,6 +1,6 @@
 // The runtime contract end to end over the protocol, with real bash panes.
 import { vocabularyRevision } from '../../kits/protocol/vocabRevision';
-import { setVocabulary } from '../../server/model/paneOps';
+import { setAttrs, setVocabulary } from '../../server/model/paneOps';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
 import { PaneFault } from '../../kits/protocol/error';
@@ -309,6 +309,19 @@ describe('sessions and panes', () => {
     // Nothing was set, nothing opened, and the server serves on.
     expect(Object.keys((await c.call('pane/get', { pane: p.n })).attrs).every((k) => k.length < 100 && !k.startsWith('-'))).toBe(true);
     expect((await c.call('pane/list', {})).panes).toHaveLength(1);
+  });
+
+  it('lets a client delete an attr set before the bounds, which it could no longer write', async () => {
+    const p = (await c.call('pane/list', {})).panes[0]!;
+    // As a state file from before the bounds brings it back.
+    const old = { ['k'.repeat(5000)]: 'v', '-x': 'v' };
+    const server = h.running.server;
+    setAttrs(server, server.pane(p.n), old);
+    await c.call('pane/attrs', { pane: p.n, set: { ['k'.repeat(5000)]: null, '-x': null } });
+    const attrs = (await c.call('pane/get', { pane: p.n })).attrs;
+    expect(Object.keys(attrs).filter((k) => k.length > 100 || k.startsWith('-'))).toEqual([]);
+    // A write of that key is refused as before.
+    expect((await fault(c.call('pane/attrs', { pane: p.n, set: { '-x': 'v' } }))).message).toMatch(/start with a letter, digit or "_"/);
   });
 });
 

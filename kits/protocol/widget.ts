@@ -80,10 +80,12 @@ export type WidgetAction = z.infer<typeof WidgetActionSchema>;
 
 const base = { id: lazySchema(() => id.optional()), label: lazySchema(() => text(120).optional()) };
 const bindable = { ...base, text: lazySchema(() => text(MAX_WIDGET_TEXT).optional()), bind: lazySchema(() => BindingSchema.optional()) };
-const columnSpec = lazySchema(() => z.object({ title: text(60), field: pick }).strict());
+/** How a figure is shown: `bytes` and `bytes/s` in binary prefixes, `ms` and `s` as lengths of time, any other after the number. */
+const unit = lazySchema(() => text(20).optional());
+const columnSpec = lazySchema(() => z.object({ title: text(60), field: pick, unit }).strict());
 
 const Leaf = {
-  text: lazySchema(() => z.object({ type: z.literal('text'), ...bindable, style: z.enum(['plain', 'title', 'muted', 'mono']).optional() }).strict()),
+  text: lazySchema(() => z.object({ type: z.literal('text'), ...bindable, style: z.enum(['plain', 'title', 'muted', 'mono']).optional(), unit }).strict()),
   markdown: lazySchema(() => z.object({ type: z.literal('markdown'), ...bindable }).strict()),
   table: lazySchema(() => z
     .object({ type: z.literal('table'), ...base, bind: BindingSchema, columns: z.array(columnSpec).min(1).max(MAX_WIDGET_COLUMNS), actions: z.array(WidgetActionSchema).max(MAX_WIDGET_COLUMNS).optional(), empty: text(200).optional() })
@@ -96,9 +98,9 @@ const Leaf = {
   select: lazySchema(() => z
     .object({ type: z.literal('select'), ...base, label: text(60), options: z.array(z.object({ label: text(60), value: text(200) }).strict()).min(1).max(64), action: WidgetActionSchema })
     .strict()),
-  progress: lazySchema(() => z.object({ type: z.literal('progress'), ...base, bind: BindingSchema, max: z.number().positive().default(100), unit: text(20).optional() }).strict()),
-  sparkline: lazySchema(() => z.object({ type: z.literal('sparkline'), ...base, bind: BindingSchema, points: z.number().int().min(2).max(MAX_SPARK_POINTS).default(60), unit: text(20).optional() }).strict()),
-  chart: lazySchema(() => z.object({ type: z.literal('chart'), ...base, bind: BindingSchema, points: z.number().int().min(2).max(MAX_SPARK_POINTS).default(120), unit: text(20).optional() }).strict()),
+  progress: lazySchema(() => z.object({ type: z.literal('progress'), ...base, bind: BindingSchema, max: z.number().positive().default(100), unit }).strict()),
+  sparkline: lazySchema(() => z.object({ type: z.literal('sparkline'), ...base, bind: BindingSchema, points: z.number().int().min(2).max(MAX_SPARK_POINTS).default(60), unit }).strict()),
+  chart: lazySchema(() => z.object({ type: z.literal('chart'), ...base, bind: BindingSchema, points: z.number().int().min(2).max(MAX_SPARK_POINTS).default(120), unit }).strict()),
   log: lazySchema(() => z.object({ type: z.literal('log'), ...base, bind: BindingSchema, lines: z.number().int().min(1).max(MAX_WIDGET_ROWS).default(100) }).strict()),
   diff: lazySchema(() => z.object({ type: z.literal('diff'), ...bindable }).strict()),
   terminal: lazySchema(() => z

@@ -117,8 +117,12 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
   }, 90_000);
 
   it('a widget file with an error is reported by file and field, and the other apps keep working', async () => {
-    fs.writeFileSync(path.join(appsDir, 'broken.json'), JSON.stringify({ name: 'Broken', signature: 'com.example.broken', kind: 'widgets', widget: { type: 'column', children: [{ type: 'gauge', bind: { path: '/index' } }] } }));
-    await until(sh.page, 'the error as a notice', () => (window as any).pane.store.getState().notices.some((n: { text: string }) => /broken\.json: widget\.children\[0\]\.type: Invalid discriminator value\. Expected 'row' \| 'column'/.test(n.text)));
+    fs.writeFileSync(path.join(appsDir, 'broken.json'), JSON.stringify({ name: 'Broken', signature: 'com.example.broken', kind: 'widgets', widget: { type: 'column', children: [{ type: 'gauge', bind: { path: '/index' } }, { type: 'meter' }, { type: 'dial' }] } }));
+    await until(sh.page, 'the error as a notice', () => (window as any).pane.store.getState().notices.some((n: { text: string }) => /^broken\.json: widget\.children\[0\]\.type: Invalid discriminator value\. Expected 'row' \| 'column'/.test(n.text)));
+    // One notice for the file, however many fields it gets wrong (three had been three chips, each cut to "/work/…").
+    const mine = await sh.page.evaluate(() => (window as any).pane.store.getState().notices.filter((n: { text: string }) => n.text.startsWith('broken.json:')).map((n: { text: string }) => n.text) as string[]);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toContain(`(and 2 more errors in this file) — in ${appsDir}`);
     await appListed('agents-board');
     fs.rmSync(path.join(appsDir, 'broken.json'));
   }, 30_000);
@@ -162,12 +166,16 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     await until(sh.page, 'the monitor counts panes', new Function(`return Number(document.querySelector('section[data-pane="${mon}"] .wg-grid .wg-value')?.textContent) === Object.keys(window.pane.store.getState().panes).length`) as () => boolean);
     await until(sh.page, 'a row per pane with its memory', new Function(`return document.querySelectorAll('section[data-pane="${mon}"] [data-widget="panes"] tbody tr').length >= 2`) as () => boolean);
     const memory = await region(sh.page, mon).locator('[data-widget="panes"] tbody tr').first().locator('td').nth(7).textContent();
-    expect(Number(memory)).toBeGreaterThan(0);
+    // Figures read with their units: memory in MiB (it had read 77.9 under "memory MiB"), time as time.
+    expect(memory).toMatch(/^\d+(\.\d)? (KiB|MiB|GiB)$/);
+    const uptime = region(sh.page, mon).locator('.wg-grid .wg-text', { hasText: 'uptime' }).locator('.wg-value');
+    expect(await uptime.textContent()).toMatch(/^(\d+(\.\d+)? s|\d+m\d\ds)$/);
     // The latency table: the echo of what the window typed, and the requests the window made (its own reads among them), with medians.
     const echo = region(sh.page, mon).locator('[data-widget="latency"] tbody tr', { hasText: 'echo' });
     await expect.poll(async () => Number(await echo.locator('td').nth(2).textContent()), { timeout: 10_000 }).toBeGreaterThan(0);
     const reads = region(sh.page, mon).locator('[data-widget="latency"] tbody tr', { hasText: 'ns/read' });
-    await expect.poll(async () => Number(await reads.first().locator('td').nth(3).textContent()), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => await reads.first().locator('td').nth(3).textContent(), { timeout: 10_000 }).toMatch(/^\d+(\.\d+)? ms$/);
+    expect(parseFloat((await reads.first().locator('td').nth(3).textContent()) ?? '')).toBeGreaterThan(0);
     // Memory reads as memory (93.4 MiB, not 97938432 bytes), and each figure of its grid stays in its own cell.
     await expect.poll(() => region(sh.page, mon).locator('.wg-grid .wg-spark .wg-value').first().textContent(), { timeout: 10_000 }).toMatch(/^\d+\.\d (KiB|MiB|GiB)$/);
     const overlaps = await sh.page.evaluate(

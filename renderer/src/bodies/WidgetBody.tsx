@@ -4,7 +4,7 @@
 // WIDGET_REFRESH_MS, sooner when reads are cheap) and on a binding's own timer; actions run as whoever clicked
 // (pane/exec, ns/write) and a refusal shows where it was clicked. Every value is text
 // to React — escaped, never markup — and the markdown here makes elements, never HTML.
-import { withUnit } from '../ui/units';
+import { valueWithUnit, withUnit } from '../ui/units';
 import { createContext, memo, useContext, useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
 import { bindingKey, MAX_WIDGET_ROWS, widgetBindings, type Binding, type WidgetAction, type WidgetNode } from '../../../kits/protocol/widget';
 import { actionRequest, boundPath, itemText, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
@@ -195,7 +195,9 @@ const TableRow = memo(
     return (
       <tr>
         {node.columns.map((c) => (
-          <td key={c.field}>{shownValue(pickField(row, c.field))}</td>
+          <td key={c.field} className={c.unit ? 'wg-num' : undefined}>
+            {valueWithUnit(pickField(row, c.field), c.unit, shownValue)}
+          </td>
         ))}
         {node.actions?.length ? (
           <td className="wg-actions">
@@ -226,7 +228,7 @@ function TableWidget({ id, label, bound, value, node, pane }: { id: string; labe
             <thead>
               <tr>
                 {node.columns.map((c) => (
-                  <th key={c.field} scope="col">
+                  <th key={c.field} scope="col" className={c.unit ? 'wg-num' : undefined}>
                     {c.title}
                   </th>
                 ))}
@@ -411,7 +413,7 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
       return (
         <div className={`wg-text wg-${node.style ?? 'plain'}`} data-widget={id}>
           {label ? <span className="wg-label">{label}</span> : null}
-          <span className="wg-value">{node.bind ? shownValue(value) : node.text}</span>
+          <span className="wg-value">{node.bind ? valueWithUnit(value, node.unit, shownValue) : node.text}</span>
           <Missing bound={node.bind ? bound : { ok: true, value: null }} />
         </div>
       );

@@ -11,6 +11,7 @@ import type { KeymapState } from '../../../kits/protocol/keymap';
 import type { SettingsState } from '../../../kits/protocol/settings';
 import type { AwarenessNotice } from '../../../kits/protocol/awareness';
 import { store } from '../store';
+import { configNotices, type ConfigError } from './configNotices';
 import { findEndpoint, forgetGrant, takeEarlySocket } from './endpoint';
 import { BrowserWsTransport } from './browserWsTransport';
 
@@ -36,17 +37,16 @@ const SAY_DOWN_AFTER_ATTEMPTS = 5;
 const DOWN_NOTICE = 'conn:down';
 
 /**
- * A config file's errors as standing notices, one per file and field: shown until the
+ * A config file's errors as standing notices, one per file (configNotices.ts): shown until the
  * file is fixed, then withdrawn ("fixed"), not left on screen after the fix (issue 34).
  */
-function configErrors(kind: 'keymap' | 'settings' | 'apps', errors: readonly { file: string; field: string; message: string }[], kept: string): void {
+function configErrors(kind: 'keymap' | 'settings' | 'apps', errors: readonly ConfigError[], kept: string): void {
   const st = store.getState();
   const prefix = `config:${kind}:`;
   const now = new Set<string>();
-  for (const e of errors) {
-    const key = `${prefix}${e.file}:${e.field}`;
-    now.add(key);
-    st.standing(key, 'error', `${e.file}: ${e.field}: ${e.message}${kept}`);
+  for (const n of configNotices(kind, errors, kept)) {
+    now.add(n.key);
+    st.standing(n.key, 'error', n.text);
   }
   for (const n of store.getState().notices) if (n.key?.startsWith(prefix) && !now.has(n.key)) st.withdraw(n.key, `${n.text.split(': ')[0]}: fixed`);
 }

@@ -2,7 +2,7 @@
 // (panes, hook sessions, state, last prompt, extras from awareness), and the one
 // place state changes are published — as agent/* events and as pane attrs.
 import path from 'node:path';
-import type { AgentInfo, AgentState } from '../../kits/protocol/agent';
+import { atPrompt, type AgentInfo, type AgentState } from '../../kits/protocol/agent';
 import { configDir, runtimeDir } from '../../kits/node/paths';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneIdentity } from '../model/lifecycle';
@@ -49,6 +49,8 @@ export interface PaneRuntime {
   adopted?: boolean;
   /** A question on its screen (login, trust, API key…) made it "needs you": the state it had before, given back when the question goes. */
   question?: { before: AgentState; source: 'reported' | 'observed' | undefined } | undefined;
+  /** It has worked a turn: a prompt reported through hooks, or work seen after it sat at its prompt. Before that, its prompt is "ready", not "done". */
+  hadTurn?: boolean;
 }
 
 export interface SessionRuntime {
@@ -443,6 +445,10 @@ export class AgentService {
     if (where.pane != null) {
       const pr = this.panes.get(where.pane);
       const source = t.source ?? (pr?.cooperative ? 'reported' : 'observed');
+      // A turn: a prompt or a finished turn its hooks reported, or work seen after it sat at its prompt.
+      if (pr && ((source === 'reported' && (t.state === 'working' || t.state === 'done')) || (t.state === 'working' && atPrompt(pr.state)))) pr.hadTurn = true;
+      // Its prompt seen on screen before any turn is "ready": "done" would say it finished something.
+      if (pr && t.state === 'done' && !pr.hadTurn) t = { ...t, state: 'ready' };
       if (pr && (pr.state !== t.state || pr.stateSource !== source)) {
         if (pr.state !== t.state) pr.since = now;
         pr.state = t.state;
@@ -469,8 +475,8 @@ export class AgentService {
         const p = pane ?? this.panesOf(name)[0]?.pane ?? null;
         this.server.publish('agent/waiting', { name, pane: p, id: p === null ? null : this.server.address(p), message: `${name} ${t.notify ?? 'waits for you'}` });
       }
-      // Mail is typed at its prompt (done), never into a question it asks the person (waiting).
-      if (r.state === 'done') this.flushTyped(name);
+      // Mail is typed at its prompt (done or ready), never into a question it asks the person (waiting).
+      if (atPrompt(r.state)) this.flushTyped(name);
     }
     if (changedPart || folded.state !== previous) this.changed(name);
   }
@@ -586,7 +592,7 @@ export class AgentService {
     const live = this.panesOf(name)
       .map((pr) => ({ pr, p: this.server.panes.get(pr.pane) }))
       .filter((x): x is { pr: PaneRuntime; p: Pane } => x.p !== undefined && x.p.state === 'running');
-    return (live.find((x) => x.pr.state === 'done') ?? live[0])?.p;
+    return (live.find((x) => atPrompt(x.pr.state)) ?? live[0])?.p;
   }
 
   typeInto(p: Pane, text: string): void {

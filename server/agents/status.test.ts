@@ -8,7 +8,7 @@ import { foldStates, hookTransition, observeScreen } from './status';
 const rec = path.resolve(__dirname, '../../test/agents/recorded');
 
 describe('hook transitions', () => {
-  it('walks a recorded Claude Code session through done, working, needs you, done, needs you (idle prompt) and exited', () => {
+  it('walks a recorded Claude Code session through ready, working, needs you, done, needs you (idle prompt) and exited', () => {
     const events = fs.readFileSync(path.join(rec, 'claude-session.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const want = JSON.parse(fs.readFileSync(path.join(rec, 'claude-session.states.json'), 'utf8')) as (string | null)[];
     expect(events.map((e) => hookTransition(e)?.state ?? null)).toEqual(want);

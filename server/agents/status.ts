@@ -31,7 +31,7 @@ export function hookTransition(input: Record<string, unknown>): Transition | nul
   const ev = str(input.hook_event_name);
   switch (ev) {
     case 'SessionStart':
-      return { state: 'done', reason: `session started (${str(input.source) || 'startup'})` };
+      return { state: 'ready', reason: `session started (${str(input.source) || 'startup'}), at its prompt` };
     case 'UserPromptSubmit':
       return { state: 'working', reason: `prompt: ${short(str(input.prompt))}` };
     case 'PreToolUse':
@@ -110,7 +110,7 @@ export function observeScreen(screenText: string, p: PromptPatterns): Transition
 }
 
 /** Which state wins the badge when an agent has several panes or sessions: the one that needs the human most. */
-const RANK: Record<AgentState, number> = { waiting: 4, working: 3, done: 2, idle: 1, exited: 0 };
+const RANK: Record<AgentState, number> = { waiting: 5, working: 4, done: 3, ready: 2, idle: 1, exited: 0 };
 
 export function foldStates(states: readonly { state: AgentState; since: number }[]): { state: AgentState; since: number } | null {
   let best: { state: AgentState; since: number } | null = null;

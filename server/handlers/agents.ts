@@ -2,6 +2,7 @@
 // calling matters here: a connection whose hello token named an agent acts as
 // that agent, may read only its own mail and set only its own .plan.
 import path from 'node:path';
+import { atPrompt } from '../../kits/protocol/agent';
 import { faults, PaneFault } from '../../kits/protocol/error';
 import type { Pane, Session, SplitDirection } from '../../kits/protocol/model';
 import { summarize } from '../agents/access';
@@ -177,7 +178,7 @@ export const agentHandlers: HandlerTable = {
     let typed: 'no' | 'now' | 'queued' = 'no';
     if (p.deliver) {
       const pane = target;
-      if (pane && svc.runtime(p.to).state === 'done') {
+      if (pane && atPrompt(svc.runtime(p.to).state)) {
         svc.typeInto(pane, line);
         typed = 'now';
       } else {

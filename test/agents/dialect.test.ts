@@ -29,7 +29,7 @@ describe('the Gemini dialect (apps/gemini.json)', () => {
   it('maps the recorded SessionStart and BeforeAgent (with its prompt) and SessionEnd to pane’s events, keeping the session id', () => {
     const start = toPaneInput(gemini, ev('SessionStart'))!;
     expect(start).toMatchObject({ hook_event_name: 'SessionStart', cli_event: 'SessionStart', session_id: '1b109e91-96b8-4722-a29e-3f62ac3d1bca', source: 'startup' });
-    expect(hookTransition(start)?.state).toBe('done');
+    expect(hookTransition(start)?.state).toBe('ready');
     const prompt = toPaneInput(gemini, ev('BeforeAgent'))!;
     expect(prompt).toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'refactor the auth module', session_id: start.session_id });
     expect(hookTransition(prompt)).toMatchObject({ state: 'working', reason: 'prompt: refactor the auth module' });

@@ -32,9 +32,9 @@ describe('status from hooks', () => {
       expect(r.agent).toBe('ada');
       seen.push(r.state);
     }
-    expect(seen).toEqual(['done', 'working', 'working', 'working', 'waiting', 'working', 'working', 'done', 'waiting', 'waiting', 'exited']);
+    expect(seen).toEqual(['ready', 'working', 'working', 'working', 'waiting', 'working', 'working', 'done', 'waiting', 'waiting', 'exited']);
     const changes = h.events.filter((e) => e.event === 'agent/state-changed' && e.data.name === 'ada').map((e) => e.data.state);
-    expect(changes).toEqual(['done', 'working', 'waiting', 'working', 'done', 'waiting', 'exited']);
+    expect(changes).toEqual(['ready', 'working', 'waiting', 'working', 'done', 'waiting', 'exited']);
     // Needs you: the permission, then the idle prompt; the finished turn (Stop) is done, not a call.
     const waits = h.events.filter((e) => e.event === 'agent/waiting');
     expect(waits.length).toBe(2);
@@ -50,7 +50,7 @@ describe('status from hooks', () => {
   it('lists an agent that reports through hooks with no pane, under a name from its project', async () => {
     const c = await h.connect();
     const r = await c.call('agent/hook', { input: recorded[0]! });
-    expect(r).toMatchObject({ agent: 'claude-shop', state: 'done' });
+    expect(r).toMatchObject({ agent: 'claude-shop', state: 'ready' });
     // SessionStart tells the agent who it is and how the human writes to it.
     const ctx = (r.output as { hookSpecificOutput: { hookEventName: string; additionalContext: string } }).hookSpecificOutput;
     expect(ctx.hookEventName).toBe('SessionStart');
@@ -99,14 +99,14 @@ describe('status from hooks', () => {
 });
 
 describe('status from observation', () => {
-  it('sees output as working, a prompt after silence as done, a question as needs you (observed), silence without a prompt as idle, and the exit', async () => {
+  it('sees output as working, its first prompt after silence as ready (no turn yet), a question as needs you (observed), silence without a prompt as idle, and the exit', async () => {
     const c = await h.connect();
     // A stand-in agent CLI: busy output, then the demo prompt; after input, output, then silence.
     const script = 'for i in 1 2 3 4 5 6; do echo "thinking $i"; sleep 0.15; done; printf "demo> "; read x; printf "overwrite it? [y/n] "; read y; echo "ok $x"; sleep 4; exit 0';
     const { pane } = await c.call('pane/split', { kind: 'agent', attrs: { agent: 'obs', 'agent.prompts': 'demo-agent' }, launch: { program: '/bin/bash', args: ['-c', script] } });
     const state = async () => (await c.call('agent/get', { name: 'obs' })).state;
     await until('working', async () => (await state()) === 'working');
-    await until('done at the prompt', async () => (await state()) === 'done');
+    await until('ready at its first prompt', async () => (await state()) === 'ready');
     expect(h.events.some((e) => e.event === 'agent/waiting' && e.data.name === 'obs')).toBe(false);
     expect((await c.call('agent/get', { name: 'obs' })).source).toBe('observed');
     await c.call('pane/input', { pane, data: 'go\r' });
@@ -117,9 +117,21 @@ describe('status from observation', () => {
     await until('idle after silence with no prompt', async () => (await state()) === 'idle');
     await until('exited', async () => (await state()) === 'exited');
     const seq = h.events.filter((e) => e.event === 'agent/state-changed' && e.data.name === 'obs').map((e) => e.data.state);
-    expect(seq.slice(0, 2)).toEqual(['working', 'done']);
+    expect(seq.slice(0, 2)).toEqual(['working', 'ready']);
     expect(seq.at(-1)).toBe('exited');
     expect(seq).toContain('idle');
+  });
+
+  it('says done at its prompt only after a turn: ready at the first prompt, working on the line typed, done at the next prompt', async () => {
+    const c = await h.connect();
+    const script = 'echo banner; printf "demo> "; read x; for i in 1 2 3 4; do echo "working on $x $i"; sleep 0.15; done; printf "demo> "; read y';
+    const { pane } = await c.call('pane/split', { kind: 'agent', attrs: { agent: 'turns', 'agent.prompts': 'demo-agent' }, launch: { program: '/bin/bash', args: ['-c', script] } });
+    const state = async () => (await c.call('agent/get', { name: 'turns' })).state;
+    await until('ready at its first prompt', async () => (await state()) === 'ready');
+    await c.call('pane/input', { pane, data: 'the task\r' });
+    await until('done at its prompt after the turn', async () => (await state()) === 'done');
+    const seq = h.events.filter((e) => e.event === 'agent/state-changed' && e.data.name === 'turns').map((e) => e.data.state);
+    expect(seq.slice(seq.indexOf('ready'))).toEqual(['ready', 'working', 'done']);
   });
 
   it('stops guessing once the pane reports through hooks', async () => {

@@ -20,7 +20,7 @@ describe('write with the demo agent', () => {
     expect(run.stderr).toBe('');
     const [name, id] = run.stdout.trim().split(' ') as [string, string];
     const agentPane = id.split(':')[1]!;
-    await until(`${name} done after SessionStart`, () => finger(name).state === 'done', 30_000);
+    await until(`${name} ready after SessionStart`, () => finger(name).state === 'ready', 30_000);
 
     // The tag word `write` opens the conversation pane beside the agent.
     expect(s.pane(['exec', '-t', agentPane, 'write']).status).toBe(0);

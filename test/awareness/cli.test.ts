@@ -24,7 +24,7 @@ describe('pane claim / release / awareness message arguments', () => {
   it('lists claims with holder by quadrant, scope, contest and reason', () => {
     const c = { id: 'c', kind: 'file' as const, path: `${process.cwd()}/src/a.ts`, holder: 'bob', scope: 'exclusive' as const, reason: 'refresh', claimedAt: 0, expiresAt: null, contestedBy: 'ada', contestedAt: 1 };
     const out = claimsTable([c], { bob: 'bob (bottom-right)', ada: 'ada (top-left)' }, 90_000);
-    expect(out.split('\n')[1]).toMatch(/^src\/a\.ts\s+bob \(bottom-right\)\s+exclusive, contested by ada \(top-left\)\s+2m\s+refresh$/);
+    expect(out.split('\n')[1]).toMatch(/^src\/a\.ts\s+bob \(bottom-right\)\s+exclusive, contested by ada \(top-left\)\s+1m\s+refresh$/);
     expect(claimsTable([], {}, 0)).toBe('no claims');
   });
 });

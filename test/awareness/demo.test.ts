@@ -38,7 +38,7 @@ describe('awareness with two demo agents', () => {
       }
       const ada = launched.ada!;
       const bob = launched.bob!;
-      for (const name of ['ada', 'bob']) await until(`${name} done after SessionStart`, () => json<{ state: string }>(['finger', '--json', name]).state === 'done', 30_000);
+      for (const name of ['ada', 'bob']) await until(`${name} ready after SessionStart`, () => json<{ state: string }>(['finger', '--json', name]).state === 'ready', 30_000);
       // access and finger agree on how it reports: through hooks it runs itself (issue 34: access said "none").
       expect(s.pane(['finger', 'ada']).stdout).toMatch(/reported through hooks/);
       expect(s.pane(['access', 'ada']).stdout).toMatch(/hooks: +its own: the program runs `pane hook` itself/);

@@ -71,7 +71,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await sh?.close();
   });
 
-  it('launches the demo agent into a pane whose tag names it and shows it done (at its prompt, reported by its hooks), with no call for the person', async () => {
+  it('launches the demo agent into a pane whose tag names it and shows it ready (at its prompt before any task, reported by its hooks), with no call for the person', async () => {
     const proj = path.join(sh.dir, 'proj');
     fs.mkdirSync(proj);
     const run = sh.cli('agent', 'run', '--app', 'demo-agent', '--cwd', proj);
@@ -80,16 +80,16 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     agent = name;
     pane = Number(id.split(':')[1]);
     await waitScreen(sh.page, pane, 'demo>', 30_000);
-    await expect.poll(badgeState, { timeout: 20_000 }).toBe('done');
+    await expect.poll(badgeState, { timeout: 20_000 }).toBe('ready');
     const tag = region(sh.page, pane).getByRole('toolbar', { name: `tag of ${agent}` });
     await expect.poll(() => tag.count()).toBe(1);
     // The since-when is in the badge's accessible label and tooltip.
-    expect(await badge().textContent()).toBe('done');
-    expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} done \\(reported\\) since `));
-    expect(await badge().getAttribute('title')).toMatch(/^done \(reported\) since .* from hooks/);
+    expect(await badge().textContent()).toBe('ready');
+    expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} ready \\(reported\\) since `));
+    expect(await badge().getAttribute('title')).toMatch(/^ready \(reported\) since .* from hooks/);
     expect(await notices().filter({ hasText: `${agent}` }).filter({ hasText: 'needs you' }).count()).toBe(0);
-    await shot(sh.page, 'agents-01-done');
-    await tagShot('agents-01-done-tag');
+    await shot(sh.page, 'agents-01-ready');
+    await tagShot('agents-01-ready-tag');
   }, 60_000);
 
   it('shows the badge go working, then waiting again when the agent asks, with a notice that focuses the pane', async () => {
@@ -125,6 +125,8 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await until(sh.page, 'the notice focusing the agent pane', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${pane};`) as () => boolean);
     expect(sh.cli('send', '-t', String(pane), 'y').code).toBe(0);
     await waitScreen(sh.page, pane, '✔ done', 30_000);
+    // Back at its prompt after a task: done now, not ready.
+    await expect.poll(badgeState, { timeout: 15_000 }).toBe('done');
   }, 90_000);
 
   it('shows unread mail as a count in the tag', async () => {
@@ -159,7 +161,7 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
       two.push({ name, pane: Number(id.split(':')[1]) });
     }
     const [x, y] = two as [{ name: string; pane: number }, { name: string; pane: number }];
-    for (const a of two) await expect.poll(() => region(sh.page, a.pane).locator('.agent-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('done');
+    for (const a of two) await expect.poll(() => region(sh.page, a.pane).locator('.agent-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
     // Each task asks a y/n question midway; "n" after every task answers it, so all lines go at once.
     const tasks = (xs: string[]) => xs.flatMap((t) => [t, 'n']).join('\n');
     expect(sh.cli('send', '-t', String(x.pane), tasks(['style the settings page css layout', 'add jwt auth to the login page', 'jwt auth login session expiry', 'jwt auth login token refresh'])).code).toBe(0);

@@ -40,8 +40,8 @@ describe.skipIf(chromiumMissing)(`agents' notices${chromiumMissing ? ` (skipped:
       agents.push({ name, pane: Number(id.split(':')[1]) });
     }
     for (const a of agents) await waitScreen(sh.page, a.pane, 'demo>', 30_000);
-    // At its prompt an agent is done, not calling for the person.
-    for (const a of agents) await until(sh.page, `${a.name} done at its prompt`, new Function(`return window.pane.store.getState().panes[${a.pane}]?.attrs['agent.state'] === 'done';`) as () => boolean, 30_000);
+    // At its prompt before any task an agent is ready, not calling for the person.
+    for (const a of agents) await until(sh.page, `${a.name} ready at its prompt`, new Function(`return window.pane.store.getState().panes[${a.pane}]?.attrs['agent.state'] === 'ready';`) as () => boolean, 30_000);
     // Each asks the person for a permission, as Claude Code's Notification hook says it.
     for (const a of agents) {
       await sh.page.evaluate(
@@ -143,7 +143,7 @@ describe.skipIf(chromiumMissing)(`agents' notices${chromiumMissing ? ` (skipped:
       const b = await box(sel);
       expect(b.x + b.width, sel).toBeLessThanOrEqual(tagBox.x + tagBox.width + 0.5);
     }
-    expect(await tag.locator('.agent-state').textContent()).toMatch(/^(needs you|working|done|idle)$/);
+    expect(await tag.locator('.agent-state').textContent()).toMatch(/^(needs you|working|done|ready|idle)$/);
     await region(sh.page, x.pane).locator('.tag').screenshot({ path: `${process.cwd()}/test-results/notices-05-narrow-agent-tag.png` });
     await shot(sh.page, 'notices-06-narrow-window');
   }, 30_000);

@@ -238,7 +238,7 @@ describe.skipIf(why !== null)(`bin/pane-hook from inside a sandboxed agent pane$
     // Which socket was dialled says who calls: another agent's name and a forged token change nothing.
     fs.writeFileSync(path.join(project, 'ev3.json'), JSON.stringify({ ...recorded('SessionStart'), hook_event_name: 'AfterAgent', cwd: project }));
     expect((await inside(`PANE_AGENT=gus PANE_TOKEN=forged ${command} < ${project}/ev3.json > ${project}/answer3`)).status).toBe(0);
-    expect(pane(['finger', 'gem']).stdout).toMatch(/State: (idle|waiting|done)/);
+    expect(pane(['finger', 'gem']).stdout).toMatch(/State: (idle|waiting|done|ready)/);
     expect(pane(['finger', 'gus']).stdout).not.toMatch(/State:/);
     expect(fs.existsSync(fallback)).toBe(false);
   });

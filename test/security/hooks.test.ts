@@ -262,7 +262,7 @@ describe.skipIf(why !== null)(`a sandboxed agent pane${why ? ` (skipped: ${why})
     fs.writeFileSync(path.join(project, 'ev.json'), JSON.stringify({ ...recorded('Stop'), cwd: project }));
     const bare = await inside(`curl -sS -o /dev/null -w '%{http_code}' -X POST -H 'X-Pane-Agent: gus' -H 'Authorization: Bearer forged' --data-binary @${project}/ev.json "$PANE_HOOK_URL"`);
     expect(bare.out).toMatch(/200$/);
-    expect(pane(['finger', 'ada']).stdout).toMatch(/State: (idle|done)/);
+    expect(pane(['finger', 'ada']).stdout).toMatch(/State: (idle|done|ready)/);
     expect(pane(['finger', 'gus']).stdout).not.toMatch(/State:/);
   });
 

@@ -4,10 +4,10 @@
 // one short line of text; the details live in tooltips and accessible labels.
 import type { Pane } from '../../../kits/protocol/model';
 
-const STATES = ['working', 'waiting', 'done', 'idle', 'exited'] as const;
+const STATES = ['working', 'waiting', 'done', 'ready', 'idle', 'exited'] as const;
 type AgentState = (typeof STATES)[number];
 /** What the tag says for each state: "waiting" is the agent needing the person. */
-export const STATE_LABEL: Record<AgentState, string> = { working: 'working', waiting: 'needs you', done: 'done', idle: 'idle', exited: 'exited' };
+export const STATE_LABEL: Record<AgentState, string> = { working: 'working', waiting: 'needs you', done: 'done', ready: 'ready', idle: 'idle', exited: 'exited' };
 /** Topics are cut to this many characters in the tag; the tooltip holds them all. */
 const TOPICS_CHARS = 32;
 

@@ -30,6 +30,7 @@ export const STATE_WORDS: Record<AgentInfo['state'], string> = {
   working: 'working',
   waiting: 'needs you',
   done: 'done',
+  ready: 'ready',
   idle: 'idle',
   exited: 'exited',
 };
@@ -84,7 +85,7 @@ export function fingerAll(agents: readonly AgentInfo[], now = Date.now(), predic
   return agents.map((a) => fingerLong(a, now, predictions)).join('\n\n');
 }
 
-const BADGE: Record<AgentInfo['state'], string> = { working: '● working', waiting: '◆ needs you', done: '✓ done', idle: '○ idle', exited: '× exited' };
+const BADGE: Record<AgentInfo['state'], string> = { working: '● working', waiting: '◆ needs you', done: '✓ done', ready: '› ready', idle: '○ idle', exited: '× exited' };
 
 /** The short table: one line per agent (finger -s, and the peers view's rows). */
 export function fingerShort(agents: readonly AgentInfo[], now = Date.now()): string[] {

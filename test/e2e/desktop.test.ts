@@ -3,7 +3,7 @@
 // strip of hidden panes; the nine snap zones from the prefix's keypad digits; the
 // scratch layer shown and hidden as one; `pane hide` / `pane show` from the CLI.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, CHROMIUM, openShell, shot, until, view, type Shell } from './shell';
+import { chromiumMissing, CHROMIUM, openShell, region, shot, until, view, waitScreen, type Shell } from './shell';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let sh: Shell;
@@ -92,6 +92,22 @@ describe.skipIf(chromiumMissing)(`the desktop by keyboard${chromiumMissing ? ` (
     await sh.page.keyboard.press('Alt+Shift+S');
     await until(sh.page, 'the layer shown', () => (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId].floating.filter((f: any) => f.layer === 'scratch').every((f: any) => f.visible));
     expect((await session()).floating.find((f) => f.pane === scratch)?.visible).toBe(true);
+    // Pressed while a tile is zoomed: the zoom ends and the layer shows, so what is typed next lands where it is seen
+    // (the zoom had hidden the layer it focused: the keys went into a pane no one saw).
+    await sh.page.keyboard.press('Alt+Shift+S');
+    await until(sh.page, 'the layer hidden again', () => (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId].floating.filter((f: any) => f.layer === 'scratch').every((f: any) => !f.visible));
+    await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/zoom', { pane: n, zoom: true }), first);
+    await until(sh.page, 'a tile zoomed', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].zoomed === ${first}`) as () => boolean);
+    await sh.page.keyboard.press('Alt+Shift+S');
+    await until(sh.page, 'the layer shown, the zoom ended', () => {
+      const s = (window as any).pane.store.getState().sessions[(window as any).pane.store.getState().sessionId];
+      return s.zoomed === null && s.floating.filter((f: any) => f.layer === 'scratch').every((f: any) => f.visible);
+    });
+    const into = (await session()).focused!;
+    await expect.poll(() => region(sh.page, into).isVisible()).toBe(true);
+    await sh.page.keyboard.type('echo z$((40+2))');
+    await sh.page.keyboard.press('Enter');
+    await waitScreen(sh.page, into, /^z42$/m);
   }, 30_000);
 
   it('hides and shows from the CLI, and a pane hidden twice or shown twice stays as it is', async () => {

@@ -43,6 +43,15 @@ export function replaceFloat(s: Session, n: number, change: Partial<Floating>): 
   return out;
 }
 
+/**
+ * A float that opens or is brought forward while another pane is zoomed ends that
+ * zoom, as focusing any pane by hand does: a zoom shows the zoomed pane alone, so the
+ * float would take the keyboard unseen (the scratch key typed into nothing visible).
+ */
+function endOthersZoom(s: Session, n: number): void {
+  if (s.zoomed !== null && s.zoomed !== n) s.zoomed = null;
+}
+
 /** Adds the new pane `n` as a float (float/create) on top of its layer, and focuses it. */
 export function addFloat(s: Session, n: number, at: Pick<Params<'float/create'>, 'x' | 'y' | 'w' | 'h' | 'z' | 'layer'>): SessionEvent[] {
   const m = mark(s);
@@ -50,6 +59,7 @@ export function addFloat(s: Session, n: number, at: Pick<Params<'float/create'>,
   const layer = at.layer ?? 'default';
   const rect = clampRect({ x: at.x ?? d.x, y: at.y ?? d.y, w: at.w ?? d.w, h: at.h ?? d.h });
   s.floating = [...s.floating, { pane: n, ...rect, z: at.z ?? zRange(s, layer).max + 1, layer, visible: true }];
+  endOthersZoom(s, n);
   focus(s, n);
   return changes(s, m);
 }
@@ -114,6 +124,7 @@ export function focusFloat(s: Session, n: number): SessionEvent[] {
   const f = floatOf(s, n);
   const { max } = zRange(s, f.layer);
   replaceFloat(s, n, { z: max + (max === f.z ? 0 : 1), visible: true });
+  endOthersZoom(s, n);
   focus(s, n);
   return changes(s, m);
 }

@@ -240,6 +240,20 @@ describe('float and tile', () => {
     valid(s);
   });
 
+  it('ends another pane’s zoom when a float opens or is brought forward, so it is seen where the keys go', () => {
+    const s = session({ layout: hsplit(leaf(1), leaf(2)), floating: [fl(3, { visible: false })], focused: 1, zoomed: 1 });
+    model.addFloat(s, 4, {});
+    expect([s.zoomed, s.focused]).toEqual([null, 4]);
+    model.zoom(s, 2, true);
+    model.focusFloat(s, 3);
+    expect([s.zoomed, s.focused]).toEqual([null, 3]);
+    // A zoomed float brought forward keeps its own zoom.
+    model.zoom(s, 3, true);
+    model.focusFloat(s, 3);
+    expect(s.zoomed).toBe(3);
+    valid(s);
+  });
+
   it('moves a float by a keyboard step without leaving the view', () => {
     const s = session({ floating: [fl(1, { x: 2 })], focused: 1 });
     model.nudgeFloat(s, 1, 'left');

@@ -14,6 +14,8 @@ const why = typeof fuse === 'string' ? fuse : '';
 let s: Served;
 let mnt: string;
 let shell: number;
+/** The mount's log, as `pane mount` names it. */
+let log: string;
 
 const sh = (script: string) => spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 20_000, cwd: mnt });
 
@@ -25,6 +27,7 @@ describe.skipIf(why !== '')(`pane mount through FUSE${why ? ` (skipped: ${why})`
     const r = s.pane(['mount', mnt]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^mounted /);
+    log = /^why an operation was refused: (.+)$/m.exec(r.stdout)![1]!;
     shell = Number(fs.readFileSync(path.join(mnt, 'index'), 'utf8').split(' ')[0]);
   }, 120_000);
   afterAll(async () => {
@@ -46,6 +49,11 @@ describe.skipIf(why !== '')(`pane mount through FUSE${why ? ` (skipped: ${why})`
     const bad = sh(`echo frobnicate > ${shell}/ctl`);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('Invalid argument');
+    // Why, in the server's words, is in the log `pane mount` named; a path probed and not there is not logged.
+    sh('ls 999 2>/dev/null; cat 998/body 2>/dev/null');
+    const said = fs.readFileSync(log, 'utf8');
+    expect(said).toMatch(new RegExp(`^\\S+ write "/${shell}/ctl" refused: .*frobnicate`, 'm'));
+    expect(said).not.toMatch(/"\/999"/);
   });
 
   it('maps a gone pane to ENOENT and a read-only file to EACCES, never EIO', () => {
@@ -78,6 +86,8 @@ describe.skipIf(why !== '')(`pane mount through FUSE${why ? ` (skipped: ${why})`
     expect(r.stdout).toContain(`./${shell}/tag:needle-name `);
     expect(r.stdout).toContain(`./by-session/main/${shell}/tag:needle-name `);
     expect(r.stdout).toContain('./index:');
+    // Every write-only input it opened was refused "Permission denied", which says it all: the log is not filled with them.
+    expect(fs.readFileSync(log, 'utf8')).not.toMatch(/input" refused/);
   });
 
   it('a bash script holding event read-write intercepts: handles one command, passes another back', async () => {

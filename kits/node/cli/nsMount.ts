@@ -74,7 +74,8 @@ export const mountCommand: CommandSpec = {
       throw new OpError(`could not mount ${dir}${why ? `: ${why.replace(/^pane: /, '')}` : ''}`);
     }
     child.unref();
-    ctx.out(`mounted ${dir} (pid ${child.pid})`);
+    // FUSE carries only an errno back ("Invalid argument"): the server's reason is in the log.
+    ctx.out(`mounted ${dir} (pid ${child.pid})\nwhy an operation was refused: ${log}`);
     return 0;
   },
 };

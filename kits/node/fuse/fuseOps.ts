@@ -4,6 +4,7 @@
 // (an interceptor waiting on event) holds one FUSE thread, never the loop.
 import type { Connection } from '../../client/connection';
 import { errnoOf } from './errno';
+import type { RefusalLog, RefusedOp } from './refusals';
 
 type Cb<T = void> = (err: number, value?: T) => void;
 
@@ -43,10 +44,14 @@ interface Open {
   stream: boolean;
 }
 
-export function makeFuseOps(conn: Connection, who = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }): FuseOps {
+/** `log`: where each refusal's message goes (the errno alone cannot say which word or why). */
+export function makeFuseOps(conn: Connection, who = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }, log?: RefusalLog): FuseOps {
   const opens = new Map<number, Open>();
-  // fuse-native wants (errno) or (0, value); failures are negative errno.
-  const fail = (cb: (n: number) => void, e: unknown) => cb(-errnoOf(e));
+  // fuse-native wants (errno) or (0, value); failures are negative errno, their messages logged.
+  const failed = (op: RefusedOp, path: string) => (cb: (n: number) => void, e: unknown) => {
+    log?.refused(op, path, e);
+    cb(-errnoOf(e));
+  };
 
   return {
     getattr(path, cb) {
@@ -64,13 +69,13 @@ export function makeFuseOps(conn: Connection, who = { uid: process.getuid?.() ??
             ctime: t,
           });
         },
-        (e) => fail(cb, e),
+        (e) => failed('stat', path)(cb, e),
       );
     },
     readdir(path, cb) {
       conn.call('ns/list', { path }).then(
         (r) => cb(0, r.entries.map((e) => e.name)),
-        (e) => fail(cb, e),
+        (e) => failed('list', path)(cb, e),
       );
     },
     open(path, flags, cb) {
@@ -81,7 +86,7 @@ export function makeFuseOps(conn: Connection, who = { uid: process.getuid?.() ??
           opens.set(r.fid, { path, mode, stream: r.stream });
           cb(0, r.fid);
         },
-        (e) => fail(cb, e),
+        (e) => failed(mode === 'r' ? 'open-read' : 'open', path)(cb, e),
       );
     },
     release(_path, fd, cb) {
@@ -104,7 +109,7 @@ export function makeFuseOps(conn: Connection, who = { uid: process.getuid?.() ??
           bytes.copy(buf, 0, 0, Math.min(len, bytes.byteLength));
           cb(Math.min(len, bytes.byteLength));
         },
-        (e) => fail(cb, e),
+        (e) => failed('read', path)(cb, e),
       );
     },
     write(path, fd, buf, len, _pos, cb) {
@@ -112,7 +117,7 @@ export function makeFuseOps(conn: Connection, who = { uid: process.getuid?.() ??
       const data = Buffer.from(buf.subarray(0, len)).toString('base64');
       conn.call('ns/write', { path, fid: fd, data, encoding: 'base64' }).then(
         () => cb(len),
-        (e) => fail(cb, e),
+        (e) => failed('write', path)(cb, e),
       );
     },
     // `echo x > file` truncates first; namespace writes are messages, so there is nothing to cut.

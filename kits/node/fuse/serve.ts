@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { connectCli } from '../cli/connect';
 import { makeFuseOps } from './fuseOps';
+import { refusalLog } from './refusals';
 import { clearStale, detach, isFuseMount, loadFuse, removePid, writePid, type FuseInstance } from './mounts';
 
 /** How often the process checks that its mount is still there (pane umount or fusermount -u took it). */
@@ -30,7 +31,8 @@ export async function serveMount(dir: string, socketPath: string, ready: () => v
   if (stale) throw new Error(stale);
   fs.mkdirSync(dir, { recursive: true });
   const conn = await connectCli(socketPath, { client: { name: 'pane-mount', kind: 'cli' }, ...(token ? { token } : {}) });
-  const ops = makeFuseOps(conn);
+  // Its stderr is the mount's log (pane mount opens it): each refusal's message is written there.
+  const ops = makeFuseOps(conn, undefined, refusalLog((line) => process.stderr.write(`${line}\n`)));
   // fuse-native builds its -o string from a fixed list; ours go through the one hook it has.
   const fuse = new Fuse(dir, ops, { timeout: false }) as FuseInstance & { _fuseOptions(): string };
   fuse._fuseOptions = () => `-o${FUSE_OPTIONS.join(',')}`;

@@ -5,6 +5,7 @@ import { LOG_KEEP, EVENT_KEEP, OFFERS_KEPT, TEXT_MAX } from './namespace';
 import { NAMESPACE_TABLE } from './table';
 import { BODY_REUSE_MS } from './paneFiles';
 import { READER_MAX_BYTES, RECENT_KEEP } from './feed';
+import { MOUNT_REFUSALS_PER_MINUTE } from '../../kits/node/fuse/refusals';
 
 function modeText(type: string, mode: number): string {
   let s = type === 'dir' ? 'd' : '-';
@@ -107,6 +108,8 @@ export function renderNamespaceDoc(): string {
     '| the server went away | ENOTCONN | |',
     '',
     'EIO is reserved for what cannot be explained; an ordinary mistake never gets it.',
+    '',
+    `An errno cannot say which word was unknown or why a resize failed, so the mount process writes the server's message for each refused write, open for writing and read to its log, one line each (\`2026-12-06T13:57:09Z write "/1/ctl" refused: /1/ctl line 1 ("frobnicate"): unknown command "frobnicate" for pane 1; known: close zoom …\`); \`pane mount\` prints the log's path. Not logged: a path that is not there (shells and \`ls\` probe for them) and a file opened for reading that does not allow it (\`grep -r\` opens every \`input\`). At most \`MOUNT_REFUSALS_PER_MINUTE\` (${MOUNT_REFUSALS_PER_MINUTE}) lines a minute, then one that counts the rest (kits/node/fuse/refusals.ts).`,
     '',
     '## FUSE',
     '',

@@ -182,6 +182,21 @@ describe('ScreenHistory over a real headless xterm', () => {
     expect(all.filter((r) => r.startsWith('r')).length).toBe(2500);
   });
 
+  it('reports no gap when the screen is erased (ESC [ 2 J, as clear and every redraw send) with nothing trimmed', async () => {
+    const { h, write, rows } = term(20, 5, 5000);
+    for (let i = 0; i < 3; i++) await write(`\x1b[H\x1b[2Jframe ${i}\r\n`);
+    h.capture(0, true);
+    expect(rows().filter((r) => r)).toEqual(['frame 2']);
+    // With history below it too: rows that scrolled before the erase are kept, once each, and no gap is said.
+    await write(lines('x', 1200));
+    await write('\x1b[H\x1b[2Jafter\r\n');
+    await write(lines('y', 700));
+    const all = rows().filter((r) => r);
+    expect(all.join('\n')).not.toContain('lost');
+    expect(all.filter((r) => /^x\d+$/.test(r))).toHaveLength(1200 - 4); // the screen's last four x rows were erased, not scrolled
+    expect(all.filter((r) => /^y\d+$/.test(r))).toHaveLength(700);
+  });
+
   it('records a gap as “[N lines lost]” when rows were trimmed before capture', async () => {
     const { t, h, write, rows } = term(20, 5, 5000);
     await write(lines('a', 1000));

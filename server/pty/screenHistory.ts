@@ -171,8 +171,14 @@ export class ScreenHistory {
     let start = 0;
     if (this.marker && !this.marker.isDisposed) start = this.marker.line;
     else if (this.marker) {
+      // The rows that should be uncaptured now, against the rows the scrollback has: more than it has were trimmed.
+      const gone = this.uncapturedThen + this.scrolled - buf.baseY;
       // Uncaptured rows were trimmed: say so in the history, never lose them silently.
-      this.store.lost(Math.max(1, this.uncapturedThen + this.scrolled - buf.baseY));
+      if (gone > 0) this.store.lost(gone);
+      // Else nothing was: the marker sat on the screen's top row (everything above captured) and an erase
+      // replaced that row (ESC [ 2 J, what `clear`, watch and every full-screen redraw send: xterm 6 disposes
+      // the markers of the rows it erases). The first uncaptured row is where the marker was.
+      else start = Math.max(0, Math.min(buf.baseY, buf.baseY - this.scrolled - this.uncapturedThen));
     }
     const end = buf.baseY - keep;
     if (end - start < (now ? 1 : CAPTURE_BATCH) && this.marker && !this.marker.isDisposed) return;

@@ -26,14 +26,20 @@ describe('fuzzy', () => {
   });
 
   it('ranks a whole tier above any score inside a lower one', () => {
-    const r = rank('top', ['Terminal opens a pane', 'top'], (s) => [s]).map((x) => x.item);
-    expect(r).toEqual(['top', 'Terminal opens a pane']);
+    const r = rank('top', ['a desktop for panes', 'top'], (s) => [s]).map((x) => x.item);
+    expect(r).toEqual(['top', 'a desktop for panes']);
   });
 
   it('ranks runs and word starts above scattered matches', () => {
     const r = rank('term', ['System monitor', 'Terminal', 'pane.terminal.copy'], (s) => [s]).map((x) => x.item);
     expect(r[0]).toBe('Terminal');
     expect(r).not.toContain('System monitor');
+  });
+
+  it('leaves scattered letters out once anything holds the query as typed, and falls back to them otherwise', () => {
+    const items = ['Split side by side', 'Snap the focused pane to the left half (floating it)', 'Swap with the pane to the right'];
+    expect(rank('split', items, (s) => [s]).map((x) => x.item)).toEqual(['Split side by side']);
+    expect(rank('sfp', items, (s) => [s]).map((x) => x.item)).toEqual(['Snap the focused pane to the left half (floating it)']);
   });
 
   it('keeps the given order for an empty query', () => {

@@ -73,7 +73,10 @@ export function fuzzy(query: string, text: string, key = true): FuzzyHit | null 
  * Filters and sorts items by their best-matching text. `keys(item)` are the names
  * and keywords; without it, the first of `fields(item)` is the key. The other
  * fields are text. A hit's indices are kept only for the item's first field (what
- * pickers draw highlighted); an empty query keeps the given order.
+ * pickers draw highlighted); an empty query keeps the given order. Letters scattered
+ * in order are a fallback: once anything holds the query as typed (a name, a word, a
+ * substring), they are left out ("split" listed "Snap the focused pane to the left
+ * half (floating it)" under the split commands).
  */
 export function rank<T>(query: string, items: T[], fields: (item: T) => string[], keys?: (item: T) => string[]): { item: T; hit: FuzzyHit }[] {
   const out: { item: T; hit: FuzzyHit; order: number }[] = [];
@@ -92,6 +95,8 @@ export function rank<T>(query: string, items: T[], fields: (item: T) => string[]
     }
     if (best) out.push({ item, hit: bestText === fs[0] ? best : { ...best, indices: [] }, order });
   });
-  if (query.trim() !== '') out.sort((a, b) => b.hit.score - a.hit.score || a.order - b.order);
-  return out.map(({ item, hit }) => ({ item, hit }));
+  if (query.trim() === '') return out.map(({ item, hit }) => ({ item, hit }));
+  const kept = out.some((x) => x.hit.tier !== 'scattered') ? out.filter((x) => x.hit.tier !== 'scattered') : out;
+  kept.sort((a, b) => b.hit.score - a.hit.score || a.order - b.order);
+  return kept.map(({ item, hit }) => ({ item, hit }));
 }

@@ -194,7 +194,7 @@ export const paneHandlers: HandlerTable = {
       const word = pane.vocabulary.find((w) => w.reader && w.name === p.line.trim().split(/\s+/)[0]);
       if (word) {
         const parsed = parseCommandLine(pane, p.line);
-        if (!parsed.ok && !/has no default action/.test(parsed.message)) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
+        if (!parsed.ok && !parsed.cannot) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
       }
       interceptor.offer(p.line.trim(), p.origin ?? 'protocol', ctx.client.user);
       return { pane: pane.n, done: true, output: `handed to the reader of /pane/${pane.n}/event` };

@@ -15,7 +15,12 @@ export interface CommandRequest<M extends MethodName = MethodName> {
   params: ParamsIn<M>;
 }
 
-export type Parsed = { ok: true; request: CommandRequest; word: string } | { ok: false; message: string; unknownWord?: boolean };
+/**
+ * A line's request, or why it has none: `unknownWord` (not a word of the pane), `cannot`
+ * (a well-formed word that cannot run now: an agent with no worktree to review, a
+ * stand-in naming no remote pane), else a line written wrong (its arguments).
+ */
+export type Parsed = { ok: true; request: CommandRequest; word: string } | { ok: false; message: string; unknownWord?: boolean; cannot?: boolean };
 
 /** Splits into the command word and its args, checking each against the vocabulary. */
 export function parseCommandLine(pane: Pane, line: string): Parsed {
@@ -35,7 +40,7 @@ export function parseCommandLine(pane: Pane, line: string): Parsed {
   if (remote) return { ok: true, request: req('pane/exec', { pane: remote, line: trimmed }), word };
   // A word an app file added: the request its action stands for, as whoever runs it.
   const request = cmd.action ? appWordRequest(pane, cmd, args) : toRequest(pane, word, args);
-  if (typeof request === 'string') return { ok: false, message: `${word}: ${request}` };
+  if (typeof request === 'string') return { ok: false, message: `${word}: ${request}`, ...(cmd.action ? {} : { cannot: true }) };
   return { ok: true, request, word };
 }
 

@@ -28,7 +28,8 @@ export interface ExecContext {
 export async function execDefault(ctx: ExecContext, pane: Pane, line: string, origin: string, by: string, fallback: 'error' | 'shell' = 'error') {
   const parsed = parseCommandLine(pane, line);
   if (!parsed.ok && parsed.unknownWord && fallback === 'shell') return runInErrorsPane(ctx, pane, line.trim(), origin, by);
-  if (!parsed.ok) throw faults.badRequest(parsed.message, `pane ${pane.n}`);
+  // A word that cannot run now failed; a line written wrong is the caller's (a usage error at the CLI).
+  if (!parsed.ok) throw parsed.cannot ? faults.failed(parsed.message) : faults.badRequest(parsed.message, `pane ${pane.n}`);
   ctx.server.publish('pane/executed', { pane: pane.n, line: line.trim(), origin, by });
   await ctx.dispatch(parsed.request.method, parsed.request.params);
   return { pane: pane.n, done: true };

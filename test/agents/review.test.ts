@@ -11,6 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { attachConfig } from '../../server/config/configService';
 import { buildOnce } from '../cli/harness';
 import { agentHarness, type AgentHarness } from './helpers';
+import { until } from '../server/harness';
 
 let h: AgentHarness;
 beforeAll(() => buildOnce(), 120_000);
@@ -105,5 +106,12 @@ describe('reviewing an agent worktree', () => {
     const plain = await c.call('pane/split', { pane: r.pane });
     await expect(read(`/${plain.pane}/diff`)).rejects.toThrow(/has no worktree of its own to review/);
     await expect(c.call('pane/exec', { pane: plain.pane, line: 'review' })).rejects.toThrow();
+    // An agent launched without one: its review word cannot run now, a failure (exit 1 at the CLI), not a line written wrong (2, with the usage).
+    fs.writeFileSync(path.join(h.dir, 'apps', 'shared.json'), JSON.stringify({ name: 'Shared', signature: 'com.x.shared', kind: 'agent', launch: { program: '/bin/cat', args: [] } }));
+    await until('the app file read', async () => (await c.call('apps/list', {})).apps.some((a) => a.id === 'shared'));
+    const shared = await c.call('agent/launch', { app: 'shared', cwd: repo });
+    const refused = await c.call('pane/exec', { pane: shared.pane, line: 'review' }).then(() => null, (e: { code: string; message: string }) => e);
+    expect(refused).toMatchObject({ code: 'failed' });
+    expect(refused!.message).toMatch(/has no worktree of its own to review/);
   });
 });

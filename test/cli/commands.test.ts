@@ -280,7 +280,11 @@ describe('pane session', () => {
 
 describe('server commands', () => {
   it('info prints the server’s host, version and counts', () => {
-    expect(ok('info')).toMatch(/^host:\s+\S+\nversion:\s+\S+\nprotocol:\s+1\n/);
+    const text = ok('info');
+    expect(text).toMatch(/^host:\s+\S+\nversion:\s+\S+ \(protocol 1\)\n/);
+    // For a person: the start as a local time and its age, memory in a unit, not epoch milliseconds and bytes.
+    expect(text).toMatch(/^started:\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d, [\dsmhd]+ ago$/m);
+    expect(text).toMatch(/^memory:\s+\d+\.\d MiB resident, /m);
     const info = JSON.parse(ok('info', '--json')) as { socket: string };
     expect(info.socket).toBe(srv.socket);
   });

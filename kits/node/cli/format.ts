@@ -1,6 +1,7 @@
 // Text the CLI prints: fixed-width tables and the `pane ls` / `session ls` /
 // `info` rows. Pure functions of protocol data, so they are unit-tested alone.
 import type { Result } from '../../protocol';
+import { binaryScale } from '../../protocol/binaryScale';
 import { exitLabel } from '../../protocol/exitLabel';
 import { localTime } from '../localTime';
 import type { Pane } from '../../protocol/model';
@@ -141,11 +142,6 @@ export function ago(ms: number): string {
 /** Bytes as a person reads them: "812 B", "3.4 KiB", "70.3 MiB", "1.2 GiB". */
 export function bytesText(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
+  const { value: v, step: i } = binaryScale(n, units.length - 1);
   return i === 0 ? `${n} B` : `${v.toFixed(1)} ${units[i]}`;
 }

@@ -1,4 +1,5 @@
 // Figures as widgets show them (WidgetBody.tsx: text, table cells, sparkline, chart, progress).
+import { binaryScale } from '../../../kits/protocol/binaryScale';
 
 const BYTE_STEPS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
@@ -6,12 +7,7 @@ const BYTE_STEPS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 const plain = (v: number) => (Number.isInteger(v) ? String(v) : String(Number(v.toFixed(2))));
 
 function bytes(v: number): string {
-  let x = v;
-  let i = 0;
-  while (Math.abs(x) >= 1024 && i < BYTE_STEPS.length - 1) {
-    x /= 1024;
-    i++;
-  }
+  const { value: x, step: i } = binaryScale(v, BYTE_STEPS.length - 1);
   return i === 0 ? `${plain(x)} bytes` : `${x.toFixed(1)} ${BYTE_STEPS[i]}`;
 }
 

@@ -4,6 +4,7 @@
 // interval on the alternate screen, sorted by a key; or printed N times (`-n N`, or
 // once when stdout is not a terminal) for scripts. Every figure is server/metrics';
 // rates are this client's differences between two answers.
+import { binaryScale } from '../../../protocol/binaryScale';
 import { histogramQuantile, LATENCY_BUCKETS_S } from '../../../protocol/latency';
 import type { Histogram, PaneMetrics, ServerMetrics } from '../../../protocol/metrics';
 import { paneRate } from '../../../protocol/paneRate';
@@ -47,12 +48,7 @@ function sortRows(rows: TopRow[], by: Sort): TopRow[] {
 export function size(bytes: number | null): string {
   if (bytes === null) return '-';
   const units = ['', 'K', 'M', 'G', 'T'];
-  let v = bytes;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
+  const { value: v, step: i } = binaryScale(bytes, units.length - 1);
   return i === 0 ? String(Math.round(v)) : `${v < 10 ? v.toFixed(1) : Math.round(v)}${units[i]}`;
 }
 

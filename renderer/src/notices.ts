@@ -52,25 +52,28 @@ export interface AgentCounts {
   waiting: number;
   working: number;
   done: number;
+  /** At their prompt before a first task: started, nothing asked of them yet. */
+  ready: number;
   unread: number;
 }
 
 /** How many agents (not panes: an agent may show in several) wait, work, have unread mail. */
 export function agentCounts(panes: AppStore['panes']): AgentCounts {
-  const by = new Map<string, { waiting: boolean; working: boolean; done: boolean; unread: boolean }>();
+  const by = new Map<string, { waiting: boolean; working: boolean; done: boolean; ready: boolean; unread: boolean }>();
   for (const p of Object.values(panes)) {
     const a = agentOf(p);
     if (!a) continue;
-    const s = by.get(a) ?? { waiting: false, working: false, done: false, unread: false };
+    const s = by.get(a) ?? { waiting: false, working: false, done: false, ready: false, unread: false };
     const state = stateOf(p);
     s.waiting ||= state === 'waiting';
     s.working ||= state === 'working';
     s.done ||= state === 'done';
+    s.ready ||= state === 'ready';
     s.unread ||= (Number(p.attrs['agent.unread'] ?? 0) || 0) > 0;
     by.set(a, s);
   }
   const all = [...by.values()];
-  return { agents: all.length, waiting: all.filter((x) => x.waiting).length, working: all.filter((x) => x.working).length, done: all.filter((x) => x.done && !x.waiting && !x.working).length, unread: all.filter((x) => x.unread).length };
+  return { agents: all.length, waiting: all.filter((x) => x.waiting).length, working: all.filter((x) => x.working).length, done: all.filter((x) => x.done && !x.waiting && !x.working).length, ready: all.filter((x) => x.ready && !x.done && !x.waiting && !x.working).length, unread: all.filter((x) => x.unread).length };
 }
 
 /** The panes of agents waiting for the person, in a stable order (session, then pane number). */

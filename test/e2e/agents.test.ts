@@ -88,6 +88,8 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     expect(await badge().getAttribute('aria-label')).toMatch(new RegExp(`^agent ${agent} ready \\(reported\\) since `));
     expect(await badge().getAttribute('title')).toMatch(/^ready \(reported\) since .* from hooks/);
     expect(await notices().filter({ hasText: `${agent}` }).filter({ hasText: 'needs you' }).count()).toBe(0);
+    // The status line counts it as ready (it had read 0 need you, 0 working, 0 done: as if no agent were there).
+    await expect.poll(() => sh.page.locator('.sl-agents').getAttribute('aria-label')).toMatch(/^agents: 0 need you, 0 working, 0 done, 1 ready, 0 with unread mail$/);
     await shot(sh.page, 'agents-01-ready');
     await tagShot('agents-01-ready-tag');
   }, 60_000);

@@ -81,10 +81,10 @@ export function StatusLine() {
       <span
         className="sl-agents"
         role="status"
-        aria-label={`agents: ${agents.waiting} need you, ${agents.working} working, ${agents.done} done, ${agents.unread} with unread mail`}
+        aria-label={`agents: ${agents.waiting} need you, ${agents.working} working, ${agents.done} done, ${agents.ready > 0 ? `${agents.ready} ready, ` : ''}${agents.unread} with unread mail`}
         title={waitKey ? `${waitKey} focuses the next agent waiting` : undefined}
       >
-        <span className={agents.waiting > 0 ? 'sl-waiting' : ''}>{agents.waiting} need you</span> · {agents.working} working · {agents.done} done · ✉ {agents.unread}
+        <span className={agents.waiting > 0 ? 'sl-waiting' : ''}>{agents.waiting} need you</span> · {agents.working} working · {agents.done} done{agents.ready > 0 ? ` · ${agents.ready} ready` : ''} · ✉ {agents.unread}
       </span>
       <span className="sl-hints">
         {bindingFor(keymap, 'palette.open') ?? ''} palette · {bindingFor(keymap, 'launcher.open') ?? ''} launcher

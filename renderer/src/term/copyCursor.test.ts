@@ -16,6 +16,17 @@ describe('CopyCursor', () => {
     expect(c.cursor.y).toBe(8);
   });
 
+  it('keeps up and down within the text of the line reached, and gives the column back on a longer line', () => {
+    const c = new CopyCursor(buf(['a long line here', 'ab', '', 'another long line']), { x: 10, y: 0 });
+    const walk = (dy: number) => (c.move(0, dy), { ...c.cursor });
+    expect([walk(1), walk(1), walk(1)]).toEqual([{ x: 1, y: 1 }, { x: 0, y: 2 }, { x: 10, y: 3 }]);
+    // $ keeps to the end of each line; h sets the column again.
+    c.lineEnd();
+    expect([walk(-2), walk(-1)]).toEqual([{ x: 1, y: 1 }, { x: 15, y: 0 }]);
+    c.move(-3, 0);
+    expect([walk(3)]).toEqual([{ x: 12, y: 3 }]);
+  });
+
   it('goes to the top (g) and to the last line with text (G)', () => {
     const c = new CopyCursor(buf(text), { x: 3, y: 3 });
     c.top();
@@ -52,7 +63,8 @@ describe('CopyCursor', () => {
     c.toggleVisual();
     c.move(2, 0);
     expect(c.selection()).toEqual({ column: 4, row: 3, length: 3 });
-    c.move(-4, -1);
+    c.move(0, -1); // onto "$ ls": its last character, column 3
+    c.move(-1, 0);
     expect(c.selection()).toEqual({ column: 2, row: 2, length: 20 + 3 });
     c.toggleVisual();
     expect(c.selection()).toBeNull();

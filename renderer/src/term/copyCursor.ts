@@ -23,6 +23,12 @@ const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.te
 export class CopyCursor {
   cursor: Cell;
   anchor: Cell | null = null;
+  /**
+   * The column up and down keep to (vim's "curswant"): a move onto a shorter line puts
+   * the cursor on its last character, and the next longer line gives the column back.
+   * Infinity after $ (the end of every line). Null until a vertical move needs it.
+   */
+  private want: number | null = null;
 
   constructor(
     private readonly lines: Lines,
@@ -36,9 +42,25 @@ export class CopyCursor {
     return { x: Math.max(0, Math.min(this.lines.cols - 1, c.x)), y };
   }
 
-  /** Moves by cells and lines (hjkl, arrows, pages). */
+  /** The column of a line's last character (0 on an empty line). */
+  private lastCol(y: number): number {
+    return Math.max(0, this.lines.text(y).trimEnd().length - 1);
+  }
+
+  /**
+   * Moves by cells and lines (hjkl, arrows, pages). Up and down land within the text of
+   * the line they reach (past its end the cursor stood on nothing and a selection ended
+   * in blank cells), keeping the column they left for the next longer line.
+   */
   move(dx: number, dy: number): void {
-    this.cursor = this.clamp({ x: this.cursor.x + dx, y: this.cursor.y + dy });
+    if (dy === 0) {
+      this.want = null;
+      this.cursor = this.clamp({ x: this.cursor.x + dx, y: this.cursor.y });
+      return;
+    }
+    this.want ??= this.cursor.x;
+    const y = Math.max(0, Math.min(this.lines.length - 1, this.cursor.y + dy));
+    this.cursor = this.clamp({ x: Math.min(this.want, this.lastCol(y)) + dx, y });
   }
 
   page(dir: 1 | -1): void {
@@ -46,6 +68,7 @@ export class CopyCursor {
   }
 
   top(): void {
+    this.want = null;
     this.cursor = { x: 0, y: 0 };
   }
 
@@ -53,15 +76,19 @@ export class CopyCursor {
   bottom(): void {
     let y = this.lines.length - 1;
     while (y > 0 && this.lines.text(y).trimEnd() === '') y--;
+    this.want = null;
     this.cursor = { x: 0, y };
   }
 
   lineStart(): void {
+    this.want = null;
     this.cursor = { ...this.cursor, x: 0 };
   }
 
+  /** $: the line's last character, and the end of every line up and down reach. */
   lineEnd(): void {
-    this.cursor = this.clamp({ x: Math.max(0, this.lines.text(this.cursor.y).trimEnd().length - 1), y: this.cursor.y });
+    this.want = Infinity;
+    this.cursor = this.clamp({ x: this.lastCol(this.cursor.y), y: this.cursor.y });
   }
 
   /** w / b: the start of the next (previous) word, across lines. */
@@ -84,6 +111,7 @@ export class CopyCursor {
       while (!isWord(at()) && step());
       while (isWord(this.lines.text(y)[x - 1]) && x > 0) x--;
     }
+    this.want = null;
     this.cursor = this.clamp({ x, y });
   }
 
@@ -117,6 +145,7 @@ export class CopyCursor {
       if (dir > 0) x = t.indexOf(q, i === 0 ? this.cursor.x + 1 : 0);
       else x = i === 0 ? (this.cursor.x > 0 ? t.lastIndexOf(q, this.cursor.x - 1) : -1) : t.lastIndexOf(q);
       if (x >= 0) {
+        this.want = null;
         this.cursor = { x, y };
         return this.cursor;
       }

@@ -210,7 +210,7 @@ export class Client {
       // A refused hello (wrong secret) or a failed subscribe: drop this socket before retrying.
       t?.close('connect failed');
       const why = e instanceof Error ? e.message : String(e);
-      if (e instanceof PaneFault && e.code === 'unauthorized' && this.grantRefused(why)) return;
+      if (e instanceof PaneFault && e.code === 'unauthorized' && (this.grantRefused(why) || (reached && this.unknownWindow(why)))) return;
       this.lost(why, !reached);
     }
   }
@@ -285,6 +285,22 @@ export class Client {
    * cannot help, so the window stops, says why, and forgets the grant (this tab
    * opens as the person's only through a launch URL again). True when that was it.
    */
+  /**
+   * The server answered and does not let this window in: a page opened from `pane url`
+   * whose server was started again since (its launch cookie is a new one), or a page that
+   * lost its pass. No retry can mend that, so the window says what will, and stops: it
+   * had said the server was not answering and kept trying forever. A window whose host
+   * holds its pass (Electron's bridge) is not one: its bridge asks again.
+   */
+  private unknownWindow(why: string): boolean {
+    if (window.paneHost) return false;
+    const st = store.getState();
+    this.conn = null;
+    st.setConn({ state: 'ended', detail: why });
+    st.standing(DOWN_NOTICE, 'error', `the pane server does not know this window (it was started again since this page opened): open a new window at the address pane url prints · ${why}`);
+    return true;
+  }
+
   private grantRefused(why: string): boolean {
     const st = store.getState();
     if (st.viewer === null && !forgetGrant()) return false;

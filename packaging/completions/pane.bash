@@ -350,6 +350,8 @@ _pane_value() {
 }
 _pane_positional() {
   case $1 in
+    'focus') echo 'left right up down next prev' ;;
+    'swap') echo 'left right up down next prev' ;;
     'watch') echo 'pane layout focus session client output config agent awareness host' ;;
     'permit') echo 'rw ro' ;;
     'hook') echo 'install uninstall' ;;

@@ -104,7 +104,9 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
     } catch (e) {
       server.panes.delete(n);
       forgetPane(server, n);
-      throw faults.failed(`cannot start ${launch.program}: ${(e as Error).message}`);
+      // The PTY's own words already name the program ("cannot start vimm: not found in PATH"); said once.
+      const why = (e as Error).message;
+      throw faults.failed(why.startsWith('cannot start') ? why : `cannot start ${launch.program}: ${why}`);
     }
   } else {
     pane.state = 'running';

@@ -127,6 +127,9 @@ describe('layout commands', () => {
     expect(saved('f1').session.focused).toBe(a);
     ok('focus', '-t', String(a), '-d', 'right');
     expect(saved('f1').session.focused).toBe(b);
+    // The direction alone, as a person types it.
+    ok('focus', '-t', String(b), 'left');
+    expect(saved('f1').session.focused).toBe(a);
   });
 
   it('swap exchanges two panes, with --with and with -d', () => {

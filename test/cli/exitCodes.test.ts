@@ -17,6 +17,12 @@ describe('exit 1: the operation failed', () => {
     expect(r.stderr).toBe('pane: pane 42 not found\n');
   });
 
+  it('names a program that is not there once', () => {
+    const r = srv.pane(['new', '--session', 'x0', '--', 'no-such-program-pane']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('pane: cannot start no-such-program-pane: not found in PATH\n');
+  });
+
   it('names a session that does not exist', () => {
     const r = srv.pane(['session', 'kill', 'nosuch']);
     expect(r.status).toBe(1);

@@ -56,7 +56,10 @@ describe('usage errors', () => {
     [['resize', '-d', 'left', '-n', '3', '4'], /^pane resize: -n 3 and CELLS 4 disagree; give one/],
     [['resize', '-n', '3'], /^pane resize: missing -d/],
     [['resize', '-d', 'left', '-n', '-2'], /-n: -2 is below the minimum 1/],
-    [['swap', '-t', '1'], /^pane swap: swap needs --with ID or -d DIR/],
+    [['focus', 'sideways'], /^pane focus: DIR: 'sideways' is not one of left, right, up, down, next, prev/],
+    [['focus', '-d', 'left', 'right'], /^pane focus: -d left and DIR right disagree; give one/],
+    [['swap', '-t', '1'], /^pane swap: swap needs --with ID or a direction \(-d DIR, or DIR alone\)/],
+    [['swap', '--with', '2', 'left'], /^pane swap: --with and a direction both name the other pane; give one/],
     [['swap', '--with', '2', '-d', 'left'], /--with and -d cannot be used together/],
     [['float', '--x', 'left'], /--x: 'left' is not a whole number/],
     [['float', '--tile', '--x', '3'], /--x and --tile cannot be used together/],
@@ -220,8 +223,8 @@ describe('no server', () => {
   });
 });
 
-/** The protocol modules written without zod, for this path: the frame limits and binary codec, the envelope checks, partnersOf, the version, exit labels, PaneFault, a stand-in's attrs, the latency buckets and the Prometheus text. */
-const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/endpointForm.ts', 'kits/protocol/stdio.ts', 'kits/protocol/frameCheck.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts', 'kits/protocol/exitLabel.ts', 'kits/protocol/fault.ts', 'kits/protocol/stateVersion.ts', 'kits/protocol/standIn.ts', 'kits/protocol/shown.ts', 'kits/protocol/principal.ts', 'kits/protocol/flow.ts', 'kits/protocol/grantLimits.ts', 'kits/protocol/vocabRevision.ts', 'kits/protocol/gridLimits.ts', 'kits/protocol/latency.ts', 'kits/protocol/prometheus.ts', 'kits/protocol/paneRate.ts'];
+/** The protocol modules written without zod, for this path: the frame limits and binary codec, the envelope checks, partnersOf, the version, exit labels, PaneFault, a stand-in's attrs, the latency buckets, the Prometheus text and the binary scale. */
+const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/endpointForm.ts', 'kits/protocol/stdio.ts', 'kits/protocol/frameCheck.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts', 'kits/protocol/exitLabel.ts', 'kits/protocol/fault.ts', 'kits/protocol/stateVersion.ts', 'kits/protocol/standIn.ts', 'kits/protocol/shown.ts', 'kits/protocol/principal.ts', 'kits/protocol/flow.ts', 'kits/protocol/grantLimits.ts', 'kits/protocol/vocabRevision.ts', 'kits/protocol/gridLimits.ts', 'kits/protocol/latency.ts', 'kits/protocol/prometheus.ts', 'kits/protocol/paneRate.ts', 'kits/protocol/binaryScale.ts'];
 
 describe('start-up weight', () => {
   it('loads neither zod nor the protocol schemas on the way to running a command', async () => {

@@ -80,6 +80,12 @@ function hideCommand(command: 'hide' | 'show', hidden: boolean, summary: string)
   };
 }
 
+/** A direction given as -d DIR or as DIR alone (`pane focus left`, as a person types it); both must agree. */
+export function directionOf(flag: string | undefined, word: string | undefined, command: string): (typeof FOCUS_DIRS)[number] | undefined {
+  if (flag !== undefined && word !== undefined && flag !== word) throw new UsageError(`-d ${flag} and DIR ${word} disagree; give one`, command);
+  return (flag ?? word) as (typeof FOCUS_DIRS)[number] | undefined;
+}
+
 /** Most cells one resize moves an edge: past any screen's width. */
 const MAX_RESIZE_CELLS = 10_000;
 
@@ -205,10 +211,11 @@ export const paneCommands: CommandSpec[] = [
   {
     command: 'focus',
     summary: 'focus a pane, or move focus by direction or order',
-    flags: [TARGET, { name: 'direction', short: 'd', type: 'enum', value: 'DIR', values: FOCUS_DIRS, doc: 'left|right|up|down (by geometry) or next|prev (by order), from the target' }],
+    flags: [TARGET, { name: 'direction', short: 'd', type: 'enum', value: 'DIR', values: FOCUS_DIRS, doc: 'left|right|up|down (by geometry) or next|prev (by order), from the target (or DIR alone: pane focus left)' }],
+    positionals: [{ name: 'DIR', values: FOCUS_DIRS }],
     async run(ctx, a) {
+      const d = directionOf(str(a, 'direction'), a.positionals[0], 'focus');
       const c = await ctx.connect();
-      const d = str(a, 'direction') as (typeof FOCUS_DIRS)[number] | undefined;
       await c.call('pane/focus', { ...aim(ctx, a), ...(d ? { direction: d } : {}) });
       return 0;
     },
@@ -234,12 +241,14 @@ export const paneCommands: CommandSpec[] = [
     flags: [
       TARGET,
       { name: 'with', type: 'pane', value: 'ID', doc: 'the other pane', conflicts: ['direction'] },
-      { name: 'direction', short: 'd', type: 'enum', value: 'DIR', values: FOCUS_DIRS, doc: 'the neighbour: left|right|up|down|next|prev' },
+      { name: 'direction', short: 'd', type: 'enum', value: 'DIR', values: FOCUS_DIRS, doc: 'the neighbour: left|right|up|down|next|prev (or DIR alone: pane swap right)' },
     ],
+    positionals: [{ name: 'DIR', values: FOCUS_DIRS }],
     async run(ctx, a) {
       const w = str(a, 'with');
-      const d = str(a, 'direction') as (typeof FOCUS_DIRS)[number] | undefined;
-      if (w === undefined && d === undefined) throw new UsageError('swap needs --with ID or -d DIR', 'swap');
+      const d = directionOf(str(a, 'direction'), a.positionals[0], 'swap');
+      if (w === undefined && d === undefined) throw new UsageError('swap needs --with ID or a direction (-d DIR, or DIR alone)', 'swap');
+      if (w !== undefined && d !== undefined) throw new UsageError('--with and a direction both name the other pane; give one', 'swap');
       const c = await ctx.connect();
       await c.call('pane/swap', { ...aim(ctx, a), ...(w !== undefined ? { with: w } : {}), ...(d ? { direction: d } : {}) });
       return 0;

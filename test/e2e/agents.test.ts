@@ -175,6 +175,11 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     const names = async (me: typeof x, other: typeof x) => new RegExp(`^⚠ converges with ${other.name} \\(${await quadrant(other.pane)}\\): .*(jwt|auth|login)`).test((await warning(me.pane).textContent().catch(() => '')) ?? '');
     await expect.poll(() => names(x, y), { timeout: 120_000, interval: 250 }).toBe(true);
     await expect.poll(() => names(y, x), { timeout: 30_000, interval: 250 }).toBe(true);
+    // Topics a tag shows are readable: beside the warning and the words they had narrowed to two letters ("d…").
+    for (const a of two) {
+      const t = region(sh.page, a.pane).locator('.agent-topics');
+      if ((await t.count()) > 0) expect((await t.boundingBox())!.width).toBeGreaterThanOrEqual(36);
+    }
 
     // The desktop notification (the web one here; Electron's bridge in the app) and the in-window notice name both by quadrant.
     const shown = async () => (await sh.page.evaluate(() => (window as any).shownNotifications.map((n: { body: string }) => n.body))) as string[];

@@ -44,6 +44,8 @@ export interface PaneServerOptions {
 export class PaneServer {
   readonly host: string;
   readonly startedAt = Date.now();
+  /** A random id of this run (the hello's server.instance): how a host link knows it reached this very daemon. */
+  readonly instance = crypto.randomUUID();
   readonly sessions = new Map<string, Session>();
   readonly panes = new Map<number, Pane>();
   readonly terminals = new Map<number, Terminal>();

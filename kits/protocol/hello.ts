@@ -34,7 +34,8 @@ export const WelcomeSchema = lazySchema(() => z.object({
   protocol: z.number().int(),
   /** The features both ends have (absent from a server before ranges). */
   features: z.array(z.string()).optional(),
-  server: z.object({ host: z.string(), version: z.string(), pid: z.number().int() }),
+  /** `instance`: a random id of this daemon's run, by which a host link knows it has reached the daemon it runs in (absent from older servers). */
+  server: z.object({ host: z.string(), version: z.string(), pid: z.number().int(), instance: z.string().max(64).optional() }),
   client: z.string(),
   capabilities: z.array(CapabilitySchema),
   /** Who this connection acts as: a user name, or agent name when a token names one. */

@@ -64,6 +64,13 @@ const EVENT_FRAME_HEAD = '{"t":"evt","event":"';
 /** The family the link subscribes to, and so the only events it takes unbudgeted by MAX_UNSOLICITED_FRAMES. */
 const SUBSCRIBED_FAMILY = 'pane';
 
+/** A host whose command reached this very daemon. */
+class SelfJoin extends Error {
+  constructor(name: string) {
+    super(`${name} is this pane server itself, not another one: its command reached the daemon it runs in. A host is another machine's pane (pane host add ${name} ssh://HOST) or another daemon's (a command with --socket)`);
+  }
+}
+
 /** Dials the process a host file names; resolves with a framed transport once its preamble came. */
 export type DialHost = (host: HostEntry) => Promise<{ transport: Transport; close?: () => void }>;
 
@@ -128,6 +135,8 @@ export class HostLink {
     private readonly dial: DialHost,
     private readonly changed: () => void,
     private readonly log: (line: string) => void,
+    /** This daemon's run (PaneServer.instance): a host that answers with it is this daemon itself. */
+    private readonly self?: string,
   ) {}
 
   get name(): string {
@@ -240,6 +249,9 @@ export class HostLink {
     const caps: Capability[] = this.entry.readOnly ? ['read', 'attach'] : ['read', 'write', 'attach'];
     try {
       const welcome = await withDeadline(conn.hello({ client: { name: `host link ${this.name}`, kind: 'other' }, capabilities: caps }), LINK_HELLO_TIMEOUT_MS, `its hello did not come within ${LINK_HELLO_TIMEOUT_MS} ms (LINK_HELLO_TIMEOUT_MS)`);
+      // Its command reached the daemon it runs in (`pane serve --stdio` here, with no ssh before it): its panes would
+      // show twice, and every request to HOST:N would come back to this daemon. Refused, and not dialled again.
+      if (this.self !== undefined && welcome.server.instance === this.self) throw new SelfJoin(this.name);
       this.remote = { host: String(welcome.server.host).slice(0, 253), version: String(welcome.server.version).slice(0, 100) };
       await withDeadline(this.beat(conn), LINK_HELLO_TIMEOUT_MS, `its first pane list did not come within ${LINK_HELLO_TIMEOUT_MS} ms of its hello (LINK_HELLO_TIMEOUT_MS)`);
     } catch (e) {
@@ -248,6 +260,10 @@ export class HostLink {
       this.conn = null;
       conn.close();
       dialed.close?.();
+      if (e instanceof SelfJoin) {
+        this.wanted = false;
+        return this.failed(e.message);
+      }
       // The host refused who we are (a revoked or unrecorded certificate): every redial would be refused alike, so the link waits for the person.
       if (e instanceof PaneFault && e.code === 'unauthorized') {
         this.wanted = false;

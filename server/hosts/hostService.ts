@@ -190,6 +190,7 @@ export class HostService {
         process.stderr.write(`pane: ${shown(line)}\n`);
         if (/cut off|not joined/.test(line)) this.deps.server.publish('client/refused', { door: `host ${entry.name}`, reason: line });
       },
+      this.deps.server.instance,
     );
     link.output = (p, offset, data) => this.streams.output(link, p, offset, data);
     link.unanswered = (fault) => this.keysRefused(link, fault);

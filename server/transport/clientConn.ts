@@ -386,7 +386,7 @@ export class ClientConn {
       protocol: agreed.protocol,
       // Only to a client that offered features: an old client's welcome stays as it was.
       ...(h.data.features ? { features: agreed.features } : {}),
-      server: { host: this.server.host, version: runningVersion(), pid: process.pid },
+      server: { host: this.server.host, version: runningVersion(), pid: process.pid, instance: this.server.instance },
       client: this.id,
       capabilities: [...this.capabilities],
       user: this.user,

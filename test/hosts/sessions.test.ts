@@ -115,6 +115,21 @@ describe('attaching a joined host\'s session', () => {
     expect(box.pane(['session', 'ls']).stdout).not.toMatch(/^build\s/m);
   }, 60_000);
 
+  it('refuses a host whose command reaches this very daemon, saying so, and does not dial it again', async () => {
+    // `pane serve --stdio` here, with no ssh before it: the daemon the link runs in answers.
+    const hosts = path.join(local.home, '.config', 'pane', 'hosts');
+    fs.writeFileSync(path.join(hosts, 'me.json'), JSON.stringify({ how: { via: 'command', argv: ['sh', '-c', `exec ${binDirFor(local)}/pane serve --stdio`] } }));
+    await eventually('the host file read', () => /^me\s/m.test(local.pane(['host', 'ls']).stdout));
+    const r = local.pane(['host', 'connect', 'me']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^pane: host me is not joined: me is this pane server itself, not another one: its command reached the daemon it runs in/);
+    expect(local.pane(['host', 'ls']).stdout).toMatch(/^me\s.*disconnected\s.*me is this pane server itself/m);
+    // None of its panes shows here twice, and box, another daemon, stays joined.
+    expect(local.pane(['ls']).stdout).not.toMatch(/^me:/m);
+    expect(local.pane(['host', 'ls']).stdout).toMatch(/^box\s.*connected/m);
+    fs.rmSync(path.join(hosts, 'me.json'));
+  });
+
   it('escapes a host\'s control characters in the view\'s name, and names an unknown session or host', async () => {
     const evil = 'x\u001b]0;owned\u0007y';
     expect(box.pane(['session', 'new', evil, '--', 'sh']).status).toBe(0);

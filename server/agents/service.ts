@@ -32,6 +32,11 @@ const REFUSAL_LOG_EVERY_MS = 60_000;
 /** Refused files remembered for that; past it the memory starts over (a flood of planted names cannot grow the server). */
 const MAX_REFUSALS_REMEMBERED = 1024;
 
+/** Output quiet this long before queued mail is typed at an agent's prompt (flushTyped): its prompt is drawn by then. */
+export const TYPE_WHEN_QUIET_MS = 400;
+/** Most that mail waits for the quiet: a CLI whose screen never stills (a clock, a spinner left on) still gets it. */
+export const TYPE_QUIET_MAX_WAIT_MS = 5_000;
+
 export interface PaneRuntime {
   agent: string;
   pane: number;
@@ -604,10 +609,26 @@ export class AgentService {
     });
   }
 
-  private flushTyped(name: string): void {
+  /**
+   * Types the next queued mail into the agent's pane at its prompt, once the pane's output
+   * has been quiet TYPE_WHEN_QUIET_MS: a CLI reports SessionStart (and Stop) before it has
+   * drawn its prompt, and keys typed into a screen still being drawn landed amid its output
+   * (or, in a TUI not yet listening, were lost).
+   */
+  flushTyped(name: string, waitedMs = 0): void {
     const r = this.runtime(name);
     const p = this.inputPane(name);
     if (!p || r.typeWhenWaiting.length === 0) return;
+    const pr = this.panes.get(p.n);
+    // Quiet since its last output, or since it started: a hook can come before its first byte.
+    const quiet = Date.now() - Math.max(pr?.lastOutputAt ?? 0, p.createdAt);
+    if (quiet < TYPE_WHEN_QUIET_MS && waitedMs < TYPE_QUIET_MAX_WAIT_MS) {
+      const wait = TYPE_WHEN_QUIET_MS - quiet;
+      setTimeout(() => {
+        if (atPrompt(this.runtime(name).state)) this.flushTyped(name, waitedMs + wait);
+      }, wait).unref();
+      return;
+    }
     const next = r.typeWhenWaiting.shift()!;
     // Queued mail is typed only if its sender may still write that pane (its .access may have changed).
     if (next.from !== null && !this.mayWrite(next.from, p)) return;

@@ -178,13 +178,12 @@ export const agentHandlers: HandlerTable = {
     let typed: 'no' | 'now' | 'queued' = 'no';
     if (p.deliver) {
       const pane = target;
+      // At its prompt it is typed now (once the pane's output is quiet: flushTyped), else when it next is.
+      svc.runtime(p.to).typeWhenWaiting.push({ line, from: me });
       if (pane && atPrompt(svc.runtime(p.to).state)) {
-        svc.typeInto(pane, line);
+        svc.flushTyped(p.to);
         typed = 'now';
-      } else {
-        svc.runtime(p.to).typeWhenWaiting.push({ line, from: me });
-        typed = 'queued';
-      }
+      } else typed = 'queued';
     }
     const unread = unreadCount(dir, { refused: (e) => svc.refused(p.to, e, 'agent/mail') });
     ctx.server.publish('agent/mailed', { to: p.to, from, subject: p.subject, id, unread });

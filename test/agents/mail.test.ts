@@ -73,6 +73,21 @@ describe('mail', () => {
     await waitForOutput(c, pane, 'second task');
   });
 
+  it('types --deliver mail once the pane has stopped drawing, not into a screen still being drawn after its hook', async () => {
+    const c = await h.connect();
+    await c.call('agent/add', { name: 'ada' });
+    // A CLI that reports at once and draws for most of a second after (as Claude Code's SessionStart comes before its screen).
+    const script = 'for i in 1 2 3 4 5 6 7 8; do echo drawing $i; sleep 0.1; done; exec cat';
+    const { pane } = await c.call('pane/split', { kind: 'agent', attrs: { agent: 'ada' }, launch: { program: '/bin/sh', args: ['-c', script] } });
+    // It reports once it runs (its first line out), then goes on drawing.
+    await waitForOutput(c, pane, 'drawing 1');
+    await c.call('agent/hook', { agent: 'ada', pane, input: { hook_event_name: 'SessionStart', session_id: 's' } });
+    expect((await c.call('agent/mail', { to: 'ada', subject: 'early', body: 'the task', deliver: true })).typed).toBe('now');
+    const out = await waitForOutput(c, pane, 'early: the task');
+    expect(out.indexOf('drawing 8')).toBeGreaterThan(-1);
+    expect(out.indexOf('drawing 8')).toBeLessThan(out.indexOf('[mail from'));
+  });
+
   it('refuses mail to a hook-only agent (no mailbox) and to nobody, saying why', async () => {
     const c = await h.connect();
     await c.call('agent/hook', { input: { hook_event_name: 'SessionStart', session_id: 's', cwd: '/x/proj' } });

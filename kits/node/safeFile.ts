@@ -448,6 +448,16 @@ export function onPaneMount(p: string): boolean {
 }
 
 /**
+ * Whether `p` is a directory, looked at without touching pane's own /pane mounts (where a
+ * stat from the server's thread would wait on a mount process that waits on the server).
+ * For paths programs or saved files name: an OSC 7 report, a snapshot's cwd.
+ */
+export function isDirOffMounts(p: string): boolean {
+  const r = statOffMounts(p);
+  return r !== null && r !== 'mount' && r.st.isDirectory();
+}
+
+/**
  * Resolves `p` as realpath(3) does and lstats what it names, without ever touching
  * pane's own mounts: links are read one component at a time below directory fds,
  * and every path is checked against the mount points before it is looked at.

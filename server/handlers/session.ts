@@ -1,9 +1,12 @@
 // Session handlers: new, kill, rename, list, get, viewport, snapshot, restore.
+import os from 'node:os';
 import { faults, PaneFault } from '../../kits/protocol/error';
+import { isDirOffMounts } from '../../kits/node/safeFile';
+import { bannerText } from '../persist/banner';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane, killSession } from '../model/lifecycle';
 import { setTag } from '../model/paneOps';
-import { namesItself } from '../model/paneTracker';
+import { namesItself, shellLaunchAt } from '../model/paneTracker';
 import { wholeBody } from '../../kits/layout/geometry';
 import { leaves } from '../../kits/layout/tree';
 import * as model from '../model/session';
@@ -104,15 +107,23 @@ export const sessionHandlers: HandlerTable = {
     const map = new Map<number, Pane>();
     const byN = new Map(snap.panes.map((x) => [x.n, x]));
     const wanted = [...leaves(snap.session.layout), ...snap.session.floating.map((f) => f.pane)];
+    const home = server.env.HOME ?? os.homedir();
+    const notices = new Map<Pane, string>();
     try {
       for (const old of wanted) {
         const was = byN.get(old);
         if (!was) throw faults.badRequest(`snapshot's layout names pane ${old}, which is not in its pane list`, `snapshot.session.layout`);
+        // A snapshot from another machine, or an old one, can name a directory not there now: the
+        // pane starts in the home directory and says so, rather than the whole restore failing.
+        const cwd = isDirOffMounts(was.cwd) ? was.cwd : home;
+        const launch = was.launch && was.launch.cwd !== undefined && !isDirOffMounts(was.launch.cwd) ? { ...was.launch, cwd: home } : was.launch;
+        const gone = cwd !== was.cwd ? was.cwd : launch !== was.launch ? was.launch?.cwd : undefined;
         const pane = createPane(
           server,
           s,
           {
-            ...(was.attrs['default-shell'] === '1' ? { cwd: was.cwd } : { launch: was.launch ?? undefined }),
+            // A shell (the default one, or one named: `pane split -- zsh`) starts where its prompt was.
+            ...(was.attrs['default-shell'] === '1' ? { cwd } : { launch: shellLaunchAt(launch, cwd) ?? launch ?? undefined }),
             // A name that followed its program follows the new one's (a shell's directory, its jobs), not the one it had then.
             ...(was.autoName ? {} : { name: was.tag.name }),
             signature: was.signature,
@@ -125,6 +136,7 @@ export const sessionHandlers: HandlerTable = {
         );
         setTag(server, pane, { user: was.tag.user });
         map.set(old, pane);
+        if (gone !== undefined) notices.set(pane, `the directory ${gone} does not exist here; this started in ${home}`);
       }
     } catch (e) {
       for (const p2 of map.values()) destroyPane(server, p2.n);
@@ -132,6 +144,7 @@ export const sessionHandlers: HandlerTable = {
       throw e;
     }
     model.publish(server, model.restore(s, snap.session, (old) => map.get(old)?.n));
+    for (const [pane, n] of notices) server.terminals.get(pane.n)?.show(bannerText({ history: null, notices: [n], waitingFor: null }));
     return ack(s);
   },
 };

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Pane } from '../../kits/protocol/model';
 import type { PaneServer } from '../paneServer';
-import { statOffMounts } from '../../kits/node/safeFile';
+import { isDirOffMounts, statOffMounts } from '../../kits/node/safeFile';
 import { setTag } from './paneOps';
 import { launcherOf } from '../../kits/node/sandboxHelper';
 import { newestChildCommand, processInfo } from '../pty/nodePtyPort';
@@ -86,6 +86,19 @@ export function interactiveShell(argv: readonly string[]): boolean {
     if (!a.startsWith('-') && !a.startsWith('+')) return false; // a script file
   }
   return true;
+}
+
+/**
+ * A pane launched as a person's own shell (`pane split -- zsh`, `bash --norc`) comes back where
+ * its prompt was, not where it was started: its launch with the directory it had. Brought back
+ * from its launch record, such a pane opened in the directory it started in and (after a crash
+ * or reboot) waited for Enter to run the shell, as a program with effects would. Null for any
+ * other launch: a program, a shell given a command or a script, a sandboxed one (its launcher
+ * knows its directory), none.
+ */
+export function shellLaunchAt(launch: Pane['launch'], cwd: string): NonNullable<Pane['launch']> | null {
+  if (!launch || launcherOf(launch) || !interactiveShell([launch.program, ...launch.args])) return null;
+  return { ...launch, cwd };
 }
 
 /** Whether the pane was launched as a shell waiting at a prompt (its launcher's sh is not one: it only waits for the sandboxed program). */
@@ -267,7 +280,7 @@ export function refreshPane(server: PaneServer, pane: Pane): void {
   const idle = fg.pgid === pane.pid && launchedShell(pane);
   for (const pgid of t.titles.keys()) if (pgid !== fg.pgid) t.titles.delete(pgid); // that job ended
   const dir = t.osc7 ? shellMovedTo(pane, fg.pgid) : fg.cwd;
-  if (dir !== null && dir !== pane.cwd && isDir(dir)) {
+  if (dir !== null && dir !== pane.cwd && isDirOffMounts(dir)) {
     pane.cwd = dir;
     server.paneChanged(pane);
   }
@@ -311,15 +324,6 @@ function localPath(uri: string): string | null {
   } catch {
     return null;
   }
-  return dir.includes('\0') || !isDir(dir) ? null : path.normalize(dir);
+  return dir.includes('\0') || !isDirOffMounts(dir) ? null : path.normalize(dir);
 }
 
-/**
- * Whether an OSC 7 path (any program in a pane chooses it) is a directory: looked
- * at without touching pane's own /pane mounts, where a stat from this thread would
- * wait on a mount process that waits on this server (kits/node/safeFile.ts).
- */
-function isDir(p: string): boolean {
-  const r = statOffMounts(p);
-  return r !== null && r !== 'mount' && r.st.isDirectory();
-}

@@ -2,7 +2,6 @@
 // pane's history above a labelled line; shells restarted in their directory; other
 // programs behind an "Enter to run" banner unless allowlisted; agents resumed. What
 // cannot come back (a directory, a program) is said in the pane, and a shell offered.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,13 +10,14 @@ import { sessionIdAllowed, type ResumeSpec } from '../../kits/protocol/app';
 import type { LaunchSpec, Pane, Session } from '../../kits/protocol/model';
 import type { DurabilityConfig, SavedPane, StateFile } from '../../kits/protocol/snapshot';
 import { which } from '../../kits/node/which';
+import { isDirOffMounts } from '../../kits/node/safeFile';
 import { rewrapProgram, unwrapSandbox } from '../agents/sandbox';
 import { findApp } from '../config/appFiles';
 import { leaves } from '../../kits/layout/tree';
 import { bodyOf } from '../model/bodies/registry';
 import { createPane, type NewPaneSpec } from '../model/lifecycle';
 import { restorePane } from '../model/paneOps';
-import { resumeAutoName } from '../model/paneTracker';
+import { resumeAutoName, shellLaunchAt } from '../model/paneTracker';
 import { makeSession, publish, restore, restoredName } from '../model/session';
 import { blockSerialized } from '../pty/historyStore';
 import { resumeFromSaved } from './agentsPart';
@@ -75,13 +75,7 @@ async function readHistory(dir: string, p: SavedPane, warn: (m: string) => void)
   }
 }
 
-function isDir(d: string): boolean {
-  try {
-    return fs.statSync(d).isDirectory();
-  } catch {
-    return false;
-  }
-}
+const isDir = isDirOffMounts;
 
 interface Plan {
   spec: NewPaneSpec;
@@ -103,7 +97,13 @@ export function planPane(deps: PersistDeps, p: SavedPane, cfg: DurabilityConfig)
   // re-binds it when its host joins (server/hosts/standIns.ts; its tag shows the link's state till then).
   if (bodyOf(p.kind).standIn) return { spec: { ...base, cwd: isDir(p.cwd) ? p.cwd : home, ...(p.launch ? { launch: p.launch } : {}) }, record: p.launch, notices: [], waiting: false };
   const isShell = p.attrs['default-shell'] === '1' || p.launch === null;
+  // A shell the person named (`pane split -- zsh`) starts again at once, as the default one does, in
+  // the directory its prompt was in; a missing program falls to the "not installed" path below.
+  const ownShell = bodyOf(p.kind).agent ? null : shellLaunchAt(p.launch, isDir(p.cwd) ? p.cwd : home);
   if (!isDir(p.cwd)) {
+    if (ownShell && which(ownShell.program, ownShell.env?.PATH ?? server.env.PATH)) {
+      return { spec: { ...base, launch: ownShell }, record: ownShell, notices: [`the directory ${p.cwd} no longer exists; ${ownShell.program} starts in ${home}`], waiting: false };
+    }
     const plan = shellHere(home);
     plan.notices.push(`the directory ${p.cwd} no longer exists, so nothing was started there; this is a shell in ${home}`);
     if (!isShell && p.launch) plan.notices.push(`it ran: ${argvText(p.launch)}`);
@@ -111,6 +111,7 @@ export function planPane(deps: PersistDeps, p: SavedPane, cfg: DurabilityConfig)
   }
   if (isShell) return { spec: { ...base, cwd: p.cwd }, record: null, notices: [], waiting: false };
   const launch = p.launch!;
+  if (ownShell && which(ownShell.program, ownShell.env?.PATH ?? server.env.PATH)) return { spec: { ...base, launch: ownShell }, record: ownShell, notices: [], waiting: false };
   const pathVar = launch.env?.PATH ?? server.env.PATH;
   // Agent panes get pane's shims on PATH; the agent contributor checks their program itself.
   if (!bodyOf(p.kind).agent && !which(launch.program, pathVar)) {

@@ -116,6 +116,38 @@ describe('a server with a state dir', () => {
     await b.stop();
   }, 60_000);
 
+  it('restarts a shell the person named at once, where its prompt was; gone, in the home directory', async () => {
+    h = home();
+    const moved = path.join(h.dir, 'moved');
+    const doomed = path.join(h.dir, 'doomed');
+    fs.mkdirSync(moved);
+    fs.mkdirSync(doomed);
+    const a = await h.start();
+    const c = await a.connect();
+    const first = a.server.pane().n;
+    // `pane split -- bash --norc` in the home directory, then cd elsewhere at its prompt.
+    const named = (await c.call('pane/split', { pane: first, launch: { program: '/bin/bash', args: ['--norc'], cwd: h.dir } })).pane;
+    const lost = (await c.call('pane/split', { pane: first, launch: { program: '/bin/bash', args: ['--norc'], cwd: h.dir } })).pane;
+    await c.call('pane/input', { pane: named, data: `cd '${moved}'\r` });
+    await c.call('pane/input', { pane: lost, data: `cd '${doomed}'\r` });
+    await until('both shells’ directories tracked', () => a.server.panes.get(named)!.cwd === moved && a.server.panes.get(lost)!.cwd === doomed);
+    await a.stop();
+    fs.rmSync(doomed, { recursive: true });
+
+    const b = await h.start();
+    const c2 = await b.connect();
+    // Before: "Enter to run: bash --norc" in the directory it was launched in, the cd forgotten.
+    expect(b.server.panes.get(named)!.launch).toMatchObject({ program: '/bin/bash', args: ['--norc'], cwd: moved });
+    expect(b.server.panes.get(named)!.cwd).toBe(moved);
+    await c2.call('pane/input', { pane: named, data: 'pwd\r' });
+    await until('the shell running at once, in the directory it had', async () => new RegExp(`^${moved}$`, 'm').test((await c2.call('pty/screen', { pane: named })).text));
+    expect((await c2.call('pty/screen', { pane: named })).text).not.toContain('Enter to run');
+    // Its directory gone: the same shell in the home directory, and the pane says so.
+    expect(b.server.panes.get(lost)!.launch).toMatchObject({ program: '/bin/bash', args: ['--norc'], cwd: h.dir });
+    await until('the gone directory stated', async () => (await c2.call('pty/screen', { pane: lost })).text.replace(/\s/g, '').includes(`thedirectory${doomed}nolongerexists;/bin/bashstartsin${h!.dir}`.replace(/\s/g, '')));
+    await b.stop();
+  }, 60_000);
+
   it('refuses a second server on the same state, naming the first', async () => {
     h = home();
     const a = await h.start();

@@ -1,4 +1,7 @@
 // The runtime contract end to end over the protocol, with real bash panes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { vocabularyRevision } from '../../kits/protocol/vocabRevision';
 import { setAttrs, setVocabulary } from '../../server/model/paneOps';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -411,6 +414,37 @@ describe('snapshot and restore', () => {
     await c.call('session/kill', { session: r.session });
     await c.call('session/kill', { session: 'work' });
     expect((await fault(c.call('session/kill', { session: 'work' }))).code).toBe('session-not-found');
+  });
+
+  it('brings a named shell back where its prompt was, and a pane whose directory is gone to the home directory, saying so', async () => {
+    await c.call('session/new', { name: 'shells' });
+    const p0 = (await c.call('pane/list', { session: 'shells' })).panes[0]!.n;
+    // `pane split -- bash --norc`: a shell the person named, started in the home directory.
+    await c.call('pane/launch', { pane: p0, direction: 'horizontal', launch: { program: '/bin/bash', args: ['--norc'], cwd: h.dir } });
+    const snap = await c.call('session/snapshot', { session: 'shells' });
+    // Its prompt had moved to another directory (cd, reported by OSC 7 or read from /proc)…
+    const there = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-there-'));
+    const saved = JSON.parse(JSON.stringify(snap)) as typeof snap;
+    saved.panes[1]!.cwd = there;
+    const r = await c.call('session/restore', { snapshot: saved });
+    const back = (await c.call('pane/list', { session: r.session })).panes;
+    // …and it comes back there, running the same shell with its arguments (before: in the directory it started in).
+    expect(back[1]!.launch).toMatchObject({ program: '/bin/bash', args: ['--norc'], cwd: there });
+    await c.call('pane/input', { pane: back[1]!.n, data: 'pwd\r' });
+    await waitForOutput(c, back[1]!.n, new RegExp(`^${there}\\r?$`, 'm'));
+    // A snapshot naming directories this machine lacks: each pane starts in the home directory and says why;
+    // before, the whole restore failed on the first one ("working directory … does not exist").
+    const gone = JSON.parse(JSON.stringify(snap)) as typeof snap;
+    for (const p of gone.panes) {
+      p.cwd = '/nonexistent/pane-test';
+      if (p.launch) p.launch.cwd = '/nonexistent/pane-test';
+    }
+    const r2 = await c.call('session/restore', { snapshot: gone });
+    const homed = (await c.call('pane/list', { session: r2.session })).panes;
+    expect(homed[1]!.launch).toMatchObject({ program: '/bin/bash', cwd: h.dir });
+    for (const p of homed) await waitForOutput(c, p.n, /the directory \/nonexistent\/pane-test does not exist here; this started in /);
+    for (const s of [r2.session, r.session, 'shells']) await c.call('session/kill', { session: s });
+    fs.rmSync(there, { recursive: true, force: true });
   });
 
   it('refuses a snapshot whose layout names a pane it does not list', async () => {

@@ -72,7 +72,7 @@ export async function main(o = {}) {
 
   /** Reports a hook event like Claude Code does; returns what pane answered. */
   const hook = async (event, extra = {}) => {
-    const raw = await pane(cmd, ['hook'], JSON.stringify({ session_id: session, transcript_path: '', cwd, hook_event_name: event, ...extra }));
+    const raw = await pane(cmd, ['hook', '--app', 'demo-agent'], JSON.stringify({ session_id: session, transcript_path: '', cwd, hook_event_name: event, ...extra }));
     try {
       return JSON.parse(raw).hookSpecificOutput ?? {};
     } catch {

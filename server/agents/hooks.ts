@@ -38,10 +38,18 @@ export function dialectOf(svc: AgentService, id: string | undefined): HookDialec
   }
 }
 
-/** A name for an agent known only from hooks: claude-<project dir>, made unique. */
-function hookOnlyName(svc: AgentService, cwd: string): string {
-  const base = `claude-${path.basename(cwd || 'session').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '')}`.slice(0, 28) || 'claude';
-  const valid = AgentNameSchema.safeParse(base).success ? base : 'claude';
+/** A word fit for an agent's name: lower case, runs of anything else one dash, none at the ends. */
+const nameWord = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+
+/**
+ * A name for an agent known only from hooks: <app>-<project dir>, made unique. The app is
+ * the one whose dialect the hook speaks (`pane hook --app gemini`), else Claude Code's: a
+ * Gemini CLI run by hand had been listed as claude-<dir>.
+ */
+function hookOnlyName(svc: AgentService, cwd: string, app: string | undefined): string {
+  const prefix = (app !== undefined && nameWord(app).replace(/^[^a-z]+/, '').slice(0, 16).replace(/-+$/, '')) || 'claude';
+  const base = `${prefix}-${nameWord(path.basename(cwd || 'session'))}`.slice(0, 28).replace(/-+$/, '');
+  const valid = AgentNameSchema.safeParse(base).success ? base : AgentNameSchema.safeParse(prefix).success ? prefix : 'claude';
   const busy = (n: string) => svc.store.exists(n) || [...(svc.runtimes.get(n)?.sessions.values() ?? [])].some((s) => s.state !== 'exited');
   if (!busy(valid)) return valid;
   for (let i = 2; ; i++) if (!busy(`${valid}-${i}`)) return `${valid}-${i}`;
@@ -61,7 +69,7 @@ function resolve(svc: AgentService, p: HookParams, caller: string | null): { nam
   const paneAgent = runtime?.agent;
   const known = sessionId ? svc.hookSessions.get(sessionId) : undefined;
   const asked = p.agent !== undefined && p.agent !== svc.human && AgentNameSchema.safeParse(p.agent).success ? p.agent : undefined;
-  const name = caller ?? asked ?? paneAgent ?? known ?? hookOnlyName(svc, str(p.input.cwd));
+  const name = caller ?? asked ?? paneAgent ?? known ?? hookOnlyName(svc, str(p.input.cwd), p.app);
   roomForHookOnly(svc, name);
   // An agent CLI started by hand in an ordinary pane: that pane is its pane while its session lasts.
   // Adopting a pane makes it the agent's own (`self`): an agent's hook may adopt only a pane it may write.
@@ -155,6 +163,8 @@ async function handleResolvedHook(svc: AgentService, p: HookParams, name: string
   const input = p.input;
   const event = str(input.hook_event_name);
   const r = svc.runtime(name);
+  const app = p.app !== undefined ? findApp(svc.deps.config().apps, p.app) : undefined;
+  if (app) r.app = app.id;
   const sessionId = str(input.session_id) || (pane !== null ? `pane-${pane}` : `agent-${name}`);
   const now = Date.now();
   svc.hookSessions.set(sessionId, name);

@@ -98,6 +98,8 @@ export interface AgentRuntime {
   typeWhenWaiting: { line: string; from: string | null }[];
   state: AgentState;
   since: number;
+  /** The app a hook-only agent's hooks speak for (`pane hook --app gemini`), where it has no .app. */
+  app?: string;
 }
 
 export interface AgentServiceOptions {
@@ -329,7 +331,7 @@ export class AgentService {
     const sessionCwd = sessions[0]?.cwd ?? null;
     // An agent run with --app or --cwd and no account default: what its running pane says.
     const first = panes[0] ? this.server.panes.get(panes[0].pane) : undefined;
-    const app = line('.app') ?? first?.attrs.app ?? null;
+    const app = line('.app') ?? first?.attrs.app ?? r.app ?? null;
     return {
       name,
       account,

@@ -63,6 +63,13 @@ describe('status from hooks', () => {
     const other = await c.call('agent/hook', { input: { ...recorded[0]!, session_id: 'another' } });
     expect(other.agent).toBe('claude-shop-2');
     expect((await c.call('agent/list', {})).agents.map((a) => a.name)).toEqual(['claude-shop', 'claude-shop-2']);
+    // Another CLI's hooks (`pane hook --app gemini`) name it after that CLI, not Claude Code (it read claude-shop-3).
+    const gemini = await c.call('agent/hook', { app: 'gemini', input: { hook_event_name: 'SessionStart', session_id: 'g1', cwd: '/home/me/src/shop' } });
+    expect(gemini.agent).toBe('gemini-shop');
+    expect((await c.call('agent/get', { name: 'gemini-shop' })).app).toBe('gemini');
+    // An app id that cannot start a name (digits, dots) keeps what can; none left: Claude Code's.
+    expect((await c.call('agent/hook', { app: '9.Odd_App', input: { hook_event_name: 'SessionStart', session_id: 'o1', cwd: '/home/me/src/shop' } })).agent).toBe('odd-app-shop');
+    expect((await c.call('agent/hook', { app: '42', input: { hook_event_name: 'SessionStart', session_id: 'n1', cwd: '/srv/x' } })).agent).toBe('claude-x');
   });
 
   it('treats an ordinary pane as the agent’s while a CLI started there by hand reports, and lets it go at SessionEnd', async () => {

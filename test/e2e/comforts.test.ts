@@ -97,8 +97,13 @@ describe.skipIf(chromiumMissing)(`comforts${chromiumMissing ? ` (skipped: no bro
     await sh.page.keyboard.press('Control+Shift+D');
     await sh.page.keyboard.type('wor');
     await sh.page.keyboard.press('F2');
+    // Its name is selected: typing replaces it (it had appended: "workmain"). The one row says what Enter does.
+    await sh.page.keyboard.type('main');
+    await expect.poll(() => dialog.locator('[role=option]').allTextContents()).toEqual([expect.stringMatching(/rename “work” to “main”.*a session is named “main”: choose another name/)]);
+    await sh.page.keyboard.press('Enter'); // refused here, not sent: the dialog stays
     await sh.page.keyboard.press('Control+A');
     await sh.page.keyboard.type('review');
+    expect(await dialog.locator('[role=option]').allTextContents()).toEqual([expect.stringMatching(/rename “work” to “review”.*Enter renames/)]);
     await sh.page.keyboard.press('Enter');
     await expect.poll(() => st<string>('s?.name'), { timeout: 10_000 }).toBe('review');
     expect(sh.cli('session', 'ls').stdout).toMatch(/review/);

@@ -1,7 +1,8 @@
 // The session switcher (its key, or "Sessions" in the palette): every session on the
 // server, this window's marked. Type to filter; Enter switches to the chosen one, or
 // creates one named by what was typed ("new session" row); F2 renames the chosen
-// session; Delete twice closes it with its panes; Escape leaves. Sessions are the
+// session (its name selected, so typing replaces it; the one row says what Enter
+// will do); Delete twice closes it with its panes; Escape leaves. Sessions are the
 // server's; this window only chooses which one it shows (kept in the URL).
 import { shown } from '../../../kits/protocol/shown';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -10,7 +11,7 @@ import { client } from '../net/client';
 import { store, useApp } from '../store';
 import { takeCaughtKeys } from './caughtKeys';
 
-type Row = { kind: 'session'; s: Session; panes: number } | { kind: 'new'; name: string };
+type Row = { kind: 'session'; s: Session; panes: number } | { kind: 'new'; name: string } | { kind: 'rename'; s: Session; name: string; taken: boolean };
 
 /** Shows session `id` once this window has heard of it (its event may trail the reply). */
 export function showWhenKnown(id: string): void {
@@ -35,7 +36,11 @@ export function Sessions() {
   // Focused in the commit that shows it, before the next key is handled: a passive
   // effect could run after the dialog was painted, and keys typed in between went to
   // the terminal behind it (a CI run named a session "rk" for "work").
-  useLayoutEffect(() => input.current?.focus(), [renaming]);
+  // F2 selects the name it puts there: typing replaces it, as a rename does in a file manager.
+  useLayoutEffect(() => {
+    input.current?.focus();
+    if (renaming) input.current?.select();
+  }, [renaming]);
   // Keys typed while this chunk loaded (Deferred.tsx's KeyCatcher) become the query, as in the pickers.
   useLayoutEffect(() => {
     const early = takeCaughtKeys();
@@ -43,6 +48,12 @@ export function Sessions() {
   }, []);
 
   const rows = useMemo<Row[]>(() => {
+    // Renaming, the list is the rename alone: filtered by the new name, it had offered
+    // "new session “NAME”", a row Enter did not run and a click ran instead.
+    if (renaming) {
+      const name = q.trim();
+      return [{ kind: 'rename', s: renaming, name, taken: Object.values(sessions).some((x) => x.name === name && x.id !== renaming.id) }];
+    }
     const counts = new Map<string, number>();
     for (const p of Object.values(panes)) counts.set(p.session, (counts.get(p.session) ?? 0) + 1);
     const low = q.trim().toLowerCase();
@@ -52,12 +63,13 @@ export function Sessions() {
       .map((s) => ({ kind: 'session', s, panes: counts.get(s.id) ?? 0 }));
     const exact = Object.values(sessions).some((s) => s.name === q.trim());
     return exact ? list : [...list, { kind: 'new', name: q.trim() }];
-  }, [sessions, panes, q]);
+  }, [sessions, panes, q, renaming]);
   const at = Math.min(sel, rows.length - 1);
   const close = () => store.getState().setOverlay(null);
 
   const pick = async (r: Row | undefined) => {
     if (!r) return;
+    if (r.kind === 'rename') return void (r.name !== '' && !r.taken && r.name !== r.s.name ? rename(r.s, r.name) : undefined);
     if (r.kind === 'session') {
       close();
       return store.getState().showSession(r.s.id);
@@ -97,7 +109,7 @@ export function Sessions() {
           }}
           onKeyDown={(e) => {
             if (renaming) {
-              if (e.key === 'Enter' && q.trim() !== '') void rename(renaming, q.trim());
+              if (e.key === 'Enter') void pick(rows[0]);
               else if (e.key === 'Escape') (setRenaming(null), setQ(''));
               else return;
               return e.preventDefault();
@@ -115,7 +127,7 @@ export function Sessions() {
         <ul className="picker-list" role="listbox" aria-label="sessions">
           {rows.map((r, i) => (
             <li
-              key={r.kind === 'session' ? r.s.id : 'new'}
+              key={r.kind === 'new' ? 'new' : r.s.id}
               role="option"
               aria-selected={i === at}
               className={i === at ? 'selected' : ''}
@@ -125,7 +137,15 @@ export function Sessions() {
                 void pick(r);
               }}
             >
-              {r.kind === 'session' ? (
+              {r.kind === 'rename' ? (
+                <>
+                  <span className="ss-cur">✎</span>
+                  <span className="ss-name">{r.name === '' || r.name === r.s.name ? `rename “${shown(r.s.name)}”` : `rename “${shown(r.s.name)}” to “${shown(r.name)}”`}</span>
+                  <span className="pk-doc">
+                    {r.name === '' ? 'type its new name' : r.taken ? `a session is named “${shown(r.name)}”: choose another name` : r.name === r.s.name ? 'type its new name · Enter renames · Esc keeps it' : 'Enter renames · Esc keeps it'}
+                  </span>
+                </>
+              ) : r.kind === 'session' ? (
                 <>
                   <span className="ss-cur">{r.s.id === current ? '●' : ''}</span>
                   <span className="ss-name">{shown(r.s.name)}</span>

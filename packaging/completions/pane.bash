@@ -32,7 +32,7 @@ _pane_flags() {
     'plumb read') echo '--socket -h --help' ;;
     'plumb rules') echo '-t --target --wdir --json --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
-    'output') echo '-t --target --from -f --follow --socket -h --help' ;;
+    'output') echo '-t --target --from -f --follow --status --socket -h --help' ;;
     'screen') echo '-t --target --ansi --rows --top --offset --socket -h --help' ;;
     'watch') echo '--state --socket -h --help' ;;
     'session new') echo '--cwd --host --socket -h --help' ;;

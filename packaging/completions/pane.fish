@@ -182,6 +182,7 @@ complete -c pane -n '__fish_seen_subcommand_from send' -F
 complete -c pane -n '__fish_seen_subcommand_from output' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from output' -l from -r -d 'stream offset to start at (default: the oldest byte still held)'
 complete -c pane -n '__fish_seen_subcommand_from output' -s f -l follow -d 'then stream new output until the pane exits or Ctrl-C'
+complete -c pane -n '__fish_seen_subcommand_from output' -l status -d 'with --follow: exit with the program\'s status (its code; 128+N for signal N; 1 if the pane was closed first)'
 complete -c pane -n '__fish_seen_subcommand_from screen' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from screen' -l ansi -d 'print the serialized terminal state (escape sequences) instead of plain text'
 complete -c pane -n '__fish_seen_subcommand_from screen' -l rows -r -d 'only N rows: the last ones, or from --top (what a slow link needs)'

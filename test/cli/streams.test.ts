@@ -67,7 +67,25 @@ describe('pane output', () => {
     const f = collect(srv.spawnPane(['output', '-t', n, '--follow']));
     expect(await f.exit).toBe(0);
     expect(f.out()).toBe('one\r\ntwo\r\nthree');
-    expect(f.err()).toBe('');
+    // stdout is the program's bytes alone; how it ended goes to stderr (it had stopped without a word).
+    expect(f.err()).toMatch(/^pane: \[sh exited 0 at [0-9:]+\]\n$/);
+  });
+
+  it('--follow --status exits with the program’s status, so a script can tell a failed build', async () => {
+    const n = ok('new', '--session', 'out6', '--', 'sh', '-c', 'sleep 0.5; echo building; exit 3').trim();
+    const f = collect(srv.spawnPane(['output', '-t', n, '--follow', '--status']));
+    expect(await f.exit).toBe(3);
+    expect(f.out()).toBe('building\r\n');
+    expect(f.err()).toMatch(/^pane: \[sh exited 3 at [0-9:]+\]\n$/);
+    // Killed by a signal: 128+N, as a shell reports it.
+    const k = ok('new', '--session', 'out6', '--', 'sh', '-c', 'sleep 0.5; kill -TERM $$').trim();
+    const g = collect(srv.spawnPane(['output', '-t', k, '--follow', '--status']));
+    expect(await g.exit).toBe(143);
+    expect(g.err()).toMatch(/\[sh killed \(SIGTERM\) at /);
+    // Without --follow there is no end to report.
+    const u = srv.pane(['output', '-t', n, '--status']);
+    expect(u.status).toBe(2);
+    expect(u.stderr).toMatch(/--status is the status of a program followed to its end: give --follow too/);
   });
 
   it('--follow on a pane that already exited prints what it held and exits', async () => {

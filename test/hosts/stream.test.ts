@@ -244,6 +244,8 @@ describe('a remote pane streamed over ssh', () => {
     if (code === -1) f.proc.kill('SIGKILL');
     expect(code, f.out()).toBe(0);
     expect(f.out()).toMatch(/FIRST-LINE\r?\n[\s\S]*LAST-LINE\r?\n/);
+    // How it ended there, on stderr: the host's exit, not a bare stop.
+    expect(f.out()).toMatch(/\[stderr\] pane: \[sh exited 5 at [0-9:]+\]\n$/);
 
     const open = remote.pane(['new', '--', 'sh', '-c', 'echo STILL-OPEN; exec sleep 60']);
     const g = follower(local, `box:${open.stdout.trim()}`);
@@ -253,5 +255,6 @@ describe('a remote pane streamed over ssh', () => {
     const closedCode = await Promise.race([gone, new Promise<string>((r) => setTimeout(() => r('still following'), 20_000))]);
     if (closedCode === 'still following') g.proc.kill('SIGKILL');
     expect(closedCode, g.out()).toBe(0);
+    expect(g.out()).toMatch(new RegExp(`\\[stderr\\] pane: pane box:${open.stdout.trim()} was closed\\n$`));
   }, 60_000);
 });

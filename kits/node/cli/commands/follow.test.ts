@@ -32,8 +32,14 @@ class FakeServer {
     this.framed += bytes.byteLength;
     for (const cb of this.outputCbs) cb(1, at, bytes);
   }
-  exit(): void {
+  /** How the pane's program ended, as pane/get says once it has (null: still running). */
+  ended: { code: number | null; signal: number | null; signalName: string | null; at: number } | null = null;
+  exit(how: { code?: number | null; signal?: number; signalName?: string } = { code: 0 }): void {
+    this.ended = { code: how.code ?? null, signal: how.signal ?? null, signalName: how.signalName ?? null, at: Date.UTC(2026, 11, 6, 14, 3, 7) };
     for (const cb of this.eventCbs) cb('pane/exited', 1, { pane: 1 });
+  }
+  close(): void {
+    for (const cb of this.eventCbs) cb('pane/closed', 1, { pane: 1 });
   }
 
   client(): Connection {
@@ -48,6 +54,7 @@ class FakeServer {
           this.acked += params.bytes ?? 0;
           return { pane: 1, unacked: this.framed - this.acked };
         }
+        if (method === 'pane/get') return { n: 1, launch: { program: '/usr/bin/make', args: [] }, tag: { name: 'make' }, state: this.ended ? 'exited' : 'running', exit: this.ended };
         if (method === 'events/subscribe') return { rev: 0, host: 'h', sessions: [], panes: [{ n: 1, host: 'h', state: 'running' }] };
         if (method === 'pty/attach') {
           this.attachParams = params;
@@ -113,7 +120,42 @@ describe('follow', () => {
     expect(await running).toBe(0);
     await out.flushed();
     expect(out.text()).toBe('held-live-tail');
-    expect(err()).toBe('');
+    // How the program ended, on stderr (stdout stays the program's bytes); it had ended without a word.
+    expect(err()).toMatch(/^pane: \[make exited 0 at \d\d:\d\d:\d\d\]\n$/);
+  });
+
+  it('with --status ends with the program\'s status: its code, 128+N for a signal, 1 for a pane closed first', async () => {
+    for (const [how, code, said] of [
+      [{ code: 2 }, 2, /\[make exited 2 at /],
+      [{ code: 0 }, 0, /\[make exited 0 at /],
+      [{ signal: 9, signalName: 'SIGKILL' }, 137, /\[make killed \(SIGKILL\) at /],
+    ] as const) {
+      const srv = new FakeServer();
+      const out = slowOut(0);
+      const { ctx, err } = ctxWith(out.stream);
+      const running = follow(ctx, srv.client(), 1, undefined, { status: true });
+      await srv.attached;
+      srv.emit('building\n');
+      srv.exit(how);
+      expect(await running).toBe(code);
+      await out.flushed();
+      expect(out.text()).toBe('building\n');
+      expect(err()).toMatch(said);
+    }
+    const srv = new FakeServer();
+    const { ctx, err } = ctxWith(slowOut(0).stream);
+    const running = follow(ctx, srv.client(), 1, undefined, { status: true });
+    await srv.attached;
+    srv.close();
+    expect(await running).toBe(1);
+    expect(err()).toBe('pane: pane 1 was closed\n');
+    // Without --status the read went well: 0, whatever the program did.
+    const srv2 = new FakeServer();
+    const second = ctxWith(slowOut(0).stream);
+    const r2 = follow(second.ctx, srv2.client(), 1, undefined);
+    await srv2.attached;
+    srv2.exit({ code: 2 });
+    expect(await r2).toBe(0);
   });
 
   it('ends when the pane exits between subscribing and the attach reply', async () => {
@@ -155,7 +197,7 @@ describe('follow', () => {
     const srv = new FakeServer();
     const out = slowOut(1);
     const { ctx, err } = ctxWith(out.stream);
-    const running = follow(ctx, srv.client(), 1, undefined, 4096);
+    const running = follow(ctx, srv.client(), 1, undefined, { maxQueued: 4096 });
     await srv.attached;
     let want = '';
     for (let i = 0; i < 400; i++) {
@@ -167,14 +209,14 @@ describe('follow', () => {
     expect(await running).toBe(0);
     await out.flushed();
     expect(out.text()).toBe(want);
-    expect(err()).toBe('');
+    expect(err()).toMatch(/^pane: \[make exited 0 at [0-9:]+\]\n$/);
   });
 
   it('asks for flow control and acks every byte a frame brought: written once stdout took it, dropped (duplicates, frames while catching up) at once', async () => {
     const srv = new FakeServer();
     const out = slowOut(1);
     const { ctx } = ctxWith(out.stream);
-    const running = follow(ctx, srv.client(), 1, undefined, 2048);
+    const running = follow(ctx, srv.client(), 1, undefined, { maxQueued: 2048 });
     await srv.attached;
     expect(srv.attachParams.flowControl).toBe(true);
     for (let i = 0; i < 40; i++) srv.emit(`${i} ${'y'.repeat(300)}\n`);
@@ -192,7 +234,7 @@ describe('follow', () => {
     const srv = new FakeServer();
     const out = slowOut(2);
     const { ctx, err } = ctxWith(out.stream);
-    const running = follow(ctx, srv.client(), 1, undefined, 1024);
+    const running = follow(ctx, srv.client(), 1, undefined, { maxQueued: 1024 });
     await srv.attached;
     const chunk = (c: string) => c.repeat(2048);
     srv.emit(chunk('a'));
@@ -205,7 +247,7 @@ describe('follow', () => {
     await out.flushed();
     expect(out.text().endsWith(chunk('c'))).toBe(true);
     expect(out.text().startsWith('a')).toBe(true);
-    expect(err()).toMatch(/^pane: note: pane 1 output from \d+ to 4096 was dropped from its ring; continuing from 4096\n$/);
+    expect(err()).toMatch(/^pane: note: pane 1 output from \d+ to 4096 was dropped from its ring; continuing from 4096\npane: \[make exited 0 at [0-9:]+\]\n$/);
     // Whatever was dropped, no byte appears twice: the text is a's, then maybe b's, then c's.
     expect(out.text()).toMatch(/^a+b*c+$/);
   });
@@ -222,7 +264,7 @@ describe('follow', () => {
       if (m === 'pty/read' && p.maxBytes !== 1 && failed++ === 0) return Promise.reject(new Error('busy'));
       return call(m as 'pty/read', p as never);
     }) as typeof call;
-    const running = follow(ctx, c, 1, undefined, 1024);
+    const running = follow(ctx, c, 1, undefined, { maxQueued: 1024 });
     await srv.attached;
     srv.emit('a'.repeat(4096)); // past the backlog: catch up from the ring, whose first read fails
     await new Promise((r) => setTimeout(r, 50));

@@ -1,5 +1,5 @@
 // `pane output --follow`: write a pane's bytes to stdout in order, each exactly
-// once, until its program exits, the pane closes, or Ctrl-C. The follower is a
+// once, until its program exits (said on stderr: how it ended), the pane closes, or Ctrl-C. The follower is a
 // flow-controlled client, as a window is: it acks what its stdout has taken, and
 // the server pauses a flooding program while the follower is a window behind, so
 // a reader slowed by a loaded machine still gets every byte (issue 35: without
@@ -12,6 +12,8 @@ import type { CommandContext } from '../context';
 import { EXIT, streamEnded } from '../errors';
 import type { Connection } from '../../../client/connection';
 import { AckMeter } from '../../../client/ackMeter';
+import { exitLine, programOf } from '../../../protocol/exitLabel';
+import type { ExitStatus, Pane } from '../../../protocol/model';
 
 /** Bytes queued for stdout before we stop taking live frames and read the ring instead. */
 export const FOLLOW_MAX_QUEUED = 8 << 20;
@@ -49,7 +51,29 @@ export async function drain(ctx: CommandContext, c: Connection, pane: PaneRef | 
   }
 }
 
-export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef | undefined, from: number | undefined, maxQueued = FOLLOW_MAX_QUEUED): Promise<number> {
+/** How a follow ends when its pane's program does: with 0 (the read went well), or with the program's own status (`--status`). */
+export interface FollowOptions {
+  maxQueued?: number;
+  /** Exit with the program's status: its code, 128+N for signal N (as a shell says it), 1 for a pane closed before it ended. */
+  status?: boolean;
+}
+
+/**
+ * The exit status and the stderr line for a follow that ended with its pane: "[make exited 2
+ * at 14:03:07]" (the line `pane screen` ends with), or that the pane was closed. A reader of
+ * a build log learns how the build ended; before, the follow stopped without a word.
+ */
+async function endOf(c: Connection, pane: PaneRef, closed: boolean, seen: { exit?: ExitStatus; pane?: Pick<Pane, 'launch' | 'tag'> }): Promise<{ line: string; code: number }> {
+  const p = closed ? undefined : await c.call('pane/get', { pane }).catch(() => undefined);
+  // A pane closed as its program ended (a shell's `exit`) is gone by now: its exit event said how.
+  const exit = p?.exit ?? seen.exit ?? null;
+  const who = p ?? seen.pane;
+  if (exit === null || who === undefined) return { line: `pane ${pane} was closed`, code: EXIT.failed };
+  return { line: exitLine(programOf(who), exit), code: exit.signal !== null ? 128 + exit.signal : (exit.code ?? EXIT.failed) };
+}
+
+export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef | undefined, from: number | undefined, o: FollowOptions = {}): Promise<number> {
+  const maxQueued = o.maxQueued ?? FOLLOW_MAX_QUEUED;
   let n = -1;
   /** Offset of the next byte stdout should get: everything before it has been queued. */
   let next = 0;
@@ -141,6 +165,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   const finish = (closed: boolean): void => {
     if (ended) return;
     ended = true;
+    exitSeen = exits.get(n);
     // Frames sent before the exit event are in; a last read (after the queue and
     // any catch-up) picks up what the server had not pushed yet, skipping nothing.
     void catching
@@ -148,12 +173,21 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
       .then(() => acks.flush())
       .then(() => (closed ? undefined : drain(ctx, c, n, next).then(() => undefined)))
       .catch(() => undefined)
-      .then(() => endWith(EXIT.ok));
+      .then(() => endOf(c, remote ?? n, closed, { ...(exitSeen ? { exit: exitSeen } : {}), ...(paneSeen ? { pane: paneSeen } : {}) }))
+      .then((end) => {
+        ctx.err(`pane: ${end.line}`);
+        endWith(o.status ? end.code : EXIT.ok);
+      })
+      .catch(() => endWith(EXIT.ok));
   };
 
   // Subscribe before attaching, so an exit between the two is not missed.
   // An end that comes before the attach reply names a pane we cannot recognise yet: keep it.
   const endedEarly = new Map<number, boolean>();
+  /** How each pane's program ended, as its exit event said (the follow's pane may be closed before we ask). */
+  const exits = new Map<number, ExitStatus>();
+  let exitSeen: ExitStatus | undefined;
+  let paneSeen: Pick<Pane, 'launch' | 'tag'> | undefined;
   // A joined host's pane (HOST:N) ends on its host: its end comes as host/pane naming it so (the local numbers' events are this server's panes).
   const remote = remoteKey(pane);
   let remoteEnd: boolean | undefined;
@@ -167,9 +201,10 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
       return;
     }
     if (event !== 'pane/exited' && event !== 'pane/closed') return;
-    const d = data as { pane?: number | { n?: number } };
+    const d = data as { pane?: number | { n?: number }; exit?: ExitStatus };
     const which = typeof d.pane === 'number' ? d.pane : d.pane?.n;
     if (which === undefined) return;
+    if (event === 'pane/exited' && d.exit && (n === -1 || which === n)) exits.set(which, d.exit);
     if (n === -1) endedEarly.set(which, event === 'pane/closed');
     else if (which === n) finish(event === 'pane/closed');
   });
@@ -191,6 +226,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   // Ctrl-C drawn late is no concern of its (a window's is), so it need not probe up from the smallest window.
   const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }), flowControl: true, flowStart: 'max' });
   n = r.pane;
+  paneSeen = snapshot.panes.find((x) => x.n === n && x.host === c.host);
   if (r.gap && from !== undefined) gapNote(ctx, n, from, r.streamStart);
   next = r.from;
   const held = early;

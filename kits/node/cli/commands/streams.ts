@@ -78,13 +78,18 @@ export const streamCommands: CommandSpec[] = [
       TARGET,
       { name: 'from', type: 'int', value: 'OFFSET', min: 0, doc: 'stream offset to start at (default: the oldest byte still held)' },
       { name: 'follow', short: 'f', type: 'bool', doc: 'then stream new output until the pane exits or Ctrl-C' },
+      { name: 'status', type: 'bool', doc: "with --follow: exit with the program's status (its code; 128+N for signal N; 1 if the pane was closed first)" },
     ],
-    notes: ['Bytes are written as the program wrote them (escape sequences included). If the ring has already dropped the bytes asked for, a note goes to stderr and output continues from the oldest byte held.'],
+    notes: [
+      'Bytes are written as the program wrote them (escape sequences included). If the ring has already dropped the bytes asked for, a note goes to stderr and output continues from the oldest byte held.',
+      "A follow that ends with its program says how on stderr ([make exited 2 at 14:03:07]); with --status its exit status is the program's, so `pane output -t N -f --status && deploy` runs deploy only after a build that passed.",
+    ],
     async run(ctx, a) {
       const c = await ctx.connect();
       const pane = ctx.target(a);
       const from = int(a, 'from');
-      if (bool(a, 'follow')) return follow(ctx, c, pane, from);
+      if (bool(a, 'status') && !bool(a, 'follow')) throw new UsageError('--status is the status of a program followed to its end: give --follow too', 'output');
+      if (bool(a, 'follow')) return follow(ctx, c, pane, from, { status: bool(a, 'status') });
       await drain(ctx, c, pane, from);
       return 0;
     },

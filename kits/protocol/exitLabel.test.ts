@@ -43,3 +43,14 @@ describe('programOf', () => {
     expect(programOf({ launch: null, tag })).toBe('cl');
   });
 });
+
+describe('exitLine', () => {
+  it('escapes a program name that holds control characters: the line goes to a person’s terminal', async () => {
+    const { exitLine, programOf } = await import('./exitLabel');
+    // A tag a program titled, or a joined host's pane, names it: never a sequence the terminal runs.
+    const name = programOf({ launch: null, tag: { name: 'x\x1b]52;c;ZXZpbA==\x07\x1b[2J', commands: [], user: '' } });
+    const line = exitLine(name, exit);
+    expect(line).not.toMatch(/[\x00-\x1f]/);
+    expect(line).toMatch(/^\[x\\e\]52;c;ZXZpbA==\\x07\\e\[2J exited 3 at \d\d:\d\d:\d\d\]$/);
+  });
+});

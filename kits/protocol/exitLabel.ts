@@ -1,6 +1,7 @@
 // How every view names a program's end: "exited 0", "killed (SIGKILL)". One
 // place, so the tag, the pane's body, `pane ls` and /pane files say the same.
 import type { ExitStatus, Pane } from './model';
+import { shown } from './shown';
 
 /** "exited 0", "killed (SIGKILL)", or "killed (signal 9)" where the server named no signal. */
 export function exitLabel(exit: Pick<ExitStatus, 'code' | 'signal' | 'signalName'> | null): string {
@@ -25,9 +26,13 @@ export function programOf(p: Pick<Pane, 'launch' | 'tag'>): string {
   return (inner ?? p.launch?.program ?? p.tag.name).split('/').pop() || 'the program';
 }
 
-/** "[make exited 2 at 14:03:07]": which program, how it ended, when. */
+/**
+ * "[make exited 2 at 14:03:07]": which program, how it ended, when. The name is escaped
+ * (shown): it can come from a tag a program titled, or a joined host's pane, and this
+ * line is printed to a person's terminal (`pane screen`, `pane output --follow`'s stderr).
+ */
 export function exitLine(program: string, exit: ExitStatus): string {
-  return `[${program} ${exitLabel(exit)} at ${new Date(exit.at).toLocaleTimeString('en-GB', { hour12: false })}]`;
+  return `[${shown(program)} ${exitLabel(exit)} at ${new Date(exit.at).toLocaleTimeString('en-GB', { hour12: false })}]`;
 }
 
 /** The exit line of a pane whose program has ended, for views that print text (`pane screen`, the pane's body); null while it runs. */

@@ -44,6 +44,17 @@ describe('pane top', () => {
     expect(s.pane(['close', '-t', n]).status).toBe(0);
   }, 60_000);
 
+  it('keeps a long session name to its start and end, so the figures after it stay on the screen', () => {
+    const long = 'refactor-the-parser-and-its-error-recovery';
+    expect(s.pane(['session', 'new', long]).status).toBe(0);
+    const lines = s.pane(['top', '-n', '1', '--interval', '0.5', '--sort', 'pane']).stdout.split('\n');
+    const row = lines.find((l) => l.includes('refactor-'))!;
+    expect(row).toMatch(/^\s*\d+\s+refactor-t…-recovery\s+terminal\s/);
+    // Before, the whole name (42 columns): the figures began 22 columns further right, past a terminal's edge.
+    expect(row.indexOf(' terminal ')).toBeLessThanOrEqual(30);
+    expect(s.pane(['session', 'kill', long]).status).toBe(0);
+  });
+
   it('names a bad interval or sort', () => {
     expect(s.pane(['top', '--interval', '0.1']).stderr).toContain("--interval: '0.1' is not a number of seconds in 0.5..60");
     expect(s.pane(['top', '--sort', 'name']).stderr).toContain("--sort: 'name' is not one of cpu, mem, out, pane");

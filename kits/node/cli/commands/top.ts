@@ -76,6 +76,21 @@ function uptime(s: number): string {
   return d > 0 ? `${d}d${h}h` : h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(Math.floor(s % 60)).padStart(2, '0')}s`;
 }
 
+/**
+ * The widest a session's name is shown in top's table: the figures (CPU, memory, rates)
+ * come after it, and a long name pushed them past a terminal's edge, where each frame is
+ * cut. Longer names keep their start and end ("mainrenamed-w…indeed"); `pane ls` has them whole.
+ */
+export const TOP_SESSION_WIDTH = 20;
+
+/** `s` in at most `max` characters, its middle given up for an ellipsis. */
+function clipMiddle(s: string, max: number): string {
+  const cps = [...s];
+  if (cps.length <= max) return s;
+  const head = Math.ceil((max - 1) / 2);
+  return `${cps.slice(0, head).join('')}…${cps.slice(cps.length - (max - 1 - head)).join('')}`;
+}
+
 const HEADER = ['PANE', 'SESSION', 'KIND', 'AGENT', 'STATE', 'PROCS', 'CPU%', 'MEM', 'OUT/s', 'READ/s', 'WRITE/s', 'VIEWERS'];
 const RIGHT = new Set([0, 5, 6, 7, 8, 9, 10, 11]);
 
@@ -91,7 +106,7 @@ export function topFrame(now: ServerMetrics, before: ServerMetrics | null, secon
   const rows = sortRows(topRows(now, before, seconds), o.sort).slice(0, o.maxRows ?? Infinity);
   const cells = rows.map((r) => [
     String(r.pane.pane),
-    r.pane.session,
+    clipMiddle(shown(r.pane.session), TOP_SESSION_WIDTH),
     r.pane.kind,
     r.pane.agent ?? '-',
     r.pane.state,

@@ -146,5 +146,26 @@ describe.skipIf(chromiumMissing)(`agents' notices${chromiumMissing ? ` (skipped:
     expect(await tag.locator('.agent-state').textContent()).toMatch(/^(needs you|working|done|ready|idle)$/);
     await region(sh.page, x.pane).locator('.tag').screenshot({ path: `${process.cwd()}/test-results/notices-05-narrow-agent-tag.png` });
     await shot(sh.page, 'notices-06-narrow-window');
+    // The status line in a narrow window, its session named at length: the agents' counts and the
+    // connection's state stay whole; the key hints give way, then the name (cut with an ellipsis).
+    // Before, the line was cut at its right edge: "connected" went first, then the counts.
+    const line = sh.page.getByRole('contentinfo', { name: 'status' });
+    const named = await sh.page.evaluate(() => (window as any).pane.store.getState().sessionId as string);
+    const was = await sh.page.evaluate((id) => (window as any).pane.store.getState().sessions[id].name as string, named);
+    expect(sh.cli('session', 'rename', was, 'a-session-named-at-some-length-for-the-refactor').code).toBe(0);
+    await expect.poll(() => line.locator('.sl-session').textContent()).toMatch(/^a-session-named/);
+    for (const width of [720, 520]) {
+      await sh.page.setViewportSize({ width, height: 560 });
+      const lineBox = (await line.boundingBox())!;
+      for (const sel of ['.sl-agents', '.sl-conn']) {
+        await expect.poll(async () => { const b = (await line.locator(sel).boundingBox())!; return b.x + b.width <= lineBox.x + lineBox.width + 0.5; }, { message: `${sel} whole at ${width}px` }).toBe(true);
+      }
+      expect(await line.locator('.sl-conn').textContent()).toBe('connected');
+    }
+    const session = line.locator('.sl-session');
+    expect(await session.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true); // cut, with its ellipsis
+    expect(await session.getAttribute('title')).toMatch(/^a-session-named-at-some-length-for-the-refactor — sessions: /);
+    await shot(sh.page, 'notices-07-narrow-status-line');
+    expect(sh.cli('session', 'rename', 'a-session-named-at-some-length-for-the-refactor', was).code).toBe(0);
   }, 30_000);
 });

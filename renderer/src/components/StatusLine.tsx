@@ -35,7 +35,7 @@ export function StatusLine() {
   const dockKey = bindingFor(keymap, 'dock.open');
   return (
     <footer className="statusline" aria-label="status">
-      <span className="sl-session" title={bindingFor(keymap, 'session.switcher') ? `sessions: ${bindingFor(keymap, 'session.switcher')}` : undefined}>
+      <span className="sl-session" title={[session ? shown(session.name) : '', bindingFor(keymap, 'session.switcher') ? `sessions: ${bindingFor(keymap, 'session.switcher')}` : ''].filter((x) => x !== '').join(' — ') || undefined}>
         {session ? `${shown(session.name)} · ${count} pane${count === 1 ? '' : 's'}` : 'no session'}
       </span>
       {context !== null ? (

@@ -4,6 +4,7 @@
 // exited-pane "Enter to run again" (issue 10), which is about a program that ended.
 
 import { localTime } from '../../kits/node/localTime';
+import { shown } from '../../kits/protocol/shown';
 
 const DIM = '\x1b[2m';
 const BOLD = '\x1b[1m';
@@ -25,7 +26,8 @@ export function bannerText(o: { history: number | null; notices: string[]; waiti
   // (a saved screen keeps DECTCEM off: screenWorker.ts liveSerialized), and reset its attributes.
   let s = `\x1b[?47l\x1b[?25h${RESET}`;
   if (o.history !== null) s += `\r\n${DIM}${historyLabel(o.history, o.waitingFor === null)}${RESET}\r\n`;
-  for (const n of o.notices) s += `${YELLOW}pane: ${n}${RESET}\r\n`;
-  if (o.waitingFor !== null) s += `${BOLD}Enter to run: ${o.waitingFor}${RESET}  ${DIM}(Ctrl-D to leave it)${RESET}\r\n`;
+  // A notice names directories and programs a saved state or a snapshot file gave: escaped, never a sequence the terminal runs.
+  for (const n of o.notices) s += `${YELLOW}pane: ${shown(n)}${RESET}\r\n`;
+  if (o.waitingFor !== null) s += `${BOLD}Enter to run: ${shown(o.waitingFor)}${RESET}  ${DIM}(Ctrl-D to leave it)${RESET}\r\n`;
   return s;
 }

@@ -443,7 +443,14 @@ describe('snapshot and restore', () => {
     const homed = (await c.call('pane/list', { session: r2.session })).panes;
     expect(homed[1]!.launch).toMatchObject({ program: '/bin/bash', cwd: h.dir });
     for (const p of homed) await waitForOutput(c, p.n, /the directory \/nonexistent\/pane-test does not exist here; this started in /);
-    for (const s of [r2.session, r.session, 'shells']) await c.call('session/kill', { session: s });
+    // The file's words are data: a directory named with an escape sequence is shown escaped, never run by the terminal.
+    const evil = JSON.parse(JSON.stringify(snap)) as typeof snap;
+    evil.panes[0]!.cwd = '/nonexistent/\x1b]52;c;ZXZpbA==\x07';
+    const r3 = await c.call('session/restore', { snapshot: evil });
+    const first = (await c.call('pane/list', { session: r3.session })).panes[0]!.n;
+    await waitForOutput(c, first, 'the directory /nonexistent/\\e]52;c;ZXZpbA==\\x07 does not exist here');
+    expect((await c.call('pty/read', { pane: first, from: 0 })).data).not.toContain('\x1b]52');
+    for (const s of [r3.session, r2.session, r.session, 'shells']) await c.call('session/kill', { session: s });
     fs.rmSync(there, { recursive: true, force: true });
   });
 

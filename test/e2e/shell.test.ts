@@ -260,6 +260,28 @@ describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing
     await shot(sh.page, 'e2e-13-find');
     await sh.page.keyboard.press('Escape');
     expect(await sh.page.getByRole('search').count()).toBe(0);
+    // In a narrow pane (28 columns) the bar stays inside it, its box shrinking: it had run off the pane's left edge, its box cut to a letter.
+    const was = await sh.page.evaluate((p) => { const st = (window as any).pane.store.getState(); return st.sessions[st.sessionId].floating.find((x: { pane: number }) => x.pane === p) ?? null; }, f);
+    expect(sh.cli('float', '-t', String(f), '--w', '28', '--h', '12').code).toBe(0);
+    await expect.poll(() => sh.page.evaluate((p) => { const st = (window as any).pane.store.getState(); return st.sessions[st.sessionId].floating.find((x: { pane: number }) => x.pane === p)?.w ?? null; }, f)).toBe(28);
+    try {
+      await sh.page.keyboard.press('Control+Shift+F');
+      const bar = sh.page.getByRole('search');
+      await bar.waitFor();
+      const inside = async () => {
+        const b = (await bar.boundingBox())!;
+        const frame = (await bar.locator('xpath=..').boundingBox())!;
+        const box = (await bar.getByRole('textbox', { name: 'find' }).boundingBox())!;
+        return b.x >= frame.x && b.x + b.width <= frame.x + frame.width && box.x >= frame.x && box.width >= 40;
+      };
+      await expect.poll(inside).toBe(true);
+      await shot(sh.page, 'e2e-13b-find-narrow');
+      await sh.page.keyboard.press('Escape');
+    } finally {
+      // Back as it was: the float's rectangle, or the tiling.
+      if (was) sh.cli('float', '-t', String(f), '--x', String(was.x), '--y', String(was.y), '--w', String(was.w), '--h', String(was.h));
+      else sh.cli('float', '-t', String(f), '--tile');
+    }
   });
 
   it('toggles screen-reader mode from the palette', async () => {

@@ -46,6 +46,16 @@ export function clampRect(r: Rect, vp: View): Rect {
   return { x: Math.min(Math.max(0, r.x), vp.cols - w), y: Math.min(Math.max(0, r.y), vp.rows - h), w, h };
 }
 
+/**
+ * A float's rectangle as it is shown: inside the view, its size kept where the view has room
+ * (no minimum added, unlike clampRect: a float made small stays small), else the view's.
+ */
+export function inView(r: Rect, vp: View): Rect {
+  const w = Math.max(1, Math.min(r.w, vp.cols));
+  const h = Math.max(1, Math.min(r.h, vp.rows));
+  return { x: Math.max(0, Math.min(r.x, vp.cols - w)), y: Math.max(0, Math.min(r.y, vp.rows - h)), w, h };
+}
+
 /** The float moved by `cells` toward `dir` (the swap keys on a tile move a float). */
 export function movedRect(f: Rect, dir: FocusDirection, cells: number, vp: View): Rect {
   const dx = dir === 'left' ? -cells : dir === 'right' ? cells : 0;

@@ -44,6 +44,17 @@ describe('placements', () => {
     expect(p[3]).toMatchObject({ cols: 39, rows: 10, quadrant: 'top-right', shown: false });
   });
 
+  it('shows a float placed for a wider window inside a narrower one: moved in, narrowed to fit, small ones kept small', () => {
+    const narrow = { cols: 60, rows: 20 };
+    const p = by(placements({ layout: leaf(1), floating: [float(2, 40, 5, 80, 30), float(3, 50, 18, 6, 3)], zoomed: null, viewport: narrow }));
+    // x 40 + w 80 ran 60 columns past the view's edge, and its program was 79 columns wide.
+    expect(p[2]).toMatchObject({ x: 0, y: 0, w: 60, h: 20 });
+    expect(p[2]!.cols).toBeLessThanOrEqual(60);
+    expect(p[3]).toMatchObject({ x: 50, y: 17, w: 6, h: 3 });
+    // The window grown again: the float is where it was put.
+    expect(by(placements({ layout: leaf(1), floating: [float(2, 40, 5, 80, 30)], zoomed: null, viewport: vp }))[2]).toMatchObject({ x: 40, y: 5, w: 80, h: 30 });
+  });
+
   it('sizes a pane before it exists from the layout that will hold it', () => {
     expect(bodyFor({ layout: h(leaf(1), leaf(-1)), floating: [], zoomed: null, viewport: vp }, -1)).toEqual({ cols: 79, rows: 46 });
     expect(wholeBody(vp)).toEqual({ cols: 159, rows: 46 });

@@ -1,6 +1,7 @@
 // Geometry computed once: every pane's frame, terminal body and quadrant from the
 // tree, the floating layer, zoom and the viewport (with what a frame costs). The
 // server calls placements() on each layout change; the window draws its result.
+import { inView } from './floats';
 import type { Chrome, Floating, LayoutNode, Placement, Quadrant, Rect, SplitDirection, Viewport } from '../protocol/model';
 import { rects, splitCells } from './tree';
 
@@ -104,7 +105,7 @@ export interface Layable {
 /**
  * Every pane's placement. Tiles take their cells of the tree; a zoomed pane takes
  * the whole view (the others keep their sizes, hidden); floats take their own
- * rectangle. The quadrant is where a pane lives, not the passing zoom.
+ * rectangle, kept inside the view. The quadrant is where a pane lives, not the passing zoom.
  */
 export function placements(s: Layable, tiles: Map<number, Rect> = rects(s.layout, s.viewport)): Placement[] {
   const vp = s.viewport;
@@ -118,7 +119,11 @@ export function placements(s: Layable, tiles: Map<number, Rect> = rects(s.layout
   };
   const zoomedShown = zoomed !== null && (tiles.has(zoomed) || s.floating.some((f) => f.pane === zoomed && f.visible));
   for (const [pane, r] of tiles) put(pane, r, false, !zoomedShown || pane === zoomed);
-  for (const f of s.floating) put(f.pane, { x: f.x, y: f.y, w: f.w, h: f.h }, true, f.visible && (!zoomedShown || f.pane === zoomed));
+  // A float is shown inside the view: a rectangle placed for a wider or taller window is moved in
+  // and narrowed to fit this one (kept as it was, so the window grown again shows it there again).
+  // It had run off a narrow window's edge, its right side and resize handle out of reach and its
+  // program sized for columns no one could see.
+  for (const f of s.floating) put(f.pane, inView(f, vp), true, f.visible && (!zoomedShown || f.pane === zoomed));
   return out;
 }
 

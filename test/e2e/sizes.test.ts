@@ -246,6 +246,33 @@ describe.skipIf(chromiumMissing)(`exact sizes in Chromium${chromiumMissing ? ` (
     await until(sh.page, 'the float’s tag text saved', new Function(`return window.pane.store.getState().panes[${f.pane}].tag.user === 'dragged'`) as () => boolean);
   });
 
+  it('keeps a float inside a window made narrower than where it sits, and puts it back when the window grows', async () => {
+    const f = (await view(sh.page)).floating[0]!;
+    const size = sh.page.viewportSize()!;
+    // Its right edge, in pixels: the window is made narrower than that.
+    const right = await sh.page.evaluate((p) => document.querySelector(`.float-window section[data-pane="${p}"]`)!.getBoundingClientRect().right, f.pane);
+    await sh.page.setViewportSize({ width: Math.max(320, Math.floor(right * 0.6)), height: size.height });
+    try {
+      const inWindow = () =>
+        sh.page.evaluate((p) => {
+          const r = document.querySelector(`.float-window section[data-pane="${p}"]`)!.getBoundingClientRect();
+          const ws = document.querySelector('.float-window')!.parentElement!.getBoundingClientRect();
+          return r.left >= ws.left - 0.5 && r.right <= ws.right + 0.5 && r.bottom <= ws.bottom + 0.5;
+        }, f.pane);
+      // Before, it ran past the window's right edge (its resize handle out of reach), its program sized for columns no one saw.
+      await expect.poll(inWindow, { timeout: 10_000 }).toBe(true);
+      await exact('a float in a narrower window');
+      await shot(sh.page, 'e2e-63-sizes-float-narrow-window');
+      // The float's own rectangle is kept: nothing moved it.
+      expect((await view(sh.page)).floating[0]).toMatchObject({ x: f.x, y: f.y, w: f.w, h: f.h });
+    } finally {
+      await sh.page.setViewportSize(size);
+    }
+    const placed = () => sh.page.evaluate((p) => { const st = (window as any).pane.store.getState(); return st.sessions[st.sessionId].placements.find((x: { pane: number }) => x.pane === p); }, f.pane);
+    await expect.poll(placed).toMatchObject({ x: f.x, y: f.y, w: f.w, h: f.h });
+    await exact('the window wide again');
+  });
+
   it('resizes once when a pane closes', async () => {
     const v = await view(sh.page);
     await oncePer('close', async () => {

@@ -6,7 +6,7 @@ import type { Floating, Rect, Session } from '../../../kits/protocol/model';
 import type { FocusDirection } from '../../../kits/protocol/pane';
 import type { Params } from '../../../kits/protocol/index';
 import { insertSplit, leaves, removeLeaf } from '../../../kits/layout/tree';
-import { cascadeRect, movedRect } from '../../../kits/layout/floats';
+import { cascadeRect, inView, movedRect } from '../../../kits/layout/floats';
 import { clampRect } from '../sizeLimits';
 import { changes, mark, type SessionEvent } from './changes';
 import { focus, isFloating, isTiled } from './focus';
@@ -133,5 +133,5 @@ export function focusFloat(s: Session, n: number): SessionEvent[] {
 export function nudgeFloat(s: Session, n: number, direction: Exclude<FocusDirection, 'next' | 'prev'>): SessionEvent[] {
   const f = floatOf(s, n);
   const cells = direction === 'left' || direction === 'right' ? FLOAT_STEP.cols : FLOAT_STEP.rows;
-  return updateFloat(s, n, movedRect(f, direction, cells, s.viewport));
+  return updateFloat(s, n, movedRect(inView(f, s.viewport), direction, cells, s.viewport));
 }

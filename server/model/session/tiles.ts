@@ -6,7 +6,7 @@ import type { Session, SplitDirection } from '../../../kits/protocol/model';
 import type { Edge, FocusDirection } from '../../../kits/protocol/pane';
 import { insertSplit, leaves, neighbour, rects, removeLeaf, resizeEdge, setRatio as treeSetRatio, swapLeaves } from '../../../kits/layout/tree';
 import { bodyFor, placements } from '../../../kits/layout/geometry';
-import { resizedRect } from '../../../kits/layout/floats';
+import { inView, resizedRect } from '../../../kits/layout/floats';
 import { changes, mark, type SessionEvent } from './changes';
 import { focus, isFloating, isTiled } from './focus';
 import { replaceFloat } from './floats';
@@ -99,7 +99,7 @@ export function resize(s: Session, n: number, edge: Edge, cells: number): Sessio
   const f = s.floating.find((x) => x.pane === n);
   if (f) {
     // A float has no dividers: its bottom-right corner follows the arrow, inside the view.
-    replaceFloat(s, n, resizedRect(f, edge, cells, s.viewport));
+    replaceFloat(s, n, resizedRect(inView(f, s.viewport), edge, cells, s.viewport));
     return changes(s, m);
   }
   const next = resizeEdge(s.layout, n, edge, cells, s.viewport);

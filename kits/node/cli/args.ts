@@ -1,6 +1,7 @@
 // A small strict argument parser driven by the command table: every flag is
 // declared (name, type, doc), so the same declarations produce `pane help`.
 import { UsageError } from './errors';
+import { suggest } from './suggest';
 
 /** A pane address as the protocol accepts it: N or HOST:N. */
 export const PANE_REF = /^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/;
@@ -135,7 +136,13 @@ export function parseArgs(spec: ArgSpec, argv: readonly string[]): ParsedArgs {
       positionals.push(word);
       continue;
     }
-    if (f === undefined) throw new UsageError(`unknown flag ${shown}`, spec.command);
+    if (f === undefined) {
+      // A long flag mistyped (--jsn): the command's nearest flags, as a mistyped command gets its nearest commands.
+      // Flags are short words: one edit away below six letters (--nope is not --name), two from there.
+      const typed = shown.slice(2);
+      const near = word.startsWith('--') ? suggest(typed, [...byLong.keys()], typed.length >= 6 ? 2 : 1) : [];
+      throw new UsageError(`unknown flag ${shown}${near.length > 0 ? ` (did you mean ${near.map((n) => `--${n}`).join(' or ')}?)` : ''}`, spec.command);
+    }
     if (flags[f.name] !== undefined) throw new UsageError(`${shown} given twice`, spec.command);
     if (f.type === 'bool') {
       if (inline !== undefined) throw new UsageError(`${shown} takes no value`, spec.command);

@@ -2,6 +2,7 @@
 // never disagree with what the parser accepts.
 import { GLOBAL_FLAGS, usageLine, type FlagSpec } from './args';
 import type { CommandSpec } from './command';
+export { suggest } from './suggest';
 
 function flagRow(f: FlagSpec): [string, string] {
   const names = [f.short !== undefined ? `-${f.short}` : undefined, `--${f.name}`].filter(Boolean).join(', ');
@@ -47,19 +48,3 @@ export function commandHelp(c: CommandSpec): string {
   return out.join('\n');
 }
 
-/** Closest command names to a mistyped one (edit distance ≤ 2, or a prefix). */
-export function suggest(word: string, names: readonly string[]): string[] {
-  return names.filter((n) => n.startsWith(word) || distance(word, n) <= 2).slice(0, 3);
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
-}

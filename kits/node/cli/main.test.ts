@@ -45,6 +45,9 @@ describe('usage errors', () => {
     [['--frobnicate', 'ls'], /^pane: unknown flag --frobnicate/],
     [['--socket'], /--socket needs a value/],
     [['ls', '--bogus'], /^pane ls: unknown flag --bogus\nusage: pane ls \[--json\] \[--session S\]/],
+    // A long flag mistyped gets the command's nearest flags, as a mistyped command does.
+    [['ls', '--jsn'], /^pane ls: unknown flag --jsn \(did you mean --json\?\)\n/],
+    [['output', '--folow'], /^pane output: unknown flag --folow \(did you mean --follow\?\)/],
     [['ls', '--session'], /^pane ls: --session needs a value \(S\)/],
     [['split', '-d', 'x'], /^pane split: -d: 'x' is not one of h, v, horizontal, vertical/],
     [['split', '-r', 'fifty'], /^pane split: -r: 'fifty' is not a whole number/],

@@ -142,22 +142,50 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     expect(sh.cli('send', '-t', String(agentPane), 'tidy the parser in src/parse.ts').code).toBe(0);
     const row = region(sh.page, board).locator('[data-widget="agents"] tbody tr', { hasText: name });
     await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('tidy the parser in src/parse.ts');
-    expect(await row.locator('td').nth(3).textContent()).toBe(String(agentPane));
+    // Where the board is narrower than its table, each row's actions are in a … menu in its first cell (below).
+    const menuCells = await row.locator('td.wg-row-menu').count();
+    expect(await row.locator('td').nth(3 + menuCells).textContent()).toBe(String(agentPane));
+    const act = async (label: string) => {
+      const direct = row.locator('td.wg-actions button', { hasText: label });
+      if ((await direct.count()) > 0) return direct.click({ timeout: 10_000 });
+      await row.getByRole('button', { name: `actions for ${name}` }).click({ timeout: 10_000 });
+      await sh.page.getByRole('menuitem', { name: new RegExp(`^${label}`) }).click({ timeout: 10_000 });
+    };
     await region(sh.page, agentPane).locator('.tag').first().click({ position: { x: 2, y: 2 } }).catch(() => undefined);
     await region(sh.page, board).click({ position: { x: 5, y: 40 } });
     await until(sh.page, 'the board focused', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${board}`) as () => boolean);
-    await row.locator('button', { hasText: 'focus' }).click();
+    await act('focus');
     await until(sh.page, 'the agent focused from its row', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${agentPane}`) as () => boolean);
     // Mail from its row: the agent's mail view opens (its own pane, attrs view=mail), as the tag's word does.
-    await row.locator('button', { hasText: 'mail' }).click();
+    await act('mail');
     await until(sh.page, 'the mail view open for the agent', new Function(`return Object.values(window.pane.store.getState().panes).some((p) => p.attrs?.view === 'mail' && p.attrs?.['view.agent'] === ${JSON.stringify(name)})`) as () => boolean);
     const mailPane = await sh.page.evaluate((who) => Number(Object.values((window as any).pane.store.getState().panes as Record<string, { n: number; attrs?: Record<string, string> }>).find((p) => p.attrs?.view === 'mail' && p.attrs?.['view.agent'] === who)!.n), name);
     await waitScreen(sh.page, mailPane, `To: ${name}`, 15_000);
     await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/close', { pane: n }), mailPane);
     // Its worktree's diff: this agent has none, and the refusal shows beside the button.
-    await row.locator('button', { hasText: 'diff' }).click();
+    await act('diff');
     await expect.poll(() => region(sh.page, board).textContent(), { timeout: 10_000 }).toContain('has no worktree of its own to review');
     await shot(sh.page, 'widget-agents-board');
+    expect(await axeFindings(board)).toEqual([]);
+    // A narrow board: the row's actions, which had scrolled out of sight at its end, fold into a … menu at its start.
+    expect(sh.cli('float', '-t', String(board), '--w', '34', '--h', '20').code).toBe(0);
+    const menuButton = row.getByRole('button', { name: `actions for ${name}` });
+    await expect.poll(() => menuButton.count(), { timeout: 10_000 }).toBe(1);
+    expect(await row.locator('td.wg-actions').count()).toBe(0);
+    const inView = await sh.page.evaluate(({ n, who }) => {
+      const b = [...document.querySelectorAll(`section[data-pane="${n}"] button[aria-label="actions for ${who}"]`)][0]!.getBoundingClientRect();
+      const f = document.querySelector(`section[data-pane="${n}"]`)!.getBoundingClientRect();
+      return b.left >= f.left && b.right <= f.right;
+    }, { n: board, who: name });
+    expect(inView).toBe(true);
+    await menuButton.click();
+    const menu = sh.page.getByRole('menu', { name: `actions for ${name}` });
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual([expect.stringMatching(/^focus/), expect.stringMatching(/^zoom/), expect.stringMatching(/^mail/), expect.stringMatching(/^write/), expect.stringMatching(/^diff/)]);
+    await shot(sh.page, 'widget-agents-board-narrow');
+    await sh.page.keyboard.press('ArrowDown'); // the first item has focus; Down moves to zoom
+    await sh.page.keyboard.press('Enter');
+    await until(sh.page, 'the agent zoomed from the narrow row’s menu', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].zoomed === ${agentPane}`) as () => boolean);
+    expect(sh.cli('zoom', '-t', String(agentPane), '--off').code).toBe(0);
     expect(await axeFindings(board)).toEqual([]);
     await sh.page.evaluate(async (ns) => Promise.all(ns.map((n) => (window as any).pane.client.call('pane/close', { pane: n }))), [board, agentPane]);
 
@@ -165,7 +193,8 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     // Each figure is its own field of /server/stats: panes is the count of panes, not the last field read.
     await until(sh.page, 'the monitor counts panes', new Function(`return Number(document.querySelector('section[data-pane="${mon}"] .wg-grid .wg-value')?.textContent) === Object.keys(window.pane.store.getState().panes).length`) as () => boolean);
     await until(sh.page, 'a row per pane with its memory', new Function(`return document.querySelectorAll('section[data-pane="${mon}"] [data-widget="panes"] tbody tr').length >= 2`) as () => boolean);
-    const memory = await region(sh.page, mon).locator('[data-widget="panes"] tbody tr').first().locator('td').nth(7).textContent();
+    const monRow = region(sh.page, mon).locator('[data-widget="panes"] tbody tr').first();
+    const memory = await monRow.locator('td').nth(7 + (await monRow.locator('td.wg-row-menu').count())).textContent();
     // Figures read with their units: memory in MiB (it had read 77.9 under "memory MiB"), time as time.
     expect(memory).toMatch(/^\d+(\.\d)? (KiB|MiB|GiB)$/);
     const uptime = region(sh.page, mon).locator('.wg-grid .wg-text', { hasText: 'uptime' }).locator('.wg-value');

@@ -1,6 +1,7 @@
 // Where a pane's terminal element lives while its pane is on screen. The terminal
 // itself (term/termView.ts) outlives this component, so zoom, float and re-tiling
 // move the element instead of rebuilding the terminal.
+import { menuHasKeyboard } from '../components/OverflowMenu';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useApp } from '../store';
 import { termFor } from '../term/terminals';
@@ -19,7 +20,7 @@ export function TerminalBody({ pane, focused }: { pane: number; focused: boolean
   }, [pane]);
 
   useEffect(() => {
-    if (focused && !overlayOpen) termFor(pane).focus();
+    if (focused && !overlayOpen && !menuHasKeyboard()) termFor(pane).focus();
   }, [focused, overlayOpen, pane]);
 
   return <div className="pane-body" ref={ref} />;

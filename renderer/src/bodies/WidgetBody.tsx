@@ -5,7 +5,8 @@
 // (pane/exec, ns/write) and a refusal shows where it was clicked. Every value is text
 // to React — escaped, never markup — and the markdown here makes elements, never HTML.
 import { valueWithUnit, withUnit } from '../ui/units';
-import { createContext, memo, useContext, useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
+import { createContext, memo, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type ReactNode, type RefObject } from 'react';
+import { menuHasKeyboard, OverflowMenu } from '../components/OverflowMenu';
 import { bindingKey, MAX_WIDGET_ROWS, widgetBindings, type Binding, type WidgetAction, type WidgetNode } from '../../../kits/protocol/widget';
 import { actionRequest, boundPath, itemText, parseBound, pickField, rowsOf, shownValue, type Bound, type Row } from '../../../kits/protocol/widgetValues';
 import { client } from '../net/client';
@@ -189,17 +190,78 @@ function ActionButton({ pane, action, row, label, onSaid }: { pane: number; acti
   );
 }
 
+/**
+ * A row's actions behind one "…" menu in its first cell, for a table too wide for its pane:
+ * at the row's end they had scrolled out of sight, and a narrow board showed agents with no
+ * way to act on them. The menu's items are the actions' labels (made unique), each doc what it runs.
+ */
+function RowMenu({ pane, actions, row, rowName, onSaid }: { pane: number; actions: readonly WidgetAction[]; row: Row; rowName: string; onSaid: (text: string) => void }) {
+  const { refresh, attrs } = useContext(Ctx);
+  const labels = useMemo(() => {
+    const seen = new Map<string, number>();
+    return actions.map((a) => {
+      const l = actionLabel(a);
+      const k = (seen.get(l) ?? 0) + 1;
+      seen.set(l, k);
+      return k === 1 ? l : `${l} (${k})`;
+    });
+  }, [actions]);
+  const docs = useMemo(() => new Map(labels.map((l, i) => { const a = actions[i]!; return [l, 'run' in a ? `runs ${a.run}` : `writes ${a.write}`]; })), [labels, actions]);
+  return (
+    <OverflowMenu
+      words={labels}
+      docs={docs}
+      paneName={rowName}
+      label={`actions for ${rowName}`}
+      onRun={(w) => {
+        const a = actions[labels.indexOf(w)];
+        if (a) void runAction(pane, a, { ...attrs, ...row }).then((said) => (onSaid(said), refresh()));
+      }}
+    />
+  );
+}
+
+/**
+ * Whether a table's actions fold into each row's "…" menu: when the table with its action
+ * buttons is wider than its pane. The width it needs is measured with the buttons shown and
+ * kept while folded (folding narrows the table, and measuring then would unfold it again).
+ */
+function useFoldedActions(scroll: RefObject<HTMLDivElement | null>, table: RefObject<HTMLTableElement | null>, has: boolean, rows: number): boolean {
+  const [folded, setFolded] = useState(false);
+  const needed = useRef(0);
+  useLayoutEffect(() => {
+    const el = scroll.current;
+    if (!has || !el) return;
+    const check = () => {
+      if (!folded) needed.current = table.current?.scrollWidth ?? 0;
+      const fold = el.clientWidth + 1 < needed.current;
+      if (fold !== folded) setFolded(fold);
+    };
+    check();
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [scroll, table, has, rows, folded]);
+  return has && folded;
+}
+
 /** One row of a table; drawn again only when its row's text changes (a board of 100 agents redraws the one that moved). */
 const TableRow = memo(
-  function TableRow({ row, node, pane, onSaid }: { row: Row; rowText: string; node: Extract<WidgetNode, { type: 'table' }>; pane: number; onSaid: (text: string) => void }) {
+  function TableRow({ row, node, pane, onSaid, folded }: { row: Row; rowText: string; node: Extract<WidgetNode, { type: 'table' }>; pane: number; onSaid: (text: string) => void; folded: boolean }) {
+    const first = node.columns[0];
     return (
       <tr>
+        {folded && node.actions?.length ? (
+          <td className="wg-row-menu">
+            <RowMenu pane={pane} actions={node.actions} row={row} rowName={first ? shownValue(pickField(row, first.field)) : 'this row'} onSaid={onSaid} />
+          </td>
+        ) : null}
         {node.columns.map((c) => (
           <td key={c.field} className={c.unit ? 'wg-num' : undefined}>
             {valueWithUnit(pickField(row, c.field), c.unit, shownValue)}
           </td>
         ))}
-        {node.actions?.length ? (
+        {node.actions?.length && !folded ? (
           <td className="wg-actions">
             {node.actions.map((a, j) => (
               <ActionButton key={j} pane={pane} action={a} row={row} onSaid={onSaid} />
@@ -209,7 +271,7 @@ const TableRow = memo(
       </tr>
     );
   },
-  (a, b) => a.rowText === b.rowText && a.node === b.node && a.pane === b.pane,
+  (a, b) => a.rowText === b.rowText && a.node === b.node && a.pane === b.pane && a.folded === b.folded,
 );
 
 /**
@@ -220,24 +282,32 @@ const TableRow = memo(
 function TableWidget({ id, label, bound, value, node, pane }: { id: string; label: string | undefined; bound: Bound | undefined; value: unknown; node: Extract<WidgetNode, { type: 'table' }>; pane: number }) {
   const [said, setSaid] = useState('');
   const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
+  const scroll = useRef<HTMLDivElement>(null);
+  const table = useRef<HTMLTableElement>(null);
+  const folded = useFoldedActions(scroll, table, (node.actions?.length ?? 0) > 0, rows.length);
   return (
     <Framed className="wg-table" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
       {rows.length > 0 ? (
-        <div className="wg-scroll" role="region" aria-label={`${label ?? 'table'}, scrollable`} tabIndex={0}>
-          <table aria-label={label}>
+        <div ref={scroll} className="wg-scroll" role="region" aria-label={`${label ?? 'table'}, scrollable`} tabIndex={0}>
+          <table ref={table} aria-label={label} data-folded={folded ? '' : undefined}>
             <thead>
               <tr>
+                {folded ? (
+                  <th scope="col">
+                    <span className="sr-only">actions</span>
+                  </th>
+                ) : null}
                 {node.columns.map((c) => (
                   <th key={c.field} scope="col" className={c.unit ? 'wg-num' : undefined}>
                     {c.title}
                   </th>
                 ))}
-                {node.actions?.length ? <th scope="col">actions</th> : null}
+                {node.actions?.length && !folded ? <th scope="col">actions</th> : null}
               </tr>
             </thead>
             <tbody>
               {rows.map((r, k) => (
-                <TableRow key={k} row={r} rowText={JSON.stringify(r)} node={node} pane={pane} onSaid={setSaid} />
+                <TableRow key={k} row={r} rowText={JSON.stringify(r)} node={node} pane={pane} onSaid={setSaid} folded={folded} />
               ))}
             </tbody>
           </table>
@@ -561,7 +631,7 @@ export function WidgetBody({ pane, focused }: BodyProps) {
 
   // The focused widget pane takes the keyboard: Tab walks its controls.
   useEffect(() => {
-    if (focused && !overlayOpen && ref.current && !ref.current.contains(document.activeElement)) ref.current.focus();
+    if (focused && !overlayOpen && ref.current && !ref.current.contains(document.activeElement) && !menuHasKeyboard()) ref.current.focus();
   }, [focused, overlayOpen]);
 
   if (!tree)

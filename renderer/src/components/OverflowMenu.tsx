@@ -5,10 +5,20 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 
+/**
+ * Whether an open menu holds the keyboard. A pane that becomes focused takes the keyboard
+ * for its body, but not from a menu opened in it: a click on a row's or a tag's "…" in a
+ * pane not yet focused focuses that pane, and its body took the keyboard from the menu
+ * just opened, which closed it on the blur (the second menu of a board never opened).
+ */
+export function menuHasKeyboard(): boolean {
+  return document.activeElement instanceof Element && document.activeElement.closest('[role="menu"]') !== null;
+}
+
 /** Pixels kept between the menu and the window's edge. */
 const MENU_MARGIN = 4;
 
-export function OverflowMenu({ words, docs, onRun, paneName }: { words: string[]; docs: Map<string, string>; onRun: (w: string) => void; paneName: string }) {
+export function OverflowMenu({ words, docs, onRun, paneName, label }: { words: string[]; docs: Map<string, string>; onRun: (w: string) => void; paneName: string; label?: string }) {
   const [open, setOpen] = useState(false);
   const btn = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -58,7 +68,7 @@ export function OverflowMenu({ words, docs, onRun, paneName }: { words: string[]
         className="tag-more"
         aria-haspopup="menu"
         aria-expanded={open}
-        aria-label={`more commands (${words.length})`}
+        aria-label={label ?? `more commands (${words.length})`}
         title={words.join(' ')}
         onMouseDown={(e) => e.preventDefault()}
         onClick={() => (open ? close(false) : show())}
@@ -77,7 +87,7 @@ export function OverflowMenu({ words, docs, onRun, paneName }: { words: string[]
               ref={menu}
               className="tag-menu"
               role="menu"
-              aria-label={`more commands for ${paneName}`}
+              aria-label={label ?? `more commands for ${paneName}`}
               style={{ left: pos.left, top: pos.top }}
               onKeyDown={menuKeys}
               onBlur={(e) => {

@@ -1,5 +1,6 @@
 // state/*: the snapshot generations the daemon keeps, a snapshot on demand, and going
 // back to one (its sessions recreated beside the current ones, so nothing live is lost).
+import { localTime } from '../../kits/node/localTime';
 import { faults } from '../../kits/protocol/error';
 import type { Persistence } from '../persist/service';
 import { resurrect } from '../persist/resurrect';
@@ -28,8 +29,12 @@ export const stateHandlers: HandlerTable = {
           ? gens.find((g) => g.savedAt <= params.at!)
           : gens[0];
     if (!pick) {
-      const what = params.gen !== undefined ? `generation ${params.gen}` : params.at !== undefined ? `a generation saved at or before ${new Date(params.at).toISOString()}` : 'a generation';
-      throw faults.failed(`no ${what} is kept (kept: ${gens.map((g) => g.gen).join(', ') || 'none'}); see pane restore --list`);
+      // Said as the list says it: local times to the minute (the time asked for is the end of its minute).
+      const what = params.gen !== undefined ? `generation ${params.gen}` : params.at !== undefined ? `generation saved at or before ${localTime(params.at, 'minute')}` : 'generation';
+      const oldest = gens.at(-1);
+      const newest = gens[0];
+      const kept = !oldest || !newest ? 'none is kept yet' : oldest === newest ? `the one kept is ${newest.gen}, saved ${localTime(newest.savedAt, 'minute')}` : `kept: ${oldest.gen} (saved ${localTime(oldest.savedAt, 'minute')}) to ${newest.gen} (${localTime(newest.savedAt, 'minute')})`;
+      throw faults.failed(`no ${what} is kept; ${kept}; see pane restore --list`);
     }
     let read;
     try {

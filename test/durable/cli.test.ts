@@ -135,7 +135,10 @@ describe('the daemon’s commands', () => {
     expect(d.pane('session', 'ls').stdout).toMatch(/^main-2\s+2\s/m);
     const bad = d.pane('restore', '--at', '999');
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/no generation 999 is kept \(kept: [\d, ]+\); see pane restore --list/);
+    expect(bad.stderr).toMatch(/no generation 999 is kept; (kept: \d+ \(saved \d{4}-\d\d-\d\d \d\d:\d\d\) to \d+ \(\d{4}-\d\d-\d\d \d\d:\d\d\)|the one kept is \d+, saved \d{4}-\d\d-\d\d \d\d:\d\d); see pane restore --list/);
+    // A time before the oldest: said as the list says times (it read "no a generation saved at or before 2026-12-06T17:00:59.999Z").
+    const early = d.pane('restore', '--at', '00:00');
+    expect(early.stderr).toMatch(/^pane: no generation saved at or before \d{4}-\d\d-\d\d 00:00 is kept; /);
     expect(d.pane('write', '/server/snapshots', 'rewind').stderr).toMatch(/snapshots takes "save" or "restore GEN\|TIME"/);
   }, 60_000);
 

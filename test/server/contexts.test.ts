@@ -106,6 +106,10 @@ describe('contexts: a view of a session with its own focus and zoom', () => {
     const bad = s.pane(['grant', 'new', '--context', 'no spaces']);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/a context is named by a word/);
+    // Its times as the rest of the CLI says them, local and with what is left (they were UTC ISO: "… 18:40:25Z").
+    const said = s.pane(['grant', 'new', '--for', '90m']);
+    expect(said.stdout).toMatch(/^grant g[0-9a-f]{8} \(read-only\) of session \S+ until \d{4}-\d\d-\d\d \d\d:\d\d \(in 1h(29|30)m\)\n/);
+    expect(s.pane(['grant', 'ls']).stdout).toMatch(/^g[0-9a-f]{8}\s+ro\s+\S+\s+\d{4}-\d\d-\d\d \d\d:\d\d \(in 1h(29|30)m\)/m);
     for (const x of [person, guest, own]) x.close();
   });
 });

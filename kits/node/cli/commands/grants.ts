@@ -3,7 +3,8 @@
 import { JSON_FLAG, type CommandSpec } from '../command';
 import { UsageError } from '../errors';
 import { bool, str } from '../args';
-import { table } from '../format';
+import { ago, table } from '../format';
+import { localTime } from '../../localTime';
 import { shown } from '../../../protocol/shown';
 import { DEFAULT_GRANT_TTL_MS, grantDuration, MAX_GRANT_TTL_MS, MAX_METRICS_GRANT_TTL_MS } from '../../../protocol/grantLimits';
 
@@ -18,7 +19,10 @@ export function parseDuration(text: string, command: string, max = MAX_GRANT_TTL
 
 const MODE_WORDS = { ro: 'read-only', rw: 'read-write', metrics: 'metrics: a scraper’s, lets no client in' } as const;
 
-const at = (ms: number | undefined) => (ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 19).replace('T', ' ') + 'Z');
+/** A grant's times as the rest of the CLI says them: local, to the minute (they had been UTC ISO, "2026-12-06 18:40:25Z"). */
+const at = (ms: number | undefined) => (ms === undefined ? '-' : localTime(ms, 'minute'));
+/** An expiry with how long is left: "2026-12-06 18:40 (in 1h00m)", or "(expired)". */
+const expiry = (ms: number) => `${at(ms)} (${ms > Date.now() ? `in ${ago(ms - Date.now())}` : 'expired'})`;
 
 export const grantCommands: CommandSpec[] = [
   {
@@ -68,7 +72,7 @@ export const grantCommands: CommandSpec[] = [
         ctx.out(JSON.stringify(g, null, 2));
         return 0;
       }
-      ctx.out(`grant ${g.id} (${MODE_WORDS[g.mode]})${g.session ? ` of session ${shown(g.session.name)}` : ''} until ${at(g.expiresAt)}`);
+      ctx.out(`grant ${g.id} (${MODE_WORDS[g.mode]})${g.session ? ` of session ${shown(g.session.name)}` : ''} until ${expiry(g.expiresAt)}`);
       ctx.out(`token: ${g.token}`);
       if (g.mode === 'metrics') {
         const target = g.url ? new URL(g.url).host : 'HOST:PORT';
@@ -90,7 +94,7 @@ export const grantCommands: CommandSpec[] = [
       const { grants } = await c.call('grant/list', {});
       if (bool(a, 'json')) ctx.out(JSON.stringify(grants, null, 2));
       else if (grants.length === 0) ctx.out('no grants alive (pane grant new issues one)');
-      else ctx.out(table(['ID', 'MODE', 'SESSION', 'EXPIRES', 'USES', 'LAST USED', 'GUESTS', 'NOTE'], grants.map((g) => [g.id, g.mode, g.session === undefined ? '-' : shown(g.sessionName ?? '(ended)'), at(g.expiresAt), String(g.uses), at(g.lastUsedAt), String(g.clients), shown(g.note ?? '-')])));
+      else ctx.out(table(['ID', 'MODE', 'SESSION', 'EXPIRES', 'USES', 'LAST USED', 'GUESTS', 'NOTE'], grants.map((g) => [g.id, g.mode, g.session === undefined ? '-' : shown(g.sessionName ?? '(ended)'), expiry(g.expiresAt), String(g.uses), at(g.lastUsedAt), String(g.clients), shown(g.note ?? '-')])));
       return 0;
     },
   },

@@ -168,7 +168,8 @@ export class PaneServer {
 
   terminal(p: Pane): Terminal {
     const t = this.terminals.get(p.n);
-    if (!t) throw faults.failed(`pane ${p.n} has no terminal (its body is ${p.kind})`);
+    // reason 'no terminal': `pane screen` reads such a pane's body instead (its widgets, its view).
+    if (!t) throw new PaneFault('failed', `pane ${p.n} has no terminal (its body is ${p.kind})`, { reason: 'no terminal', subject: String(p.n) });
     return t;
   }
 

@@ -21,7 +21,7 @@ complete -c pane -n __fish_use_subcommand -a exec -d 'execute a word of the pane
 complete -c pane -n __fish_use_subcommand -a plumb -d 'plumb commands: send, test, read, rules'
 complete -c pane -n __fish_use_subcommand -a send -d 'type text into a pane and submit it (Enter pressed once the program has it), or send raw bytes'
 complete -c pane -n __fish_use_subcommand -a output -d 'print a pane’s output by stream offset; --follow keeps streaming'
-complete -c pane -n __fish_use_subcommand -a screen -d 'print the pane’s scrollback and screen as text, and how its program ended if it has'
+complete -c pane -n __fish_use_subcommand -a screen -d 'print the pane’s scrollback and screen as text, and how its program ended if it has (a pane with no terminal: its body)'
 complete -c pane -n __fish_use_subcommand -a watch -d 'print events as JSON lines, until Ctrl-C'
 complete -c pane -n __fish_use_subcommand -a session -d 'session commands: new, ls, kill, attach, rename, save, restore'
 complete -c pane -n __fish_use_subcommand -a serve -d 'run a pane server in the foreground'

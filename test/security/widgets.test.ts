@@ -78,6 +78,25 @@ describe('widget panes: whose authority reads and acts', () => {
     expect(asAda.stderr).toMatch(/namespace\.read does not include \/pane\/agents|read \/pane\/agents \(\.access namespace\)/);
   });
 
+  it('pane screen of a widget pane prints its body, an agent’s words in it escaped', () => {
+    const apps = path.join(s.dir, '.config', 'pane', 'apps');
+    fs.writeFileSync(
+      path.join(apps, 'prompts.json'),
+      JSON.stringify({ name: 'Prompts', signature: 'com.example.prompts', kind: 'widget', widget: { type: 'table', label: 'prompts', bind: { path: '/agents', as: 'jsonl' }, columns: [{ title: 'agent', field: 'name' }, { title: 'prompt', field: 'prompt' }] } }),
+    );
+    if (sh(['agent', 'ls']).stdout.indexOf('ada') < 0) expect(sh(['agent', 'add', 'ada']).status).toBe(0);
+    expect(sh(['awareness', 'prompt', 'ada', 'tidy \x1b]52;c;ZXZpbA==\x07 the parser']).status).toBe(0);
+    const r = sh(['new', '--app', 'prompts']);
+    expect(r.status, r.stderr).toBe(0);
+    const p = r.stdout.trim().split(':').pop()!;
+    // It had said "pane N has no terminal (its body is widgets)" and failed.
+    const screen = sh(['screen', '-t', p]);
+    expect(screen.status, screen.stderr).toBe(0);
+    expect(screen.stdout).toMatch(/^table prompts: \d+ rows?$/m);
+    expect(screen.stdout).toContain('ada\ttidy \\e]52;c;ZXZpbA==\\x07 the parser');
+    expect(screen.stdout).not.toContain('\x1b');
+  });
+
   it('a widget pane takes no body writes, and a guest runs no word on it that it may not run itself', () => {
     const w1 = sh(['write', `/${w}/body`, 'x']);
     expect(w1.status).not.toBe(0);

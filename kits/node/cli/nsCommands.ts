@@ -37,10 +37,10 @@ export function modeText(e: Pick<NsEntry, 'type' | 'mode'>): string {
  * one round trip. A longer one is read on through a handle from offset 0 again,
  * so every piece comes from one rendering (one cat, one version).
  */
-async function catOne(ctx: CommandContext, c: Connection, path: string): Promise<void> {
+export async function catOne(ctx: CommandContext, c: Connection, path: string, write: (b: Uint8Array) => Promise<void> = (b) => ctx.writeBytes(b)): Promise<void> {
   const first = await c.call('ns/read', { path, offset: 0, count: PIECE });
   if (first.eof) {
-    if (first.count > 0) await ctx.writeBytes(decode(first));
+    if (first.count > 0) await write(decode(first));
     return;
   }
   const { fid } = await c.call('ns/open', { path, mode: 'r' });
@@ -48,7 +48,7 @@ async function catOne(ctx: CommandContext, c: Connection, path: string): Promise
     let offset = 0;
     for (;;) {
       const r = await c.call('ns/read', { path, fid, offset, count: PIECE });
-      if (r.count > 0) await ctx.writeBytes(decode(r));
+      if (r.count > 0) await write(decode(r));
       offset = r.offset + r.count;
       if (r.eof || r.count === 0) return;
     }

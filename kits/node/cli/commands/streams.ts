@@ -8,6 +8,9 @@ import { TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { EXIT, streamEnded, UsageError } from '../errors';
 import { drain, follow } from './follow';
+import { catOne } from '../nsCommands';
+import { PaneFault } from '../../../protocol/fault';
+import { shownKeepingTabs } from '../../../protocol/shown';
 
 /** Bytes per pane/input call: base64 of this stays under the protocol's 1 MiB data limit. */
 const INPUT_CHUNK = 512 * 1024;
@@ -96,7 +99,7 @@ export const streamCommands: CommandSpec[] = [
   },
   {
     command: 'screen',
-    summary: 'print the pane’s scrollback and screen as text, and how its program ended if it has',
+    summary: 'print the pane’s scrollback and screen as text, and how its program ended if it has (a pane with no terminal: its body)',
     flags: [
       TARGET,
       { name: 'ansi', type: 'bool', doc: 'print the serialized terminal state (escape sequences) instead of plain text' },
@@ -120,7 +123,21 @@ export const streamCommands: CommandSpec[] = [
         return 0;
       }
       const ansi = bool(a, 'ansi');
-      const s = await c.call('pty/screen', { ...aim(ctx, a), form: ansi ? 'both' : 'text' });
+      let s;
+      try {
+        s = await c.call('pty/screen', { ...aim(ctx, a), form: ansi ? 'both' : 'text' });
+      } catch (e) {
+        // A pane with no terminal (widgets, a view) shows its body: the text of /N/body, its
+        // values (agents' prompts, a host's names) escaped line by line, as a terminal's text never holds a control.
+        if (!(e instanceof PaneFault) || e.reason !== 'no terminal' || ansi) throw e;
+        const target = ctx.target(a) ?? e.subject;
+        if (target === undefined) throw e;
+        const parts: Uint8Array[] = [];
+        await catOne(ctx, c, `/${target}/body`, async (b) => void parts.push(b));
+        const text = Buffer.concat(parts).toString('utf8').replace(/\n$/, '');
+        if (text !== '') ctx.out(text.split('\n').map(shownKeepingTabs).join('\n'));
+        return 0;
+      }
       if (ansi) {
         await ctx.writeBytes(Buffer.from(s.serialized, 'utf8'));
         return 0;

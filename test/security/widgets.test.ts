@@ -95,6 +95,10 @@ describe('widget panes: whose authority reads and acts', () => {
     expect(screen.stdout).toMatch(/^table prompts: \d+ rows?$/m);
     expect(screen.stdout).toContain('ada\ttidy \\e]52;c;ZXZpbA==\\x07 the parser');
     expect(screen.stdout).not.toContain('\x1b');
+    // The body file itself holds them escaped: `pane cat`, a FUSE cat and MCP read the same.
+    const body = sh(['cat', `/${p}/body`]).stdout;
+    expect(body).toContain('ada\ttidy \\e]52;c;ZXZpbA==\\x07 the parser');
+    expect(body).not.toContain('\x1b');
   });
 
   it('a widget pane takes no body writes, and a guest runs no word on it that it may not run itself', () => {

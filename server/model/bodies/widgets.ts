@@ -4,6 +4,7 @@
 // the reader reads them — so `cat /pane/N/body`, an agent and a screen reader get
 // what the window shows. Not writable: actions are words and ctl writes.
 import { MAX_WIDGET_ROWS, walkWidget, type Binding, type WidgetNode } from '../../../kits/protocol/widget';
+import { shown, shownKeepingTabs } from '../../../kits/protocol/shown';
 import { boundPath, itemText, parseBound, pickField, rowsOf, shownValue, type Bound } from '../../../kits/protocol/widgetValues';
 import type { BodyIO, BodyProvider } from './provider';
 
@@ -40,7 +41,7 @@ export async function widgetText(io: BodyIO, root: WidgetNode, attrs: Readonly<R
     }
     const v = await readBound(io, node.bind, attrs, cache);
     if (!v.ok) {
-      out.push(`${head}: [${v.error}]`);
+      out.push(`${head}: [${shown(v.error)}]`);
       continue;
     }
     if (node.type === 'table' || node.type === 'list' || node.type === 'log') {
@@ -48,12 +49,14 @@ export async function widgetText(io: BodyIO, root: WidgetNode, attrs: Readonly<R
       out.push(`${head}: ${rows.length} row${rows.length === 1 ? '' : 's'}`);
       if (node.type === 'table') out.push(`${pad}  ${node.columns.map((c) => c.title).join('\t')}`);
       for (const r of rows.slice(0, Math.min(WIDGET_TEXT_ROWS, MAX_WIDGET_ROWS))) {
-        const line = node.type === 'table' ? node.columns.map((c) => shownValue(pickField(r, c.field))).join('\t') : node.type === 'list' ? itemText(node.item, r) : shownValue(r['value']);
+        // Values are others' words (agents' prompts, hosts' names, a log's lines): escaped, so no reader's terminal runs them (a cell's tab too: it would shift the columns).
+        const line = node.type === 'table' ? node.columns.map((c) => shown(shownValue(pickField(r, c.field)))).join('\t') : node.type === 'list' ? shown(itemText(node.item, r)) : shownKeepingTabs(shownValue(r['value']));
         out.push(`${pad}  ${line}`);
       }
       continue;
     }
-    out.push(`${head}: ${shownValue(v.value)}${'unit' in node && node.unit ? ` ${node.unit}` : ''}`);
+    const value = shownValue(v.value).split('\n').map(shownKeepingTabs).join(`\n${pad}  `);
+    out.push(`${head}: ${value}${'unit' in node && node.unit ? ` ${node.unit}` : ''}`);
   }
   return out.join('\n') + '\n';
 }

@@ -1,12 +1,13 @@
 // `pane output --follow`: write a pane's bytes to stdout in order, each exactly
-// once, until its program exits (said on stderr: how it ended), the pane closes, or Ctrl-C. The follower is a
-// flow-controlled client, as a window is: it acks what its stdout has taken, and
-// the server pauses a flooding program while the follower is a window behind, so
-// a reader slowed by a loaded machine still gets every byte (issue 35: without
-// acks a follower starved of CPU fell a ring behind and lost megabytes). A stdout
-// that stops (a `| less` left paused) holds the pane at most the server's
-// ACK_STALL_MS; after that the follower is unpaced, and past a backlog limit we
-// drop live frames, catch up from the ring by offset, and say what was lost.
+// once, until its program exits (how, said on stderr), the pane closes, or
+// Ctrl-C. The follower is a flow-controlled client, as a window is: it acks what
+// its stdout has taken, and the server pauses a flooding program while the
+// follower is a window behind, so a reader slowed by a loaded machine still gets
+// every byte (issue 35: without acks a follower starved of CPU fell a ring behind
+// and lost megabytes). A stdout that stops (a `| less` left paused) holds the pane
+// at most the server's ACK_STALL_MS; after that the follower is unpaced, and past
+// a backlog limit we drop live frames, catch up from the ring by offset, and say
+// what was lost.
 import type { PaneRef } from '../../../protocol/ids';
 import type { CommandContext } from '../context';
 import { EXIT, streamEnded } from '../errors';

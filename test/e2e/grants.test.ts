@@ -42,6 +42,8 @@ describe.skipIf(chromiumMissing)('a read-only guest window', () => {
     expect(page.url()).not.toContain(g.token);
     await expect.poll(() => screen(page, focused), { timeout: 15_000 }).toContain('PERSON-42');
     await expect.poll(() => page.locator('.sl-viewer').textContent()).toMatch(/^READ-ONLY · until /);
+    // A guest sees no agents: its status line counts none (it had read "0 need you · 0 working · 0 done · ✉ 0").
+    expect(await page.locator('.sl-agents').count()).toBe(0);
     // Its tags offer no words it could not run; keys typed in it reach no program.
     expect(await page.locator('.tag-word').count()).toBe(0);
     await page.locator(`section[role="region"][data-pane="${focused}"]`).click();

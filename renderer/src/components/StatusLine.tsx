@@ -78,14 +78,17 @@ export function StatusLine() {
         </span>
       ) : null}
       <span className="sl-fill" />
-      <span
-        className="sl-agents"
-        role="status"
-        aria-label={`agents: ${agents.waiting} need you, ${agents.working} working, ${agents.done} done, ${agents.ready > 0 ? `${agents.ready} ready, ` : ''}${agents.unread} with unread mail`}
-        title={waitKey ? `${waitKey} focuses the next agent waiting` : undefined}
-      >
-        <span className={agents.waiting > 0 ? 'sl-waiting' : ''}>{agents.waiting} need you</span> · {agents.working} working · {agents.done} done{agents.ready > 0 ? ` · ${agents.ready} ready` : ''} · ✉ {agents.unread}
-      </span>
+      {/* A grant's guest sees one session's panes and no agents: counts of none told it nothing. */}
+      {viewer ? null : (
+        <span
+          className="sl-agents"
+          role="status"
+          aria-label={`agents: ${agents.waiting} need you, ${agents.working} working, ${agents.done} done, ${agents.ready > 0 ? `${agents.ready} ready, ` : ''}${agents.unread} with unread mail`}
+          title={waitKey ? `${waitKey} focuses the next agent waiting` : undefined}
+        >
+          <span className={agents.waiting > 0 ? 'sl-waiting' : ''}>{agents.waiting} need you</span> · {agents.working} working · {agents.done} done{agents.ready > 0 ? ` · ${agents.ready} ready` : ''} · ✉ {agents.unread}
+        </span>
+      )}
       <span className="sl-hints">
         {bindingFor(keymap, 'palette.open') ?? ''} palette · {bindingFor(keymap, 'launcher.open') ?? ''} launcher
       </span>

@@ -75,8 +75,6 @@ async function readHistory(dir: string, p: SavedPane, warn: (m: string) => void)
   }
 }
 
-const isDir = isDirOffMounts;
-
 interface Plan {
   spec: NewPaneSpec;
   /** An agent resumed: how to start it afresh should the resume fail. */
@@ -95,15 +93,15 @@ export function planPane(deps: PersistDeps, p: SavedPane, cfg: DurabilityConfig)
   const shellHere = (cwd: string): Plan => ({ spec: { ...base, cwd, kind: bodyOf(p.kind).shellKind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: p.launch, notices: [], waiting: false });
   // A stand-in for a remote pane runs nothing here: it comes back as one, and the hosts service
   // re-binds it when its host joins (server/hosts/standIns.ts; its tag shows the link's state till then).
-  if (bodyOf(p.kind).standIn) return { spec: { ...base, cwd: isDir(p.cwd) ? p.cwd : home, ...(p.launch ? { launch: p.launch } : {}) }, record: p.launch, notices: [], waiting: false };
+  if (bodyOf(p.kind).standIn) return { spec: { ...base, cwd: isDirOffMounts(p.cwd) ? p.cwd : home, ...(p.launch ? { launch: p.launch } : {}) }, record: p.launch, notices: [], waiting: false };
   const isShell = p.attrs['default-shell'] === '1' || p.launch === null;
   // A shell the person named (`pane split -- zsh`) starts again at once, as the default one does, in
   // the directory its prompt was in; a missing program falls to the "not installed" path below.
-  const ownShell = bodyOf(p.kind).agent ? null : shellLaunchAt(p.launch, isDir(p.cwd) ? p.cwd : home);
-  if (!isDir(p.cwd)) {
-    if (ownShell && which(ownShell.program, ownShell.env?.PATH ?? server.env.PATH)) {
-      return { spec: { ...base, launch: ownShell }, record: ownShell, notices: [`the directory ${p.cwd} no longer exists; ${ownShell.program} starts in ${home}`], waiting: false };
-    }
+  const there = isDirOffMounts(p.cwd);
+  const named = bodyOf(p.kind).agent ? null : shellLaunchAt(p.launch, there ? p.cwd : home);
+  const ownShell = named && which(named.program, named.env?.PATH ?? server.env.PATH) ? named : null;
+  if (!there) {
+    if (ownShell) return { spec: { ...base, launch: ownShell }, record: ownShell, notices: [`the directory ${p.cwd} no longer exists; ${ownShell.program} starts in ${home}`], waiting: false };
     const plan = shellHere(home);
     plan.notices.push(`the directory ${p.cwd} no longer exists, so nothing was started there; this is a shell in ${home}`);
     if (!isShell && p.launch) plan.notices.push(`it ran: ${argvText(p.launch)}`);
@@ -111,7 +109,7 @@ export function planPane(deps: PersistDeps, p: SavedPane, cfg: DurabilityConfig)
   }
   if (isShell) return { spec: { ...base, cwd: p.cwd }, record: null, notices: [], waiting: false };
   const launch = p.launch!;
-  if (ownShell && which(ownShell.program, ownShell.env?.PATH ?? server.env.PATH)) return { spec: { ...base, launch: ownShell }, record: ownShell, notices: [], waiting: false };
+  if (ownShell) return { spec: { ...base, launch: ownShell }, record: ownShell, notices: [], waiting: false };
   const pathVar = launch.env?.PATH ?? server.env.PATH;
   // Agent panes get pane's shims on PATH; the agent contributor checks their program itself.
   if (!bodyOf(p.kind).agent && !which(launch.program, pathVar)) {
@@ -243,7 +241,7 @@ function startPane(deps: PersistDeps, session: Session, saved: SavedPane, cfg: D
     pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });
   } catch (e) {
     // Whatever refused (an agent CLI gone, a limit), the pane still comes back, as a shell saying why.
-    const cwd = isDir(saved.cwd) ? saved.cwd : (server.env.HOME ?? os.homedir());
+    const cwd = isDirOffMounts(saved.cwd) ? saved.cwd : (server.env.HOME ?? os.homedir());
     plan = { spec: { name: saved.tag.name, owner: saved.owner, cwd, attrs: { ...saved.attrs, 'default-shell': '1' } }, record: saved.launch, notices: [`${(e as Error).message}; this is a shell in ${cwd} instead`], waiting: false };
     warn(`pane ${saved.address}: ${(e as Error).message}`);
     pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });

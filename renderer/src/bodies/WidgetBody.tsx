@@ -289,7 +289,7 @@ function TableWidget({ id, label, bound, value, node, pane }: { id: string; labe
     <Framed className="wg-table" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
       {rows.length > 0 ? (
         <div ref={scroll} className="wg-scroll" role="region" aria-label={`${label ?? 'table'}, scrollable`} tabIndex={0}>
-          <table ref={table} aria-label={label} data-folded={folded ? '' : undefined}>
+          <table ref={table} aria-label={label}>
             <thead>
               <tr>
                 {folded ? (

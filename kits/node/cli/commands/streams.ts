@@ -127,8 +127,9 @@ export const streamCommands: CommandSpec[] = [
       try {
         s = await c.call('pty/screen', { ...aim(ctx, a), form: ansi ? 'both' : 'text' });
       } catch (e) {
-        // A pane with no terminal (widgets, a view) shows its body: the text of /N/body, its
-        // values (agents' prompts, a host's names) escaped line by line, as a terminal's text never holds a control.
+        // A pane with no terminal (widgets, a view) shows its body: the text of /N/body. This
+        // server escapes a widget's values itself; a joined host's body (HOST:N) is that host's
+        // words, so every line is escaped here as well: printed text never holds a control.
         if (!(e instanceof PaneFault) || e.reason !== 'no terminal' || ansi) throw e;
         const target = ctx.target(a) ?? e.subject;
         if (target === undefined) throw e;

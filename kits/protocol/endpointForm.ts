@@ -9,6 +9,7 @@
 //   ws://127.0.0.1:8080/ws  wss://…                       a WebSocket
 //   tcp://127.0.0.1:7519    tcp://[::1]:7519              a port on the loopback (an agent sandbox's relay)
 import type { Endpoint } from './endpoint';
+import { clip } from './shown';
 
 /** Thrown for a string that is no endpoint: its message names the string and the forms that are. */
 export class EndpointFormError extends Error {}
@@ -19,7 +20,7 @@ const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./~-]+$/;
 const TLS_FILES = ['cert', 'key', 'ca', 'servername'] as const;
 
 function fail(text: string, why: string): never {
-  throw new EndpointFormError(`endpoint "${text.length > 200 ? `${text.slice(0, 200)}…` : text}": ${why} (one of: ${FORMS})`);
+  throw new EndpointFormError(`endpoint "${clip(text, 201)}": ${why} (one of: ${FORMS})`);
 }
 
 /** Parses an endpoint's string form; throws EndpointFormError naming what is wrong. */

@@ -5,6 +5,7 @@ import { PaneRefSchema, SessionRefSchema } from './ids';
 import { BoundedLaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, NewBodyKindSchema, RectSchema } from './model';
 import { method } from './method';
 import { lazySchema } from './lazySchema';
+import { clip, shown } from './shown';
 import { boundedString, MAX_ATTR_KEY_LENGTH, MAX_CLIENT_ATTRS, MAX_PANE_ATTR_VALUE_LENGTH } from './limits';
 
 export const PaneAckSchema = lazySchema(() => z.object({
@@ -38,9 +39,9 @@ function attrsOf<V extends z.ZodType>(value: V) {
     for (const k of keys) {
       // Deleting is always allowed: a key set before these bounds (state kept from an older pane) can still be removed.
       if (o[k] === null) continue;
-      const shown = k.length > 40 ? `${k.slice(0, 40)}…` : k;
-      if (k.length > MAX_ATTR_KEY_LENGTH) ctx.addIssue({ code: 'custom', message: `attr key "${shown}" is ${k.length} characters; a key is at most ${MAX_ATTR_KEY_LENGTH} (MAX_ATTR_KEY_LENGTH)` });
-      else if (!ATTR_KEY.test(k)) ctx.addIssue({ code: 'custom', message: `attr key "${shown}": keys are letters, digits, "_", "." or "-", and start with a letter, digit or "_"` });
+      const named = shown(clip(k, 41));
+      if (k.length > MAX_ATTR_KEY_LENGTH) ctx.addIssue({ code: 'custom', message: `attr key "${named}" is ${k.length} characters; a key is at most ${MAX_ATTR_KEY_LENGTH} (MAX_ATTR_KEY_LENGTH)` });
+      else if (!ATTR_KEY.test(k)) ctx.addIssue({ code: 'custom', message: `attr key "${named}": keys are letters, digits, "_", "." or "-", and start with a letter, digit or "_"` });
     }
   });
 }

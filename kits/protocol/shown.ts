@@ -40,7 +40,35 @@ export function hasControls(s: string): boolean {
   return CONTROLS.test(s);
 }
 
-/** `s` in at most `n` characters: cut to n-1 and ended with `…` when longer (a name, a subject, a reason on one line). */
+// Ellipses. Each counts characters (code points), so a cut never splits an emoji or
+// other astral character into a lone surrogate, which a terminal draws as U+FFFD and
+// JSON carries as an unpaired escape.
+
+/** `s` in at most `n` characters, keeping its start: cut and ended with `…` when longer (a name, a subject, a reason on one line). */
 export function clip(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+  if (s.length <= n) return s;
+  const cps = [...s];
+  return cps.length <= n ? s : `${cps.slice(0, n - 1).join('')}…`;
+}
+
+/** `s` in at most `n` characters, keeping its end: `…` then the tail (a directory, whose last parts say most). */
+export function clipTail(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const cps = [...s];
+  return cps.length <= n ? s : `…${cps.slice(cps.length - n + 1).join('')}`;
+}
+
+/** `s` in at most `n` characters, giving up its middle (a name whose start and end both tell it apart). */
+export function clipMiddle(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const cps = [...s];
+  if (cps.length <= n) return s;
+  const head = Math.ceil((n - 1) / 2);
+  return `${cps.slice(0, head).join('')}…${cps.slice(cps.length - (n - 1 - head)).join('')}`;
+}
+
+/** A path under `home` written with `~` (`~/src/pane`); any other path as it is. A home of `/` is left alone. */
+export function tildePath(path: string, home: string | undefined): string {
+  if (!home || home === '/' || !(path === home || path.startsWith(home + '/'))) return path;
+  return '~' + path.slice(home.length);
 }

@@ -2,6 +2,7 @@
 // reader takes as much as its budget allows — who and what (one line), where it is
 // heading and what it holds, then the detail.
 import type { AgentAwareness, Claim, Message, Prediction } from '../../kits/protocol/awareness';
+import { clip } from '../../kits/protocol/shown';
 import { formatMessage } from './messages';
 import { recentFiles } from './trajectory';
 
@@ -67,7 +68,7 @@ export function buildHandoff(h: HandoffInput): Handoff {
     ...h.messages
       .filter((m) => m.type !== 'handoff')
       .slice(-MESSAGES_SHOWN)
-      .map((m) => formatMessage(m.text.length > MESSAGE_CHARS ? { ...m, text: `${m.text.slice(0, MESSAGE_CHARS)}…` } : m, h.label)),
+      .map((m) => formatMessage({ ...m, text: clip(m.text, MESSAGE_CHARS + 1) }, h.label)),
   ];
   const text = [`Handoff from ${h.label(a.name)} to ${h.label(h.to)}`, summary, '', ...trajectory, '', ...detail].join('\n');
   return { from: a.name, to: h.to, summary, trajectory, detail, text };

@@ -13,6 +13,7 @@ import { launcherOf } from '../../kits/node/sandboxHelper';
 import { newestChildCommand, processInfo } from '../pty/nodePtyPort';
 import { waitsForEnter } from './enterToRun';
 import { programOf } from '../../kits/protocol/exitLabel';
+import { clipTail, tildePath } from '../../kits/protocol/shown';
 
 /**
  * After output, wait this long before looking at the foreground again: a program
@@ -307,10 +308,7 @@ export function busyProgram(server: PaneServer, pane: Pane): string | null {
 
 /** A directory as a tag shows it: under $HOME as ~/…, long ones by their tail. */
 export function dirName(server: PaneServer, dir: string): string {
-  const home = server.env.HOME ?? os.homedir();
-  let s = dir;
-  if (home && home !== '/' && (dir === home || dir.startsWith(home + '/'))) s = '~' + dir.slice(home.length);
-  return s.length > TAG_DIR_MAX ? '…' + s.slice(s.length - TAG_DIR_MAX + 1) : s;
+  return clipTail(tildePath(dir, server.env.HOME ?? os.homedir()), TAG_DIR_MAX);
 }
 
 function localPath(uri: string): string | null {

@@ -5,7 +5,7 @@ import { binaryScale } from '../../protocol/binaryScale';
 import { exitLabel } from '../../protocol/exitLabel';
 import { localTime } from '../localTime';
 import type { Pane } from '../../protocol/model';
-import { shown } from '../../protocol/shown';
+import { clipTail, shown, tildePath } from '../../protocol/shown';
 import { remoteOf } from '../../protocol/standIn';
 
 /** Longest cwd shown in a table before it is shortened from the left. */
@@ -48,10 +48,7 @@ export function paneId(p: { n: number; host: string }, localHost: string): strin
 
 /** $HOME → ~, then long paths keep their tail: "…/deep/dir". */
 export function shortPath(path: string, home: string | undefined): string {
-  let p = path;
-  if (home && home !== '/' && (p === home || p.startsWith(home + '/'))) p = '~' + p.slice(home.length);
-  const chars = [...p];
-  return chars.length <= MAX_CWD ? p : '…' + chars.slice(chars.length - MAX_CWD + 1).join('');
+  return clipTail(tildePath(path, home), MAX_CWD);
 }
 
 /** running, starting, or how it ended: "exited 0", "killed (SIGKILL)" (as the window's tag says). */

@@ -3,6 +3,7 @@
 // topics, unread mail, and the awareness convergence warning. Discreet by design:
 // one short line of text; the details live in tooltips and accessible labels.
 import type { Pane } from '../../../kits/protocol/model';
+import { clip } from '../../../kits/protocol/shown';
 
 const STATES = ['working', 'waiting', 'done', 'ready', 'idle', 'exited'] as const;
 type AgentState = (typeof STATES)[number];
@@ -39,7 +40,7 @@ export function shortTopics(topics: string, max = TOPICS_CHARS): string {
   const shown: string[] = [];
   for (const t of all) {
     if (shown.length > 0 && [...shown, t].join(', ').length > max) break;
-    shown.push(t.length > max ? `${t.slice(0, max - 1)}…` : t);
+    shown.push(clip(t, max));
   }
   const rest = all.length - shown.length;
   return shown.join(', ') + (rest > 0 ? ` +${rest}` : '');

@@ -2,7 +2,7 @@
 // with quadrant and state, project, last prompt, topics, claims, mail, .plan) and
 // the short table (finger -s, and the peers view). Shared by the CLI and `pane mcp`.
 import { ago } from '../format';
-import { shown, shownKeepingTabs } from '../../../protocol/shown';
+import { clip, shown, shownKeepingTabs } from '../../../protocol/shown';
 import type { AgentInfo } from '../../../protocol/agent';
 import type { Prediction } from '../../../protocol/awareness';
 import { partnersOf, partnerText } from '../../../protocol/partners';
@@ -102,7 +102,7 @@ export function fingerShort(agents: readonly AgentInfo[], now = Date.now()): str
   const widths = head.map((h, i) => Math.min(i === 6 ? 60 : 24, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
   const fmt = (r: string[]) =>
     r
-      .map((c, i) => (c.length > widths[i]! ? `${c.slice(0, widths[i]! - 1)}…` : c.padEnd(widths[i]!)))
+      .map((c, i) => clip(c, widths[i]!).padEnd(widths[i]!))
       .join('  ')
       .trimEnd();
   return [fmt(head), ...rows.map(fmt)];

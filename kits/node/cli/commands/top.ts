@@ -8,7 +8,7 @@ import { binaryScale } from '../../../protocol/binaryScale';
 import { histogramQuantile, LATENCY_BUCKETS_S } from '../../../protocol/latency';
 import type { Histogram, PaneMetrics, ServerMetrics } from '../../../protocol/metrics';
 import { paneRate } from '../../../protocol/paneRate';
-import { shown } from '../../../protocol/shown';
+import { clipMiddle, shown } from '../../../protocol/shown';
 import type { CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { UsageError } from '../errors';
@@ -82,14 +82,6 @@ function uptime(s: number): string {
  * cut. Longer names keep their start and end ("mainrenamed-w…indeed"); `pane ls` has them whole.
  */
 export const TOP_SESSION_WIDTH = 20;
-
-/** `s` in at most `max` characters, its middle given up for an ellipsis. */
-function clipMiddle(s: string, max: number): string {
-  const cps = [...s];
-  if (cps.length <= max) return s;
-  const head = Math.ceil((max - 1) / 2);
-  return `${cps.slice(0, head).join('')}…${cps.slice(cps.length - (max - 1 - head)).join('')}`;
-}
 
 const HEADER = ['PANE', 'SESSION', 'KIND', 'AGENT', 'STATE', 'PROCS', 'CPU%', 'MEM', 'OUT/s', 'READ/s', 'WRITE/s', 'VIEWERS'];
 const RIGHT = new Set([0, 5, 6, 7, 8, 9, 10, 11]);

@@ -1,12 +1,12 @@
 // Session handlers: new, kill, rename, list, get, viewport, snapshot, restore.
-import os from 'node:os';
 import { faults, PaneFault } from '../../kits/protocol/error';
-import { isDirOffMounts } from '../../kits/node/safeFile';
 import { bannerText } from '../persist/banner';
 import type { Pane, Session } from '../../kits/protocol/model';
 import { createPane, destroyPane, killSession } from '../model/lifecycle';
 import { setTag } from '../model/paneOps';
-import { namesItself, shellLaunchAt } from '../model/paneTracker';
+import { namesItself } from '../model/paneTracker';
+import { comeback, shellInstead } from '../persist/resurrect';
+import { bodyOf } from '../model/bodies/registry';
 import { wholeBody } from '../../kits/layout/geometry';
 import { leaves } from '../../kits/layout/tree';
 import * as model from '../model/session';
@@ -107,36 +107,36 @@ export const sessionHandlers: HandlerTable = {
     const map = new Map<number, Pane>();
     const byN = new Map(snap.panes.map((x) => [x.n, x]));
     const wanted = [...leaves(snap.session.layout), ...snap.session.floating.map((f) => f.pane)];
-    const home = server.env.HOME ?? os.homedir();
-    const notices = new Map<Pane, string>();
+    const notices = new Map<Pane, string[]>();
     try {
       for (const old of wanted) {
         const was = byN.get(old);
         if (!was) throw faults.badRequest(`snapshot's layout names pane ${old}, which is not in its pane list`, `snapshot.session.layout`);
-        // A snapshot from another machine, or an old one, can name a directory not there now: the
-        // pane starts in the home directory and says so, rather than the whole restore failing.
-        const cwd = isDirOffMounts(was.cwd) ? was.cwd : home;
-        const launch = was.launch && was.launch.cwd !== undefined && !isDirOffMounts(was.launch.cwd) ? { ...was.launch, cwd: home } : was.launch;
-        const gone = cwd !== was.cwd ? was.cwd : launch !== was.launch ? was.launch?.cwd : undefined;
-        const pane = createPane(
-          server,
-          s,
-          {
-            // A shell (the default one, or one named: `pane split -- zsh`) starts where its prompt was.
-            ...(was.attrs['default-shell'] === '1' ? { cwd } : { launch: shellLaunchAt(launch, cwd) ?? launch ?? undefined }),
-            // A name that followed its program follows the new one's (a shell's directory, its jobs), not the one it had then.
-            ...(was.autoName ? {} : { name: was.tag.name }),
-            signature: was.signature,
-            kind: was.kind,
-            owner: was.owner,
-            attrs: was.attrs,
-            creator: client.user,
-          },
-          { cols: was.cols, rows: was.rows },
-        );
+        // As a restart does (server/persist/resurrect.ts), but at once: a directory or a program this
+        // machine lacks (a file from another one, an old one) becomes a shell saying so, never a failed restore.
+        const c = comeback(server, was, 'does not exist here');
+        const common = {
+          // A name that followed its program follows the new one's (a shell's directory, its jobs), not the one it had then.
+          ...(was.autoName ? {} : { name: was.tag.name }),
+          signature: was.signature,
+          owner: was.owner,
+          creator: client.user,
+        };
+        const asShell = (cwd: string) => ({ ...common, cwd, kind: bodyOf(was.kind).shellKind, attrs: { ...was.attrs, 'default-shell': '1' } });
+        const size = { cols: was.cols, rows: was.rows };
+        let pane: Pane;
+        let said = c.notices;
+        try {
+          pane = createPane(server, s, c.shell ? asShell(c.cwd) : { ...common, cwd: c.cwd, ...(c.launch ? { launch: c.launch } : {}), kind: was.kind, attrs: was.attrs }, size);
+        } catch (e) {
+          // Whatever refused (an agent CLI gone), the pane still comes; a limit refuses the shell too, and so the restore.
+          const instead = shellInstead(server, c.cwd, e);
+          pane = createPane(server, s, asShell(instead.cwd), size);
+          said = [...said, instead.notice];
+        }
         setTag(server, pane, { user: was.tag.user });
         map.set(old, pane);
-        if (gone !== undefined) notices.set(pane, `the directory ${gone} does not exist here; this started in ${home}`);
+        if (said.length > 0) notices.set(pane, said);
       }
     } catch (e) {
       for (const p2 of map.values()) destroyPane(server, p2.n);
@@ -144,7 +144,7 @@ export const sessionHandlers: HandlerTable = {
       throw e;
     }
     model.publish(server, model.restore(s, snap.session, (old) => map.get(old)?.n));
-    for (const [pane, n] of notices) server.terminals.get(pane.n)?.show(bannerText({ history: null, notices: [n], waitingFor: null }));
+    for (const [pane, said] of notices) server.terminals.get(pane.n)?.show(bannerText({ history: null, notices: said, waitingFor: null }));
     return ack(s);
   },
 };

@@ -22,6 +22,7 @@ import { makeSession, publish, restore, restoredName } from '../model/session';
 import { blockSerialized } from '../pty/historyStore';
 import { resumeFromSaved } from './agentsPart';
 import type { PersistDeps } from './parts';
+import type { PaneServer } from '../paneServer';
 import { bannerText } from './banner';
 import { ENTER_TO_RUN_SCRIPT } from '../model/enterToRun';
 import { readOwnFileAsync } from './stateFiles';
@@ -85,38 +86,66 @@ interface Plan {
   waiting: boolean;
 }
 
+/**
+ * Where a saved pane starts on this machine now and what it runs, before any waiting: the
+ * part a restart (planPane) and `pane session restore` share. A directory gone starts a
+ * shell in the home directory; a program not installed, a shell where it ran; a shell the
+ * person named (`pane split -- zsh`), that shell where its prompt was. `gone` says how a
+ * directory is missing: "no longer exists" after a restart, "does not exist here" for a
+ * file from another machine. A stand-in passes through, and an agent's program is checked by its own path.
+ */
+export interface Comeback {
+  cwd: string;
+  /** Whether the pane becomes its kind's own shell (launch is then the record it stands for). */
+  shell: boolean;
+  launch: LaunchSpec | null;
+  /** A shell (the default one or one named): it starts again at once, never behind Enter. */
+  atOnce: boolean;
+  notices: string[];
+}
+
+type Comes = Pick<SavedPane, 'kind' | 'cwd' | 'launch' | 'attrs'>;
+
+export function comeback(server: PaneServer, p: Comes, gone: string): Comeback {
+  const home = server.env.HOME ?? os.homedir();
+  const there = isDirOffMounts(p.cwd);
+  const cwd = there ? p.cwd : home;
+  const body = bodyOf(p.kind);
+  if (body.standIn) return { cwd, shell: false, launch: p.launch, atOnce: false, notices: [] };
+  const isShell = p.attrs['default-shell'] === '1' || p.launch === null;
+  const named = isShell || body.agent ? null : shellLaunchAt(p.launch, cwd);
+  if (named && which(named.program, named.env?.PATH ?? server.env.PATH)) {
+    return { cwd, shell: false, launch: named, atOnce: true, notices: there ? [] : [`the directory ${p.cwd} ${gone}; ${named.program} starts in ${home}`] };
+  }
+  if (isShell) return { cwd, shell: true, launch: null, atOnce: true, notices: there ? [] : [`the directory ${p.cwd} ${gone}; this is a shell in ${home}`] };
+  const launch = p.launch!;
+  if (!there) return { cwd, shell: true, launch, atOnce: true, notices: [`the directory ${p.cwd} ${gone}, so nothing was started there; this is a shell in ${home}`, `it ran: ${argvText(launch)}`] };
+  // Agent panes get pane's shims on PATH; the agent contributor checks their program itself.
+  if (body.agent) return { cwd, shell: false, launch, atOnce: false, notices: [] };
+  if (!which(launch.program, launch.env?.PATH ?? server.env.PATH)) {
+    return { cwd, shell: true, launch, atOnce: true, notices: [`${launch.program} is not installed here (it ran: ${argvText(launch)}); this is a shell in ${cwd} instead`] };
+  }
+  // Where it was started, or where it is now should that be gone.
+  return { cwd, shell: false, launch: launch.cwd === undefined || isDirOffMounts(launch.cwd) ? launch : { ...launch, cwd }, atOnce: false, notices: [] };
+}
+
+/** A pane that refused to start (an agent CLI gone, a limit) still comes back: as a shell where it was, or in the home directory, saying why. */
+export function shellInstead(server: PaneServer, cwd: string, e: unknown): { cwd: string; notice: string } {
+  const at = isDirOffMounts(cwd) ? cwd : (server.env.HOME ?? os.homedir());
+  return { cwd: at, notice: `${(e as Error).message}; this is a shell in ${at} instead` };
+}
+
 /** Decides what a saved pane runs now, and what the pane says about it. */
 export function planPane(deps: PersistDeps, p: SavedPane, cfg: DurabilityConfig): Plan {
   const server = deps.server;
-  const home = server.env.HOME ?? os.homedir();
   const base: NewPaneSpec = { name: p.tag.name, signature: p.signature, kind: p.kind, owner: p.owner, attrs: { ...p.attrs } };
-  const shellHere = (cwd: string): Plan => ({ spec: { ...base, cwd, kind: bodyOf(p.kind).shellKind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: p.launch, notices: [], waiting: false });
   // A stand-in for a remote pane runs nothing here: it comes back as one, and the hosts service
   // re-binds it when its host joins (server/hosts/standIns.ts; its tag shows the link's state till then).
-  if (bodyOf(p.kind).standIn) return { spec: { ...base, cwd: isDirOffMounts(p.cwd) ? p.cwd : home, ...(p.launch ? { launch: p.launch } : {}) }, record: p.launch, notices: [], waiting: false };
-  const isShell = p.attrs['default-shell'] === '1' || p.launch === null;
-  // A shell the person named (`pane split -- zsh`) starts again at once, as the default one does, in
-  // the directory its prompt was in; a missing program falls to the "not installed" path below.
-  const there = isDirOffMounts(p.cwd);
-  const named = bodyOf(p.kind).agent ? null : shellLaunchAt(p.launch, there ? p.cwd : home);
-  const ownShell = named && which(named.program, named.env?.PATH ?? server.env.PATH) ? named : null;
-  if (!there) {
-    if (ownShell) return { spec: { ...base, launch: ownShell }, record: ownShell, notices: [`the directory ${p.cwd} no longer exists; ${ownShell.program} starts in ${home}`], waiting: false };
-    const plan = shellHere(home);
-    plan.notices.push(`the directory ${p.cwd} no longer exists, so nothing was started there; this is a shell in ${home}`);
-    if (!isShell && p.launch) plan.notices.push(`it ran: ${argvText(p.launch)}`);
-    return plan;
-  }
-  if (isShell) return { spec: { ...base, cwd: p.cwd }, record: null, notices: [], waiting: false };
-  const launch = p.launch!;
-  if (ownShell) return { spec: { ...base, launch: ownShell }, record: ownShell, notices: [], waiting: false };
-  const pathVar = launch.env?.PATH ?? server.env.PATH;
-  // Agent panes get pane's shims on PATH; the agent contributor checks their program itself.
-  if (!bodyOf(p.kind).agent && !which(launch.program, pathVar)) {
-    const plan = shellHere(p.cwd);
-    plan.notices.push(`${launch.program} is not installed here (it ran: ${argvText(launch)}); this is a shell in ${p.cwd} instead`);
-    return plan;
-  }
+  const c = comeback(server, p, 'no longer exists');
+  if (bodyOf(p.kind).standIn) return { spec: { ...base, cwd: c.cwd, ...(p.launch ? { launch: p.launch } : {}) }, record: p.launch, notices: [], waiting: false };
+  if (c.shell) return { spec: { ...base, cwd: c.cwd, kind: bodyOf(p.kind).shellKind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: c.launch, notices: c.notices, waiting: false };
+  const launch = c.launch!;
+  if (c.atOnce) return { spec: { ...base, launch }, record: launch, notices: c.notices, waiting: false };
   if (bodyOf(p.kind).agent) {
     const resumed = resumeLaunch(deps, p, launch);
     return {
@@ -240,9 +269,8 @@ function startPane(deps: PersistDeps, session: Session, saved: SavedPane, cfg: D
   try {
     pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });
   } catch (e) {
-    // Whatever refused (an agent CLI gone, a limit), the pane still comes back, as a shell saying why.
-    const cwd = isDirOffMounts(saved.cwd) ? saved.cwd : (server.env.HOME ?? os.homedir());
-    plan = { spec: { name: saved.tag.name, owner: saved.owner, cwd, attrs: { ...saved.attrs, 'default-shell': '1' } }, record: saved.launch, notices: [`${(e as Error).message}; this is a shell in ${cwd} instead`], waiting: false };
+    const instead = shellInstead(server, saved.cwd, e);
+    plan = { spec: { name: saved.tag.name, owner: saved.owner, cwd: instead.cwd, attrs: { ...saved.attrs, 'default-shell': '1' } }, record: saved.launch, notices: [instead.notice], waiting: false };
     warn(`pane ${saved.address}: ${(e as Error).message}`);
     pane = createPane(server, session, plan.spec, { cols: saved.cols, rows: saved.rows });
   }

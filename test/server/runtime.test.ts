@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { leaves } from '../../kits/layout/tree';
 import { vocabularyRevision } from '../../kits/protocol/vocabRevision';
 import { setAttrs, setVocabulary } from '../../server/model/paneOps';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -442,7 +443,8 @@ describe('snapshot and restore', () => {
     const r2 = await c.call('session/restore', { snapshot: gone });
     const homed = (await c.call('pane/list', { session: r2.session })).panes;
     expect(homed[1]!.launch).toMatchObject({ program: '/bin/bash', cwd: h.dir });
-    for (const p of homed) await waitForOutput(c, p.n, /the directory \/nonexistent\/pane-test does not exist here; this started in /);
+    await waitForOutput(c, homed[0]!.n, `the directory /nonexistent/pane-test does not exist here; this is a shell in ${h.dir}`);
+    await waitForOutput(c, homed[1]!.n, `the directory /nonexistent/pane-test does not exist here; /bin/bash starts in ${h.dir}`);
     // The file's words are data: a directory named with an escape sequence is shown escaped, never run by the terminal.
     const evil = JSON.parse(JSON.stringify(snap)) as typeof snap;
     evil.panes[0]!.cwd = '/nonexistent/\x1b]52;c;ZXZpbA==\x07';
@@ -452,6 +454,37 @@ describe('snapshot and restore', () => {
     expect((await c.call('pty/read', { pane: first, from: 0 })).data).not.toContain('\x1b]52');
     for (const s of [r3.session, r2.session, r.session, 'shells']) await c.call('session/kill', { session: s });
     fs.rmSync(there, { recursive: true, force: true });
+  });
+
+  it('restores a snapshot naming a program this machine lacks, or one whose directory is gone, as shells saying what they ran', async () => {
+    await c.call('session/new', { name: 'progs', launch: { program: '/bin/sleep', args: ['600'], cwd: h.dir } });
+    const p0 = (await c.call('pane/list', { session: 'progs' })).panes[0]!.n;
+    await c.call('pane/launch', { pane: p0, direction: 'horizontal', launch: { program: '/bin/sleep', args: ['601'], cwd: h.dir } });
+    await c.call('pane/launch', { pane: p0, direction: 'vertical', launch: { program: '/bin/sleep', args: ['602'], cwd: h.dir } });
+    const snap = await c.call('session/snapshot', { session: 'progs' });
+    const other = JSON.parse(JSON.stringify(snap)) as typeof snap;
+    const by = (arg: string) => other.panes.find((p) => p.launch?.args[0] === arg)!;
+    // One program not installed here, one run in a directory this machine lacks, one as it was.
+    const missing = by('600');
+    const away = by('601');
+    missing.launch = { program: 'pane-no-such-program', args: ['--flag'], cwd: h.dir };
+    away.cwd = '/nonexistent/pane-prog';
+    away.launch!.cwd = '/nonexistent/pane-prog';
+    // Before, the first refused the whole restore: "cannot start pane-no-such-program: not found in PATH".
+    const r = await c.call('session/restore', { snapshot: other });
+    const back = (await c.call('session/get', { session: r.session }));
+    const panes = (await c.call('pane/list', { session: r.session })).panes;
+    expect(panes).toHaveLength(3);
+    // Each comes back in its place in the layout.
+    const mapped = (old: typeof missing) => leaves(back.layout)[leaves(snap.session.layout).indexOf(old.n)]!;
+    await waitForOutput(c, mapped(missing), `pane-no-such-program is not installed here (it ran: pane-no-such-program --flag); this is a shell in ${h.dir} instead`);
+    expect(panes.find((p) => p.n === mapped(missing))!.attrs['default-shell']).toBe('1');
+    await waitForOutput(c, mapped(away), `the directory /nonexistent/pane-prog does not exist here, so nothing was started there; this is a shell in ${h.dir}`);
+    await waitForOutput(c, mapped(away), 'it ran: /bin/sleep 601');
+    const kept = panes.find((p) => p.n === mapped(by('602')))!;
+    expect(kept.launch).toMatchObject({ program: '/bin/sleep', args: ['602'] });
+    expect(kept.state).toBe('running');
+    for (const s of [r.session, 'progs']) await c.call('session/kill', { session: s });
   });
 
   it('refuses a snapshot whose layout names a pane it does not list', async () => {

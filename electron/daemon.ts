@@ -4,7 +4,7 @@
 // (`start.mjs --daemon`, also what the systemd user unit runs).
 import { stateDir } from '../kits/node/paths';
 
-export { daemonLog, ensureDaemon, serverAnswers, serverStopped, startScript, type Ensured } from '../server/daemonStart';
+export { daemonCodeReplaced, daemonLog, ensureDaemon, serverAnswers, serverStopped, startScript, type Ensured } from '../server/daemonStart';
 
 /** The daemon itself, in the foreground: serves until `pane stop`, SIGTERM or SIGINT. */
 export async function runDaemon(o: { socketPath: string; state?: string }): Promise<number> {

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findBrowser, hasDisplay, openAppWindow } from './chromium';
 import { resolveSocketPath } from '../kits/node/paths';
-import { daemonLog, ensureDaemon, serverStopped, type Ensured } from './daemon';
+import { daemonCodeReplaced, daemonLog, ensureDaemon, serverStopped, type Ensured } from './daemon';
+import { CODE_REPLACED } from '../kits/protocol/codeReplaced';
 import { host, type Hosted } from './host';
 import { shown } from '../kits/protocol/shown';
 
@@ -105,6 +106,8 @@ async function main(): Promise<number> {
   // loads the page (the bridge holds the page's socket until the daemon answers).
   let daemon: Promise<Ensured | Error> | null = null;
   let saidDaemon = false;
+  /** The daemon's socket this window attaches to (none for --serve). */
+  let attach: string | undefined;
   const cannotStart = (e: Error) => {
     process.stderr.write(`pane: cannot start: ${e.message}\n`);
     return 1;
@@ -112,7 +115,7 @@ async function main(): Promise<number> {
   try {
     // A window (or Electron's bridge) attaches to the daemon, started here only when none runs;
     // --serve alone keeps a server in this process.
-    let attach = args.attach;
+    attach = args.attach;
     if (!attach && !args.serve) {
       attach = resolveSocketPath(args.socket);
       daemon = ensureDaemon(attach).catch((e: Error) => e);
@@ -134,6 +137,8 @@ async function main(): Promise<number> {
       return false;
     }
     if (!saidDaemon) say(r.started ? `started the pane daemon (pid ${r.pid ?? '?'}; log ${r.log})` : 'found the pane daemon running');
+    // One that outlived an update runs the old code: said when it answers, never holding the window up.
+    if (!saidDaemon && !r.started && attach !== undefined) void daemonCodeReplaced(attach).then((old) => old && say(`the pane daemon is running, ${CODE_REPLACED}.`));
     saidDaemon = true;
     return true;
   }

@@ -72,6 +72,24 @@ export async function serverStopped(where: string | Endpoint): Promise<string | 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
+ * Whether the daemon at `socketPath` runs code an update replaced on disk since it started
+ * (server/codeOnDisk.ts), so a window of the new code would talk to the old server; false
+ * when it cannot say (an older daemon, no answer).
+ */
+export async function daemonCodeReplaced(socketPath: string): Promise<boolean> {
+  try {
+    const c = await reachServer({ kind: 'unix', path: socketPath }, { client: { name: 'pane-start', kind: 'other' }, capabilities: ['read'] });
+    try {
+      return (await c.call('server/info', {})).codeReplaced === true;
+    } finally {
+      c.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether a pane server answers at `where` within `ms`: tried at once, then every
  * `pollMs`; `gaveUp` (checked after each try) ends the wait early, as a started
  * daemon that has exited.

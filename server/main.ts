@@ -2,6 +2,7 @@
 // one dispatcher with every family's handlers, the services (namespace, config,
 // agents, awareness), the unix socket, optionally HTTP/WebSocket, and a first session.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { checkResults, Connection } from '../kits/client/index';
 import { memoryPair } from '../kits/client/memoryTransport';
 import type { Capability } from '../kits/protocol/method';
@@ -24,6 +25,7 @@ import { Namespace } from './namespace/namespace';
 import { stateHandlers } from './handlers/stateSnapshots';
 import { loadDurabilityConfig, Persistence } from './persist/service';
 import { HeapTrimmer } from './heapTrimmer';
+import { CodeOnDisk } from './codeOnDisk';
 import { PaneServer } from './paneServer';
 import { NodePtyPort } from './pty/nodePtyPort';
 import type { PtyPort } from './pty/ptyPort';
@@ -122,6 +124,9 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.ackStallMs !== undefined ? { ackStallMs: o.ackStallMs } : {}),
   });
   server.onStop(removeIntegrationFiles);
+  // This file's text stands for all the server's code (server/codeOnDisk.ts): read once, just after the start.
+  server.code = new CodeOnDisk(fileURLToPath(import.meta.url));
+  setImmediate(() => server.code?.remember());
   // A daemon gives the heap a flood freed back to the system once it goes quiet (decision 051).
   if (socketPath) {
     const trimmer = new HeapTrimmer({ warn: (m) => process.stderr.write(`pane: ${m}\n`), others: () => screen.collect() });

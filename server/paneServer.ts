@@ -20,6 +20,7 @@ import type { PtyPort } from './pty/ptyPort';
 import type { ScreenHost } from './pty/screenHost';
 import type { Terminal } from './pty/terminal';
 import { PendingSet } from '../kits/node/ending';
+import type { CodeOnDisk } from './codeOnDisk';
 
 export const DEFAULT_VIEWPORT: Viewport = { cols: 160, rows: 48 };
 
@@ -63,6 +64,8 @@ export class PaneServer {
   readonly latency = new LatencyBook();
   /** A daemon's heap trims so far (server/heapTrimmer.ts), read by server/metrics; null where nothing trims (an in-process or --stdio server). */
   heapTrims: HeapTrimCounts | null = null;
+  /** The file its code was loaded from, watched for an update replacing it (server/codeOnDisk.ts); null where none is known. */
+  code: CodeOnDisk | null = null;
   readonly ptyPort: PtyPort;
   readonly screen: ScreenHost;
   readonly env: Record<string, string>;

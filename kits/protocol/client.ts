@@ -66,9 +66,14 @@ export const clientMethods = {
       sessions: z.number().int(),
       clients: z.number().int(),
       memory: z.object({ rss: z.number(), heapUsed: z.number() }),
+      /**
+       * True once the files this server's code was loaded from were replaced while it ran (an update,
+       * a rebuild): a client of the new code is talking to the old server. Absent from older servers.
+       */
+      codeReplaced: z.boolean().optional(),
     })),
     cap: 'read',
-    doc: 'Version, counts and metrics.',
+    doc: 'Version, counts and metrics, and whether an update replaced the running code on disk.',
   }),
   'server/stop': method({ params: lazySchema(() => z.object({})), result: lazySchema(() => z.object({})), cap: 'admin', doc: 'Stops the server.' }),
   'server/tls-recheck': method({

@@ -44,6 +44,7 @@ export const clientHandlers: HandlerTable = {
       sessions: server.sessions.size,
       clients: services.connections.size,
       memory: { rss: m.rss, heapUsed: m.heapUsed },
+      codeReplaced: server.code?.replaced() ?? false,
     };
   },
   'server/metrics': (_p, { services }) => collectMetrics(services),

@@ -6,6 +6,7 @@ import { exitLabel } from '../../protocol/exitLabel';
 import { localTime } from '../localTime';
 import type { Pane } from '../../protocol/model';
 import { clipTail, shown, tildePath } from '../../protocol/shown';
+import { CODE_REPLACED } from '../../protocol/codeReplaced';
 import { remoteOf } from '../../protocol/standIn';
 
 /** Longest cwd shown in a table before it is shortened from the left. */
@@ -113,7 +114,7 @@ export function infoText(info: Result<'server/info'>, now: number): string {
   const s = info.sessions === 1 ? '' : 's';
   return aligned([
     ['host', info.host],
-    ['version', `${info.version} (protocol ${info.protocol})`],
+    ['version', `${info.version} (protocol ${info.protocol})${info.codeReplaced ? `, ${CODE_REPLACED}` : ''}`],
     ['pid', String(info.pid)],
     ['socket', info.socket ?? '- (this server listens on no socket)'],
     ['started', `${localTime(info.startedAt)}, ${ago(now - info.startedAt)} ago`],

@@ -35,6 +35,10 @@ const BACKOFF_MS = [100, 250, 500, 1000, 2000];
 const SAY_DOWN_AFTER_ATTEMPTS = 5;
 /** The standing notice's key while the server does not answer. */
 const DOWN_NOTICE = 'conn:down';
+/** Standing while the daemon runs code an update replaced on disk (server/codeOnDisk.ts). */
+const OLD_CODE_NOTICE = 'conn:old-code';
+/** Short, as the strip shows ~80 characters: the way out first. Its tooltip and the history have it whole; `pane info` says the rest. */
+const OLD_CODE_TEXT = 'pane was updated: restart its server to run the new code (pane stop, then start pane; shells and agents come back at once)';
 
 /**
  * A config file's errors as standing notices, one per file (configNotices.ts): shown until the
@@ -180,8 +184,9 @@ export class Client {
       // the window opens); the small one's answer comes first and times the link on its own.
       const infoAt = performance.now();
       let infoRtt = Infinity;
+      let codeReplaced = false;
       const info = conn.call('server/info', {}).then(
-        () => void (infoRtt = performance.now() - infoAt),
+        (i) => void ((infoRtt = performance.now() - infoAt), (codeReplaced = i.codeReplaced === true)),
         () => undefined,
       );
       // Not 'output' (this window attaches to streams) nor 'client': events it would only drop.
@@ -199,6 +204,9 @@ export class Client {
       this.stoppedWord = null;
       store.getState().setConn({ state: 'open', link });
       store.getState().withdraw(DOWN_NOTICE, 'connected again');
+      // The daemon outlives an update: it runs the old code while this window may be the new one's.
+      if (codeReplaced) store.getState().standing(OLD_CODE_NOTICE, 'warn', OLD_CODE_TEXT);
+      else store.getState().withdraw(OLD_CODE_NOTICE, 'the pane server runs the code on disk');
       // Start-up phases for the cold-start bench (bench/startPath.ts) and the Performance panel.
       performance.mark('pane:open');
       if (link.slow && linkSaid() === null) void this.recheckLink(conn);

@@ -181,6 +181,45 @@ describe.skipIf(chromiumMissing)(`comforts${chromiumMissing ? ` (skipped: no bro
     await expect.poll(() => bar.count()).toBe(0);
   }, 60_000);
 
+  it('copy mode keeps every key from the program under it: Ctrl+U/D move half pages, Ctrl+C leaves; V selects lines, e and E to word ends', async () => {
+    const n = (await view(sh.page)).focused!;
+    // cat reads the terminal: a Ctrl+D reaching it ends it, a Ctrl+C interrupts it (both did, from tmux habit).
+    expect(sh.cli('send', '-t', String(n), "clear; seq 1 80; printf 'at /src/app.ts:12 here\\n'; cat").code).toBe(0);
+    await waitScreen(sh.page, n, /^at \/src\/app\.ts:12 here$/m);
+    await sh.page.keyboard.press('Control+Shift+Y');
+    const bar = region(sh.page, n).locator('.copybar');
+    await expect.poll(() => bar.count()).toBe(1);
+    const line = async () => Number(/line (\d+)\//.exec((await bar.locator('.cb-where').textContent()) ?? '')?.[1]);
+    const start = await line();
+    await sh.page.keyboard.press('Control+U');
+    const rows = await sh.page.evaluate((p) => (window as any).pane.term(p).rows as number, n);
+    await expect.poll(line).toBe(start - Math.floor(rows / 2));
+    await sh.page.keyboard.press('Control+D');
+    await expect.poll(line).toBe(start);
+    // k up to the path's line; E to the end of "at", then of the path as one WORD; e stops at punctuation.
+    await sh.page.keyboard.press('k');
+    await sh.page.keyboard.press('0');
+    await sh.page.keyboard.press('v');
+    await sh.page.keyboard.press('Shift+E');
+    await sh.page.keyboard.press('Shift+E');
+    await expect.poll(() => sh.page.evaluate((p) => (window as any).pane.selection(p), n)).toBe('at /src/app.ts:12');
+    // V: the whole line (and the one above with k).
+    await sh.page.keyboard.press('Shift+V');
+    await expect.poll(() => bar.locator('.cb-mode').textContent()).toBe('COPY · LINES');
+    await sh.page.keyboard.press('k');
+    await expect.poll(() => sh.page.evaluate((p) => ((window as any).pane.selection(p) as string).trimEnd(), n)).toBe('80\nat /src/app.ts:12 here');
+    // Ctrl+C leaves copy mode, as tmux's does; cat never saw any of it.
+    await sh.page.keyboard.press('Control+C');
+    await expect.poll(() => bar.count()).toBe(0);
+    // cat still reads: a line typed now comes back twice (the terminal's echo, then cat's).
+    await sh.page.keyboard.type('still-cat\n');
+    const after = await waitScreen(sh.page, n, /^still-cat\nstill-cat$/m);
+    expect(after).not.toMatch(/\^C|\^D/);
+    // Out of copy mode, keys reach the program again: Ctrl+D ends cat, and the prompt is back.
+    await sh.page.keyboard.press('Control+D');
+    await waitScreen(sh.page, n, /^still-cat\n[^\n]*[$#] $/m);
+  }, 60_000);
+
   it('draws emoji and CJK with the Noto fallback fonts', async () => {
     const n = (await view(sh.page)).focused!;
     expect(sh.cli('send', '-t', String(n), 'echo "emoji 😀🚀 cjk 日本語 한국어"').code).toBe(0);

@@ -1,10 +1,14 @@
-// Copy mode (as tmux's): the keyboard moves a cursor through the pane's scrollback —
-// h j k l / arrows, PgUp PgDn, g G, 0 $, w b — / and ? search (n N repeat), v starts
-// a selection, y or Enter copies it to the clipboard and leaves, q or Esc leaves.
+// Copy mode (as tmux's vi copy mode): the keyboard moves a cursor through the pane's
+// scrollback — h j k l / arrows, PgUp PgDn and Ctrl+B/F, Ctrl+U/D half pages, g G,
+// 0 ^ $, H M L, w b e and W B E — / and ? search (n N repeat), v (or Space) starts a
+// selection and V one of whole lines, y or Enter copies it to the clipboard and leaves,
+// q, Esc or Ctrl+C leaves. No key typed in copy mode reaches the pane's program: a
+// Ctrl+D or Ctrl+C from tmux habit had ended or interrupted it. Bound chords still work.
 // The cursor is an xterm decoration and the selection xterm's own, so both scroll
 // with the text; output that arrives meanwhile does not move them.
 import { useEffect, useRef, useState } from 'react';
 import type { IDecoration, IMarker, Terminal } from '@xterm/xterm';
+import { chordFromEvent } from '../../../kits/protocol/chord';
 import { store } from '../store';
 import { CopyCursor, type Lines } from '../term/copyCursor';
 import { plumbClick, termFor } from '../term/terminals';
@@ -94,21 +98,49 @@ export function CopyMode({ pane }: { pane: number }) {
       j: () => cur.move(0, 1), ArrowDown: () => cur.move(0, 1),
       PageUp: () => cur.page(-1), PageDown: () => cur.page(1),
       g: () => cur.top(), G: () => cur.bottom(), Home: () => cur.top(), End: () => cur.bottom(),
-      '0': () => cur.lineStart(), $: () => cur.lineEnd(), w: () => cur.word(1), b: () => cur.word(-1),
-      v: () => {
-        cur.toggleVisual();
-        if (!cur.anchor) term.clearSelection();
-      },
+      '0': () => cur.lineStart(), '^': () => cur.lineFirst(), $: () => cur.lineEnd(),
+      w: () => cur.word(1), b: () => cur.word(-1), e: () => cur.wordEnd(),
+      W: () => cur.word(1, true), B: () => cur.word(-1, true), E: () => cur.wordEnd(true),
+      H: () => cur.toLine(term.buffer.active.viewportY),
+      M: () => cur.toLine(term.buffer.active.viewportY + Math.floor((term.rows - 1) / 2)),
+      L: () => cur.toLine(term.buffer.active.viewportY + term.rows - 1),
+      v: () => visual(false), ' ': () => visual(false), V: () => visual(true),
+    };
+    const half = () => Math.max(1, Math.floor(term.rows / 2));
+    /** tmux's vi copy mode's Ctrl keys. */
+    const ctrlKeys: Record<string, () => void> = {
+      'Ctrl+U': () => cur.move(0, -half()), 'Ctrl+D': () => cur.move(0, half()),
+      'Ctrl+B': () => cur.page(-1), 'Ctrl+F': () => cur.page(1),
+    };
+    const visual = (lines: boolean) => {
+      cur.toggleVisual(lines);
+      if (!cur.anchor) term.clearSelection();
     };
     const onKey = (e: KeyboardEvent) => {
       if (e.target === input.current || e.isComposing) return;
-      // Bound chords (the copy-mode key itself, focus keys...) are the key router's.
-      if (e.ctrlKey || e.altKey || e.metaKey) return;
+      // The key router ran it (a bound chord, or the key after the prefix).
+      if (e.defaultPrevented) return;
+      if (e.ctrlKey || e.altKey || e.metaKey) {
+        const chord = chordFromEvent(e);
+        const { keymap } = store.getState();
+        // Bound chords (the copy-mode key itself, focus keys...) are the key router's.
+        if (!chord || chord === keymap.prefix || keymap.bindings.some((b) => b.chord === chord)) return;
+        // Any other stays here: it never reaches the program under the copy mode.
+        e.preventDefault();
+        e.stopPropagation();
+        if (chord === 'Ctrl+C') return leave();
+        const f = ctrlKeys[chord];
+        if (f) {
+          f();
+          show();
+        }
+        return;
+      }
       e.preventDefault();
       e.stopPropagation();
       if (e.key === 'q') return leave();
       if (e.key === 'Escape') {
-        if (cur.anchor) return cur.toggleVisual(), term.clearSelection(), show();
+        if (cur.anchor) return (cur.anchor = null), term.clearSelection(), show();
         return leave();
       }
       if (e.key === 'y' || e.key === 'Enter') return copy();
@@ -155,7 +187,7 @@ export function CopyMode({ pane }: { pane: number }) {
   const edge = cur && cur.cursor.y - buf.viewportY >= termFor(pane).term.rows - BAR_ROWS ? 'top' : 'bottom';
   return (
     <div className="copybar" data-edge={edge} role="status" aria-label={`copy mode in pane ${pane}`}>
-      <span className="cb-mode">{cur?.anchor ? 'COPY · VISUAL' : 'COPY'}</span>
+      <span className="cb-mode">{cur?.anchor ? (cur.lineWise ? 'COPY · LINES' : 'COPY · VISUAL') : 'COPY'}</span>
       {typing ? (
         <label className="cb-search">
           {typing.dir === 1 ? '/' : '?'}
@@ -183,7 +215,7 @@ export function CopyMode({ pane }: { pane: number }) {
         <span className="cb-where">line {where}</span>
       )}
       <span className="cb-note">{note}</span>
-      <span className="cb-keys">hjkl move · / ? search · v select · y copy · q quit</span>
+      <span className="cb-keys">hjkl w b e move · / ? search · v V select · y copy · q quit</span>
     </div>
   );
 }

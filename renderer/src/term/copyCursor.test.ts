@@ -69,4 +69,54 @@ describe('CopyCursor', () => {
     c.toggleVisual();
     expect(c.selection()).toBeNull();
   });
+
+  it('goes to the end of a word (e) and by WORDs (W B E), a path whole, across lines', () => {
+    const rows = ['error in /src/app.ts:12 now', '  next-line here'];
+    const c = new CopyCursor(buf(rows, 30), { x: 0, y: 0 });
+    c.wordEnd();
+    expect(c.cursor).toEqual({ x: 4, y: 0 }); // error
+    c.wordEnd();
+    expect(c.cursor).toEqual({ x: 7, y: 0 }); // in
+    c.wordEnd();
+    expect(c.cursor).toEqual({ x: 12, y: 0 }); // src: words stop at punctuation
+    c.word(1, true);
+    expect(c.cursor).toEqual({ x: 24, y: 0 }); // now: the path was one WORD
+    c.word(-1, true);
+    expect(c.cursor).toEqual({ x: 9, y: 0 });
+    c.wordEnd(true);
+    expect(c.cursor).toEqual({ x: 22, y: 0 }); // the path's last character
+    c.wordEnd(true);
+    c.wordEnd(true);
+    expect(c.cursor).toEqual({ x: 10, y: 1 }); // next-line, on the next line
+    // At the buffer's end e stays where it is.
+    c.wordEnd(true);
+    c.wordEnd(true);
+    expect(c.cursor).toEqual({ x: 15, y: 1 });
+  });
+
+  it('goes to a line\'s first non-blank (^) and to a line of the screen (H M L)', () => {
+    const c = new CopyCursor(buf(['  indented', 'x', '', '    four'], 20), { x: 8, y: 0 });
+    c.lineFirst();
+    expect(c.cursor).toEqual({ x: 2, y: 0 });
+    c.toLine(3);
+    expect(c.cursor).toEqual({ x: 4, y: 3 });
+    c.toLine(2);
+    expect(c.cursor).toEqual({ x: 0, y: 2 });
+    c.toLine(99);
+    expect(c.cursor.y).toBe(3);
+  });
+
+  it('selects whole lines with V, in either direction, and v and V switch the kind', () => {
+    const c = new CopyCursor(buf(text), { x: 4, y: 3 });
+    c.toggleVisual(true);
+    expect(c.lineWise).toBe(true);
+    expect(c.selection()).toEqual({ column: 0, row: 3, length: 20 });
+    c.move(0, -2);
+    expect(c.selection()).toEqual({ column: 0, row: 1, length: 3 * 20 });
+    // v while lines are selected: the same anchor, character-wise.
+    c.toggleVisual(false);
+    expect(c.selection()).toEqual({ column: 4, row: 1, length: 2 * 20 + 1 });
+    c.toggleVisual(false);
+    expect(c.selection()).toBeNull();
+  });
 });

@@ -1,7 +1,8 @@
-// Copy mode's cursor, as tmux's copy mode moves it: over the whole buffer
-// (scrollback + screen) by cell, line, page, top/bottom, line start/end and word;
-// searching forward and backward with wrap-around; and the selection between the
-// anchor (set by v) and the cursor. Pure: it reads lines through a tiny interface,
+// Copy mode's cursor, as tmux's vi copy mode moves it: over the whole buffer
+// (scrollback + screen) by cell, line, page, top/bottom, line start/end/first
+// non-blank, a line of the screen (H M L), word (w b e) and WORD (W B E: runs of
+// non-blanks, a path or URL whole); searching forward and backward with wrap-around;
+// and the selection between the anchor (set by v, or by V for whole lines) and the cursor. Pure: it reads lines through a tiny interface,
 // so it is tested without a terminal; CopyMode.tsx draws it with xterm's APIs.
 
 export interface Lines {
@@ -18,11 +19,15 @@ export interface Cell {
   y: number;
 }
 
-const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+/** A WORD's character (vim's W): anything but a blank, so `/src/app.ts:12` or a URL is one. */
+const isBig = (c: string | undefined) => c !== undefined && !/\s/.test(c);
 
 export class CopyCursor {
   cursor: Cell;
   anchor: Cell | null = null;
+  /** V: the selection takes whole lines, from the anchor's to the cursor's. */
+  lineWise = false;
   /**
    * The column up and down keep to (vim's "curswant"): a move onto a shorter line puts
    * the cursor on its last character, and the next longer line gives the column back.
@@ -85,14 +90,33 @@ export class CopyCursor {
     this.cursor = { ...this.cursor, x: 0 };
   }
 
+  /** The column of a line's first non-blank (0 on a blank line). */
+  private firstNonBlank(y: number): number {
+    return Math.max(0, this.lines.text(y).search(/\S/));
+  }
+
+  /** ^: the line's first non-blank character. */
+  lineFirst(): void {
+    this.want = null;
+    this.cursor = this.clamp({ x: this.firstNonBlank(this.cursor.y), y: this.cursor.y });
+  }
+
+  /** H, M, L (and half pages): line `y` of the buffer, at its first non-blank. */
+  toLine(y: number): void {
+    const to = Math.max(0, Math.min(this.lines.length - 1, y));
+    this.want = null;
+    this.cursor = this.clamp({ x: this.firstNonBlank(to), y: to });
+  }
+
   /** $: the line's last character, and the end of every line up and down reach. */
   lineEnd(): void {
     this.want = Infinity;
     this.cursor = this.clamp({ x: this.lastCol(this.cursor.y), y: this.cursor.y });
   }
 
-  /** w / b: the start of the next (previous) word, across lines. */
-  word(dir: 1 | -1): void {
+  /** w / b: the start of the next (previous) word, across lines; W / B (big) of the next WORD. */
+  word(dir: 1 | -1, big = false): void {
+    const isWord = big ? isBig : isWordChar;
     let { x, y } = this.cursor;
     const at = () => this.lines.text(y)[x];
     const step = (): boolean => {
@@ -115,15 +139,44 @@ export class CopyCursor {
     this.cursor = this.clamp({ x, y });
   }
 
-  /** v: start (or drop) the selection at the cursor. */
-  toggleVisual(): void {
-    this.anchor = this.anchor ? null : { ...this.cursor };
+  /** e: the end of this word, or of the next when at an end already, across lines; E (big) of the WORD. */
+  wordEnd(big = false): void {
+    const isWord = big ? isBig : isWordChar;
+    let { x, y } = this.cursor;
+    const text = () => this.lines.text(y);
+    const step = (): boolean => {
+      x += 1;
+      if (x < text().length) return true;
+      if (y + 1 >= this.lines.length) return false;
+      y += 1;
+      x = 0;
+      return true;
+    };
+    if (!step()) return;
+    while (!isWord(text()[x])) if (!step()) return;
+    while (isWord(text()[x + 1])) x++;
+    this.want = null;
+    this.cursor = this.clamp({ x, y });
+  }
+
+  /**
+   * v: start (or drop) a selection at the cursor; V: one of whole lines. The other key
+   * while one is on switches its kind, as in vim; the same key again drops it.
+   */
+  toggleVisual(lines = false): void {
+    if (this.anchor && this.lineWise === lines) {
+      this.anchor = null;
+      return;
+    }
+    this.anchor ??= { ...this.cursor };
+    this.lineWise = lines;
   }
 
   /** The selection as xterm's select(column, row, length) wants it, or null. */
   selection(): { column: number; row: number; length: number } | null {
     if (!this.anchor) return null;
     const [a, b] = before(this.anchor, this.cursor) ? [this.anchor, this.cursor] : [this.cursor, this.anchor];
+    if (this.lineWise) return { column: 0, row: a.y, length: (b.y - a.y + 1) * this.lines.cols };
     return { column: a.x, row: a.y, length: (b.y - a.y) * this.lines.cols + (b.x - a.x) + 1 };
   }
 

@@ -156,8 +156,11 @@ export async function runAction(action: Action): Promise<void> {
         return st.setOverlay({ ...ov, index: (((ov.index + step) % n) + n) % n });
       }
       const order = switcherOrder();
+      // Taken once: the chord that set it opened this switcher; the palette or the prefix's key opening the next one holds nothing.
+      const held = heldModifiers;
+      heldModifiers = false;
       if (order.length === 0) return;
-      return st.setOverlay({ kind: 'switcher', order, index: order.length > 1 ? (step > 0 ? 1 : order.length - 1) : 0, held: heldModifiers });
+      return st.setOverlay({ kind: 'switcher', order, index: order.length > 1 ? (step > 0 ? 1 : order.length - 1) : 0, held });
     }
     case 'launcher':
       return st.setOverlay(st.overlay?.kind === 'launcher' ? null : { kind: 'launcher' });

@@ -184,7 +184,7 @@ describe.skipIf(chromiumMissing)(`comforts${chromiumMissing ? ` (skipped: no bro
   it('copy mode keeps every key from the program under it: Ctrl+U/D move half pages, Ctrl+C leaves; V selects lines, e and E to word ends', async () => {
     const n = (await view(sh.page)).focused!;
     // cat reads the terminal: a Ctrl+D reaching it ends it, a Ctrl+C interrupts it (both did, from tmux habit).
-    expect(sh.cli('send', '-t', String(n), "clear; seq 1 80; printf 'at /src/app.ts:12 here\\n'; cat").code).toBe(0);
+    expect(sh.cli('send', '-t', String(n), "seq 1 80; printf 'at /src/app.ts:12 here\\n'; cat").code).toBe(0);
     await waitScreen(sh.page, n, /^at \/src\/app\.ts:12 here$/m);
     await sh.page.keyboard.press('Control+Shift+Y');
     const bar = region(sh.page, n).locator('.copybar');

@@ -247,6 +247,21 @@ describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing
     await sh.page.keyboard.up('Control');
     await waitView('focus to move', `s.focused !== ${from}`);
     expect(await sw.count()).toBe(0);
+    // Opened from the prefix (w), it stays up with no key held. Keys it does not take stay with it: a number
+    // read off its list, a letter, were typed into the shell under it.
+    const here = await focused();
+    const before = await sh.page.evaluate((p) => (window as any).pane.screen(p) as string, here);
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press('w');
+    await sw.waitFor();
+    await sh.page.keyboard.type('2q');
+    await sh.page.keyboard.press('Escape');
+    await expect.poll(() => sw.count()).toBe(0);
+    await sh.page.keyboard.type('echo switcher-done\n');
+    const after = await waitScreen(sh.page, here, /^switcher-done$/m);
+    expect(after).toContain('echo switcher-done');
+    expect(after).not.toContain('2qecho');
+    expect(before.length).toBeGreaterThan(0);
   });
 
   it('finds text in the scrollback', async () => {

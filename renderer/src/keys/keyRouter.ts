@@ -14,6 +14,11 @@ function lookup(table: { chord: string; action: Action }[], chord: string): Acti
   return table.find((b) => b.chord === chord)?.action;
 }
 
+/** A switcher opened by a chord with modifiers commits when they are let go (Alt+Tab); any other opening waits for Enter. */
+function holding(action: Action, e: KeyboardEvent): void {
+  setHeldModifiers((action === 'switcher.next' || action === 'switcher.prev') && (e.ctrlKey || e.altKey || e.metaKey));
+}
+
 function swallow(e: KeyboardEvent): void {
   e.preventDefault();
   e.stopPropagation();
@@ -31,7 +36,7 @@ function onKeyDown(e: KeyboardEvent): void {
     st.setPrefix(false);
     if (prefixTimer) clearTimeout(prefixTimer);
     const action = lookup(keymap.prefixBindings, chord);
-    if (action) void runAction(action);
+    if (action) holding(action, e), void runAction(action);
     else if (chord !== 'Escape') st.notify('info', `prefix: ${chord} is not bound`);
     return;
   }
@@ -53,9 +58,12 @@ function onKeyDown(e: KeyboardEvent): void {
   }
 
   const action = lookup(keymap.bindings, chord);
+  // The switcher has no box of its own to type into: a key it does not take would have gone to the
+  // focused pane's program under it (a digit read off its list, typed into the shell).
+  if (!action && ov?.kind === 'switcher') return swallow(e);
   if (!action) return;
   swallow(e);
-  setHeldModifiers(e.ctrlKey || e.altKey || e.metaKey);
+  holding(action, e);
   void runAction(action);
 }
 

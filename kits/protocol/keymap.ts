@@ -45,6 +45,7 @@ export const ACTIONS = {
   'terminal.plumb': 'Open the selection as a click on it would (plumbing: file:line in an editor, a URL, a commit)',
   'terminal.screenReader': 'Toggle screen-reader mode',
   'copy.mode': 'Copy mode: move through scrollback, search, select and copy by keyboard',
+  'input.sync': "Type into every terminal pane of the session on screen at once (tmux's synchronize-panes); again to stop",
   'tag.focus': "Move the keyboard to the focused pane's tag toolbar (and back)",
   'notices.history': 'Notices history',
   'agent.nextWaiting': 'Focus the next agent that needs you',
@@ -150,7 +151,7 @@ export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
   z: 'pane.zoom', x: 'pane.close', '!': 'pane.float', w: 'switcher.next', k: 'launcher.open', ':': 'palette.open',
   '/': 'find.open', '[': 'copy.mode', y: 'terminal.copy', p: 'terminal.plumb',
   g: 'tag.focus', h: 'notices.history', a: 'agent.nextWaiting', s: 'session.switcher',
-  m: 'pane.hide', d: 'dock.open', '`': 'layer.scratch',
+  m: 'pane.hide', d: 'dock.open', '`': 'layer.scratch', 'Shift+S': 'input.sync',
   // The nine snap zones laid out as a numeric keypad: 7 8 9 the top row, 5 the whole view.
   '7': 'snap.top-left', '8': 'snap.top', '9': 'snap.top-right', '4': 'snap.left', '5': 'snap.full', '6': 'snap.right', '1': 'snap.bottom-left', '2': 'snap.bottom', '3': 'snap.bottom-right',
 };

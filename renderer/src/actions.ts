@@ -11,6 +11,7 @@ import { toggleTagFocus } from './keys/tagFocus';
 import { existingTerm, plumbClick } from './term/terminals';
 import { FONT_SIZE_MAX, FONT_SIZE_MIN } from '../../kits/protocol/settings';
 import { zoneRect, type SnapZone } from './layout/snap';
+import { syncTargets } from './term/syncInput';
 
 /** Cells a resize chord moves an edge: columns are narrower than rows are tall. */
 const RESIZE_COLS = 4;
@@ -174,6 +175,14 @@ export async function runAction(action: Action): Promise<void> {
       return st.setOverlay(st.overlay?.kind === 'copy' ? null : { kind: 'copy', pane });
     case 'tag':
       return toggleTagFocus();
+    case 'input': {
+      if (!session) return;
+      const on = !st.synced[session.id];
+      st.setSynced(session.id, on);
+      if (!on) return st.notify('info', 'typing goes to the focused pane alone again');
+      const more = syncTargets(store.getState(), focused ?? -1, session.id).length + (focused !== null ? 1 : 0);
+      return st.notify('info', `typing goes to ${more} pane${more === 1 ? '' : 's'} of this session at once (terminals on screen; agents never)`);
+    }
     case 'notices':
       return st.setOverlay(st.overlay?.kind === 'history' ? null : { kind: 'history' });
     case 'agent':

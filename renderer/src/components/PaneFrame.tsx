@@ -7,6 +7,7 @@ import { client } from '../net/client';
 import { selectSession, store, useApp } from '../store';
 import { CopyMode, FindBar } from './Deferred';
 import { TagBar, tagLabel } from './TagBar';
+import { syncTargets } from '../term/syncInput';
 
 export function PaneFrame({ pane, style, floating = false }: { pane: number; style?: CSSProperties; floating?: boolean }) {
   const p = useApp((s) => s.panes[pane]);
@@ -15,6 +16,13 @@ export function PaneFrame({ pane, style, floating = false }: { pane: number; sty
   const finding = useApp((s) => s.overlay?.kind === 'find' && s.overlay.pane === pane);
   const copying = useApp((s) => s.overlay?.kind === 'copy' && s.overlay.pane === pane);
   const zoomed = useApp((s) => selectSession(s)?.zoomed === pane);
+  // Its typing is copied to the others (input.sync), or it takes the copies: marked, so no one types into a pane unawares.
+  const synced = useApp((s) => {
+    const sid = s.sessionId;
+    if (sid === null || !s.synced[sid]) return false;
+    const focusedPane = s.sessions[sid]?.focused ?? -1;
+    return pane === focusedPane ? syncTargets(s, pane, sid).length > 0 : syncTargets(s, focusedPane, sid).includes(pane);
+  });
 
   useEffect(() => {
     if (focused && bell) store.getState().clearBell(pane);
@@ -22,7 +30,7 @@ export function PaneFrame({ pane, style, floating = false }: { pane: number; sty
 
   if (!p) return null;
   const Body = bodies.componentFor(p.kind);
-  const cls = ['pane', focused ? 'focused' : '', floating ? 'floating' : '', bell ? 'ringing' : '', copying ? 'copying' : ''].filter(Boolean).join(' ');
+  const cls = ['pane', focused ? 'focused' : '', floating ? 'floating' : '', bell ? 'ringing' : '', copying ? 'copying' : '', synced ? 'synced' : ''].filter(Boolean).join(' ');
   return (
     <section
       className={cls}

@@ -14,6 +14,8 @@ export function StatusLine() {
   const session = useApp(selectSession);
   const count = useApp((s) => Object.values(s.panes).filter((p) => p.session === s.sessionId).length);
   const prefix = useApp((s) => s.prefixArmed);
+  const synced = useApp((s) => (s.sessionId !== null && s.synced[s.sessionId] === true));
+  const syncKey = useApp((s) => bindingFor(s.keymap, 'input.sync'));
   const keymap = useApp((s) => s.keymap);
   const settings = useApp((s) => s.settings);
   const zoom = useApp((s) => s.fontZoom);
@@ -46,6 +48,11 @@ export function StatusLine() {
       {zoomedName !== null ? <span className="sl-zoom" role="status">ZOOM {zoomedName}</span> : null}
       {zoom !== 0 ? <span className="sl-font" role="status">font {settings.settings.fontSize + zoom}px</span> : null}
       {prefix ? <span className="sl-prefix" role="status">PREFIX</span> : null}
+      {synced ? (
+        <span className="sl-sync" role="status" title={`typing goes to every terminal pane on screen (the marked ones)${syncKey ? `; ${syncKey} stops it` : ''}`}>
+          SYNC
+        </span>
+      ) : null}
       {viewer && conn.state === 'open' ? (
         <span className="sl-viewer" role="status" title={`attach grant ${viewer.id}`}>
           {viewer.mode === 'ro' ? 'READ-ONLY' : 'GUEST'} · until {new Date(viewer.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}

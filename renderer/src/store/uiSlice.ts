@@ -64,6 +64,8 @@ export interface UiSlice {
   /** Font zoom steps from the settings' size (Ctrl+= / Ctrl+- / Ctrl+0). */
   fontZoom: number;
   prefixArmed: boolean;
+  /** Sessions whose typing this window copies to each terminal pane on screen (input.sync; term/syncInput.ts). */
+  synced: Record<string, true>;
   bells: Record<number, true>;
   screenReader: boolean;
   /** Most recently focused first; the switcher's order. */
@@ -85,6 +87,7 @@ export interface UiSlice {
   withdraw(key: string, why?: string): void;
   setFontZoom(steps: number): void;
   setPrefix(armed: boolean): void;
+  setSynced(session: string, on: boolean): void;
   ring(pane: number): void;
   clearBell(pane: number): void;
   setScreenReader(on: boolean): void;
@@ -112,6 +115,7 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   history: [],
   fontZoom: 0,
   prefixArmed: false,
+  synced: {},
   bells: {},
   screenReader: false,
   mru: [],
@@ -148,6 +152,12 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   },
   setFontZoom: (fontZoom) => set({ fontZoom }),
   setPrefix: (prefixArmed) => set({ prefixArmed }),
+  setSynced(session, on) {
+    const synced = { ...get().synced };
+    if (on) synced[session] = true;
+    else delete synced[session];
+    set({ synced });
+  },
   ring(pane) {
     if (!get().bells[pane]) set({ bells: { ...get().bells, [pane]: true } });
   },

@@ -11,6 +11,7 @@ import { attachTelling, deadKey, tellExit } from './deadPane';
 import { chooseWebgl, DECAY, WEBGL_MAX, webgl2Supported, webglProbed } from './webglBudget';
 import { lookOf, type Look } from './look';
 import { TermView, webglReady, type TermHost } from './termView';
+import { syncTargets } from './syncInput';
 
 const views = new Map<number, TermView>();
 /** Stand-ins of remote panes whose attach failed (their host was not joined): attached again when it is. */
@@ -50,6 +51,9 @@ const host: TermHost = {
       return;
     }
     client.sendInput(pane, data);
+    // Synced typing (input.sync): the same keys to the session's other terminal panes on screen.
+    const st = store.getState();
+    for (const n of syncTargets(st, pane, st.panes[pane]?.session ?? null)) client.sendInput(n, data);
   },
   focused(pane) {
     const st = store.getState();

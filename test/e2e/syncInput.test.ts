@@ -1,0 +1,61 @@
+// Synced typing (input.sync, tmux's synchronize-panes): the prefix's Shift+S makes the
+// window's keys go to every terminal pane of the session on screen, marks them and says
+// SYNC; a hidden pane and a pane whose program ended take nothing; the same key stops it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, CHROMIUM, openShell, region, shot, until, view, waitScreen, type Shell } from './shell';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let sh: Shell;
+
+describe.skipIf(chromiumMissing)(`synced typing in Chromium${chromiumMissing ? ` (skipped: no browser at ${CHROMIUM})` : ''}`, () => {
+  beforeAll(async () => {
+    sh = await openShell();
+  }, 60_000);
+  afterAll(async () => {
+    await sh?.close();
+  });
+
+  it('types into every terminal pane on screen while on, marks them, and into the focused one alone once off', async () => {
+    const first = (await view(sh.page)).focused!;
+    const made = (args: string[]) => {
+      const r = sh.cli(...args);
+      expect(r.code, r.stderr).toBe(0);
+      return Number(r.stdout.trim());
+    };
+    const second = made(['split', '-t', String(first), '-d', 'h', '--', 'sh']);
+    const third = made(['split', '-t', String(second), '-d', 'v', '--', 'sh']);
+    // A hidden pane (in the dock) and one whose program has ended take no copy.
+    const hidden = made(['split', '-t', String(third), '-d', 'v', '--', 'sh']);
+    expect(sh.cli('hide', '-t', String(hidden)).code).toBe(0);
+    const ended = made(['split', '-t', String(first), '-d', 'v', '--', 'true']);
+    await until(sh.page, 'the ended pane to be exited', new Function(`return window.pane.store.getState().panes[${ended}]?.state === 'exited'`) as () => boolean);
+    expect(sh.cli('focus', '-t', String(first)).code).toBe(0);
+    await until(sh.page, 'the first pane focused', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${first}`) as () => boolean);
+    for (const n of [first, second, third]) await waitScreen(sh.page, n, /[$#] $/m);
+
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press('Shift+S');
+    const status = sh.page.getByRole('contentinfo', { name: 'status' });
+    await expect.poll(() => status.innerText()).toContain('SYNC');
+    expect(await sh.page.locator('section.pane.synced').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-pane'))).sort((a, b) => a - b))).toEqual([first, second, third].sort((a, b) => a - b));
+    await sh.page.keyboard.type('echo synced-$((6*7))\n');
+    for (const n of [first, second, third]) await waitScreen(sh.page, n, /^synced-42$/m);
+    await shot(sh.page, 'e2e-sync-input');
+    expect(sh.cli('screen', '-t', String(hidden)).stdout).not.toContain('synced');
+    // Ctrl+C goes to each too (a command started everywhere is stopped everywhere).
+    await sh.page.keyboard.type('sleep 300\n');
+    await sh.page.keyboard.press('Control+C');
+    await sh.page.keyboard.type('echo after-interrupt\n');
+    for (const n of [first, second, third]) await waitScreen(sh.page, n, /^after-interrupt$/m);
+
+    // The same key stops it: the next line goes to the focused pane alone.
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press('Shift+S');
+    await expect.poll(() => status.innerText()).not.toContain('SYNC');
+    expect(await sh.page.locator('section.pane.synced').count()).toBe(0);
+    await sh.page.keyboard.type('echo alone-$((6*7))\n');
+    await waitScreen(sh.page, first, /^alone-42$/m);
+    await new Promise((r) => setTimeout(r, 300));
+    for (const n of [second, third]) expect(await region(sh.page, n).innerText()).not.toContain('alone-42');
+  }, 90_000);
+});

@@ -125,14 +125,14 @@ describe.skipIf(chromiumMissing)(`cold start through npm start${chromiumMissing 
 });
 
 /**
- * A window whose palette chunk is held back 1.5 s (as on a slow first fetch), at a
- * shell prompt: `run` gets the page and the focused pane; the server and browser end after.
+ * A window whose `chunk` (the palette's unless named) is held back 1.5 s (as on a slow first
+ * fetch), at a shell prompt: `run` gets the page and the focused pane; the server and browser end after.
  */
-async function withSlowPalette(run: (p: Page, n: number) => Promise<void>): Promise<void> {
+async function withSlowPalette(run: (p: Page, n: number) => Promise<void>, chunk = 'Palette'): Promise<void> {
   const served = await serve();
   const context = await chromium.launchPersistentContext(path.join(served.dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 } });
   try {
-    await context.route(/\/assets\/Palette-[^/]*\.js$/, async (route) => {
+    await context.route(new RegExp(`/assets/${chunk}-[^/]*\\.js$`), async (route) => {
       await new Promise((r) => setTimeout(r, 1500));
       await route.continue();
     });
@@ -163,6 +163,22 @@ describe.skipIf(chromiumMissing)(`a deferred overlay opened before its chunk is 
       await p.keyboard.press('Escape');
       expect(await screen(p, n)).not.toContain('spl');
     });
+  }, 90_000);
+
+  it('starts the find bar with the query typed before its chunk arrived, searching it, none of it in the shell', async () => {
+    await withSlowPalette(async (p, n) => {
+      await p.keyboard.type('echo needle-$((40+2))\n');
+      await waitScreen(p, n, /^needle-42$/m);
+      await p.keyboard.press('Control+Shift+F');
+      await p.keyboard.type('needle-4');
+      const input = p.getByRole('textbox', { name: 'find' });
+      await input.waitFor({ timeout: 15_000 });
+      await p.keyboard.type('2');
+      await expect.poll(() => input.inputValue()).toBe('needle-42');
+      await expect.poll(() => p.getByRole('status', { name: 'matches' }).textContent(), { timeout: 10_000 }).toMatch(/^\d+ of \d+$/);
+      await p.keyboard.press('Escape');
+      expect(await screen(p, n)).not.toMatch(/[$#] needle/);
+    }, 'FindBar');
   }, 90_000);
 
   it('runs the choice when Enter was typed before the palette’s chunk arrived', async () => {

@@ -6,6 +6,7 @@ import type { Terminal } from '@xterm/xterm';
 import { useEffect, useState } from 'react';
 import { store } from '../store';
 import { termFor } from '../term/terminals';
+import { takeCaughtKeys } from './caughtKeys';
 
 /** Each terminal's search addon, loaded the first time it is searched (it comes with this chunk, not the first frame's). */
 const addons = new WeakMap<Terminal, SearchAddon>();
@@ -36,13 +37,18 @@ export function countText(r: { index: number; count: number }): string {
 }
 
 export function FindBar({ pane }: { pane: number }) {
-  const [q, setQ] = useState('');
+  // What was typed while this chunk loaded (Ctrl+Shift+F and the query at once, right after start-up) is the query.
+  const [first] = useState(() => takeCaughtKeys());
+  const [q, setQ] = useState(first.text);
   const [found, setFound] = useState<boolean | null>(null);
   const [results, setResults] = useState<{ index: number; count: number } | null>(null);
   useEffect(() => {
     const sub = searchOf(pane).onDidChangeResults((r) => setResults(r ? { index: r.resultIndex, count: r.resultCount } : null));
     return () => sub.dispose();
   }, [pane]);
+  useEffect(() => {
+    if (first.text !== '') search(first.text, false, true);
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const search = (query: string, back = false, incremental = false) => {
     const s = searchOf(pane);
     if (query === '') {

@@ -6,8 +6,8 @@
 import { store } from '../store';
 
 /**
- * Keys caught longer ago than this belong to something else (copy mode or find opened
- * while loading, which do not take them): a picker opened later starts empty.
+ * Keys caught longer ago than this belong to something else (copy mode opened while
+ * loading, which does not take them): a picker or find bar opened later starts empty.
  */
 const CAUGHT_FRESH_MS = 3_000;
 
@@ -25,7 +25,7 @@ export function catchKeys(el: HTMLInputElement | null): void {
 }
 
 /**
- * The keys a picker (palette, launcher, switcher) was given before its chunk was in,
+ * The keys a picker (palette, launcher, switcher) or the find bar was given before its chunk was in,
  * taken once as it mounts: it starts with them as its query and runs the choice if
  * Enter was pressed, so "Ctrl+Shift+P, type, Enter" right after start-up does what it says.
  */

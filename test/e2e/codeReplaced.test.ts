@@ -3,14 +3,14 @@
 // CLI of the new code talks to it. It is said where the person looks: `pane info`, the
 // next `npm start`, and the window. Driven as a person does: `npm start`'s entry from an
 // installed copy of dist/ (so its files can be replaced here), the window in Chromium.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pidAlive } from '../../bench/procs';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, root, shot, until } from './shell';
+import { desktopEnv, endDaemon, npmStart as startAt, said } from './launcher';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let dir: string;
@@ -21,28 +21,12 @@ const started: ChildProcess[] = [];
 
 const pane = (...args: string[]) => spawnSync(process.execPath, [path.join(pkg, 'dist/pane.cjs'), ...args], { env, encoding: 'utf8', timeout: 15_000 });
 
-/** `npm start` of the copy, with a "browser" that records the page it was given: resolves with the launcher's output and that URL. */
+/** `npm start` of the installed copy: a new opened.html is awaited (the first window's stays open). */
 async function npmStart(): Promise<{ url: string; out: () => string }> {
-  const opened = path.join(dir, 'opened.html');
-  fs.rmSync(opened, { force: true });
-  const proc = spawn(process.execPath, [path.join(pkg, 'dist/start.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(proc);
-  let out = '';
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  for (const end = Date.now() + 30_000; !fs.existsSync(opened) || !/url=/.test(fs.readFileSync(opened, 'utf8')); ) {
-    if (Date.now() > end || proc.exitCode !== null) throw new Error(`no window was opened: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url: /url=([^"]+)"/.exec(fs.readFileSync(opened, 'utf8'))![1]!.replace(/&amp;/g, '&'), out: () => out };
-}
-
-async function said(out: () => string, re: RegExp): Promise<string> {
-  for (const end = Date.now() + 20_000; !re.test(out()); ) {
-    if (Date.now() > end) throw new Error(`the launcher never said ${re}: ${out()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return out();
+  fs.rmSync(path.join(dir, 'opened.html'), { force: true });
+  const r = await startAt(path.join(pkg, 'dist/start.mjs'), env, dir);
+  started.push(r.proc);
+  return r;
 }
 
 /** Every code file of the copy's dist/ written again: with the same text (a rebuild that changed nothing), or with more (an update). */
@@ -68,33 +52,14 @@ describe.skipIf(chromiumMissing)(`a daemon that outlived an update${chromiumMiss
     fs.copyFileSync(path.join(root, 'package.json'), path.join(pkg, 'package.json'));
     fs.symlinkSync(path.join(root, 'node_modules'), path.join(pkg, 'node_modules'));
     fs.cpSync(path.join(root, 'apps'), path.join(pkg, 'apps'), { recursive: true });
-    const browser = path.join(dir, 'browser.sh');
-    fs.writeFileSync(browser, `#!/bin/sh\nfor a in "$@"; do case "$a" in --app=file://*) cp "\${a#--app=file://}" "${dir}/opened.html";; esac; done\nwhile [ -d "${dir}" ] && [ ! -e "${dir}/close" ]; do sleep 0.05; done\nexit 0\n`, { mode: 0o755 });
-    env = {
-      PATH: process.env.PATH,
-      HOME: dir,
-      SHELL: '/bin/sh',
-      LANG: 'C.UTF-8',
-      DISPLAY: ':0',
-      PANE_BROWSER: browser,
-      XDG_RUNTIME_DIR: path.join(dir, 'run'),
-      XDG_CONFIG_HOME: path.join(dir, 'config'),
-      XDG_DATA_HOME: path.join(dir, 'data'),
-      XDG_STATE_HOME: path.join(dir, 'state'),
-    };
+    env = desktopEnv(dir, '/bin/sh');
     context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1000, height: 640 } });
   }, 60_000);
 
   afterAll(async () => {
     await context?.close();
-    fs.writeFileSync(path.join(dir, 'close'), '');
-    pane('stop', '--yes');
-    const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
-    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : NaN;
-    for (let i = 0; pid > 0 && pidAlive(pid) && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
-    if (pid > 0 && pidAlive(pid)) process.kill(pid, 'SIGKILL');
     for (const p of started) if (p.exitCode === null && p.signalCode === null) p.kill();
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    await endDaemon(dir, pane);
   });
 
   it('says so in pane info, at the next npm start and in the window; a rebuild that changed nothing says nothing', async () => {

@@ -12,55 +12,17 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pidAlive } from '../../bench/procs';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing, ensureBuilt, root, shot, until, waitScreen } from './shell';
+import { desktopEnv, endDaemon, exited, npmStart as startAt, said } from './launcher';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 let dir: string;
 let env: NodeJS.ProcessEnv;
 let context: BrowserContext;
 
-/** A "browser" that records the page it was asked to open and exits 0 once `close` exists, or once the test's directory is gone (a failed test never writes `close`). */
-function fakeBrowser(): string {
-  const file = path.join(dir, 'browser.sh');
-  fs.writeFileSync(
-    file,
-    `#!/bin/sh\nfor a in "$@"; do case "$a" in --app=file://*) cp "\${a#--app=file://}" "${dir}/opened.html";; esac; done\nwhile [ ! -e "${dir}/close" ] && [ -d "${dir}" ]; do sleep 0.05; done\nrm -f "${dir}/close" "${dir}/opened.html"\nexit 0\n`,
-    { mode: 0o755 },
-  );
-  return file;
-}
-
 const pane = (...args: string[]) => spawnSync(process.execPath, [path.join(root, 'dist/pane.mjs'), ...args], { env, encoding: 'utf8', timeout: 15_000 });
 
 /** Runs `npm start`'s entry; resolves with the process and the page URL the window was given. */
-async function npmStart(): Promise<{ proc: ChildProcess; url: string; out: () => string }> {
-  const proc = spawn(process.execPath, [path.join(root, 'dist/start.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()));
-  const opened = path.join(dir, 'opened.html');
-  const end = Date.now() + 30_000;
-  while (!fs.existsSync(opened) || !/url=/.test(fs.readFileSync(opened, 'utf8'))) {
-    if (Date.now() > end || proc.exitCode !== null) throw new Error(`no window was opened: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const url = /url=([^"]+)"/.exec(fs.readFileSync(opened, 'utf8'))![1]!.replace(/&amp;/g, '&');
-  return { proc, url, out: () => out };
-}
-
-/** Waits (bounded) until the launcher has said `re`: it opens the window while the daemon is still starting, and says how that went after. */
-async function said(out: () => string, re: RegExp): Promise<string> {
-  const end = Date.now() + 30_000;
-  while (!re.test(out())) {
-    if (Date.now() > end) throw new Error(`the launcher never said ${re}: ${out()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return out();
-}
-
-/** The process's exit code, whether it has exited already or not yet. */
-function exited(p: ChildProcess): Promise<number | null> {
-  return p.exitCode !== null || p.signalCode !== null ? Promise.resolve(p.exitCode) : new Promise((r) => p.once('exit', r));
-}
+const npmStart = () => startAt(path.join(root, 'dist/start.mjs'), env, dir);
 
 /**
  * Electron's half, stood in for: electron/main.ts forks `dist/start.mjs --ipc` as its
@@ -113,30 +75,14 @@ describe.skipIf(chromiumMissing)(`closing the window detaches it${chromiumMissin
   beforeAll(async () => {
     ensureBuilt();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-detach-'));
-    env = {
-      PATH: process.env.PATH,
-      HOME: dir,
-      SHELL: '/bin/bash',
-      LANG: 'C.UTF-8',
-      DISPLAY: ':0', // a display is said to exist; the "browser" below is the window
-      PANE_BROWSER: fakeBrowser(),
-      XDG_RUNTIME_DIR: path.join(dir, 'run'),
-      XDG_CONFIG_HOME: path.join(dir, 'config'),
-      XDG_DATA_HOME: path.join(dir, 'data'),
-      XDG_STATE_HOME: path.join(dir, 'state'),
-    };
+    env = desktopEnv(dir);
     context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1000, height: 640 } });
   }, 60_000);
 
   afterAll(async () => {
     await context?.close();
-    pane('stop', '--yes');
-    // The daemon was started (detached) by this test: make sure it is gone, by its pid.
-    const pidFile = path.join(dir, 'state', 'pane', 'daemon.pid');
-    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : NaN;
-    for (let i = 0; pid > 0 && pidAlive(pid) && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
-    if (pid > 0 && pidAlive(pid)) process.kill(pid, 'SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    // The daemon was started (detached) by this test: made sure of by its pid.
+    await endDaemon(dir, pane);
   });
 
   it('keeps panes, screens and running programs across a window close, and reattaches', async () => {

@@ -7,6 +7,21 @@
 import { leaves } from '../../../kits/layout/tree';
 import type { AppStore } from '../store';
 
+const PASTE_START = [0x1b, 0x5b, 0x32, 0x30, 0x30, 0x7e]; // ESC [ 200 ~
+const PASTE_END = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]; // ESC [ 201 ~
+
+/**
+ * The keys for a synced pane whose program has (`bracketed`) or has not asked for bracketed
+ * paste: xterm wrapped a paste in the markers the focused pane's program asked for, and a
+ * program that did not ask for them (cat, a plain `sh`) would take them as text.
+ */
+export function forSyncedPane(data: Uint8Array, bracketed: boolean): Uint8Array {
+  const n = data.length;
+  if (bracketed || n < 12) return data;
+  const at = (mark: number[], from: number) => mark.every((b, i) => data[from + i] === b);
+  return at(PASTE_START, 0) && at(PASTE_END, n - 6) ? data.subarray(6, n - 6) : data;
+}
+
 /** Kinds that take typing as a terminal's: a shell here, a joined host's pane. An agent's CLI is never typed at behind its back. */
 const SYNCED_KINDS: ReadonlySet<string> = new Set(['terminal', 'remote']);
 

@@ -11,7 +11,7 @@ import { attachTelling, deadKey, tellExit } from './deadPane';
 import { chooseWebgl, DECAY, WEBGL_MAX, webgl2Supported, webglProbed } from './webglBudget';
 import { lookOf, type Look } from './look';
 import { TermView, webglReady, type TermHost } from './termView';
-import { syncTargets } from './syncInput';
+import { forSyncedPane, syncTargets } from './syncInput';
 
 const views = new Map<number, TermView>();
 /** Stand-ins of remote panes whose attach failed (their host was not joined): attached again when it is. */
@@ -53,7 +53,7 @@ const host: TermHost = {
     client.sendInput(pane, data);
     // Synced typing (input.sync): the same keys to the session's other terminal panes on screen.
     const st = store.getState();
-    for (const n of syncTargets(st, pane, st.panes[pane]?.session ?? null)) client.sendInput(n, data);
+    for (const n of syncTargets(st, pane, st.panes[pane]?.session ?? null)) client.sendInput(n, forSyncedPane(data, views.get(n)?.term.modes.bracketedPasteMode ?? false));
   },
   focused(pane) {
     const st = store.getState();

@@ -124,9 +124,9 @@ export async function startServer(o: StartOptions = {}): Promise<RunningServer> 
     ...(o.ackStallMs !== undefined ? { ackStallMs: o.ackStallMs } : {}),
   });
   server.onStop(removeIntegrationFiles);
-  // This file's text stands for all the server's code (server/codeOnDisk.ts): read once, just after the start.
+  // This file's text stands for all the server's code (server/codeOnDisk.ts): read now, before any update could replace it.
   server.code = new CodeOnDisk(fileURLToPath(import.meta.url));
-  setImmediate(() => server.code?.remember());
+  server.code.remember();
   // A daemon gives the heap a flood freed back to the system once it goes quiet (decision 051).
   if (socketPath) {
     const trimmer = new HeapTrimmer({ warn: (m) => process.stderr.write(`pane: ${m}\n`), others: () => screen.collect() });

@@ -124,8 +124,11 @@ export const HostInfoSchema = lazySchema(() => z.object({
   state: HostStateSchema,
   /** Why it is not connected (the last failure, naming what to do), if it is not. */
   error: z.string().nullable(),
-  /** The remote's own host name and pane version, once it answered. */
-  remote: z.object({ host: z.string(), version: z.string() }).nullable(),
+  /**
+   * The remote's own host name and pane version, once it answered; `codeReplaced` once its
+   * heartbeat's server/info said an update there replaced the code its daemon runs.
+   */
+  remote: z.object({ host: z.string(), version: z.string(), codeReplaced: z.boolean().optional() }).nullable(),
   /** Panes it had when last heard from. */
   panes: z.number().int().min(0),
   /** Milliseconds since its last answer; null before the first. */

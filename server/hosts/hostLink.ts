@@ -77,7 +77,7 @@ export type DialHost = (host: HostEntry) => Promise<{ transport: Transport; clos
 export class HostLink {
   state: HostState = 'disconnected';
   error: string | null = null;
-  remote: { host: string; version: string } | null = null;
+  remote: { host: string; version: string; codeReplaced?: boolean } | null = null;
   panes: Pane[] = [];
   /** The remote's sessions (id and name) as of the last heartbeat: its panes name their session by id. */
   sessions: { id: string; name: string }[] = [];
@@ -348,8 +348,11 @@ export class HostLink {
     if (!list && this.following === conn && !this.eventsMissed && ++this.beatsSinceList < FULL_LIST_BEATS) {
       const drops = this.dropsSeen;
       // Its answer comes after every event the host sent before it: with none of them dropped, the list is whole as of its asking.
-      await conn.call('server/info', {}, { inOrder: () => this.conn === conn && this.following === conn && this.dropsSeen === drops && this.wholeAt(sentAt) });
-      if (this.conn === conn) this.lastHeard = Date.now();
+      const info = await conn.call('server/info', {}, { inOrder: () => this.conn === conn && this.following === conn && this.dropsSeen === drops && this.wholeAt(sentAt) });
+      if (this.conn !== conn) return;
+      this.lastHeard = Date.now();
+      // An update there that its daemon outlived (server/codeOnDisk.ts): `pane host ls` says so. A boolean, never the host's words.
+      if (this.remote && info.codeReplaced === true && !this.remote.codeReplaced) this.remote = { ...this.remote, codeReplaced: true };
       return;
     }
     // Asked before the list: an event dropped while it is on its way is listed by the next beat.

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
+import { CodeOnDisk } from '../../server/codeOnDisk';
 import { DROP_AFTER_MS, RECONNECT_BASE_MS, REDIAL_AT_ONCE_AFTER_MS, STALE_AFTER_MS } from '../../server/hosts/hostLink';
 import type { HostService } from '../../server/hosts/hostService';
 import type { RunningServer } from '../../server/main';
@@ -44,6 +45,27 @@ describe('a host link', () => {
     // It landed on the remote's pane, not on the local pane of the same number.
     expect(remote.server.panes.get(n)?.tag.user).toBe('set from near');
     expect(local.server.panes.get(n)?.tag.user).not.toBe('set from near');
+  });
+
+  it("says in host/list when an update there replaced the code the host's daemon runs (from its heartbeat's server/info)", async () => {
+    // The remote daemon's own code file, stood for by a file of this test's: remembered, then replaced, as an update there does.
+    const file = path.join(dir, 'remote-code.mjs');
+    fs.writeFileSync(file, 'export const v = 1;\n');
+    const was = remote.server.code;
+    remote.server.code = new CodeOnDisk(file);
+    remote.server.code.remember();
+    try {
+      const box = async () => (await c.call('host/list', {})).hosts.find((h) => h.name === 'box')!;
+      expect((await box()).remote?.codeReplaced ?? false).toBe(false);
+      fs.writeFileSync(file, 'export const v = 2;\n');
+      // As a rebuild a while later: the file's time moves on (written in the same clock tick, its stat would not have).
+      const t = Date.now() / 1000 + 5;
+      fs.utimesSync(file, t, t);
+      await until('the heartbeat to hear of the update', async () => (await box()).remote?.codeReplaced === true, 20_000);
+      expect((await box()).state).toBe('connected');
+    } finally {
+      remote.server.code = was;
+    }
   });
 
   it("refuses an agent's request for another host's pane, and lists it none of them", async () => {

@@ -13,6 +13,10 @@ describe('pane host ls table', () => {
     expect(hostTable([host({ state: 'connecting', panes: 0, lastHeardMs: null })])).toMatch(/^box +ssh box +connecting +-$/m);
   });
 
+  it("says in WHY that a host's daemon outlived an update there, and how to run the new code", () => {
+    expect(hostTable([host({ remote: { host: 'far', version: '0.1.0', codeReplaced: true } })])).toMatch(/^box +ssh box +connected +2 +its daemon runs the code it started with \(pane was updated there since\): pane stop there, then pane host connect box$/m);
+  });
+
   it('leaves WHY empty for a connected host and gives a disconnected one its error and no pane count', () => {
     const t = hostTable([host({}), host({ name: 'vm', state: 'disconnected', error: 'the link closed: peer closed', lastHeardMs: null })]);
     expect(t).toMatch(/^box +ssh box +connected +2$/m);

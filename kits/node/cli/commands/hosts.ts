@@ -40,9 +40,13 @@ export function howOf(dest: string | undefined, argv: string[] | undefined): Hos
   return { via: 'ssh', destination: user === undefined ? host : `${user}@${host}`, ...(port !== undefined ? { port: Number(port) } : {}) };
 }
 
-/** WHY for a host with no error: a stale one says how long it has been silent (the server cuts and redials it at its DROP_AFTER_MS). */
+/**
+ * WHY for a host with no error: a stale one says how long it has been silent (the server cuts
+ * and redials it at its DROP_AFTER_MS); one whose daemon outlived an update there, that it does.
+ */
 function why(h: HostInfo): string {
-  return h.state === 'stale' && h.lastHeardMs !== null ? `no answer for ${Math.round(h.lastHeardMs / 1000)} s` : '';
+  if (h.state === 'stale' && h.lastHeardMs !== null) return `no answer for ${Math.round(h.lastHeardMs / 1000)} s`;
+  return h.remote?.codeReplaced ? `its daemon runs the code it started with (pane was updated there since): pane stop there, then pane host connect ${h.name}` : '';
 }
 
 /** `pane host ls`'s table: WHY is the last failure, or how long a stale host has been silent. */

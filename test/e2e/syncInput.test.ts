@@ -45,6 +45,8 @@ describe.skipIf(chromiumMissing)(`synced typing in Chromium${chromiumMissing ? `
     // Ctrl+C goes to each too (a command started everywhere is stopped everywhere).
     await sh.page.keyboard.type('sleep 300\n');
     await sh.page.keyboard.press('Control+C');
+    // Each shell's prompt is back first: a line typed ahead of it may be flushed with the interrupt (dash does).
+    for (const n of [first, second, third]) await waitScreen(sh.page, n, /\^C\s*\n[^\n]*[$#] $/);
     await sh.page.keyboard.type('echo after-interrupt\n');
     for (const n of [first, second, third]) await waitScreen(sh.page, n, /^after-interrupt$/m);
 

@@ -92,7 +92,7 @@ interface Plan {
  * shell in the home directory; a program not installed, a shell where it ran; a shell the
  * person named (`pane split -- zsh`), that shell where its prompt was. `gone` says how a
  * directory is missing: "no longer exists" after a restart, "does not exist here" for a
- * file from another machine. A stand-in passes through, and an agent's program is checked by its own path.
+ * file from another machine. A stand-in and a body with no program pass through; an agent's program is checked by its own path.
  */
 export interface Comeback {
   cwd: string;
@@ -111,7 +111,8 @@ export function comeback(server: PaneServer, p: Comes, gone: string): Comeback {
   const there = isDirOffMounts(p.cwd);
   const cwd = there ? p.cwd : home;
   const body = bodyOf(p.kind);
-  if (body.standIn) return { cwd, shell: false, launch: p.launch, atOnce: false, notices: [] };
+  // A stand-in runs nothing here (its host's pane does), nor does a text or widget body: each comes back as it was.
+  if (body.standIn || !body.runsProgram) return { cwd, shell: false, launch: p.launch, atOnce: false, notices: [] };
   const isShell = p.attrs['default-shell'] === '1' || p.launch === null;
   const named = isShell || body.agent ? null : shellLaunchAt(p.launch, cwd);
   if (named && which(named.program, named.env?.PATH ?? server.env.PATH)) {
@@ -143,6 +144,7 @@ export function planPane(deps: PersistDeps, p: SavedPane, cfg: DurabilityConfig)
   // re-binds it when its host joins (server/hosts/standIns.ts; its tag shows the link's state till then).
   const c = comeback(server, p, 'no longer exists');
   if (bodyOf(p.kind).standIn) return { spec: { ...base, cwd: c.cwd, ...(p.launch ? { launch: p.launch } : {}) }, record: p.launch, notices: [], waiting: false };
+  if (!bodyOf(p.kind).runsProgram) return { spec: { ...base, cwd: c.cwd }, record: p.launch, notices: [], waiting: false };
   if (c.shell) return { spec: { ...base, cwd: c.cwd, kind: bodyOf(p.kind).shellKind, attrs: { ...base.attrs, 'default-shell': '1' } }, record: c.launch, notices: c.notices, waiting: false };
   const launch = c.launch!;
   if (c.atOnce) return { spec: { ...base, launch }, record: launch, notices: c.notices, waiting: false };

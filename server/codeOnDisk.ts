@@ -32,7 +32,8 @@ function fingerprint(file: string): { seen: Seen; hash: string } | null {
 
 export class CodeOnDisk {
   private first: { seen: Seen; hash: string } | null = null;
-  private replacedAt: number | null = null;
+  /** Once replaced, always replaced: the file may go back, but the daemon still runs what it read. */
+  private gone = false;
 
   constructor(readonly file: string) {}
 
@@ -47,15 +48,14 @@ export class CodeOnDisk {
    * that wrote the same code is then taken as the same). Once replaced, always replaced.
    */
   replaced(): boolean {
-    if (this.replacedAt !== null) return true;
+    if (this.gone) return true;
     const first = this.first;
     if (first === null) return false;
     let st: fs.Stats;
     try {
       st = fs.statSync(this.file);
     } catch {
-      this.replacedAt = Date.now();
-      return true;
+      return (this.gone = true);
     }
     if (st.ino === first.seen.ino && st.size === first.seen.size && st.mtimeMs === first.seen.mtimeMs) return false;
     const now = fingerprint(this.file);
@@ -63,7 +63,6 @@ export class CodeOnDisk {
       this.first = now;
       return false;
     }
-    this.replacedAt = Date.now();
-    return true;
+    return (this.gone = true);
   }
 }

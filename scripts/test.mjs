@@ -11,6 +11,28 @@ import { NODE_LINE, ensureLatestAgentClis, ensureNodeLine } from './nodeLines.mj
 import { ensureSystemDeps } from './systemDeps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * What a whole run writes, measured on a clean clone (the Node 24 tier and its CLIs,
+ * Chromium profiles, the soak's 50 MB logs, packages built and installed): about
+ * 3 GiB beside the checkout and its node_modules, plus a margin. Below it, a run ends
+ * in ENOSPC somewhere in the middle; this says so at the start, in words.
+ */
+const DISK_NEEDED = 4 * 2 ** 30;
+
+function freeBytes(dir) {
+  try {
+    const s = fs.statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return Infinity;
+  }
+}
+for (const dir of new Set([root, os.tmpdir()])) {
+  const free = freeBytes(dir);
+  if (free < DISK_NEEDED) console.warn(`pane tests: only ${(free / 2 ** 30).toFixed(1)} GiB free where ${dir} is; a whole run writes about ${DISK_NEEDED / 2 ** 30} GiB, so it may end with ENOSPC (no space left on device)`);
+}
+
 ensureSystemDeps();
 const agentClis = ensureAgentClis();
 
@@ -48,7 +70,17 @@ for (const tier of TIERS) {
     skipped++;
     continue;
   }
-  const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pane-test-')), 'report.json');
+  let reportDir;
+  try {
+    reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pane-test-'));
+  } catch (e) {
+    // No room even for the report (ENOSPC): the tier cannot be counted, so it is a failure, named; the next tiers still try.
+    console.error(`pane tests: the ${tier.name} tier did not run: ${e.message}`);
+    failed++;
+    code = 1;
+    continue;
+  }
+  const report = path.join(reportDir, 'report.json');
   const args = [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', tier.config, '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
   // The CLIs the tier drives (the pinned ones, or its own latest), unless the person named others; then the tier's PATH.
   // The tier's own Node runs vitest where it names one.
@@ -68,6 +100,7 @@ for (const tier of TIERS) {
     tierFailed = Math.max(tierFailed, 1);
     console.error(`pane tests: vitest wrote no report for the ${tier.name} tier`);
   }
+  fs.rmSync(reportDir, { recursive: true, force: true });
   if (c !== 0 && tierFailed === 0) tierFailed = 1;
   failed += tierFailed;
   if (c !== 0) code = c;

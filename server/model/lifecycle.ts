@@ -92,7 +92,8 @@ export function createPane(server: PaneServer, session: Session, given: NewPaneS
     exit: null,
     cols: Math.max(2, size.cols),
     rows: Math.max(1, size.rows),
-    attrs: { ...(spec.attrs ?? {}), ...(explicit ? {} : { 'default-shell': '1' }) },
+    // Only a pane that runs the person's shell because none was named is marked so; a text or widget body runs nothing.
+    attrs: { ...(spec.attrs ?? {}), ...(explicit || !body.runsProgram ? {} : { 'default-shell': '1' }) },
     createdAt: Date.now(),
   };
   server.panes.set(n, pane);

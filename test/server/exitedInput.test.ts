@@ -88,6 +88,9 @@ describe('input for a pane whose program ended', () => {
     const viaFrame = await until('the INPUT frame’s refusal', () => frameErrors[before]);
     expect(viaCall.message).toBe(`pane ${text}'s body is text, with no program to read input; keys go only to panes running one (terminal, agent)`);
     expect({ code: viaFrame.code, message: viaFrame.message }).toEqual({ code: viaCall.code, message: viaCall.message });
+    // Made without a program, yet it runs none: not marked as the person's shell (a restart would otherwise treat it as one).
+    const { panes } = await c.call('pane/list', {});
+    expect(panes.find((p) => p.n === text)!.attrs['default-shell']).toBeUndefined();
   });
 
   it('reruns the program on Enter at either door', async () => {

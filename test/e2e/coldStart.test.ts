@@ -181,6 +181,34 @@ describe.skipIf(chromiumMissing)(`a deferred overlay opened before its chunk is 
     }, 'FindBar');
   }, 90_000);
 
+  it('runs in copy mode the keys pressed before its chunk arrived, a search among them, none of them in the shell', async () => {
+    await withSlowPalette(async (p, n) => {
+      await p.keyboard.type("printf 'alpha-1\\nbeta-2\\n'\n");
+      await waitScreen(p, n, /^beta-2$/m);
+      // Copy mode's key, then k 0 v $ at once: up from the prompt to "beta-2"'s start, select to its end.
+      await p.keyboard.press('Control+Shift+Y');
+      for (const k of ['k', '0', 'v', 'Shift+Digit4']) await p.keyboard.press(k);
+      const bar = p.locator(`[data-pane="${n}"] .copybar`);
+      await bar.waitFor({ timeout: 15_000 });
+      await expect.poll(() => p.evaluate((q) => (window as any).pane.selection(q), n)).toBe('beta-2');
+      await p.keyboard.press('q');
+      await expect.poll(() => bar.count()).toBe(0);
+      expect(await screen(p, n)).not.toMatch(/[$#] k/);
+    }, 'CopyMode');
+    await withSlowPalette(async (p, n) => {
+      await p.keyboard.type("printf 'alpha-1\\nbeta-2\\n'\n");
+      await waitScreen(p, n, /^beta-2$/m);
+      // ? and a query ended by Enter: the search runs as the chunk arrives, its match selected.
+      await p.keyboard.press('Control+Shift+Y');
+      await p.keyboard.type('?alpha');
+      await p.keyboard.press('Enter');
+      await p.locator(`[data-pane="${n}"] .copybar`).waitFor({ timeout: 15_000 });
+      await expect.poll(() => p.evaluate((q) => (window as any).pane.selection(q), n)).toBe('alpha');
+      await p.keyboard.press('Escape');
+      expect(await screen(p, n)).not.toMatch(/[$#] .*alpha$/m);
+    }, 'CopyMode');
+  }, 120_000);
+
   it('runs the choice when Enter was typed before the palette’s chunk arrived', async () => {
     await withSlowPalette(async (p, n) => {
       // Ctrl+Shift+P, "zoom", Enter — all before the palette can show.

@@ -12,6 +12,7 @@ import { chordFromEvent } from '../../../kits/protocol/chord';
 import { store } from '../store';
 import { CopyCursor, type Lines } from '../term/copyCursor';
 import { plumbClick, termFor } from '../term/terminals';
+import { type CaughtPress, takeCaughtPresses } from './caughtKeys';
 
 function linesOf(term: Terminal): Lines {
   const b = () => term.buffer.active;
@@ -30,6 +31,36 @@ function linesOf(term: Terminal): Lines {
 }
 
 type Search = { dir: 1 | -1; query: string } | null;
+
+/**
+ * The keys pressed after copy mode was asked for and before its chunk was in (the first
+ * second of a window), run in order as if typed now, so "prefix [ k k v $ y" right after
+ * start-up does what it says. A / or ? starts a search whose query is the keys after it:
+ * run at an Enter among them, else left in the search input to finish. A key that
+ * leaves copy mode (q, y, Ctrl+C) ends the replay; the rest were typed for copy mode too.
+ */
+export function replayEarly(presses: CaughtPress[], onKey: (e: KeyboardEvent) => void, search: (s: Search & object, enter: boolean) => void): void {
+  const plain = (k: CaughtPress) => !k.ctrlKey && !k.altKey && !k.metaKey;
+  for (let i = 0; i < presses.length; i++) {
+    if (store.getState().overlay?.kind !== 'copy') return;
+    const k = presses[i]!;
+    if (plain(k) && (k.key === '/' || k.key === '?')) {
+      const dir = k.key === '/' ? 1 : -1;
+      let query = '';
+      let j = i + 1;
+      for (; j < presses.length && presses[j]!.key !== 'Enter'; j++) {
+        const r = presses[j]!;
+        if (r.key === 'Backspace') query = [...query].slice(0, -1).join('');
+        else if (plain(r) && [...r.key].length === 1) query += r.key;
+      }
+      if (j === presses.length) return search({ dir, query }, false);
+      search({ dir, query }, true);
+      i = j;
+      continue;
+    }
+    onKey(new KeyboardEvent('keydown', { ...k, cancelable: true }));
+  }
+}
 
 /** Terminal rows the bar can cover at the edge it sits on (20 px over rows of 15 or more px). */
 const BAR_ROWS = 2;
@@ -117,7 +148,7 @@ export function CopyMode({ pane }: { pane: number }) {
       if (!cur.anchor) term.clearSelection();
     };
     const onKey = (e: KeyboardEvent) => {
-      if (e.target === input.current || e.isComposing) return;
+      if ((e.target !== null && e.target === input.current) || e.isComposing) return;
       // The key router ran it (a bound chord, or the key after the prefix).
       if (e.defaultPrevented) return;
       if (e.ctrlKey || e.altKey || e.metaKey) {
@@ -165,6 +196,7 @@ export function CopyMode({ pane }: { pane: number }) {
     };
     window.addEventListener('keydown', onKey, true);
     show();
+    replayEarly(takeCaughtPresses(), onKey, (s, enter) => (enter ? findRef.current?.(s) : setTyping(s)));
     return () => {
       window.removeEventListener('keydown', onKey, true);
       deco?.dispose();

@@ -34,6 +34,11 @@ export function shownKeepingTabs(s: string): string {
   return s.replace(CONTROLS_BUT_TAB, escapeOne);
 }
 
+/** `s` with every character shown() would escape taken out (a screen cell's text, where an escape would not fit). */
+export function withoutControls(s: string): string {
+  return s.replace(CONTROLS, '');
+}
+
 /** Whether `s` holds anything shown() would escape. */
 export function hasControls(s: string): boolean {
   CONTROLS.lastIndex = 0;

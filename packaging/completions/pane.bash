@@ -32,6 +32,7 @@ _pane_flags() {
     'plumb read') echo '--socket -h --help' ;;
     'plumb rules') echo '-t --target --wdir --json --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
+    'attach') echo '-t --target --detach-key -r --read-only --fit --socket -h --help' ;;
     'output') echo '-t --target --from -f --follow --status --socket -h --help' ;;
     'screen') echo '-t --target --ansi --rows --top --offset --socket -h --help' ;;
     'watch') echo '--state --socket -h --help' ;;
@@ -200,6 +201,10 @@ _pane_value() {
     'send -t') echo '' ;;
     'send --target') echo '' ;;
     'send --socket') echo '@files' ;;
+    'attach -t') echo '' ;;
+    'attach --target') echo '' ;;
+    'attach --detach-key') echo '' ;;
+    'attach --socket') echo '@files' ;;
     'output -t') echo '' ;;
     'output --target') echo '' ;;
     'output --from') echo '' ;;
@@ -378,7 +383,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom hide show restart swap resize float tag attr exec plumb send output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom hide show restart swap resize float tag attr exec plumb send attach output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

@@ -20,6 +20,7 @@ complete -c pane -n __fish_use_subcommand -a attr -d 'show a pane’s attrs, or 
 complete -c pane -n __fish_use_subcommand -a exec -d 'execute a word of the pane’s command vocabulary, as a tag click does'
 complete -c pane -n __fish_use_subcommand -a plumb -d 'plumb commands: send, test, read, rules'
 complete -c pane -n __fish_use_subcommand -a send -d 'type text into a pane and submit it (Enter pressed once the program has it), or send raw bytes'
+complete -c pane -n __fish_use_subcommand -a attach -d 'show a pane in this terminal and type into it, as dtach or tmux attach (from ssh, with no window); Ctrl+\\ detaches'
 complete -c pane -n __fish_use_subcommand -a output -d 'print a pane’s output by stream offset; --follow keeps streaming'
 complete -c pane -n __fish_use_subcommand -a screen -d 'print the pane’s scrollback and screen as text, and how its program ended if it has (a pane with no terminal: its body)'
 complete -c pane -n __fish_use_subcommand -a watch -d 'print events as JSON lines, until Ctrl-C'
@@ -179,6 +180,10 @@ complete -c pane -n '__fish_seen_subcommand_from send' -s t -l target -r -d 'the
 complete -c pane -n '__fish_seen_subcommand_from send' -s n -l no-newline -d 'do not press Enter at the end'
 complete -c pane -n '__fish_seen_subcommand_from send' -l raw -d 'send the bytes exactly as given: no Enter, nothing translated'
 complete -c pane -n '__fish_seen_subcommand_from send' -F
+complete -c pane -n '__fish_seen_subcommand_from attach' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
+complete -c pane -n '__fish_seen_subcommand_from attach' -l detach-key -r -d 'the key that detaches, a control key written with a caret (default ^\\)'
+complete -c pane -n '__fish_seen_subcommand_from attach' -s r -l read-only -d 'watch only: keys are not sent (the detach key still works)'
+complete -c pane -n '__fish_seen_subcommand_from attach' -l fit -d 'size the pane\'s terminal to this one (less the status row), now and as it resizes'
 complete -c pane -n '__fish_seen_subcommand_from output' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from output' -l from -r -d 'stream offset to start at (default: the oldest byte still held)'
 complete -c pane -n '__fish_seen_subcommand_from output' -s f -l follow -d 'then stream new output until the pane exits or Ctrl-C'

@@ -3,7 +3,7 @@
 import { paneExitLine } from '../../../protocol/exitLabel';
 import type { PaneRef } from '../../../protocol/ids';
 import { MAX_GRID_ROWS } from '../../../protocol/gridLimits';
-import { bool, int, type ParsedArgs } from '../args';
+import { bool, int, str, type ParsedArgs } from '../args';
 import { TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { EXIT, streamEnded, UsageError } from '../errors';
@@ -72,6 +72,26 @@ export const streamCommands: CommandSpec[] = [
         at += INPUT_CHUNK;
       } while (at < bytes.byteLength);
       return 0;
+    },
+  },
+  {
+    command: 'attach',
+    summary: 'show a pane in this terminal and type into it, as dtach or tmux attach (from ssh, with no window); Ctrl+\\ detaches',
+    flags: [
+      TARGET,
+      { name: 'detach-key', type: 'string', value: '^K', doc: 'the key that detaches, a control key written with a caret (default ^\\)' },
+      { name: 'read-only', short: 'r', type: 'bool', doc: 'watch only: keys are not sent (the detach key still works)' },
+      { name: 'fit', type: 'bool', doc: "size the pane's terminal to this one (less the status row), now and as it resizes" },
+    ],
+    notes: [
+      "The pane is drawn from pane's own model of its screen, as tmux draws a window: text, colours and the cursor reach this terminal; the program's escape sequences (a title, the clipboard, queries) never do. The last row names the pane, its size and the detach key.",
+      'A pane larger than this terminal shows the part that holds its cursor, and the status row says so; --fit resizes the pane instead (a window showing it sizes it back when its layout changes). Its scrollback is not shown here: pane screen prints it.',
+      'Keys go to the pane as the window sends them, with this connection’s rights: an agent’s CLI types only where its .access lets it, a read-only guest not at all. It ends when the program does, saying how, or at the detach key; the pane runs on.',
+    ],
+    async run(ctx, a) {
+      const { runAttach, detachKeyOf, DEFAULT_DETACH } = await import('./attach');
+      const spec = str(a, 'detach-key');
+      return runAttach(ctx, ctx.target(a), { detachKey: spec === undefined ? DEFAULT_DETACH : detachKeyOf(spec), readOnly: bool(a, 'read-only'), fit: bool(a, 'fit') });
     },
   },
   {

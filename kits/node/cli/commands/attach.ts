@@ -1,0 +1,339 @@
+// `pane attach`: one pane in this terminal, as dtach or `tmux attach` gives it —
+// from an ssh session, a phone, a console with no window. The pane's output goes
+// into a screen model here (xterm's headless terminal, the window's parser) and is
+// drawn from its cells (termDraw.ts): text, colours and cursor moves reach the
+// terminal, the program's own escape sequences never do. Keys go to the pane as the
+// window's do (INPUT frames, checked by the server for this connection's principal),
+// but for the detach key. The last row says which pane this is and how to leave.
+import type * as tty from 'node:tty';
+import type { Terminal as HeadlessTerminal } from '@xterm/headless';
+import { AckMeter } from '../../../client/ackMeter';
+import { Utf8Carry } from '../../../client/utf8Carry';
+import type { Connection } from '../../../client/connection';
+import type { PaneFault } from '../../../protocol/fault';
+import type { PaneRef } from '../../../protocol/ids';
+import type { ExitStatus, Pane } from '../../../protocol/model';
+import { exitLine, programOf } from '../../../protocol/exitLabel';
+import { clip, shown } from '../../../protocol/shown';
+import type { CommandContext } from '../context';
+import { EXIT, OpError, streamEnded, UsageError } from '../errors';
+import { rowText, statusRow, viewOf } from '../termDraw';
+
+/**
+ * How long output may gather before it is drawn: a terminal's frame. Drawing each
+ * frame the program writes would send a flood's every intermediate screen down an
+ * ssh link; at 8 ms an echo is drawn within the next frame of the person's terminal.
+ */
+export const ATTACH_FRAME_MS = 8;
+
+/** Ctrl+\ (0x1c), as dtach and abduco detach: a key no shell or editor binds by default. */
+export const DEFAULT_DETACH = 0x1c;
+
+/**
+ * The most a single write to the screen model holds: xterm cuts longer writes into
+ * parses of 131,072 bytes itself, and a cut there could split a character (decision
+ * 054); the carry's 3 bytes below that, no write reaches it.
+ */
+const MODEL_WRITE_MAX = 131_072 - 3;
+
+/** The screen model's scrollback: none is shown here (the pane's history is `pane screen`'s), so none is kept. */
+const MODEL_SCROLLBACK = 0;
+
+/** What the person's terminal is put back to on leaving, whatever was mirrored onto it. */
+const RESTORE = '\x1b[?2026l\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l\x1b[?1049l';
+
+/** `^\`, `^A`, `^]`: the detach key as a caret chord; its byte. */
+export function detachKeyOf(spec: string): number {
+  const m = /^\^(.)$/.exec(spec);
+  const ch = m?.[1]?.toUpperCase();
+  const code = ch === undefined ? -1 : ch === '?' ? 0x7f : ch.charCodeAt(0) ^ 0x40;
+  if (code < 0 || (code > 0x1f && code !== 0x7f)) throw new UsageError(`--detach-key takes a control key written as ^ and a character (^\\, ^Q, ^]), not '${spec}'`, 'attach');
+  return code;
+}
+
+function keyName(code: number): string {
+  return code === 0x7f ? 'Ctrl+?' : `Ctrl+${String.fromCharCode(code ^ 0x40)}`;
+}
+
+export interface AttachOptions {
+  detachKey: number;
+  readOnly: boolean;
+  /** Size the pane's PTY to this terminal (less the status row), now and as it resizes. */
+  fit: boolean;
+}
+
+export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, o: AttachOptions): Promise<number> {
+  const stdin = ctx.io.stdin as tty.ReadStream;
+  const stdout = ctx.io.stdout as tty.WriteStream;
+  if (!stdin.isTTY || !stdout.isTTY) {
+    throw new UsageError('pane attach draws a pane in a terminal, and its stdin and stdout are not one; from a script, read a pane with pane output --follow or pane screen, and type into it with pane send', 'attach');
+  }
+  // Inside a pane of this same server, that pane is the default target: shown in itself, it would draw itself forever.
+  const own = ctx.io.env.PANE_ID;
+  const home = ctx.io.env.PANE_SOCKET;
+  const inside = own !== undefined && own !== '' && !(ctx.socketFromFlag && home !== undefined && home !== ctx.socketPath);
+  const itself = (p: PaneRef | undefined): boolean => inside && p !== undefined && String(p) === own;
+  const refuseItself = (): never => {
+    throw new UsageError(`this terminal is pane ${own}: attached to itself, it would draw itself forever; give -t with another pane`, 'attach');
+  };
+  if (itself(pane)) refuseItself();
+  const c = await ctx.connect();
+  const { Terminal } = await import('@xterm/headless');
+
+  let n = -1;
+  let ended = false;
+  let endWith: (end: { line: string; code: number }) => void = () => {};
+  const done = new Promise<{ line: string; code: number }>((resolve) => (endWith = resolve));
+  let about: Pane | undefined;
+  let exit: ExitStatus | undefined;
+  let closing: { line: string; code: number } | undefined;
+  let note = '';
+
+  // Events first, as `pane output --follow` does: an end between the two calls is not missed.
+  const endedEarly = new Map<number, 'exited' | 'closed'>();
+  let term: HeadlessTerminal | undefined;
+  // A joined host's pane (HOST:N) ends on its host: its end comes as a host/pane event naming it so.
+  const m = typeof pane === 'string' ? /^([^:\s]+):0*(\d+)$/.exec(pane) : null;
+  const remote = m ? `${m[1]}:${m[2]}` : undefined;
+  let remoteEndedEarly = false;
+  c.onEvent((event, _rev, data) => {
+    if (event === 'host/pane') {
+      const h = data as { id?: string; event?: string };
+      if (remote === undefined || h.id !== remote || (h.event !== 'pane/exited' && h.event !== 'pane/closed')) return;
+      if (h.event === 'pane/closed') closing = { line: `pane ${remote} was closed`, code: EXIT.failed };
+      if (n === -1) remoteEndedEarly = true;
+      else finish();
+      return;
+    }
+    const d = data as { pane?: number | Pane; exit?: ExitStatus; tag?: Pane['tag'] };
+    const which = typeof d.pane === 'number' ? d.pane : d.pane?.n;
+    if (which === undefined) return;
+    if (n === -1) {
+      if (event === 'pane/exited' || event === 'pane/closed') endedEarly.set(which, event === 'pane/closed' ? 'closed' : 'exited');
+      return;
+    }
+    if (which !== n) return;
+    if (event === 'pane/changed' && typeof d.pane === 'object') {
+      about = d.pane;
+      if (term && (d.pane.cols !== term.cols || d.pane.rows !== term.rows)) {
+        term.resize(d.pane.cols, d.pane.rows);
+        schedule(true);
+      } else schedule(false);
+    } else if (event === 'pane/tag-changed' && d.tag && about) {
+      about = { ...about, tag: d.tag };
+      schedule(false);
+    } else if (event === 'pane/exited') {
+      exit = d.exit;
+      finish();
+    } else if (event === 'pane/closed') {
+      closing = { line: `pane ${n} was closed`, code: EXIT.failed };
+      finish();
+    }
+  });
+  const subscribed = await c.call('events/subscribe', { families: remote === undefined ? ['pane'] : ['pane', 'host'] });
+  let early: [number, number, Uint8Array][] | undefined = [];
+  c.onOutput((p, offset, data) => {
+    if (early) early.push([p, offset, data]);
+    else take(p, offset, data);
+  });
+  let closedEarly = false;
+  c.onClose((reason) => {
+    if (ended) return;
+    closing = { line: streamEnded(reason).replace(/^pane: /, ''), code: EXIT.failed };
+    if (n === -1) closedEarly = true;
+    else finish();
+  });
+  c.onError((e: PaneFault) => {
+    // A key the server refused (a read-only guest, an agent's .access): said on the status row.
+    note = clip(shown(e.message), 200);
+    if (n !== -1) schedule(false);
+  });
+
+  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'snapshot', history: 0, flowControl: !o.readOnly });
+  // n stays -1 (events and frames for it are held) until everything below is in place.
+  const target = r.pane;
+  if (itself(target)) {
+    await c.call('pty/detach', { pane: target }).catch(() => undefined);
+    refuseItself();
+  }
+  const snap = r.snapshot;
+  if (!snap) throw new OpError(`pane ${target} has no terminal to attach to`);
+  about = subscribed.panes.find((p) => p.n === target && p.host === c.host) ?? about;
+  term = new Terminal({ cols: snap.cols, rows: snap.rows, scrollback: MODEL_SCROLLBACK, allowProposedApi: true });
+  const model = term;
+  let cursorHidden = false;
+  // DECTCEM: the headless terminal keeps no flag for it that its API shows.
+  for (const final of ['h', 'l'] as const) {
+    model.parser.registerCsiHandler({ prefix: '?', final }, (params) => {
+      if (params.some((p) => p === 25)) cursorHidden = final === 'l';
+      return false;
+    });
+  }
+  let next = snap.offset;
+  const carry = new Utf8Carry();
+  const acks = new AckMeter((bytes) => void c.call('pty/ack', { pane: n, bytes }).catch(() => undefined));
+  await new Promise<void>((resolve) => model.write(snap.serialized, resolve));
+  // Queries the program makes (where is the cursor, what terminal is this) are answered as the window's terminal answers them.
+  model.onData((d) => {
+    if (!o.readOnly && !ended) c.sendInput(n, Buffer.from(d, 'utf8'));
+  });
+
+  function take(p: number, offset: number, data: Uint8Array): void {
+    if (p !== n) return;
+    const skip = Math.max(0, next - offset);
+    if (ended || skip >= data.byteLength) return acks.parsed(data.byteLength);
+    next = offset + data.byteLength;
+    // Every write goes through the carry, so a character cut between two frames is not lost (decision 054).
+    const fresh = data.subarray(skip);
+    for (let i = 0; i < fresh.byteLength; i += MODEL_WRITE_MAX) {
+      const last = i + MODEL_WRITE_MAX >= fresh.byteLength;
+      model.write(carry.take(fresh.subarray(i, i + MODEL_WRITE_MAX)), last ? () => (acks.parsed(data.byteLength), schedule(false)) : undefined);
+    }
+  }
+
+  // Drawing: what changed since the last frame, row by row.
+  let drawn: (string | undefined)[] = [];
+  let view: { top: number; left: number } | undefined;
+  let modes = '';
+  let timer: NodeJS.Timeout | null = null;
+  let writing = false;
+  let again = false;
+  function schedule(full: boolean): void {
+    if (full) drawn = [];
+    if (ended) return;
+    if (writing) {
+      again = true;
+      return;
+    }
+    timer ??= setTimeout(draw, ATTACH_FRAME_MS);
+  }
+  function draw(): void {
+    timer = null;
+    if (ended) return;
+    const room = { cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, (stdout.rows || 24) - 1) };
+    const buf = model.buffer.active;
+    const size = { cols: model.cols, rows: model.rows };
+    const cursor = { x: buf.cursorX, y: buf.cursorY };
+    view = viewOf(size, room, cursor, view);
+    const cell = buf.getNullCell();
+    let out = '\x1b[?2026h\x1b[?25l';
+    for (let y = 0; y < room.rows; y++) {
+      const row = view.top + y;
+      const width = Math.max(0, Math.min(room.cols, size.cols - view.left));
+      const drawnRow = row < size.rows ? rowText(buf.getLine(buf.viewportY + row), view.left, width, cell) : { text: '', cells: 0 };
+      // The rest of the row erased; a row that fills the width is not (EL at the last column would erase its last cell).
+      const text = drawnRow.cells < room.cols ? `${drawnRow.text}\x1b[K` : drawnRow.text;
+      if (drawn[y] === text) continue;
+      drawn[y] = text;
+      out += `\x1b[${y + 1};1H${text}`;
+    }
+    drawn.length = room.rows;
+    const status = statusRow(statusText(size, room), room.cols);
+    if (drawn[room.rows] !== status) {
+      drawn[room.rows] = status;
+      out += `\x1b[${room.rows + 1};1H${status}`;
+    }
+    // The modes that change what keys send, mirrored so the person's arrows and pastes arrive as the program asked.
+    const m = model.modes;
+    const want = `${m.applicationCursorKeysMode ? '\x1b[?1h' : '\x1b[?1l'}${m.applicationKeypadMode ? '\x1b=' : '\x1b>'}${m.bracketedPasteMode ? '\x1b[?2004h' : '\x1b[?2004l'}${m.sendFocusMode ? '\x1b[?1004h' : '\x1b[?1004l'}`;
+    if (want !== modes) out += modes = want;
+    const cy = cursor.y - view.top;
+    const cx = cursor.x - view.left;
+    if (cy >= 0 && cy < room.rows && cx >= 0 && cx < room.cols) out += `\x1b[${cy + 1};${cx + 1}H${cursorHidden ? '' : '\x1b[?25h'}`;
+    out += '\x1b[?2026l';
+    writing = true;
+    // A slow link (ssh from a phone) takes frames as it can; the model goes on parsing meanwhile, and the next frame is drawn from where it is then.
+    stdout.write(out, () => {
+      writing = false;
+      if (again) {
+        again = false;
+        schedule(false);
+      }
+    });
+  }
+  function statusText(size: { cols: number; rows: number }, room: { cols: number; rows: number }): string {
+    const name = about ? clip(shown(about.tag.name || programOf(about)), 40) : '';
+    const where = remote ?? String(n);
+    const cut = size.cols > room.cols || size.rows > room.rows ? ` (${Math.min(size.cols, room.cols)}×${Math.min(size.rows, room.rows)} of it shown: --fit sizes it to this terminal)` : '';
+    const ro = o.readOnly ? ' · read-only' : '';
+    return ` pane ${where} · ${name} · ${size.cols}×${size.rows}${cut}${ro} · ${keyName(o.detachKey)} detaches${note ? ` · ${note}` : ''} `;
+  }
+
+  const fit = (): void => {
+    if (!o.fit) return;
+    const cols = Math.max(2, stdout.columns || 80);
+    const rows = Math.max(1, (stdout.rows || 24) - 1);
+    void c.call('pty/resize', { pane: n, cols, rows }).catch((e: Error) => {
+      note = clip(shown(e.message), 200);
+      schedule(false);
+    });
+  };
+  const onResize = (): void => {
+    stdout.write('\x1b[H\x1b[2J');
+    fit();
+    schedule(true);
+  };
+  const onKeys = (b: Buffer): void => {
+    const at = b.indexOf(o.detachKey);
+    const keys = at === -1 ? b : b.subarray(0, at);
+    if (keys.byteLength > 0 && !o.readOnly) c.sendInput(n, keys);
+    if (at !== -1) {
+      closing = { line: `detached from pane ${n}; it runs on (pane attach -t ${n} comes back)`, code: EXIT.ok };
+      finish();
+    }
+  };
+  const onSignal = (): void => {
+    closing = { line: `detached from pane ${n}`, code: EXIT.ok };
+    finish();
+  };
+  function finish(): void {
+    if (ended) return;
+    ended = true;
+    if (timer) clearTimeout(timer);
+    acks.flush();
+    void (async () => {
+      let end = closing;
+      if (!end) {
+        // The program ended: how, as `pane output --follow` says it.
+        const p = await c.call('pane/get', { pane: remote ?? n }).catch(() => undefined);
+        const how = p?.exit ?? exit ?? null;
+        const who = p ?? about;
+        end = how && who ? { line: exitLine(programOf(who), how), code: EXIT.ok } : { line: `pane ${n} ended`, code: EXIT.ok };
+      }
+      await c.call('pty/detach', { pane: n }).catch(() => undefined);
+      endWith(end);
+    })();
+  }
+
+  // The person's terminal: raw keys, its own alternate screen (what was on it comes back on leaving), no autowrap.
+  stdin.setRawMode(true);
+  stdin.resume();
+  stdout.write('\x1b[?1049h\x1b[?7l\x1b[H\x1b[2J');
+  stdin.on('data', onKeys);
+  stdout.on('resize', onResize);
+  for (const s of ['SIGHUP', 'SIGTERM'] as const) process.on(s, onSignal);
+  n = target;
+  fit();
+  const held = early;
+  early = undefined;
+  for (const [p, offset, data] of held) take(p, offset, data);
+  if (endedEarly.get(n) === 'closed') closing = { line: `pane ${n} was closed`, code: EXIT.failed };
+  if (closedEarly || endedEarly.has(n) || remoteEndedEarly || about?.state === 'exited') finish();
+  else schedule(true);
+  let end: { line: string; code: number } | undefined;
+  try {
+    end = await done;
+  } finally {
+    stdin.off('data', onKeys);
+    stdout.off('resize', onResize);
+    for (const s of ['SIGHUP', 'SIGTERM'] as const) process.off(s, onSignal);
+    stdout.write(RESTORE);
+    stdin.setRawMode(false);
+    stdin.pause();
+    acks.reset();
+    model.dispose();
+  }
+  // Said on the person's own screen, once pane's is gone.
+  ctx.err(`pane: ${end.line}`);
+  return end.code;
+}

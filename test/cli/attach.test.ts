@@ -1,0 +1,159 @@
+// `pane attach` as a person runs it: the built CLI in a real terminal (a PTY), its
+// screen read back with xterm's parser, keys typed into it. The pane's screen is
+// drawn from cells (an agent's escape sequences stay out of the person's terminal),
+// keys reach the pane, the detach key leaves it running, its program's end ends the
+// attach saying how, and a terminal smaller than the pane shows the cursor's part
+// or, with --fit, resizes the pane.
+import * as pty from '@lydell/node-pty';
+import { Terminal } from '@xterm/headless';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, servePerFile, until } from './harness';
+
+const srv = servePerFile();
+
+function ok(...args: string[]): string {
+  const r = srv.pane(args);
+  if (r.status !== 0) throw new Error(`pane ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+function shell(name: string): string {
+  return ok('new', '--session', name, '--', 'bash', '--norc', '--noprofile').trim();
+}
+
+interface Attached {
+  raw: () => string;
+  screen: () => string;
+  type: (s: string) => void;
+  exit: Promise<number>;
+  term: Terminal;
+  proc: pty.IPty;
+}
+
+const open: pty.IPty[] = [];
+afterEach(() => {
+  for (const p of open.splice(0)) {
+    try {
+      p.kill();
+    } catch {
+      // ended already
+    }
+  }
+});
+
+/** `pane attach ARGS` in a cols×rows terminal; its screen as the person's terminal would show it. */
+function attach(args: string[], cols = 100, rows = 30, env: Record<string, string> = {}, socketFlag = true): Attached {
+  const proc = pty.spawn(BIN, [...(socketFlag ? ['--socket', srv.socket] : []), 'attach', ...args], { cols, rows, env: cleanEnv(env), name: 'xterm-256color' });
+  open.push(proc);
+  const term = new Terminal({ cols, rows, allowProposedApi: true });
+  let raw = '';
+  proc.onData((d) => {
+    raw += d;
+    term.write(d);
+  });
+  const exit = new Promise<number>((resolve) => proc.onExit((e) => resolve(e.exitCode)));
+  const screen = (): string => {
+    const b = term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < term.rows; y++) lines.push(b.getLine(b.viewportY + y)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  };
+  return { raw: () => raw, screen, type: (s) => proc.write(s), exit, term, proc };
+}
+
+async function shows(a: Attached, what: string, re: RegExp, ms = 15_000): Promise<void> {
+  await until(`the attached screen to show ${what}:\n${a.screen()}`, () => re.test(a.screen()), ms);
+}
+
+describe('pane attach', () => {
+  it('draws the pane with a status row, types into it, and detaches leaving it running', async () => {
+    const n = shell('att1');
+    ok('send', '-t', n, "printf '\\033[1;31mred-%s\\033[0m\\n' $((40+2))");
+    // A terminal larger than the pane (a headless daemon's panes are 160×47): all of it shown.
+    const a = attach(['-t', n], 180, 52);
+    await shows(a, 'the status row', new RegExp(`^ pane ${n} · ~ · 160×47 · Ctrl\\+\\\\ detaches`, 'm'));
+    await shows(a, 'the red line', /^red-42$/m);
+    // Drawn from cells: bold red, as SGR the attach wrote itself.
+    expect(a.raw()).toContain('\x1b[0;1;31mred-42');
+    const b = a.term.buffer.active;
+    const row = [...Array(a.term.rows).keys()].find((y) => b.getLine(b.viewportY + y)?.translateToString(true) === 'red-42')!;
+    const cell = b.getLine(b.viewportY + row)!.getCell(0)!;
+    expect({ bold: cell.isBold() !== 0, fg: cell.getFgColor() }).toEqual({ bold: true, fg: 1 });
+    // Keys reach the pane's shell, and its echo comes back here.
+    a.type('echo typed-$((6*7))\r');
+    await shows(a, 'the typed line run', /^typed-42$/m);
+    expect(ok('output', '-t', n)).toContain('typed-42');
+    // Ctrl+\ detaches: the attach ends well, the person's screen comes back, the pane runs on.
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
+    expect(a.raw()).toContain(`pane: detached from pane ${n}; it runs on (pane attach -t ${n} comes back)`);
+    expect(a.raw()).toContain('\x1b[?1049l');
+    expect(JSON.parse(ok('ls', '--json')).find((p: { n: number }) => String(p.n) === n).state).toBe('running');
+  });
+
+  it('keeps the program’s escape sequences out of the person’s terminal: no OSC, DCS or query reaches it', async () => {
+    const n = shell('att2');
+    const a = attach(['-t', n], 180, 52);
+    await shows(a, 'the prompt', /[$#] $/m);
+    // Clipboard (OSC 52), a title, a hyperlink, a DCS query, a title report (CSI 21 t), and a bidi override in text.
+    a.type(
+      "printf '\\033]52;c;cHduZWQ=\\007\\033]0;evil-title\\007\\033]8;;http://x/\\033\\\\link\\033]8;;\\033\\\\ \\033P+q544e\\033\\\\\\033[21t\\342\\200\\256txt.exe end-%s\\n' $((5*5))\r",
+    );
+    await shows(a, 'the line printed', /end-25$/m);
+    const raw = a.raw();
+    expect(raw).not.toContain('\x1b]');
+    expect(raw).not.toContain('\x1bP');
+    expect(raw).not.toContain('\x1b[21t');
+    expect(raw).not.toContain('\u202e');
+    expect(a.screen()).toMatch(/^link +txt\.exe end-25$/m);
+    // A character cut between two frames, 0.3 s apart, is drawn whole (the UTF-8 carry, decision 054).
+    a.type("printf 'A\\342\\200'; sleep 0.3; printf '\\224B-%s\\n' $((2+2))\r");
+    await shows(a, 'the dash whole', /^A—B-4$/m);
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
+  });
+
+  it('ends when the pane’s program does, saying how, with the person’s screen back', async () => {
+    const n = shell('att3');
+    const a = attach(['-t', n, '--detach-key', '^Q']);
+    await shows(a, 'the status row naming ^Q', /Ctrl\+Q detaches/);
+    a.type('exit 3\r');
+    expect(await a.exit).toBe(0);
+    expect(a.raw()).toMatch(/pane: \[bash exited 3 at [0-9:]+\]/);
+  });
+
+  it('shows the cursor’s part of a pane larger than the terminal, and --fit sizes the pane to it', async () => {
+    const n = shell('att4');
+    ok('send', '-t', n, 'seq 1 200');
+    const small = attach(['-t', n], 40, 8);
+    await shows(small, 'the status row saying only part is shown', /of it shown/);
+    // The part with the cursor: the prompt after 200, at the bottom.
+    await shows(small, 'the last line and prompt', /^200\n.*[$#] $/m);
+    small.type('\x1c');
+    expect(await small.exit).toBe(0);
+    const fitted = attach(['-t', n, '--fit'], 40, 8);
+    await until('the pane to be 40×7', () => {
+      const p = JSON.parse(ok('ls', '--json')).find((x: { n: number }) => String(x.n) === n);
+      return p.cols === 40 && p.rows === 7;
+    });
+    await shows(fitted, 'the status row with the new size and no cut', /· 40×7 · Ctrl/);
+    fitted.type('\x1c');
+    expect(await fitted.exit).toBe(0);
+  });
+
+  it('refuses a stdin that is not a terminal, a bad detach key, and its own pane, naming the problem', () => {
+    const n = shell('att5');
+    const piped = srv.pane(['attach', '-t', n]);
+    expect(piped.status).toBe(2);
+    expect(piped.stderr).toContain('its stdin and stdout are not one');
+    const bad = srv.pane(['attach', '-t', n, '--detach-key', 'q']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("not 'q'");
+  });
+
+  it('refuses to show the pane it runs in', async () => {
+    const n = shell('att6');
+    const a = attach([], 80, 10, { PANE_ID: n, PANE_SOCKET: srv.socket }, false);
+    expect(await a.exit).toBe(2);
+    expect(a.raw()).toContain(`this terminal is pane ${n}: attached to itself`);
+  });
+});

@@ -4,10 +4,9 @@
 // keys reach the pane, the detach key leaves it running, its program's end ends the
 // attach saying how, and a terminal smaller than the pane shows the cursor's part
 // or, with --fit, resizes the pane.
-import * as pty from '@lydell/node-pty';
-import { Terminal } from '@xterm/headless';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, servePerFile, until } from './harness';
+import { describe, expect, it } from 'vitest';
+import { attachIn, shows, type Attached } from './attachHarness';
+import { cleanEnv, servePerFile, until } from './harness';
 
 const srv = servePerFile();
 
@@ -20,48 +19,9 @@ function shell(name: string): string {
   return ok('new', '--session', name, '--', 'bash', '--norc', '--noprofile').trim();
 }
 
-interface Attached {
-  raw: () => string;
-  screen: () => string;
-  type: (s: string) => void;
-  exit: Promise<number>;
-  term: Terminal;
-  proc: pty.IPty;
-}
-
-const open: pty.IPty[] = [];
-afterEach(() => {
-  for (const p of open.splice(0)) {
-    try {
-      p.kill();
-    } catch {
-      // ended already
-    }
-  }
-});
-
-/** `pane attach ARGS` in a cols×rows terminal; its screen as the person's terminal would show it. */
+/** `pane attach ARGS` against this file's server, in a cols×rows terminal. */
 function attach(args: string[], cols = 100, rows = 30, env: Record<string, string> = {}, socketFlag = true): Attached {
-  const proc = pty.spawn(BIN, [...(socketFlag ? ['--socket', srv.socket] : []), 'attach', ...args], { cols, rows, env: cleanEnv(env), name: 'xterm-256color' });
-  open.push(proc);
-  const term = new Terminal({ cols, rows, allowProposedApi: true });
-  let raw = '';
-  proc.onData((d) => {
-    raw += d;
-    term.write(d);
-  });
-  const exit = new Promise<number>((resolve) => proc.onExit((e) => resolve(e.exitCode)));
-  const screen = (): string => {
-    const b = term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < term.rows; y++) lines.push(b.getLine(b.viewportY + y)?.translateToString(true) ?? '');
-    return lines.join('\n');
-  };
-  return { raw: () => raw, screen, type: (s) => proc.write(s), exit, term, proc };
-}
-
-async function shows(a: Attached, what: string, re: RegExp, ms = 15_000): Promise<void> {
-  await until(`the attached screen to show ${what}:\n${a.screen()}`, () => re.test(a.screen()), ms);
+  return attachIn([...(socketFlag ? ['--socket', srv.socket] : []), 'attach', ...args], cleanEnv(env), cols, rows);
 }
 
 describe('pane attach', () => {
@@ -138,6 +98,24 @@ describe('pane attach', () => {
     await shows(fitted, 'the status row with the new size and no cut', /· 40×7 · Ctrl/);
     fitted.type('\x1c');
     expect(await fitted.exit).toBe(0);
+  });
+
+  it('as a read-only grant’s guest, shows the pane, says read-only and sends no key; a read-write guest types', async () => {
+    const n = shell('att7');
+    const token = (kind: string[]): string => /^token: (\S+)$/m.exec(ok('grant', 'new', '--session', 'att7', ...kind))![1]!;
+    const ro = attach(['-t', n], 180, 52, { PANE_GRANT: token([]) });
+    await shows(ro, 'the status row saying read-only', /· read-only · Ctrl\+\\ detaches/);
+    ro.type('echo guest-$((3*11))\r');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(ok('output', '-t', n)).not.toContain('guest');
+    ro.type('\x1c');
+    expect(await ro.exit).toBe(0);
+    const rw = attach(['-t', n], 180, 52, { PANE_GRANT: token(['--rw']) });
+    await shows(rw, 'the status row', /· 160×47 · Ctrl/);
+    rw.type('echo guest-$((3*11))\r');
+    await shows(rw, 'the guest’s line run', /^guest-33$/m);
+    rw.type('\x1c');
+    expect(await rw.exit).toBe(0);
   });
 
   it('refuses a stdin that is not a terminal, a bad detach key, and its own pane, naming the problem', () => {

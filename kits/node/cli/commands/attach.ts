@@ -78,6 +78,9 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   };
   if (itself(pane)) refuseItself();
   const c = await ctx.connect();
+  // A read-only guest ($PANE_GRANT of a read-only grant) or a connection without the right to write: keys are not sent, and the status row says so.
+  const w = c.welcome;
+  o = { ...o, readOnly: o.readOnly || (w !== undefined && (!w.capabilities.includes('write') || w.grant?.mode === 'ro')) };
   const { Terminal } = await import('@xterm/headless');
 
   let n = -1;

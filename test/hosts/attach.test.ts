@@ -1,0 +1,45 @@
+// `pane attach -t box:N` through a real OpenSSH host link: a pane of the joined host
+// drawn in this terminal, typed into, and its end (on the host) ending the attach.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachIn, shows } from '../cli/attachHarness';
+import { buildOnce } from '../cli/harness';
+import { binDirFor, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
+
+let remote: Daemon;
+let local: Daemon;
+let sshd: Sshd;
+
+beforeAll(async () => {
+  buildOnce();
+  remote = await startDaemon('remote');
+  sshd = await startSshd(binDirFor(remote));
+  local = await startDaemon('local');
+  const add = local.pane(['host', 'add', 'box', `ssh://root@127.0.0.1:${sshd.port}`, '--ssh-config', sshd.clientConfig]);
+  expect(add.status, add.stderr).toBe(0);
+  const c = local.pane(['host', 'connect', 'box']);
+  expect(c.status, c.stderr).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  local?.pane(['host', 'disconnect', 'box']);
+  await local?.stop();
+  await sshd?.stop();
+  await remote?.stop();
+});
+
+describe('pane attach to a joined host’s pane', () => {
+  it('draws it, types into it over ssh, and ends when its program ends there', async () => {
+    const r = remote.pane(['new', '--', 'bash', '--norc', '--noprofile']);
+    expect(r.status, r.stderr).toBe(0);
+    const n = r.stdout.trim();
+    const a = attachIn(['attach', '-t', `box:${n}`], local.env, 180, 52);
+    await shows(a, 'the status row naming box', new RegExp(`^ pane box:${n} · .* · Ctrl\\+\\\\ detaches`, 'm'));
+    await shows(a, 'the remote prompt', /[$#] $/m);
+    a.type('echo far-$((6*7))\r');
+    await shows(a, 'the line run on the host', /^far-42$/m);
+    expect(remote.pane(['output', '-t', n]).stdout).toContain('far-42');
+    a.type('exit 4\r');
+    expect(await a.exit).toBe(0);
+    expect(a.raw()).toMatch(/pane: \[bash exited 4 at [0-9:]+\]/);
+  });
+});

@@ -1,6 +1,6 @@
 // `npm run bench`: every figure a median with min..max, next to an anchor
 // measured in the same run. PANE_BENCH_MB, PANE_BENCH_RUNS and PANE_BENCH_ONLY
-// (comma list: throughput,roundtrip,follow,memory,scale,cli,idle,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics,slowlink) trim it for quick looks.
+// (comma list: throughput,roundtrip,follow,memory,scale,cli,idle,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,attach,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics,slowlink) trim it for quick looks.
 import fs from 'node:fs';
 import { agents, sandboxPhases } from './agents';
 import { hooks, sandboxedHooks } from './hooks';
@@ -15,6 +15,7 @@ import { IDLE_SPELL_MS, idleWakeups } from './idle';
 import { LINK_DELAY_MS } from './hostsSsh';
 import { installRows } from './install';
 import { ctrlcRows } from './ctrlc';
+import { attachRows } from './attach';
 import { damagedStateRows } from './damagedState';
 import { durable } from './durable';
 import { memory } from './memory';
@@ -37,7 +38,7 @@ import { LINK_BITS_PER_S, LINK_RTT_MS, slowLink } from './slowLink';
 
 const mb = Number(process.env.PANE_BENCH_MB ?? 200);
 const runs = Number(process.env.PANE_BENCH_RUNS ?? 3);
-const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,idle,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics,slowlink').split(','));
+const only = new Set((process.env.PANE_BENCH_ONLY ?? 'throughput,roundtrip,follow,memory,scale,cli,idle,namespace,awareness,agents,hooks,sandboxhooks,clihooks,fairness,bridge,start,renderer,ctrlc,attach,notices,install,resize,durable,damaged,hosts,predict,plumb,mcp,widgets,metrics,slowlink').split(','));
 const withTmux = have('tmux');
 const dir = tmpdir('run');
 const rows: Row[] = [];
@@ -264,6 +265,7 @@ try {
   await section('start', async () => void rows.push(...(await startRows(`${dir}/start`, runs))));
   await section('renderer', async () => void rows.push(...(await renderer(dir, mb, runs, withTmux))));
   await section('ctrlc', async () => void rows.push(...(await ctrlcRows(dir, runs, withTmux))));
+  await section('attach', async () => void rows.push(...(await attachRows(`${dir}/attach`, runs, withTmux))));
   await section('notices', async () => {
     const n = await notices(`${dir}/notices`);
     rows.push({

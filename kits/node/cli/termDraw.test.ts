@@ -3,7 +3,7 @@
 // larger pane a small terminal shows; the status row fitted to the width.
 import { Terminal } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { rowText, sgrOf, statusRow, viewOf } from './termDraw';
+import { rowCells, rowText, sameCells, sgrOf, statusRow, viewOf } from './termDraw';
 
 async function termWith(text: string, cols = 20): Promise<Terminal> {
   const t = new Terminal({ cols, rows: 4, allowProposedApi: true });
@@ -70,5 +70,27 @@ describe('statusRow', () => {
   it('fills the width in reverse video, and cuts a longer text with an ellipsis', () => {
     expect(statusRow(' pane 3 ', 10)).toBe('\x1b[0;7m pane 3   \x1b[0m');
     expect(statusRow(' pane 3 · a long name ', 10)).toBe('\x1b[0;7m pane 3 ·…\x1b[0m');
+  });
+});
+
+describe('rowCells', () => {
+  it('tells a row unchanged from one whose text, colour or combined character changed', async () => {
+    const t = await termWith('ab\r\nxy');
+    const copy = (y: number) => {
+      const c = rowCells(t.buffer.active.getLine(y))!;
+      return { data: c.data.slice(), combined: c.combined };
+    };
+    const was = copy(0);
+    const write = (s: string) => new Promise<void>((r) => t.write(s, r));
+    await write('\x1b[2;3Hz');
+    expect(sameCells(rowCells(t.buffer.active.getLine(0))!, was, 20)).toBe(true);
+    await write('\x1b[1;1H\x1b[31ma');
+    expect(sameCells(rowCells(t.buffer.active.getLine(0))!, was, 20)).toBe(false);
+    const red = copy(0);
+    await write('\x1b[1;2He\u0301');
+    const accented = copy(0);
+    expect(sameCells(accented, red, 20)).toBe(false);
+    await write('\x1b[1;2He\u0300');
+    expect(sameCells(rowCells(t.buffer.active.getLine(0))!, accented, 20)).toBe(false);
   });
 });

@@ -39,9 +39,11 @@ function colour(p: (string | number)[], rgb: boolean, palette: boolean, v: numbe
  * so the row never runs past `width`. Controls and format characters that reorder
  * text (a bidi override the program printed) are taken out of a cell's text.
  */
-export function rowText(line: IBufferLine | undefined, left: number, width: number, cell: IBufferCell): { text: string; cells: number } {
+export function rowText(line: IBufferLine | undefined, left: number, width: number, cell: IBufferCell, spare: IBufferCell = cell): { text: string; cells: number } {
   const parts: string[] = [];
   let sgr = '';
+  /** The previous cell, kept in the other of the two cells: a cell with its attributes works out no SGR of its own. */
+  let prev: IBufferCell | undefined;
   let x = left;
   const end = left + width;
   /** Where the row's text ends: after its last cell that is not a blank with no attributes. */
@@ -49,7 +51,7 @@ export function rowText(line: IBufferLine | undefined, left: number, width: numb
   let kept = 0;
   let keptSgr = '';
   while (x < end) {
-    const c = line?.getCell(x, cell);
+    const c = line?.getCell(x, prev === cell ? spare : cell);
     if (!c) break; // past the pane's width
     const w = c.getWidth();
     if (w === 0) {
@@ -58,7 +60,8 @@ export function rowText(line: IBufferLine | undefined, left: number, width: numb
       x++;
       continue;
     }
-    const s = sgrOf(c);
+    const s = prev !== undefined && prev !== c && sameAttributes(c, prev) ? sgr : sgrOf(c);
+    prev = c;
     if (s !== sgr) {
       parts.push(`${ESC}[0${s === '' ? '' : `;${s}`}m`);
       sgr = s;
@@ -82,6 +85,17 @@ export function rowText(line: IBufferLine | undefined, left: number, width: numb
   return { text: keptSgr === '' ? text : `${text}${ESC}[0m`, cells: kept };
 }
 
+/**
+ * Whether two cells have the same colours and attributes: xterm keeps both in a cell's
+ * `fg` and `bg` numbers (colour, mode and flag bits; 6.0.0's private fields). Where they
+ * are not numbers (another version), never: each cell then works out its own SGR.
+ */
+function sameAttributes(a: IBufferCell, b: IBufferCell): boolean {
+  const x = a as unknown as { fg?: unknown; bg?: unknown };
+  const y = b as unknown as { fg?: unknown; bg?: unknown };
+  return typeof x.fg === 'number' && x.fg === y.fg && x.bg === y.bg;
+}
+
 /** Which part of a pane a terminal smaller than it shows: the rows and columns that hold the cursor, the bottom-left first. */
 export function viewOf(pane: { cols: number; rows: number }, room: { cols: number; rows: number }, cursor: { x: number; y: number }, was?: { top: number; left: number }): { top: number; left: number } {
   const fit = (size: number, space: number, at: number, prev: number | undefined, start: number): number => {
@@ -103,4 +117,30 @@ export function statusRow(text: string, cols: number): string {
   const chars = [...text];
   const fitted = chars.length > cols ? chars.slice(0, Math.max(0, cols - 1)).join('') + '…' : text + ' '.repeat(cols - chars.length);
   return `${ESC}[0;7m${fitted}${ESC}[0m`;
+}
+
+/**
+ * A row's cells as xterm keeps them (three numbers a cell: its character, its
+ * foreground and its background with the attributes' bits) and the text of its
+ * combined characters: what tells, without drawing it, whether a row changed since
+ * the last frame. Read from xterm's private fields (6.0.0); undefined where they
+ * are not there (another version), and the row is then drawn and compared as text.
+ */
+export function rowCells(line: IBufferLine | undefined): { data: Uint32Array; combined: string } | undefined {
+  const inner = (line as unknown as { _line?: { _data?: unknown; _combined?: Record<number, string> } } | undefined)?._line;
+  const data = inner?._data;
+  if (!(data instanceof Uint32Array)) return undefined;
+  const combined = inner?._combined;
+  let text = '';
+  if (combined) for (const k in combined) text += `${k}:${combined[k]}\u0000`;
+  return { data, combined: text };
+}
+
+/** Whether a row's cells are those kept from the last frame (its first `cols` cells). */
+export function sameCells(now: { data: Uint32Array; combined: string }, was: { data: Uint32Array; combined: string } | undefined, cols: number): boolean {
+  if (!was || was.combined !== now.combined) return false;
+  const n = cols * 3;
+  if (now.data.length < n || was.data.length < n) return false;
+  for (let i = 0; i < n; i++) if (now.data[i] !== was.data[i]) return false;
+  return true;
 }

@@ -5,6 +5,7 @@
 // terminal, the program's own escape sequences never do. Keys go to the pane as the
 // window's do (INPUT frames, checked by the server for this connection's principal),
 // but for the detach key. The last row says which pane this is and how to leave.
+import { StringDecoder } from 'node:string_decoder';
 import type * as tty from 'node:tty';
 import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import { AckMeter } from '../../../client/ackMeter';
@@ -17,12 +18,13 @@ import { exitLine, programOf } from '../../../protocol/exitLabel';
 import { clip, shown } from '../../../protocol/shown';
 import type { CommandContext } from '../context';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
-import { rowText, statusRow, viewOf } from '../termDraw';
+import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
 
 /**
- * How long output may gather before it is drawn: a terminal's frame. Drawing each
- * frame the program writes would send a flood's every intermediate screen down an
- * ssh link; at 8 ms an echo is drawn within the next frame of the person's terminal.
+ * The least time between two draws: a terminal's frame. Output after a quiet spell
+ * (an echo) is drawn at once; output within a frame of the last draw waits for the
+ * frame's end, so a flood sends one screen a frame down an ssh link, not its every
+ * intermediate state.
  */
 export const ATTACH_FRAME_MS = 8;
 
@@ -174,6 +176,8 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   }
   let next = snap.offset;
   const carry = new Utf8Carry();
+  /** Keys arrive in reads that may end inside a character: the decoder keeps its first bytes for the next read. */
+  const typed = new StringDecoder('utf8');
   const acks = new AckMeter((bytes) => void c.call('pty/ack', { pane: n, bytes }).catch(() => undefined));
   await new Promise<void>((resolve) => model.write(snap.serialized, resolve));
   // Queries the program makes (where is the cursor, what terminal is this) are answered as the window's terminal answers them.
@@ -196,34 +200,64 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
 
   // Drawing: what changed since the last frame, row by row.
   let drawn: (string | undefined)[] = [];
+  /** Each row's cells when it was last drawn, and where the rows were placed then. */
+  let kept: ({ data: Uint32Array; combined: string } | undefined)[] = [];
+  let placed = '';
   let view: { top: number; left: number } | undefined;
   let modes = '';
-  let timer: NodeJS.Timeout | null = null;
+  /** The draw to come: its cancel, or null when none is set. */
+  let timer: (() => void) | null = null;
+  let lastDraw = -Infinity;
   let writing = false;
   let again = false;
   function schedule(full: boolean): void {
-    if (full) drawn = [];
+    if (full) {
+      drawn = [];
+      kept = [];
+    }
     if (ended) return;
     if (writing) {
       again = true;
       return;
     }
-    timer ??= setTimeout(draw, ATTACH_FRAME_MS);
+    // The first change after a quiet spell is drawn at once (an echo); later ones wait out the frame, so a flood is drawn once a frame.
+    if (timer) return;
+    const wait = lastDraw + ATTACH_FRAME_MS - performance.now();
+    // setImmediate, not setTimeout(0): Node makes a 0 ms timeout 1 ms, a millisecond on every echo.
+    if (wait <= 0) {
+      const i = setImmediate(draw);
+      timer = () => clearImmediate(i);
+    } else {
+      const t = setTimeout(draw, wait);
+      timer = () => clearTimeout(t);
+    }
   }
   function draw(): void {
     timer = null;
     if (ended) return;
+    lastDraw = performance.now();
     const room = { cols: Math.max(1, stdout.columns || 80), rows: Math.max(1, (stdout.rows || 24) - 1) };
     const buf = model.buffer.active;
     const size = { cols: model.cols, rows: model.rows };
     const cursor = { x: buf.cursorX, y: buf.cursorY };
     view = viewOf(size, room, cursor, view);
     const cell = buf.getNullCell();
+    const spare = buf.getNullCell();
     let out = '\x1b[?2026h\x1b[?25l';
+    // Rows whose cells are as they were at the last frame, drawn where they were, are not drawn again (most of a screen, for an echo).
+    const place = `${view.top},${view.left},${room.cols},${room.rows},${size.cols},${size.rows},${buf.type}`;
+    if (place !== placed) {
+      placed = place;
+      kept = [];
+    }
     for (let y = 0; y < room.rows; y++) {
       const row = view.top + y;
       const width = Math.max(0, Math.min(room.cols, size.cols - view.left));
-      const drawnRow = row < size.rows ? rowText(buf.getLine(buf.viewportY + row), view.left, width, cell) : { text: '', cells: 0 };
+      const line = row < size.rows ? buf.getLine(buf.viewportY + row) : undefined;
+      const cells = rowCells(line);
+      if (cells && drawn[y] !== undefined && sameCells(cells, kept[y], size.cols)) continue;
+      kept[y] = cells ? { data: cells.data.slice(0, size.cols * 3), combined: cells.combined } : undefined;
+      const drawnRow = line ? rowText(line, view.left, width, cell, spare) : { text: '', cells: 0 };
       // The rest of the row erased; a row that fills the width is not (EL at the last column would erase its last cell).
       const text = drawnRow.cells < room.cols ? `${drawnRow.text}\x1b[K` : drawnRow.text;
       if (drawn[y] === text) continue;
@@ -279,7 +313,9 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   const onKeys = (b: Buffer): void => {
     const at = b.indexOf(o.detachKey);
     const keys = at === -1 ? b : b.subarray(0, at);
-    if (keys.byteLength > 0 && !o.readOnly) c.sendInput(n, keys);
+    // Typed into the model, which sends them on (its onData) as a window's terminal does, and which then parses the
+    // echo that comes back at once rather than on its next timer: xterm's own shortcut for output that follows a key.
+    if (keys.byteLength > 0 && !o.readOnly) model.input(typed.write(keys), true);
     if (at !== -1) {
       closing = { line: `detached from pane ${n}; it runs on (pane attach -t ${n} comes back)`, code: EXIT.ok };
       finish();
@@ -292,7 +328,7 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   function finish(): void {
     if (ended) return;
     ended = true;
-    if (timer) clearTimeout(timer);
+    timer?.();
     acks.flush();
     void (async () => {
       let end = closing;

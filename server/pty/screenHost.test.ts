@@ -152,6 +152,22 @@ describe('ScreenHost', () => {
     expect((await h.snapshot(1)).serialized).not.toContain('\x1b[?25l');
   });
 
+  it('keeps the mouse report form the program asked for in a snapshot (the serialize addon writes the mode, not the form)', async () => {
+    const h = host();
+    h.open(1, { cols: 20, rows: 5 });
+    h.write(1, enc('\x1b[?1002h\x1b[?1006hvim'));
+    const sgr = (await h.snapshot(1)).serialized;
+    expect(sgr).toContain('\x1b[?1002h');
+    expect(sgr.endsWith('\x1b[?1006h')).toBe(true);
+    // Reset: X10's form again, nothing added; a full reset forgets it too.
+    h.write(1, enc('\x1b[?1006l'));
+    expect((await h.snapshot(1)).serialized).not.toContain('\x1b[?1006h');
+    h.write(1, enc('\x1b[?1015h'));
+    expect((await h.snapshot(1)).serialized.endsWith('\x1b[?1015h')).toBe(true);
+    h.write(1, enc('\x1bc'));
+    expect((await h.snapshot(1)).serialized).not.toContain('\x1b[?1015h');
+  });
+
   it('includes at most the asked scrollback lines in a snapshot', async () => {
     const h = host();
     h.open(9, { cols: 20, rows: 4 });

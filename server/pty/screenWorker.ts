@@ -43,6 +43,13 @@ interface Screen {
    * so a window attaching later would show a cursor the program hid: liveSerialized adds it.
    */
   cursorHidden: boolean;
+  /**
+   * The mouse report form the program asked for (1005 UTF-8, 1006 SGR, 1015 urxvt, 1016
+   * SGR pixels), or null for X10's. The serialize addon writes the mouse mode but not its
+   * form, so a window or `pane attach` that came later reported clicks as X10 bytes to a
+   * program reading SGR ones (vim, an agent's TUI): liveSerialized adds it.
+   */
+  mouseForm: number | null;
 }
 
 /**
@@ -50,18 +57,31 @@ interface Screen {
  * lines and the screen (serialize addon), its images, and the cursor hidden if the
  * program hid it. What a snapshot and a saved screen both end with.
  */
-const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scrollback: live }) + s.images.replay() + (s.cursorHidden ? '\x1b[?25l' : '');
+const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scrollback: live }) + s.images.replay() + (s.cursorHidden ? '\x1b[?25l' : '') + (s.mouseForm === null ? '' : `\x1b[?${s.mouseForm}h`);
 
-/** Follows the cursor's visibility: set and reset by DECTCEM, shown again by a full (RIS) or soft (DECSTR) reset. */
-function trackCursor(s: Screen): void {
+/** The DEC private modes that choose the mouse report form. */
+const MOUSE_FORMS = [1005, 1006, 1015, 1016];
+
+/**
+ * Follows what the serialize addon leaves out: the cursor's visibility (DECTCEM) and the
+ * mouse report form; a full (RIS) or soft (DECSTR) reset shows the cursor and forgets the form.
+ */
+function trackModes(s: Screen): void {
   const dectcem = (hidden: boolean) => (params: (number | number[])[]) => {
     if (params.includes(25)) s.cursorHidden = hidden;
+    for (const p of params) {
+      if (typeof p !== 'number' || !MOUSE_FORMS.includes(p)) continue;
+      // Set: that form (the last one set wins, as in xterm). Reset: the X10 form, if it was the one in force.
+      if (!hidden) s.mouseForm = p;
+      else if (s.mouseForm === p) s.mouseForm = null;
+    }
     return false; // xterm acts on it as well
   };
   s.term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, dectcem(false));
   s.term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, dectcem(true));
   const shown = () => {
     s.cursorHidden = false;
+    s.mouseForm = null;
     return false;
   };
   s.term.parser.registerEscHandler({ final: 'c' }, shown);
@@ -133,8 +153,8 @@ function open(pane: number, cols: number, rows: number): void {
   // The addon reads rows as wide as the screen: an alternate screen made narrower keeps wider rows (screenWidth.ts).
   // Its types name @xterm/xterm's Terminal; the headless one has every part it reads, as loadAddon's own call assumes.
   serialize.activate(atScreenWidth(term) as unknown as Parameters<SerializeAddon['activate']>[0]);
-  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), images: new ScreenImages(term, () => cell), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null, cursorHidden: false };
-  trackCursor(s);
+  const s: Screen = { term, serialize, history: new ScreenHistory(term, opts.scrollback), images: new ScreenImages(term, () => cell), id: randomBytes(4).toString('hex'), written: new Map(), version: 0, lastSave: null, title: '', restTimer: null, cursorHidden: false, mouseForm: null };
+  trackModes(s);
   term.onTitleChange((t) => {
     s.title = t;
     titles.set(pane, t);

@@ -98,6 +98,11 @@ describe('pane attach', () => {
     await shows(fitted, 'the status row with the new size and no cut', /· 40×7 · Ctrl/);
     fitted.type('\x1c');
     expect(await fitted.exit).toBe(0);
+    // Left, the pane has its size back.
+    await until('the pane to be 160×47 again', () => {
+      const p = JSON.parse(ok('ls', '--json')).find((x: { n: number }) => String(x.n) === n);
+      return p.cols === 160 && p.rows === 47;
+    });
   });
 
   it('as a read-only grant’s guest, shows the pane, says read-only and sends no key; a read-write guest types', async () => {
@@ -116,6 +121,37 @@ describe('pane attach', () => {
     await shows(rw, 'the guest’s line run', /^guest-33$/m);
     rw.type('\x1c');
     expect(await rw.exit).toBe(0);
+  });
+
+  it('hands a click to a program that asked for the mouse, in the form it asked for; none when it did not ask', async () => {
+    // SGR reports (1006): the person's terminal is asked for the mouse, and a click at column 5, row 3 reaches cat as it was typed.
+    const sgr = ok('new', '--session', 'att8', '--', 'sh', '-c', "stty raw -echo; printf '\\033[?1000h\\033[?1006hready\\r\\n'; exec cat -v").trim();
+    const a = attach(['-t', sgr], 180, 52);
+    await shows(a, 'the program ready', /^ready$/m);
+    await until('the mouse asked of the terminal', () => a.raw().includes('\x1b[?1000h\x1b[?1006h'));
+    a.type('\x1b[<0;5;3M\x1b[<0;5;3m');
+    await shows(a, 'the click and release in SGR form', /\^\[\[<0;5;3M\^\[\[<0;5;3m/);
+    // A click on the status row is not the pane's.
+    a.type('\x1b[<0;5;52Mz');
+    await shows(a, 'the z typed after it', /3mz$/m);
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
+    expect(a.raw()).toContain('\x1b[?1000l');
+    // X10 reports (1000 alone): the same click is encoded as the program asked, ESC [ M and three bytes.
+    const x10 = ok('new', '--session', 'att9', '--', 'sh', '-c', "stty raw -echo; printf '\\033[?1000hready\\r\\n'; exec cat -v").trim();
+    const b = attach(['-t', x10], 180, 52);
+    await shows(b, 'the program ready', /^ready$/m);
+    b.type('\x1b[<0;5;3M');
+    await shows(b, 'the click in X10 form', /\^\[\[M %#/);
+    b.type('\x1c');
+    expect(await b.exit).toBe(0);
+    // A shell that asked for nothing: the terminal is not asked for the mouse.
+    const plain = shell('att10');
+    const c = attach(['-t', plain], 180, 52);
+    await shows(c, 'the prompt', /[$#] $/m);
+    expect(c.raw()).not.toMatch(/\x1b\[\?100[023]h/);
+    c.type('\x1c');
+    expect(await c.exit).toBe(0);
   });
 
   it('refuses a stdin that is not a terminal, a bad detach key, and its own pane, naming the problem', () => {

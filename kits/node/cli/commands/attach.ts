@@ -42,7 +42,39 @@ const MODEL_WRITE_MAX = 131_072 - 3;
 const MODEL_SCROLLBACK = 0;
 
 /** What the person's terminal is put back to on leaving, whatever was mirrored onto it. */
-const RESTORE = '\x1b[?2026l\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l\x1b[?1049l';
+const RESTORE = '\x1b[?2026l\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1049l';
+
+/** The person's terminal's mouse mode for each of the program's (xterm's names), always reported in SGR form (1006), which this side reads. */
+const MOUSE_MODE: Record<string, string> = { none: '\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l', x10: '\x1b[?9h\x1b[?1006h', vt200: '\x1b[?1000h\x1b[?1006h', drag: '\x1b[?1002h\x1b[?1006h', any: '\x1b[?1003h\x1b[?1006h' };
+
+/** An SGR mouse report from the person's terminal: ESC [ < button ; column ; row, then M (pressed or moved) or m (released). */
+// eslint-disable-next-line no-control-regex
+const SGR_MOUSE = /\x1b\[<(\d{1,4});(\d{1,5});(\d{1,5})([Mm])/g;
+
+/** A mouse event as xterm's mouse service takes it (CoreMouseButton: 0 left, 1 middle, 2 right, 3 none, 4 wheel; CoreMouseAction: 0 up, 1 down, 32 move). */
+export interface MouseEvent {
+  col: number;
+  row: number;
+  x: number;
+  y: number;
+  button: number;
+  action: number;
+  ctrl: boolean;
+  alt: boolean;
+  shift: boolean;
+}
+
+/** An SGR report's fields as xterm's mouse event, at the pane's column and row (0-based); undefined for a report off the pane. */
+export function mouseEventOf(cb: number, cx: number, cy: number, final: string, view: { top: number; left: number }, room: { cols: number; rows: number }): MouseEvent | undefined {
+  if (cx < 1 || cy < 1 || cx > room.cols || cy > room.rows) return undefined;
+  const col = cx - 1 + view.left;
+  const row = cy - 1 + view.top;
+  const mods = { shift: (cb & 4) !== 0, alt: (cb & 8) !== 0, ctrl: (cb & 16) !== 0 };
+  const at = { col, row, x: col, y: row };
+  if (cb & 64) return { ...at, ...mods, button: 4, action: cb & 1 ? 1 : 0 };
+  if (cb & 32) return { ...at, ...mods, button: cb & 3, action: 32 };
+  return { ...at, ...mods, button: cb & 3, action: final === 'M' ? 1 : 0 };
+}
 
 /** `^\`, `^A`, `^]`: the detach key as a caret chord; its byte. */
 export function detachKeyOf(spec: string): number {
@@ -93,6 +125,8 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   let exit: ExitStatus | undefined;
   let closing: { line: string; code: number } | undefined;
   let note = '';
+  /** The pane was closed, or the connection to its server: nothing more is asked of either. */
+  let gone = false;
 
   // Events first, as `pane output --follow` does: an end between the two calls is not missed.
   const endedEarly = new Map<number, 'exited' | 'closed'>();
@@ -105,7 +139,10 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     if (event === 'host/pane') {
       const h = data as { id?: string; event?: string };
       if (remote === undefined || h.id !== remote || (h.event !== 'pane/exited' && h.event !== 'pane/closed')) return;
-      if (h.event === 'pane/closed') closing = { line: `pane ${remote} was closed`, code: EXIT.failed };
+      if (h.event === 'pane/closed') {
+        closing = { line: `pane ${remote} was closed`, code: EXIT.failed };
+        gone = true;
+      }
       if (n === -1) remoteEndedEarly = true;
       else finish();
       return;
@@ -132,6 +169,7 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
       finish();
     } else if (event === 'pane/closed') {
       closing = { line: `pane ${n} was closed`, code: EXIT.failed };
+      gone = true;
       finish();
     }
   });
@@ -145,6 +183,7 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   c.onClose((reason) => {
     if (ended) return;
     closing = { line: streamEnded(reason).replace(/^pane: /, ''), code: EXIT.failed };
+    gone = true;
     if (n === -1) closedEarly = true;
     else finish();
   });
@@ -184,6 +223,17 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   model.onData((d) => {
     if (!o.readOnly && !ended) c.sendInput(n, Buffer.from(d, 'utf8'));
   });
+  // Mouse reports in the X10 form are bytes, not text.
+  model.onBinary((d) => {
+    if (!o.readOnly && !ended) c.sendInput(n, Buffer.from(d, 'latin1'));
+  });
+  /**
+   * The model's mouse service (xterm 6.0.0's private field): a click on the person's terminal is handed to it at the
+   * pane's cell, and it reports the click to the program in the form the program asked for (X10, UTF-8, SGR...).
+   * Absent (another version): the mouse is not asked of the person's terminal at all.
+   */
+  const mouse = (model as unknown as { _core?: { coreMouseService?: { triggerMouseEvent?: (e: MouseEvent) => boolean } } })._core?.coreMouseService;
+  const mouseOk = typeof mouse?.triggerMouseEvent === 'function';
 
   function take(p: number, offset: number, data: Uint8Array): void {
     if (p !== n) return;
@@ -208,6 +258,8 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   /** The draw to come: its cancel, or null when none is set. */
   let timer: (() => void) | null = null;
   let lastDraw = -Infinity;
+  /** The terminal's room for the pane at the last draw: where a click lands. */
+  let lastRoom = { cols: 0, rows: 0 };
   let writing = false;
   let again = false;
   function schedule(full: boolean): void {
@@ -272,7 +324,8 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     }
     // The modes that change what keys send, mirrored so the person's arrows and pastes arrive as the program asked.
     const m = model.modes;
-    const want = `${m.applicationCursorKeysMode ? '\x1b[?1h' : '\x1b[?1l'}${m.applicationKeypadMode ? '\x1b=' : '\x1b>'}${m.bracketedPasteMode ? '\x1b[?2004h' : '\x1b[?2004l'}${m.sendFocusMode ? '\x1b[?1004h' : '\x1b[?1004l'}`;
+    const want = `${m.applicationCursorKeysMode ? '\x1b[?1h' : '\x1b[?1l'}${m.applicationKeypadMode ? '\x1b=' : '\x1b>'}${m.bracketedPasteMode ? '\x1b[?2004h' : '\x1b[?2004l'}${m.sendFocusMode ? '\x1b[?1004h' : '\x1b[?1004l'}${MOUSE_MODE[mouseOk && !o.readOnly ? m.mouseTrackingMode : 'none']}`;
+    lastRoom = room;
     if (want !== modes) out += modes = want;
     const cy = cursor.y - view.top;
     const cx = cursor.x - view.left;
@@ -296,10 +349,14 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     return ` pane ${where} · ${name} · ${size.cols}×${size.rows}${cut}${ro} · ${keyName(o.detachKey)} detaches${note ? ` · ${note}` : ''} `;
   }
 
+  /** With --fit: the size the pane had before (given back on leaving), and the size this attach gave it. */
+  const before = { cols: snap.cols, rows: snap.rows };
+  let fittedTo: { cols: number; rows: number } | undefined;
   const fit = (): void => {
     if (!o.fit) return;
     const cols = Math.max(2, stdout.columns || 80);
     const rows = Math.max(1, (stdout.rows || 24) - 1);
+    fittedTo = { cols, rows };
     void c.call('pty/resize', { pane: n, cols, rows }).catch((e: Error) => {
       note = clip(shown(e.message), 200);
       schedule(false);
@@ -315,7 +372,21 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     const keys = at === -1 ? b : b.subarray(0, at);
     // Typed into the model, which sends them on (its onData) as a window's terminal does, and which then parses the
     // echo that comes back at once rather than on its next timer: xterm's own shortcut for output that follows a key.
-    if (keys.byteLength > 0 && !o.readOnly) model.input(typed.write(keys), true);
+    if (keys.byteLength > 0 && !o.readOnly) {
+      const text = typed.write(keys);
+      if (!mouseOk || model.modes.mouseTrackingMode === 'none' || !text.includes('\x1b[<')) model.input(text, true);
+      else {
+        // Mouse reports come at the pane's cells (less the view's offset) through the model's mouse service; the keys around them as typed.
+        let from = 0;
+        for (const r of text.matchAll(SGR_MOUSE)) {
+          if (r.index! > from) model.input(text.slice(from, r.index), true);
+          from = r.index! + r[0].length;
+          const e = view && mouseEventOf(Number(r[1]), Number(r[2]), Number(r[3]), r[4]!, view, lastRoom);
+          if (e) mouse!.triggerMouseEvent!(e);
+        }
+        if (from < text.length) model.input(text.slice(from), true);
+      }
+    }
     if (at !== -1) {
       closing = { line: `detached from pane ${n}; it runs on (pane attach -t ${n} comes back)`, code: EXIT.ok };
       finish();
@@ -339,6 +410,10 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
         const who = p ?? about;
         end = how && who ? { line: exitLine(programOf(who), how), code: EXIT.ok } : { line: `pane ${n} ended`, code: EXIT.ok };
       }
+      // The size --fit gave the pane goes back to what it was, unless something else (a window's layout) has sized it since.
+      if (fittedTo && !gone && model.cols === fittedTo.cols && model.rows === fittedTo.rows && (before.cols !== fittedTo.cols || before.rows !== fittedTo.rows)) {
+        await c.call('pty/resize', { pane: n, ...before }).catch(() => undefined);
+      }
       await c.call('pty/detach', { pane: n }).catch(() => undefined);
       endWith(end);
     })();
@@ -356,7 +431,10 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   const held = early;
   early = undefined;
   for (const [p, offset, data] of held) take(p, offset, data);
-  if (endedEarly.get(n) === 'closed') closing = { line: `pane ${n} was closed`, code: EXIT.failed };
+  if (endedEarly.get(n) === 'closed') {
+    closing = { line: `pane ${n} was closed`, code: EXIT.failed };
+    gone = true;
+  }
   if (closedEarly || endedEarly.has(n) || remoteEndedEarly || about?.state === 'exited') finish();
   else schedule(true);
   let end: { line: string; code: number } | undefined;

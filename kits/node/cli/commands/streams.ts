@@ -86,6 +86,7 @@ export const streamCommands: CommandSpec[] = [
     notes: [
       "The pane is drawn from pane's own model of its screen, as tmux draws a window: text, colours and the cursor reach this terminal; the program's escape sequences (a title, the clipboard, queries) never do. The last row names the pane, its size and the detach key.",
       'A pane larger than this terminal shows the part that holds its cursor, and the status row says so; --fit resizes the pane instead (a window showing it sizes it back when its layout changes). Its scrollback is not shown here: pane screen prints it.',
+      'A program that asks for the mouse (vim, htop, an agent’s TUI) gets clicks and the wheel in the form it asked for; the terminal is asked for them only while it does.',
       'Keys go to the pane as the window sends them, with this connection’s rights: an agent’s CLI types only where its .access lets it, a read-only guest not at all. It ends when the program does, saying how, or at the detach key; the pane runs on.',
     ],
     async run(ctx, a) {

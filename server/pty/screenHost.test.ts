@@ -168,6 +168,29 @@ describe('ScreenHost', () => {
     expect((await h.snapshot(1)).serialized).not.toContain('\x1b[?1015h');
   });
 
+  it('keeps the scroll region the program set in a snapshot, so later lines scroll only it (a progress bar on the last row stays)', async () => {
+    const h = host();
+    h.open(1, { cols: 30, rows: 6 });
+    // apt's way: rows 1-5 scroll, row 6 holds the bar; the cursor ends in the region.
+    h.write(1, enc('\x1b[1;5r\x1b[6;1HProgress: [ 40%]\x1b[5;1Hline-1\r\nline-2'));
+    const snap = await h.snapshot(1);
+    expect(snap.serialized).toContain('\x1b[1;5r');
+    const xterm = (headless as unknown as { default?: typeof headless }).default ?? headless;
+    const late = new xterm.Terminal({ cols: 30, rows: 6, allowProposedApi: true });
+    await new Promise<void>((r) => late.write(snap.serialized, r));
+    expect({ x: late.buffer.active.cursorX, y: late.buffer.active.cursorY }).toEqual(snap.cursor);
+    // Three more lines: in both the region scrolls and the bar stays on row 6.
+    const more = '\r\nline-3\r\nline-4\r\nline-5';
+    h.write(1, enc(more));
+    await new Promise<void>((r) => late.write(more, r));
+    const rows = (t: headless.Terminal) => [...Array(6).keys()].map((y) => t.buffer.active.getLine(t.buffer.active.baseY + y)!.translateToString(true));
+    expect(rows(late)[5]).toBe('Progress: [ 40%]');
+    expect(rows(late).join('\n')).toBe((await h.snapshot(1)).text.split('\n').slice(-6).join('\n'));
+    // The whole screen again (the region reset): nothing added.
+    h.write(1, enc('\x1b[r'));
+    expect((await h.snapshot(1)).serialized).not.toMatch(/\x1b\[\d+;\d+r/);
+  });
+
   it('includes at most the asked scrollback lines in a snapshot', async () => {
     const h = host();
     h.open(9, { cols: 20, rows: 4 });

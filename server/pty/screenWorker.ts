@@ -57,7 +57,25 @@ interface Screen {
  * lines and the screen (serialize addon), its images, and the cursor hidden if the
  * program hid it. What a snapshot and a saved screen both end with.
  */
-const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scrollback: live }) + s.images.replay() + (s.cursorHidden ? '\x1b[?25l' : '') + (s.mouseForm === null ? '' : `\x1b[?${s.mouseForm}h`);
+const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scrollback: live }) + s.images.replay() + (s.cursorHidden ? '\x1b[?25l' : '') + (s.mouseForm === null ? '' : `\x1b[?${s.mouseForm}h`) + scrollRegion(s.term);
+
+/**
+ * The scroll region the program set (DECSTBM: a progress bar kept on the last row as
+ * apt's is, an editor's split, a status line), which the serialize addon leaves out:
+ * a window opened later scrolled the whole screen where the program scrolls only its
+ * region, and drew its lines over the bar. Read from xterm 6.0.0's private buffer
+ * fields (nothing when they are not there); DECSTBM homes the cursor, so it is put
+ * back after, counted from the region's top under origin mode.
+ */
+function scrollRegion(term: headless.Terminal): string {
+  const b = (term as unknown as { _core?: { buffer?: { scrollTop?: unknown; scrollBottom?: unknown } } })._core?.buffer;
+  const top = b?.scrollTop;
+  const bottom = b?.scrollBottom;
+  if (typeof top !== 'number' || typeof bottom !== 'number' || (top === 0 && bottom === term.rows - 1)) return '';
+  const a = term.buffer.active;
+  const y = term.modes.originMode ? a.cursorY - top : a.cursorY;
+  return `\x1b[${top + 1};${bottom + 1}r\x1b[${y + 1};${a.cursorX + 1}H`;
+}
 
 /** The DEC private modes that choose the mouse report form. */
 const MOUSE_FORMS = [1005, 1006, 1015, 1016];

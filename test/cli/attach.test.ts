@@ -6,18 +6,12 @@
 // or, with --fit, resizes the pane.
 import { describe, expect, it } from 'vitest';
 import { attachIn, shows, type Attached } from './attachHarness';
-import { cleanEnv, servePerFile, until } from './harness';
+import { bashSession, cleanEnv, okWith, servePerFile, until } from './harness';
 
 const srv = servePerFile();
 
-function ok(...args: string[]): string {
-  const r = srv.pane(args);
-  if (r.status !== 0) throw new Error(`pane ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return r.stdout;
-}
-function shell(name: string): string {
-  return ok('new', '--session', name, '--', 'bash', '--norc', '--noprofile').trim();
-}
+const ok = okWith(srv);
+const shell = (name: string): string => bashSession(srv, name);
 
 /** `pane attach ARGS` against this file's server, in a cols×rows terminal. */
 function attach(args: string[], cols = 100, rows = 30, env: Record<string, string> = {}, socketFlag = true): Attached {

@@ -169,3 +169,17 @@ export function collect(child: ChildProcess): { out: () => string; err: () => st
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return { out: () => out, err: () => err, exit };
 }
+
+/** `pane ARGS` against `srv` that must succeed: its stdout, or an error naming the command and its stderr. */
+export function okWith(srv: Pick<Served, 'pane'>): (...args: string[]) => string {
+  return (...args) => {
+    const r = srv.pane(args);
+    if (r.status !== 0) throw new Error(`pane ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return r.stdout;
+  };
+}
+
+/** A fresh session NAME on `srv` running bash without rc files, so prompts are predictable; its pane's number. */
+export function bashSession(srv: Pick<Served, 'pane'>, name: string): string {
+  return okWith(srv)('new', '--session', name, '--', 'bash', '--norc', '--noprofile').trim();
+}

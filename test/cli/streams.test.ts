@@ -2,19 +2,12 @@
 // reaches the PTY, output reads by offset and follows to the exit, screen shows
 // the screen, watch prints events as JSON lines.
 import { describe, expect, it } from 'vitest';
-import { collect, servePerFile, until } from './harness';
+import { bashSession, collect, okWith, servePerFile, until } from './harness';
 
 const srv = servePerFile();
 
-function ok(...args: string[]): string {
-  const r = srv.pane(args);
-  if (r.status !== 0) throw new Error(`pane ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return r.stdout;
-}
-/** A fresh session running bash without rc files, so prompts are predictable. */
-function shell(name: string): string {
-  return ok('new', '--session', name, '--', 'bash', '--norc', '--noprofile').trim();
-}
+const ok = okWith(srv);
+const shell = (name: string): string => bashSession(srv, name);
 
 describe('pane send', () => {
   it('types the text and presses Enter, so the shell runs it', async () => {

@@ -3,28 +3,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachIn, shows } from '../cli/attachHarness';
 import { buildOnce } from '../cli/harness';
-import { binDirFor, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
+import { joinedOverSsh, type Daemon, type SshJoined } from './remote';
 
 let remote: Daemon;
 let local: Daemon;
-let sshd: Sshd;
+let pair: SshJoined | undefined;
 
 beforeAll(async () => {
   buildOnce();
-  remote = await startDaemon('remote');
-  sshd = await startSshd(binDirFor(remote));
-  local = await startDaemon('local');
-  const add = local.pane(['host', 'add', 'box', `ssh://root@127.0.0.1:${sshd.port}`, '--ssh-config', sshd.clientConfig]);
-  expect(add.status, add.stderr).toBe(0);
-  const c = local.pane(['host', 'connect', 'box']);
-  expect(c.status, c.stderr).toBe(0);
+  pair = await joinedOverSsh({ remote: 'atremote', local: 'atlocal' });
+  ({ remote, local } = pair);
 }, 120_000);
 
 afterAll(async () => {
-  local?.pane(['host', 'disconnect', 'box']);
-  await local?.stop();
-  await sshd?.stop();
-  await remote?.stop();
+  await pair?.stop();
 });
 
 describe('pane attach to a joined host’s pane', () => {

@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { paneWrapperDir, stopProc, until } from '../../bench/sshd';
+import { paneWrapperDir, startSshd, stopProc, until, type Sshd } from '../../bench/sshd';
 import { BIN, cleanEnv, type Run } from '../cli/harness';
 
 export { freePort, startSshd, type Sshd } from '../../bench/sshd';
@@ -75,4 +75,34 @@ export function binDirFor(d: Daemon): string {
 /** Polls `f` until it returns true (bounded). */
 export async function eventually(what: string, f: () => boolean, ms = 20_000): Promise<void> {
   await until(what, f, ms);
+}
+
+/** A remote daemon behind a real sshd, and a local daemon that has joined it over ssh as host `name`. */
+export interface SshJoined {
+  remote: Daemon;
+  local: Daemon;
+  sshd: Sshd;
+  /** Leaves the host, then stops the local daemon, sshd and the remote daemon. */
+  stop(): Promise<void>;
+}
+
+export async function joinedOverSsh(labels: { remote: string; local: string }, name = 'box'): Promise<SshJoined> {
+  const remote = await startDaemon(labels.remote);
+  const sshd = await startSshd(binDirFor(remote));
+  const local = await startDaemon(labels.local);
+  const add = local.pane(['host', 'add', name, `ssh://root@127.0.0.1:${sshd.port}`, '--ssh-config', sshd.clientConfig]);
+  if (add.status !== 0) throw new Error(`pane host add ${name} exited ${add.status}: ${add.stderr}`);
+  const c = local.pane(['host', 'connect', name]);
+  if (c.status !== 0) throw new Error(`pane host connect ${name} exited ${c.status}: ${c.stderr}\nsshd: ${sshd.log().slice(-1500)}`);
+  return {
+    remote,
+    local,
+    sshd,
+    async stop() {
+      local.pane(['host', 'disconnect', name]);
+      await local.stop();
+      await sshd.stop();
+      await remote.stop();
+    },
+  };
 }

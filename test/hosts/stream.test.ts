@@ -11,7 +11,7 @@ import { connectUnix } from '../../kits/node/socketTransport';
 import { PROXY_PANE_BASE } from '../../server/hosts/remoteStream';
 import { BIN, buildOnce } from '../cli/harness';
 import { follower, numbered } from './pair';
-import { binDirFor, eventually, startDaemon, startSshd, type Daemon, type Sshd } from './remote';
+import { eventually, joinedOverSsh, type Daemon, type Sshd, type SshJoined } from './remote';
 
 let remote: Daemon;
 let local: Daemon;
@@ -20,22 +20,16 @@ const COUNT = 3000;
 /** The remote pane of the sequence, which ends in `cat`. */
 let n = '';
 
+let pair: SshJoined | undefined;
+
 beforeAll(async () => {
   buildOnce();
-  remote = await startDaemon('remote');
-  sshd = await startSshd(binDirFor(remote));
-  local = await startDaemon('local');
-  const add = local.pane(['host', 'add', 'box', `ssh://root@127.0.0.1:${sshd.port}`, '--ssh-config', sshd.clientConfig]);
-  expect(add.status, add.stderr).toBe(0);
-  const c = local.pane(['host', 'connect', 'box']);
-  expect(c.status, c.stderr).toBe(0);
+  pair = await joinedOverSsh({ remote: 'remote', local: 'local' });
+  ({ remote, local, sshd } = pair);
 }, 120_000);
 
 afterAll(async () => {
-  local?.pane(['host', 'disconnect', 'box']);
-  await local?.stop();
-  await sshd?.stop();
-  await remote?.stop();
+  await pair?.stop();
 });
 
 /** Kills the local daemon's ssh children (the link's transport) by PID; returns them. */

@@ -11,7 +11,7 @@ const BOLD = '\x1b[1m';
 const YELLOW = '\x1b[33m';
 const RESET = '\x1b[0m';
 /** The modes an old program may have left on that a new one would not expect: all off. */
-const OLD_MODES = '\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1016l\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l';
+const OLD_MODES = '\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1016l\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l\x0f\x1b(B\x1b)B\x1b*B\x1b+B';
 
 /**
  * "── history saved 2026-11-23 18:04 · the program was restarted ──", or, for one that
@@ -27,9 +27,9 @@ export function bannerText(o: { history: number | null; notices: string[]; waiti
   // also restore a cursor never saved, to the top-left), show a cursor the old program hid
   // (a saved screen keeps DECTCEM off: screenWorker.ts liveSerialized), and reset its attributes.
   // Its modes go too, for the new program sets its own: the scroll region (saved and put back
-  // around the reset, which homes the cursor), the mouse and its report form, application
-  // cursor keys and keypad, bracketed paste and focus reports.
-  let s = `\x1b[?47l\x1b[?25h${RESET}\x1b7\x1b[r\x1b8${OLD_MODES}`;
+  // around the reset, which homes the cursor) and origin mode, the mouse and its report form,
+  // application cursor keys and keypad, bracketed paste, focus reports and line drawing.
+  let s = `\x1b[?47l\x1b[?25h${RESET}\x1b7\x1b[?6l\x1b[r\x1b8${OLD_MODES}`;
   if (o.history !== null) s += `\r\n${DIM}${historyLabel(o.history, o.waitingFor === null)}${RESET}\r\n`;
   // A notice names directories and programs a saved state or a snapshot file gave: escaped, never a sequence the terminal runs.
   for (const n of o.notices) s += `${YELLOW}pane: ${shown(n)}${RESET}\r\n`;

@@ -191,6 +191,31 @@ describe('ScreenHost', () => {
     expect((await h.snapshot(1)).serialized).not.toMatch(/\x1b\[\d+;\d+r/);
   });
 
+  it('gives a view opened mid-way what it needs to draw the rest as the daemon does: line drawing, origin mode in a region, a saved cursor', async () => {
+    const xterm = (headless as unknown as { default?: typeof headless }).default ?? headless;
+    // [what the program did before the view opened, what it does after]
+    const cases: Record<string, [string, string]> = {
+      'DEC line drawing in G0': ['\x1b(0lqq', 'qk\x1b(B ok'],
+      'DEC line drawing in G1, shifted in': ['\x1b)0\x0elqq', 'qk\x0f ok'],
+      'origin mode in a region': ['\x1b[3;8r\x1b[?6h\x1b[2;1Hin', '\x1b[1;1HX'],
+      'a cursor saved (DECSC)': ['\x1b[5;5H\x1b7\x1b[1;1H', '\x1b8S'],
+    };
+    let pane = 20;
+    for (const [name, [before, after]] of Object.entries(cases)) {
+      const h = host();
+      pane++;
+      h.open(pane, { cols: 30, rows: 10 });
+      h.write(pane, enc(`hello\r\n${before}`));
+      const late = new xterm.Terminal({ cols: 30, rows: 10, allowProposedApi: true });
+      const snap = await h.snapshot(pane);
+      await new Promise<void>((r) => late.write(snap.serialized, r));
+      h.write(pane, enc(after));
+      await new Promise<void>((r) => late.write(after, r));
+      const rows = [...Array(10).keys()].map((y) => late.buffer.active.getLine(late.buffer.active.baseY + y)!.translateToString(true));
+      expect(rows.join('\n').trimEnd(), name).toBe((await h.snapshot(pane)).text.split('\n').slice(-10).join('\n').trimEnd());
+    }
+  });
+
   it('includes at most the asked scrollback lines in a snapshot', async () => {
     const h = host();
     h.open(9, { cols: 20, rows: 4 });

@@ -57,24 +57,47 @@ interface Screen {
  * lines and the screen (serialize addon), its images, and the cursor hidden if the
  * program hid it. What a snapshot and a saved screen both end with.
  */
-const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scrollback: live }) + s.images.replay() + (s.cursorHidden ? '\x1b[?25l' : '') + (s.mouseForm === null ? '' : `\x1b[?${s.mouseForm}h`) + scrollRegion(s.term);
+const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scrollback: live }) + s.images.replay() + (s.cursorHidden ? '\x1b[?25l' : '') + (s.mouseForm === null ? '' : `\x1b[?${s.mouseForm}h`) + leftOut(s.term);
 
 /**
- * The scroll region the program set (DECSTBM: a progress bar kept on the last row as
- * apt's is, an editor's split, a status line), which the serialize addon leaves out:
- * a window opened later scrolled the whole screen where the program scrolls only its
- * region, and drew its lines over the bar. Read from xterm 6.0.0's private buffer
- * fields (nothing when they are not there); DECSTBM homes the cursor, so it is put
- * back after, counted from the region's top under origin mode.
+ * What the serialize addon leaves out of a screen that a view opened later needs to go on
+ * as the program expects, read from xterm 6.0.0's private fields (each left out when its
+ * field is not there):
+ * - the scroll region (DECSTBM: a progress bar kept on the last row as apt's is, an
+ *   editor's split): without it a window opened later scrolled the whole screen where the
+ *   program scrolls only its region, and drew its lines over the bar;
+ * - the DEC line-drawing character set in G0..G3 and which of G0/G1 is in use: without it
+ *   the rest of a box drawn by dialog or mc came out as "lqqk";
+ * - the cursor saved by DECSC, which the program's next DECRC goes back to.
+ * DECSTBM homes the cursor, so the cursor is put back last, counted from the region's top
+ * under origin mode.
  */
-function scrollRegion(term: headless.Terminal): string {
-  const b = (term as unknown as { _core?: { buffer?: { scrollTop?: unknown; scrollBottom?: unknown } } })._core?.buffer;
-  const top = b?.scrollTop;
-  const bottom = b?.scrollBottom;
-  if (typeof top !== 'number' || typeof bottom !== 'number' || (top === 0 && bottom === term.rows - 1)) return '';
+function leftOut(term: headless.Terminal): string {
+  const core = (term as unknown as { _core?: PrivateCore })._core;
+  const b = core?.buffer;
   const a = term.buffer.active;
-  const y = term.modes.originMode ? a.cursorY - top : a.cursorY;
-  return `\x1b[${top + 1};${bottom + 1}r\x1b[${y + 1};${a.cursorX + 1}H`;
+  let out = '';
+  const cs = core?._charsetService;
+  if (cs && Array.isArray(cs._charsets)) {
+    cs._charsets.forEach((set, g) => {
+      if (set && set.q === '\u2500') out += `\x1b${'()*+'[g]}0`;
+    });
+    if (cs.glevel === 1) out += '\x0e';
+  }
+  if (!b || typeof b.scrollTop !== 'number' || typeof b.scrollBottom !== 'number') return out;
+  const top = term.modes.originMode ? b.scrollTop : 0;
+  const region = b.scrollTop !== 0 || b.scrollBottom !== term.rows - 1;
+  if (region) out += `\x1b[${b.scrollTop + 1};${b.scrollBottom + 1}r`;
+  const saved = typeof b.savedX === 'number' && typeof b.savedY === 'number' && (b.savedX !== 0 || b.savedY !== 0);
+  if (saved) out += `\x1b[${b.savedY! - top + 1};${b.savedX! + 1}H\x1b7`;
+  if (region || saved) out += `\x1b[${a.cursorY - top + 1};${a.cursorX + 1}H`;
+  return out;
+}
+
+/** The private parts of xterm 6.0.0's terminal that leftOut reads. */
+interface PrivateCore {
+  buffer?: { scrollTop?: unknown; scrollBottom?: unknown; savedX?: number; savedY?: number };
+  _charsetService?: { glevel?: number; _charsets?: (Record<string, string> | undefined)[] };
 }
 
 /** The DEC private modes that choose the mouse report form. */

@@ -342,7 +342,8 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     });
   }
   function statusText(size: { cols: number; rows: number }, room: { cols: number; rows: number }): string {
-    const name = about ? clip(shown(about.tag.name || programOf(about)), 40) : '';
+    // A title a TUI pads with spaces to fill its own tab ("◇  Ready (home)          ") takes one space a run here.
+    const name = about ? clip(shown((about.tag.name || programOf(about)).replace(/\s+/g, ' ').trim()), 40) : '';
     const where = remote ?? String(n);
     const cut = size.cols > room.cols || size.rows > room.rows ? ` (${Math.min(size.cols, room.cols)}×${Math.min(size.rows, room.rows)} of it shown: --fit sizes it to this terminal)` : '';
     const ro = o.readOnly ? ' · read-only' : '';

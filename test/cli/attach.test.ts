@@ -6,7 +6,7 @@
 // or, with --fit, resizes the pane.
 import { describe, expect, it } from 'vitest';
 import { attachIn, shows, type Attached } from './attachHarness';
-import { bashSession, cleanEnv, okWith, servePerFile, until } from './harness';
+import { bashSession, cleanEnv, okWith, serve, servePerFile, until } from './harness';
 
 const srv = servePerFile();
 
@@ -146,6 +146,20 @@ describe('pane attach', () => {
     expect(c.raw()).not.toMatch(/\x1b\[\?100[023]h/);
     c.type('\x1c');
     expect(await c.exit).toBe(0);
+  });
+
+  it('ends, saying so and with the person’s screen back, when the daemon goes away under it', async () => {
+    const own = await serve();
+    try {
+      const n = bashSession(own, 'gone');
+      const a = attachIn(['--socket', own.socket, 'attach', '-t', n], cleanEnv(), 120, 30);
+      await shows(a, 'the prompt', /[$#] $/m);
+      await own.stop();
+      expect(await a.exit).toBe(1);
+      expect(a.raw()).toMatch(/\x1b\[\?1049lpane: the pane server closed the connection: it was stopped, or it ended\r\n$/);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('refuses a stdin that is not a terminal, a bad detach key, and its own pane, naming the problem', () => {

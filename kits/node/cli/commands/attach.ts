@@ -182,7 +182,9 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   let closedEarly = false;
   c.onClose((reason) => {
     if (ended) return;
-    closing = { line: streamEnded(reason).replace(/^pane: /, ''), code: EXIT.failed };
+    // The transport's own word for a daemon that went away without one of its own (a signal, a crash) says little: said plainly.
+    const why = reason === 'peer closed' ? 'the pane server closed the connection: it was stopped, or it ended' : streamEnded(reason).replace(/^pane: /, '');
+    closing = { line: why, code: EXIT.failed };
     gone = true;
     if (n === -1) closedEarly = true;
     else finish();

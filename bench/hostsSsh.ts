@@ -29,6 +29,8 @@ export interface SshHostResult {
   sshTtyEcho: Summary;
   /** The same keystroke echoed by the same cat in a tmux session there, reached by `ssh -tt host tmux …` (µs): a multiplexer whose panes outlive the connection, as pane's do. Null without tmux. */
   tmuxEcho: Summary | null;
+  /** The same remote pane's echo through `ssh -tt host pane attach -t N` (the host's own CLI drawing it in the ssh session's terminal; µs). */
+  attachEcho: Summary;
   /** Echo through an ssh host whose connection crosses LINK_DELAY_MS each way (a delay proxy as ProxyCommand), and `ssh host cat` over the same (µs). */
   farEcho: Summary;
   farSshEcho: Summary;
@@ -133,11 +135,11 @@ export async function sshRows(c: SshBenchCtx): Promise<SshHostResult | { skipped
     for (let i = 0; i < Math.max(5, c.runs * 3); i++) lsRuns.push(timeCommand(process.execPath, [paneBin, '--socket', c.lsock, 'ls']));
     const remotePanes = (await c.l.call('host/list', { panes: true })).panes?.filter((p) => p.host === 'sbox').length ?? 0;
 
-    const { echo, sshEcho, directEcho, relayEcho, cRelayEcho, sshTtyEcho, tmuxEcho } = await echoes(c, anchor);
+    const { echo, sshEcho, directEcho, relayEcho, cRelayEcho, sshTtyEcho, tmuxEcho, attachEcho } = await echoes(c, anchor);
     const { farEcho, farSshEcho, farMBs, farSshTtyMBs, farFirstMBs, farSshTtyFirstMBs } = await farEchoes(c, s);
     const { mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs } = await throughputs(c, anchor);
     const resume = await resumes(c, s);
-    return { echo, sshEcho, directEcho, relayEcho, cRelayEcho, sshTtyEcho, tmuxEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, farFirstMBs, farSshTtyFirstMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
+    return { echo, sshEcho, directEcho, relayEcho, cRelayEcho, sshTtyEcho, tmuxEcho, attachEcho, farEcho, farSshEcho, farMBs, farSshTtyMBs, farFirstMBs, farSshTtyFirstMBs, mbs, sshMBs, sshTtyMBs, directMBs, ptyMBs, ...resume, ls: summarize(lsRuns), lsDirect: summarize(c.lsRemote), remotePanes };
   } finally {
     await c.l.call('host/disconnect', { name: 'sbox' }).catch(() => undefined);
     if (sshd) spawnSync('ssh', ['-o', `ControlPath=${anchorCtl}`, '-F', sshd.clientConfig, '-p', String(sshd.port), '-O', 'exit', 'root@127.0.0.1'], { stdio: 'ignore', timeout: 5000 });
@@ -195,7 +197,7 @@ function waiterOf(): { want: number; done: (() => void) | null; see(data: Uint8A
   return w;
 }
 
-async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; relayEcho: Summary; cRelayEcho: Summary | string; sshTtyEcho: Summary; tmuxEcho: Summary | null }> {
+async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Promise<{ echo: Summary; sshEcho: Summary; directEcho: Summary; relayEcho: Summary; cRelayEcho: Summary | string; sshTtyEcho: Summary; tmuxEcho: Summary | null; attachEcho: Summary }> {
   // Raw and no tty echo: the byte comes back from cat, as `ssh host cat`'s does.
   const n = await remotePane(c, 'stty raw -echo; exec cat');
   await sleep(300);
@@ -224,6 +226,11 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     : null;
   const xw = waiterOf();
   tmux?.stdout.on('data', (d: Buffer) => xw.see(d));
+  // The host's own `pane attach` in the ssh session's terminal: what a person on ssh with no window types through.
+  const att = spawn('ssh', anchor(['pane', 'attach', '-t', String(n)]).map((x) => (x === '-T' ? '-tt' : x)), { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, TERM: 'xterm-256color' } });
+  const aw = waiterOf();
+  att.stdout.on('data', (d: Buffer) => aw.see(d));
+  const attached: number[] = [];
   // The same program behind a Node process that does nothing but relay its PTY: what one Node hop costs here (started in the try: its failure ends the others too).
   let relay: Awaited<ReturnType<typeof ptyRelay>> | undefined;
   const rw = waiterOf();
@@ -241,6 +248,7 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     // Until the far side's stty has run: a key echoed by cat alone.
     await untilEchoed((b) => tty.stdin.write(b), tw);
     if (tmux) await untilEchoed((b) => tmux.stdin.write(b), xw);
+    await untilEchoed((b) => att.stdin.write(b), aw);
     const r = (relay = await ptyRelay(path.join(c.dir, 'ptyRelay.sock'), 'stty raw -echo; exec cat'));
     r.client.on('data', (d: Buffer) => rw.see(d));
     await untilEchoed((b) => r.client.write(b), rw);
@@ -258,6 +266,7 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
       const d = await echoRound((b) => c.r.sendInput(n, b), dw, `pane ${n}'s asked directly, round ${i + 1}`);
       const t = await echoRound((b) => tty.stdin.write(b), tw, `\`ssh -tt\`'s, round ${i + 1}`);
       const x = tmux ? await echoRound((b) => tmux.stdin.write(b), xw, `tmux's, round ${i + 1}`) : 0;
+      const v = await echoRound((b) => att.stdin.write(b), aw, `\`pane attach\`'s over ssh, round ${i + 1}`);
       const y = await echoRound((b) => r.client.write(b), rw, `the Node PTY relay's, round ${i + 1}`);
       const z = cr ? await echoRound((b) => cr.client.write(b), cw, `the C PTY relay's, round ${i + 1}`) : 0;
       if (i >= ECHO_WARMUP) {
@@ -268,6 +277,7 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
         direct.push(d);
         ttyEcho.push(t);
         if (tmux) tmuxEcho.push(x);
+        attached.push(v);
       }
     }
   } finally {
@@ -280,6 +290,8 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
       cRelay.stop();
     }
     await c.r.call('pty/detach', { pane: n }).catch(() => undefined);
+    att.stdin.write(Uint8Array.of(0x1c)); // Ctrl+\ detaches
+    att.kill();
     ssh.stdin.end();
     ssh.kill();
     tty.stdin.end();
@@ -291,7 +303,7 @@ async function echoes(c: SshBenchCtx, anchor: (cmd: string[]) => string[]): Prom
     await c.l.call('pty/detach', { pane: a.pane }).catch(() => undefined);
     await c.r.call('pane/close', { pane: n }).catch(() => undefined);
   }
-  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), relayEcho: summarize(relayed), cRelayEcho: typeof cRelay === 'string' ? cRelay : summarize(cRelayed), sshTtyEcho: summarize(ttyEcho), tmuxEcho: tmux ? summarize(tmuxEcho) : null };
+  return { echo: summarize(pane), sshEcho: summarize(plain), directEcho: summarize(direct), relayEcho: summarize(relayed), cRelayEcho: typeof cRelay === 'string' ? cRelay : summarize(cRelayed), sshTtyEcho: summarize(ttyEcho), tmuxEcho: tmux ? summarize(tmuxEcho) : null, attachEcho: summarize(attached) };
 }
 
 /** A ProxyCommand that relays stdin/stdout to host:port, each chunk held LINK_DELAY_MS (in order: equal timeouts fire in the order set). */

@@ -19,6 +19,7 @@ import { clip, shown } from '../../../protocol/shown';
 import type { CommandContext } from '../context';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
 import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
+import { remoteKey } from './follow';
 
 /**
  * The least time between two draws: a terminal's frame. Output after a quiet spell
@@ -41,11 +42,12 @@ const MODEL_WRITE_MAX = 131_072 - 3;
 /** The screen model's scrollback: none is shown here (the pane's history is `pane screen`'s), so none is kept. */
 const MODEL_SCROLLBACK = 0;
 
-/** What the person's terminal is put back to on leaving, whatever was mirrored onto it. */
-const RESTORE = '\x1b[?2026l\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1049l';
-
 /** The person's terminal's mouse mode for each of the program's (xterm's names), always reported in SGR form (1006), which this side reads. */
-const MOUSE_MODE: Record<string, string> = { none: '\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l', x10: '\x1b[?9h\x1b[?1006h', vt200: '\x1b[?1000h\x1b[?1006h', drag: '\x1b[?1002h\x1b[?1006h', any: '\x1b[?1003h\x1b[?1006h' };
+const MOUSE_OFF = '\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l';
+const MOUSE_MODE: Record<string, string> = { none: MOUSE_OFF, x10: '\x1b[?9h\x1b[?1006h', vt200: '\x1b[?1000h\x1b[?1006h', drag: '\x1b[?1002h\x1b[?1006h', any: '\x1b[?1003h\x1b[?1006h' };
+
+/** What the person's terminal is put back to on leaving, whatever was mirrored onto it. */
+const RESTORE = `\x1b[?2026l\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l${MOUSE_OFF}\x1b[?1049l`;
 
 /** An SGR mouse report from the person's terminal: ESC [ < button ; column ; row, then M (pressed or moved) or m (released). */
 // eslint-disable-next-line no-control-regex
@@ -132,8 +134,7 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   const endedEarly = new Map<number, 'exited' | 'closed'>();
   let term: HeadlessTerminal | undefined;
   // A joined host's pane (HOST:N) ends on its host: its end comes as a host/pane event naming it so.
-  const m = typeof pane === 'string' ? /^([^:\s]+):0*(\d+)$/.exec(pane) : null;
-  const remote = m ? `${m[1]}:${m[2]}` : undefined;
+  const remote = remoteKey(pane);
   let remoteEndedEarly = false;
   c.onEvent((event, _rev, data) => {
     if (event === 'host/pane') {

@@ -259,7 +259,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
 }
 
 /** `HOST:N` as the server names a joined host's pane in host/pane events, when `pane` is written so; else undefined. */
-function remoteKey(pane: PaneRef | undefined): string | undefined {
+export function remoteKey(pane: PaneRef | undefined): string | undefined {
   const m = typeof pane === 'string' ? /^([^:\s]+):0*(\d+)$/.exec(pane) : null;
   return m ? `${m[1]}:${m[2]}` : undefined;
 }

@@ -32,7 +32,7 @@ _pane_flags() {
     'plumb read') echo '--socket -h --help' ;;
     'plumb rules') echo '-t --target --wdir --json --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
-    'attach') echo '-t --target --detach-key -r --read-only --fit --socket -h --help' ;;
+    'attach') echo '-t --target --detach-key -r --read-only --fit --history --no-mouse-scroll --socket -h --help' ;;
     'output') echo '-t --target --from -f --follow --status --socket -h --help' ;;
     'screen') echo '-t --target --ansi --rows --top --offset --socket -h --help' ;;
     'watch') echo '--state --socket -h --help' ;;
@@ -204,6 +204,7 @@ _pane_value() {
     'attach -t') echo '' ;;
     'attach --target') echo '' ;;
     'attach --detach-key') echo '' ;;
+    'attach --history') echo '' ;;
     'attach --socket') echo '@files' ;;
     'output -t') echo '' ;;
     'output --target') echo '' ;;

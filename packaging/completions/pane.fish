@@ -184,6 +184,8 @@ complete -c pane -n '__fish_seen_subcommand_from attach' -s t -l target -r -d 't
 complete -c pane -n '__fish_seen_subcommand_from attach' -l detach-key -r -d 'the key that detaches, a control key written with a caret (default ^\\)'
 complete -c pane -n '__fish_seen_subcommand_from attach' -s r -l read-only -d 'watch only: keys are not sent (the detach key still works)'
 complete -c pane -n '__fish_seen_subcommand_from attach' -l fit -d 'size the pane\'s terminal to this one (less the status row), now and as it resizes'
+complete -c pane -n '__fish_seen_subcommand_from attach' -l history -r -d 'rows of the pane\'s history brought to scroll back into (default 2000; 0 over a slow link: the screen alone, and what is printed after)'
+complete -c pane -n '__fish_seen_subcommand_from attach' -l no-mouse-scroll -d 'leave the mouse to this terminal while the program does not ask for it: its own selection without Shift, and no wheel scrollback'
 complete -c pane -n '__fish_seen_subcommand_from output' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from output' -l from -r -d 'stream offset to start at (default: the oldest byte still held)'
 complete -c pane -n '__fish_seen_subcommand_from output' -s f -l follow -d 'then stream new output until the pane exits or Ctrl-C'

@@ -3,7 +3,7 @@
 // drawn from cells (an agent's escape sequences stay out of the person's terminal),
 // keys reach the pane, the detach key leaves it running, its program's end ends the
 // attach saying how, and a terminal smaller than the pane shows the cursor's part
-// or, with --fit, resizes the pane.
+// or, with --fit, resizes the pane; the wheel and Shift+PgUp scroll back into its history.
 import { describe, expect, it } from 'vitest';
 import { attachIn, shows, type Attached } from './attachHarness';
 import { bashSession, cleanEnv, okWith, serve, servePerFile, until } from './harness';
@@ -139,13 +139,88 @@ describe('pane attach', () => {
     await shows(b, 'the click in X10 form', /\^\[\[M %#/);
     b.type('\x1c');
     expect(await b.exit).toBe(0);
-    // A shell that asked for nothing: the terminal is not asked for the mouse.
+    // A shell that asked for nothing: the terminal is asked for presses alone (the wheel scrolls back here), and a click is nobody's.
     const plain = shell('att10');
     const c = attach(['-t', plain], 180, 52);
     await shows(c, 'the prompt', /[$#] $/m);
-    expect(c.raw()).not.toMatch(/\x1b\[\?100[023]h/);
+    await until('presses asked of the terminal', () => c.raw().includes('\x1b[?1000h\x1b[?1006h'));
+    expect(c.raw()).not.toMatch(/\x1b\[\?100[23]h/);
+    c.type('\x1b[<0;5;3M\x1b[<0;5;3mecho after-click\r');
+    await shows(c, 'the line typed after the click, with nothing before it', /^after-click$/m);
+    expect(ok('output', '-t', plain)).not.toContain('[<');
     c.type('\x1c');
     expect(await c.exit).toBe(0);
+    // --no-mouse-scroll: not asked at all, so the terminal's own selection works without Shift.
+    const left = attach(['-t', plain, '--no-mouse-scroll'], 180, 52);
+    await shows(left, 'the prompt', /[$#] $/m);
+    expect(left.raw()).not.toMatch(/\x1b\[\?100[023]h/);
+    left.type('\x1c');
+    expect(await left.exit).toBe(0);
+  });
+
+  it('scrolls back into the pane’s history with the wheel and Shift+PgUp, holds there while output comes, and returns on q or typing', async () => {
+    const n = shell('att11');
+    ok('send', '-t', n, 'seq 1 300');
+    await until('seq to finish', () => /^300$/m.test(ok('screen', '-t', n)));
+    const a = attach(['-t', n], 180, 52);
+    await shows(a, 'the last line and the prompt', /^300\n.*[$#] $/m);
+    const rows = (): string[] => a.screen().split('\n');
+    /** The first row of the pane as drawn, as a number of seq's. */
+    const top = (): number => Number(rows()[0]);
+    const live = top();
+    expect(live).toBeGreaterThan(250);
+    // Shift+PgUp: a page back (the pane's 47 rows, less one kept in view).
+    a.type('\x1b[5;2~');
+    await shows(a, 'a page back', /· 46 of \d+ rows back ·/);
+    expect(top()).toBe(live - 46);
+    // The wheel, a notch up: three rows more.
+    a.type('\x1b[<64;20;10M');
+    await shows(a, 'three rows more', /· 49 of \d+ rows back ·/);
+    expect(top()).toBe(live - 49);
+    // Output that comes meanwhile leaves the view where it is.
+    ok('send', '-t', n, 'seq 1001 1005');
+    await until('the pane to print 1005', () => /^1005$/m.test(ok('screen', '-t', n)));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(top()).toBe(live - 49);
+    expect(a.screen()).not.toMatch(/^1005$/m);
+    // g: the top of the history, which reaches back to before seq ran (the snapshot brought it).
+    a.type('g');
+    await shows(a, 'the top of the history', /· (\d+) of \1 rows back ·/);
+    expect(a.screen()).toMatch(/seq 1 300$/m);
+    expect(a.screen()).toMatch(/^1$/m);
+    // q: the live screen, with what was printed meanwhile.
+    a.type('q');
+    await shows(a, 'the live screen', /^1005\n.*[$#] $/m);
+    expect(a.screen()).toMatch(/ · 160×47 · Ctrl\+\\ detaches/);
+    // Typing while scrolled back returns to the live screen and reaches the shell; the q above did not.
+    a.type('\x1b[<64;20;10M');
+    await shows(a, 'scrolled back again', /· 3 of \d+ rows back ·/);
+    a.type('echo back-$((2*21))\r');
+    await shows(a, 'the typed line run, live', /^back-42\n.*[$#] $/m);
+    expect(ok('output', '-t', n)).not.toMatch(/[$#] q/);
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
+    // --history 0: the screen alone, nothing behind it to scroll to.
+    const bare = attach(['-t', n, '--history', '0'], 180, 52);
+    await shows(bare, 'the live screen', /^back-42\n.*[$#] $/m);
+    bare.type('\x1b[5;2~');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(bare.screen()).not.toMatch(/rows back/);
+    bare.type('\x1c');
+    expect(await bare.exit).toBe(0);
+  });
+
+  it('makes the wheel the arrow keys over a screen with no history, in the form the program asked for', async () => {
+    const n = ok('new', '--session', 'att12', '--', 'sh', '-c', "stty raw -echo; printf '\\033[?1049h\\033[?1hready\\r\\n'; exec cat -v").trim();
+    const a = attach(['-t', n], 180, 52);
+    await shows(a, 'the program ready', /^ready$/m);
+    a.type('\x1b[<64;5;3M\x1b[<65;5;3M');
+    await shows(a, 'three ups and three downs, as application cursor keys', /^(\^\[OA){3}(\^\[OB){3}$/m);
+    // Shift+PgUp there is the program's key.
+    a.type('\x1b[5;2~');
+    await shows(a, 'Shift+PgUp reaching the program', /\^\[\[5;2~$/m);
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
   });
 
   it('ends, saying so and with the person’s screen back, when the daemon goes away under it', async () => {

@@ -19,6 +19,7 @@ import { clip, shown } from '../../../protocol/shown';
 import type { CommandContext } from '../context';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
 import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
+import { piecesOf, scrollMoveOf, wheelOf, type ScrollMove } from '../attachKeys';
 import { remoteKey } from './follow';
 
 /**
@@ -39,8 +40,15 @@ export const DEFAULT_DETACH = 0x1c;
  */
 const MODEL_WRITE_MAX = 131_072 - 3;
 
-/** The screen model's scrollback: none is shown here (the pane's history is `pane screen`'s), so none is kept. */
-const MODEL_SCROLLBACK = 0;
+/**
+ * Rows of history the screen model keeps, to scroll back into: as many as the
+ * window's terminal keeps (renderer/src/term/termView.ts). The snapshot brings at most
+ * ATTACH_HISTORY_MAX of them; what is printed while attached adds the rest.
+ */
+const MODEL_SCROLLBACK = 5_000;
+
+/** Rows one notch of the wheel scrolls the view, as xterm and most terminals scroll. */
+const WHEEL_ROWS = 3;
 
 /** The person's terminal's mouse mode for each of the program's (xterm's names), always reported in SGR form (1006), which this side reads. */
 const MOUSE_OFF = '\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l';
@@ -48,10 +56,6 @@ const MOUSE_MODE: Record<string, string> = { none: MOUSE_OFF, x10: '\x1b[?9h\x1b
 
 /** What the person's terminal is put back to on leaving, whatever was mirrored onto it. */
 const RESTORE = `\x1b[?2026l\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l${MOUSE_OFF}\x1b[?1049l`;
-
-/** An SGR mouse report from the person's terminal: ESC [ < button ; column ; row, then M (pressed or moved) or m (released). */
-// eslint-disable-next-line no-control-regex
-const SGR_MOUSE = /\x1b\[<(\d{1,4});(\d{1,5});(\d{1,5})([Mm])/g;
 
 /** A mouse event as xterm's mouse service takes it (CoreMouseButton: 0 left, 1 middle, 2 right, 3 none, 4 wheel; CoreMouseAction: 0 up, 1 down, 32 move). */
 export interface MouseEvent {
@@ -96,6 +100,10 @@ export interface AttachOptions {
   readOnly: boolean;
   /** Size the pane's PTY to this terminal (less the status row), now and as it resizes. */
   fit: boolean;
+  /** Rows of the pane's history the snapshot brings, to scroll back into (0: the screen alone, for a slow link). */
+  history: number;
+  /** The wheel scrolls back while the program does not ask for the mouse (the terminal is asked for it throughout); false leaves the mouse to the terminal then. */
+  mouseScroll: boolean;
 }
 
 export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, o: AttachOptions): Promise<number> {
@@ -196,7 +204,7 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     if (n !== -1) schedule(false);
   });
 
-  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'snapshot', history: 0, flowControl: !o.readOnly });
+  const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'snapshot', history: o.history, flowControl: !o.readOnly });
   // n stays -1 (events and frames for it are held) until everything below is in place.
   const target = r.pane;
   if (itself(target)) {
@@ -296,6 +304,8 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     const size = { cols: model.cols, rows: model.rows };
     const cursor = { x: buf.cursorX, y: buf.cursorY };
     view = viewOf(size, room, cursor, view);
+    /** Rows the view is scrolled back into the history (0: the live screen). */
+    const back = buf.baseY - buf.viewportY;
     const cell = buf.getNullCell();
     const spare = buf.getNullCell();
     let out = '\x1b[?2026h\x1b[?25l';
@@ -320,17 +330,20 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
       out += `\x1b[${y + 1};1H${text}`;
     }
     drawn.length = room.rows;
-    const status = statusRow(statusText(size, room), room.cols);
+    const status = statusRow(statusText(size, room, back, buf.baseY), room.cols);
     if (drawn[room.rows] !== status) {
       drawn[room.rows] = status;
       out += `\x1b[${room.rows + 1};1H${status}`;
     }
     // The modes that change what keys send, mirrored so the person's arrows and pastes arrive as the program asked.
     const m = model.modes;
-    const want = `${m.applicationCursorKeysMode ? '\x1b[?1h' : '\x1b[?1l'}${m.applicationKeypadMode ? '\x1b=' : '\x1b>'}${m.bracketedPasteMode ? '\x1b[?2004h' : '\x1b[?2004l'}${m.sendFocusMode ? '\x1b[?1004h' : '\x1b[?1004l'}${MOUSE_MODE[mouseOk && !o.readOnly ? m.mouseTrackingMode : 'none']}`;
+    // The mouse: the program's form while it takes the mouse; else press and release (with the wheel) when the wheel scrolls back here.
+    const mouseWant = programMouse() ? m.mouseTrackingMode : o.mouseScroll ? 'vt200' : 'none';
+    const want = `${m.applicationCursorKeysMode ? '\x1b[?1h' : '\x1b[?1l'}${m.applicationKeypadMode ? '\x1b=' : '\x1b>'}${m.bracketedPasteMode ? '\x1b[?2004h' : '\x1b[?2004l'}${m.sendFocusMode ? '\x1b[?1004h' : '\x1b[?1004l'}${MOUSE_MODE[mouseWant]}`;
     lastRoom = room;
     if (want !== modes) out += modes = want;
-    const cy = cursor.y - view.top;
+    // Scrolled back, the cursor is as many rows lower, maybe below the view.
+    const cy = cursor.y + back - view.top;
     const cx = cursor.x - view.left;
     if (cy >= 0 && cy < room.rows && cx >= 0 && cx < room.cols) out += `\x1b[${cy + 1};${cx + 1}H${cursorHidden ? '' : '\x1b[?25h'}`;
     out += '\x1b[?2026l';
@@ -344,12 +357,13 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
       }
     });
   }
-  function statusText(size: { cols: number; rows: number }, room: { cols: number; rows: number }): string {
+  function statusText(size: { cols: number; rows: number }, room: { cols: number; rows: number }, back: number, history: number): string {
     // A title a TUI pads with spaces to fill its own tab ("◇  Ready (home)          ") takes one space a run here.
     const name = about ? clip(shown((about.tag.name || programOf(about)).replace(/\s+/g, ' ').trim()), 40) : '';
     const where = remote ?? String(n);
     const cut = size.cols > room.cols || size.rows > room.rows ? ` (${Math.min(size.cols, room.cols)}×${Math.min(size.rows, room.rows)} of it shown: --fit sizes it to this terminal)` : '';
     const ro = o.readOnly ? ' · read-only' : '';
+    if (back > 0) return ` pane ${where} · ${back} of ${history} rows back · ↑↓ PgUp PgDn g scroll · q or typing returns${ro} · ${keyName(o.detachKey)} detaches `;
     return ` pane ${where} · ${name} · ${size.cols}×${size.rows}${cut}${ro} · ${keyName(o.detachKey)} detaches${note ? ` · ${note}` : ''} `;
   }
 
@@ -371,24 +385,56 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     fit();
     schedule(true);
   };
+  /** Whether the program takes the mouse: clicks and the wheel are its, in its form; else the wheel scrolls back here. */
+  function programMouse(): boolean {
+    return mouseOk && !o.readOnly && model.modes.mouseTrackingMode !== 'none';
+  }
+  /** Keys typed into the model, which sends them on (its onData) as a window's terminal does, and which then parses the echo that comes back at once rather than on its next timer: xterm's own shortcut for output that follows a key. */
+  function typeKeys(text: string): void {
+    if (text === '' || o.readOnly) return;
+    if (model.buffer.active.viewportY !== model.buffer.active.baseY) {
+      // Typing while scrolled back returns to the live screen, as a terminal does.
+      model.scrollToBottom();
+      schedule(false);
+    }
+    model.input(text, true);
+  }
+  /** The view moved through the model's history (xterm's own viewport: output that comes meanwhile leaves it where it is). */
+  function scrollView(move: ScrollMove): void {
+    const page = Math.max(1, Math.min(model.rows, lastRoom.rows || model.rows) - 1);
+    if (move === 'top') model.scrollToTop();
+    else if (move === 'live') model.scrollToBottom();
+    else model.scrollLines('rows' in move ? move.rows : move.pages * page);
+    schedule(false);
+  }
+  /** The cursor keys' form the program asked for (DECCKM): the wheel over a screen with no history is these keys, as a terminal's alternate scroll mode sends them. */
+  const arrow = (by: -1 | 1): string => `\x1b${model.modes.applicationCursorKeysMode ? 'O' : '['}${by < 0 ? 'A' : 'B'}`;
   const onKeys = (b: Buffer): void => {
     const at = b.indexOf(o.detachKey);
-    const keys = at === -1 ? b : b.subarray(0, at);
-    // Typed into the model, which sends them on (its onData) as a window's terminal does, and which then parses the
-    // echo that comes back at once rather than on its next timer: xterm's own shortcut for output that follows a key.
-    if (keys.byteLength > 0 && !o.readOnly) {
-      const text = typed.write(keys);
-      if (!mouseOk || model.modes.mouseTrackingMode === 'none' || !text.includes('\x1b[<')) model.input(text, true);
-      else {
-        // Mouse reports come at the pane's cells (less the view's offset) through the model's mouse service; the keys around them as typed.
-        let from = 0;
-        for (const r of text.matchAll(SGR_MOUSE)) {
-          if (r.index! > from) model.input(text.slice(from, r.index), true);
-          from = r.index! + r[0].length;
-          const e = view && mouseEventOf(Number(r[1]), Number(r[2]), Number(r[3]), r[4]!, view, lastRoom);
+    const bytes = at === -1 ? b : b.subarray(0, at);
+    if (bytes.byteLength > 0) {
+      const buf = model.buffer.active;
+      for (const piece of piecesOf(typed.write(bytes))) {
+        const back = buf.viewportY !== buf.baseY;
+        if (piece.kind === 'keys') {
+          const move = back ? scrollMoveOf(piece.text) : undefined;
+          if (move) scrollView(move);
+          else typeKeys(piece.text);
+        } else if (piece.kind === 'page') {
+          // Shift+PgUp/PgDn scroll the history; a screen with none (a TUI in its alternate screen) gets the key.
+          if (buf.type === 'normal') scrollView({ pages: piece.by });
+          else typeKeys(piece.by < 0 ? '\x1b[5;2~' : '\x1b[6;2~');
+        } else if (programMouse()) {
+          // Mouse reports come at the pane's cells (less the view's offset) through the model's mouse service.
+          const e = view && mouseEventOf(piece.cb, piece.cx, piece.cy, piece.final, view, lastRoom);
           if (e) mouse!.triggerMouseEvent!(e);
+        } else {
+          // The program does not take the mouse: the wheel scrolls back (or is arrow keys on a screen with no history); clicks are nobody's.
+          const wheel = wheelOf(piece.cb);
+          if (wheel === undefined) continue;
+          if (buf.type === 'normal') scrollView({ rows: wheel * WHEEL_ROWS });
+          else typeKeys(arrow(wheel).repeat(WHEEL_ROWS));
         }
-        if (from < text.length) model.input(text.slice(from), true);
       }
     }
     if (at !== -1) {

@@ -2,7 +2,7 @@
 // follow output by offset, print the screen, watch events as JSON lines.
 import { paneExitLine } from '../../../protocol/exitLabel';
 import type { PaneRef } from '../../../protocol/ids';
-import { MAX_GRID_ROWS } from '../../../protocol/gridLimits';
+import { ATTACH_HISTORY_MAX, MAX_GRID_ROWS } from '../../../protocol/gridLimits';
 import { bool, int, str, type ParsedArgs } from '../args';
 import { TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
@@ -82,17 +82,20 @@ export const streamCommands: CommandSpec[] = [
       { name: 'detach-key', type: 'string', value: '^K', doc: 'the key that detaches, a control key written with a caret (default ^\\)' },
       { name: 'read-only', short: 'r', type: 'bool', doc: 'watch only: keys are not sent (the detach key still works)' },
       { name: 'fit', type: 'bool', doc: "size the pane's terminal to this one (less the status row), now and as it resizes" },
+      { name: 'history', type: 'int', value: 'ROWS', min: 0, max: ATTACH_HISTORY_MAX, doc: `rows of the pane's history brought to scroll back into (default ${ATTACH_HISTORY_MAX}; 0 over a slow link: the screen alone, and what is printed after)` },
+      { name: 'no-mouse-scroll', type: 'bool', doc: 'leave the mouse to this terminal while the program does not ask for it: its own selection without Shift, and no wheel scrollback' },
     ],
     notes: [
       "The pane is drawn from pane's own model of its screen, as tmux draws a window: text, colours and the cursor reach this terminal; the program's escape sequences (a title, the clipboard, queries) never do. The last row names the pane, its size and the detach key.",
-      'A pane larger than this terminal shows the part that holds its cursor, and the status row says so; --fit resizes the pane instead (a window showing it sizes it back when its layout changes). Its scrollback is not shown here: pane screen prints it.',
-      'A program that asks for the mouse (vim, htop, an agent’s TUI) gets clicks and the wheel in the form it asked for; the terminal is asked for them only while it does.',
+      'A pane larger than this terminal shows the part that holds its cursor, and the status row says so; --fit resizes the pane instead (a window showing it sizes it back when its layout changes).',
+      'The wheel and Shift+PgUp/PgDn scroll back into the pane’s history (its last --history rows, and all printed since); scrolled back, the arrows, PgUp/PgDn, g and G move as in a pager, q returns, and any other key returns and goes to the program. Over a screen with no history (a TUI’s alternate screen) the wheel is the arrow keys, as a terminal sends them.',
+      'A program that asks for the mouse (vim, htop, an agent’s TUI) gets clicks and the wheel in the form it asked for. Otherwise the terminal is asked for the mouse so the wheel scrolls back here: select text with Shift held, as in tmux or Zellij, or give --no-mouse-scroll to leave the mouse to the terminal.',
       'Keys go to the pane as the window sends them, with this connection’s rights: an agent’s CLI types only where its .access lets it, a read-only guest not at all. It ends when the program does, saying how, or at the detach key; the pane runs on.',
     ],
     async run(ctx, a) {
       const { runAttach, detachKeyOf, DEFAULT_DETACH } = await import('./attach');
       const spec = str(a, 'detach-key');
-      return runAttach(ctx, ctx.target(a), { detachKey: spec === undefined ? DEFAULT_DETACH : detachKeyOf(spec), readOnly: bool(a, 'read-only'), fit: bool(a, 'fit') });
+      return runAttach(ctx, ctx.target(a), { detachKey: spec === undefined ? DEFAULT_DETACH : detachKeyOf(spec), readOnly: bool(a, 'read-only'), fit: bool(a, 'fit'), history: int(a, 'history') ?? ATTACH_HISTORY_MAX, mouseScroll: !bool(a, 'no-mouse-scroll') });
     },
   },
   {

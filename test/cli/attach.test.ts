@@ -193,8 +193,11 @@ describe('pane attach', () => {
     await shows(a, 'the live screen', /^1005\n.*[$#] $/m);
     expect(a.screen()).toMatch(/ · 160×47 · Ctrl\+\\ detaches/);
     // Typing while scrolled back returns to the live screen and reaches the shell; the q above did not.
+    const mark = a.raw().length;
     a.type('\x1b[<64;20;10M');
     await shows(a, 'scrolled back again', /· 3 of \d+ rows back ·/);
+    // The cursor, now three rows below the pane's last row, is not drawn there (those are the terminal's spare rows).
+    expect(a.raw().slice(mark)).not.toContain('\x1b[?25h');
     a.type('echo back-$((2*21))\r');
     await shows(a, 'the typed line run, live', /^back-42\n.*[$#] $/m);
     expect(ok('output', '-t', n)).not.toMatch(/[$#] q/);

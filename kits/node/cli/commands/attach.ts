@@ -342,10 +342,10 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     const want = `${m.applicationCursorKeysMode ? '\x1b[?1h' : '\x1b[?1l'}${m.applicationKeypadMode ? '\x1b=' : '\x1b>'}${m.bracketedPasteMode ? '\x1b[?2004h' : '\x1b[?2004l'}${m.sendFocusMode ? '\x1b[?1004h' : '\x1b[?1004l'}${MOUSE_MODE[mouseWant]}`;
     lastRoom = room;
     if (want !== modes) out += modes = want;
-    // Scrolled back, the cursor is as many rows lower, maybe below the view.
+    // Scrolled back, the cursor is as many rows lower, maybe below the pane's last row: then it is not drawn.
     const cy = cursor.y + back - view.top;
     const cx = cursor.x - view.left;
-    if (cy >= 0 && cy < room.rows && cx >= 0 && cx < room.cols) out += `\x1b[${cy + 1};${cx + 1}H${cursorHidden ? '' : '\x1b[?25h'}`;
+    if (cursor.y + back < size.rows && cy >= 0 && cy < room.rows && cx >= 0 && cx < room.cols) out += `\x1b[${cy + 1};${cx + 1}H${cursorHidden ? '' : '\x1b[?25h'}`;
     out += '\x1b[?2026l';
     writing = true;
     // A slow link (ssh from a phone) takes frames as it can; the model goes on parsing meanwhile, and the next frame is drawn from where it is then.

@@ -20,6 +20,15 @@ export function incompleteTail(b: Uint8Array): number {
   return 0; // only continuation bytes at the end: not a character's start, nothing to keep
 }
 
+/**
+ * The most bytes to hand xterm in one write(). xterm cuts a longer write into parses of
+ * 131,072 bytes itself (InputHandler's MAX_PARSEBUFFER), wherever a character falls, and
+ * 6.0 can lose the character at such a cut; this leaves room for the ≤ 3 bytes a carry
+ * puts in front, so every cut is the carry's. The daemon's screens and `pane attach`
+ * both write in pieces of at most this.
+ */
+export const XTERM_WRITE_MAX = 131_072 - 3;
+
 /** What a carry holds when it holds nothing: one shared array, never written, so a write of whole characters allocates nothing. */
 const NOTHING = new Uint8Array(0);
 

@@ -4,7 +4,7 @@
 // rows are trimmed or reflowed, and disposes it if uncaptured rows were trimmed), and
 // output is written in pieces too small to push more rows than the slack holds.
 import type { IBufferCell, IMarker, Terminal } from '@xterm/headless';
-import { Utf8Carry } from '../../kits/client/utf8Carry';
+import { Utf8Carry, XTERM_WRITE_MAX } from '../../kits/client/utf8Carry';
 import { encodeLine } from './lineSgr';
 import { HistoryStore } from './historyStore';
 
@@ -40,13 +40,8 @@ export const REST_AFTER_MS = 10_000;
 export const REST_LIVE_ROWS = 100;
 /** Most bytes written to xterm at once; xterm calls each piece's callback before parsing the next. */
 export const PIECE_BYTES = 256;
-/**
- * Most bytes written to xterm at once without a history to capture. xterm cuts a longer
- * write into parses of 131,072 bytes itself (InputHandler's MAX_PARSEBUFFER), wherever
- * a character falls, and 6.0 can lose the character at such a cut (decision 054); this
- * leaves room for the ≤ 3 bytes the carry puts in front, so every cut is the carry's.
- */
-export const WHOLE_PIECE_BYTES = 131_072 - 3;
+/** Most bytes written to xterm at once without a history to capture: the carry's whole write (decision 054). */
+export const WHOLE_PIECE_BYTES = XTERM_WRITE_MAX;
 /** Rows captured at once at least (fewer, larger captures cost less per row). */
 const CAPTURE_BATCH = 64;
 

@@ -9,7 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type * as tty from 'node:tty';
 import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import { AckMeter } from '../../../client/ackMeter';
-import { Utf8Carry } from '../../../client/utf8Carry';
+import { Utf8Carry, XTERM_WRITE_MAX } from '../../../client/utf8Carry';
 import type { Connection } from '../../../client/connection';
 import type { PaneFault } from '../../../protocol/fault';
 import type { PaneRef } from '../../../protocol/ids';
@@ -33,12 +33,6 @@ export const ATTACH_FRAME_MS = 8;
 /** Ctrl+\ (0x1c), as dtach and abduco detach: a key no shell or editor binds by default. */
 export const DEFAULT_DETACH = 0x1c;
 
-/**
- * The most a single write to the screen model holds: xterm cuts longer writes into
- * parses of 131,072 bytes itself, and a cut there could split a character (decision
- * 054); the carry's 3 bytes below that, no write reaches it.
- */
-const MODEL_WRITE_MAX = 131_072 - 3;
 
 /**
  * Rows of history the screen model keeps, to scroll back into: as many as the
@@ -253,9 +247,9 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     next = offset + data.byteLength;
     // Every write goes through the carry, so a character cut between two frames is not lost (decision 054).
     const fresh = data.subarray(skip);
-    for (let i = 0; i < fresh.byteLength; i += MODEL_WRITE_MAX) {
-      const last = i + MODEL_WRITE_MAX >= fresh.byteLength;
-      model.write(carry.take(fresh.subarray(i, i + MODEL_WRITE_MAX)), last ? () => (acks.parsed(data.byteLength), schedule(false)) : undefined);
+    for (let i = 0; i < fresh.byteLength; i += XTERM_WRITE_MAX) {
+      const last = i + XTERM_WRITE_MAX >= fresh.byteLength;
+      model.write(carry.take(fresh.subarray(i, i + XTERM_WRITE_MAX)), last ? () => (acks.parsed(data.byteLength), schedule(false)) : undefined);
     }
   }
 

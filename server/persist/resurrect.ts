@@ -281,7 +281,7 @@ function startPane(deps: PersistDeps, session: Session, saved: SavedPane, cfg: D
   const term = server.terminals.get(pane.n);
   if (term) {
     if (history) term.show(history);
-    term.show(bannerText({ history: history ? (saved.scrollback?.savedAt ?? null) : null, notices: plan.notices, waitingFor: plan.waiting && plan.record ? argvText(plan.record) : null }));
+    term.show(bannerText({ history: history ? (saved.scrollback?.savedAt ?? null) : null, notices: plan.notices, waitingFor: plan.waiting && plan.record ? argvText(plan.record) : null, cols: saved.cols }));
   } else if (history) {
     warn(`pane ${saved.address}: no terminal to show its history in`);
   }

@@ -59,6 +59,9 @@ interface Screen {
  */
 const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scrollback: live }) + s.images.replay() + (s.cursorHidden ? '\x1b[?25l' : '') + (s.mouseForm === null ? '' : `\x1b[?${s.mouseForm}h`) + leftOut(s.term);
 
+/** xterm's tab stop width (its tabStopWidth option, never set here): a terminal's stops start every 8 columns. */
+const TAB_WIDTH = 8;
+
 /**
  * What the serialize addon leaves out of a screen that a view opened later needs to go on
  * as the program expects, read from xterm 6.0.0's private fields (each left out when its
@@ -68,7 +71,9 @@ const liveSerialized = (s: Screen, live: number) => s.serialize.serialize({ scro
  *   program scrolls only its region, and drew its lines over the bar;
  * - the DEC line-drawing character set in G0..G3 and which of G0/G1 is in use: without it
  *   the rest of a box drawn by dialog or mc came out as "lqqk";
- * - the cursor saved by DECSC, which the program's next DECRC goes back to.
+ * - the cursor saved by DECSC, which the program’s next DECRC goes back to;
+ * - tab stops the program set or cleared (HTS, TBC: a table's columns, `tabs 4`), and LNM,
+ *   under which a line feed returns the carriage too.
  * DECSTBM homes the cursor, so the cursor is put back last, counted from the region's top
  * under origin mode.
  */
@@ -84,19 +89,36 @@ function leftOut(term: headless.Terminal): string {
     });
     if (cs.glevel === 1) out += '\x0e';
   }
+  // LNM (CSI 20 h): xterm keeps it as its convertEol option; a line feed then returns the carriage too.
+  if (term.options.convertEol) out += '\x1b[20h';
   if (!b || typeof b.scrollTop !== 'number' || typeof b.scrollBottom !== 'number') return out;
   const top = term.modes.originMode ? b.scrollTop : 0;
   const region = b.scrollTop !== 0 || b.scrollBottom !== term.rows - 1;
   if (region) out += `\x1b[${b.scrollTop + 1};${b.scrollBottom + 1}r`;
   const saved = typeof b.savedX === 'number' && typeof b.savedY === 'number' && (b.savedX !== 0 || b.savedY !== 0);
   if (saved) out += `\x1b[${b.savedY! - top + 1};${b.savedX! + 1}H\x1b7`;
-  if (region || saved) out += `\x1b[${a.cursorY - top + 1};${a.cursorX + 1}H`;
+  // Tab stops other than every 8 columns (HTS, TBC; `tabs`, a table from column form): all cleared, then each set again.
+  const stops = tabStops(b.tabs, term.cols);
+  if (stops) out += `\x1b[3g${stops.map((x) => `\x1b[1;${x + 1}H\x1bH`).join('')}`;
+  if (region || saved || stops) out += `\x1b[${a.cursorY - top + 1};${a.cursorX + 1}H`;
   return out;
 }
 
+/** The columns with a tab stop, when they are not xterm's own (0, 8, 16 …, as a terminal starts); undefined when they are, or unknown. */
+function tabStops(tabs: unknown, cols: number): number[] | undefined {
+  if (typeof tabs !== 'object' || tabs === null) return undefined;
+  const set = Object.entries(tabs as Record<string, unknown>)
+    .filter(([x, on]) => on === true && Number(x) < cols)
+    .map(([x]) => Number(x))
+    .sort((x, y) => x - y);
+  const standard = set.length === Math.ceil(cols / TAB_WIDTH) && set.every((x, i) => x === i * TAB_WIDTH);
+  return standard ? undefined : set;
+}
+
+
 /** The private parts of xterm 6.0.0's terminal that leftOut reads. */
 interface PrivateCore {
-  buffer?: { scrollTop?: unknown; scrollBottom?: unknown; savedX?: number; savedY?: number };
+  buffer?: { scrollTop?: unknown; scrollBottom?: unknown; savedX?: number; savedY?: number; tabs?: unknown };
   _charsetService?: { glevel?: number; _charsets?: (Record<string, string> | undefined)[] };
 }
 

@@ -127,6 +127,77 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     fs.rmSync(path.join(appsDir, 'broken.json'));
   }, 30_000);
 
+  it('a table and a list fit their pane as it narrows: actions into a … menu, then rows as cards; wider again, a table', async () => {
+    const file = {
+      name: 'Fit',
+      signature: 'com.example.fit',
+      kind: 'widget',
+      widget: {
+        type: 'column',
+        children: [
+          {
+            type: 'table',
+            id: 'wide',
+            label: 'panes',
+            bind: { path: '/index', as: 'lines', fields: ['id', 'host', 'session', 'sig', 'owner', 'quadrant', 'state', 'cwd', 'tag'] },
+            columns: [{ title: 'pane', field: 'id' }, { title: 'app', field: 'sig' }, { title: 'session', field: 'session' }, { title: 'state', field: 'state' }, { title: 'owner', field: 'owner' }, { title: 'where', field: 'quadrant' }],
+            actions: [{ label: 'zoom', run: 'zoom', pane: '{id}' }, { label: 'focus', run: 'focus', pane: '{id}' }],
+          },
+          { type: 'list', id: 'items', label: 'each pane', bind: { path: '/index', as: 'lines', fields: ['id', 'host', 'session', 'sig', 'owner', 'quadrant', 'state', 'cwd', 'tag'] }, item: 'pane {id} ({sig}) in {session}', actions: [{ label: 'name it', run: 'name', args: ['listed'], pane: '{id}' }, { label: 'focus', run: 'focus', pane: '{id}' }] },
+        ],
+      },
+    };
+    fs.writeFileSync(path.join(appsDir, 'fit.json'), JSON.stringify(file));
+    await appListed('fit');
+    const w = await launch('fit');
+    const body = region(sh.page, w).locator('.wg-body');
+    await until(sh.page, 'the table drawn', new Function(`return document.querySelectorAll('section[data-pane="${w}"] [data-widget="wide"] :is(tbody tr, .wg-cards > li)').length >= 2`) as () => boolean);
+    /** What the table and the list are drawn as, and whether anything in the body runs past its right edge (it had scrolled sideways). */
+    const drawn = () =>
+      sh.page.evaluate((n) => {
+        const b = document.querySelector(`section[data-pane="${n}"] .wg-body`)!;
+        const t = b.querySelector('[data-widget="wide"]')!;
+        const list = b.querySelector('[data-widget="items"]')!;
+        const edge = b.getBoundingClientRect().right;
+        const past = [...b.querySelectorAll('td, dd, dt, li, button, span')].filter((e) => e.getBoundingClientRect().width > 0 && e.getBoundingClientRect().right > edge + 1).length;
+        return {
+          table: t.querySelector('.wg-cards') ? 'cards' : t.querySelector('td.wg-row-menu') ? 'folded' : 'table',
+          list: list.querySelector('li button[aria-haspopup]') ? 'folded' : 'inline',
+          past,
+        };
+      }, w);
+    const width = async (cols: number, want: { table: string; list: string }) => {
+      expect(sh.cli('float', '-t', String(w), '--w', String(cols), '--h', '30').code).toBe(0);
+      await expect.poll(drawn, { timeout: 10_000 }).toEqual({ ...want, past: 0 });
+    };
+    // Wide: the table as written, with its buttons; the list's buttons after each item.
+    await width(150, { table: 'table', list: 'inline' });
+    expect(await body.locator('[data-widget="wide"] td.wg-actions button').first().textContent()).toBe('zoom');
+    // Narrower than the table with its buttons (~75 cells): the actions go behind each row's … menu; the list's items still fit theirs.
+    await width(64, { table: 'folded', list: 'inline' });
+    // Narrower than the table itself: a card a row, its first field heading it, every other one as title and value;
+    // narrower than a list item with its buttons (~49 cells), the list's actions behind each item's … menu.
+    await width(30, { table: 'cards', list: 'folded' });
+    const card = body.locator('[data-widget="wide"] .wg-cards > li', { hasText: 'com.example.fit' }).first();
+    await expect.poll(() => card.locator('[data-field="id"]').textContent()).toBe(`pane ${w}`);
+    expect(await card.locator('dt').allTextContents()).toEqual(expect.arrayContaining(['app', 'session', 'state', 'owner']));
+    await shot(sh.page, 'widget-fit-cards');
+    expect(await axeFindings(w)).toEqual([]);
+    // A card's menu runs the row's action: focus its pane.
+    await card.getByRole('button', { name: `actions for ${w}` }).click();
+    await sh.page.getByRole('menuitem', { name: /^focus/ }).click();
+    await until(sh.page, 'the pane focused from its card', new Function(`const st = window.pane.store.getState(); return st.sessions[st.sessionId].focused === ${w}`) as () => boolean);
+    // A list item's menu: its action runs, and what it answered shows under the list.
+    const item = body.locator('[data-widget="items"] li', { hasText: `pane ${w} ` });
+    await item.getByRole('button', { name: /^actions for pane / }).click();
+    await sh.page.getByRole('menuitem', { name: /^name it/ }).click();
+    await until(sh.page, 'the pane named from the list', new Function(`return window.pane.store.getState().panes[${w}].tag.name === 'listed'`) as () => boolean);
+    // Wider again: a table with its buttons, not left folded.
+    await width(150, { table: 'table', list: 'inline' });
+    fs.rmSync(path.join(appsDir, 'fit.json'));
+    await sh.page.evaluate(async (n) => (window as any).pane.client.call('pane/close', { pane: n }), w);
+  }, 60_000);
+
   it('the shipped widgets draw: agents board, pane monitor, pane log', async () => {
     const board = await launch('agents-board');
     await until(sh.page, 'the board empty note', new Function(`return /No agents yet/.test(document.querySelector('section[data-pane="${board}"] [data-widget="agents"]')?.textContent ?? '')`) as () => boolean);
@@ -140,11 +211,10 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     const agentPane = Number(id.split(':')[1]);
     await waitScreen(sh.page, agentPane, 'demo>', 30_000);
     expect(sh.cli('send', '-t', String(agentPane), 'tidy the parser in src/parse.ts').code).toBe(0);
-    const row = region(sh.page, board).locator('[data-widget="agents"] tbody tr', { hasText: name });
+    // A row: a table's, or a card where the pane is narrower than the table (below).
+    const row = region(sh.page, board).locator('[data-widget="agents"] :is(tbody tr, .wg-cards > li)', { hasText: name });
     await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('tidy the parser in src/parse.ts');
-    // Where the board is narrower than its table, each row's actions are in a … menu in its first cell (below).
-    const menuCells = await row.locator('td.wg-row-menu').count();
-    expect(await row.locator('td').nth(3 + menuCells).textContent()).toBe(String(agentPane));
+    expect(await row.locator('[data-field="pane"]').textContent()).toBe(String(agentPane));
     const act = async (label: string) => {
       const direct = row.locator('td.wg-actions button', { hasText: label });
       if ((await direct.count()) > 0) return direct.click({ timeout: 10_000 });
@@ -171,7 +241,7 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     expect(sh.cli('float', '-t', String(board), '--w', '34', '--h', '20').code).toBe(0);
     const menuButton = row.getByRole('button', { name: `actions for ${name}` });
     await expect.poll(() => menuButton.count(), { timeout: 10_000 }).toBe(1);
-    expect(await row.locator('td.wg-actions').count()).toBe(0);
+    expect(await row.locator('.wg-actions').count()).toBe(0);
     const inView = await sh.page.evaluate(({ n, who }) => {
       const b = [...document.querySelectorAll(`section[data-pane="${n}"] button[aria-label="actions for ${who}"]`)][0]!.getBoundingClientRect();
       const f = document.querySelector(`section[data-pane="${n}"]`)!.getBoundingClientRect();
@@ -192,19 +262,20 @@ describe.skipIf(chromiumMissing)(`widget panes in Chromium${chromiumMissing ? ` 
     const mon = await launch('pane-monitor');
     // Each figure is its own field of /server/stats: panes is the count of panes, not the last field read.
     await until(sh.page, 'the monitor counts panes', new Function(`return Number(document.querySelector('section[data-pane="${mon}"] .wg-grid .wg-value')?.textContent) === Object.keys(window.pane.store.getState().panes).length`) as () => boolean);
-    await until(sh.page, 'a row per pane with its memory', new Function(`return document.querySelectorAll('section[data-pane="${mon}"] [data-widget="panes"] tbody tr').length >= 2`) as () => boolean);
-    const monRow = region(sh.page, mon).locator('[data-widget="panes"] tbody tr').first();
-    const memory = await monRow.locator('td').nth(7 + (await monRow.locator('td.wg-row-menu').count())).textContent();
+    await until(sh.page, 'a row per pane with its memory', new Function(`return document.querySelectorAll('section[data-pane="${mon}"] [data-widget="panes"] :is(tbody tr, .wg-cards > li)').length >= 2`) as () => boolean);
+    const monRow = region(sh.page, mon).locator('[data-widget="panes"] :is(tbody tr, .wg-cards > li)').first();
+    const memory = await monRow.locator('[data-field="rssBytes"]').textContent();
     // Figures read with their units: memory in MiB (it had read 77.9 under "memory MiB"), time as time.
     expect(memory).toMatch(/^\d+(\.\d)? (KiB|MiB|GiB)$/);
     const uptime = region(sh.page, mon).locator('.wg-grid .wg-text', { hasText: 'uptime' }).locator('.wg-value');
     expect(await uptime.textContent()).toMatch(/^(\d+(\.\d+)? s|\d+m\d\ds)$/);
     // The latency table: the echo of what the window typed, and the requests the window made (its own reads among them), with medians.
-    const echo = region(sh.page, mon).locator('[data-widget="latency"] tbody tr', { hasText: 'echo' });
-    await expect.poll(async () => Number(await echo.locator('td').nth(2).textContent()), { timeout: 10_000 }).toBeGreaterThan(0);
-    const reads = region(sh.page, mon).locator('[data-widget="latency"] tbody tr', { hasText: 'ns/read' });
-    await expect.poll(async () => await reads.first().locator('td').nth(3).textContent(), { timeout: 10_000 }).toMatch(/^\d+(\.\d+)? ms$/);
-    expect(parseFloat((await reads.first().locator('td').nth(3).textContent()) ?? '')).toBeGreaterThan(0);
+    const latencyRows = region(sh.page, mon).locator('[data-widget="latency"] :is(tbody tr, .wg-cards > li)');
+    const echo = latencyRows.filter({ hasText: 'echo' });
+    await expect.poll(async () => Number(await echo.locator('[data-field="count"]').textContent()), { timeout: 10_000 }).toBeGreaterThan(0);
+    const reads = latencyRows.filter({ hasText: 'ns/read' });
+    await expect.poll(async () => await reads.first().locator('[data-field="p50Ms"]').textContent(), { timeout: 10_000 }).toMatch(/^\d+(\.\d+)? ms$/);
+    expect(parseFloat((await reads.first().locator('[data-field="p50Ms"]').textContent()) ?? '')).toBeGreaterThan(0);
     // Memory reads as memory (93.4 MiB, not 97938432 bytes), and each figure of its grid stays in its own cell.
     await expect.poll(() => region(sh.page, mon).locator('.wg-grid .wg-spark .wg-value').first().textContent(), { timeout: 10_000 }).toMatch(/^\d+\.\d (KiB|MiB|GiB)$/);
     const overlaps = await sh.page.evaluate(

@@ -222,27 +222,33 @@ function RowMenu({ pane, actions, row, rowName, onSaid }: { pane: number; action
 }
 
 /**
- * Whether a table's actions fold into each row's "…" menu: when the table with its action
- * buttons is wider than its pane. The width it needs is measured with the buttons shown and
- * kept while folded (folding narrows the table, and measuring then would unfold it again).
+ * How far a component folds to fit its pane's width: level 0 as written, each next level
+ * narrower, the last always taken. The width a level needs is `content`'s scrollWidth,
+ * measured while that level is shown and kept while a narrower one is (folding narrows the
+ * content, so measuring it then would unfold it again); a level not measured yet is tried.
+ * `box` is what always stands at the pane's width, whatever the level.
  */
-function useFoldedActions(scroll: RefObject<HTMLDivElement | null>, table: RefObject<HTMLTableElement | null>, has: boolean, rows: number): boolean {
-  const [folded, setFolded] = useState(false);
-  const needed = useRef(0);
+function useFoldLevel(box: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>, levels: number, rows: number): number {
+  const [level, setLevel] = useState(0);
+  const needed = useRef<number[]>([]);
   useLayoutEffect(() => {
-    const el = scroll.current;
-    if (!has || !el) return;
+    const el = box.current;
+    if (levels <= 1 || !el) return;
     const check = () => {
-      if (!folded) needed.current = table.current?.scrollWidth ?? 0;
-      const fold = el.clientWidth + 1 < needed.current;
-      if (fold !== folded) setFolded(fold);
+      const c = content.current;
+      if (c && level < levels - 1) needed.current[level] = c.scrollWidth;
+      const room = el.clientWidth + 1;
+      let next = 0;
+      while (next < levels - 1 && needed.current[next] !== undefined && needed.current[next]! > room) next++;
+      if (next !== level) setLevel(next);
     };
     check();
     const ro = new ResizeObserver(check);
     ro.observe(el);
+    if (content.current) ro.observe(content.current);
     return () => ro.disconnect();
-  }, [scroll, table, has, rows, folded]);
-  return has && folded;
+  }, [box, content, levels, level, rows]);
+  return Math.min(level, Math.max(0, levels - 1));
 }
 
 /** One row of a table; drawn again only when its row's text changes (a board of 100 agents redraws the one that moved). */
@@ -257,7 +263,7 @@ const TableRow = memo(
           </td>
         ) : null}
         {node.columns.map((c) => (
-          <td key={c.field} className={c.unit ? 'wg-num' : undefined}>
+          <td key={c.field} data-field={c.field} className={c.unit ? 'wg-num' : undefined}>
             {valueWithUnit(pickField(row, c.field), c.unit, shownValue)}
           </td>
         ))}
@@ -275,45 +281,132 @@ const TableRow = memo(
 );
 
 /**
- * A table: its rows (wider than the pane, it scrolls on its own, by keyboard too: the
- * region takes focus), and under it what the last action clicked in it answered, whole
- * and in view (a narrow actions cell would wrap it word by word).
+ * One row of a table too wide for its pane even with its actions folded, as a card: its first
+ * column's value heads it (after the row's "…" menu), the others follow as title and value,
+ * wrapping, those with no value left out. Sideways scrolling had hidden all but the first columns of a narrow pane's table.
+ */
+const CardRow = memo(
+  function CardRow({ row, node, pane, onSaid }: { row: Row; rowText: string; node: Extract<WidgetNode, { type: 'table' }>; pane: number; onSaid: (text: string) => void }) {
+    const [first, ...rest] = node.columns;
+    const name = first ? shownValue(pickField(row, first.field)) : 'this row';
+    return (
+      <li>
+        <div className="wg-card-head">
+          {node.actions?.length ? <RowMenu pane={pane} actions={node.actions} row={row} rowName={name} onSaid={onSaid} /> : null}
+          {first ? (
+            <span data-field={first.field}>
+              <span className="wg-card-title">{first.title} </span>
+              {valueWithUnit(pickField(row, first.field), first.unit, shownValue)}
+            </span>
+          ) : null}
+        </div>
+        <dl>
+          {rest.map((c) => {
+            // A field with no value takes no line of its own here (a terminal's agent, a prompt not given yet).
+            const v = valueWithUnit(pickField(row, c.field), c.unit, shownValue);
+            return v === '' ? null : (
+              <div key={c.field} className="wg-pair">
+                <dt>{c.title}</dt>
+                <dd data-field={c.field} className={c.unit ? 'wg-num' : undefined}>
+                  {v}
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+      </li>
+    );
+  },
+  (a, b) => a.rowText === b.rowText && a.node === b.node && a.pane === b.pane,
+);
+
+/**
+ * A table: its rows, and under it what the last action clicked in it answered, whole and in
+ * view (a narrow actions cell would wrap it word by word). Narrower than the table, the pane
+ * gets each row's actions in a "…" menu at its start; narrower still, each row as a card.
+ * Only a single column wider than the pane scrolls sideways (the region takes focus, so by
+ * keyboard too).
  */
 function TableWidget({ id, label, bound, value, node, pane }: { id: string; label: string | undefined; bound: Bound | undefined; value: unknown; node: Extract<WidgetNode, { type: 'table' }>; pane: number }) {
   const [said, setSaid] = useState('');
   const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
-  const scroll = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const table = useRef<HTMLTableElement>(null);
-  const folded = useFoldedActions(scroll, table, (node.actions?.length ?? 0) > 0, rows.length);
+  const hasActions = (node.actions?.length ?? 0) > 0;
+  // Levels: as written; actions folded (when there are any); cards (when there is more than one column).
+  const kinds: ('table' | 'folded' | 'cards')[] = ['table', ...(hasActions ? (['folded'] as const) : []), ...(node.columns.length > 1 ? (['cards'] as const) : [])];
+  const kind = kinds[useFoldLevel(box, table, kinds.length, rows.length)]!;
+  const folded = kind !== 'table' && hasActions;
   return (
     <Framed className="wg-table" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
-      {rows.length > 0 ? (
-        <div ref={scroll} className="wg-scroll" role="region" aria-label={`${label ?? 'table'}, scrollable`} tabIndex={0}>
-          <table ref={table} aria-label={label}>
-            <thead>
-              <tr>
-                {folded ? (
-                  <th scope="col">
-                    <span className="sr-only">actions</span>
-                  </th>
-                ) : null}
-                {node.columns.map((c) => (
-                  <th key={c.field} scope="col" className={c.unit ? 'wg-num' : undefined}>
-                    {c.title}
-                  </th>
+      <div ref={box}>
+        {rows.length > 0 && kind === 'cards' ? (
+          <ul className="wg-cards" aria-label={label}>
+            {rows.map((r, k) => (
+              <CardRow key={k} row={r} rowText={JSON.stringify(r)} node={node} pane={pane} onSaid={setSaid} />
+            ))}
+          </ul>
+        ) : rows.length > 0 ? (
+          <div className="wg-scroll" role="region" aria-label={`${label ?? 'table'}, scrollable`} tabIndex={0}>
+            <table ref={table} aria-label={label}>
+              <thead>
+                <tr>
+                  {folded ? (
+                    <th scope="col">
+                      <span className="sr-only">actions</span>
+                    </th>
+                  ) : null}
+                  {node.columns.map((c) => (
+                    <th key={c.field} scope="col" className={c.unit ? 'wg-num' : undefined}>
+                      {c.title}
+                    </th>
+                  ))}
+                  {hasActions && !folded ? <th scope="col">actions</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r, k) => (
+                  <TableRow key={k} row={r} rowText={JSON.stringify(r)} node={node} pane={pane} onSaid={setSaid} folded={folded} />
                 ))}
-                {node.actions?.length && !folded ? <th scope="col">actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r, k) => (
-                <TableRow key={k} row={r} rowText={JSON.stringify(r)} node={node} pane={pane} onSaid={setSaid} folded={folded} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </div>
       <Said text={said} />
+    </Framed>
+  );
+}
+
+/**
+ * A list: an item a row, with its actions after its text; where an item and its buttons do
+ * not fit the pane's width on one line, the actions go behind each item's "…" menu, at its
+ * start (they had wrapped under the text, button by button).
+ */
+function ListWidget({ id, label, bound, value, node, pane }: { id: string; label: string | undefined; bound: Bound | undefined; value: unknown; node: Extract<WidgetNode, { type: 'list' }>; pane: number }) {
+  const [said, setSaid] = useState('');
+  const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
+  const box = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const hasActions = (node.actions?.length ?? 0) > 0;
+  const folded = useFoldLevel(box, list, hasActions ? 2 : 1, rows.length) === 1;
+  return (
+    <Framed className="wg-list" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
+      <div ref={box}>
+        <ul ref={list} aria-label={label} className={hasActions && !folded ? 'wg-one-line' : undefined}>
+          {rows.map((r, k) => {
+            const text = itemText(node.item, r);
+            return (
+              <li key={k}>
+                {folded ? <RowMenu pane={pane} actions={node.actions!} row={r} rowName={text} onSaid={setSaid} /> : null}
+                <span>{text}</span>
+                {folded ? null : node.actions?.map((a, j) => <ActionButton key={j} pane={pane} action={a} row={r} />)}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+      {folded ? <Said text={said} /> : null}
     </Framed>
   );
 }
@@ -502,23 +595,8 @@ function Node({ node, values, pane, path }: { node: WidgetNode; values: Values; 
       );
     case 'table':
       return <TableWidget id={id} label={label} bound={bound} value={value} node={node} pane={pane} />;
-    case 'list': {
-      const rows = rowsOf(value).slice(0, MAX_WIDGET_ROWS);
-      return (
-        <Framed className="wg-list" id={id} label={label} bound={bound} empty={node.empty ?? 'nothing'} count={rows.length}>
-          <ul aria-label={label}>
-            {rows.map((r, k) => (
-              <li key={k}>
-                <span>{itemText(node.item, r)}</span>
-                {node.actions?.map((a, j) => (
-                  <ActionButton key={j} pane={pane} action={a} row={r} />
-                ))}
-              </li>
-            ))}
-          </ul>
-        </Framed>
-      );
-    }
+    case 'list':
+      return <ListWidget id={id} label={label} bound={bound} value={value} node={node} pane={pane} />;
     case 'log': {
       const lines = shownValue(value).split('\n').filter((l) => l !== '').slice(-node.lines);
       return (

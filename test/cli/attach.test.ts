@@ -213,6 +213,56 @@ describe('pane attach', () => {
     expect(await bare.exit).toBe(0);
   });
 
+  it('searches the history while scrolled back: ? up, / down, n and N again, the match in reverse video, nothing typed into the program', async () => {
+    const n = shell('att13');
+    ok('send', '-t', n, "printf 'alpha-%s\\n' 1 2 3; seq 1 100; echo 'Beta line'; seq 101 150");
+    await until('the output to finish', () => /^150$/m.test(ok('screen', '-t', n)));
+    const a = attach(['-t', n], 180, 52);
+    await shows(a, 'the last line and the prompt', /^150\n.*[$#] $/m);
+    /** Whether the row showing `text` starts in reverse video (the match's mark). */
+    const marked = (text: string): boolean => {
+      const b = a.term.buffer.active;
+      for (let y = 0; y < a.term.rows; y++) {
+        const line = b.getLine(b.viewportY + y)!;
+        const at = line.translateToString(true).indexOf(text);
+        if (at !== -1) return line.getCell(at)!.isInverse() !== 0;
+      }
+      return false;
+    };
+    a.type('\x1b[5;2~');
+    await shows(a, 'paging', /rows back · .*\? \/ n N search/);
+    a.type('?');
+    await shows(a, 'the search prompt', /· search up: ▏ · Enter finds/);
+    a.type('alpha');
+    await shows(a, 'the text typed', /· search up: alpha▏ ·/);
+    a.type('\r');
+    await until('alpha-3 shown and marked', () => marked('alpha-3'));
+    expect(marked('alpha-2')).toBe(false);
+    // n: again the same way (up); N: the other way.
+    a.type('n');
+    await until('alpha-2 marked', () => marked('alpha-2') && !marked('alpha-3'));
+    a.type('N');
+    await until('alpha-3 marked again', () => marked('alpha-3') && !marked('alpha-2'));
+    // Down, in lowercase (smartcase): the Beta line.
+    a.type('/beta\r');
+    await until('the Beta line marked', () => marked('Beta line'));
+    // Nothing that way: said on the status row, and the view stays.
+    a.type('/zzz\r');
+    await shows(a, 'the note', /“zzz” not found below/);
+    expect(marked('Beta line')).toBe(true);
+    // Esc leaves a search being typed; q the history; neither reached the shell.
+    a.type('?qq\x1b');
+    await shows(a, 'paging again, no prompt', /rows back · /);
+    a.type('q');
+    await shows(a, 'the live screen', / · 160×47 · Ctrl\+\\ detaches/);
+    expect(marked('150')).toBe(false);
+    a.type('echo done-$((1+1))\r');
+    await shows(a, 'the typed line run', /^done-2$/m);
+    expect(ok('output', '-t', n)).not.toMatch(/alpha\r|zzz|qq/);
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
+  });
+
   it('makes the wheel the arrow keys over a screen with no history, in the form the program asked for', async () => {
     const n = ok('new', '--session', 'att12', '--', 'sh', '-c', "stty raw -echo; printf '\\033[?1049h\\033[?1hready\\r\\n'; exec cat -v").trim();
     const a = attach(['-t', n], 180, 52);

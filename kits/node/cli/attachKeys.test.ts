@@ -1,7 +1,7 @@
 // How `pane attach` reads the person's keys: mouse reports and Shift+PgUp/PgDn cut out
 // of a read in order, a pager's keys while scrolled back, the wheel's direction.
 import { describe, expect, it } from 'vitest';
-import { piecesOf, scrollMoveOf, wheelOf } from './attachKeys';
+import { firstKey, piecesOf, scrollMoveOf, wheelOf } from './attachKeys';
 
 describe('attach keys', () => {
   it('cuts a read into keys, mouse reports and Shift+PgUp/PgDn, in order', () => {
@@ -25,9 +25,22 @@ describe('attach keys', () => {
     expect(scrollMoveOf('\x1b[5~')).toEqual({ pages: -1 });
     expect(scrollMoveOf(' ')).toEqual({ pages: 1 });
     expect(scrollMoveOf('g')).toBe('top');
-    for (const k of ['q', '\x1b', 'G', '\x1b[F']) expect(scrollMoveOf(k)).toBe('live');
+    for (const k of ['G', '\x1b[F']) expect(scrollMoveOf(k)).toBe('bottom');
+    expect([scrollMoveOf('?'), scrollMoveOf('/'), scrollMoveOf('n'), scrollMoveOf('N')]).toEqual([{ search: -1 }, { search: 1 }, { again: 1 }, { again: -1 }]);
+    for (const k of ['q', '\x1b']) expect(scrollMoveOf(k)).toBe('live');
     // Typing (a word, Enter, Ctrl-C, a key held so two arrive in one read) is the program's.
     for (const k of ['ls', '\r', '\x03', 'x', '\x1b[A\x1b[A']) expect(scrollMoveOf(k)).toBeUndefined();
+  });
+
+  it('takes a read’s first key: a sequence whole, a lone Esc, one character', () => {
+    expect(firstKey('/beta\r')).toBe('/');
+    expect(firstKey('\x1b[5~x')).toBe('\x1b[5~');
+    expect(firstKey('\x1bOAq')).toBe('\x1bOA');
+    expect(firstKey('\x1b[1;5Dz')).toBe('\x1b[1;5D');
+    expect(firstKey('\x1b')).toBe('\x1b');
+    expect(firstKey('\x1bx')).toBe('\x1b');
+    expect(firstKey('😀!')).toBe('😀');
+    expect(firstKey('')).toBe('');
   });
 
   it('tells the wheel’s direction from its SGR button, and nothing else as a wheel', () => {

@@ -32,14 +32,27 @@ export function piecesOf(text: string): KeyPiece[] {
   return out;
 }
 
-/** What a key does to a view scrolled back: move by rows or pages, go to the top, or back to the live screen. */
-export type ScrollMove = { rows: number } | { pages: number } | 'top' | 'live';
+/** A key's escape sequence: CSI (arrows with modifiers, PgUp, F5…) or SS3 (arrows in application mode, F1-F4). */
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = /^\x1b(?:\[[0-?]*[ -/]*[@-~]|O.)/;
+
+/** The first key of a read: an escape sequence whole, a lone Esc, or one character (a surrogate pair whole). */
+export function firstKey(text: string): string {
+  const seq = ESCAPE_SEQUENCE.exec(text);
+  if (seq) return seq[0];
+  const cp = text.codePointAt(0);
+  return cp === undefined ? '' : String.fromCodePoint(cp);
+}
+
+/** What a key does to a view scrolled back: move by rows or pages, go to the top or the bottom, search (up or down, or the last search again, its way or the other), or back to the live screen. */
+export type ScrollMove = { rows: number } | { pages: number } | 'top' | 'bottom' | { search: -1 | 1 } | { again: -1 | 1 } | 'live';
 
 /**
  * A key read while the view is scrolled back, as a pager takes it: arrows and k/j a
- * row, PgUp/PgDn, b and space a page, Home/g the top, End/G, q and Esc back to the
- * live screen. Undefined for any other key: it goes back to the live screen and on to
- * the program, as a terminal does when someone types while scrolled back.
+ * row, PgUp/PgDn, b and space a page, Home/g the top, End/G the bottom, ? and / a search
+ * up and down, n and N the last one again, q and Esc back to the live screen. Undefined
+ * for any other key: it goes back to the live screen and on to the program, as a
+ * terminal does when someone types while scrolled back.
  */
 export function scrollMoveOf(key: string): ScrollMove | undefined {
   switch (key) {
@@ -66,6 +79,15 @@ export function scrollMoveOf(key: string): ScrollMove | undefined {
     case '\x1bOF':
     case '\x1b[4~':
     case 'G':
+      return 'bottom';
+    case '?':
+      return { search: -1 };
+    case '/':
+      return { search: 1 };
+    case 'n':
+      return { again: 1 };
+    case 'N':
+      return { again: -1 };
     case 'q':
     case '\x1b':
       return 'live';

@@ -19,7 +19,8 @@ import { clip, shown } from '../../../protocol/shown';
 import type { CommandContext } from '../context';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
 import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
-import { piecesOf, scrollMoveOf, wheelOf, type ScrollMove } from '../attachKeys';
+import { firstKey, piecesOf, scrollMoveOf, wheelOf, type ScrollMove } from '../attachKeys';
+import { findMatch, SEARCH_MAX, type Match } from '../scrollSearch';
 import { remoteKey } from './follow';
 
 /**
@@ -253,6 +254,15 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     }
   }
 
+  /** Scrolled back into the history, or searching it: keys are the pager's until q, a key of the program's, or a scroll down to the live screen. */
+  let paging = false;
+  /** The search being typed on the status row: which way, and its text so far. */
+  let prompt: { dir: -1 | 1; text: string } | undefined;
+  /** The last search (n and N repeat it), where it last matched (drawn in reverse video), and what the last one said when it found nothing. */
+  let search: { dir: -1 | 1; text: string } | undefined;
+  let match: Match | undefined;
+  let searchNote = '';
+
   // Drawing: what changed since the last frame, row by row.
   let drawn: (string | undefined)[] = [];
   /** Each row's cells when it was last drawn, and where the rows were placed then. */
@@ -324,6 +334,16 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
       out += `\x1b[${y + 1};1H${text}`;
     }
     drawn.length = room.rows;
+    // The search's match, in reverse video over its row; the row is drawn afresh at the next frame, the mark with it if it is still there.
+    if (match && paging) {
+      const y = match.row - buf.viewportY - view.top;
+      const x = match.col - view.left;
+      if (y >= 0 && y < room.rows && match.row - buf.viewportY < size.rows && x >= 0 && x + match.cols <= room.cols) {
+        out += `\x1b[${y + 1};${x + 1}H\x1b[0;7m${match.text}\x1b[0m`;
+        drawn[y] = undefined;
+        kept[y] = undefined;
+      }
+    }
     const status = statusRow(statusText(size, room, back, buf.baseY), room.cols);
     if (drawn[room.rows] !== status) {
       drawn[room.rows] = status;
@@ -357,7 +377,11 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     const where = remote ?? String(n);
     const cut = size.cols > room.cols || size.rows > room.rows ? ` (${Math.min(size.cols, room.cols)}×${Math.min(size.rows, room.rows)} of it shown: --fit sizes it to this terminal)` : '';
     const ro = o.readOnly ? ' · read-only' : '';
-    if (back > 0) return ` pane ${where} · ${back} of ${history} rows back · ↑↓ PgUp PgDn g scroll · q or typing returns${ro} · ${keyName(o.detachKey)} detaches `;
+    if (prompt) return ` pane ${where} · search ${prompt.dir < 0 ? 'up' : 'down'}: ${shown(prompt.text)}▏ · Enter finds · Esc lets it be `;
+    if (paging) {
+      const said = searchNote ? ` · ${searchNote}` : '';
+      return ` pane ${where} · ${back} of ${history} rows back${said} · ↑↓ PgUp PgDn g G · ? / n N search · q or typing returns${ro} · ${keyName(o.detachKey)} detaches `;
+    }
     return ` pane ${where} · ${name} · ${size.cols}×${size.rows}${cut}${ro} · ${keyName(o.detachKey)} detaches${note ? ` · ${note}` : ''} `;
   }
 
@@ -386,20 +410,100 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   /** Keys typed into the model, which sends them on (its onData) as a window's terminal does, and which then parses the echo that comes back at once rather than on its next timer: xterm's own shortcut for output that follows a key. */
   function typeKeys(text: string): void {
     if (text === '' || o.readOnly) return;
-    if (model.buffer.active.viewportY !== model.buffer.active.baseY) {
-      // Typing while scrolled back returns to the live screen, as a terminal does.
-      model.scrollToBottom();
-      schedule(false);
-    }
+    // Typing while scrolled back returns to the live screen, as a terminal does.
+    if (paging || model.buffer.active.viewportY !== model.buffer.active.baseY) leaveHistory();
     model.input(text, true);
+  }
+  /** Back to the live screen: keys are the program's again, the search's mark is gone. */
+  function leaveHistory(): void {
+    paging = false;
+    prompt = undefined;
+    match = undefined;
+    searchNote = '';
+    model.scrollToBottom();
+    schedule(true);
   }
   /** The view moved through the model's history (xterm's own viewport: output that comes meanwhile leaves it where it is). */
   function scrollView(move: ScrollMove): void {
-    const page = Math.max(1, Math.min(model.rows, lastRoom.rows || model.rows) - 1);
+    if (move === 'live') return leaveHistory();
+    const buf = model.buffer.active;
+    const was = paging;
+    paging = true;
+    searchNote = '';
     if (move === 'top') model.scrollToTop();
-    else if (move === 'live') model.scrollToBottom();
-    else model.scrollLines('rows' in move ? move.rows : move.pages * page);
-    schedule(false);
+    else if (move === 'bottom') model.scrollToBottom();
+    else if (typeof move === 'object' && 'search' in move) prompt = { dir: move.search, text: '' };
+    else if (typeof move === 'object' && 'again' in move) {
+      if (search) find(search.dir * move.again > 0 ? 1 : -1);
+      else searchNote = 'no search yet: ? searches up, / down';
+    } else {
+      const page = Math.max(1, Math.min(model.rows, lastRoom.rows || model.rows) - 1);
+      model.scrollLines('rows' in move ? move.rows : move.pages * page);
+    }
+    // Scrolled down to the live screen (the wheel, a page, G): history is left, and keys are the program's again.
+    if (!prompt && buf.viewportY === buf.baseY && (move === 'bottom' || (typeof move === 'object' && ('rows' in move || 'pages' in move)))) {
+      // (The wheel turned down on the live screen moved nothing: nothing to draw.)
+      if (was) leaveHistory();
+      else paging = false;
+      return;
+    }
+    schedule(true);
+  }
+  /** The last search, up (-1) or down (1) from the last match while it is in view (as vim searches from its cursor), else from the view's bottom (up) or top (down). Finding nothing keeps the last match. */
+  function find(dir: -1 | 1): void {
+    if (!search) return;
+    const buf = model.buffer.active;
+    const inView = match !== undefined && match.row >= buf.viewportY && match.row < buf.viewportY + model.rows;
+    const from = match && inView ? { row: match.row, col: match.col } : dir < 0 ? { row: buf.viewportY + model.rows - 1, col: Infinity } : { row: buf.viewportY, col: -1 };
+    const m = findMatch(buf, buf.getNullCell(), from, dir, search.text);
+    if (!m) {
+      searchNote = `“${clip(shown(search.text), 40)}” not found ${dir < 0 ? 'above' : 'below'}`;
+      return;
+    }
+    match = m;
+    searchNote = '';
+    // A match outside the view is brought to its middle (as near as the history's ends let it).
+    if (m.row < buf.viewportY || m.row >= buf.viewportY + model.rows) model.scrollToLine(Math.max(0, Math.min(buf.baseY, m.row - Math.floor(model.rows / 2))));
+  }
+  /**
+   * Keys typed into the search on the status row, a key at a time: text, Backspace, Ctrl+U;
+   * Enter finds, Esc or Ctrl+C lets it be; other keys (arrows) are not text. What follows
+   * Enter in the same read is returned, for the pager.
+   */
+  function promptKeys(text: string): string {
+    let rest = text;
+    while (rest !== '' && prompt) {
+      const key = firstKey(rest);
+      rest = rest.slice(key.length);
+      if (key === '\r' || key === '\n') {
+        const p = prompt;
+        prompt = undefined;
+        if (p.text !== '') {
+          search = p;
+          find(p.dir);
+        }
+      } else if (key === '\x1b' || key === '\x03') prompt = undefined;
+      else if (key === '\x7f' || key === '\b') prompt.text = [...prompt.text].slice(0, -1).join('');
+      else if (key === '\x15') prompt.text = '';
+      else if (key >= ' ' && !key.startsWith('\x1b') && prompt.text.length < SEARCH_MAX) prompt.text += key;
+    }
+    schedule(true);
+    return rest;
+  }
+  /** A read of keys while scrolled back: the pager's, a key at a time, until one that is the program's, which goes to it with the rest of the read. */
+  function pagerKeys(text: string): void {
+    let rest = text;
+    while (rest !== '') {
+      if (prompt) {
+        rest = promptKeys(rest);
+        continue;
+      }
+      const key = firstKey(rest);
+      const move = paging ? scrollMoveOf(key) : undefined;
+      if (!move) return typeKeys(rest);
+      scrollView(move);
+      rest = rest.slice(key.length);
+    }
   }
   /** The cursor keys' form the program asked for (DECCKM): the wheel over a screen with no history is these keys, as a terminal's alternate scroll mode sends them. */
   const arrow = (by: -1 | 1): string => `\x1b${model.modes.applicationCursorKeysMode ? 'O' : '['}${by < 0 ? 'A' : 'B'}`;
@@ -409,10 +513,8 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     if (bytes.byteLength > 0) {
       const buf = model.buffer.active;
       for (const piece of piecesOf(typed.write(bytes))) {
-        const back = buf.viewportY !== buf.baseY;
         if (piece.kind === 'keys') {
-          const move = back ? scrollMoveOf(piece.text) : undefined;
-          if (move) scrollView(move);
+          if (paging) pagerKeys(piece.text);
           else typeKeys(piece.text);
         } else if (piece.kind === 'page') {
           // Shift+PgUp/PgDn scroll the history; a screen with none (a TUI in its alternate screen) gets the key.

@@ -1,0 +1,54 @@
+// Searching a pane's history as `pane attach` does: up and down from a place, the same
+// row only past it, smartcase, wide characters counted as two columns, no match.
+import { Terminal } from '@xterm/headless';
+import { describe, expect, it } from 'vitest';
+import { cellText, findMatch } from './scrollSearch';
+
+async function termWith(lines: string[], cols = 30): Promise<Terminal> {
+  const t = new Terminal({ cols, rows: 4, scrollback: 100, allowProposedApi: true });
+  await new Promise<void>((r) => t.write(lines.join('\r\n'), r));
+  return t;
+}
+
+describe('scroll search', () => {
+  it('finds text up and down from a place, past it on its own row', async () => {
+    const t = await termWith(['error one', 'fine', 'an error two error', 'fine', 'last']);
+    const b = t.buffer.active;
+    const cell = b.getNullCell();
+    // Up from the bottom: the later error of row 2 first, then the earlier one, then row 0's.
+    const a = findMatch(b, cell, { row: 4, col: Infinity }, -1, 'error')!;
+    expect(a).toEqual({ row: 2, col: 13, cols: 5, text: 'error' });
+    const c = findMatch(b, cell, a, -1, 'error')!;
+    expect([c.row, c.col]).toEqual([2, 3]);
+    const d = findMatch(b, cell, c, -1, 'error')!;
+    expect([d.row, d.col]).toEqual([0, 0]);
+    expect(findMatch(b, cell, d, -1, 'error')).toBeUndefined();
+    // Down again from the first.
+    const e = findMatch(b, cell, d, 1, 'error')!;
+    expect([e.row, e.col]).toEqual([2, 3]);
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'nothing like it')).toBeUndefined();
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, '')).toBeUndefined();
+  });
+
+  it('ignores case for lowercase text, and keeps it for text with a capital', async () => {
+    const t = await termWith(['Build FAILED', 'build failed']);
+    const b = t.buffer.active;
+    const cell = b.getNullCell();
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'failed')!.row).toBe(0);
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'failed')!.text).toBe('FAILED');
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'FAILED')!.row).toBe(0);
+    expect(findMatch(b, cell, { row: 0, col: 0 }, 1, 'failed')).toMatchObject({ row: 0, col: 6 });
+    expect(findMatch(b, cell, { row: 0, col: 6 }, 1, 'failed')).toMatchObject({ row: 1, col: 6 });
+    expect(findMatch(b, cell, { row: 0, col: 6 }, 1, 'FAILED')).toBeUndefined();
+  });
+
+  it('counts a wide character as the two columns it takes', async () => {
+    const t = await termWith(['日本 ok 日本語']);
+    const b = t.buffer.active;
+    const cell = b.getNullCell();
+    const line = cellText(b.getLine(0)!, cell);
+    expect(line.text.startsWith('日本 ok 日本語')).toBe(true);
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'ok')).toEqual({ row: 0, col: 5, cols: 2, text: 'ok' });
+    expect(findMatch(b, cell, { row: 0, col: 0 }, 1, '日本語')).toEqual({ row: 0, col: 8, cols: 6, text: '日本語' });
+  });
+});

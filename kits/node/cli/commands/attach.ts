@@ -20,7 +20,7 @@ import type { CommandContext } from '../context';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
 import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
 import { firstKey, piecesOf, scrollMoveOf, wheelOf, type ScrollMove } from '../attachKeys';
-import { findMatch, SEARCH_MAX, type Match } from '../scrollSearch';
+import { cellText, findMatch, SEARCH_MAX, type Match } from '../scrollSearch';
 import { remoteKey } from './follow';
 
 /**
@@ -335,7 +335,7 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     }
     drawn.length = room.rows;
     // The search's match, in reverse video over its row; the row is drawn afresh at the next frame, the mark with it if it is still there.
-    if (match && paging) {
+    if (match && paging && stillThere(match)) {
       const y = match.row - buf.viewportY - view.top;
       const x = match.col - view.left;
       if (y >= 0 && y < room.rows && match.row - buf.viewportY < size.rows && x >= 0 && x + match.cols <= room.cols) {
@@ -453,7 +453,7 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   function find(dir: -1 | 1): void {
     if (!search) return;
     const buf = model.buffer.active;
-    const inView = match !== undefined && match.row >= buf.viewportY && match.row < buf.viewportY + model.rows;
+    const inView = match !== undefined && match.row >= buf.viewportY && match.row < buf.viewportY + model.rows && stillThere(match);
     const from = match && inView ? { row: match.row, col: match.col } : dir < 0 ? { row: buf.viewportY + model.rows - 1, col: Infinity } : { row: buf.viewportY, col: -1 };
     const m = findMatch(buf, buf.getNullCell(), from, dir, search.text);
     if (!m) {
@@ -464,6 +464,14 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
     searchNote = '';
     // A match outside the view is brought to its middle (as near as the history's ends let it).
     if (m.row < buf.viewportY || m.row >= buf.viewportY + model.rows) model.scrollToLine(Math.max(0, Math.min(buf.baseY, m.row - Math.floor(model.rows / 2))));
+  }
+  /** Whether a match's text is still at its place: once the history is full, output drops its oldest rows and every place moves up. */
+  function stillThere(m: Match): boolean {
+    const line = model.buffer.active.getLine(m.row);
+    if (!line) return false;
+    const t = cellText(line, model.buffer.active.getNullCell());
+    const at = t.starts.indexOf(m.col);
+    return at !== -1 && t.text.startsWith(m.text, at);
   }
   /**
    * Keys typed into the search on the status row, a key at a time: text, Backspace, Ctrl+U;

@@ -258,6 +258,12 @@ describe('pane attach', () => {
     expect(marked('150')).toBe(false);
     a.type('echo done-$((1+1))\r');
     await shows(a, 'the typed line run', /^done-2$/m);
+    // Scrolled back when a program takes the alternate screen: live again, for there is no history there.
+    a.type('\x1b[5;2~');
+    await shows(a, 'paging', /rows back/);
+    ok('send', '-t', n, "printf '\\033[?1049hfull-screen'; sleep 2; printf '\\033[?1049l'");
+    await shows(a, 'the program’s screen, live', /^full-screen$/m);
+    expect(a.screen()).not.toMatch(/rows back/);
     expect(ok('output', '-t', n)).not.toMatch(/alpha\r|zzz|qq/);
     a.type('\x1c');
     expect(await a.exit).toBe(0);

@@ -233,6 +233,10 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   model.onBinary((d) => {
     if (!o.readOnly && !ended) c.sendInput(n, Buffer.from(d, 'latin1'));
   });
+  // A program that takes the alternate screen (vim, less) while the view is scrolled back: there is no history there, so the view is live again and keys are the program's.
+  model.buffer.onBufferChange((b) => {
+    if (b.type === 'alternate' && paging) leaveHistory();
+  });
   /**
    * The model's mouse service (xterm 6.0.0's private field): a click on the person's terminal is handed to it at the
    * pane's cell, and it reports the click to the program in the form the program asked for (X10, UTF-8, SGR...).

@@ -306,6 +306,17 @@ describe('pane attach', () => {
     expect(bad.stderr).toContain("not 'q'");
   });
 
+  it('takes a session’s name for -t, as tmux attach does: its focused pane; a name that is neither is refused with the sessions there are', async () => {
+    const n = shell('att14');
+    const a = attach(['-t', 'att14'], 180, 52);
+    await shows(a, 'the session’s focused pane', new RegExp(`^ pane ${n} · `, 'm'));
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
+    const bad = attach(['-t', 'no-such-session'], 180, 52);
+    expect(await bad.exit).toBe(2);
+    expect(bad.raw()).toMatch(/-t 'no-such-session' is neither a pane id \(N or HOST:N\) nor a session: its sessions are [^\n]*att14/);
+  });
+
   it('refuses to show the pane it runs in', async () => {
     const n = shell('att6');
     const a = attach([], 80, 10, { PANE_ID: n, PANE_SOCKET: srv.socket }, false);

@@ -1,4 +1,4 @@
-// `pane attach -t box:N` through a real OpenSSH host link: a pane of the joined host
+// `pane attach -t box:SESSION` (its focused pane, box:N) through a real OpenSSH host link: a pane of the joined host
 // drawn in this terminal, typed into, and its end (on the host) ending the attach.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachIn, shows } from '../cli/attachHarness';
@@ -21,10 +21,11 @@ afterAll(async () => {
 
 describe('pane attach to a joined host’s pane', () => {
   it('draws it, types into it over ssh, and ends when its program ends there', async () => {
-    const r = remote.pane(['new', '--', 'bash', '--norc', '--noprofile']);
+    const r = remote.pane(['session', 'new', 'far', '--', 'bash', '--norc', '--noprofile']);
     expect(r.status, r.stderr).toBe(0);
-    const n = r.stdout.trim();
-    const a = attachIn(['attach', '-t', `box:${n}`], local.env, 180, 52);
+    const n = String(JSON.parse(remote.pane(['session', 'ls', '--json']).stdout).find((x: { name: string }) => x.name === 'far').focused);
+    // Named as tmux users name it, by its session there: the session's focused pane.
+    const a = attachIn(['attach', '-t', 'box:far'], local.env, 180, 52);
     await shows(a, 'the status row naming box', new RegExp(`^ pane box:${n} · .* · Ctrl\\+\\\\ detaches`, 'm'));
     await shows(a, 'the remote prompt', /[$#] $/m);
     a.type('echo far-$((6*7))\r');

@@ -16,12 +16,13 @@ import type { PaneRef } from '../../../protocol/ids';
 import type { ExitStatus, Pane } from '../../../protocol/model';
 import { exitLine, programOf } from '../../../protocol/exitLabel';
 import { clip, shown } from '../../../protocol/shown';
-import type { CommandContext } from '../context';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
 import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
 import { firstKey, piecesOf, scrollMoveOf, wheelOf, type ScrollMove } from '../attachKeys';
 import { cellText, findMatch, SEARCH_MAX, type Match } from '../scrollSearch';
 import { remoteKey } from './follow';
+import { PANE_REF } from '../args';
+import { asRef, type CommandContext } from '../context';
 
 /**
  * The least time between two draws: a terminal's frame. Output after a quiet spell
@@ -101,7 +102,27 @@ export interface AttachOptions {
   mouseScroll: boolean;
 }
 
-export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, o: AttachOptions): Promise<number> {
+/**
+ * What `-t` names: a pane (N, HOST:N) as it is, or a session (NAME, HOST:NAME) as its
+ * focused pane, since a tmux user's fingers type `attach -t work`. Neither: refused,
+ * with the sessions there are.
+ */
+export async function attachTarget(c: Connection, t: PaneRef | undefined): Promise<PaneRef | undefined> {
+  if (t === undefined || typeof t === 'number' || PANE_REF.test(t)) return t === undefined || typeof t === 'number' ? t : asRef(t);
+  const colon = t.indexOf(':');
+  const host = colon === -1 ? undefined : t.slice(0, colon);
+  const name = colon === -1 ? t : t.slice(colon + 1);
+  const { sessions } = await c.call('session/list', host === undefined ? {} : { host });
+  const s = sessions.find((x) => x.name === name);
+  if (!s) {
+    const names = sessions.map((x) => (host === undefined ? x.name : `${host}:${x.name}`));
+    throw new UsageError(`-t '${clip(shown(t), 80)}' is neither a pane id (N or HOST:N) nor a session${host === undefined ? '' : ` of ${clip(shown(host), 40)}`}: ${names.length ? `its sessions are ${clip(shown(names.join(', ')), 300)}` : 'there is no session'}`, 'attach');
+  }
+  if (s.focused === null) throw new OpError(`session ${clip(shown(t), 80)} has no pane to attach to`);
+  return host === undefined ? s.focused : `${host}:${s.focused}`;
+}
+
+export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined, o: AttachOptions): Promise<number> {
   const stdin = ctx.io.stdin as tty.ReadStream;
   const stdout = ctx.io.stdout as tty.WriteStream;
   if (!stdin.isTTY || !stdout.isTTY) {
@@ -115,8 +136,9 @@ export async function runAttach(ctx: CommandContext, pane: PaneRef | undefined, 
   const refuseItself = (): never => {
     throw new UsageError(`this terminal is pane ${own}: attached to itself, it would draw itself forever; give -t with another pane`, 'attach');
   };
-  if (itself(pane)) refuseItself();
   const c = await ctx.connect();
+  const pane = await attachTarget(c, asked);
+  if (itself(pane)) refuseItself();
   // A read-only guest ($PANE_GRANT of a read-only grant) or a connection without the right to write: keys are not sent, and the status row says so.
   const w = c.welcome;
   o = { ...o, readOnly: o.readOnly || (w !== undefined && (!w.capabilities.includes('write') || w.grant?.mode === 'ro')) };

@@ -78,7 +78,7 @@ export const streamCommands: CommandSpec[] = [
     command: 'attach',
     summary: 'show a pane in this terminal and type into it, as dtach or tmux attach (from ssh, with no window); Ctrl+\\ detaches',
     flags: [
-      TARGET,
+      { ...TARGET, type: 'string', value: 'ID|SESSION', doc: 'the pane (N or HOST:N), or a session (NAME or HOST:NAME): its focused pane, as tmux attach -t takes a session (default: the focused pane)' },
       { name: 'detach-key', type: 'string', value: '^K', doc: 'the key that detaches, a control key written with a caret (default ^\\)' },
       { name: 'read-only', short: 'r', type: 'bool', doc: 'watch only: keys are not sent (the detach key still works)' },
       { name: 'fit', type: 'bool', doc: "size the pane's terminal to this one (less the status row), now and as it resizes" },
@@ -95,7 +95,8 @@ export const streamCommands: CommandSpec[] = [
     async run(ctx, a) {
       const { runAttach, detachKeyOf, DEFAULT_DETACH } = await import('./attach');
       const spec = str(a, 'detach-key');
-      return runAttach(ctx, ctx.target(a), { detachKey: spec === undefined ? DEFAULT_DETACH : detachKeyOf(spec), readOnly: bool(a, 'read-only'), fit: bool(a, 'fit'), history: int(a, 'history') ?? ATTACH_HISTORY_MAX, mouseScroll: !bool(a, 'no-mouse-scroll') });
+      const t = str(a, 'target');
+      return runAttach(ctx, t === undefined ? ctx.target(a) : t, { detachKey: spec === undefined ? DEFAULT_DETACH : detachKeyOf(spec), readOnly: bool(a, 'read-only'), fit: bool(a, 'fit'), history: int(a, 'history') ?? ATTACH_HISTORY_MAX, mouseScroll: !bool(a, 'no-mouse-scroll') });
     },
   },
   {

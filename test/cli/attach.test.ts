@@ -139,12 +139,12 @@ describe('pane attach', () => {
     await shows(b, 'the click in X10 form', /\^\[\[M %#/);
     b.type('\x1c');
     expect(await b.exit).toBe(0);
-    // A shell that asked for nothing: the terminal is asked for presses alone (the wheel scrolls back here), and a click is nobody's.
+    // A shell that asked for nothing: the terminal is asked for presses and drags (the wheel scrolls back here, a drag selects), and a click is nobody's.
     const plain = shell('att10');
     const c = attach(['-t', plain], 180, 52);
     await shows(c, 'the prompt', /[$#] $/m);
-    await until('presses asked of the terminal', () => c.raw().includes('\x1b[?1000h\x1b[?1006h'));
-    expect(c.raw()).not.toMatch(/\x1b\[\?100[23]h/);
+    await until('presses and drags asked of the terminal', () => c.raw().includes('\x1b[?1002h\x1b[?1006h'));
+    expect(c.raw()).not.toMatch(/\x1b\[\?100[03]h/);
     c.type('\x1b[<0;5;3M\x1b[<0;5;3mecho after-click\r');
     await shows(c, 'the line typed after the click, with nothing before it', /^after-click$/m);
     expect(ok('output', '-t', plain)).not.toContain('[<');
@@ -265,6 +265,34 @@ describe('pane attach', () => {
     await shows(a, 'the program’s screen, live', /^full-screen$/m);
     expect(a.screen()).not.toMatch(/rows back/);
     expect(ok('output', '-t', n)).not.toMatch(/alpha\r|zzz|qq/);
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
+  });
+
+  it('selects with a drag where the program does not take the mouse, and copies the text to the person’s clipboard (OSC 52)', async () => {
+    const n = shell('att15');
+    ok('send', '-t', n, "printf 'one two three   \\nfour five six\\n'");
+    await until('the lines printed', () => /^four five six$/m.test(ok('screen', '-t', n)));
+    const a = attach(['-t', n], 180, 52);
+    await shows(a, 'the lines', /^one two three {3}\nfour five six$/m);
+    const y = a.screen().split('\n').findIndex((l) => l.startsWith('one two')) + 1;
+    // Pressed on "two", dragged to the end of "five" a row down, released.
+    a.type(`\x1b[<0;5;${y}M\x1b[<32;7;${y}M\x1b[<32;9;${y + 1}M\x1b[<0;9;${y + 1}m`);
+    await shows(a, 'the copy said', /copied 19 characters to the clipboard \(OSC 52\)/);
+    const osc = /\x1b\]52;c;([A-Za-z0-9+/=]*)\x07/.exec(a.raw());
+    expect(Buffer.from(osc![1]!, 'base64').toString('utf8')).toBe('two three\nfour five');
+    // The selected cells are drawn in reverse video, the rest of the rows not.
+    const row = (yy: number) => a.term.buffer.active.getLine(a.term.buffer.active.viewportY + yy)!;
+    const inverse = (yy: number, x: number) => row(yy).getCell(x)!.isInverse() !== 0;
+    expect([inverse(y - 1, 4), inverse(y - 1, 3), inverse(y, 8), inverse(y, 9)]).toEqual([true, false, true, false]);
+    // A key lets the selection go (and reaches the shell); a click alone copies nothing.
+    const before = a.raw().match(/\x1b\]52;/g)!.length;
+    a.type('echo next\r');
+    await shows(a, 'the line run', /^next$/m);
+    await until('the selection gone', () => !inverse(y - 1, 4));
+    a.type(`\x1b[<0;5;${y}M\x1b[<0;5;${y}m`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(a.raw().match(/\x1b\]52;/g)!.length).toBe(before);
     a.type('\x1c');
     expect(await a.exit).toBe(0);
   });

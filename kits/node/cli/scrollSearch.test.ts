@@ -2,7 +2,7 @@
 // row only past it, smartcase, wide characters counted as two columns, no match.
 import { Terminal } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { cellText, findMatch } from './scrollSearch';
+import { cellsText, cellText, findMatch, textBetween } from './scrollSearch';
 
 async function termWith(lines: string[], cols = 30): Promise<Terminal> {
   const t = new Terminal({ cols, rows: 4, scrollback: 100, allowProposedApi: true });
@@ -50,5 +50,28 @@ describe('scroll search', () => {
     expect(line.text.startsWith('日本 ok 日本語')).toBe(true);
     expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'ok')).toEqual({ row: 0, col: 5, cols: 2, text: 'ok' });
     expect(findMatch(b, cell, { row: 0, col: 0 }, 1, '日本語')).toEqual({ row: 0, col: 8, cols: 6, text: '日本語' });
+  });
+});
+
+describe('selection text', () => {
+  it('copies from one cell to another, either order, blanks cut, wrapped rows joined', async () => {
+    const t = await termWith(['first row   ', 'second row', 'x'.repeat(45), 'last']);
+    const b = t.buffer.active;
+    const cell = b.getNullCell();
+    expect(textBetween(b, cell, { row: 0, col: 6 }, { row: 1, col: 5 }, 1000)).toEqual({ text: 'row\nsecond', cut: false });
+    expect(textBetween(b, cell, { row: 1, col: 5 }, { row: 0, col: 6 }, 1000).text).toBe('row\nsecond');
+    // Row 2 wrapped onto row 3 (45 x in 30 columns): one line, no newline between.
+    expect(textBetween(b, cell, { row: 2, col: 25 }, { row: 3, col: 2 }, 1000).text).toBe('xxxxxxxx');
+    expect(textBetween(b, cell, { row: 0, col: 0 }, { row: 4, col: 3 }, 10)).toEqual({ text: 'first row\n', cut: true });
+  });
+
+  it('draws columns of a row as text, a wide character cut by an edge as spaces', async () => {
+    const t = await termWith(['a日b本c']);
+    const b = t.buffer.active;
+    const row = cellText(b.getLine(0)!, b.getNullCell());
+    expect(cellsText(row, 0, 7)).toBe('a日b本c');
+    expect(cellsText(row, 2, 5)).toBe(' b ');
+    expect(cellsText(row, 1, 3)).toBe('日');
+    expect(cellsText(row, 6, 10)).toBe('c   ');
   });
 });

@@ -73,3 +73,52 @@ function lastUnitBefore(starts: number[], col: number): number {
   for (let i = starts.length - 1; i >= 0; i--) if (starts[i]! < col) return i;
   return -1;
 }
+
+/** A place in the buffer: its row (scrollback and screen counted from the top) and column. */
+export interface Cell {
+  row: number;
+  col: number;
+}
+
+/** The cells of columns [from, to) of a row as plain text, a wide character cut by either edge a space: what a selection draws over the row. */
+export function cellsText(t: { text: string; starts: number[]; ends: number[] }, from: number, to: number): string {
+  let out = '';
+  let x = from;
+  for (let i = 0; i < t.text.length && x < to; i++) {
+    const s = t.starts[i]!;
+    const e = t.ends[i]!;
+    if (e <= from || s < x) continue; // before the range, or the rest of a character already out
+    if (s > x) out += ' '.repeat(Math.min(s, to) - x); // the left half of a cut wide character
+    if (s >= to) break;
+    // A character is one or two UTF-16 units with the same start: all of them, or a space where its end is cut.
+    let j = i;
+    while (j + 1 < t.text.length && t.starts[j + 1] === s) j++;
+    if (e > to) out += ' '.repeat(to - s);
+    else out += t.text.slice(i, j + 1);
+    x = Math.min(e, to);
+    i = j;
+  }
+  return out + ' '.repeat(Math.max(0, to - x));
+}
+
+/**
+ * The text from one cell to another (inclusive, either order), as a terminal copies a
+ * selection: each row's part with its trailing blanks cut, rows joined by a newline
+ * unless the next one continues it (wrapped), and at most `max` characters.
+ */
+export function textBetween(buf: IBuffer, cell: IBufferCell, a: Cell, b: Cell, max: number): { text: string; cut: boolean } {
+  const [s, e] = a.row < b.row || (a.row === b.row && a.col <= b.col) ? [a, b] : [b, a];
+  let text = '';
+  for (let row = s.row; row <= e.row; row++) {
+    const line = buf.getLine(row);
+    if (!line) continue;
+    const t = cellText(line, cell);
+    const from = row === s.row ? s.col : 0;
+    const to = row === e.row ? e.col + 1 : line.length;
+    const part = cellsText(t, from, Math.max(from, to));
+    const next = row < e.row ? buf.getLine(row + 1) : undefined;
+    text += next?.isWrapped ? part : part.replace(/ +$/, '') + (row < e.row ? '\n' : '');
+    if (text.length > max) return { text: [...text].slice(0, max).join(''), cut: true };
+  }
+  return { text, cut: false };
+}

@@ -19,7 +19,7 @@ import { clip, shown } from '../../../protocol/shown';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
 import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
 import { firstKey, piecesOf, scrollMoveOf, wheelOf, type ScrollMove } from '../attachKeys';
-import { cellText, findMatch, SEARCH_MAX, type Match } from '../scrollSearch';
+import { cellsText, cellText, findMatch, SEARCH_MAX, textBetween, type Cell, type Match } from '../scrollSearch';
 import { remoteKey } from './follow';
 import { PANE_REF } from '../args';
 import { asRef, type CommandContext } from '../context';
@@ -42,6 +42,13 @@ export const DEFAULT_DETACH = 0x1c;
  * ATTACH_HISTORY_MAX of them; what is printed while attached adds the rest.
  */
 const MODEL_SCROLLBACK = 5_000;
+
+/**
+ * The most characters a drag copies: it reaches the person's clipboard as OSC 52, a third
+ * larger in base64, and terminals bound what they take there (xterm and several others
+ * refuse much past 100 KB); a longer selection is cut, and the status row says so.
+ */
+const COPY_MAX = 100_000;
 
 /** Rows one notch of the wheel scrolls the view, as xterm and most terminals scroll. */
 const WHEEL_ROWS = 3;
@@ -288,6 +295,10 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
   let search: { dir: -1 | 1; text: string } | undefined;
   let match: Match | undefined;
   let searchNote = '';
+  /** A drag over the pane while its program does not take the mouse: the cells from where it was pressed to where it is, copied on release. */
+  let selection: { anchor: Cell; head: Cell; dragging: boolean } | undefined;
+  /** What the last copy said (how much went to the clipboard), until the next key or click. */
+  let copied = '';
 
   // Drawing: what changed since the last frame, row by row.
   let drawn: (string | undefined)[] = [];
@@ -370,6 +381,22 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
         kept[y] = undefined;
       }
     }
+    // A selection, in reverse video over the cells it covers; those rows are drawn afresh at the next frame.
+    if (selection) {
+      const [s0, e0] = selection.anchor.row < selection.head.row || (selection.anchor.row === selection.head.row && selection.anchor.col <= selection.head.col) ? [selection.anchor, selection.head] : [selection.head, selection.anchor];
+      for (let y = 0; y < room.rows; y++) {
+        const row = buf.viewportY + view.top + y;
+        if (row < s0.row || row > e0.row || view.top + y >= size.rows) continue;
+        const line = buf.getLine(row);
+        if (!line) continue;
+        const from = Math.max(view.left, row === s0.row ? s0.col : 0);
+        const to = Math.min(view.left + room.cols, row === e0.row ? e0.col + 1 : size.cols);
+        if (to <= from) continue;
+        out += `\x1b[${y + 1};${from - view.left + 1}H\x1b[0;7m${cellsText(cellText(line, cell), from, to)}\x1b[0m`;
+        drawn[y] = undefined;
+        kept[y] = undefined;
+      }
+    }
     const status = statusRow(statusText(size, room, back, buf.baseY), room.cols);
     if (drawn[room.rows] !== status) {
       drawn[room.rows] = status;
@@ -378,7 +405,7 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     // The modes that change what keys send, mirrored so the person's arrows and pastes arrive as the program asked.
     const m = model.modes;
     // The mouse: the program's form while it takes the mouse; else press and release (with the wheel) when the wheel scrolls back here.
-    const mouseWant = programMouse() ? m.mouseTrackingMode : o.mouseScroll ? 'vt200' : 'none';
+    const mouseWant = programMouse() ? m.mouseTrackingMode : o.mouseScroll ? 'drag' : 'none';
     const want = `${m.applicationCursorKeysMode ? '\x1b[?1h' : '\x1b[?1l'}${m.applicationKeypadMode ? '\x1b=' : '\x1b>'}${m.bracketedPasteMode ? '\x1b[?2004h' : '\x1b[?2004l'}${m.sendFocusMode ? '\x1b[?1004h' : '\x1b[?1004l'}${MOUSE_MODE[mouseWant]}`;
     lastRoom = room;
     if (want !== modes) out += modes = want;
@@ -403,6 +430,8 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     const where = remote ?? String(n);
     const cut = size.cols > room.cols || size.rows > room.rows ? ` (${Math.min(size.cols, room.cols)}×${Math.min(size.rows, room.rows)} of it shown: --fit sizes it to this terminal)` : '';
     const ro = o.readOnly ? ' · read-only' : '';
+    // What a copy said comes first, while it is news: a narrow terminal cuts the row's end.
+    if (copied) return ` pane ${where} · ${copied}${ro} · ${keyName(o.detachKey)} detaches `;
     if (prompt) return ` pane ${where} · search ${prompt.dir < 0 ? 'up' : 'down'}: ${shown(prompt.text)}▏ · Enter finds · Esc lets it be `;
     if (paging) {
       const said = searchNote ? ` · ${searchNote}` : '';
@@ -539,6 +568,37 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
       rest = rest.slice(key.length);
     }
   }
+  /** The buffer's cell under the person's terminal's column and row (1-based), held to the pane's rows and columns; undefined on the status row. */
+  function cellAt(cx: number, cy: number): Cell | undefined {
+    if (!view || cy < 1 || cy > lastRoom.rows || cx < 1) return undefined;
+    const buf = model.buffer.active;
+    const y = Math.min(cy - 1 + view.top, model.rows - 1);
+    return { row: buf.viewportY + y, col: Math.min(cx - 1 + view.left, model.cols - 1) };
+  }
+  /** A press, drag or release of the left button where the program does not take the mouse: a selection, copied to the person's clipboard (OSC 52) on release; a click alone clears it. */
+  function select(cb: number, cx: number, cy: number, final: string): void {
+    if ((cb & 3) !== 0 && final === 'M') return; // the middle or right button: nothing here
+    const at = cellAt(cx, cy);
+    const motion = (cb & 32) !== 0;
+    if (!motion && final === 'M') {
+      selection = at ? { anchor: at, head: at, dragging: true } : undefined;
+      copied = '';
+    } else if (motion && selection?.dragging && at) selection.head = at;
+    else if (final === 'm' && selection?.dragging) {
+      selection.dragging = false;
+      if (selection.anchor.row === selection.head.row && selection.anchor.col === selection.head.col) selection = undefined;
+      else copySelection(selection);
+    } else return;
+    schedule(false);
+  }
+  /** The selection's text to the person's own clipboard, as OSC 52 (what they chose with their own drag, never output by itself), and the status row says how much. */
+  function copySelection(sel: { anchor: Cell; head: Cell }): void {
+    const buf = model.buffer.active;
+    const { text, cut } = textBetween(buf, buf.getNullCell(), sel.anchor, sel.head, COPY_MAX);
+    const n = [...text].length;
+    stdout.write(`\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`);
+    copied = `copied ${n.toLocaleString('en')} character${n === 1 ? '' : 's'}${cut ? ` (cut to ${COPY_MAX.toLocaleString('en')})` : ''} to the clipboard (OSC 52)`;
+  }
   /** The cursor keys' form the program asked for (DECCKM): the wheel over a screen with no history is these keys, as a terminal's alternate scroll mode sends them. */
   const arrow = (by: -1 | 1): string => `\x1b${model.modes.applicationCursorKeysMode ? 'O' : '['}${by < 0 ? 'A' : 'B'}`;
   const onKeys = (b: Buffer): void => {
@@ -547,6 +607,12 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     if (bytes.byteLength > 0) {
       const buf = model.buffer.active;
       for (const piece of piecesOf(typed.write(bytes))) {
+        // A key (not the mouse) lets the selection and what its copy said go.
+        if (piece.kind !== 'mouse' && (selection || copied)) {
+          selection = undefined;
+          copied = '';
+          schedule(false);
+        }
         if (piece.kind === 'keys') {
           if (paging) pagerKeys(piece.text);
           else typeKeys(piece.text);
@@ -559,10 +625,10 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
           const e = view && mouseEventOf(piece.cb, piece.cx, piece.cy, piece.final, view, lastRoom);
           if (e) mouse!.triggerMouseEvent!(e);
         } else {
-          // The program does not take the mouse: the wheel scrolls back (or is arrow keys on a screen with no history); clicks are nobody's.
+          // The program does not take the mouse: the wheel scrolls back (or is arrow keys on a screen with no history), and a drag selects and copies.
           const wheel = wheelOf(piece.cb);
-          if (wheel === undefined) continue;
-          if (buf.type === 'normal') scrollView({ rows: wheel * WHEEL_ROWS });
+          if (wheel === undefined) select(piece.cb, piece.cx, piece.cy, piece.final);
+          else if (buf.type === 'normal') scrollView({ rows: wheel * WHEEL_ROWS });
           else typeKeys(arrow(wheel).repeat(WHEEL_ROWS));
         }
       }

@@ -404,7 +404,7 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     }
     // The modes that change what keys send, mirrored so the person's arrows and pastes arrive as the program asked.
     const m = model.modes;
-    // The mouse: the program's form while it takes the mouse; else press and release (with the wheel) when the wheel scrolls back here.
+    // The mouse: the program's form while it takes the mouse; else presses, drags and the wheel, for the attach's own scrolling and selection.
     const mouseWant = programMouse() ? m.mouseTrackingMode : o.mouseScroll ? 'drag' : 'none';
     const want = `${m.applicationCursorKeysMode ? '\x1b[?1h' : '\x1b[?1l'}${m.applicationKeypadMode ? '\x1b=' : '\x1b>'}${m.bracketedPasteMode ? '\x1b[?2004h' : '\x1b[?2004l'}${m.sendFocusMode ? '\x1b[?1004h' : '\x1b[?1004l'}${MOUSE_MODE[mouseWant]}`;
     lastRoom = room;

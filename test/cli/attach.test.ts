@@ -269,7 +269,7 @@ describe('pane attach', () => {
     expect(await a.exit).toBe(0);
   });
 
-  it('selects with a drag where the program does not take the mouse, and copies the text to the person’s clipboard (OSC 52)', async () => {
+  it('selects with a drag (a word with a double click, a row with a triple) where the program does not take the mouse, and copies the text to the person’s clipboard (OSC 52)', async () => {
     const n = shell('att15');
     ok('send', '-t', n, "printf 'one two three   \\nfour five six\\n'");
     await until('the lines printed', () => /^four five six$/m.test(ok('screen', '-t', n)));
@@ -293,6 +293,13 @@ describe('pane attach', () => {
     a.type(`\x1b[<0;5;${y}M\x1b[<0;5;${y}m`);
     await new Promise((r) => setTimeout(r, 300));
     expect(a.raw().match(/\x1b\]52;/g)!.length).toBe(before);
+    // A double click copies the word under it, a third click its row.
+    const lastCopy = () => Buffer.from([...a.raw().matchAll(/\x1b\]52;c;([A-Za-z0-9+/=]*)\x07/g)].pop()![1]!, 'base64').toString('utf8');
+    const click = `\x1b[<0;11;${y}M\x1b[<0;11;${y}m`;
+    a.type(click + click);
+    await until('the word copied', () => lastCopy() === 'three');
+    a.type(click);
+    await until('the row copied', () => lastCopy() === 'one two three');
     a.type('\x1c');
     expect(await a.exit).toBe(0);
   });

@@ -2,7 +2,7 @@
 // row only past it, smartcase, wide characters counted as two columns, no match.
 import { Terminal } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { cellsText, cellText, findMatch, textBetween } from './scrollSearch';
+import { cellsText, cellText, findMatch, textBetween, wordAt } from './scrollSearch';
 
 async function termWith(lines: string[], cols = 30): Promise<Terminal> {
   const t = new Terminal({ cols, rows: 4, scrollback: 100, allowProposedApi: true });
@@ -73,5 +73,18 @@ describe('selection text', () => {
     expect(cellsText(row, 2, 5)).toBe(' b ');
     expect(cellsText(row, 1, 3)).toBe('日');
     expect(cellsText(row, 6, 10)).toBe('c   ');
+  });
+});
+
+describe('a double click’s word', () => {
+  it('spans the cells up to blanks, brackets and quotes, wide characters whole', async () => {
+    const t = await termWith(['cd (src/main.ts) "日本語" x']);
+    const b = t.buffer.active;
+    const row = cellText(b.getLine(0)!, b.getNullCell());
+    expect(wordAt(row, 6)).toEqual({ from: 4, to: 15 }); // src/main.ts
+    expect(wordAt(row, 0)).toEqual({ from: 0, to: 2 }); // cd
+    expect(wordAt(row, 3)).toEqual({ from: 3, to: 4 }); // the bracket itself
+    expect(wordAt(row, 20)).toEqual({ from: 18, to: 24 }); // 日本語, its second half clicked
+    expect(wordAt(row, 40)).toEqual({ from: 40, to: 41 }); // past the text: blank cells are separators
   });
 });

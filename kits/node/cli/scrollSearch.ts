@@ -122,3 +122,19 @@ export function textBetween(buf: IBuffer, cell: IBufferCell, a: Cell, b: Cell, m
   }
   return { text, cut: false };
 }
+
+/** What ends a word for a double click, as xterm's default word separators: blanks, brackets and quotes. */
+const WORD_SEPARATORS = ' ()[]{}\'"`,;<>|';
+
+/** The columns [from, to) of the word under column `col` of a row (a double click's selection); the one cell itself where it is a separator. */
+export function wordAt(t: { text: string; starts: number[]; ends: number[] }, col: number): { from: number; to: number } {
+  const at = t.starts.findIndex((s, i) => s <= col && col < t.ends[i]!);
+  if (at === -1) return { from: col, to: col + 1 };
+  const sep = (i: number) => WORD_SEPARATORS.includes(t.text[i]!);
+  if (sep(at)) return { from: t.starts[at]!, to: t.ends[at]! };
+  let a = at;
+  let b = at;
+  while (a > 0 && !sep(a - 1)) a--;
+  while (b + 1 < t.text.length && !sep(b + 1)) b++;
+  return { from: t.starts[a]!, to: t.ends[b]! };
+}

@@ -19,7 +19,7 @@ import { clip, shown } from '../../../protocol/shown';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
 import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
 import { firstKey, piecesOf, scrollMoveOf, wheelOf, type ScrollMove } from '../attachKeys';
-import { cellsText, cellText, findMatch, SEARCH_MAX, textBetween, type Cell, type Match } from '../scrollSearch';
+import { cellsText, cellText, findMatch, SEARCH_MAX, textBetween, wordAt, type Cell, type Match } from '../scrollSearch';
 import { remoteKey } from './follow';
 import { PANE_REF } from '../args';
 import { asRef, type CommandContext } from '../context';
@@ -49,6 +49,9 @@ const MODEL_SCROLLBACK = 5_000;
  * refuse much past 100 KB); a longer selection is cut, and the status row says so.
  */
 const COPY_MAX = 100_000;
+
+/** Presses on one cell within this long of each other are a double (a word) or triple (a row) click, as most terminals count them. */
+const MULTI_CLICK_MS = 400;
 
 /** Rows one notch of the wheel scrolls the view, as xterm and most terminals scroll. */
 const WHEEL_ROWS = 3;
@@ -299,6 +302,8 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
   let selection: { anchor: Cell; head: Cell; dragging: boolean } | undefined;
   /** What the last copy said (how much went to the clipboard), until the next key or click. */
   let copied = '';
+  /** The last press: where, when, and how many presses on that cell in a row (2 a word, 3 a row). */
+  let lastPress: { at: Cell; time: number; count: number } | undefined;
 
   // Drawing: what changed since the last frame, row by row.
   let drawn: (string | undefined)[] = [];
@@ -581,9 +586,21 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     const at = cellAt(cx, cy);
     const motion = (cb & 32) !== 0;
     if (!motion && final === 'M') {
-      selection = at ? { anchor: at, head: at, dragging: true } : undefined;
       copied = '';
-    } else if (motion && selection?.dragging && at) selection.head = at;
+      const now = performance.now();
+      const again = at && lastPress && lastPress.at.row === at.row && lastPress.at.col === at.col && now - lastPress.time < MULTI_CLICK_MS;
+      lastPress = at ? { at, time: now, count: again ? (lastPress!.count % 3) + 1 : 1 } : undefined;
+      const line = at && model.buffer.active.getLine(at.row);
+      if (at && line && lastPress!.count > 1) {
+        // A double click takes the word under it, a triple its row, copied at once as terminals do.
+        const cells = lastPress!.count === 2 ? wordAt(cellText(line, model.buffer.active.getNullCell()), at.col) : { from: 0, to: model.cols };
+        selection = { anchor: { row: at.row, col: cells.from }, head: { row: at.row, col: cells.to - 1 }, dragging: false };
+        copySelection(selection);
+      } else selection = at ? { anchor: at, head: at, dragging: true } : undefined;
+    } else if (motion && selection?.dragging && at) {
+      selection.head = at;
+      lastPress = undefined; // a drag is not the first click of a double one
+    }
     else if (final === 'm' && selection?.dragging) {
       selection.dragging = false;
       if (selection.anchor.row === selection.head.row && selection.anchor.col === selection.head.col) selection = undefined;

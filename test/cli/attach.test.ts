@@ -258,6 +258,19 @@ describe('pane attach', () => {
     expect(marked('150')).toBe(false);
     a.type('echo done-$((1+1))\r');
     await shows(a, 'the typed line run', /^done-2$/m);
+    // Text that runs over a wrapped row's end (160 columns): found (down, from the view's top, a page back), and marked on both rows.
+    ok('send', '-t', n, "printf '%0150d/wrapped/path.ts\\n' 0");
+    await shows(a, 'the long line', /^0+\/wrapped\/p$/m);
+    a.type('\x1b[5;2~/0/wrapped/path.ts\r');
+    const inverseAt = (rowEnd: string, offset: number, x: number): boolean => {
+      const b0 = a.term.buffer.active;
+      const y = a.screen().split('\n').findIndex((l) => l.endsWith(rowEnd));
+      return y !== -1 && b0.getLine(b0.viewportY + y + offset)!.getCell(x)!.isInverse() !== 0;
+    };
+    await until('both parts marked', () => inverseAt('/wrapped/p', 0, 149) && inverseAt('/wrapped/p', 1, 5));
+    expect([inverseAt('/wrapped/p', 0, 148), inverseAt('/wrapped/p', 1, 6)]).toEqual([false, false]);
+    a.type('q');
+    await shows(a, 'live', / · 160×47 · Ctrl\+\\ detaches/);
     // Scrolled back when a program takes the alternate screen: live again, for there is no history there.
     a.type('\x1b[5;2~');
     await shows(a, 'paging', /rows back/);

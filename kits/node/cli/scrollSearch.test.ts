@@ -17,7 +17,7 @@ describe('scroll search', () => {
     const cell = b.getNullCell();
     // Up from the bottom: the later error of row 2 first, then the earlier one, then row 0's.
     const a = findMatch(b, cell, { row: 4, col: Infinity }, -1, 'error')!;
-    expect(a).toEqual({ row: 2, col: 13, cols: 5, text: 'error' });
+    expect(a).toEqual({ row: 2, col: 13, endRow: 2, endCol: 17, text: 'error' });
     const c = findMatch(b, cell, a, -1, 'error')!;
     expect([c.row, c.col]).toEqual([2, 3]);
     const d = findMatch(b, cell, c, -1, 'error')!;
@@ -42,14 +42,25 @@ describe('scroll search', () => {
     expect(findMatch(b, cell, { row: 0, col: 6 }, 1, 'FAILED')).toBeUndefined();
   });
 
+  it('finds text that runs over a wrapped row’s end, as the row it starts in', async () => {
+    const t = await termWith([`${'x'.repeat(25)}src/main.ts:42 failed`, 'after']);
+    const b = t.buffer.active;
+    const cell = b.getNullCell();
+    const up = findMatch(b, cell, { row: 3, col: Infinity }, -1, 'main.ts:42')!;
+    expect(up).toEqual({ row: 0, col: 29, endRow: 1, endCol: 8, text: 'main.ts:42' });
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'main.ts')).toMatchObject({ row: 0, col: 29, endRow: 1 });
+    // A match wholly in the continuing row is that row's.
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'failed')).toMatchObject({ row: 1, col: 10, endRow: 1 });
+  });
+
   it('counts a wide character as the two columns it takes', async () => {
     const t = await termWith(['日本 ok 日本語']);
     const b = t.buffer.active;
     const cell = b.getNullCell();
     const line = cellText(b.getLine(0)!, cell);
     expect(line.text.startsWith('日本 ok 日本語')).toBe(true);
-    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'ok')).toEqual({ row: 0, col: 5, cols: 2, text: 'ok' });
-    expect(findMatch(b, cell, { row: 0, col: 0 }, 1, '日本語')).toEqual({ row: 0, col: 8, cols: 6, text: '日本語' });
+    expect(findMatch(b, cell, { row: 0, col: -1 }, 1, 'ok')).toEqual({ row: 0, col: 5, endRow: 0, endCol: 6, text: 'ok' });
+    expect(findMatch(b, cell, { row: 0, col: 0 }, 1, '日本語')).toEqual({ row: 0, col: 8, endRow: 0, endCol: 13, text: '日本語' });
   });
 });
 

@@ -2,7 +2,8 @@
 // `/` down, `n` and `N` again): row by row through xterm's buffer, by the cells' text,
 // so a match's place is a row and the columns it covers, wide characters counted as the
 // two columns they take. Literal text, not a pattern; case-insensitive unless it holds a
-// capital (vim's smartcase). A match across a wrapped row's end is not found.
+// capital (vim's smartcase). A match may run over a wrapped row's end into the row that
+// continues it.
 import type { IBuffer, IBufferCell, IBufferLine } from '@xterm/headless';
 import { hasControls, withoutControls } from '../../protocol/shown';
 
@@ -30,17 +31,25 @@ export function cellText(line: IBufferLine, cell: IBufferCell): { text: string; 
   return { text, starts, ends };
 }
 
-/** Where a search found its text: the buffer's row (scrollback and screen counted from the top), the first column, how many columns, and the text as it is there. */
+/** Where a search found its text: its first cell and its last (a row further on where it runs over a wrapped row's end), and the text as it is there. */
 export interface Match {
   row: number;
   col: number;
-  cols: number;
+  endRow: number;
+  endCol: number;
   text: string;
 }
 
 /**
+ * Rows after a row that a match starting in it may run into, where they continue it
+ * (wrapped): a line of a log, a path in a compiler's error, wraps in a narrow pane.
+ */
+const WRAP_JOIN_MAX = 8;
+
+/**
  * The first place after (dir 1) or before (dir -1) row `from.row`, column `from.col`
- * that holds `needle`, in the buffer's rows; undefined when there is none that way.
+ * that holds `needle`, in the buffer's rows; undefined when there is none that way. A
+ * match starts in one row and may run on into the rows that continue it.
  * `from.col` may be -1 (from a row's start, going down) or Infinity (from its end, going up).
  */
 export function findMatch(buf: IBuffer, cell: IBufferCell, from: { row: number; col: number }, dir: -1 | 1, needle: string): Match | undefined {
@@ -51,19 +60,32 @@ export function findMatch(buf: IBuffer, cell: IBufferCell, from: { row: number; 
     const line = buf.getLine(row);
     if (!line) continue;
     const t = cellText(line, cell);
+    // The rows that continue this one, joined on: a match may start here and end there.
+    const rows = t.text.length;
+    const joined = { text: t.text, starts: [...t.starts], ends: [...t.ends], rowOf: new Array<number>(rows).fill(row) };
+    for (let k = 1; k <= WRAP_JOIN_MAX && want.length > 1; k++) {
+      const next = buf.getLine(row + k);
+      if (!next?.isWrapped) break;
+      const n = cellText(next, cell);
+      joined.text += n.text;
+      joined.starts.push(...n.starts);
+      joined.ends.push(...n.ends);
+      for (let u = 0; u < n.text.length; u++) joined.rowOf.push(row + k);
+    }
     // Lowercasing keeps a string's length for all but a few letters (İ): where it does not, the row is searched as it is.
-    const lower = exact ? t.text : t.text.toLowerCase();
-    const hay = lower.length === t.text.length ? lower : t.text;
+    const lower = exact ? joined.text : joined.text.toLowerCase();
+    const hay = lower.length === joined.text.length ? lower : joined.text;
     let at: number;
     if (row === from.row) {
       // The same row: only past the column the search starts from.
       const unit = dir > 0 ? t.starts.findIndex((c) => c > from.col) : lastUnitBefore(t.starts, from.col);
       if (unit === -1) continue;
       at = dir > 0 ? hay.indexOf(want, unit) : hay.lastIndexOf(want, unit);
-    } else at = dir > 0 ? hay.indexOf(want) : hay.lastIndexOf(want);
-    if (at === -1) continue;
+    } else at = dir > 0 ? hay.indexOf(want) : hay.lastIndexOf(want, rows - 1);
+    // Only a match that starts in this row is this row's (one starting further on is the next row's).
+    if (at === -1 || at >= rows) continue;
     const end = at + want.length - 1;
-    return { row, col: t.starts[at]!, cols: t.ends[end]! - t.starts[at]!, text: t.text.slice(at, end + 1) };
+    return { row, col: joined.starts[at]!, endRow: joined.rowOf[end]!, endCol: joined.ends[end]! - 1, text: joined.text.slice(at, end + 1) };
   }
   return undefined;
 }

@@ -376,32 +376,26 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
       out += `\x1b[${y + 1};1H${text}`;
     }
     drawn.length = room.rows;
-    // The search's match, in reverse video over its row; the row is drawn afresh at the next frame, the mark with it if it is still there.
-    if (match && paging && stillThere(match)) {
-      const y = match.row - buf.viewportY - view.top;
-      const x = match.col - view.left;
-      if (y >= 0 && y < room.rows && match.row - buf.viewportY < size.rows && x >= 0 && x + match.cols <= room.cols) {
-        out += `\x1b[${y + 1};${x + 1}H\x1b[0;7m${match.text}\x1b[0m`;
-        drawn[y] = undefined;
-        kept[y] = undefined;
-      }
-    }
-    // A selection, in reverse video over the cells it covers; those rows are drawn afresh at the next frame.
-    if (selection) {
-      const [s0, e0] = selection.anchor.row < selection.head.row || (selection.anchor.row === selection.head.row && selection.anchor.col <= selection.head.col) ? [selection.anchor, selection.head] : [selection.head, selection.anchor];
+    /** The cells from one place to another (either order) in reverse video; those rows are drawn afresh at the next frame, the mark with them if it is still there. */
+    const shownPart = view;
+    const mark = (a: Cell, b: Cell): void => {
+      const [s0, e0] = a.row < b.row || (a.row === b.row && a.col <= b.col) ? [a, b] : [b, a];
       for (let y = 0; y < room.rows; y++) {
-        const row = buf.viewportY + view.top + y;
-        if (row < s0.row || row > e0.row || view.top + y >= size.rows) continue;
+        const row = buf.viewportY + shownPart.top + y;
+        if (row < s0.row || row > e0.row || shownPart.top + y >= size.rows) continue;
         const line = buf.getLine(row);
         if (!line) continue;
-        const from = Math.max(view.left, row === s0.row ? s0.col : 0);
-        const to = Math.min(view.left + room.cols, row === e0.row ? e0.col + 1 : size.cols);
+        const from = Math.max(shownPart.left, row === s0.row ? s0.col : 0);
+        const to = Math.min(shownPart.left + room.cols, row === e0.row ? e0.col + 1 : size.cols);
         if (to <= from) continue;
-        out += `\x1b[${y + 1};${from - view.left + 1}H\x1b[0;7m${cellsText(cellText(line, cell), from, to)}\x1b[0m`;
+        out += `\x1b[${y + 1};${from - shownPart.left + 1}H\x1b[0;7m${cellsText(cellText(line, cell), from, to)}\x1b[0m`;
         drawn[y] = undefined;
         kept[y] = undefined;
       }
-    }
+    };
+    // The search's match, and a selection.
+    if (match && paging && stillThere(match)) mark(match, { row: match.endRow, col: match.endCol });
+    if (selection) mark(selection.anchor, selection.head);
     const status = statusRow(statusText(size, room, back, buf.baseY), room.cols);
     if (drawn[room.rows] !== status) {
       drawn[room.rows] = status;
@@ -527,11 +521,9 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
   }
   /** Whether a match's text is still at its place: once the history is full, output drops its oldest rows and every place moves up. */
   function stillThere(m: Match): boolean {
-    const line = model.buffer.active.getLine(m.row);
-    if (!line) return false;
-    const t = cellText(line, model.buffer.active.getNullCell());
-    const at = t.starts.indexOf(m.col);
-    return at !== -1 && t.text.startsWith(m.text, at);
+    const buf = model.buffer.active;
+    // (Read back as a copy is, its trailing blanks cut.)
+    return textBetween(buf, buf.getNullCell(), m, { row: m.endRow, col: m.endCol }, SEARCH_MAX + 1).text === m.text.replace(/ +$/, '');
   }
   /**
    * Keys typed into the search on the status row, a key at a time: text, Backspace, Ctrl+U;

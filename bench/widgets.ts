@@ -47,7 +47,7 @@ export async function widgetsBench(dir: string, runs: number): Promise<WidgetsRe
     await c.call('pane/close', { pane: term.pane });
     const board = await c.call('apps/launch', { app: 'agents-board', pane: sh.first });
     await page.waitForFunction(
-      ({ n, want }) => document.querySelectorAll(`section[data-pane="${n}"] [data-widget="agents"] tbody tr`).length === want,
+      ({ n, want }) => document.querySelectorAll(`section[data-pane="${n}"] [data-widget="agents"] :is(tbody tr, .wg-cards > li)`).length === want,
       { n: board.pane, want: AGENTS },
       { timeout: 30_000 },
     );

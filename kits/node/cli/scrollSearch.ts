@@ -102,6 +102,11 @@ export interface Cell {
   col: number;
 }
 
+/** Two places, the earlier first: a selection dragged up or left runs backwards. */
+export function inOrder(a: Cell, b: Cell): [Cell, Cell] {
+  return a.row < b.row || (a.row === b.row && a.col <= b.col) ? [a, b] : [b, a];
+}
+
 /** The cells of columns [from, to) of a row as plain text, a wide character cut by either edge a space: what a selection draws over the row. */
 export function cellsText(t: { text: string; starts: number[]; ends: number[] }, from: number, to: number): string {
   let out = '';
@@ -129,7 +134,7 @@ export function cellsText(t: { text: string; starts: number[]; ends: number[] },
  * unless the next one continues it (wrapped), and at most `max` characters.
  */
 export function textBetween(buf: IBuffer, cell: IBufferCell, a: Cell, b: Cell, max: number): { text: string; cut: boolean } {
-  const [s, e] = a.row < b.row || (a.row === b.row && a.col <= b.col) ? [a, b] : [b, a];
+  const [s, e] = inOrder(a, b);
   let text = '';
   for (let row = s.row; row <= e.row; row++) {
     const line = buf.getLine(row);

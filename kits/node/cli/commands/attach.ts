@@ -19,7 +19,7 @@ import { clip, shown } from '../../../protocol/shown';
 import { EXIT, OpError, streamEnded, UsageError } from '../errors';
 import { rowCells, rowText, sameCells, statusRow, viewOf } from '../termDraw';
 import { firstKey, piecesOf, scrollMoveOf, wheelOf, type ScrollMove } from '../attachKeys';
-import { cellsText, cellText, findMatch, SEARCH_MAX, textBetween, wordAt, type Cell, type Match } from '../scrollSearch';
+import { cellsText, cellText, findMatch, inOrder, SEARCH_MAX, textBetween, wordAt, type Cell, type Match } from '../scrollSearch';
 import { remoteKey } from './follow';
 import { PANE_REF } from '../args';
 import { asRef, type CommandContext } from '../context';
@@ -379,7 +379,7 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     /** The cells from one place to another (either order) in reverse video; those rows are drawn afresh at the next frame, the mark with them if it is still there. */
     const shownPart = view;
     const mark = (a: Cell, b: Cell): void => {
-      const [s0, e0] = a.row < b.row || (a.row === b.row && a.col <= b.col) ? [a, b] : [b, a];
+      const [s0, e0] = inOrder(a, b);
       for (let y = 0; y < room.rows; y++) {
         const row = buf.viewportY + shownPart.top + y;
         if (row < s0.row || row > e0.row || shownPart.top + y >= size.rows) continue;
@@ -547,7 +547,8 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
       else if (key === '\x15') prompt.text = '';
       else if (key >= ' ' && !key.startsWith('\x1b') && prompt.text.length < SEARCH_MAX) prompt.text += key;
     }
-    schedule(true);
+    // The status row changed, and the rows a find moved or marked differ cell by cell: the rest of the screen is not sent again.
+    schedule(false);
     return rest;
   }
   /** A read of keys while scrolled back: the pager's, a key at a time, until one that is the program's, which goes to it with the rest of the read. */

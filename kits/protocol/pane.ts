@@ -216,9 +216,15 @@ export const paneMethods = {
        */
       vocabulary: z.string().regex(/^[0-9a-f]{8}$/).optional(),
     })),
-    result: lazySchema(() => z.object({ pane: z.number().int(), done: z.boolean(), output: z.string().optional() })),
+    result: lazySchema(() => z.object({
+      pane: z.number().int(),
+      done: z.boolean(),
+      output: z.string().optional(),
+      /** The pane the word opened (a split, a view of an agent), as pane/split names a new one: a script acts on it next. */
+      opened: PaneAckSchema.optional(),
+    })),
     cap: 'write',
-    doc: 'Executes a command word of the pane’s vocabulary, as a tag click does.',
+    doc: 'Executes a command word of the pane’s vocabulary, as a tag click does; says which pane it opened, if it opened one.',
   }),
   'pane/input': method({
     params: lazySchema(() => z.object({

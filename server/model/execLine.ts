@@ -10,7 +10,7 @@
 import { faults, PaneFault } from '../../kits/protocol/error';
 import type { MethodName, ParamsIn, Result } from '../../kits/protocol/index';
 import type { Pane } from '../../kits/protocol/model';
-import type { PaneSpec } from '../../kits/protocol/pane';
+import type { PaneAck, PaneSpec } from '../../kits/protocol/pane';
 import type { PaneServer } from '../paneServer';
 import { principalKey, principalLabel, type Principal } from '../../kits/protocol/principal';
 import { parseCommandLine } from './commandLine';
@@ -31,8 +31,19 @@ export async function execDefault(ctx: ExecContext, pane: Pane, line: string, or
   // A word that cannot run now failed; a line written wrong is the caller's (a usage error at the CLI).
   if (!parsed.ok) throw parsed.cannot ? faults.failed(parsed.message) : faults.badRequest(parsed.message, `pane ${pane.n}`);
   ctx.server.publish('pane/executed', { pane: pane.n, line: line.trim(), origin, by });
-  await ctx.dispatch(parsed.request.method, parsed.request.params);
-  return { pane: pane.n, done: true };
+  const had = new Set(ctx.server.panes.keys());
+  const r: unknown = await ctx.dispatch(parsed.request.method, parsed.request.params);
+  const made = (r as { pane?: unknown } | null)?.pane;
+  return { pane: pane.n, done: true, ...openedOf(ctx.server, typeof made === 'number' && !had.has(made) ? made : undefined) };
+}
+
+/**
+ * The pane a line opened, named as pane/split names a new one: read from this server's
+ * own panes, so a word answered by a host (a stand-in's) never names a pane here.
+ */
+function openedOf(server: PaneServer, n: number | undefined): { opened?: PaneAck } {
+  const p = n === undefined ? undefined : server.panes.get(n);
+  return p ? { opened: { session: p.session, pane: p.n, id: server.address(p.n) } } : {};
 }
 
 const refused = (reason: string) => new PaneFault('denied', `refused: ${reason}`, { reason });

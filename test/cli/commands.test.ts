@@ -237,6 +237,16 @@ describe('tag, attr, exec', () => {
     ok('exec', '-t', String(a), 'zoom');
     expect(saved('e1').session.zoomed).toBe(a);
   });
+
+  it('exec prints the pane a word opened, as split does, and nothing for a word that opens none', () => {
+    const a = fresh('e2');
+    const id = ok('exec', '-t', String(a), 'split', 'v').trim();
+    expect(id).toMatch(/^\d+$/);
+    expect(panes('e2').map((p) => p.n)).toEqual(expect.arrayContaining([a, Number(id)]));
+    expect(Number(id)).not.toBe(a);
+    expect(ok('exec', '-t', id, 'zoom')).toBe('');
+    expect(saved('e2').session.zoomed).toBe(Number(id));
+  });
 });
 
 describe('pane session', () => {

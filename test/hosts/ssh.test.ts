@@ -91,6 +91,16 @@ describe('a host over ssh', () => {
     expect(remote.pane(['ls']).stdout).not.toMatch(new RegExp(`^${m}\\s`, 'm'));
   });
 
+  it('names the pane a word opened on the host as box:N (exec -t HOST:N split), never as a number that is a local pane', () => {
+    const run = local.pane(['exec', '-t', `box:${n}`, 'split', 'v']);
+    expect(run.status, run.stderr).toBe(0);
+    const id = run.stdout.trim();
+    expect(id).toMatch(/^box:\d+$/);
+    const m = id.slice('box:'.length);
+    expect(remote.pane(['ls']).stdout).toMatch(new RegExp(`^${m}\\s`, 'm'));
+    expect(local.pane(['close', '-t', id]).status).toBe(0);
+  });
+
   it("tells its panes' changes here as they happen (host/pane, named box:N): one opened, retitled and closed on the host itself", async () => {
     const watch = spawn(BIN, ['watch', 'host'], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -47,7 +47,7 @@ export function cwdOf(a: ParsedArgs): string | undefined {
  * host (`-t box:1`), the answer must name that host's pane: an unqualified id, or one of
  * another host, is refused rather than printed, since a script acts on what this prints.
  */
-function printAck(ctx: CommandContext, host: string, ack: { pane: number; id: string }, asked?: PaneRef): void {
+export function printAck(ctx: CommandContext, host: string, ack: { pane: number; id: string }, asked?: PaneRef): void {
   const i = ack.id.lastIndexOf(':');
   const at = i < 0 ? host : ack.id.slice(0, i);
   const target = typeof asked === 'string' && asked.includes(':') ? asked.slice(0, asked.lastIndexOf(':')) : host;

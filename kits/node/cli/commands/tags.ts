@@ -1,6 +1,7 @@
 // Commands on what a pane says about itself: its acme-style tag, its attrs, and
 // the words of its command vocabulary (what a tag click executes).
 import { bool, str } from '../args';
+import { printAck } from './panes';
 import { plumbCommands } from './plumb';
 import { JSON_FLAG, TARGET, type CommandSpec } from '../command';
 import { OpError, UsageError } from '../errors';
@@ -61,7 +62,7 @@ export const tagCommands: CommandSpec[] = [
     summary: 'execute a word of the pane’s command vocabulary, as a tag click does',
     flags: [TARGET, { name: 'shell', type: 'bool', doc: 'a line that is no word of the pane runs as a shell line in your +Errors pane (acme); an agent’s runs in its own sandboxed one' }],
     positionals: [{ name: 'WORD', required: true }, { name: 'ARGS', variadic: true }],
-    notes: ['`pane exec -t 3 Close` runs the pane’s Close command; `pane tag -t 3` lists the words.'],
+    notes: ['`pane exec -t 3 Close` runs the pane’s Close command; `pane tag -t 3` lists the words.', 'A word that opens a pane (split, or an agent’s finger, mail, write) prints its id, as `pane split` does: `n=$(pane exec -t 3 finger)`.'],
     async run(ctx, a) {
       const c = await ctx.connect();
       const pane = ctx.target(a);
@@ -69,6 +70,7 @@ export const tagCommands: CommandSpec[] = [
       const r = await c.call('pane/exec', { ...(pane === undefined ? {} : { pane }), line, origin: 'cli', ...(bool(a, 'shell') ? { fallback: 'shell' as const } : {}) });
       if (r.output !== undefined && r.output !== '') ctx.out(r.output);
       if (!r.done) throw new OpError(`pane ${r.pane} did not run '${line}'`);
+      if (r.opened) printAck(ctx, c.host, r.opened, pane);
       return 0;
     },
   },

@@ -180,7 +180,7 @@ complete -c pane -n '__fish_seen_subcommand_from send' -s t -l target -r -d 'the
 complete -c pane -n '__fish_seen_subcommand_from send' -s n -l no-newline -d 'do not press Enter at the end'
 complete -c pane -n '__fish_seen_subcommand_from send' -l raw -d 'send the bytes exactly as given: no Enter, nothing translated'
 complete -c pane -n '__fish_seen_subcommand_from send' -F
-complete -c pane -n '__fish_seen_subcommand_from attach' -s t -l target -r -d 'the pane (N or HOST:N), or a session (NAME or HOST:NAME): its focused pane, as tmux attach -t takes a session (default: the focused pane)'
+complete -c pane -n '__fish_seen_subcommand_from attach' -s t -l target -r -d 'the pane (N or HOST:N), or a session (NAME, followed; HOST:NAME, its focused pane), as tmux attach -t takes a session (default: the focused session, followed)'
 complete -c pane -n '__fish_seen_subcommand_from attach' -l detach-key -r -d 'the key that detaches, a control key written with a caret (default ^\\)'
 complete -c pane -n '__fish_seen_subcommand_from attach' -s r -l read-only -d 'watch only: keys are not sent (the detach key still works)'
 complete -c pane -n '__fish_seen_subcommand_from attach' -l fit -d 'size the pane\'s terminal to this one (less the status row), now and as it resizes'

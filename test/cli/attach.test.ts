@@ -357,12 +357,58 @@ describe('pane attach', () => {
   it('takes a session’s name for -t, as tmux attach does: its focused pane; a name that is neither is refused with the sessions there are', async () => {
     const n = shell('att14');
     const a = attach(['-t', 'att14'], 180, 52);
-    await shows(a, 'the session’s focused pane', new RegExp(`^ pane ${n} · `, 'm'));
+    await shows(a, 'the session’s focused pane', new RegExp(`^ pane ${n} in att14 · `, 'm'));
     a.type('\x1c');
     expect(await a.exit).toBe(0);
     const bad = attach(['-t', 'no-such-session'], 180, 52);
     expect(await bad.exit).toBe(2);
     expect(bad.raw()).toMatch(/-t 'no-such-session' is neither a pane id \(N or HOST:N\) nor a session: its sessions are [^\n]*att14/);
+  });
+
+  it('attached by a session’s name, follows its focus: a split, a focus move and a closed pane are shown there, keys going to the pane shown', async () => {
+    const n = shell('att15');
+    const a = attach(['-t', 'att15'], 180, 52);
+    const showing = (p: string) => new RegExp(`^ pane ${p} in att15 · `, 'm');
+    await shows(a, 'the session’s focused pane, named with its session', showing(n));
+    // A split focuses its new pane, wherever it was asked (another terminal, the window, the pane itself): shown here.
+    const m = ok('split', '-t', n, '--', 'sh', '-c', 'echo in-the-split; exec cat').trim();
+    await shows(a, 'the new pane', showing(m));
+    await shows(a, 'its output', /^in-the-split$/m);
+    a.type('typed-into-split\r');
+    await until('the keys in the split', () => ok('output', '-t', m).includes('typed-into-split'));
+    expect(ok('output', '-t', n)).not.toContain('typed-into-split');
+    // Focus back: the first pane again, with its own screen and none of the split's.
+    ok('focus', '-t', n);
+    await shows(a, 'the first pane again', showing(n));
+    await shows(a, 'its prompt, and no line of the split', /^(?![\s\S]*in-the-split)[\s\S]*[$#] $/m);
+    // The pane shown is closed: the session's next focus is shown, and the attach goes on.
+    ok('focus', '-t', m);
+    await shows(a, 'the split once more', showing(m));
+    ok('close', '-t', m);
+    await shows(a, 'the first pane after the close', showing(n));
+    a.type('echo still-$((3*3))\r');
+    await shows(a, 'a line typed after the close', /^still-9$/m);
+    a.type('\x1c');
+    expect(await a.exit).toBe(0);
+    expect(a.raw()).toContain(`detached from session att15 (pane ${n}); it runs on (pane attach -t att15 comes back)`);
+  });
+
+  it('attached by pane id, stays on that pane when its session’s focus moves; a followed session that ends ends the attach, saying so', async () => {
+    const n = shell('att16');
+    const pinned = attach(['-t', n], 180, 52);
+    await shows(pinned, 'the pane, with no session named', new RegExp(`^ pane ${n} · `, 'm'));
+    const m = ok('split', '-t', n, '--', 'sh', '-c', 'echo other-pane; exec cat').trim();
+    await until('the split focused', () => JSON.parse(ok('session', 'save', 'att16')).sessions[0].focused === Number(m));
+    ok('send', '-t', n, 'echo here-$((4*4))');
+    await shows(pinned, 'the pinned pane, still', /^here-16$/m);
+    expect(pinned.screen()).toMatch(new RegExp(`^ pane ${n} · `, 'm'));
+    pinned.type('\x1c');
+    expect(await pinned.exit).toBe(0);
+    const follower = attach(['-t', 'att16'], 180, 52);
+    await shows(follower, 'the focused split', new RegExp(`^ pane ${m} in att16 · `, 'm'));
+    ok('session', 'kill', 'att16');
+    expect(await follower.exit).toBe(1);
+    expect(follower.raw()).toMatch(/pane: (session att16 was closed|pane \d+ was closed, and so was its session)/);
   });
 
   it('refuses to show the pane it runs in', async () => {

@@ -55,8 +55,9 @@ describe('viewOf', () => {
   it('shows a pane that fits whole, and of a larger one the bottom-left with the cursor', () => {
     expect(viewOf({ cols: 80, rows: 24 }, { cols: 100, rows: 29 }, { x: 5, y: 23 })).toEqual({ top: 0, left: 0 });
     expect(viewOf({ cols: 120, rows: 40 }, { cols: 80, rows: 20 }, { x: 2, y: 39 })).toEqual({ top: 20, left: 0 });
-    // The cursor high up: the rows that hold it; far right: the columns that do.
-    expect(viewOf({ cols: 120, rows: 40 }, { cols: 80, rows: 20 }, { x: 100, y: 3 })).toEqual({ top: 3, left: 21 });
+    // The cursor high up: the top rows, which hold it and what was printed above it; far right: the columns that end at it.
+    expect(viewOf({ cols: 120, rows: 40 }, { cols: 80, rows: 20 }, { x: 100, y: 3 })).toEqual({ top: 0, left: 21 });
+    expect(viewOf({ cols: 120, rows: 40 }, { cols: 80, rows: 20 }, { x: 0, y: 25 })).toEqual({ top: 6, left: 0 });
   });
 
   it('stays where it was while the cursor is in sight, so the view does not jump with every line', () => {

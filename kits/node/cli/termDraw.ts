@@ -96,19 +96,20 @@ function sameAttributes(a: IBufferCell, b: IBufferCell): boolean {
   return typeof x.fg === 'number' && x.fg === y.fg && x.bg === y.bg;
 }
 
-/** Which part of a pane a terminal smaller than it shows: the rows and columns that hold the cursor, the bottom-left first. */
+/** Which part of a pane a terminal smaller than it shows: the rows and columns that hold the cursor, ending at it at first, then moving only as far as the cursor leaves it. */
 export function viewOf(pane: { cols: number; rows: number }, room: { cols: number; rows: number }, cursor: { x: number; y: number }, was?: { top: number; left: number }): { top: number; left: number } {
-  const fit = (size: number, space: number, at: number, prev: number | undefined, start: number): number => {
+  const fit = (size: number, space: number, at: number, prev: number | undefined): number => {
     if (size <= space) return 0;
     const max = size - space;
-    let v = prev ?? start;
+    // A first view ends at the cursor: what was printed above it is shown, the blank below it is not.
+    let v = prev ?? at - space + 1;
     if (at < v) v = at;
     else if (at >= v + space) v = at - space + 1;
     return Math.max(0, Math.min(max, v));
   };
   return {
-    top: fit(pane.rows, room.rows, cursor.y, was?.top, pane.rows - room.rows),
-    left: fit(pane.cols, room.cols, cursor.x, was?.left, 0),
+    top: fit(pane.rows, room.rows, cursor.y, was?.top),
+    left: fit(pane.cols, room.cols, cursor.x, was?.left),
   };
 }
 

@@ -132,6 +132,11 @@ export async function attachTarget(c: Connection, t: PaneRef | undefined): Promi
   return host === undefined ? s.focused : `${host}:${s.focused}`;
 }
 
+/** A session's name as the person would type it back into a shell: single-quoted unless it is one plain word. */
+function typedBack(name: string): string {
+  return /^[A-Za-z0-9._-]+$/.test(name) ? name : `'${name.replace(/'/g, `'\\''`)}'`;
+}
+
 export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined, o: AttachOptions): Promise<number> {
   const stdin = ctx.io.stdin as tty.ReadStream;
   const stdout = ctx.io.stdout as tty.WriteStream;
@@ -147,6 +152,9 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     throw new UsageError(`this terminal is pane ${own}: attached to itself, it would draw itself forever; give -t with another pane`, 'attach');
   };
   const c = await ctx.connect();
+  // -t SESSION, or no -t: the attach follows that session's focus, as a tmux client shows its session's current pane;
+  // -t N stays on pane N. A joined host's session (HOST:NAME) is shown at its focused pane, not followed.
+  const follow = asked === undefined || (typeof asked === 'string' && !PANE_REF.test(asked) && !asked.includes(':'));
   const pane = await attachTarget(c, asked);
   if (itself(pane)) refuseItself();
   // A read-only guest ($PANE_GRANT of a read-only grant) or a connection without the right to write: keys are not sent, and the status row says so.
@@ -164,6 +172,8 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
   let note = '';
   /** The pane was closed, or the connection to its server: nothing more is asked of either. */
   let gone = false;
+  /** The session whose focus this attach follows (its id and name), when it follows one. */
+  let followed: { id: string; name: string } | undefined;
 
   // Events first, as `pane output --follow` does: an end between the two calls is not missed.
   const endedEarly = new Map<number, 'exited' | 'closed'>();
@@ -181,6 +191,21 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
       }
       if (n === -1) remoteEndedEarly = true;
       else finish();
+      return;
+    }
+    if (event === 'focus/changed' || event === 'session/closed' || event === 'session/renamed') {
+      const f = data as { session?: string; focused?: number | null; context?: string; name?: string };
+      if (!followed || f.session !== followed.id) return;
+      // A window's own context moving its focus is that window's; the session's own focus is what a follower shows.
+      if (event === 'focus/changed' && f.context === undefined && typeof f.focused === 'number') want(f.focused);
+      else if (event === 'session/renamed' && typeof f.name === 'string') {
+        followed.name = f.name;
+        if (n !== -1) schedule(false);
+      } else if (event === 'session/closed') {
+        closing = { line: `session ${clip(shown(followed.name), 80)} was closed`, code: EXIT.failed };
+        gone = true;
+        finish();
+      }
       return;
     }
     const d = data as { pane?: number | Pane; exit?: ExitStatus; tag?: Pane['tag'] };
@@ -204,12 +229,14 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
       exit = d.exit;
       finish();
     } else if (event === 'pane/closed') {
+      // Following a session, its next focused pane is shown instead; the attach ends only with the session.
+      if (followed) return want(null);
       closing = { line: `pane ${n} was closed`, code: EXIT.failed };
       gone = true;
       finish();
     }
   });
-  const subscribed = await c.call('events/subscribe', { families: remote === undefined ? ['pane'] : ['pane', 'host'] });
+  const subscribed = await c.call('events/subscribe', { families: remote !== undefined ? ['pane', 'host'] : follow ? ['pane', 'focus', 'session'] : ['pane'] });
   let early: [number, number, Uint8Array][] | undefined = [];
   c.onOutput((p, offset, data) => {
     if (early) early.push([p, offset, data]);
@@ -252,19 +279,15 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     });
   }
   let next = snap.offset;
-  const carry = new Utf8Carry();
+  let carry = new Utf8Carry();
   /** Keys arrive in reads that may end inside a character: the decoder keeps its first bytes for the next read. */
   const typed = new StringDecoder('utf8');
   const acks = new AckMeter((bytes) => void c.call('pty/ack', { pane: n, bytes }).catch(() => undefined));
   await new Promise<void>((resolve) => model.write(snap.serialized, resolve));
   // Queries the program makes (where is the cursor, what terminal is this) are answered as the window's terminal answers them.
-  model.onData((d) => {
-    if (!o.readOnly && !ended) c.sendInput(n, Buffer.from(d, 'utf8'));
-  });
+  model.onData((d) => send(Buffer.from(d, 'utf8')));
   // Mouse reports in the X10 form are bytes, not text.
-  model.onBinary((d) => {
-    if (!o.readOnly && !ended) c.sendInput(n, Buffer.from(d, 'latin1'));
-  });
+  model.onBinary((d) => send(Buffer.from(d, 'latin1')));
   // A program that takes the alternate screen (vim, less) while the view is scrolled back: there is no history there, so the view is live again and keys are the program's.
   model.buffer.onBufferChange((b) => {
     if (b.type === 'alternate' && paging) leaveHistory();
@@ -436,11 +459,12 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
       const said = searchNote ? ` · ${searchNote}` : '';
       return ` pane ${where} · ${back} of ${history} rows back${said} · ↑↓ PgUp PgDn g G · ? / n N search · q or typing returns${ro} · ${keyName(o.detachKey)} detaches `;
     }
-    return ` pane ${where} · ${name} · ${size.cols}×${size.rows}${cut}${ro} · ${keyName(o.detachKey)} detaches${note ? ` · ${note}` : ''} `;
+    const of = followed ? ` in ${clip(shown(followed.name), 30)}` : '';
+    return ` pane ${where}${of} · ${name} · ${size.cols}×${size.rows}${cut}${ro} · ${keyName(o.detachKey)} detaches${note ? ` · ${note}` : ''} `;
   }
 
   /** With --fit: the size the pane had before (given back on leaving), and the size this attach gave it. */
-  const before = { cols: snap.cols, rows: snap.rows };
+  let before = { cols: snap.cols, rows: snap.rows };
   let fittedTo: { cols: number; rows: number } | undefined;
   const fit = (): void => {
     if (!o.fit) return;
@@ -644,7 +668,10 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
       }
     }
     if (at !== -1) {
-      closing = { line: `detached from pane ${n}; it runs on (pane attach -t ${n} comes back)`, code: EXIT.ok };
+      const name = followed ? clip(shown(followed.name), 80) : '';
+      closing = followed
+        ? { line: `detached from session ${name}${n === -1 ? '' : ` (pane ${n})`}; it runs on (pane attach -t ${typedBack(name)} comes back)`, code: EXIT.ok }
+        : { line: `detached from pane ${n}; it runs on (pane attach -t ${n} comes back)`, code: EXIT.ok };
       finish();
     }
   };
@@ -652,6 +679,114 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     closing = { line: `detached from pane ${n}`, code: EXIT.ok };
     finish();
   };
+  /** The size --fit gave pane `p` goes back to what it was, unless something else (a window's layout) has sized it since. */
+  async function giveSizeBack(p: number): Promise<void> {
+    if (fittedTo && model.cols === fittedTo.cols && model.rows === fittedTo.rows && (before.cols !== fittedTo.cols || before.rows !== fittedTo.rows)) {
+      await c.call('pty/resize', { pane: p, ...before }).catch(() => undefined);
+    }
+  }
+
+  /** Keys for the pane shown; while the attach moves to another (following its session), held for that one. */
+  let heldKeys: Buffer[] | undefined;
+  function send(b: Buffer): void {
+    if (o.readOnly || ended) return;
+    if (n === -1) (heldKeys ??= []).push(b);
+    else c.sendInput(n, b);
+  }
+
+  /** The pane the followed session focuses next (null: ask it, this one was closed), and whether a move is under way. */
+  let wanted: number | null | undefined;
+  let moving = false;
+  function want(m: number | null): void {
+    wanted = m;
+    if (!moving && n !== -1) void move();
+  }
+  /** Moves to the panes asked for, one at a time, until the last asked is shown; a session with no pane left ends the attach. */
+  async function move(): Promise<void> {
+    moving = true;
+    try {
+      while (wanted !== undefined && !ended) {
+        let m = wanted;
+        wanted = undefined;
+        if (m === null) {
+          const s = await c.call('session/get', { session: followed!.id }).catch(() => undefined);
+          m = s?.focused ?? null;
+          if (m === null || m === n) {
+            closing = { line: s ? `pane ${n} was closed, and session ${clip(shown(followed!.name), 80)} has no other pane` : `pane ${n} was closed, and so was its session`, code: EXIT.failed };
+            gone = true;
+            finish();
+            return;
+          }
+        }
+        if (m !== n) await switchTo(m);
+      }
+    } finally {
+      moving = false;
+    }
+  }
+  /**
+   * Shows pane `m` in place of the one shown: the old one given its size back and let go, the new one's
+   * snapshot drawn from scratch (its history, modes and cursor). Output for it meanwhile is held, as at the start.
+   */
+  async function switchTo(m: number): Promise<void> {
+    const from = n;
+    early = [];
+    // What the model still has queued of the old pane is parsed (and acknowledged to it) before the model is cleared.
+    await new Promise<void>((resolve) => model.write('', resolve));
+    acks.flush();
+    await giveSizeBack(from);
+    n = -1;
+    timer?.();
+    timer = null;
+    await c.call('pty/detach', { pane: from }).catch(() => undefined);
+    acks.reset();
+    let next0: typeof snap | undefined;
+    let why = '';
+    try {
+      next0 = (await c.call('pty/attach', { pane: m, mode: 'snapshot', history: o.history, flowControl: !o.readOnly })).snapshot;
+    } catch (e) {
+      why = clip(shown((e as Error).message), 200);
+    }
+    if (ended) return;
+    if (!next0) {
+      n = from;
+      closing = { line: `session ${clip(shown(followed!.name), 80)} moved to pane ${m}, which this attach cannot show: ${why || 'it has no terminal'}`, code: EXIT.failed };
+      return finish();
+    }
+    model.reset();
+    model.resize(next0.cols, next0.rows);
+    await new Promise<void>((resolve) => model.write(next0.serialized, resolve));
+    next = next0.offset;
+    carry = new Utf8Carry();
+    cursorHidden = false;
+    paging = false;
+    prompt = undefined;
+    search = undefined;
+    match = undefined;
+    searchNote = '';
+    selection = undefined;
+    copied = '';
+    note = '';
+    exit = undefined;
+    view = undefined;
+    about = (await c.call('pane/get', { pane: m }).catch(() => undefined)) ?? about;
+    before = { cols: next0.cols, rows: next0.rows };
+    fittedTo = undefined;
+    n = m;
+    fit();
+    const held = early ?? [];
+    early = undefined;
+    for (const [p, offset, data] of held) take(p, offset, data);
+    const keys = heldKeys ?? [];
+    heldKeys = undefined;
+    for (const k of keys) send(k);
+    const endedHere = endedEarly.get(m);
+    endedEarly.clear();
+    if (endedHere === 'closed') return want(null);
+    if (endedHere === 'exited' || about?.state === 'exited') return finish();
+    schedule(true);
+  }
+
   function finish(): void {
     if (ended) return;
     ended = true;
@@ -666,10 +801,7 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
         const who = p ?? about;
         end = how && who ? { line: exitLine(programOf(who), how), code: EXIT.ok } : { line: `pane ${n} ended`, code: EXIT.ok };
       }
-      // The size --fit gave the pane goes back to what it was, unless something else (a window's layout) has sized it since.
-      if (fittedTo && !gone && model.cols === fittedTo.cols && model.rows === fittedTo.rows && (before.cols !== fittedTo.cols || before.rows !== fittedTo.rows)) {
-        await c.call('pty/resize', { pane: n, ...before }).catch(() => undefined);
-      }
+      if (!gone) await giveSizeBack(n);
       await c.call('pty/detach', { pane: n }).catch(() => undefined);
       endWith(end);
     })();
@@ -683,6 +815,7 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
   stdout.on('resize', onResize);
   for (const s of ['SIGHUP', 'SIGTERM'] as const) process.on(s, onSignal);
   n = target;
+  if (follow && about) followed = { id: about.session, name: subscribed.sessions.find((x) => x.id === about!.session)?.name ?? about.session };
   fit();
   const held = early;
   early = undefined;

@@ -78,7 +78,7 @@ export const streamCommands: CommandSpec[] = [
     command: 'attach',
     summary: 'show a pane in this terminal and type into it, as dtach or tmux attach (from ssh, with no window); Ctrl+\\ detaches',
     flags: [
-      { ...TARGET, type: 'string', value: 'ID|SESSION', doc: 'the pane (N or HOST:N), or a session (NAME or HOST:NAME): its focused pane, as tmux attach -t takes a session (default: the focused pane)' },
+      { ...TARGET, type: 'string', value: 'ID|SESSION', doc: 'the pane (N or HOST:N), or a session (NAME, followed; HOST:NAME, its focused pane), as tmux attach -t takes a session (default: the focused session, followed)' },
       { name: 'detach-key', type: 'string', value: '^K', doc: 'the key that detaches, a control key written with a caret (default ^\\)' },
       { name: 'read-only', short: 'r', type: 'bool', doc: 'watch only: keys are not sent (the detach key still works)' },
       { name: 'fit', type: 'bool', doc: "size the pane's terminal to this one (less the status row), now and as it resizes" },
@@ -87,6 +87,7 @@ export const streamCommands: CommandSpec[] = [
     ],
     notes: [
       "The pane is drawn from pane's own model of its screen, as tmux draws a window: text, colours and the cursor reach this terminal; the program's escape sequences (a title, the clipboard, queries) never do. The last row names the pane, its size and the detach key.",
+      'Given a session (or no -t), the attach follows that session’s focus, as a tmux client shows its session’s current pane: `pane split`, `pane focus` or a click in a window move it to another pane, and a closed pane gives way to the one focused next; it ends with the session. `-t N` stays on pane N.',
       'A pane larger than this terminal shows the part that holds its cursor, and the status row says so; --fit resizes the pane instead (a window showing it sizes it back when its layout changes).',
       'The wheel and Shift+PgUp/PgDn scroll back into the pane’s history (its last --history rows, and all printed since); scrolled back, the arrows, PgUp/PgDn, g and G move as in a pager, ? and / search up and down (n and N again; lowercase text ignores case), q returns, and any other key returns and goes to the program. Over a screen with no history (a TUI’s alternate screen) the wheel is the arrow keys, as a terminal sends them.',
       'A program that asks for the mouse (vim, htop, an agent’s TUI) gets clicks and the wheel in the form it asked for. Otherwise the terminal is asked for the mouse: the wheel scrolls back here, and a drag (a double click: a word; a triple: a row) selects and copies to the clipboard (OSC 52, as tmux does; where the terminal takes none, select with Shift held), or give --no-mouse-scroll to leave the mouse to the terminal.',

@@ -11,7 +11,8 @@ import * as model from '../model/session';
 import type { PaneServer } from '../paneServer';
 import { syncFloatWord } from '../model/paneOps';
 import type { HandlerTable, HandlerContext } from './types';
-import { contextOf } from './pane';
+import { closerAvoids, contextOf, focusOwn } from './pane';
+import { movesSessionFocus } from '../model/session/contexts';
 
 function floatAck(server: PaneServer, s: Session, n: number): FloatAck {
   return { session: s.id, pane: n, id: server.address(n), rect: model.floatOf(s, n) };
@@ -34,13 +35,16 @@ const one =
   };
 
 export const floatingHandlers: HandlerTable = {
-  'float/create': (p, { server, client }) => {
+  'float/create': (p, ctx) => {
+    const { server, client } = ctx;
     const s = server.session(p.session);
     const d = model.defaultFloatRect(s);
     const rect = clampRect({ x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h });
     const { launch, name, signature, kind, owner, attrs, cwd } = p;
     const pane = createPane(server, s, { launch, name, signature, kind, owner, attrs, cwd, creator: client.user }, bodyOf(rect, chromeOf(s.viewport)));
-    model.publish(server, model.addFloat(s, pane.n, { ...rect, z: p.z, layer: p.layer }));
+    const takes = movesSessionFocus(client.principal);
+    model.publish(server, model.addFloat(s, pane.n, { ...rect, z: p.z, layer: p.layer }, takes));
+    if (!takes) focusOwn(ctx, s.id, pane.n);
     syncFloatWord(server, pane, true);
     return floatAck(server, s, pane.n);
   },
@@ -60,10 +64,11 @@ export const floatingHandlers: HandlerTable = {
   'float/z': (p, ctx) => one((s, n) => model.updateFloat(s, n, { z: p.z }))(p, ctx),
   'float/layer': (p, ctx) => one((s, n) => model.updateFloat(s, n, { layer: p.layer }))(p, ctx),
   'float/visible': (p, ctx) => one((s, n) => model.updateFloat(s, n, { visible: p.visible }))(p, ctx),
-  'float/close': (p, { server }) => {
+  'float/close': (p, ctx) => {
+    const { server } = ctx;
     const { s, n } = find(server, p.pane);
     const ack = floatAck(server, s, n);
-    destroyPane(server, n);
+    destroyPane(server, n, closerAvoids(ctx));
     return ack;
   },
 };

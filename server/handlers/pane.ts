@@ -14,7 +14,7 @@ import { parseCommandLine } from '../model/commandLine';
 import { PaneFault } from '../../kits/protocol/error';
 import { execDefault } from '../model/execLine';
 import * as model from '../model/session';
-import { type ContextView, guestContext } from '../model/session/contexts';
+import { type ContextView, focusInContext, movesSessionFocus, ownContext } from '../model/session/contexts';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
 
@@ -25,11 +25,30 @@ import type { HandlerContext, HandlerTable } from './types';
 export function contextOf(ctx: HandlerContext, sessionId: string): { name: string; view: ContextView } | undefined {
   const { services, client, server } = ctx;
   const had = services.contexts.of(client.id, sessionId);
-  const name = guestContext(client.principal);
+  const name = ownContext(client.principal);
   if (had || name === null) return had;
   const s = server.sessions.get(sessionId)!;
   const view = services.contexts.choose(client.id, sessionId, name, { focused: s.focused, zoomed: s.zoomed })!;
   return { name, view };
+}
+
+/**
+ * Pane `n` focused in the caller's own context (ownContext: an agent's, a guest's), where a
+ * request of the person's would have focused it in the session: the caller's view moves, the
+ * person's does not.
+ */
+export function focusOwn(ctx: HandlerContext, sessionId: string, n: number): void {
+  const c = contextOf(ctx, sessionId);
+  if (!c) return;
+  focusInContext(c.view, n);
+  ctx.server.publish('focus/changed', { session: sessionId, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
+}
+
+/** An agent closing the pane the person focused: the focus passes over the agent's own panes where another will do (decision 059). */
+export function closerAvoids(ctx: HandlerContext): ((p: number) => boolean) | undefined {
+  const who = ctx.client.principal;
+  if (who.kind !== 'agent') return undefined;
+  return (p) => ctx.server.panes.get(p)?.owner === who.name;
 }
 
 export function paneAck(server: PaneServer, p: Pane): PaneAck {
@@ -58,8 +77,8 @@ export const paneHandlers: HandlerTable = {
     for (const pl of s.placements) if (pl.shown) out[String(pl.pane)] = { x: pl.x, y: pl.y, w: pl.w, h: pl.h };
     return { rects: out };
   },
-  'pane/split': (p, { server, client }) => split(server, p, client.user),
-  'pane/launch': (p, { server, client }) => split(server, p, client.user),
+  'pane/split': (p, ctx) => split(ctx, p),
+  'pane/launch': (p, ctx) => split(ctx, p),
   'pane/focus': (p, ctx) => {
     const { server } = ctx;
     let target = server.pane(p.pane, p.session);
@@ -98,14 +117,15 @@ export const paneHandlers: HandlerTable = {
     model.publish(server, model.swap(s, pane.n, other));
     return paneAck(server, pane);
   },
-  'pane/close': (p, { server }) => {
+  'pane/close': (p, ctx) => {
+    const { server } = ctx;
     const pane = server.pane(p.pane, p.session);
     const ack = paneAck(server, pane);
     if (p.unlessBusy) {
       const busy = busyProgram(server, pane);
       if (busy !== null) throw new PaneFault('busy', `${busy} is running in pane ${pane.n}`, { reason: busy, subject: server.address(pane.n) });
     }
-    destroyPane(server, pane.n);
+    destroyPane(server, pane.n, closerAvoids(ctx));
     return ack;
   },
   'pane/restart': (p, { server }) => {
@@ -126,10 +146,13 @@ export const paneHandlers: HandlerTable = {
     } else model.publish(server, model.zoom(s, pane.n, p.zoom));
     return paneAck(server, pane);
   },
-  'pane/float': (p, { server }) => {
+  'pane/float': (p, ctx) => {
+    const { server } = ctx;
     const pane = server.pane(p.pane, p.session);
     const s = server.sessionOf(pane);
-    model.publish(server, model.setFloating(s, pane.n, p.mode, { x: p.x, y: p.y, w: p.w, h: p.h }));
+    const takes = movesSessionFocus(ctx.client.principal);
+    model.publish(server, model.setFloating(s, pane.n, p.mode, { x: p.x, y: p.y, w: p.w, h: p.h }, takes));
+    if (!takes) focusOwn(ctx, s.id, pane.n);
     syncFloatWord(server, pane, model.isFloating(s, pane.n));
     return paneAck(server, pane);
   },
@@ -215,7 +238,9 @@ export const paneHandlers: HandlerTable = {
 /** pane/split's params as its schema gives them (pane/launch's are the same with launch required). */
 type SplitParams = Params<'pane/split'>;
 
-function split(server: PaneServer, p: SplitParams, creator: string) {
+function split(ctx: HandlerContext, p: SplitParams) {
+  const { server } = ctx;
+  const creator = ctx.client.user;
   const s = p.pane === undefined ? server.session(p.session) : server.sessionOf(server.pane(p.pane));
   const anchor = model.splitAnchor(s, p.pane === undefined ? undefined : server.pane(p.pane).n);
   const anchorPane = anchor === null ? undefined : server.panes.get(anchor);
@@ -223,6 +248,8 @@ function split(server: PaneServer, p: SplitParams, creator: string) {
   const { launch, name, signature, kind, owner, attrs } = p;
   // The new pane's PTY starts at the size it will be drawn at, so only its anchor resizes.
   const pane = createPane(server, s, { launch, name, signature, kind, owner, attrs, cwd: p.cwd ?? anchorPane?.cwd, creator }, model.roomySplitBody(s, anchor, p.direction, p.ratio));
-  model.publish(server, model.split(s, anchor, pane.n, p.direction, p.ratio));
+  const takes = movesSessionFocus(ctx.client.principal);
+  model.publish(server, model.split(s, anchor, pane.n, p.direction, p.ratio, takes));
+  if (!takes) focusOwn(ctx, s.id, pane.n);
   return paneAck(server, pane);
 }

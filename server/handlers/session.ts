@@ -15,7 +15,7 @@ import type { SessionAck } from '../../kits/protocol/session';
 import type { HandlerTable } from './types';
 import { frontUrl } from './client';
 import { scopeOf } from '../grants/scope';
-import { guestContext } from '../model/session/contexts';
+import { ownContext } from '../model/session/contexts';
 
 function ack(s: Session): SessionAck {
   return { session: s.id, name: s.name };
@@ -71,10 +71,12 @@ export const sessionHandlers: HandlerTable = {
   },
   'session/context': (p, { server, services, client }) => {
     const s = server.session(p.session);
-    // A guest is never in the session's own view: its focus would move the person's.
-    const guest = guestContext(client.principal);
-    if (p.context === null && guest !== null) throw faults.denied(`a grant's guest follows a context of its own (${guest}) or a named one; the session's own focus is the person's`);
-    const name = p.context ?? guest;
+    // A guest or an agent is never in the session's own view: its focus would move the person's.
+    const own = ownContext(client.principal);
+    if (p.context === null && own !== null) throw faults.denied(`${client.principal.kind === 'agent' ? 'an agent' : "a grant's guest"} follows a context of its own (${own})${client.principal.kind === 'agent' ? '' : ' or a named one'}; the session's own focus is the person's`);
+    // A named context is a view people share (a grant names one): an agent's focus there would move theirs.
+    if (client.principal.kind === 'agent' && p.context !== undefined && p.context !== own) throw faults.denied(`an agent follows its own context (${own}) alone; a named one is a view people share, and its focus is theirs`);
+    const name = p.context ?? own;
     let v;
     try {
       v = services.contexts.choose(client.id, s.id, name, { focused: s.focused, zoomed: s.zoomed });

@@ -15,6 +15,7 @@ import type { PaneServer } from '../paneServer';
 import { principalKey, principalLabel, type Principal } from '../../kits/protocol/principal';
 import { parseCommandLine } from './commandLine';
 import * as model from './session';
+import { movesSessionFocus } from './session/contexts';
 
 /** What performing a line needs: the state, and a way to run a request as the caller (a handler's context is one). */
 export interface ExecContext {
@@ -84,7 +85,8 @@ async function runInErrorsPane(ctx: ExecContext, pane: Pane, line: string, origi
     // An agent's launch is walled by the agent service (owner = the agent, its sandbox): check it took.
     if (who.kind === 'agent' && errors.owner !== who.name) throw refused(`${principalLabel(who)} may not run a line in a pane that is not its own`);
     mine.set(key, errors.n);
-    model.publish(server, model.focus(s, pane.n));
+    // The launch took the focus from the pane clicked (the person's): it goes back. An agent's took none (ownContext).
+    if (movesSessionFocus(who)) model.publish(server, model.focus(s, pane.n));
   }
   server.publish('pane/executed', { pane: pane.n, line, origin, by });
   server.terminal(errors).write(`cd -- ${shQuote(pane.cwd)} && ${line}\n`);

@@ -211,8 +211,8 @@ function onTerminalExit(server: PaneServer, pane: Pane, s: { code: number | null
   }
 }
 
-/** Ends a pane: process, stream, model entry and its place in the layout. */
-export function destroyPane(server: PaneServer, n: number): void {
+/** Ends a pane: process, stream, model entry and its place in the layout (focus, if it had it, passes over `avoid`'s panes where it can: tiles.ts `close`). */
+export function destroyPane(server: PaneServer, n: number, avoid?: (p: number) => boolean): void {
   const pane = server.panes.get(n);
   if (!pane) return;
   const session = server.sessions.get(pane.session);
@@ -223,7 +223,7 @@ export function destroyPane(server: PaneServer, n: number): void {
   if (term) server.noteEnding(term.dispose());
   if (session) {
     // The tree collapses and focus moves (the model's rules); the close is said first.
-    const events = close(session, n);
+    const events = close(session, n, avoid);
     server.publish('pane/closed', { pane: n, session: session.id, id: server.address(n) });
     publish(server, events);
   }

@@ -207,4 +207,34 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await waitScreen(sh.page, peers, agent, 20_000);
     await shot(sh.page, 'agents-06-peers');
   }, 30_000);
+
+  it('keeps the person’s keys in the person’s pane when an agent, from its own shell, focuses its pane and splits one that would take them', async () => {
+    type Row = { n: number; owner: string; signature: string };
+    const list = () => JSON.parse(sh.cli('ls', '--json').stdout) as Row[];
+    const run = sh.cli('agent', 'run', 'mallory', '--', 'bash', '--norc', '--noprofile');
+    expect(run.code, run.stderr).toBe(0);
+    const shellPane = Number(run.stdout.trim().split(':').pop());
+    // The person's own shell, focused by the person: where their keys go.
+    const mine = list().find((p) => p.signature === 'com.pane.terminal' && p.owner !== 'mallory')!.n;
+    expect(sh.cli('focus', '-t', String(mine)).code).toBe(0);
+    const windowFocus = () =>
+      sh.page.evaluate(() => {
+        const st = (window as any).pane.store.getState();
+        return st.sessions[st.sessionId].focused as number | null;
+      });
+    await expect.poll(windowFocus, { timeout: 10_000, message: 'the person’s pane focused in the window' }).toBe(mine);
+    // The agent, in its own sandboxed shell (its token, its .access): its pane focused, and a pane of its own that writes what it is typed.
+    const before = new Set(list().map((p) => p.n));
+    expect(sh.cli('send', '-t', String(shellPane), 'pane focus -t $PANE_ID; pane split -- sh -c "cat > $HOME/captured"').code).toBe(0);
+    const made = () => list().find((p) => !before.has(p.n) && p.owner === 'mallory')?.n ?? null;
+    await expect.poll(made, { timeout: 20_000, message: 'the agent’s split' }).not.toBeNull();
+    const trap = made()!;
+    // The person types on: the keys reach their own shell, not the agent's pane.
+    await sh.page.keyboard.type('echo person-typed-$((6*7))');
+    await sh.page.keyboard.press('Enter');
+    await waitScreen(sh.page, mine, 'person-typed-42', 20_000);
+    expect(sh.cli('output', '-t', String(trap)).stdout).not.toContain('person-typed');
+    expect(await windowFocus()).toBe(mine);
+    await shot(sh.page, 'agents-07-focus-stays');
+  }, 60_000);
 });

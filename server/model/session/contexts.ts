@@ -3,8 +3,8 @@
 // want. A window or client that chose a context for a session moves that context's
 // focus and zoom, never the session's own (what every other window shows), and hears
 // only that context's focus changes (`focus/changed` carries `context`). A grant's
-// guest is always in a context (`grant:ID` unless it names another): a guest's
-// focus or zoom never moves the person's. A context zoom changes no placement and no
+// guest is always in a context (`grant:ID` unless it names another), and an agent in
+// its own (`agent:NAME`): neither's focus or zoom ever moves the person's. A context zoom changes no placement and no
 // PTY size: the window shows the zoomed pane alone at the size it has (letterboxed).
 // Contexts live while the server does; they are views, not state.
 
@@ -13,6 +13,22 @@ import type { Principal } from '../../../kits/protocol/principal';
 /** The context a grant's guest follows unless it chose another: the grant's own, else `grant:ID`; null for anyone else. */
 export function guestContext(principal: Principal): string | null {
   return principal.kind === 'grant' ? (principal.context ?? `grant:${principal.id}`) : null;
+}
+
+/**
+ * The context whose focus and zoom a principal's requests move, when it may not move the
+ * session's own (the pane the person's window and a following `pane attach` type into):
+ * a grant's guest's (guestContext), and an agent's own, `agent:NAME`. An agent that could
+ * focus its pane, or split one running `cat > FILE`, just before the person typed a
+ * password would take the keys. Null for the person: their requests move the session's.
+ */
+export function ownContext(principal: Principal): string | null {
+  return principal.kind === 'agent' ? `agent:${principal.name}` : guestContext(principal);
+}
+
+/** Whether a principal's requests may move the session's own focus: the person's do; an agent's and a guest's move their context's (ownContext). */
+export function movesSessionFocus(principal: Principal): boolean {
+  return ownContext(principal) === null;
 }
 
 /** Contexts one session holds at most: one per viewer, and a few named ones. */

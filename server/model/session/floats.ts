@@ -52,20 +52,20 @@ function endOthersZoom(s: Session, n: number): void {
   if (s.zoomed !== null && s.zoomed !== n) s.zoomed = null;
 }
 
-/** Adds the new pane `n` as a float (float/create) on top of its layer, and focuses it. */
-export function addFloat(s: Session, n: number, at: Pick<Params<'float/create'>, 'x' | 'y' | 'w' | 'h' | 'z' | 'layer'>): SessionEvent[] {
+/** Adds the new pane `n` as a float (float/create) on top of its layer, and focuses it (`takeFocus` false: an agent's float takes not the session's focus). */
+export function addFloat(s: Session, n: number, at: Pick<Params<'float/create'>, 'x' | 'y' | 'w' | 'h' | 'z' | 'layer'>, takeFocus = true): SessionEvent[] {
   const m = mark(s);
   const d = defaultFloatRect(s);
   const layer = at.layer ?? 'default';
   const rect = clampRect({ x: at.x ?? d.x, y: at.y ?? d.y, w: at.w ?? d.w, h: at.h ?? d.h });
   s.floating = [...s.floating, { pane: n, ...rect, z: at.z ?? zRange(s, layer).max + 1, layer, visible: true }];
   endOthersZoom(s, n);
-  focus(s, n);
+  if (takeFocus) focus(s, n);
   return changes(s, m);
 }
 
-/** Lifts a tile out of the tree into a float above every other (its zoom ends); focuses it. */
-export function float(s: Session, n: number, at: FloatAt = {}): SessionEvent[] {
+/** Lifts a tile out of the tree into a float above every other (its zoom ends); focuses it unless `takeFocus` is false. */
+export function float(s: Session, n: number, at: FloatAt = {}, takeFocus = true): SessionEvent[] {
   const m = mark(s);
   if (!isFloating(s, n)) {
     const d = defaultFloatRect(s);
@@ -75,26 +75,26 @@ export function float(s: Session, n: number, at: FloatAt = {}): SessionEvent[] {
     if (s.zoomed === n) s.zoomed = null;
     s.floating = [...s.floating, { pane: n, ...rect, z, layer: 'default', visible: true }];
   }
-  focus(s, n);
+  if (takeFocus) focus(s, n);
   return changes(s, m);
 }
 
-/** Puts a float back in the tree, beside the focused tile (else the last), side by side; focuses it. */
-export function tile(s: Session, n: number): SessionEvent[] {
+/** Puts a float back in the tree, beside the focused tile (else the last), side by side; focuses it unless `takeFocus` is false. */
+export function tile(s: Session, n: number, takeFocus = true): SessionEvent[] {
   const m = mark(s);
   if (isFloating(s, n)) {
     s.floating = s.floating.filter((f) => f.pane !== n);
     const anchor = s.focused !== null && s.focused !== n && isTiled(s, s.focused) ? s.focused : (leaves(s.layout).at(-1) ?? null);
     s.layout = insertSplit(s.layout, anchor, n, 'horizontal', 50);
   }
-  focus(s, n);
+  if (takeFocus) focus(s, n);
   return changes(s, m);
 }
 
 /** `pane/float`'s modes: float, tile, or toggle between them. */
-export function setFloating(s: Session, n: number, mode: Params<'pane/float'>['mode'], at: FloatAt = {}): SessionEvent[] {
+export function setFloating(s: Session, n: number, mode: Params<'pane/float'>['mode'], at: FloatAt = {}, takeFocus = true): SessionEvent[] {
   const toFloat = mode === 'toggle' ? !isFloating(s, n) : mode === 'float';
-  return toFloat ? float(s, n, at) : tile(s, n);
+  return toFloat ? float(s, n, at, takeFocus) : tile(s, n, takeFocus);
 }
 
 /** Changes a float's fields (move, resize, z, layer, visibility) and keeps focus where it is. */

@@ -70,12 +70,12 @@ export function splitBody(s: Session, anchor: number | null, direction: SplitDir
   return bodyFor(probed(s, anchor, direction, ratio), PROBE);
 }
 
-/** Places the new pane `n` beside `anchor` (ratio percent stays with the anchor), ends any zoom, focuses it. */
-export function split(s: Session, anchor: number | null, n: number, direction: SplitDirection, ratio: number): SessionEvent[] {
+/** Places the new pane `n` beside `anchor` (ratio percent stays with the anchor), ends any zoom, focuses it (`takeFocus` false: an agent's split takes not the session's focus). */
+export function split(s: Session, anchor: number | null, n: number, direction: SplitDirection, ratio: number, takeFocus = true): SessionEvent[] {
   const m = mark(s);
   s.layout = insertSplit(s.layout, anchor, n, direction, ratio);
   s.zoomed = null;
-  focus(s, n);
+  if (takeFocus) focus(s, n);
   return changes(s, m);
 }
 
@@ -120,9 +120,12 @@ export function setRatio(s: Session, n: number, direction: SplitDirection, ratio
 /**
  * Takes a closed pane out of the session: its split collapses (the sibling takes
  * the space), its float goes, a zoom on it ends, and if it had focus, focus moves
- * to its former neighbour in reading order, else to any pane left.
+ * to its former neighbour in reading order, else to any pane left. `avoid` names
+ * panes the focus should not fall to when another will do: an agent closing the
+ * pane the person focused does not choose where the person's keys go next (its own
+ * panes, placed beside it, are passed over; decision 059).
  */
-export function close(s: Session, n: number): SessionEvent[] {
+export function close(s: Session, n: number, avoid: (p: number) => boolean = () => false): SessionEvent[] {
   const m = mark(s);
   const order = leaves(s.layout);
   const wasFocused = s.focused === n;
@@ -130,17 +133,18 @@ export function close(s: Session, n: number): SessionEvent[] {
   if (isFloating(s, n)) s.floating = s.floating.filter((f) => f.pane !== n);
   if (s.zoomed === n) s.zoomed = null;
   if (wasFocused) {
-    const next = successor(s, order, n);
+    const next = successor(s, order, n, avoid);
     if (next === null) s.focused = null;
     else focus(s, next);
   }
   return changes(s, m);
 }
 
-function successor(s: Session, order: number[], gone: number): number | null {
+function successor(s: Session, order: number[], gone: number, avoid: (p: number) => boolean): number | null {
   const live = leaves(s.layout);
   const i = order.indexOf(gone);
-  const cand = order[i - 1] ?? order[i + 1];
-  if (cand !== undefined && live.includes(cand)) return cand;
-  return live[0] ?? s.floating[s.floating.length - 1]?.pane ?? null;
+  const floats = s.floating.map((f) => f.pane).reverse();
+  const near = [order[i - 1], order[i + 1]].filter((p): p is number => p !== undefined && live.includes(p));
+  const all = [...near, ...live, ...floats];
+  return all.find((p) => !avoid(p)) ?? all[0] ?? null;
 }

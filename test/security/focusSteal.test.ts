@@ -1,0 +1,95 @@
+// An agent's request never moves the session's own focus: the pane the person's
+// window and a following `pane attach` type into. Otherwise an agent could focus its
+// own pane, or split one running `cat > FILE`, just before the person types a
+// password into their shell, and take the keys. An agent's focus and zoom move a
+// context of its own (`agent:NAME`), as a grant's guest's do; the panes it makes and
+// the floats it moves take that context's focus, not the session's.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '../../kits/client/index';
+import { agentHarness, type AgentHarness } from '../agents/helpers';
+
+describe('an agent and the person’s focus', () => {
+  let h: AgentHarness;
+  let person: Connection;
+  let bob: Connection;
+  beforeAll(async () => {
+    h = await agentHarness({ shell: '/bin/cat' });
+    person = await h.connect();
+    await person.call('agent/add', { name: 'bob', access: { capabilities: ['read', 'write', 'attach', 'admin'] } });
+    bob = await h.as('bob');
+  }, 60_000);
+  afterAll(async () => h?.close());
+
+  const view = async () => {
+    const s = await person.call('session/get', {});
+    return { focused: s.focused, zoomed: s.zoomed };
+  };
+  const cat = { program: '/bin/cat', args: [] as string[] };
+
+  it('leaves the session’s focus and zoom where the person put them through every request that would move them', async () => {
+    const mine = (await view()).focused!;
+    expect(mine).not.toBeNull();
+    const before = { focused: mine, zoomed: null };
+    // Its own panes, made every way an agent may make one: none takes the person's focus.
+    const split = (await bob.call('pane/split', { launch: cat })).pane;
+    expect(await view(), 'a split').toEqual(before);
+    const launched = (await bob.call('pane/launch', { pane: split, launch: cat })).pane;
+    expect(await view(), 'a launch').toEqual(before);
+    const float = (await bob.call('float/create', { launch: cat })).pane;
+    expect(await view(), 'a float').toEqual(before);
+    // Focus, zoom, a float's focus, and its pane floated, tiled, hidden and shown again.
+    for (const [what, call] of [
+      ['pane/focus', () => bob.call('pane/focus', { pane: split })],
+      ['pane/focus -d', () => bob.call('pane/focus', { pane: split, direction: 'next' })],
+      ['pane/zoom', () => bob.call('pane/zoom', { pane: launched, zoom: true })],
+      ['float/focus', () => bob.call('float/focus', { pane: float })],
+      ['pane/float float', () => bob.call('pane/float', { pane: split, mode: 'float' })],
+      ['pane/float tile', () => bob.call('pane/float', { pane: split, mode: 'tile' })],
+      ['pane/hide', () => bob.call('pane/hide', { pane: launched, hidden: true })],
+      ['pane/hide (show)', () => bob.call('pane/hide', { pane: launched, hidden: false })],
+      ['pane/exec a word', () => bob.call('pane/exec', { pane: split, line: 'zoom' })],
+    ] as const) {
+      await (call as () => Promise<unknown>)();
+      expect(await view(), what).toEqual(before);
+    }
+    // A line of its own in a shell: its +Errors pane is made, and the person's focus stays.
+    const ran = await bob.call('pane/exec', { pane: split, line: 'true', fallback: 'shell' });
+    expect(ran.output).toMatch(/\+Errors/);
+    expect(await view(), 'a shell line').toEqual(before);
+    // Its own view did move: it is in context agent:bob, focused on what it last focused.
+    const own = await bob.call('session/context', {});
+    expect(own.context).toBe('agent:bob');
+    expect(own.focused).not.toBe(mine);
+    // The person's own requests still move the session's focus.
+    await person.call('pane/focus', { pane: split });
+    expect((await view()).focused).toBe(split);
+    await person.call('pane/focus', { pane: mine });
+  });
+
+  it('closing the pane the person focused, an agent does not choose where the person’s keys go next: its own panes beside it are passed over', async () => {
+    const mine = (await view()).focused!;
+    const a = (await bob.call('pane/split', { pane: mine, launch: cat })).pane;
+    // The person looks at the agent's pane and types to it.
+    await person.call('pane/focus', { pane: a });
+    // The agent puts a pane of its own first in reading order beside it (a split, then a swap), and closes the focused one.
+    const trap = (await bob.call('pane/split', { pane: a, launch: cat })).pane;
+    await bob.call('pane/swap', { pane: a, with: trap });
+    expect((await person.call('pane/get', { pane: trap })).owner).toBe('bob');
+    await bob.call('pane/close', { pane: a });
+    const now = (await view()).focused!;
+    expect(now).not.toBe(trap);
+    expect((await person.call('pane/get', { pane: now })).owner).not.toBe('bob');
+    // The same close by the person takes the neighbour, as it always has.
+    const b = (await person.call('pane/split', { pane: trap, launch: cat })).pane;
+    await person.call('pane/focus', { pane: b });
+    await person.call('pane/close', { pane: b });
+    expect((await view()).focused).toBe(trap);
+    await person.call('pane/focus', { pane: mine });
+  });
+
+  it('refuses an agent the session’s own view and a named context people share, naming why', async () => {
+    await expect(bob.call('session/context', { context: null })).rejects.toThrow(/an agent follows a context of its own \(agent:bob\); the session's own focus is the person's/);
+    await expect(bob.call('session/context', { context: 'pairing' })).rejects.toThrow(/an agent follows its own context \(agent:bob\) alone/);
+    expect((await bob.call('session/context', { context: 'agent:bob' })).context).toBe('agent:bob');
+  });
+});

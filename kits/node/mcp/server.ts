@@ -246,8 +246,8 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
   );
 
   for (const [name, description, run] of [
-    ['focus_pane', 'Focus a pane (the window shows it focused).', (pane: string | number) => c.call('pane/focus', { pane })],
-    ['zoom_pane', 'Zoom a pane to the whole view, or unzoom (toggles).', (pane: string | number) => c.call('pane/zoom', { pane })],
+    ['focus_pane', 'Focus a pane in your own view of its session (context agent:NAME); the person’s window keeps its focus, so their keys never go where you chose.', (pane: string | number) => c.call('pane/focus', { pane })],
+    ['zoom_pane', 'Zoom a pane in your own view of its session, or unzoom (toggles); the person’s window is not zoomed.', (pane: string | number) => c.call('pane/zoom', { pane })],
     ['float_pane', 'Float a tiled pane over the others, or tile a floating one (toggles).', (pane: string | number) => c.call('pane/float', { pane })],
     ['close_pane', 'Close a pane, ending its program.', (pane: string | number) => c.call('pane/close', { pane })],
   ] as const) {

@@ -825,7 +825,17 @@ export async function runAttach(ctx: CommandContext, asked: PaneRef | undefined,
     gone = true;
   }
   if (closedEarly || endedEarly.has(n) || remoteEndedEarly || about?.state === 'exited') finish();
-  else schedule(true);
+  else {
+    schedule(true);
+    // A focus move between the snapshot of the state and now was not heard as one: the session is asked where it is.
+    if (followed) {
+      const id = followed.id;
+      void c.call('session/get', { session: id }).then(
+        (s) => void (s.focused !== null && s.focused !== n && want(s.focused)),
+        () => undefined,
+      );
+    }
+  }
   let end: { line: string; code: number } | undefined;
   try {
     end = await done;

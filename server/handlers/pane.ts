@@ -44,11 +44,15 @@ export function focusOwn(ctx: HandlerContext, sessionId: string, n: number): voi
   ctx.server.publish('focus/changed', { session: sessionId, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
 }
 
-/** An agent closing the pane the person focused: the focus passes over the agent's own panes where another will do (decision 059). */
+/** An agent closing the pane the person focused: the focus passes over the panes it counts as its own (those it made, its agent pane) where another will do (decision 059). */
 export function closerAvoids(ctx: HandlerContext): ((p: number) => boolean) | undefined {
   const who = ctx.client.principal;
   if (who.kind !== 'agent') return undefined;
-  return (p) => ctx.server.panes.get(p)?.owner === who.name;
+  const agents = ctx.services.agents;
+  return (n) => {
+    const p = ctx.server.panes.get(n);
+    return p !== undefined && (p.owner === who.name || agents?.owns(who.name, p) === true);
+  };
 }
 
 export function paneAck(server: PaneServer, p: Pane): PaneAck {

@@ -78,7 +78,8 @@ describe('pane attach', () => {
   it('shows the cursor’s part of a pane larger than the terminal, and --fit sizes the pane to it', async () => {
     const n = shell('att4');
     ok('send', '-t', n, 'seq 1 200');
-    const small = attach(['-t', n], 40, 8);
+    // 60 columns: the status row has room to say so whatever the pane's number and name (at 40, " pane 12 · seq · 160×47 (40×7 of it sh…" was cut before it).
+    const small = attach(['-t', n], 60, 8);
     await shows(small, 'the status row saying only part is shown', /of it shown/);
     // The part with the cursor: the prompt after 200, at the bottom.
     await shows(small, 'the last line and prompt', /^200\n.*[$#] $/m);

@@ -11,8 +11,7 @@ import * as model from '../model/session';
 import type { PaneServer } from '../paneServer';
 import { syncFloatWord } from '../model/paneOps';
 import type { HandlerTable, HandlerContext } from './types';
-import { closerAvoids, contextOf, focusOwn } from './pane';
-import { movesSessionFocus } from '../model/session/contexts';
+import { closerAvoids, contextOf, placed, publishContext } from './pane';
 
 function floatAck(server: PaneServer, s: Session, n: number): FloatAck {
   return { session: s.id, pane: n, id: server.address(n), rect: model.floatOf(s, n) };
@@ -42,9 +41,7 @@ export const floatingHandlers: HandlerTable = {
     const rect = clampRect({ x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h });
     const { launch, name, signature, kind, owner, attrs, cwd } = p;
     const pane = createPane(server, s, { launch, name, signature, kind, owner, attrs, cwd, creator: client.user }, bodyOf(rect, chromeOf(s.viewport)));
-    const takes = movesSessionFocus(client.principal);
-    model.publish(server, model.addFloat(s, pane.n, { ...rect, z: p.z, layer: p.layer }, takes));
-    if (!takes) focusOwn(ctx, s.id, pane.n);
+    placed(ctx, s.id, pane.n, (takes) => model.addFloat(s, pane.n, { ...rect, z: p.z, layer: p.layer }, takes));
     syncFloatWord(server, pane, true);
     return floatAck(server, s, pane.n);
   },
@@ -56,7 +53,7 @@ export const floatingHandlers: HandlerTable = {
     if (!c) return one(model.focusFloat)(p, ctx);
     // A context (a grant's guest always is in one) focuses the float in its own view; the stacking every window shares stays.
     model.focusInContext(c.view, n);
-    ctx.server.publish('focus/changed', { session: s.id, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
+    publishContext(ctx, s.id, c);
     return floatAck(ctx.server, s, n);
   },
   'float/raise': (p, ctx) => one(model.raise)(p, ctx),

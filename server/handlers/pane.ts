@@ -41,7 +41,22 @@ export function focusOwn(ctx: HandlerContext, sessionId: string, n: number): voi
   const c = contextOf(ctx, sessionId);
   if (!c) return;
   focusInContext(c.view, n);
+  publishContext(ctx, sessionId, c);
+}
+
+/** A context's focus and zoom as they are now, told to the windows that follow it (the event names the context). */
+export function publishContext(ctx: HandlerContext, sessionId: string, c: { name: string; view: ContextView }): void {
   ctx.server.publish('focus/changed', { session: sessionId, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
+}
+
+/**
+ * Publishes a change that would focus pane `n` (`change(takeFocus)`): the person's takes the
+ * session's focus; an agent's leaves it and focuses `n` in the agent's own context (focusOwn).
+ */
+export function placed(ctx: HandlerContext, sessionId: string, n: number, change: (takeFocus: boolean) => model.SessionEvent[]): void {
+  const takes = movesSessionFocus(ctx.client.principal);
+  model.publish(ctx.server, change(takes));
+  if (!takes) focusOwn(ctx, sessionId, n);
 }
 
 /** An agent closing the pane the person focused: the focus passes over the panes it counts as its own (those it made, its agent pane) where another will do (decision 059). */
@@ -93,7 +108,7 @@ export const paneHandlers: HandlerTable = {
     if (c) {
       // A context's focus moves, not the session's own (model/session/contexts.ts).
       model.focusInContext(c.view, target.n);
-      server.publish('focus/changed', { session: s.id, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
+      publishContext(ctx, s.id, c);
     } else model.publish(server, model.focusPane(s, target.n));
     return paneAck(server, target);
   },
@@ -146,7 +161,7 @@ export const paneHandlers: HandlerTable = {
       // A context's zoom: no placement and no PTY size changes; its windows show the pane alone at its size.
       if (p.pane === undefined && c.view.focused !== null && server.panes.has(c.view.focused)) pane = server.pane(c.view.focused);
       model.zoomInContext(c.view, pane.n, p.zoom);
-      server.publish('focus/changed', { session: s.id, focused: c.view.focused, zoomed: c.view.zoomed, context: c.name });
+      publishContext(ctx, s.id, c);
     } else model.publish(server, model.zoom(s, pane.n, p.zoom));
     return paneAck(server, pane);
   },
@@ -154,9 +169,7 @@ export const paneHandlers: HandlerTable = {
     const { server } = ctx;
     const pane = server.pane(p.pane, p.session);
     const s = server.sessionOf(pane);
-    const takes = movesSessionFocus(ctx.client.principal);
-    model.publish(server, model.setFloating(s, pane.n, p.mode, { x: p.x, y: p.y, w: p.w, h: p.h }, takes));
-    if (!takes) focusOwn(ctx, s.id, pane.n);
+    placed(ctx, s.id, pane.n, (takes) => model.setFloating(s, pane.n, p.mode, { x: p.x, y: p.y, w: p.w, h: p.h }, takes));
     syncFloatWord(server, pane, model.isFloating(s, pane.n));
     return paneAck(server, pane);
   },
@@ -252,8 +265,6 @@ function split(ctx: HandlerContext, p: SplitParams) {
   const { launch, name, signature, kind, owner, attrs } = p;
   // The new pane's PTY starts at the size it will be drawn at, so only its anchor resizes.
   const pane = createPane(server, s, { launch, name, signature, kind, owner, attrs, cwd: p.cwd ?? anchorPane?.cwd, creator }, model.roomySplitBody(s, anchor, p.direction, p.ratio));
-  const takes = movesSessionFocus(ctx.client.principal);
-  model.publish(server, model.split(s, anchor, pane.n, p.direction, p.ratio, takes));
-  if (!takes) focusOwn(ctx, s.id, pane.n);
+  placed(ctx, s.id, pane.n, (takes) => model.split(s, anchor, pane.n, p.direction, p.ratio, takes));
   return paneAck(server, pane);
 }

@@ -22,6 +22,7 @@ export const ACTIONS = {
   'focus.down': 'Focus the pane below',
   'focus.next': 'Focus the next pane',
   'focus.prev': 'Focus the previous pane',
+  'focus.last': 'Focus the pane focused before this one (tmux\'s last pane)',
   'swap.left': 'Swap with the pane to the left (a float moves left)',
   'swap.right': 'Swap with the pane to the right (a float moves right)',
   'swap.up': 'Swap with the pane above (a float moves up)',
@@ -145,7 +146,7 @@ export const DEFAULT_BINDINGS: Record<string, Action> = {
 export const DEFAULT_PREFIX = 'Ctrl+Shift+Space';
 export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
   c: 'pane.new', '%': 'pane.split.horizontal', '"': 'pane.split.vertical',
-  Left: 'focus.left', Right: 'focus.right', Up: 'focus.up', Down: 'focus.down', o: 'focus.next', ';': 'focus.prev',
+  Left: 'focus.left', Right: 'focus.right', Up: 'focus.up', Down: 'focus.down', o: 'focus.next', ';': 'focus.last',
   '{': 'swap.prev', '}': 'swap.next',
   'Ctrl+Left': 'resize.left', 'Ctrl+Right': 'resize.right', 'Ctrl+Up': 'resize.up', 'Ctrl+Down': 'resize.down',
   z: 'pane.zoom', x: 'pane.close', '!': 'pane.float', w: 'switcher.next', k: 'launcher.open', ':': 'palette.open',

@@ -213,6 +213,9 @@ export const PlacementSchema = lazySchema(() => z.object({
 }));
 export type Placement = z.infer<typeof PlacementSchema>;
 
+/** Panes a session remembers focusing (Session.recent): enough to walk back through any working set, small to send. */
+export const RECENT_FOCUS_MAX = 16;
+
 export const SessionSchema = lazySchema(() => z.object({
   id: z.string().uuid(),
   name: z.string(),
@@ -221,6 +224,13 @@ export const SessionSchema = lazySchema(() => z.object({
   floating: z.array(FloatingSchema),
   focused: z.number().int().positive().nullable(),
   zoomed: z.number().int().positive().nullable(),
+  /**
+   * The panes the session's own focus held before `focused`, the latest first (at most
+   * RECENT_FOCUS_MAX): where closing the focused pane and `pane focus last` go back to, as
+   * tmux's last pane. Only the person's focus moves write it (an agent's or a guest's move
+   * their own context). Absent in a session no focus has left yet and in older state files.
+   */
+  recent: z.array(z.number().int().positive()).max(RECENT_FOCUS_MAX).optional(),
   viewport: ViewportSchema,
   /** Every pane's placement, recomputed by the server on each layout change (derived; a snapshot may omit it). */
   placements: z.array(PlacementSchema).default([]),

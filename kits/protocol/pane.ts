@@ -16,9 +16,14 @@ export const PaneAckSchema = lazySchema(() => z.object({
 }));
 export type PaneAck = z.infer<typeof PaneAckSchema>;
 
-export const FocusDirectionSchema = lazySchema(() => z.enum(['left', 'right', 'up', 'down', 'next', 'prev']));
+/** The neighbours a focus or swap moves to: by geometry, then by order. */
+export const FOCUS_DIRECTIONS = ['left', 'right', 'up', 'down', 'next', 'prev'] as const;
+export const FocusDirectionSchema = lazySchema(() => z.enum(FOCUS_DIRECTIONS));
 export const EdgeSchema = lazySchema(() => z.enum(['left', 'right', 'up', 'down']));
 export type FocusDirection = z.infer<typeof FocusDirectionSchema>;
+/** Where `pane/focus` may move: a direction, or `last`, back to the pane focused before (Session.recent, tmux's last-pane). */
+export const FocusMoveSchema = lazySchema(() => z.enum([...FOCUS_DIRECTIONS, 'last']));
+export type FocusMove = z.infer<typeof FocusMoveSchema>;
 export type Edge = z.infer<typeof EdgeSchema>;
 
 const target = { pane: lazySchema(() => PaneRefSchema.optional()), session: lazySchema(() => SessionRefSchema.optional()) };
@@ -103,7 +108,7 @@ export const paneMethods = {
     doc: 'Launches a program (argv, never a shell string) in a new pane beside the target.',
   }),
   'pane/focus': method({
-    params: lazySchema(() => z.object({ ...target, direction: FocusDirectionSchema.optional() })),
+    params: lazySchema(() => z.object({ ...target, direction: FocusMoveSchema.optional() })),
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Focuses a pane by id, or moves focus by direction (geometry) or order (next/prev).',

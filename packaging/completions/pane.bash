@@ -129,8 +129,8 @@ _pane_value() {
     'split --socket') echo '@files' ;;
     'focus -t') echo '' ;;
     'focus --target') echo '' ;;
-    'focus -d') echo 'left right up down next prev' ;;
-    'focus --direction') echo 'left right up down next prev' ;;
+    'focus -d') echo 'left right up down next prev last' ;;
+    'focus --direction') echo 'left right up down next prev last' ;;
     'focus --socket') echo '@files' ;;
     'close -t') echo '' ;;
     'close --target') echo '' ;;
@@ -356,7 +356,7 @@ _pane_value() {
 }
 _pane_positional() {
   case $1 in
-    'focus') echo 'left right up down next prev' ;;
+    'focus') echo 'left right up down next prev last' ;;
     'swap') echo 'left right up down next prev' ;;
     'watch') echo 'pane layout focus session client output config agent awareness host' ;;
     'permit') echo 'rw ro' ;;

@@ -2,7 +2,7 @@
 // The palette, the keymap and the prefix mode all come here, so an action does the
 // same thing however it was invoked — and none of them needs a mouse.
 import { ACTIONS, type Action, type ActionId } from '../../kits/protocol/keymap';
-import type { Edge, FocusDirection } from '../../kits/protocol/pane';
+import type { Edge, FocusDirection, FocusMove } from '../../kits/protocol/pane';
 import { closePane, closePaneNow } from './closePane';
 import { client } from './net/client';
 import { selectSession, store } from './store';
@@ -142,7 +142,7 @@ export async function runAction(action: Action): Promise<void> {
       return snapTo(pane, arg as SnapZone);
     case 'focus':
       if (!session) return;
-      return void (await client.act('pane/focus', { session: session.id, ...(pane !== undefined ? { pane } : {}), direction: arg as FocusDirection }));
+      return void (await client.act('pane/focus', { session: session.id, ...(pane !== undefined ? { pane } : {}), direction: arg as FocusMove }));
     case 'swap':
       if (pane === undefined) return;
       return void (await client.act('pane/swap', { pane, direction: arg as FocusDirection }));

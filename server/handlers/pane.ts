@@ -104,7 +104,7 @@ export const paneHandlers: HandlerTable = {
     const s = server.sessionOf(target);
     const c = contextOf(ctx, s.id);
     if (c && p.pane === undefined && c.view.focused !== null && server.panes.has(c.view.focused)) target = server.pane(c.view.focused);
-    if (p.direction) target = server.pane(model.focusTarget(s, p.pane === undefined ? ((c ? c.view.focused : s.focused) ?? target.n) : target.n, p.direction));
+    if (p.direction) target = server.pane(model.focusTarget(s, p.pane === undefined ? ((c ? c.view.focused : s.focused) ?? target.n) : target.n, p.direction, c ? c.view.recent : s.recent));
     if (c) {
       // A context's focus moves, not the session's own (model/session/contexts.ts).
       model.focusInContext(c.view, target.n);

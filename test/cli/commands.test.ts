@@ -132,6 +132,25 @@ describe('layout commands', () => {
     expect(saved('f1').session.focused).toBe(a);
   });
 
+  it('focus last goes back to the pane focused before, and closing the focused pane goes back there too', () => {
+    const a = fresh('f2');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '606').trim());
+    const c = Number(ok('split', '-t', String(b), '--', 'sleep', '606').trim());
+    ok('focus', '-t', String(a));
+    ok('focus', '-t', String(a), 'last');
+    expect(saved('f2').session.focused).toBe(c);
+    ok('focus', '-t', String(c), '-d', 'last');
+    expect(saved('f2').session.focused).toBe(a);
+    // a's neighbour in reading order is b; the pane focused before it is c.
+    ok('close', '-t', String(a));
+    expect(saved('f2').session.focused).toBe(c);
+    expect(saved('f2').session.recent).toEqual([b]);
+    const lone = fresh('f3');
+    const r = srv.pane(['focus', '-t', String(lone), 'last']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`no pane was focused before pane ${lone}`));
+  });
+
   it('swap exchanges two panes, with --with and with -d', () => {
     const a = fresh('w1');
     const b = Number(ok('split', '-t', String(a), '--', 'sleep', '607').trim());

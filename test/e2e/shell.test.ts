@@ -358,6 +358,25 @@ describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing
     await waitView('unzoom via the prefix', 's.zoomed === null');
     // The prefix swallowed its key: no stray "z" reached the shell.
     expect(await screen(sh.page, f)).not.toMatch(/# z\s*$/m);
+    // `;` goes back to the pane focused before, as tmux's last-pane; again, forth. The history is the
+    // server's: focus moved at the CLI is focus the window goes back from.
+    const split = (from: number) => {
+      const r = sh.cli('split', '-t', String(from));
+      expect(r.code, r.stderr).toBe(0);
+      return Number(r.stdout.trim());
+    };
+    const other = split(f);
+    const third = split(other);
+    expect(sh.cli('focus', '-t', String(other)).code).toBe(0);
+    await waitView('the middle pane focused', `s.focused === ${other}`);
+    // In reading order [f, other, third] the previous pane is f; the one focused before is third.
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press(';');
+    await waitView('back via the prefix', `s.focused === ${third}`);
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press(';');
+    await waitView('forth via the prefix', `s.focused === ${other}`);
+    expect(await screen(sh.page, third)).not.toMatch(/;\s*$/m);
   });
 });
 

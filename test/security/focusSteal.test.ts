@@ -79,8 +79,9 @@ describe('an agent and the person’s focus', () => {
     const now = (await view()).focused!;
     expect(now).not.toBe(trap);
     expect((await person.call('pane/get', { pane: now })).owner).not.toBe('bob');
-    // The same close by the person takes the neighbour, as it always has.
+    // The same close by the person goes back to the pane they focused before, the agent's or not.
     const b = (await person.call('pane/split', { pane: trap, launch: cat })).pane;
+    await person.call('pane/focus', { pane: trap });
     await person.call('pane/focus', { pane: b });
     await person.call('pane/close', { pane: b });
     expect((await view()).focused).toBe(trap);

@@ -95,6 +95,17 @@ describe('paneState', () => {
     expect(paneState({ state: 'exited', exit: { code: 0, signal: null, at: 0 } })).toBe('exited 0');
     expect(paneState({ state: 'starting', exit: null })).toBe('starting');
   });
+
+  it('says what a running agent is doing, never a word that is not an agent state', () => {
+    expect(paneState({ state: 'running', exit: null, attrs: { 'agent.state': 'waiting' } })).toBe('needs you');
+    expect(paneState({ state: 'running', exit: null, attrs: { 'agent.state': 'working' } })).toBe('working');
+    // The agent's CLI left while its pane runs on (a shell after it): the pane's own state.
+    expect(paneState({ state: 'running', exit: null, attrs: { 'agent.state': 'exited' } })).toBe('running');
+    // A joined host's pane says what it likes: only the known words are taken.
+    expect(paneState({ state: 'running', exit: null, attrs: { 'agent.state': '\x1b[2Jpwned' } })).toBe('running');
+    expect(paneState({ state: 'running', exit: null, attrs: { 'agent.state': 'toString' } })).toBe('running');
+    expect(paneState({ state: 'exited', exit: { code: 0, signal: null, at: 0 }, attrs: { 'agent.state': 'working' } })).toBe('exited 0');
+  });
 });
 
 describe('infoText', () => {

@@ -5,6 +5,7 @@ import { binaryScale } from '../../protocol/binaryScale';
 import { exitLabel } from '../../protocol/exitLabel';
 import { localTime } from '../localTime';
 import type { Pane } from '../../protocol/model';
+import type { AgentInfo } from '../../protocol/agent';
 import { clipTail, shown, tildePath } from '../../protocol/shown';
 import { CODE_REPLACED } from '../../protocol/codeReplaced';
 import { remoteOf } from '../../protocol/standIn';
@@ -52,8 +53,27 @@ export function shortPath(path: string, home: string | undefined): string {
   return clipTail(tildePath(path, home), MAX_CWD);
 }
 
-/** running, starting, or how it ended: "exited 0", "killed (SIGKILL)" (as the window's tag says). */
-export function paneState(p: Pick<Pane, 'state' | 'exit'>): string {
+/** An agent's state in words, as finger, `awareness agents` and `pane ls` say it. */
+export const STATE_WORDS: Record<AgentInfo['state'], string> = {
+  working: 'working',
+  waiting: 'needs you',
+  done: 'done',
+  ready: 'ready',
+  idle: 'idle',
+  exited: 'exited',
+};
+
+/**
+ * running, starting, or how it ended: "exited 0", "killed (SIGKILL)" (as the window's tag says).
+ * An agent's running pane says what the agent is doing instead (its `agent.state` attr):
+ * working, needs you, done, ready, idle; a value that is none of these (a joined host's
+ * pane says what it likes) is not shown.
+ */
+export function paneState(p: Pick<Pane, 'state' | 'exit'> & { attrs?: Pane['attrs'] }): string {
+  if (p.state === 'running') {
+    const agent = p.attrs?.['agent.state'];
+    if (agent !== undefined && agent !== 'exited' && Object.hasOwn(STATE_WORDS, agent)) return STATE_WORDS[agent as AgentInfo['state']];
+  }
   if (p.state !== 'exited' || p.exit === null) return p.state;
   return exitLabel(p.exit);
 }

@@ -9,6 +9,7 @@
 // Contexts live while the server does; they are views, not state.
 
 import type { Principal } from '../../../kits/protocol/principal';
+import { remember } from './focus';
 
 /** The context a grant's guest follows unless it chose another: the grant's own, else `grant:ID`; null for anyone else. */
 export function guestContext(principal: Principal): string | null {
@@ -37,11 +38,14 @@ export const MAX_CONTEXTS_PER_SESSION = 64;
 export interface ContextView {
   focused: number | null;
   zoomed: number | null;
+  /** The panes this context focused before, the latest first (as Session.recent). */
+  recent?: number[];
 }
 
 /** Focuses pane `n` in a context (a zoom on another pane ends, as in the session's own view). */
 export function focusInContext(v: ContextView, n: number): void {
   if (v.zoomed !== null && v.zoomed !== n) v.zoomed = null;
+  if (v.focused !== n) v.recent = remember(v.recent, v.focused, n);
   v.focused = n;
 }
 
@@ -49,7 +53,7 @@ export function focusInContext(v: ContextView, n: number): void {
 export function zoomInContext(v: ContextView, n: number, want?: boolean): void {
   const on = want ?? v.zoomed !== n;
   v.zoomed = on ? n : null;
-  if (on) v.focused = n;
+  if (on) focusInContext(v, n);
 }
 
 export class ContextBoard {
@@ -89,6 +93,7 @@ export class ContextBoard {
     for (const v of this.views.get(session)?.values() ?? []) {
       if (v.focused === n) v.focused = null;
       if (v.zoomed === n) v.zoomed = null;
+      if (v.recent?.includes(n)) v.recent = v.recent.filter((p) => p !== n);
     }
   }
 

@@ -2,8 +2,8 @@
 // always names a pane of the session (null only when it has none); every other
 // operation that moves focus (split, float, tile, zoom) goes through `focus` here.
 import { faults } from '../../../kits/protocol/error';
-import type { Session } from '../../../kits/protocol/model';
-import type { FocusDirection } from '../../../kits/protocol/pane';
+import { RECENT_FOCUS_MAX, type Session } from '../../../kits/protocol/model';
+import type { FocusMove } from '../../../kits/protocol/pane';
 import { leaves, neighbour, rects } from '../../../kits/layout/tree';
 import { changes, mark, type SessionEvent } from './changes';
 
@@ -20,19 +20,42 @@ export function isFloating(s: Session, n: number): boolean {
   return s.floating.some((f) => f.pane === n);
 }
 
-/** Gives `n` the focus; refuses a pane that is not in the session. */
+/** The panes focus may go back to: the tiles and the floats on view (a hidden one stays put away). */
+export function onView(s: Session): number[] {
+  return [...leaves(s.layout), ...s.floating.filter((f) => f.visible).map((f) => f.pane)];
+}
+
+/** A focus history after the focus left `from` for `to`: `from` first, `to` out of it (it is the focus now), RECENT_FOCUS_MAX at most. */
+export function remember(recent: readonly number[] | undefined, from: number | null, to: number): number[] {
+  const rest = (recent ?? []).filter((p) => p !== from && p !== to);
+  return (from === null || from === to ? rest : [from, ...rest]).slice(0, RECENT_FOCUS_MAX);
+}
+
+/** The pane focused last before `from` that is still on view (`shown`), or null: where `pane focus last` and a close go back to. */
+export function lastFocused(recent: readonly number[] | undefined, from: number | null, shown: readonly number[]): number | null {
+  return (recent ?? []).find((p) => p !== from && shown.includes(p)) ?? null;
+}
+
+/** Gives `n` the focus (the pane it leaves goes first in the session's `recent`); refuses a pane that is not in the session. */
 export function focus(s: Session, n: number): SessionEvent[] {
   if (!members(s).includes(n)) throw faults.failed(`pane ${n} is not in session ${s.name}`);
   const m = mark(s);
+  if (s.focused !== n) s.recent = remember(s.recent, s.focused, n);
   s.focused = n;
   return changes(s, m);
 }
 
 /**
  * The pane a focus move lands on: next/prev walk every pane in order; a direction
- * picks the geometric neighbour among the tiles.
+ * picks the geometric neighbour among the tiles; last goes back to the pane focused
+ * before (`recent`: the session's own, or a context's when the move is in one).
  */
-export function focusTarget(s: Session, from: number, direction: FocusDirection): number {
+export function focusTarget(s: Session, from: number, direction: FocusMove, recent: readonly number[] | undefined = s.recent): number {
+  if (direction === 'last') {
+    const back = lastFocused(recent, from, onView(s));
+    if (back === null) throw faults.failed(`no pane was focused before pane ${from} that is still on view`);
+    return back;
+  }
   const tiles = rects(s.layout, s.viewport);
   const next = direction === 'next' || direction === 'prev' ? neighbour(tiles, from, direction, members(s)) : neighbour(tiles, from, direction);
   if (next === null) throw faults.failed(`no pane ${direction} of pane ${from}`);

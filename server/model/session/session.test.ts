@@ -68,6 +68,41 @@ describe('focus', () => {
   });
 });
 
+describe('focus history', () => {
+  it('goes back to the pane focused before with last, and back again', () => {
+    const s = three();
+    model.focus(s, 1);
+    expect(s.recent).toEqual([3]);
+    expect(model.focusTarget(s, 1, 'last')).toBe(3);
+    model.focus(s, 3);
+    expect(s.recent).toEqual([1]);
+    expect(model.focusTarget(s, 3, 'last')).toBe(1);
+    valid(s);
+  });
+
+  it('keeps each pane once, the latest first, and no more than RECENT_FOCUS_MAX', () => {
+    const s = session({ layout: leaf(1), focused: 1 });
+    for (let n = 2; n <= 30; n++) model.split(s, n - 1, n, n % 2 ? 'horizontal' : 'vertical', 50);
+    expect(s.recent).toHaveLength(16);
+    expect(s.recent!.slice(0, 3)).toEqual([29, 28, 27]);
+    model.focus(s, 28);
+    expect(s.recent!.slice(0, 3)).toEqual([30, 29, 27]);
+    valid(s);
+  });
+
+  it('passes over a hidden float, and names why when nothing was focused before', () => {
+    const s = session({ layout: hsplit(leaf(1), leaf(2)), floating: [fl(3)], focused: 1 });
+    model.focus(s, 2);
+    model.focus(s, 3);
+    s.floating = [fl(3, { visible: false })];
+    model.focus(s, 1);
+    expect(s.recent).toEqual([3, 2]);
+    expect(model.focusTarget(s, 1, 'last')).toBe(2);
+    const fresh = session({ layout: leaf(1), focused: 1 });
+    expect(() => model.focusTarget(fresh, 1, 'last')).toThrow(/no pane was focused before pane 1/);
+  });
+});
+
 describe('zoom', () => {
   it('toggles a zoom, focusing the zoomed pane, and publishes the layout then the focus', () => {
     const s = three();
@@ -160,8 +195,34 @@ describe('close with collapse', () => {
     const s = three();
     model.zoom(s, 2);
     model.close(s, 2);
-    expect([s.zoomed, s.focused]).toEqual([null, 1]);
+    // Back to 3, focused before the zoom took 2.
+    expect([s.zoomed, s.focused]).toEqual([null, 3]);
     expect(leaves(s.layout)).toEqual([1, 3]);
+    valid(s);
+  });
+
+  it('goes back to the pane focused before the closed one, as tmux does, not to its neighbour', () => {
+    // [1 | 2/3], focused 3 then 1: closing 1 goes back to 3, where its reading-order neighbour is 2.
+    const s = three();
+    model.focus(s, 1);
+    model.close(s, 1);
+    expect(s.focused).toBe(3);
+    expect(s.recent).toEqual([]);
+    valid(s);
+  });
+
+  it('forgets a closed pane in the history, and an avoided pane is passed over there too', () => {
+    const s = three();
+    model.focus(s, 2);
+    model.focus(s, 1);
+    expect(s.recent).toEqual([2, 3]);
+    model.close(s, 2);
+    expect([s.focused, s.recent]).toEqual([1, [3]]);
+    model.split(s, 1, 4, 'vertical', 50);
+    model.focus(s, 1);
+    expect(s.recent).toEqual([4, 3]);
+    model.close(s, 1, (p) => p === 4);
+    expect(s.focused).toBe(3);
     valid(s);
   });
 
@@ -336,6 +397,13 @@ describe('open and restore', () => {
     valid(s);
   });
 
+  it('brings the focus history back on the new numbers, less the panes that did not come back', () => {
+    const s = session();
+    model.restore(s, { layout: hsplit(leaf(1), vsplit(leaf(2), leaf(3))), floating: [], focused: 1, zoomed: null, recent: [3, 2] }, (n) => (n === 3 ? undefined : n + 10));
+    expect([s.focused, s.recent]).toEqual([11, [12]]);
+    valid(s);
+  });
+
   it('keeps the saved focus and zoom when their panes came back', () => {
     const s = session();
     model.restore(s, { layout: hsplit(leaf(1), leaf(2)), floating: [], focused: 2, zoomed: 2 }, (n) => n + 10);
@@ -351,6 +419,9 @@ describe('invariants', () => {
     expect(model.sessionInvalidity(session({ layout: leaf(1), floating: [fl(1)], focused: 1 }))).toMatch(/both tiled and floating/);
     expect(model.sessionInvalidity(session({ layout: hsplit(leaf(1), leaf(2), 95), focused: 1 }))).toMatch(/ratio 95/);
     expect(model.sessionInvalidity(session({ floating: [fl(1, { w: 0 })], focused: 1 }))).toMatch(/outside the limits/);
+    expect(model.sessionInvalidity(session({ layout: hsplit(leaf(1), leaf(2)), focused: 1, recent: [1] }))).toMatch(/focus history 1/);
+    expect(model.sessionInvalidity(session({ layout: hsplit(leaf(1), leaf(2)), focused: 1, recent: [5] }))).toMatch(/focus history 5/);
+    expect(model.sessionInvalidity(session({ layout: hsplit(leaf(1), leaf(2)), focused: 1, recent: [2, 2] }))).toMatch(/focus history 2,2/);
   });
 
   it('hold after every operation of a long random walk', () => {
@@ -366,7 +437,8 @@ describe('invariants', () => {
       try {
         if (pick === undefined || (r < 0.25 && all.length < 8)) model.split(s, model.splitAnchor(s), next++, rnd() < 0.5 ? 'horizontal' : 'vertical', rnd() * 120 - 10);
         else if (r < 0.35) model.close(s, pick);
-        else if (r < 0.45) model.focusPane(s, pick);
+        else if (r < 0.42) model.focusPane(s, pick);
+        else if (r < 0.45) model.focusPane(s, model.focusTarget(s, s.focused ?? pick, 'last'));
         else if (r < 0.55) model.zoom(s, pick);
         else if (r < 0.65) model.setFloating(s, pick, 'toggle', { x: Math.floor(rnd() * 2000), w: Math.floor(rnd() * 2000) });
         else if (r < 0.75) model.resize(s, pick, (['left', 'right', 'up', 'down'] as const)[Math.floor(rnd() * 4)]!, Math.ceil(rnd() * 50));
@@ -374,7 +446,7 @@ describe('invariants', () => {
         else if (r < 0.92) model.raise(s, pick);
         else model.setViewport(s, { cols: Math.floor(rnd() * 300), rows: Math.floor(rnd() * 100) });
       } catch (e) {
-        expect((e as Error).message).toMatch(/no .* edge|not floating|only tiled|not both tiles|floating; tile it/);
+        expect((e as Error).message).toMatch(/no .* edge|not floating|only tiled|not both tiles|floating; tile it|no pane was focused before/);
       }
       if (model.members(s).length === 0) model.open(s, next++);
       expect(model.sessionInvalidity(s), `after step ${i}`).toBeNull();

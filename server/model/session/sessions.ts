@@ -80,13 +80,13 @@ export function setViewport(s: Session, v: Omit<Params<'session/viewport'>, 'ses
 }
 
 /** What restore takes from a saved session. */
-export type SavedArrangement = Pick<Session, 'layout' | 'floating' | 'focused' | 'zoomed'>;
+export type SavedArrangement = Pick<Session, 'layout' | 'floating' | 'focused' | 'zoomed' | 'recent'>;
 
 /**
  * Lays a saved arrangement out on the panes recreated for it: `map` gives each
  * saved pane number its new one (undefined: it did not come back, and its split
  * collapses). Focus falls back to the first tile, then the first float; a zoom
- * on a pane that did not come back ends. The restored session is announced.
+ * on a pane that did not come back ends, and the focus history keeps the panes that did. The restored session is announced.
  */
 export function restore(s: Session, saved: SavedArrangement, map: (old: number) => number | undefined): SessionEvent[] {
   if (members(s).length > 0) throw faults.failed(`session ${s.name} already has panes`);
@@ -110,5 +110,8 @@ export function restore(s: Session, saved: SavedArrangement, map: (old: number) 
   const wanted = saved.focused === null ? undefined : map(saved.focused);
   const next = wanted !== undefined && members(s).includes(wanted) ? wanted : (leaves(s.layout)[0] ?? s.floating[0]?.pane);
   if (next !== undefined) focus(s, next);
+  // The focus history comes back on the new numbers, less the panes that did not.
+  const back = (saved.recent ?? []).map(map).filter((n): n is number => n !== undefined && n !== s.focused && members(s).includes(n));
+  if (back.length > 0) s.recent = [...new Set(back)];
   return [createdEvent(s), layoutEvent(s), focusEvent(s)];
 }

@@ -8,7 +8,7 @@ import { insertSplit, leaves, neighbour, rects, removeLeaf, resizeEdge, setRatio
 import { bodyFor, placements } from '../../../kits/layout/geometry';
 import { inView, resizedRect } from '../../../kits/layout/floats';
 import { changes, mark, type SessionEvent } from './changes';
-import { focus, isFloating, isTiled } from './focus';
+import { focus, isFloating, isTiled, onView } from './focus';
 import { replaceFloat } from './floats';
 
 /** Stands for a pane not yet created when sizing it before it exists (pane numbers start at 1). */
@@ -120,10 +120,11 @@ export function setRatio(s: Session, n: number, direction: SplitDirection, ratio
 /**
  * Takes a closed pane out of the session: its split collapses (the sibling takes
  * the space), its float goes, a zoom on it ends, and if it had focus, focus moves
- * to its former neighbour in reading order, else to any pane left. `avoid` names
- * panes the focus should not fall to when another will do: an agent closing the
- * pane the person focused does not choose where the person's keys go next (its own
- * panes, placed beside it, are passed over; decision 059).
+ * back to the pane focused before it (`recent`, as tmux does), else to its former
+ * neighbour in reading order, else to any pane left. `avoid` names panes the focus
+ * should not fall to when another will do: an agent closing the pane the person
+ * focused does not choose where the person's keys go next (its own panes, placed
+ * beside it, are passed over; decision 059).
  */
 export function close(s: Session, n: number, avoid: (p: number) => boolean = () => false): SessionEvent[] {
   const m = mark(s);
@@ -132,10 +133,15 @@ export function close(s: Session, n: number, avoid: (p: number) => boolean = () 
   s.layout = removeLeaf(s.layout, n);
   if (isFloating(s, n)) s.floating = s.floating.filter((f) => f.pane !== n);
   if (s.zoomed === n) s.zoomed = null;
+  if (s.recent?.includes(n)) s.recent = s.recent.filter((p) => p !== n);
   if (wasFocused) {
     const next = successor(s, order, n, avoid);
     if (next === null) s.focused = null;
-    else focus(s, next);
+    else {
+      // The closed pane is no place to go back to: the focus passes without leaving it in `recent`.
+      s.focused = null;
+      focus(s, next);
+    }
   }
   return changes(s, m);
 }
@@ -144,7 +150,9 @@ function successor(s: Session, order: number[], gone: number, avoid: (p: number)
   const live = leaves(s.layout);
   const i = order.indexOf(gone);
   const floats = s.floating.map((f) => f.pane).reverse();
+  const shown = onView(s);
+  const back = (s.recent ?? []).filter((p) => shown.includes(p));
   const near = [order[i - 1], order[i + 1]].filter((p): p is number => p !== undefined && live.includes(p));
-  const all = [...near, ...live, ...floats];
+  const all = [...back, ...near, ...live, ...floats];
   return all.find((p) => !avoid(p)) ?? all[0] ?? null;
 }

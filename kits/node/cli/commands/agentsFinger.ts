@@ -1,7 +1,7 @@
 // finger(1) for agents, as pure text: the long form (one block per agent: panes
 // with quadrant and state, project, last prompt, topics, claims, mail, .plan) and
 // the short table (finger -s, and the peers view). Shared by the CLI and `pane mcp`.
-import { ago } from '../format';
+import { ago, STATE_WORDS } from '../format';
 import { clip, shown, shownKeepingTabs } from '../../../protocol/shown';
 import type { AgentInfo } from '../../../protocol/agent';
 import type { Prediction } from '../../../protocol/awareness';
@@ -24,16 +24,6 @@ export function clock(t: number, now: number): string {
   if (new Date(now).toDateString() === d.toDateString()) return hm;
   return `${d.toLocaleString('en-US', { month: 'short' })} ${d.getDate()} ${hm}`;
 }
-
-/** An agent's state in words, as finger and `awareness agents` say it. */
-export const STATE_WORDS: Record<AgentInfo['state'], string> = {
-  working: 'working',
-  waiting: 'needs you',
-  done: 'done',
-  ready: 'ready',
-  idle: 'idle',
-  exited: 'exited',
-};
 
 /** The source of the pane whose state is the agent's (the one that needs the person most). */
 const stateSourceOf = (a: AgentInfo) => {

@@ -8,8 +8,7 @@ import { bool, int, str, type ParsedArgs } from '../args';
 import { JSON_FLAG, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { OpError, UsageError } from '../errors';
-import { ago, table } from '../format';
-import { STATE_WORDS } from './agentsFinger';
+import { ago, STATE_WORDS, table } from '../format';
 
 const AS = { name: 'as', type: 'string', value: 'NAME', doc: 'act for this agent (default: the agent running this, else you)' } as const;
 const MESSAGE_TYPES = ['info', 'question', 'answer', 'request', 'handoff', 'warning', 'done', 'ack'] as const;

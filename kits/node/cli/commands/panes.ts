@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { LaunchSpec } from '../../../protocol/model';
 import type { PaneRef } from '../../../protocol/ids';
+import type { FocusDirection, FocusMove } from '../../../protocol/pane';
 import { bool, int, str, type ParsedArgs } from '../args';
 import { JSON_FLAG, SESSION, TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
@@ -18,7 +19,9 @@ const DIRECTION = {
   aliases: { h: 'horizontal', v: 'vertical' },
   doc: 'h = side by side (new pane on the right), v = stacked (new pane below); default h',
 } as const;
-const FOCUS_DIRS = ['left', 'right', 'up', 'down', 'next', 'prev'] as const;
+// The protocol's lists, spelled here so the CLI loads no schema to print its help (decision 020); `satisfies` keeps them its.
+const FOCUS_DIRS = ['left', 'right', 'up', 'down', 'next', 'prev'] as const satisfies readonly FocusDirection[];
+const FOCUS_MOVES = [...FOCUS_DIRS, 'last'] as const satisfies readonly FocusMove[];
 const EDGES = ['left', 'right', 'up', 'down'] as const;
 const CWD = { name: 'cwd', type: 'string', value: 'D', doc: 'working directory of the new pane (relative to here)' } as const;
 const SIG = { name: 'sig', type: 'string', value: 'SIG', doc: 'app signature, reverse-DNS (e.g. com.example.tool)' } as const;
@@ -81,9 +84,9 @@ function hideCommand(command: 'hide' | 'show', hidden: boolean, summary: string)
 }
 
 /** A direction given as -d DIR or as DIR alone (`pane focus left`, as a person types it); both must agree. */
-export function directionOf(flag: string | undefined, word: string | undefined, command: string): (typeof FOCUS_DIRS)[number] | undefined {
+export function directionOf<D extends string = FocusDirection>(flag: string | undefined, word: string | undefined, command: string): D | undefined {
   if (flag !== undefined && word !== undefined && flag !== word) throw new UsageError(`-d ${flag} and DIR ${word} disagree; give one`, command);
-  return (flag ?? word) as (typeof FOCUS_DIRS)[number] | undefined;
+  return (flag ?? word) as D | undefined;
 }
 
 /** Most cells one resize moves an edge: past any screen's width. */
@@ -107,6 +110,7 @@ export const paneCommands: CommandSpec[] = [
     flags: [JSON_FLAG, SESSION],
     notes: [
       'Columns: ID, SESSION, SIGNATURE, OWNER, QUADRANT (attr "quadrant": where it sits, or hidden), STATE, PID, CWD, TAG.',
+      'STATE is starting, running, or how the program ended (exited 0, killed (SIGTERM)); an agent’s running pane says what the agent is doing instead: working, needs you, done, ready or idle.',
       'IDs of this server’s panes show as N; panes of joined hosts (pane host) as HOST:N. --json prints the Pane objects.',
     ],
     async run(ctx, a) {
@@ -210,11 +214,12 @@ export const paneCommands: CommandSpec[] = [
   },
   {
     command: 'focus',
-    summary: 'focus a pane, or move focus by direction or order',
-    flags: [TARGET, { name: 'direction', short: 'd', type: 'enum', value: 'DIR', values: FOCUS_DIRS, doc: 'left|right|up|down (by geometry) or next|prev (by order), from the target (or DIR alone: pane focus left)' }],
-    positionals: [{ name: 'DIR', values: FOCUS_DIRS }],
+    summary: 'focus a pane, or move focus by direction or order, or back to the pane focused before',
+    flags: [TARGET, { name: 'direction', short: 'd', type: 'enum', value: 'DIR', values: FOCUS_MOVES, doc: 'left|right|up|down (by geometry), next|prev (by order), from the target, or last: the pane focused before it (or DIR alone: pane focus left)' }],
+    positionals: [{ name: 'DIR', values: FOCUS_MOVES }],
+    notes: ['`pane focus last` goes back to the pane the session focused before, as tmux’s last-pane (the server keeps each session’s focus history, whichever window, key or command moved it); again goes back and forth. Closing the focused pane goes back there too.'],
     async run(ctx, a) {
-      const d = directionOf(str(a, 'direction'), a.positionals[0], 'focus');
+      const d = directionOf<FocusMove>(str(a, 'direction'), a.positionals[0], 'focus');
       const c = await ctx.connect();
       await c.call('pane/focus', { ...aim(ctx, a), ...(d ? { direction: d } : {}) });
       return 0;

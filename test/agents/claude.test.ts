@@ -46,6 +46,10 @@ describe.skipIf(skip !== null)(`the real Claude Code in a sandboxed agent pane${
       await until('cl to need the person', () => /State: needs you/.test(pane(['finger', 'cl']).stdout), 20_000).catch((e: Error) => {
         throw new Error(`${e.message}; finger:\n${pane(['finger', 'cl']).stdout}`);
       });
+      // `pane ls` says so in its STATE column, where the pane's own state would read "running".
+      const ls = pane(['ls']).stdout.split('\n');
+      const at = ls[0]!.indexOf('STATE');
+      expect(ls.find((l) => l.startsWith(`${id} `))?.slice(at)).toMatch(/^needs you\s/);
       expect(s.raw(id, '\x1b[B')).toBe(0);
       await new Promise((r) => setTimeout(r, 300));
       expect(pane(['send', '-t', id, '']).status).toBe(0);

@@ -35,6 +35,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'session/new': { agent: 'access', readOnly: false, host: false, guest: false },
   'session/kill': { agent: 'access', readOnly: false, host: false, guest: false },
   'session/rename': { agent: 'access', readOnly: false, host: false, guest: false },
+  'session/layout': { agent: 'never', readOnly: false, host: false, guest: false },
   'session/list': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/get': { agent: 'access', readOnly: true, host: false, guest: true },
   'session/viewport': { agent: 'access', readOnly: false, host: false, guest: false },
@@ -151,6 +152,7 @@ export const PERSON_ONLY_REASON: Partial<Record<MethodName, string>> = {
   'client/permission': 'changes what other clients may do',
   'server/tls-recheck': 'the person’s TLS door',
   'session/attach': 'changes what the person’s windows show, or mints a window token',
+  'session/layout': 'rearranges every tile of the person’s session',
 };
 
 /**

@@ -23,6 +23,13 @@ export const ACTIONS = {
   'focus.next': 'Focus the next pane',
   'focus.prev': 'Focus the previous pane',
   'focus.last': 'Focus the pane focused before this one (tmux\'s last pane)',
+  'layout.next': "Lay the tiles out in the next preset (tmux's next-layout: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled)",
+  'layout.spread': 'Give the tiles even shares, keeping their arrangement',
+  'layout.even-horizontal': 'Lay the tiles out side by side, evenly',
+  'layout.even-vertical': 'Lay the tiles out stacked, evenly',
+  'layout.main-horizontal': 'Lay the focused tile out large on top, the others side by side under it',
+  'layout.main-vertical': 'Lay the focused tile out large on the left, the others stacked on the right',
+  'layout.tiled': 'Lay the tiles out in a grid',
   'swap.left': 'Swap with the pane to the left (a float moves left)',
   'swap.right': 'Swap with the pane to the right (a float moves right)',
   'swap.up': 'Swap with the pane above (a float moves up)',
@@ -153,6 +160,8 @@ export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
   '/': 'find.open', '[': 'copy.mode', y: 'terminal.copy', p: 'terminal.plumb',
   g: 'tag.focus', h: 'notices.history', a: 'agent.nextWaiting', s: 'session.switcher',
   m: 'pane.hide', d: 'dock.open', '`': 'layer.scratch', 'Shift+S': 'input.sync',
+  // tmux's own: Space cycles the preset layouts, E spreads the panes evenly.
+  Space: 'layout.next', 'Shift+E': 'layout.spread',
   // The nine snap zones laid out as a numeric keypad: 7 8 9 the top row, 5 the whole view.
   '7': 'snap.top-left', '8': 'snap.top', '9': 'snap.top-right', '4': 'snap.left', '5': 'snap.full', '6': 'snap.right', '1': 'snap.bottom-left', '2': 'snap.bottom', '3': 'snap.bottom-right',
 };

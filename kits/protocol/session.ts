@@ -5,6 +5,7 @@ import { BoundedLaunchSpecSchema, ChromeSchema, PaneSchema, SessionSchema, Viewp
 import { method } from './method';
 import { NewPaneSpecSchema } from './pane';
 import { lazySchema } from './lazySchema';
+import { LAYOUT_PRESETS } from '../layout/presets';
 
 export const SessionAckSchema = lazySchema(() => z.object({ session: z.string().uuid(), name: z.string() }));
 /** A context's name: a word a person types (`pairing`, `review`), or a guest's own `grant:ID`. */
@@ -58,6 +59,17 @@ export const sessionMethods = {
     result: SessionAckSchema,
     cap: 'write',
     doc: 'Renames a session (names are unique: another session with that name is an error).',
+  }),
+  'session/layout': method({
+    /** The session: the one `pane` is in, else `session`, else the first. */
+    params: lazySchema(() => z.object({
+      session: SessionRefSchema.optional(),
+      pane: PaneRefSchema.optional(),
+      layout: z.enum([...LAYOUT_PRESETS, 'spread', 'next']),
+    })),
+    result: lazySchema(() => SessionAckSchema.extend({ layout: z.enum([...LAYOUT_PRESETS, 'spread']) })),
+    cap: 'write',
+    doc: 'Lays a session’s tiles out in a preset, as tmux’s select-layout: even-horizontal (side by side), even-vertical (stacked), main-horizontal / main-vertical (the focused tile large on top / on the left, the rest sharing the other part), tiled (a grid); spread keeps the shape and gives the panes even shares; next takes the preset after the current one. Floats stay, a zoom ends, focus stays. A preset that would leave a tile smaller than MIN_SPLIT_BODY is refused (next passes over it). Answers what it laid out.',
   }),
   'session/list': method({
     /** host: a joined host's sessions, asked of it over its link (named as it names them). */

@@ -18,6 +18,7 @@ _pane_flags() {
     'focus') echo '-t --target -d --direction --socket -h --help' ;;
     'close') echo '-t --target --socket -h --help' ;;
     'zoom') echo '-t --target --on --off --socket -h --help' ;;
+    'layout') echo '-t --target --session --socket -h --help' ;;
     'hide') echo '-t --target --socket -h --help' ;;
     'show') echo '-t --target --socket -h --help' ;;
     'restart') echo '-t --target --socket -h --help' ;;
@@ -138,6 +139,10 @@ _pane_value() {
     'zoom -t') echo '' ;;
     'zoom --target') echo '' ;;
     'zoom --socket') echo '@files' ;;
+    'layout -t') echo '' ;;
+    'layout --target') echo '' ;;
+    'layout --session') echo '' ;;
+    'layout --socket') echo '@files' ;;
     'hide -t') echo '' ;;
     'hide --target') echo '' ;;
     'hide --socket') echo '@files' ;;
@@ -357,6 +362,7 @@ _pane_value() {
 _pane_positional() {
   case $1 in
     'focus') echo 'left right up down next prev last' ;;
+    'layout') echo 'even-horizontal even-vertical main-horizontal main-vertical tiled spread next' ;;
     'swap') echo 'left right up down next prev' ;;
     'watch') echo 'pane layout focus session client output config agent awareness host' ;;
     'permit') echo 'rw ro' ;;
@@ -384,7 +390,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom hide show restart swap resize float tag attr exec plumb send attach output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom layout hide show restart swap resize float tag attr exec plumb send attach output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

@@ -3,6 +3,7 @@
 // same thing however it was invoked — and none of them needs a mouse.
 import { ACTIONS, type Action, type ActionId } from '../../kits/protocol/keymap';
 import type { Edge, FocusDirection, FocusMove } from '../../kits/protocol/pane';
+import type { Params } from '../../kits/protocol/index';
 import { closePane, closePaneNow } from './closePane';
 import { client } from './net/client';
 import { selectSession, store } from './store';
@@ -143,6 +144,9 @@ export async function runAction(action: Action): Promise<void> {
     case 'focus':
       if (!session) return;
       return void (await client.act('pane/focus', { session: session.id, ...(pane !== undefined ? { pane } : {}), direction: arg as FocusMove }));
+    case 'layout':
+      if (!session) return;
+      return void (await client.act('session/layout', { session: session.id, layout: arg as Params<'session/layout'>['layout'] }));
     case 'swap':
       if (pane === undefined) return;
       return void (await client.act('pane/swap', { pane, direction: arg as FocusDirection }));

@@ -46,6 +46,12 @@ export const sessionHandlers: HandlerTable = {
     model.publish(server, model.rename(server, s, p.name));
     return ack(s);
   },
+  'session/layout': (p, { server }) => {
+    const s = p.pane !== undefined ? server.sessionOf(server.pane(p.pane)) : server.session(p.session);
+    const done = model.arrange(s, p.layout);
+    model.publish(server, done.events);
+    return { ...ack(s), layout: done.layout };
+  },
   'session/list': (_p, { server, client }) => ({
     // A grant's guest sees its own session alone.
     sessions: [...server.sessions.values()].filter((s) => (scopeOf(client.principal) ?? s.id) === s.id).map((s) => ({

@@ -151,6 +151,22 @@ describe('layout commands', () => {
     expect(r.stderr).toMatch(new RegExp(`no pane was focused before pane ${lone}`));
   });
 
+  it('layout lays the session’s tiles out in a preset, next by default, and says which', () => {
+    const a = fresh('l1');
+    const b = Number(ok('split', '-t', String(a), '--', 'sleep', '606').trim());
+    const c = Number(ok('split', '-t', String(b), '-d', 'v', '--', 'sleep', '606').trim());
+    expect(ok('layout', '-t', String(a), 'even-vertical')).toBe('even-vertical\n');
+    const stacked = saved('l1').session.layout as { type: string; direction: string };
+    expect(stacked.direction).toBe('vertical');
+    expect(leavesOf(saved('l1').session.layout)).toEqual([a, b, c]);
+    // Next after even-vertical, with the focused tile (c, the last split) as the main one; --session names it.
+    expect(ok('layout', '--session', 'l1')).toBe('main-horizontal\n');
+    expect(saved('l1').session.layout).toMatchObject({ direction: 'vertical', a: { type: 'leaf', pane: c } });
+    const bad = srv.pane(['layout', '-t', String(a), 'diagonal']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/PRESET: 'diagonal' is not one of even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, spread, next/);
+  });
+
   it('swap exchanges two panes, with --with and with -d', () => {
     const a = fresh('w1');
     const b = Number(ok('split', '-t', String(a), '--', 'sleep', '607').trim());

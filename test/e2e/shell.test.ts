@@ -377,6 +377,26 @@ describe.skipIf(chromiumMissing)(`the desktop shell in Chromium${chromiumMissing
     await sh.page.keyboard.press(';');
     await waitView('forth via the prefix', `s.focused === ${other}`);
     expect(await screen(sh.page, third)).not.toMatch(/;\s*$/m);
+    // Space lays the tiles out in the next preset, as tmux's next-layout; Shift+E spreads them evenly.
+    const leavesOf = 'function l(n){return !n?[]:n.type===\'leaf\'?[n]:[...l(n.a),...l(n.b)]}';
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press('Space');
+    await waitView('the tiles side by side', `(${leavesOf})(s.layout).length >= 3 && s.placements.filter((p) => !p.floating).every((p) => p.y === s.placements[0].y && p.h === s.placements[0].h)`);
+    await shot(sh.page, 'e2e-16b-layout-even-horizontal');
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press('Space');
+    await waitView('the tiles stacked', `s.placements.filter((p) => !p.floating).every((p) => p.x === s.placements[0].x && p.w === s.placements[0].w)`);
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press('Space');
+    // main-horizontal: the focused pane on top, across the whole view.
+    await waitView('the focused tile large on top', `s.layout.type === 'split' && s.layout.direction === 'vertical' && s.layout.a.type === 'leaf' && s.layout.a.pane === s.focused`);
+    await shot(sh.page, 'e2e-16c-layout-main-horizontal');
+    // Lopsided by hand, then spread: the tiles under the main one get the same width again.
+    expect(sh.cli('resize', '-t', String(third), '-d', 'left', '-n', '20').code).toBe(0);
+    await waitView('the tiles lopsided', `(() => { const w = s.placements.filter((p) => !p.floating && p.pane !== s.focused).map((p) => p.w); return Math.max(...w) - Math.min(...w) > 10; })()`);
+    await sh.page.keyboard.press('Control+Shift+Space');
+    await sh.page.keyboard.press('Shift+E');
+    await waitView('the tiles spread', `(() => { const w = s.placements.filter((p) => !p.floating && p.pane !== s.focused).map((p) => p.w); return w.length >= 2 && Math.max(...w) - Math.min(...w) <= 1; })()`);
   });
 });
 

@@ -22,14 +22,16 @@ describe('an agent and the person’s focus', () => {
 
   const view = async () => {
     const s = await person.call('session/get', {});
-    return { focused: s.focused, zoomed: s.zoomed };
+    // The person's focus history too (where `pane focus last` and a close go back to): an agent's moves write none of it.
+    return { focused: s.focused, zoomed: s.zoomed, recent: s.recent ?? [] };
   };
   const cat = { program: '/bin/cat', args: [] as string[] };
 
   it('leaves the session’s focus and zoom where the person put them through every request that would move them', async () => {
-    const mine = (await view()).focused!;
+    const before = await view();
+    const mine = before.focused!;
     expect(mine).not.toBeNull();
-    const before = { focused: mine, zoomed: null };
+    expect(before.zoomed).toBeNull();
     // Its own panes, made every way an agent may make one: none takes the person's focus.
     const split = (await bob.call('pane/split', { launch: cat })).pane;
     expect(await view(), 'a split').toEqual(before);
@@ -41,6 +43,7 @@ describe('an agent and the person’s focus', () => {
     for (const [what, call] of [
       ['pane/focus', () => bob.call('pane/focus', { pane: split })],
       ['pane/focus -d', () => bob.call('pane/focus', { pane: split, direction: 'next' })],
+      ['pane/focus last', () => bob.call('pane/focus', { pane: split, direction: 'last' })],
       ['pane/zoom', () => bob.call('pane/zoom', { pane: launched, zoom: true })],
       ['float/focus', () => bob.call('float/focus', { pane: float })],
       ['pane/float float', () => bob.call('pane/float', { pane: split, mode: 'float' })],
@@ -86,6 +89,14 @@ describe('an agent and the person’s focus', () => {
     await person.call('pane/close', { pane: b });
     expect((await view()).focused).toBe(trap);
     await person.call('pane/focus', { pane: mine });
+  });
+
+  it('refuses an agent a layout preset: the arrangement of every tile is the person’s', async () => {
+    const layout = (await person.call('session/get', {})).layout;
+    await expect(bob.call('session/layout', { layout: 'tiled' })).rejects.toThrow(/rearranges every tile of the person’s session/);
+    await expect(bob.call('session/layout', { layout: 'next' })).rejects.toThrow(/rearranges every tile/);
+    expect((await person.call('session/get', {})).layout).toEqual(layout);
+    expect((await person.call('session/layout', { layout: 'tiled' })).layout).toBe('tiled');
   });
 
   it('refuses an agent the session’s own view and a named context people share, naming why', async () => {

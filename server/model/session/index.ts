@@ -8,4 +8,5 @@ export { close, isNoRoom, MIN_SPLIT_BODY, NO_ROOM, roomySplitBody, resize, setRa
 export { addFloat, defaultFloatRect, float, floatOf, focusFloat, lower, nudgeFloat, raise, setFloating, tile, updateFloat } from './floats';
 export { dropSession, makeSession, open, rename, restoredName, restore, setViewport, type SavedArrangement } from './sessions';
 export { sessionInvalidity } from './invariants';
+export { arrange, type LayoutAsk } from './arrange';
 export { ContextBoard, focusInContext, zoomInContext, type ContextView } from './contexts';

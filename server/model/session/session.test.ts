@@ -324,6 +324,53 @@ describe('float and tile', () => {
   });
 });
 
+describe('layout presets', () => {
+  it('lays the tiles out anew, ends a zoom, leaves floats and focus, and says the layout changed', () => {
+    const s = three();
+    s.floating = [fl(4)];
+    s.zoomed = 3;
+    const r = model.arrange(s, 'even-horizontal');
+    expect(r.layout).toBe('even-horizontal');
+    expect(names(r.events)).toEqual(['layout/changed', 'focus/changed']);
+    expect(leaves(s.layout)).toEqual([1, 2, 3]);
+    expect(s.layout).toMatchObject({ direction: 'horizontal' });
+    expect([s.zoomed, s.focused, s.floating]).toEqual([null, 3, [fl(4)]]);
+    valid(s);
+  });
+
+  it('makes the focused tile the main one', () => {
+    const s = three();
+    model.arrange(s, 'main-vertical');
+    expect(s.layout).toMatchObject({ direction: 'horizontal', a: leaf(3) });
+    valid(s);
+  });
+
+  it('goes through the presets in order with next, from the one the tiles are in (the first when none)', () => {
+    const s = three();
+    const seen = Array.from({ length: 6 }, () => model.arrange(s, 'next').layout);
+    expect(seen).toEqual(['even-horizontal', 'even-vertical', 'main-horizontal', 'main-vertical', 'tiled', 'even-horizontal']);
+  });
+
+  it('refuses a preset that would leave a tile under MIN_SPLIT_BODY, naming it; next passes over it', () => {
+    // 30 tiles in a 160×48 view: side by side they would be 5 columns wide.
+    const s = session({ layout: leaf(1), focused: 1 });
+    for (let n = 2; n <= 30; n++) s.layout = { type: 'split', direction: 'vertical', ratio: 50, a: s.layout!, b: leaf(n) };
+    const before = s.layout;
+    expect(() => model.arrange(s, 'even-horizontal')).toThrow(/even-horizontal would leave pane \d+ [1-5]×\d+ cells in this 160×48 view, and a tile takes at least 6×2/);
+    expect(s.layout).toBe(before);
+    // Stacked they would be a row high, and a main pane leaves the rest as cramped: the grid fits.
+    expect(model.arrange(s, 'next').layout).toBe('tiled');
+    valid(s);
+  });
+
+  it('spreads the current arrangement, and refuses a session with no tiles', () => {
+    const s = session({ layout: hsplit(leaf(1), hsplit(leaf(2), leaf(3), 20), 80), focused: 1 });
+    expect(model.arrange(s, 'spread').layout).toBe('spread');
+    expect(s.layout).toMatchObject({ ratio: 33.33, b: { ratio: 50 } });
+    expect(() => model.arrange(session({ floating: [fl(1)], focused: 1 }), 'tiled')).toThrow(/has no tiles to arrange/);
+  });
+});
+
 describe('swap', () => {
   it('exchanges two tiles and finds the neighbour a direction names', () => {
     const s = three();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { LaunchSpec } from '../../../protocol/model';
 import type { PaneRef } from '../../../protocol/ids';
 import type { FocusDirection, FocusMove } from '../../../protocol/pane';
+import type { Params } from '../../../protocol/index';
 import { bool, int, str, type ParsedArgs } from '../args';
 import { JSON_FLAG, SESSION, TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
@@ -23,6 +24,8 @@ const DIRECTION = {
 const FOCUS_DIRS = ['left', 'right', 'up', 'down', 'next', 'prev'] as const satisfies readonly FocusDirection[];
 const FOCUS_MOVES = [...FOCUS_DIRS, 'last'] as const satisfies readonly FocusMove[];
 const EDGES = ['left', 'right', 'up', 'down'] as const;
+// kits/layout/presets.ts's LAYOUT_PRESETS, then session/layout's two others: spelled here so help loads no schema (decision 020).
+const LAYOUTS = ['even-horizontal', 'even-vertical', 'main-horizontal', 'main-vertical', 'tiled', 'spread', 'next'] as const satisfies readonly Params<'session/layout'>['layout'][];
 const CWD = { name: 'cwd', type: 'string', value: 'D', doc: 'working directory of the new pane (relative to here)' } as const;
 const SIG = { name: 'sig', type: 'string', value: 'SIG', doc: 'app signature, reverse-DNS (e.g. com.example.tool)' } as const;
 const NAME = { name: 'name', type: 'string', value: 'N', doc: 'tag name of the new pane' } as const;
@@ -234,6 +237,26 @@ export const paneCommands: CommandSpec[] = [
       if (bool(a, 'on') && bool(a, 'off')) throw new UsageError('--on and --off contradict each other; give one', 'zoom');
       const zoom = bool(a, 'on') ? { zoom: true } : bool(a, 'off') ? { zoom: false } : {};
       await (await ctx.connect()).call('pane/zoom', { ...aim(ctx, a), ...zoom });
+      return 0;
+    },
+  },
+  {
+    command: 'layout',
+    summary: 'lay the session’s tiles out in a preset, as tmux’s select-layout (next, the default, takes the next one)',
+    flags: [TARGET, SESSION],
+    positionals: [{ name: 'PRESET', values: LAYOUTS }],
+    notes: [
+      'PRESET: even-horizontal (side by side), even-vertical (stacked), main-horizontal (the focused tile large on top, the others side by side under it), main-vertical (large on the left, the others stacked on the right), tiled (a grid); spread keeps the arrangement and gives the panes even shares (tmux’s select-layout -E); next, the default, takes the preset after the one the tiles are in. Prints the one laid out.',
+      'The session is the target pane’s (-t, else $PANE_ID inside a pane), or --session’s. Floating panes stay where they are; a zoom ends; the focus stays. A preset that would leave a tile smaller than 6×2 cells is refused (next passes over it). In the window: the prefix, then Space (next) or Shift+E (spread).',
+    ],
+    async run(ctx, a) {
+      const session = str(a, 'session');
+      // --session names the session unless -t names a pane too ($PANE_ID alone does not outrank it).
+      const pane = str(a, 'target') !== undefined || session === undefined ? ctx.target(a) : undefined;
+      const layout = (a.positionals[0] ?? 'next') as (typeof LAYOUTS)[number];
+      const c = await ctx.connect();
+      const r = await c.call('session/layout', { layout, ...(pane !== undefined ? { pane } : {}), ...(session !== undefined ? { session } : {}) });
+      ctx.out(r.layout);
       return 0;
     },
   },

@@ -34,7 +34,7 @@ export const REMOTE_INPUT_QUEUE = 64 << 10;
 /** Streaming requests on a remote pane, relayed through one upstream stream per pane (remoteStream.ts). */
 const STREAMED = new Set<MethodName>(['pty/attach', 'pty/detach', 'pty/ack']);
 /** Session requests that go to a joined host when their session is HOST:NAME. */
-const SESSION_FORWARDED = new Set<MethodName>(['session/get', 'session/kill', 'session/rename']);
+const SESSION_FORWARDED = new Set<MethodName>(['session/get', 'session/kill', 'session/rename', 'session/layout']);
 
 /**
  * Requests forwarded to a joined host's pane when their `pane` is `HOST:N`.
@@ -58,6 +58,7 @@ export const FORWARDED = new Set<MethodName>([
   'pane/ratio',
   'pane/swap',
   'pane/float',
+  'session/layout',
   'pty/read',
   'pty/screen',
   'pty/grid',

@@ -39,6 +39,16 @@ describe('sessions on a joined host', () => {
     const only = local.pane(['session', 'ls', '--host', 'box']);
     expect(only.stdout).toMatch(/^box:work\s/m);
     expect(only.stdout).not.toMatch(/^main\s/m);
+    // Its tiles laid out in a preset there, by the session's name and by a pane's.
+    const first = (JSON.parse(box.pane(['ls', '--json', '--session', 'work']).stdout) as { n: number }[])[0]!.n;
+    expect(box.pane(['split', '-t', String(first), '--', 'sh']).status).toBe(0);
+    const stacked = local.pane(['layout', '--session', 'box:work', 'even-vertical']);
+    expect(stacked.status, stacked.stderr).toBe(0);
+    expect(stacked.stdout).toBe('even-vertical\n');
+    const layoutThere = () => (JSON.parse(box.pane(['session', 'save', 'work']).stdout) as { sessions: { layout: { direction?: string } }[] }).sessions[0]!.layout;
+    expect(layoutThere().direction).toBe('vertical');
+    expect(local.pane(['layout', '-t', `box:${first}`, 'even-horizontal']).stdout).toBe('even-horizontal\n');
+    expect(layoutThere().direction).toBe('horizontal');
     const renamed = local.pane(['session', 'rename', 'box:work', 'work2']);
     expect(renamed.status, renamed.stderr).toBe(0);
     expect(box.pane(['session', 'ls']).stdout).toMatch(/^work2\s/m);

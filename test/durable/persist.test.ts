@@ -1,4 +1,4 @@
-// The daemon's state survives its stop: layout, focus, zoom, tags, cwd and history
+// The daemon's state survives its stop: layout, focus (and its history), zoom, tags, cwd and history
 // come back from the state dir; shells restart where they were; other programs wait
 // behind "Enter to run"; a second daemon on the same state is refused.
 import fs from 'node:fs';
@@ -33,6 +33,9 @@ describe('a server with a state dir', () => {
     const s = b.server.session();
     expect(s.layout).toEqual(before.layout);
     expect(s.focused).toBe(before.focused);
+    // The focus history too: `pane focus last` and a close go back where they would have before the stop.
+    expect(before.recent).toHaveLength(2);
+    expect(s.recent).toEqual(before.recent);
     expect(s.id).toBe(before.id);
     const c2 = await b.connect();
     const p2 = b.server.panes.get(second.pane)!;

@@ -52,6 +52,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'pane/resize': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/ratio': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/swap': { agent: 'access', readOnly: false, host: false, guest: false },
+  'pane/move': { agent: 'never', readOnly: false, host: false, guest: false },
   'pane/close': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/restart': { agent: 'access', readOnly: false, host: false, guest: false },
   'pane/zoom': { agent: 'access', readOnly: false, host: false, guest: true },
@@ -153,6 +154,7 @@ export const PERSON_ONLY_REASON: Partial<Record<MethodName, string>> = {
   'server/tls-recheck': 'the person’s TLS door',
   'session/attach': 'changes what the person’s windows show, or mints a window token',
   'session/layout': 'rearranges every tile of the person’s session',
+  'pane/move': 'moves a pane between the person’s sessions',
 };
 
 /**

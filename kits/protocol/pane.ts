@@ -131,6 +131,23 @@ export const paneMethods = {
     cap: 'write',
     doc: 'Swaps a pane with another, or with its neighbour in a direction.',
   }),
+  'pane/move': method({
+    params: lazySchema(() => z
+      .object({
+        ...target,
+        /** The session it joins (tmux's join-pane), beside that session's focused tile. */
+        to: SessionRefSchema.optional(),
+        /** A session made for it alone (tmux's break-pane), named `name` or the next free name. */
+        newSession: z.boolean().optional(),
+        name: z.string().trim().min(1).max(100).optional(),
+        direction: SplitDirectionSchema.default('horizontal'),
+      })
+      .refine((p) => (p.to !== undefined) !== (p.newSession === true), { error: 'give to (a session it joins) or newSession (a session of its own), one of them' })
+      .refine((p) => p.name === undefined || p.newSession === true, { error: 'name names a new session: give it with newSession' })),
+    result: PaneAckSchema,
+    cap: 'write',
+    doc: 'Moves a pane, its program running on, into another session beside that session’s focused tile (tmux’s join-pane), or into a session of its own (break-pane). It takes the focus there; the session it left collapses around it, and ends if it was its last pane. A joined host’s pane and a tile of a host’s session shown here stay where they are.',
+  }),
   'pane/close': method({
     params: lazySchema(() => z.object({
       ...target,

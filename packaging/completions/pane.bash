@@ -19,6 +19,7 @@ _pane_flags() {
     'close') echo '-t --target --socket -h --help' ;;
     'zoom') echo '-t --target --on --off --socket -h --help' ;;
     'layout') echo '-t --target --session --socket -h --help' ;;
+    'move') echo '-t --target -d --direction --new --socket -h --help' ;;
     'hide') echo '-t --target --socket -h --help' ;;
     'show') echo '-t --target --socket -h --help' ;;
     'restart') echo '-t --target --socket -h --help' ;;
@@ -143,6 +144,11 @@ _pane_value() {
     'layout --target') echo '' ;;
     'layout --session') echo '' ;;
     'layout --socket') echo '@files' ;;
+    'move -t') echo '' ;;
+    'move --target') echo '' ;;
+    'move -d') echo 'h v horizontal vertical' ;;
+    'move --direction') echo 'h v horizontal vertical' ;;
+    'move --socket') echo '@files' ;;
     'hide -t') echo '' ;;
     'hide --target') echo '' ;;
     'hide --socket') echo '@files' ;;
@@ -390,7 +396,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom layout hide show restart swap resize float tag attr exec plumb send attach output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom layout move hide show restart swap resize float tag attr exec plumb send attach output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

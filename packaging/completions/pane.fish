@@ -10,6 +10,7 @@ complete -c pane -n __fish_use_subcommand -a focus -d 'focus a pane, or move foc
 complete -c pane -n __fish_use_subcommand -a close -d 'close a pane, ending its program'
 complete -c pane -n __fish_use_subcommand -a zoom -d 'zoom the pane to the whole session view, or back (toggles unless --on or --off)'
 complete -c pane -n __fish_use_subcommand -a layout -d 'lay the session’s tiles out in a preset, as tmux’s select-layout (next, the default, takes the next one)'
+complete -c pane -n __fish_use_subcommand -a move -d 'move a pane, its program running on, into another session (tmux’s join-pane) or a session of its own (--new, break-pane)'
 complete -c pane -n __fish_use_subcommand -a hide -d 'hide (minimise) a pane, tile or float; its program runs on and `pane show` or the dock brings it back'
 complete -c pane -n __fish_use_subcommand -a show -d 'show a hidden pane again where it was (a tile back in the tiling) and focus it'
 complete -c pane -n __fish_use_subcommand -a restart -d 'relaunch the pane’s program in place'
@@ -131,6 +132,10 @@ complete -c pane -n '__fish_seen_subcommand_from zoom' -l off -d 'unzoom, even i
 complete -c pane -n '__fish_seen_subcommand_from layout' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from layout' -l session -r -d 'session name or id (default: the default session)'
 complete -c pane -n '__fish_seen_subcommand_from layout' -a 'even-horizontal even-vertical main-horizontal main-vertical tiled spread next'
+complete -c pane -n '__fish_seen_subcommand_from move' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
+complete -c pane -n '__fish_seen_subcommand_from move' -s d -l direction -x -a 'horizontal vertical' -d 'h = beside the session’s focused tile, v = under it; default h'
+complete -c pane -n '__fish_seen_subcommand_from move' -l new -d 'a new session for it alone, named SESSION (or the next free name)'
+complete -c pane -n '__fish_seen_subcommand_from move' -F
 complete -c pane -n '__fish_seen_subcommand_from hide' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from show' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'
 complete -c pane -n '__fish_seen_subcommand_from restart' -s t -l target -r -d 'the pane, N or HOST:N (default: $PANE_ID inside a pane, else the focused pane)'

@@ -6,6 +6,7 @@ import type { Pane } from '../../kits/protocol/model';
 import type { Params, Result } from '../../kits/protocol/index';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { createPane, destroyPane } from '../model/lifecycle';
+import { movePane } from '../model/movePane';
 import { restartPane } from '../model/exited';
 import { typeAndSubmit, typeInto } from '../model/input';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
@@ -134,6 +135,14 @@ export const paneHandlers: HandlerTable = {
     if (other === null || other === pane.n) throw faults.failed(`pane ${pane.n} has no neighbour ${p.direction ?? 'next'} to swap with`);
     if (server.pane(other).session !== s.id) throw faults.failed(`pane ${other} is in another session`);
     model.publish(server, model.swap(s, pane.n, other));
+    return paneAck(server, pane);
+  },
+  'pane/move': (p, ctx) => {
+    const { server, services } = ctx;
+    const pane = server.pane(p.pane, p.session);
+    const from = pane.session;
+    movePane(server, pane, p.newSession ? null : server.session(p.to), { name: p.name, direction: p.direction, gone: (s) => services.contexts.sessionGone(s.id) });
+    services.contexts.paneGone(from, pane.n);
     return paneAck(server, pane);
   },
   'pane/close': (p, ctx) => {

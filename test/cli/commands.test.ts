@@ -167,6 +167,33 @@ describe('layout commands', () => {
     expect(bad.stderr).toMatch(/PRESET: 'diagonal' is not one of even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, spread, next/);
   });
 
+  it('move takes a pane, its program running on, into another session or one of its own, and the session it left ends with its last pane', () => {
+    const a = fresh('m1');
+    const b = Number(ok('split', '-t', String(a), '--', 'sh', '-c', 'echo moved-along; exec sleep 613').trim());
+    const pid = panes('m1').find((p) => p.n === b)!.pid;
+    // Out into a session of its own (break-pane), named.
+    expect(ok('move', '-t', String(b), '--new', 'm1-own')).toBe('m1-own\n');
+    expect(panes('m1').map((p) => p.n)).toEqual([a]);
+    expect(panes('m1-own')).toMatchObject([{ n: b, pid }]);
+    expect(saved('m1-own').session.focused).toBe(b);
+    expect(ok('screen', '-t', String(b))).toContain('moved-along');
+    // Back in beside m1's focused tile, stacked (join-pane); m1-own had no other pane, so it ends.
+    expect(ok('move', '-t', String(b), '-d', 'v', 'm1')).toBe('m1\n');
+    expect(leavesOf(saved('m1').session.layout)).toEqual([a, b]);
+    expect(saved('m1').session.layout).toMatchObject({ direction: 'vertical' });
+    expect(ok('session', 'ls')).not.toMatch(/^m1-own\s/m);
+    expect(panes('m1').find((p) => p.n === b)!.pid).toBe(pid);
+    // Refused, naming why, with nothing moved.
+    const same = srv.pane(['move', '-t', String(b), 'm1']);
+    expect([same.status, same.stderr]).toEqual([1, expect.stringMatching(new RegExp(`pane ${b} is in session m1 already`))]);
+    const lone = fresh('m2');
+    const only = srv.pane(['move', '-t', String(lone), '--new']);
+    expect(only.stderr).toMatch(new RegExp(`pane ${lone} is the only pane of session m2`));
+    const none = srv.pane(['move', '-t', String(b)]);
+    expect([none.status, none.stderr]).toEqual([2, expect.stringMatching(/missing SESSION/)]);
+    expect(leavesOf(saved('m1').session.layout)).toEqual([a, b]);
+  });
+
   it('swap exchanges two panes, with --with and with -d', () => {
     const a = fresh('w1');
     const b = Number(ok('split', '-t', String(a), '--', 'sleep', '607').trim());

@@ -91,10 +91,17 @@ describe('an agent and the person’s focus', () => {
     await person.call('pane/focus', { pane: mine });
   });
 
-  it('refuses an agent a layout preset: the arrangement of every tile is the person’s', async () => {
+  it('refuses an agent a layout preset and a move between sessions: the arrangement of the tiles is the person’s', async () => {
     const layout = (await person.call('session/get', {})).layout;
     await expect(bob.call('session/layout', { layout: 'tiled' })).rejects.toThrow(/rearranges every tile of the person’s session/);
     await expect(bob.call('session/layout', { layout: 'next' })).rejects.toThrow(/rearranges every tile/);
+    // Not even its own pane, into a session of its own or the person's.
+    const own = (await bob.call('pane/split', { launch: cat })).pane;
+    await expect(bob.call('pane/move', { pane: own, newSession: true })).rejects.toThrow(/moves a pane between the person’s sessions/);
+    const mine = (await view()).focused!;
+    await expect(bob.call('pane/move', { pane: mine, newSession: true, name: 'away' })).rejects.toThrow(/moves a pane between/);
+    expect((await person.call('session/list', {})).sessions.map((x) => x.name)).not.toContain('away');
+    await person.call('pane/close', { pane: own });
     expect((await person.call('session/get', {})).layout).toEqual(layout);
     expect((await person.call('session/layout', { layout: 'tiled' })).layout).toBe('tiled');
   });

@@ -9,7 +9,7 @@ export type GroupName = (typeof GROUPS)[number];
 
 /** The group of each command's first word. */
 export const GROUP_OF: Readonly<Record<string, GroupName>> = {
-  ls: 'panes', new: 'panes', split: 'panes', focus: 'panes', close: 'panes', zoom: 'panes', hide: 'panes', show: 'panes', restart: 'panes', swap: 'panes', resize: 'panes', layout: 'panes',
+  ls: 'panes', new: 'panes', split: 'panes', focus: 'panes', close: 'panes', zoom: 'panes', hide: 'panes', show: 'panes', restart: 'panes', swap: 'panes', resize: 'panes', layout: 'panes', move: 'panes',
   float: 'floating',
   tag: 'tags', attr: 'tags', exec: 'tags', plumb: 'tags',
   attach: 'streams', send: 'streams', output: 'streams', screen: 'streams', watch: 'streams',

@@ -260,6 +260,30 @@ export const paneCommands: CommandSpec[] = [
       return 0;
     },
   },
+  {
+    command: 'move',
+    summary: 'move a pane, its program running on, into another session (tmux’s join-pane) or a session of its own (--new, break-pane)',
+    flags: [TARGET, { ...DIRECTION, doc: 'h = beside the session’s focused tile, v = under it; default h' }, { name: 'new', type: 'bool', doc: 'a new session for it alone, named SESSION (or the next free name)' }],
+    positionals: [{ name: 'SESSION' }],
+    notes: [
+      'The pane keeps its program, output and history; it goes beside the focused tile of SESSION and takes the focus there. The session it left closes up as at a close (the focus goes back to the pane focused before) and ends if that was its last pane. Prints the session it is in now.',
+      'A joined host’s pane tiled here, and the panes of a host’s session shown here (HOST:NAME), are not moved.',
+    ],
+    async run(ctx, a) {
+      const fresh = bool(a, 'new');
+      const name = a.positionals[0];
+      if (!fresh && name === undefined) throw new UsageError('missing SESSION: the session it joins (or --new for one of its own)', 'move');
+      const c = await ctx.connect();
+      const ack = await c.call('pane/move', {
+        ...aim(ctx, a),
+        direction: (str(a, 'direction') ?? 'horizontal') as 'horizontal' | 'vertical',
+        ...(fresh ? { newSession: true, ...(name !== undefined ? { name } : {}) } : { to: name! }),
+      });
+      const s = await c.call('session/get', { session: ack.session });
+      ctx.out(s.name);
+      return 0;
+    },
+  },
   hideCommand('hide', true, 'hide (minimise) a pane, tile or float; its program runs on and `pane show` or the dock brings it back'),
   hideCommand('show', false, 'show a hidden pane again where it was (a tile back in the tiling) and focus it'),
   { command: 'restart', summary: 'relaunch the pane’s program in place', flags: [TARGET], run: (ctx, a) => simple(ctx, a, 'pane/restart') },

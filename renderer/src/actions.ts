@@ -24,14 +24,19 @@ function ctx() {
   return { st, session, focused: session?.focused ?? null };
 }
 
-/** The switcher's order: most recently focused first, then the rest in layout order. */
+/**
+ * The switcher's order: most recently focused first (as this window saw the focus move, then the
+ * session's own history from the server, which a window opened later has too), then the rest in
+ * layout order.
+ */
 export function switcherOrder(): number[] {
   const { st, session } = ctx();
   if (!session) return [];
   const inSession = Object.values(st.panes).filter((p) => p.session === session.id).map((p) => p.n);
   const mru = st.mru.filter((n) => inSession.includes(n));
+  const recent = (session.recent ?? []).filter((n) => inSession.includes(n));
   const focused = session.focused;
-  const order = [...(focused !== null && inSession.includes(focused) ? [focused] : []), ...mru, ...inSession];
+  const order = [...(focused !== null && inSession.includes(focused) ? [focused] : []), ...mru, ...recent, ...inSession];
   return [...new Set(order)];
 }
 

@@ -56,7 +56,15 @@ describe('a state-keeping server killed with -9', () => {
     const rnd = rng(seed);
     for (let round = 0; round < 3; round++) {
       const d = await startDaemon(h, procs, 'crash-test');
-      const seen: { at: number; view: string }[] = [{ at: Date.now(), view: viewOf(await d.c.call('session/get', {})) }];
+      const first = await d.c.call('session/get', {});
+      const seen: { at: number; view: string }[] = [{ at: Date.now(), view: viewOf(first) }];
+      // Every state the server reaches is put on the wire as an event before the journal (JOURNAL_BATCH_MS later)
+      // can hold it, so a kill between the journal write and an acknowledgement still finds that state here.
+      let now: View = first;
+      const record = (v: View): void => void seen.push({ at: Date.now(), view: viewOf((now = v)) });
+      d.c.events.on('layout/changed', (e) => e.session.id === first.id && record(e.session));
+      d.c.events.on('focus/changed', (e) => e.session === first.id && e.context === undefined && record({ ...now, focused: e.focused, zoomed: e.zoomed }));
+      await d.c.call('events/subscribe', { families: ['layout', 'focus'] });
       if (round > 0) expect(seen[0]!.view, `seed ${seed}: round ${round} restarted from the state before the kill`).toBe(lastKept);
       const killAt = Date.now() + 400 + Math.floor(rnd() * 1200);
       let stop = false;

@@ -144,9 +144,10 @@ export const paneMethods = {
       })
       .refine((p) => (p.to !== undefined) !== (p.newSession === true), { error: 'give to (a session it joins) or newSession (a session of its own), one of them' })
       .refine((p) => p.name === undefined || p.newSession === true, { error: 'name names a new session: give it with newSession' })),
-    result: PaneAckSchema,
+    /** `name`: the session it is in now, as this server names it (HOST:NAME for a joined host's); absent from a host older than it. */
+    result: lazySchema(() => PaneAckSchema.extend({ name: z.string().max(200).optional() })),
     cap: 'write',
-    doc: 'Moves a pane, its program running on, into another session beside that session’s focused tile (tmux’s join-pane), or into a session of its own (break-pane). It takes the focus there; the session it left collapses around it, and ends if it was its last pane. A joined host’s pane and a tile of a host’s session shown here stay where they are.',
+    doc: 'Moves a pane, its program running on, into another session beside that session’s focused tile (tmux’s join-pane), or into a session of its own (break-pane). It takes the focus there; the session it left collapses around it, and ends if it was its last pane. A joined host’s pane (HOST:N) moves between that host’s sessions (to: HOST:NAME), forwarded there; a tile of a host’s session shown here stays where it is.',
   }),
   'pane/close': method({
     params: lazySchema(() => z.object({

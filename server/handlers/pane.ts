@@ -141,9 +141,9 @@ export const paneHandlers: HandlerTable = {
     const { server, services } = ctx;
     const pane = server.pane(p.pane, p.session);
     const from = pane.session;
-    movePane(server, pane, p.newSession ? null : server.session(p.to), { name: p.name, direction: p.direction, gone: (s) => services.contexts.sessionGone(s.id) });
+    const now = movePane(server, pane, p.newSession ? null : server.session(p.to), { name: p.name, direction: p.direction, gone: (s) => services.contexts.sessionGone(s.id) });
     services.contexts.paneGone(from, pane.n);
-    return paneAck(server, pane);
+    return { ...paneAck(server, pane), name: now.name };
   },
   'pane/close': (p, ctx) => {
     const { server } = ctx;

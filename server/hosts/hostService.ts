@@ -3,7 +3,7 @@
 // forwarding of requests addressed to `HOST:N` over that host's link (decision 037).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { PaneFault } from '../../kits/protocol/error';
+import { faults, PaneFault } from '../../kits/protocol/error';
 import { shown } from '../../kits/protocol/shown';
 import type { HostList } from '../../kits/protocol/host';
 import { parsePaneRef, type PaneRef } from '../../kits/protocol/ids';
@@ -58,6 +58,7 @@ export const FORWARDED = new Set<MethodName>([
   'pane/ratio',
   'pane/swap',
   'pane/float',
+  'pane/move',
   'session/layout',
   'pty/read',
   'pty/screen',
@@ -288,9 +289,11 @@ export class HostService {
       ref = `${s.link.name}:${s.n}`;
     }
     // Only a string names another host (HOST:N); a number, or a method whose `pane` is not an address (session/new's spec), stays here.
-    if (typeof ref !== 'string') return undefined;
-    const { host, n } = parsePaneRef(ref);
-    if (host === undefined || host === this.deps.server.host || !this.links.has(host)) return undefined;
+    const { host, n } = typeof ref === 'string' ? parsePaneRef(ref) : { host: undefined, n: 0 };
+    if (typeof ref !== 'string' || host === undefined || host === this.deps.server.host || !this.links.has(host)) {
+      if (method === 'pane/move') this.movesHere(params);
+      return undefined;
+    }
     const link = this.link(host);
     if (ctx.client.checkAccess !== undefined) {
       throw new PaneFault('denied', `denied: ${method} on ${ref}: an agent's .access names this server's panes only; other hosts' panes are the person's (issue 26)`, { reason: 'remote pane', subject: String(ref) });
@@ -305,6 +308,7 @@ export class HostService {
     }
     const out: Record<string, unknown> = { ...params, pane: n };
     delete out.session; // a session here names a local one
+    if (method === 'pane/move') return this.moveThere(link, ref, out);
     if (params.with !== undefined) {
       const w = parsePaneRef(params.with as PaneRef);
       if (w.host !== host) throw new PaneFault('bad-request', `${method}: ${ref} and ${String(params.with)} are on different hosts; panes are swapped within one host`, { subject: method });
@@ -312,6 +316,40 @@ export class HostService {
     }
     const remoteHost = link.remote?.host ?? '';
     return link.call(method, out as never).then((r: Result<MethodName>) => requalify(r, remoteHost, host));
+  }
+
+  /**
+   * pane/move of a pane here: a session named HOST:NAME of a joined host is refused by
+   * name (a program does not change machines), whether or not a view of it is open here.
+   */
+  private movesHere(params: Record<string, unknown>): void {
+    const to = params.to;
+    if (typeof to !== 'string') return;
+    const i = to.indexOf(':');
+    const host = i > 0 ? to.slice(0, i) : '';
+    if (host === '' || host === this.deps.server.host || !this.links.has(host)) return;
+    throw faults.failed(`session ${to} is on ${host}, and a program does not change machines: a pane here moves between this server's sessions (or --new for one of its own)`);
+  }
+
+  /**
+   * pane/move of HOST:N: between that host's sessions only, so `to` must be HOST:NAME
+   * of the same host (sent there as NAME); the answer's session name comes back as
+   * HOST:NAME. A view of either session open here follows at the next sync.
+   */
+  private moveThere(link: HostLink, ref: string, out: Record<string, unknown>): Promise<unknown> {
+    const host = link.name;
+    if (typeof out.to === 'string') {
+      const to = out.to;
+      if (!to.startsWith(`${host}:`) || to.length === host.length + 1) {
+        throw faults.failed(`pane ${ref} runs on ${host}, and a program does not change machines: it moves between ${host}'s sessions only; name one as ${host}:NAME (or --new)`);
+      }
+      out.to = to.slice(host.length + 1);
+    }
+    const remoteHost = link.remote?.host ?? '';
+    return link.call('pane/move', out as never).then((r) => {
+      const ack = requalify(r, remoteHost, host);
+      return { ...ack, ...(ack.name !== undefined ? { name: viewName(host, ack.name) } : {}) };
+    });
   }
 
   /** session/attach of HOST:NAME: its local view made or brought up to date (hostSessions.ts), then attached as any local session. */

@@ -46,10 +46,11 @@ export function viewName(host: string, name: string): string {
 
 export class HostSessions {
   /**
-   * Per view (local session id): when attach last made or filled it, and the highest
-   * remote pane number it has known (a pane opened there later has a higher one).
+   * Per view (local session id): when attach last made or filled it, and the remote
+   * panes it knew to be in that session there (a pane opened there later, or moved
+   * into it, is not among them; one whose tile was closed here is, and stays closed).
    */
-  private readonly views = new Map<string, { filledAt: number; seen: number }>();
+  private readonly views = new Map<string, { filledAt: number; seen: ReadonlySet<number> }>();
 
   constructor(
     private readonly server: PaneServer,
@@ -76,12 +77,12 @@ export class HostSessions {
     }
     const view = this.viewOf(host, snap.session.name);
     const user = ctx.client.user;
-    const highest = Math.max(0, ...snap.panes.map((p) => p.n));
+    const there = snap.panes.map((p) => p.n);
     if (view) {
       const before = this.server.panesOf(view).length;
       const elsewhere = this.fill(view, link, snap.panes, user);
       const v = this.views.get(view.id);
-      this.views.set(view.id, { filledAt: v?.filledAt ?? 0, seen: Math.max(v?.seen ?? 0, highest) });
+      this.views.set(view.id, { filledAt: v?.filledAt ?? 0, seen: new Set([...(v?.seen ?? []), ...there]) });
       return { session: view, tiled: this.server.panesOf(view).length - before, elsewhere };
     }
     const s = model.makeSession(this.server, viewName(host, snap.session.name), snap.session.viewport);
@@ -108,17 +109,20 @@ export class HostSessions {
       throw e;
     }
     model.publish(this.server, model.restore(s, snap.session, (old) => map.get(old)?.n));
-    this.views.set(s.id, { filledAt: Date.now(), seen: highest });
+    this.views.set(s.id, { filledAt: Date.now(), seen: new Set(there) });
     return { session: s, tiled: map.size, elsewhere };
   }
 
   /**
    * Each heartbeat and host event: every open view follows its remote session as the
-   * link last heard it. Panes opened there are tiled (beside the focused tile), tiles
-   * whose remote pane closed there leave, and a view whose session ended there ends.
-   * A host that is down changes nothing (its list is empty, not news).
+   * link last heard it. Panes opened or moved into it there are tiled (beside the
+   * focused tile), tiles whose remote pane closed or moved out there leave, and a
+   * view whose session ended there ends. Every view lets go first and fills after, so
+   * a pane that moved between two sessions shown here leaves the one before it is
+   * tiled in the other. A host that is down changes nothing (its list is empty, not news).
    */
   sync(): void {
+    const open: { s: Session; link: HostLink; there: Pane[] }[] = [];
     for (const s of [...this.server.sessions.values()]) {
       const i = s.name.indexOf(':');
       if (i <= 0) continue;
@@ -143,10 +147,14 @@ export class HostSessions {
           continue;
         }
       }
-      // Only panes opened there since (numbers only grow): a tile closed here stays closed until the next attach.
-      const known = this.views.get(s.id)?.seen ?? Math.max(0, ...there.map((p) => p.n));
-      this.fill(s, link, there.filter((p) => p.n > known), undefined);
-      this.views.set(s.id, { filledAt: this.views.get(s.id)?.filledAt ?? 0, seen: Math.max(known, ...there.map((p) => p.n)) });
+      open.push({ s, link, there });
+    }
+    for (const { s, link, there } of open) {
+      if (!this.server.sessions.has(s.id)) continue;
+      // Only panes new to this session there: a tile closed here stays closed until the next attach.
+      const known = this.views.get(s.id)?.seen ?? new Set(there.map((p) => p.n));
+      this.fill(s, link, there.filter((p) => !known.has(p.n)), undefined);
+      this.views.set(s.id, { filledAt: this.views.get(s.id)?.filledAt ?? 0, seen: new Set(there.map((p) => p.n)) });
     }
     for (const id of this.views.keys()) if (!this.server.sessions.has(id)) this.views.delete(id);
   }
@@ -162,7 +170,7 @@ export class HostSessions {
         if (other.session !== s.id) elsewhere.push(`${key} in ${this.server.sessionOf(other).name}`);
         continue;
       }
-      this.views.set(s.id, { filledAt: Date.now(), seen: this.views.get(s.id)?.seen ?? 0 });
+      this.views.set(s.id, { filledAt: Date.now(), seen: this.views.get(s.id)?.seen ?? new Set() });
       const anchor = model.splitAnchor(s, leaves(s.layout).at(-1));
       const pane = createPane(this.server, s, this.standIns.specFor(link, remote, user ?? this.server.user), model.splitBody(s, anchor, 'horizontal', 50));
       model.publish(this.server, model.split(s, anchor, pane.n, 'horizontal', 50));

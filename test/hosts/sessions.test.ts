@@ -125,6 +125,56 @@ describe('attaching a joined host\'s session', () => {
     expect(box.pane(['session', 'ls']).stdout).not.toMatch(/^build\s/m);
   }, 60_000);
 
+  it('moves a host\'s pane between that host\'s sessions (pane move -t HOST:N HOST:NAME, --new), its program running on, and the views here follow', async () => {
+    const boxLs = () => JSON.parse(box.pane(['ls', '--json']).stdout) as (LsPane & { pid: number })[];
+    const boxSessions = () => JSON.parse(box.pane(['session', 'ls', '--json']).stdout) as { id: string; name: string }[];
+    const idThere = (name: string) => boxSessions().find((x) => x.name === name)?.id;
+    expect(box.pane(['session', 'new', 'mv1', '--', 'sh']).status).toBe(0);
+    const a = boxLs().find((p) => p.session === idThere('mv1'))!;
+    const split = box.pane(['split', '-t', String(a.n), '--', 'sh']);
+    expect(split.status, split.stderr).toBe(0);
+    const b = boxLs().find((p) => p.session === idThere('mv1') && p.n !== a.n)!;
+    expect(box.pane(['session', 'new', 'mv2', '--', 'sh']).status).toBe(0);
+    await eventually('box:mv2 listed here', () => /^box:mv2\s/m.test(local.pane(['session', 'ls']).stdout));
+    for (const name of ['box:mv1', 'box:mv2']) expect(local.pane(['session', 'attach', name]).status).toBe(0);
+    const viewTiles = (name: string) => {
+      const v = sessionsHere().find((x) => x.name === name);
+      return v ? localPanes().filter((p) => p.session === v.id).map((p) => Number(p.attrs['remote.n'])).sort((x, y) => x - y) : [];
+    };
+    expect(viewTiles('box:mv1')).toEqual([a.n, b.n].sort((x, y) => x - y));
+    expect(viewTiles('box:mv2')).toHaveLength(1);
+
+    // Joined into box's mv2: moved there, the same program; the tile leaves the view of mv1 and is tiled in mv2's.
+    const moved = local.pane(['move', '-t', `box:${b.n}`, 'box:mv2']);
+    expect(moved.status, moved.stderr).toBe(0);
+    expect(moved.stdout).toBe('box:mv2\n');
+    const after = boxLs().find((p) => p.n === b.n)!;
+    expect(after.session).toBe(idThere('mv2'));
+    expect(after.pid).toBe(b.pid);
+    await eventually('the views follow the move', () => viewTiles('box:mv1').join() === String(a.n) && viewTiles('box:mv2').includes(b.n));
+    expect(viewTiles('box:mv2')).toHaveLength(2);
+
+    // A session of its own there, named as given (a host's name escaped as every name it gives).
+    const alone = local.pane(['move', '-t', `box:${b.n}`, '--new', 'mv\u001b]0;x\u00073']);
+    expect(alone.status, alone.stderr).toBe(0);
+    expect(alone.stdout).toBe('box:mv\\e]0;x\\x073\n');
+    expect(boxLs().find((p) => p.n === b.n)!.session).toBe(idThere('mv\u001b]0;x\u00073'));
+    await eventually('the tile gone from mv2’s view', () => !viewTiles('box:mv2').includes(b.n));
+
+    // Refused, naming why, with nothing moved: a bare name or another host's session for a host's pane, a host's session for a pane here.
+    const bare = local.pane(['move', '-t', `box:${b.n}`, 'mv1']);
+    expect(bare.status).toBe(1);
+    expect(bare.stderr).toMatch(new RegExp(`pane box:${b.n} runs on box, and a program does not change machines: .*name one as box:NAME`));
+    expect(local.pane(['move', '-t', `box:${b.n}`, 'elsewhere:mv1']).stderr).toMatch(/does not change machines/);
+    const mine = localPanes().find((p) => p.kind !== 'remote')!;
+    const here = local.pane(['move', '-t', String(mine.n), 'box:mv1']);
+    expect(here.status).toBe(1);
+    expect(here.stderr).toMatch(/session box:mv1 is on box, and a program does not change machines/);
+    expect(boxLs().find((p) => p.n === b.n)!.session).toBe(idThere('mv\u001b]0;x\u00073'));
+    expect(localPanes().find((p) => p.n === mine.n)!.session).toBe(mine.session);
+    for (const name of ['mv1', 'mv2', 'mv\u001b]0;x\u00073']) box.pane(['session', 'kill', name]);
+  }, 60_000);
+
   it('refuses a host whose command reaches this very daemon, saying so, and does not dial it again', async () => {
     // `pane serve --stdio` here, with no ssh before it: the daemon the link runs in answers.
     const hosts = path.join(local.home, '.config', 'pane', 'hosts');

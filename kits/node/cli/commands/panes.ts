@@ -267,7 +267,7 @@ export const paneCommands: CommandSpec[] = [
     positionals: [{ name: 'SESSION' }],
     notes: [
       'The pane keeps its program, output and history; it goes beside the focused tile of SESSION and takes the focus there. The session it left closes up as at a close (the focus goes back to the pane focused before) and ends if that was its last pane. Prints the session it is in now.',
-      'A joined host’s pane tiled here, and the panes of a host’s session shown here (HOST:NAME), are not moved.',
+      'A joined host’s pane (-t HOST:N) moves between that host’s sessions: name one as HOST:NAME (or --new). A program does not change machines, so a pane here never joins a host’s session, nor one of theirs a session here; a tile of a host’s session shown here stays where it is.',
     ],
     async run(ctx, a) {
       const fresh = bool(a, 'new');
@@ -279,8 +279,7 @@ export const paneCommands: CommandSpec[] = [
         direction: (str(a, 'direction') ?? 'horizontal') as 'horizontal' | 'vertical',
         ...(fresh ? { newSession: true, ...(name !== undefined ? { name } : {}) } : { to: name! }),
       });
-      const s = await c.call('session/get', { session: ack.session });
-      ctx.out(s.name);
+      ctx.out(ack.name ?? (await c.call('session/get', { session: ack.session })).name);
       return 0;
     },
   },

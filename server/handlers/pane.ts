@@ -7,6 +7,7 @@ import type { Params, Result } from '../../kits/protocol/index';
 import type { PaneAck } from '../../kits/protocol/pane';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { movePane } from '../model/movePane';
+import { paneLeftSession } from '../grants/paneLeft';
 import { restartPane } from '../model/exited';
 import { typeAndSubmit, typeInto } from '../model/input';
 import { busyProgram, refreshPane, stopAutoName } from '../model/paneTracker';
@@ -143,6 +144,7 @@ export const paneHandlers: HandlerTable = {
     const from = pane.session;
     const now = movePane(server, pane, p.newSession ? null : server.session(p.to), { name: p.name, direction: p.direction, gone: (s) => services.contexts.sessionGone(s.id) });
     services.contexts.paneGone(from, pane.n);
+    paneLeftSession(services, pane.n, from);
     return { ...paneAck(server, pane), name: now.name };
   },
   'pane/close': (p, ctx) => {

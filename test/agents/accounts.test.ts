@@ -104,6 +104,32 @@ describe('.access enforcement', () => {
     await ada.call('pane/close', { pane: made.pane });
   });
 
+  it('ends its stream of a pane that moved out of the session its .access names (session:NAME), at the move', async () => {
+    const c = await h.connect();
+    await c.call('agent/add', { name: 'ada' });
+    fs.writeFileSync(path.join(h.svc.store.home('ada'), '.access'), JSON.stringify({ panes: { read: ['session:main', 'self'] } }));
+    const human = (await c.call('pane/list', {})).panes.find((p) => p.signature === 'com.pane.terminal')!;
+    await c.call('pane/split', { pane: human.n, launch: { program: '/bin/cat', args: [] } });
+    await new Promise((r) => setTimeout(r, 600));
+    const ada = await h.as('ada');
+    let seen = '';
+    ada.onOutput((pane, _o, data) => {
+      if (pane === human.n) seen += Buffer.from(data).toString();
+    });
+    await ada.call('pty/attach', { pane: human.n, mode: 'from' });
+    await c.call('pane/input', { pane: human.n, data: 'echo SHOWN-$((6*7))\n' });
+    for (const end = Date.now() + 5_000; !seen.includes('SHOWN-42') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toContain('SHOWN-42');
+    await c.call('pane/move', { pane: human.n, newSession: true, name: 'private' });
+    expect(h.events.some((x) => x.event === 'client/detached' && x.data.pane === human.n && String(x.data.name).includes('ada'))).toBe(true);
+    expect(h.events.some((x) => x.event === 'agent/denied' && x.data.name === 'ada' && x.data.method === 'pty/attach')).toBe(true);
+    seen = '';
+    await c.call('pane/input', { pane: human.n, data: 'echo HIDDEN-$((6*7))\n' });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(seen).not.toContain('HIDDEN-42');
+    expect((await refusal(ada.call('pty/screen', { pane: human.n }))).code).toBe('denied');
+  });
+
   it('follows edits of .access live, and refuses everything while the file is invalid', async () => {
     const c = await h.connect();
     await c.call('agent/add', { name: 'ada' });

@@ -99,6 +99,56 @@ describe('a grant shows its session alone', () => {
     c.close();
   });
 
+  it('a pane moved out of its session leaves its guests at once: its stream and files end, it is heard as closed, and no request reaches it; one moved in is theirs', async () => {
+    const g = grant(['--session', 'work', '--rw']);
+    const before = numbers(s.pane(['ls', '--json', '--session', 'work']).stdout);
+    expect(s.pane(['split', '-t', String(work), '--', 'sh']).status).toBe(0);
+    const leaving = numbers(s.pane(['ls', '--json', '--session', 'work']).stdout).find((n) => !before.includes(n))!;
+    const c = await reachServer(s.socket, { grant: g.token });
+    const heard: string[] = [];
+    c.onEvent((event, _rev, data) => heard.push(`${event} ${JSON.stringify(data)}`));
+    await c.call('events/subscribe', {});
+    let seen = '';
+    c.onOutput((pane, _offset, data) => {
+      if (pane === leaving) seen += Buffer.from(data).toString();
+    });
+    await c.call('pty/attach', { pane: leaving, mode: 'from' });
+    const file = await c.call('ns/open', { path: `/${leaving}/body` });
+    // While shared, the guest sees what it prints.
+    expect(s.pane(['send', '-t', String(leaving), 'echo SHARED-$((6*7))']).status).toBe(0);
+    for (const end = Date.now() + 5_000; !seen.includes('SHARED-42') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toContain('SHARED-42');
+
+    // The person moves it into their own session.
+    const moved = s.pane(['move', '-t', String(leaving), 'main']);
+    expect(moved.status, moved.stderr).toBe(0);
+    for (const end = Date.now() + 5_000; !heard.some((h) => h.startsWith(`pane/closed {"pane":${leaving},`)) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    expect(heard.filter((h) => h.startsWith('pane/closed')).map((h) => JSON.parse(h.slice(h.indexOf(' ') + 1)))).toEqual([{ pane: leaving, session: g.session.id, id: expect.stringMatching(new RegExp(`:${leaving}$`)) }]);
+    // Nothing it prints there reaches the guest, by its stream or its open file; no event names the session it went to.
+    seen = '';
+    expect(s.pane(['send', '-t', String(leaving), 'echo PRIVATE-$((6*7))']).status).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.pane(['screen', '-t', String(leaving)]).stdout).toContain('PRIVATE-42');
+    expect(seen).not.toContain('PRIVATE-42');
+    await expect(c.call('ns/read', { path: `/${leaving}/body`, fid: file.fid })).rejects.toThrow();
+    expect(heard.join('\n')).not.toContain('PRIVATE-42');
+    const mainId = (JSON.parse(s.pane(['session', 'ls', '--json']).stdout) as { id: string; name: string }[]).find((x) => x.name === 'main')!.id;
+    expect(heard.join('\n')).not.toContain(mainId);
+    for (const call of [() => c.call('pty/attach', { pane: leaving }), () => c.call('pty/screen', { pane: leaving }), () => c.call('ns/open', { path: `/${leaving}/body` })]) {
+      await expect(call()).rejects.toThrow(/shows session work's panes alone/);
+    }
+    expect(asGuest(g.token, ['send', '-t', String(leaving), 'touch /tmp/never']).stderr).toMatch(/shows session work's panes alone/);
+
+    // Moved back in: the guest hears of it and may read it again.
+    heard.length = 0;
+    expect(s.pane(['move', '-t', String(leaving), 'work']).status).toBe(0);
+    for (const end = Date.now() + 5_000; !heard.some((h) => h.startsWith('pane/changed')) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    expect(heard.find((h) => h.startsWith('pane/changed'))).toContain(`"session":"${g.session.id}"`);
+    expect((await c.call('pty/screen', { pane: leaving })).pane).toBe(leaving);
+    expect(s.pane(['close', '-t', String(leaving)]).status).toBe(0);
+    c.close();
+  });
+
   it('typed inside a pane, pane grant new shares that pane’s session; the grant ends with its session', async () => {
     expect(s.pane(['session', 'new', 'brief']).status).toBe(0);
     const brief = numbers(s.pane(['ls', '--json', '--session', 'brief']).stdout)[0]!;

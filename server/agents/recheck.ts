@@ -28,14 +28,27 @@ export function watchAccessChanges(svc: AgentService): () => void {
     }
   });
   // A connection said hello (its user is known then): an agent's starts the ticks.
+  // A session renamed: what session:NAME covers changed, as if the file had.
   const unlisten = svc.server.listen((event, data) => {
     if (event === 'client/attached' && (data as { pane?: number }).pane === undefined) ticks.poke();
+    if (event === 'session/renamed') recheckAgents(svc);
   });
   ticks.poke();
   return () => {
     unlisten();
     ticks.stop();
   };
+}
+
+/**
+ * Every agent's connections re-checked now: what a selector covers changed without its
+ * file changing (a session renamed, a pane moved to another session: session:NAME).
+ */
+export function recheckAgents(svc: AgentService): void {
+  for (const client of svc.deps.clients()) {
+    const name = svc.agentCaller(client.user);
+    if (name !== null) recheck(svc, name, client);
+  }
 }
 
 /** Ends the streams and handles of one connection that its agent's .access no longer allows. */

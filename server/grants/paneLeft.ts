@@ -7,7 +7,7 @@
 // without this, a stream opened while the pane was shared would go on showing it
 // in a session the guest was never given.
 import type { Services } from '../services';
-import { recheck } from '../agents/recheck';
+import { recheckAgents } from '../agents/recheck';
 import { normalize } from '../namespace/resolve';
 
 /** The pane a namespace path lies under (`/N/...`), if any. */
@@ -20,17 +20,14 @@ export function paneLeftSession(services: Services, n: number, from: string): vo
   const { server } = services;
   let closed: string | undefined;
   for (const c of [...services.connections]) {
-    if (c.principal.kind === 'grant') {
-      if (c.principal.session !== from) continue;
+    if (c.principal.kind === 'grant' && c.principal.session === from) {
       if (c.attached.delete(n)) {
         server.terminals.get(n)?.detach(c.sink.id);
         server.publish('client/detached', { client: c.id, name: c.name, pane: n });
       }
       for (const f of services.namespace.fidsOf(c.id)) if (paneOfPath(f.path) === n) services.namespace.closeFid(f);
       if (c.wantsEvent('pane')) c.sendRaw((closed ??= JSON.stringify({ t: 'evt', event: 'pane/closed', rev: server.bus.rev, data: { pane: n, session: from, id: server.address(n) } })));
-      continue;
     }
-    const name = services.agents?.agentCaller(c.user);
-    if (services.agents && name) recheck(services.agents, name, c);
   }
+  if (services.agents) recheckAgents(services.agents);
 }

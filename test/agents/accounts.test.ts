@@ -104,7 +104,7 @@ describe('.access enforcement', () => {
     await ada.call('pane/close', { pane: made.pane });
   });
 
-  it('ends its stream of a pane that moved out of the session its .access names (session:NAME), at the move', async () => {
+  it('ends its stream of a pane that moved out of the session its .access names (session:NAME), at the move, and of every pane of that session when it is renamed', async () => {
     const c = await h.connect();
     await c.call('agent/add', { name: 'ada' });
     fs.writeFileSync(path.join(h.svc.store.home('ada'), '.access'), JSON.stringify({ panes: { read: ['session:main', 'self'] } }));
@@ -128,6 +128,12 @@ describe('.access enforcement', () => {
     await new Promise((r) => setTimeout(r, 400));
     expect(seen).not.toContain('HIDDEN-42');
     expect((await refusal(ada.call('pty/screen', { pane: human.n }))).code).toBe('denied');
+    // The session renamed: session:main covers none of it any more, and its stream of the pane left there ends too.
+    const away = (await c.call('pane/get', { pane: human.n })).session;
+    const cat = (await c.call('pane/list', {})).panes.find((p) => p.n !== human.n && p.session !== away)!;
+    await ada.call('pty/attach', { pane: cat.n, mode: 'from' });
+    await c.call('session/rename', { session: cat.session, name: 'elsewhere' });
+    expect(h.events.some((x) => x.event === 'client/detached' && x.data.pane === cat.n && String(x.data.name).includes('ada'))).toBe(true);
   });
 
   it('follows edits of .access live, and refuses everything while the file is invalid', async () => {

@@ -3,6 +3,7 @@
 // services registered on it (namespace, config, agents, awareness, the hello
 // token authority). startServer builds one and hands
 // it to every connection; handlers reach it as ctx.services, never by a lookup.
+import { PaneWaits } from './model/paneWait';
 import path from 'node:path';
 import type { Capability } from '../kits/protocol/method';
 import type { AgentService } from './agents/service';
@@ -73,6 +74,13 @@ export class Services {
     this.connections = new Connections(server);
     this.grantRefusals = throttledLog((line) => server.publish('client/refused', { door: 'grants', reason: line }));
   }
+
+  /** Requests held until a pane reaches a state (pane/wait), started at the first. */
+  get waits(): PaneWaits {
+    return (this.paneWaits ??= new PaneWaits(this.server));
+  }
+
+  private paneWaits: PaneWaits | undefined;
 
   /** The plumber: rule files beside the config (plumbing), a project's .pane/plumbing, the ports under /pane/plumb/. */
   get plumb(): PlumbService {

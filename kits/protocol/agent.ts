@@ -22,18 +22,11 @@ export const AgentRefSchema = lazySchema(() => z
 /** Every pane an agent runs carries this signature prefix plus its name. */
 export const AGENT_SIGNATURE_PREFIX = 'com.pane.ai.agent.';
 
-/**
- * working: on a turn; waiting: needs the person (a permission, a question, a notification);
- * done: finished its turn and sits at its prompt, asking nothing; ready: at its prompt
- * before its first turn (started, nothing asked of it yet: "done" said a fresh agent had
- * finished something); idle: silent, nothing known; exited: its program ended. Shown as
- * working / needs you / done / ready.
- */
-export const AgentStateSchema = lazySchema(() => z.enum(['working', 'waiting', 'done', 'ready', 'idle', 'exited']));
+export { atPrompt, type AgentState } from './agentState';
+import { AGENT_STATES } from './agentState';
 
-/** At its prompt, taking input: where mail is typed and `write` lands (done or ready). */
-export const atPrompt = (s: AgentState): boolean => s === 'done' || s === 'ready';
-export type AgentState = z.infer<typeof AgentStateSchema>;
+/** An agent's state (kits/protocol/agentState.ts says what each means). */
+export const AgentStateSchema = lazySchema(() => z.enum(AGENT_STATES));
 
 /**
  * Which panes a rule covers: `*` every pane; `self` the agent's own panes (its

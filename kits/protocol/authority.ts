@@ -77,6 +77,7 @@ export const AUTHORITY: Record<Exclude<MethodName, 'hello'>, MethodAuthority> = 
   'pty/ack': { agent: 'access', readOnly: true, host: false, guest: true },
   'pty/read': { agent: 'access', readOnly: true, host: false, guest: true },
   'pty/screen': { agent: 'access', readOnly: true, host: false, guest: true },
+  'pane/wait': { agent: 'access', readOnly: true, host: false, guest: true },
   'pty/grid': { agent: 'access', readOnly: true, host: false, guest: true },
   'pty/resize': { agent: 'access', readOnly: false, host: false, guest: false },
   'events/subscribe': { agent: 'access', readOnly: true, host: false, guest: true },

@@ -2,7 +2,8 @@
 // close, restart, zoom, float/tile, tag, attrs, input, commands.
 import { z } from 'zod';
 import { PaneRefSchema, SessionRefSchema } from './ids';
-import { BoundedLaunchSpecSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, NewBodyKindSchema, RectSchema } from './model';
+import { AGENT_STATES, MAX_WAIT_MS } from './agentState';
+import { BoundedLaunchSpecSchema, ExitStatusSchema, PaneSchema, SignatureSchema, SplitDirectionSchema, NewBodyKindSchema, RectSchema } from './model';
 import { method } from './method';
 import { lazySchema } from './lazySchema';
 import { clip, shown } from './shown';
@@ -27,6 +28,11 @@ export type FocusMove = z.infer<typeof FocusMoveSchema>;
 export type Edge = z.infer<typeof EdgeSchema>;
 
 const target = { pane: lazySchema(() => PaneRefSchema.optional()), session: lazySchema(() => SessionRefSchema.optional()) };
+
+export { MAX_WAIT_MS };
+/** What pane/wait waits for (see its doc). */
+export const WAIT_UNTIL = ['idle', 'exit', 'quiet', 'agent'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
 /** An attr key a client writes: letters, digits, "_", "." or "-", starting with a letter, digit or "_" (never read as an option where a key is shown or passed on). */
 const ATTR_KEY = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
@@ -130,6 +136,37 @@ export const paneMethods = {
     result: PaneAckSchema,
     cap: 'write',
     doc: 'Swaps a pane with another, or with its neighbour in a direction.',
+  }),
+  'pane/wait': method({
+    params: lazySchema(() => z
+      .object({
+        ...target,
+        until: z.enum(WAIT_UNTIL),
+        /** quiet: how long the pane must print nothing (ms). */
+        quietMs: z.number().int().min(100).max(MAX_WAIT_MS).optional(),
+        /** agent: the states that end the wait (default every one but working). */
+        states: z.array(z.enum(AGENT_STATES)).min(1).max(6).optional(),
+        /** Answer met: false after this long (default and at most MAX_WAIT_MS). */
+        timeoutMs: z.number().int().min(0).max(MAX_WAIT_MS).optional(),
+      })
+      .refine((p) => (p.until === 'quiet') === (p.quietMs !== undefined), { error: 'quietMs goes with until: quiet, and quiet needs it' })
+      .refine((p) => p.states === undefined || p.until === 'agent', { error: 'states go with until: agent' })),
+    result: lazySchema(() => z.object({
+      pane: z.number().int().positive(),
+      /** False: the timeout came first. */
+      met: z.boolean(),
+      /** What was seen, in words: "at its prompt", "exited 2", "quiet for 5 s", "needs you", or what was still going at the timeout. */
+      what: z.string().max(500),
+      /** How the program ended, when it has. */
+      exit: ExitStatusSchema.nullable(),
+      /** The agent's state at the answer (until: agent). */
+      state: z.enum(AGENT_STATES).optional(),
+      /** The stream's end at the answer: output after it came after the wait. */
+      offset: z.number().int().min(0),
+      waitedMs: z.number().int().min(0),
+    })),
+    cap: 'read',
+    doc: 'Waits until a pane is idle (nothing but its shell runs and it printed nothing for IDLE_SETTLE_MS: the line sent has finished), its program exits, it prints nothing for quietMs (tmux’s monitor-silence), or its agent reaches one of `states`; answers met: false at timeoutMs. An ended program ends every wait but quiet. The wait ends with its connection.',
   }),
   'pane/move': method({
     params: lazySchema(() => z

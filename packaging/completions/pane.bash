@@ -34,6 +34,7 @@ _pane_flags() {
     'plumb read') echo '--socket -h --help' ;;
     'plumb rules') echo '-t --target --wdir --json --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
+    'wait') echo '-t --target --idle --exit --quiet --agent --state --match --from -T --timeout --json --socket -h --help' ;;
     'attach') echo '-t --target --detach-key -r --read-only --fit --history --no-mouse-scroll --socket -h --help' ;;
     'output') echo '-t --target --from -f --follow --status --socket -h --help' ;;
     'screen') echo '-t --target --ansi --rows --top --offset --socket -h --help' ;;
@@ -212,6 +213,15 @@ _pane_value() {
     'send -t') echo '' ;;
     'send --target') echo '' ;;
     'send --socket') echo '@files' ;;
+    'wait -t') echo '' ;;
+    'wait --target') echo '' ;;
+    'wait --quiet') echo '' ;;
+    'wait --state') echo '' ;;
+    'wait --match') echo '' ;;
+    'wait --from') echo '' ;;
+    'wait -T') echo '' ;;
+    'wait --timeout') echo '' ;;
+    'wait --socket') echo '@files' ;;
     'attach -t') echo '' ;;
     'attach --target') echo '' ;;
     'attach --detach-key') echo '' ;;
@@ -396,7 +406,7 @@ _pane() {
   done
   if [[ -z $cmd ]]; then
     if [[ $prev == --socket ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
-    COMPREPLY=($(compgen -W 'ls new split focus close zoom layout move hide show restart swap resize float tag attr exec plumb send attach output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
+    COMPREPLY=($(compgen -W 'ls new split focus close zoom layout move hide show restart swap resize float tag attr exec plumb send wait attach output screen watch session serve start info clients permit url stop grant metrics top restore service agent access finger mail write plan peers hook mcp claims claim release handoff delegate awareness sandbox sandboxd host cat tail mount umount help --socket --help -h --version -V' -- "$cur"))
     return 0
   fi
   local subs

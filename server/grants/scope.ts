@@ -26,7 +26,7 @@ const NARROWED = new Set(['session/list', 'events/subscribe', 'client/list']);
 /** Methods that name a session (or default to the first): held to the guest's. */
 const SESSION_ARG = new Set(['session/get', 'session/snapshot', 'session/context', 'pane/list', 'pane/geometry']);
 /** Methods that name a pane (or default to the focused one): the pane must be the guest's session's. */
-const PANE_ARG = new Set(['pane/get', 'pane/focus', 'pane/zoom', 'pane/exec', 'pane/input', 'float/focus', 'float/raise', 'pty/attach', 'pty/detach', 'pty/ack', 'pty/read', 'pty/screen', 'pty/grid']);
+const PANE_ARG = new Set(['pane/get', 'pane/wait', 'pane/focus', 'pane/zoom', 'pane/exec', 'pane/input', 'float/focus', 'float/raise', 'pty/attach', 'pty/detach', 'pty/ack', 'pty/read', 'pty/screen', 'pty/grid']);
 /** Namespace requests: the path must lie under one of the session's panes (`/N/...`). */
 const NS = new Set(['ns/list', 'ns/stat', 'ns/open', 'ns/read', 'ns/close']);
 

@@ -138,6 +138,7 @@ export const paneHandlers: HandlerTable = {
     model.publish(server, model.swap(s, pane.n, other));
     return paneAck(server, pane);
   },
+  'pane/wait': (p, { server, services, client }) => services.waits.wait(server.pane(p.pane, p.session), p, client.id),
   'pane/move': (p, ctx) => {
     const { server, services } = ctx;
     const pane = server.pane(p.pane, p.session);

@@ -42,6 +42,10 @@ describe.skipIf(skip !== null)(`the real Claude Code in a sandboxed agent pane${
       await until('the trust question', () => /trust this folder/i.test(screen()), 60_000).catch((e: Error) => {
         throw new Error(`${e.message}; its screen:\n${screen()}`);
       });
+      // A script waiting on it (`pane wait --agent`) is answered when it needs the person.
+      const w = pane(['wait', '-t', id, '--agent', '--state', 'waiting', '--timeout', '15s']);
+      expect(w.status, w.stderr).toBe(0);
+      expect(w.stdout).toBe('needs you\n');
       // Asked, it needs the person (it was "idle (observed)" before questions were looked for).
       await until('cl to need the person', () => /State: needs you/.test(pane(['finger', 'cl']).stdout), 20_000).catch((e: Error) => {
         throw new Error(`${e.message}; finger:\n${pane(['finger', 'cl']).stdout}`);

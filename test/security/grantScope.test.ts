@@ -63,6 +63,11 @@ describe('a grant shows its session alone', () => {
       expect(r.status, args.join(' ')).not.toBe(0);
       expect(r.stderr, args.join(' ')).toMatch(/may not call [a-z/]+: it shows session work's panes alone|refused: grant .* may not call/);
     }
+    // It waits on its session's panes alone.
+    expect(asGuest(g.token, ['wait', '-t', String(work), '--quiet', '200ms']).stdout).toBe('quiet for 0.2 s\n');
+    const peek = asGuest(g.token, ['wait', '-t', String(mine), '--exit', '--timeout', '1s']);
+    expect(peek.status).not.toBe(0);
+    expect(peek.stderr).toMatch(/may not call pane\/wait: it shows session work's panes alone/);
     // finger lists no agent to a guest, and does not tell it to add one.
     expect(asGuest(g.token, ['finger']).stdout.trim()).toBe('No agents here for a guest: an attach grant shows one session’s panes, not its agents.');
     // The focused pane a request leaves to its default is the session's, not the first session's.

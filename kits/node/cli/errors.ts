@@ -2,7 +2,8 @@
 // 2 usage error, 3 no server). Zod-free: this file is on every CLI start-up path.
 
 /** Exit codes of `pane`, as documented in `pane help`. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, noServer: 3 } as const;
+/** timedOut: what timeout(1) exits with (pane wait --timeout). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, noServer: 3, timedOut: 124 } as const;
 
 /** A mistake in the command line: exit 2, with the usage of the command it concerns. */
 export class UsageError extends Error {

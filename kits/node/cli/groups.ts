@@ -12,7 +12,7 @@ export const GROUP_OF: Readonly<Record<string, GroupName>> = {
   ls: 'panes', new: 'panes', split: 'panes', focus: 'panes', close: 'panes', zoom: 'panes', hide: 'panes', show: 'panes', restart: 'panes', swap: 'panes', resize: 'panes', layout: 'panes', move: 'panes',
   float: 'floating',
   tag: 'tags', attr: 'tags', exec: 'tags', plumb: 'tags',
-  attach: 'streams', send: 'streams', output: 'streams', screen: 'streams', watch: 'streams',
+  attach: 'streams', send: 'streams', output: 'streams', screen: 'streams', watch: 'streams', wait: 'streams',
   session: 'sessions',
   serve: 'server', start: 'server', info: 'server', clients: 'server', permit: 'server', url: 'server', stop: 'server', grant: 'server', metrics: 'server', top: 'server',
   restore: 'durable', service: 'durable',

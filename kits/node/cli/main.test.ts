@@ -226,8 +226,8 @@ describe('no server', () => {
   });
 });
 
-/** The protocol modules written without zod, for this path: the frame limits and binary codec, the envelope checks, partnersOf, the version, exit labels, PaneFault, a stand-in's attrs, the latency buckets, the Prometheus text and the binary scale. */
-const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/endpointForm.ts', 'kits/protocol/stdio.ts', 'kits/protocol/frameCheck.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts', 'kits/protocol/exitLabel.ts', 'kits/protocol/fault.ts', 'kits/protocol/stateVersion.ts', 'kits/protocol/standIn.ts', 'kits/protocol/shown.ts', 'kits/protocol/principal.ts', 'kits/protocol/flow.ts', 'kits/protocol/grantLimits.ts', 'kits/protocol/vocabRevision.ts', 'kits/protocol/gridLimits.ts', 'kits/protocol/latency.ts', 'kits/protocol/prometheus.ts', 'kits/protocol/paneRate.ts', 'kits/protocol/binaryScale.ts', 'kits/protocol/codeReplaced.ts'];
+/** The protocol modules written without zod, for this path: the frame limits and binary codec, the envelope checks, partnersOf, the version, exit labels, PaneFault, a stand-in's attrs, the latency buckets, the Prometheus text, the binary scale and an agent's state words. */
+const ZOD_FREE = ['kits/protocol/binary.ts', 'kits/protocol/endpointForm.ts', 'kits/protocol/stdio.ts', 'kits/protocol/frameCheck.ts', 'kits/protocol/partners.ts', 'kits/protocol/version.ts', 'kits/protocol/exitLabel.ts', 'kits/protocol/fault.ts', 'kits/protocol/stateVersion.ts', 'kits/protocol/standIn.ts', 'kits/protocol/shown.ts', 'kits/protocol/principal.ts', 'kits/protocol/flow.ts', 'kits/protocol/grantLimits.ts', 'kits/protocol/vocabRevision.ts', 'kits/protocol/gridLimits.ts', 'kits/protocol/latency.ts', 'kits/protocol/prometheus.ts', 'kits/protocol/paneRate.ts', 'kits/protocol/binaryScale.ts', 'kits/protocol/codeReplaced.ts', 'kits/protocol/agentState.ts'];
 
 describe('start-up weight', () => {
   it('loads neither zod nor the protocol schemas on the way to running a command', async () => {

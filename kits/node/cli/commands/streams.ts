@@ -8,6 +8,7 @@ import { TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { EXIT, streamEnded, UsageError } from '../errors';
 import { drain, follow } from './follow';
+import { waitCommand } from './wait';
 import { catOne } from '../nsCommands';
 import { PaneFault } from '../../../protocol/fault';
 import { shownKeepingTabs } from '../../../protocol/shown';
@@ -74,6 +75,7 @@ export const streamCommands: CommandSpec[] = [
       return 0;
     },
   },
+  waitCommand,
   {
     command: 'attach',
     summary: 'show a pane in this terminal and type into it, as dtach or tmux attach (from ssh, with no window); Ctrl+\\ detaches',

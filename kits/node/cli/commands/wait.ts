@@ -1,0 +1,188 @@
+// `pane wait`: block until a pane is idle (the line `pane send` typed has finished),
+// its program exits, it goes quiet, its agent needs the person or finishes, or it
+// prints a line matching a pattern. The first four are the server's pane/wait; the
+// pattern is matched here, on the output this command reads (pty/read by offset,
+// prompted by output events), so no caller's regular expression ever runs in the
+// daemon. Exit status: 0 when met (`--exit`: the program's own), 124 at --timeout
+// (as timeout(1)), 1 when the pane is closed or its program ends first.
+import { StringDecoder } from 'node:string_decoder';
+import type { Connection } from '../../../client/index';
+import { AGENT_STATES, MAX_WAIT_MS, type AgentState } from '../../../protocol/agentState';
+import { exitLabel } from '../../../protocol/exitLabel';
+import type { PaneRef } from '../../../protocol/ids';
+import { clip, shownKeepingTabs } from '../../../protocol/shown';
+import { bool, int, str } from '../args';
+import { JSON_FLAG, TARGET, type CommandSpec } from '../command';
+import type { CommandContext } from '../context';
+import { EXIT, UsageError } from '../errors';
+import { plainText } from './agentsWrite';
+
+/** A line longer than this is matched in pieces of this size (a progress bar redrawn with \r for an hour is one "line"). */
+export const MATCH_LINE_MAX = 64 << 10;
+/** Bytes read per pty/read while matching. */
+const MATCH_READ = 256 << 10;
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `500ms`, `5s`, `2.5m`, `1h`, `1d` (a bare number: seconds) as milliseconds, at most MAX_WAIT_MS; a UsageError names the flag. */
+export function waitDuration(text: string, flag: string): number {
+  const m = /^([0-9]{1,9}(?:\.[0-9]{1,3})?)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!m) throw new UsageError(`--${flag}: ${JSON.stringify(clip(text, 40))} is not a duration (500ms, 5s, 2m, 1h, 1d)`, 'wait');
+  const ms = Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 's']!);
+  if (ms > MAX_WAIT_MS) throw new UsageError(`--${flag}: ${text} is longer than a day (MAX_WAIT_MS)`, 'wait');
+  return ms;
+}
+
+export const waitCommand: CommandSpec = {
+  command: 'wait',
+  summary: 'wait until a pane is idle (the line you sent has finished), its program exits, it goes quiet, its agent needs you or is done, or it prints a match',
+  flags: [
+    TARGET,
+    { name: 'idle', type: 'bool', doc: 'until nothing but its shell runs and it has printed nothing for a moment: the line `pane send` typed has finished (the default)' },
+    { name: 'exit', type: 'bool', doc: "until its program ends; exits with the program's status (128+N for signal N)" },
+    { name: 'quiet', type: 'string', value: 'DURATION', doc: 'until it prints nothing for DURATION (500ms, 5s, 2m), as tmux’s monitor-silence' },
+    { name: 'agent', type: 'bool', doc: 'until its agent needs you, is done, ready or idle (anything but working)' },
+    { name: 'state', type: 'string', value: 'STATES', doc: `with --agent: the states that end the wait, comma-separated (${AGENT_STATES.join(', ')})` },
+    { name: 'match', type: 'string', value: 'REGEX', doc: 'until a line it prints (escape sequences taken out) matches REGEX (a JavaScript regular expression); prints the line' },
+    { name: 'from', type: 'int', value: 'OFFSET', min: 0, doc: 'with --match: look from this stream offset (default: what it prints from now on)' },
+    { name: 'timeout', short: 'T', type: 'string', value: 'DURATION', doc: 'give up after DURATION: exit 124, saying what was still going (default: a day)' },
+    JSON_FLAG,
+  ],
+  notes: [
+    'Prints what it saw: "at its prompt: nothing but its shell runs", "exited 2", "quiet for 5 s", "needs you", or the matching line.',
+    'Exit status: 0 when met (with --exit, the program’s own status), 124 at --timeout, 1 when the pane is closed or (--match, --agent) its program ends first.',
+    'A line sent and waited for: pane send -t 3 make && pane wait -t 3 && pane screen -t 3. Output printed before pane wait --match starts is not looked at unless --from says so; to be sure to see it, start the wait first: pane wait -t 3 --match "listening on" & pane send -t 3 "npm run dev"; wait',
+    'Idle means the foreground of the pane’s terminal is its shell again; a pane that runs a program of its own (not a shell) is idle only when that program ends.',
+  ],
+  async run(ctx, a) {
+    const given = ['idle', 'exit', 'agent'].filter((f) => bool(a, f)).concat(str(a, 'quiet') !== undefined ? ['quiet'] : [], str(a, 'match') !== undefined ? ['match'] : []);
+    if (given.length > 1) throw new UsageError(`--${given.join(', --')}: wait for one of them at a time`, 'wait');
+    const until = (given[0] ?? 'idle') as 'idle' | 'exit' | 'quiet' | 'agent' | 'match';
+    if (str(a, 'state') !== undefined && until !== 'agent') throw new UsageError('--state goes with --agent', 'wait');
+    if (int(a, 'from') !== undefined && until !== 'match') throw new UsageError('--from goes with --match', 'wait');
+    const timeoutText = str(a, 'timeout');
+    const timeoutMs = timeoutText === undefined ? undefined : waitDuration(timeoutText, 'timeout');
+    const pane = ctx.target(a);
+    const c = await ctx.connect();
+    if (until === 'match') return matchLine(ctx, c, pane, str(a, 'match')!, int(a, 'from'), timeoutMs, bool(a, 'json'));
+    const states = str(a, 'state')?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    for (const s of states ?? []) if (!(AGENT_STATES as readonly string[]).includes(s)) throw new UsageError(`--state: ${JSON.stringify(clip(s, 40))} is not an agent state (${AGENT_STATES.join(', ')})`, 'wait');
+    const quietMs = until === 'quiet' ? waitDuration(str(a, 'quiet')!, 'quiet') : undefined;
+    if (quietMs !== undefined && quietMs < 100) throw new UsageError('--quiet: at least 100 ms', 'wait');
+    const r = await c.call('pane/wait', {
+      ...(pane === undefined ? {} : { pane }),
+      until,
+      ...(quietMs !== undefined ? { quietMs } : {}),
+      ...(states !== undefined && states.length > 0 ? { states: states as AgentState[] } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
+    if (bool(a, 'json')) ctx.out(JSON.stringify(r));
+    else if (r.met) ctx.out(shownKeepingTabs(r.what));
+    if (!r.met) {
+      ctx.err(`pane ${r.pane}: timed out: ${shownKeepingTabs(r.what)}`);
+      return EXIT.timedOut;
+    }
+    if (until === 'exit' && r.exit) return r.exit.signal !== null ? 128 + r.exit.signal : (r.exit.code ?? EXIT.failed);
+    // An agent wait met because the program ended: not what was waited for.
+    if (until === 'agent' && r.exit && !(states ?? []).includes('exited')) {
+      ctx.err(`pane ${r.pane}: its program ended (${exitLabel(r.exit)}) before its agent reached that state`);
+      return EXIT.failed;
+    }
+    return EXIT.ok;
+  },
+};
+
+/**
+ * Reads the pane's output from `from` (default: its end now) and prints the first line
+ * whose plain text matches `pattern`. Lines are cut at \n or a lone \r (a redrawn
+ * progress line), escape sequences taken out; the unfinished last line is tried too,
+ * so a prompt with no newline ("Password: ") matches.
+ */
+async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | undefined, pattern: string, from: number | undefined, timeoutMs: number | undefined, json: boolean): Promise<number> {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch (e) {
+    throw new UsageError(`--match: ${(e as Error).message}`, 'wait');
+  }
+  const focused = target === undefined ? (await c.call('session/get', {})).focused : null;
+  const ref: PaneRef | null = target ?? focused;
+  if (ref === null) throw new UsageError('no pane is focused: say which with -t', 'wait');
+  const n = (await c.call('pane/get', { pane: ref })).n;
+  const start = Date.now();
+  let next = from ?? (await c.call('pty/read', { pane: ref, from: 0, maxBytes: 1 })).streamEnd;
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  let wake: (() => void) | null = null;
+  let ended = false;
+  let closed = false;
+  const kick = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  c.onEvent((event, _rev, data) => {
+    const d = data as { pane?: number | { n: number } };
+    const p = typeof d.pane === 'number' ? d.pane : d.pane?.n;
+    if (p !== n) return;
+    if (event === 'pane/exited') ended = true;
+    if (event === 'pane/closed') closed = true;
+    kick();
+  });
+  await c.call('events/subscribe', { families: ['output', 'pane'] });
+  const deadline = start + (timeoutMs ?? MAX_WAIT_MS);
+  const found = (line: string): number => {
+    const shown = shownKeepingTabs(clip(line, 2000));
+    ctx.out(json ? JSON.stringify({ pane: n, met: true, line, offset: next, waitedMs: Date.now() - start }) : shown);
+    return EXIT.ok;
+  };
+  for (;;) {
+    // Everything printed up to the end now, in batches.
+    for (;;) {
+      const b = await c.call('pty/read', { pane: ref, from: next, maxBytes: MATCH_READ, encoding: 'base64' }).catch((e: unknown) => {
+        if (closed) return null;
+        throw e;
+      });
+      if (b === null) break;
+      if (b.gap) ctx.err(`pane ${n}: output from offset ${next} to ${b.streamStart} had left the ring before it was read; looking from ${b.streamStart}`);
+      if (b.to > next) {
+        next = b.to;
+        carry += decoder.write(Buffer.from(b.data, 'base64'));
+        const lines = carry.split(/\r\n|\n|\r(?!$)/);
+        carry = lines.pop() ?? '';
+        for (const line of lines) {
+          const text = plainText(line);
+          if (re.test(text)) return found(text);
+        }
+        while (carry.length > MATCH_LINE_MAX) {
+          const piece = plainText(carry.slice(0, MATCH_LINE_MAX));
+          if (re.test(piece)) return found(piece);
+          carry = carry.slice(MATCH_LINE_MAX);
+        }
+        const partial = plainText(carry);
+        if (partial !== '' && re.test(partial)) return found(partial);
+      }
+      if (b.to >= b.streamEnd) break;
+    }
+    if (closed) {
+      ctx.err(`pane ${n} was closed before it printed a line matching /${clip(pattern, 80)}/`);
+      return EXIT.failed;
+    }
+    if (ended) {
+      const p = await c.call('pane/get', { pane: ref }).catch(() => null);
+      ctx.err(`pane ${n}: its program ended${p?.exit ? ` (${exitLabel(p.exit)})` : ''} before it printed a line matching /${clip(pattern, 80)}/`);
+      return EXIT.failed;
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      ctx.err(`pane ${n}: timed out: no line matching /${clip(pattern, 80)}/ after ${seconds(timeoutMs ?? MAX_WAIT_MS)}`);
+      return EXIT.timedOut;
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, Math.min(left, 1_000));
+      wake = () => (clearTimeout(t), resolve());
+    });
+  }
+}

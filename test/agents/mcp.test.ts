@@ -48,7 +48,7 @@ describe('pane mcp', () => {
   it('offers the pane tools', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'grant_session', 'launch_app', 'list_grants', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'new_session', 'pane_words', 'plumb', 'post_message', 'predictions', 'read_lines', 'read_mail', 'read_pane', 'release', 'revoke_grant', 'run_word', 'send_input', 'split', 'update_plan', 'write_to', 'zoom_pane'].sort(),
+      ['check_claim', 'claim', 'claims', 'close_pane', 'finger', 'float_pane', 'focus_pane', 'grant_session', 'launch_app', 'list_grants', 'list_hosts', 'list_panes', 'list_sessions', 'mail', 'new_session', 'pane_words', 'plumb', 'post_message', 'predictions', 'read_lines', 'read_mail', 'read_pane', 'release', 'revoke_grant', 'run_word', 'send_input', 'split', 'update_plan', 'wait_pane', 'write_to', 'zoom_pane'].sort(),
     );
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['handoff', 'review', 'situation']);
@@ -75,6 +75,15 @@ describe('pane mcp', () => {
     expect(r.isError).toBe(true);
     expect(textOf(r)).toMatch(/^denied: ada's \.access panes\.write does not include pane 1; agent ada may not write pane 1/);
     expect(fs.readFileSync(path.join(s.dir, '.local/share/pane/agents/ada/log'), 'utf8')).toMatch(/denied pane\/input/);
+  });
+
+  it('waits on a pane it may read until it goes quiet, and says "not yet" at its timeout', async () => {
+    const n = Number(own.split(':').pop());
+    expect(textOf(await call('wait_pane', { pane: n, until: 'quiet', quietSeconds: 0.3 }))).toBe(`pane ${n}: quiet for 0.3 s`);
+    expect(textOf(await call('wait_pane', { pane: n, until: 'exit', timeoutSeconds: 0.3 }))).toBe(`pane ${n}: not yet: still running after 0.3 s`);
+    const bad = await call('wait_pane', { pane: n, until: 'quiet' });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/until: quiet needs quietSeconds/);
   });
 
   it('claims, checks and releases a file and posts a message through awareness, as the agent', async () => {

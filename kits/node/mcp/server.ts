@@ -18,6 +18,14 @@ import { MAX_GRID_ROWS } from '../../protocol/gridLimits';
 import { MAX_PLUMB_TEXT } from '../../protocol/plumb';
 import { grantDuration, MAX_GRANT_NOTE } from '../../protocol/grantLimits';
 
+/**
+ * wait_pane's timeout: by default 50 s, at most 5 minutes. MCP clients give a tool
+ * call a deadline of their own (Claude Code's MCP_TOOL_TIMEOUT, often a minute), and
+ * an answer past it is lost; a wait that says "not yet" is called again.
+ */
+const MCP_WAIT_DEFAULT_S = 50;
+const MCP_WAIT_MAX_S = 300;
+
 const paneRef = z.union([z.number().int().positive(), z.string().regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/)]).describe('pane id: N or HOST:N');
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
@@ -110,6 +118,20 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
       tool(async () => {
         const r = await c.call('pane/input', { pane, data: t, submit: enter });
         return `sent ${r.bytes} bytes to pane ${r.pane}`;
+      }),
+  );
+
+  mcp.registerTool(
+    'wait_pane',
+    {
+      description: `Wait until a pane you may read reaches a state: idle (the line you sent has finished: its shell is back at its prompt), exit (its program ended), quiet (printed nothing for quietSeconds), or agent (its agent needs the person or finished its turn). Gives up after timeoutSeconds (at most ${MCP_WAIT_MAX_S}, what an MCP call can be held), saying what still runs; call it again to wait longer.`,
+      inputSchema: { pane: paneRef, until: z.enum(['idle', 'exit', 'quiet', 'agent']).default('idle'), quietSeconds: z.number().min(0.1).max(MCP_WAIT_MAX_S).optional(), timeoutSeconds: z.number().min(0).max(MCP_WAIT_MAX_S).default(MCP_WAIT_DEFAULT_S) },
+    },
+    ({ pane, until, quietSeconds, timeoutSeconds }) =>
+      tool(async () => {
+        if (until === 'quiet' && quietSeconds === undefined) throw new Error('until: quiet needs quietSeconds');
+        const r = await c.call('pane/wait', { pane, until, ...(until === 'quiet' ? { quietMs: Math.round(quietSeconds! * 1000) } : {}), timeoutMs: Math.round(timeoutSeconds * 1000) });
+        return r.met ? `pane ${r.pane}: ${r.what}` : `pane ${r.pane}: not yet: ${r.what}`;
       }),
   );
 

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { faults, PaneFault } from '../../kits/protocol/error';
+import { MAX_WAIT_MS } from '../../kits/protocol/agentState';
 import { shown } from '../../kits/protocol/shown';
 import type { HostList } from '../../kits/protocol/host';
 import { parsePaneRef, type PaneRef } from '../../kits/protocol/ids';
@@ -30,6 +31,9 @@ import * as sessionModel from '../model/session';
  * never dropped. A minute of fast typing is ~1 KiB; 64 KiB holds a paste.
  */
 export const REMOTE_INPUT_QUEUE = 64 << 10;
+
+/** A joined host's pane/wait is asked in slices this long: each answered well within FORWARD_TIMEOUT_MS, over a slow link too. */
+export const REMOTE_WAIT_SLICE_MS = 10_000;
 
 /** Streaming requests on a remote pane, relayed through one upstream stream per pane (remoteStream.ts). */
 const STREAMED = new Set<MethodName>(['pty/attach', 'pty/detach', 'pty/ack']);
@@ -59,6 +63,7 @@ export const FORWARDED = new Set<MethodName>([
   'pane/swap',
   'pane/float',
   'pane/move',
+  'pane/wait',
   'session/layout',
   'pty/read',
   'pty/screen',
@@ -309,6 +314,7 @@ export class HostService {
     const out: Record<string, unknown> = { ...params, pane: n };
     delete out.session; // a session here names a local one
     if (method === 'pane/move') return this.moveThere(link, ref, out);
+    if (method === 'pane/wait') return this.waitThere(link, out, ctx);
     if (params.with !== undefined) {
       const w = parsePaneRef(params.with as PaneRef);
       if (w.host !== host) throw new PaneFault('bad-request', `${method}: ${ref} and ${String(params.with)} are on different hosts; panes are swapped within one host`, { subject: method });
@@ -350,6 +356,23 @@ export class HostService {
       const ack = requalify(r, remoteHost, host);
       return { ...ack, ...(ack.name !== undefined ? { name: viewName(host, ack.name) } : {}) };
     });
+  }
+
+  /**
+   * pane/wait of HOST:N: asked of the host in slices of REMOTE_WAIT_SLICE_MS (each one
+   * answered well within FORWARD_TIMEOUT_MS) until one is met or the caller's timeout
+   * has passed; the host counts idle and quiet from the pane's own last output, so a
+   * slice asked again loses nothing. It stops when the caller has gone.
+   */
+  private async waitThere(link: HostLink, out: Record<string, unknown>, ctx: HandlerContext): Promise<unknown> {
+    const start = Date.now();
+    const deadline = start + ((out.timeoutMs as number | undefined) ?? MAX_WAIT_MS);
+    const remoteHost = link.remote?.host ?? '';
+    for (;;) {
+      const left = Math.max(0, deadline - Date.now());
+      const r = await link.call('pane/wait', { ...(out as Params<'pane/wait'>), timeoutMs: Math.min(left, REMOTE_WAIT_SLICE_MS) });
+      if (r.met || left <= REMOTE_WAIT_SLICE_MS || !ctx.services.connections.has(ctx.client)) return { ...requalify(r, remoteHost, link.name), waitedMs: Date.now() - start };
+    }
   }
 
   /** session/attach of HOST:NAME: its local view made or brought up to date (hostSessions.ts), then attached as any local session. */

@@ -84,11 +84,22 @@ export class PaneWaits {
     }
     const now = Date.now();
     return new Promise<WaitResult>((resolve, reject) => {
-      const w: Waiter = { n: pane.n, client, p, start: now, deadline: now + (p.timeoutMs ?? MAX_WAIT_MS), end: this.endOf(pane.n), movedAt: now, timer: null, resolve, reject };
+      const w: Waiter = { n: pane.n, client, p, start: now, deadline: now + (p.timeoutMs ?? MAX_WAIT_MS), end: this.endOf(pane.n), movedAt: this.printedAt(pane.n, now), timer: null, resolve, reject };
       this.waiters.add(w);
       w.timer = setTimeout(() => this.finish(w, false), Math.max(0, w.deadline - now));
       if (!this.check(w, now)) this.tickIfNeeded();
     });
+  }
+
+  /**
+   * When (Date.now()) pane `n` last printed, as its tracker saw it: a wait counts its
+   * quiet from there, not from its own start, so a wait asked again (a joined host's,
+   * in slices) or after a spell of quiet finds the quiet already passed.
+   */
+  private printedAt(n: number, now: number): number {
+    const t = this.server.tracks.get(n);
+    if (!t) return now; // not known: counted from now
+    return t.lastOutput > 0 ? now - (performance.now() - t.lastOutput) : 0;
   }
 
   private endOf(n: number): number {
@@ -176,20 +187,19 @@ export class PaneWaits {
     }
   }
 
-  /** What was still going at the timeout, in words. */
+  /** What was still going at the timeout, in words (the caller says how long it waited). */
   private pending(pane: Pane, w: Waiter): string {
-    const after = `after ${seconds(w.p.timeoutMs ?? MAX_WAIT_MS)}`;
     switch (w.p.until) {
       case 'idle': {
         const busy = busyProgram(this.server, pane);
-        return busy !== null ? `${shown(clip(busy, 80))} still runs ${after}` : `still printing ${after}`;
+        return busy !== null ? `${shown(clip(busy, 80))} still runs` : 'still printing';
       }
       case 'exit':
-        return `still running ${after}`;
+        return 'still running';
       case 'quiet':
-        return `never quiet for ${seconds(w.p.quietMs!)} ${after}`;
+        return `never quiet for ${seconds(w.p.quietMs!)}`;
       case 'agent':
-        return `still ${SAID[pane.attrs['agent.state'] as AgentState] ?? 'working'} ${after}`;
+        return `still ${SAID[pane.attrs['agent.state'] as AgentState] ?? 'working'}`;
     }
   }
 

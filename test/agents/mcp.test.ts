@@ -80,7 +80,7 @@ describe('pane mcp', () => {
   it('waits on a pane it may read until it goes quiet, and says "not yet" at its timeout', async () => {
     const n = Number(own.split(':').pop());
     expect(textOf(await call('wait_pane', { pane: n, until: 'quiet', quietSeconds: 0.3 }))).toBe(`pane ${n}: quiet for 0.3 s`);
-    expect(textOf(await call('wait_pane', { pane: n, until: 'exit', timeoutSeconds: 0.3 }))).toBe(`pane ${n}: not yet: still running after 0.3 s`);
+    expect(textOf(await call('wait_pane', { pane: n, until: 'exit', timeoutSeconds: 0.3 }))).toBe(`pane ${n}: not yet after 0.3 s: still running`);
     const bad = await call('wait_pane', { pane: n, until: 'quiet' });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/until: quiet needs quietSeconds/);

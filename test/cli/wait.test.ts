@@ -40,7 +40,7 @@ describe('pane wait', () => {
     const late = srv.pane(['wait', '-t', n, '--timeout', '600ms']);
     expect(late.status).toBe(124);
     expect(late.stdout).toBe('');
-    expect(late.stderr).toMatch(new RegExp(`^pane ${n}: timed out: sleep still runs after 0\\.6 s\\n$`));
+    expect(late.stderr).toMatch(new RegExp(`^pane ${n}: timed out after 0\\.6 s: sleep still runs\\n$`));
     ok('send', '-t', n, '--raw', '\x03');
     expect(srv.pane(['wait', '-t', n, '--timeout', '10s']).status).toBe(0);
   });
@@ -84,7 +84,7 @@ describe('pane wait', () => {
     // Nothing matches: the timeout.
     const none = srv.pane(['wait', '-t', n, '--match', 'never-printed', '--timeout', '500ms']);
     expect(none.status).toBe(124);
-    expect(none.stderr).toMatch(/timed out: no line matching \/never-printed\/ after 0\.5 s/);
+    expect(none.stderr).toMatch(/timed out after 0\.5 s: no line matching \/never-printed\//);
     // The program ends first.
     const short = fresh('w-match-end', 'sh', '-c', 'sleep 0.5; echo bye');
     const gone = srv.pane(['wait', '-t', short, '--match', 'never', '--timeout', '10s']);

@@ -175,6 +175,25 @@ describe('attaching a joined host\'s session', () => {
     for (const name of ['mv1', 'mv2', 'mv\u001b]0;x\u00073']) box.pane(['session', 'kill', name]);
   }, 60_000);
 
+  it('waits on a host\'s pane from here: pane wait -t HOST:N until the line sent there has finished, goes quiet, or times out', async () => {
+    expect(box.pane(['session', 'new', 'wt', '--', 'sh']).status).toBe(0);
+    const n = (JSON.parse(box.pane(['ls', '--json']).stdout) as LsPane[]).find((p) => p.session === (JSON.parse(box.pane(['session', 'ls', '--json']).stdout) as { id: string; name: string }[]).find((x) => x.name === 'wt')!.id)!.n;
+    expect(local.pane(['send', '-t', `box:${n}`, 'sleep 1; echo there-$((40+2))']).status).toBe(0);
+    const idle = local.pane(['wait', '-t', `box:${n}`, '--json']);
+    expect(idle.status, idle.stderr).toBe(0);
+    expect(JSON.parse(idle.stdout)).toMatchObject({ pane: n, met: true, what: 'at its prompt: nothing but its shell runs' });
+    expect(box.pane(['screen', '-t', String(n)]).stdout).toMatch(/^there-42$/m);
+    expect(local.pane(['wait', '-t', `box:${n}`, '--quiet', '300ms']).stdout).toBe('quiet for 0.3 s\n');
+    const late = local.pane(['wait', '-t', `box:${n}`, '--exit', '--timeout', '1s']);
+    expect(late.status).toBe(124);
+    expect(late.stderr).toMatch(new RegExp(`^pane ${n}: timed out after 1 s: still running$`, 'm'));
+    // A pattern is matched here, on the output read through the link.
+    const from = (JSON.parse(local.pane(['wait', '-t', `box:${n}`, '--quiet', '300ms', '--json']).stdout) as { offset: number }).offset;
+    expect(local.pane(['send', '-t', `box:${n}`, 'echo far-$((6*7))']).status).toBe(0);
+    expect(local.pane(['wait', '-t', `box:${n}`, '--match', '^far-42$', '--from', String(from), '--timeout', '10s']).stdout).toBe('far-42\n');
+    box.pane(['session', 'kill', 'wt']);
+  }, 60_000);
+
   it('refuses a host whose command reaches this very daemon, saying so, and does not dial it again', async () => {
     // `pane serve --stdio` here, with no ssh before it: the daemon the link runs in answers.
     const hosts = path.join(local.home, '.config', 'pane', 'hosts');

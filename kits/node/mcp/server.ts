@@ -131,7 +131,7 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
       tool(async () => {
         if (until === 'quiet' && quietSeconds === undefined) throw new Error('until: quiet needs quietSeconds');
         const r = await c.call('pane/wait', { pane, until, ...(until === 'quiet' ? { quietMs: Math.round(quietSeconds! * 1000) } : {}), timeoutMs: Math.round(timeoutSeconds * 1000) });
-        return r.met ? `pane ${r.pane}: ${r.what}` : `pane ${r.pane}: not yet: ${r.what}`;
+        return r.met ? `pane ${r.pane}: ${r.what}` : `pane ${r.pane}: not yet after ${Number(timeoutSeconds.toFixed(1))} s: ${r.what}`;
       }),
   );
 

@@ -81,7 +81,7 @@ export const waitCommand: CommandSpec = {
     if (bool(a, 'json')) ctx.out(JSON.stringify(r));
     else if (r.met) ctx.out(shownKeepingTabs(r.what));
     if (!r.met) {
-      ctx.err(`pane ${r.pane}: timed out: ${shownKeepingTabs(r.what)}`);
+      ctx.err(`pane ${r.pane}: timed out after ${seconds(timeoutMs ?? MAX_WAIT_MS)}: ${shownKeepingTabs(r.what)}`);
       return EXIT.timedOut;
     }
     if (until === 'exit' && r.exit) return r.exit.signal !== null ? 128 + r.exit.signal : (r.exit.code ?? EXIT.failed);
@@ -177,7 +177,7 @@ async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | u
     }
     const left = deadline - Date.now();
     if (left <= 0) {
-      ctx.err(`pane ${n}: timed out: no line matching /${clip(pattern, 80)}/ after ${seconds(timeoutMs ?? MAX_WAIT_MS)}`);
+      ctx.err(`pane ${n}: timed out after ${seconds(timeoutMs ?? MAX_WAIT_MS)}: no line matching /${clip(pattern, 80)}/`);
       return EXIT.timedOut;
     }
     await new Promise<void>((resolve) => {

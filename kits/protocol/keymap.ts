@@ -63,6 +63,7 @@ export const ACTIONS = {
   'font.zoomReset': 'Terminal font size from the settings',
   'server.stop': 'Stop the pane daemon (every pane and program ends; asks first)',
   'pane.hide': 'Hide (minimise) the focused pane, tile or float; the dock and the status line show it again',
+  'pane.notify': 'Tell me when what runs in the focused pane finishes (its shell back at its prompt, or its program ended), as pane wait does',
   'dock.open': 'Dock: every pane, agent and hidden pane of the session; Enter shows and focuses one',
   'layer.scratch': 'Show or hide the scratch layer (its floats as one; the first press opens a scratch shell there)',
   'snap.top-left': 'Snap the focused pane to the top-left quarter (floating it)',
@@ -159,7 +160,7 @@ export const DEFAULT_PREFIX_BINDINGS: Record<string, Action> = {
   z: 'pane.zoom', x: 'pane.close', '!': 'pane.float', w: 'switcher.next', k: 'launcher.open', ':': 'palette.open',
   '/': 'find.open', '[': 'copy.mode', y: 'terminal.copy', p: 'terminal.plumb',
   g: 'tag.focus', h: 'notices.history', a: 'agent.nextWaiting', s: 'session.switcher',
-  m: 'pane.hide', d: 'dock.open', '`': 'layer.scratch', 'Shift+S': 'input.sync',
+  m: 'pane.hide', d: 'dock.open', '`': 'layer.scratch', 'Shift+S': 'input.sync', 'Shift+A': 'pane.notify',
   // tmux's own: Space cycles the preset layouts, E spreads the panes evenly.
   Space: 'layout.next', 'Shift+E': 'layout.spread',
   // The nine snap zones laid out as a numeric keypad: 7 8 9 the top row, 5 the whole view.

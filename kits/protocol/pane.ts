@@ -155,6 +155,10 @@ export const paneMethods = {
       pane: z.number().int().positive(),
       /** False: the timeout came first. */
       met: z.boolean(),
+      /** Met when asked: it was so already (nothing ran, the program had ended, the agent was there). */
+      already: z.boolean(),
+      /** until: idle: the program last seen running in the foreground, the command that finished (its own words: shown escaped). */
+      ran: z.string().max(200).optional(),
       /** What was seen, in words: "at its prompt", "exited 2", "quiet for 5 s", "needs you", or what was still going at the timeout. */
       what: z.string().max(500),
       /** How the program ended, when it has. */

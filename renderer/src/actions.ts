@@ -8,6 +8,7 @@ import { closePane, closePaneNow } from './closePane';
 import { client } from './net/client';
 import { selectSession, store } from './store';
 import { focusNextWaiting } from './notices';
+import { notifyWhenDone } from './attention';
 import { toggleTagFocus } from './keys/tagFocus';
 import { existingTerm, plumbClick } from './term/terminals';
 import { FONT_SIZE_MAX, FONT_SIZE_MIN } from '../../kits/protocol/settings';
@@ -138,6 +139,7 @@ export async function runAction(action: Action): Promise<void> {
       if (id === 'pane.close.now') return closePaneNow(pane);
       if (id === 'pane.float') return void (await client.act('pane/float', { pane, mode: 'toggle' }));
       if (id === 'pane.hide') return void (await client.act('pane/hide', { pane, hidden: true }));
+      if (id === 'pane.notify') return notifyWhenDone(pane);
       break;
     case 'dock':
       return st.setOverlay(st.overlay?.kind === 'dock' ? null : { kind: 'dock' });

@@ -88,6 +88,42 @@ function onChange(st: AppStore, prev: AppStore): void {
   }
 }
 
+/** Panes this window is waiting on for the person (pane.notify): one wait each. */
+const watching = new Set<number>();
+
+/**
+ * pane.notify: the server is asked to wait until what runs in pane n has finished
+ * (pane/wait idle: its shell back at its prompt, or its program ended), and the person
+ * is told then — a notice that focuses the pane, the tile ringing, and a desktop
+ * notification when the pane is not on screen and settings.json asks for them. A pane
+ * with nothing running is said at once.
+ */
+export async function notifyWhenDone(n: number): Promise<void> {
+  const st = store.getState();
+  const p = st.panes[n];
+  if (!p) return;
+  const name = p.tag.name || `pane ${n}`;
+  if (watching.has(n)) return st.notify('info', `already watching ${name}: you will be told when it finishes`, n);
+  watching.add(n);
+  st.standing(`done:${n}`, 'info', `watching ${name}: you will be told when it finishes`, n);
+  try {
+    const r = await client.call('pane/wait', { pane: n, until: 'idle' });
+    const now = store.getState();
+    now.withdraw(`done:${n}`);
+    if (!now.panes[n]) return;
+    if (r.already) return now.notify('info', `nothing runs in ${name}: ${r.exit ? r.what : 'its shell is at its prompt'}`, n);
+    const text = `${r.ran !== undefined && r.ran !== name ? `${r.ran} in ${name}` : name} finished${r.exit ? `: ${r.what}` : ''}`;
+    now.notify('info', text, n);
+    if (!onScreen(now, n) || selectSession(now)?.focused !== n) now.ring(n);
+    if (now.settings.settings.agentNotifications === 'when-hidden' && !onScreen(now, n)) desktop(n, text);
+  } catch (e) {
+    store.getState().withdraw(`done:${n}`);
+    store.getState().notify('error', e instanceof Error ? e.message : String(e));
+  } finally {
+    watching.delete(n);
+  }
+}
+
 export function installAttention(): void {
   store.subscribe(onChange);
   // Electron: a native notification clicked brings the window up; this focuses its pane.

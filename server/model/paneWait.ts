@@ -48,6 +48,12 @@ interface Waiter {
   end: number;
   movedAt: number;
   timer: NodeJS.Timeout | null;
+  /** Set while the wait is looked at as it is asked: met then, it was so already. */
+  first: boolean;
+  /** An idle wait saw something but the shell run: it finished, rather than was idle already. */
+  sawBusy: boolean;
+  /** What an idle wait last saw running in the foreground (the finished command's name). */
+  ran?: string;
   resolve(r: WaitResult): void;
   reject(e: unknown): void;
 }
@@ -78,16 +84,19 @@ export class PaneWaits {
     if (p.until === 'agent' && pane.attrs['agent.state'] === undefined) {
       throw new PaneFault('failed', `pane ${pane.n} runs no agent pane knows the state of (it has no agent.state); wait for it with until: idle, exit or quiet`, { subject: String(pane.n) });
     }
-    if (p.until !== 'quiet' && pane.state !== 'running' && pane.state !== 'starting') return Promise.resolve(this.answer(pane, p, Date.now(), true, this.ended(pane)));
+    if (p.until !== 'quiet' && pane.state !== 'running' && pane.state !== 'starting') return Promise.resolve(this.answer(pane, p, Date.now(), true, true, undefined, this.ended(pane)));
     if (this.waiters.size >= MAX_PANE_WAITS) {
       throw new PaneFault('busy', `${MAX_PANE_WAITS} waits are held already (MAX_PANE_WAITS); end one, or wait with a timeout`, { reason: 'too many waits' });
     }
     const now = Date.now();
     return new Promise<WaitResult>((resolve, reject) => {
-      const w: Waiter = { n: pane.n, client, p, start: now, deadline: now + (p.timeoutMs ?? MAX_WAIT_MS), end: this.endOf(pane.n), movedAt: this.printedAt(pane.n, now), timer: null, resolve, reject };
+      const w: Waiter = { n: pane.n, client, p, start: now, deadline: now + (p.timeoutMs ?? MAX_WAIT_MS), end: this.endOf(pane.n), movedAt: this.printedAt(pane.n, now), timer: null, first: false, sawBusy: false, resolve, reject };
       this.waiters.add(w);
       w.timer = setTimeout(() => this.finish(w, false), Math.max(0, w.deadline - now));
-      if (!this.check(w, now)) this.tickIfNeeded();
+      w.first = true;
+      const met = this.check(w, now);
+      w.first = false;
+      if (!met) this.tickIfNeeded();
     });
   }
 
@@ -129,7 +138,13 @@ export class PaneWaits {
         if (over) break;
         const t = this.server.terminals.get(w.n);
         const quietSince = Math.max(w.movedAt, t?.lastInputAt ?? 0);
-        if (now - quietSince < IDLE_SETTLE_MS || busyProgram(this.server, pane) !== null) return false;
+        const busy = busyProgram(this.server, pane);
+        if (busy !== null) {
+          w.sawBusy = true;
+          w.ran = busy;
+          return false;
+        }
+        if (now - quietSince < IDLE_SETTLE_MS) return false;
         break;
       }
       case 'quiet':
@@ -153,15 +168,19 @@ export class PaneWaits {
     const pane = this.server.panes.get(w.n);
     if (!pane) return w.reject(closedFault(w.n));
     const over = pane.state !== 'running' && pane.state !== 'starting';
-    w.resolve(this.answer(pane, w.p, w.start, met, met ? (over && w.p.until !== 'quiet' ? this.ended(pane) : this.metWords(pane, w)) : this.pending(pane, w)));
+    // Idle already: nothing but the shell ran from the first look to the settled one (a prompt still drawing is no work).
+    const already = met && (w.first || (w.p.until === 'idle' && !w.sawBusy && !over));
+    w.resolve(this.answer(pane, w.p, w.start, met, already, w.ran, met ? (over && w.p.until !== 'quiet' ? this.ended(pane) : this.metWords(pane, w)) : this.pending(pane, w)));
   }
 
-  private answer(pane: Pane, p: WaitParams, start: number, met: boolean, what: string): WaitResult {
+  private answer(pane: Pane, p: WaitParams, start: number, met: boolean, already: boolean, ran: string | undefined, what: string): WaitResult {
     const s = pane.attrs['agent.state'];
     const state = s !== undefined && (AGENT_STATES as readonly string[]).includes(s) ? (s as AgentState) : undefined;
     return {
       pane: pane.n,
       met,
+      already,
+      ...(ran !== undefined ? { ran: clip(ran, 200) } : {}),
       what: clip(what, 500),
       exit: pane.exit,
       ...(p.until === 'agent' && state !== undefined ? { state } : {}),
@@ -177,7 +196,7 @@ export class PaneWaits {
   private metWords(pane: Pane, w: Waiter): string {
     switch (w.p.until) {
       case 'idle':
-        return 'at its prompt: nothing but its shell runs';
+        return w.ran !== undefined ? `${clip(w.ran, 80)} finished: its shell is at its prompt` : 'at its prompt: nothing but its shell runs';
       case 'quiet':
         return `quiet for ${seconds(w.p.quietMs!)}`;
       case 'agent':

@@ -28,11 +28,14 @@ function ended(p: ChildProcess): Promise<{ code: number | null; out: string; err
 describe('pane wait', () => {
   it('waits for the line pane send typed to finish, not for the key to be taken, and times out naming what still runs', () => {
     const n = fresh('w-idle');
+    // Nothing runs yet: met at once, and said to have been so already.
+    expect(JSON.parse(ok('wait', '-t', n, '--json'))).toMatchObject({ met: true, already: true, what: 'at its prompt: nothing but its shell runs' });
     ok('send', '-t', n, 'sleep 1.5; echo finished-$((40+2))');
     const t0 = Date.now();
     const r = srv.pane(['wait', '-t', n]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toBe('at its prompt: nothing but its shell runs\n');
+    expect(r.stdout).toBe('sleep finished: its shell is at its prompt\n');
+    expect(JSON.parse(ok('wait', '-t', n, '--json')).already).toBe(true);
     expect(Date.now() - t0).toBeGreaterThan(800);
     expect(ok('screen', '-t', n)).toMatch(/^finished-42$/m);
     // Busy past the timeout: 124, naming the program.

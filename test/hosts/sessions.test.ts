@@ -181,7 +181,7 @@ describe('attaching a joined host\'s session', () => {
     expect(local.pane(['send', '-t', `box:${n}`, 'sleep 1; echo there-$((40+2))']).status).toBe(0);
     const idle = local.pane(['wait', '-t', `box:${n}`, '--json']);
     expect(idle.status, idle.stderr).toBe(0);
-    expect(JSON.parse(idle.stdout)).toMatchObject({ pane: n, met: true, what: 'at its prompt: nothing but its shell runs' });
+    expect(JSON.parse(idle.stdout)).toMatchObject({ pane: n, met: true, already: false, ran: 'sleep', what: 'sleep finished: its shell is at its prompt' });
     expect(box.pane(['screen', '-t', String(n)]).stdout).toMatch(/^there-42$/m);
     expect(local.pane(['wait', '-t', `box:${n}`, '--quiet', '300ms']).stdout).toBe('quiet for 0.3 s\n');
     const late = local.pane(['wait', '-t', `box:${n}`, '--exit', '--timeout', '1s']);

@@ -178,12 +178,15 @@ describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMis
     }, standIn, { timeout: 10_000 });
     // The page at a sixth of this machine's pace, as on a slow laptop, so output still waits in it at the key
     // (stream.test.ts does the same for a local pane); up to 5 floods, for a CI load that slows `seq` as much.
+    // A remote flood crosses the link and a second daemon first, so under load it can reach the page slower
+    // than even a throttled page draws it, leaving nothing to drop (seen once in CI: 5 floods, no jump): each
+    // flood that found nothing waiting slows the page further (6×, 12×, … 30×).
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     let dropped = 0;
     let cycle = 0;
     try {
       for (; cycle < 5 && dropped === 0; cycle++) {
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 * (cycle + 1) });
         const lo = (cycle + 1) * 1e8;
         await page.keyboard.type(`clear; seq ${lo} ${lo + 9e7}\n`);
         await until(page, 'the remote numbers to flood', new Function(`return (window.pane.screen(${standIn}) ?? '').split('\\n').filter((l) => /^\\d+$/.test(l) && Number(l) >= ${lo} && Number(l) <= ${lo + 9e7}).length > 1000`) as () => boolean, 30_000);

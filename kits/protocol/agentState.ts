@@ -12,6 +12,16 @@
 export const AGENT_STATES = ['working', 'waiting', 'done', 'ready', 'idle', 'exited'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
 
+/** An agent's state in words, as every view says it (finger, `pane ls`, `pane wait`, `awareness agents`). */
+export const STATE_WORDS: Record<AgentState, string> = {
+  working: 'working',
+  waiting: 'needs you',
+  done: 'done',
+  ready: 'ready',
+  idle: 'idle',
+  exited: 'exited',
+};
+
 /** At its prompt, taking input: where mail is typed and `write` lands (done or ready). */
 export const atPrompt = (s: AgentState): boolean => s === 'done' || s === 'ready';
 
@@ -21,3 +31,8 @@ export const atPrompt = (s: AgentState): boolean => s === 'done' || s === 'ready
  * with its connection.
  */
 export const MAX_WAIT_MS = 86_400_000;
+
+/** A wait's length in words: 5000 → "5 s", 1500 → "1.5 s", 90000 → "90 s". */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}

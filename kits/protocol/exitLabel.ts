@@ -10,6 +10,11 @@ export function exitLabel(exit: Pick<ExitStatus, 'code' | 'signal' | 'signalName
   return `exited ${exit.code ?? '?'}`;
 }
 
+/** The status a shell gives a program's end: its code, 128+N for signal N, 1 when neither is known (`pane wait --exit`, `pane output -f --status`). */
+export function shellStatus(exit: Pick<ExitStatus, 'code' | 'signal'>): number {
+  return exit.signal !== null ? 128 + exit.signal : (exit.code ?? 1);
+}
+
 /**
  * Written before a dead pane's notice: leave the alternate screen (a killed vim's
  * screen would hide it) by 1047, not 1049, whose cursor restore puts the cursor at the

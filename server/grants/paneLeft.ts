@@ -9,6 +9,7 @@
 import type { Services } from '../services';
 import { recheckAgents } from '../agents/recheck';
 import { normalize } from '../namespace/resolve';
+import { eventFrame } from '../transport/connections';
 
 /** The pane a namespace path lies under (`/N/...`), if any. */
 function paneOfPath(path: string): number | undefined {
@@ -26,7 +27,7 @@ export function paneLeftSession(services: Services, n: number, from: string): vo
         server.publish('client/detached', { client: c.id, name: c.name, pane: n });
       }
       for (const f of services.namespace.fidsOf(c.id)) if (paneOfPath(f.path) === n) services.namespace.closeFid(f);
-      if (c.wantsEvent('pane')) c.sendRaw((closed ??= JSON.stringify({ t: 'evt', event: 'pane/closed', rev: server.bus.rev, data: { pane: n, session: from, id: server.address(n) } })));
+      if (c.wantsEvent('pane')) c.sendRaw((closed ??= eventFrame('pane/closed', { pane: n, session: from, id: server.address(n) }, server.bus.rev)));
     }
   }
   if (services.agents) recheckAgents(services.agents);

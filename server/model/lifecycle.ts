@@ -170,9 +170,10 @@ function startTerminal(server: PaneServer, pane: Pane): void {
     onEcho: (seconds) => server.latency.echo.observe(seconds),
     onOutput: (end) => {
       // One clock read per chunk, for both: the output event's throttle and the tracker's quiet time.
+      // The tracker first: a pane wait looks at the output event and counts quiet from the tracker.
       const now = performance.now();
-      server.noteOutput(pane.n, end, now);
       noteActivity(server, pane.n, now);
+      server.noteOutput(pane.n, end, now);
     },
     onSpawn: (pid) => {
       pane.pid = pid;

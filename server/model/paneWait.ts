@@ -10,10 +10,9 @@
 // none costs anything when nobody waits.
 import { PaneFault } from '../../kits/protocol/error';
 import { exitLabel } from '../../kits/protocol/exitLabel';
-import { AGENT_STATES, type AgentState } from '../../kits/protocol/agentState';
 import type { Pane } from '../../kits/protocol/model';
 import type { Params, Result } from '../../kits/protocol/index';
-import { MAX_WAIT_MS } from '../../kits/protocol/agentState';
+import { AGENT_STATES, MAX_WAIT_MS, seconds, STATE_WORDS, type AgentState } from '../../kits/protocol/agentState';
 import { clip, shown } from '../../kits/protocol/shown';
 import type { PaneServer } from '../paneServer';
 import { busyProgram } from './paneTracker';
@@ -33,7 +32,6 @@ export const MAX_PANE_WAITS = 256;
 /** An agent's states that end an `agent` wait by default: all but working. */
 const NOT_WORKING = AGENT_STATES.filter((s) => s !== 'working');
 /** The words pane ls and finger use for them. */
-const SAID: Record<AgentState, string> = { working: 'working', waiting: 'needs you', done: 'done', ready: 'ready', idle: 'idle', exited: 'exited' };
 
 type WaitParams = Params<'pane/wait'>;
 type WaitResult = Result<'pane/wait'>;
@@ -44,9 +42,6 @@ interface Waiter {
   p: WaitParams;
   start: number;
   deadline: number;
-  /** The stream's end when last looked at, and when (Date.now()) it last moved. */
-  end: number;
-  movedAt: number;
   timer: NodeJS.Timeout | null;
   /** Set while the wait is looked at as it is asked: met then, it was so already. */
   first: boolean;
@@ -90,7 +85,7 @@ export class PaneWaits {
     }
     const now = Date.now();
     return new Promise<WaitResult>((resolve, reject) => {
-      const w: Waiter = { n: pane.n, client, p, start: now, deadline: now + (p.timeoutMs ?? MAX_WAIT_MS), end: this.endOf(pane.n), movedAt: this.printedAt(pane.n, now), timer: null, first: false, sawBusy: false, resolve, reject };
+      const w: Waiter = { n: pane.n, client, p, start: now, deadline: now + (p.timeoutMs ?? MAX_WAIT_MS), timer: null, first: false, sawBusy: false, resolve, reject };
       this.waiters.add(w);
       w.timer = setTimeout(() => this.finish(w, false), Math.max(0, w.deadline - now));
       w.first = true;
@@ -105,9 +100,9 @@ export class PaneWaits {
    * quiet from there, not from its own start, so a wait asked again (a joined host's,
    * in slices) or after a spell of quiet finds the quiet already passed.
    */
-  private printedAt(n: number, now: number): number {
-    const t = this.server.tracks.get(n);
-    if (!t) return now; // not known: counted from now
+  private printedAt(w: Waiter, now: number): number {
+    const t = this.server.tracks.get(w.n);
+    if (!t) return w.start; // a pane with no terminal prints nothing: counted from the wait's start
     return t.lastOutput > 0 ? now - (performance.now() - t.lastOutput) : 0;
   }
 
@@ -124,11 +119,6 @@ export class PaneWaits {
   private check(w: Waiter, now: number): boolean {
     const pane = this.server.panes.get(w.n);
     if (!pane) return this.closed(w.n), true;
-    const end = this.endOf(w.n);
-    if (end !== w.end) {
-      w.end = end;
-      w.movedAt = now;
-    }
     const over = pane.state !== 'running' && pane.state !== 'starting';
     switch (w.p.until) {
       case 'exit':
@@ -137,7 +127,7 @@ export class PaneWaits {
       case 'idle': {
         if (over) break;
         const t = this.server.terminals.get(w.n);
-        const quietSince = Math.max(w.movedAt, t?.lastInputAt ?? 0);
+        const quietSince = Math.max(this.printedAt(w, now), t?.lastInputAt ?? 0);
         const busy = busyProgram(this.server, pane);
         if (busy !== null) {
           w.sawBusy = true;
@@ -148,7 +138,7 @@ export class PaneWaits {
         break;
       }
       case 'quiet':
-        if (now - w.movedAt < w.p.quietMs!) return false;
+        if (now - this.printedAt(w, now) < w.p.quietMs!) return false;
         break;
       case 'agent': {
         if (over) break;
@@ -200,7 +190,7 @@ export class PaneWaits {
       case 'quiet':
         return `quiet for ${seconds(w.p.quietMs!)}`;
       case 'agent':
-        return SAID[pane.attrs['agent.state'] as AgentState] ?? 'idle';
+        return STATE_WORDS[pane.attrs['agent.state'] as AgentState] ?? 'idle';
       default:
         return this.ended(pane);
     }
@@ -218,7 +208,7 @@ export class PaneWaits {
       case 'quiet':
         return `never quiet for ${seconds(w.p.quietMs!)}`;
       case 'agent':
-        return `still ${SAID[pane.attrs['agent.state'] as AgentState] ?? 'working'}`;
+        return `still ${STATE_WORDS[pane.attrs['agent.state'] as AgentState] ?? 'working'}`;
     }
   }
 
@@ -261,9 +251,4 @@ export class PaneWaits {
 
 function closedFault(n: number): PaneFault {
   return new PaneFault('pane-not-found', `pane ${n} was closed while it was waited for`, { subject: String(n) });
-}
-
-/** 5000 → "5 s", 90000 → "90 s", 1500 → "1.5 s". */
-function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))} s`;
 }

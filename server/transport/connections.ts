@@ -99,10 +99,15 @@ export class Connections implements Iterable<ClientConn> {
       if (priv && (c.readOnly || c.principal.kind === 'grant')) continue; // the principal table: a read-only client or a grant's guest sees no mail or messages
       if (c.principal.kind === 'grant' && !guestHears(this.server, c.principal.session, event, data)) continue; // a guest hears of its session alone
       if (event === 'grant/changed' && c.principal.kind === 'agent' && (data as { by?: string }).by !== principalKey(c.principal)) continue; // an agent hears of the grants it issued alone
-      frame ??= fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
+      frame ??= eventFrame(event, data, rev);
       c.sendRaw(frame);
     }
   }
+}
+
+/** The frame of one event, as every subscriber gets it (see fitEvent); also for an event sent to one client alone. */
+export function eventFrame(event: string, data: unknown, rev: number): string {
+  return fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
 }
 
 /**

@@ -6,6 +6,7 @@ import { exitLabel } from '../../protocol/exitLabel';
 import { localTime } from '../localTime';
 import type { Pane } from '../../protocol/model';
 import type { AgentInfo } from '../../protocol/agent';
+import { STATE_WORDS, type AgentState } from '../../protocol/agentState';
 import { clipTail, shown, tildePath } from '../../protocol/shown';
 import { CODE_REPLACED } from '../../protocol/codeReplaced';
 import { remoteOf } from '../../protocol/standIn';
@@ -53,15 +54,7 @@ export function shortPath(path: string, home: string | undefined): string {
   return clipTail(tildePath(path, home), MAX_CWD);
 }
 
-/** An agent's state in words, as finger, `awareness agents` and `pane ls` say it. */
-export const STATE_WORDS: Record<AgentInfo['state'], string> = {
-  working: 'working',
-  waiting: 'needs you',
-  done: 'done',
-  ready: 'ready',
-  idle: 'idle',
-  exited: 'exited',
-};
+export { STATE_WORDS } from '../../protocol/agentState';
 
 /**
  * running, starting, or how it ended: "exited 0", "killed (SIGKILL)" (as the window's tag says).
@@ -72,7 +65,7 @@ export const STATE_WORDS: Record<AgentInfo['state'], string> = {
 export function paneState(p: Pick<Pane, 'state' | 'exit'> & { attrs?: Pane['attrs'] }): string {
   if (p.state === 'running') {
     const agent = p.attrs?.['agent.state'];
-    if (agent !== undefined && agent !== 'exited' && Object.hasOwn(STATE_WORDS, agent)) return STATE_WORDS[agent as AgentInfo['state']];
+    if (agent !== undefined && agent !== 'exited' && Object.hasOwn(STATE_WORDS, agent)) return STATE_WORDS[agent as AgentState];
   }
   if (p.state !== 'exited' || p.exit === null) return p.state;
   return exitLabel(p.exit);

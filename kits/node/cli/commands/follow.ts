@@ -13,7 +13,7 @@ import type { CommandContext } from '../context';
 import { EXIT, streamEnded } from '../errors';
 import type { Connection } from '../../../client/connection';
 import { AckMeter } from '../../../client/ackMeter';
-import { exitLine, programOf } from '../../../protocol/exitLabel';
+import { exitLine, programOf, shellStatus } from '../../../protocol/exitLabel';
 import type { ExitStatus, Pane } from '../../../protocol/model';
 
 /** Bytes queued for stdout before we stop taking live frames and read the ring instead. */
@@ -70,7 +70,7 @@ async function endOf(c: Connection, pane: PaneRef, closed: boolean, seen: { exit
   const exit = p?.exit ?? seen.exit ?? null;
   const who = p ?? seen.pane;
   if (exit === null || who === undefined) return { line: `pane ${pane} was closed`, code: EXIT.failed };
-  return { line: exitLine(programOf(who), exit), code: exit.signal !== null ? 128 + exit.signal : (exit.code ?? EXIT.failed) };
+  return { line: exitLine(programOf(who), exit), code: shellStatus(exit) };
 }
 
 export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef | undefined, from: number | undefined, o: FollowOptions = {}): Promise<number> {

@@ -7,8 +7,8 @@
 // (as timeout(1)), 1 when the pane is closed or its program ends first.
 import { StringDecoder } from 'node:string_decoder';
 import type { Connection } from '../../../client/index';
-import { AGENT_STATES, MAX_WAIT_MS, type AgentState } from '../../../protocol/agentState';
-import { exitLabel } from '../../../protocol/exitLabel';
+import { AGENT_STATES, MAX_WAIT_MS, seconds, type AgentState } from '../../../protocol/agentState';
+import { exitLabel, shellStatus } from '../../../protocol/exitLabel';
 import type { PaneRef } from '../../../protocol/ids';
 import { clip, shownKeepingTabs } from '../../../protocol/shown';
 import { bool, int, str } from '../args';
@@ -22,7 +22,6 @@ export const MATCH_LINE_MAX = 64 << 10;
 /** Bytes read per pty/read while matching. */
 const MATCH_READ = 256 << 10;
 
-const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -84,7 +83,7 @@ export const waitCommand: CommandSpec = {
       ctx.err(`pane ${r.pane}: timed out after ${seconds(timeoutMs ?? MAX_WAIT_MS)}: ${shownKeepingTabs(r.what)}`);
       return EXIT.timedOut;
     }
-    if (until === 'exit' && r.exit) return r.exit.signal !== null ? 128 + r.exit.signal : (r.exit.code ?? EXIT.failed);
+    if (until === 'exit' && r.exit) return shellStatus(r.exit);
     // An agent wait met because the program ended: not what was waited for.
     if (until === 'agent' && r.exit && !(states ?? []).includes('exited')) {
       ctx.err(`pane ${r.pane}: its program ended (${exitLabel(r.exit)}) before its agent reached that state`);

@@ -43,3 +43,19 @@ export function tooLargeMessage(what: 'reply' | 'event', name: string, bytes: nu
   const subject = what === 'reply' ? `the reply to ${name}` : `the event ${name}`;
   return `${subject} is ${bytes} bytes (${mib(bytes)}), over the ${MAX_JSON_FRAME}-byte (${mib(MAX_JSON_FRAME)}) frame limit, so it was not sent; ${todo}`;
 }
+
+/** The frame of one event, as every subscriber gets it (see fitEvent); also for an event sent to one client alone. */
+export function eventFrame(event: string, data: unknown, rev: number): string {
+  return fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
+}
+
+/**
+ * An event frame as sent, or, when it does not fit a frame, an error frame saying so
+ * (every client drops a frame past MAX_JSON_FRAME unread; an error with no request
+ * reaches its onError): the subscriber learns its copy of that state is stale.
+ */
+function fitEvent(event: string, frame: string): string {
+  const over = jsonFrameOver(frame);
+  if (over === null) return frame;
+  return JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'too-large', message: tooLargeMessage('event', event, over), subject: event } });
+}

@@ -34,7 +34,7 @@ _pane_flags() {
     'plumb read') echo '--socket -h --help' ;;
     'plumb rules') echo '-t --target --wdir --json --socket -h --help' ;;
     'send') echo '-t --target -n --no-newline --raw --socket -h --help' ;;
-    'wait') echo '-t --target --idle --exit --quiet --agent --state --match --from -T --timeout --json --socket -h --help' ;;
+    'wait') echo '-t --target --idle --exit --quiet --agent --state --match --from --since-input -T --timeout --json --socket -h --help' ;;
     'attach') echo '-t --target --detach-key -r --read-only --fit --history --no-mouse-scroll --socket -h --help' ;;
     'output') echo '-t --target --from -f --follow --status --socket -h --help' ;;
     'screen') echo '-t --target --ansi --rows --top --offset --socket -h --help' ;;

@@ -9,7 +9,7 @@
 import type { Services } from '../services';
 import { recheckAgents } from '../agents/recheck';
 import { normalize } from '../namespace/resolve';
-import { eventFrame } from '../transport/connections';
+import { eventFrame } from '../../kits/protocol/frameSize';
 
 /** The pane a namespace path lies under (`/N/...`), if any. */
 function paneOfPath(path: string): number | undefined {

@@ -75,7 +75,7 @@ export const ptyHandlers: HandlerTable = {
       const r = t.read(p.from, max);
       const data = r.data.toString(p.encoding === 'base64' ? 'base64' : 'utf8');
       if (max > 1 && !fitsOneFrame(data, p.encoding)) continue;
-      return { pane: pane.n, from: r.from, to: r.to, gap: r.gap, streamStart: r.streamStart, streamEnd: r.streamEnd, data, encoding: p.encoding };
+      return { pane: pane.n, from: r.from, to: r.to, gap: r.gap, streamStart: r.streamStart, streamEnd: r.streamEnd, data, encoding: p.encoding, ...(t.lastInputEnd !== null ? { inputAt: t.lastInputEnd } : {}) };
     }
   },
   'pty/screen': async (p, { server }) => {

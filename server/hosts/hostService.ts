@@ -368,10 +368,13 @@ export class HostService {
     const start = Date.now();
     const deadline = start + ((out.timeoutMs as number | undefined) ?? MAX_WAIT_MS);
     const remoteHost = link.remote?.host ?? '';
+    let ran: string | undefined;
     for (let first = true; ; first = false) {
       const left = Math.max(0, deadline - Date.now());
       const r = await link.call('pane/wait', { ...(out as Params<'pane/wait'>), timeoutMs: Math.min(left, REMOTE_WAIT_SLICE_MS) });
-      if (r.met || left <= REMOTE_WAIT_SLICE_MS || !ctx.services.connections.has(ctx.client)) return { ...requalify(r, remoteHost, link.name), already: first && r.already, waitedMs: Date.now() - start };
+      // What an earlier slice saw run is what finished, though it ended between two slices.
+      ran = r.ran ?? ran;
+      if (r.met || left <= REMOTE_WAIT_SLICE_MS || !ctx.services.connections.has(ctx.client)) return { ...requalify(r, remoteHost, link.name), already: first && r.already, ...(ran !== undefined ? { ran } : {}), waitedMs: Date.now() - start };
     }
   }
 

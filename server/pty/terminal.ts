@@ -279,6 +279,7 @@ export class Terminal {
     this.checkInput(bytes.byteLength);
     this.proc.write(bytes);
     this.lastInputAt = Date.now();
+    this.lastInputEnd = this.ring.streamEnd;
     this.echoFrom ??= this.now();
     this.answerDue = true;
     if (isSignalKey(bytes)) this.answerUntil = this.now() + SIGNAL_ANSWER_MS;
@@ -294,6 +295,8 @@ export class Terminal {
 
   /** When a key (or any input) last reached the program: output right after it is its echo, not work (the agents' observer). */
   lastInputAt = 0;
+  /** The stream's end when input last reached the program, or null before any has: what was printed after it (`pane wait --since-input`). */
+  lastInputEnd: number | null = null;
 
   /**
    * Throws a `busy` PaneFault when `bytes` more input would pass MAX_INPUT_QUEUE: asked

@@ -7,7 +7,7 @@ import { guestHears } from '../grants/scope';
 import { principalKey, principalLabel } from '../../kits/protocol/principal';
 import { stoppedFault } from '../../kits/protocol/fault';
 import { eventFamily } from '../../kits/protocol/events';
-import { jsonFrameOver, tooLargeMessage } from '../../kits/protocol/frameSize';
+import { eventFrame } from '../../kits/protocol/frameSize';
 import type { PaneServer } from '../paneServer';
 import type { ClientConn } from './clientConn';
 
@@ -103,20 +103,4 @@ export class Connections implements Iterable<ClientConn> {
       c.sendRaw(frame);
     }
   }
-}
-
-/** The frame of one event, as every subscriber gets it (see fitEvent); also for an event sent to one client alone. */
-export function eventFrame(event: string, data: unknown, rev: number): string {
-  return fitEvent(event, JSON.stringify({ t: 'evt', event, rev, data }));
-}
-
-/**
- * An event frame as sent, or, when it does not fit a frame, an error frame saying so
- * (every client drops a frame past MAX_JSON_FRAME unread; an error with no request
- * reaches its onError): the subscriber learns its copy of that state is stale.
- */
-function fitEvent(event: string, frame: string): string {
-  const over = jsonFrameOver(frame);
-  if (over === null) return frame;
-  return JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'too-large', message: tooLargeMessage('event', event, over), subject: event } });
 }

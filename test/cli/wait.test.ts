@@ -84,6 +84,15 @@ describe('pane wait', () => {
     const from = (JSON.parse(ok('wait', '-t', n, '--quiet', '300ms', '--json')) as { offset: number }).offset;
     ok('send', '-t', n, 'echo early-$((2*21))');
     expect(ok('wait', '-t', n, '--match', '^early-42$', '--from', String(from))).toBe('early-42\n');
+    // From the last key: a line printed before the wait began is seen, and the command's own echo is not (it holds the pattern too).
+    ok('send', '-t', n, 'echo mark-$((6*7)); echo after-mark');
+    expect(ok('wait', '-t', n, '--timeout', '10s')).toBe('at its prompt: nothing but its shell runs\n');
+    expect(ok('wait', '-t', n, '--match', 'mark-', '--since-input', '--timeout', '5s')).toBe('mark-42\n');
+    expect(ok('wait', '-t', n, '--match', 'after-mark', '--since-input', '--timeout', '5s')).toBe('after-mark\n');
+    // Text and Enter in one write (--raw): the shell echoes the command after the key, on the line it was typed on, left out.
+    ok('send', '-t', n, '--raw', 'echo raw-$((6*7))\r');
+    expect(ok('wait', '-t', n, '--timeout', '10s')).toMatch(/finished|at its prompt/);
+    expect(ok('wait', '-t', n, '--match', 'raw-', '--since-input', '--timeout', '5s')).toBe('raw-42\n');
     // Nothing matches: the timeout.
     const none = srv.pane(['wait', '-t', n, '--match', 'never-printed', '--timeout', '500ms']);
     expect(none.status).toBe(124);
@@ -102,6 +111,9 @@ describe('pane wait', () => {
       [['--match', '('], 2, /--match: Invalid regular expression/],
       [['--agent', '--state', 'sleeping'], 2, /--state: "sleeping" is not an agent state/],
       [['--state', 'done'], 2, /--state goes with --agent/],
+      [['--since-input'], 2, /--since-input goes with --match/],
+      [['--match', 'x', '--since-input', '--from', '0'], 2, /since-input.*from|from.*since-input/],
+      [['--match', 'x', '--since-input'], 1, new RegExp(`pane ${n} has been sent no key since it started`)],
       [['--quiet', '50ms'], 2, /--quiet: at least 100 ms/],
       [['--quiet', 'soon'], 2, /--quiet: "soon" is not a duration/],
       [['--timeout', '2d'], 2, /--timeout: 2d is longer than a day/],

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOnce } from '../cli/harness';
 import { binDirFor, eventually, startDaemon, type Daemon } from './remote';
+import { REMOTE_WAIT_SLICE_MS } from '../../server/hosts/hostService';
 
 let local: Daemon;
 let box: Daemon;
@@ -191,8 +192,18 @@ describe('attaching a joined host\'s session', () => {
     const from = (JSON.parse(local.pane(['wait', '-t', `box:${n}`, '--quiet', '300ms', '--json']).stdout) as { offset: number }).offset;
     expect(local.pane(['send', '-t', `box:${n}`, 'echo far-$((6*7))']).status).toBe(0);
     expect(local.pane(['wait', '-t', `box:${n}`, '--match', '^far-42$', '--from', String(from), '--timeout', '10s']).stdout).toBe('far-42\n');
+    // From the last key sent there (the host's pty/read says where it was), its echo left out.
+    expect(local.pane(['send', '-t', `box:${n}`, '--raw', 'echo farraw-$((6*7))\r']).status).toBe(0);
+    expect(local.pane(['wait', '-t', `box:${n}`, '--since-input', '--match', 'farraw-', '--timeout', '10s']).stdout).toBe('farraw-42\n');
+    // Longer than one slice (REMOTE_WAIT_SLICE_MS): asked again, met in the second, one answer for the whole wait.
+    expect(local.pane(['send', '-t', `box:${n}`, `sleep ${REMOTE_WAIT_SLICE_MS / 1000 + 1.5}`]).status).toBe(0);
+    const long = local.pane(['wait', '-t', `box:${n}`, '--json', '--timeout', '60s']);
+    expect(long.status, long.stderr).toBe(0);
+    const lr = JSON.parse(long.stdout) as { met: boolean; already: boolean; waitedMs: number; ran?: string };
+    expect(lr).toMatchObject({ met: true, already: false, ran: 'sleep' });
+    expect(lr.waitedMs).toBeGreaterThan(REMOTE_WAIT_SLICE_MS);
     box.pane(['session', 'kill', 'wt']);
-  }, 60_000);
+  }, 90_000);
 
   it('refuses a host whose command reaches this very daemon, saying so, and does not dial it again', async () => {
     // `pane serve --stdio` here, with no ssh before it: the daemon the link runs in answers.

@@ -46,13 +46,14 @@ export const waitCommand: CommandSpec = {
     { name: 'state', type: 'string', value: 'STATES', doc: `with --agent: the states that end the wait, comma-separated (${AGENT_STATES.join(', ')})` },
     { name: 'match', type: 'string', value: 'REGEX', doc: 'until a line it prints (escape sequences taken out) matches REGEX (a JavaScript regular expression); prints the line' },
     { name: 'from', type: 'int', value: 'OFFSET', min: 0, doc: 'with --match: look from this stream offset (default: what it prints from now on)' },
+    { name: 'since-input', type: 'bool', doc: 'with --match: look at what it printed after the last key it was sent (the line that key was typed on left out), however soon it printed it', conflicts: ['from'] },
     { name: 'timeout', short: 'T', type: 'string', value: 'DURATION', doc: 'give up after DURATION: exit 124, saying what was still going (default: a day)' },
     JSON_FLAG,
   ],
   notes: [
     'Prints what it saw: "at its prompt: nothing but its shell runs", "exited 2", "quiet for 5 s", "needs you", or the matching line.',
     'Exit status: 0 when met (with --exit, the program’s own status), 124 at --timeout, 1 when the pane is closed or (--match, --agent) its program ends first.',
-    'A line sent and waited for: pane send -t 3 make && pane wait -t 3 && pane screen -t 3. Output printed before pane wait --match starts is not looked at unless --from says so; to be sure to see it, start the wait first: pane wait -t 3 --match "listening on" & pane send -t 3 "npm run dev"; wait',
+    'A line sent and waited for: pane send -t 3 make && pane wait -t 3 && pane screen -t 3. Output printed before pane wait --match starts is not looked at unless --from or --since-input says so: pane send -t 3 "npm run dev" && pane wait -t 3 --since-input --match "listening on" sees the line however soon it came, and not the command typed (its echo is on the line the Enter was pressed on).',
     'Idle means the foreground of the pane’s terminal is its shell again; a pane that runs a program of its own (not a shell) is idle only when that program ends.',
   ],
   async run(ctx, a) {
@@ -61,11 +62,12 @@ export const waitCommand: CommandSpec = {
     const until = (given[0] ?? 'idle') as 'idle' | 'exit' | 'quiet' | 'agent' | 'match';
     if (str(a, 'state') !== undefined && until !== 'agent') throw new UsageError('--state goes with --agent', 'wait');
     if (int(a, 'from') !== undefined && until !== 'match') throw new UsageError('--from goes with --match', 'wait');
+    if (bool(a, 'since-input') && until !== 'match') throw new UsageError('--since-input goes with --match', 'wait');
     const timeoutText = str(a, 'timeout');
     const timeoutMs = timeoutText === undefined ? undefined : waitDuration(timeoutText, 'timeout');
     const pane = ctx.target(a);
     const c = await ctx.connect();
-    if (until === 'match') return matchLine(ctx, c, pane, str(a, 'match')!, int(a, 'from'), timeoutMs, bool(a, 'json'));
+    if (until === 'match') return matchLine(ctx, c, pane, str(a, 'match')!, bool(a, 'since-input') ? 'input' : int(a, 'from'), timeoutMs, bool(a, 'json'));
     const states = str(a, 'state')?.split(',').map((s) => s.trim()).filter((s) => s !== '');
     for (const s of states ?? []) if (!(AGENT_STATES as readonly string[]).includes(s)) throw new UsageError(`--state: ${JSON.stringify(clip(s, 40))} is not an agent state (${AGENT_STATES.join(', ')})`, 'wait');
     const quietMs = until === 'quiet' ? waitDuration(str(a, 'quiet')!, 'quiet') : undefined;
@@ -94,12 +96,14 @@ export const waitCommand: CommandSpec = {
 };
 
 /**
- * Reads the pane's output from `from` (default: its end now) and prints the first line
- * whose plain text matches `pattern`. Lines are cut at \n or a lone \r (a redrawn
- * progress line), escape sequences taken out; the unfinished last line is tried too,
- * so a prompt with no newline ("Password: ") matches.
+ * Reads the pane's output from `from` (default: its end now; `input`: where the last key
+ * reached it) and prints the first line whose plain text matches `pattern`. Lines are
+ * cut at \n or a lone \r (a redrawn progress line), escape sequences taken out; the
+ * unfinished last line is tried too, so a prompt with no newline ("Password: ") matches.
+ * From the last key, the rest of the line it was typed on is left out: a shell echoes
+ * the command there, and a pattern the command itself holds would match its own echo.
  */
-async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | undefined, pattern: string, from: number | undefined, timeoutMs: number | undefined, json: boolean): Promise<number> {
+async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | undefined, pattern: string, from: number | 'input' | undefined, timeoutMs: number | undefined, json: boolean): Promise<number> {
   let re: RegExp;
   try {
     re = new RegExp(pattern);
@@ -111,9 +115,20 @@ async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | u
   if (ref === null) throw new UsageError('no pane is focused: say which with -t', 'wait');
   const n = (await c.call('pane/get', { pane: ref })).n;
   const start = Date.now();
-  let next = from ?? (await c.call('pty/read', { pane: ref, from: 0, maxBytes: 1 })).streamEnd;
+  let next: number;
+  if (typeof from === 'number') next = from;
+  else {
+    const at = await c.call('pty/read', { pane: ref, from: 0, maxBytes: 1 });
+    if (from === 'input' && at.inputAt === undefined) {
+      ctx.err(`pane ${n} has been sent no key since it started: --since-input has nothing to look after`);
+      return EXIT.failed;
+    }
+    next = from === 'input' ? at.inputAt! : at.streamEnd;
+  }
   const decoder = new StringDecoder('utf8');
   let carry = '';
+  /** Still on the line the last key was typed on (--since-input): its rest is the echo, not output. */
+  let typedLine = from === 'input';
   let wake: (() => void) | null = null;
   let ended = false;
   let closed = false;
@@ -151,17 +166,26 @@ async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | u
         carry += decoder.write(Buffer.from(b.data, 'base64'));
         const lines = carry.split(/\r\n|\n|\r(?!$)/);
         carry = lines.pop() ?? '';
+        if (typedLine && lines.length > 0) {
+          lines.shift();
+          typedLine = false;
+        }
         for (const line of lines) {
           const text = plainText(line);
           if (re.test(text)) return found(text);
         }
-        while (carry.length > MATCH_LINE_MAX) {
-          const piece = plainText(carry.slice(0, MATCH_LINE_MAX));
-          if (re.test(piece)) return found(piece);
-          carry = carry.slice(MATCH_LINE_MAX);
+        if (typedLine) {
+          // The typed line goes on (a long paste): nothing of it is looked at, nor held past MATCH_LINE_MAX.
+          if (carry.length > MATCH_LINE_MAX) carry = carry.slice(-MATCH_LINE_MAX);
+        } else {
+          while (carry.length > MATCH_LINE_MAX) {
+            const piece = plainText(carry.slice(0, MATCH_LINE_MAX));
+            if (re.test(piece)) return found(piece);
+            carry = carry.slice(MATCH_LINE_MAX);
+          }
+          const partial = plainText(carry);
+          if (partial !== '' && re.test(partial)) return found(partial);
         }
-        const partial = plainText(carry);
-        if (partial !== '' && re.test(partial)) return found(partial);
       }
       if (b.to >= b.streamEnd) break;
     }

@@ -1,7 +1,7 @@
 // Floats from the keyboard and new floats: cascading, moving and resizing stay in the view.
 import { describe, expect, it } from 'vitest';
 import type { Floating } from '../protocol/model';
-import { CASCADE, cascadeRect, centredRect, FLOAT_MIN, movedRect, resizedRect } from './floats';
+import { CASCADE, cascadeRect, centredRect, clearOf, FLOAT_MIN, movedRect, resizedRect } from './floats';
 
 const vp = { cols: 100, rows: 40 };
 const f = (x: number, y: number, z = 1, visible = true): Floating => ({ pane: z, x, y, w: 60, h: 24, z, layer: 'default', visible });
@@ -40,5 +40,23 @@ describe('keyboard move and resize', () => {
     expect(resizedRect({ x: 10, y: 5, w: 20, h: 10 }, 'up', 2, vp)).toEqual({ x: 10, y: 5, w: 20, h: 8 });
     expect(resizedRect({ x: 10, y: 5, w: FLOAT_MIN.w, h: 10 }, 'left', 4, vp)).toMatchObject({ w: FLOAT_MIN.w });
     expect(resizedRect({ x: 90, y: 5, w: 10, h: 10 }, 'right', 4, vp)).toMatchObject({ w: 12, x: 88 });
+  });
+});
+
+describe('clearOf: a float kept off the pane the person types into', () => {
+  const vp = { cols: 120, rows: 40 };
+  it('leaves a float that covers nothing of it where it was asked', () => {
+    const want = { x: 70, y: 5, w: 40, h: 20 };
+    expect(clearOf(want, { x: 0, y: 0, w: 60, h: 40 }, vp)).toEqual(want);
+  });
+  it('moves one that would cover it into the largest strip beside it, as near as it can, narrowed to fit', () => {
+    // The person's tile is the left half: the float goes to the right half, at the row it asked for.
+    expect(clearOf({ x: 30, y: 8, w: 72, h: 24 }, { x: 0, y: 0, w: 60, h: 40 }, vp)).toEqual({ x: 60, y: 8, w: 60, h: 24 });
+    // The person's tile is the top row band: below it.
+    expect(clearOf({ x: 10, y: 5, w: 50, h: 20 }, { x: 0, y: 0, w: 120, h: 15 }, vp)).toEqual({ x: 10, y: 15, w: 50, h: 20 });
+  });
+  it('finds no room when the pane fills the view or leaves strips smaller than FLOAT_MIN', () => {
+    expect(clearOf({ x: 10, y: 5, w: 50, h: 20 }, { x: 0, y: 0, w: 120, h: 40 }, vp)).toBeNull();
+    expect(clearOf({ x: 10, y: 5, w: 50, h: 20 }, { x: FLOAT_MIN.w - 1, y: FLOAT_MIN.h - 1, w: 120 - 2 * (FLOAT_MIN.w - 1), h: 40 - 2 * (FLOAT_MIN.h - 1) }, vp)).toBeNull();
   });
 });

@@ -75,3 +75,32 @@ export function resizedRect(f: Rect, edge: Edge, cells: number, vp: View): Rect 
   const h = Math.max(FLOAT_MIN.h, Math.min(vp.rows - f.y, f.h + dh));
   return clampRect({ ...f, w, h }, vp);
 }
+
+const overlaps = (a: Rect, b: Rect): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * `want` placed so that it leaves `keep` (the pane the person types into) uncovered:
+ * as asked when it does already; else moved into the largest strip of the view beside
+ * `keep` (left, right, above or below it), as near where it was asked as that strip
+ * allows and narrowed to fit; null when no strip holds even FLOAT_MIN.
+ */
+export function clearOf(want: Rect, keep: Rect, vp: View): Rect | null {
+  if (!overlaps(want, keep)) return want;
+  const strips: Rect[] = [
+    { x: 0, y: 0, w: keep.x, h: vp.rows },
+    { x: keep.x + keep.w, y: 0, w: vp.cols - (keep.x + keep.w), h: vp.rows },
+    { x: 0, y: 0, w: vp.cols, h: keep.y },
+    { x: 0, y: keep.y + keep.h, w: vp.cols, h: vp.rows - (keep.y + keep.h) },
+  ];
+  let best: { r: Rect; area: number; far: number } | null = null;
+  for (const s of strips) {
+    if (s.w < FLOAT_MIN.w || s.h < FLOAT_MIN.h) continue;
+    const w = Math.min(want.w, s.w);
+    const h = Math.min(want.h, s.h);
+    const r = { x: Math.min(Math.max(want.x, s.x), s.x + s.w - w), y: Math.min(Math.max(want.y, s.y), s.y + s.h - h), w, h };
+    const area = w * h;
+    const far = Math.abs(r.x - want.x) + Math.abs(r.y - want.y);
+    if (!best || area > best.area || (area === best.area && far < best.far)) best = { r, area, far };
+  }
+  return best?.r ?? null;
+}

@@ -5,6 +5,10 @@ import type { Session } from '../../kits/protocol/model';
 import type { Params } from '../../kits/protocol/index';
 import type { FloatAck } from '../../kits/protocol/floating';
 import { bodyOf, chromeOf } from '../../kits/layout/geometry';
+import { clearOf, inView } from '../../kits/layout/floats';
+import { faults } from '../../kits/protocol/error';
+import { movesSessionFocus } from '../model/session/contexts';
+import { keptOffPersonsPane, personsPane } from './keptClear';
 import { createPane, destroyPane } from '../model/lifecycle';
 import { clampRect } from '../model/sizeLimits';
 import * as model from '../model/session';
@@ -27,10 +31,10 @@ function find(server: PaneServer, ref: Params<'float/raise'>['pane']): { s: Sess
 /** A float/* request that is one model operation on the named float, acked with its rectangle. */
 const one =
   (op: (s: Session, n: number) => model.SessionEvent[]) =>
-  (p: Params<'float/raise'>, { server }: HandlerContext) => {
-    const { s, n } = find(server, p.pane);
-    model.publish(server, op(s, n));
-    return floatAck(server, s, n);
+  (p: Params<'float/raise'>, ctx: HandlerContext) => {
+    const { s, n } = find(ctx.server, p.pane);
+    model.publish(ctx.server, [...op(s, n), ...keptOffPersonsPane(ctx, s, n)]);
+    return floatAck(ctx.server, s, n);
   };
 
 export const floatingHandlers: HandlerTable = {
@@ -41,7 +45,7 @@ export const floatingHandlers: HandlerTable = {
     const rect = clampRect({ x: p.x ?? d.x, y: p.y ?? d.y, w: p.w ?? d.w, h: p.h ?? d.h });
     const { launch, name, signature, kind, owner, attrs, cwd } = p;
     const pane = createPane(server, s, { launch, name, signature, kind, owner, attrs, cwd, creator: client.user }, bodyOf(rect, chromeOf(s.viewport)));
-    placed(ctx, s.id, pane.n, (takes) => model.addFloat(s, pane.n, { ...rect, z: p.z, layer: p.layer }, takes));
+    placed(ctx, s.id, pane.n, (takes) => [...model.addFloat(s, pane.n, { ...rect, z: p.z, layer: p.layer }, takes), ...keptOffPersonsPane(ctx, s, pane.n)]);
     syncFloatWord(server, pane, true);
     return floatAck(server, s, pane.n);
   },
@@ -60,7 +64,15 @@ export const floatingHandlers: HandlerTable = {
   'float/lower': (p, ctx) => one(model.lower)(p, ctx),
   'float/z': (p, ctx) => one((s, n) => model.updateFloat(s, n, { z: p.z }))(p, ctx),
   'float/layer': (p, ctx) => one((s, n) => model.updateFloat(s, n, { layer: p.layer }))(p, ctx),
-  'float/visible': (p, ctx) => one((s, n) => model.updateFloat(s, n, { visible: p.visible }))(p, ctx),
+  'float/visible': (p, ctx) => {
+    const { s, n } = find(ctx.server, p.pane);
+    const keep = p.visible && !movesSessionFocus(ctx.client.principal) ? personsPane(s, n) : null;
+    // Shown, it would be hidden again at once: said, rather than answered as if shown.
+    if (keep && clearOf(inView(model.floatOf(s, n), s.viewport), keep, s.viewport) === null) {
+      throw faults.failed(`pane ${n} would cover pane ${s.focused}, the pane the person is typing in, and there is no room beside it: it stays hidden until the person shows it (or focuses elsewhere)`);
+    }
+    return one((s2, n2) => model.updateFloat(s2, n2, { visible: p.visible }))(p, ctx);
+  },
   'float/close': (p, ctx) => {
     const { server } = ctx;
     const { s, n } = find(server, p.pane);

@@ -19,6 +19,7 @@ import * as model from '../model/session';
 import { type ContextView, focusInContext, movesSessionFocus, ownContext } from '../model/session/contexts';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
+import { keptOffPersonsPane } from './keptClear';
 
 /**
  * The context the caller follows in session `sessionId` (model/session/contexts.ts), if any: a
@@ -181,7 +182,7 @@ export const paneHandlers: HandlerTable = {
     const { server } = ctx;
     const pane = server.pane(p.pane, p.session);
     const s = server.sessionOf(pane);
-    placed(ctx, s.id, pane.n, (takes) => model.setFloating(s, pane.n, p.mode, { x: p.x, y: p.y, w: p.w, h: p.h }, takes));
+    placed(ctx, s.id, pane.n, (takes) => [...model.setFloating(s, pane.n, p.mode, { x: p.x, y: p.y, w: p.w, h: p.h }, takes), ...keptOffPersonsPane(ctx, s, pane.n)]);
     syncFloatWord(server, pane, model.isFloating(s, pane.n));
     return paneAck(server, pane);
   },
@@ -201,11 +202,11 @@ export const paneHandlers: HandlerTable = {
       await ctx.dispatch('float/visible', { pane: pane.n, visible: false });
       return paneAck(server, pane);
     }
-    if (floating && !visible) await ctx.dispatch('float/visible', { pane: pane.n, visible: true });
     if (pane.attrs[HIDDEN_TILE_ATTR] !== undefined) {
+      // A minimised tile goes back into the tiling, never shown as a float on the way.
       setAttrs(server, pane, { [HIDDEN_TILE_ATTR]: null });
       if (model.isFloating(s, pane.n)) await ctx.dispatch('pane/float', { pane: pane.n, mode: 'tile' });
-    }
+    } else if (floating && !visible) await ctx.dispatch('float/visible', { pane: pane.n, visible: true });
     await ctx.dispatch('pane/focus', { pane: pane.n });
     return paneAck(server, pane);
   },

@@ -59,8 +59,11 @@ export function addFloat(s: Session, n: number, at: Pick<Params<'float/create'>,
   const layer = at.layer ?? 'default';
   const rect = clampRect({ x: at.x ?? d.x, y: at.y ?? d.y, w: at.w ?? d.w, h: at.h ?? d.h });
   s.floating = [...s.floating, { pane: n, ...rect, z: at.z ?? zRange(s, layer).max + 1, layer, visible: true }];
-  endOthersZoom(s, n);
-  if (takeFocus) focus(s, n);
+  // Not focused (an agent's float), it takes no keys: the person's zoom stays, and the float is drawn when it ends.
+  if (takeFocus) {
+    endOthersZoom(s, n);
+    focus(s, n);
+  }
   return changes(s, m);
 }
 

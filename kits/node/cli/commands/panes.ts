@@ -182,8 +182,14 @@ export const paneCommands: CommandSpec[] = [
         return 0;
       }
       const where = session === undefined ? {} : { session };
-      const ack = bool(a, 'float') ? await c.call('float/create', { ...where, ...spec }) : await c.call('pane/split', { ...where, ...spec });
+      if (!bool(a, 'float')) {
+        printAck(ctx, c.host, await c.call('pane/split', { ...where, ...spec }));
+        return 0;
+      }
+      const ack = await c.call('float/create', { ...where, ...spec });
       printAck(ctx, c.host, ack);
+      // An agent's float that would have covered the pane the person types in, with no room beside it (decision 060).
+      if (!ack.rect.visible) ctx.err(`pane ${ack.pane} opened hidden: shown, it would cover the pane the person is typing in; the person shows it from the dock (or pane show ${ack.pane})`);
       return 0;
     },
   },

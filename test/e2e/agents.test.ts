@@ -236,5 +236,23 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     expect(sh.cli('output', '-t', String(trap)).stdout).not.toContain('person-typed');
     expect(await windowFocus()).toBe(mine);
     await shot(sh.page, 'agents-07-focus-stays');
-  }, 60_000);
+    // A float the agent opens from its shell is drawn beside the person's pane, never over it (decision 060).
+    const had = new Set(list().map((p) => p.n));
+    expect(sh.cli('send', '-t', String(shellPane), 'pane new --float -- sh -c "echo agent-float-$((6*7)); exec cat"').code).toBe(0);
+    const floated = () => list().find((p) => !had.has(p.n) && p.owner === 'mallory')?.n ?? null;
+    await expect.poll(floated, { timeout: 20_000, message: 'the agent’s float' }).not.toBeNull();
+    const fl = floated()!;
+    await waitScreen(sh.page, fl, 'agent-float-42', 20_000);
+    const box = async (n: number) => (await region(sh.page, n).boundingBox())!;
+    const [theirs, ours] = [await box(fl), await box(mine)];
+    const apart = theirs.x >= ours.x + ours.width || ours.x >= theirs.x + theirs.width || theirs.y >= ours.y + ours.height || ours.y >= theirs.y + theirs.height;
+    expect(apart, `the agent's float ${JSON.stringify(theirs)} and the person's pane ${JSON.stringify(ours)}`).toBe(true);
+    expect(await windowFocus()).toBe(mine);
+    // Its tag says whose it is (and the split it made too); the person's own pane says nothing of the kind.
+    await expect.poll(() => region(sh.page, fl).locator('.tag-owner').textContent(), { timeout: 5_000 }).toBe("mallory's");
+    expect(await region(sh.page, trap).locator('.tag-owner').textContent()).toBe("mallory's");
+    expect(await region(sh.page, mine).locator('.tag-owner').count()).toBe(0);
+    expect(await region(sh.page, shellPane).locator('.tag-owner').count()).toBe(0);
+    await shot(sh.page, 'agents-08-float-beside');
+  }, 90_000);
 });

@@ -4,15 +4,14 @@
 // one short line of text; the details live in tooltips and accessible labels.
 import type { Pane } from '../../../kits/protocol/model';
 import { clip } from '../../../kits/protocol/shown';
+import { AGENT_STATES, STATE_WORDS as STATE_LABEL, type AgentState } from '../../../kits/protocol/agentState';
 
-const STATES = ['working', 'waiting', 'done', 'ready', 'idle', 'exited'] as const;
-type AgentState = (typeof STATES)[number];
-/** What the tag says for each state: "waiting" is the agent needing the person. */
-export const STATE_LABEL: Record<AgentState, string> = { working: 'working', waiting: 'needs you', done: 'done', ready: 'ready', idle: 'idle', exited: 'exited' };
+/** What the tag says for each state ("waiting" is the agent needing the person), as every view says it. */
+export { STATE_WORDS as STATE_LABEL } from '../../../kits/protocol/agentState';
 /** Topics are cut to this many characters in the tag; the tooltip holds them all. */
 const TOPICS_CHARS = 32;
 
-const isState = (s: string | undefined): s is AgentState => STATES.includes(s as AgentState);
+const isState = (s: string | undefined): s is AgentState => (AGENT_STATES as readonly (string | undefined)[]).includes(s);
 
 /** "since 14:02:07 (3 min ago)" from the epoch-ms attr; empty when absent or junk. */
 export function sinceText(since: string | undefined, now = Date.now()): string {

@@ -4,7 +4,7 @@
 // narrow, badges and topics shrink first, then the words that no longer fit fold
 // into an overflow menu (…) the keyboard reaches like any other toolbar control.
 import { standsIn } from '../bodies/traits';
-import { shown } from '../../../kits/protocol/shown';
+import { clip, shown } from '../../../kits/protocol/shown';
 import { exitLabel } from '../../../kits/protocol/exitLabel';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Pane } from '../../../kits/protocol/model';
@@ -47,6 +47,28 @@ function toolbarKeys(e: KeyboardEvent<HTMLDivElement>, pane: number): void {
     e.preventDefault();
     next.focus();
   }
+}
+
+/** Owner names are cut to this many characters in the tag (an agent's name is short; the tooltip has it whole). */
+const OWNER_CHARS = 24;
+
+/**
+ * Whose pane this is when it is not this window's own: "mallory's" on a float or a
+ * split an agent made, so the person never takes an agent's pane for one of theirs
+ * (an agent's pane named after the agent says so already). A guest's window, where
+ * every pane is the person's, shows none. Escaped, as all text from an agent is.
+ */
+function OwnerBadge({ pane, name }: { pane: Pane; name: string }) {
+  const me = useApp((s) => s.me);
+  const guest = useApp((s) => s.viewer !== null);
+  if (me === null || guest || pane.owner === me || standsIn(pane.kind)) return null;
+  const owner = shown(pane.owner);
+  if (owner === name) return null;
+  return (
+    <span className="tag-owner" role="note" aria-label={`${owner}'s pane, not yours`} title={`made by ${owner}, not by you`}>
+      {clip(owner, OWNER_CHARS)}'s
+    </span>
+  );
 }
 
 /**
@@ -124,6 +146,7 @@ export function TagBar({ pane, focused, bell, zoomed = false }: { pane: Pane; fo
       <span className="tag-focus" aria-hidden="true">{focused ? '▶' : '·'}</span>
       <RemoteBadges pane={pane} />
       <span className="tag-name" title={`${pane.host}:${pane.n} ${pane.signature}`}>{name}</span>
+      <OwnerBadge pane={pane} name={name} />
       {zoomed ? <span className="tag-zoom" role="note" aria-label="zoomed: the other panes are hidden" title="zoomed (the zoom key restores the layout)">ZOOM</span> : null}
       <AgentTag pane={pane} />
       {pane.attrs.title && shown(pane.attrs.title) !== name ? <span className="tag-title" title="terminal title">{shown(pane.attrs.title)}</span> : null}

@@ -176,6 +176,7 @@ export class Client {
       const welcome = await conn.hello({ client: { name: 'pane renderer', kind: 'renderer' }, capabilities: ['read', 'write', 'attach', 'admin'], ...(ep.token ? { token: ep.token } : {}), ...(ep.grant ? { grant: ep.grant } : {}) });
       // A grant's guest: read-only or read-write, until its expiry (the status line says so; ro never types).
       store.getState().setViewer(welcome.grant ?? null);
+      store.getState().setMe(welcome.user);
       performance.mark('pane:hello');
       // The link, measured: its round trip decides how much history each pane's attach pulls (net/link.ts).
       // The lesser of two round trips (the hello's, a small request's): a first hello also waits on the page's and the server's start.

@@ -78,6 +78,9 @@ export interface UiSlice {
   /** Set when this window is an attach grant's guest (its welcome said so): ro never types, no guest resizes. */
   viewer: Viewer | null;
   setViewer(v: Viewer | null): void;
+  /** Who this window acts as (its welcome's user): a pane owned by anyone else says whose it is in its tag. */
+  me: string | null;
+  setMe(user: string): void;
   setOverlay(o: Overlay | null): void;
   notify(level: Notice['level'], text: string, pane?: number): void;
   dismiss(id: number): void;
@@ -123,6 +126,7 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   cellMeasured: false,
   conn: { state: 'connecting' },
   viewer: null,
+  me: null,
   setOverlay: (overlay) => set({ overlay }),
   notify(level, text, pane) {
     const id = nextNotice++;
@@ -180,4 +184,5 @@ export const createUiSlice: StateSlice<UiSlice> = (set, get) => ({
   },
   setConn: (conn) => set({ conn }),
   setViewer: (viewer) => set({ viewer }),
+  setMe: (me) => set({ me }),
 });

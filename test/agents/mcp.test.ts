@@ -84,6 +84,20 @@ describe('pane mcp', () => {
     const bad = await call('wait_pane', { pane: n, until: 'quiet' });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/until: quiet needs quietSeconds/);
+    // A line it prints, from the last key sent (printed before the call, the typed echo left out), matched in the MCP server's process.
+    expect(textOf(await call('send_input', { pane: n, text: 'mcp-line-7' }))).toMatch(/^sent/);
+    expect(textOf(await call('wait_pane', { pane: n, until: 'quiet', quietSeconds: 0.3 }))).toBe(`pane ${n}: quiet for 0.3 s`);
+    expect(textOf(await call('wait_pane', { pane: n, until: 'match', pattern: '^mcp-line-[0-9]$', sinceInput: true, timeoutSeconds: 10 }))).toBe(`pane ${n} printed: mcp-line-7`);
+    expect(textOf(await call('wait_pane', { pane: n, until: 'match', pattern: 'never-there', timeoutSeconds: 0.3 }))).toBe(`pane ${n}: not yet after 0.3 s: no line matching /never-there/`);
+    for (const [args, msg] of [
+      [{ until: 'match', pattern: '(' }, /pattern: Invalid regular expression/],
+      [{ until: 'match' }, /until: match needs a pattern/],
+      [{ until: 'idle', pattern: 'x' }, /pattern goes with until: match/],
+    ] as const) {
+      const r = await call('wait_pane', { pane: n, ...args });
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(textOf(r)).toMatch(msg);
+    }
   });
 
   it('claims, checks and releases a file and posts a message through awareness, as the agent', async () => {

@@ -13,7 +13,9 @@ import { paneVersion } from '../version';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { eventSchemas, type EventName } from '../../protocol/events';
 import { vocabularyRevision } from '../../protocol/vocabRevision';
-import { shown } from '../../protocol/shown';
+import { clip, shown } from '../../protocol/shown';
+import { exitLabel } from '../../protocol/exitLabel';
+import { matchOutput } from '../cli/matchOutput';
 import { MAX_GRID_ROWS } from '../../protocol/gridLimits';
 import { MAX_PLUMB_TEXT } from '../../protocol/plumb';
 import { grantDuration, MAX_GRANT_NOTE } from '../../protocol/grantLimits';
@@ -25,6 +27,32 @@ import { grantDuration, MAX_GRANT_NOTE } from '../../protocol/grantLimits';
  */
 const MCP_WAIT_DEFAULT_S = 50;
 const MCP_WAIT_MAX_S = 300;
+
+/** The longest pattern wait_pane takes: a line's worth of expression; longer is a mistake, not a search. */
+const MCP_PATTERN_MAX = 1_000;
+
+/** wait_pane until match: the first matching line, or why none came (the pattern runs in this process, never the daemon). */
+async function matchForMcp(c: Connection, pane: number | string, pattern: string, sinceInput: boolean, timeoutSeconds: number): Promise<string> {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch (e) {
+    throw new Error(`pattern: ${(e as Error).message}`);
+  }
+  const r = await matchOutput(c, pane, re, sinceInput ? 'input' : 'now', Math.round(timeoutSeconds * 1000));
+  switch (r.kind) {
+    case 'found':
+      return `pane ${r.pane} printed: ${shown(clip(r.line, 2000))}`;
+    case 'no-input':
+      throw new Error(`pane ${r.pane} has been sent no key since it started: sinceInput has nothing to look after`);
+    case 'closed':
+      throw new Error(`pane ${r.pane} was closed before it printed a matching line`);
+    case 'ended':
+      throw new Error(`pane ${r.pane}: its program ended${r.exit ? ` (${exitLabel(r.exit)})` : ''} before it printed a matching line`);
+    case 'timeout':
+      return `pane ${r.pane}: not yet after ${Number(timeoutSeconds.toFixed(1))} s: no line matching /${clip(pattern, 80)}/`;
+  }
+}
 
 const paneRef = z.union([z.number().int().positive(), z.string().regex(/^(?:[A-Za-z0-9][A-Za-z0-9._-]*:)?[1-9][0-9]*$/)]).describe('pane id: N or HOST:N');
 
@@ -124,12 +152,21 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
   mcp.registerTool(
     'wait_pane',
     {
-      description: `Wait until a pane you may read reaches a state: idle (the line you sent has finished: its shell is back at its prompt), exit (its program ended), quiet (printed nothing for quietSeconds), or agent (its agent needs the person or finished its turn). Gives up after timeoutSeconds (at most ${MCP_WAIT_MAX_S}, what an MCP call can be held), saying what still runs; call it again to wait longer.`,
-      inputSchema: { pane: paneRef, until: z.enum(['idle', 'exit', 'quiet', 'agent']).default('idle'), quietSeconds: z.number().min(0.1).max(MCP_WAIT_MAX_S).optional(), timeoutSeconds: z.number().min(0).max(MCP_WAIT_MAX_S).default(MCP_WAIT_DEFAULT_S) },
+      description: `Wait until a pane you may read reaches a state: idle (the line you sent has finished: its shell is back at its prompt), exit (its program ended), quiet (printed nothing for quietSeconds), agent (its agent needs the person or finished its turn), or match (it printed a line matching the JavaScript regular expression pattern; with sinceInput, looking from the last key it was sent, so a line printed before this call is seen and the command's own echo is not). Gives up after timeoutSeconds (at most ${MCP_WAIT_MAX_S}, what an MCP call can be held), saying what still runs; call it again to wait longer.`,
+      inputSchema: {
+        pane: paneRef,
+        until: z.enum(['idle', 'exit', 'quiet', 'agent', 'match']).default('idle'),
+        quietSeconds: z.number().min(0.1).max(MCP_WAIT_MAX_S).optional(),
+        pattern: z.string().max(MCP_PATTERN_MAX).optional(),
+        sinceInput: z.boolean().default(false),
+        timeoutSeconds: z.number().min(0).max(MCP_WAIT_MAX_S).default(MCP_WAIT_DEFAULT_S),
+      },
     },
-    ({ pane, until, quietSeconds, timeoutSeconds }) =>
+    ({ pane, until, quietSeconds, pattern, sinceInput, timeoutSeconds }) =>
       tool(async () => {
         if (until === 'quiet' && quietSeconds === undefined) throw new Error('until: quiet needs quietSeconds');
+        if ((until === 'match') !== (pattern !== undefined)) throw new Error(until === 'match' ? 'until: match needs a pattern' : 'pattern goes with until: match');
+        if (until === 'match') return matchForMcp(c, pane, pattern!, sinceInput, timeoutSeconds);
         const r = await c.call('pane/wait', { pane, until, ...(until === 'quiet' ? { quietMs: Math.round(quietSeconds! * 1000) } : {}), timeoutMs: Math.round(timeoutSeconds * 1000) });
         return r.met ? `pane ${r.pane}: ${r.what}` : `pane ${r.pane}: not yet after ${Number(timeoutSeconds.toFixed(1))} s: ${r.what}`;
       }),

@@ -5,7 +5,6 @@
 // prompted by output events), so no caller's regular expression ever runs in the
 // daemon. Exit status: 0 when met (`--exit`: the program's own), 124 at --timeout
 // (as timeout(1)), 1 when the pane is closed or its program ends first.
-import { StringDecoder } from 'node:string_decoder';
 import type { Connection } from '../../../client/index';
 import { AGENT_STATES, MAX_WAIT_MS, seconds, type AgentState } from '../../../protocol/agentState';
 import { exitLabel, shellStatus } from '../../../protocol/exitLabel';
@@ -15,13 +14,7 @@ import { bool, int, str } from '../args';
 import { JSON_FLAG, TARGET, type CommandSpec } from '../command';
 import type { CommandContext } from '../context';
 import { EXIT, UsageError } from '../errors';
-import { plainText } from './agentsWrite';
-
-/** A line longer than this is matched in pieces of this size (a progress bar redrawn with \r for an hour is one "line"). */
-export const MATCH_LINE_MAX = 64 << 10;
-/** Bytes read per pty/read while matching. */
-const MATCH_READ = 256 << 10;
-
+import { matchOutput } from '../matchOutput';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -95,14 +88,7 @@ export const waitCommand: CommandSpec = {
   },
 };
 
-/**
- * Reads the pane's output from `from` (default: its end now; `input`: where the last key
- * reached it) and prints the first line whose plain text matches `pattern`. Lines are
- * cut at \n or a lone \r (a redrawn progress line), escape sequences taken out; the
- * unfinished last line is tried too, so a prompt with no newline ("Password: ") matches.
- * From the last key, the rest of the line it was typed on is left out: a shell echoes
- * the command there, and a pattern the command itself holds would match its own echo.
- */
+/** `pane wait --match`: the first line matching `pattern` (see matchOutput), printed; the end said on stderr otherwise. */
 async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | undefined, pattern: string, from: number | 'input' | undefined, timeoutMs: number | undefined, json: boolean): Promise<number> {
   let re: RegExp;
   try {
@@ -113,99 +99,24 @@ async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | u
   const focused = target === undefined ? (await c.call('session/get', {})).focused : null;
   const ref: PaneRef | null = target ?? focused;
   if (ref === null) throw new UsageError('no pane is focused: say which with -t', 'wait');
-  const n = (await c.call('pane/get', { pane: ref })).n;
-  const start = Date.now();
-  let next: number;
-  if (typeof from === 'number') next = from;
-  else {
-    const at = await c.call('pty/read', { pane: ref, from: 0, maxBytes: 1 });
-    if (from === 'input' && at.inputAt === undefined) {
-      ctx.err(`pane ${n} has been sent no key since it started: --since-input has nothing to look after`);
-      return EXIT.failed;
-    }
-    next = from === 'input' ? at.inputAt! : at.streamEnd;
-  }
-  const decoder = new StringDecoder('utf8');
-  let carry = '';
-  /** Still on the line the last key was typed on (--since-input): its rest is the echo, not output. */
-  let typedLine = from === 'input';
-  let wake: (() => void) | null = null;
-  let ended = false;
-  let closed = false;
-  const kick = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  c.onEvent((event, _rev, data) => {
-    const d = data as { pane?: number | { n: number } };
-    const p = typeof d.pane === 'number' ? d.pane : d.pane?.n;
-    if (p !== n) return;
-    if (event === 'pane/exited') ended = true;
-    if (event === 'pane/closed') closed = true;
-    kick();
-  });
   await c.call('events/subscribe', { families: ['output', 'pane'] });
-  const deadline = start + (timeoutMs ?? MAX_WAIT_MS);
-  const found = (line: string): number => {
-    const shown = shownKeepingTabs(clip(line, 2000));
-    ctx.out(json ? JSON.stringify({ pane: n, met: true, line, offset: next, waitedMs: Date.now() - start }) : shown);
-    return EXIT.ok;
-  };
-  for (;;) {
-    // Everything printed up to the end now, in batches.
-    for (;;) {
-      const b = await c.call('pty/read', { pane: ref, from: next, maxBytes: MATCH_READ, encoding: 'base64' }).catch((e: unknown) => {
-        if (closed) return null;
-        throw e;
-      });
-      if (b === null) break;
-      if (b.gap) ctx.err(`pane ${n}: output from offset ${next} to ${b.streamStart} had left the ring before it was read; looking from ${b.streamStart}`);
-      if (b.to > next) {
-        next = b.to;
-        carry += decoder.write(Buffer.from(b.data, 'base64'));
-        const lines = carry.split(/\r\n|\n|\r(?!$)/);
-        carry = lines.pop() ?? '';
-        if (typedLine && lines.length > 0) {
-          lines.shift();
-          typedLine = false;
-        }
-        for (const line of lines) {
-          const text = plainText(line);
-          if (re.test(text)) return found(text);
-        }
-        if (typedLine) {
-          // The typed line goes on (a long paste): nothing of it is looked at, nor held past MATCH_LINE_MAX.
-          if (carry.length > MATCH_LINE_MAX) carry = carry.slice(-MATCH_LINE_MAX);
-        } else {
-          while (carry.length > MATCH_LINE_MAX) {
-            const piece = plainText(carry.slice(0, MATCH_LINE_MAX));
-            if (re.test(piece)) return found(piece);
-            carry = carry.slice(MATCH_LINE_MAX);
-          }
-          const partial = plainText(carry);
-          if (partial !== '' && re.test(partial)) return found(partial);
-        }
-      }
-      if (b.to >= b.streamEnd) break;
-    }
-    if (closed) {
-      ctx.err(`pane ${n} was closed before it printed a line matching /${clip(pattern, 80)}/`);
+  const r = await matchOutput(c, ref, re, from ?? 'now', timeoutMs ?? MAX_WAIT_MS, (gap) => ctx.err(gap));
+  const pat = `/${clip(pattern, 80)}/`;
+  switch (r.kind) {
+    case 'found':
+      ctx.out(json ? JSON.stringify({ pane: r.pane, met: true, line: r.line, offset: r.offset, waitedMs: r.waitedMs }) : shownKeepingTabs(clip(r.line, 2000)));
+      return EXIT.ok;
+    case 'no-input':
+      ctx.err(`pane ${r.pane} has been sent no key since it started: --since-input has nothing to look after`);
       return EXIT.failed;
-    }
-    if (ended) {
-      const p = await c.call('pane/get', { pane: ref }).catch(() => null);
-      ctx.err(`pane ${n}: its program ended${p?.exit ? ` (${exitLabel(p.exit)})` : ''} before it printed a line matching /${clip(pattern, 80)}/`);
+    case 'closed':
+      ctx.err(`pane ${r.pane} was closed before it printed a line matching ${pat}`);
       return EXIT.failed;
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      ctx.err(`pane ${n}: timed out after ${seconds(timeoutMs ?? MAX_WAIT_MS)}: no line matching /${clip(pattern, 80)}/`);
+    case 'ended':
+      ctx.err(`pane ${r.pane}: its program ended${r.exit ? ` (${exitLabel(r.exit)})` : ''} before it printed a line matching ${pat}`);
+      return EXIT.failed;
+    case 'timeout':
+      ctx.err(`pane ${r.pane}: timed out after ${seconds(timeoutMs ?? MAX_WAIT_MS)}: no line matching ${pat}`);
       return EXIT.timedOut;
-    }
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, Math.min(left, 1_000));
-      wake = () => (clearTimeout(t), resolve());
-    });
   }
 }

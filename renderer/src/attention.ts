@@ -7,6 +7,7 @@
 // Convergence notices come from the awareness presenter instead (notices.ts).
 import type { Pane } from '../../kits/protocol/model';
 import { AlertGate } from './alertGate';
+import { hiddenFloatText, newHiddenFloats } from './hiddenFloats';
 import { client } from './net/client';
 import { selectSession, store, type AppStore } from './store';
 
@@ -124,8 +125,24 @@ export async function notifyWhenDone(n: number): Promise<void> {
   }
 }
 
+/** Per session, the floats this window has seen (hiddenFloats.ts); a session seen for the first time is seeded, not said. */
+const floatsSeen = new Map<string, Set<number>>();
+
+function onFloats(st: AppStore, prev: AppStore): void {
+  const s = selectSession(st);
+  if (!s || (s === selectSession(prev) && st.panes === prev.panes)) return;
+  let seen = floatsSeen.get(s.id);
+  if (!seen) {
+    floatsSeen.set(s.id, (seen = new Set()));
+    newHiddenFloats(seen, s.floating, st.panes, st.me);
+    return;
+  }
+  for (const p of newHiddenFloats(seen, s.floating, st.panes, st.me)) st.notify('info', hiddenFloatText(p), p.n);
+}
+
 export function installAttention(): void {
   store.subscribe(onChange);
+  store.subscribe(onFloats);
   // Electron: a native notification clicked brings the window up; this focuses its pane.
   window.paneHost?.onNotificationClick?.((n) => {
     if (store.getState().panes[n]) focusPane(n);

@@ -194,10 +194,13 @@ export const paneHandlers: HandlerTable = {
     const visible = s.floating.find((f) => f.pane === pane.n)?.visible ?? true;
     if (p.hidden) {
       if (floating && !visible) return paneAck(server, pane);
-      // A tile leaves the tiling as a hidden float and remembers it was one (HIDDEN_TILE_ATTR), so show puts it back.
+      // A tile leaves the tiling as a hidden float and remembers it was one (HIDDEN_TILE_ATTR), so show puts it back;
+      // marked first, so no window takes it for a float opened hidden (renderer/src/hiddenFloats.ts).
+      // Lifted out without taking the focus: a pane being put away is no place for the person's keys.
       if (!floating) {
-        await ctx.dispatch('pane/float', { pane: pane.n, mode: 'float' });
         setAttrs(server, pane, { [HIDDEN_TILE_ATTR]: '1' });
+        placed(ctx, s.id, pane.n, () => [...model.setFloating(s, pane.n, 'float', {}, false), ...keptOffPersonsPane(ctx, s, pane.n)]);
+        syncFloatWord(server, pane, true);
       }
       await ctx.dispatch('float/visible', { pane: pane.n, visible: false });
       return paneAck(server, pane);

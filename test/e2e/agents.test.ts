@@ -254,5 +254,25 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     expect(await region(sh.page, mine).locator('.tag-owner').count()).toBe(0);
     expect(await region(sh.page, shellPane).locator('.tag-owner').count()).toBe(0);
     await shot(sh.page, 'agents-08-float-beside');
-  }, 90_000);
+    // No room beside the person's pane (the agent's panes closed or minimised: the person's is the whole view): its
+    // next float opens hidden, its own CLI says so, and the window tells the person in a notice that shows it when clicked.
+    for (const n of [fl, trap]) expect(sh.cli('close', '-t', String(n)).code).toBe(0);
+    expect(sh.cli('hide', '-t', String(shellPane)).code).toBe(0);
+    const had2 = new Set(list().map((p) => p.n));
+    expect(sh.cli('send', '-t', String(shellPane), 'pane new --float -- sh -c "echo hidden-float-$((6*7)); exec cat"').code).toBe(0);
+    const hiddenOne = () => list().find((p) => !had2.has(p.n) && p.owner === 'mallory')?.n ?? null;
+    await expect.poll(hiddenOne, { timeout: 20_000, message: 'the agent’s second float' }).not.toBeNull();
+    const hid = hiddenOne()!;
+    await expect.poll(() => sh.cli('screen', '-t', String(shellPane)).stdout, { timeout: 10_000 }).toMatch(new RegExp(`pane ${hid} opened hidden: shown, it would cover the pane the person is typing in`));
+    const notice = sh.page.locator(`.notice[data-pane="${hid}"]`);
+    await expect.poll(() => notice.textContent(), { timeout: 10_000 }).toMatch(/^mallory opened sh hidden: shown, it would cover the pane you are typing in/);
+    expect(await region(sh.page, hid).isVisible()).toBe(false);
+    expect(await windowFocus()).toBe(mine);
+    await shot(sh.page, 'agents-09-float-hidden-notice');
+    // The person clicks it: shown and focused, by the person's choice.
+    await notice.locator('.notice-go').click();
+    await expect.poll(windowFocus, { timeout: 10_000 }).toBe(hid);
+    await waitScreen(sh.page, hid, 'hidden-float-42', 20_000);
+    await shot(sh.page, 'agents-10-float-shown-by-person');
+  }, 120_000);
 });

@@ -77,6 +77,24 @@ describe('an agent’s float and the person’s pane', () => {
     for (const n of [first.pane, second.pane, tile, theirs.pane, other]) await person.call('pane/close', { pane: n });
   });
 
+  it('puts a pane away without giving it the keys: hiding a tile leaves the focus where it was, hiding the focused one moves it to a pane on view', async () => {
+    const mine = (await person.call('session/get', {})).focused!;
+    const other = (await person.call('pane/split', { pane: mine, direction: 'vertical', launch: cat })).pane;
+    await person.call('pane/focus', { pane: mine });
+    await person.call('pane/hide', { pane: other, hidden: true });
+    expect((await person.call('session/get', {})).focused).toBe(mine);
+    await person.call('pane/hide', { pane: other, hidden: false });
+    expect((await person.call('session/get', {})).focused).toBe(other);
+    await person.call('pane/hide', { pane: other, hidden: true });
+    expect((await person.call('session/get', {})).focused).toBe(mine);
+    // A float hidden while it had the focus gives it back too.
+    const f = (await person.call('float/create', { launch: cat })).pane;
+    expect((await person.call('session/get', {})).focused).toBe(f);
+    await person.call('float/visible', { pane: f, visible: false });
+    expect((await person.call('session/get', {})).focused).toBe(mine);
+    for (const n of [other, f]) await person.call('pane/close', { pane: n });
+  });
+
   it('leaves the person’s zoom on through an agent’s float', async () => {
     const mine = (await person.call('session/get', {})).focused!;
     await person.call('pane/zoom', { pane: mine, zoom: true });

@@ -9,7 +9,7 @@ import { insertSplit, leaves, removeLeaf } from '../../../kits/layout/tree';
 import { cascadeRect, inView, movedRect } from '../../../kits/layout/floats';
 import { clampRect } from '../sizeLimits';
 import { changes, mark, type SessionEvent } from './changes';
-import { focus, isFloating, isTiled } from './focus';
+import { focus, isFloating, isTiled, lastFocused, onView } from './focus';
 
 /** Where a request asks a float to be (any part left out takes the cascade's). */
 type FloatAt = Pick<Params<'pane/float'>, 'x' | 'y' | 'w' | 'h'>;
@@ -100,10 +100,18 @@ export function setFloating(s: Session, n: number, mode: Params<'pane/float'>['m
   return toFloat ? float(s, n, at, takeFocus) : tile(s, n, takeFocus);
 }
 
-/** Changes a float's fields (move, resize, z, layer, visibility) and keeps focus where it is. */
+/**
+ * Changes a float's fields (move, resize, z, layer, visibility) and keeps focus where it
+ * is, unless the float hidden had it: then the focus goes back to the pane focused before
+ * it that is still on view (as a close does), so no key goes to a pane no one sees.
+ */
 export function updateFloat(s: Session, n: number, change: Partial<Omit<Floating, 'pane'>>): SessionEvent[] {
   const m = mark(s);
   replaceFloat(s, n, change);
+  if (change.visible === false && s.focused === n) {
+    const back = lastFocused(s.recent, n, onView(s)) ?? onView(s)[0];
+    if (back !== undefined) focus(s, back);
+  }
   return changes(s, m);
 }
 

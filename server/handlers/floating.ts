@@ -66,9 +66,10 @@ export const floatingHandlers: HandlerTable = {
   'float/layer': (p, ctx) => one((s, n) => model.updateFloat(s, n, { layer: p.layer }))(p, ctx),
   'float/visible': (p, ctx) => {
     const { s, n } = find(ctx.server, p.pane);
-    const keep = p.visible && !movesSessionFocus(ctx.client.principal) ? personsPane(s, n) : null;
+    const f = model.floatOf(s, n);
+    const keep = p.visible && !f.visible && !movesSessionFocus(ctx.client.principal) ? personsPane(s, n) : null;
     // Shown, it would be hidden again at once: said, rather than answered as if shown.
-    if (keep && clearOf(inView(model.floatOf(s, n), s.viewport), keep, s.viewport) === null) {
+    if (keep && clearOf(inView(f, s.viewport), keep, s.viewport) === null) {
       throw faults.failed(`pane ${n} would cover pane ${s.focused}, the pane the person is typing in, and there is no room beside it: it stays hidden until the person shows it (or focuses elsewhere)`);
     }
     return one((s2, n2) => model.updateFloat(s2, n2, { visible: p.visible }))(p, ctx);

@@ -31,7 +31,6 @@ export const MAX_PANE_WAITS = 256;
 
 /** An agent's states that end an `agent` wait by default: all but working. */
 const NOT_WORKING = AGENT_STATES.filter((s) => s !== 'working');
-/** The words pane ls and finger use for them. */
 
 type WaitParams = Params<'pane/wait'>;
 type WaitResult = Result<'pane/wait'>;

@@ -102,6 +102,13 @@ describe('pane wait', () => {
     const gone = srv.pane(['wait', '-t', short, '--match', 'never', '--timeout', '10s']);
     expect(gone.status).toBe(1);
     expect(gone.stderr).toMatch(/its program ended \(exited 0\) before it printed a line matching \/never\//);
+    // Ended before the wait began: what it printed is still read (from 0), and then its end is said at once, not at the timeout.
+    expect(ok('wait', '-t', short, '--match', '^bye$', '--from', '0', '--timeout', '10s')).toBe('bye\n');
+    const t1 = Date.now();
+    const late = srv.pane(['wait', '-t', short, '--match', 'never', '--timeout', '10s']);
+    expect(late.status).toBe(1);
+    expect(late.stderr).toMatch(/its program ended \(exited 0\)/);
+    expect(Date.now() - t1).toBeLessThan(5_000);
   });
 
   it('refuses what it cannot wait for, by name', () => {

@@ -34,7 +34,8 @@ export type MatchEnd =
  * the output and pane event families; `onGap` hears of output that left the ring unread.
  */
 export async function matchOutput(c: Connection, ref: PaneRef, re: RegExp, from: number | 'input' | 'now', timeoutMs: number, onGap?: (message: string) => void): Promise<MatchEnd> {
-  const n = (await c.call('pane/get', { pane: ref })).n;
+  const p0 = await c.call('pane/get', { pane: ref });
+  const n = p0.n;
   const start = Date.now();
   let next: number;
   if (typeof from === 'number') next = from;
@@ -48,7 +49,8 @@ export async function matchOutput(c: Connection, ref: PaneRef, re: RegExp, from:
   /** Still on the line the last key was typed on (from: input): its rest is the echo, not output. */
   let typedLine = from === 'input';
   let wake: (() => void) | null = null;
-  let ended = false;
+  // A program already ended prints nothing more: what it printed is read, then that is said.
+  let ended = p0.state === 'exited';
   let closed = false;
   const kick = () => {
     const w = wake;

@@ -10,8 +10,17 @@ import { leaves } from '../../kits/layout/tree';
 import type { PaneServer } from '../paneServer';
 import * as model from './session';
 
-/** A host's session shown here (hostSessions.ts names it HOST:NAME): its tiles follow that host, so nothing moves in or out by hand. */
-const isHostView = (s: Session): boolean => s.name.includes(':');
+/**
+ * A host's session shown here: named HOST:NAME (hostSessions.ts) and holding only stand-ins
+ * for that host's panes. Its tiles follow that host, so nothing moves in or out by hand. A
+ * session of the person's whose name holds a colon (`pane session new proj:auth`) holds
+ * panes of its own and is not one.
+ */
+function isHostView(server: PaneServer, s: Session): boolean {
+  if (!s.name.includes(':')) return false;
+  const panes = server.panesOf(s);
+  return panes.length > 0 && panes.every((p) => remoteOf(p) !== undefined);
+}
 
 /**
  * Moves `pane` into `to` (an existing session), or into a new session named `name`
@@ -25,8 +34,8 @@ export function movePane(server: PaneServer, pane: Pane, to: Session | null, opt
   const n = pane.n;
   const from = server.sessionOf(pane);
   if (remoteOf(pane) !== undefined) throw faults.failed(`pane ${n} shows ${remoteOf(pane)}, a joined host's pane: it stays where it is tiled (close it here, or pane host show it in another session)`);
-  if (isHostView(from)) throw faults.failed(`pane ${n} is in ${from.name}, a joined host's session shown here: its tiles follow that host`);
-  if (to !== null && isHostView(to)) throw faults.failed(`session ${to.name} is a joined host's session shown here: its tiles follow that host, so nothing joins it from here`);
+  if (isHostView(server, from)) throw faults.failed(`pane ${n} is in ${from.name}, a joined host's session shown here: its tiles follow that host`);
+  if (to !== null && isHostView(server, to)) throw faults.failed(`session ${to.name} is a joined host's session shown here: its tiles follow that host, so nothing joins it from here`);
   if (to !== null && to.id === from.id) throw faults.failed(`pane ${n} is in session ${to.name} already`);
   if (to === null && server.panesOf(from).length === 1) throw faults.failed(`pane ${n} is the only pane of session ${from.name}: it has a session of its own already`);
   // Where it goes, and whether there is room, before anything moves.

@@ -192,6 +192,12 @@ describe('layout commands', () => {
     const none = srv.pane(['move', '-t', String(b)]);
     expect([none.status, none.stderr]).toEqual([2, expect.stringMatching(/missing SESSION/)]);
     expect(leavesOf(saved('m1').session.layout)).toEqual([a, b]);
+    // A session of the person's whose name holds a colon is theirs, not a joined host's: a pane moves in and out.
+    expect(ok('session', 'new', 'proj:auth', '--', 'sleep', '608')).toBe('proj:auth\n');
+    expect(ok('move', '-t', String(b), 'proj:auth')).toBe('proj:auth\n');
+    expect(panes('proj:auth').map((p) => p.n)).toContain(b);
+    expect(ok('move', '-t', String(b), 'm1')).toBe('m1\n');
+    expect(leavesOf(saved('m1').session.layout)).toEqual([a, b]);
   });
 
   it('swap exchanges two panes, with --with and with -d', () => {

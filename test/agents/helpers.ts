@@ -1,6 +1,7 @@
 // Helpers for agent tests: a real server (harness) with its agent service, and
 // connections that say hello with an agent's token, as an agent pane's `pane` does.
 import fs from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import { checkResults, Connection } from '../../kits/client/index';
 import { memoryPair } from '../../kits/client/memoryTransport';
 import type { Capability } from '../../kits/protocol/method';
@@ -41,6 +42,24 @@ export async function agentHarness(o: Partial<StartOptions> = {}): Promise<Agent
       await quietly(() => h.close(), h.dir);
     },
   };
+}
+
+/**
+ * A server whose shell is /bin/cat, the person's connection, and agent `name` (every
+ * capability in its .access) with its own: the set-up of tests that pit an agent's
+ * requests against what the person sees. Call it inside a describe; read the fields
+ * once the suite runs.
+ */
+export function personAndAgent(name: string): { h: AgentHarness; person: Connection; agent: Connection } {
+  const out = {} as { h: AgentHarness; person: Connection; agent: Connection };
+  beforeAll(async () => {
+    out.h = await agentHarness({ shell: '/bin/cat' });
+    out.person = await out.h.connect();
+    await out.person.call('agent/add', { name, access: { capabilities: ['read', 'write', 'attach', 'admin'] } });
+    out.agent = await out.h.as(name);
+  }, 60_000);
+  afterAll(async () => out.h?.close());
+  return out;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -5,56 +5,46 @@
 // person's pane, narrowed to fit, or stays hidden where there is no room (the dock
 // lists it); its showing is refused by name then. The person's zoom stays through an
 // agent's float. The person's own floats go where they are put.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../kits/client/index';
+import { describe, expect, it } from 'vitest';
 import type { Rect } from '../../kits/protocol/model';
-import { agentHarness, type AgentHarness } from '../agents/helpers';
+import { personAndAgent } from '../agents/helpers';
 
 const overlaps = (a: Rect, b: Rect): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 describe('an agent’s float and the person’s pane', () => {
-  let h: AgentHarness;
-  let person: Connection;
-  let bob: Connection;
-  beforeAll(async () => {
-    h = await agentHarness({ shell: '/bin/cat' });
-    person = await h.connect();
-    await person.call('agent/add', { name: 'bob', access: { capabilities: ['read', 'write', 'attach', 'admin'] } });
-    bob = await h.as('bob');
-  }, 60_000);
-  afterAll(async () => h?.close());
+  const world = personAndAgent('bob');
 
   const cat = { program: '/bin/cat', args: [] as string[] };
   /** The session as the person's window draws it: the focused pane's frame, and a pane's. */
   const drawn = async (n: number) => {
-    const s = await person.call('session/get', {});
+    const s = await world.person.call('session/get', {});
     const at = (p: number) => s.placements.find((x) => x.pane === p)!;
     return { focused: s.focused!, zoomed: s.zoomed, mine: at(s.focused!), it: at(n), vp: s.viewport };
   };
 
   it('opens, moves, resizes and shows its float beside the pane the person types in, never over it', async () => {
-    const mine = (await person.call('session/get', {})).focused!;
+    const mine = (await world.person.call('session/get', {})).focused!;
     // The person's pane fills the view: no room beside it, so the agent's float opens hidden.
-    const first = await bob.call('float/create', { launch: cat });
+    const first = await world.agent.call('float/create', { launch: cat });
     expect(first.rect.visible).toBe(false);
     let d = await drawn(first.pane);
     expect(d.focused).toBe(mine);
     expect(d.it.shown).toBe(false);
     // Shown by the agent now: refused, naming the person's pane.
-    await expect(bob.call('float/visible', { pane: first.pane, visible: true })).rejects.toThrow(new RegExp(`would cover pane ${mine}, the pane the person is typing in`));
-    await expect(bob.call('pane/hide', { pane: first.pane, hidden: false })).rejects.toThrow(/the person is typing in/);
+    await expect(world.agent.call('float/visible', { pane: first.pane, visible: true })).rejects.toThrow(new RegExp(`would cover pane ${mine}, the pane the person is typing in`));
+    await expect(world.agent.call('pane/hide', { pane: first.pane, hidden: false })).rejects.toThrow(/the person is typing in/);
     // The person makes room (a split of their own, focus back on theirs): the agent's next float goes beside it.
-    const other = (await person.call('pane/split', { pane: mine, direction: 'vertical', launch: cat })).pane;
-    await person.call('pane/focus', { pane: mine });
-    const second = await bob.call('float/create', { launch: cat, x: 0, y: 0, w: 200, h: 200 });
+    const other = (await world.person.call('pane/split', { pane: mine, direction: 'vertical', launch: cat })).pane;
+    await world.person.call('pane/focus', { pane: mine });
+    const second = await world.agent.call('float/create', { launch: cat, x: 0, y: 0, w: 200, h: 200 });
     d = await drawn(second.pane);
     expect(d.it.shown).toBe(true);
     expect(overlaps(d.it, d.mine), JSON.stringify(d)).toBe(false);
     // Moved onto it, resized over it, raised, floated from a tile: each lands beside it.
     for (const [what, call] of [
-      ['float/move', () => bob.call('float/move', { pane: second.pane, x: d.mine.x + 1, y: d.mine.y + 1 })],
-      ['float/resize', () => bob.call('float/resize', { pane: second.pane, w: d.vp.cols, h: d.vp.rows })],
-      ['float/raise', () => bob.call('float/raise', { pane: second.pane })],
+      ['float/move', () => world.agent.call('float/move', { pane: second.pane, x: d.mine.x + 1, y: d.mine.y + 1 })],
+      ['float/resize', () => world.agent.call('float/resize', { pane: second.pane, w: d.vp.cols, h: d.vp.rows })],
+      ['float/raise', () => world.agent.call('float/raise', { pane: second.pane })],
     ] as const) {
       await (call as () => Promise<unknown>)();
       const now = await drawn(second.pane);
@@ -62,48 +52,48 @@ describe('an agent’s float and the person’s pane', () => {
       expect(now.it.shown, what).toBe(true);
       expect(overlaps(now.it, now.mine), `${what}: ${JSON.stringify(now)}`).toBe(false);
     }
-    const tile = (await bob.call('pane/split', { pane: other, launch: cat })).pane;
-    await bob.call('pane/float', { pane: tile, mode: 'float', x: 0, y: 0 });
+    const tile = (await world.agent.call('pane/split', { pane: other, launch: cat })).pane;
+    await world.agent.call('pane/float', { pane: tile, mode: 'float', x: 0, y: 0 });
     const floated = await drawn(tile);
     expect(floated.it.shown && overlaps(floated.it, floated.mine), JSON.stringify(floated)).toBe(false);
     // The first float shown now that there is room: beside the person's pane too.
-    await bob.call('float/visible', { pane: first.pane, visible: true });
+    await world.agent.call('float/visible', { pane: first.pane, visible: true });
     const shownNow = await drawn(first.pane);
     expect(shownNow.it.shown).toBe(true);
     expect(overlaps(shownNow.it, shownNow.mine)).toBe(false);
     // The person's own float goes where the person puts it, over their pane too.
-    const theirs = await person.call('float/create', { launch: cat, x: d.mine.x, y: d.mine.y, w: 20, h: 8 });
+    const theirs = await world.person.call('float/create', { launch: cat, x: d.mine.x, y: d.mine.y, w: 20, h: 8 });
     expect(theirs.rect).toMatchObject({ x: d.mine.x, y: d.mine.y, visible: true });
-    for (const n of [first.pane, second.pane, tile, theirs.pane, other]) await person.call('pane/close', { pane: n });
+    for (const n of [first.pane, second.pane, tile, theirs.pane, other]) await world.person.call('pane/close', { pane: n });
   });
 
   it('puts a pane away without giving it the keys: hiding a tile leaves the focus where it was, hiding the focused one moves it to a pane on view', async () => {
-    const mine = (await person.call('session/get', {})).focused!;
-    const other = (await person.call('pane/split', { pane: mine, direction: 'vertical', launch: cat })).pane;
-    await person.call('pane/focus', { pane: mine });
-    await person.call('pane/hide', { pane: other, hidden: true });
-    expect((await person.call('session/get', {})).focused).toBe(mine);
-    await person.call('pane/hide', { pane: other, hidden: false });
-    expect((await person.call('session/get', {})).focused).toBe(other);
-    await person.call('pane/hide', { pane: other, hidden: true });
-    expect((await person.call('session/get', {})).focused).toBe(mine);
+    const mine = (await world.person.call('session/get', {})).focused!;
+    const other = (await world.person.call('pane/split', { pane: mine, direction: 'vertical', launch: cat })).pane;
+    await world.person.call('pane/focus', { pane: mine });
+    await world.person.call('pane/hide', { pane: other, hidden: true });
+    expect((await world.person.call('session/get', {})).focused).toBe(mine);
+    await world.person.call('pane/hide', { pane: other, hidden: false });
+    expect((await world.person.call('session/get', {})).focused).toBe(other);
+    await world.person.call('pane/hide', { pane: other, hidden: true });
+    expect((await world.person.call('session/get', {})).focused).toBe(mine);
     // A float hidden while it had the focus gives it back too.
-    const f = (await person.call('float/create', { launch: cat })).pane;
-    expect((await person.call('session/get', {})).focused).toBe(f);
-    await person.call('float/visible', { pane: f, visible: false });
-    expect((await person.call('session/get', {})).focused).toBe(mine);
-    for (const n of [other, f]) await person.call('pane/close', { pane: n });
+    const f = (await world.person.call('float/create', { launch: cat })).pane;
+    expect((await world.person.call('session/get', {})).focused).toBe(f);
+    await world.person.call('float/visible', { pane: f, visible: false });
+    expect((await world.person.call('session/get', {})).focused).toBe(mine);
+    for (const n of [other, f]) await world.person.call('pane/close', { pane: n });
   });
 
   it('leaves the person’s zoom on through an agent’s float', async () => {
-    const mine = (await person.call('session/get', {})).focused!;
-    await person.call('pane/zoom', { pane: mine, zoom: true });
-    const f = await bob.call('float/create', { launch: cat });
+    const mine = (await world.person.call('session/get', {})).focused!;
+    await world.person.call('pane/zoom', { pane: mine, zoom: true });
+    const f = await world.agent.call('float/create', { launch: cat });
     const d = await drawn(f.pane);
     expect(d.zoomed).toBe(mine);
     expect(d.focused).toBe(mine);
     expect(d.it.shown).toBe(false);
-    await person.call('pane/zoom', { pane: mine, zoom: false });
-    await person.call('pane/close', { pane: f.pane });
+    await world.person.call('pane/zoom', { pane: mine, zoom: false });
+    await world.person.call('pane/close', { pane: f.pane });
   });
 });

@@ -4,24 +4,14 @@
 // password into their shell, and take the keys. An agent's focus and zoom move a
 // context of its own (`agent:NAME`), as a grant's guest's do; the panes it makes and
 // the floats it moves take that context's focus, not the session's.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../kits/client/index';
-import { agentHarness, type AgentHarness } from '../agents/helpers';
+import { describe, expect, it } from 'vitest';
+import { personAndAgent } from '../agents/helpers';
 
 describe('an agent and the person’s focus', () => {
-  let h: AgentHarness;
-  let person: Connection;
-  let bob: Connection;
-  beforeAll(async () => {
-    h = await agentHarness({ shell: '/bin/cat' });
-    person = await h.connect();
-    await person.call('agent/add', { name: 'bob', access: { capabilities: ['read', 'write', 'attach', 'admin'] } });
-    bob = await h.as('bob');
-  }, 60_000);
-  afterAll(async () => h?.close());
+  const world = personAndAgent('bob');
 
   const view = async () => {
-    const s = await person.call('session/get', {});
+    const s = await world.person.call('session/get', {});
     // The person's focus history too (where `pane focus last` and a close go back to): an agent's moves write none of it.
     return { focused: s.focused, zoomed: s.zoomed, recent: s.recent ?? [] };
   };
@@ -33,82 +23,82 @@ describe('an agent and the person’s focus', () => {
     expect(mine).not.toBeNull();
     expect(before.zoomed).toBeNull();
     // Its own panes, made every way an agent may make one: none takes the person's focus.
-    const split = (await bob.call('pane/split', { launch: cat })).pane;
+    const split = (await world.agent.call('pane/split', { launch: cat })).pane;
     expect(await view(), 'a split').toEqual(before);
-    const launched = (await bob.call('pane/launch', { pane: split, launch: cat })).pane;
+    const launched = (await world.agent.call('pane/launch', { pane: split, launch: cat })).pane;
     expect(await view(), 'a launch').toEqual(before);
-    const float = (await bob.call('float/create', { launch: cat })).pane;
+    const float = (await world.agent.call('float/create', { launch: cat })).pane;
     expect(await view(), 'a float').toEqual(before);
     // Focus, zoom, a float's focus, and its pane floated, tiled, hidden and shown again.
     for (const [what, call] of [
-      ['pane/focus', () => bob.call('pane/focus', { pane: split })],
-      ['pane/focus -d', () => bob.call('pane/focus', { pane: split, direction: 'next' })],
-      ['pane/focus last', () => bob.call('pane/focus', { pane: split, direction: 'last' })],
-      ['pane/zoom', () => bob.call('pane/zoom', { pane: launched, zoom: true })],
-      ['float/focus', () => bob.call('float/focus', { pane: float })],
-      ['pane/float float', () => bob.call('pane/float', { pane: split, mode: 'float' })],
-      ['pane/float tile', () => bob.call('pane/float', { pane: split, mode: 'tile' })],
-      ['pane/hide', () => bob.call('pane/hide', { pane: launched, hidden: true })],
-      ['pane/hide (show)', () => bob.call('pane/hide', { pane: launched, hidden: false })],
-      ['pane/exec a word', () => bob.call('pane/exec', { pane: split, line: 'zoom' })],
+      ['pane/focus', () => world.agent.call('pane/focus', { pane: split })],
+      ['pane/focus -d', () => world.agent.call('pane/focus', { pane: split, direction: 'next' })],
+      ['pane/focus last', () => world.agent.call('pane/focus', { pane: split, direction: 'last' })],
+      ['pane/zoom', () => world.agent.call('pane/zoom', { pane: launched, zoom: true })],
+      ['float/focus', () => world.agent.call('float/focus', { pane: float })],
+      ['pane/float float', () => world.agent.call('pane/float', { pane: split, mode: 'float' })],
+      ['pane/float tile', () => world.agent.call('pane/float', { pane: split, mode: 'tile' })],
+      ['pane/hide', () => world.agent.call('pane/hide', { pane: launched, hidden: true })],
+      ['pane/hide (show)', () => world.agent.call('pane/hide', { pane: launched, hidden: false })],
+      ['pane/exec a word', () => world.agent.call('pane/exec', { pane: split, line: 'zoom' })],
     ] as const) {
       await (call as () => Promise<unknown>)();
       expect(await view(), what).toEqual(before);
     }
     // A line of its own in a shell: its +Errors pane is made, and the person's focus stays.
-    const ran = await bob.call('pane/exec', { pane: split, line: 'true', fallback: 'shell' });
+    const ran = await world.agent.call('pane/exec', { pane: split, line: 'true', fallback: 'shell' });
     expect(ran.output).toMatch(/\+Errors/);
     expect(await view(), 'a shell line').toEqual(before);
     // Its own view did move: it is in context agent:bob, focused on what it last focused.
-    const own = await bob.call('session/context', {});
+    const own = await world.agent.call('session/context', {});
     expect(own.context).toBe('agent:bob');
     expect(own.focused).not.toBe(mine);
     // The person's own requests still move the session's focus.
-    await person.call('pane/focus', { pane: split });
+    await world.person.call('pane/focus', { pane: split });
     expect((await view()).focused).toBe(split);
-    await person.call('pane/focus', { pane: mine });
+    await world.person.call('pane/focus', { pane: mine });
   });
 
   it('closing the pane the person focused, an agent does not choose where the person’s keys go next: its own panes beside it are passed over', async () => {
     const mine = (await view()).focused!;
-    const a = (await bob.call('pane/split', { pane: mine, launch: cat })).pane;
+    const a = (await world.agent.call('pane/split', { pane: mine, launch: cat })).pane;
     // The person looks at the agent's pane and types to it.
-    await person.call('pane/focus', { pane: a });
+    await world.person.call('pane/focus', { pane: a });
     // The agent puts a pane of its own first in reading order beside it (a split, then a swap), and closes the focused one.
-    const trap = (await bob.call('pane/split', { pane: a, launch: cat })).pane;
-    await bob.call('pane/swap', { pane: a, with: trap });
-    expect((await person.call('pane/get', { pane: trap })).owner).toBe('bob');
-    await bob.call('pane/close', { pane: a });
+    const trap = (await world.agent.call('pane/split', { pane: a, launch: cat })).pane;
+    await world.agent.call('pane/swap', { pane: a, with: trap });
+    expect((await world.person.call('pane/get', { pane: trap })).owner).toBe('bob');
+    await world.agent.call('pane/close', { pane: a });
     const now = (await view()).focused!;
     expect(now).not.toBe(trap);
-    expect((await person.call('pane/get', { pane: now })).owner).not.toBe('bob');
+    expect((await world.person.call('pane/get', { pane: now })).owner).not.toBe('bob');
     // The same close by the person goes back to the pane they focused before, the agent's or not.
-    const b = (await person.call('pane/split', { pane: trap, launch: cat })).pane;
-    await person.call('pane/focus', { pane: trap });
-    await person.call('pane/focus', { pane: b });
-    await person.call('pane/close', { pane: b });
+    const b = (await world.person.call('pane/split', { pane: trap, launch: cat })).pane;
+    await world.person.call('pane/focus', { pane: trap });
+    await world.person.call('pane/focus', { pane: b });
+    await world.person.call('pane/close', { pane: b });
     expect((await view()).focused).toBe(trap);
-    await person.call('pane/focus', { pane: mine });
+    await world.person.call('pane/focus', { pane: mine });
   });
 
   it('refuses an agent a layout preset and a move between sessions: the arrangement of the tiles is the person’s', async () => {
-    const layout = (await person.call('session/get', {})).layout;
-    await expect(bob.call('session/layout', { layout: 'tiled' })).rejects.toThrow(/rearranges every tile of the person’s session/);
-    await expect(bob.call('session/layout', { layout: 'next' })).rejects.toThrow(/rearranges every tile/);
+    const layout = (await world.person.call('session/get', {})).layout;
+    await expect(world.agent.call('session/layout', { layout: 'tiled' })).rejects.toThrow(/rearranges every tile of the person’s session/);
+    await expect(world.agent.call('session/layout', { layout: 'next' })).rejects.toThrow(/rearranges every tile/);
     // Not even its own pane, into a session of its own or the person's.
-    const own = (await bob.call('pane/split', { launch: cat })).pane;
-    await expect(bob.call('pane/move', { pane: own, newSession: true })).rejects.toThrow(/moves a pane between the person’s sessions/);
+    const own = (await world.agent.call('pane/split', { launch: cat })).pane;
+    await expect(world.agent.call('pane/move', { pane: own, newSession: true })).rejects.toThrow(/moves a pane between the person’s sessions/);
     const mine = (await view()).focused!;
-    await expect(bob.call('pane/move', { pane: mine, newSession: true, name: 'away' })).rejects.toThrow(/moves a pane between/);
-    expect((await person.call('session/list', {})).sessions.map((x) => x.name)).not.toContain('away');
-    await person.call('pane/close', { pane: own });
-    expect((await person.call('session/get', {})).layout).toEqual(layout);
-    expect((await person.call('session/layout', { layout: 'tiled' })).layout).toBe('tiled');
+    await expect(world.agent.call('pane/move', { pane: mine, newSession: true, name: 'away' })).rejects.toThrow(/moves a pane between/);
+    expect((await world.person.call('session/list', {})).sessions.map((x) => x.name)).not.toContain('away');
+    await world.person.call('pane/close', { pane: own });
+    expect((await world.person.call('session/get', {})).layout).toEqual(layout);
+    expect((await world.person.call('session/layout', { layout: 'tiled' })).layout).toBe('tiled');
   });
 
   it('refuses an agent the session’s own view and a named context people share, naming why', async () => {
-    await expect(bob.call('session/context', { context: null })).rejects.toThrow(/an agent follows a context of its own \(agent:bob\); the session's own focus is the person's/);
-    await expect(bob.call('session/context', { context: 'pairing' })).rejects.toThrow(/an agent follows its own context \(agent:bob\) alone/);
-    expect((await bob.call('session/context', { context: 'agent:bob' })).context).toBe('agent:bob');
+    await expect(world.agent.call('session/context', { context: null })).rejects.toThrow(/an agent follows a context of its own \(agent:bob\); the session's own focus is the person's/);
+    await expect(world.agent.call('session/context', { context: 'pairing' })).rejects.toThrow(/an agent follows its own context \(agent:bob\) alone/);
+    expect((await world.agent.call('session/context', { context: 'agent:bob' })).context).toBe('agent:bob');
   });
 });

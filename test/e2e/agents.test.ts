@@ -257,7 +257,13 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     // No room beside the person's pane (the agent's panes closed or minimised: the person's is the whole view): its
     // next float opens hidden, its own CLI says so, and the window tells the person in a notice that shows it when clicked.
     for (const n of [fl, trap]) expect(sh.cli('close', '-t', String(n)).code).toBe(0);
-    expect(sh.cli('hide', '-t', String(shellPane)).code).toBe(0);
+    // Every other pane of the session (earlier tests' agents too) put away by the person, so theirs is the whole view.
+    const sessionOf = (n: number) => (JSON.parse(sh.cli('ls', '--json').stdout) as { n: number; session: string }[]).find((p) => p.n === n)!.session;
+    const here = sessionOf(mine);
+    for (const p of JSON.parse(sh.cli('ls', '--json').stdout) as { n: number; session: string }[]) {
+      if (p.session === here && p.n !== mine) expect(sh.cli('hide', '-t', String(p.n)).code).toBe(0);
+    }
+    expect(await windowFocus()).toBe(mine);
     const had2 = new Set(list().map((p) => p.n));
     expect(sh.cli('send', '-t', String(shellPane), 'pane new --float -- sh -c "echo hidden-float-$((6*7)); exec cat"').code).toBe(0);
     const hiddenOne = () => list().find((p) => !had2.has(p.n) && p.owner === 'mallory')?.n ?? null;

@@ -7,12 +7,13 @@
 // re-attaches from the last received offset: nothing lost or doubled; a gap only
 // when the remote's ring moved past it (the local client sees the offset jump).
 // A stream is freed when its remote pane is gone, its host left or removed, or no
-// local reader has read it for REMOTE_STREAM_IDLE_MS; a remote whose offsets lie
-// (backward, or forward where its own flow control could not have skipped) is cut.
+// local reader has read it for REMOTE_STREAM_IDLE_MS. A remote whose offsets go
+// backward (bytes it sent, again) is cut; a forward jump is a gap the readers are
+// told of (decision 061: from here, an honest skip cannot be told from a dishonest one).
 import { ACK_CHUNK, ACK_IDLE_MS, FLOW_HIGH_MAX } from '../../kits/protocol/flow';
 import { PaneFault } from '../../kits/protocol/error';
 import type { ScreenSnapshot } from '../../kits/protocol/pty';
-import { ACK_STALL_MS, DRAIN_POLL_MS, MAX_FRAME_BYTES, SINK_BUFFER_CAP, STALL_COOLDOWN_MS, type StreamSink } from '../pty/fanout';
+import { DRAIN_POLL_MS, MAX_FRAME_BYTES, SINK_BUFFER_CAP, type StreamSink } from '../pty/fanout';
 import type { HandlerContext } from '../handlers/types';
 import type { HostLink } from './hostLink';
 
@@ -38,13 +39,6 @@ export const PROXY_WINDOW = FLOW_HIGH_MAX;
  * reader attaches anew, from the remote's own ring).
  */
 export const REMOTE_STREAM_IDLE_MS = 30_000;
-/**
- * The remote's fanout skips a flow-controlled client forward only once that client
- * has left bytes unacknowledged for ACK_STALL_MS (and then for STALL_COOLDOWN_MS
- * more). Our acks reach it a transit later than we send them, so a skip is believed
- * when our oldest unacknowledged byte is this old; a forward jump sooner is a lie.
- */
-export const STALL_SLACK_MS = ACK_STALL_MS / 2;
 /**
  * How long a reader resuming at a remote pane's live end waits for the host to say
  * where that end is (one link round trip: a few ms, ~25 ms on a 10 ms link). Past it the
@@ -85,9 +79,6 @@ export class RemoteStream {
   /** When it was made, and since when nobody here reads it (null while someone does). */
   readonly createdAt = Date.now();
   idleSince: number | null = Date.now();
-  /** When the oldest byte not yet acknowledged upstream came, and when our acks last lagged enough for the remote to skip us. */
-  private owedSince: number | null = null;
-  private laggedAt: number | null = null;
 
   constructor(
     readonly link: HostLink,
@@ -131,14 +122,21 @@ export class RemoteStream {
     return this.attaching;
   }
 
-  /** A frame from the remote for this pane; a backward offset is a lie and cuts the link. */
+  /**
+   * A frame from the remote for this pane. A backward offset is a lie and cuts the link.
+   * A forward one is a gap its readers see as a jump: the remote's ring moved past us
+   * (between its attach answer and its first frame, or while its fanout had stopped
+   * pacing us after bytes waited on the way). From here that cannot be told from a
+   * skip for no cause, and a host that wanted to hide output could as well send other
+   * bytes (decision 061).
+   */
   take(offset: number, data: Uint8Array): void {
     if (this.received !== null && offset < this.received) {
       this.link.cut(`it sent pane ${this.n}'s output at offset ${offset}, before ${this.received} it had already sent (a remote's offsets only go forward)`);
       return;
     }
-    if (this.received !== null && offset > this.received && !this.mayHaveSkipped()) {
-      this.link.cut(`it sent pane ${this.n}'s output at offset ${offset}, past ${this.received} where its stream stood, though it had no cause to skip (acknowledged within ${STALL_SLACK_MS} ms, STALL_SLACK_MS)`);
+    if (!Number.isSafeInteger(offset + data.byteLength)) {
+      this.link.cut(`it sent pane ${this.n}'s output at offset ${offset}, past where any stream can reach (2^53 bytes)`);
       return;
     }
     if (data.byteLength === 0) return;
@@ -146,7 +144,6 @@ export class RemoteStream {
     this.held += data.byteLength;
     this.received = offset + data.byteLength;
     while (this.held > REMOTE_STREAM_BUFFER && this.chunks.length > 1) this.held -= (this.chunks.shift() as { data: Buffer }).data.byteLength;
-    if (this.owed === 0) this.owedSince = Date.now();
     this.owed += data.byteLength;
     this.pumpAll();
   }
@@ -283,9 +280,7 @@ export class RemoteStream {
     const send = (): void => {
       this.ackTimer = null;
       const bytes = this.owed;
-      if (this.owedSince !== null && Date.now() - this.owedSince >= STALL_SLACK_MS) this.laggedAt = Date.now();
       this.owed = 0;
-      this.owedSince = null;
       // A notification, as a window's acks are: a call per ACK_CHUNK cost the link a reply frame back through
       // the host, a timer and a pending entry here each time (a seventh of this daemon's busy time streaming through ssh).
       if (bytes > 0 && this.attachedOn === this.link.generation) this.link.notify('pty/ack', { pane: this.n, bytes });
@@ -299,20 +294,9 @@ export class RemoteStream {
     }
   }
 
-  /**
-   * Whether the remote's fanout may have skipped us forward: our oldest unacknowledged
-   * byte is STALL_SLACK_MS old, or was within the remote's stall and cooldown.
-   */
-  private mayHaveSkipped(): boolean {
-    const now = Date.now();
-    if (this.owedSince !== null && now - this.owedSince >= STALL_SLACK_MS) this.laggedAt = now;
-    return this.laggedAt !== null && now - this.laggedAt <= ACK_STALL_MS + STALL_COOLDOWN_MS;
-  }
-
   /** A new link connection: nothing is owed to the old one; attach again from where we are if anyone reads. */
   resume(): void {
     this.owed = 0;
-    this.owedSince = null;
     if (this.subs.size > 0 && this.attachedOn !== this.link.generation) this.ensureUpstream().catch(() => undefined);
   }
 

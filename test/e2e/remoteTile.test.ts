@@ -194,7 +194,12 @@ describe.skipIf(chromiumMissing)(`a remote pane tiled in the window${chromiumMis
         await page.keyboard.type(`echo done-${cycle}-$((2*3))\n`);
         // The remote shell is dash, which has no line editor: a line typed before its prompt is drawn was echoed by
         // the tty already and is not drawn again, so its output can follow the prompt on the same row.
-        const shown = await waitScreen(page, standIn, new RegExp(`^(?:box\\$ )?done-${cycle}-6$`, 'm'), 30_000);
+        const shown = await waitScreen(page, standIn, new RegExp(`^(?:box\\$ )?done-${cycle}-6$`, 'm'), 30_000).catch(async (e: Error) => {
+          // What each end saw, so a failure here says where the interrupt or its answer stopped.
+          const notices = await page.evaluate(() => JSON.stringify((window as any).pane.store.getState().notices ?? null)).catch(() => '?');
+          const far = remote.pane(['screen', '-t', String(rn)]).stdout.split('\n').slice(-6).join('\n');
+          throw new Error(`${e.message.slice(0, 600)}\nthe remote's own screen ends:\n${far}\nwindow notices: ${notices}\nlocal daemon log:\n${local.log.slice(-3000)}\nremote daemon log:\n${remote.log.slice(-3000)}`);
+        });
         // In order, never doubled; at most one line is two half-lines joined where the stretch was cut.
         const runs = numberRuns(shown, lo, lo + 9e7);
         dropped += runs.jumps;

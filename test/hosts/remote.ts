@@ -18,6 +18,8 @@ export interface Daemon {
   env: Record<string, string>;
   socket: string;
   proc: ChildProcess;
+  /** What it has printed on stderr so far (joins, cut-offs, refusals): for a failure's message. */
+  readonly log: string;
   /** `pane ARGS` as this daemon's user (its env), waited for. */
   pane(args: string[], input?: string): Run;
   stop(): Promise<void>;
@@ -61,7 +63,7 @@ export async function startDaemon(label: string, o: { state?: boolean; wrap?: re
       await stopProc(proc);
       fs.rmSync(home, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
     },
-  } as Daemon;
+  };
 }
 
 /**

@@ -75,7 +75,7 @@ describe('a remote pane streamed over ssh', () => {
     const f = follower(local, `box:${n}`);
     try {
       await eventually('the follower to see N300', () => /\bN3\d\d\b/.test(f.out()), 20_000).catch((e: Error) => {
-        throw new Error(`${e.message}; it printed: ${f.out().slice(-600)}; local log: ${String((local as unknown as { log: string }).log).slice(-800)}`);
+        throw new Error(`${e.message}; it printed: ${f.out().slice(-600)}; local log: ${local.log.slice(-800)}`);
       });
       // A second reader of the same pane shares the one upstream stream.
       const g = follower(local, `box:${n}`);
@@ -224,6 +224,47 @@ describe('a remote pane streamed over ssh', () => {
       remote.pane(['close', '-t', flood.stdout.trim()]);
     }
   }, 60_000);
+  it('keeps an honest host whose flood waited on the way (its ssh stopped 3 s), its reader told of every byte it lost', async () => {
+    // Decision 061. Two honest forward jumps: the follower attaches from 0 to a pane whose ring
+    // moves on between the host's answer and its first frame, and bytes held up between the host
+    // and here count against the host's flow window, not against our acks, so its fanout stops
+    // pacing the link while every byte that reached this daemon was acknowledged at once. Both
+    // used to cut the host as a liar; they are gaps, said to the reader by HOST:N.
+    const flood = remote.pane(['new', '--', 'seq', '1', '900000000']);
+    expect(flood.status, flood.stderr).toBe(0);
+    const m = flood.stdout.trim();
+    const logFrom = local.log.length;
+    const f = follower(local, `box:${m}`);
+    const ssh = spawnSync('pgrep', ['-P', String(local.proc.pid), '-f', `ssh .*-p ${sshd.port}`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+    expect(ssh.length).toBeGreaterThan(0);
+    try {
+      await eventually('the flood at the follower', () => f.out().length > 1 << 20, 20_000).catch((e: Error) => {
+        throw new Error(`${e.message}: it has ${f.out().length} bytes, ${JSON.stringify(f.out().slice(0, 300))}; local log: ${local.log.slice(-1500)}`);
+      });
+      for (const pid of ssh) process.kill(pid, 'SIGSTOP');
+      await new Promise((r) => setTimeout(r, 3_000));
+      for (const pid of ssh) process.kill(pid, 'SIGCONT');
+      const at = f.out().length;
+      await eventually('the flood going on at the follower', () => f.out().length > at + (8 << 20), 20_000);
+      const ls = local.pane(['host', 'ls']).stdout;
+      expect(ls, `${ls}\n${local.log.slice(-1500)}`).toMatch(/^box\s.*connected/m);
+      expect(local.log.slice(logFrom)).not.toMatch(/host box: cut off/);
+      // Every jump in the numbers has its note, naming the pane as the person did.
+      const lines = f.out().split('\n');
+      const notes = lines.filter((l) => l.includes('[stderr]'));
+      for (const note of notes) expect(note).toMatch(new RegExp(`^\\[stderr\\] pane: note: pane box:${m} output from \\d+ to \\d+ was dropped from its ring; continuing from \\d+$`));
+      const nums = lines.map((l) => l.trim()).filter((l) => /^\d+$/.test(l)).map(Number);
+      let jumps = 0;
+      for (let k = 1; k < nums.length; k++) if (nums[k] !== nums[k - 1]! + 1) jumps++;
+      // A gap cuts a line where it falls: each note may show as a jump and a joined line.
+      expect(jumps).toBeLessThanOrEqual(2 * notes.length);
+    } finally {
+      for (const pid of ssh) try { process.kill(pid, 'SIGCONT'); } catch { /* gone */ }
+      f.proc.kill('SIGKILL');
+      remote.pane(['close', '-t', m]);
+    }
+  }, 60_000);
+
   it('ends a follower of a remote pane when its program ends there (every byte, exit 0) or the pane is closed there', async () => {
     const ended = remote.pane(['new', '--', 'sh', '-c', 'echo FIRST-LINE; sleep 1; echo LAST-LINE; exit 5']);
     expect(ended.status, ended.stderr).toBe(0);

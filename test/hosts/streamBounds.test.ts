@@ -1,9 +1,10 @@
 // Remote streams are bounded and their offsets checked (issue 26): between two real
 // in-process pane servers, each joined host dialled over a memory transport the test
 // can make lie. A stream is freed when its remote pane closes, when the person leaves
-// the host, and when nobody reads it for REMOTE_STREAM_IDLE_MS; a remote whose output
-// or pty/attach answer jumps forward where it could not have is cut off by name, and
-// another host joined beside it goes on answering. Keys typed faster than a far link's
+// the host, and when nobody reads it for REMOTE_STREAM_IDLE_MS; a forward jump in a
+// remote's output is a gap its readers see; a remote whose output goes back over bytes
+// it sent, or whose pty/attach answer starts where it could not, is cut off by name,
+// and another host joined beside it goes on answering. Keys typed faster than a far link's
 // round trip are sent at once, in order, not one round trip apiece.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../../kits/client/connection';
@@ -15,10 +16,10 @@ import { REMOTE_STREAM_IDLE_MS } from '../../server/hosts/remoteStream';
 import type { RunningServer } from '../../server/main';
 import { Gate, joinedPair, until as untilEvery, type Pair } from './pair';
 
-/** Passes the remote's frames on (held `delay` ms each, as a far link's latency), or lies in them: output offsets moved forward, pty/attach answers started past their end, or pty/read answers naming a stream end far ahead. */
+/** Passes the remote's frames on (held `delay` ms each, as a far link's latency), or bends them: output offsets moved forward (a gap) or past any stream's reach, pty/attach answers started past their end, or pty/read answers naming a stream end far ahead. */
 class Liar extends Gate {
   override readonly kind = 'liar';
-  lie: 'none' | 'output' | 'attach' | 'liveEnd' = 'none';
+  lie: 'none' | 'forward' | 'unreachable' | 'attach' | 'liveEnd' = 'none';
   /** What this end sent the remote since `record` was set, in order: `keys` for an input frame, else a request's method. */
   record: string[] | null = null;
   override send(f: WireFrame): void {
@@ -29,9 +30,9 @@ class Liar extends Gate {
     super.send(f);
   }
   protected override bend(f: WireFrame): WireFrame {
-    if (this.lie === 'output' && typeof f !== 'string') {
+    if ((this.lie === 'forward' || this.lie === 'unreachable') && typeof f !== 'string') {
       const b = decodeBinary(f);
-      if (typeof b !== 'string' && b.kind === BinaryKind.OUTPUT) return encodeBinary({ ...b, offset: b.offset + (1 << 20) });
+      if (typeof b !== 'string' && b.kind === BinaryKind.OUTPUT) return encodeBinary({ ...b, offset: this.lie === 'forward' ? b.offset + (1 << 20) : Number.MAX_SAFE_INTEGER - 1 });
     }
     if (this.lie === 'attach' && typeof f === 'string') {
       const m = JSON.parse(f) as { result?: { from?: number; streamEnd?: number } };
@@ -123,19 +124,39 @@ describe('remote streams', () => {
     await c.call('pty/detach', { pane: a.pane });
   });
 
-  it('cuts a host whose output jumps forward though it was acknowledged in time, and the other host goes on', async () => {
+  it('takes a forward jump in a host\'s output as a gap its reader sees, and cuts the host when its output then goes back over bytes it sent; the other host goes on', async () => {
     const n = await ticking();
-    let got = 0;
+    const offsets: [number, number][] = [];
     const a = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
-    const off = c.onOutput((p) => p === a.pane && got++);
-    await until('some output', () => got > 1 || undefined, 5000);
-    liars.get('box')!.lie = 'output';
+    const off = c.onOutput((p, offset, data) => p === a.pane && offsets.push([offset, data.byteLength]));
+    await until('some output', () => offsets.length > 1 || undefined, 5000);
+    // Its ring moved past us (decision 061): an honest host does this, and from here it cannot be told from a dishonest one.
+    liars.get('box')!.lie = 'forward';
+    const jumped = () => offsets.findIndex(([o], i) => i > 0 && o > offsets[i - 1]![0] + offsets[i - 1]![1]);
+    await until('the jump at the reader', () => jumped() > 0 || undefined, 5000);
+    const [at] = offsets[jumped()]!;
+    const [before, len] = offsets[jumped() - 1]!;
+    expect(at - (before + len)).toBe(1 << 20);
+    await until('output after the jump', () => offsets.length > jumped() + 1 || undefined, 5000);
+    expect((await stateOf('box')).state).toBe('connected');
+    // Bytes it already sent, sent again at their old offsets: a lie, and the link is cut.
+    liars.get('box')!.lie = 'none';
     const box = await until('box cut off', async () => ((await stateOf('box')).state === 'disconnected' ? stateOf('box') : undefined), 5000);
     off();
-    expect(box.error).toMatch(/past \d+ where its stream stood, though it had no cause to skip .*STALL_SLACK_MS/);
+    expect(box.error).toMatch(/it sent pane \d+'s output at offset \d+, before \d+ it had already sent/);
     expect(hosts.streams.proxy(a.pane)).toBeUndefined(); // cut for a lie: not dialled again, its streams freed
     expect((await stateOf('ok')).state).toBe('connected');
     expect((await c.call('pane/get', { pane: `ok:${n}` })).host).toBe('ok');
+  }, 20_000);
+
+  it('cuts a host whose output names an offset no stream reaches', async () => {
+    expect((await c.call('host/connect', { name: 'box' })).state).toBe('connected');
+    const n = await ticking();
+    const a = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
+    liars.get('box')!.lie = 'unreachable';
+    const box = await until('box cut off', async () => ((await stateOf('box')).state === 'disconnected' ? stateOf('box') : undefined), 5000);
+    expect(box.error).toMatch(/past where any stream can reach/);
+    expect(hosts.streams.proxy(a.pane)).toBeUndefined();
   }, 20_000);
 
   it('cuts a host whose pty/attach answer starts past its own stream end, and the other host goes on', async () => {

@@ -114,7 +114,7 @@ describe('hosts that are not pane', () => {
       expect(r.status, r.stderr).toBe(0);
       // 200,000 events, more than MAX_UNSOLICITED_FRAMES and MAX_REMOTE_EVENTS: the link stays up, and this server keeps serving.
       // The bound's message comes once the flood passes MAX_REMOTE_EVENTS in a heartbeat (later on a loaded machine: waited for, bounded).
-      await eventually('the bound named in the log', () => /host chatty: sent more than \d+ pane events within a heartbeat \(MAX_REMOTE_EVENTS\)/.test((local as unknown as { log: string }).log), 15_000);
+      await eventually('the bound named in the log', () => /host chatty: sent more than \d+ pane events within a heartbeat \(MAX_REMOTE_EVENTS\)/.test(local.log), 15_000);
       await eventually('a taken event told here', () => out.includes('"id":"chatty:1"'), 10_000);
       localStillServes();
       expect(local.pane(['host', 'ls']).stdout).toMatch(/^chatty .*connected/m);
@@ -154,8 +154,8 @@ describe('hosts that are not pane', () => {
     expect(Math.max(...words.map((w) => w.length))).toBeLessThan(MAX_BORROWED_DOC + 40);
     expect(words.join('\n').replace(/\t/g, ' ')).not.toMatch(CONTROL);
     // Its 512 KiB events were dropped for their size and said once; the log and /pane/log carry no escape and no forged line.
-    await eventually('the big events dropped and said', () => /over MAX_REMOTE_EVENT_BYTES/.test((local as unknown as { log: string }).log));
-    const daemonLog = (local as unknown as { log: string }).log;
+    await eventually('the big events dropped and said', () => /over MAX_REMOTE_EVENT_BYTES/.test(local.log));
+    const daemonLog = local.log;
     expect(daemonLog).not.toMatch(/\x1b|\x07|\u009b/);
     expect(daemonLog.split('\n').filter((l) => l.startsWith('FORGED'))).toEqual([]);
     const paneLog = local.pane(['cat', '/log']).stdout;
@@ -187,7 +187,7 @@ describe('hosts that are not pane', () => {
     local.pane(['close', '-t', String(stand)]);
     local.pane(['host', 'disconnect', 'churner']);
     // The person leaving a host is no refusal: /pane/log does not file it as one, and the daemon says "left".
-    await eventually('the leave said', () => /host churner: left: left by the person/.test((local as unknown as { log: string }).log));
+    await eventually('the leave said', () => /host churner: left: left by the person/.test(local.log));
     expect(local.pane(['cat', '/log']).stdout).not.toMatch(/refused host churner: .*left by the person/);
   });
 

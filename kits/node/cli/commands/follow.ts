@@ -31,18 +31,19 @@ export const READ_BATCH = 1 << 20;
  */
 export const FOLLOW_CHECK_MS = 1_000;
 
-export function gapNote(ctx: CommandContext, pane: number, wanted: number, start: number): void {
+/** Says what a reader lost: `pane` as the person named it (HOST:N for a joined host's pane, not the local proxy number its frames carry). */
+export function gapNote(ctx: CommandContext, pane: number | string, wanted: number, start: number): void {
   ctx.err(`pane: note: pane ${pane} output from ${wanted} to ${start} was dropped from its ring; continuing from ${start}`);
 }
 
-/** Reads output from `from` up to the end seen by the first read, writing it to stdout. */
-export async function drain(ctx: CommandContext, c: Connection, pane: PaneRef | undefined, from: number | undefined): Promise<{ pane: number; next: number }> {
+/** Reads output from `from` up to the end seen by the first read, writing it to stdout; a gap is said naming the pane `label` (default: as asked). */
+export async function drain(ctx: CommandContext, c: Connection, pane: PaneRef | undefined, from: number | undefined, label?: string): Promise<{ pane: number; next: number }> {
   let at = from;
   let end: number | undefined;
   for (;;) {
     const b = await c.call('pty/read', { ...(pane === undefined ? {} : { pane }), ...(at === undefined ? {} : { from: at }), maxBytes: READ_BATCH, encoding: 'base64' });
     // A gap is news only when the caller asked for an offset; by default we start at the oldest byte held.
-    if (b.gap && at !== undefined) gapNote(ctx, b.pane, at, b.streamStart);
+    if (b.gap && at !== undefined) gapNote(ctx, label ?? remoteKey(pane) ?? b.pane, at, b.streamStart);
     if (b.data.length > 0) await ctx.writeBytes(Buffer.from(b.data, 'base64'));
     pane ??= b.pane;
     // Stop at the end seen first, so a flooding pane cannot keep a one-shot read going forever.
@@ -114,7 +115,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     while (!ended) {
       const b = await c.call('pty/read', { pane: n, from: next, maxBytes: READ_BATCH, encoding: 'base64' }).catch(() => undefined);
       if (!b || ended) return; // `behind` stays set: the check reads again
-      if (b.gap) gapNote(ctx, n, next, b.streamStart);
+      if (b.gap) gapNote(ctx, remote ?? n, next, b.streamStart);
       if (b.to > next) {
         next = b.to;
         await ctx.writeBytes(Buffer.from(b.data, 'base64'));
@@ -131,7 +132,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   const take = (p: number, offset: number, data: Uint8Array): void => {
     if (p !== n) return;
     if (ended || behind) return acks.parsed(data.byteLength);
-    if (offset > next) gapNote(ctx, n, next, offset);
+    if (offset > next) gapNote(ctx, remote ?? n, next, offset);
     const skip = Math.max(0, next - offset);
     if (skip >= data.byteLength) return acks.parsed(data.byteLength);
     next = offset + data.byteLength;
@@ -172,7 +173,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
     void catching
       .then(() => writing)
       .then(() => acks.flush())
-      .then(() => (closed ? undefined : drain(ctx, c, n, next).then(() => undefined)))
+      .then(() => (closed ? undefined : drain(ctx, c, n, next, remote).then(() => undefined)))
       .catch(() => undefined)
       .then(() => endOf(c, remote ?? n, closed, { ...(exitSeen ? { exit: exitSeen } : {}), ...(paneSeen ? { pane: paneSeen } : {}) }))
       .then((end) => {
@@ -228,7 +229,7 @@ export async function follow(ctx: CommandContext, c: Connection, pane: PaneRef |
   const r = await c.call('pty/attach', { ...(pane === undefined ? {} : { pane }), mode: 'from', ...(from === undefined ? {} : { from }), flowControl: true, flowStart: 'max' });
   n = r.pane;
   paneSeen = snapshot.panes.find((x) => x.n === n && x.host === c.host);
-  if (r.gap && from !== undefined) gapNote(ctx, n, from, r.streamStart);
+  if (r.gap && from !== undefined) gapNote(ctx, remote ?? n, from, r.streamStart);
   next = r.from;
   const held = early;
   early = undefined;

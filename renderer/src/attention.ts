@@ -130,8 +130,10 @@ const floatsSeen = new Map<string, Set<number>>();
 
 function onFloats(st: AppStore, prev: AppStore): void {
   const s = selectSession(st);
-  if (!s || (s === selectSession(prev) && st.panes === prev.panes)) return;
+  if (!s) return;
   let seen = floatsSeen.get(s.id);
+  // A change of the pane map alone (an agent's state, a title) is looked at only while a float waits for its pane.
+  if (seen && s === selectSession(prev) && (st.panes === prev.panes || s.floating.every((f) => seen!.has(f.pane)))) return;
   if (!seen) {
     floatsSeen.set(s.id, (seen = new Set()));
     newHiddenFloats(seen, s.floating, st.panes, st.me);

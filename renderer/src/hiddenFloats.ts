@@ -4,10 +4,8 @@
 // reconnect, a restart) are not news; a tile the agent minimised (hidden.tile) is not
 // one it opened.
 import type { Floating, Pane } from '../../kits/protocol/model';
+import { HIDDEN_TILE_ATTR } from '../../kits/protocol/paneAttrs';
 import { shown } from '../../kits/protocol/shown';
-
-/** Marks a float that was a tile before it was hidden (server/handlers/pane.ts HIDDEN_TILE_ATTR). */
-const HIDDEN_TILE = 'hidden.tile';
 
 /**
  * The floats of one session not seen before, added to `seen`; the hidden ones someone
@@ -21,7 +19,7 @@ export function newHiddenFloats(seen: Set<number>, floating: readonly Floating[]
     const p = panes[f.pane];
     if (!p) continue;
     seen.add(f.pane);
-    if (!f.visible && me !== null && p.owner !== me && p.attrs[HIDDEN_TILE] === undefined) out.push(p);
+    if (!f.visible && me !== null && p.owner !== me && p.attrs[HIDDEN_TILE_ATTR] === undefined) out.push(p);
   }
   // Closed floats leave the set, so a number used again is news again.
   const now = new Set(floating.map((f) => f.pane));

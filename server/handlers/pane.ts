@@ -20,6 +20,7 @@ import { type ContextView, focusInContext, movesSessionFocus, ownContext } from 
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
 import { keptOffPersonsPane } from './keptClear';
+import { HIDDEN_TILE_ATTR } from '../../kits/protocol/paneAttrs';
 
 /**
  * The context the caller follows in session `sessionId` (model/session/contexts.ts), if any: a
@@ -83,9 +84,6 @@ function refreshPgid(server: PaneServer, p: Pane): Pane {
   refreshPane(server, p);
   return p;
 }
-
-/** Set on a tile that pane/hide took out of the tiling: showing it puts it back there. */
-export const HIDDEN_TILE_ATTR = 'hidden.tile';
 
 export const paneHandlers: HandlerTable = {
   'pane/list': (p, { server }) => {

@@ -4,10 +4,8 @@
 // one short line of text; the details live in tooltips and accessible labels.
 import type { Pane } from '../../../kits/protocol/model';
 import { clip } from '../../../kits/protocol/shown';
-import { AGENT_STATES, STATE_WORDS as STATE_LABEL, type AgentState } from '../../../kits/protocol/agentState';
+import { AGENT_STATES, STATE_WORDS, type AgentState } from '../../../kits/protocol/agentState';
 
-/** What the tag says for each state ("waiting" is the agent needing the person), as every view says it. */
-export { STATE_WORDS as STATE_LABEL } from '../../../kits/protocol/agentState';
 /** Topics are cut to this many characters in the tag; the tooltip holds them all. */
 const TOPICS_CHARS = 32;
 
@@ -49,7 +47,7 @@ export function AgentTag({ pane }: { pane: Pane }) {
   const a = pane.attrs;
   if (!a.agent) return null;
   const state = a['agent.state'];
-  const label = isState(state) ? STATE_LABEL[state] : state;
+  const label = isState(state) ? STATE_WORDS[state] : state;
   // reported: the CLI's hooks said so; observed: pane saw it (screen, OSC 9/99/777, BEL).
   const source = a['agent.state-source'];
   const since = sinceText(a['agent.since']);

@@ -2,7 +2,7 @@
 // chord again moves on; letting go of its modifiers (or Enter) focuses the choice.
 import { shown } from '../../../kits/protocol/shown';
 import { useApp } from '../store';
-import { STATE_LABEL } from './AgentTag';
+import { STATE_WORDS } from '../../../kits/protocol/agentState';
 import { tagWords } from './TagBar';
 
 export function Switcher() {
@@ -23,7 +23,7 @@ export function Switcher() {
                 <span className="sw-q">{p.attrs.quadrant ?? ''}</span>
                 {p.attrs.agent && p.attrs['agent.state'] ? (
                   <span className={`sw-state agent-state agent-state-${p.attrs['agent.state']}`} data-state={p.attrs['agent.state']}>
-                    {STATE_LABEL[p.attrs['agent.state'] as keyof typeof STATE_LABEL] ?? p.attrs['agent.state']}
+                    {STATE_WORDS[p.attrs['agent.state'] as keyof typeof STATE_WORDS] ?? p.attrs['agent.state']}
                   </span>
                 ) : null}
                 <span className="sw-words">{tagWords(p).slice(0, 4).join(' ')}</span>

@@ -41,7 +41,7 @@ export const OutputBatchSchema = lazySchema(() => StreamWindowSchema.extend({
   gap: z.boolean(),
   data: z.string(),
   encoding: z.enum(['utf8', 'base64']),
-  /** The stream's end when input (a key, a paste, `pane send`) last reached the program; absent before any has. What follows it is what that input brought. */
+  /** The stream's end when the caller's own input (a key, a paste, `pane send`) last reached the program; absent before they sent any. What follows it is what that input brought; others' keys move it not. */
   inputAt: z.number().int().min(0).optional(),
 }));
 export type OutputBatch = z.infer<typeof OutputBatchSchema>;

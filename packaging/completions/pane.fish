@@ -198,7 +198,7 @@ complete -c pane -n '__fish_seen_subcommand_from wait' -l agent -d 'until its ag
 complete -c pane -n '__fish_seen_subcommand_from wait' -l state -r -d 'with --agent: the states that end the wait, comma-separated (working, waiting, done, ready, idle, exited)'
 complete -c pane -n '__fish_seen_subcommand_from wait' -l match -r -d 'until a line it prints (escape sequences taken out) matches REGEX (a JavaScript regular expression); prints the line'
 complete -c pane -n '__fish_seen_subcommand_from wait' -l from -r -d 'with --match: look from this stream offset (default: what it prints from now on)'
-complete -c pane -n '__fish_seen_subcommand_from wait' -l since-input -d 'with --match: look at what it printed after the last key it was sent (the line that key was typed on left out), however soon it printed it'
+complete -c pane -n '__fish_seen_subcommand_from wait' -l since-input -d 'with --match: look at what it printed after the last key you sent it (the line that key was typed on left out), however soon it printed it; keys others typed there meanwhile move nothing'
 complete -c pane -n '__fish_seen_subcommand_from wait' -s T -l timeout -r -d 'give up after DURATION: exit 124, saying what was still going (default: a day)'
 complete -c pane -n '__fish_seen_subcommand_from wait' -l json -d 'print the protocol objects as JSON'
 complete -c pane -n '__fish_seen_subcommand_from attach' -s t -l target -r -d 'the pane (N or HOST:N), or a session (NAME, followed; HOST:NAME, its focused pane), as tmux attach -t takes a session (default: the focused session, followed)'

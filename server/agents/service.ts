@@ -26,6 +26,7 @@ import { paneEntry } from './programs';
 import { SandboxHelper } from './sandboxHelper';
 import { UNIX_SOCKETS_ALLOWED } from '../../kits/node/sandboxSockets';
 import { foldStates, type Transition } from './status';
+import { PERSON, principalLabel } from '../../kits/protocol/principal';
 
 /** A refused file is logged at most this often (finger, the tag and listings read the same files many times a minute). */
 const REFUSAL_LOG_EVERY_MS = 60_000;
@@ -602,11 +603,12 @@ export class AgentService {
     return (live.find((x) => atPrompt(x.pr.state)) ?? live[0])?.p;
   }
 
-  typeInto(p: Pane, text: string): void {
+  /** Types `text` into `p` as `by` (principalLabel of whoever wrote it). */
+  typeInto(p: Pane, text: string, by: string): void {
     const t = this.server.terminals.get(p.n);
     if (!t?.running) return;
     // Text first, then Enter on its own once the program has taken it (model/input.ts): TUIs that treat a fast paste+CR as a newline still submit.
-    typeAndSubmit(this.server, p, typable(text)).catch(() => {
+    typeAndSubmit(this.server, p, by, typable(text)).catch(() => {
       /* busy: the program stopped reading its input (MAX_INPUT_QUEUE); the text waits there */
     });
   }
@@ -634,7 +636,7 @@ export class AgentService {
     const next = r.typeWhenWaiting.shift()!;
     // Queued mail is typed only if its sender may still write that pane (its .access may have changed).
     if (next.from !== null && !this.mayWrite(next.from, p)) return;
-    this.typeInto(p, next.line);
+    this.typeInto(p, next.line, principalLabel(next.from === null ? PERSON : { kind: 'agent', name: next.from }));
   }
 
   /** Drops the agent's runtime and its panes' agent attrs (the panes themselves live on). */

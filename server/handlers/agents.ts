@@ -24,6 +24,7 @@ import { isNoRoom } from '../model/session/index';
 import type { HandlerContext, HandlerTable } from './types';
 import { MAX_DELIVERED_LINE_BYTES, MAX_DELIVERY_QUEUE, MAX_DELIVERY_QUEUE_BYTES } from '../agents/limits';
 import { editorCommand } from '../plumb/service';
+import { principalLabel } from '../../kits/protocol/principal';
 
 function svcOf(ctx: HandlerContext): AgentService {
   const s = ctx.services.agents;
@@ -225,7 +226,7 @@ export const agentHandlers: HandlerTable = {
     const pane = svc.inputPane(p.to);
     if (!pane) throw faults.failed(`${p.to} has no running pane to write to; mail it instead (pane mail ${p.to})`);
     if (me !== null) checkPane(svc, me, 'agent/write', pane, 'write');
-    svc.typeInto(pane, `[from ${from}] ${p.text}`);
+    svc.typeInto(pane, `[from ${from}] ${p.text}`, principalLabel(ctx.client.principal));
     ctx.server.publish('agent/said', { from, to: p.to, text: p.text, at, pane: pane.n });
     return { from, to: p.to, pane: pane.n };
   },

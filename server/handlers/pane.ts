@@ -21,6 +21,7 @@ import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
 import { keptOffPersonsPane } from './keptClear';
 import { HIDDEN_TILE_ATTR } from '../../kits/protocol/paneAttrs';
+import { principalLabel } from '../../kits/protocol/principal';
 
 /**
  * The context the caller follows in session `sessionId` (model/session/contexts.ts), if any: a
@@ -260,8 +261,9 @@ export const paneHandlers: HandlerTable = {
     if (!client.canWrite) throw faults.denied(`client ${client.name} may not write to panes`);
     client.noteTyping?.(pane.n);
     // Binary INPUT frames take the same path (transport/clientConn.ts): an ended program's pane reruns on Enter, refuses other keys.
-    if (p.submit) return typeAndSubmit(server, pane, Buffer.from(p.data, p.encoding === 'base64' ? 'base64' : 'utf8')).then((taken) => ({ pane: pane.n, bytes: taken.bytes }));
-    const taken = typeInto(server, pane, p.data, p.encoding === 'base64' ? 'base64' : 'utf8');
+    const by = principalLabel(client.principal);
+    if (p.submit) return typeAndSubmit(server, pane, by, Buffer.from(p.data, p.encoding === 'base64' ? 'base64' : 'utf8')).then((taken) => ({ pane: pane.n, bytes: taken.bytes }));
+    const taken = typeInto(server, pane, by, p.data, p.encoding === 'base64' ? 'base64' : 'utf8');
     return { pane: pane.n, bytes: taken.bytes };
   },
 };

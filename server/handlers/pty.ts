@@ -10,6 +10,7 @@ import { agentOfUser } from '../agents/identity';
 import { resizePane } from '../model/paneOps';
 import type { PaneServer } from '../paneServer';
 import type { HandlerContext, HandlerTable } from './types';
+import { principalLabel } from '../../kits/protocol/principal';
 
 /** Awaits a terminal operation; a pane closed meanwhile is pane-not-found, not an internal error. */
 async function whileAlive<T>(server: PaneServer, n: number, op: Promise<T>): Promise<T> {
@@ -65,9 +66,11 @@ export const ptyHandlers: HandlerTable = {
     const unacked = server.terminal(pane).ack(client.sink.id, p.bytes);
     return { pane: pane.n, unacked };
   },
-  'pty/read': (p, { server }) => {
+  'pty/read': (p, { server, client }) => {
     const pane = server.pane(p.pane);
     const t = server.terminal(pane);
+    // Where the caller's own last input reached it: another's keys (the person's, while an agent waits on its command) move nothing.
+    const inputAt = t.inputEndOf(principalLabel(client.principal));
     // Paged to fit one frame: a batch of control bytes as JSON text is up to six times
     // its size (\u001b), so a batch that would not fit is halved until it does; `to`
     // says where it ended and the reader asks again from there.
@@ -75,7 +78,7 @@ export const ptyHandlers: HandlerTable = {
       const r = t.read(p.from, max);
       const data = r.data.toString(p.encoding === 'base64' ? 'base64' : 'utf8');
       if (max > 1 && !fitsOneFrame(data, p.encoding)) continue;
-      return { pane: pane.n, from: r.from, to: r.to, gap: r.gap, streamStart: r.streamStart, streamEnd: r.streamEnd, data, encoding: p.encoding, ...(t.lastInputEnd !== null ? { inputAt: t.lastInputEnd } : {}) };
+      return { pane: pane.n, from: r.from, to: r.to, gap: r.gap, streamStart: r.streamStart, streamEnd: r.streamEnd, data, encoding: p.encoding, ...(inputAt !== null ? { inputAt } : {}) };
     }
   },
   'pty/screen': async (p, { server }) => {

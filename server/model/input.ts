@@ -23,12 +23,13 @@ export interface InputTaken {
 }
 
 /**
- * Types `data` into the pane. A string is decoded as `encoding` only after the
+ * Types `data` into the pane as `by` (principalLabel: whose input it is, for
+ * `pane wait --since-input`). A string is decoded as `encoding` only after the
  * input queue's bound (Terminal.checkInput) let its size through. Throws a typed
  * refusal for a pane with no terminal, a full queue (`busy`) or a key other than
  * Enter for an ended program.
  */
-export function typeInto(server: PaneServer, pane: Pane, data: string | Uint8Array, encoding: 'utf8' | 'base64' = 'utf8'): InputTaken {
+export function typeInto(server: PaneServer, pane: Pane, by: string, data: string | Uint8Array, encoding: 'utf8' | 'base64' = 'utf8'): InputTaken {
   const t = server.terminals.get(pane.n);
   if (!t) throw faults.failed(`pane ${pane.n}'s body is ${pane.kind}, with no program to read input; keys go only to panes running one (${runners()})`);
   const size = typeof data === 'string' ? Buffer.byteLength(data, encoding) : data.byteLength;
@@ -47,7 +48,7 @@ export function typeInto(server: PaneServer, pane: Pane, data: string | Uint8Arr
     throw faults.failed(`pane ${pane.n}'s program (${programOf(pane)}) ${what}, so nothing reads input there; send Enter alone to run it again, or \`pane restart -t ${pane.n}\` (\`pane close -t ${pane.n}\` removes the pane)`);
   }
   t.checkInput(size); // refused before a buffer is made for it
-  t.write(typeof data === 'string' ? Buffer.from(data, encoding) : data);
+  t.write(typeof data === 'string' ? Buffer.from(data, encoding) : data, by);
   return { bytes: size, rerun: false };
 }
 
@@ -96,11 +97,11 @@ const SUBMIT_POLL_MS = 5;
  * write, MCP's send) comes here. Resolves once Enter is written; the same refusals as
  * typeInto, for the text and for the Enter.
  */
-export async function typeAndSubmit(server: PaneServer, pane: Pane, text: string | Uint8Array): Promise<InputTaken> {
-  if (text.length === 0) return typeInto(server, pane, '\r'); // nothing to wait for: Enter alone (which also reruns an ended program)
+export async function typeAndSubmit(server: PaneServer, pane: Pane, by: string, text: string | Uint8Array): Promise<InputTaken> {
+  if (text.length === 0) return typeInto(server, pane, by, '\r'); // nothing to wait for: Enter alone (which also reruns an ended program)
   const t = server.terminals.get(pane.n);
   const before = t?.streamEnd ?? 0;
-  const taken = typeInto(server, pane, text);
+  const taken = typeInto(server, pane, by, text);
   if (taken.rerun || !t) return taken;
   const start = Date.now();
   // The end of the text as the program would draw it back (its last visible characters, no spaces: a box may wrap there).
@@ -126,6 +127,6 @@ export async function typeAndSubmit(server: PaneServer, pane: Pane, text: string
     const echoed = seen && last > before && now - lastChange >= SUBMIT_SETTLE_MS;
     if ((echoed && now - start >= SUBMIT_GAP_MIN_MS) || now - start >= SUBMIT_WAIT_MAX_MS || !t.running) break;
   }
-  const enter = typeInto(server, pane, '\r');
+  const enter = typeInto(server, pane, by, '\r');
   return { bytes: taken.bytes + enter.bytes, rerun: false };
 }

@@ -71,6 +71,12 @@ const SCREEN_LAG_HIGH = 3 / 4;
 export const SCREEN_DEFER_MS = 100;
 const SCREEN_LAG_LOW = 1 / 2;
 /**
+ * Principals whose last input a pane remembers (`pane wait --since-input` looks after
+ * the caller's own): the person, the agents and guests typing into one pane are a few;
+ * past this the one that typed least recently is forgotten, and is told it sent nothing.
+ */
+export const INPUT_PRINCIPALS_MAX = 32;
+/**
  * A pane quiet this long, with every client and the screen model holding all of its
  * output, gives back its ring (issue 14: twenty idle panes each held the ~1 MiB their
  * last flood grew it to). What is kept is RING_IDLE_KEEP: a reconnecting window
@@ -273,13 +279,19 @@ export class Terminal {
    * already wait. With none running it is dropped: what keys for an ended program
    * mean (its rerun prompt) is decided before they get here (model/input.ts).
    */
-  write(data: string | Uint8Array): void {
+  write(data: string | Uint8Array, by?: string): void {
     const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     if (!this.proc) return;
     this.checkInput(bytes.byteLength);
     this.proc.write(bytes);
     this.lastInputAt = Date.now();
     this.lastInputEnd = this.ring.streamEnd;
+    if (by !== undefined) {
+      // Newest last, so the first is the one least recently typing.
+      this.inputEnds.delete(by);
+      this.inputEnds.set(by, this.ring.streamEnd);
+      if (this.inputEnds.size > INPUT_PRINCIPALS_MAX) this.inputEnds.delete(this.inputEnds.keys().next().value!);
+    }
     this.echoFrom ??= this.now();
     this.answerDue = true;
     if (isSignalKey(bytes)) this.answerUntil = this.now() + SIGNAL_ANSWER_MS;
@@ -295,8 +307,15 @@ export class Terminal {
 
   /** When a key (or any input) last reached the program: output right after it is its echo, not work (the agents' observer). */
   lastInputAt = 0;
-  /** The stream's end when input last reached the program, or null before any has: what was printed after it (`pane wait --since-input`). */
+  /** The stream's end when input last reached the program, or null before any has. */
   lastInputEnd: number | null = null;
+  /** The stream's end when each principal (principalLabel) last typed here: what was printed after it is what their input brought (`pane wait --since-input`). */
+  private readonly inputEnds = new Map<string, number>();
+
+  /** The stream's end when `by` last typed into this pane, or null if they have not (or were forgotten, INPUT_PRINCIPALS_MAX). */
+  inputEndOf(by: string): number | null {
+    return this.inputEnds.get(by) ?? null;
+  }
 
   /**
    * Throws a `busy` PaneFault when `bytes` more input would pass MAX_INPUT_QUEUE: asked

@@ -316,7 +316,7 @@ export class ClientConn {
     // Typing makes this window the latest (windowSize "latest"): the session takes its size again.
     applyViewport(this.server, pane.session, this.services.viewports.touch(pane.session, this.id, this.services.windowSize));
     try {
-      typeInto(this.server, pane, b.data); // pane/input's path too: one policy for a full queue and an ended program
+      typeInto(this.server, pane, principalLabel(this.principal), b.data); // pane/input's path too: one policy for a full queue and an ended program
     } catch (e) {
       if (!(e instanceof PaneFault)) throw e;
       // A binary frame has no reply: the refusal is an error frame (the kit's onError, the window's notice) and a /pane/log line.

@@ -120,7 +120,7 @@ describe('pane wait', () => {
       [['--state', 'done'], 2, /--state goes with --agent/],
       [['--since-input'], 2, /--since-input goes with --match/],
       [['--match', 'x', '--since-input', '--from', '0'], 2, /since-input.*from|from.*since-input/],
-      [['--match', 'x', '--since-input'], 1, new RegExp(`pane ${n} has been sent no key since it started`)],
+      [['--match', 'x', '--since-input'], 1, new RegExp(`you have sent pane ${n} no key since it started`)],
       [['--quiet', '50ms'], 2, /--quiet: at least 100 ms/],
       [['--quiet', 'soon'], 2, /--quiet: "soon" is not a duration/],
       [['--timeout', '2d'], 2, /--timeout: 2d is longer than a day/],

@@ -44,7 +44,7 @@ async function matchForMcp(c: Connection, pane: number | string, pattern: string
     case 'found':
       return `pane ${r.pane} printed: ${shown(clip(r.line, 2000))}`;
     case 'no-input':
-      throw new Error(`pane ${r.pane} has been sent no key since it started: sinceInput has nothing to look after`);
+      throw new Error(`you have sent pane ${r.pane} no key since it started: sinceInput looks after your own last key (send_input), not another's`);
     case 'closed':
       throw new Error(`pane ${r.pane} was closed before it printed a matching line`);
     case 'ended':
@@ -152,7 +152,7 @@ export function buildMcpServer(c: Connection, who: string): McpServer {
   mcp.registerTool(
     'wait_pane',
     {
-      description: `Wait until a pane you may read reaches a state: idle (the line you sent has finished: its shell is back at its prompt), exit (its program ended), quiet (printed nothing for quietSeconds), agent (its agent needs the person or finished its turn), or match (it printed a line matching the JavaScript regular expression pattern; with sinceInput, looking from the last key it was sent, so a line printed before this call is seen and the command's own echo is not). Gives up after timeoutSeconds (at most ${MCP_WAIT_MAX_S}, what an MCP call can be held), saying what still runs; call it again to wait longer.`,
+      description: `Wait until a pane you may read reaches a state: idle (the line you sent has finished: its shell is back at its prompt), exit (its program ended), quiet (printed nothing for quietSeconds), agent (its agent needs the person or finished its turn), or match (it printed a line matching the JavaScript regular expression pattern; with sinceInput, looking from the last key you sent it (not the person's), so a line printed before this call is seen and the command's own echo is not). Gives up after timeoutSeconds (at most ${MCP_WAIT_MAX_S}, what an MCP call can be held), saying what still runs; call it again to wait longer.`,
       inputSchema: {
         pane: paneRef,
         until: z.enum(['idle', 'exit', 'quiet', 'agent', 'match']).default('idle'),

@@ -39,7 +39,7 @@ export const waitCommand: CommandSpec = {
     { name: 'state', type: 'string', value: 'STATES', doc: `with --agent: the states that end the wait, comma-separated (${AGENT_STATES.join(', ')})` },
     { name: 'match', type: 'string', value: 'REGEX', doc: 'until a line it prints (escape sequences taken out) matches REGEX (a JavaScript regular expression); prints the line' },
     { name: 'from', type: 'int', value: 'OFFSET', min: 0, doc: 'with --match: look from this stream offset (default: what it prints from now on)' },
-    { name: 'since-input', type: 'bool', doc: 'with --match: look at what it printed after the last key it was sent (the line that key was typed on left out), however soon it printed it', conflicts: ['from'] },
+    { name: 'since-input', type: 'bool', doc: 'with --match: look at what it printed after the last key you sent it (the line that key was typed on left out), however soon it printed it; keys others typed there meanwhile move nothing', conflicts: ['from'] },
     { name: 'timeout', short: 'T', type: 'string', value: 'DURATION', doc: 'give up after DURATION: exit 124, saying what was still going (default: a day)' },
     JSON_FLAG,
   ],
@@ -107,7 +107,7 @@ async function matchLine(ctx: CommandContext, c: Connection, target: PaneRef | u
       ctx.out(json ? JSON.stringify({ pane: r.pane, met: true, line: r.line, offset: r.offset, waitedMs: r.waitedMs }) : shownKeepingTabs(clip(r.line, 2000)));
       return EXIT.ok;
     case 'no-input':
-      ctx.err(`pane ${r.pane} has been sent no key since it started: --since-input has nothing to look after`);
+      ctx.err(`you have sent pane ${r.pane} no key since it started: --since-input looks after your own last key (pane send), not another's`);
       return EXIT.failed;
     case 'closed':
       ctx.err(`pane ${r.pane} was closed before it printed a line matching ${pat}`);

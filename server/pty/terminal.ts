@@ -285,7 +285,6 @@ export class Terminal {
     this.checkInput(bytes.byteLength);
     this.proc.write(bytes);
     this.lastInputAt = Date.now();
-    this.lastInputEnd = this.ring.streamEnd;
     if (by !== undefined) {
       // Newest last, so the first is the one least recently typing.
       this.inputEnds.delete(by);
@@ -307,8 +306,6 @@ export class Terminal {
 
   /** When a key (or any input) last reached the program: output right after it is its echo, not work (the agents' observer). */
   lastInputAt = 0;
-  /** The stream's end when input last reached the program, or null before any has. */
-  lastInputEnd: number | null = null;
   /** The stream's end when each principal (principalLabel) last typed here: what was printed after it is what their input brought (`pane wait --since-input`). */
   private readonly inputEnds = new Map<string, number>();
 

@@ -419,6 +419,11 @@ export class HostLink {
     return this.left;
   }
 
+  /** Down and not dialled again though the person did not leave it: cut for a lie, refused who we are, or joined to itself. */
+  get cutOff(): boolean {
+    return this.state === 'disconnected' && !this.wanted && !this.left && this.error !== null;
+  }
+
   /** Whether the link will take the person's input for later: joined (wanted) though not up now. */
   get joined(): boolean {
     return this.wanted;

@@ -13,6 +13,7 @@ import type { Pane, Session } from '../../kits/protocol/model';
 import type { PaneAck } from '../../kits/protocol/pane';
 import type { HandlerContext } from '../handlers/types';
 import { followRemote, remoteOf, REMOTE_HOST_ATTR, REMOTE_LINK_ATTR, REMOTE_N_ATTR } from '../model/bodies/remote';
+import { LINK_CUT_OFF } from '../../kits/protocol/standIn';
 import { createPane } from '../model/lifecycle';
 import { vocabularyFor } from '../model/vocabulary';
 import { setAttrs, setTag, setVocabulary, syncFloatWord } from '../model/paneOps';
@@ -288,7 +289,8 @@ export class StandIns {
     if (!key) return;
     const { host, n } = parsePaneRef(key);
     const link = this.hosts.links.get(host as string);
-    const state = link ? link.state : 'no host file';
+    // A cut link is not dialled again: its badge says so, not that output resumes by itself.
+    const state = link ? (link.cutOff ? LINK_CUT_OFF : link.state) : 'no host file';
     setAttrs(this.server, pane, { [REMOTE_LINK_ATTR]: state });
     // The remote pane's fate is known only from a link that is up (a down link's list is empty, not news).
     if (!link || (link.state !== 'connected' && link.state !== 'stale')) return;

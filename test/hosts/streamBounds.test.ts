@@ -126,6 +126,8 @@ describe('remote streams', () => {
 
   it('takes a forward jump in a host\'s output as a gap its reader sees, and cuts the host when its output then goes back over bytes it sent; the other host goes on', async () => {
     const n = await ticking();
+    // A stand-in of it in the person's session: its badge says what became of the link.
+    const standIn = (await c.call('host/show', { remote: `box:${n}` })).pane;
     const offsets: [number, number][] = [];
     const a = await c.call('pty/attach', { pane: `box:${n}`, mode: 'from', flowControl: true });
     const off = c.onOutput((p, offset, data) => p === a.pane && offsets.push([offset, data.byteLength]));
@@ -144,6 +146,8 @@ describe('remote streams', () => {
     const box = await until('box cut off', async () => ((await stateOf('box')).state === 'disconnected' ? stateOf('box') : undefined), 5000);
     off();
     expect(box.error).toMatch(/it sent pane \d+'s output at offset \d+, before \d+ it had already sent/);
+    // Not "disconnected", which promises output when the link is back: it is not dialled again.
+    await until('the stand-in badged cut off', async () => ((await c.call('pane/get', { pane: standIn })).attrs['remote.link'] === 'cut off') || undefined, 5000);
     expect(hosts.streams.proxy(a.pane)).toBeUndefined(); // cut for a lie: not dialled again, its streams freed
     expect((await stateOf('ok')).state).toBe('connected');
     expect((await c.call('pane/get', { pane: `ok:${n}` })).host).toBe('ok');

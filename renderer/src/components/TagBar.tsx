@@ -8,6 +8,7 @@ import { clip, shown } from '../../../kits/protocol/shown';
 import { exitLabel } from '../../../kits/protocol/exitLabel';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Pane } from '../../../kits/protocol/model';
+import { LINK_CUT_OFF } from '../../../kits/protocol/standIn';
 import { toolbarItems } from '../keys/tagFocus';
 import { termFor } from '../term/terminals';
 import { AgentTag } from './AgentTag';
@@ -76,6 +77,12 @@ function OwnerBadge({ pane, name }: { pane: Pane; name: string }) {
  * remote's own tag, and badges the host's link while it is not connected (stale: not
  * answering its heartbeat; disconnected: input waits for it) or the remote pane gone.
  */
+/** What a stand-in's link badge says on hover: a cut link is not dialled again, so nothing resumes by itself. */
+function linkTitle(host: string, link: string): string {
+  if (link === LINK_CUT_OFF) return `the link to ${host} was cut off and is not dialled again (pane host ls says why); pane host connect ${host} joins it again`;
+  return `the link to ${host} is ${link} (pane host ls); output resumes and typed keys are delivered when it is back`;
+}
+
 function RemoteBadges({ pane }: { pane: Pane }) {
   if (!standsIn(pane.kind)) return null;
   const at = `${pane.attrs['remote.host'] ?? '?'}:${pane.attrs['remote.n'] ?? '?'}`;
@@ -85,7 +92,7 @@ function RemoteBadges({ pane }: { pane: Pane }) {
     <>
       <span className="tag-host" title={`pane ${at} of host ${pane.attrs['remote.host'] ?? '?'}, shown here as pane ${pane.n}`}>{at}</span>
       {link !== 'connected' ? (
-        <span className={`tag-link tag-link-${link.replace(/[^a-z]/g, '-')}`} role="status" aria-label={`host link ${link}`} title={`the link to ${pane.attrs['remote.host'] ?? 'its host'} is ${link} (pane host ls); output resumes and typed keys are delivered when it is back`}>
+        <span className={`tag-link tag-link-${link.replace(/[^a-z]/g, '-')}`} role="status" aria-label={`host link ${link}`} title={linkTitle(pane.attrs['remote.host'] ?? 'its host', link)}>
           {link === 'stale' ? 'STALE' : link.toUpperCase()}
         </span>
       ) : null}

@@ -93,7 +93,33 @@ describe('an agent’s float and the person’s pane', () => {
     expect(d.zoomed).toBe(mine);
     expect(d.focused).toBe(mine);
     expect(d.it.shown).toBe(false);
+    // The zoom ended: the float, drawn again, is not over the pane the person types in (here it fills the view: hidden).
     await world.person.call('pane/zoom', { pane: mine, zoom: false });
+    const after = await drawn(f.pane);
+    expect(after.focused).toBe(mine);
+    expect(after.it.shown && overlaps(after.it, after.mine), JSON.stringify(after)).toBe(false);
     await world.person.call('pane/close', { pane: f.pane });
+  });
+
+  it('moves an agent’s float off a pane the person’s focus moves to, and leaves the person’s own floats', async () => {
+    const mine = (await world.person.call('session/get', {})).focused!;
+    const other = (await world.person.call('pane/split', { pane: mine, direction: 'vertical', launch: cat })).pane;
+    await world.person.call('pane/focus', { pane: mine });
+    // The agent's float beside the person's pane, which is over the other tile; and one of the person's own there too.
+    const f = await world.agent.call('float/create', { launch: cat });
+    let d = await drawn(f.pane);
+    const there = (await drawn(other)).it;
+    expect(d.it.shown).toBe(true);
+    expect(overlaps(d.it, there), JSON.stringify({ d, there })).toBe(true);
+    const theirs = await world.person.call('float/create', { launch: cat, x: there.x, y: there.y, w: 20, h: 6 });
+    await world.person.call('pane/focus', { pane: mine });
+    // The person's keys go to the other tile now: the agent's float moves off it (or hides), in the same publish as the focus.
+    await world.person.call('pane/focus', { pane: other });
+    d = await drawn(f.pane);
+    expect(d.focused).toBe(other);
+    expect(d.it.shown && overlaps(d.it, d.mine), JSON.stringify(d)).toBe(false);
+    const own = await drawn(theirs.pane);
+    expect(own.it).toMatchObject({ x: there.x, y: there.y });
+    for (const n of [f.pane, theirs.pane, other]) await world.person.call('pane/close', { pane: n });
   });
 });

@@ -1,12 +1,30 @@
 // Sends the events a session operation returned on the server's bus, in order.
 // `layout/changed` goes through PaneServer.layoutChanged, which first applies the
-// geometry (placements, PTY sizes, quadrants) that the event carries.
+// geometry (placements, PTY sizes, quadrants) that the event carries. Where the
+// person's focus moved or a zoom ended, a float of someone else's that now covers
+// their pane is moved off it first (keptClear.ts), in the same publish: no window
+// draws it over that pane for a frame.
 import type { PaneServer } from '../../paneServer';
 import type { SessionEvent } from './changes';
+import { othersFloatsKeptClear } from './keptClear';
 
 export function publish(server: PaneServer, events: readonly SessionEvent[]): void {
+  const kept: SessionEvent[] = [];
   for (const e of events) {
+    if (e.event !== 'focus/changed') continue;
+    const s = server.sessions.get(e.data.session);
+    if (!s || s.floating.length === 0) continue;
+    const mine = (n: number) => server.panes.get(n)?.owner === server.user;
+    // Once, and before the focus event: a window applies the floats' new places with (not after) the focus that needed them.
+    for (const c of othersFloatsKeptClear(s, mine)) if (![...events, ...kept].some((x) => x.event === c.event && sameSession(x, c))) kept.push(c);
+  }
+  for (const e of [...kept, ...events]) {
     if (e.event === 'layout/changed') server.layoutChanged(e.data.session);
     else server.publish(e.event, e.data);
   }
+}
+
+function sameSession(a: SessionEvent, b: SessionEvent): boolean {
+  const id = (e: SessionEvent) => (e.event === 'layout/changed' || e.event === 'session/created' ? e.data.session.id : 'session' in e.data ? e.data.session : undefined);
+  return id(a) === id(b);
 }

@@ -1,6 +1,7 @@
 // Synced typing (input.sync, tmux's synchronize-panes): the prefix's Shift+S makes the
 // window's keys go to every terminal pane of the session on screen, marks them and says
 // SYNC; a hidden pane and a pane whose program ended take nothing; the same key stops it.
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, CHROMIUM, openShell, region, shot, until, view, waitScreen, type Shell } from './shell';
 
@@ -44,6 +45,17 @@ describe.skipIf(chromiumMissing)(`synced typing in Chromium${chromiumMissing ? `
     expect(sh.cli('screen', '-t', String(hidden)).stdout).not.toContain('synced');
     // Ctrl+C goes to each too (a command started everywhere is stopped everywhere).
     await sh.page.keyboard.type('sleep 300\n');
+    // Pressed once `sleep` holds each terminal's foreground: a Ctrl+C that comes while the shell is still
+    // handing it the terminal reaches neither (the shell ignores it, waiting; sleep's group is not yet the
+    // foreground), and sleep would run its 300 s. A person presses it at something running; so does this.
+    const shells = (JSON.parse(sh.cli('ls', '--json').stdout) as { n: number; pid: number | null }[]).filter((p) => [first, second, third].includes(p.n)).map((p) => p.pid);
+    expect(shells.every((pid) => pid !== null)).toBe(true);
+    const sleeping = () => {
+      const rows = spawnSync('ps', ['-eo', 'ppid=,pgid=,tpgid=,args='], { encoding: 'utf8' }).stdout.split('\n').map((l) => l.trim().split(/\s+/));
+      // Each shell's `sleep 300` is its terminal's foreground group (tpgid: the group the terminal reads for).
+      return shells.every((pid) => rows.some(([ppid, pgid, tpgid, ...args]) => Number(ppid) === pid && pgid === tpgid && args.join(' ') === 'sleep 300'));
+    };
+    await expect.poll(sleeping, { timeout: 15_000, interval: 100 }).toBe(true);
     await sh.page.keyboard.press('Control+C');
     // Each shell's prompt is back first: a line typed ahead of it may be flushed with the interrupt (dash does).
     for (const n of [first, second, third]) await waitScreen(sh.page, n, /\^C\s*\n[^\n]*[$#] $/);

@@ -111,15 +111,33 @@ describe('an agent’s float and the person’s pane', () => {
     const there = (await drawn(other)).it;
     expect(d.it.shown).toBe(true);
     expect(overlaps(d.it, there), JSON.stringify({ d, there })).toBe(true);
+    // A second float of the agent's, put over the other tile too.
+    const g = await world.agent.call('float/create', { launch: cat });
+    await world.agent.call('float/move', { pane: g.pane, x: there.x + 1, y: there.y + 1 });
+    expect(overlaps((await drawn(g.pane)).it, there)).toBe(true);
     const theirs = await world.person.call('float/create', { launch: cat, x: there.x, y: there.y, w: 20, h: 6 });
     await world.person.call('pane/focus', { pane: mine });
-    // The person's keys go to the other tile now: the agent's float moves off it (or hides), in the same publish as the focus.
+    // A window of the person's, listening: what it hears when their focus moves.
+    const window = await world.h.connect();
+    const heard: string[] = [];
+    window.onEvent((event, _rev, data) => {
+      if (event === 'layout/changed' || event === 'focus/changed') heard.push(event === 'focus/changed' ? `focus ${(data as { focused: number }).focused}` : 'layout');
+    });
+    await window.call('events/subscribe', {});
+    // The person's keys go to the other tile now: both of the agent's floats move off it (or hide), in the same publish as the focus.
     await world.person.call('pane/focus', { pane: other });
-    d = await drawn(f.pane);
-    expect(d.focused).toBe(other);
-    expect(d.it.shown && overlaps(d.it, d.mine), JSON.stringify(d)).toBe(false);
+    for (const n of [f.pane, g.pane]) {
+      d = await drawn(n);
+      expect(d.focused).toBe(other);
+      expect(d.it.shown && overlaps(d.it, d.mine), JSON.stringify(d)).toBe(false);
+    }
     const own = await drawn(theirs.pane);
     expect(own.it).toMatchObject({ x: there.x, y: there.y });
-    for (const n of [f.pane, theirs.pane, other]) await world.person.call('pane/close', { pane: n });
+    // One layout for both floats, before the focus that needed it: no frame draws either over the person's pane.
+    const deadline = Date.now() + 5_000;
+    while (!heard.includes(`focus ${other}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(heard).toEqual(['layout', `focus ${other}`]);
+    window.close();
+    for (const n of [f.pane, g.pane, theirs.pane, other]) await world.person.call('pane/close', { pane: n });
   });
 });

@@ -6,34 +6,45 @@
 import { clearOf, inView } from '../../../kits/layout/floats';
 import { placements } from '../../../kits/layout/geometry';
 import type { Rect, Session } from '../../../kits/protocol/model';
-import type { SessionEvent } from './changes';
+import { changes, mark, type SessionEvent } from './changes';
 import { updateFloat } from './floats';
 
-/** The frame of the pane the person's focus is on, as their window shows it, when float `n` could cover it (none while a zoom shows one pane alone: floats are not drawn then). */
-export function personsPane(s: Session, n: number): Rect | null {
-  if (s.focused === null || s.focused === n || s.zoomed !== null) return null;
+/** The frame of the tile the person's focus is on, as their window shows it (none while a zoom shows one pane alone: floats are not drawn then, nor while the focus is on a float). */
+function focusedTile(s: Session): Rect | null {
+  if (s.focused === null || s.zoomed !== null) return null;
   const p = placements(s).find((x) => x.pane === s.focused && x.shown);
   return p ? { x: p.x, y: p.y, w: p.w, h: p.h } : null;
 }
 
-/**
- * Float `n`, if it is shown over the pane the person's focus is on, moved off it into the
- * largest strip beside it (clearOf), or hidden where there is no room (the dock lists it;
- * the person shows it).
- */
-export function keepOffPersonsPane(s: Session, n: number): SessionEvent[] {
-  const f = s.floating.find((x) => x.pane === n);
-  const keep = f?.visible ? personsPane(s, n) : null;
-  if (!f || !keep) return [];
-  const at = inView(f, s.viewport);
-  const to = clearOf(at, keep, s.viewport);
-  if (to === at) return [];
-  return updateFloat(s, n, to ?? { visible: false });
+/** The frame of the pane the person's focus is on when float `n` could cover it. */
+export function personsPane(s: Session, n: number): Rect | null {
+  return s.focused === n ? null : focusedTile(s);
 }
 
-/** After the person's focus moved in `s`: every float not `mine` kept off their pane. */
+/** Float `n` moved off `keep` into the largest strip beside it (clearOf), or hidden where there is no room (the dock lists it; the person shows it). */
+function moveOff(s: Session, n: number, keep: Rect): SessionEvent[] {
+  const f = s.floating.find((x) => x.pane === n);
+  if (!f?.visible) return [];
+  const at = inView(f, s.viewport);
+  const to = clearOf(at, keep, s.viewport);
+  return to === at ? [] : updateFloat(s, n, to ?? { visible: false });
+}
+
+/** Float `n`, if it is shown over the pane the person's focus is on, moved off it. */
+export function keepOffPersonsPane(s: Session, n: number): SessionEvent[] {
+  const keep = personsPane(s, n);
+  return keep ? moveOff(s, n, keep) : [];
+}
+
+/**
+ * After the person's focus moved in `s`: every float not `mine` kept off their pane,
+ * as one change (a layout/changed at most: a float the focus is on is not moved, so the
+ * focus stays).
+ */
 export function othersFloatsKeptClear(s: Session, mine: (pane: number) => boolean): SessionEvent[] {
-  const out: SessionEvent[] = [];
-  for (const f of [...s.floating]) if (f.visible && !mine(f.pane)) out.push(...keepOffPersonsPane(s, f.pane));
-  return out;
+  const keep = focusedTile(s);
+  if (!keep) return [];
+  const m = mark(s);
+  for (const f of [...s.floating]) if (f.visible && f.pane !== s.focused && !mine(f.pane)) moveOff(s, f.pane, keep);
+  return changes(s, m);
 }

@@ -16,7 +16,8 @@ export function publish(server: PaneServer, events: readonly SessionEvent[]): vo
     if (!s || s.floating.length === 0) continue;
     const mine = (n: number) => server.panes.get(n)?.owner === server.user;
     // Once, and before the focus event: a window applies the floats' new places with (not after) the focus that needed them.
-    for (const c of othersFloatsKeptClear(s, mine)) if (![...events, ...kept].some((x) => x.event === c.event && sameSession(x, c))) kept.push(c);
+    // A correction is this session's layout/changed, which carries the session itself: one already going out sends the floats' new places too.
+    for (const c of othersFloatsKeptClear(s, mine)) if (!alreadyLaidOut(c, [...events, ...kept])) kept.push(c);
   }
   for (const e of [...kept, ...events]) {
     if (e.event === 'layout/changed') server.layoutChanged(e.data.session);
@@ -24,7 +25,7 @@ export function publish(server: PaneServer, events: readonly SessionEvent[]): vo
   }
 }
 
-function sameSession(a: SessionEvent, b: SessionEvent): boolean {
-  const id = (e: SessionEvent) => (e.event === 'layout/changed' || e.event === 'session/created' ? e.data.session.id : 'session' in e.data ? e.data.session : undefined);
-  return id(a) === id(b);
+/** Whether `events` already hold the layout/changed that `c` is: the same session object, sent whole when published. */
+function alreadyLaidOut(c: SessionEvent, events: readonly SessionEvent[]): boolean {
+  return c.event === 'layout/changed' && events.some((x) => x.event === 'layout/changed' && x.data.session === c.data.session);
 }

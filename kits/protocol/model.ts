@@ -165,6 +165,8 @@ export const FloatingSchema = lazySchema(() => z.object({
   z: z.number().int(),
   layer: z.string().min(1).max(64),
   visible: z.boolean(),
+  /** Hidden by the server so as not to cover this pane, the one the person's focus was on (decision 060): someone else's float, with no room beside that pane. Gone once it is shown again. */
+  keptOff: z.number().int().positive().optional(),
 }));
 export type Floating = z.infer<typeof FloatingSchema>;
 

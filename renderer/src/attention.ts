@@ -126,7 +126,7 @@ export async function notifyWhenDone(n: number): Promise<void> {
 }
 
 /** Per session, the floats this window has seen (hiddenFloats.ts); a session seen for the first time is seeded, not said. */
-const floatsSeen = new Map<string, Set<number>>();
+const floatsSeen = new Map<string, Map<number, boolean>>();
 
 function onFloats(st: AppStore, prev: AppStore): void {
   const s = selectSession(st);
@@ -135,11 +135,11 @@ function onFloats(st: AppStore, prev: AppStore): void {
   // A change of the pane map alone (an agent's state, a title) is looked at only while a float waits for its pane.
   if (seen && s === selectSession(prev) && (st.panes === prev.panes || s.floating.every((f) => seen!.has(f.pane)))) return;
   if (!seen) {
-    floatsSeen.set(s.id, (seen = new Set()));
+    floatsSeen.set(s.id, (seen = new Map()));
     newHiddenFloats(seen, s.floating, st.panes, st.me);
     return;
   }
-  for (const p of newHiddenFloats(seen, s.floating, st.panes, st.me)) st.notify('info', hiddenFloatText(p), p.n);
+  for (const h of newHiddenFloats(seen, s.floating, st.panes, st.me)) st.notify('info', hiddenFloatText(h), h.pane.n);
 }
 
 export function installAttention(): void {

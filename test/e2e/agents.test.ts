@@ -280,5 +280,21 @@ describe.skipIf(chromiumMissing)(`agents in the desktop shell${chromiumMissing ?
     await expect.poll(windowFocus, { timeout: 10_000 }).toBe(hid);
     await waitScreen(sh.page, hid, 'hidden-float-42', 20_000);
     await shot(sh.page, 'agents-10-float-shown-by-person');
+    // The person clicks back into their own pane, beneath it, where there is no room beside: the server hides the
+    // agent's float again, in the same publish as the focus, and the window says why (not a float that just went).
+    const [over, under] = [await box(hid), await box(mine)];
+    const spot = [
+      { x: under.x + 4, y: under.y + under.height - 4 },
+      { x: under.x + under.width - 4, y: under.y + under.height - 4 },
+      { x: under.x + 4, y: under.y + 24 },
+    ].find((p) => !(p.x >= over.x && p.x <= over.x + over.width && p.y >= over.y && p.y <= over.y + over.height));
+    expect(spot, `a spot of pane ${mine} ${JSON.stringify(under)} outside the float ${JSON.stringify(over)}`).toBeDefined();
+    await sh.page.mouse.click(spot!.x, spot!.y);
+    await expect.poll(windowFocus, { timeout: 10_000 }).toBe(mine);
+    await expect.poll(() => region(sh.page, hid).isVisible(), { timeout: 10_000 }).toBe(false);
+    await expect
+      .poll(() => notice.locator('.notice-go').textContent(), { timeout: 10_000 })
+      .toBe(`mallory's sh is hidden: it covered pane ${mine}, which you moved to and type in (click to show it)`);
+    await shot(sh.page, 'agents-11-float-kept-off-notice');
   }, 120_000);
 });

@@ -98,6 +98,13 @@ describe('an agent’s float and the person’s pane', () => {
     const after = await drawn(f.pane);
     expect(after.focused).toBe(mine);
     expect(after.it.shown && overlaps(after.it, after.mine), JSON.stringify(after)).toBe(false);
+    // Hidden by the server, the float says which pane it was kept off (the window tells the person why it went); shown by the person, no more.
+    const floatOf = async () => (await world.person.call('session/get', {})).floating.find((x) => x.pane === f.pane)!;
+    expect(await floatOf()).toMatchObject({ visible: false, keptOff: mine });
+    await world.person.call('float/visible', { pane: f.pane, visible: true });
+    const shownAgain = await floatOf();
+    expect(shownAgain.visible).toBe(true);
+    expect(shownAgain.keptOff).toBeUndefined();
     await world.person.call('pane/close', { pane: f.pane });
   });
 

@@ -38,9 +38,16 @@ function zRange(s: Session, layer: string) {
 /** Replaces one float's fields, its rectangle clamped; the array is new so snapshots never alias. */
 export function replaceFloat(s: Session, n: number, change: Partial<Floating>): Floating {
   let out: Floating | undefined;
-  s.floating = s.floating.map((f) => (f.pane === n ? (out = clampRect({ ...f, ...change, pane: n })) : f));
+  s.floating = s.floating.map((f) => (f.pane === n ? (out = clampRect(shownAgain({ ...f, ...change, pane: n }))) : f));
   if (!out) throw faults.failed(`pane ${n} is not floating`);
   return out;
+}
+
+/** A float shown no longer says why it was hidden. */
+function shownAgain(f: Floating): Floating {
+  if (!f.visible || f.keptOff === undefined) return f;
+  const { keptOff: _, ...rest } = f;
+  return rest;
 }
 
 /**

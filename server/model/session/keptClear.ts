@@ -21,13 +21,13 @@ export function personsPane(s: Session, n: number): Rect | null {
   return s.focused === n ? null : focusedTile(s);
 }
 
-/** Float `n` moved off `keep` into the largest strip beside it (clearOf), or hidden where there is no room (the dock lists it; the person shows it). */
+/** Float `n` moved off `keep` (the frame of the pane the focus is on) into the largest strip beside it (clearOf), or hidden where there is no room, saying for which pane (the dock lists it; the window says why; the person shows it). */
 function moveOff(s: Session, n: number, keep: Rect): SessionEvent[] {
   const f = s.floating.find((x) => x.pane === n);
-  if (!f?.visible) return [];
+  if (!f?.visible || s.focused === null) return [];
   const at = inView(f, s.viewport);
   const to = clearOf(at, keep, s.viewport);
-  return to === at ? [] : updateFloat(s, n, to ?? { visible: false });
+  return to === at ? [] : updateFloat(s, n, to ?? { visible: false, keptOff: s.focused });
 }
 
 /** Float `n`, if it is shown over the pane the person's focus is on, moved off it. */

@@ -11,18 +11,26 @@ describe('whose last key --since-input looks after', () => {
 
   const inputAt = async (c: typeof world.person, pane: number) => (await c.call('pty/read', { pane, from: Number.MAX_SAFE_INTEGER, maxBytes: 1 })).inputAt;
   const textFrom = async (c: typeof world.person, pane: number, from: number) => (await c.call('pty/read', { pane, from, maxBytes: 4096 })).data;
+  /** Waits (bounded) until `line` is in the pane twice: the terminal's echo of the keys and cat's copy, which comes when cat is next scheduled (late on a loaded machine). */
+  const echoedAndCopied = async (pane: number, line: string) => {
+    const deadline = Date.now() + 10_000;
+    while ((await textFrom(world.person, pane, 0)).split(`${line}\r\n`).length < 3) {
+      if (Date.now() > deadline) throw new Error(`pane ${pane} did not show ${line} twice (echo and cat's copy) within 10 s: ${JSON.stringify(await textFrom(world.person, pane, 0))}`);
+      await sleep(20);
+    }
+  };
 
   it("gives each principal the stream's end at their own last key, not at anyone's", async () => {
     const pane = (await world.agent.call('pane/split', { launch: cat })).pane;
     expect(await inputAt(world.agent, pane)).toBeUndefined();
     await world.agent.call('pane/input', { pane, data: 'agent-line\n' });
-    await sleep(200);
+    await echoedAndCopied(pane, 'agent-line');
     const agentAt = await inputAt(world.agent, pane);
     expect(agentAt).toBeDefined();
     // The person types after it; the agent's place does not move, and the person has one of their own.
     expect(await inputAt(world.person, pane)).toBeUndefined();
     await world.person.call('pane/input', { pane, data: 'person-line\n' });
-    await sleep(200);
+    await echoedAndCopied(pane, 'person-line');
     const personAt = await inputAt(world.person, pane);
     expect(await inputAt(world.agent, pane)).toBe(agentAt);
     expect(personAt!).toBeGreaterThan(agentAt!);
@@ -30,7 +38,7 @@ describe('whose last key --since-input looks after', () => {
     expect(await textFrom(world.person, pane, personAt!)).toMatch(/^(?:person-line\r\n)+$/);
     // Keys by binary frame (a window's) count as the person's too.
     world.person.sendInput(pane, new TextEncoder().encode('window-line\n'));
-    await sleep(200);
+    await echoedAndCopied(pane, 'window-line');
     expect(await inputAt(world.person, pane)).toBeGreaterThan(personAt!);
     expect(await inputAt(world.agent, pane)).toBe(agentAt);
   });

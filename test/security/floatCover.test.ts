@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Rect } from '../../kits/protocol/model';
 import { personAndAgent } from '../agents/helpers';
+import { until } from '../server/harness';
 
 const overlaps = (a: Rect, b: Rect): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
@@ -141,8 +142,7 @@ describe('an agent’s float and the person’s pane', () => {
     const own = await drawn(theirs.pane);
     expect(own.it).toMatchObject({ x: there.x, y: there.y });
     // One layout for both floats, before the focus that needed it: no frame draws either over the person's pane.
-    const deadline = Date.now() + 5_000;
-    while (!heard.includes(`focus ${other}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(`the focus event for pane ${other}`, () => heard.includes(`focus ${other}`), 5_000);
     expect(heard).toEqual(['layout', `focus ${other}`]);
     window.close();
     for (const n of [f.pane, g.pane, theirs.pane, other]) await world.person.call('pane/close', { pane: n });

@@ -3,7 +3,8 @@
 // past that answer by the person typing into the pane meanwhile, and the person's wait
 // is not moved by the agent's keys. pty/read's `inputAt` is the caller's, by principal.
 import { describe, expect, it } from 'vitest';
-import { personAndAgent, sleep } from '../agents/helpers';
+import { personAndAgent } from '../agents/helpers';
+import { waitForOutput } from '../server/harness';
 
 describe('whose last key --since-input looks after', () => {
   const world = personAndAgent('ann');
@@ -12,13 +13,7 @@ describe('whose last key --since-input looks after', () => {
   const inputAt = async (c: typeof world.person, pane: number) => (await c.call('pty/read', { pane, from: Number.MAX_SAFE_INTEGER, maxBytes: 1 })).inputAt;
   const textFrom = async (c: typeof world.person, pane: number, from: number) => (await c.call('pty/read', { pane, from, maxBytes: 4096 })).data;
   /** Waits (bounded) until `line` is in the pane twice: the terminal's echo of the keys and cat's copy, which comes when cat is next scheduled (late on a loaded machine). */
-  const echoedAndCopied = async (pane: number, line: string) => {
-    const deadline = Date.now() + 10_000;
-    while ((await textFrom(world.person, pane, 0)).split(`${line}\r\n`).length < 3) {
-      if (Date.now() > deadline) throw new Error(`pane ${pane} did not show ${line} twice (echo and cat's copy) within 10 s: ${JSON.stringify(await textFrom(world.person, pane, 0))}`);
-      await sleep(20);
-    }
-  };
+  const echoedAndCopied = (pane: number, line: string) => waitForOutput(world.person, pane, new RegExp(`${line}\\r\\n[\\s\\S]*${line}\\r\\n`));
 
   it("gives each principal the stream's end at their own last key, not at anyone's", async () => {
     const pane = (await world.agent.call('pane/split', { launch: cat })).pane;

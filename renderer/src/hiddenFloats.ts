@@ -42,7 +42,7 @@ export function newHiddenFloats(seen: Map<number, boolean>, floating: readonly F
 
 /** What the notice says: whose, which, why, and what a click does. */
 export function hiddenFloatText({ pane: p, keptOff }: HiddenFloat): string {
-  const what = `${shown(p.owner)}'s ${shown(p.tag.name || `pane ${p.n}`)}`;
-  if (keptOff !== null) return `${what} is hidden: it covered pane ${keptOff}, which you moved to and type in (click to show it)`;
-  return `${shown(p.owner)} opened ${shown(p.tag.name || `pane ${p.n}`)} hidden: shown, it would cover the pane you are typing in (click to show it)`;
+  const [who, which] = [shown(p.owner), shown(p.tag.name || `pane ${p.n}`)];
+  if (keptOff !== null) return `${who}'s ${which} is hidden: it covered pane ${keptOff}, which you moved to and type in (click to show it)`;
+  return `${who} opened ${which} hidden: shown, it would cover the pane you are typing in (click to show it)`;
 }

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACK_CHUNK, ACK_IDLE_MS } from '../../kits/protocol/flow';
 import type { HostLink } from './hostLink';
-import { attachLie, LIVE_END_SLACK, LIVE_END_WAIT_MS, RemoteStream } from './remoteStream';
+import { attachLie, LIVE_END_SLACK, LIVE_END_WAIT_MS, REMOTE_STREAM_BUFFER, RemoteStream } from './remoteStream';
 
 function fakeLink(o: { liveEnd?: () => Promise<number> } = {}) {
   const acks: number[] = [];
@@ -116,6 +116,26 @@ describe('RemoteStream resumes a reader at the live end', () => {
     expect((await resumed).from).toBe(ACK_CHUNK + 10);
     s.take(ACK_CHUNK, new Uint8Array(20));
     expect(window.got).toEqual([{ offset: ACK_CHUNK + 10, bytes: 10 }]);
+    s.dispose();
+  });
+
+  it('acks what a reader held back as soon as it waits for the live end, before the host answers', async () => {
+    let answer: (end: number) => void = () => undefined;
+    const { link, acks, reads } = fakeLink({ liveEnd: () => new Promise<number>((r) => (answer = r)) });
+    const s = new RemoteStream(link, 3, 0x8000_0001);
+    // A window's reader under flow control that stopped acknowledging (a flood it parses slowly).
+    const window = reader('window');
+    await s.attach(window.sink, true, 'from', 0);
+    let at = 0;
+    for (let i = 0; i < (REMOTE_STREAM_BUFFER / ACK_CHUNK) * 2; i++, at += ACK_CHUNK) s.take(at, new Uint8Array(ACK_CHUNK));
+    const ackedBefore = acks.reduce((a, b) => a + b, 0);
+    expect(ackedBefore).toBeLessThan(at); // the slow reader held the rest back: the host is paused at its window
+    const resumed = s.attach(window.sink, true, 'from', Number.MAX_SAFE_INTEGER);
+    await vi.waitFor(() => expect(reads).toHaveLength(1));
+    // Before the host's answer: everything received is acknowledged.
+    expect(acks.reduce((a, b) => a + b, 0)).toBe(at);
+    answer(at);
+    expect((await resumed).from).toBe(at);
     s.dispose();
   });
 

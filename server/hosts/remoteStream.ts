@@ -186,6 +186,10 @@ export class RemoteStream {
   private async resumeAtLiveEnd(sub: Sub): Promise<void> {
     const base = sub.pos;
     sub.held = true;
+    // The reader no longer holds the remote back: what it kept unacknowledged is acked now, beside the
+    // question, not one link round trip after its answer. The host, paused at its window under a flood,
+    // reads its PTY again at once, so the prompt that follows the interrupt is on its way while it answers.
+    this.ackUpstream();
     let timer: NodeJS.Timeout | undefined;
     try {
       const r = await Promise.race([

@@ -58,6 +58,14 @@ export const ptyMethods = {
       /** Whether this client acknowledges parsed bytes (pty/ack); only such clients pause the PTY, and only if they may write to the pane (a read-only viewer is never waited for), each for at most ACK_STALL_MS without acking. */
       flowControl: z.boolean().default(false),
       /**
+       * Mode `from`, after an interrupt key (a window's Ctrl-C in a flood, decision 042):
+       * start at the later of `from` and where this client's own last input reached the
+       * program (pty/read's `inputAt`), so what that input brought (the ^C, the prompt
+       * after it) is sent however soon it was printed, and what the program printed
+       * before it is skipped. With no input of this client's there: the stream's end.
+       */
+      atInput: z.boolean().optional(),
+      /**
        * The window a flow-controlled client starts with, before its ack rate is measured:
        * `min` (FLOW_HIGH_MIN; an unknown reader, maybe a slow page, whose Ctrl-C must show
        * soon) or `max` (FLOW_HIGH_MAX; a relay that buffers and acks as bytes arrive, a

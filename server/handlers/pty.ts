@@ -40,12 +40,14 @@ export const ptyHandlers: HandlerTable = {
     const { server, client } = ctx;
     const pane = server.pane(p.pane);
     const t = server.terminal(pane);
+    // After an interrupt: from where the caller's own keys reached the program, never past it (its answer is drawn).
+    const from = p.mode === 'from' && p.atInput ? Math.max(p.from ?? 0, t.inputEndOf(principalLabel(client.principal)) ?? t.streamEnd) : p.from;
     const r = await whileAlive(
       server,
       pane.n,
       t.attach(client.sink, {
         mode: p.mode,
-        ...(p.from !== undefined ? { from: p.from } : {}),
+        ...(from !== undefined ? { from } : {}),
         flowControl: p.flowControl && mayPace(ctx, pane),
         flowStart: p.flowStart,
         ...(p.history !== undefined ? { history: p.history } : {}),

@@ -434,7 +434,7 @@ export class HostService {
       return { pane: s.proxy };
     }
     if (method === 'pty/ack') return { pane: s.proxy, unacked: s.ack(id, params.bytes as number) };
-    return s.attach(ctx.client.sink, paces(params, ctx), params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined);
+    return s.attach(ctx.client.sink, paces(params, ctx), params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined, params.atInput === true);
   }
 
   /**

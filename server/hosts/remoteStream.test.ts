@@ -7,7 +7,7 @@ import { ACK_CHUNK, ACK_IDLE_MS } from '../../kits/protocol/flow';
 import type { HostLink } from './hostLink';
 import { attachLie, LIVE_END_SLACK, LIVE_END_WAIT_MS, REMOTE_STREAM_BUFFER, RemoteStream } from './remoteStream';
 
-function fakeLink(o: { liveEnd?: () => Promise<number> } = {}) {
+function fakeLink(o: { liveEnd?: () => Promise<number>; inputAt?: number } = {}) {
   const acks: number[] = [];
   const attaches: unknown[] = [];
   const reads: unknown[] = [];
@@ -29,7 +29,7 @@ function fakeLink(o: { liveEnd?: () => Promise<number> } = {}) {
       if (method === 'pty/read') {
         reads.push(params);
         const end = await (o.liveEnd ?? (async () => 0))();
-        return { pane: 3, from: end, to: end, gap: false, streamStart: 0, streamEnd: end, data: '', encoding: 'utf8' };
+        return { pane: 3, from: end, to: end, gap: false, streamStart: 0, streamEnd: end, data: '', encoding: 'utf8', ...(o.inputAt !== undefined ? { inputAt: o.inputAt } : {}) };
       }
       return {};
     }),
@@ -50,6 +50,25 @@ afterEach(() => {
 });
 
 describe('RemoteStream acks upstream', () => {
+  it('keeps what it owes the host when the link is said connected again on the same connection, and forgets it on a new one', async () => {
+    vi.useFakeTimers();
+    const { link, acks } = fakeLink();
+    const s = new RemoteStream(link, 3, 0x8000_0001);
+    await s.attach(sink, false, 'from', 0);
+    s.take(0, new Uint8Array(1024)); // under a chunk: waits for the idle timer
+    // The host service calls resume at every change of its hosts: a pane listed there, a stale link answering again.
+    s.resume();
+    await vi.advanceTimersByTimeAsync(ACK_IDLE_MS);
+    expect(acks).toEqual([1024]);
+    // A new connection: nothing is owed to it for what came on the old one.
+    s.take(1024, new Uint8Array(512));
+    (link as unknown as { generation: number }).generation = 2;
+    s.resume();
+    await vi.advanceTimersByTimeAsync(ACK_IDLE_MS);
+    expect(acks).toEqual([1024]);
+    s.dispose();
+  });
+
   it('acks a full chunk at once, even while an idle ack for a smaller run is pending', async () => {
     vi.useFakeTimers();
     const { link, acks } = fakeLink();
@@ -137,6 +156,19 @@ describe('RemoteStream resumes a reader at the live end', () => {
     answer(at);
     expect((await resumed).from).toBe(at);
     s.dispose();
+  });
+
+  it('resumes a reader atInput where the host says the keys reached the program, and at what arrived when it names no such point', async () => {
+    for (const inputAt of [600, undefined]) {
+      const { link } = fakeLink({ liveEnd: async () => 1000, ...(inputAt !== undefined ? { inputAt } : {}) });
+      const s = new RemoteStream(link, 3, 0x8000_0001);
+      const window = reader('window');
+      await s.attach(window.sink, false, 'from', 0);
+      s.take(0, new Uint8Array(1000));
+      // The window had taken 400 bytes; the host read past the keys (its answer) before it was asked.
+      expect((await s.attach(window.sink, false, 'from', 400, true)).from).toBe(inputAt ?? 400);
+      s.dispose();
+    }
   });
 
   it('resumes at what arrived when the host names an end further than can be on its way (LIVE_END_SLACK)', async () => {

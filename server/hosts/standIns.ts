@@ -230,7 +230,7 @@ export class StandIns {
     }
     const here = pane.n;
     const renamed: StreamSink = { id, sendOutput: (_p, offset, data) => sink.sendOutput(here, offset, data), buffered: () => sink.buffered() };
-    const r = await s.attach(renamed, paces(params, ctx), params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined);
+    const r = await s.attach(renamed, paces(params, ctx), params.mode === 'snapshot' ? 'snapshot' : 'from', params.from as number | undefined, params.atInput === true);
     b.sinks.add(id);
     return { ...r, pane: here, ...(r.snapshot ? { snapshot: { ...r.snapshot, pane: here } } : {}) };
   }

@@ -156,7 +156,7 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
       const call = c.call.bind(c);
       c.call = (m: string, a: any) => {
         if (m === 'pty/attach' && a.pane === p) {
-          rec.attaches.push({ from: a.from, heldAtAsk: w.pane.redrawHeld(p) as boolean });
+          rec.attaches.push({ from: a.from, atInput: a.atInput === true, heldAtAsk: w.pane.redrawHeld(p) as boolean });
         }
         return call(m, a);
       };
@@ -170,8 +170,10 @@ describe.skipIf(chromiumMissing)(`terminal streams in Chromium${chromiumMissing 
         throw new Error(`${e.message}\nre-attaches asked: ${JSON.stringify(at.attaches)}; the server's screen of the pane ends:\n${sh.cli('screen', '-t', String(n)).stdout.slice(-400)}`);
       });
       const rec = await sh.page.evaluate(() => (window as any).__ctrlc);
-      // The stream resumed at its live end (an offset past any stream's end, clamped by the server) ...
-      expect(rec.attaches.map((a: any) => a.from)).toEqual([Number.MAX_SAFE_INTEGER]);
+      // The stream resumed where the key reached the program (atInput), asked from what the window had taken ...
+      expect(rec.attaches.map((a: any) => a.atInput)).toEqual([true]);
+      expect(rec.attaches[0].from).toBeGreaterThan(0);
+      expect(rec.attaches[0].from).toBeLessThan(Number.MAX_SAFE_INTEGER);
       // ... the screen being left behind was not drawn at the key (still held when the re-attach was asked) ...
       expect(rec.attaches[0].heldAtAsk).toBe(true);
       // ... and once the stream resumed the pane is drawn again, at the full frame rate, the prompt's answer on screen.

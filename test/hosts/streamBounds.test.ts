@@ -45,6 +45,7 @@ class Liar extends Gate {
       const m = JSON.parse(f) as { result?: { to?: number; streamEnd?: number; encoding?: string } };
       if (m.result && typeof m.result.to === 'number' && typeof m.result.streamEnd === 'number' && typeof m.result.encoding === 'string') {
         m.result.streamEnd += 1 << 30;
+        if (typeof (m.result as { inputAt?: number }).inputAt === 'number') (m.result as { inputAt: number }).inputAt += 1 << 30;
         return JSON.stringify(m);
       }
     }
@@ -208,6 +209,42 @@ describe('remote streams', () => {
     expect((await stateOf('box')).state).toBe('connected');
     await c.call('pty/detach', { pane: a.pane });
   }, 20_000);
+
+  it('resumes a reader atInput where the keys reached the program on the host, through HOST:N and through a stand-in: what was on its way before them is skipped, and an answer the host read before the question is still sent', async () => {
+    for (const via of ['address', 'stand-in'] as const) {
+      const s = await rc.call('session/new', { name: `answers-${via}`, launch: { program: '/bin/sh', args: ['-c', 'printf "before\\n"; read x; printf "answer-%s\\n" "$x"; exec sleep 60'] } });
+      const n = (await rc.call('session/get', { session: s.session })).focused!;
+      await until('its first line', async () => (await rc.call('pty/read', { pane: n, from: 0 })).data.includes('before') || undefined, 5000);
+      let pane: number | string = `box:${n}`;
+      if (via === 'stand-in') {
+        const here = (await c.call('session/new', { name: 'near-answers' })).session;
+        pane = (await c.call('host/show', { remote: `box:${n}`, pane: (await c.call('session/get', { session: here })).focused!, direction: 'horizontal' })).pane;
+      }
+      const a = await c.call('pty/attach', { pane: pane as never, mode: 'from', from: 0, flowControl: true });
+      let text = '';
+      const off = c.onOutput((p, _o, d) => p === a.pane && (text += Buffer.from(d).toString('utf8')));
+      await until('the first line here', () => text.includes('before') || undefined, 5000);
+      c.sendInput(a.pane, new TextEncoder().encode('go\r'));
+      // The host's program answered, and this daemon received it, before the re-attach is asked.
+      await until('the answer here', () => text.includes('answer-go') || undefined, 5000);
+      const mark = (await rc.call('pty/read', { pane: n, from: Number.MAX_SAFE_INTEGER, maxBytes: 1 })).streamEnd;
+      text = '';
+      // The reader had taken nothing: "before" was on its way when the key came.
+      const r = await c.call('pty/attach', { pane: pane as never, mode: 'from', from: 0, flowControl: true, atInput: true });
+      await until(`the answer again, ${via}`, () => text.includes('answer-go') || undefined, 5000);
+      off();
+      expect(text, via).not.toContain('before');
+      expect(r.from, via).toBeGreaterThan(0);
+      expect(r.from, via).toBeLessThan(mark);
+      // A host that names a point a GiB ahead parks no reader: it resumes at what arrived, and nothing it had is sent again.
+      const arrived = (await rc.call('pty/read', { pane: n, from: Number.MAX_SAFE_INTEGER, maxBytes: 1 })).streamEnd;
+      liars.get('box')!.lie = 'liveEnd';
+      const lied = await c.call('pty/attach', { pane: pane as never, mode: 'from', from: arrived, flowControl: true, atInput: true }).finally(() => (liars.get('box')!.lie = 'none'));
+      expect(lied.from, via).toBe(arrived);
+      await c.call('pty/detach', { pane: pane as never });
+      await rc.call('pane/close', { pane: n });
+    }
+  }, 30_000);
 
   it('sends keys typed faster than the link\'s round trip without waiting for each answer', async () => {
     const n = await ticking();

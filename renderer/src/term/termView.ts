@@ -43,7 +43,8 @@ export function webglReady(then: () => void): boolean {
 export interface TermHost extends PlumbHost {
   attach(pane: number): Promise<{ from: number; snapshot?: { serialized: string; cols: number; rows: number } | undefined }>;
   /** Attaches again with output from `from` on, no snapshot (an offset past the end means the end: what comes next). */
-  attachFrom(pane: number, from: number): Promise<{ from: number }>;
+  /** Output from `from`; `atInput`: from where this window's last key reached the program, when that is further (pty/attach's atInput). */
+  attachFrom(pane: number, from: number, atInput?: boolean): Promise<{ from: number }>;
   ack(pane: number, bytes: number): void;
   input(pane: number, data: Uint8Array): void;
   focused(pane: number): void;
@@ -165,12 +166,13 @@ export class TermView {
    * the output waiting here (parsed at the page's pace, ~1 MiB/s for `yes` on a loaded
    * machine) would keep drawing for a quarter second after the program stopped; a
    * terminal drops it instead (the kernel flushes the PTY's queue on the signal), and
-   * so does this: the waiting bytes are forgotten and the stream resumes at its live
-   * end, so what comes next (the shell's prompt) is drawn at once. The server's screen
-   * model keeps every byte (`pane screen`, the body, a later attach). A remote pane
-   * too: its stand-in resumes at the end of what this daemon has received of it, and
-   * only what was already on its way over the host link is drawn (the host's screen
-   * model keeps every byte; decision 042). Not for a full-screen program (alternate
+   * so does this: the waiting bytes are forgotten and the stream resumes where the key
+   * reached the program (pty/attach's atInput), so what comes next (the ^C, the shell's
+   * prompt) is drawn at once, and drawn even when the program answered before the
+   * re-attach was asked. The server's screen model keeps every byte (`pane screen`, the
+   * body, a later attach). A remote pane too: its stand-in resumes where the key reached
+   * the program on its host (asked of the host), so what was still on its way over the
+   * link before the key is not drawn (the host's screen model keeps every byte; decision 042). Not for a full-screen program (alternate
    * screen: it takes the key itself and owns every cell), or a queue below
    * INTERRUPT_DROP_MIN unless the pane is `flooding` (drawn at the flood's pace, floodRedraw.ts): then the
    * flow window's bytes still on their way here are the backlog, however little has
@@ -183,9 +185,13 @@ export class TermView {
   }
 
   private async resumeAtEnd(): Promise<void> {
+    // What this window had taken of the stream: the re-attach resumes where the key reached the program, or here
+    // if that is further on; never further than the key (its ^C and the prompt after it are drawn however soon they
+    // came), and never before what was taken (a key the server had not written yet redraws nothing).
+    const had = this.cursor.offset;
     const gen = this.restartStream();
     try {
-      const r = await this.host.attachFrom(this.pane, LIVE_END);
+      const r = await (had === null ? this.host.attachFrom(this.pane, LIVE_END) : this.host.attachFrom(this.pane, had, true));
       if (gen !== this.generation || this.disposed) return;
       for (const f of this.cursor.start(r.from)) this.write(f.offset, f.data);
     } catch {

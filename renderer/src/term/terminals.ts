@@ -31,8 +31,8 @@ const host: TermHost = {
     else historyless.delete(pane);
     return client.call('pty/attach', { pane, mode: 'snapshot', flowControl: true, ...(slow ? { history: SLOW_LINK_HISTORY } : {}) });
   },
-  async attachFrom(pane, from) {
-    return client.call('pty/attach', { pane, mode: 'from', from, flowControl: true });
+  async attachFrom(pane, from, atInput) {
+    return client.call('pty/attach', { pane, mode: 'from', from, flowControl: true, ...(atInput ? { atInput } : {}) });
   },
   ack(pane, bytes) {
     client.connection?.notify('pty/ack', { pane, bytes });

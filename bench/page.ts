@@ -326,11 +326,18 @@ export async function waitParsedPast(page: Page, n: number, from: number, bytes:
  * event to the last byte its xterm parsed before `quietMs` of silence, and the bytes
  * parsed after the key.
  */
-export async function interruptToQuiet(page: Page, n: number, quietMs: number): Promise<{ ms: number; after: number }> {
+export async function interruptToQuiet(page: Page, n: number, quietMs: number): Promise<{ ms: number; after: number; prompt: boolean }> {
   await page.keyboard.press('Control+c');
   const { keyAt, bytesAtKey } = await parsedState(page, n);
   const last = await waitQuiet(page, n, quietMs);
-  return { ms: Math.max(0, last - keyAt), after: (await parsedState(page, n)).bytes - bytesAtKey };
+  // Quiet, the shell's prompt ($ or #, the bench's PS1) ends the screen: an interrupt that drew no prompt lost what the key brought.
+  const prompt = await page.evaluate((p) => /[$#]\s*$/.test(((window as any).pane.screen(p) ?? '').trimEnd()), n);
+  return { ms: Math.max(0, last - keyAt), after: (await parsedState(page, n)).bytes - bytesAtKey, prompt };
+}
+
+/** `k of n` cycles whose interrupt left no prompt on screen (aim: none). */
+export function noPrompt(prompts: boolean[]): string {
+  return `${prompts.filter((x) => !x).length} of ${prompts.length}`;
 }
 
 /** Sum of Pss (kB → bytes) over a process and all its descendants (Linux /proc/PID/smaps_rollup). */

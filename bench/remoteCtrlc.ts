@@ -3,9 +3,9 @@
 // its panes running bash tiled in the window's session as a stand-in (`pane host
 // show`), `yes` typed into it through the page, then Ctrl-C; timed, as the local
 // row is (bench/renderer.ts), from the key to the last byte the stand-in's xterm
-// parses before QUIET_MS of silence. The window drops what waits for it and resumes
-// at the end of what the local daemon has received (decision 042); what was already
-// on its way over the link is still drawn. Each cycle is followed by a tmux one
+// parses before QUIET_MS of silence, and whether the shell's prompt then ends its
+// screen. The window drops what waits for it and resumes where the key reached the
+// program on the host (pty/attach's atInput, asked of the host; decision 042). Each cycle is followed by a tmux one
 // (Ctrl-C under `yes`, seen through an attached client: bench/ctrlc.ts's tmuxSide),
 // so the row's anchor is measured beside it and not minutes earlier: the local
 // row's tmux p95 read 14 to 45 ms between runs of this machine.
@@ -28,6 +28,8 @@ export interface RemoteCtrlc {
   after: number[];
   /** The anchor: tmux's key → last parsed byte (ms), one per cycle, each right after ours; empty without tmux. */
   tmux: number[];
+  /** Whether the shell's prompt ended the stand-in's screen once quiet, one per cycle. */
+  prompts: boolean[];
 }
 
 export async function remoteCtrlc(sh: Shell, dir: string, cycles: number, withTmux: boolean): Promise<RemoteCtrlc> {
@@ -51,6 +53,7 @@ export async function remoteCtrlc(sh: Shell, dir: string, cycles: number, withTm
     const ctrlc: number[] = [];
     const after: number[] = [];
     const tmux: number[] = [];
+    const prompts: boolean[] = [];
     for (let i = 0; i < cycles; i++) {
       const b0 = (await parsedState(sh.page, standIn)).bytes;
       // Typed as the local row's is, by the bench's client: the stand-in passes it to the remote pane.
@@ -59,12 +62,13 @@ export async function remoteCtrlc(sh: Shell, dir: string, cycles: number, withTm
       await sleep(100 + Math.random() * 100);
       const q = await interruptToQuiet(sh.page, standIn, QUIET_MS);
       ctrlc.push(q.ms);
+      prompts.push(q.prompt);
       after.push(q.after);
       if (tm) {
         tmux.push((await floodThenInterrupt(tm)).ms);
       }
     }
-    return { ctrlc, after, tmux };
+    return { ctrlc, after, tmux, prompts };
   } finally {
     await tm?.close();
     if (standIn > 0) await sh.c.call('pane/close', { pane: standIn }).catch(() => undefined);

@@ -11,7 +11,7 @@ import { coldStart } from './coldStart';
 import { floodThenInterrupt, QUIET_MS, tmuxSide } from './ctrlc';
 import { remoteCtrlc } from './remoteCtrlc';
 import type { BarePage as Page } from './cdp';
-import { CHROMIUM, echoOnce, focusTerm, interruptToQuiet, launchPane, openShell, parsedState, waitParsedPast, watchPane, type Echo, type Shell } from './page';
+import { CHROMIUM, echoOnce, focusTerm, interruptToQuiet, launchPane, noPrompt, openShell, parsedState, waitParsedPast, watchPane, type Echo, type Shell } from './page';
 import { sleep } from './procs';
 import { fmt, range, summarize, type Row, type Summary } from './stats';
 import { makeFiles, tmuxRun } from './throughput';
@@ -231,7 +231,7 @@ const FLOOD_CYCLES_PER_RUN = 10;
  * last byte its xterm parses before QUIET_MS of silence. The anchor, in the same
  * cycle: Ctrl-C under `yes` in tmux, seen through an attached tmux client.
  */
-async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ echoParsed: number[]; echoFrame: number[]; echoes: Echo[]; ctrlc: number[]; after: number[]; tmux: number[] }> {
+async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ echoParsed: number[]; echoFrame: number[]; echoes: Echo[]; ctrlc: number[]; after: number[]; tmux: number[]; prompts: boolean[] }> {
   const f = sh.first; // bash
   const e = await launchPane(sh, ['cat'], f);
   await watchPane(sh.page, f);
@@ -242,6 +242,7 @@ async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ ec
   const ctrlc: number[] = [];
   const after: number[] = [];
   const tmux: number[] = [];
+  const prompts: boolean[] = [];
   const tm = withTmux ? await tmuxSide() : null;
   for (let i = 0; i < cycles; i++) {
     const b0 = (await parsedState(sh.page, f)).bytes;
@@ -261,13 +262,14 @@ async function flood(sh: Shell, cycles: number, withTmux: boolean): Promise<{ ec
     const q = await interruptToQuiet(sh.page, f, QUIET_MS);
     ctrlc.push(q.ms);
     after.push(q.after);
+    prompts.push(q.prompt);
     if (tm) {
       tmux.push((await floodThenInterrupt(tm)).ms);
     }
   }
   await tm?.close();
   await sh.c.call('pane/close', { pane: e });
-  return { echoParsed, echoFrame, echoes, ctrlc, after, tmux };
+  return { echoParsed, echoFrame, echoes, ctrlc, after, tmux, prompts };
 }
 
 // ---- 4. paste -----------------------------------------------------------------
@@ -421,6 +423,7 @@ export async function renderer(dir: string, mb: number, runs: number, withTmux: 
     rows.push({ bench: 'Ctrl-C in the flooding pane → last byte in its xterm, p95 (ms)', figure: fmt(cc95), anchor: withTmux ? `tmux client ${fmt(tc95)}` : 'tmux n/a', ratio: withTmux ? ratio(cc95, tc95) : 'n/a', aim: '< 150 ms; ≤ 1.5× tmux (35)' });
     const af = summarize(fl.after);
     const rate = summarize(fl.after.map((b, i) => b / MiB / (fl.ctrlc[i]! / 1000)));
+    rows.push({ bench: 'Ctrl-C in the flooding pane: cycles whose screen, once quiet, does not end with the shell\'s prompt', figure: noPrompt(fl.prompts), anchor: '—', ratio: '—', aim: 'none (what the key brought is drawn)' });
     rows.push({ bench: 'Ctrl-C in the flooding pane: bytes parsed after the key (KiB); drain rate (MiB/s)', figure: range({ ...af, median: af.median / 1024, min: af.min / 1024, max: af.max / 1024 }, 0), anchor: `drain ${range(rate, 2)} MiB/s`, ratio: '—', aim: 'report' });
     // The same in a remote pane's stand-in, against the same tmux cycles; its own failure is its row's, not the section's.
     const remoteLabel = 'Ctrl-C in a flooding remote pane (a joined command host; its stand-in in the window) → last byte in its xterm';
@@ -435,6 +438,7 @@ export async function renderer(dir: string, mb: number, runs: number, withTmux: 
       const rt95 = withTmux ? quantile(rc.tmux, 0.95) : NaN;
       rows.push({ bench: `${remoteLabel}, median (ms), n=${rcs.n}`, figure: ms(rcs), anchor: rt ? `tmux client, its cycles interleaved ${ms(rt)}` : 'tmux n/a', ratio: rt ? ratio(rcs.median, rt.median) : 'n/a', aim: 'report' });
       rows.push({ bench: `${remoteLabel}, p95 (ms); bytes parsed after the key (KiB)`, figure: `${fmt(rc95)}; ${range({ ...ra, median: ra.median / 1024, min: ra.min / 1024, max: ra.max / 1024 }, 0)} KiB`, anchor: rt ? `tmux client, interleaved ${fmt(rt95)}` : 'tmux n/a', ratio: rt ? ratio(rc95, rt95) : 'n/a', aim: '≤ 1.5× tmux (35)' });
+      rows.push({ bench: `${remoteLabel}: cycles whose screen, once quiet, does not end with the shell's prompt`, figure: noPrompt(rc.prompts), anchor: '—', ratio: '—', aim: 'none (what the key brought is drawn)' });
     } catch (err) {
       rows.push({ bench: remoteLabel, figure: `failed: ${(err as Error).message.slice(0, 300)}`, anchor: '—', ratio: '—', aim: '≤ 1.5× tmux (35)' });
     }

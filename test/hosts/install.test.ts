@@ -2,12 +2,12 @@
 // on this machine whose ssh sessions have no pane on PATH; install packs the running
 // pane (npm pack), sends it over ssh and the remote's npm installs it under ~/.local
 // (no root); then `pane --version` answers there, on the PATH the session has.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildOnce } from '../cli/harness';
+import { BIN, buildOnce, collect } from '../cli/harness';
 import { startDaemon, startSshd, type Daemon, type Sshd } from './remote';
 
 let local: Daemon;
@@ -37,12 +37,19 @@ function remote(cmd: string) {
 }
 
 describe('pane host install', () => {
-  it('puts pane in the remote HOME with its npm, no root, and pane --version answers there', () => {
+  it('puts pane in the remote HOME with its npm, no root, and pane --version answers there', async () => {
     const before = remote('command -v pane || echo NO-PANE');
     expect(before.stdout.trim(), before.stderr).toBe('NO-PANE');
     const add = local.pane(['host', 'add', 'box', `ssh://root@127.0.0.1:${sshd.port}`, '--ssh-config', sshd.clientConfig]);
     expect(add.status, add.stderr).toBe(0);
-    const r = spawnSync(process.execPath, [BIN, 'host', 'install', 'box'], { env: local.env, encoding: 'utf8', timeout: 280_000, cwd: local.home });
+    // Run without blocking this process: sshd's log (-e, VERBOSE) and the daemon's go to pipes this process reads,
+    // and a spawnSync here stopped that reading; once sshd's pipe was full, sshd blocked writing its log and the
+    // install waited on it until the timeout (seen as the install's "registry stall": 280 s, no output at all).
+    const child = spawn(process.execPath, [BIN, 'host', 'install', 'box'], { env: local.env, cwd: local.home, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = collect(child);
+    const timer = setTimeout(() => child.kill('SIGTERM'), 280_000);
+    const status = await run.exit.finally(() => clearTimeout(timer));
+    const r = { status, stdout: run.out(), stderr: run.err() };
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     const version = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
     const v = version.replace(/\./g, '\\.');

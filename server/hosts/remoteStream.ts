@@ -151,7 +151,9 @@ export class RemoteStream {
   /**
    * Adds a local reader from `from` (default: the oldest byte held); its answer names
    * the proxy number. A `from` past what arrived here means the live end, as for a local
-   * pane: the end of the remote's stream now, asked of the host (resumeAtLiveEnd).
+   * pane: the end of the remote's stream now, asked of the host (resumeAtLiveEnd);
+   * `atInput` asks the host the same question and resumes where the link's last keys
+   * reached the program there instead, when that is past `from`.
    */
   async attach(sink: StreamSink, flow: boolean, mode: 'snapshot' | 'from', from?: number, atInput = false) {
     await this.ensureUpstream(from);

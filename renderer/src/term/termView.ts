@@ -42,8 +42,10 @@ export function webglReady(then: () => void): boolean {
 
 export interface TermHost extends PlumbHost {
   attach(pane: number): Promise<{ from: number; snapshot?: { serialized: string; cols: number; rows: number } | undefined }>;
-  /** Attaches again with output from `from` on, no snapshot (an offset past the end means the end: what comes next). */
-  /** Output from `from`; `atInput`: from where this window's last key reached the program, when that is further (pty/attach's atInput). */
+  /**
+   * Attaches again with output from `from` on, no snapshot (an offset past the end means the end: what comes next);
+   * `atInput`: from where this window's last key reached the program instead, when that is further (pty/attach's atInput).
+   */
   attachFrom(pane: number, from: number, atInput?: boolean): Promise<{ from: number }>;
   ack(pane: number, bytes: number): void;
   input(pane: number, data: Uint8Array): void;
